@@ -1,0 +1,158 @@
+# Outorga — developer and operator entry points. `make run` serves the demo, `make test` runs everything.
+# Every step is idempotent: stamps inside .venv/ and node_modules/ record what is already installed, so a
+# second run only redoes what changed (a new lock file reinstalls, an unchanged one does not).
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.ONESHELL:
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-print-directory
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip --disable-pip-version-check
+NPM ?= npm
+CHROMIUM ?= /usr/bin/chromium
+HOST ?= 127.0.0.1
+PORT ?= 8000
+WORKERS ?= 3
+PYTEST_ARGS ?=
+PG_URL ?= postgresql://postgres@127.0.0.1:5432
+UV ?= $(firstword $(wildcard /tmp/tools/venv/bin/uv) $(shell command -v uv 2>/dev/null))
+
+VENV_STAMP := $(VENV)/.outorga-venv
+BASE_STAMP := $(VENV)/.outorga-base
+DEV_STAMP := $(VENV)/.outorga-dev
+NODE_STAMP := node_modules/.outorga-npm
+STATIC_STAMP := staticfiles/.outorga-collected
+# Every project static file (ours and the apps'), so collectstatic reruns when one changes.
+STATIC_SOURCES := $(shell find static apps -path '*/static/*' -type f 2>/dev/null)
+
+.PHONY: help run serve install install-dev assets static migrate seed test pytest lawcode-test test-pg lint \
+	lock bench check-chromium clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+
+# --- environment -------------------------------------------------------------------------------------
+
+$(VENV_STAMP):
+	$(PYTHON) -m venv $(VENV)
+	touch $@
+
+$(BASE_STAMP): requirements/base.txt | $(VENV_STAMP)
+	$(PIP) install --quiet --require-hashes -r requirements/base.txt
+	touch $@
+
+$(DEV_STAMP): requirements/base.txt requirements/dev.txt | $(VENV_STAMP)
+	$(PIP) install --quiet --require-hashes -r requirements/base.txt -r requirements/dev.txt
+	touch $(BASE_STAMP) $@
+
+# --ignore-scripts: the assets are plain files; no package needs to run code at install time.
+$(NODE_STAMP): package.json package-lock.json
+	$(NPM) ci --ignore-scripts --no-audit --no-fund
+	touch $@
+
+$(STATIC_STAMP): $(NODE_STAMP) $(BASE_STAMP) $(STATIC_SOURCES)
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	touch $@
+
+install: $(BASE_STAMP) $(NODE_STAMP) ## Install runtime dependencies (Python and front-end)
+install-dev: $(DEV_STAMP) $(NODE_STAMP) ## Install runtime and test/lint dependencies
+assets: $(NODE_STAMP) ## Install the front-end packages (gov.br DS, HTMX, fonts) with npm ci
+static: $(STATIC_STAMP) ## Collect static files into staticfiles/ (served by WhiteNoise)
+
+# --- running ------------------------------------------------------------------------------------------
+
+migrate: $(BASE_STAMP)
+	$(PY) manage.py migrate --noinput
+
+seed: migrate ## Load the demo data (idempotent) and print the demo logins
+	$(PY) manage.py seed_demo
+
+run: install static seed serve ## From a clean clone: install, migrate, load the demo and serve on 127.0.0.1:8000
+
+serve: $(BASE_STAMP) ## Serve with gunicorn (no setup steps)
+	echo "Outorga em http://$(HOST):$(PORT)/ (Ctrl+C para parar)"
+	exec $(VENV)/bin/gunicorn outorga.wsgi:application --bind $(HOST):$(PORT) --workers $(WORKERS) \
+		--worker-class sync --timeout 60 --access-logfile - --error-logfile -
+
+# --- tests ----------------------------------------------------------------------------------------------
+
+check-chromium:
+	if [ ! -x "$(CHROMIUM)" ]; then
+		echo "ERROR: Chromium not found at $(CHROMIUM); browser tests cannot run." >&2
+		echo "Install it with: apt-get install chromium   (or pass CHROMIUM=/path/to/chromium)" >&2
+		exit 1
+	fi
+
+# Both halves always run, so one report shows every failure; the target fails if either did.
+test: ## Run the whole suite: pytest (unit, integration, browser) and the law scenarios
+	status=0
+	$(MAKE) pytest || status=1
+	$(MAKE) lawcode-test || status=1
+	exit "$$status"
+
+# pytest exits 5 when it collected nothing: that is a broken suite, never a pass.
+pytest: $(DEV_STAMP) $(NODE_STAMP) check-chromium ## Run pytest only (PYTEST_ARGS=... to pass options)
+	export OUTORGA_REQUIRE_BROWSER=1 OUTORGA_CHROMIUM="$(CHROMIUM)"
+	status=0
+	$(PY) -m pytest $(PYTEST_ARGS) || status=$$?
+	if [ "$$status" -eq 5 ]; then
+		echo "ERROR: pytest collected no tests (exit 5). The suite is broken, not green." >&2
+		exit 1
+	fi
+	exit "$$status"
+
+lawcode-test: $(DEV_STAMP) ## Run the law scenario files (python -m lawcode test lawcode/regimes)
+	$(PY) -m lawcode test lawcode/regimes
+
+# A throwaway database per run: created, used by pytest (which makes its own test_ copy), always dropped.
+test-pg: $(DEV_STAMP) $(NODE_STAMP) check-chromium ## Run pytest against PostgreSQL on 127.0.0.1:5432
+	db="outorga_ci_$$$$_$$(date +%s)"
+	psql_admin() { psql "$(PG_URL)/postgres" -v ON_ERROR_STOP=1 --quiet --no-psqlrc "$$@"; }
+	drop_databases() {
+		psql_admin -c "DROP DATABASE IF EXISTS test_$$db WITH (FORCE)"
+		psql_admin -c "DROP DATABASE IF EXISTS $$db WITH (FORCE)"
+	}
+	psql_admin -c "CREATE DATABASE $$db"
+	trap drop_databases EXIT
+	export DATABASE_URL="$(PG_URL)/$$db" OUTORGA_REQUIRE_BROWSER=1 OUTORGA_CHROMIUM="$(CHROMIUM)"
+	echo "pytest against PostgreSQL database $$db"
+	status=0
+	$(PY) -m pytest $(PYTEST_ARGS) || status=$$?
+	if [ "$$status" -eq 5 ]; then
+		echo "ERROR: pytest collected no tests on PostgreSQL (exit 5)." >&2
+		exit 1
+	fi
+	exit "$$status"
+
+# --- quality --------------------------------------------------------------------------------------------
+
+lint: $(DEV_STAMP) ## ruff (lint + format), mypy, import-linter contracts, missing migrations
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-cache
+	$(PY) manage.py makemigrations --check --dry-run
+
+# The lock files carry exact versions and hashes, so installs are reproducible from PyPI alone.
+lock: ## Regenerate requirements/*.txt from requirements/*.in (needs uv)
+	if [ -z "$(UV)" ]; then echo "ERROR: uv not found; install it (pipx install uv) or pass UV=/path/to/uv" >&2; exit 1; fi
+	for name in base dev; do
+		"$(UV)" pip compile --python-version 3.11 --generate-hashes --no-header \
+			--index-url https://pypi.org/simple requirements/$$name.in -o requirements/$$name.txt
+	done
+
+bench: $(DEV_STAMP) ## Run every benchmarks/*.py, if any
+	shopt -s nullglob
+	scripts=(benchmarks/*.py)
+	if [ $${#scripts[@]} -eq 0 ]; then echo "No benchmarks in benchmarks/."; exit 0; fi
+	for script in "$${scripts[@]}"; do
+		echo "== $$script"
+		DJANGO_SETTINGS_MODULE=outorga.settings PYTHONPATH=. $(PY) "$$script"
+	done
+
+clean: ## Remove collected static files and caches (keeps .venv, node_modules and the database)
+	rm -rf staticfiles .pytest_cache .mypy_cache .ruff_cache .import_linter_cache test-results
