@@ -1,0 +1,536 @@
+"""Scenario tests: YAML files that lawyers can read, loaded with a line number for every case and field.
+
+A scenario file holds one regime and several cases (format reference: docs/lawcode/scenarios.md)::
+
+    regime: olimpia_sp_escolar
+    cases:
+      - name: veiculo_16_anos_indeferido
+        as_of: 2026-03-01
+        question: vehicle_permit
+        facts: {...}
+        expect: {outcome: denied, cites: [art13_incII]}
+
+``load_scenario_file(path)`` returns a ``ScenarioFile`` or raises ``ScenarioError`` naming the file, the line
+and what to do. ``run_case(case)`` evaluates one case and returns a ``CaseResult`` saying why it passed or
+failed — it never raises for a wrong expectation, so one bad case does not hide the others.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from lawcode.errors import ScenarioError
+
+FILE_KEYS = frozenset({"regime", "cases", "description"})
+CASE_KEYS = frozenset({"name", "as_of", "question", "facts", "expect", "config", "description"})
+REQUIRED_CASE_KEYS = ("name", "as_of", "question", "facts", "expect")
+EXPECT_KEYS = frozenset(
+    {
+        "outcome",
+        "error",
+        "cites",
+        "findings",
+        "result",
+        "interpretations",
+        "parameters",
+        "explanation_contains",
+    }
+)
+CONFIG_KEYS = frozenset({"parameters", "interpretations", "municipal_holidays", "closures"})
+
+
+# ----------------------------------------------------------------------------------------------------
+# YAML with line numbers
+# ----------------------------------------------------------------------------------------------------
+
+
+class MarkedDict(dict[Any, Any]):
+    """A YAML mapping that remembers its own line and the line of each key (1-based)."""
+
+    line: int = 0
+    key_lines: dict[Any, int]
+
+    def line_of(self, key: Any) -> int:
+        return self.key_lines.get(key, self.line)
+
+
+class MarkedList(list[Any]):
+    """A YAML sequence that remembers its own line and the line of each item (1-based)."""
+
+    line: int = 0
+    item_lines: list[int]
+
+    def line_of(self, index: int) -> int:
+        return self.item_lines[index] if index < len(self.item_lines) else self.line
+
+
+class _LineLoader(yaml.SafeLoader):
+    """SafeLoader whose mappings and sequences carry the line where they start.
+
+    Duplicate keys are an error here (PyYAML silently keeps the last one, which would hide a typo in a case).
+    """
+
+    source_name: str = "<scenario>"
+
+
+def _error(file: Path | str, line: int | None, what: str, what_pt: str) -> ScenarioError:
+    return ScenarioError(str(file), line, what, message_pt=what_pt)
+
+
+def _line(node: yaml.Node) -> int:
+    return int(node.start_mark.line) + 1
+
+
+def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> Iterator[MarkedDict]:
+    data = MarkedDict()
+    data.line = _line(node)
+    data.key_lines = {}
+    yield data
+    loader.flatten_mapping(node)
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if key in data.key_lines:
+            raise _error(
+                loader.source_name,
+                _line(key_node),
+                f"duplicate key {key!r} (first on line {data.key_lines[key]}); keep only one",
+                f"chave {key!r} repetida (primeira na linha {data.key_lines[key]}); mantenha só uma",
+            )
+        data.key_lines[key] = _line(key_node)
+        data[key] = loader.construct_object(value_node, deep=True)
+
+
+def _construct_sequence(loader: _LineLoader, node: yaml.SequenceNode) -> Iterator[MarkedList]:
+    data = MarkedList()
+    data.line = _line(node)
+    data.item_lines = [_line(child) for child in node.value]
+    yield data
+    data.extend(loader.construct_object(child, deep=True) for child in node.value)
+
+
+def _construct_timestamp(loader: _LineLoader, node: yaml.ScalarNode) -> Any:
+    try:
+        return loader.construct_yaml_timestamp(node)
+    except ValueError as exc:
+        raise _error(
+            loader.source_name,
+            _line(node),
+            f"invalid date {node.value!r} ({exc}); write it as YYYY-MM-DD",
+            f"data inválida {node.value!r}; escreva-a como AAAA-MM-DD",
+        ) from exc
+
+
+_LineLoader.add_constructor("tag:yaml.org,2002:map", _construct_mapping)
+_LineLoader.add_constructor("tag:yaml.org,2002:seq", _construct_sequence)
+_LineLoader.add_constructor("tag:yaml.org,2002:timestamp", _construct_timestamp)
+
+
+def load_yaml_with_lines(text: str, source_name: str) -> Any:
+    """Parse YAML text; mappings become ``MarkedDict`` and sequences ``MarkedList``.
+
+    Raises ``ScenarioError(source_name, line, ...)`` for YAML syntax errors, bad dates and duplicate keys.
+    """
+    loader = _LineLoader(text)
+    loader.source_name = source_name
+    try:
+        return loader.get_single_data()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = int(mark.line) + 1 if mark is not None else None
+        problem = exc.problem or exc.context or "unreadable YAML"
+        raise _error(
+            source_name,
+            line,
+            f"malformed YAML: {problem}; fix the syntax",
+            f"YAML malformado: {problem}; corrija a sintaxe",
+        ) from exc
+    except yaml.YAMLError as exc:
+        raise _error(
+            source_name, None, f"malformed YAML: {exc}; fix the syntax", "YAML malformado; corrija a sintaxe"
+        ) from exc
+    finally:
+        loader.dispose()
+
+
+# ----------------------------------------------------------------------------------------------------
+# Scenario model
+# ----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What a case expects. Exactly one of ``outcome`` / ``error`` is set; every other key is optional."""
+
+    outcome: str | None
+    error: str | None
+    cites: tuple[str, ...] = ()
+    findings: Mapping[str, str] = field(default_factory=dict)
+    result: Mapping[str, Any] = field(default_factory=dict)
+    interpretations: Mapping[str, str | None] = field(default_factory=dict)
+    parameters: Mapping[str, Any] = field(default_factory=dict)
+    explanation_contains: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ScenarioCase:
+    """One case of a scenario file, with the line of the case and of each of its keys."""
+
+    file: Path
+    regime: str
+    name: str
+    line: int
+    as_of: dt.date
+    question: str
+    facts: Mapping[str, Any]
+    expect: Expectation
+    config: Mapping[str, Any] | None = None
+    description: str | None = None
+    key_lines: Mapping[str, int] = field(default_factory=dict)
+
+    def line_of(self, key: str) -> int:
+        return self.key_lines.get(key, self.line)
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line} ({self.name})"
+
+
+@dataclass(frozen=True)
+class ScenarioFile:
+    path: Path
+    regime: str
+    cases: tuple[ScenarioCase, ...]
+    description: str | None = None
+
+
+# ----------------------------------------------------------------------------------------------------
+# Loading and validation
+# ----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Where:
+    """Where a key sits, in both languages of the error messages (``the file`` / ``o arquivo``)."""
+
+    en: str
+    pt: str
+
+
+_FILE = _Where("the file", "o arquivo")
+
+
+def load_scenario_file(path: Path | str) -> ScenarioFile:
+    """Load and validate one scenario file; raises ``ScenarioError(file, line, what to do)``."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise _error(
+            path, None, f"cannot read the file ({exc.strerror})", "não foi possível ler o arquivo"
+        ) from exc
+    data = load_yaml_with_lines(text, str(path))
+    if not isinstance(data, MarkedDict):
+        raise _error(
+            path, 1, "a scenario file must be a mapping with 'regime' and 'cases'",
+            "o arquivo de cenários deve ser um mapeamento com 'regime' e 'cases'",
+        )  # fmt: skip
+    _reject_unknown_keys(path, data, FILE_KEYS, _FILE)
+    regime = _required_text(path, data, "regime", _FILE)
+    cases_node = data.get("cases")
+    if not isinstance(cases_node, MarkedList) or not cases_node:
+        raise _error(
+            path, data.line_of("cases"), "'cases' must be a non-empty list of cases",
+            "'cases' deve ser uma lista não vazia de casos",
+        )  # fmt: skip
+    cases = tuple(_parse_case(path, regime, case, cases_node.line_of(i)) for i, case in enumerate(cases_node))
+    _reject_duplicate_names(path, cases)
+    description = data.get("description")
+    return ScenarioFile(path, regime, cases, str(description) if description is not None else None)
+
+
+def _reject_unknown_keys(path: Path, node: MarkedDict, allowed: frozenset[str], where: _Where) -> None:
+    for key in node:
+        if key not in allowed:
+            known = ", ".join(sorted(allowed))
+            raise _error(
+                path, node.line_of(key), f"unknown key {key!r} in {where.en}; allowed keys: {known}",
+                f"chave desconhecida {key!r} em {where.pt}; chaves permitidas: {known}",
+            )  # fmt: skip
+
+
+def _required_text(path: Path, node: MarkedDict, key: str, where: _Where) -> str:
+    value = node.get(key)
+    if value is None:
+        raise _error(
+            path,
+            node.line,
+            f"missing '{key}' in {where.en}; add it",
+            f"falta '{key}' em {where.pt}; inclua-o",
+        )
+    if not isinstance(value, str) or not value.strip():
+        raise _error(
+            path, node.line_of(key), f"'{key}' in {where.en} must be a non-empty text",
+            f"'{key}' em {where.pt} deve ser um texto não vazio",
+        )  # fmt: skip
+    return value.strip()
+
+
+def _reject_duplicate_names(path: Path, cases: Sequence[ScenarioCase]) -> None:
+    seen: dict[str, int] = {}
+    for case in cases:
+        if case.name in seen:
+            first = seen[case.name]
+            raise _error(
+                path, case.line, f"duplicate case name {case.name!r} (first on line {first}); rename one",
+                f"nome de caso repetido {case.name!r} (o primeiro está na linha {first}); renomeie um deles",
+            )  # fmt: skip
+        seen[case.name] = case.line
+
+
+def _parse_case(path: Path, regime: str, node: Any, line: int) -> ScenarioCase:
+    if not isinstance(node, MarkedDict):
+        raise _error(
+            path, line, "each item of 'cases' must be a mapping (name, as_of, question, facts, expect)",
+            "cada item de 'cases' deve ser um mapeamento (name, as_of, question, facts, expect)",
+        )  # fmt: skip
+    _reject_unknown_keys(path, node, CASE_KEYS, _Where("a case", "um caso"))
+    for key in REQUIRED_CASE_KEYS:
+        if key not in node:
+            raise _error(
+                path, node.line, f"case is missing '{key}'; add it", f"falta '{key}' no caso; inclua-o"
+            )
+    name = _required_text(path, node, "name", _Where("a case", "um caso"))
+    where = _Where(f"case {name!r}", f"caso {name!r}")
+    facts = node["facts"]
+    if not isinstance(facts, MarkedDict):
+        raise _error(
+            path, node.line_of("facts"), f"'facts' of {where.en} must be a mapping",
+            f"'facts' do {where.pt} deve ser um mapeamento",
+        )  # fmt: skip
+    config = node.get("config")
+    if config is not None:
+        _check_config(path, config, node.line_of("config"), where)
+    description = node.get("description")
+    return ScenarioCase(
+        file=path,
+        regime=regime,
+        name=name,
+        line=node.line,
+        as_of=_parse_date(path, node["as_of"], node.line_of("as_of"), where),
+        question=_required_text(path, node, "question", where),
+        facts=facts,
+        expect=_parse_expect(path, node["expect"], node.line_of("expect"), where),
+        config=config,
+        description=str(description) if description is not None else None,
+        key_lines=dict(node.key_lines),
+    )
+
+
+def _parse_date(path: Path, value: Any, line: int, where: _Where) -> dt.date:
+    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+        return value
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value.strip())
+        except ValueError:
+            pass
+    raise _error(
+        path, line, f"'as_of' of {where.en} must be a date written as YYYY-MM-DD, got {value!r}",
+        f"'as_of' do {where.pt} deve ser uma data no formato AAAA-MM-DD, veio {value!r}",
+    )  # fmt: skip
+
+
+def _check_config(path: Path, config: Any, line: int, where: _Where) -> None:
+    if not isinstance(config, MarkedDict):
+        raise _error(
+            path,
+            line,
+            f"'config' of {where.en} must be a mapping",
+            f"'config' do {where.pt} deve ser um mapeamento",
+        )
+    _reject_unknown_keys(
+        path, config, CONFIG_KEYS, _Where(f"the config of {where.en}", f"config do {where.pt}")
+    )
+    for key in ("parameters", "interpretations"):
+        if key in config and not isinstance(config[key], MarkedDict):
+            raise _error(
+                path, config.line_of(key), f"'config.{key}' of {where.en} must be a mapping",
+                f"'config.{key}' do {where.pt} deve ser um mapeamento",
+            )  # fmt: skip
+
+
+def _parse_expect(path: Path, node: Any, line: int, where: _Where) -> Expectation:
+    if not isinstance(node, MarkedDict):
+        raise _error(
+            path,
+            line,
+            f"'expect' of {where.en} must be a mapping",
+            f"'expect' do {where.pt} deve ser um mapeamento",
+        )
+    _reject_unknown_keys(
+        path, node, EXPECT_KEYS, _Where(f"'expect' of {where.en}", f"'expect' do {where.pt}")
+    )
+    if ("outcome" in node) == ("error" in node):
+        raise _error(
+            path, node.line, f"'expect' of {where.en} needs exactly one of 'outcome' or 'error'",
+            f"'expect' do {where.pt} precisa de exatamente um entre 'outcome' e 'error'",
+        )  # fmt: skip
+    return Expectation(
+        outcome=_optional_text(path, node, "outcome", where),
+        error=_optional_text(path, node, "error", where),
+        cites=_text_list(path, node, "cites", where),
+        findings=_text_mapping(path, node, "findings", where),
+        result=_mapping(path, node, "result", where),
+        interpretations=_interpretations(path, node, where),
+        parameters=_mapping(path, node, "parameters", where),
+        explanation_contains=_text_list(path, node, "explanation_contains", where),
+    )
+
+
+def _optional_text(path: Path, node: MarkedDict, key: str, where: _Where) -> str | None:
+    if key not in node:
+        return None
+    return _required_text(path, node, key, _Where(f"'expect' of {where.en}", f"'expect' do {where.pt}"))
+
+
+def _wrong_shape(path: Path, line: int, key: str, where: _Where, shape: tuple[str, str]) -> ScenarioError:
+    return _error(
+        path,
+        line,
+        f"'expect.{key}' of {where.en} must be {shape[0]}",
+        f"'expect.{key}' do {where.pt} deve ser {shape[1]}",
+    )
+
+
+def _text_list(path: Path, node: MarkedDict, key: str, where: _Where) -> tuple[str, ...]:
+    value = node.get(key)
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise _wrong_shape(path, node.line_of(key), key, where, ("a list of texts", "uma lista de textos"))
+    return tuple(value)
+
+
+def _mapping(path: Path, node: MarkedDict, key: str, where: _Where) -> Mapping[str, Any]:
+    value = node.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise _wrong_shape(path, node.line_of(key), key, where, ("a mapping", "um mapeamento"))
+    return value
+
+
+def _text_mapping(path: Path, node: MarkedDict, key: str, where: _Where) -> Mapping[str, str]:
+    value = _mapping(path, node, key, where)
+    if not all(isinstance(item, str) for item in value.values()):
+        raise _wrong_shape(
+            path,
+            node.line_of(key),
+            key,
+            where,
+            ("a mapping code -> status", "um mapeamento código -> status"),
+        )
+    return {str(k): v for k, v in value.items()}
+
+
+def _interpretations(path: Path, node: MarkedDict, where: _Where) -> Mapping[str, str | None]:
+    """A list of INT ids (each must be used) or a mapping INT id -> option (used with that option)."""
+    value = node.get("interpretations")
+    if value is None:
+        return {}
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return dict.fromkeys(value)
+    if isinstance(value, dict) and all(isinstance(item, str) for item in value.values()):
+        return {str(k): v for k, v in value.items()}
+    shape = (
+        "a list of INT ids or a mapping INT id -> option",
+        "uma lista de INT ou um mapeamento INT -> opção",
+    )
+    raise _wrong_shape(path, node.line_of("interpretations"), "interpretations", where, shape)
+
+
+# ----------------------------------------------------------------------------------------------------
+# Comparison of expected and actual values
+# ----------------------------------------------------------------------------------------------------
+
+
+def subset_mismatches(expected: Any, actual: Any, path: str) -> list[str]:
+    """Where ``actual`` differs from ``expected``; mappings match when every expected key matches.
+
+    Lists must have the same length and match item by item. Dates compare as ISO text, numbers as Decimal
+    (so ``1234.5`` in YAML equals ``Decimal("1234.50")``), enums by their value.
+    """
+    if isinstance(expected, Mapping):
+        if not isinstance(actual, Mapping):
+            return [f"{path}: esperado um mapeamento, veio {_show(actual)}"]
+        problems: list[str] = []
+        for key, value in expected.items():
+            if key not in actual:
+                problems.append(f"{path}.{key}: ausente (chaves: {', '.join(map(str, actual)) or 'nenhuma'})")
+            else:
+                problems.extend(subset_mismatches(value, actual[key], f"{path}.{key}"))
+        return problems
+    if isinstance(expected, list):
+        return _sequence_mismatches(expected, actual, path)
+    if values_equal(expected, actual):
+        return []
+    return [f"{path}: esperado {_show(expected)}, veio {_show(actual)}"]
+
+
+def _sequence_mismatches(expected: list[Any], actual: Any, path: str) -> list[str]:
+    if not isinstance(actual, (list, tuple)):
+        return [f"{path}: esperada uma lista, veio {_show(actual)}"]
+    if len(expected) != len(actual):
+        return [f"{path}: esperados {len(expected)} itens, vieram {len(actual)} ({_show(actual)})"]
+    problems: list[str] = []
+    for index, (want, got) in enumerate(zip(expected, actual, strict=True)):
+        problems.extend(subset_mismatches(want, got, f"{path}[{index}]"))
+    return problems
+
+
+def values_equal(expected: Any, actual: Any) -> bool:
+    """Scalar equality across YAML and engine types (date vs ISO text, float vs Decimal, enum vs value)."""
+    left, right = _canonical(expected), _canonical(actual)
+    if left == right and type(left) is type(right):
+        return True
+    return _as_decimal(left) is not None and _as_decimal(left) == _as_decimal(right)
+
+
+def _canonical(value: Any) -> Any:
+    if isinstance(value, Enum):
+        value = value.value
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()
+    if isinstance(value, (tuple, MarkedList)):
+        return list(value)
+    return value
+
+
+def _as_decimal(value: Any) -> Decimal | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float, Decimal, str)):
+        return None
+    try:
+        return Decimal(str(value))
+    except InvalidOperation:
+        return None
+
+
+def _show(value: Any) -> str:
+    canonical = _canonical(value)
+    if isinstance(canonical, Mapping):
+        return "{" + ", ".join(f"{key}: {_show(item)}" for key, item in canonical.items()) + "}"
+    if isinstance(canonical, list):
+        return "[" + ", ".join(_show(item) for item in canonical) + "]"
+    if isinstance(canonical, Decimal):
+        return str(canonical)
+    return repr(canonical) if isinstance(canonical, str) else str(canonical)
