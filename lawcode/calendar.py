@@ -374,6 +374,14 @@ class _CalendarYamlReader:
                 "esperado um mapa de campos",
                 f"write it as 'key: value' lines with keys from {sorted(allowed)}",
             )
+        if any(isinstance(key, bool) for key in value):
+            self.fail(
+                path,
+                line,
+                "a key was read by YAML as a boolean (on/off/yes/no mean true/false)",
+                "um campo foi lido como verdadeiro/falso (on/off/yes/no); use 'date:' para a data",
+                f"rename it; keys allowed here: {', '.join(sorted(allowed))} (a date is 'date: 2025-10-31')",
+            )
         unknown = sorted(str(key) for key in value if key not in allowed)
         if unknown:
             self.fail(
