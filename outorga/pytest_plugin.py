@@ -56,6 +56,7 @@ class BrowserRunTally:
                 "=", f"{REQUIRE_ENV}=1 but no test marked '{BROWSER_MARK}' passed in this run", red=True
             )
 
+
 def pytest_configure(config: pytest.Config) -> None:
     if browser_tests_required():
         config.pluginmanager.register(BrowserRunTally(), "outorga-browser-tally")

@@ -52,14 +52,27 @@ DEBUG = env_bool("DEBUG", True)
 
 # In production (DEBUG off) a missing key is a configuration error, never a silent default.
 _DEV_SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
+_SECRET_KEY_HINT = "generate one with: python3 -c 'import secrets; print(secrets.token_urlsafe(50))'"
 SECRET_KEY = env_str("SECRET_KEY", _DEV_SECRET_KEY if DEBUG else "")
 if not SECRET_KEY:
     raise ImproperlyConfigured(
-        "SECRET_KEY is not set. Production (DEBUG=0) needs a long random SECRET_KEY "
-        "in the environment; generate one with: python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+        f"SECRET_KEY is not set. Production (DEBUG=0) needs a long random SECRET_KEY in the environment; "
+        f"{_SECRET_KEY_HINT}"
     )
+if not DEBUG and SECRET_KEY == _DEV_SECRET_KEY:
+    raise ImproperlyConfigured(
+        f"SECRET_KEY is the public development key; set a secret one. {_SECRET_KEY_HINT}"
+    )
+# Old keys still accepted for signatures (sessions, password-reset links) while a new key is rolled out.
+SECRET_KEY_FALLBACKS = env_list("SECRET_KEY_FALLBACKS", [])
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"] if DEBUG else [])
+if not DEBUG and not ALLOWED_HOSTS:
+    # Without hosts Django answers every request with 400; say so at start-up instead.
+    raise ImproperlyConfigured(
+        "ALLOWED_HOSTS is not set. Production (DEBUG=0) needs the public host name(s), comma-separated, "
+        "e.g. ALLOWED_HOSTS=outorga.olimpia.sp.gov.br"
+    )
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
@@ -72,6 +85,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "rest_framework",
     "drf_spectacular",
+    "outorga",
     "apps.accounts",
     "apps.tenancy",
     "apps.audit",
@@ -88,6 +102,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "apps.accounts.middleware.SessionExpiryMiddleware",
+    "apps.web.middleware.DatabaseUnavailableMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
@@ -111,12 +127,22 @@ TEMPLATES = [
 ]
 
 
+def _parse_database_url(url: str) -> dict[str, object]:
+    try:
+        return dict(dj_database_url.parse(url, conn_max_age=env_int("CONN_MAX_AGE", 60)))
+    except ValueError as exc:
+        raise ImproperlyConfigured(
+            f"DATABASE_URL is not a valid database URL ({exc}). Expected e.g. "
+            "postgresql://user:password@host:5432/outorga or sqlite:////var/lib/outorga/outorga.sqlite3"
+        ) from exc
+
+
 def _database_from_env() -> dict[str, object]:
     url = os.environ.get("DATABASE_URL", "")
     if not url:
         VAR_DIR.mkdir(parents=True, exist_ok=True)
         url = f"sqlite:///{VAR_DIR / 'outorga.sqlite3'}"
-    config: dict[str, object] = dict(dj_database_url.parse(url, conn_max_age=env_int("CONN_MAX_AGE", 60)))
+    config = _parse_database_url(url)
     if config["ENGINE"] == "django.db.backends.sqlite3":
         # WAL lets readers proceed during a write; IMMEDIATE takes the write lock at BEGIN,
         # so two writers queue instead of failing mid-transaction with "database is locked".
@@ -127,6 +153,11 @@ def _database_from_env() -> dict[str, object]:
         }
     else:
         config["CONN_HEALTH_CHECKS"] = True
+        # A server that does not answer fails in seconds with a clear error instead of hanging a worker.
+        existing = config.get("OPTIONS")
+        options: dict[str, object] = dict(existing) if isinstance(existing, dict) else {}
+        options.setdefault("connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", 10))
+        config["OPTIONS"] = options
     return config
 
 
@@ -168,14 +199,21 @@ MEDIA_URL = "media/"
 
 EMAIL_BACKEND = env_str(
     "EMAIL_BACKEND",
-    "django.core.mail.backends.console.EmailBackend" if DEBUG else "django.core.mail.backends.smtp.EmailBackend",
+    "django.core.mail.backends.console.EmailBackend"
+    if DEBUG
+    else "django.core.mail.backends.smtp.EmailBackend",
 )
 EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
 EMAIL_PORT = env_int("EMAIL_PORT", 25)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL are exclusive; set only one of them to 1.")
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 20)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "outorga@localhost")
+SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 
 SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 8 * 3600)
 

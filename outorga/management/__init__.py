@@ -1,0 +1,1 @@
+"""Project-level management commands (the `outorga` app)."""

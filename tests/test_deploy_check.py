@@ -1,0 +1,83 @@
+"""Production configuration, checked the way an operator meets it: through manage.py in a fresh process."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# The developer's own configuration must not leak into these runs.
+CONFIG_VARS = (
+    "DEBUG",
+    "SECRET_KEY",
+    "ALLOWED_HOSTS",
+    "CSRF_TRUSTED_ORIGINS",
+    "DATABASE_URL",
+    "EMAIL_BACKEND",
+    "EMAIL_USE_TLS",
+    "EMAIL_USE_SSL",
+    "SECURE_SSL_REDIRECT",
+    "SECURE_HSTS_SECONDS",
+    "DJANGO_SETTINGS_MODULE",
+)
+PRODUCTION = {
+    "DEBUG": "0",
+    "SECRET_KEY": "t3st-only-1a2b3c4d5e6f7a8b9c0d-ZYXWVUTSRQPONMLKJIHGFEDCBA-zyxwvutsrqponmlk",
+    "ALLOWED_HOSTS": "outorga.olimpia.sp.gov.br",
+}
+
+
+def manage(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {key: value for key, value in os.environ.items() if key not in CONFIG_VARS}
+    clean.update({"OUTORGA_VAR_DIR": str(tmp_path / "var"), "STATIC_ROOT": str(tmp_path / "static")}, **env)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_production_settings_pass_check_deploy_with_no_warnings(tmp_path: Path) -> None:
+    result = manage(tmp_path, "check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert "System check identified no issues (0 silenced)." in output
+    assert "WARNING" not in output
+
+
+def test_check_deploy_flags_debug_left_on(tmp_path: Path) -> None:
+    result = manage(tmp_path, "check", "--deploy", "--fail-level", "WARNING", **{**PRODUCTION, "DEBUG": "1"})
+    assert result.returncode != 0
+    assert "security.W018" in result.stdout + result.stderr
+
+
+def test_missing_secret_key_in_production_stops_with_a_clear_message(tmp_path: Path) -> None:
+    env = {key: value for key, value in PRODUCTION.items() if key != "SECRET_KEY"}
+    result = manage(tmp_path, "check", **env)
+    assert result.returncode != 0
+    assert "SECRET_KEY is not set. Production (DEBUG=0) needs a long random SECRET_KEY" in result.stderr
+
+
+def test_unreachable_database_is_reported_without_a_traceback(tmp_path: Path) -> None:
+    # Port 1 on the loopback refuses at once: no server, no waiting. The password must not be echoed.
+    url = "postgresql://outorga:s3nh4-secreta@127.0.0.1:1/outorga"
+    result = manage(tmp_path, "outorga_dbcheck", DATABASE_URL=url)
+    assert result.returncode == 1
+    assert "Cannot connect to the database 'default' (postgresql 127.0.0.1:1/outorga)" in result.stderr
+    assert "Check DATABASE_URL" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert "s3nh4-secreta" not in result.stdout + result.stderr
+
+
+def test_unopenable_sqlite_file_is_reported_without_a_traceback(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'missing-dir' / 'outorga.sqlite3'}"
+    result = manage(tmp_path, "outorga_dbcheck", DATABASE_URL=url)
+    assert result.returncode == 1
+    assert "unable to open database file" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_reachable_database_is_confirmed(tmp_path: Path) -> None:
+    result = manage(tmp_path, "outorga_dbcheck")
+    assert result.returncode == 0, result.stderr
+    assert "Database 'default' is reachable (sqlite3 file" in result.stdout
