@@ -1,12 +1,13 @@
-"""LegalCalendar: weekends, national/state holidays from `holidays`, municipal holidays, closures, openings."""
+"""LegalCalendar: weekends, national/state holidays (`holidays`), municipal holidays, closures, openings."""
 
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
+import holidays
 import pytest
 
-import lawcode.calendar as calendar_module
 from lawcode.calendar import Closure, LegalCalendar, MunicipalHoliday, Opening, easter_sunday
 from lawcode.errors import RegimeDefinitionError
 
@@ -188,14 +189,14 @@ def test_unknown_uf_is_rejected_with_a_portuguese_message() -> None:
 
 
 def test_holiday_years_are_looked_up_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[tuple[str | None, object]] = []
-    original = calendar_module.holidays.country_holidays
+    calls: list[tuple[object, object]] = []
+    original = holidays.country_holidays
 
-    def counting_lookup(*args: object, **kwargs: object) -> object:
-        calls.append((kwargs.get("subdiv"), kwargs.get("years")))  # type: ignore[arg-type]
-        return original(*args, **kwargs)  # type: ignore[arg-type]
+    def counting_lookup(*args: Any, **kwargs: Any) -> Any:
+        calls.append((kwargs.get("subdiv"), kwargs.get("years")))
+        return original(*args, **kwargs)
 
-    monkeypatch.setattr(calendar_module.holidays, "country_holidays", counting_lookup)
+    monkeypatch.setattr(holidays, "country_holidays", counting_lookup)
     city = LegalCalendar("SP")
     for day in range(1, 32):
         city.is_business_day(D(2026, 1, day))

@@ -145,7 +145,8 @@ def test_confidence_grade_is_a_closed_list() -> None:
 
 
 def test_years_out_of_order_are_rejected() -> None:
-    text = "municipal_holidays:\n  - name: X\n    month: 3\n    day: 2\n    first_year: 2020\n    last_year: 2010\n"
+    text = "municipal_holidays:\n  - name: X\n    month: 3\n    day: 2\n    first_year: 2020\n"
+    text += "    last_year: 2010\n"
     assert error_for(text).field == "municipal_holidays[0].last_year"
 
 
