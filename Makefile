@@ -5,6 +5,8 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 .ONESHELL:
+# Recipes are multi-line shell scripts; each prints its own "==>" lines instead of echoing its source.
+.SILENT:
 .DEFAULT_GOAL := help
 MAKEFLAGS += --no-print-directory
 
@@ -38,23 +40,28 @@ help: ## List the targets
 # --- environment -------------------------------------------------------------------------------------
 
 $(VENV_STAMP):
+	echo "==> Creating the virtual environment in $(VENV)/"
 	$(PYTHON) -m venv $(VENV)
 	touch $@
 
 $(BASE_STAMP): requirements/base.txt | $(VENV_STAMP)
+	echo "==> Installing Python dependencies (requirements/base.txt, hash-checked)"
 	$(PIP) install --quiet --require-hashes -r requirements/base.txt
 	touch $@
 
 $(DEV_STAMP): requirements/base.txt requirements/dev.txt | $(VENV_STAMP)
+	echo "==> Installing Python dependencies (requirements/base.txt + dev.txt, hash-checked)"
 	$(PIP) install --quiet --require-hashes -r requirements/base.txt -r requirements/dev.txt
 	touch $(BASE_STAMP) $@
 
 # --ignore-scripts: the assets are plain files; no package needs to run code at install time.
 $(NODE_STAMP): package.json package-lock.json
+	echo "==> Installing front-end packages (npm ci)"
 	$(NPM) ci --ignore-scripts --no-audit --no-fund
 	touch $@
 
 $(STATIC_STAMP): $(NODE_STAMP) $(BASE_STAMP) $(STATIC_SOURCES)
+	echo "==> Collecting static files into staticfiles/"
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	touch $@
 
@@ -65,10 +72,13 @@ static: $(STATIC_STAMP) ## Collect static files into staticfiles/ (served by Whi
 
 # --- running ------------------------------------------------------------------------------------------
 
-migrate: $(BASE_STAMP)
+migrate: $(BASE_STAMP) ## Check the database connection, then apply migrations
+	$(PY) manage.py outorga_dbcheck
+	echo "==> Applying migrations"
 	$(PY) manage.py migrate --noinput
 
 seed: migrate ## Load the demo data (idempotent) and print the demo logins
+	echo "==> Loading demo data"
 	$(PY) manage.py seed_demo
 
 run: install static seed serve ## From a clean clone: install, migrate, load the demo and serve on 127.0.0.1:8000
@@ -98,6 +108,7 @@ test: ## Run the whole suite: pytest (unit, integration, browser) and the law sc
 pytest: $(DEV_STAMP) $(NODE_STAMP) check-chromium ## Run pytest only (PYTEST_ARGS=... to pass options)
 	export OUTORGA_REQUIRE_BROWSER=1 OUTORGA_CHROMIUM="$(CHROMIUM)"
 	status=0
+	echo "==> pytest (SQLite; browser tests required)"
 	$(PY) -m pytest $(PYTEST_ARGS) || status=$$?
 	if [ "$$status" -eq 5 ]; then
 		echo "ERROR: pytest collected no tests (exit 5). The suite is broken, not green." >&2
@@ -106,6 +117,7 @@ pytest: $(DEV_STAMP) $(NODE_STAMP) check-chromium ## Run pytest only (PYTEST_ARG
 	exit "$$status"
 
 lawcode-test: $(DEV_STAMP) ## Run the law scenario files (python -m lawcode test lawcode/regimes)
+	echo "==> Law scenarios: python -m lawcode test lawcode/regimes"
 	$(PY) -m lawcode test lawcode/regimes
 
 # A throwaway database per run: created, used by pytest (which makes its own test_ copy), always dropped.
@@ -119,7 +131,7 @@ test-pg: $(DEV_STAMP) $(NODE_STAMP) check-chromium ## Run pytest against Postgre
 	psql_admin -c "CREATE DATABASE $$db"
 	trap drop_databases EXIT
 	export DATABASE_URL="$(PG_URL)/$$db" OUTORGA_REQUIRE_BROWSER=1 OUTORGA_CHROMIUM="$(CHROMIUM)"
-	echo "pytest against PostgreSQL database $$db"
+	echo "==> pytest against PostgreSQL (throwaway database $$db; browser tests required)"
 	status=0
 	$(PY) -m pytest $(PYTEST_ARGS) || status=$$?
 	if [ "$$status" -eq 5 ]; then
@@ -131,11 +143,14 @@ test-pg: $(DEV_STAMP) $(NODE_STAMP) check-chromium ## Run pytest against Postgre
 # --- quality --------------------------------------------------------------------------------------------
 
 lint: $(DEV_STAMP) ## ruff (lint + format), mypy, import-linter contracts, missing migrations
-	$(VENV)/bin/ruff check .
-	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy
-	$(VENV)/bin/lint-imports --no-cache
-	$(PY) manage.py makemigrations --check --dry-run
+	status=0
+	run() { echo "==> $$*"; "$$@" || { status=1; echo "FAILED: $$*" >&2; }; }
+	run $(VENV)/bin/ruff check .
+	run $(VENV)/bin/ruff format --check .
+	run $(VENV)/bin/mypy
+	run $(VENV)/bin/lint-imports --no-cache
+	run $(PY) manage.py makemigrations --check --dry-run
+	exit "$$status"
 
 # The lock files carry exact versions and hashes, so installs are reproducible from PyPI alone.
 lock: ## Regenerate requirements/*.txt from requirements/*.in (needs uv)
