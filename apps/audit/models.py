@@ -1,0 +1,51 @@
+from __future__ import annotations
+
+from django.db import models
+
+from apps.tenancy.querysets import MunicipalityScopedQuerySet
+
+GLOBAL_CHAIN = "global"
+
+
+class AuditEventQuerySet(MunicipalityScopedQuerySet["AuditEvent"]):
+    def of_chain(self, chain: str) -> AuditEventQuerySet:
+        return self.filter(chain=chain).order_by("seq")
+
+
+class AuditEvent(models.Model):
+    """One recorded change or personal-data read. Append-only: database triggers refuse UPDATE/DELETE.
+
+    Each municipality has its own hash chain (`chain` = IBGE code; events with no municipality go to
+    the "global" chain). `seq` numbers events inside a chain and is unique with it, so two writers
+    racing for the same head cannot both append: one of them fails instead of forking the chain.
+    """
+
+    occurred_at = models.DateTimeField("ocorrido em", db_index=True)
+    municipality = models.ForeignKey(
+        "tenancy.Municipality", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        verbose_name="município",
+    )
+    chain = models.CharField("cadeia", max_length=16)
+    seq = models.PositiveBigIntegerField("sequência")
+    # Plain ids, not foreign keys: the record must outlive the user and never cascade.
+    actor_id = models.BigIntegerField("id do autor", null=True, blank=True)
+    actor_name = models.CharField("autor", max_length=200)
+    action = models.CharField("ação", max_length=64, db_index=True)
+    object_type = models.CharField("tipo do objeto", max_length=100)
+    object_id = models.CharField("id do objeto", max_length=64)
+    before = models.JSONField("antes", null=True, blank=True)
+    after = models.JSONField("depois", null=True, blank=True)
+    request_id = models.CharField("id da requisição", max_length=64, blank=True)
+    prev_hash = models.CharField("hash anterior", max_length=64, blank=True)
+    hash = models.CharField("hash", max_length=64, unique=True)
+
+    objects = AuditEventQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "evento de auditoria"
+        verbose_name_plural = "eventos de auditoria"
+        ordering = ["-occurred_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["chain", "seq"], name="auditevent_chain_seq_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.chain}#{self.seq} {self.action} {self.object_type}:{self.object_id}"

@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from apps.audit.forms import AuditEventFilterForm
+from apps.audit.models import AuditEvent
+from apps.tenancy.models import Municipality
+
+PAGE_SIZE = 25
+
+
+@login_required
+@require_GET
+def event_list(request: HttpRequest) -> HttpResponse:
+    """The audit trail of the municipalities the user may see (administrators, auditor/DPO)."""
+    municipalities = list(Municipality.objects.where_user_may(request.user, "audit.auditevent", "view"))
+    if not municipalities:
+        raise Http404("Registro não encontrado.")
+    form = AuditEventFilterForm(request.GET or None, municipalities=municipalities)
+    events = AuditEvent.objects.for_user(request.user, "view").select_related("municipality")
+    if form.is_bound and form.is_valid():
+        events = form.apply(events)
+    elif form.is_bound:
+        events = events.none()
+    page = Paginator(events.order_by("-occurred_at", "-id"), PAGE_SIZE).get_page(request.GET.get("pagina"))
+    query = request.GET.copy()
+    query.pop("pagina", None)
+    context = {"form": form, "page": page, "query": query.urlencode()}
+    return render(request, "audit/event_list.html", context)
+

@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+
+
+class TenancyConfig(AppConfig):
+    name = "apps.tenancy"
+    label = "tenancy"
+    verbose_name = "Municípios e papéis"
+
+    def ready(self) -> None:
+        from apps.tenancy import cards, demo, permissions  # noqa: F401  (registrations run on import)

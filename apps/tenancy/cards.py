@@ -1,0 +1,29 @@
+"""Home cards from tenancy: the team of the municipality by role, and the regimes it runs."""
+
+from __future__ import annotations
+
+from apps.tenancy.choices import Role
+from apps.tenancy.models import Membership
+from apps.tenancy.querysets import user_can
+from apps.web.cards import Card, CardContext, CardItem, register_card
+
+
+@register_card
+def team_card(ctx: CardContext) -> Card | None:
+    if not user_can(ctx.user, ctx.municipality.pk, "tenancy.membership", "view"):
+        return None
+    memberships = Membership.objects.for_user(ctx.user, "view").filter(municipality=ctx.municipality)
+    counts = memberships.count_by_role()
+    items = tuple(CardItem(label, counts.get(value, 0)) for value, label in Role.choices)
+    return Card(key="team", title="Equipe por papel", items=items, order=10)
+
+
+@register_card
+def regimes_card(ctx: CardContext) -> Card | None:
+    if not user_can(ctx.user, ctx.municipality.pk, "tenancy.municipality", "view"):
+        return None
+    items = tuple(CardItem("Regime legal", regime_id) for regime_id in ctx.municipality.regimes)
+    return Card(
+        key="regimes", title="Regimes em vigor", items=items, order=20,
+        empty_message="Nenhum regime configurado para este município.",
+    )  # fmt: skip

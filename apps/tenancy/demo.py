@@ -1,0 +1,146 @@
+"""Demo data: the three municipalities of the project and one staff login per role in each.
+
+Login scheme (documented in the README): `<municipality>.<role>` with password
+`demo-<municipality>-<role>`, e.g. olimpia.analista / demo-olimpia-analista; the regional
+administrator of all three is admin.regional / demo-admin-regional.
+
+Everything goes through the services, so the audit chains start with the demo. Re-running finds
+what exists and creates nothing. Later apps add their own demo rows with @register_demo_seeder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from django.db import transaction
+
+from apps.accounts.choices import UserKind
+from apps.accounts.models import User
+from apps.accounts.services import user_create
+from apps.tenancy.choices import Role
+from apps.tenancy.models import Municipality
+from apps.tenancy.services import membership_grant, municipality_create
+
+
+@dataclass(frozen=True)
+class DemoMunicipality:
+    short: str
+    ibge_code: str
+    name: str
+    uf: str
+    regime: str
+    ddd: str
+
+
+DEMO_MUNICIPALITIES = (
+    DemoMunicipality("olimpia", "3533908", "Olímpia", "SP", "olimpia_sp_escolar", "17"),
+    DemoMunicipality("votuporanga", "3557105", "Votuporanga", "SP", "votuporanga_sp_escolar", "17"),
+    DemoMunicipality("patrocinio", "3148103", "Patrocínio", "MG", "patrocinio_mg_aplicativo", "34"),
+)
+
+# Short Portuguese word used in demo usernames, per role.
+ROLE_LOGIN_WORD: dict[str, str] = {
+    Role.ADMINISTRATOR: "administrador",
+    Role.ANALYST: "analista",
+    Role.INSPECTOR: "vistoriador",
+    Role.ENFORCEMENT_AGENT: "agente",
+    Role.JUDGING_AUTHORITY: "julgador",
+    Role.APPEAL_BOARD: "jari",
+    Role.FINANCE: "financeiro",
+    Role.AUDITOR_DPO: "auditor",
+}
+
+REGIONAL_ADMIN = "admin.regional"
+
+
+@dataclass(frozen=True)
+class DemoLogin:
+    username: str
+    password: str
+    municipality: str
+    role: str
+
+
+@dataclass
+class DemoLog:
+    logins: list[DemoLogin] = field(default_factory=list)
+    created: int = 0
+
+
+DemoSeeder = Callable[[DemoLog], None]
+_SEEDERS: list[DemoSeeder] = []
+
+
+def register_demo_seeder(seeder: DemoSeeder) -> DemoSeeder:
+    if seeder not in _SEEDERS:
+        _SEEDERS.append(seeder)
+    return seeder
+
+
+def demo_password(username: str) -> str:
+    return "demo-" + username.replace(".", "-")
+
+
+def demo_cpf(number: int) -> str:
+    """A valid, obviously fictitious CPF (base 900000000 + number) with correct check digits."""
+    digits = [int(d) for d in f"{900000000 + number:09d}"]
+    for length in (9, 10):
+        total = sum(d * w for d, w in zip(digits[:length], range(length + 1, 1, -1), strict=True))
+        digits.append((total * 10 % 11) % 10)
+    return "".join(map(str, digits))
+
+
+def seed_demo() -> DemoLog:
+    log = DemoLog()
+    with transaction.atomic():
+        for seeder in _SEEDERS:
+            seeder(log)
+    return log
+
+
+def _ensure_user(log: DemoLog, username: str, full_name: str, phone: str) -> User:
+    user = User.objects.filter(username=username).first()
+    if user is None:
+        user = user_create(
+            actor=None, username=username, password=demo_password(username), full_name=full_name,
+            kind=UserKind.STAFF, cpf=demo_cpf(User.objects.count() + 1), phone=phone,
+        )  # fmt: skip
+        log.created += 1
+    return user
+
+
+def _ensure_municipality(log: DemoLog, demo: DemoMunicipality) -> Municipality:
+    municipality = Municipality.objects.filter(ibge_code=demo.ibge_code).first()
+    if municipality is None:
+        municipality = municipality_create(
+            actor=None, ibge_code=demo.ibge_code, name=demo.name, uf=demo.uf, regimes=[demo.regime]
+        )
+        log.created += 1
+    return municipality
+
+
+def _grant(log: DemoLog, user: User, municipality: Municipality, role: str) -> None:
+    before = user.memberships.count()
+    membership_grant(actor=None, user=user, municipality=municipality, role=role)
+    log.created += user.memberships.count() - before
+    label = Role(role).label
+    log.logins.append(DemoLogin(user.username, demo_password(user.username), str(municipality), label))
+
+
+@register_demo_seeder
+def seed_municipal_staff(log: DemoLog) -> None:
+    for index, demo in enumerate(DEMO_MUNICIPALITIES):
+        municipality = _ensure_municipality(log, demo)
+        for role_number, (role, word) in enumerate(ROLE_LOGIN_WORD.items()):
+            username = f"{demo.short}.{word}"
+            full_name = f"{Role(role).label.split(' (')[0]} de {demo.name} (demonstração)"
+            phone = f"{demo.ddd}99{index:02d}{role_number:05d}"
+            _grant(log, _ensure_user(log, username, full_name, phone), municipality, role)
+
+
+@register_demo_seeder
+def seed_regional_admin(log: DemoLog) -> None:
+    admin = _ensure_user(log, REGIONAL_ADMIN, "Administração regional (demonstração)", "17999999999")
+    for demo in DEMO_MUNICIPALITIES:
+        _grant(log, admin, Municipality.objects.get(ibge_code=demo.ibge_code), Role.ADMINISTRATOR)

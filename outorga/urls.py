@@ -1,0 +1,24 @@
+"""Project URLs. Apps keep their own urls.py; the API router lists every app's viewsets."""
+
+from django.urls import include, path
+from drf_spectacular.views import SpectacularJSONAPIView
+from rest_framework.routers import DefaultRouter
+
+from apps.tenancy.api.views import MunicipalityViewSet
+
+api_router = DefaultRouter()
+api_router.register("municipalities", MunicipalityViewSet, basename="municipality")
+
+urlpatterns = [
+    path("", include("apps.accounts.urls")),
+    path("", include("apps.web.urls")),
+    path("", include("apps.tenancy.urls")),
+    path("", include("apps.audit.urls")),
+    path("api/v1/openapi.json", SpectacularJSONAPIView.as_view(), name="api-schema"),
+    path("api/v1/", include((api_router.urls, "api"), namespace="v1")),
+]
+
+handler400 = "apps.web.errors.bad_request"
+handler403 = "apps.web.errors.permission_denied"
+handler404 = "apps.web.errors.page_not_found"
+handler500 = "apps.web.errors.server_error"
