@@ -1,0 +1,175 @@
+"""The evaluation context a rule receives: the date, the regime, the configuration, and a trace.
+
+Every parameter value, interpretation and fiscal conversion a rule asks for is recorded, and ends up in the
+Decision (so an explanation lists exactly the law it used). A rule::
+
+    @rule("vehicle_permit", cites=("art13_incII",))
+    def vehicle_permit(ctx: Context, facts: PermitApplication) -> RuleResult:
+        max_age = ctx.param("max_vehicle_age")                       # 15 (recorded with its citation)
+        year = ctx.require(facts.vehicle.manufacture_year, "vehicle.manufacture_year")
+        ok = ctx.as_of.year - year <= max_age
+        return eligibility([ctx.finding("vehicle_age", Status.MET if ok else Status.NOT_MET,
+                                        "Veículo com até 15 anos de fabricação", cites=("art13_incII",))])
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Mapping
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from lawcode.citations import Citation
+from lawcode.config import Config
+from lawcode.decision import Finding, InterpretationUse, ParameterUse, Status
+from lawcode.errors import (
+    MissingFactError,
+    MissingParameterError,
+    RegimeDefinitionError,
+    UnknownParameterError,
+)
+from lawcode.fiscal import round_brl
+from lawcode.interpretations import choose
+from lawcode.params import Parameter, ParameterValue
+from lawcode.units import Unit
+
+if TYPE_CHECKING:
+    from lawcode.calendar import LegalCalendar
+    from lawcode.regime import Regime
+
+T = TypeVar("T")
+
+
+class Context:
+    """What a rule may ask: ``as_of``, ``regime``, ``config``, ``calendar``, parameters, interpretations."""
+
+    def __init__(self, regime: Regime, as_of: dt.date, config: Config | None = None, *,
+                 allowed_cites: Iterable[str] | None = None) -> None:
+        self.regime = regime
+        self.as_of = as_of
+        self.config = config or Config()
+        self.parameters: Mapping[str, Parameter] = regime.parameters_with(self.config)
+        self.allowed_cites = frozenset(allowed_cites) if allowed_cites is not None else None
+        self._calendar: LegalCalendar | None = None
+        self._parameter_uses: dict[tuple[str, dt.date], ParameterUse] = {}
+        self._interpretation_uses: dict[str, InterpretationUse] = {}
+
+    # --- calendar ------------------------------------------------------------------------------------
+
+    @property
+    def calendar(self) -> LegalCalendar:
+        """The municipality's legal calendar (regime calendar.yaml + configured holidays and closures)."""
+        if self._calendar is None:
+            self._calendar = self.regime.calendar_for(self.config)
+        return self._calendar
+
+    # --- parameters ----------------------------------------------------------------------------------
+
+    def param(self, name: str) -> Any:
+        """Value of parameter ``name`` on ``as_of`` (recorded); MissingParameterError if it has none."""
+        return self.param_value(name, self.as_of).value
+
+    def param_on(self, name: str, on: dt.date) -> Any:
+        """Value of parameter ``name`` on another date (e.g. the infraction date), recorded."""
+        return self.param_value(name, on).value
+
+    def param_value(self, name: str, on: dt.date | None = None) -> ParameterValue:
+        """The full ParameterValue (value, effective_from, cite) on ``on`` (default ``as_of``), recorded."""
+        day = on or self.as_of
+        parameter = self._parameter(name)
+        value = parameter.value_on(day, self.regime.id)
+        self._record_parameter(parameter, value, day)
+        return value
+
+    def param_unit(self, name: str) -> Unit:
+        return self._parameter(name).unit
+
+    def has_param(self, name: str) -> bool:
+        return name in self.parameters
+
+    def _parameter(self, name: str) -> Parameter:
+        try:
+            return self.parameters[name]
+        except KeyError:
+            raise UnknownParameterError(self.regime.id, name) from None
+
+    def _record_parameter(self, parameter: Parameter, value: ParameterValue, day: dt.date) -> None:
+        key = (parameter.name, value.effective_from)
+        if key in self._parameter_uses:
+            return
+        citation = self.regime.resolve_citation(value.cite, max(day, value.effective_from))
+        self._parameter_uses[key] = ParameterUse(parameter.name, value.value, parameter.unit.value,
+                                                 value.effective_from, citation, day, parameter.description)
+
+    # --- interpretations -----------------------------------------------------------------------------
+
+    def interpretation(self, int_id: str) -> str:
+        """Chosen option key of interpretation ``int_id`` (Config override, else default), recorded."""
+        interpretation, option, is_default = choose(self.regime.interpretations, int_id,
+                                                    self.config.interpretations)
+        self._interpretation_uses.setdefault(int_id, InterpretationUse(
+            int_id, option, is_default, interpretation.question, interpretation.option_text(option)))
+        return option
+
+    # --- citations and findings ----------------------------------------------------------------------
+
+    def cite(self, ref: str, *, on: dt.date | None = None) -> Citation:
+        """Citation of ``ref`` with the wording in force on ``as_of`` (or ``on``); must be in the rule's cites."""
+        if self.allowed_cites is not None and ref not in self.allowed_cites:
+            raise RegimeDefinitionError(
+                f"rule cites {ref!r} but does not declare it in @rule(cites=...); add it there",
+                message_pt=f"a regra cita {ref!r} sem declará-lo em cites=",
+            )
+        return self.regime.resolve_citation(ref, on or self.as_of)
+
+    def cites(self, refs: Iterable[str], *, on: dt.date | None = None) -> tuple[Citation, ...]:
+        return tuple(self.cite(ref, on=on) for ref in refs)
+
+    def finding(self, code: str, status: Status, message: str, *, cites: Iterable[str],
+                counterfactual: str | None = None, data: Mapping[str, Any] | None = None,
+                on: dt.date | None = None) -> Finding:
+        """A Finding whose citations are resolved (and checked) on ``as_of`` (or ``on``)."""
+        citations = self.cites(cites, on=on)
+        if not citations:
+            raise RegimeDefinitionError(f"finding {code!r} cites nothing; every finding cites a dispositivo",
+                                        message_pt=f"a constatação {code!r} não cita nenhum dispositivo")
+        return Finding(code, status, message, citations, counterfactual, dict(data or {}))
+
+    # --- money and facts -----------------------------------------------------------------------------
+
+    def to_brl(self, quantity: Decimal, unit: Unit, on: dt.date) -> Decimal:
+        """``quantity`` of ``unit`` in reais on ``on`` (centavos, ROUND_HALF_UP); the unit value is recorded."""
+        if unit is Unit.BRL:
+            return round_brl(Decimal(quantity))
+        if unit is Unit.UFESP:
+            unit_value = self._ufesp_on(on)
+        elif unit is Unit.UFM:
+            unit_value = Decimal(self.param_on("ufm", on))
+        else:
+            raise RegimeDefinitionError(f"cannot convert unit {unit.value!r} to reais",
+                                        message_pt=f"a unidade {unit.label_pt} não é monetária")
+        return round_brl(Decimal(quantity) * unit_value)
+
+    def _ufesp_on(self, on: dt.date) -> Decimal:
+        value = self.param_value("ufesp", on)
+        if value.effective_from.year != on.year:
+            raise MissingParameterError(
+                self.regime.id, "ufesp", on,
+                reason=f"the UFESP table has no value for {on.year} (each value holds for one calendar year); "
+                f"add the SEFAZ-SP value to lawcode/data/ufesp.csv or Config.parameters['ufesp']",
+            )
+        return Decimal(value.value)
+
+    def require(self, value: T | None, field_path: str) -> T:
+        """``value`` if given; MissingFactError naming ``field_path`` otherwise."""
+        if value is None:
+            raise MissingFactError(field_path, f"{self.regime.id} on {self.as_of.isoformat()}")
+        return value
+
+    # --- trace ---------------------------------------------------------------------------------------
+
+    def parameter_uses(self) -> tuple[ParameterUse, ...]:
+        return tuple(self._parameter_uses.values())
+
+    def interpretation_uses(self) -> tuple[InterpretationUse, ...]:
+        return tuple(self._interpretation_uses.values())
