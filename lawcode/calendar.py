@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
@@ -271,7 +272,7 @@ class LegalCalendar:
         return {day: tuple(labels) for day, labels in entries.items()}
 
     def _entries(self, year: int) -> list[tuple[dt.date, HolidayKind, str]]:
-        entries = _package_holidays(self.subdivision, year, self.include_optional_holidays)
+        entries = list(package_holidays(self.subdivision, year, self.include_optional_holidays))
         for holiday in self.municipal_holidays:
             day = holiday.date_in(year)
             if day is not None:
@@ -291,8 +292,14 @@ def _is_early(label: str) -> bool:
     return label.startswith(HolidayKind.EARLY_CLOSING.value)
 
 
-def _package_holidays(uf: str, year: int, include_optional: bool) -> list[tuple[dt.date, HolidayKind, str]]:
+@functools.lru_cache(maxsize=512)
+def package_holidays(
+    uf: str, year: int, include_optional: bool
+) -> tuple[tuple[dt.date, HolidayKind, str], ...]:
     """National, state and (optionally) ponto-facultativo days of `year` from the `holidays` package.
+
+    Cached per (UF, year, optional) for the whole process: every Context builds its own LegalCalendar when a
+    Config adds closures, and bulk evaluation must not rebuild the package's tables each time.
 
     The package merges national and state names on one date ("Execução de Tiradentes; Tiradentes" in MG), so
     a name counts as state-level only when the national table lacks it on that date.
@@ -305,7 +312,7 @@ def _package_holidays(uf: str, year: int, include_optional: bool) -> list[tuple[
     if include_optional:
         optional = _holiday_table(uf, year, "optional")
         entries += [(day, HolidayKind.OPTIONAL, name) for day, names in optional.items() for name in names]
-    return sorted(entries, key=lambda entry: (entry[0], list(HolidayKind).index(entry[1]), entry[2]))
+    return tuple(sorted(entries, key=lambda entry: (entry[0], list(HolidayKind).index(entry[1]), entry[2])))
 
 
 def _holiday_table(uf: str | None, year: int, category: str) -> dict[dt.date, tuple[str, ...]]:

@@ -8,7 +8,14 @@ from typing import Any
 import holidays
 import pytest
 
-from lawcode.calendar import Closure, LegalCalendar, MunicipalHoliday, Opening, easter_sunday
+from lawcode.calendar import (
+    Closure,
+    LegalCalendar,
+    MunicipalHoliday,
+    Opening,
+    easter_sunday,
+    package_holidays,
+)
 from lawcode.errors import RegimeDefinitionError
 
 D = dt.date
@@ -197,8 +204,10 @@ def test_holiday_years_are_looked_up_once(monkeypatch: pytest.MonkeyPatch) -> No
         return original(*args, **kwargs)
 
     monkeypatch.setattr(holidays, "country_holidays", counting_lookup)
+    package_holidays.cache_clear()
     city = LegalCalendar("SP")
     for day in range(1, 32):
         city.is_business_day(D(2026, 1, day))
     city.is_business_day(D(2027, 1, 4))
+    LegalCalendar("SP", closures=(Closure(on=D(2026, 5, 4), name="Greve"),)).is_business_day(D(2026, 5, 4))
     assert calls == [(None, 2026), ("SP", 2026), (None, 2027), ("SP", 2027)]
