@@ -5,7 +5,7 @@ from __future__ import annotations
 import calendar as stdlib_calendar
 import datetime as dt
 
-from dateutil.easter import easter
+from dateutil.easter import easter  # type: ignore[import-untyped,unused-ignore]
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
