@@ -174,7 +174,24 @@ class LegalCalendar:
             municipal_holidays=reader.items(top, "municipal_holidays", reader.holiday),
             closures=reader.items(top, "closures", reader.closure) + tuple(extra_closures),
             openings=reader.items(top, "openings", reader.opening),
-            include_optional_holidays=reader.optional_bool(top, "include_optional_holidays", "calendar.yaml"),
+            include_optional_holidays=reader.optional_bool(top, _OPTIONAL, "calendar.yaml"),
+        )
+
+    def extended_with_data(self, data: Mapping[str, Any] | None, where: str) -> LegalCalendar:
+        """A copy extended with entries written in the calendar.yaml schema (e.g. a municipality's Config).
+
+        include_optional_holidays changes only when `data` sets it.
+        """
+        reader = _CalendarYamlReader(where)
+        top = reader.mapping(data if data is not None else {}, "calendar", None, _TOP_KEYS)
+        optional = top.get("include_optional_holidays")
+        return self.extended(
+            municipal_holidays=reader.items(top, "municipal_holidays", reader.holiday),
+            closures=reader.items(top, "closures", reader.closure),
+            openings=reader.items(top, "openings", reader.opening),
+            include_optional_holidays=None
+            if optional is None
+            else reader.optional_bool(top, _OPTIONAL, "calendar"),
         )
 
     def extended(
@@ -336,7 +353,8 @@ def easter_sunday(year: int) -> dt.date:
 
 # --- calendar.yaml reader (schema in docs/lawcode/deadlines.md) -------------------------------------------
 
-_TOP_KEYS = frozenset({"include_optional_holidays", "municipal_holidays", "closures", "openings"})
+_OPTIONAL = "include_optional_holidays"
+_TOP_KEYS = frozenset({_OPTIONAL, "municipal_holidays", "closures", "openings"})
 _DOC_KEYS = frozenset({"name", "basis", "source", "confidence", "note"})
 _HOLIDAY_KEYS = _DOC_KEYS | {"month", "day", "easter_offset", "date", "first_year", "last_year"}
 _CLOSURE_KEYS = _DOC_KEYS | {"date", "early_closing"}

@@ -192,3 +192,23 @@ def test_on_as_a_key_is_explained_because_yaml_reads_it_as_true() -> None:
     error = error_for("closures:\n  - on: 2025-10-31\n    name: X\n")
     assert (error.line, error.field) == (2, "closures[0]")
     assert "'date:'" in error.message_pt
+
+
+def test_configuration_in_the_same_schema_extends_a_regime_calendar() -> None:
+    regime = load("municipal_holidays:\n  - name: Aniversário\n    month: 3\n    day: 2\n")
+    config = {
+        "closures": [{"date": "2026-12-24", "name": "Véspera de Natal", "early_closing": True}],
+        "include_optional_holidays": True,
+    }
+    configured = regime.extended_with_data(config, "Config.calendar")
+    assert not configured.can_end_deadline(D(2026, 12, 24))
+    assert not configured.is_business_day(D(2026, 3, 2))
+    assert not configured.is_business_day(D(2026, 2, 16))
+    assert regime.extended_with_data({}, "Config.calendar") == regime
+
+
+def test_configuration_errors_name_the_configuration() -> None:
+    with pytest.raises(RegimeDefinitionError) as caught:
+        LegalCalendar("SP").extended_with_data({"closures": [{"date": "2026-12-24"}]}, "Config.calendar")
+    assert caught.value.file == "Config.calendar"
+    assert caught.value.field == "closures[0].name"
