@@ -210,7 +210,7 @@ def test_31_january_plus_one_month_depends_on_the_rounding() -> None:
     )
     assert nxt.steps[0].endswith("termina no dia imediato, 01/03/2026")
     assert last.citations[0] == "lei9784:art66_par3"
-    assert nxt.citations[0] == "cc:art132_par3"
+    assert nxt.citations[0] == "codigo_civil:art132_par3"
 
 
 def test_month_end_in_a_leap_year() -> None:
@@ -250,7 +250,7 @@ def test_month_deadline_ending_on_a_holiday_is_extended_when_asked() -> None:
         D(2026, 1, 31), 1, rounding=NEXT_DAY, calendar=OLIMPIA, extend_to_business_day=True
     )
     assert deadline.end == D(2026, 3, 3)  # 01/03 Sunday, 02/03 Olímpia's anniversary
-    assert deadline.citations == ("cc:art132_par3", "lei9784:art66_par1")
+    assert deadline.citations == ("codigo_civil:art132_par3", "lei9784:art66_par1")
 
 
 def test_permit_valid_twelve_months_ends_on_the_same_date() -> None:
@@ -321,7 +321,7 @@ def test_votuporanga_24_hours_ending_on_anniversary_saturday() -> None:
     assert plain.steps[0] == (
         "prazo de 24 horas contado de 07/08/2026 às 10:00, minuto a minuto: termina em 08/08/2026 às 10:00"
     )
-    assert plain.citations == ("cc:art132_par4",)
+    assert plain.citations == ("codigo_civil:art132_par4",)
     assert moved.end == dt.datetime(2026, 8, 10, 10, 0)
     assert moved.steps[-1] == (
         "vencimento em dia sem expediente (sábado; feriado municipal: Aniversário de Votuporanga): "
@@ -378,3 +378,19 @@ def test_vacatio_is_not_moved_off_a_weekend() -> None:
     # Published Friday 2026-01-02 with 45 days: last day Sunday 15/02, in force Monday 16/02 (Carnaval).
     assert in_force_after_vacatio(D(2026, 1, 2), 45) == D(2026, 2, 16)
     assert in_force_after_vacatio(D(2026, 1, 2), 1) == D(2026, 1, 3)
+
+
+# --- citations resolve against lawcode/data/external_acts.yaml -------------------------------------------
+
+
+def test_every_citation_the_deadlines_module_emits_is_a_declared_dispositivo() -> None:
+    from lawcode import deadlines
+    from lawcode.acts import external_acts
+
+    acts = external_acts()
+    emitted = {value for name, value in vars(deadlines).items() if name.isupper() and ":" in str(value)}
+    assert len(emitted) == 8
+    for ref in sorted(emitted):
+        act_key, dispositivo = ref.split(":")
+        assert act_key in acts, f"{ref}: act {act_key!r} missing from external_acts.yaml"
+        assert acts[act_key].has(dispositivo), f"{ref}: dispositivo missing from external_acts.yaml"
