@@ -1,0 +1,55 @@
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.test import override_settings
+
+from apps.accounts.models import User
+from apps.audit.models import AuditEvent
+from apps.tenancy.models import Membership, Municipality
+
+pytestmark = pytest.mark.django_db
+
+
+def counts() -> tuple[int, int, int, int]:
+    return (Municipality.objects.count(), User.objects.count(), Membership.objects.count(), AuditEvent.objects.count())
+
+
+@override_settings(DEBUG=True)
+def test_it_seeds_three_municipalities_with_every_role() -> None:
+    out = StringIO()
+    call_command("seed_demo", stdout=out)
+    assert set(Municipality.objects.values_list("ibge_code", flat=True)) == {"3533908", "3557105", "3148103"}
+    assert Membership.objects.count() == 3 * 8 + 3
+    assert User.objects.get(username="olimpia.analista").check_password("demo-olimpia-analista")
+    assert User.objects.get(username="admin.regional").memberships.count() == 3
+    assert "olimpia.analista  " in out.getvalue() and "demo-olimpia-analista" in out.getvalue()
+
+
+@override_settings(DEBUG=True)
+def test_it_creates_nothing_the_second_time() -> None:
+    call_command("seed_demo", stdout=StringIO())
+    first = counts()
+    out = StringIO()
+    call_command("seed_demo", stdout=out)
+    assert counts() == first
+    assert "0 new record(s)" in out.getvalue()
+
+
+@override_settings(DEBUG=True)
+def test_it_starts_a_verifiable_audit_chain_per_municipality() -> None:
+    call_command("seed_demo", stdout=StringIO())
+    out = StringIO()
+    call_command("audit_verify", stdout=out)
+    assert "OK: 4 chain(s)" in out.getvalue()
+
+
+@override_settings(DEBUG=False)
+def test_it_refuses_to_run_in_production_without_force() -> None:
+    with pytest.raises(CommandError, match="DEBUG is off"):
+        call_command("seed_demo", stdout=StringIO())
+    assert not Municipality.objects.exists()
+    call_command("seed_demo", "--force", stdout=StringIO())
+    assert Municipality.objects.count() == 3

@@ -1,0 +1,132 @@
+"""Shared fixtures and personas (healthchecks-style), available to every test in the repository.
+
+Municipalities: olimpia (SP), votuporanga (SP), patrocinio (MG), created through the services.
+Personas:
+  analyst_olimpia      analyst in Olímpia only
+  agent_votuporanga    enforcement agent in Votuporanga only
+  auditor_olimpia      auditor/DPO in Olímpia only
+  admin_olimpia        administrator in Olímpia only
+  outsider             staff account with no membership anywhere
+  admin_user           pytest-django's superuser (sees everything by design)
+Each persona has a `<persona>_client` logged in as it (pytest-django's `admin_client` for the superuser).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from apps.accounts.models import User
+from apps.accounts.services import user_create
+from apps.tenancy.choices import Role
+from apps.tenancy.models import Municipality
+from apps.tenancy.services import membership_grant, municipality_create
+
+PERSONA_PASSWORD = "senha-de-teste-123"
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings: Any) -> None:
+    # PBKDF2's deliberate slowness (~0.4 s a hash) would dominate the suite; tests do not need it.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def make_municipality(db: None) -> Callable[..., Municipality]:
+    def make(ibge_code: str, name: str, uf: str, regimes: list[str]) -> Municipality:
+        return municipality_create(actor=None, ibge_code=ibge_code, name=name, uf=uf, regimes=regimes)
+
+    return make
+
+
+@pytest.fixture
+def olimpia(make_municipality: Callable[..., Municipality]) -> Municipality:
+    return make_municipality("3533908", "Olímpia", "SP", ["olimpia_sp_escolar"])
+
+
+@pytest.fixture
+def votuporanga(make_municipality: Callable[..., Municipality]) -> Municipality:
+    return make_municipality("3557105", "Votuporanga", "SP", ["votuporanga_sp_escolar"])
+
+
+@pytest.fixture
+def patrocinio(make_municipality: Callable[..., Municipality]) -> Municipality:
+    return make_municipality("3148103", "Patrocínio", "MG", ["patrocinio_mg_aplicativo"])
+
+
+@pytest.fixture
+def make_staff(db: None) -> Callable[..., User]:
+    """make_staff("name", (municipality, role), ...) creates a user holding those roles."""
+
+    def make(username: str, *grants: tuple[Municipality, str], **fields: Any) -> User:
+        user = user_create(
+            actor=None, username=username, password=PERSONA_PASSWORD,
+            full_name=fields.pop("full_name", username.replace(".", " ").title()), **fields,
+        )  # fmt: skip
+        for municipality, role in grants:
+            membership_grant(actor=None, user=user, municipality=municipality, role=role)
+        return user
+
+    return make
+
+
+@pytest.fixture
+def analyst_olimpia(make_staff: Callable[..., User], olimpia: Municipality) -> User:
+    return make_staff("ana.analista", (olimpia, Role.ANALYST), full_name="Ana Analista")
+
+
+@pytest.fixture
+def agent_votuporanga(make_staff: Callable[..., User], votuporanga: Municipality) -> User:
+    return make_staff("vitor.agente", (votuporanga, Role.ENFORCEMENT_AGENT), full_name="Vitor Agente")
+
+
+@pytest.fixture
+def auditor_olimpia(make_staff: Callable[..., User], olimpia: Municipality) -> User:
+    return make_staff("dora.dpo", (olimpia, Role.AUDITOR_DPO), full_name="Dora Auditora")
+
+
+@pytest.fixture
+def admin_olimpia(make_staff: Callable[..., User], olimpia: Municipality) -> User:
+    return make_staff(
+        "otto.admin", (olimpia, Role.ADMINISTRATOR), full_name="Otto Administrador",
+        cpf="52998224725", phone="17991234567",
+    )  # fmt: skip
+
+
+@pytest.fixture
+def outsider(make_staff: Callable[..., User]) -> User:
+    return make_staff("carlos.sem.vinculo", full_name="Carlos Sem Vínculo")
+
+
+def _client_for(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def analyst_olimpia_client(analyst_olimpia: User) -> Client:
+    return _client_for(analyst_olimpia)
+
+
+@pytest.fixture
+def agent_votuporanga_client(agent_votuporanga: User) -> Client:
+    return _client_for(agent_votuporanga)
+
+
+@pytest.fixture
+def auditor_olimpia_client(auditor_olimpia: User) -> Client:
+    return _client_for(auditor_olimpia)
+
+
+@pytest.fixture
+def admin_olimpia_client(admin_olimpia: User) -> Client:
+    return _client_for(admin_olimpia)
+
+
+@pytest.fixture
+def outsider_client(outsider: User) -> Client:
+    return _client_for(outsider)
