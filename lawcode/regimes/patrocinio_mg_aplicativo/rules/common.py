@@ -1,0 +1,70 @@
+"""Helpers shared by the Patrocínio rules: dates, day and year counting, documents, municipality names.
+
+Nothing here decides a question. Every deadline helper states its counting explicitly: "dias" are
+calendar days counted by Lei 9.784/1999 art. 66 (the law has no procedure of its own), and whether an end on
+a day without office hours moves forward is INT-PAT-DAYS-EXTENSION; years run date to date with the
+missing 29 February rounded to the month's last day (art. 66 §3).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import unicodedata
+
+from lawcode.calendar import format_date_pt
+from lawcode.context import Context
+from lawcode.deadlines import Deadline, DayCounting, MonthRounding, count_days, count_years
+from lawcode.errors import InvalidFactError
+from lawcode.facts import Document
+
+DAYS_EXTENSION = "INT-PAT-DAYS-EXTENSION"
+# Every citation a deadline computed here may carry (rules that use the helpers declare them).
+DEADLINE_CITES = ("lei9784:art66", "lei9784:art66_par1", "lei9784:art66_par2", "lei9784:art66_par3")
+
+
+def br(day: dt.date) -> str:
+    """Date as users read it: 22/12/2025."""
+    return format_date_pt(day)
+
+
+def plain_name(name: str) -> str:
+    """Lower case without accents or a "/MG" suffix: "Patrocínio/MG" → "patrocinio"."""
+    ascii_only = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    return ascii_only.split("/")[0].split(" - ")[0].strip().lower()
+
+
+def is_home_municipality(ctx: Context, name: str) -> bool:
+    return plain_name(name) == plain_name(ctx.regime.municipality)
+
+
+def days_deadline(ctx: Context, start: dt.date, parameter: str, *, multiplier: int = 1) -> Deadline:
+    """A deadline of the parameter's "dias", as calendar days, extended or not by INT-PAT-DAYS-EXTENSION."""
+    days = int(ctx.param(parameter)) * multiplier
+    extend = ctx.interpretation(DAYS_EXTENSION) == "extend_to_business_day"
+    return count_days(start, days, counting=DayCounting.CALENDAR, calendar=ctx.calendar,
+                      extend_to_business_day=extend)
+
+
+def years_later(ctx: Context, start: dt.date, years: int) -> Deadline:
+    """``start`` plus whole years, date to date (Lei 9.784 art. 66 §3); a validity, never extended."""
+    return count_years(start, years, rounding=MonthRounding.LAST_DAY_OF_MONTH, calendar=ctx.calendar,
+                       extend_to_business_day=False)
+
+
+def is_usable(document: Document | None, on: dt.date) -> bool:
+    """Presented, not marked invalid and not expired on ``on``."""
+    if document is None or document.valid is False:
+        return False
+    return document.expiry_date is None or document.expiry_date >= on
+
+
+def require_issue_date(ctx: Context, document: Document, field_path: str) -> dt.date:
+    return ctx.require(document.issue_date, f"{field_path}.issue_date")
+
+
+def detail_flag(ctx: Context, document: Document, key: str, field_path: str) -> bool:
+    """A yes/no detail of a document that a rule cannot do without (MissingFactError when absent)."""
+    value = ctx.require(document.details.get(key), f"{field_path}.details.{key}")
+    if not isinstance(value, bool):
+        raise InvalidFactError(f"{field_path}.details.{key}", f"expected true or false, got {value!r}")
+    return value
