@@ -141,6 +141,8 @@ def label_for(dispositivo_id: str) -> str:
         if match is None:
             raise UnknownDispositivoError(dispositivo_id, known_hint="ids look like art13_incII or art25_par2")
         art, art_letter, par, par_letter, inciso, alinea = match.groups()
+        if inciso is not None and not _is_roman(inciso):
+            raise UnknownDispositivoError(dispositivo_id, known_hint=f"{inciso} is not a Roman numeral")
         if art is not None:
             parts.append(f"art. {_ordinal(art)}" + (f"-{art_letter}" if art_letter else ""))
         elif par is not None:
