@@ -18,7 +18,9 @@ failed — it never raises for a wrong expectation, so one bad case does not hid
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator, Mapping, Sequence
+import sys
+import traceback
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from enum import Enum
@@ -27,7 +29,14 @@ from typing import Any
 
 import yaml
 
-from lawcode.errors import ScenarioError
+from lawcode.citations import Citation, split_ref
+from lawcode.config import Config
+from lawcode.decision import Decision
+from lawcode.errors import LawcodeError, RegimeDefinitionError, ScenarioError
+from lawcode.facts import from_dict
+from lawcode.questions import question_spec
+from lawcode.regime import Regime
+from lawcode.registry import REGIMES_DIR, get_regime, load_regime
 
 FILE_KEYS = frozenset({"regime", "cases", "description"})
 CASE_KEYS = frozenset({"name", "as_of", "question", "facts", "expect", "config", "description"})
@@ -177,6 +186,10 @@ class Expectation:
     interpretations: Mapping[str, str | None] = field(default_factory=dict)
     parameters: Mapping[str, Any] = field(default_factory=dict)
     explanation_contains: tuple[str, ...] = ()
+    key_lines: Mapping[str, int] = field(default_factory=dict)
+
+    def line_of(self, key: str) -> int:
+        return self.key_lines.get(key, 0)
 
 
 @dataclass(frozen=True)
@@ -383,6 +396,7 @@ def _parse_expect(path: Path, node: Any, line: int, where: _Where) -> Expectatio
             path, node.line, f"'expect' of {where.en} needs exactly one of 'outcome' or 'error'",
             f"'expect' do {where.pt} precisa de exatamente um entre 'outcome' e 'error'",
         )  # fmt: skip
+    _reject_decision_keys_with_error(path, node, where)
     return Expectation(
         outcome=_optional_text(path, node, "outcome", where),
         error=_optional_text(path, node, "error", where),
@@ -392,7 +406,23 @@ def _parse_expect(path: Path, node: Any, line: int, where: _Where) -> Expectatio
         interpretations=_interpretations(path, node, where),
         parameters=_mapping(path, node, "parameters", where),
         explanation_contains=_text_list(path, node, "explanation_contains", where),
+        key_lines=dict(node.key_lines),
     )
+
+
+DECISION_ONLY_KEYS = ("cites", "findings", "result", "interpretations", "parameters")
+
+
+def _reject_decision_keys_with_error(path: Path, node: MarkedDict, where: _Where) -> None:
+    """An expected error leaves no decision, so checks on a decision could never run: reject them."""
+    if "error" not in node:
+        return
+    for key in DECISION_ONLY_KEYS:
+        if key in node:
+            raise _error(
+                path, node.line_of(key), f"'expect.{key}' of {where.en} cannot be checked with 'error' (no decision)",
+                f"'expect.{key}' do {where.pt} não pode ser verificado junto com 'error' (não há decisão)",
+            )  # fmt: skip
 
 
 def _optional_text(path: Path, node: MarkedDict, key: str, where: _Where) -> str | None:
@@ -534,3 +564,256 @@ def _show(value: Any) -> str:
     if isinstance(canonical, Decimal):
         return str(canonical)
     return repr(canonical) if isinstance(canonical, str) else str(canonical)
+
+
+# ----------------------------------------------------------------------------------------------------
+# Finding files and regimes
+# ----------------------------------------------------------------------------------------------------
+
+SCENARIO_SUFFIXES = (".yaml", ".yml")
+
+
+def find_scenario_files(paths: Iterable[Path | str]) -> list[Path]:
+    """Files given explicitly, plus every ``*.yaml``/``*.yml`` below a folder that sits in a ``scenarios`` folder.
+
+    ``lawcode/regimes`` thus finds each regime's ``scenarios/**`` and not its parameters.yaml. A path that
+    does not exist raises ScenarioError: a typo must not turn into "0 cases, nothing to do".
+    """
+    found: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_file():
+            found.append(path)
+        elif path.is_dir():
+            found.extend(sorted(f for f in path.rglob("*") if _is_scenario_file(f)))
+        else:
+            raise _error(path, None, "no such file or folder", "arquivo ou pasta inexistente")
+    return list(dict.fromkeys(found))
+
+
+def _is_scenario_file(path: Path) -> bool:
+    return path.suffix in SCENARIO_SUFFIXES and path.is_file() and "scenarios" in path.resolve().parent.parts
+
+
+class RegimeLocator:
+    """Finds the regime a scenario file names.
+
+    A file inside the regime's own folder (``<folder>/<regime_id>/scenarios/x.yaml`` next to
+    ``<folder>/<regime_id>/regime.yaml``) uses that folder, wherever it is — so a new municipality can be
+    developed and tested in its folder before it is copied into ``lawcode/regimes``. Any other file uses the
+    registry (``lawcode/regimes/<regime_id>``). Loaded regimes are cached per locator.
+    """
+
+    def __init__(self) -> None:
+        self._loaded: dict[Path, Regime] = {}
+
+    def regime_for(self, case: ScenarioCase) -> Regime:
+        folder = _own_regime_folder(case.file, case.regime)
+        if folder is None or folder.parent == REGIMES_DIR.resolve():
+            return get_regime(case.regime)
+        if folder not in self._loaded:
+            self._loaded[folder] = regime_from_folder(folder)
+        return self._loaded[folder]
+
+
+def regime_from_folder(folder: Path | str) -> Regime:
+    """Load the regime in ``folder`` wherever it is (in this source tree or out of it) and register its rules."""
+    resolved = Path(folder).resolve()
+    if not (resolved / "regime.yaml").is_file():
+        raise RegimeDefinitionError(
+            f"{resolved} is not a regime folder (no regime.yaml)",
+            message_pt=f"{resolved} não é a pasta de um regime (falta regime.yaml)",
+            file=str(resolved),
+        )
+    return load_regime(resolved, _importable_package(resolved))
+
+
+def _own_regime_folder(file: Path, regime_id: str) -> Path | None:
+    for parent in file.resolve().parents:
+        if parent.name == regime_id and (parent / "regime.yaml").is_file():
+            return parent
+    return None
+
+
+def _importable_package(folder: Path) -> str:
+    """Import name of a regime folder: inside this source tree its dotted path, else a top-level package."""
+    source_root = Path(__file__).resolve().parent.parent
+    if folder.is_relative_to(source_root):
+        return ".".join(folder.relative_to(source_root).parts)
+    if str(folder.parent) not in sys.path:
+        # An out-of-tree regime is imported as a top-level package named after its folder.
+        sys.path.insert(0, str(folder.parent))
+    return folder.name
+
+
+# ----------------------------------------------------------------------------------------------------
+# Running a case
+# ----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """The outcome of one case: ``failures`` is empty when it passed; each failure names the line."""
+
+    case: ScenarioCase
+    failures: tuple[str, ...]
+    decision: Decision | None = None
+    error: BaseException | None = None
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+def evaluate_case(case: ScenarioCase, regime: Regime) -> Decision:
+    """Build the facts and the config of ``case`` and evaluate it under ``regime``; raises LawcodeError."""
+    spec = question_spec(case.question)
+    facts: Any = from_dict(spec.facts_class, dict(case.facts), where=f"{case.file}:{case.line_of('facts')}")
+    config = Config.from_dict(case.config, where=f"{case.file}:{case.line_of('config')} config")
+    return regime.evaluate(case.question, facts, as_of=case.as_of, config=config)
+
+
+def try_case(
+    case: ScenarioCase, locator: RegimeLocator | None = None
+) -> tuple[Decision | None, Exception | None]:
+    """``(decision, None)`` or ``(None, error)``; the error is a LawcodeError or, for a bug, anything else."""
+    try:
+        return evaluate_case(case, (locator or RegimeLocator()).regime_for(case)), None
+    except Exception as exc:  # a bug in one rule must fail its case, not abort the whole run
+        return None, exc
+
+
+def run_case(case: ScenarioCase, locator: RegimeLocator | None = None) -> CaseResult:
+    """Evaluate ``case`` and compare with its ``expect``; never raises for a failing case."""
+    try:
+        regime = (locator or RegimeLocator()).regime_for(case)
+        decision = evaluate_case(case, regime)
+    except Exception as exc:  # a bug in one rule must fail its case, not abort the whole run
+        return CaseResult(case, tuple(_error_failures(case, exc)), None, exc)
+    return CaseResult(case, tuple(_decision_failures(case, decision, regime)), decision)
+
+
+# ----------------------------------------------------------------------------------------------------
+# Comparing a case's outcome with its expectation
+# ----------------------------------------------------------------------------------------------------
+
+
+def _at(case: ScenarioCase, key: str) -> str:
+    return f"linha {case.expect.line_of(key) or case.line_of('expect')}"
+
+
+def describe_error(error: BaseException) -> str:
+    """``Class: message`` in Portuguese; for a bug (not a LawcodeError) also where it was raised."""
+    if isinstance(error, LawcodeError):
+        return f"{type(error).__name__}: {error.message_pt}"
+    frames = traceback.extract_tb(error.__traceback__)
+    where = f" em {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    return f"erro inesperado (bug) {type(error).__name__}: {error}{where}"
+
+
+def _error_failures(case: ScenarioCase, error: Exception) -> list[str]:
+    expected = case.expect.error
+    if expected is None:
+        return [
+            f"{_at(case, 'outcome')}: esperado outcome {case.expect.outcome!r}, veio {describe_error(error)}"
+        ]
+    names = [cls.__name__ for cls in type(error).__mro__]
+    if not isinstance(error, LawcodeError) or expected not in names:
+        return [f"{_at(case, 'error')}: esperado erro {expected}, veio {describe_error(error)}"]
+    text = f"{error.message_pt}\n{error.message}"
+    return _missing_texts(case, text, "mensagem do erro")
+
+
+def _decision_failures(case: ScenarioCase, decision: Decision, regime: Regime) -> list[str]:
+    expect = case.expect
+    if expect.error is not None:
+        return [f"{_at(case, 'error')}: esperado erro {expect.error}, veio a decisão {decision.outcome!r}"]
+    failures: list[str] = []
+    if decision.outcome != expect.outcome:
+        failures.append(
+            f"{_at(case, 'outcome')}: esperado outcome {expect.outcome!r}, veio {decision.outcome!r}"
+        )
+    failures += _cite_failures(case, decision, regime)
+    failures += _finding_failures(case, decision)
+    failures += [
+        f"{_at(case, 'result')}: {problem}"
+        for problem in subset_mismatches(expect.result, decision.result, "result")
+    ]
+    failures += _interpretation_failures(case, decision)
+    failures += _parameter_failures(case, decision)
+    failures += _missing_texts(case, decision.explain(), "explicação")
+    return failures
+
+
+def _cite_failures(case: ScenarioCase, decision: Decision, regime: Regime) -> list[str]:
+    cited = {(c.act_key, c.dispositivo) for c in decision.citations}
+    failures: list[str] = []
+    for ref in case.expect.cites:
+        try:
+            regime.citer.validate(ref)
+        except LawcodeError as exc:
+            failures.append(f"{_at(case, 'cites')}: a citação esperada {ref!r} não existe ({exc.message_pt})")
+            continue
+        if split_ref(ref, regime.acts.main) not in cited:
+            shown = ", ".join(_short_ref(c, regime) for c in decision.citations) or "nenhuma"
+            failures.append(f"{_at(case, 'cites')}: esperada a citação {ref!r}; citadas: {shown}")
+    return failures
+
+
+def _short_ref(citation: Citation, regime: Regime) -> str:
+    """``art2_incI`` for the regime's own law, ``ctb:art138_incIV`` for another act — as scenarios write them."""
+    own = citation.act_key == regime.acts.main and citation.dispositivo is not None
+    return str(citation.dispositivo) if own else citation.ref
+
+
+def _finding_failures(case: ScenarioCase, decision: Decision) -> list[str]:
+    failures: list[str] = []
+    for code, status in case.expect.findings.items():
+        statuses = [f.status.value for f in decision.findings if f.code == code]
+        if not statuses:
+            shown = ", ".join(f"{f.code}={f.status.value}" for f in decision.findings) or "nenhum"
+            failures.append(f"{_at(case, 'findings')}: achado {code!r} ausente; achados: {shown}")
+        elif status not in statuses:
+            failures.append(
+                f"{_at(case, 'findings')}: achado {code!r}: esperado {status!r}, veio {'/'.join(statuses)!r}"
+            )
+    return failures
+
+
+def _interpretation_failures(case: ScenarioCase, decision: Decision) -> list[str]:
+    used = {use.id: use.option for use in decision.interpretations}
+    shown = ", ".join(f"{key}={value}" for key, value in used.items()) or "nenhuma"
+    failures: list[str] = []
+    for int_id, option in case.expect.interpretations.items():
+        if int_id not in used:
+            failures.append(
+                f"{_at(case, 'interpretations')}: interpretação {int_id} não foi usada; usadas: {shown}"
+            )
+        elif option is not None and used[int_id] != option:
+            failures.append(
+                f"{_at(case, 'interpretations')}: {int_id}: esperada a opção {option!r}, veio {used[int_id]!r}"
+            )
+    return failures
+
+
+def _parameter_failures(case: ScenarioCase, decision: Decision) -> list[str]:
+    failures: list[str] = []
+    for name, wanted in case.expect.parameters.items():
+        values = [use.value for use in decision.parameters if use.name == name]
+        if not values:
+            shown = ", ".join(sorted({use.name for use in decision.parameters})) or "nenhum"
+            failures.append(f"{_at(case, 'parameters')}: parâmetro {name!r} não foi usado; usados: {shown}")
+        elif all(subset_mismatches(wanted, value, name) for value in values):
+            got = " / ".join(_show(value) for value in values)
+            failures.append(
+                f"{_at(case, 'parameters')}: parâmetro {name!r}: esperado {_show(wanted)}, veio {got}"
+            )
+    return failures
+
+
+def _missing_texts(case: ScenarioCase, text: str, what: str) -> list[str]:
+    return [
+        f"{_at(case, 'explanation_contains')}: a {what} não contém {wanted!r}"
+        for wanted in case.expect.explanation_contains
+        if wanted not in text
+    ]

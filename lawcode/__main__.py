@@ -1,0 +1,195 @@
+"""Command line: ``python -m lawcode test|explain|coverage|interpretations``.
+
+    python -m lawcode test lawcode/regimes              # every scenarios/**/*.yaml below the folder
+    python -m lawcode explain FILE --case NAME          # full decision trace in Portuguese
+    python -m lawcode coverage --regime ID --check      # fails on dispositivos nobody implements
+    python -m lawcode interpretations --regime ID       # the register of interpretations
+
+Exit status: 0 on success, 1 when a scenario fails, nothing ran, the matrix has gaps or is stale, or the
+input is invalid.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from lawcode.coverage import build_matrix, check_regime, matrix_path, render_markdown, write_matrix
+from lawcode.errors import LawcodeError, ScenarioError
+from lawcode.regime import Regime
+from lawcode.registry import all_regimes, get_regime
+from lawcode.scenarios import (
+    CaseResult,
+    RegimeLocator,
+    ScenarioFile,
+    describe_error,
+    find_scenario_files,
+    load_scenario_file,
+    regime_from_folder,
+    run_case,
+    try_case,
+)
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    """Run the CLI and return its exit status (``out`` defaults to stdout; tests pass a buffer)."""
+    stream = out if out is not None else sys.stdout
+    args = _parser().parse_args(argv)
+    try:
+        status: int = args.handler(args, stream)
+    except LawcodeError as exc:
+        print(f"erro: {exc.message_pt}", file=stream)
+        return 1
+    return status
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m lawcode", description="Ferramentas do motor de leis.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    test = commands.add_parser("test", help="roda arquivos de cenários (YAML)")
+    test.add_argument(
+        "paths", nargs="+", type=Path, help="arquivos .yaml ou pastas (busca scenarios/**/*.yaml)"
+    )
+    test.set_defaults(handler=_cmd_test)
+    explain = commands.add_parser("explain", help="mostra a decisão completa de cada caso, em português")
+    explain.add_argument("file", type=Path)
+    explain.add_argument("--case", dest="case_name", help="apenas o caso com este nome")
+    explain.set_defaults(handler=_cmd_explain)
+    coverage = commands.add_parser("coverage", help="matriz de cobertura dos dispositivos da lei")
+    coverage.add_argument("--regime", help="id do regime (padrão: todos)")
+    coverage.add_argument("--write", action="store_true", help="grava docs/lawcode/<regime>.md")
+    coverage.add_argument(
+        "--check", action="store_true", help="falha se houver lacuna ou arquivo desatualizado"
+    )
+    coverage.add_argument("--docs", type=Path, default=None, help="pasta dos arquivos (padrão: docs/lawcode)")
+    coverage.add_argument("--regime-dir", type=Path, help="pasta de um regime fora de lawcode/regimes")
+    coverage.set_defaults(handler=_cmd_coverage)
+    interpretations = commands.add_parser("interpretations", help="lista as interpretações registradas")
+    interpretations.add_argument("--regime", help="id do regime (padrão: todos)")
+    interpretations.add_argument("--regime-dir", type=Path, help="pasta de um regime fora de lawcode/regimes")
+    interpretations.set_defaults(handler=_cmd_interpretations)
+    return parser
+
+
+# ---------------------------------------------------------------------------------------------------- test
+
+
+def _cmd_test(args: argparse.Namespace, out: TextIO) -> int:
+    files = find_scenario_files(args.paths)
+    locator = RegimeLocator()
+    passed = failed = 0
+    for path in files:
+        try:
+            scenario = load_scenario_file(path)
+        except ScenarioError as exc:
+            print(f"FAIL {_display(path)} — {exc.message_pt}", file=out)
+            failed += 1
+            continue
+        for result in (run_case(case, locator) for case in scenario.cases):
+            print(_result_line(scenario, result), file=out)
+            passed, failed = (passed + 1, failed) if result.passed else (passed, failed + 1)
+    print(f"{passed} passed, {failed} failed", file=out)
+    if passed + failed == 0:
+        shown = " ".join(str(path) for path in args.paths)
+        print(f"erro: nenhum cenário encontrado em {shown} (procuro scenarios/**/*.yaml)", file=out)
+        return 1
+    return 1 if failed else 0
+
+
+def _result_line(scenario: ScenarioFile, result: CaseResult) -> str:
+    label = f"{scenario.regime} {_display(scenario.path)}::{result.case.name}"
+    if result.passed:
+        return f"PASS {label}"
+    return f"FAIL {label} — {'; '.join(result.failures)}"
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+# ---------------------------------------------------------------------------------------------------- explain
+
+
+def _cmd_explain(args: argparse.Namespace, out: TextIO) -> int:
+    scenario = load_scenario_file(args.file)
+    cases = [case for case in scenario.cases if args.case_name in (None, case.name)]
+    if not cases:
+        names = ", ".join(case.name for case in scenario.cases)
+        print(f"erro: caso {args.case_name!r} não existe em {args.file}; casos: {names}", file=out)
+        return 1
+    status = 0
+    locator = RegimeLocator()
+    for case in cases:
+        print(f"=== {scenario.regime} {_display(case.file)}::{case.name} (linha {case.line})", file=out)
+        decision, error = try_case(case, locator)
+        if decision is not None:
+            print(decision.explain(), file=out)
+        elif error is not None:
+            print(f"Erro — {describe_error(error)}", file=out)
+            status = status if case.expect.error else 1
+        print(file=out)
+    return status
+
+
+# ---------------------------------------------------------------------------------------------------- coverage
+
+
+def _selected_regimes(args: argparse.Namespace) -> list[Regime]:
+    if args.regime_dir is not None:
+        return [regime_from_folder(args.regime_dir)]
+    if args.regime is not None:
+        return [get_regime(args.regime)]
+    return all_regimes()
+
+
+def _cmd_coverage(args: argparse.Namespace, out: TextIO) -> int:
+    status = 0
+    for regime in _selected_regimes(args):
+        if args.write:
+            print(f"gravado {_display(write_matrix(regime, args.docs))}", file=out)
+        if args.check:
+            status = max(status, _check_coverage(regime, args.docs, out))
+        if not args.write and not args.check:
+            print(render_markdown(build_matrix(regime)), file=out)
+    return status
+
+
+def _check_coverage(regime: Regime, docs: Path | None, out: TextIO) -> int:
+    problems = check_regime(regime, docs)
+    for problem in problems:
+        print(f"FAIL {regime.id} — {problem}", file=out)
+    if problems:
+        return 1
+    rows = len(build_matrix(regime).rows)
+    print(
+        f"OK {regime.id} — {rows} dispositivos cobertos; {_display(matrix_path(regime.id, docs))} em dia",
+        file=out,
+    )
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------------- interpretations
+
+
+def _cmd_interpretations(args: argparse.Namespace, out: TextIO) -> int:
+    for regime in _selected_regimes(args):
+        print(f"== {regime.id} — {regime.name} ({len(regime.interpretations)} interpretações)", file=out)
+        for int_id, item in sorted(regime.interpretations.items()):
+            print(f"\n{int_id}: {item.question}", file=out)
+            for key, text in item.options.items():
+                marker = " (padrão)" if key == item.default else ""
+                print(f"  - {key}{marker}: {text}", file=out)
+            print(f"  fundamento: {', '.join(item.basis) or '—'}", file=out)
+            print(f"  razão: {item.rationale}", file=out)
+        print(file=out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
