@@ -1,0 +1,195 @@
+"""Penalties (arts. 11 to 16; art. 4º § 5º) computed from the operator's history of final decisions.
+
+The ladder of arts. 12–15 I is a decision table (LADDER): the next step after the highest penalty among the
+prior decisions that count as recidivism. Which priors count is interpretation: the window
+(INT-VOT-RECIDIVISM-WINDOW), its anchor (INT-VOT-RECIDIVISM-ANCHOR) and "same infraction" vs any
+(INT-VOT-RECIDIVISM-SCOPE). A prior counts only if it became final before the new infraction. The catalog says
+which infractions skip the ladder: art. 15 II–IX (direct cassação) and art. 4º § 5º (fixed fine of 135 UFM).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from lawcode.context import Context
+from lawcode.decision import Finding, RuleResult, Status
+from lawcode.deadlines import count_hours
+from lawcode.errors import InvalidFactError, LawNotInForceError
+from lawcode.facts import InfractionCase, PriorSanction
+from lawcode.regime import CatalogEntry, rule
+from lawcode.units import Unit
+
+from .common import PUBLISHED_ON, br, day_counting, months_later
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the ladder: the penalty and the dispositivos that impose it."""
+
+    kind: str
+    cites: tuple[str, ...]
+    fine_parameter: str | None = None
+    suspension_parameter: str | None = None
+
+
+# Index = highest prior step (0 = no prior that counts). Arts. 12, 13, 14 I, 14 II and 15 I.
+LADDER = (
+    Step("warning", ("art12", "art11_incI")),
+    Step("fine", ("art13", "art11_incII"), fine_parameter="recidivism_fine_ufm"),
+    Step("suspension", ("art14_incI", "art11_incIII"), suspension_parameter="first_suspension_days"),
+    Step("suspension", ("art14_incII", "art11_incIII"), suspension_parameter="second_suspension_days"),
+    Step("cassation", ("art15_incI", "art11_incIV")),
+)
+FIXED_FINE = Step("fine", ("art4_par5",), fine_parameter="missed_inspection_fine_ufm")
+DIRECT_CASSATION = Step("cassation", ("art11_incIV", "art15_parun"))
+WINDOW_MONTHS = {"twelve_months": 12, "six_months": 6}
+PENALTY_PT = {"warning": "advertência escrita", "fine": "multa", "suspension": "suspensão da autorização",
+              "cassation": "cassação da autorização"}
+SANCTION_CITES = (
+    "art4_par5", "art9_incI", "art9_incII", "art9_incIII", "art9_incIV", "art9_incV", "art10_incI", "art10_incII",
+    "art10_incIII", "art10_incIV", "art10_incV", "art11", "art11_incI", "art11_incII", "art11_incIII",
+    "art11_incIV", "art12", "art13", "art14", "art14_incI", "art14_incII", "art15_incI", "art15_incII",
+    "art15_incIII", "art15_incIV", "art15_incV", "art15_incVI", "art15_incVII", "art15_incVIII", "art15_incIX",
+    "art15_parun", "art16",
+)  # fmt: skip
+
+
+@rule("sanction", cites=SANCTION_CITES)
+def sanction(ctx: Context, facts: InfractionCase) -> RuleResult:
+    entry = _catalog_entry(ctx, facts)
+    infraction = ctx.finding("infraction", Status.INFO, f"{entry.code}: {entry.title}", cites=(entry.cite,),
+                             on=facts.date)
+    findings = [infraction]
+    result: dict[str, Any] = {"infraction_code": entry.code}
+    if entry.extra.get("curable"):
+        cured = _cure(ctx, facts, findings, result)
+        if cured:
+            return RuleResult("no_penalty", findings, result)
+    step, recidivism = _step(ctx, facts, entry)
+    result["recidivism"] = recidivism
+    findings.append(_penalty(ctx, facts, step, result))
+    return RuleResult("penalty", findings, result)
+
+
+def _catalog_entry(ctx: Context, facts: InfractionCase) -> CatalogEntry:
+    entry = ctx.regime.catalog.get(facts.code)
+    if entry is None:
+        raise InvalidFactError("code", f"unknown infraction code {facts.code!r}; use one of the catalog: "
+                               + ", ".join(ctx.regime.catalog))
+    if facts.date < PUBLISHED_ON:
+        raise LawNotInForceError(ctx.regime.id, facts.date, PUBLISHED_ON, ctx.regime.main_act.title)
+    return entry
+
+
+def _step(ctx: Context, facts: InfractionCase, entry: CatalogEntry) -> tuple[Step, bool]:
+    penalty = entry.extra.get("penalty")
+    if penalty == "direct_cassation":
+        return Step("cassation", (entry.cite, *DIRECT_CASSATION.cites)), False
+    if penalty == "fixed_fine":
+        return FIXED_FINE, False
+    highest = max((_rank(prior) for prior in facts.operator.history if _counts(ctx, facts, prior)), default=0)
+    return LADDER[min(highest, len(LADDER) - 1)], highest > 0
+
+
+def _rank(prior: PriorSanction) -> int:
+    """Ladder position of a prior decision: its most severe penalty."""
+    if "cassation" in prior.penalties:
+        return 4
+    if "suspension" in prior.penalties:
+        return 4 if (prior.suspension_days or 0) >= 60 else 3
+    if "fine" in prior.penalties:
+        return 2
+    return 1 if "warning" in prior.penalties else 0
+
+
+def _counts(ctx: Context, facts: InfractionCase, prior: PriorSanction) -> bool:
+    """Whether ``prior`` makes the new infraction a recidivism (final before it, in scope and window)."""
+    if prior.final_on >= facts.date:
+        return False
+    if ctx.interpretation("INT-VOT-RECIDIVISM-SCOPE") == "same_infraction" and prior.infraction_code != facts.code:
+        return False
+    window = ctx.interpretation("INT-VOT-RECIDIVISM-WINDOW")
+    if window == "no_window":
+        return True
+    anchor_option = ctx.interpretation("INT-VOT-RECIDIVISM-ANCHOR")
+    anchor = prior.final_on if anchor_option == "prior_final_decision" else prior.infraction_date
+    return facts.date <= months_later(anchor, WINDOW_MONTHS[window])
+
+
+def _penalty(ctx: Context, facts: InfractionCase, step: Step, result: dict[str, Any]) -> Finding:
+    result["penalty_kind"] = step.kind
+    result["fine_quantity"] = None
+    result["suspension_days"] = None
+    penalties: list[dict[str, Any]] = []
+    cites = list(step.cites)
+    fine_parameter = step.fine_parameter
+    if step.kind == "suspension" and ctx.interpretation("INT-VOT-CUMULATIVE-FINE") == "fine_with_suspension":
+        fine_parameter = "recidivism_fine_ufm"
+        cites += ["art11", "art13"]
+    if step.suspension_parameter is not None:
+        days = int(ctx.param_on(step.suspension_parameter, facts.date))
+        result["suspension_days"] = days
+        penalties.append({"kind": "suspension", "days": days})
+    if fine_parameter is not None:
+        penalties.append(_fine(ctx, facts, fine_parameter, result))
+    if step.kind in ("warning", "cassation"):
+        penalties.insert(0, {"kind": step.kind})
+    result["penalties"] = penalties
+    return ctx.finding("penalty", Status.INFO, _penalty_message(step, result), cites=tuple(dict.fromkeys(cites)),
+                       on=facts.date)
+
+
+def _penalty_message(step: Step, result: dict[str, Any]) -> str:
+    parts = [PENALTY_PT[step.kind]]
+    if result["suspension_days"]:
+        parts[0] += f" por {result['suspension_days']} dias"
+    if result["fine_quantity"] is not None and step.kind != "fine":
+        parts.append(f"multa de {result['fine_quantity']} UFM")
+    if step.kind == "fine":
+        parts[0] += f" de {result['fine_quantity']} UFM"
+    reason = "reincidência" if result.get("recidivism") else "infração"
+    return f"Penalidade pela {reason}: " + " e ".join(parts) + (
+        f" (R$ {result['fine_brl']})" if result.get("fine_brl") is not None else "")
+
+
+def _fine(ctx: Context, facts: InfractionCase, parameter: str, result: dict[str, Any]) -> dict[str, Any]:
+    quantity = Decimal(ctx.param_on(parameter, facts.date))
+    valued_on = _valuation_date(ctx, facts)
+    brl = ctx.to_brl(quantity, Unit.UFM, valued_on)
+    result.update({"fine_quantity": quantity, "fine_unit": "ufm", "fine_brl": brl, "valued_on": valued_on})
+    return {"kind": "fine", "quantity": quantity, "unit": "ufm", "brl": brl}
+
+
+def _valuation_date(ctx: Context, facts: InfractionCase) -> dt.date:
+    option = ctx.interpretation("INT-VOT-UFM-VALUATION-DATE")
+    if option == "decision_date":
+        return ctx.require(facts.decided_final_on, "decided_final_on")
+    if option == "payment_date":
+        return ctx.as_of
+    return facts.date
+
+
+def _cure(ctx: Context, facts: InfractionCase, findings: list[Finding], result: dict[str, Any]) -> bool:
+    """Art. 16: a non-safety irregularity is first notified to be regularized within 24 hours."""
+    if ctx.interpretation("INT-VOT-CURE-EFFECT") == "notice_and_penalty":
+        findings.append(ctx.finding("cure_notice", Status.INFO, "A notificação para regularizar em 24 horas não "
+                                    "afasta a penalidade (leitura adotada)", cites=("art16",)))
+        return False
+    if facts.cure_notified_at is None:
+        findings.append(ctx.finding("cure_notice", Status.NOT_MET, "Irregularidade sem risco à segurança: o "
+                                    "autorizado deve antes ser notificado para regularizar em 24 horas",
+                                    cites=("art16",), counterfactual="a penalidade só cabe se, notificado, não "
+                                    "regularizar no prazo"))
+        return True
+    _, extend = day_counting(ctx)
+    deadline = count_hours(facts.cure_notified_at, int(ctx.param_on("cure_hours", facts.date)),
+                           calendar=ctx.calendar, extend_to_business_day=extend)
+    result["cure_deadline"] = deadline.end
+    timely = facts.regularized_at is not None and deadline.is_timely(facts.regularized_at)
+    findings.append(ctx.finding("cure", Status.MET if timely else Status.NOT_MET,
+                                ("Regularizado" if timely else "Não regularizado") + " até "
+                                f"{br(deadline.end.date())} às {deadline.end:%H:%M}", cites=("art16",)))
+    return timely
