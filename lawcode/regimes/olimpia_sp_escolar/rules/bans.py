@@ -31,11 +31,14 @@ def ban_finding(ctx: Context, operator: Operator) -> Finding:
         return ctx.finding("ban", Status.MET, "Sem impedimento de atuar (arts. 26 e 27)", cites=BAN_CITES)
     article = ban_article(ban)
     return ctx.finding(
-        "ban", Status.NOT_MET,
+        "ban",
+        Status.NOT_MET,
         f"Impedido de exercer o transporte escolar de {br(ban.start)} até {br(ban.until)} "
         f"({'transporte clandestino' if article == 'art27' else 'alvará cassado'})",
-        cites=(article,), counterfactual=f"poderá requerer a partir de {br(ban.until + dt.timedelta(days=1))}",
-        data={"until": ban.until, "reason": article})
+        cites=(article,),
+        counterfactual=f"poderá requerer a partir de {br(ban.until + dt.timedelta(days=1))}",
+        data={"until": ban.until, "reason": article},
+    )
 
 
 def ban_status_findings(ctx: Context, operator: Operator) -> list[Finding]:
@@ -46,5 +49,12 @@ def ban_status_findings(ctx: Context, operator: Operator) -> list[Finding]:
     if not ended:
         return [ban_finding(ctx, operator)]
     last = max(ended, key=lambda b: b.until)
-    return [ctx.finding("ban", Status.INFO, f"Impedimento encerrado em {br(last.until)}",
-                        cites=(ban_article(last),), data={"until": last.until})]
+    return [
+        ctx.finding(
+            "ban",
+            Status.INFO,
+            f"Impedimento encerrado em {br(last.until)}",
+            cites=(ban_article(last),),
+            data={"until": last.until},
+        )
+    ]

@@ -11,8 +11,8 @@ from collections.abc import Iterable
 
 from lawcode.calendar import format_date_pt
 from lawcode.context import Context
-from lawcode.decision import Finding, Status
 from lawcode.deadlines import DayCounting, MonthRounding, add_months
+from lawcode.decision import Finding, Status
 from lawcode.facts import DOCUMENT_KINDS, Document
 
 MUNICIPALITY = "olimpia"
@@ -35,7 +35,7 @@ def normalized_municipality(name: str) -> str:
     plain = plain.split("/")[0].split(" - ")[0].strip()
     for prefix in _MUNICIPALITY_PREFIXES:
         if plain.startswith(prefix):
-            plain = plain[len(prefix):]
+            plain = plain[len(prefix) :]
     return plain
 
 
@@ -98,14 +98,26 @@ def document_problem(document: Document | None, kind: str, reference: dt.date) -
     return None
 
 
-def document_finding(ctx: Context, code: str, document: Document | None, kind: str, *,
-                     cites: Iterable[str], reference: dt.date | None = None) -> Finding:
+def document_finding(
+    ctx: Context,
+    code: str,
+    document: Document | None,
+    kind: str,
+    *,
+    cites: Iterable[str],
+    reference: dt.date | None = None,
+) -> Finding:
     """met when the document is present, valid and not expired on ``reference`` (default as_of)."""
     problem = document_problem(document, kind, reference or ctx.as_of)
     if problem is None:
         return ctx.finding(code, Status.MET, f"{label(kind)} apresentado e vigente", cites=tuple(cites))
-    return ctx.finding(code, Status.NOT_MET, problem[0].upper() + problem[1:], cites=tuple(cites),
-                       counterfactual=f"seria atendido com {label(kind).lower()} válido e vigente")
+    return ctx.finding(
+        code,
+        Status.NOT_MET,
+        problem[0].upper() + problem[1:],
+        cites=tuple(cites),
+        counterfactual=f"seria atendido com {label(kind).lower()} válido e vigente",
+    )
 
 
 def detail_flag(document: Document | None, key: str) -> bool | None:

@@ -16,28 +16,56 @@ from .transitions import adaptation_end, documentary_end, replacement_end
 def transition_finding(ctx: Context, code: str, end: dt.date, what: str, cite: str) -> Finding:
     if ctx.as_of <= end:
         return ctx.finding(code, Status.INFO, f"{what}: em curso até {br(end)}", cites=(cite,))
-    return ctx.finding(code, Status.NOT_APPLICABLE, f"{what}: encerrado em {br(end)}; é vedada a circulação "
-                       "em desconformidade", cites=(cite, "art40_par3"))
+    return ctx.finding(
+        code,
+        Status.NOT_APPLICABLE,
+        f"{what}: encerrado em {br(end)}; é vedada a circulação em desconformidade",
+        cites=(cite, "art40_par3"),
+    )
 
 
 @rule("law_in_force", cites=("art40", "art40_incI", "art40_par2", "art40_par3"))
 def law_in_force(ctx: Context, facts: LawInForceFacts) -> RuleResult:
     in_force = ctx.regime.in_force
     if ctx.as_of < in_force:
-        finding = ctx.finding("in_force", Status.NOT_MET, f"A Lei 5.171/2025 entra em vigor em {br(in_force)}",
-                              cites=("art40",), on=in_force)
+        finding = ctx.finding(
+            "in_force",
+            Status.NOT_MET,
+            f"A Lei 5.171/2025 entra em vigor em {br(in_force)}",
+            cites=("art40",),
+            on=in_force,
+        )
         return RuleResult("not_in_force", [finding], {"in_force": False, "in_force_from": in_force})
-    ends = {"adaptation_until": adaptation_end(ctx), "documentary_regularization_until": documentary_end(ctx),
-            "old_vehicle_replacement_until": replacement_end(ctx)}
+    ends = {
+        "adaptation_until": adaptation_end(ctx),
+        "documentary_regularization_until": documentary_end(ctx),
+        "old_vehicle_replacement_until": replacement_end(ctx),
+    }
     findings = [
-        ctx.finding("in_force", Status.MET, f"Em vigor desde {br(in_force)}, data da publicação", cites=("art40",)),
-        transition_finding(ctx, "adaptation_period", ends["adaptation_until"], "Prazo de 30 dias para adequações",
-                           "art40"),
-        transition_finding(ctx, "documentary_regularization", ends["documentary_regularization_until"],
-                           "Prazo para regularização documental", "art40_par2"),
-        transition_finding(ctx, "old_vehicle_replacement", ends["old_vehicle_replacement_until"],
-                           "Prazo para troca dos veículos com 15 anos ou mais aprovados pelo DETRAN", "art40_incI"),
+        ctx.finding(
+            "in_force", Status.MET, f"Em vigor desde {br(in_force)}, data da publicação", cites=("art40",)
+        ),
+        transition_finding(
+            ctx, "adaptation_period", ends["adaptation_until"], "Prazo de 30 dias para adequações", "art40"
+        ),
+        transition_finding(
+            ctx,
+            "documentary_regularization",
+            ends["documentary_regularization_until"],
+            "Prazo para regularização documental",
+            "art40_par2",
+        ),
+        transition_finding(
+            ctx,
+            "old_vehicle_replacement",
+            ends["old_vehicle_replacement_until"],
+            "Prazo para troca dos veículos com 15 anos ou mais aprovados pelo DETRAN",
+            "art40_incI",
+        ),
     ]
     running = [f.code for f in findings[1:] if f.status is Status.INFO]
-    return RuleResult("in_force", findings, {"in_force": True, "in_force_from": in_force, **ends,
-                                             "transitions_running": running})
+    return RuleResult(
+        "in_force",
+        findings,
+        {"in_force": True, "in_force_from": in_force, **ends, "transitions_running": running},
+    )

@@ -34,25 +34,49 @@ class SeverityClass:
 
 SEVERITY_TABLE: dict[str, SeverityClass] = {
     "leve": SeverityClass(
-        cite="art22", warning=True, fine_param=None, suspension_days_param=None,
-        recidivism=Recidivism(cite="art22_parun", window_months_param=None, fine_param="leve_recidivism_fine"),
+        cite="art22",
+        warning=True,
+        fine_param=None,
+        suspension_days_param=None,
+        recidivism=Recidivism(
+            cite="art22_parun", window_months_param=None, fine_param="leve_recidivism_fine"
+        ),
     ),
     "media": SeverityClass(
-        cite="art23", warning=False, fine_param="media_fine", suspension_days_param=None,
-        recidivism=Recidivism(cite="art23_parun", window_months_param="media_recidivism_window_months",
-                              multiplier_param="media_recidivism_fine_multiplier",
-                              suspension_days_param="media_recidivism_suspension_days"),
+        cite="art23",
+        warning=False,
+        fine_param="media_fine",
+        suspension_days_param=None,
+        recidivism=Recidivism(
+            cite="art23_parun",
+            window_months_param="media_recidivism_window_months",
+            multiplier_param="media_recidivism_fine_multiplier",
+            suspension_days_param="media_recidivism_suspension_days",
+        ),
     ),
     "grave": SeverityClass(
-        cite="art24", warning=False, fine_param="grave_fine", suspension_days_param=None,
-        recidivism=Recidivism(cite="art24_parun", window_months_param="grave_recidivism_window_months",
-                              multiplier_param="grave_recidivism_fine_multiplier",
-                              suspension_days_param="grave_recidivism_suspension_days"),
+        cite="art24",
+        warning=False,
+        fine_param="grave_fine",
+        suspension_days_param=None,
+        recidivism=Recidivism(
+            cite="art24_parun",
+            window_months_param="grave_recidivism_window_months",
+            multiplier_param="grave_recidivism_fine_multiplier",
+            suspension_days_param="grave_recidivism_suspension_days",
+        ),
     ),
     "gravissima": SeverityClass(
-        cite="art25", warning=False, fine_param="gravissima_fine", suspension_days_param="gravissima_suspension_days",
-        recidivism=Recidivism(cite="art25_par3", window_months_param="gravissima_recidivism_window_months",
-                              multiplier_param="gravissima_recidivism_fine_multiplier", cassation=True),
+        cite="art25",
+        warning=False,
+        fine_param="gravissima_fine",
+        suspension_days_param="gravissima_suspension_days",
+        recidivism=Recidivism(
+            cite="art25_par3",
+            window_months_param="gravissima_recidivism_window_months",
+            multiplier_param="gravissima_recidivism_fine_multiplier",
+            cassation=True,
+        ),
     ),
 }
 
@@ -71,10 +95,16 @@ class SpecialRule:
 
 
 SPECIAL_INCISOS: dict[str, SpecialRule] = {
-    **{code: SpecialRule(Special.IMMEDIATE_SUSPENSION, "art24_parun", "grave_immediate_suspension_days")
-       for code in ("OLI-24-II", "OLI-24-III", "OLI-24-X")},
-    **{code: SpecialRule(Special.SUSPENSION_WITH_INSPECTION, "art25_par1", "gravissima_extended_suspension_days")
-       for code in ("OLI-25-I", "OLI-25-II")},
+    **{
+        code: SpecialRule(Special.IMMEDIATE_SUSPENSION, "art24_parun", "grave_immediate_suspension_days")
+        for code in ("OLI-24-II", "OLI-24-III", "OLI-24-X")
+    },
+    **{
+        code: SpecialRule(
+            Special.SUSPENSION_WITH_INSPECTION, "art25_par1", "gravissima_extended_suspension_days"
+        )
+        for code in ("OLI-25-I", "OLI-25-II")
+    },
     "OLI-25-III": SpecialRule(Special.DIRECT_CASSATION, "art25_par2", None),
 }
 

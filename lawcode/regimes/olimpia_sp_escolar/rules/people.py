@@ -7,7 +7,6 @@ Every check returns a Finding that cites its inciso; the registration rules only
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 
 from lawcode.context import Context
 from lawcode.decision import Finding, Status
@@ -19,18 +18,25 @@ from .common import anniversary, br, completed_years, document_finding, months_l
 CERTIFICATE_KINDS = ("criminal_record_certificate", "criminal_distribution_certificate")
 
 
-def person_age_finding(ctx: Context, person: Person, field: str, *, code: str, minimum: int,
-                       cites: tuple[str, ...], who: str) -> Finding:
+def person_age_finding(
+    ctx: Context, person: Person, field: str, *, code: str, minimum: int, cites: tuple[str, ...], who: str
+) -> Finding:
     """Age on ``as_of`` of at least ``minimum`` whole years; the counterfactual names the first eligible day."""
     birth = ctx.require(person.birth_date, f"{field}.birth_date")
     age = completed_years(birth, ctx.as_of)
     if age >= minimum:
-        return ctx.finding(code, Status.MET, f"{who} tem {age} anos (mínimo {minimum})", cites=cites,
-                           data={"age": age})
+        return ctx.finding(
+            code, Status.MET, f"{who} tem {age} anos (mínimo {minimum})", cites=cites, data={"age": age}
+        )
     eligible_on = anniversary(birth, minimum)
-    return ctx.finding(code, Status.NOT_MET, f"{who} tem {age} anos; a lei exige no mínimo {minimum}",
-                       cites=cites, counterfactual=f"seria atendido a partir de {br(eligible_on)}, "
-                       f"quando completa {minimum} anos", data={"age": age, "eligible_on": eligible_on})
+    return ctx.finding(
+        code,
+        Status.NOT_MET,
+        f"{who} tem {age} anos; a lei exige no mínimo {minimum}",
+        cites=cites,
+        counterfactual=f"seria atendido a partir de {br(eligible_on)}, quando completa {minimum} anos",
+        data={"age": age, "eligible_on": eligible_on},
+    )
 
 
 def cnh_finding(ctx: Context, cnh: CNH | None, field: str, cites: tuple[str, ...]) -> Finding:
@@ -46,25 +52,38 @@ def cnh_finding(ctx: Context, cnh: CNH | None, field: str, cites: tuple[str, ...
         problems.append(f"vencida em {br(licence.expiry)}")
     if not problems:
         return ctx.finding("cnh", Status.MET, f"CNH categoria {category} com EAR", cites=cites)
-    return ctx.finding("cnh", Status.NOT_MET, "CNH " + "; ".join(problems), cites=cites,
-                       counterfactual="seria atendido com CNH categoria D ou E, com EAR, dentro da validade")
+    return ctx.finding(
+        "cnh",
+        Status.NOT_MET,
+        "CNH " + "; ".join(problems),
+        cites=cites,
+        counterfactual="seria atendido com CNH categoria D ou E, com EAR, dentro da validade",
+    )
 
 
 def gravissima_finding(ctx: Context, person: Person) -> Finding:
     """No (or, by INT-OLI-CTB138-GRAVISSIMA, at most one) gravíssima in the 12 months before as_of."""
     months = int(ctx.param("gravissima_lookback_months"))
     window_start = months_later(ctx.as_of, -months)
-    count = sum(1 for t in person.traffic_infractions
-                if t.severity == "gravissima" and window_start < t.date <= ctx.as_of)
+    count = sum(
+        1
+        for t in person.traffic_infractions
+        if t.severity == "gravissima" and window_start < t.date <= ctx.as_of
+    )
     reading = ctx.interpretation("INT-OLI-CTB138-GRAVISSIMA")
+    cites: tuple[str, ...]
     if reading == "ctb_one":
         allowed, cites = int(ctx.param("gravissima_max_count_ctb")), ("art9_incVIII", "ctb:art138_incIV")
     else:
         allowed, cites = int(ctx.param("gravissima_max_count_municipal")), ("art9_incVIII",)
-    message = (f"{count} infração(ões) gravíssima(s) entre {br(window_start + dt.timedelta(days=1))} "
-               f"e {br(ctx.as_of)}; admitida(s): {allowed}")
+    message = (
+        f"{count} infração(ões) gravíssima(s) entre {br(window_start + dt.timedelta(days=1))} "
+        f"e {br(ctx.as_of)}; admitida(s): {allowed}"
+    )
     status = Status.MET if count <= allowed else Status.NOT_MET
-    return ctx.finding("no_gravissima", status, message, cites=cites, data={"count": count, "allowed": allowed})
+    return ctx.finding(
+        "no_gravissima", status, message, cites=cites, data={"count": count, "allowed": allowed}
+    )
 
 
 def certificate_reference(ctx: Context, document: Document, field: str, filed_on: dt.date | None) -> dt.date:
@@ -80,8 +99,16 @@ def certificate_reference(ctx: Context, document: Document, field: str, filed_on
     return ctx.require(presented if isinstance(presented, dt.date) else None, f"{field}.details.presented_on")
 
 
-def certificate_finding(ctx: Context, documents: tuple[Document, ...], kind: str, *, field: str,
-                        cites: tuple[str, ...], max_days_param: str, filed_on: dt.date | None) -> Finding:
+def certificate_finding(
+    ctx: Context,
+    documents: tuple[Document, ...],
+    kind: str,
+    *,
+    field: str,
+    cites: tuple[str, ...],
+    max_days_param: str,
+    filed_on: dt.date | None,
+) -> Finding:
     """Criminal certificate issued at most N days before the reference date (≤ or < by interpretation)."""
     matching = [d for d in documents if d.kind == kind]
     if not matching:
@@ -95,86 +122,209 @@ def certificate_finding(ctx: Context, documents: tuple[Document, ...], kind: str
     age = (reference - issued).days
     fresh = document.valid is not False and (age <= max_days if inclusive else age < max_days)
     limit = "até" if inclusive else "menos de"
-    message = f"emitido em {br(issued)}, {age} dias antes de {br(reference)} (exige-se {limit} {max_days} dias)"
+    message = (
+        f"emitido em {br(issued)}, {age} dias antes de {br(reference)} (exige-se {limit} {max_days} dias)"
+    )
     data = {"issued": issued, "reference": reference, "age_days": age}
     if fresh:
         return ctx.finding(kind, Status.MET, message, cites=cites, data=data)
     latest = reference - dt.timedelta(days=max_days if inclusive else max_days - 1)
-    return ctx.finding(kind, Status.NOT_MET, message, cites=cites, data=data,
-                       counterfactual=f"seria atendido com certidão emitida a partir de {br(latest)}")
+    return ctx.finding(
+        kind,
+        Status.NOT_MET,
+        message,
+        cites=cites,
+        data=data,
+        counterfactual=f"seria atendido com certidão emitida a partir de {br(latest)}",
+    )
 
 
-PersonCheck = Callable[[Context, Person, str, dt.date | None], Finding]
-
-
-def art9_personal_findings(ctx: Context, person: Person, field: str, *, prefix: tuple[str, ...] = (),
-                           filed_on: dt.date | None = None) -> list[Finding]:
+def art9_personal_findings(
+    ctx: Context, person: Person, field: str, *, prefix: tuple[str, ...] = (), filed_on: dt.date | None = None
+) -> list[Finding]:
     """Art. 9 II–X: the personal requirements of the PF operator (and, by art. 8 sole §, its auxiliary)."""
     docs = person.documents
     return [
-        person_age_finding(ctx, person, field, code="operator_age", minimum=int(ctx.param("operator_min_age")),
-                           cites=(*prefix, "art9_incII"), who="O condutor"),
+        person_age_finding(
+            ctx,
+            person,
+            field,
+            code="operator_age",
+            minimum=int(ctx.param("operator_min_age")),
+            cites=(*prefix, "art9_incII"),
+            who="O condutor",
+        ),
         cnh_finding(ctx, person.cnh, field, (*prefix, "art9_incIII")),
-        document_finding(ctx, "course", person.document("school_transport_course"), "school_transport_course",
-                         cites=(*prefix, "art9_incIV")),
-        document_finding(ctx, "address_proof", person.document("address_proof"), "address_proof",
-                         cites=(*prefix, "art9_incV")),
-        document_finding(ctx, "municipal_registration", person.document("municipal_registration"),
-                         "municipal_registration", cites=(*prefix, "art9_incVI", "art6")),
-        document_finding(ctx, "municipal_tax_clearance", person.document("municipal_tax_clearance"),
-                         "municipal_tax_clearance", cites=(*prefix, "art9_incVII")),
+        document_finding(
+            ctx,
+            "course",
+            person.document("school_transport_course"),
+            "school_transport_course",
+            cites=(*prefix, "art9_incIV"),
+        ),
+        document_finding(
+            ctx,
+            "address_proof",
+            person.document("address_proof"),
+            "address_proof",
+            cites=(*prefix, "art9_incV"),
+        ),
+        document_finding(
+            ctx,
+            "municipal_registration",
+            person.document("municipal_registration"),
+            "municipal_registration",
+            cites=(*prefix, "art9_incVI", "art6"),
+        ),
+        document_finding(
+            ctx,
+            "municipal_tax_clearance",
+            person.document("municipal_tax_clearance"),
+            "municipal_tax_clearance",
+            cites=(*prefix, "art9_incVII"),
+        ),
         gravissima_finding(ctx, person),
-        document_finding(ctx, "no_gravissima_proof", person.document("no_gravissima_proof"), "no_gravissima_proof",
-                         cites=(*prefix, "art9_incVIII")),
-        *(certificate_finding(ctx, docs, kind, field=field, cites=(*prefix, "art9_incIX"),
-                              max_days_param="certificate_max_age_days", filed_on=filed_on)
-          for kind in CERTIFICATE_KINDS),
-        document_finding(ctx, "detran_fines_clearance", person.document("detran_fines_clearance"),
-                         "detran_fines_clearance", cites=(*prefix, "art9_incX")),
+        document_finding(
+            ctx,
+            "no_gravissima_proof",
+            person.document("no_gravissima_proof"),
+            "no_gravissima_proof",
+            cites=(*prefix, "art9_incVIII"),
+        ),
+        *(
+            certificate_finding(
+                ctx,
+                docs,
+                kind,
+                field=field,
+                cites=(*prefix, "art9_incIX"),
+                max_days_param="certificate_max_age_days",
+                filed_on=filed_on,
+            )
+            for kind in CERTIFICATE_KINDS
+        ),
+        document_finding(
+            ctx,
+            "detran_fines_clearance",
+            person.document("detran_fines_clearance"),
+            "detran_fines_clearance",
+            cites=(*prefix, "art9_incX"),
+        ),
     ]
 
 
-def art11_findings(ctx: Context, person: Person, field: str, filed_on: dt.date | None = None) -> list[Finding]:
+def art11_findings(
+    ctx: Context, person: Person, field: str, filed_on: dt.date | None = None
+) -> list[Finding]:
     """Art. 11 II–VII: the driver employed by a PJ operator (age from CTB art. 138 I)."""
     docs = person.documents
     return [
-        person_age_finding(ctx, person, field, code="driver_age", minimum=int(ctx.param("operator_min_age")),
-                           cites=("ctb:art138_incI", "art9_incII"), who="O condutor"),
-        document_finding(ctx, "employment_contract", person.document("employment_contract"), "employment_contract",
-                         cites=("art11_incII",)),
+        person_age_finding(
+            ctx,
+            person,
+            field,
+            code="driver_age",
+            minimum=int(ctx.param("operator_min_age")),
+            cites=("ctb:art138_incI", "art9_incII"),
+            who="O condutor",
+        ),
+        document_finding(
+            ctx,
+            "employment_contract",
+            person.document("employment_contract"),
+            "employment_contract",
+            cites=("art11_incII",),
+        ),
         cnh_finding(ctx, person.cnh, field, ("art11_incIII",)),
-        document_finding(ctx, "course", person.document("school_transport_course"), "school_transport_course",
-                         cites=("art11_incIV",)),
-        document_finding(ctx, "address_proof", person.document("address_proof"), "address_proof",
-                         cites=("art11_incV",)),
-        *(certificate_finding(ctx, docs, kind, field=field, cites=("art11_incVI",),
-                              max_days_param="employee_certificate_max_age_days", filed_on=filed_on)
-          for kind in CERTIFICATE_KINDS),
-        document_finding(ctx, "detran_fines_clearance", person.document("detran_fines_clearance"),
-                         "detran_fines_clearance", cites=("art11_incVII",)),
+        document_finding(
+            ctx,
+            "course",
+            person.document("school_transport_course"),
+            "school_transport_course",
+            cites=("art11_incIV",),
+        ),
+        document_finding(
+            ctx, "address_proof", person.document("address_proof"), "address_proof", cites=("art11_incV",)
+        ),
+        *(
+            certificate_finding(
+                ctx,
+                docs,
+                kind,
+                field=field,
+                cites=("art11_incVI",),
+                max_days_param="employee_certificate_max_age_days",
+                filed_on=filed_on,
+            )
+            for kind in CERTIFICATE_KINDS
+        ),
+        document_finding(
+            ctx,
+            "detran_fines_clearance",
+            person.document("detran_fines_clearance"),
+            "detran_fines_clearance",
+            cites=("art11_incVII",),
+        ),
     ]
 
 
 def attendant_findings(ctx: Context, person: Person, field: str) -> list[Finding]:
     """Art. 13 VI: boarding attendant "maior de 18 anos" with a criminal distribution certificate."""
     minimum = int(ctx.param("attendant_min_age"))
-    age_finding = person_age_finding(ctx, person, field, code="attendant_age", minimum=minimum,
-                                     cites=("art13_incVI",), who="O auxiliar de embarque")
+    age_finding = person_age_finding(
+        ctx,
+        person,
+        field,
+        code="attendant_age",
+        minimum=minimum,
+        cites=("art13_incVI",),
+        who="O auxiliar de embarque",
+    )
     birth = ctx.require(person.birth_date, f"{field}.birth_date")
-    if ctx.interpretation("INT-OLI-ATTENDANT-AGE") == "strictly_over_18" and ctx.as_of == anniversary(birth, minimum):
-        age_finding = ctx.finding("attendant_age", Status.NOT_MET,
-                                  f"O auxiliar completa {minimum} anos hoje; a leitura adotada exige mais de {minimum}",
-                                  cites=("art13_incVI",),
-                                  counterfactual=f"seria atendido a partir de {br(ctx.as_of + dt.timedelta(days=1))}")
-    return [age_finding,
-            document_finding(ctx, "criminal_distribution_certificate",
-                             person.document("criminal_distribution_certificate"),
-                             "criminal_distribution_certificate", cites=("art13_incVI",))]
+    if ctx.interpretation("INT-OLI-ATTENDANT-AGE") == "strictly_over_18" and ctx.as_of == anniversary(
+        birth, minimum
+    ):
+        age_finding = ctx.finding(
+            "attendant_age",
+            Status.NOT_MET,
+            f"O auxiliar completa {minimum} anos hoje; a leitura adotada exige mais de {minimum}",
+            cites=("art13_incVI",),
+            counterfactual=f"seria atendido a partir de {br(ctx.as_of + dt.timedelta(days=1))}",
+        )
+    return [
+        age_finding,
+        document_finding(
+            ctx,
+            "criminal_distribution_certificate",
+            person.document("criminal_distribution_certificate"),
+            "criminal_distribution_certificate",
+            cites=("art13_incVI",),
+        ),
+    ]
 
 
 PEOPLE_CITES = (
-    "art6", "art8", "art8_parun", "art9", "art9_incII", "art9_incIII", "art9_incIV", "art9_incV", "art9_incVI",
-    "art9_incVII", "art9_incVIII", "art9_incIX", "art9_incX", "art11", "art11_incII", "art11_incIII",
-    "art11_incIV", "art11_incV", "art11_incVI", "art11_incVII", "art13_incVI", "ctb:art138_incI",
+    "art6",
+    "art8",
+    "art8_parun",
+    "art9",
+    "art9_incII",
+    "art9_incIII",
+    "art9_incIV",
+    "art9_incV",
+    "art9_incVI",
+    "art9_incVII",
+    "art9_incVIII",
+    "art9_incIX",
+    "art9_incX",
+    "art11",
+    "art11_incII",
+    "art11_incIII",
+    "art11_incIV",
+    "art11_incV",
+    "art11_incVI",
+    "art11_incVII",
+    "art13_incVI",
+    "ctb:art138_incI",
     "ctb:art138_incIV",
 )

@@ -15,25 +15,38 @@ from .bans import BAN_CITES, active_ban, ban_article, ban_finding, ban_status_fi
 from .common import br, detail_flag, document_finding, is_olimpia
 from .people import PEOPLE_CITES, art9_personal_findings, art11_findings, attendant_findings
 
-PF_VEHICLE_DOCUMENTS = (("crlv", "art9_incXII"), ("app_insurance", "art9_incXIII"),
-                        ("detran_school_authorization", "art9_incXIV"))
-PJ_VEHICLE_DOCUMENTS = (("crlv", "art10_incVII"), ("app_insurance", "art10_incVIII"),
-                        ("detran_school_authorization", "art10_incIX"))
+PF_VEHICLE_DOCUMENTS = (
+    ("crlv", "art9_incXII"),
+    ("app_insurance", "art9_incXIII"),
+    ("detran_school_authorization", "art9_incXIV"),
+)
+PJ_VEHICLE_DOCUMENTS = (
+    ("crlv", "art10_incVII"),
+    ("app_insurance", "art10_incVIII"),
+    ("detran_school_authorization", "art10_incIX"),
+)
 
 
 def optional_crv_finding(ctx: Context, document: Document | None, cite: str) -> Finding:
     """CRV "quando cabível": its absence only warns (the vehicle may be held under art. 12)."""
     if document is not None and document.valid is not False:
         return ctx.finding("crv", Status.MET, "CRV apresentado", cites=(cite,))
-    return ctx.finding("crv", Status.WARNING, "CRV não apresentado: exigível quando o veículo for próprio; "
-                       "caso contrário, apresentar o contrato do art. 12", cites=(cite, "art12"))
+    return ctx.finding(
+        "crv",
+        Status.WARNING,
+        "CRV não apresentado: exigível quando o veículo for próprio; "
+        "caso contrário, apresentar o contrato do art. 12",
+        cites=(cite, "art12"),
+    )
 
 
 def pf_operator_findings(ctx: Context, person: Person) -> list[Finding]:
     findings = art9_personal_findings(ctx, person, "person")
     findings.append(optional_crv_finding(ctx, person.document("crv"), "art9_incXI"))
-    findings += [document_finding(ctx, kind, person.document(kind), kind, cites=(cite,))
-                 for kind, cite in PF_VEHICLE_DOCUMENTS]
+    findings += [
+        document_finding(ctx, kind, person.document(kind), kind, cites=(cite,))
+        for kind, cite in PF_VEHICLE_DOCUMENTS
+    ]
     return findings
 
 
@@ -44,40 +57,85 @@ def company_seat_finding(ctx: Context, company: Company) -> Finding:
     if is_olimpia(seat) and proof is not None and proof.valid is not False:
         return ctx.finding("company_seat", Status.MET, f"Sede em {seat}, comprovada", cites=cites)
     problem = f"sede em {seat}" if not is_olimpia(seat) else "comprovante de sede não apresentado"
-    return ctx.finding("company_seat", Status.NOT_MET, f"A pessoa jurídica deve ter sede em Olímpia: {problem}",
-                       cites=cites, counterfactual="seria atendido com sede comprovada em Olímpia")
+    return ctx.finding(
+        "company_seat",
+        Status.NOT_MET,
+        f"A pessoa jurídica deve ter sede em Olímpia: {problem}",
+        cites=cites,
+        counterfactual="seria atendido com sede comprovada em Olímpia",
+    )
 
 
-def flagged_document_finding(ctx: Context, company: Company, kind: str, flag: str, cite: str,
-                             what: str) -> Finding:
+def flagged_document_finding(
+    ctx: Context, company: Company, kind: str, flag: str, cite: str, what: str
+) -> Finding:
     """A company document that must mention an activity (details[flag] true)."""
     document = company.document(kind)
     base = document_finding(ctx, kind, document, kind, cites=(cite,))
     if base.status is not Status.MET or detail_flag(document, flag) is True:
         return base
-    return ctx.finding(kind, Status.NOT_MET, f"O documento não menciona {what}", cites=(cite,),
-                       counterfactual=f"seria atendido com documento que mencione {what}")
+    return ctx.finding(
+        kind,
+        Status.NOT_MET,
+        f"O documento não menciona {what}",
+        cites=(cite,),
+        counterfactual=f"seria atendido com documento que mencione {what}",
+    )
 
 
 def pj_operator_findings(ctx: Context, company: Company) -> list[Finding]:
     findings = [
-        flagged_document_finding(ctx, company, "cnpj_card", "mentions_school_transport", "art10_incII",
-                                 "a atividade de transporte escolar"),
-        flagged_document_finding(ctx, company, "articles_of_association", "mentions_transport", "art10_incIII",
-                                 "a atividade de transporte"),
-        document_finding(ctx, "municipal_tax_clearance", company.document("municipal_tax_clearance"),
-                         "municipal_tax_clearance", cites=("art10_incIV",)),
+        flagged_document_finding(
+            ctx,
+            company,
+            "cnpj_card",
+            "mentions_school_transport",
+            "art10_incII",
+            "a atividade de transporte escolar",
+        ),
+        flagged_document_finding(
+            ctx,
+            company,
+            "articles_of_association",
+            "mentions_transport",
+            "art10_incIII",
+            "a atividade de transporte",
+        ),
+        document_finding(
+            ctx,
+            "municipal_tax_clearance",
+            company.document("municipal_tax_clearance"),
+            "municipal_tax_clearance",
+            cites=("art10_incIV",),
+        ),
         company_seat_finding(ctx, company),
         optional_crv_finding(ctx, company.document("crv"), "art10_incVI"),
     ]
-    findings += [document_finding(ctx, kind, company.document(kind), kind, cites=(cite,))
-                 for kind, cite in PJ_VEHICLE_DOCUMENTS]
+    findings += [
+        document_finding(ctx, kind, company.document(kind), kind, cites=(cite,))
+        for kind, cite in PJ_VEHICLE_DOCUMENTS
+    ]
     return findings
 
 
-OPERATOR_CITES = (*PEOPLE_CITES, *BAN_CITES, "art9_incXI", "art9_incXII", "art9_incXIII", "art9_incXIV", "art12",
-                  "art10", "art10_incII", "art10_incIII", "art10_incIV", "art10_incV", "art10_incVI",
-                  "art10_incVII", "art10_incVIII", "art10_incIX")
+OPERATOR_CITES = (
+    *PEOPLE_CITES,
+    *BAN_CITES,
+    "art9_incXI",
+    "art9_incXII",
+    "art9_incXIII",
+    "art9_incXIV",
+    "art12",
+    "art10",
+    "art10_incII",
+    "art10_incIII",
+    "art10_incIV",
+    "art10_incV",
+    "art10_incVI",
+    "art10_incVII",
+    "art10_incVIII",
+    "art10_incIX",
+)
 
 
 @rule("operator_registration", cites=OPERATOR_CITES)
@@ -100,9 +158,17 @@ def driver_registration(ctx: Context, driver: Driver) -> RuleResult:
         return eligibility(art9_personal_findings(ctx, driver.person, "person", prefix=("art8_parun",)))
     if driver.role == "principal":
         return eligibility(art9_personal_findings(ctx, driver.person, "person"))
-    return eligibility([ctx.finding("role", Status.NOT_MET, "A Lei 5.171/2025 não prevê condutor eventual: só o "
-                                    "principal, o auxiliar (art. 8º) e o vinculado a pessoa jurídica (art. 11)",
-                                    cites=("art8", "art11"))])
+    return eligibility(
+        [
+            ctx.finding(
+                "role",
+                Status.NOT_MET,
+                "A Lei 5.171/2025 não prevê condutor eventual: só o "
+                "principal, o auxiliar (art. 8º) e o vinculado a pessoa jurídica (art. 11)",
+                cites=("art8", "art11"),
+            )
+        ]
+    )
 
 
 @rule("attendant_registration", cites=("art13_incVI",))
@@ -113,19 +179,33 @@ def attendant_registration(ctx: Context, attendant: Attendant) -> RuleResult:
 @rule("ban_status", cites=BAN_CITES)
 def ban_status(ctx: Context, operator: Operator) -> RuleResult:
     ban = active_ban(operator, ctx.as_of)
-    result = {"banned": ban is not None, "until": ban.until if ban else None,
-              "reason": ban_article(ban) if ban else None}
+    result = {
+        "banned": ban is not None,
+        "until": ban.until if ban else None,
+        "reason": ban_article(ban) if ban else None,
+    }
     return RuleResult("banned" if ban else "not_banned", ban_status_findings(ctx, operator), result)
 
 
 DOCUMENT_CITES = {
-    "school_transport_course": "art9_incIV", "address_proof": "art9_incV", "municipal_registration": "art9_incVI",
-    "municipal_tax_clearance": "art9_incVII", "no_gravissima_proof": "art9_incVIII",
-    "criminal_record_certificate": "art9_incIX", "criminal_distribution_certificate": "art9_incIX",
-    "detran_fines_clearance": "art9_incX", "crv": "art9_incXI", "crlv": "art9_incXII",
-    "app_insurance": "art9_incXIII", "detran_school_authorization": "art9_incXIV", "cnpj_card": "art10_incII",
-    "articles_of_association": "art10_incIII", "company_seat_proof": "art10_incV",
-    "employment_contract": "art11_incII", "comodato_contract": "art12", "lease_contract": "art12",
+    "school_transport_course": "art9_incIV",
+    "address_proof": "art9_incV",
+    "municipal_registration": "art9_incVI",
+    "municipal_tax_clearance": "art9_incVII",
+    "no_gravissima_proof": "art9_incVIII",
+    "criminal_record_certificate": "art9_incIX",
+    "criminal_distribution_certificate": "art9_incIX",
+    "detran_fines_clearance": "art9_incX",
+    "crv": "art9_incXI",
+    "crlv": "art9_incXII",
+    "app_insurance": "art9_incXIII",
+    "detran_school_authorization": "art9_incXIV",
+    "cnpj_card": "art10_incII",
+    "articles_of_association": "art10_incIII",
+    "company_seat_proof": "art10_incV",
+    "employment_contract": "art11_incII",
+    "comodato_contract": "art12",
+    "lease_contract": "art12",
 }
 
 
@@ -141,7 +221,9 @@ def document_validity(ctx: Context, document: Document) -> RuleResult:
         fresh_until = certificate_fresh_until(ctx, ctx.require(document.issue_date, "issue_date"))
         result["fresh_until"] = fresh_until
         status = Status.MET if ctx.as_of <= fresh_until else Status.NOT_MET
-        findings.append(ctx.finding("freshness", status, f"Certidão aceita até {br(fresh_until)}", cites=(cite,)))
+        findings.append(
+            ctx.finding("freshness", status, f"Certidão aceita até {br(fresh_until)}", cites=(cite,))
+        )
     return eligibility(findings, result)
 
 

@@ -28,9 +28,14 @@ from .penalty_table import (
 
 SEVERITY_PT = {"leve": "leve", "media": "média", "grave": "grave", "gravissima": "gravíssima"}
 AUTO_ITEMS = {
-    "place_date_time": "art30_incI", "driver_vehicle": "art30_incII", "officer": "art30_incIII",
-    "description": "art30_incIV", "legal_provision": "art30_incV", "supporting_documents": "art30_incVI",
-    "fine_ufesp": "art30_incVII", "appeal_deadline": "art30_incVIII",
+    "place_date_time": "art30_incI",
+    "driver_vehicle": "art30_incII",
+    "officer": "art30_incIII",
+    "description": "art30_incIV",
+    "legal_provision": "art30_incV",
+    "supporting_documents": "art30_incVI",
+    "fine_ufesp": "art30_incVII",
+    "appeal_deadline": "art30_incVIII",
 }
 
 
@@ -58,8 +63,10 @@ class Penalties:
 def catalog_entry(ctx: Context, code: str) -> CatalogEntry:
     entry = ctx.regime.catalog.get(code)
     if entry is None:
-        raise InvalidFactError("code", f"unknown infraction code {code!r}; see catalog.yaml "
-                               f"({', '.join(sorted(ctx.regime.catalog))})")
+        raise InvalidFactError(
+            "code",
+            f"unknown infraction code {code!r}; see catalog.yaml ({', '.join(sorted(ctx.regime.catalog))})",
+        )
     return entry
 
 
@@ -68,8 +75,10 @@ def prior_severity(ctx: Context, prior: PriorSanction, index: int) -> str:
         return prior.severity
     entry = ctx.regime.catalog.get(prior.infraction_code)
     if entry is None:
-        raise InvalidFactError(f"operator.history[{index}].severity",
-                               f"give the severity or a known infraction code (got {prior.infraction_code!r})")
+        raise InvalidFactError(
+            f"operator.history[{index}].severity",
+            f"give the severity or a known infraction code (got {prior.infraction_code!r})",
+        )
     return entry.severity
 
 
@@ -79,7 +88,9 @@ def window_months(ctx: Context, recidivism: Recidivism, on: dt.date) -> int | No
     return int(ctx.param_on(recidivism.window_months_param, on))
 
 
-def find_recidivism(ctx: Context, case: InfractionCase, severity: str, recidivism: Recidivism) -> PriorSanction | None:
+def find_recidivism(
+    ctx: Context, case: InfractionCase, severity: str, recidivism: Recidivism
+) -> PriorSanction | None:
     """The latest prior final decision that makes this a repeat offence, by the three interpretations."""
     history = case.operator.history
     if not history:
@@ -97,7 +108,9 @@ def find_recidivism(ctx: Context, case: InfractionCase, severity: str, recidivis
     return None
 
 
-def apply_table(ctx: Context, case: InfractionCase, severity: str, penalties: Penalties) -> PriorSanction | None:
+def apply_table(
+    ctx: Context, case: InfractionCase, severity: str, penalties: Penalties
+) -> PriorSanction | None:
     table = SEVERITY_TABLE[severity]
     penalties.cites.append(table.cite)
     penalties.warning = table.warning
@@ -111,7 +124,9 @@ def apply_table(ctx: Context, case: InfractionCase, severity: str, penalties: Pe
     return prior
 
 
-def apply_recidivism(ctx: Context, case: InfractionCase, recidivism: Recidivism, penalties: Penalties) -> None:
+def apply_recidivism(
+    ctx: Context, case: InfractionCase, recidivism: Recidivism, penalties: Penalties
+) -> None:
     penalties.recidivism = True
     penalties.cites.append(recidivism.cite)
     if recidivism.fine_param:
@@ -123,13 +138,21 @@ def apply_recidivism(ctx: Context, case: InfractionCase, recidivism: Recidivism,
     if recidivism.suspension_days_param:
         penalties.suspension_days = int(ctx.param_on(recidivism.suspension_days_param, case.date))
     if recidivism.cassation:
-        penalties.cassation, penalties.cassation_on, penalties.suspension_days = True, case.decided_final_on, None
+        penalties.cassation, penalties.cassation_on, penalties.suspension_days = (
+            True,
+            case.decided_final_on,
+            None,
+        )
 
 
 def apply_special(ctx: Context, case: InfractionCase, special: SpecialRule, penalties: Penalties) -> None:
     penalties.cites.append(special.cite)
     if special.kind is Special.DIRECT_CASSATION:
-        penalties.cassation, penalties.cassation_on, penalties.suspension_days = True, case.decided_final_on, None
+        penalties.cassation, penalties.cassation_on, penalties.suspension_days = (
+            True,
+            case.decided_final_on,
+            None,
+        )
         return
     if penalties.cassation or special.suspension_days_param is None:
         return
@@ -201,13 +224,28 @@ def penalty_findings(ctx: Context, penalties: Penalties, brl: Decimal | None) ->
         out.append(ctx.finding("penalty_warning", Status.INFO, "Advertência", cites=("art21_incI", *cites)))
     if penalties.fine_quantity is not None:
         doubled = " (em dobro, por reincidência)" if penalties.doubled else ""
-        out.append(ctx.finding("penalty_fine", Status.INFO, f"Multa de {penalties.fine_quantity} UFESP{doubled} = "
-                               f"R$ {brl}", cites=("art21_incII", *cites)))
+        out.append(
+            ctx.finding(
+                "penalty_fine",
+                Status.INFO,
+                f"Multa de {penalties.fine_quantity} UFESP{doubled} = R$ {brl}",
+                cites=("art21_incII", *cites),
+            )
+        )
     if penalties.suspension_days:
-        when = (f" de {br(penalties.suspension_start)} a {br(penalties.suspension_end)}"
-                if penalties.suspension_start and penalties.suspension_end else " a partir da decisão definitiva")
-        out.append(ctx.finding("penalty_suspension", Status.INFO, f"Suspensão de {penalties.suspension_days} "
-                               f"dias{when}", cites=("art21_incIII", *cites)))
+        when = (
+            f" de {br(penalties.suspension_start)} a {br(penalties.suspension_end)}"
+            if penalties.suspension_start and penalties.suspension_end
+            else " a partir da decisão definitiva"
+        )
+        out.append(
+            ctx.finding(
+                "penalty_suspension",
+                Status.INFO,
+                f"Suspensão de {penalties.suspension_days} dias{when}",
+                cites=("art21_incIII", *cites),
+            )
+        )
     out += cassation_findings(ctx, penalties, cites)
     return out
 
@@ -215,19 +253,42 @@ def penalty_findings(ctx: Context, penalties: Penalties, brl: Decimal | None) ->
 def cassation_findings(ctx: Context, penalties: Penalties, cites: tuple[str, ...]) -> list[Finding]:
     out = []
     if penalties.cassation_if_not_regularized_by:
-        out.append(ctx.finding("penalty_cassation", Status.WARNING, "Cassação do alvará se a irregularidade não for "
-                               f"sanada até {br(penalties.cassation_if_not_regularized_by)}",
-                               cites=("art21_incIV", *cites)))
+        out.append(
+            ctx.finding(
+                "penalty_cassation",
+                Status.WARNING,
+                "Cassação do alvará se a irregularidade não for "
+                f"sanada até {br(penalties.cassation_if_not_regularized_by)}",
+                cites=("art21_incIV", *cites),
+            )
+        )
     if penalties.cassation:
-        out.append(ctx.finding("penalty_cassation", Status.INFO, "Cassação do alvará", cites=("art21_incIV", *cites)))
+        out.append(
+            ctx.finding("penalty_cassation", Status.INFO, "Cassação do alvará", cites=("art21_incIV", *cites))
+        )
     if penalties.inspection_required:
-        out.append(ctx.finding("inspection_required", Status.INFO, "Vistoria do veículo ao fim da suspensão",
-                               cites=("art25_par1",)))
+        out.append(
+            ctx.finding(
+                "inspection_required",
+                Status.INFO,
+                "Vistoria do veículo ao fim da suspensão",
+                cites=("art25_par1",),
+            )
+        )
     if penalties.ban_years:
-        span = (f"de {br(penalties.ban_start)} a {br(penalties.ban_until)}" if penalties.ban_start and
-                penalties.ban_until else "a partir da decisão definitiva")
-        out.append(ctx.finding("penalty_ban", Status.INFO, f"Impedimento de atuar por {penalties.ban_years} anos, "
-                               f"{span}", cites=cites))
+        span = (
+            f"de {br(penalties.ban_start)} a {br(penalties.ban_until)}"
+            if penalties.ban_start and penalties.ban_until
+            else "a partir da decisão definitiva"
+        )
+        out.append(
+            ctx.finding(
+                "penalty_ban",
+                Status.INFO,
+                f"Impedimento de atuar por {penalties.ban_years} anos, {span}",
+                cites=cites,
+            )
+        )
     return out
 
 
@@ -237,12 +298,17 @@ def auto_finding(ctx: Context, case: InfractionCase) -> Finding:
     if unknown:
         raise InvalidFactError("auto_omissions", f"unknown item(s) {unknown}; use: {', '.join(AUTO_ITEMS)}")
     if not case.auto_omissions:
-        return ctx.finding("auto_contents", Status.MET, "Auto de infração com os elementos do art. 30",
-                           cites=("art30",))
+        return ctx.finding(
+            "auto_contents", Status.MET, "Auto de infração com os elementos do art. 30", cites=("art30",)
+        )
     incisos = tuple(AUTO_ITEMS[item] for item in case.auto_omissions)
-    return ctx.finding("auto_contents", Status.WARNING, "O auto omite elementos do art. 30; a omissão não anula o "
-                       "processo se houver elementos para determinar a infração e o infrator",
-                       cites=(*incisos, "art30_parun"))
+    return ctx.finding(
+        "auto_contents",
+        Status.WARNING,
+        "O auto omite elementos do art. 30; a omissão não anula o "
+        "processo se houver elementos para determinar a infração e o infrator",
+        cites=(*incisos, "art30_parun"),
+    )
 
 
 def penalty_list(penalties: Penalties, brl: Decimal | None) -> list[dict[str, Any]]:
@@ -250,11 +316,24 @@ def penalty_list(penalties: Penalties, brl: Decimal | None) -> list[dict[str, An
     if penalties.warning:
         out.append({"kind": "warning"})
     if penalties.fine_quantity is not None:
-        out.append({"kind": "fine", "quantity": penalties.fine_quantity, "unit": "ufesp", "brl": brl,
-                    "doubled": penalties.doubled})
+        out.append(
+            {
+                "kind": "fine",
+                "quantity": penalties.fine_quantity,
+                "unit": "ufesp",
+                "brl": brl,
+                "doubled": penalties.doubled,
+            }
+        )
     if penalties.suspension_days:
-        out.append({"kind": "suspension", "days": penalties.suspension_days, "start": penalties.suspension_start,
-                    "end": penalties.suspension_end})
+        out.append(
+            {
+                "kind": "suspension",
+                "days": penalties.suspension_days,
+                "start": penalties.suspension_start,
+                "end": penalties.suspension_end,
+            }
+        )
     if penalties.inspection_required:
         out.append({"kind": "inspection_required"})
     if penalties.cassation:
@@ -264,27 +343,47 @@ def penalty_list(penalties: Penalties, brl: Decimal | None) -> list[dict[str, An
     return out
 
 
-def penalty_result(case: InfractionCase, penalties: Penalties, brl: Decimal | None,
-                   valued_on: dt.date | None) -> dict[str, Any]:
+def penalty_result(
+    case: InfractionCase, penalties: Penalties, brl: Decimal | None, valued_on: dt.date | None
+) -> dict[str, Any]:
     return {
-        "penalties": penalty_list(penalties, brl), "warning": penalties.warning,
-        "fine_quantity": penalties.fine_quantity, "fine_unit": "ufesp" if penalties.fine_quantity else None,
-        "fine_brl": brl, "fine_valuation_date": valued_on, "doubled": penalties.doubled,
-        "suspension_days": penalties.suspension_days, "suspension_start": penalties.suspension_start,
-        "suspension_end": penalties.suspension_end, "inspection_required": penalties.inspection_required,
-        "cassation": penalties.cassation, "cassation_if_not_regularized_by": penalties.cassation_if_not_regularized_by,
-        "ban_start": penalties.ban_start, "ban_until": penalties.ban_until, "recidivism": penalties.recidivism,
-        "liable_operator": liable_operator(case), "committed_by": case.committed_by,
+        "penalties": penalty_list(penalties, brl),
+        "warning": penalties.warning,
+        "fine_quantity": penalties.fine_quantity,
+        "fine_unit": "ufesp" if penalties.fine_quantity else None,
+        "fine_brl": brl,
+        "fine_valuation_date": valued_on,
+        "doubled": penalties.doubled,
+        "suspension_days": penalties.suspension_days,
+        "suspension_start": penalties.suspension_start,
+        "suspension_end": penalties.suspension_end,
+        "inspection_required": penalties.inspection_required,
+        "cassation": penalties.cassation,
+        "cassation_if_not_regularized_by": penalties.cassation_if_not_regularized_by,
+        "ban_start": penalties.ban_start,
+        "ban_until": penalties.ban_until,
+        "recidivism": penalties.recidivism,
+        "liable_operator": liable_operator(case),
+        "committed_by": case.committed_by,
     }
 
 
 def context_findings(ctx: Context, case: InfractionCase, entry: CatalogEntry) -> list[Finding]:
     severity = SEVERITY_PT.get(entry.severity, "com penalidade própria")
-    findings = [ctx.finding("infraction", Status.INFO, f"{entry.title} — infração {severity}",
-                            cites=(entry.cite,)), auto_finding(ctx, case)]
+    findings = [
+        ctx.finding("infraction", Status.INFO, f"{entry.title} — infração {severity}", cites=(entry.cite,)),
+        auto_finding(ctx, case),
+    ]
     if case.committed_by:
-        findings.append(ctx.finding("joint_liability", Status.INFO, f"O autorizatário {liable_operator(case)} "
-                                    f"responde solidariamente pelo ato de {case.committed_by}", cites=("art28",)))
+        findings.append(
+            ctx.finding(
+                "joint_liability",
+                Status.INFO,
+                f"O autorizatário {liable_operator(case)} "
+                f"responde solidariamente pelo ato de {case.committed_by}",
+                cites=("art28",),
+            )
+        )
     return findings
 
 
@@ -299,19 +398,73 @@ def penalties_for(ctx: Context, case: InfractionCase, entry: CatalogEntry) -> tu
     finish_dates(ctx, case, penalties)
     if prior is None:
         return penalties, []
-    return penalties, [ctx.finding("recidivism", Status.INFO, f"Reincidência: {prior.infraction_code} cometida em "
-                                   f"{br(prior.infraction_date)}, decisão definitiva em {br(prior.final_on)}",
-                                   cites=(SEVERITY_TABLE[entry.severity].recidivism.cite,))]
+    return penalties, [
+        ctx.finding(
+            "recidivism",
+            Status.INFO,
+            f"Reincidência: {prior.infraction_code} cometida em "
+            f"{br(prior.infraction_date)}, decisão definitiva em {br(prior.final_on)}",
+            cites=(SEVERITY_TABLE[entry.severity].recidivism.cite,),
+        )
+    ]
 
 
 SANCTION_CITES = (
-    "art1", "art21", "art21_incI", "art21_incII", "art21_incIII", "art21_incIV", "art21_par2", "art22",
-    "art22_incI", "art22_incII", "art22_incIII", "art22_incIV", "art22_parun", "art23", "art23_incI", "art23_incII",
-    "art23_incIII", "art23_incIV", "art23_incV", "art23_incVI", "art23_parun", "art24", "art24_incI", "art24_incII",
-    "art24_incIII", "art24_incIV", "art24_incV", "art24_incVI", "art24_incVII", "art24_incVIII", "art24_incIX",
-    "art24_incX", "art24_parun", "art25", "art25_incI", "art25_incII", "art25_incIII", "art25_incIV", "art25_incV",
-    "art25_par1", "art25_par2", "art25_par3", "art26", "art27", "art28", "art30", "art30_incI", "art30_incII",
-    "art30_incIII", "art30_incIV", "art30_incV", "art30_incVI", "art30_incVII", "art30_incVIII", "art30_parun",
+    "art1",
+    "art21",
+    "art21_incI",
+    "art21_incII",
+    "art21_incIII",
+    "art21_incIV",
+    "art21_par2",
+    "art22",
+    "art22_incI",
+    "art22_incII",
+    "art22_incIII",
+    "art22_incIV",
+    "art22_parun",
+    "art23",
+    "art23_incI",
+    "art23_incII",
+    "art23_incIII",
+    "art23_incIV",
+    "art23_incV",
+    "art23_incVI",
+    "art23_parun",
+    "art24",
+    "art24_incI",
+    "art24_incII",
+    "art24_incIII",
+    "art24_incIV",
+    "art24_incV",
+    "art24_incVI",
+    "art24_incVII",
+    "art24_incVIII",
+    "art24_incIX",
+    "art24_incX",
+    "art24_parun",
+    "art25",
+    "art25_incI",
+    "art25_incII",
+    "art25_incIII",
+    "art25_incIV",
+    "art25_incV",
+    "art25_par1",
+    "art25_par2",
+    "art25_par3",
+    "art26",
+    "art27",
+    "art28",
+    "art30",
+    "art30_incI",
+    "art30_incII",
+    "art30_incIII",
+    "art30_incIV",
+    "art30_incV",
+    "art30_incVI",
+    "art30_incVII",
+    "art30_incVIII",
+    "art30_parun",
 )
 
 
@@ -323,14 +476,23 @@ def sanction(ctx: Context, case: InfractionCase) -> RuleResult:
         raise LawNotInForceError(ctx.regime.id, case.date, ctx.regime.in_force, ctx.regime.main_act.title)
     findings = context_findings(ctx, case, entry)
     if case.already_punished_as_traffic_only:
-        findings.append(ctx.finding("double_punishment_guard", Status.NOT_APPLICABLE, "O mesmo fato já foi punido "
-                                    "exclusivamente como infração de trânsito: sem penalidade municipal",
-                                    cites=("art21_par2",)))
+        findings.append(
+            ctx.finding(
+                "double_punishment_guard",
+                Status.NOT_APPLICABLE,
+                "O mesmo fato já foi punido "
+                "exclusivamente como infração de trânsito: sem penalidade municipal",
+                cites=("art21_par2",),
+            )
+        )
         return RuleResult("no_penalty", findings, {"penalties": [], "liable_operator": liable_operator(case)})
     penalties, extra = penalties_for(ctx, case, entry)
     valued_on = valuation_date(ctx, case) if penalties.fine_quantity is not None else None
-    brl = ctx.to_brl(penalties.fine_quantity, Unit.UFESP, valued_on) if penalties.fine_quantity is not None \
-        and valued_on else None
+    brl = (
+        ctx.to_brl(penalties.fine_quantity, Unit.UFESP, valued_on)
+        if penalties.fine_quantity is not None and valued_on
+        else None
+    )
     findings += extra + penalty_findings(ctx, penalties, brl)
     return RuleResult("penalty", findings, penalty_result(case, penalties, brl, valued_on))
 
@@ -341,10 +503,14 @@ def fine_amount(ctx: Context, fine: FineFacts) -> RuleResult:
     if fine.unit != "ufesp":
         raise InvalidFactError("unit", "Lei 5.171/2025 fixes its fines in UFESP (art. 30 VII)")
     option = ctx.interpretation("INT-OLI-FINE-VALUATION-DATE")
-    valued_on = {"auto_date": fine.auto_date, "guide_date": fine.guide_issue_date}.get(option, fine.infraction_date)
+    valued_on = {"auto_date": fine.auto_date, "guide_date": fine.guide_issue_date}.get(
+        option, fine.infraction_date
+    )
     day = ctx.require(valued_on, "auto_date" if option == "auto_date" else "guide_issue_date")
     brl = ctx.to_brl(fine.quantity, Unit.UFESP, day)
-    finding = ctx.finding("fine", Status.INFO, f"{fine.quantity} UFESP em {br(day)} = R$ {brl}",
-                          cites=("art30_incVII",))
-    return RuleResult("computed", [finding], {"quantity": fine.quantity, "unit": "ufesp", "brl": brl,
-                                              "valuation_date": day})
+    finding = ctx.finding(
+        "fine", Status.INFO, f"{fine.quantity} UFESP em {br(day)} = R$ {brl}", cites=("art30_incVII",)
+    )
+    return RuleResult(
+        "computed", [finding], {"quantity": fine.quantity, "unit": "ufesp", "brl": brl, "valuation_date": day}
+    )

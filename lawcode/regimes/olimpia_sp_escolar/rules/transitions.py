@@ -13,8 +13,8 @@ import dataclasses
 import datetime as dt
 
 from lawcode.context import Context
-from lawcode.decision import Finding, Status
 from lawcode.deadlines import MonthRounding, count_days, count_years
+from lawcode.decision import Finding, Status
 from lawcode.errors import RegimeDefinitionError
 from lawcode.facts import Vehicle
 
@@ -23,35 +23,57 @@ from .common import br, day_counting, published_on
 TRANSITION_CITES = ("art40", "art40_incI", "art40_par1", "art40_par2", "art40_par3")
 
 # Findings that rest on documents (art. 40 § 2º) and on adaptations of vehicle or operation (art. 40 caput).
-DOCUMENTARY = frozenset({
-    "course", "address_proof", "municipal_registration", "municipal_tax_clearance", "no_gravissima_proof",
-    "criminal_record_certificate", "criminal_distribution_certificate", "detran_fines_clearance", "crv", "crlv",
-    "app_insurance", "detran_school_authorization", "ownership", "cnpj_card", "articles_of_association",
-    "employment_contract",
-})
+DOCUMENTARY = frozenset(
+    {
+        "course",
+        "address_proof",
+        "municipal_registration",
+        "municipal_tax_clearance",
+        "no_gravissima_proof",
+        "criminal_record_certificate",
+        "criminal_distribution_certificate",
+        "detran_fines_clearance",
+        "crv",
+        "crlv",
+        "app_insurance",
+        "detran_school_authorization",
+        "ownership",
+        "cnpj_card",
+        "articles_of_association",
+        "employment_contract",
+    }
+)
 ADAPTATION = frozenset({"tachograph", "door_identification", "attendant", "registration_municipality"})
 
 
 def adaptation_end(ctx: Context) -> dt.date:
     counting, extend = day_counting(ctx, plain_days=True)
     days = int(ctx.param("adaptation_period_days"))
-    return count_days(published_on(ctx), days, counting=counting, calendar=ctx.calendar,
-                      extend_to_business_day=extend).end
+    return count_days(
+        published_on(ctx), days, counting=counting, calendar=ctx.calendar, extend_to_business_day=extend
+    ).end
 
 
 def documentary_end(ctx: Context) -> dt.date:
     value = ctx.param("documentary_regularization_deadline")
     if not isinstance(value, dt.date):
-        raise RegimeDefinitionError("documentary_regularization_deadline must be a date",
-                                    file=str(ctx.regime.folder / "parameters.yaml"))
+        raise RegimeDefinitionError(
+            "documentary_regularization_deadline must be a date",
+            file=str(ctx.regime.folder / "parameters.yaml"),
+        )
     return value
 
 
 def replacement_end(ctx: Context) -> dt.date:
     """Art. 40 I: one year from publication, date to date (Lei 9.784 art. 66 §3)."""
     years = int(ctx.param("old_vehicle_replacement_years"))
-    return count_years(published_on(ctx), years, rounding=MonthRounding.LAST_DAY_OF_MONTH, calendar=ctx.calendar,
-                       extend_to_business_day=False).end
+    return count_years(
+        published_on(ctx),
+        years,
+        rounding=MonthRounding.LAST_DAY_OF_MONTH,
+        calendar=ctx.calendar,
+        extend_to_business_day=False,
+    ).end
 
 
 def is_incumbent(ctx: Context, vehicle: Vehicle) -> bool:
@@ -82,8 +104,13 @@ def with_transition(ctx: Context, finding: Finding) -> tuple[Finding, dt.date | 
     end, article = grace
     if ctx.as_of <= end:
         message = f"{finding.message} — prazo de transição para prestadores em atividade até {br(end)}"
-        return dataclasses.replace(finding, status=Status.WARNING, message=message,
-                                   citations=finding.citations + ctx.cites((article,))), end
+        return dataclasses.replace(
+            finding,
+            status=Status.WARNING,
+            message=message,
+            citations=finding.citations + ctx.cites((article,)),
+        ), end
     message = f"{finding.message} — prazo de transição encerrado em {br(end)}"
-    return dataclasses.replace(finding, message=message,
-                               citations=finding.citations + ctx.cites(("art40_par3",))), None
+    return dataclasses.replace(
+        finding, message=message, citations=finding.citations + ctx.cites(("art40_par3",))
+    ), None

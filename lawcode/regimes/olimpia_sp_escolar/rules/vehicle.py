@@ -8,8 +8,8 @@ import dataclasses
 import datetime as dt
 
 from lawcode.context import Context
-from lawcode.decision import Finding, RuleResult, Status, eligibility
 from lawcode.deadlines import MonthRounding, count_months
+from lawcode.decision import Finding, RuleResult, Status, eligibility
 from lawcode.facts import Operator, PermitApplication, Vehicle
 from lawcode.regime import rule
 
@@ -39,32 +39,64 @@ def first_allowed_year(ctx: Context, max_age: int) -> int:
 def old_vehicle_transition(ctx: Context, vehicle: Vehicle, age: int) -> tuple[Finding, dt.date | None] | None:
     """Art. 40 I and § 1º for a vehicle over the limit; None when the transition does not cover it."""
     threshold = int(ctx.param("old_vehicle_threshold_years"))
-    eligible = ctx.interpretation("INT-OLI-TRANSITION-VEHICLES") == "any_vehicle" or is_incumbent(ctx, vehicle)
+    eligible = ctx.interpretation("INT-OLI-TRANSITION-VEHICLES") == "any_vehicle" or is_incumbent(
+        ctx, vehicle
+    )
     end = replacement_end(ctx)
     if age < threshold or not eligible or ctx.as_of > end:
         return None
     if not ctx.require(vehicle.detran_inspection_approved, "vehicle.detran_inspection_approved"):
-        return ctx.finding("vehicle_age", Status.NOT_MET,
-                           f"Veículo com {age} anos reprovado na vistoria do DETRAN: substituição imediata",
-                           cites=("art40_par1", "art13_incII"), data={"age": age}), None
-    return ctx.finding("vehicle_age", Status.WARNING,
-                       f"Veículo com {age} anos, aprovado na vistoria do DETRAN: pode circular até {br(end)}, "
-                       "prazo para a troca", cites=("art40_incI", "art13_incII"), data={"age": age}), end
+        return ctx.finding(
+            "vehicle_age",
+            Status.NOT_MET,
+            f"Veículo com {age} anos reprovado na vistoria do DETRAN: substituição imediata",
+            cites=("art40_par1", "art13_incII"),
+            data={"age": age},
+        ), None
+    return ctx.finding(
+        "vehicle_age",
+        Status.WARNING,
+        f"Veículo com {age} anos, aprovado na vistoria do DETRAN: pode circular até {br(end)}, "
+        "prazo para a troca",
+        cites=("art40_incI", "art13_incII"),
+        data={"age": age},
+    ), end
 
 
 def vehicle_age_finding(ctx: Context, vehicle: Vehicle) -> tuple[Finding, dt.date | None, int]:
     year = ctx.require(vehicle.manufacture_year, "vehicle.manufacture_year")
     age, max_age = vehicle_age(ctx, year, ctx.as_of), int(ctx.param("max_vehicle_age"))
     if age <= max_age:
-        return ctx.finding("vehicle_age", Status.MET, f"Veículo fabricado em {year}: {age} anos (máximo {max_age})",
-                           cites=("art13_incII",), data={"age": age}), None, age
+        return (
+            ctx.finding(
+                "vehicle_age",
+                Status.MET,
+                f"Veículo fabricado em {year}: {age} anos (máximo {max_age})",
+                cites=("art13_incII",),
+                data={"age": age},
+            ),
+            None,
+            age,
+        )
     transition = old_vehicle_transition(ctx, vehicle, age)
     if transition is not None:
         return transition[0], transition[1], age
     cites = ("art13_incII", "art40_par3") if is_incumbent(ctx, vehicle) else ("art13_incII",)
-    counterfactual = f"seria deferido se o veículo fosse fabricado a partir de {first_allowed_year(ctx, max_age)}"
-    return ctx.finding("vehicle_age", Status.NOT_MET, f"Veículo fabricado em {year}: {age} anos, acima do máximo "
-                       f"de {max_age}", cites=cites, counterfactual=counterfactual, data={"age": age}), None, age
+    counterfactual = (
+        f"seria deferido se o veículo fosse fabricado a partir de {first_allowed_year(ctx, max_age)}"
+    )
+    return (
+        ctx.finding(
+            "vehicle_age",
+            Status.NOT_MET,
+            f"Veículo fabricado em {year}: {age} anos, acima do máximo de {max_age}",
+            cites=cites,
+            counterfactual=counterfactual,
+            data={"age": age},
+        ),
+        None,
+        age,
+    )
 
 
 def ownership_finding(ctx: Context, vehicle: Vehicle, crv_cite: str) -> Finding:
@@ -78,16 +110,22 @@ def ownership_finding(ctx: Context, vehicle: Vehicle, crv_cite: str) -> Finding:
     if ownership.renavam_link is not True:
         problems.append("vínculo não formalizado no RENAVAM")
     if not problems:
-        return ctx.finding("ownership", Status.MET, "Veículo de terceiro com contrato e vínculo no RENAVAM",
-                           cites=("art12",))
-    return ctx.finding("ownership", Status.NOT_MET, "Veículo não está em nome do autorizatário: "
-                       + "; ".join(problems), cites=("art12",),
-                       counterfactual="seria atendido com contrato de comodato, aluguel ou arrendamento "
-                       "vinculado no RENAVAM")
+        return ctx.finding(
+            "ownership", Status.MET, "Veículo de terceiro com contrato e vínculo no RENAVAM", cites=("art12",)
+        )
+    return ctx.finding(
+        "ownership",
+        Status.NOT_MET,
+        "Veículo não está em nome do autorizatário: " + "; ".join(problems),
+        cites=("art12",),
+        counterfactual="seria atendido com contrato de comodato, aluguel ou arrendamento "
+        "vinculado no RENAVAM",
+    )
 
 
-def flag_finding(ctx: Context, code: str, value: bool | None, field: str, ok: str, bad: str,
-                 cite: str) -> Finding:
+def flag_finding(
+    ctx: Context, code: str, value: bool | None, field: str, ok: str, bad: str, cite: str
+) -> Finding:
     if ctx.require(value, field):
         return ctx.finding(code, Status.MET, ok, cites=(cite,))
     return ctx.finding(code, Status.NOT_MET, bad, cites=(cite,))
@@ -96,37 +134,77 @@ def flag_finding(ctx: Context, code: str, value: bool | None, field: str, ok: st
 def registration_finding(ctx: Context, vehicle: Vehicle) -> Finding:
     municipality = ctx.require(vehicle.registration_municipality, "vehicle.registration_municipality")
     if is_olimpia(municipality):
-        return ctx.finding("registration_municipality", Status.MET, "Veículo licenciado em Olímpia",
-                           cites=("art13_incIII",))
-    return ctx.finding("registration_municipality", Status.NOT_MET, f"Veículo licenciado em {municipality}",
-                       cites=("art13_incIII",), counterfactual="seria atendido com o licenciamento em Olímpia")
+        return ctx.finding(
+            "registration_municipality", Status.MET, "Veículo licenciado em Olímpia", cites=("art13_incIII",)
+        )
+    return ctx.finding(
+        "registration_municipality",
+        Status.NOT_MET,
+        f"Veículo licenciado em {municipality}",
+        cites=("art13_incIII",),
+        counterfactual="seria atendido com o licenciamento em Olímpia",
+    )
 
 
 def door_finding(ctx: Context, facts: PermitApplication) -> Finding:
     if facts.kind in ("new", "temporary"):
-        return ctx.finding("door_identification", Status.INFO, "O número do alvará será aplicado nas portas "
-                           "dianteiras após a expedição", cites=("art13_incV",))
-    return flag_finding(ctx, "door_identification", facts.vehicle.permit_number_on_doors,
-                        "vehicle.permit_number_on_doors", "Número do alvará nas duas portas dianteiras",
-                        "Número do alvará ausente das portas dianteiras", "art13_incV")
+        return ctx.finding(
+            "door_identification",
+            Status.INFO,
+            "O número do alvará será aplicado nas portas dianteiras após a expedição",
+            cites=("art13_incV",),
+        )
+    return flag_finding(
+        ctx,
+        "door_identification",
+        facts.vehicle.permit_number_on_doors,
+        "vehicle.permit_number_on_doors",
+        "Número do alvará nas duas portas dianteiras",
+        "Número do alvará ausente das portas dianteiras",
+        "art13_incV",
+    )
 
 
 def vehicle_findings(ctx: Context, facts: PermitApplication, pf: bool) -> list[Finding]:
     vehicle = facts.vehicle
-    crlv, app, detran = ("art9_incXII", "art9_incXIII", "art9_incXIV") if pf else \
-        ("art10_incVII", "art10_incVIII", "art10_incIX")
+    crlv, app, detran = (
+        ("art9_incXII", "art9_incXIII", "art9_incXIV")
+        if pf
+        else ("art10_incVII", "art10_incVIII", "art10_incIX")
+    )
     return [
         ownership_finding(ctx, vehicle, "art9_incXI" if pf else "art10_incVI"),
         document_finding(ctx, "crlv", vehicle.document("crlv"), "crlv", cites=(crlv,)),
-        document_finding(ctx, "app_insurance", vehicle.document("app_insurance"), "app_insurance", cites=(app,)),
-        document_finding(ctx, "detran_school_authorization", vehicle.document("detran_school_authorization"),
-                         "detran_school_authorization", cites=(detran, "art13_incI", "ctb:art136")),
+        document_finding(
+            ctx, "app_insurance", vehicle.document("app_insurance"), "app_insurance", cites=(app,)
+        ),
+        document_finding(
+            ctx,
+            "detran_school_authorization",
+            vehicle.document("detran_school_authorization"),
+            "detran_school_authorization",
+            cites=(detran, "art13_incI", "ctb:art136"),
+        ),
         registration_finding(ctx, vehicle),
-        flag_finding(ctx, "tachograph", vehicle.tachograph_ok, "vehicle.tachograph_ok", "Tacógrafo em perfeito "
-                     "funcionamento", "Tacógrafo ausente ou sem perfeito funcionamento", "art13_incIV"),
+        flag_finding(
+            ctx,
+            "tachograph",
+            vehicle.tachograph_ok,
+            "vehicle.tachograph_ok",
+            "Tacógrafo em perfeito funcionamento",
+            "Tacógrafo ausente ou sem perfeito funcionamento",
+            "art13_incIV",
+        ),
         door_finding(ctx, facts),
-        flag_finding(ctx, "inspection", vehicle.detran_inspection_approved, "vehicle.detran_inspection_approved",
-                     "Aprovado na vistoria", "Sem aprovação em vistoria do órgão competente", "art15"),
+        flag_finding(
+            ctx,
+            "inspection",
+            vehicle.detran_inspection_approved,
+            "vehicle.detran_inspection_approved",
+            "Aprovado na vistoria",
+            "Sem aprovação em vistoria do órgão competente",
+            "art15",
+        ),
     ]
 
 
@@ -134,17 +212,30 @@ def attendant_finding(ctx: Context, facts: PermitApplication) -> Finding:
     """Art. 13 VI: an attendant meeting its requirements when carrying children up to 3 years or PcD."""
     needed = ctx.require(facts.carries_children_under_4_or_pcd, "carries_children_under_4_or_pcd")
     if not needed:
-        return ctx.finding("attendant", Status.NOT_APPLICABLE, "Não transporta crianças de até 3 anos nem "
-                           "pessoas com deficiência", cites=("art13_incVI",))
+        return ctx.finding(
+            "attendant",
+            Status.NOT_APPLICABLE,
+            "Não transporta crianças de até 3 anos nem pessoas com deficiência",
+            cites=("art13_incVI",),
+        )
     for index, attendant in enumerate(facts.attendants):
         checks = attendant_findings(ctx, attendant.person, f"attendants[{index}].person")
         if all(c.status is not Status.NOT_MET for c in checks):
-            return ctx.finding("attendant", Status.MET, "Auxiliar de embarque e desembarque habilitado",
-                               cites=("art13_incVI",))
-    return ctx.finding("attendant", Status.NOT_MET, "Transporta crianças de até 3 anos ou pessoas com deficiência "
-                       "sem auxiliar de embarque que atenda ao art. 13, VI", cites=("art13_incVI",),
-                       counterfactual="seria atendido com auxiliar maior de 18 anos e com certidão negativa de "
-                       "distribuição criminal")
+            return ctx.finding(
+                "attendant",
+                Status.MET,
+                "Auxiliar de embarque e desembarque habilitado",
+                cites=("art13_incVI",),
+            )
+    return ctx.finding(
+        "attendant",
+        Status.NOT_MET,
+        "Transporta crianças de até 3 anos ou pessoas com deficiência "
+        "sem auxiliar de embarque que atenda ao art. 13, VI",
+        cites=("art13_incVI",),
+        counterfactual="seria atendido com auxiliar maior de 18 anos e com certidão negativa de "
+        "distribuição criminal",
+    )
 
 
 def operator_findings(ctx: Context, facts: PermitApplication) -> list[Finding]:
@@ -155,12 +246,29 @@ def operator_findings(ctx: Context, facts: PermitApplication) -> list[Finding]:
     else:
         company = ctx.require(operator.company, "operator.company")
         findings = [
-            flagged_document_finding(ctx, company, "cnpj_card", "mentions_school_transport", "art10_incII",
-                                     "a atividade de transporte escolar"),
-            flagged_document_finding(ctx, company, "articles_of_association", "mentions_transport",
-                                     "art10_incIII", "a atividade de transporte"),
-            document_finding(ctx, "municipal_tax_clearance", company.document("municipal_tax_clearance"),
-                             "municipal_tax_clearance", cites=("art10_incIV",)),
+            flagged_document_finding(
+                ctx,
+                company,
+                "cnpj_card",
+                "mentions_school_transport",
+                "art10_incII",
+                "a atividade de transporte escolar",
+            ),
+            flagged_document_finding(
+                ctx,
+                company,
+                "articles_of_association",
+                "mentions_transport",
+                "art10_incIII",
+                "a atividade de transporte",
+            ),
+            document_finding(
+                ctx,
+                "municipal_tax_clearance",
+                company.document("municipal_tax_clearance"),
+                "municipal_tax_clearance",
+                cites=("art10_incIV",),
+            ),
             company_seat_finding(ctx, company),
         ]
     return [*findings, ban_finding(ctx, operator)]
@@ -170,17 +278,27 @@ def quota_findings(ctx: Context, facts: PermitApplication) -> list[Finding]:
     """Art. 2: a PF holds one alvará and names one auxiliary driver; a PJ has no limit."""
     operator: Operator = facts.operator
     if operator.kind == "PJ":
-        return [ctx.finding("pf_quota", Status.NOT_APPLICABLE, "Pessoa jurídica: sem limite de veículos",
-                            cites=("art2",))]
+        return [
+            ctx.finding(
+                "pf_quota", Status.NOT_APPLICABLE, "Pessoa jurídica: sem limite de veículos", cites=("art2",)
+            )
+        ]
     max_permits, max_aux = int(ctx.param("pf_max_permits")), int(ctx.param("pf_max_auxiliary_drivers"))
     permits_after = operator.active_permits + (1 if facts.kind == "new" else 0)
     auxiliaries = sum(1 for d in facts.drivers if d.role == "auxiliary")
     return [
-        ctx.finding("pf_quota", Status.MET if permits_after <= max_permits else Status.NOT_MET,
-                    f"Pessoa física com {permits_after} alvará(s) após o pedido (máximo {max_permits})",
-                    cites=("art2",)),
-        ctx.finding("auxiliary_quota", Status.MET if auxiliaries <= max_aux else Status.NOT_MET,
-                    f"{auxiliaries} condutor(es) auxiliar(es) indicado(s) (máximo {max_aux})", cites=("art2", "art8")),
+        ctx.finding(
+            "pf_quota",
+            Status.MET if permits_after <= max_permits else Status.NOT_MET,
+            f"Pessoa física com {permits_after} alvará(s) após o pedido (máximo {max_permits})",
+            cites=("art2",),
+        ),
+        ctx.finding(
+            "auxiliary_quota",
+            Status.MET if auxiliaries <= max_aux else Status.NOT_MET,
+            f"{auxiliaries} condutor(es) auxiliar(es) indicado(s) (máximo {max_aux})",
+            cites=("art2", "art8"),
+        ),
     ]
 
 
@@ -192,8 +310,9 @@ def driver_findings(ctx: Context, facts: PermitApplication) -> list[Finding]:
         if driver.role == "employee":
             checks = art11_findings(ctx, driver.person, field, facts.filed_on)
         else:
-            checks = art9_personal_findings(ctx, driver.person, field, prefix=("art8_parun",),
-                                            filed_on=facts.filed_on)
+            checks = art9_personal_findings(
+                ctx, driver.person, field, prefix=("art8_parun",), filed_on=facts.filed_on
+            )
         findings += [dataclasses.replace(c, code=f"drivers[{index}].{c.code}") for c in checks]
     return findings
 
@@ -203,36 +322,83 @@ def permit_end(ctx: Context, facts: PermitApplication) -> dt.date:
     if facts.kind == "temporary":
         return ctx.as_of + dt.timedelta(days=int(ctx.param("temporary_vehicle_max_days")))
     months = int(ctx.param("permit_validity_months"))
-    return count_months(ctx.as_of, months, rounding=MonthRounding.LAST_DAY_OF_MONTH, calendar=ctx.calendar,
-                        extend_to_business_day=False).end
+    return count_months(
+        ctx.as_of,
+        months,
+        rounding=MonthRounding.LAST_DAY_OF_MONTH,
+        calendar=ctx.calendar,
+        extend_to_business_day=False,
+    ).end
 
 
 def scope_result(ctx: Context) -> RuleResult:
-    finding = ctx.finding("law_scope", Status.NOT_APPLICABLE, "Veículo licenciado em outro município em "
-                          "transporte intermunicipal para escolas fora de Olímpia: fora do âmbito da lei",
-                          cites=("art17",))
+    finding = ctx.finding(
+        "law_scope",
+        Status.NOT_APPLICABLE,
+        "Veículo licenciado em outro município em "
+        "transporte intermunicipal para escolas fora de Olímpia: fora do âmbito da lei",
+        cites=("art17",),
+    )
     # The question has no "not applicable" outcome: no municipal alvará can be issued under this law.
-    return RuleResult("denied", [finding], {"valid_until": None, "outside_scope": True},
-                      "Fora do âmbito da Lei 5.171/2025 (art. 17): não há alvará municipal a expedir.")
+    return RuleResult(
+        "denied",
+        [finding],
+        {"valid_until": None, "outside_scope": True},
+        "Fora do âmbito da Lei 5.171/2025 (art. 17): não há alvará municipal a expedir.",
+    )
 
 
 def kind_finding(ctx: Context, facts: PermitApplication) -> Finding:
     if facts.kind == "substitution":
-        return ctx.finding("kind", Status.INFO, "Substituição de veículo: novo alvará com os documentos do novo "
-                           "veículo", cites=("art19", "art19_incII", "art19_incIII", "art19_incIV", "art19_incV",
-                                             "art20"))
+        return ctx.finding(
+            "kind",
+            Status.INFO,
+            "Substituição de veículo: novo alvará com os documentos do novo veículo",
+            cites=("art19", "art19_incII", "art19_incIII", "art19_incIV", "art19_incV", "art20"),
+        )
     if facts.kind == "temporary":
-        return ctx.finding("kind", Status.INFO, "Autorização temporária de outro veículo, após vistoria",
-                           cites=("art14",))
+        return ctx.finding(
+            "kind", Status.INFO, "Autorização temporária de outro veículo, após vistoria", cites=("art14",)
+        )
     return ctx.finding("kind", Status.INFO, "Alvará anual do veículo", cites=("art13",))
 
 
 VEHICLE_PERMIT_CITES = (
-    *PEOPLE_CITES, *BAN_CITES, *TRANSITION_CITES, "art2", "art8", "art9_incXI", "art9_incXII", "art9_incXIII",
-    "art9_incXIV", "art10_incII", "art10_incIII", "art10_incIV", "art10_incV", "art10_incVI", "art10_incVII",
-    "art10_incVIII", "art10_incIX", "art12", "art13", "art13_incI", "art13_incII", "art13_incIII", "art13_incIV",
-    "art13_incV", "art13_incVI", "art14", "art15", "art17", "art19", "art19_incII", "art19_incIII",
-    "art19_incIV", "art19_incV", "art20", "ctb:art136",
+    *PEOPLE_CITES,
+    *BAN_CITES,
+    *TRANSITION_CITES,
+    "art2",
+    "art8",
+    "art9_incXI",
+    "art9_incXII",
+    "art9_incXIII",
+    "art9_incXIV",
+    "art10_incII",
+    "art10_incIII",
+    "art10_incIV",
+    "art10_incV",
+    "art10_incVI",
+    "art10_incVII",
+    "art10_incVIII",
+    "art10_incIX",
+    "art12",
+    "art13",
+    "art13_incI",
+    "art13_incII",
+    "art13_incIII",
+    "art13_incIV",
+    "art13_incV",
+    "art13_incVI",
+    "art14",
+    "art15",
+    "art17",
+    "art19",
+    "art19_incII",
+    "art19_incIII",
+    "art19_incIV",
+    "art19_incV",
+    "art20",
+    "ctb:art136",
 )
 
 
@@ -242,12 +408,20 @@ def vehicle_permit(ctx: Context, facts: PermitApplication) -> RuleResult:
     if facts.intermunicipal_outside_schools and not is_olimpia(vehicle.registration_municipality):
         return scope_result(ctx)
     age_finding, age_cap, age = vehicle_age_finding(ctx, vehicle)
-    findings = [kind_finding(ctx, facts), age_finding, *vehicle_findings(ctx, facts, facts.operator.kind == "PF"),
-                attendant_finding(ctx, facts), *operator_findings(ctx, facts), *quota_findings(ctx, facts),
-                *driver_findings(ctx, facts)]
+    findings = [
+        kind_finding(ctx, facts),
+        age_finding,
+        *vehicle_findings(ctx, facts, facts.operator.kind == "PF"),
+        attendant_finding(ctx, facts),
+        *operator_findings(ctx, facts),
+        *quota_findings(ctx, facts),
+        *driver_findings(ctx, facts),
+    ]
     caps = [age_cap] if age_cap else []
     if is_incumbent(ctx, vehicle):
         adjusted = [with_transition(ctx, f) for f in findings]
         findings = [f for f, _ in adjusted]
         caps += [cap for _, cap in adjusted if cap is not None]
-    return eligibility(findings, {"valid_until": min([permit_end(ctx, facts), *caps]), "vehicle_age_years": age})
+    return eligibility(
+        findings, {"valid_until": min([permit_end(ctx, facts), *caps]), "vehicle_age_years": age}
+    )
