@@ -364,12 +364,15 @@ _Item = TypeVar("_Item")
 
 
 def _line_of(container: object, key: object) -> int | None:
-    """Line of `key` when the YAML was loaded with line marks (lawcode.scenarios.load_yaml_with_lines)."""
-    line_of = getattr(container, "line_of", None)
-    if line_of is None:
-        return None
-    line: object = line_of(key)
-    return line if isinstance(line, int) else None
+    """Line of `key` (a mapping key or a list index) when the YAML was loaded with line marks.
+
+    Works with lawcode.yamlsource (YamlMap.line_of, YamlList.line_at) and lawcode.scenarios (MarkedDict and
+    MarkedList, both line_of); plain dicts and lists give None.
+    """
+    lookup = getattr(container, "line_at", None) if isinstance(container, list) else None
+    lookup = lookup or getattr(container, "line_of", None)
+    line: object = lookup(key) if lookup is not None else getattr(container, "line", None)
+    return line if isinstance(line, int) and line > 0 else None
 
 
 class _CalendarYamlReader:

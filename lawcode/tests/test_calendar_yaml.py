@@ -13,6 +13,7 @@ import yaml
 from lawcode.calendar import Closure, LegalCalendar
 from lawcode.errors import RegimeDefinitionError
 from lawcode.scenarios import load_yaml_with_lines
+from lawcode.yamlsource import load_yaml, load_yaml_text
 
 D = dt.date
 REGIMES = Path(__file__).resolve().parents[1] / "regimes"
@@ -51,9 +52,14 @@ def load(text: str, *, extra: tuple[Closure, ...] = ()) -> LegalCalendar:
 
 
 def error_for(text: str) -> RegimeDefinitionError:
-    with pytest.raises(RegimeDefinitionError) as caught:
-        LegalCalendar.from_yaml_data("SP", load_yaml_with_lines(text, WHERE), WHERE)
-    return caught.value
+    """The error for `text`, checked to be the same with both line-marking YAML loaders of lawcode."""
+    errors = []
+    for loader in (load_yaml_with_lines, load_yaml_text):
+        with pytest.raises(RegimeDefinitionError) as caught:
+            LegalCalendar.from_yaml_data("SP", loader(text, WHERE), WHERE)
+        errors.append(caught.value)
+    assert (errors[0].line, errors[0].field) == (errors[1].line, errors[1].field)
+    return errors[0]
 
 
 def test_full_schema_loads() -> None:
@@ -170,7 +176,7 @@ def _regime_calendars() -> list[Path]:
 @pytest.mark.parametrize("path", _regime_calendars(), ids=lambda path: path.parent.name)
 def test_every_regime_calendar_loads(path: Path) -> None:
     uf = _uf_of(path.parent)
-    data: Any = load_yaml_with_lines(path.read_text(encoding="utf-8"), str(path))
+    data: Any = load_yaml(path)  # the loader lawcode.registry uses
     city = LegalCalendar.from_yaml_data(uf, data, str(path))
     assert city.municipal_holidays, f"{path} lists no municipal holiday"
     for holiday in city.municipal_holidays:
