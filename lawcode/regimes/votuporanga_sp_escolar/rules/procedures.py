@@ -9,8 +9,8 @@ from decimal import Decimal
 from typing import Any
 
 from lawcode.context import Context
-from lawcode.decision import RuleResult, Status
 from lawcode.deadlines import Deadline, count_days, count_hours
+from lawcode.decision import RuleResult, Status
 from lawcode.errors import InvalidFactError
 from lawcode.facts import DeadlineFacts, FineFacts
 from lawcode.regime import rule

@@ -15,8 +15,8 @@ from decimal import Decimal
 from typing import Any
 
 from lawcode.context import Context
-from lawcode.decision import Finding, RuleResult, Status
 from lawcode.deadlines import count_hours
+from lawcode.decision import Finding, RuleResult, Status
 from lawcode.errors import InvalidFactError, LawNotInForceError
 from lawcode.facts import InfractionCase, PriorSanction
 from lawcode.regime import CatalogEntry, rule

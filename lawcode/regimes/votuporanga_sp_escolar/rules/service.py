@@ -19,7 +19,7 @@ CLASS_PT = {"regular": "regular", "special": "especial", "unclassified": "sem cl
 
 def within_daytime(start: dt.time, end: dt.time) -> bool:
     """The whole trip between 06h00 and 23h00 (limits included), not crossing midnight."""
-    return start <= end and DAY_STARTS <= start and end <= NIGHT_STARTS
+    return start <= end and start >= DAY_STARTS and end <= NIGHT_STARTS
 
 
 def within_night(start: dt.time, end: dt.time) -> bool:

@@ -11,8 +11,8 @@ import datetime as dt
 from typing import Any
 
 from lawcode.context import Context
-from lawcode.decision import RuleResult, Status, eligibility
 from lawcode.deadlines import MonthRounding, add_months
+from lawcode.decision import RuleResult, Status, eligibility
 from lawcode.errors import InvalidFactError
 from lawcode.facts import DeadlineFacts, Document
 from lawcode.regime import rule

@@ -180,7 +180,8 @@ def age(ctx: Context, vehicle: Vehicle, *, new: bool, result: dict[str, Any]) ->
             return exempt
     first = earliest_accepted_year(ctx, max_age)
     return _finding(ctx, "vehicle_age", Status.NOT_MET, f"Veículo de {year} excede {max_age} anos de fabricação",
-                    ("art4_incII_c",), counterfactual=f"seria deferido se o veículo fosse fabricado a partir de {first}")
+                    ("art4_incII_c",),
+                    counterfactual=f"seria deferido se o veículo fosse fabricado a partir de {first}")
 
 
 def _transition(ctx: Context, vehicle: Vehicle, year: int, max_age: int, result: dict[str, Any]) -> Finding | None:
