@@ -41,17 +41,17 @@ LADDER = (
     Step("fine", ("art13", "art11_incII"), fine_parameter="recidivism_fine_ufm"),
     Step("suspension", ("art14_incI", "art11_incIII"), suspension_parameter="first_suspension_days"),
     Step("suspension", ("art14_incII", "art11_incIII"), suspension_parameter="second_suspension_days"),
-    Step("cassation", ("art15_incI", "art11_incIV")),
+    Step("cassation", ("art15_incI", "art15", "art11_incIV")),
 )
 FIXED_FINE = Step("fine", ("art4_par5",), fine_parameter="missed_inspection_fine_ufm")
-DIRECT_CASSATION = Step("cassation", ("art11_incIV", "art15_parun"))
+DIRECT_CASSATION = Step("cassation", ("art15", "art11_incIV", "art15_parun"))
 WINDOW_MONTHS = {"twelve_months": 12, "six_months": 6}
 PENALTY_PT = {"warning": "advertência escrita", "fine": "multa", "suspension": "suspensão da autorização",
               "cassation": "cassação da autorização"}
 SANCTION_CITES = (
     "art4_par5", "art9_incI", "art9_incII", "art9_incIII", "art9_incIV", "art9_incV", "art10_incI", "art10_incII",
     "art10_incIII", "art10_incIV", "art10_incV", "art11", "art11_incI", "art11_incII", "art11_incIII",
-    "art11_incIV", "art12", "art13", "art14", "art14_incI", "art14_incII", "art15_incI", "art15_incII",
+    "art11_incIV", "art12", "art13", "art14", "art14_incI", "art14_incII", "art15", "art15_incI", "art15_incII",
     "art15_incIII", "art15_incIV", "art15_incV", "art15_incVI", "art15_incVII", "art15_incVIII", "art15_incIX",
     "art15_parun", "art16",
 )  # fmt: skip
