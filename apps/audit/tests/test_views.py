@@ -1,0 +1,75 @@
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+from django.test import Client
+from django.urls import reverse
+
+from apps.accounts.models import User
+from apps.audit.models import AuditEvent
+from apps.audit.services import audit_record
+from apps.audit.views import PAGE_SIZE
+from apps.tenancy.models import Municipality
+
+pytestmark = pytest.mark.django_db
+
+URL = "/auditoria/"
+
+
+def event_ids(response: object) -> set[int]:
+    return {event.pk for event in response.context["page"]}  # type: ignore[attr-defined]
+
+
+def test_it_shows_the_auditor_only_her_municipality(
+    auditor_olimpia_client: Client, agent_votuporanga: User
+) -> None:
+    response = auditor_olimpia_client.get(URL)
+    assert response.status_code == 200
+    expected = set(AuditEvent.objects.filter(chain="3533908").values_list("pk", flat=True))
+    assert event_ids(response) == expected
+    assert "Votuporanga" not in response.content.decode()
+
+
+def test_it_gives_the_outsider_404(outsider_client: Client, olimpia: Municipality) -> None:
+    assert outsider_client.get(URL).status_code == 404
+
+
+def test_it_gives_an_analyst_404(analyst_olimpia_client: Client) -> None:
+    assert analyst_olimpia_client.get(URL).status_code == 404
+
+
+def test_it_ignores_a_municipality_filter_outside_scope(
+    auditor_olimpia_client: Client, agent_votuporanga: User
+) -> None:
+    response = auditor_olimpia_client.get(URL, {"municipality": "3557105"})
+    assert event_ids(response) == set()
+    assert "Faça uma escolha válida" in response.content.decode()
+
+
+def test_it_filters_by_action_and_actor(auditor_olimpia_client: Client, admin_olimpia: User) -> None:
+    response = auditor_olimpia_client.get(URL, {"action": "membership.grant", "actor": "sistema"})
+    events = list(response.context["page"])
+    assert {e.action for e in events} == {"membership.grant"}
+    assert len(events) == 2  # the auditor's and the administrator's grants
+
+
+def test_it_refuses_an_inverted_date_range(auditor_olimpia_client: Client) -> None:
+    response = auditor_olimpia_client.get(URL, {"date_from": "2026-03-02", "date_to": "2026-03-01"})
+    assert "A data inicial deve ser anterior" in response.content.decode()
+    assert event_ids(response) == set()
+
+
+def test_it_paginates(auditor_olimpia_client: Client, olimpia: Municipality) -> None:
+    with transaction.atomic():
+        for number in range(PAGE_SIZE + 5):
+            audit_record(actor=None, municipality=olimpia, action=f"test.{number}", obj=olimpia)
+    first = auditor_olimpia_client.get(URL, {"municipality": "3533908"})
+    second = auditor_olimpia_client.get(URL, {"municipality": "3533908", "pagina": 2})
+    assert len(event_ids(first)) == PAGE_SIZE
+    assert event_ids(first).isdisjoint(event_ids(second))
+    assert "pagina=2" in first.content.decode()
+
+
+def test_it_links_the_home_card_to_the_trail(auditor_olimpia_client: Client) -> None:
+    html = auditor_olimpia_client.get(reverse("municipality_home", args=["3533908"])).content.decode()
+    assert f"{URL}?municipality=3533908" in html
