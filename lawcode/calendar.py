@@ -127,6 +127,14 @@ class Opening:
 
 
 @dataclass(frozen=True)
+class _YearTable:
+    """One year's days without office hours (closed) and with early closing, each with its pt-BR labels."""
+
+    closed: Mapping[dt.date, tuple[str, ...]]
+    early_closing: Mapping[dt.date, tuple[str, ...]]
+
+
+@dataclass(frozen=True)
 class LegalCalendar:
     """Office-hours calendar of one municipality.
 
@@ -141,7 +149,7 @@ class LegalCalendar:
     closures: tuple[Closure, ...] = ()
     openings: tuple[Opening, ...] = ()
     include_optional_holidays: bool = False
-    _years: dict[int, dict[dt.date, tuple[str, ...]]] = field(
+    _years: dict[int, _YearTable] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
 
@@ -219,7 +227,7 @@ class LegalCalendar:
     def reasons_closed(self, day: dt.date) -> tuple[str, ...]:
         """Every reason `day` has no office hours, in pt-BR ("sábado", "feriado nacional: Natal")."""
         weekend = (weekday_pt(day),) if day.weekday() >= 5 else ()
-        return weekend + tuple(r for r in self._year(day.year).get(day, ()) if not _is_early(r))
+        return weekend + self._year(day.year).closed.get(day, ())
 
     def reason_closed(self, day: dt.date) -> str | None:
         """Why `day` has no office hours, or None on a business day."""
@@ -232,9 +240,7 @@ class LegalCalendar:
 
     def reason_deadline_cannot_end(self, day: dt.date) -> str | None:
         """Why a deadline may not end on `day` (Lei 9.784 art. 66 §1): no office hours or early closing."""
-        reasons = self.reasons_closed(day) or tuple(
-            r for r in self._year(day.year).get(day, ()) if _is_early(r)
-        )
+        reasons = self.reasons_closed(day) or self._year(day.year).early_closing.get(day, ())
         return "; ".join(reasons) if reasons else None
 
     def can_end_deadline(self, day: dt.date) -> bool:
@@ -270,23 +276,25 @@ class LegalCalendar:
 
     # --- holiday tables, cached per year ------------------------------------------------------------------
 
-    def _year(self, year: int) -> dict[dt.date, tuple[str, ...]]:
+    def _year(self, year: int) -> _YearTable:
         table = self._years.get(year)
         if table is None:
             table = self._build_year(year)
             self._years[year] = table
         return table
 
-    def _build_year(self, year: int) -> dict[dt.date, tuple[str, ...]]:
-        entries: dict[dt.date, list[str]] = {}
+    def _build_year(self, year: int) -> _YearTable:
+        closed: dict[dt.date, list[str]] = {}
+        early: dict[dt.date, list[str]] = {}
         for day, kind, name in self._entries(year):
-            label = f"{kind.value}: {name}"
-            if label not in entries.setdefault(day, []):
-                entries[day].append(label)
-        for opening in self.openings:
-            if opening.on.year == year:
-                entries.pop(opening.on, None)
-        return {day: tuple(labels) for day, labels in entries.items()}
+            labels = (early if kind is HolidayKind.EARLY_CLOSING else closed).setdefault(day, [])
+            if f"{kind.value}: {name}" not in labels:
+                labels.append(f"{kind.value}: {name}")
+        opened = {opening.on for opening in self.openings if opening.on.year == year}
+        return _YearTable(
+            closed={day: tuple(labels) for day, labels in closed.items() if day not in opened},
+            early_closing={day: tuple(labels) for day, labels in early.items() if day not in opened},
+        )
 
     def _entries(self, year: int) -> list[tuple[dt.date, HolidayKind, str]]:
         entries = list(package_holidays(self.subdivision, year, self.include_optional_holidays))
@@ -303,10 +311,6 @@ class LegalCalendar:
 
 def _with_basis(name: str, basis: str | None) -> str:
     return f"{name} ({basis})" if basis else name
-
-
-def _is_early(label: str) -> bool:
-    return label.startswith(HolidayKind.EARLY_CLOSING.value)
 
 
 @functools.lru_cache(maxsize=512)

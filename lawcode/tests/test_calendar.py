@@ -211,3 +211,10 @@ def test_holiday_years_are_looked_up_once(monkeypatch: pytest.MonkeyPatch) -> No
     city.is_business_day(D(2027, 1, 4))
     LegalCalendar("SP", closures=(Closure(on=D(2026, 5, 4), name="Greve"),)).is_business_day(D(2026, 5, 4))
     assert calls == [(None, 2026), ("SP", 2026), (None, 2027), ("SP", 2027)]
+
+
+def test_opening_also_cancels_an_early_closing() -> None:
+    eve = Closure(on=D(2026, 12, 24), name="Véspera de Natal", early_closing=True)
+    full_day = Opening(on=D(2026, 12, 24), name="Expediente integral", basis="Decreto 2/2026")
+    city = LegalCalendar("SP", closures=(eve,), openings=(full_day,))
+    assert city.can_end_deadline(D(2026, 12, 24))
