@@ -13,7 +13,8 @@ import unicodedata
 
 from lawcode.calendar import format_date_pt
 from lawcode.context import Context
-from lawcode.deadlines import Deadline, DayCounting, MonthRounding, count_days, count_years
+from lawcode.deadlines import DayCounting, Deadline, MonthRounding, count_days, count_years
+from lawcode.decision import Finding, Status
 from lawcode.errors import InvalidFactError
 from lawcode.facts import Document
 
@@ -68,3 +69,10 @@ def detail_flag(ctx: Context, document: Document, key: str, field_path: str) -> 
     if not isinstance(value, bool):
         raise InvalidFactError(f"{field_path}.details.{key}", f"expected true or false, got {value!r}")
     return value
+
+
+def check(ctx: Context, code: str, ok: bool, message: str, *, cites: tuple[str, ...],
+          counterfactual: str | None = None) -> Finding:
+    """A met / not-met finding; the counterfactual is shown only when the requirement is not met."""
+    return ctx.finding(code, Status.MET if ok else Status.NOT_MET, message, cites=cites,
+                       counterfactual=None if ok else counterfactual)

@@ -10,11 +10,12 @@ import datetime as dt
 
 from lawcode.context import Context
 from lawcode.decision import Finding, RuleResult, Status, eligibility
+from lawcode.errors import InvalidFactError
 from lawcode.facts import CNH, Document, Driver, Person
 from lawcode.regime import rule
 
 from .certificates import COURTS, atestado_needs_freshness, fresh_until, renewal_due, toxicology_valid_until
-from .common import DEADLINE_CITES, br, detail_flag, is_usable, require_issue_date, years_later
+from .common import DEADLINE_CITES, br, check, detail_flag, is_usable, require_issue_date, years_later
 
 CNH_ISSUE_DATE = "INT-PAT-CNH-ISSUE-DATE"
 QUALIFYING_CATEGORIES = frozenset("BCDE")
@@ -68,12 +69,12 @@ def _cnh_findings(ctx: Context, person: Person, result: dict[str, object]) -> li
     category_ok = bool(QUALIFYING_CATEGORIES & set(cnh.category.upper()))
     cites = ("art4_incI_b",)
     return [
-        ctx.finding("cnh_category", _status(category_ok),
-                    f"CNH categoria {cnh.category}: " + ("B ou superior." if category_ok else "exige-se B ou superior."),
-                    cites=cites, counterfactual=None if category_ok else "seria deferido com CNH categoria B ou superior"),
-        ctx.finding("cnh_ear", _status(cnh.ear),
-                    "CNH " + ("contém" if cnh.ear else "não contém") + " a observação de que exerce atividade remunerada (EAR).",
-                    cites=cites, counterfactual=None if cnh.ear else "seria deferido com a observação EAR na CNH"),
+        check(ctx, "cnh_category", category_ok,
+              f"CNH categoria {cnh.category}: " + ("B ou superior." if category_ok else "exige-se B ou superior."),
+              cites=cites, counterfactual="seria deferido com CNH categoria B ou superior"),
+        check(ctx, "cnh_ear", cnh.ear,
+              "CNH " + ("contém" if cnh.ear else "não contém") + " a observação EAR (exerce atividade remunerada).",
+              cites=cites, counterfactual="seria deferido com a observação EAR na CNH"),
         _cnh_time_finding(ctx, person, cnh, result),
         _cnh_expiry_finding(ctx, cnh),
     ]
@@ -126,14 +127,17 @@ def _criminal_findings(ctx: Context, person: Person, result: dict[str, object]) 
 
 
 def _certificate_from(ctx: Context, person: Person, court: str) -> Document | None:
-    chosen: Document | None = None
+    """The most recent certidão of ``court``; each certidão must say which court issued it."""
+    matching = []
     for index, document in enumerate(person.documents):
         if document.kind != "criminal_distribution_certificate":
             continue
         found = ctx.require(document.details.get("court"), f"person.documents[{index}].details.court")
-        if found == court and (chosen is None or (document.issue_date or dt.date.min) > (chosen.issue_date or dt.date.min)):
-            chosen = document
-    return chosen
+        if found not in COURTS:
+            raise InvalidFactError(f"person.documents[{index}].details.court", f"use one of: {', '.join(COURTS)}")
+        if found == court:
+            matching.append(document)
+    return max(matching, key=lambda document: document.issue_date or dt.date.min, default=None)
 
 
 def _missing_certificate(ctx: Context, court: str, label: str) -> Finding:
@@ -158,9 +162,9 @@ def _certificate_finding(ctx: Context, document: Document, court: str, label: st
 def _atestado_finding(ctx: Context, person: Person) -> Finding:
     document = person.document("criminal_record_certificate")
     if document is None:
-        return ctx.finding("criminal_record_atestado", Status.NOT_MET,
-                           "Não apresentou atestado de antecedentes criminais da Polícia Civil.", cites=("art4_incI_e",),
-                           counterfactual="seria deferido com o atestado de antecedentes da Polícia Civil")
+        return check(ctx, "criminal_record_atestado", False,
+                     "Não apresentou atestado de antecedentes criminais da Polícia Civil.", cites=("art4_incI_e",),
+                     counterfactual="seria deferido com o atestado de antecedentes da Polícia Civil")
     issued = require_issue_date(ctx, document, "person.documents[criminal_record_certificate]")
     last = renewal_due(ctx, issued)
     if atestado_needs_freshness(ctx):
@@ -198,8 +202,8 @@ def _insurance_finding(ctx: Context, person: Person) -> Finding:
                            counterfactual="seria deferido com seguro APP vigente")
     covered = detail_flag(ctx, document, "third_party_bodily_coverage", "person.documents[app_insurance]")
     message = "Seguro APP vigente " + ("com" if covered else "sem") + " cobertura de danos corporais a terceiros."
-    return ctx.finding("app_insurance", _status(covered), message, cites=cites,
-                       counterfactual=None if covered else "seria deferido com cobertura de danos corporais a terceiros")
+    return check(ctx, "app_insurance", covered, message, cites=cites,
+                 counterfactual="seria deferido com cobertura de danos corporais a terceiros")
 
 
 def _other_jurisdiction_finding(ctx: Context, person: Person) -> Finding:

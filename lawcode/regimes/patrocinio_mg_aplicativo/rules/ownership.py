@@ -8,8 +8,10 @@ means the driver who uses someone else's vehicle (locatário, comodatário) or i
 from __future__ import annotations
 
 from lawcode.context import Context
-from lawcode.decision import Finding, Status
+from lawcode.decision import Finding
 from lawcode.facts import Ownership, Vehicle
+
+from .common import check
 
 ART6_ROLES = "INT-PAT-ART6-ROLES"
 OWN_KINDS = {"own": "proprietário", "fiduciary": "fiduciante (alienação fiduciária)"}
@@ -25,8 +27,8 @@ def ownership_findings(ctx: Context, vehicle: Vehicle) -> list[Finding]:
     ok = ownership.kind in accepted
     message = (f"Veículo cadastrado em nome do condutor {label}." if ok else
                f"O art. 6 não admite o cadastro do veículo pelo condutor na condição de '{label}'.")
-    findings = [ctx.finding("ownership", Status.MET if ok else Status.NOT_MET, message, cites=("art6", "art4_incI_d"),
-                            counterfactual=None if ok else "seria deferido com o veículo em nome do condutor")]
+    findings = [check(ctx, "ownership", ok, message, cites=("art6", "art4_incI_d"),
+                      counterfactual="seria deferido com o veículo em nome do condutor")]
     if ok and ownership.kind in CONTRACT_KINDS:
         findings.append(_contract_finding(ctx, vehicle, ownership))
     return findings
@@ -48,6 +50,5 @@ def _contract_finding(ctx: Context, vehicle: Vehicle, ownership: Ownership) -> F
         message = "Não apresentou o contrato de arrendamento, locação ou comodato do veículo."
     else:
         message = "O contrato não tem a firma do proprietário reconhecida."
-    return ctx.finding("ownership_contract", Status.MET if ok else Status.NOT_MET, message,
-                       cites=("art4_incI_d", "art6_parun"),
-                       counterfactual=None if ok else "seria deferido com contrato escrito e firma reconhecida do proprietário")
+    return check(ctx, "ownership_contract", ok, message, cites=("art4_incI_d", "art6_parun"),
+                 counterfactual="seria deferido com contrato escrito e firma reconhecida do proprietário")

@@ -10,13 +10,13 @@ from __future__ import annotations
 import datetime as dt
 
 from lawcode.context import Context
-from lawcode.decision import Finding, RuleResult, Status, eligibility
 from lawcode.deadlines import MonthRounding, add_months
+from lawcode.decision import Finding, RuleResult, Status, eligibility
 from lawcode.errors import InvalidFactError
 from lawcode.facts import PermitApplication, Vehicle
 from lawcode.regime import rule
 
-from .common import DEADLINE_CITES, br, is_home_municipality, is_usable, years_later
+from .common import DEADLINE_CITES, br, check, is_home_municipality, is_usable, years_later
 from .ownership import ownership_findings
 from .temporary import temporary_substitution
 from .transition import TransitionCheck, check_transition
@@ -41,16 +41,13 @@ def vehicle_permit(ctx: Context, facts: PermitApplication) -> RuleResult:
     findings = [*_physical_findings(ctx, vehicle), _category_finding(ctx, vehicle)]
     age_finding, last_allowed = _age_findings(ctx, vehicle, result)
     findings += age_finding
-    findings += [_registration_finding(ctx, vehicle), _crlv_finding(ctx, vehicle), *ownership_findings(ctx, vehicle),
-                 _drivers_finding(ctx, facts, result), _inspection_fee_finding(ctx, vehicle)]
+    findings += [_registration_finding(ctx, vehicle), _crlv_finding(ctx, vehicle), *ownership_findings(ctx, vehicle)]
+    findings += [_drivers_finding(ctx, facts, result), _inspection_fee_finding(ctx, vehicle)]
     inspection_finding, inspection_until = _inspection_finding(ctx, vehicle, result)
-    findings += [inspection_finding, _maintenance_finding(ctx, vehicle, result), *_accessibility(ctx, vehicle, result)]
+    findings += [inspection_finding, _maintenance_finding(ctx, vehicle, result)]
+    findings += _accessibility(ctx, vehicle, result)
     result["valid_until"] = min(inspection_until, last_allowed) if inspection_until else None
     return eligibility(findings, result)
-
-
-def _status(ok: bool) -> Status:
-    return Status.MET if ok else Status.NOT_MET
 
 
 # --- art. 2 and art. 4 II a: capacity, category, doors, air conditioning ---------------------------------
@@ -63,24 +60,22 @@ def _physical_findings(ctx: Context, vehicle: Vehicle) -> list[Finding]:
     min_doors = int(ctx.param("vehicle_min_doors"))
     air = ctx.require(vehicle.air_conditioning, "vehicle.air_conditioning")
     return [
-        ctx.finding("capacity", _status(seats <= max_seats),
-                    f"Lotação de {seats} pessoas, incluído o condutor (máximo {max_seats}).", cites=("art2",),
-                    counterfactual=None if seats <= max_seats else f"seria deferido com lotação de até {max_seats} pessoas"),
-        ctx.finding("doors", _status(doors >= min_doors), f"Veículo com {doors} portas (exigidas {min_doors}).",
-                    cites=("art4_incII_a",),
-                    counterfactual=None if doors >= min_doors else f"seria deferido com veículo de {min_doors} portas"),
-        ctx.finding("air_conditioning", _status(air),
-                    "Veículo " + ("com" if air else "sem") + " ar-condicionado.", cites=("art4_incII_a",),
-                    counterfactual=None if air else "seria deferido com veículo equipado com ar-condicionado"),
+        check(ctx, "capacity", seats <= max_seats,
+              f"Lotação de {seats} pessoas, incluído o condutor (máximo {max_seats}).", cites=("art2",),
+              counterfactual=f"seria deferido com lotação de até {max_seats} pessoas"),
+        check(ctx, "doors", doors >= min_doors, f"Veículo com {doors} portas (exigidas {min_doors}).",
+              cites=("art4_incII_a",), counterfactual=f"seria deferido com veículo de {min_doors} portas"),
+        check(ctx, "air_conditioning", air, "Veículo " + ("com" if air else "sem") + " ar-condicionado.",
+              cites=("art4_incII_a",), counterfactual="seria deferido com veículo equipado com ar-condicionado"),
     ]
 
 
 def _category_finding(ctx: Context, vehicle: Vehicle) -> Finding:
     category = ctx.require(vehicle.category, "vehicle.category")
     ok = category == "particular"
-    return ctx.finding("vehicle_category", _status(ok),
-                       f"Veículo registrado na categoria {category}; o serviço é executado em automóvel particular.",
-                       cites=("art2",), counterfactual=None if ok else "seria deferido com veículo da categoria particular")
+    return check(ctx, "vehicle_category", ok,
+                 f"Veículo registrado na categoria {category}; o serviço é executado em automóvel particular.",
+                 cites=("art2",), counterfactual="seria deferido com veículo da categoria particular")
 
 
 # --- art. 4 II a, §1 and §2: age and transition ------------------------------------------------------------
@@ -129,17 +124,16 @@ def _over_age_finding(ctx: Context, year: int, age: int, max_age: int, reading: 
 def _registration_finding(ctx: Context, vehicle: Vehicle) -> Finding:
     municipality = ctx.require(vehicle.registration_municipality, "vehicle.registration_municipality")
     ok = is_home_municipality(ctx, municipality)
-    return ctx.finding("registration_municipality", _status(ok),
-                       f"Veículo licenciado em {municipality}; deve ser licenciado em {ctx.regime.municipality}.",
-                       cites=("art4_incI_d",),
-                       counterfactual=None if ok else f"seria deferido com o veículo licenciado em {ctx.regime.municipality}")
+    home = ctx.regime.municipality
+    return check(ctx, "registration_municipality", ok,
+                 f"Veículo licenciado em {municipality}; deve ser licenciado em {home}.", cites=("art4_incI_d",),
+                 counterfactual=f"seria deferido com o veículo licenciado em {home}")
 
 
 def _crlv_finding(ctx: Context, vehicle: Vehicle) -> Finding:
     ok = is_usable(vehicle.document("crlv"), ctx.as_of)
     message = "CRLV apresentado e vigente." if ok else "Não apresentou CRLV vigente do veículo."
-    return ctx.finding("crlv", _status(ok), message, cites=("art4_incI_d",),
-                       counterfactual=None if ok else "seria deferido com o CRLV vigente")
+    return check(ctx, "crlv", ok, message, cites=("art4_incI_d",), counterfactual="seria deferido com o CRLV vigente")
 
 
 # --- art. 4 I b and c, art. 8: drivers per vehicle and inspection fee -------------------------------------
@@ -152,22 +146,22 @@ def _drivers_finding(ctx: Context, facts: PermitApplication, result: dict[str, o
     limit = int(ctx.param("max_drivers_per_vehicle"))
     result["drivers_on_vehicle"] = count
     ok = count <= limit
-    return ctx.finding("drivers_per_vehicle", _status(ok),
-                       f"{count} condutor(es) cadastrado(s) no veículo (máximo {limit}).", cites=("art4_incI_b",),
-                       counterfactual=None if ok else f"seria deferido com até {limit} condutores no veículo")
+    return check(ctx, "drivers_per_vehicle", ok, f"{count} condutor(es) cadastrado(s) no veículo (máximo {limit}).",
+                 cites=("art4_incI_b",), counterfactual=f"seria deferido com até {limit} condutores no veículo")
 
 
 def _inspection_fee_finding(ctx: Context, vehicle: Vehicle) -> Finding:
     ok = is_usable(vehicle.document("inspection_fee_receipt"), ctx.as_of)
     message = "Taxa de vistoria paga." if ok else "Não comprovou o pagamento da taxa de vistoria."
-    return ctx.finding("inspection_fee", _status(ok), message, cites=("art4_incI_c", "art8"),
-                       counterfactual=None if ok else "seria deferido com o pagamento da taxa de vistoria")
+    return check(ctx, "inspection_fee", ok, message, cites=("art4_incI_c", "art8"),
+                 counterfactual="seria deferido com o pagamento da taxa de vistoria")
 
 
 # --- art. 4 II b and art. 9: yearly vistoria and maintenance in the last 6 months --------------------------
 
 
-def _inspection_finding(ctx: Context, vehicle: Vehicle, result: dict[str, object]) -> tuple[Finding, dt.date | None]:
+def _inspection_finding(ctx: Context, vehicle: Vehicle,
+                        result: dict[str, object]) -> tuple[Finding, dt.date | None]:
     approved = vehicle.inspection_approved_on
     cites = ("art4_incII_b", "art9")
     if approved is None:
@@ -177,8 +171,8 @@ def _inspection_finding(ctx: Context, vehicle: Vehicle, result: dict[str, object
     result["inspection_valid_until"] = until
     ok = ctx.as_of <= until
     message = f"Vistoria aprovada em {br(approved)}, válida até {br(until)}" + ("." if ok else " — vencida.")
-    finding = ctx.finding("inspection", _status(ok), message, cites=cites,
-                          counterfactual=None if ok else "seria deferido após nova aprovação na vistoria anual")
+    finding = check(ctx, "inspection", ok, message, cites=cites,
+                    counterfactual="seria deferido após nova aprovação na vistoria anual")
     return finding, until
 
 
@@ -190,10 +184,10 @@ def _maintenance_finding(ctx: Context, vehicle: Vehicle, result: dict[str, objec
     last = vehicle.last_maintenance
     ok = last is not None and last >= since
     shown = br(last) if last else "não comprovada"
-    return ctx.finding("maintenance", _status(ok),
-                       f"Última manutenção regular: {shown}; exigida desde {br(since)} ({months} meses antes da vistoria).",
-                       cites=("art9_incII", "lei9784:art66_par3"),
-                       counterfactual=None if ok else f"seria deferido com manutenção comprovada a partir de {br(since)}")
+    return check(ctx, "maintenance", ok,
+                 f"Última manutenção regular: {shown}; exigida desde {br(since)} ({months} meses antes da vistoria).",
+                 cites=("art9_incII", "lei9784:art66_par3"),
+                 counterfactual=f"seria deferido com manutenção comprovada a partir de {br(since)}")
 
 
 def _accessibility(ctx: Context, vehicle: Vehicle, result: dict[str, object]) -> list[Finding]:

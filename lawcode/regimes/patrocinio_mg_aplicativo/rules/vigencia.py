@@ -10,8 +10,8 @@ from __future__ import annotations
 import datetime as dt
 
 from lawcode.context import Context
-from lawcode.decision import Finding, RuleResult, Status
 from lawcode.deadlines import Deadline, vacatio_period
+from lawcode.decision import Finding, RuleResult, Status
 from lawcode.facts import LawInForceFacts
 from lawcode.regime import rule
 
@@ -67,7 +67,8 @@ def _vigencia_finding(ctx: Context, period: Deadline, start: dt.date, in_force: 
     if in_force:
         message = f"A Lei 5.832/2025 está em vigor desde {br(start)} ({steps})."
     else:
-        message = f"A Lei 5.832/2025 ainda não está em vigor em {br(ctx.as_of)}; entra em vigor em {br(start)} ({steps})."
+        message = (f"A Lei 5.832/2025 ainda não está em vigor em {br(ctx.as_of)}; entra em vigor em {br(start)} "
+                   f"({steps}).")
     return ctx.finding("vigencia", Status.INFO, message, cites=("art26", "lc95:art8_par1"),
                        data={"in_force_from": start})
 
