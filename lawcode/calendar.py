@@ -156,9 +156,10 @@ class LegalCalendar:
     def __post_init__(self) -> None:
         if self.subdivision not in BRAZILIAN_UFS:
             raise RegimeDefinitionError(
-                f"Unknown Brazilian state (UF) {self.subdivision!r} for the legal calendar; "
-                "use a two-letter UF such as 'SP' or 'MG'.",
-                message_pt=f"UF desconhecida no calendário: {self.subdivision!r}. Use a sigla (ex.: SP, MG).",
+                f"unknown Brazilian state (UF) {self.subdivision!r} for the legal calendar",
+                message_pt=f"UF desconhecida no calendário: {self.subdivision!r}; use a sigla (ex.: SP, MG)",
+                field="uf",
+                hint="set 'uf' in regime.yaml to a two-letter UF such as SP or MG",
             )
 
     @classmethod
@@ -192,7 +193,7 @@ class LegalCalendar:
         """
         reader = _CalendarYamlReader(where)
         top = reader.mapping(data if data is not None else {}, "calendar", None, _TOP_KEYS)
-        optional = top.get("include_optional_holidays")
+        optional = top.get(_OPTIONAL)
         return self.extended(
             municipal_holidays=reader.items(top, "municipal_holidays", reader.holiday),
             closures=reader.items(top, "closures", reader.closure),
