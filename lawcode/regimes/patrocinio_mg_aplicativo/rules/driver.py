@@ -151,8 +151,10 @@ def _certificate_finding(ctx: Context, document: Document, court: str, label: st
     last = fresh_until(ctx, issued)
     ok = document.valid is not False and ctx.as_of <= last
     age = (ctx.as_of - issued).days
+    years = ctx.param("criminal_certificate_residence_years")
     message = (f"Certidão criminal da {label} expedida em {br(issued)} ({age} dias); aceita até {br(last)}"
-               + ("." if ok else " — fora do prazo de 60 dias da expedição."))
+               + ("" if ok else " — fora do prazo de 60 dias da expedição")
+               + f". Deve abranger as comarcas em que residiu nos últimos {years} anos (conferência do servidor).")
     finding = ctx.finding(f"criminal_certificate_{court}", _status(ok), message, cites=("art4_incI_e",),
                           counterfactual=None if ok else f"seria deferido com certidão da {label} expedida a partir de "
                           f"{br(ctx.as_of - (last - issued))}", data={"fresh_until": last})

@@ -31,14 +31,16 @@ CATALOG_CITES = (
 )
 
 
-@rule("sanction", cites=(*CATALOG_CITES, "art15_parun", "art17", "art19", "art21", "art26", "ctb:art231_incVIII"))
+@rule("sanction", cites=(*CATALOG_CITES, "art13", "art15_parun", "art17", "art19", "art21", "art26",
+                         "ctb:art231_incVIII"))
 def sanction(ctx: Context, facts: InfractionCase) -> RuleResult:
     entry = _catalog_entry(ctx, facts.code)
     start = in_force_from(ctx)
     if facts.date < start:
         return _before_the_law(ctx, facts, entry, start)
+    cites = ("art13", entry.cite) if entry.cite.startswith("art13_") else (entry.cite,)
     findings = [ctx.finding("infraction", Status.MET, f"{entry.code} — {entry.title} ({entry.description})",
-                            cites=(entry.cite,))]
+                            cites=cites)]
     penalties, measures = _ctb_consequences(ctx, entry, findings)
     measures = [*_seizures(entry), *measures]
     if measures:

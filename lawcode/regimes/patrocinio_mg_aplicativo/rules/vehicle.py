@@ -46,8 +46,10 @@ def vehicle_permit(ctx: Context, facts: PermitApplication) -> RuleResult:
     inspection_finding, inspection_until = _inspection_finding(ctx, vehicle, result)
     findings += [inspection_finding, _maintenance_finding(ctx, vehicle, result)]
     findings += _accessibility(ctx, vehicle, result)
-    result["valid_until"] = min(inspection_until, last_allowed) if inspection_until else None
-    return eligibility(findings, result)
+    decision = eligibility(findings, result)
+    granted = decision.outcome == "granted" and inspection_until is not None
+    decision.result["valid_until"] = min(inspection_until, last_allowed) if granted and inspection_until else None
+    return decision
 
 
 # --- art. 2 and art. 4 II a: capacity, category, doors, air conditioning ---------------------------------
@@ -126,7 +128,8 @@ def _registration_finding(ctx: Context, vehicle: Vehicle) -> Finding:
     ok = is_home_municipality(ctx, municipality)
     home = ctx.regime.municipality
     return check(ctx, "registration_municipality", ok,
-                 f"Veículo licenciado em {municipality}; deve ser licenciado em {home}.", cites=("art4_incI_d",),
+                 f"Veículo licenciado em {municipality}" + ("." if ok else f"; deve ser licenciado em {home}."),
+                 cites=("art4_incI_d",),
                  counterfactual=f"seria deferido com o veículo licenciado em {home}")
 
 
