@@ -27,7 +27,8 @@ from lawcode.questions import COMPUTED, QUESTIONS
 from lawcode.regime import Regime
 from lawcode.texts import ORIGINAL, Wording
 
-DEFAULT_DOCS_DIR = Path(__file__).resolve().parent.parent / "docs" / "lawcode"
+SOURCE_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DOCS_DIR = SOURCE_ROOT / "docs" / "lawcode"
 NOT_COMPUTABLE = "não computável"
 
 # Order in which implementing items are listed in a row (and their Portuguese names).
@@ -244,7 +245,7 @@ def check_regime(regime: Regime, docs_dir: Path | None = None) -> list[str]:
         )
     elif path.read_text(encoding="utf-8") != expected:
         problems.append(
-            f"{path} está desatualizado em relação ao código; regenere-o com "
+            f"{_shown(path)} está desatualizado em relação ao código; regenere-o com "
             f"python -m lawcode coverage --regime {regime.id} --write"
         )
     return problems
@@ -254,6 +255,12 @@ def _gap_message(regime: Regime, row: CoverageRow) -> str:
     ref = row.dispositivo if row.act_key == regime.acts.main else f"{row.act_key}:{row.dispositivo}"
     return (
         f"lacuna: {ref} ({row.label}) não é implementado por nada nem consta de "
-        f"{regime.folder / 'not_computable.yaml'}; cite-o numa regra, parâmetro, infração ou interpretação, "
+        f"{_shown(regime.folder / 'not_computable.yaml')}; cite-o numa regra, parâmetro, infração ou interpretação, "
         "ou registre o motivo de não ser computável"
     )
+
+
+def _shown(path: Path) -> str:
+    """Paths in messages relative to the repository when they are inside it."""
+    resolved = path.resolve()
+    return str(resolved.relative_to(SOURCE_ROOT)) if resolved.is_relative_to(SOURCE_ROOT) else str(path)

@@ -640,6 +640,13 @@ def _importable_package(folder: Path) -> str:
     source_root = Path(__file__).resolve().parent.parent
     if folder.is_relative_to(source_root):
         return ".".join(folder.relative_to(source_root).parts)
+    loaded = sys.modules.get(folder.name)
+    if loaded is not None and Path(str(loaded.__file__)).resolve().parent != folder:
+        raise RegimeDefinitionError(
+            f"{folder}: a different package named {folder.name!r} is already imported from {loaded.__file__}",
+            message_pt=f"já existe outro pacote chamado {folder.name!r}; renomeie a pasta (e o id) do regime",
+            file=str(folder),
+        )
     if str(folder.parent) not in sys.path:
         # An out-of-tree regime is imported as a top-level package named after its folder.
         sys.path.insert(0, str(folder.parent))
