@@ -44,3 +44,9 @@ def server_error(request: HttpRequest) -> HttpResponse:
     # Standalone render: whatever broke may be the session or the database behind request.user.
     html = render_to_string("500.html", {"request_id": getattr(request, "request_id", "")})
     return HttpResponse(html, status=500)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A stale form (e.g. the login page left open past the session) is the usual cause."""
+    logger.warning("CSRF check failed for %s %s: %s", request.method, request.path, reason)
+    return render(request, "403_csrf.html", status=403)
