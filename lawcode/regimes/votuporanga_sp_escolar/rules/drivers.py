@@ -23,11 +23,23 @@ DRIVER_CITES = (
     "ctb:art138_incIV", "ctb:art329",
 )  # fmt: skip
 ACCEPTED_CATEGORIES = ("D", "E")  # art. 4º, I, "b"; E also covers D's vehicles (CTB art. 143)
-ROLE_CITES = {"principal": "art4_incI", "auxiliary": "art5_parun", "employee": "art5_parun", "emergency": "art7"}
-ROLE_PT = {"principal": "titular", "auxiliary": "auxiliar", "employee": "empregado", "emergency": "emergencial"}
+ROLE_CITES = {
+    "principal": "art4_incI",
+    "auxiliary": "art5_parun",
+    "employee": "art5_parun",
+    "emergency": "art7",
+}
+ROLE_PT = {
+    "principal": "titular",
+    "auxiliary": "auxiliar",
+    "employee": "empregado",
+    "emergency": "emergencial",
+}
 
 
-def driver_findings(ctx: Context, driver: Driver, prefix: str = "driver_") -> tuple[list[Finding], dict[str, Any]]:
+def driver_findings(
+    ctx: Context, driver: Driver, prefix: str = "driver_"
+) -> tuple[list[Finding], dict[str, Any]]:
     """Every art. 4º, I check for one driver; finding codes are ``prefix`` + check ("driver_age", "driver_1_age")."""
     person = driver.person
     result: dict[str, Any] = {}
@@ -48,10 +60,18 @@ def driver_registration(ctx: Context, facts: Driver) -> RuleResult:
     return eligibility(findings, result)
 
 
-def _finding(ctx: Context, code: str, status: Status, message: str, cites: tuple[str, ...],
-             counterfactual: str | None = None, data: dict[str, Any] | None = None) -> Finding:
-    return ctx.finding(code, status, message, cites=cites, counterfactual=counterfactual, data=data,
-                       on=wording_date(ctx))
+def _finding(
+    ctx: Context,
+    code: str,
+    status: Status,
+    message: str,
+    cites: tuple[str, ...],
+    counterfactual: str | None = None,
+    data: dict[str, Any] | None = None,
+) -> Finding:
+    return ctx.finding(
+        code, status, message, cites=cites, counterfactual=counterfactual, data=data, on=wording_date(ctx)
+    )
 
 
 def _role(ctx: Context, driver: Driver, prefix: str) -> Finding:
@@ -69,12 +89,18 @@ def _age(ctx: Context, person: Person, prefix: str, result: dict[str, Any]) -> F
     age = completed_years(birth, ctx.as_of)
     result["age"] = age
     if age >= minimum:
-        return _finding(ctx, prefix + "age", Status.MET, f"Idade de {age} anos (mínimo {minimum})",
-                        ("art4_incI_a",))
+        return _finding(
+            ctx, prefix + "age", Status.MET, f"Idade de {age} anos (mínimo {minimum})", ("art4_incI_a",)
+        )
     turns = add_months(birth, 12 * minimum, rounding=MonthRounding.NEXT_DAY)  # 29/02 → 01/03 (CC art. 132 §3)
-    return _finding(ctx, prefix + "age", Status.NOT_MET,
-                    f"Condutor com {age} anos; a lei exige {minimum} anos ou mais", ("art4_incI_a",),
-                    counterfactual=f"seria deferido a partir de {br(turns)}, quando completa {minimum} anos")
+    return _finding(
+        ctx,
+        prefix + "age",
+        Status.NOT_MET,
+        f"Condutor com {age} anos; a lei exige {minimum} anos ou mais",
+        ("art4_incI_a",),
+        counterfactual=f"seria deferido a partir de {br(turns)}, quando completa {minimum} anos",
+    )
 
 
 def _cnh(ctx: Context, person: Person, prefix: str) -> Finding:
@@ -88,21 +114,38 @@ def _cnh(ctx: Context, person: Person, prefix: str) -> Finding:
     if cnh.expiry is not None and cnh.expiry < ctx.as_of:
         problems.append(f"vencida em {br(cnh.expiry)}")
     if not problems:
-        return _finding(ctx, prefix + "cnh", Status.MET, f"CNH categoria {category} com EAR",
-                        ("art4_incI_b",))
-    return _finding(ctx, prefix + "cnh", Status.NOT_MET, "CNH irregular: " + "; ".join(problems),
-                    ("art4_incI_b",), counterfactual="seria deferido com CNH D ou E válida, com a observação EAR")
+        return _finding(
+            ctx, prefix + "cnh", Status.MET, f"CNH categoria {category} com EAR", ("art4_incI_b",)
+        )
+    return _finding(
+        ctx,
+        prefix + "cnh",
+        Status.NOT_MET,
+        "CNH irregular: " + "; ".join(problems),
+        ("art4_incI_b",),
+        counterfactual="seria deferido com CNH D ou E válida, com a observação EAR",
+    )
 
 
 def _course(ctx: Context, person: Person, prefix: str) -> Finding:
     certificate = person.document("school_transport_course")
     done = person.course_completed if person.course_completed is not None else certificate is not None
     if done and (certificate is None or certificate.valid is not False):
-        return _finding(ctx, prefix + "course", Status.MET,
-                        "Aprovado em curso especializado para transporte de escolares", ("art4_incI_c",))
-    return _finding(ctx, prefix + "course", Status.NOT_MET,
-                    "Sem aprovação comprovada no curso especializado para transporte de escolares",
-                    ("art4_incI_c",), counterfactual="seria deferido com o certificado do curso especializado")
+        return _finding(
+            ctx,
+            prefix + "course",
+            Status.MET,
+            "Aprovado em curso especializado para transporte de escolares",
+            ("art4_incI_c",),
+        )
+    return _finding(
+        ctx,
+        prefix + "course",
+        Status.NOT_MET,
+        "Sem aprovação comprovada no curso especializado para transporte de escolares",
+        ("art4_incI_c",),
+        counterfactual="seria deferido com o certificado do curso especializado",
+    )
 
 
 def _window_start(ctx: Context) -> dt.date:
@@ -119,9 +162,13 @@ def _traffic_record(ctx: Context, person: Person, prefix: str, result: dict[str,
     option = ctx.interpretation("INT-VOT-ART4-I-C")
     code = prefix + "traffic_record"
     if option == "course_only":
-        return _finding(ctx, code, Status.NOT_APPLICABLE,
-                        "Trecho truncado do art. 4º, I, c sobre infrações não aplicado (só o curso é exigido)",
-                        ("art4_incI_c",))
+        return _finding(
+            ctx,
+            code,
+            Status.NOT_APPLICABLE,
+            "Trecho truncado do art. 4º, I, c sobre infrações não aplicado (só o curso é exigido)",
+            ("art4_incI_c",),
+        )
     start = _window_start(ctx)
     record = person.traffic_infractions
     counts = {
@@ -142,13 +189,23 @@ def _pre2021_ctb(ctx: Context, code: str, counts: dict[str, Any]) -> Finding:
     max_medias = int(ctx.param("driver_max_media_infractions"))
     since = br(counts["traffic_window_start"])
     if serious <= max_serious and counts["medias_in_window"] <= max_medias:
-        return _finding(ctx, code, Status.MET, f"Sem infração grave ou gravíssima nem reincidência em médias "
-                        f"desde {since}", ("art4_incI_c",))
-    return _finding(ctx, code, Status.NOT_MET,
-                    f"Desde {since}: {serious} infração(ões) grave(s)/gravíssima(s) e "
-                    f"{counts['medias_in_window']} média(s); o art. 4º, I, c não admite grave ou gravíssima "
-                    "nem reincidência em médias nos 12 últimos meses", ("art4_incI_c",),
-                    counterfactual="seria deferido quando essas infrações saírem da janela de 12 meses")
+        return _finding(
+            ctx,
+            code,
+            Status.MET,
+            f"Sem infração grave ou gravíssima nem reincidência em médias desde {since}",
+            ("art4_incI_c",),
+        )
+    return _finding(
+        ctx,
+        code,
+        Status.NOT_MET,
+        f"Desde {since}: {serious} infração(ões) grave(s)/gravíssima(s) e "
+        f"{counts['medias_in_window']} média(s); o art. 4º, I, c não admite grave ou gravíssima "
+        "nem reincidência em médias nos 12 últimos meses",
+        ("art4_incI_c",),
+        counterfactual="seria deferido quando essas infrações saírem da janela de 12 meses",
+    )
 
 
 def _current_ctb(ctx: Context, code: str, counts: dict[str, Any]) -> Finding:
@@ -156,11 +213,17 @@ def _current_ctb(ctx: Context, code: str, counts: dict[str, Any]) -> Finding:
     found = counts["gravissimas_in_window"]
     cites = ("art4_incI_c", "ctb:art138_incIV")
     if found <= maximum:
-        return _finding(ctx, code, Status.MET, f"{found} gravíssima(s) nos 12 últimos meses (máximo {maximum})",
-                        cites)
-    return _finding(ctx, code, Status.NOT_MET,
-                    f"{found} infrações gravíssimas nos 12 últimos meses; o CTB admite no máximo {maximum}",
-                    cites, counterfactual=f"seria deferido com no máximo {maximum} gravíssima nos 12 últimos meses")
+        return _finding(
+            ctx, code, Status.MET, f"{found} gravíssima(s) nos 12 últimos meses (máximo {maximum})", cites
+        )
+    return _finding(
+        ctx,
+        code,
+        Status.NOT_MET,
+        f"{found} infrações gravíssimas nos 12 últimos meses; o CTB admite no máximo {maximum}",
+        cites,
+        counterfactual=f"seria deferido com no máximo {maximum} gravíssima nos 12 últimos meses",
+    )
 
 
 def _criminal_certificate(ctx: Context, person: Person, prefix: str, result: dict[str, Any]) -> Finding:
@@ -168,18 +231,36 @@ def _criminal_certificate(ctx: Context, person: Person, prefix: str, result: dic
     cites = ("art4_incI_d", "ctb:art329")
     certificate = person.document("criminal_distribution_certificate")
     if certificate is None:
-        return _finding(ctx, code, Status.NOT_MET, "Certidão negativa de distribuição criminal não apresentada",
-                        cites, counterfactual="seria deferido com a certidão negativa (homicídio, roubo, estupro "
-                        "e corrupção de menores)")
-    issued = ctx.require(certificate.issue_date, "person.documents.criminal_distribution_certificate.issue_date")
+        return _finding(
+            ctx,
+            code,
+            Status.NOT_MET,
+            "Certidão negativa de distribuição criminal não apresentada",
+            cites,
+            counterfactual="seria deferido com a certidão negativa (homicídio, roubo, estupro "
+            "e corrupção de menores)",
+        )
+    issued = ctx.require(
+        certificate.issue_date, "person.documents.criminal_distribution_certificate.issue_date"
+    )
     negative = ctx.require(certificate.valid, "person.documents.criminal_distribution_certificate.valid")
     fresh_until = months_later(issued, 12 * int(ctx.param("criminal_certificate_renewal_years")))
     result["certificate_fresh_until"] = fresh_until
     if not negative:
         return _finding(ctx, code, Status.NOT_MET, "Certidão de distribuição criminal não é negativa", cites)
     if ctx.as_of > fresh_until:
-        return _finding(ctx, code, Status.NOT_MET,
-                        f"Certidão emitida em {br(issued)} devia ter sido renovada até {br(fresh_until)}",
-                        cites, counterfactual="seria deferido com certidão emitida nos últimos 5 anos")
-    return _finding(ctx, code, Status.MET, f"Certidão negativa emitida em {br(issued)}, válida até "
-                    f"{br(fresh_until)} (renovável a cada 5 anos)", cites)
+        return _finding(
+            ctx,
+            code,
+            Status.NOT_MET,
+            f"Certidão emitida em {br(issued)} devia ter sido renovada até {br(fresh_until)}",
+            cites,
+            counterfactual="seria deferido com certidão emitida nos últimos 5 anos",
+        )
+    return _finding(
+        ctx,
+        code,
+        Status.MET,
+        f"Certidão negativa emitida em {br(issued)}, válida até {br(fresh_until)} (renovável a cada 5 anos)",
+        cites,
+    )

@@ -28,17 +28,38 @@ CALENDAR: dict[int, tuple[int, int, str]] = {
     7: (5, 11, "art4_par4_incIV"), 8: (5, 11, "art4_par4_incIV"),
     9: (6, 12, "art4_par4_incV"), 0: (6, 12, "art4_par4_incV"),
 }  # fmt: skip
-MONTHS_PT = ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro",
-             "outubro", "novembro", "dezembro")
-INSPECTION_CITES = ("art4_par4", "art4_par4_incI", "art4_par4_incII", "art4_par4_incIII", "art4_par4_incIV",
-                    "art4_par4_incV", "art4_par5")
+MONTHS_PT = (
+    "janeiro",
+    "fevereiro",
+    "março",
+    "abril",
+    "maio",
+    "junho",
+    "julho",
+    "agosto",
+    "setembro",
+    "outubro",
+    "novembro",
+    "dezembro",
+)
+INSPECTION_CITES = (
+    "art4_par4",
+    "art4_par4_incI",
+    "art4_par4_incII",
+    "art4_par4_incIII",
+    "art4_par4_incIV",
+    "art4_par4_incV",
+    "art4_par5",
+)
 
 
 def final_digit(plate: str) -> int:
     """The plate's last character as a digit; InvalidFactError for anything else."""
     last = plate.strip()[-1:] if plate.strip() else ""
     if not last.isdigit():
-        raise InvalidFactError("plate", f"plate {plate!r} must end in a digit (old ABC1234 or Mercosul ABC1D23)")
+        raise InvalidFactError(
+            "plate", f"plate {plate!r} must end in a digit (old ABC1234 or Mercosul ABC1D23)"
+        )
     return int(last)
 
 
@@ -48,8 +69,9 @@ def _month_label(year: int, month: int) -> str:
 
 def _cycle(on: dt.date, months: tuple[int, int]) -> tuple[int, int]:
     """(year, month) of the latest due month that began on or before ``on``."""
-    candidates = [(year, month) for year in (on.year - 1, on.year) for month in months
-                  if dt.date(year, month, 1) <= on]
+    candidates = [
+        (year, month) for year in (on.year - 1, on.year) for month in months if dt.date(year, month, 1) <= on
+    ]
     return max(candidates)
 
 
@@ -68,8 +90,14 @@ def inspection_calendar(ctx: Context, facts: InspectionFacts) -> RuleResult:
     first, second, inciso = CALENDAR[digit]
     year = facts.year or ctx.as_of.year
     months = ", ".join(MONTHS_PT[m - 1] for m in (first, second))
-    findings = [ctx.finding("inspection_months", Status.INFO, f"Placa final {digit}: vistorias semestrais em "
-                            f"{months} de {year}", cites=("art4_par4", inciso))]
+    findings = [
+        ctx.finding(
+            "inspection_months",
+            Status.INFO,
+            f"Placa final {digit}: vistorias semestrais em {months} de {year}",
+            cites=("art4_par4", inciso),
+        )
+    ]
     result: dict[str, Any] = {"final_digit": digit, "due_months": [first, second], "year": year}
     findings.append(_status(ctx, facts, (first, second), result))
     return RuleResult("computed", findings, result)
@@ -87,20 +115,37 @@ def _counts(ctx: Context, inspected: dt.date | None, cycle: tuple[int, int]) -> 
 def _status(ctx: Context, facts: InspectionFacts, months: tuple[int, int], result: dict[str, Any]) -> Finding:
     cycle = _cycle(ctx.as_of, months)
     label = f"{MONTHS_PT[cycle[1] - 1]} de {cycle[0]}"
-    result.update({"cycle_month": _month_label(*cycle), "next_due_month": _month_label(*_shift(*cycle, 6)),
-                   "missed_penalty_ufm": None})
+    result.update(
+        {
+            "cycle_month": _month_label(*cycle),
+            "next_due_month": _month_label(*_shift(*cycle, 6)),
+            "missed_penalty_ufm": None,
+        }
+    )
     done = _counts(ctx, facts.last_inspection, cycle)
     if done:
         result["status"] = "ok"
         assert facts.last_inspection is not None  # _counts is False without it
-        return ctx.finding("inspection_status", Status.MET, f"Vistoria de {label} feita em "
-                           f"{br(facts.last_inspection)}", cites=("art4_par4",))
+        return ctx.finding(
+            "inspection_status",
+            Status.MET,
+            f"Vistoria de {label} feita em {br(facts.last_inspection)}",
+            cites=("art4_par4",),
+        )
     if ctx.as_of <= _month_end(*cycle):
         result["status"] = "due"
-        return ctx.finding("inspection_status", Status.INFO, f"Vistoria de {label} a fazer até "
-                           f"{br(_month_end(*cycle))}", cites=("art4_par4",))
+        return ctx.finding(
+            "inspection_status",
+            Status.INFO,
+            f"Vistoria de {label} a fazer até {br(_month_end(*cycle))}",
+            cites=("art4_par4",),
+        )
     penalty = int(ctx.param("missed_inspection_fine_ufm"))
     result.update({"status": "overdue", "missed_penalty_ufm": penalty})
-    return ctx.finding("inspection_status", Status.NOT_MET, f"Vistoria de {label} não feita: penalidade de "
-                       f"{penalty} UFM ao transportador", cites=("art4_par4", "art4_par5"),
-                       counterfactual=f"não haveria penalidade com a vistoria feita em {label}")
+    return ctx.finding(
+        "inspection_status",
+        Status.NOT_MET,
+        f"Vistoria de {label} não feita: penalidade de {penalty} UFM ao transportador",
+        cites=("art4_par4", "art4_par5"),
+        counterfactual=f"não haveria penalidade com a vistoria feita em {label}",
+    )

@@ -30,11 +30,19 @@ TERMO = "Termo de Autorização"
 @rule("law_in_force", cites=("art22", "art1A", "art4_par2"))
 def law_in_force(ctx: Context, facts: LawInForceFacts) -> RuleResult:
     amendment_from = amendment_in_force_from(ctx)
-    result: dict[str, Any] = {"in_force": ctx.as_of >= PUBLISHED_ON, "in_force_from": PUBLISHED_ON,
-                              "amendment_in_force_from": amendment_from}
+    result: dict[str, Any] = {
+        "in_force": ctx.as_of >= PUBLISHED_ON,
+        "in_force_from": PUBLISHED_ON,
+        "amendment_in_force_from": amendment_from,
+    }
     if ctx.as_of < PUBLISHED_ON:
-        finding = ctx.finding("law_in_force", Status.NOT_MET, f"A Lei 5.722/2015 entra em vigor em "
-                              f"{br(PUBLISHED_ON)}, data da publicação", cites=("art22",), on=PUBLISHED_ON)
+        finding = ctx.finding(
+            "law_in_force",
+            Status.NOT_MET,
+            f"A Lei 5.722/2015 entra em vigor em {br(PUBLISHED_ON)}, data da publicação",
+            cites=("art22",),
+            on=PUBLISHED_ON,
+        )
         return RuleResult("not_in_force", [finding], result)
     result["wording"] = AMENDMENT_KEY if amended(ctx) else "original"
     findings = [
@@ -52,15 +60,22 @@ def _amendment(ctx: Context) -> Finding:
         message = f"Vigora a redação dada pela Lei 6.151/2018 desde {br(start)}"
     else:
         message = f"Vigora a redação original; a da Lei 6.151/2018 passa a valer em {br(start)}"
-    return ctx.finding("amendment_lei6151_2018", Status.INFO, message, cites=("art1A",), on=max(start, ctx.as_of))
+    return ctx.finding(
+        "amendment_lei6151_2018", Status.INFO, message, cites=("art1A",), on=max(start, ctx.as_of)
+    )
 
 
 def _original_transition(ctx: Context) -> Finding:
     months = int(ctx.param_on("transition_replacement_months", wording_date(ctx)))
     until = months_later(PUBLISHED_ON, months)
-    return ctx.finding("transition_art4_par2", Status.INFO, "Transição da redação original do art. 4º, § 2º: "
-                       f"veículos cadastrados com mais de 15 anos devem ser substituídos até {br(until)}",
-                       cites=("art4_par2",), on=wording_date(ctx))
+    return ctx.finding(
+        "transition_art4_par2",
+        Status.INFO,
+        "Transição da redação original do art. 4º, § 2º: "
+        f"veículos cadastrados com mais de 15 anos devem ser substituídos até {br(until)}",
+        cites=("art4_par2",),
+        on=wording_date(ctx),
+    )
 
 
 @rule("operator_registration", cites=("art1_parun", "art1A", "art1A_par1", "art3"))
@@ -68,20 +83,40 @@ def operator_registration(ctx: Context, facts: Operator) -> RuleResult:
     on = wording_date(ctx)
     registration = operator_document(facts, "municipal_registration")
     registered = registration is not None and registration.valid is not False
-    findings = [ctx.finding(
-        "municipal_registration", Status.MET if registered else Status.NOT_MET,
-        "Inscrito no Cadastro de Veículo de Transporte de Passageiros (transporte escolar)" if registered
-        else "Sem inscrição no Cadastro de Veículo de Transporte de Passageiros da Prefeitura",
-        cites=("art1_parun",), on=on,
-        counterfactual=None if registered else "seria deferido após a inscrição no cadastro municipal")]
+    findings = [
+        ctx.finding(
+            "municipal_registration",
+            Status.MET if registered else Status.NOT_MET,
+            "Inscrito no Cadastro de Veículo de Transporte de Passageiros (transporte escolar)"
+            if registered
+            else "Sem inscrição no Cadastro de Veículo de Transporte de Passageiros da Prefeitura",
+            cites=("art1_parun",),
+            on=on,
+            counterfactual=None if registered else "seria deferido após a inscrição no cadastro municipal",
+        )
+    ]
     documents = [ALVARA if facts.kind == "PF" else CLI]
-    findings.append(ctx.finding("authorization_document", Status.INFO, f"Documento de autorização: {documents[0]}",
-                                cites=("art3",), on=on))
+    findings.append(
+        ctx.finding(
+            "authorization_document",
+            Status.INFO,
+            f"Documento de autorização: {documents[0]}",
+            cites=("art3",),
+            on=on,
+        )
+    )
     result: dict[str, Any] = {"authorization_documents": documents}
     if amended(ctx):
         documents.insert(0, TERMO)
         result["activity_only_after_alvara"] = True
-        findings.append(ctx.finding("termo_and_alvara", Status.INFO, "Desde a Lei 6.151/2018 a autorização é "
-                                    "dada por Termo de Autorização e Alvará de Licença; a atividade só começa "
-                                    "após a expedição do Alvará", cites=("art1A", "art1A_par1")))
+        findings.append(
+            ctx.finding(
+                "termo_and_alvara",
+                Status.INFO,
+                "Desde a Lei 6.151/2018 a autorização é "
+                "dada por Termo de Autorização e Alvará de Licença; a atividade só começa "
+                "após a expedição do Alvará",
+                cites=("art1A", "art1A_par1"),
+            )
+        )
     return eligibility(findings, result)

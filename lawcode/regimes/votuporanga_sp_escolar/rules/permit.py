@@ -35,16 +35,32 @@ def vehicle_permit(ctx: Context, facts: PermitApplication) -> RuleResult:
     return eligibility(findings, result)
 
 
-def _finding(ctx: Context, code: str, status: Status, message: str, cites: tuple[str, ...],
-             counterfactual: str | None = None, on: dt.date | None = None) -> Finding:
-    return ctx.finding(code, status, message, cites=cites, counterfactual=counterfactual,
-                       on=on or wording_date(ctx))
+def _finding(
+    ctx: Context,
+    code: str,
+    status: Status,
+    message: str,
+    cites: tuple[str, ...],
+    counterfactual: str | None = None,
+    on: dt.date | None = None,
+) -> Finding:
+    return ctx.finding(
+        code, status, message, cites=cites, counterfactual=counterfactual, on=on or wording_date(ctx)
+    )
 
 
 def _drivers(ctx: Context, facts: PermitApplication) -> list[Finding]:
     if not facts.drivers:
-        return [_finding(ctx, "drivers", Status.NOT_MET, "Nenhum condutor informado para o veículo",
-                         ("art4_incI",), counterfactual="seria deferido com um condutor que atenda ao art. 4º, I")]
+        return [
+            _finding(
+                ctx,
+                "drivers",
+                Status.NOT_MET,
+                "Nenhum condutor informado para o veículo",
+                ("art4_incI",),
+                counterfactual="seria deferido com um condutor que atenda ao art. 4º, I",
+            )
+        ]
     findings: list[Finding] = []
     for number, driver in enumerate(facts.drivers, start=1):
         findings += driver_findings(ctx, driver, prefix=f"driver_{number}_")[0]
@@ -59,11 +75,21 @@ def _quota(ctx: Context, facts: PermitApplication, result: dict[str, Any]) -> Fi
     after = operator.active_permits + (1 if facts.kind == "new" else 0)
     who = "pessoa física" if operator.kind == "PF" else "pessoa jurídica"
     if after <= limit:
-        return _finding(ctx, "vehicle_quota", Status.MET, f"{after} veículo(s) autorizado(s) para a {who} "
-                        f"(limite {limit})", ("art5",))
-    return _finding(ctx, "vehicle_quota", Status.NOT_MET, f"A {who} já tem {operator.active_permits} veículo(s) "
-                    f"autorizado(s); o limite é {limit}", ("art5",),
-                    counterfactual=f"seria deferido se a {who} tivesse menos de {limit} veículo(s) autorizado(s)")
+        return _finding(
+            ctx,
+            "vehicle_quota",
+            Status.MET,
+            f"{after} veículo(s) autorizado(s) para a {who} (limite {limit})",
+            ("art5",),
+        )
+    return _finding(
+        ctx,
+        "vehicle_quota",
+        Status.NOT_MET,
+        f"A {who} já tem {operator.active_permits} veículo(s) autorizado(s); o limite é {limit}",
+        ("art5",),
+        counterfactual=f"seria deferido se a {who} tivesse menos de {limit} veículo(s) autorizado(s)",
+    )
 
 
 def _fleet(ctx: Context, facts: PermitApplication, result: dict[str, Any]) -> list[Finding]:
@@ -71,8 +97,10 @@ def _fleet(ctx: Context, facts: PermitApplication, result: dict[str, Any]) -> li
     if not amended(ctx):
         start = amendment_in_force_from(ctx)
         message = f"Teto de frota e índice de alunos só valem a partir de {br(start)} (Lei 6.151/2018)"
-        return [_finding(ctx, code, Status.NOT_APPLICABLE, message, (cite,), on=start)
-                for code, cite in (("fleet_cap", "art4A"), ("students_per_vehicle", "art4A_par2"))]
+        return [
+            _finding(ctx, code, Status.NOT_APPLICABLE, message, (cite,), on=start)
+            for code, cite in (("fleet_cap", "art4A"), ("students_per_vehicle", "art4A_par2"))
+        ]
     if facts.kind != "new":
         message = "Renovação, substituição ou temporário não aumentam a frota em circulação"
         return [_finding(ctx, "fleet_cap", Status.NOT_APPLICABLE, message, ("art4A",))]
@@ -83,11 +111,21 @@ def _fleet_cap(ctx: Context, facts: PermitApplication) -> Finding:
     cap = int(ctx.param("fleet_cap"))
     in_service = ctx.require(facts.school_vehicles_in_service, "school_vehicles_in_service")
     if in_service + 1 <= cap:
-        return _finding(ctx, "fleet_cap", Status.MET, f"{in_service} veículos em circulação; com este, "
-                        f"{in_service + 1} de no máximo {cap} (decreto)", ("art4A",))
-    return _finding(ctx, "fleet_cap", Status.NOT_MET, f"Teto de {cap} veículos em circulação atingido "
-                    f"({in_service} em circulação)", ("art4A",),
-                    counterfactual="seria deferido se o Prefeito ampliasse o número máximo por decreto")
+        return _finding(
+            ctx,
+            "fleet_cap",
+            Status.MET,
+            f"{in_service} veículos em circulação; com este, {in_service + 1} de no máximo {cap} (decreto)",
+            ("art4A",),
+        )
+    return _finding(
+        ctx,
+        "fleet_cap",
+        Status.NOT_MET,
+        f"Teto de {cap} veículos em circulação atingido ({in_service} em circulação)",
+        ("art4A",),
+        counterfactual="seria deferido se o Prefeito ampliasse o número máximo por decreto",
+    )
 
 
 def _students(ctx: Context, facts: PermitApplication, result: dict[str, Any]) -> Finding:
@@ -97,11 +135,21 @@ def _students(ctx: Context, facts: PermitApplication, result: dict[str, Any]) ->
     ratio = (Decimal(students) / Decimal(vehicles)).quantize(TWO_PLACES, rounding=ROUND_HALF_UP)
     result["students_per_vehicle"] = ratio
     if Decimal(students) >= minimum * vehicles:  # compare exactly, not the rounded ratio
-        return _finding(ctx, "students_per_vehicle", Status.MET, f"{students} alunos para {vehicles} veículos: "
-                        f"{ratio} por veículo (mínimo {minimum})", ("art4A_par2",))
-    return _finding(ctx, "students_per_vehicle", Status.NOT_MET, f"{students} alunos para {vehicles} veículos: "
-                    f"{ratio} por veículo, abaixo de {minimum}", ("art4A_par2",),
-                    counterfactual=f"seria deferido com ao menos {minimum * vehicles} alunos matriculados")
+        return _finding(
+            ctx,
+            "students_per_vehicle",
+            Status.MET,
+            f"{students} alunos para {vehicles} veículos: {ratio} por veículo (mínimo {minimum})",
+            ("art4A_par2",),
+        )
+    return _finding(
+        ctx,
+        "students_per_vehicle",
+        Status.NOT_MET,
+        f"{students} alunos para {vehicles} veículos: {ratio} por veículo, abaixo de {minimum}",
+        ("art4A_par2",),
+        counterfactual=f"seria deferido com ao menos {minimum * vehicles} alunos matriculados",
+    )
 
 
 def _by_kind(ctx: Context, facts: PermitApplication) -> list[Finding]:
@@ -113,32 +161,64 @@ def _by_kind(ctx: Context, facts: PermitApplication) -> list[Finding]:
 
 
 def _decharacterization(ctx: Context, facts: PermitApplication) -> Finding:
-    proof = facts.vehicle.document("decharacterization_proof") or operator_document(facts.operator,
-                                                                                      "decharacterization_proof")
+    proof = facts.vehicle.document("decharacterization_proof") or operator_document(
+        facts.operator, "decharacterization_proof"
+    )
     if proof is not None and proof.valid is not False:
-        return _finding(ctx, "previous_vehicle_decharacterized", Status.MET, "Comprovada a descaracterização do "
-                        "veículo anterior da categoria aluguel", ("art4_par3",))
-    return _finding(ctx, "previous_vehicle_decharacterized", Status.NOT_MET, "Substituição sem comprovar a "
-                    "descaracterização do veículo anterior", ("art4_par3",),
-                    counterfactual="seria deferido com o comprovante de descaracterização do veículo anterior")
+        return _finding(
+            ctx,
+            "previous_vehicle_decharacterized",
+            Status.MET,
+            "Comprovada a descaracterização do veículo anterior da categoria aluguel",
+            ("art4_par3",),
+        )
+    return _finding(
+        ctx,
+        "previous_vehicle_decharacterized",
+        Status.NOT_MET,
+        "Substituição sem comprovar a descaracterização do veículo anterior",
+        ("art4_par3",),
+        counterfactual="seria deferido com o comprovante de descaracterização do veículo anterior",
+    )
 
 
 def _renewal(ctx: Context, facts: PermitApplication) -> list[Finding]:
     """Art. 6º: last inspection approved, proof of art. 4º I and II, municipal tax clearance."""
     approved = ctx.require(facts.vehicle.detran_inspection_approved, "vehicle.detran_inspection_approved")
-    inspection = _finding(ctx, "last_inspection", Status.MET if approved else Status.NOT_MET,
-                          "Última vistoria " + ("deferida" if approved else "não deferida") + " pelo DETRAN-SP e "
-                          "pela Secretaria", ("art6_a",))
-    proofs = _finding(ctx, "renewal_proofs", Status.INFO, "Renovação exige comprovar de novo as condições dos "
-                      "condutores (art. 4º, I) e do veículo (art. 4º, II), verificadas acima", ("art6_b", "art6_c"))
+    inspection = _finding(
+        ctx,
+        "last_inspection",
+        Status.MET if approved else Status.NOT_MET,
+        "Última vistoria " + ("deferida" if approved else "não deferida") + " pelo DETRAN-SP e "
+        "pela Secretaria",
+        ("art6_a",),
+    )
+    proofs = _finding(
+        ctx,
+        "renewal_proofs",
+        Status.INFO,
+        "Renovação exige comprovar de novo as condições dos "
+        "condutores (art. 4º, I) e do veículo (art. 4º, II), verificadas acima",
+        ("art6_b", "art6_c"),
+    )
     return [inspection, proofs, _tax_clearance(ctx, facts.operator)]
 
 
 def _tax_clearance(ctx: Context, operator: Operator) -> Finding:
     certificate = operator_document(operator, "municipal_tax_clearance")
     if is_current(certificate, ctx.as_of):
-        return _finding(ctx, "municipal_tax_clearance", Status.MET, "Certidão negativa de tributos municipais "
-                        "válida", ("art6_d",))
-    return _finding(ctx, "municipal_tax_clearance", Status.NOT_MET, "Sem certidão negativa de débitos com "
-                    "tributos municipais válida", ("art6_d",),
-                    counterfactual="seria deferido com a certidão negativa de tributos municipais")
+        return _finding(
+            ctx,
+            "municipal_tax_clearance",
+            Status.MET,
+            "Certidão negativa de tributos municipais válida",
+            ("art6_d",),
+        )
+    return _finding(
+        ctx,
+        "municipal_tax_clearance",
+        Status.NOT_MET,
+        "Sem certidão negativa de débitos com tributos municipais válida",
+        ("art6_d",),
+        counterfactual="seria deferido com a certidão negativa de tributos municipais",
+    )

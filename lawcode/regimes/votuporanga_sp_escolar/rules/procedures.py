@@ -26,28 +26,50 @@ DEADLINE_CITES = ("lei9784:art59", "lei9784:art66", "lei9784:art66_par1", "lei97
 def appeal_deadline(ctx: Context, facts: DeadlineFacts) -> RuleResult:
     instance = facts.instance or "secretary"
     if instance in FIRST_INSTANCE:
-        return _days_deadline(ctx, facts.start, int(ctx.param("appeal_days")), "secretary",
-                              "Recurso ao Secretário de Trânsito, Transporte e Segurança", ("art17", "art17_parun"))
+        return _days_deadline(
+            ctx,
+            facts.start,
+            int(ctx.param("appeal_days")),
+            "secretary",
+            "Recurso ao Secretário de Trânsito, Transporte e Segurança",
+            ("art17", "art17_parun"),
+        )
     if instance != "jari":
         raise InvalidFactError("instance", f"unknown appeal instance {instance!r}; use 'secretary' or 'jari'")
     option = ctx.interpretation("INT-VOT-JARI-DEADLINE")
     if option == "not_provided":
-        finding = ctx.finding("jari_deadline", Status.INFO, "A lei prevê recurso à JARI mas não fixa prazo; nenhum "
-                              "prazo é calculado (leitura adotada)", cites=("art18",))
+        finding = ctx.finding(
+            "jari_deadline",
+            Status.INFO,
+            "A lei prevê recurso à JARI mas não fixa prazo; nenhum prazo é calculado (leitura adotada)",
+            cites=("art18",),
+        )
         return RuleResult("computed", [finding], {"instance": "jari", "end": None, "days": None})
     days = int(ctx.param("jari_appeal_days" if option == "lei9784" else "appeal_days"))
     cites = ("art18", "lei9784:art59") if option == "lei9784" else ("art18", "art17")
     return _days_deadline(ctx, facts.start, days, "jari", "Recurso à JARI", cites)
 
 
-def _days_deadline(ctx: Context, start: dt.date, days: int, instance: str, label: str,
-                   cites: tuple[str, ...]) -> RuleResult:
+def _days_deadline(
+    ctx: Context, start: dt.date, days: int, instance: str, label: str, cites: tuple[str, ...]
+) -> RuleResult:
     counting, extend = day_counting(ctx)
-    deadline = count_days(start, days, counting=counting, calendar=ctx.calendar, extend_to_business_day=extend)
-    finding = ctx.finding("appeal_deadline", Status.INFO, f"{label}: {days} dias contados de {br(start)}, até "
-                          f"{br(deadline.end)} ({deadline.explanation()})", cites=cites + _counting_cites(deadline))
-    result: dict[str, Any] = {"instance": instance, "start": start, "end": deadline.end, "days": days,
-                              "steps": list(deadline.steps)}
+    deadline = count_days(
+        start, days, counting=counting, calendar=ctx.calendar, extend_to_business_day=extend
+    )
+    finding = ctx.finding(
+        "appeal_deadline",
+        Status.INFO,
+        f"{label}: {days} dias contados de {br(start)}, até {br(deadline.end)} ({deadline.explanation()})",
+        cites=cites + _counting_cites(deadline),
+    )
+    result: dict[str, Any] = {
+        "instance": instance,
+        "start": start,
+        "end": deadline.end,
+        "days": days,
+        "steps": list(deadline.steps),
+    }
     return RuleResult("computed", [finding], result)
 
 
@@ -62,10 +84,17 @@ def cure_deadline(ctx: Context, facts: DeadlineFacts) -> RuleResult:
     hours = int(ctx.param("cure_hours"))
     _, extend = day_counting(ctx)
     deadline = count_hours(notified_at, hours, calendar=ctx.calendar, extend_to_business_day=extend)
-    finding = ctx.finding("cure_deadline", Status.INFO, f"Regularizar e apresentar o veículo ou o documento em "
-                          f"{hours} horas: até {br(deadline.end.date())} às {deadline.end:%H:%M} "
-                          f"({'; '.join(deadline.steps)})", cites=("art16",))
-    return RuleResult("computed", [finding], {"end": deadline.end, "hours": hours, "steps": list(deadline.steps)})
+    finding = ctx.finding(
+        "cure_deadline",
+        Status.INFO,
+        f"Regularizar e apresentar o veículo ou o documento em "
+        f"{hours} horas: até {br(deadline.end.date())} às {deadline.end:%H:%M} "
+        f"({'; '.join(deadline.steps)})",
+        cites=("art16",),
+    )
+    return RuleResult(
+        "computed", [finding], {"end": deadline.end, "hours": hours, "steps": list(deadline.steps)}
+    )
 
 
 @rule("fine_amount", cites=("art4_par5", "art13"))
@@ -74,8 +103,12 @@ def fine_amount(ctx: Context, facts: FineFacts) -> RuleResult:
     unit = Unit(facts.unit)
     brl = ctx.to_brl(facts.quantity, unit, valued_on)
     unit_value = ctx.to_brl(Decimal(1), unit, valued_on)
-    finding = ctx.finding("fine_amount", Status.INFO, f"{facts.quantity} {unit.label_pt} em {br(valued_on)}: "
-                          f"R$ {brl}", cites=("art13", "art4_par5"))
+    finding = ctx.finding(
+        "fine_amount",
+        Status.INFO,
+        f"{facts.quantity} {unit.label_pt} em {br(valued_on)}: R$ {brl}",
+        cites=("art13", "art4_par5"),
+    )
     result = {"brl": brl, "unit_value": unit_value, "valued_on": valued_on, "quantity": facts.quantity}
     return RuleResult("computed", [finding], result)
 

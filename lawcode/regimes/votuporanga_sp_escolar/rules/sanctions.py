@@ -46,8 +46,12 @@ LADDER = (
 FIXED_FINE = Step("fine", ("art4_par5",), fine_parameter="missed_inspection_fine_ufm")
 DIRECT_CASSATION = Step("cassation", ("art15", "art11_incIV", "art15_parun"))
 WINDOW_MONTHS = {"twelve_months": 12, "six_months": 6}
-PENALTY_PT = {"warning": "advertência escrita", "fine": "multa", "suspension": "suspensão da autorização",
-              "cassation": "cassação da autorização"}
+PENALTY_PT = {
+    "warning": "advertência escrita",
+    "fine": "multa",
+    "suspension": "suspensão da autorização",
+    "cassation": "cassação da autorização",
+}
 SANCTION_CITES = (
     "art4_par5", "art9_incI", "art9_incII", "art9_incIII", "art9_incIV", "art9_incV", "art10_incI", "art10_incII",
     "art10_incIII", "art10_incIV", "art10_incV", "art11", "art11_incI", "art11_incII", "art11_incIII",
@@ -60,8 +64,9 @@ SANCTION_CITES = (
 @rule("sanction", cites=SANCTION_CITES)
 def sanction(ctx: Context, facts: InfractionCase) -> RuleResult:
     entry = _catalog_entry(ctx, facts)
-    infraction = ctx.finding("infraction", Status.INFO, f"{entry.code}: {entry.title}", cites=(entry.cite,),
-                             on=facts.date)
+    infraction = ctx.finding(
+        "infraction", Status.INFO, f"{entry.code}: {entry.title}", cites=(entry.cite,), on=facts.date
+    )
     findings = [infraction]
     result: dict[str, Any] = {"infraction_code": entry.code}
     if entry.extra.get("curable"):
@@ -77,8 +82,11 @@ def sanction(ctx: Context, facts: InfractionCase) -> RuleResult:
 def _catalog_entry(ctx: Context, facts: InfractionCase) -> CatalogEntry:
     entry = ctx.regime.catalog.get(facts.code)
     if entry is None:
-        raise InvalidFactError("code", f"unknown infraction code {facts.code!r}; use one of the catalog: "
-                               + ", ".join(ctx.regime.catalog))
+        raise InvalidFactError(
+            "code",
+            f"unknown infraction code {facts.code!r}; use one of the catalog: "
+            + ", ".join(ctx.regime.catalog),
+        )
     if facts.date < PUBLISHED_ON:
         raise LawNotInForceError(ctx.regime.id, facts.date, PUBLISHED_ON, ctx.regime.main_act.title)
     return entry
@@ -109,7 +117,10 @@ def _counts(ctx: Context, facts: InfractionCase, prior: PriorSanction) -> bool:
     """Whether ``prior`` makes the new infraction a recidivism (final before it, in scope and window)."""
     if prior.final_on >= facts.date:
         return False
-    if ctx.interpretation("INT-VOT-RECIDIVISM-SCOPE") == "same_infraction" and prior.infraction_code != facts.code:
+    if (
+        ctx.interpretation("INT-VOT-RECIDIVISM-SCOPE") == "same_infraction"
+        and prior.infraction_code != facts.code
+    ):
         return False
     window = ctx.interpretation("INT-VOT-RECIDIVISM-WINDOW")
     if window == "no_window":
@@ -138,8 +149,13 @@ def _penalty(ctx: Context, facts: InfractionCase, step: Step, result: dict[str, 
     if step.kind in ("warning", "cassation"):
         penalties.insert(0, {"kind": step.kind})
     result["penalties"] = penalties
-    return ctx.finding("penalty", Status.INFO, _penalty_message(step, result), cites=tuple(dict.fromkeys(cites)),
-                       on=facts.date)
+    return ctx.finding(
+        "penalty",
+        Status.INFO,
+        _penalty_message(step, result),
+        cites=tuple(dict.fromkeys(cites)),
+        on=facts.date,
+    )
 
 
 def _penalty_message(step: Step, result: dict[str, Any]) -> str:
@@ -151,8 +167,11 @@ def _penalty_message(step: Step, result: dict[str, Any]) -> str:
     if step.kind == "fine":
         parts[0] += f" de {result['fine_quantity']} UFM"
     reason = "reincidência" if result.get("recidivism") else "infração"
-    return f"Penalidade pela {reason}: " + " e ".join(parts) + (
-        f" (R$ {result['fine_brl']})" if result.get("fine_brl") is not None else "")
+    return (
+        f"Penalidade pela {reason}: "
+        + " e ".join(parts)
+        + (f" (R$ {result['fine_brl']})" if result.get("fine_brl") is not None else "")
+    )
 
 
 def _fine(ctx: Context, facts: InfractionCase, parameter: str, result: dict[str, Any]) -> dict[str, Any]:
@@ -175,21 +194,43 @@ def _valuation_date(ctx: Context, facts: InfractionCase) -> dt.date:
 def _cure(ctx: Context, facts: InfractionCase, findings: list[Finding], result: dict[str, Any]) -> bool:
     """Art. 16: a non-safety irregularity is first notified to be regularized within 24 hours."""
     if ctx.interpretation("INT-VOT-CURE-EFFECT") == "notice_and_penalty":
-        findings.append(ctx.finding("cure_notice", Status.INFO, "A notificação para regularizar em 24 horas não "
-                                    "afasta a penalidade (leitura adotada)", cites=("art16",)))
+        findings.append(
+            ctx.finding(
+                "cure_notice",
+                Status.INFO,
+                "A notificação para regularizar em 24 horas não afasta a penalidade (leitura adotada)",
+                cites=("art16",),
+            )
+        )
         return False
     if facts.cure_notified_at is None:
-        findings.append(ctx.finding("cure_notice", Status.NOT_MET, "Irregularidade sem risco à segurança: o "
-                                    "autorizado deve antes ser notificado para regularizar em 24 horas",
-                                    cites=("art16",), counterfactual="a penalidade só cabe se, notificado, não "
-                                    "regularizar no prazo"))
+        findings.append(
+            ctx.finding(
+                "cure_notice",
+                Status.NOT_MET,
+                "Irregularidade sem risco à segurança: o "
+                "autorizado deve antes ser notificado para regularizar em 24 horas",
+                cites=("art16",),
+                counterfactual="a penalidade só cabe se, notificado, não regularizar no prazo",
+            )
+        )
         return True
     _, extend = day_counting(ctx)
-    deadline = count_hours(facts.cure_notified_at, int(ctx.param_on("cure_hours", facts.date)),
-                           calendar=ctx.calendar, extend_to_business_day=extend)
+    deadline = count_hours(
+        facts.cure_notified_at,
+        int(ctx.param_on("cure_hours", facts.date)),
+        calendar=ctx.calendar,
+        extend_to_business_day=extend,
+    )
     result["cure_deadline"] = deadline.end
     timely = facts.regularized_at is not None and deadline.is_timely(facts.regularized_at)
-    findings.append(ctx.finding("cure", Status.MET if timely else Status.NOT_MET,
-                                ("Regularizado" if timely else "Não regularizado") + " até "
-                                f"{br(deadline.end.date())} às {deadline.end:%H:%M}", cites=("art16",)))
+    findings.append(
+        ctx.finding(
+            "cure",
+            Status.MET if timely else Status.NOT_MET,
+            ("Regularizado" if timely else "Não regularizado") + " até "
+            f"{br(deadline.end.date())} às {deadline.end:%H:%M}",
+            cites=("art16",),
+        )
+    )
     return timely

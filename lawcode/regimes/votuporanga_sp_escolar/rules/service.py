@@ -35,21 +35,32 @@ def service_class(ctx: Context, facts: TripFacts) -> RuleResult:
     times = f"{facts.start_time:%H:%M}–{facts.end_time:%H:%M}"
     where = "no perímetro urbano" if urban else "além do perímetro urbano"
     if urban and within_daytime(facts.start_time, facts.end_time):
-        finding = ctx.finding("service_class", Status.INFO, f"Serviço regular: {where}, das {times}",
-                              cites=("art2_incI",))
+        finding = ctx.finding(
+            "service_class", Status.INFO, f"Serviço regular: {where}, das {times}", cites=("art2_incI",)
+        )
         return RuleResult("computed", [finding], {"service_class": "regular"})
     if not urban and within_night(facts.start_time, facts.end_time):
-        finding = ctx.finding("service_class", Status.INFO, f"Serviço especial: {where}, das {times}",
-                              cites=("art2_incII",))
+        finding = ctx.finding(
+            "service_class", Status.INFO, f"Serviço especial: {where}, das {times}", cites=("art2_incII",)
+        )
         return RuleResult("computed", [finding], {"service_class": "special"})
     return _mixed(ctx, where, times)
 
 
 def _mixed(ctx: Context, where: str, times: str) -> RuleResult:
     if ctx.interpretation("INT-VOT-SERVICE-CLASS") == "residual_special":
-        finding = ctx.finding("service_class", Status.INFO, f"Serviço especial por exclusão: {where}, das {times}, "
-                              "não se restringe às condições do serviço regular", cites=("art2", "art2_incI"))
+        finding = ctx.finding(
+            "service_class",
+            Status.INFO,
+            f"Serviço especial por exclusão: {where}, das {times}, "
+            "não se restringe às condições do serviço regular",
+            cites=("art2", "art2_incI"),
+        )
         return RuleResult("computed", [finding], {"service_class": "special"})
-    finding = ctx.finding("service_class", Status.WARNING, f"Sem classificação: {where}, das {times}, não cumpre "
-                          "as duas condições de nenhuma classe do art. 2º", cites=("art2_incI", "art2_incII"))
+    finding = ctx.finding(
+        "service_class",
+        Status.WARNING,
+        f"Sem classificação: {where}, das {times}, não cumpre as duas condições de nenhuma classe do art. 2º",
+        cites=("art2_incI", "art2_incII"),
+    )
     return RuleResult("computed", [finding], {"service_class": "unclassified"})

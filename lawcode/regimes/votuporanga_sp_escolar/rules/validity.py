@@ -55,9 +55,13 @@ def permit_validity(ctx: Context, facts: DeadlineFacts) -> RuleResult:
     valid_until = permit_valid_until(ctx, facts.start)
     expired = ctx.as_of > valid_until
     state = f"vencida desde {br(valid_until + ONE_DAY)}" if expired else f"válida até {br(valid_until)}"
-    finding = ctx.finding("permit_validity", Status.NOT_MET if expired else Status.MET,
-                          f"Autorização emitida em {br(facts.start)}, {state}; renova-se no vencimento com os "
-                          "requisitos do art. 6º", cites=("art6",))
+    finding = ctx.finding(
+        "permit_validity",
+        Status.NOT_MET if expired else Status.MET,
+        f"Autorização emitida em {br(facts.start)}, {state}; renova-se no vencimento com os "
+        "requisitos do art. 6º",
+        cites=("art6",),
+    )
     return RuleResult("computed", [finding], {"valid_until": valid_until, "expired": expired})
 
 
@@ -71,12 +75,25 @@ def temporary_vehicle(ctx: Context, facts: DeadlineFacts) -> RuleResult:
     granted = min(asked, max_extensions)
     valid_until = days_period_end(ctx, facts.start, days) + dt.timedelta(days=days * granted)
     allowed = asked <= max_extensions
-    findings = [ctx.finding("temporary_validity", Status.INFO, f"Autorização temporária de até {days} dias a "
-                            f"partir de {br(facts.start)}, com {granted} prorrogação(ões): válida até "
-                            f"{br(valid_until)}", cites=("art8",))]
+    findings = [
+        ctx.finding(
+            "temporary_validity",
+            Status.INFO,
+            f"Autorização temporária de até {days} dias a "
+            f"partir de {br(facts.start)}, com {granted} prorrogação(ões): válida até "
+            f"{br(valid_until)}",
+            cites=("art8",),
+        )
+    ]
     if not allowed:
-        findings.append(ctx.finding("temporary_extensions", Status.NOT_MET, f"Pedidas {asked} prorrogações; a lei "
-                                    f"admite {max_extensions}, por igual período", cites=("art8",)))
+        findings.append(
+            ctx.finding(
+                "temporary_extensions",
+                Status.NOT_MET,
+                f"Pedidas {asked} prorrogações; a lei admite {max_extensions}, por igual período",
+                cites=("art8",),
+            )
+        )
     result: dict[str, Any] = {"valid_until": valid_until, "allowed": allowed, "extensions_granted": granted}
     return RuleResult("computed", findings, result)
 
@@ -85,14 +102,18 @@ def temporary_vehicle(ctx: Context, facts: DeadlineFacts) -> RuleResult:
 def document_validity(ctx: Context, facts: Document) -> RuleResult:
     cite = DOCUMENT_CITES.get(facts.kind)
     if cite is None:
-        raise InvalidFactError("kind", f"Lei 5.722/2015 (Votuporanga) does not ask for {facts.kind!r}; it asks for: "
-                               + ", ".join(DOCUMENT_CITES))
+        raise InvalidFactError(
+            "kind",
+            f"Lei 5.722/2015 (Votuporanga) does not ask for {facts.kind!r}; it asks for: "
+            + ", ".join(DOCUMENT_CITES),
+        )
     if facts.kind == "criminal_distribution_certificate":
         return _criminal_certificate(ctx, facts)
     accepted = is_current(facts, ctx.as_of)
     state = "aceito" if accepted else "recusado (ausente, inválido ou vencido)"
-    finding = ctx.finding("document", Status.MET if accepted else Status.NOT_MET, f"Documento {state}",
-                          cites=(cite,))
+    finding = ctx.finding(
+        "document", Status.MET if accepted else Status.NOT_MET, f"Documento {state}", cites=(cite,)
+    )
     return eligibility([finding], {"valid_until": facts.expiry_date})
 
 
@@ -101,8 +122,12 @@ def _criminal_certificate(ctx: Context, facts: Document) -> RuleResult:
     negative = ctx.require(facts.valid, "valid")
     fresh_until = months_later(issued, 12 * int(ctx.param("criminal_certificate_renewal_years")))
     accepted = negative and ctx.as_of <= fresh_until
-    message = (f"Certidão emitida em {br(issued)}, renovável a cada 5 anos: aceita até {br(fresh_until)}"
-               if negative else "Certidão de distribuição criminal não é negativa")
-    finding = ctx.finding("document", Status.MET if accepted else Status.NOT_MET, message,
-                          cites=("art4_incI_d", "ctb:art329"))
+    message = (
+        f"Certidão emitida em {br(issued)}, renovável a cada 5 anos: aceita até {br(fresh_until)}"
+        if negative
+        else "Certidão de distribuição criminal não é negativa"
+    )
+    finding = ctx.finding(
+        "document", Status.MET if accepted else Status.NOT_MET, message, cites=("art4_incI_d", "ctb:art329")
+    )
     return eligibility([finding], {"fresh_until": fresh_until, "valid_until": fresh_until})

@@ -32,15 +32,32 @@ VEHICLE_CITES = (
     "art3_parun", "art4_incII", "art4_incII_a", "art4_incII_b", "art4_incII_c", "art4_incII_d", "art4_incII_h",
     "art4_par1", "art4_par2", "art4_par4",
 )  # fmt: skip
-FAMILY_OWNERSHIP = {"own": "o próprio autorizatário", "fiduciary": "o autorizatário (alienação fiduciária)",
-                    "spouse": "o cônjuge", "child": "um filho", "company_partner": "um sócio"}
-GRACE_PARAMETERS = {13: "transition_grace_years_age_13", 12: "transition_grace_years_age_12",
-                    11: "transition_grace_years_age_11", 10: "transition_grace_years_age_10"}
+FAMILY_OWNERSHIP = {
+    "own": "o próprio autorizatário",
+    "fiduciary": "o autorizatário (alienação fiduciária)",
+    "spouse": "o cônjuge",
+    "child": "um filho",
+    "company_partner": "um sócio",
+}
+GRACE_PARAMETERS = {
+    13: "transition_grace_years_age_13",
+    12: "transition_grace_years_age_12",
+    11: "transition_grace_years_age_11",
+    10: "transition_grace_years_age_10",
+}
 
 
-def _finding(ctx: Context, code: str, status: Status, message: str, cites: tuple[str, ...],
-             counterfactual: str | None = None) -> Finding:
-    return ctx.finding(code, status, message, cites=cites, counterfactual=counterfactual, on=wording_date(ctx))
+def _finding(
+    ctx: Context,
+    code: str,
+    status: Status,
+    message: str,
+    cites: tuple[str, ...],
+    counterfactual: str | None = None,
+) -> Finding:
+    return ctx.finding(
+        code, status, message, cites=cites, counterfactual=counterfactual, on=wording_date(ctx)
+    )
 
 
 def vehicle_findings(ctx: Context, vehicle: Vehicle, *, new: bool) -> tuple[list[Finding], dict[str, Any]]:
@@ -61,42 +78,77 @@ def vehicle_findings(ctx: Context, vehicle: Vehicle, *, new: bool) -> tuple[list
 def registration(ctx: Context, vehicle: Vehicle) -> Finding:
     place = ctx.require(vehicle.registration_municipality, "vehicle.registration_municipality")
     if is_votuporanga(place):
-        return _finding(ctx, "vehicle_registration", Status.MET, "Veículo registrado em Votuporanga",
-                        ("art4_incII_a",))
-    return _finding(ctx, "vehicle_registration", Status.NOT_MET, f"Veículo registrado em {place}, não em "
-                    "Votuporanga", ("art4_incII_a",), counterfactual="seria deferido com o registro transferido "
-                    "para Votuporanga")
+        return _finding(
+            ctx, "vehicle_registration", Status.MET, "Veículo registrado em Votuporanga", ("art4_incII_a",)
+        )
+    return _finding(
+        ctx,
+        "vehicle_registration",
+        Status.NOT_MET,
+        f"Veículo registrado em {place}, não em Votuporanga",
+        ("art4_incII_a",),
+        counterfactual="seria deferido com o registro transferido para Votuporanga",
+    )
 
 
 def category(ctx: Context, vehicle: Vehicle) -> Finding:
     kind = ctx.require(vehicle.category, "vehicle.category")
     if kind == "aluguel":
-        return _finding(ctx, "vehicle_category", Status.MET, "Veículo na categoria aluguel", ("art4_incII_a",))
-    return _finding(ctx, "vehicle_category", Status.NOT_MET, f"Veículo na categoria {kind}; exige-se aluguel",
-                    ("art4_incII_a",), counterfactual="seria deferido com o veículo na categoria aluguel")
+        return _finding(
+            ctx, "vehicle_category", Status.MET, "Veículo na categoria aluguel", ("art4_incII_a",)
+        )
+    return _finding(
+        ctx,
+        "vehicle_category",
+        Status.NOT_MET,
+        f"Veículo na categoria {kind}; exige-se aluguel",
+        ("art4_incII_a",),
+        counterfactual="seria deferido com o veículo na categoria aluguel",
+    )
 
 
 def ownership(ctx: Context, vehicle: Vehicle) -> Finding:
     owner = ctx.require(vehicle.ownership, "vehicle.ownership")
     if owner.kind in FAMILY_OWNERSHIP:
-        return _finding(ctx, "vehicle_ownership", Status.MET, f"Veículo em nome de {FAMILY_OWNERSHIP[owner.kind]}",
-                        ("art4_incII_a",))
+        return _finding(
+            ctx,
+            "vehicle_ownership",
+            Status.MET,
+            f"Veículo em nome de {FAMILY_OWNERSHIP[owner.kind]}",
+            ("art4_incII_a",),
+        )
     if owner.kind == "partner":
         return _stable_union(ctx)
     if owner.kind == "comodato":
         return _comodato(ctx, vehicle, owner)
-    return _finding(ctx, "vehicle_ownership", Status.NOT_MET, "Veículo de terceiro por arrendamento ou locação: "
-                    "a lei só admite terceiro com contrato de comodato registrado", ("art4_incII_a", "art4_par1"),
-                    counterfactual="seria deferido com comodato registrado no Cartório de Títulos e Documentos")
+    return _finding(
+        ctx,
+        "vehicle_ownership",
+        Status.NOT_MET,
+        "Veículo de terceiro por arrendamento ou locação: "
+        "a lei só admite terceiro com contrato de comodato registrado",
+        ("art4_incII_a", "art4_par1"),
+        counterfactual="seria deferido com comodato registrado no Cartório de Títulos e Documentos",
+    )
 
 
 def _stable_union(ctx: Context) -> Finding:
     if ctx.interpretation("INT-VOT-STABLE-UNION") == "equated":
-        return _finding(ctx, "vehicle_ownership", Status.MET, "Veículo em nome do companheiro, equiparado ao "
-                        "cônjuge", ("art4_incII_a",))
-    return _finding(ctx, "vehicle_ownership", Status.NOT_MET, "Veículo em nome do companheiro; a leitura adotada "
-                    "só admite o cônjuge", ("art4_incII_a",),
-                    counterfactual="seria deferido com comodato registrado (art. 4º, § 1º)")
+        return _finding(
+            ctx,
+            "vehicle_ownership",
+            Status.MET,
+            "Veículo em nome do companheiro, equiparado ao cônjuge",
+            ("art4_incII_a",),
+        )
+    return _finding(
+        ctx,
+        "vehicle_ownership",
+        Status.NOT_MET,
+        "Veículo em nome do companheiro; a leitura adotada só admite o cônjuge",
+        ("art4_incII_a",),
+        counterfactual="seria deferido com comodato registrado (art. 4º, § 1º)",
+    )
 
 
 def _comodato(ctx: Context, vehicle: Vehicle, owner: Ownership) -> Finding:
@@ -108,29 +160,59 @@ def _comodato(ctx: Context, vehicle: Vehicle, owner: Ownership) -> Finding:
     if vehicle.document("identity_document") is None:
         missing.append("RG e CPF do proprietário")
     if not missing:
-        return _finding(ctx, "vehicle_ownership", Status.MET, "Veículo de terceiro com comodato registrado",
-                        ("art4_par1",))
-    return _finding(ctx, "vehicle_ownership", Status.NOT_MET, "Comodato incompleto: falta " + ", ".join(missing),
-                    ("art4_par1",), counterfactual="seria deferido com " + ", ".join(missing))
+        return _finding(
+            ctx,
+            "vehicle_ownership",
+            Status.MET,
+            "Veículo de terceiro com comodato registrado",
+            ("art4_par1",),
+        )
+    return _finding(
+        ctx,
+        "vehicle_ownership",
+        Status.NOT_MET,
+        "Comodato incompleto: falta " + ", ".join(missing),
+        ("art4_par1",),
+        counterfactual="seria deferido com " + ", ".join(missing),
+    )
 
 
 def safety(ctx: Context, vehicle: Vehicle) -> Finding:
     approved = ctx.require(vehicle.detran_inspection_approved, "vehicle.detran_inspection_approved")
     cites = ("art4_incII_b", "art3_parun")
     if approved:
-        return _finding(ctx, "vehicle_safety", Status.MET, "Aprovado na vistoria (exigências de segurança do CTB, "
-                        "CONTRAN e DETRAN)", cites)
-    return _finding(ctx, "vehicle_safety", Status.NOT_MET, "Veículo não aprovado na vistoria de segurança", cites,
-                    counterfactual="seria deferido após aprovação na vistoria")
+        return _finding(
+            ctx,
+            "vehicle_safety",
+            Status.MET,
+            "Aprovado na vistoria (exigências de segurança do CTB, CONTRAN e DETRAN)",
+            cites,
+        )
+    return _finding(
+        ctx,
+        "vehicle_safety",
+        Status.NOT_MET,
+        "Veículo não aprovado na vistoria de segurança",
+        cites,
+        counterfactual="seria deferido após aprovação na vistoria",
+    )
 
 
 def licensing(ctx: Context, vehicle: Vehicle) -> Finding:
     crlv = vehicle.document("crlv")
     state = document_status_pt(crlv, ctx.as_of)
     if is_current(crlv, ctx.as_of):
-        return _finding(ctx, "vehicle_licensing", Status.MET, f"Licenciamento (CRLV) {state}", ("art4_incII_d",))
-    return _finding(ctx, "vehicle_licensing", Status.NOT_MET, f"Licenciamento (CRLV) {state}", ("art4_incII_d",),
-                    counterfactual="seria deferido com o licenciamento do exercício em dia")
+        return _finding(
+            ctx, "vehicle_licensing", Status.MET, f"Licenciamento (CRLV) {state}", ("art4_incII_d",)
+        )
+    return _finding(
+        ctx,
+        "vehicle_licensing",
+        Status.NOT_MET,
+        f"Licenciamento (CRLV) {state}",
+        ("art4_incII_d",),
+        counterfactual="seria deferido com o licenciamento do exercício em dia",
+    )
 
 
 def insurance(ctx: Context, vehicle: Vehicle) -> Finding:
@@ -138,8 +220,14 @@ def insurance(ctx: Context, vehicle: Vehicle) -> Finding:
     state = document_status_pt(policy, ctx.as_of)
     if is_current(policy, ctx.as_of):
         return _finding(ctx, "vehicle_insurance", Status.MET, f"Seguro {state}", ("art4_incII_h",))
-    return _finding(ctx, "vehicle_insurance", Status.NOT_MET, f"Comprovante de seguro {state}", ("art4_incII_h",),
-                    counterfactual="seria deferido com o comprovante de pagamento do seguro")
+    return _finding(
+        ctx,
+        "vehicle_insurance",
+        Status.NOT_MET,
+        f"Comprovante de seguro {state}",
+        ("art4_incII_h",),
+        counterfactual="seria deferido com o comprovante de pagamento do seguro",
+    )
 
 
 # --- vehicle age and the transition of art. 4º § 2º --------------------------------------------------------
@@ -172,19 +260,31 @@ def age(ctx: Context, vehicle: Vehicle, *, new: bool, result: dict[str, Any]) ->
     result["vehicle_age"] = age_on(ctx, year, ctx.as_of)
     result["transition_until"] = None
     if ctx.as_of <= last_day_within_limit(ctx, year, max_age):
-        return _finding(ctx, "vehicle_age", Status.MET, f"Veículo de {year}: {result['vehicle_age']} anos de "
-                        f"fabricação (máximo {max_age})", ("art4_incII_c",))
+        return _finding(
+            ctx,
+            "vehicle_age",
+            Status.MET,
+            f"Veículo de {year}: {result['vehicle_age']} anos de fabricação (máximo {max_age})",
+            ("art4_incII_c",),
+        )
     if not new:
         exempt = _transition(ctx, vehicle, year, max_age, result)
         if exempt is not None:
             return exempt
     first = earliest_accepted_year(ctx, max_age)
-    return _finding(ctx, "vehicle_age", Status.NOT_MET, f"Veículo de {year} excede {max_age} anos de fabricação",
-                    ("art4_incII_c",),
-                    counterfactual=f"seria deferido se o veículo fosse fabricado a partir de {first}")
+    return _finding(
+        ctx,
+        "vehicle_age",
+        Status.NOT_MET,
+        f"Veículo de {year} excede {max_age} anos de fabricação",
+        ("art4_incII_c",),
+        counterfactual=f"seria deferido se o veículo fosse fabricado a partir de {first}",
+    )
 
 
-def _transition(ctx: Context, vehicle: Vehicle, year: int, max_age: int, result: dict[str, Any]) -> Finding | None:
+def _transition(
+    ctx: Context, vehicle: Vehicle, year: int, max_age: int, result: dict[str, Any]
+) -> Finding | None:
     registered = ctx.require(vehicle.registered_in_service_on, "vehicle.registered_in_service_on")
     if amended(ctx):
         return _amended_transition(ctx, registered)
@@ -194,12 +294,20 @@ def _transition(ctx: Context, vehicle: Vehicle, year: int, max_age: int, result:
     if until is None:
         return None
     result["transition_until"] = until
-    message = (f"Veículo cadastrado antes de {br(PUBLISHED_ON)} com {age_on(ctx, year, PUBLISHED_ON)} anos na "
-               f"publicação da lei: pode circular até {br(until)} (art. 4º, § 2º, redação original)")
+    message = (
+        f"Veículo cadastrado antes de {br(PUBLISHED_ON)} com {age_on(ctx, year, PUBLISHED_ON)} anos na "
+        f"publicação da lei: pode circular até {br(until)} (art. 4º, § 2º, redação original)"
+    )
     if ctx.as_of <= until:
         return _finding(ctx, "vehicle_age", Status.WARNING, message, ("art4_incII_c", "art4_par2"))
-    return _finding(ctx, "vehicle_age", Status.NOT_MET, message + "; prazo encerrado",
-                    ("art4_incII_c", "art4_par2"), counterfactual="seria deferido com a substituição do veículo")
+    return _finding(
+        ctx,
+        "vehicle_age",
+        Status.NOT_MET,
+        message + "; prazo encerrado",
+        ("art4_incII_c", "art4_par2"),
+        counterfactual="seria deferido com a substituição do veículo",
+    )
 
 
 def _original_deadline(ctx: Context, year: int, max_age: int) -> dt.date | None:
@@ -225,6 +333,11 @@ def _amended_transition(ctx: Context, registered: dt.date) -> Finding | None:
         reference = PUBLISHED_ON
     if registered > reference:
         return None
-    return _finding(ctx, "vehicle_age", Status.NOT_APPLICABLE,
-                    f"Veículo cadastrado em {br(registered)}, até {br(reference)}: pode circular enquanto aprovado "
-                    "nas vistorias semestrais, sem o limite de 15 anos", ("art4_par2", "art4_par4"))
+    return _finding(
+        ctx,
+        "vehicle_age",
+        Status.NOT_APPLICABLE,
+        f"Veículo cadastrado em {br(registered)}, até {br(reference)}: pode circular enquanto aprovado "
+        "nas vistorias semestrais, sem o limite de 15 anos",
+        ("art4_par2", "art4_par4"),
+    )
