@@ -126,8 +126,10 @@ class ActRegistry:
 
     def order_of(self, key: str) -> int:
         """Citation order: the regime's own acts first, then external acts as declared."""
-        keys = [self.main] + [k for k in self.acts if k != self.main]
-        return keys.index(key) if key in keys else len(keys)
+        if key == self.main:
+            return 0
+        keys = list(self.acts)
+        return 1 + keys.index(key) if key in self.acts else 1 + len(keys)
 
 
 @functools.cache

@@ -93,6 +93,7 @@ class Citer:
 
     def __init__(self, registry: ActRegistry) -> None:
         self.registry = registry
+        self._checked: dict[str, tuple[Act, str | None]] = {}
 
     def validate(self, ref: object, *, file: str | None = None, line: int | None = None) -> str:
         """Return ``ref`` if it names an existing dispositivo (or a whole act that may be cited whole)."""
@@ -119,9 +120,8 @@ class Citer:
         Before the act takes effect (the ``law_in_force`` question) the wording it will start with is cited.
         Raises UnknownDispositivoError / DispositivoNotInForceError.
         """
-        self.validate(ref)
-        act_key, dispositivo = split_ref(ref, self.registry.main)
-        act = self.registry.acts[act_key]
+        act, dispositivo = self._checked_ref(ref)
+        act_key = act.key
         if dispositivo is None:
             return Citation(act_key, act.cite_as, None, None)
         if act.text is None:
@@ -130,6 +130,15 @@ class Citer:
         wording = act.text.wording(dispositivo, on=effective)
         return Citation(act_key, act.cite_as, dispositivo, act.label(dispositivo), wording.version_key,
                         act.version_cite_as(wording.version_key), wording.inserted)
+
+    def _checked_ref(self, ref: str) -> tuple[Act, str | None]:
+        """(act, dispositivo) of a validated reference, memoised: bulk runs resolve the same refs often."""
+        found = self._checked.get(ref)
+        if found is None:
+            self.validate(ref)
+            act_key, dispositivo = split_ref(ref, self.registry.main)
+            found = self._checked[ref] = (self.registry.acts[act_key], dispositivo)
+        return found
 
     def sort_key(self, citation: Citation) -> tuple[int, int]:
         """Order: the regime's law first, in text order; then other acts."""

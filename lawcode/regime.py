@@ -41,7 +41,7 @@ from lawcode.fiscal import ufesp_parameter
 from lawcode.interpretations import Interpretation, load_interpretations
 from lawcode.params import Parameter, ParameterValue, coerce_value, load_parameters
 from lawcode.questions import question_spec
-from lawcode.texts import Amendment, parse_law_text
+from lawcode.texts import Amendment, LawText, parse_law_text
 from lawcode.yamlsource import YamlList, YamlMap, load_yaml, reject_unknown_keys, require_keys, require_map
 
 if TYPE_CHECKING:
@@ -154,6 +154,14 @@ class Regime:
     @property
     def main_act(self) -> Act:
         return self.acts.main_act
+
+    @property
+    def law_text(self) -> LawText:
+        """The parsed text of the regime's own law (dispositivos, wordings)."""
+        text = self.main_act.text
+        if text is None:
+            raise RegimeDefinitionError(f"regime {self.id} has no law text", file=str(self.folder))
+        return text
 
     def questions(self) -> list[str]:
         return sorted(self.rules)

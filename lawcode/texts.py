@@ -19,6 +19,7 @@ The original wording is valid until the day before. Example::
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -130,6 +131,7 @@ def _ordinal(number: str) -> str:
     return f"{number}º" if int(number) < 10 else number
 
 
+@functools.cache
 def label_for(dispositivo_id: str) -> str:
     """Portuguese label of an id: ``art4A_par2_incV_c`` → ``art. 4º-A, § 2º, V, c``.
 
@@ -156,6 +158,7 @@ def label_for(dispositivo_id: str) -> str:
     return ", ".join(parts)
 
 
+@functools.cache
 def is_dispositivo_id(text: str) -> bool:
     """True when ``text`` follows the id scheme (it may still not exist in a given law)."""
     try:
