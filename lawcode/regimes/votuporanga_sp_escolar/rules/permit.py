@@ -15,8 +15,8 @@ from lawcode.regime import rule
 
 from .common import amended, amendment_in_force_from, br, is_current, operator_document, wording_date
 from .drivers import DRIVER_CITES, driver_findings
-from .validity import permit_valid_until
-from .vehicles import VEHICLE_CITES, vehicle_findings
+from .validity import days_period_end, permit_valid_until
+from .vehicles import VEHICLE_CITES, temporary_vehicle_findings, vehicle_findings
 
 PERMIT_CITES = VEHICLE_CITES + DRIVER_CITES + (
     "art4", "art4_par3", "art4A", "art4A_par2", "art5", "art6", "art6_a", "art6_b", "art6_c", "art6_d",
@@ -26,6 +26,8 @@ TWO_PLACES = Decimal("0.01")
 
 @rule("vehicle_permit", cites=PERMIT_CITES)
 def vehicle_permit(ctx: Context, facts: PermitApplication) -> RuleResult:
+    if facts.kind == "temporary":
+        return _temporary(ctx, facts)
     vehicle, vehicle_result = vehicle_findings(ctx, facts.vehicle, new=facts.kind == "new")
     result: dict[str, Any] = dict(vehicle_result)
     findings = vehicle + _drivers(ctx, facts) + [_quota(ctx, facts, result)]
@@ -33,6 +35,13 @@ def vehicle_permit(ctx: Context, facts: PermitApplication) -> RuleResult:
     findings += _by_kind(ctx, facts)
     result["valid_until"] = permit_valid_until(ctx, ctx.as_of)
     return eligibility(findings, result)
+
+
+def _temporary(ctx: Context, facts: PermitApplication) -> RuleResult:
+    """Art. 8º: another vehicle while the authorized one cannot be used; up to 30 days from the grant."""
+    findings = temporary_vehicle_findings(ctx, facts.vehicle) + _drivers(ctx, facts)
+    days = int(ctx.param("temporary_vehicle_days"))
+    return eligibility(findings, {"valid_until": days_period_end(ctx, ctx.as_of, days)})
 
 
 def _finding(

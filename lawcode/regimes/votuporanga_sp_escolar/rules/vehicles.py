@@ -30,7 +30,7 @@ from .common import (
 
 VEHICLE_CITES = (
     "art3_parun", "art4_incII", "art4_incII_a", "art4_incII_b", "art4_incII_c", "art4_incII_d", "art4_incII_h",
-    "art4_par1", "art4_par2", "art4_par4",
+    "art4_par1", "art4_par2", "art4_par4", "art8", "art8_par1",
 )  # fmt: skip
 FAMILY_OWNERSHIP = {
     "own": "o próprio autorizatário",
@@ -75,6 +75,32 @@ def vehicle_findings(ctx: Context, vehicle: Vehicle, *, new: bool) -> tuple[list
     return findings, result
 
 
+def temporary_vehicle_findings(ctx: Context, vehicle: Vehicle) -> list[Finding]:
+    """Art. 8º § 1º: the substitute vehicle needs DETRAN safety norms and the Secretaria's prior inspection only."""
+    approved = ctx.require(vehicle.detran_inspection_approved, "vehicle.detran_inspection_approved")
+    cites = ("art8", "art8_par1")
+    if approved:
+        return [
+            _finding(
+                ctx,
+                "vehicle_safety",
+                Status.MET,
+                "Veículo provisório aprovado na inspeção prévia e nas normas de segurança do DETRAN",
+                cites,
+            )
+        ]
+    return [
+        _finding(
+            ctx,
+            "vehicle_safety",
+            Status.NOT_MET,
+            "Veículo provisório sem aprovação na inspeção prévia",
+            cites,
+            counterfactual="seria deferido após a inspeção prévia da Secretaria",
+        )
+    ]
+
+
 def registration(ctx: Context, vehicle: Vehicle) -> Finding:
     place = ctx.require(vehicle.registration_municipality, "vehicle.registration_municipality")
     if is_votuporanga(place):
@@ -114,7 +140,7 @@ def ownership(ctx: Context, vehicle: Vehicle) -> Finding:
             ctx,
             "vehicle_ownership",
             Status.MET,
-            f"Veículo em nome de {FAMILY_OWNERSHIP[owner.kind]}",
+            f"Veículo em nome {FAMILY_OWNERSHIP[owner.kind]}",
             ("art4_incII_a",),
         )
     if owner.kind == "partner":
