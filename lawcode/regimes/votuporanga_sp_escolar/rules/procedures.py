@@ -12,7 +12,7 @@ from lawcode.context import Context
 from lawcode.deadlines import Deadline, count_days, count_hours
 from lawcode.decision import RuleResult, Status
 from lawcode.errors import InvalidFactError
-from lawcode.facts import DeadlineFacts, FineFacts
+from lawcode.facts import DeadlineFacts, FineFacts, NoticeFacts
 from lawcode.regime import rule
 from lawcode.units import Unit
 
@@ -120,3 +120,27 @@ def _valuation_date(ctx: Context, facts: FineFacts) -> dt.date:
     if option == "payment_date":
         return facts.guide_issue_date or ctx.as_of
     return facts.infraction_date
+
+
+@rule("ciencia_date", cites=("art17",))
+def ciencia_date(ctx: Context, facts: NoticeFacts) -> RuleResult:
+    """Art. 17 counts the appeal from the receipt of the notice; the law provides no deemed (ficta) notice."""
+    if facts.channel == "edital" or (facts.received_on is None and facts.returned_reason is not None):
+        finding = ctx.finding(
+            "ciencia",
+            Status.WARNING,
+            "A Lei 5.722 conta o recurso do recebimento da "
+            "notificação e não prevê ciência por edital nem por carta devolvida; notifique "
+            "pessoalmente, por AR ou por meio eletrônico com confirmação",
+            cites=("art17",),
+        )
+        return RuleResult("computed", [finding], {"ciencia_on": None, "appeal_counts_from": None})
+    received = ctx.require(facts.received_on, "received_on")
+    finding = ctx.finding(
+        "ciencia",
+        Status.INFO,
+        f"Ciência em {br(received)}, data do recebimento da notificação; "
+        "o prazo de recurso conta a partir dela",
+        cites=("art17",),
+    )
+    return RuleResult("computed", [finding], {"ciencia_on": received, "appeal_counts_from": received})
