@@ -53,10 +53,17 @@ def years_later(ctx: Context, start: dt.date, years: int) -> Deadline:
 
 
 def is_usable(document: Document | None, on: dt.date) -> bool:
-    """Presented, not marked invalid and not expired on ``on``."""
+    """Presented, not marked invalid, already issued and not expired on ``on``."""
     if document is None or document.valid is False:
         return False
+    if document.issue_date is not None and document.issue_date > on:
+        return False
     return document.expiry_date is None or document.expiry_date >= on
+
+
+def within(issued: dt.date, on: dt.date, last_day: dt.date) -> bool:
+    """``on`` falls between the issue date and the last accepted day (a document dated later does not exist yet)."""
+    return issued <= on <= last_day
 
 
 def require_issue_date(ctx: Context, document: Document, field_path: str) -> dt.date:

@@ -47,6 +47,8 @@ def _certificate(ctx: Context, document: Document) -> RuleResult:
     fresh = _presentation_limit(ctx, document, issued)
     valid = toxicology_valid_until(ctx, issued) if document.kind == "toxicology_exam" else renewal_due(ctx, issued)
     findings = [_validity_finding(ctx, document, valid, cite)]
+    if issued > ctx.as_of:
+        raise InvalidFactError("document.issue_date", f"issued after the date evaluated ({ctx.as_of.isoformat()})")
     if fresh is not None:
         ok = ctx.as_of <= fresh
         findings.append(ctx.finding("freshness", Status.MET if ok else Status.NOT_MET,

@@ -15,7 +15,7 @@ from lawcode.facts import CNH, Document, Driver, Person
 from lawcode.regime import rule
 
 from .certificates import COURTS, atestado_needs_freshness, fresh_until, renewal_due, toxicology_valid_until
-from .common import DEADLINE_CITES, br, check, detail_flag, is_usable, require_issue_date, years_later
+from .common import DEADLINE_CITES, br, check, detail_flag, is_usable, require_issue_date, within, years_later
 
 CNH_ISSUE_DATE = "INT-PAT-CNH-ISSUE-DATE"
 QUALIFYING_CATEGORIES = frozenset("BCDE")
@@ -149,7 +149,7 @@ def _missing_certificate(ctx: Context, court: str, label: str) -> Finding:
 def _certificate_finding(ctx: Context, document: Document, court: str, label: str) -> tuple[Finding, dt.date]:
     issued = require_issue_date(ctx, document, f"person.documents[criminal_distribution_certificate/{court}]")
     last = fresh_until(ctx, issued)
-    ok = document.valid is not False and ctx.as_of <= last
+    ok = document.valid is not False and within(issued, ctx.as_of, last)
     age = (ctx.as_of - issued).days
     years = ctx.param("criminal_certificate_residence_years")
     message = (f"Certidão criminal da {label} expedida em {br(issued)} ({age} dias); aceita até {br(last)}"
@@ -171,7 +171,7 @@ def _atestado_finding(ctx: Context, person: Person) -> Finding:
     last = renewal_due(ctx, issued)
     if atestado_needs_freshness(ctx):
         last = min(last, fresh_until(ctx, issued))
-    ok = document.valid is not False and ctx.as_of <= last
+    ok = document.valid is not False and within(issued, ctx.as_of, last)
     message = (f"Atestado de antecedentes da Polícia Civil expedido em {br(issued)}; aceito até {br(last)}"
                + ("." if ok else " — vencido."))
     return ctx.finding("criminal_record_atestado", _status(ok), message, cites=("art4_incI_e",),
@@ -186,7 +186,7 @@ def _toxicology_finding(ctx: Context, person: Person) -> Finding:
                            cites=("art4_incI_i",), counterfactual="seria deferido com exame toxicológico do último ano")
     issued = require_issue_date(ctx, document, "person.documents[toxicology_exam]")
     last = toxicology_valid_until(ctx, issued)
-    ok = document.valid is not False and ctx.as_of <= last
+    ok = document.valid is not False and within(issued, ctx.as_of, last)
     message = f"Exame toxicológico de {br(issued)}, válido até {br(last)}" + ("." if ok else " — vencido.")
     return ctx.finding("toxicology_exam", _status(ok), message, cites=("art4_incI_i",),
                        counterfactual=None if ok else "seria deferido com exame toxicológico do último ano",

@@ -172,7 +172,7 @@ def _inspection_finding(ctx: Context, vehicle: Vehicle,
                            cites=cites, counterfactual="seria deferido após a aprovação na vistoria anual"), None
     until = years_later(ctx, approved, int(ctx.param("inspection_interval_years"))).end
     result["inspection_valid_until"] = until
-    ok = ctx.as_of <= until
+    ok = approved <= ctx.as_of <= until
     message = f"Vistoria aprovada em {br(approved)}, válida até {br(until)}" + ("." if ok else " — vencida.")
     finding = check(ctx, "inspection", ok, message, cites=cites,
                     counterfactual="seria deferido após nova aprovação na vistoria anual")
