@@ -137,8 +137,9 @@ class Context:
 
     # --- money and facts -----------------------------------------------------------------------------
 
-    def to_brl(self, quantity: Decimal, unit: Unit, on: dt.date) -> Decimal:
+    def to_brl(self, quantity: Decimal | int | str, unit: Unit | str, on: dt.date) -> Decimal:
         """``quantity`` of ``unit`` in reais on ``on`` (centavos, ROUND_HALF_UP); the unit value is recorded."""
+        unit = Unit.parse(unit) if not isinstance(unit, Unit) else unit
         if unit is Unit.BRL:
             return round_brl(Decimal(quantity))
         if unit is Unit.UFESP:

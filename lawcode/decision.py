@@ -252,7 +252,7 @@ def _explanation_lines(decision: Decision) -> list[str]:
             lines += _finding_lines(finding)
     if decision.result:
         lines += ["", "Resultado calculado:"]
-        lines += [f"  - {key}: {_plain(value)}" for key, value in json_safe(dict(decision.result)).items()]
+        lines += [f"  - {key}: {_plain(value, key)}" for key, value in json_safe(dict(decision.result)).items()]
     if decision.parameters:
         lines += ["", "Valores legais utilizados:"]
         lines += [_parameter_line(use) for use in decision.parameters]
@@ -282,11 +282,14 @@ def _interpretation_line(use: InterpretationUse) -> str:
     return f"  - {use.id}: {question}→ {use.option_text or use.option} ({chosen})"
 
 
-def _plain(value: Any) -> str:
+def _plain(value: Any, key: str = "") -> str:
+    """A result value for people: dates dd/mm/aaaa, amounts under keys ending in "brl" as R$ 1.152,60."""
     if isinstance(value, list):
-        return "; ".join(_plain(v) for v in value) or "—"
+        return "; ".join(_plain(v, key) for v in value) or "—"
     if isinstance(value, dict):
-        return ", ".join(f"{k}={_plain(v)}" for k, v in value.items())
+        return ", ".join(f"{k}={_plain(v, str(k))}" for k, v in value.items())
+    if key.endswith("brl") and isinstance(value, str) and _is_number(value):
+        return "R$ " + format_decimal_pt(Decimal(value), places=2)
     if isinstance(value, str) and len(value) == 10 and value[4] == "-" and value[7] == "-":
         try:
             return dt.date.fromisoformat(value).strftime("%d/%m/%Y")

@@ -135,7 +135,7 @@ class Regime:
     metadata: Mapping[str, Any]
     citer: Citer = field(init=False)
     _calendar: LegalCalendar | None = field(default=None, init=False, repr=False)
-    _merged: tuple[int, dict[str, Parameter]] | None = field(default=None, init=False, repr=False)
+    _merged: tuple[Config, dict[str, Parameter]] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.citer = Citer(self.acts)
@@ -219,14 +219,14 @@ class Regime:
         """Parameters with the Config's values merged in (same date: the Config wins)."""
         if not config.parameters:
             return self.parameters
-        if self._merged is not None and self._merged[0] == id(config):
+        if self._merged is not None and self._merged[0] is config:
             return self._merged[1]
         merged = dict(self.parameters)
         for name, values in config.parameters.items():
             if name not in merged:
                 raise UnknownParameterError(self.id, name, file="Config.parameters")
             merged[name] = merged[name].with_values(self._checked(merged[name], values))
-        self._merged = (id(config), merged)
+        self._merged = (config, merged)  # holding the object: identity cannot be reused
         return merged
 
     def _checked(self, parameter: Parameter, values: tuple[ParameterValue, ...]) -> list[ParameterValue]:
