@@ -258,7 +258,15 @@ class Regime:
 
 def registered_rules(package: str) -> list[RuleSpec]:
     """Rules registered by modules of ``package`` (imported first, so its ``@rule``s run)."""
-    importlib.import_module(package)
+    try:
+        importlib.import_module(package)
+    except SyntaxError as exc:
+        raise RegimeDefinitionError(f"syntax error in the rules of {package}: {exc.msg}",
+                                    message_pt=f"erro de sintaxe nas regras de {package}",
+                                    file=exc.filename, line=exc.lineno) from exc
+    except ImportError as exc:
+        raise RegimeDefinitionError(f"cannot import the rules of {package}: {exc}",
+                                    message_pt=f"não foi possível importar as regras de {package}") from exc
     prefix = package + "."
     return [spec for spec in _REGISTERED if spec.module == package or spec.module.startswith(prefix)]
 

@@ -61,3 +61,9 @@ def test_outcome_outside_the_question_vocabulary_fails() -> None:
     with pytest.raises(RegimeDefinitionError) as error:
         regime.evaluate("appeal_deadline", {"start": "2026-03-02"}, as_of=dt.date(2026, 3, 2))
     assert "'granted'" in error.value.message
+
+
+def test_rules_package_that_cannot_be_imported_is_a_regime_error() -> None:
+    with pytest.raises(RegimeDefinitionError) as error:
+        load_regime(DEMO_FOLDER, "lawcode.tests.fixtures.core.no_such_rules")
+    assert "cannot import the rules" in error.value.message
