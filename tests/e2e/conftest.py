@@ -1,0 +1,50 @@
+"""Browser tests: Playwright (sync API) driving Debian's Chromium against pytest-django's live_server.
+
+Playwright's own browser download does not work on these machines, so we launch /usr/bin/chromium
+(`apt-get install chromium`). Without it the tests FAIL under CI (CI=true) and skip locally.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; Django would otherwise refuse ORM calls.
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+CHROMIUM = Path(os.environ.get("OUTORGA_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+def _missing_browser(reason: str) -> None:
+    message = f"{reason}. Install it with: apt-get install -y chromium (the CI script .ci/run does)."
+    if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
+        pytest.fail(message, pytrace=False)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not CHROMIUM.exists() and shutil.which(str(CHROMIUM)) is None:
+        _missing_browser(f"Chromium not found at {CHROMIUM}")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing_browser("The playwright Python package is not installed")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: object) -> Iterator[object]:
+    context = browser.new_context(locale="pt-BR", viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
