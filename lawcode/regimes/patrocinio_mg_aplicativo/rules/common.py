@@ -14,7 +14,7 @@ import unicodedata
 from lawcode.calendar import format_date_pt
 from lawcode.context import Context
 from lawcode.deadlines import DayCounting, Deadline, MonthRounding, count_days, count_years
-from lawcode.decision import Finding, Status
+from lawcode.decision import Finding, RuleResult, Status
 from lawcode.errors import InvalidFactError
 from lawcode.facts import Document
 
@@ -83,3 +83,16 @@ def check(ctx: Context, code: str, ok: bool, message: str, *, cites: tuple[str, 
     """A met / not-met finding; the counterfactual is shown only when the requirement is not met."""
     return ctx.finding(code, Status.MET if ok else Status.NOT_MET, message, cites=cites,
                        counterfactual=None if ok else counterfactual)
+
+
+def with_cure_window(ctx: Context, decision: RuleResult) -> RuleResult:
+    """A refusal opens the 15-day cure window of art. 7 parágrafo único, counted from the refusal (as_of)."""
+    if decision.outcome != "denied":
+        return decision
+    deadline = days_deadline(ctx, ctx.as_of, "cure_deadline_days")
+    decision.findings.append(ctx.finding(
+        "cure_window", Status.INFO,
+        f"Pedido indeferido em {br(ctx.as_of)}: a pendência pode ser sanada até {br(deadline.end)}, sob pena de "
+        "arquivamento do pedido e perda das taxas recolhidas.", cites=("art7_parun", *deadline.citations)))
+    decision.result["cure_until"] = deadline.end
+    return decision

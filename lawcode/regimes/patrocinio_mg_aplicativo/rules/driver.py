@@ -15,7 +15,17 @@ from lawcode.facts import CNH, Document, Driver, Person
 from lawcode.regime import rule
 
 from .certificates import COURTS, atestado_needs_freshness, fresh_until, renewal_due, toxicology_valid_until
-from .common import DEADLINE_CITES, br, check, detail_flag, is_usable, require_issue_date, within, years_later
+from .common import (
+    DEADLINE_CITES,
+    br,
+    check,
+    detail_flag,
+    is_usable,
+    require_issue_date,
+    with_cure_window,
+    within,
+    years_later,
+)
 
 CNH_ISSUE_DATE = "INT-PAT-CNH-ISSUE-DATE"
 QUALIFYING_CATEGORIES = frozenset("BCDE")
@@ -34,7 +44,7 @@ PRESENCE = (
 
 @rule("driver_registration", cites=(
     "art4", "art4_incI", "art4_incI_a", "art4_incI_b", "art4_incI_c", "art4_incI_e", "art4_incI_f",
-    "art4_incI_g", "art4_incI_h", "art4_incI_i", "art4_incI_j", "art4_par3", *DEADLINE_CITES,
+    "art4_incI_g", "art4_incI_h", "art4_incI_i", "art4_incI_j", "art4_par3", "art7_parun", *DEADLINE_CITES,
 ))
 def driver_registration(ctx: Context, facts: Driver) -> RuleResult:
     person = facts.person
@@ -42,7 +52,7 @@ def driver_registration(ctx: Context, facts: Driver) -> RuleResult:
     findings = [*_presence_findings(ctx, person), *_cnh_findings(ctx, person, result)]
     findings += [*_criminal_findings(ctx, person, result), _toxicology_finding(ctx, person),
                  _insurance_finding(ctx, person), _other_jurisdiction_finding(ctx, person)]
-    return eligibility(sorted(findings, key=lambda f: _ORDER.index(f.code)), result)
+    return with_cure_window(ctx, eligibility(sorted(findings, key=lambda f: _ORDER.index(f.code)), result))
 
 
 _ORDER = ("platform_registration", "cnh_category", "cnh_ear", "cnh_time_since_issue", "cnh_expiry", "alvara_fee",

@@ -16,7 +16,7 @@ from lawcode.errors import InvalidFactError
 from lawcode.facts import PermitApplication, Vehicle
 from lawcode.regime import rule
 
-from .common import DEADLINE_CITES, br, check, is_home_municipality, is_usable, years_later
+from .common import DEADLINE_CITES, br, check, is_home_municipality, is_usable, with_cure_window, years_later
 from .ownership import ownership_findings
 from .temporary import temporary_substitution
 from .transition import TransitionCheck, check_transition
@@ -31,11 +31,11 @@ ACCESSIBILITY = {
 @rule("vehicle_permit", cites=(
     "art1_parun_incV", "art1_parun_incVI", "art2", "art4", "art4_incI_b", "art4_incI_c", "art4_incI_d",
     "art4_incII", "art4_incII_a", "art4_incII_b", "art4_par1", "art4_par2", "art6", "art6_parun", "art8", "art9",
-    "art9_incII", "art11A", *DEADLINE_CITES,
+    "art9_incII", "art7_parun", "art11A", *DEADLINE_CITES,
 ))
 def vehicle_permit(ctx: Context, facts: PermitApplication) -> RuleResult:
     if facts.kind == "temporary":
-        return temporary_substitution(ctx, facts)
+        return with_cure_window(ctx, temporary_substitution(ctx, facts))
     vehicle = facts.vehicle
     result: dict[str, object] = {}
     findings = [*_physical_findings(ctx, vehicle), _category_finding(ctx, vehicle)]
@@ -49,7 +49,7 @@ def vehicle_permit(ctx: Context, facts: PermitApplication) -> RuleResult:
     decision = eligibility(findings, result)
     granted = decision.outcome == "granted" and inspection_until is not None
     decision.result["valid_until"] = min(inspection_until, last_allowed) if granted and inspection_until else None
-    return decision
+    return with_cure_window(ctx, decision)
 
 
 # --- art. 2 and art. 4 II a: capacity, category, doors, air conditioning ---------------------------------
