@@ -39,7 +39,7 @@ def sanction(ctx: Context, facts: InfractionCase) -> RuleResult:
     if facts.date < start:
         return _before_the_law(ctx, facts, entry, start)
     cites = ("art13", entry.cite) if entry.cite.startswith("art13_") else (entry.cite,)
-    findings = [ctx.finding("infraction", Status.MET, f"{entry.code} — {entry.title} ({entry.description})",
+    findings = [ctx.finding("infraction", Status.INFO, f"Infração {entry.code} — {entry.title}: {entry.description}",
                             cites=cites)]
     penalties, measures = _ctb_consequences(ctx, entry, findings)
     measures = [*_seizures(entry), *measures]
