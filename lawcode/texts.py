@@ -31,8 +31,10 @@ ORIGINAL = "original"
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
 _ROMAN = r"[IVXLC]+"
 
-_ARTICLE = re.compile(r"^Art\.?\s*(\d+)\s*\.?\s*[º°]?\s*(?:-\s*([A-Z])\b)?\s*[.:\-–]?\s*(.*)$")
-_PARAGRAPH = re.compile(r"^§\s*(\d+)\s*\.?\s*[º°]?\s*(?:-\s*([A-Z])\b)?\s*[.:\-–]?\s*(.*)$")
+# "º", "°" or a plain "o" ("Art. 1o", common in compiled federal texts) may follow the number.
+_ORDINAL = r"(?:[º°]|o(?=[\s.\-]))?"
+_ARTICLE = re.compile(rf"^Art\.?\s*(\d+)\s*\.?\s*{_ORDINAL}\s*(?:-\s*([A-Z])\b)?\s*[.:\-–]?\s*(.*)$")
+_PARAGRAPH = re.compile(rf"^§\s*(\d+)\s*\.?\s*{_ORDINAL}\s*(?:-\s*([A-Z])\b)?\s*[.:\-–]?\s*(.*)$")
 _SOLE_PARAGRAPH = re.compile(r"^Par[áa]grafo\s+[úÚuU]nico\s*[.:\-–]?\s*(.*)$", re.IGNORECASE)
 _INCISO = re.compile(rf"^({_ROMAN})\s*[-–—]\s*(.*)$")
 _ALINEA = re.compile(r"^([a-z])\)\s*(.*)$")
@@ -40,7 +42,8 @@ _HEADING = re.compile(r"^(CAP[ÍI]TULO|SE[ÇC][ÃA]O|Se[çc][ãa]o|T[ÍI]TULO|LI
 _MONTHS = "janeiro|fevereiro|março|abril|maio|junho|julho|agosto|setembro|outubro|novembro|dezembro"
 _CLOSING = re.compile(rf",\s*(?:em\s+)?\d{{1,2}}º?\s+de\s+(?:{_MONTHS})\s+de\s+\d{{4}}\.?\s*$", re.IGNORECASE)
 _AMENDMENT_NOTE = re.compile(
-    r"\(\s*(Reda[çc][ãa]o\s+dada|Inserid[oa]|Acrescid[oa]|Inclu[íi]d[oa])\s+pel[ao]\s+([^)]+?)\s*\)\s*\.?\s*$",
+    r"\(\s*(Reda[çc][ãa]o\s+dada|Inserid[oa]|Acrescid[oa]|Inclu[íi]d[oa]|Revogad[oa])\s+pel[ao]\s+([^)]+?)\s*\)"
+    r"\s*\.?\s*$",
     re.IGNORECASE,
 )
 _ID_PART = re.compile(rf"^(?:art(\d+)([A-Z]?)|par(\d+)([A-Z]?)|parun|inc({_ROMAN})|([a-z]))$")
@@ -338,6 +341,8 @@ class _Parser:
         existing = self.dispositivos.get(dispositivo_id)
         if note is not None and note[0] == "rewording":
             dispositivo = self.reword(line, existing, dispositivo_id, text, amendment)
+        elif note is not None and note[0] == "repeal" and amendment is not None:
+            dispositivo = self.repeal(line, existing, dispositivo_id, kind, parent, text, amendment)
         elif existing is not None:
             raise self.error(
                 line,
@@ -382,6 +387,26 @@ class _Parser:
         existing.versions.append(Wording(amendment.key, amendment.in_force, None, text, line.number))
         return existing
 
+    def repeal(self, line: _Line, existing: Dispositivo | None, dispositivo_id: str, kind: Kind,
+               parent: str | None, text: str, amendment: Amendment) -> Dispositivo:
+        """'(Revogado pela X)': the dispositivo's last wording ends the day before X takes effect.
+
+        Compiled texts often print only the note in place of the revoked text; then the dispositivo is
+        created with that note as its (only) wording, valid until the repeal.
+        """
+        until = amendment.in_force - dt.timedelta(days=1)
+        if existing is None:
+            start = self.inherited_start(parent)
+            note = text or f"(revogado pela {amendment.cite_as or amendment.marker})"
+            existing = Dispositivo(dispositivo_id, kind, parent, line.number,
+                                   [Wording(ORIGINAL, start, until, note, line.number)])
+            self.dispositivos[dispositivo_id] = existing
+            return existing
+        last = existing.versions[-1]
+        existing.versions[-1] = Wording(last.version_key, last.valid_from, until, last.text, last.line,
+                                        last.inserted)
+        return existing
+
     def inherited_start(self, parent: str | None) -> dt.date:
         """An unmarked child of an inserted dispositivo exists only from the insertion."""
         if parent is None:
@@ -404,7 +429,8 @@ def _split_amendment_note(text: str) -> tuple[str, tuple[str, str] | None]:
     match = _AMENDMENT_NOTE.search(text)
     if match is None:
         return text, None
-    kind = "rewording" if match.group(1).lower().startswith("reda") else "insertion"
+    word = match.group(1).lower()
+    kind = "rewording" if word.startswith("reda") else "repeal" if word.startswith("revog") else "insertion"
     marker = re.sub(r"^(?:a|o)\s+", "", match.group(2).strip())
     return text[: match.start()].rstrip(), (kind, marker)
 

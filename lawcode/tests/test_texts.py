@@ -186,3 +186,14 @@ def test_unmarked_child_of_inserted_article_starts_with_it() -> None:
 def test_text_without_articles_fails() -> None:
     with pytest.raises(LawTextError):
         crafted("Só um cabeçalho\nSem artigos\n")
+
+
+def test_repealed_dispositivo_ends_the_day_before_the_repeal() -> None:
+    amendment = Amendment("lei9", "Lei nº 9, de 01.01.2021", dt.date(2021, 1, 1))
+    law = crafted("Art. 1o Texto.\nI – um;\nII – (Revogado pela Lei nº 9, de 01.01.2021)\n"
+                  "Art. 2º Outro.\n", (amendment,))
+    assert law.ids() == ["art1", "art1_incI", "art1_incII", "art2"]
+    assert law.wording("art1_incII", on=dt.date(2020, 12, 31)).version_key == "original"
+    with pytest.raises(DispositivoNotInForceError):
+        law.wording("art1_incII", on=dt.date(2021, 1, 1))
+    assert law.wording("art1_incI", on=dt.date(2021, 1, 1)).text == "um;"
