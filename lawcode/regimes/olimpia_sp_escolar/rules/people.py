@@ -154,7 +154,7 @@ def art9_personal_findings(
             cites=(*prefix, "art9_incII"),
             who="O condutor",
         ),
-        cnh_finding(ctx, person.cnh, field, (*prefix, "art9_incIII")),
+        cnh_finding(ctx, person.cnh, field, (*prefix, "art9", "art9_incIII")),
         document_finding(
             ctx,
             "course",
@@ -233,7 +233,7 @@ def art11_findings(
             "employment_contract",
             person.document("employment_contract"),
             "employment_contract",
-            cites=("art11_incII",),
+            cites=("art11", "art11_incII"),
         ),
         cnh_finding(ctx, person.cnh, field, ("art11_incIII",)),
         document_finding(
@@ -303,10 +303,8 @@ def attendant_findings(ctx: Context, person: Person, field: str) -> list[Finding
     ]
 
 
-PEOPLE_CITES = (
+ART9_PERSONAL_CITES = (
     "art6",
-    "art8",
-    "art8_parun",
     "art9",
     "art9_incII",
     "art9_incIII",
@@ -317,6 +315,10 @@ PEOPLE_CITES = (
     "art9_incVIII",
     "art9_incIX",
     "art9_incX",
+    "ctb:art138_incIV",
+)
+AUXILIARY_CITES = ("art8", "art8_parun")
+ART11_CITES = (
     "art11",
     "art11_incII",
     "art11_incIII",
@@ -324,7 +326,8 @@ PEOPLE_CITES = (
     "art11_incV",
     "art11_incVI",
     "art11_incVII",
-    "art13_incVI",
+    "art9_incII",
     "ctb:art138_incI",
-    "ctb:art138_incIV",
 )
+ATTENDANT_CITES = ("art13_incVI",)
+PEOPLE_CITES = (*ART9_PERSONAL_CITES, *AUXILIARY_CITES, *ART11_CITES, *ATTENDANT_CITES)

@@ -150,7 +150,7 @@ def returned_ciencia(ctx: Context, facts: NoticeFacts) -> tuple[dt.date, Finding
         Status.INFO,
         "Notificação devolvida por mudança de endereço, recusa ou "
         "inconsistência cadastral: válida para todos os efeitos",
-        cites=("art34_incII",),
+        cites=("art34", "art34_incII"),
     )
     return day, finding
 
@@ -170,7 +170,7 @@ def edital_ciencia(ctx: Context, facts: NoticeFacts) -> tuple[dt.date, Finding]:
         "edital",
         Status.INFO,
         f"Edital publicado em {br(published)}: ciência em {br(day)}",
-        cites=("art34_incII",),
+        cites=("art34", "art34_incII"),
     )
     return day, finding
 
@@ -183,14 +183,14 @@ def ciencia_date(ctx: Context, facts: NoticeFacts) -> RuleResult:
     elif facts.channel == "in_person":
         day = ctx.require(facts.received_on, "received_on")
         finding = ctx.finding(
-            "in_person", Status.INFO, f"Ciência pessoal em {br(day)}", cites=("art34_incI",)
+            "in_person", Status.INFO, f"Ciência pessoal em {br(day)}", cites=("art34", "art34_incI")
         )
     elif facts.channel == "ar" and facts.returned_reason is not None:
         day, finding = returned_ciencia(ctx, facts)
     elif facts.channel == "ar":
         day = ctx.require(facts.received_on, "received_on")
         finding = ctx.finding(
-            "ar", Status.INFO, f"Carta registrada (AR) recebida em {br(day)}", cites=("art34_incII",)
+            "ar", Status.INFO, f"Carta registrada (AR) recebida em {br(day)}", cites=("art34", "art34_incII")
         )
     else:
         raise InvalidFactError(

@@ -13,7 +13,15 @@ from lawcode.regime import rule
 
 from .bans import BAN_CITES, active_ban, ban_article, ban_finding, ban_status_findings
 from .common import br, detail_flag, document_finding, is_olimpia
-from .people import PEOPLE_CITES, art9_personal_findings, art11_findings, attendant_findings
+from .people import (
+    ART9_PERSONAL_CITES,
+    ART11_CITES,
+    ATTENDANT_CITES,
+    AUXILIARY_CITES,
+    art9_personal_findings,
+    art11_findings,
+    attendant_findings,
+)
 
 PF_VEHICLE_DOCUMENTS = (
     ("crlv", "art9_incXII"),
@@ -51,7 +59,7 @@ def pf_operator_findings(ctx: Context, person: Person) -> list[Finding]:
 
 
 def company_seat_finding(ctx: Context, company: Company) -> Finding:
-    cites = ("art6", "art10_incV")
+    cites = ("art6", "art10", "art10_incV")
     seat = ctx.require(company.seat_municipality, "company.seat_municipality")
     proof = company.document("company_seat_proof")
     if is_olimpia(seat) and proof is not None and proof.valid is not False:
@@ -119,7 +127,7 @@ def pj_operator_findings(ctx: Context, company: Company) -> list[Finding]:
 
 
 OPERATOR_CITES = (
-    *PEOPLE_CITES,
+    *ART9_PERSONAL_CITES,
     *BAN_CITES,
     "art9_incXI",
     "art9_incXII",
@@ -149,7 +157,7 @@ def operator_registration(ctx: Context, operator: Operator) -> RuleResult:
     return eligibility(findings)
 
 
-@rule("driver_registration", cites=PEOPLE_CITES)
+@rule("driver_registration", cites=(*ART9_PERSONAL_CITES, *AUXILIARY_CITES, *ART11_CITES))
 def driver_registration(ctx: Context, driver: Driver) -> RuleResult:
     """Principal (art. 9), auxiliary (art. 8 sole §: the same requirements) or employee of a PJ (art. 11)."""
     if driver.role == "employee":
@@ -171,7 +179,7 @@ def driver_registration(ctx: Context, driver: Driver) -> RuleResult:
     )
 
 
-@rule("attendant_registration", cites=("art13_incVI",))
+@rule("attendant_registration", cites=ATTENDANT_CITES)
 def attendant_registration(ctx: Context, attendant: Attendant) -> RuleResult:
     return eligibility(attendant_findings(ctx, attendant.person, "person"))
 

@@ -371,7 +371,12 @@ def penalty_result(
 def context_findings(ctx: Context, case: InfractionCase, entry: CatalogEntry) -> list[Finding]:
     severity = SEVERITY_PT.get(entry.severity, "com penalidade própria")
     findings = [
-        ctx.finding("infraction", Status.INFO, f"{entry.title} — infração {severity}", cites=(entry.cite,)),
+        ctx.finding(
+            "infraction",
+            Status.INFO,
+            f"{entry.title} — infração {severity}, apurada após contraditório e ampla defesa",
+            cites=(entry.cite, "art21"),
+        ),
         auto_finding(ctx, case),
     ]
     if case.committed_by:

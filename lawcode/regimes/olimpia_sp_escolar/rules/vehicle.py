@@ -364,6 +364,7 @@ def kind_finding(ctx: Context, facts: PermitApplication) -> Finding:
 
 
 VEHICLE_PERMIT_CITES = (
+    "art10",
     *PEOPLE_CITES,
     *BAN_CITES,
     *TRANSITION_CITES,
