@@ -103,18 +103,28 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> Iterator[
     data.line = _line(node)
     data.key_lines = {}
     yield data
-    loader.flatten_mapping(node)
+    _reject_duplicate_keys(loader, node)
+    loader.flatten_mapping(node)  # merge keys (<<: *anchor) first; explicit keys then override them
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
-        if key in data.key_lines:
+        data.key_lines[key] = _line(key_node)
+        data[key] = loader.construct_object(value_node, deep=True)
+
+
+def _reject_duplicate_keys(loader: _LineLoader, node: yaml.MappingNode) -> None:
+    seen: dict[Any, int] = {}
+    for key_node, _ in node.value:
+        if key_node.tag == "tag:yaml.org,2002:merge":
+            continue
+        key = loader.construct_object(key_node, deep=True)
+        if key in seen:
             raise _error(
                 loader.source_name,
                 _line(key_node),
-                f"duplicate key {key!r} (first on line {data.key_lines[key]}); keep only one",
-                f"chave {key!r} repetida (primeira na linha {data.key_lines[key]}); mantenha só uma",
+                f"duplicate key {key!r} (first on line {seen[key]}); keep only one",
+                f"chave {key!r} repetida (primeira na linha {seen[key]}); mantenha só uma",
             )
-        data.key_lines[key] = _line(key_node)
-        data[key] = loader.construct_object(value_node, deep=True)
+        seen[key] = _line(key_node)
 
 
 def _construct_sequence(loader: _LineLoader, node: yaml.SequenceNode) -> Iterator[MarkedList]:

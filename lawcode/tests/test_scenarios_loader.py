@@ -31,7 +31,7 @@ cases:
     facts: {}
     expect:
       error: MissingFactError
-      interpretations: {INT-OLI-X: option_a}
+      explanation_contains: vehicle
 """
 
 
@@ -60,7 +60,7 @@ def test_it_loads_cases_with_their_lines(tmp_path: Path) -> None:
     assert first.expect.result == {"valid_until": dt.date(2027, 2, 28)}
     assert second.as_of == dt.date(2026, 3, 2)
     assert second.expect.error == "MissingFactError"
-    assert second.expect.interpretations == {"INT-OLI-X": "option_a"}
+    assert second.expect.explanation_contains == ("vehicle",)
     assert second.description == "espera erro"
 
 
@@ -150,3 +150,27 @@ def test_a_missing_file_is_a_scenario_error(tmp_path: Path) -> None:
     with pytest.raises(ScenarioError) as info:
         load_scenario_file(tmp_path / "nope.yaml")
     assert "nope.yaml" in str(info.value.file)
+
+
+def test_interpretations_may_be_a_list_or_a_mapping(tmp_path: Path) -> None:
+    as_list = VALID.replace("      findings: {vehicle_age: not_met}", "      interpretations: [INT-A]")
+    as_map = VALID.replace("      findings: {vehicle_age: not_met}", "      interpretations: {INT-A: opt}")
+    assert load_scenario_file(write(tmp_path, as_list, "a.yaml")).cases[0].expect.interpretations == {
+        "INT-A": None
+    }
+    assert load_scenario_file(write(tmp_path, as_map, "b.yaml")).cases[0].expect.interpretations == {
+        "INT-A": "opt"
+    }
+
+
+def test_decision_checks_are_rejected_next_to_an_expected_error(tmp_path: Path) -> None:
+    error = load_error(tmp_path, VALID.replace("      explanation_contains: vehicle", "      cites: [art1]"))
+    assert error.line == 20
+    assert "'expect.cites'" in error.message
+
+
+def test_merge_keys_may_be_overridden_without_a_duplicate_error() -> None:
+    text = "base: &b {kind: new, year: 2011}\nother:\n  <<: *b\n  kind: renewal\n"
+    data = load_yaml_with_lines(text, "merge.yaml")
+    assert data["other"] == {"kind": "renewal", "year": 2011}
+    assert data["other"].line_of("kind") == 4

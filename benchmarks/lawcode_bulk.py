@@ -1,0 +1,241 @@
+"""Benchmark of lawcode bulk evaluation: synthetic vehicles for Olímpia's ``vehicle_permit``, with a reform.
+
+    .venv/bin/python benchmarks/lawcode_bulk.py              # 300,000 vehicles (tens of minutes)
+    .venv/bin/python benchmarks/lawcode_bulk.py --n 2000     # a CI-sized run
+
+Three passes over the same deterministic stream of vehicles (seeded ``random.Random``):
+
+1. baseline — the same loop, calling a trivial function that only builds the facts object;
+2. bulk — ``evaluate_many`` under the law (max vehicle age 15) and under the reform (10), timed without
+   tracemalloc; ru_maxrss is sampled along the way, so a flat line shows that memory does not grow;
+3. memory — ``evaluate_many`` again over the first ``--memory-n`` vehicles with tracemalloc on (it slows
+   Python down several times, so it is kept out of the timed pass), reporting current and peak traced memory.
+
+It prints small tables. It is a benchmark, not a test: nothing asserts, and pytest does not collect it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime as dt
+import random
+import resource
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from lawcode.bulk import BulkReport, Reform, evaluate_many  # noqa: E402
+from lawcode.facts import CNH, Document, Operator, Ownership, PermitApplication, Person, Vehicle  # noqa: E402
+
+REGIME = "olimpia_sp_escolar"
+QUESTION = "vehicle_permit"
+AS_OF = dt.date(2026, 3, 10)
+SEED = 20260310
+REFORM = Reform.from_parameters({"max_vehicle_age": 10}, cite="art13_incII", name="idade máxima 15 → 10 anos")
+
+
+def _date(text: str) -> dt.date:
+    return dt.date.fromisoformat(text)
+
+
+def _operator() -> Operator:
+    """A PF operator who meets Olímpia's art. 9 on AS_OF (shared by every vehicle: the vehicle varies)."""
+    documents = tuple(
+        Document(
+            kind, issue_date=_date(issued), expiry_date=_date(expires) if expires else None, details=details
+        )
+        for kind, issued, expires, details in (
+            ("school_transport_course", "2024-01-10", None, {}),
+            ("address_proof", "2026-02-20", None, {}),
+            ("municipal_registration", "2020-01-01", None, {}),
+            ("municipal_tax_clearance", "2026-02-25", "2026-08-25", {}),
+            ("no_gravissima_proof", "2026-02-25", None, {}),
+            ("criminal_record_certificate", "2026-02-01", None, {"presented_on": "2026-03-02"}),
+            ("criminal_distribution_certificate", "2026-02-01", None, {"presented_on": "2026-03-02"}),
+            ("detran_fines_clearance", "2026-02-25", None, {}),
+        )
+    )
+    person = Person(
+        name="Operador Sintético",
+        birth_date=_date("1980-05-10"),
+        cnh=CNH("D", True, first_issue=_date("2000-06-01"), expiry=_date("2030-01-01")),
+        documents=documents,
+        resident_municipality="Olímpia",
+        course_completed=True,
+    )
+    return Operator("PF", person=person)
+
+
+VEHICLE_DOCUMENTS = (
+    Document("crv", issue_date=_date("2023-01-01")),
+    Document("crlv", issue_date=_date("2026-01-10"), expiry_date=_date("2026-12-31")),
+    Document("app_insurance", issue_date=_date("2026-01-01"), expiry_date=_date("2026-12-31")),
+    Document("detran_school_authorization", issue_date=_date("2026-02-01"), expiry_date=_date("2026-07-31")),
+)
+
+
+def _vehicle(rng: random.Random, index: int) -> Vehicle:
+    """A vehicle drawn from a plausible fleet: mostly recent, a few from elsewhere or with a bad tachograph."""
+    year = rng.choice(range(2004, 2027))
+    own = rng.random() < 0.9
+    return Vehicle(
+        plate=f"BEN{index % 10}{chr(65 + index % 26)}{index % 100:02d}",
+        manufacture_year=year,
+        model_year=year + rng.choice((0, 1)),
+        seats=rng.randint(8, 20),
+        registration_municipality="Olímpia" if rng.random() < 0.95 else "Barretos",
+        category="aluguel",
+        ownership=Ownership("own") if own else Ownership("comodato", renavam_link=rng.random() < 0.8),
+        tachograph_ok=rng.random() < 0.97,
+        permit_number_on_doors=True,
+        detran_inspection_approved=True,
+        registered_in_service_on=_date("2026-03-02"),
+        documents=VEHICLE_DOCUMENTS,
+    )
+
+
+def synthetic_applications(n: int, seed: int = SEED) -> Iterator[PermitApplication]:
+    """``n`` permit applications, one per synthetic vehicle; the same seed gives the same stream."""
+    rng = random.Random(seed)
+    template = PermitApplication(
+        operator=_operator(), vehicle=Vehicle(), carries_children_under_4_or_pcd=False
+    )
+    for index in range(n):
+        yield dataclasses.replace(template, vehicle=_vehicle(rng, index))
+
+
+# --------------------------------------------------------------------------------------------------------------
+
+
+def max_rss_mib() -> float:
+    """Peak resident set size of this process so far (ru_maxrss is KiB on Linux)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def sampled(stream: Iterable[Any], n: int, on_sample: Callable[[int], None]) -> Iterator[Any]:
+    """Pass items through, calling ``on_sample(count)`` at 10%, 25%, 50%, 75% and 100% of ``n``."""
+    marks = {max(1, round(n * share)) for share in (0.10, 0.25, 0.50, 0.75, 1.0)}
+    for count, item in enumerate(stream, start=1):
+        yield item
+        if count in marks:
+            on_sample(count)
+
+
+def run_baseline(n: int) -> float:
+    """Seconds for the same loop with a trivial body: only building each facts object."""
+    kept: list[PermitApplication] = []
+
+    def trivial(application: PermitApplication) -> None:
+        if not kept:
+            kept.append(application)
+
+    start = time.perf_counter()
+    for application in synthetic_applications(n):
+        trivial(application)
+    return time.perf_counter() - start
+
+
+def run_bulk(n: int) -> tuple[float, BulkReport, list[tuple[int, float]]]:
+    rss: list[tuple[int, float]] = []
+    stream = sampled(synthetic_applications(n), n, lambda count: rss.append((count, max_rss_mib())))
+    start = time.perf_counter()
+    report = evaluate_many(REGIME, QUESTION, stream, as_of=AS_OF, reform=REFORM, examples=1)
+    return time.perf_counter() - start, report, rss
+
+
+def run_traced(n: int) -> tuple[list[tuple[int, float]], float]:
+    """tracemalloc current memory at the sample points, and the peak, for the first ``n`` vehicles (MiB)."""
+    current: list[tuple[int, float]] = []
+    tracemalloc.start()
+    stream = sampled(
+        synthetic_applications(n), n, lambda c: current.append((c, tracemalloc.get_traced_memory()[0]))
+    )
+    evaluate_many(REGIME, QUESTION, stream, as_of=AS_OF, reform=REFORM, examples=1)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return [(count, size / 2**20) for count, size in current], peak / 2**20
+
+
+def print_table(headers: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> None:
+    widths = [max(len(headers[i]), *(len(row[i]) for row in rows)) for i in range(len(headers))]
+    print("  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)))
+    print("  ".join("-" * w for w in widths))
+    for row in rows:
+        print(
+            "  ".join(
+                cell.rjust(w) if i else cell.ljust(w)
+                for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+            )
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--n", type=int, default=300_000, help="number of synthetic vehicles (default 300000)"
+    )
+    parser.add_argument("--memory-n", type=int, default=20_000, help="vehicles in the tracemalloc pass")
+    args = parser.parse_args(argv)
+    evaluate_many(
+        REGIME, QUESTION, synthetic_applications(1), as_of=AS_OF
+    )  # load the regime outside the timing
+    rss_start = max_rss_mib()
+    baseline_seconds = run_baseline(args.n)
+    bulk_seconds, report, rss = run_bulk(args.n)
+    traced, peak = run_traced(min(args.n, args.memory_n))
+    _print_results(args.n, baseline_seconds, bulk_seconds, report, rss_start, rss, traced, peak)
+    return 0
+
+
+def _print_results(
+    n: int,
+    baseline_seconds: float,
+    bulk_seconds: float,
+    report: BulkReport,
+    rss_start: float,
+    rss: list[tuple[int, float]],
+    traced: list[tuple[int, float]],
+    peak: float,
+) -> None:
+    print(f"lawcode bulk benchmark — {REGIME} / {QUESTION} on {AS_OF}, {n} synthetic vehicles (seed {SEED})")
+    print(f"python {sys.version.split()[0]}\n")
+    print_table(
+        ("pass", "vehicles", "seconds", "vehicles/s", "x baseline"),
+        [
+            (
+                "baseline: build facts only",
+                str(n),
+                f"{baseline_seconds:.2f}",
+                f"{n / baseline_seconds:,.0f}",
+                "1.0",
+            ),
+            (
+                "evaluate_many: law + reform",
+                str(n),
+                f"{bulk_seconds:.2f}",
+                f"{n / bulk_seconds:,.0f}",
+                f"{bulk_seconds / baseline_seconds:,.0f}",
+            ),
+        ],
+    )
+    print(f"\n(each vehicle is evaluated twice — {2 * n / bulk_seconds:,.0f} evaluations/s)\n")
+    print_table(
+        ("vehicles evaluated", "ru_maxrss MiB"),
+        [("before the passes", f"{rss_start:.1f}")] + [(str(c), f"{m:.1f}") for c, m in rss],
+    )
+    print()
+    print_table(("vehicles (tracemalloc pass)", "traced MiB"), [(str(c), f"{m:.2f}") for c, m in traced])
+    print(f"tracemalloc peak: {peak:.2f} MiB\n")
+    print(report.summary_pt().split("\n\n", 1)[0])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
