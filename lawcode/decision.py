@@ -242,7 +242,8 @@ class Decision:
 def _explanation_lines(decision: Decision) -> list[str]:
     lines = [
         f"Resultado: {decision.outcome_pt}",
-        f"Pergunta: {decision.question} — regime {decision.regime}, na data de {decision.as_of.strftime('%d/%m/%Y')}",
+        f"Pergunta: {_question_pt(decision.question)} — regime {decision.regime}, "
+        f"na data de {decision.as_of.strftime('%d/%m/%Y')}",
     ]
     if decision.explanation:
         lines += ["", decision.explanation]
@@ -260,6 +261,13 @@ def _explanation_lines(decision: Decision) -> list[str]:
         lines += ["", "Interpretações aplicadas:"]
         lines += [_interpretation_line(use) for use in decision.interpretations]
     return lines
+
+
+def _question_pt(question: str) -> str:
+    from lawcode.questions import QUESTIONS
+
+    spec = QUESTIONS.get(question)
+    return f"{spec.description_pt} ({question})" if spec else question
 
 
 def _finding_lines(finding: Finding) -> list[str]:

@@ -154,7 +154,7 @@ def test_explanation_in_portuguese_lists_everything_used(demo: Regime) -> None:
     decision = demo.evaluate("fine_amount", {"quantity": "10", "unit": "ufesp", "infraction_date": "2025-05-01"},
                              as_of=dt.date(2025, 6, 1))
     text = decision.explain()
-    assert text.startswith("Resultado: Calculado")
+    assert text.startswith("Resultado: Calculado\nPergunta: Valor da multa em reais (fine_amount) — regime demo_sp")
     assert "Lei 100/2020 (Demo), art. 2º-A (incluído pela Lei 200/2021)" in text
     assert "R$ 37,02 (vigente desde 01/01/2025; Comunicado SEFAZ-SP DICAR-88/24)" in text
     assert "INT-GEN-FINE-VALUATION-DATE" in text and "Na data da infração." in text
