@@ -50,3 +50,14 @@ def test_votuporanga_amendment_dates_come_from_regime_yaml() -> None:
     assert law.text is not None
     assert law.text.wording("art4_par2", on=dt.date(2017, 1, 1)).version_key == "original"
     assert law.text.wording("art4_par2", on=dt.date(2019, 1, 1)).version_key == "lei6151_2018"
+
+
+def test_patrocinio_is_not_in_force_during_its_vacatio_legis() -> None:
+    from lawcode.errors import LawNotInForceError
+
+    regime = get_regime("patrocinio_mg_aplicativo")
+    assert regime.in_force == dt.date(2025, 12, 22)
+    question = next(q for q in regime.questions() if q != "law_in_force")
+    with pytest.raises(LawNotInForceError) as error:
+        regime.evaluate(question, {}, as_of=dt.date(2025, 12, 21))
+    assert "22/12/2025" in error.value.message_pt
