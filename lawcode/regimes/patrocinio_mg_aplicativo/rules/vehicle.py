@@ -48,6 +48,7 @@ def vehicle_permit(ctx: Context, facts: PermitApplication) -> RuleResult:
     findings += _accessibility(ctx, vehicle, result)
     decision = eligibility(findings, result)
     granted = decision.outcome == "granted" and inspection_until is not None
+    # Valid while both the yearly vistoria and the age limit (or the art. 4 §2 transition) hold.
     decision.result["valid_until"] = min(inspection_until, last_allowed) if granted and inspection_until else None
     return with_cure_window(ctx, decision)
 
