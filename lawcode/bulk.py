@@ -160,7 +160,7 @@ class _Tally:
 
 
 def evaluate_many(
-    regime_id: str,
+    regime_id: str | Regime,
     question: str,
     subjects: Iterable[Any],
     *,
@@ -171,10 +171,12 @@ def evaluate_many(
 ) -> BulkReport:
     """Evaluate every subject (the question's facts class, or dicts) under the baseline and the reform.
 
+    ``regime_id`` names a registered regime (or is a loaded ``Regime``, e.g. one in development).
+
     ``reform`` is a ``Reform`` or a ``Config`` laid over ``config``. Streaming: subjects are read once, and
     only the first ``examples`` changed subjects are kept (with both explanations).
     """
-    regime = get_regime(regime_id)
+    regime = get_regime(regime_id) if isinstance(regime_id, str) else regime_id
     baseline_config = config or Config()
     reform_config = _reform_config(reform, as_of, baseline_config)
     tally = _Tally()
@@ -185,7 +187,7 @@ def evaluate_many(
         if reform_config is not None:
             after = _evaluate(regime, question, subject, as_of, reform_config)
             _record_reform(tally, index, subject, before, after, examples)
-    return _report(regime_id, question, as_of, reform, tally)
+    return _report(regime.id, question, as_of, reform, tally)
 
 
 def _reform_config(reform: Reform | Config | None, as_of: dt.date, baseline: Config) -> Config | None:
