@@ -23,6 +23,7 @@ DRIVER_CITES = (
     "ctb:art138_incIV", "ctb:art329",
 )  # fmt: skip
 ACCEPTED_CATEGORIES = ("D", "E")  # art. 4º, I, "b"; E also covers D's vehicles (CTB art. 143)
+CERTIFICATE_CITES = ("art4_incI_d", "ctb:art329")
 ROLE_CITES = {
     "principal": "art4_incI",
     "auxiliary": "art5_parun",
@@ -228,39 +229,32 @@ def _current_ctb(ctx: Context, code: str, counts: dict[str, Any]) -> Finding:
 
 def _criminal_certificate(ctx: Context, person: Person, prefix: str, result: dict[str, Any]) -> Finding:
     code = prefix + "criminal_certificate"
-    cites = ("art4_incI_d", "ctb:art329")
     certificate = person.document("criminal_distribution_certificate")
     if certificate is None:
-        return _finding(
-            ctx,
-            code,
-            Status.NOT_MET,
-            "Certidão negativa de distribuição criminal não apresentada",
-            cites,
-            counterfactual="seria deferido com a certidão negativa (homicídio, roubo, estupro "
-            "e corrupção de menores)",
+        counterfactual = (
+            "seria deferido com a certidão negativa (homicídio, roubo, estupro e corrupção de menores)"
         )
-    issued = ctx.require(
-        certificate.issue_date, "person.documents.criminal_distribution_certificate.issue_date"
-    )
-    negative = ctx.require(certificate.valid, "person.documents.criminal_distribution_certificate.valid")
+        message = "Certidão negativa de distribuição criminal não apresentada"
+        return _finding(ctx, code, Status.NOT_MET, message, CERTIFICATE_CITES, counterfactual=counterfactual)
+    where = "person.documents.criminal_distribution_certificate"
+    issued = ctx.require(certificate.issue_date, f"{where}.issue_date")
+    negative = ctx.require(certificate.valid, f"{where}.valid")
     fresh_until = months_later(issued, 12 * int(ctx.param("criminal_certificate_renewal_years")))
     result["certificate_fresh_until"] = fresh_until
+    return _certificate_finding(ctx, code, issued, fresh_until, negative=negative)
+
+
+def _certificate_finding(
+    ctx: Context, code: str, issued: dt.date, fresh_until: dt.date, *, negative: bool
+) -> Finding:
     if not negative:
-        return _finding(ctx, code, Status.NOT_MET, "Certidão de distribuição criminal não é negativa", cites)
+        message = "Certidão de distribuição criminal não é negativa"
+        return _finding(ctx, code, Status.NOT_MET, message, CERTIFICATE_CITES)
     if ctx.as_of > fresh_until:
-        return _finding(
-            ctx,
-            code,
-            Status.NOT_MET,
-            f"Certidão emitida em {br(issued)} devia ter sido renovada até {br(fresh_until)}",
-            cites,
-            counterfactual="seria deferido com certidão emitida nos últimos 5 anos",
-        )
-    return _finding(
-        ctx,
-        code,
-        Status.MET,
-        f"Certidão negativa emitida em {br(issued)}, válida até {br(fresh_until)} (renovável a cada 5 anos)",
-        cites,
+        message = f"Certidão emitida em {br(issued)} devia ter sido renovada até {br(fresh_until)}"
+        counterfactual = "seria deferido com certidão emitida nos últimos 5 anos"
+        return _finding(ctx, code, Status.NOT_MET, message, CERTIFICATE_CITES, counterfactual=counterfactual)
+    message = (
+        f"Certidão negativa emitida em {br(issued)}, válida até {br(fresh_until)} (renovável a cada 5 anos)"
     )
+    return _finding(ctx, code, Status.MET, message, CERTIFICATE_CITES)

@@ -103,9 +103,8 @@ def inspection_calendar(ctx: Context, facts: InspectionFacts) -> RuleResult:
     return RuleResult("computed", findings, result)
 
 
-def _counts(ctx: Context, inspected: dt.date | None, cycle: tuple[int, int]) -> bool:
-    if inspected is None:
-        return False
+def _counts(ctx: Context, inspected: dt.date, cycle: tuple[int, int]) -> bool:
+    """Whether an inspection on ``inspected`` fulfils the cycle's one (INT-VOT-INSPECTION-WINDOW)."""
     if ctx.interpretation("INT-VOT-INSPECTION-WINDOW") == "semester":
         previous_end = _month_end(*_shift(*cycle, -6))
         return previous_end < inspected <= _month_end(*cycle)
@@ -115,37 +114,30 @@ def _counts(ctx: Context, inspected: dt.date | None, cycle: tuple[int, int]) -> 
 def _status(ctx: Context, facts: InspectionFacts, months: tuple[int, int], result: dict[str, Any]) -> Finding:
     cycle = _cycle(ctx.as_of, months)
     label = f"{MONTHS_PT[cycle[1] - 1]} de {cycle[0]}"
-    result.update(
-        {
-            "cycle_month": _month_label(*cycle),
-            "next_due_month": _month_label(*_shift(*cycle, 6)),
-            "missed_penalty_ufm": None,
-        }
-    )
-    done = _counts(ctx, facts.last_inspection, cycle)
-    if done:
+    cycle_info = {"cycle_month": _month_label(*cycle), "next_due_month": _month_label(*_shift(*cycle, 6))}
+    result.update(cycle_info, missed_penalty_ufm=None)
+    inspected = facts.last_inspection
+    if inspected is not None and _counts(ctx, inspected, cycle):
         result["status"] = "ok"
-        assert facts.last_inspection is not None  # _counts is False without it
-        return ctx.finding(
-            "inspection_status",
-            Status.MET,
-            f"Vistoria de {label} feita em {br(facts.last_inspection)}",
-            cites=("art4_par4",),
-        )
+        message = f"Vistoria de {label} feita em {br(inspected)}"
+        return ctx.finding("inspection_status", Status.MET, message, cites=("art4_par4",))
     if ctx.as_of <= _month_end(*cycle):
         result["status"] = "due"
-        return ctx.finding(
-            "inspection_status",
-            Status.INFO,
-            f"Vistoria de {label} a fazer até {br(_month_end(*cycle))}",
-            cites=("art4_par4",),
-        )
+        message = f"Vistoria de {label} a fazer até {br(_month_end(*cycle))}"
+        return ctx.finding("inspection_status", Status.INFO, message, cites=("art4_par4",))
+    return _overdue(ctx, label, result)
+
+
+def _overdue(ctx: Context, label: str, result: dict[str, Any]) -> Finding:
+    """Art. 4º § 5º: missing any of the semestral inspections costs the operator 135 UFM."""
     penalty = int(ctx.param("missed_inspection_fine_ufm"))
-    result.update({"status": "overdue", "missed_penalty_ufm": penalty})
+    result.update(status="overdue", missed_penalty_ufm=penalty)
+    message = f"Vistoria de {label} não feita: penalidade de {penalty} UFM ao transportador"
+    counterfactual = f"não haveria penalidade com a vistoria feita em {label}"
     return ctx.finding(
         "inspection_status",
         Status.NOT_MET,
-        f"Vistoria de {label} não feita: penalidade de {penalty} UFM ao transportador",
+        message,
         cites=("art4_par4", "art4_par5"),
-        counterfactual=f"não haveria penalidade com a vistoria feita em {label}",
+        counterfactual=counterfactual,
     )

@@ -80,43 +80,33 @@ def _original_transition(ctx: Context) -> Finding:
 
 @rule("operator_registration", cites=("art1_parun", "art1A", "art1A_par1", "art3"))
 def operator_registration(ctx: Context, facts: Operator) -> RuleResult:
-    on = wording_date(ctx)
-    registration = operator_document(facts, "municipal_registration")
-    registered = registration is not None and registration.valid is not False
-    findings = [
-        ctx.finding(
-            "municipal_registration",
-            Status.MET if registered else Status.NOT_MET,
-            "Inscrito no Cadastro de Veículo de Transporte de Passageiros (transporte escolar)"
-            if registered
-            else "Sem inscrição no Cadastro de Veículo de Transporte de Passageiros da Prefeitura",
-            cites=("art1_parun",),
-            on=on,
-            counterfactual=None if registered else "seria deferido após a inscrição no cadastro municipal",
-        )
-    ]
     documents = [ALVARA if facts.kind == "PF" else CLI]
-    findings.append(
-        ctx.finding(
-            "authorization_document",
-            Status.INFO,
-            f"Documento de autorização: {documents[0]}",
-            cites=("art3",),
-            on=on,
-        )
-    )
+    message = f"Documento de autorização: {documents[0]}"
+    findings = [
+        _registration(ctx, facts),
+        ctx.finding("authorization_document", Status.INFO, message, cites=("art3",), on=wording_date(ctx)),
+    ]
     result: dict[str, Any] = {"authorization_documents": documents}
     if amended(ctx):
         documents.insert(0, TERMO)
         result["activity_only_after_alvara"] = True
-        findings.append(
-            ctx.finding(
-                "termo_and_alvara",
-                Status.INFO,
-                "Desde a Lei 6.151/2018 a autorização é "
-                "dada por Termo de Autorização e Alvará de Licença; a atividade só começa "
-                "após a expedição do Alvará",
-                cites=("art1A", "art1A_par1"),
-            )
+        message = (
+            "Desde a Lei 6.151/2018 a autorização é dada por Termo de Autorização e Alvará de Licença; "
+            "a atividade só começa após a expedição do Alvará"
         )
+        findings.append(ctx.finding("termo_and_alvara", Status.INFO, message, cites=("art1A", "art1A_par1")))
     return eligibility(findings, result)
+
+
+def _registration(ctx: Context, facts: Operator) -> Finding:
+    registration = operator_document(facts, "municipal_registration")
+    cadastro = "Cadastro de Veículo de Transporte de Passageiros da Prefeitura (transporte escolar)"
+    if registration is not None and registration.valid is not False:
+        return ctx.finding(
+            "municipal_registration", Status.MET, f"Inscrito no {cadastro}", cites=("art1_parun",),
+            on=wording_date(ctx),
+        )  # fmt: skip
+    return ctx.finding(
+        "municipal_registration", Status.NOT_MET, f"Sem inscrição no {cadastro}", cites=("art1_parun",),
+        on=wording_date(ctx), counterfactual="seria deferido após a inscrição no cadastro municipal",
+    )  # fmt: skip

@@ -192,45 +192,41 @@ def _valuation_date(ctx: Context, facts: InfractionCase) -> dt.date:
 
 
 def _cure(ctx: Context, facts: InfractionCase, findings: list[Finding], result: dict[str, Any]) -> bool:
-    """Art. 16: a non-safety irregularity is first notified to be regularized within 24 hours."""
+    """Art. 16: a non-safety irregularity is first notified to be regularized within 24 hours.
+
+    Returns True when no penalty applies (not yet notified, or regularized in time).
+    """
     if ctx.interpretation("INT-VOT-CURE-EFFECT") == "notice_and_penalty":
-        findings.append(
-            ctx.finding(
-                "cure_notice",
-                Status.INFO,
-                "A notificação para regularizar em 24 horas não afasta a penalidade (leitura adotada)",
-                cites=("art16",),
-            )
-        )
+        message = "A notificação para regularizar em 24 horas não afasta a penalidade (leitura adotada)"
+        findings.append(ctx.finding("cure_notice", Status.INFO, message, cites=("art16",)))
         return False
     if facts.cure_notified_at is None:
+        message = (
+            "Irregularidade sem risco à segurança: o autorizado deve antes ser notificado para regularizar"
+        )
+        counterfactual = "a penalidade só cabe se, notificado, não regularizar em 24 horas"
         findings.append(
             ctx.finding(
-                "cure_notice",
-                Status.NOT_MET,
-                "Irregularidade sem risco à segurança: o "
-                "autorizado deve antes ser notificado para regularizar em 24 horas",
-                cites=("art16",),
-                counterfactual="a penalidade só cabe se, notificado, não regularizar no prazo",
+                "cure_notice", Status.NOT_MET, message, cites=("art16",), counterfactual=counterfactual
             )
         )
         return True
+    return _cured_in_time(ctx, facts, facts.cure_notified_at, findings, result)
+
+
+def _cured_in_time(
+    ctx: Context,
+    facts: InfractionCase,
+    notified_at: dt.datetime,
+    findings: list[Finding],
+    result: dict[str, Any],
+) -> bool:
     _, extend = day_counting(ctx)
-    deadline = count_hours(
-        facts.cure_notified_at,
-        int(ctx.param_on("cure_hours", facts.date)),
-        calendar=ctx.calendar,
-        extend_to_business_day=extend,
-    )
+    hours = int(ctx.param_on("cure_hours", facts.date))
+    deadline = count_hours(notified_at, hours, calendar=ctx.calendar, extend_to_business_day=extend)
     result["cure_deadline"] = deadline.end
     timely = facts.regularized_at is not None and deadline.is_timely(facts.regularized_at)
-    findings.append(
-        ctx.finding(
-            "cure",
-            Status.MET if timely else Status.NOT_MET,
-            ("Regularizado" if timely else "Não regularizado") + " até "
-            f"{br(deadline.end.date())} às {deadline.end:%H:%M}",
-            cites=("art16",),
-        )
-    )
+    state = "Regularizado" if timely else "Não regularizado"
+    message = f"{state} até {br(deadline.end.date())} às {deadline.end:%H:%M}"
+    findings.append(ctx.finding("cure", Status.MET if timely else Status.NOT_MET, message, cites=("art16",)))
     return timely
