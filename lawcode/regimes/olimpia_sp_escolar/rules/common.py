@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import unicodedata
 from collections.abc import Iterable
+from decimal import Decimal
 
 from lawcode.calendar import format_date_pt
 from lawcode.context import Context
@@ -17,6 +18,12 @@ from lawcode.facts import DOCUMENT_KINDS, Document
 
 MUNICIPALITY = "olimpia"
 _MUNICIPALITY_PREFIXES = ("estancia turistica de ", "municipio de ")
+
+
+def money(amount: Decimal) -> str:
+    """Reais as users read them: R$ 1.152,60."""
+    text = f"{amount:,.2f}".replace(",", "_").replace(".", ",").replace("_", ".")
+    return f"R$ {text}"
 
 
 def published_on(ctx: Context) -> dt.date:

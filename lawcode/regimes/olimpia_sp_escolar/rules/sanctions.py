@@ -15,7 +15,7 @@ from lawcode.facts import FineFacts, InfractionCase, PriorSanction
 from lawcode.regime import CatalogEntry, rule
 from lawcode.units import Unit
 
-from .common import br, months_later, period_end, years_period_end
+from .common import br, money, months_later, period_end, years_period_end
 from .penalty_table import (
     CLANDESTINE_CODE,
     LEVE_WINDOW_MONTHS,
@@ -57,7 +57,14 @@ class Penalties:
     ban_start: dt.date | None = None
     ban_until: dt.date | None = None
     recidivism: bool = False
-    cites: list[str] = dataclasses.field(default_factory=list)
+    cites: dict[str, list[str]] = dataclasses.field(default_factory=dict)
+
+    def cite(self, kind: str, *refs: str) -> None:
+        """Record the dispositivos behind one kind of penalty (warning, fine, suspension, cassation, ban…)."""
+        self.cites.setdefault(kind, []).extend(refs)
+
+    def cites_for(self, kind: str) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(self.cites.get(kind, [])))
 
 
 def catalog_entry(ctx: Context, code: str) -> CatalogEntry:
@@ -112,12 +119,15 @@ def apply_table(
     ctx: Context, case: InfractionCase, severity: str, penalties: Penalties
 ) -> PriorSanction | None:
     table = SEVERITY_TABLE[severity]
-    penalties.cites.append(table.cite)
     penalties.warning = table.warning
+    if table.warning:
+        penalties.cite("warning", table.cite)
     if table.fine_param:
         penalties.fine_quantity = Decimal(ctx.param_on(table.fine_param, case.date))
+        penalties.cite("fine", table.cite)
     if table.suspension_days_param:
         penalties.suspension_days = int(ctx.param_on(table.suspension_days_param, case.date))
+        penalties.cite("suspension", table.cite)
     prior = find_recidivism(ctx, case, severity, table.recidivism)
     if prior is not None:
         apply_recidivism(ctx, case, table.recidivism, penalties)
@@ -128,16 +138,19 @@ def apply_recidivism(
     ctx: Context, case: InfractionCase, recidivism: Recidivism, penalties: Penalties
 ) -> None:
     penalties.recidivism = True
-    penalties.cites.append(recidivism.cite)
     if recidivism.fine_param:
         penalties.warning = False
         penalties.fine_quantity = Decimal(ctx.param_on(recidivism.fine_param, case.date))
+        penalties.cite("fine", recidivism.cite)
     if recidivism.multiplier_param and penalties.fine_quantity is not None:
         penalties.fine_quantity *= Decimal(ctx.param_on(recidivism.multiplier_param, case.date))
         penalties.doubled = True
+        penalties.cite("fine", recidivism.cite)
     if recidivism.suspension_days_param:
         penalties.suspension_days = int(ctx.param_on(recidivism.suspension_days_param, case.date))
+        penalties.cite("suspension", recidivism.cite)
     if recidivism.cassation:
+        penalties.cite("cassation", recidivism.cite)
         penalties.cassation, penalties.cassation_on, penalties.suspension_days = (
             True,
             case.decided_final_on,
@@ -146,8 +159,8 @@ def apply_recidivism(
 
 
 def apply_special(ctx: Context, case: InfractionCase, special: SpecialRule, penalties: Penalties) -> None:
-    penalties.cites.append(special.cite)
     if special.kind is Special.DIRECT_CASSATION:
+        penalties.cite("cassation", special.cite)
         penalties.cassation, penalties.cassation_on, penalties.suspension_days = (
             True,
             case.decided_final_on,
@@ -157,9 +170,12 @@ def apply_special(ctx: Context, case: InfractionCase, special: SpecialRule, pena
     if penalties.cassation or special.suspension_days_param is None:
         return
     penalties.suspension_days = int(ctx.param_on(special.suspension_days_param, case.date))
+    penalties.cite("suspension", special.cite)
     if special.kind is Special.SUSPENSION_WITH_INSPECTION:
         penalties.inspection_required = True
+        penalties.cite("inspection", special.cite)
         return
+    penalties.cite("cassation", special.cite)
     start = case.date  # "de forma imediata"
     penalties.suspension_start, penalties.suspension_end = start, period_end(start, penalties.suspension_days)
     immediate_cassation(ctx, case, penalties)
@@ -182,7 +198,7 @@ def finish_dates(ctx: Context, case: InfractionCase, penalties: Penalties) -> No
         penalties.suspension_start = case.decided_final_on
         penalties.suspension_end = period_end(case.decided_final_on, penalties.suspension_days)
     if penalties.cassation:
-        penalties.cites.append("art26")
+        penalties.cite("ban", "art26")
         penalties.ban_years = int(ctx.param_on("cassation_ban_years", case.date))
         set_ban(penalties, penalties.cassation_on)
 
@@ -194,7 +210,9 @@ def set_ban(penalties: Penalties, start: dt.date | None) -> None:
 
 def clandestine(ctx: Context, case: InfractionCase) -> Penalties:
     """Art. 27: 75 UFESP and a 2-year ban from the final decision."""
-    penalties = Penalties(cites=["art27", "art1"])
+    penalties = Penalties()
+    penalties.cite("fine", "art27", "art1")
+    penalties.cite("ban", "art27")
     penalties.fine_quantity = Decimal(ctx.param_on("clandestine_fine", case.date))
     penalties.ban_years = int(ctx.param_on("clandestine_ban_years", case.date))
     set_ban(penalties, case.decided_final_on)
@@ -217,78 +235,45 @@ def liable_operator(case: InfractionCase) -> str | None:
 
 
 def penalty_findings(ctx: Context, penalties: Penalties, brl: Decimal | None) -> list[Finding]:
-    """One finding per penalty, citing its inciso of art. 21 and the article that imposes it."""
-    cites = tuple(dict.fromkeys(penalties.cites))
+    """One finding per penalty, citing its inciso of art. 21 and the dispositivos that impose it."""
     out = []
     if penalties.warning:
-        out.append(ctx.finding("penalty_warning", Status.INFO, "Advertência", cites=("art21_incI", *cites)))
+        out.append(info(ctx, penalties, "warning", "art21_incI", "Advertência"))
     if penalties.fine_quantity is not None:
         doubled = " (em dobro, por reincidência)" if penalties.doubled else ""
-        out.append(
-            ctx.finding(
-                "penalty_fine",
-                Status.INFO,
-                f"Multa de {penalties.fine_quantity} UFESP{doubled} = R$ {brl}",
-                cites=("art21_incII", *cites),
-            )
-        )
+        amount = f" = {money(brl)}" if brl is not None else ""
+        text = f"Multa de {penalties.fine_quantity} UFESP{doubled}{amount}"
+        out.append(info(ctx, penalties, "fine", "art21_incII", text))
     if penalties.suspension_days:
-        when = (
-            f" de {br(penalties.suspension_start)} a {br(penalties.suspension_end)}"
-            if penalties.suspension_start and penalties.suspension_end
-            else " a partir da decisão definitiva"
-        )
-        out.append(
-            ctx.finding(
-                "penalty_suspension",
-                Status.INFO,
-                f"Suspensão de {penalties.suspension_days} dias{when}",
-                cites=("art21_incIII", *cites),
-            )
-        )
-    out += cassation_findings(ctx, penalties, cites)
-    return out
+        start, end = penalties.suspension_start, penalties.suspension_end
+        when = f" de {br(start)} a {br(end)}" if start and end else " a partir da decisão definitiva"
+        text = f"Suspensão de {penalties.suspension_days} dias{when}"
+        out.append(info(ctx, penalties, "suspension", "art21_incIII", text))
+    return out + cassation_findings(ctx, penalties)
 
 
-def cassation_findings(ctx: Context, penalties: Penalties, cites: tuple[str, ...]) -> list[Finding]:
+def info(ctx: Context, penalties: Penalties, kind: str, art21_inciso: str | None, text: str) -> Finding:
+    cites = ((art21_inciso,) if art21_inciso else ()) + penalties.cites_for(kind)
+    return ctx.finding(f"penalty_{kind}", Status.INFO, text, cites=cites)
+
+
+def cassation_findings(ctx: Context, penalties: Penalties) -> list[Finding]:
     out = []
-    if penalties.cassation_if_not_regularized_by:
+    pending = penalties.cassation_if_not_regularized_by
+    if pending:
+        text = f"Cassação do alvará se a irregularidade não for sanada até {br(pending)}"
         out.append(
-            ctx.finding(
-                "penalty_cassation",
-                Status.WARNING,
-                "Cassação do alvará se a irregularidade não for "
-                f"sanada até {br(penalties.cassation_if_not_regularized_by)}",
-                cites=("art21_incIV", *cites),
-            )
+            dataclasses.replace(info(ctx, penalties, "cassation", "art21_incIV", text), status=Status.WARNING)
         )
     if penalties.cassation:
-        out.append(
-            ctx.finding("penalty_cassation", Status.INFO, "Cassação do alvará", cites=("art21_incIV", *cites))
-        )
+        out.append(info(ctx, penalties, "cassation", "art21_incIV", "Cassação do alvará"))
     if penalties.inspection_required:
-        out.append(
-            ctx.finding(
-                "inspection_required",
-                Status.INFO,
-                "Vistoria do veículo ao fim da suspensão",
-                cites=("art25_par1",),
-            )
-        )
+        out.append(info(ctx, penalties, "inspection", None, "Vistoria do veículo ao fim da suspensão"))
     if penalties.ban_years:
-        span = (
-            f"de {br(penalties.ban_start)} a {br(penalties.ban_until)}"
-            if penalties.ban_start and penalties.ban_until
-            else "a partir da decisão definitiva"
-        )
-        out.append(
-            ctx.finding(
-                "penalty_ban",
-                Status.INFO,
-                f"Impedimento de atuar por {penalties.ban_years} anos, {span}",
-                cites=cites,
-            )
-        )
+        start, until = penalties.ban_start, penalties.ban_until
+        span = f"de {br(start)} a {br(until)}" if start and until else "a partir da decisão definitiva"
+        text = f"Impedimento de atuar por {penalties.ban_years} anos, {span}"
+        out.append(info(ctx, penalties, "ban", None, text))
     return out
 
 
@@ -514,7 +499,7 @@ def fine_amount(ctx: Context, fine: FineFacts) -> RuleResult:
     day = ctx.require(valued_on, "auto_date" if option == "auto_date" else "guide_issue_date")
     brl = ctx.to_brl(fine.quantity, Unit.UFESP, day)
     finding = ctx.finding(
-        "fine", Status.INFO, f"{fine.quantity} UFESP em {br(day)} = R$ {brl}", cites=("art30_incVII",)
+        "fine", Status.INFO, f"{fine.quantity} UFESP em {br(day)} = {money(brl)}", cites=("art30_incVII",)
     )
     return RuleResult(
         "computed", [finding], {"quantity": fine.quantity, "unit": "ufesp", "brl": brl, "valuation_date": day}

@@ -99,11 +99,11 @@ def vehicle_age_finding(ctx: Context, vehicle: Vehicle) -> tuple[Finding, dt.dat
     )
 
 
-def ownership_finding(ctx: Context, vehicle: Vehicle, crv_cite: str) -> Finding:
+def ownership_finding(ctx: Context, vehicle: Vehicle, crv_cites: tuple[str, ...]) -> Finding:
     """Own vehicle (CRV) or, art. 12, comodato/aluguel/arrendamento with the RENAVAM link."""
     ownership = ctx.require(vehicle.ownership, "vehicle.ownership")
     if ownership.kind == "own":
-        return document_finding(ctx, "ownership", vehicle.document("crv"), "crv", cites=(crv_cite,))
+        return document_finding(ctx, "ownership", vehicle.document("crv"), "crv", cites=crv_cites)
     contract_kind = CONTRACT_KINDS.get(ownership.kind, "lease_contract")
     contract = vehicle.document(contract_kind)
     problems = [] if contract is not None and contract.valid is not False else ["sem contrato apresentado"]
@@ -165,25 +165,33 @@ def door_finding(ctx: Context, facts: PermitApplication) -> Finding:
     )
 
 
+def document_cites(pf: bool, substitution: bool) -> dict[str, tuple[str, ...]]:
+    """Where each vehicle document is required: art. 9 (PF) or 10 (PJ), and art. 19 for a substitution."""
+    cites = {
+        "crv": ("art9_incXI",) if pf else ("art10_incVI",),
+        "crlv": ("art9_incXII",) if pf else ("art10_incVII",),
+        "app_insurance": ("art9_incXIII",) if pf else ("art10_incVIII",),
+        "detran_school_authorization": ("art9_incXIV" if pf else "art10_incIX", "art13_incI", "ctb:art136"),
+    }
+    if substitution:
+        extra = {
+            "crv": "art19_incII",
+            "crlv": "art19_incIII",
+            "app_insurance": "art19_incIV",
+            "detran_school_authorization": "art19_incV",
+        }
+        cites = {kind: (*refs, extra[kind]) for kind, refs in cites.items()}
+    return cites
+
+
 def vehicle_findings(ctx: Context, facts: PermitApplication, pf: bool) -> list[Finding]:
     vehicle = facts.vehicle
-    crlv, app, detran = (
-        ("art9_incXII", "art9_incXIII", "art9_incXIV")
-        if pf
-        else ("art10_incVII", "art10_incVIII", "art10_incIX")
-    )
+    cites = document_cites(pf, facts.kind == "substitution")
     return [
-        ownership_finding(ctx, vehicle, "art9_incXI" if pf else "art10_incVI"),
-        document_finding(ctx, "crlv", vehicle.document("crlv"), "crlv", cites=(crlv,)),
-        document_finding(
-            ctx, "app_insurance", vehicle.document("app_insurance"), "app_insurance", cites=(app,)
-        ),
-        document_finding(
-            ctx,
-            "detran_school_authorization",
-            vehicle.document("detran_school_authorization"),
-            "detran_school_authorization",
-            cites=(detran, "art13_incI", "ctb:art136"),
+        ownership_finding(ctx, vehicle, cites["crv"]),
+        *(
+            document_finding(ctx, kind, vehicle.document(kind), kind, cites=cites[kind])
+            for kind in ("crlv", "app_insurance", "detran_school_authorization")
         ),
         registration_finding(ctx, vehicle),
         flag_finding(
