@@ -9,7 +9,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from lawcode.context import Context
-from lawcode.decision import Finding, RuleResult, Status, eligibility
+from lawcode.decision import Finding, RuleResult, Status, eligibility, format_decimal_pt
 from lawcode.facts import Operator, PermitApplication
 from lawcode.regime import rule
 
@@ -148,14 +148,14 @@ def _students(ctx: Context, facts: PermitApplication, result: dict[str, Any]) ->
             ctx,
             "students_per_vehicle",
             Status.MET,
-            f"{students} alunos para {vehicles} veículos: {ratio} por veículo (mínimo {minimum})",
+            f"{students} alunos para {vehicles} veículos: {format_decimal_pt(ratio)} por veículo (mínimo {minimum})",
             ("art4A_par2",),
         )
     return _finding(
         ctx,
         "students_per_vehicle",
         Status.NOT_MET,
-        f"{students} alunos para {vehicles} veículos: {ratio} por veículo, abaixo de {minimum}",
+        f"{students} alunos para {vehicles} veículos: {format_decimal_pt(ratio)} por veículo, abaixo de {minimum}",
         ("art4A_par2",),
         counterfactual=f"seria deferido com ao menos {minimum * vehicles} alunos matriculados",
     )

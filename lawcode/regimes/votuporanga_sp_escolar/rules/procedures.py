@@ -10,7 +10,7 @@ from typing import Any
 
 from lawcode.context import Context
 from lawcode.deadlines import Deadline, count_days, count_hours
-from lawcode.decision import RuleResult, Status
+from lawcode.decision import RuleResult, Status, format_decimal_pt, format_value_pt
 from lawcode.errors import InvalidFactError
 from lawcode.facts import DeadlineFacts, FineFacts, NoticeFacts
 from lawcode.regime import rule
@@ -106,7 +106,7 @@ def fine_amount(ctx: Context, facts: FineFacts) -> RuleResult:
     finding = ctx.finding(
         "fine_amount",
         Status.INFO,
-        f"{facts.quantity} {unit.label_pt} em {br(valued_on)}: R$ {brl}",
+        f"{format_decimal_pt(facts.quantity)} {unit.label_pt} em {br(valued_on)}: {format_value_pt(brl, 'brl')}",
         cites=("art13", "art4_par5"),
     )
     result = {"brl": brl, "unit_value": unit_value, "valued_on": valued_on, "quantity": facts.quantity}

@@ -16,7 +16,7 @@ from typing import Any
 
 from lawcode.context import Context
 from lawcode.deadlines import count_hours
-from lawcode.decision import Finding, RuleResult, Status
+from lawcode.decision import Finding, RuleResult, Status, format_value_pt
 from lawcode.errors import InvalidFactError, LawNotInForceError
 from lawcode.facts import InfractionCase, PriorSanction
 from lawcode.regime import CatalogEntry, rule
@@ -170,7 +170,7 @@ def _penalty_message(step: Step, result: dict[str, Any]) -> str:
     return (
         f"Penalidade pela {reason}: "
         + " e ".join(parts)
-        + (f" (R$ {result['fine_brl']})" if result.get("fine_brl") is not None else "")
+        + (f" ({format_value_pt(result['fine_brl'], 'brl')})" if result.get("fine_brl") is not None else "")
     )
 
 
