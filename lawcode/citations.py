@@ -78,6 +78,9 @@ class Citation:
             raise InvalidFactError(f"citation.{exc.args[0]}", "missing in a stored citation") from None
 
 
+_RESOLVED_CACHE_LIMIT = 100_000  # (ref, date) pairs; bulk runs on one date hit the same few hundred
+
+
 def split_ref(ref: str, main: str) -> tuple[str, str | None]:
     """(act_key, dispositivo or None) of a reference; a bare dispositivo id belongs to ``main``."""
     if ":" in ref:
@@ -94,6 +97,7 @@ class Citer:
     def __init__(self, registry: ActRegistry) -> None:
         self.registry = registry
         self._checked: dict[str, tuple[Act, str | None]] = {}
+        self._resolved: dict[tuple[str, dt.date], Citation] = {}
 
     def validate(self, ref: object, *, file: str | None = None, line: int | None = None) -> str:
         """Return ``ref`` if it names an existing dispositivo (or a whole act that may be cited whole)."""
@@ -120,6 +124,15 @@ class Citer:
         Before the act takes effect (the ``law_in_force`` question) the wording it will start with is cited.
         Raises UnknownDispositivoError / DispositivoNotInForceError.
         """
+        key = (ref, on)
+        cached = self._resolved.get(key)
+        if cached is None:
+            if len(self._resolved) > _RESOLVED_CACHE_LIMIT:
+                self._resolved.clear()
+            cached = self._resolved[key] = self._resolve(ref, on)
+        return cached
+
+    def _resolve(self, ref: str, on: dt.date) -> Citation:
         act, dispositivo = self._checked_ref(ref)
         act_key = act.key
         if dispositivo is None:

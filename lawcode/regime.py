@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import importlib
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -94,6 +94,36 @@ def rule(question: str, *, cites: tuple[str, ...] | list[str]) -> Callable[[Rule
         return function
 
     return register
+
+
+class LazyInputs(Mapping[str, Any]):
+    """A decision's inputs ``{"facts": …, "config": …}``, serialised only when first read.
+
+    Bulk sweeps read the outcome of hundreds of thousands of decisions and rarely their inputs; the
+    serialisation is deterministic, so computing it late changes nothing but the cost.
+    """
+
+    def __init__(self, facts: Any, config: Config) -> None:
+        self._facts = facts
+        self._config = config
+        self._data: dict[str, Any] | None = None
+
+    def _materialised(self) -> dict[str, Any]:
+        if self._data is None:
+            self._data = {"facts": to_dict(self._facts), "config": self._config.to_dict()}
+        return self._data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._materialised()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._materialised())
+
+    def __len__(self) -> int:
+        return len(self._materialised())
+
+    def __repr__(self) -> str:
+        return repr(self._materialised())
 
 
 @dataclass(frozen=True)
@@ -206,7 +236,7 @@ class Regime:
         parameters = ctx.parameter_uses()
         every = [c for f in result.findings for c in f.citations] + [p.citation for p in parameters]
         citations = tuple(sorted(dict.fromkeys(every), key=self.citer.sort_key))
-        inputs = {"facts": to_dict(facts), "config": ctx.config.to_dict()}
+        inputs = LazyInputs(facts, ctx.config)
         return Decision(self.id, question, ctx.as_of, result.outcome, tuple(result.findings), dict(result.result),
                         citations, parameters, ctx.interpretation_uses(), inputs, result.explanation)
 
