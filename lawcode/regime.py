@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lawcode.acts import Act, ActRegistry, short_act_name
-from lawcode.citations import Citation, Citer
+from lawcode.citations import Citation, Citer, split_ref
 from lawcode.config import Config
 from lawcode.context import Context
 from lawcode.decision import Decision, RuleResult
@@ -166,6 +166,7 @@ class Regime:
     citer: Citer = field(init=False)
     _calendar: LegalCalendar | None = field(default=None, init=False, repr=False)
     _merged: tuple[Config, dict[str, Parameter]] | None = field(default=None, init=False, repr=False)
+    _declared: dict[str, frozenset[tuple[str, str | None]]] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.citer = Citer(self.acts)
@@ -233,12 +234,37 @@ class Regime:
                 message_pt=f"a regra {rule_spec.name} devolveu um resultado inválido", file=rule_spec.file,
                 line=rule_spec.line,
             )
+        self._check_findings_cite(rule_spec, result)
         parameters = ctx.parameter_uses()
         every = [c for f in result.findings for c in f.citations] + [p.citation for p in parameters]
         citations = tuple(sorted(dict.fromkeys(every), key=self.citer.sort_key))
         inputs = LazyInputs(facts, ctx.config)
         return Decision(self.id, question, ctx.as_of, result.outcome, tuple(result.findings), dict(result.result),
                         citations, parameters, ctx.interpretation_uses(), inputs, result.explanation)
+
+    def _check_findings_cite(self, rule_spec: RuleSpec, result: RuleResult) -> None:
+        """Every finding cites something, and only what the rule declared (findings built by hand included)."""
+        allowed = self._declared_pairs(rule_spec)
+        for finding in result.findings:
+            if not finding.citations:
+                raise RegimeDefinitionError(f"rule {rule_spec.name}: finding {finding.code!r} cites nothing",
+                                            message_pt=f"a constatação {finding.code!r} não cita nenhum dispositivo",
+                                            file=rule_spec.file, line=rule_spec.line)
+            for citation in finding.citations:
+                if (citation.act_key, citation.dispositivo) not in allowed:
+                    raise RegimeDefinitionError(
+                        f"rule {rule_spec.name}: finding {finding.code!r} cites {citation.ref!r}, "
+                        "which is not in its @rule(cites=...)",
+                        message_pt=f"a constatação {finding.code!r} cita {citation.render()} sem declará-lo",
+                        file=rule_spec.file, line=rule_spec.line,
+                    )
+
+    def _declared_pairs(self, rule_spec: RuleSpec) -> frozenset[tuple[str, str | None]]:
+        pairs = self._declared.get(rule_spec.question)
+        if pairs is None:
+            pairs = frozenset(split_ref(ref, self.acts.main) for ref in rule_spec.cites)
+            self._declared[rule_spec.question] = pairs
+        return pairs
 
     # --- services for Context ------------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ import pytest
 
 import lawcode.regime as regime_module
 from lawcode.context import Context
-from lawcode.decision import RuleResult, Status
+from lawcode.decision import Finding, RuleResult, Status
 from lawcode.errors import QuestionNotApplicableError, RegimeDefinitionError, UnknownDispositivoError
 from lawcode.facts import DeadlineFacts
 from lawcode.regime import rule
@@ -67,3 +67,22 @@ def test_rules_package_that_cannot_be_imported_is_a_regime_error() -> None:
     with pytest.raises(RegimeDefinitionError) as error:
         load_regime(DEMO_FOLDER, "lawcode.tests.fixtures.core.no_such_rules")
     assert "cannot import the rules" in error.value.message
+
+
+def test_hand_built_findings_must_cite_declared_dispositivos() -> None:
+    def sneaky(ctx: Context, facts: DeadlineFacts) -> RuleResult:
+        citation = ctx.regime.resolve_citation("art1", ctx.as_of)
+        return RuleResult("computed", [Finding("x", Status.INFO, "ok", (citation,))])
+
+    def silent(ctx: Context, facts: DeadlineFacts) -> RuleResult:
+        return RuleResult("computed", [Finding("x", Status.INFO, "ok", ())])
+
+    rule("appeal_deadline", cites=("art3",))(sneaky)
+    rule("payment_deadline", cites=("art3",))(silent)
+    regime = load_regime(DEMO_FOLDER, PACKAGE)
+    with pytest.raises(RegimeDefinitionError) as error:
+        regime.evaluate("appeal_deadline", {"start": "2026-03-02"}, as_of=dt.date(2026, 3, 2))
+    assert "'demo-100-2020:art1'" in error.value.message
+    with pytest.raises(RegimeDefinitionError) as error:
+        regime.evaluate("payment_deadline", {"start": "2026-03-02"}, as_of=dt.date(2026, 3, 2))
+    assert "cites nothing" in error.value.message
