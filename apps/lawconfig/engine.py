@@ -1,0 +1,99 @@
+"""THE façade between the apps and lawcode: every app asks the law through here, never lawcode directly.
+
+    decision = evaluate(municipality=m, question="vehicle_permit", facts=application_facts, as_of=day)
+    calendar_for(m).is_business_day(day)
+
+config_for() turns the municipality's rows (UFM table, interpretation choices, closures) into a lawcode Config,
+so the engine decides with the municipality's own values and readings.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import lawcode
+from apps.lawconfig.choices import ClosureKind
+from apps.lawconfig.models import FiscalUnitValue, InterpretationChoice, MunicipalClosure
+from apps.tenancy.models import Municipality
+from lawcode.calendar import Closure, LegalCalendar
+from lawcode.config import Config, DatedEntry
+from lawcode.params import ParameterValue
+
+
+class RegimeChoiceError(ValueError):
+    """The regime to ask could not be determined for the municipality (none, several, or not its own)."""
+
+    def __init__(self, message_pt: str) -> None:
+        super().__init__(message_pt)
+        self.message_pt = message_pt
+
+
+def regime_for(municipality: Municipality, regime_id: str | None = None) -> str:
+    """The regime to ask: the one given (if the municipality runs it) or the municipality's only regime."""
+    regimes = list(municipality.regimes or [])
+    if regime_id is not None:
+        if regime_id not in regimes:
+            raise RegimeChoiceError(f"{municipality} não aplica o regime {regime_id!r}.")
+        return regime_id
+    if len(regimes) != 1:
+        shown = ", ".join(regimes) or "nenhum"
+        raise RegimeChoiceError(f"Informe o regime: {municipality} aplica {shown}.")
+    return str(regimes[0])
+
+
+def config_for(municipality: Municipality, regime_id: str | None = None) -> Config:
+    """The municipality's overrides for one regime (its only regime when not given)."""
+    regime = lawcode.get_regime(regime_for(municipality, regime_id))
+    return Config(
+        parameters=_fiscal_parameters(municipality, regime),
+        interpretations=_interpretations(municipality, regime.id),
+        municipal_holidays=_dated(municipality, ClosureKind.HOLIDAY),
+        # Early closings are days with office hours: Config has no field for them, calendar_for adds them.
+        closures=_dated(municipality, ClosureKind.CLOSURE),
+    )
+
+
+def evaluate(
+    *, municipality: Municipality, question: str, facts: Any, as_of: dt.date, regime_id: str | None = None
+) -> lawcode.Decision:
+    """Ask the law ``question`` about ``facts`` as of ``as_of``, with the municipality's configuration."""
+    chosen = regime_for(municipality, regime_id)
+    return lawcode.evaluate(chosen, question, facts, as_of=as_of, config=config_for(municipality, chosen))
+
+
+def calendar_for(municipality: Municipality, regime_id: str | None = None) -> LegalCalendar:
+    """Days with and without office hours: regime calendar + municipal holidays, closures and early closings."""
+    chosen = regime_for(municipality, regime_id)
+    calendar = lawcode.get_regime(chosen).calendar_for(config_for(municipality, chosen))
+    early = [
+        Closure(on=row.date, name=row.description, early_closing=True)
+        for row in MunicipalClosure.objects.filter(municipality=municipality, kind=ClosureKind.EARLY_CLOSING)
+    ]
+    return calendar.extended(closures=early) if early else calendar
+
+
+def _fiscal_parameters(
+    municipality: Municipality, regime: lawcode.Regime
+) -> dict[str, tuple[ParameterValue, ...]]:
+    """The UFM table, only for regimes that declare a ``ufm`` parameter (others would reject it)."""
+    if "ufm" not in regime.parameters:
+        return {}
+    rows = FiscalUnitValue.objects.filter(municipality=municipality, unit="ufm").order_by("valid_from")
+    values = tuple(
+        ParameterValue(
+            row.valid_from, row.value_brl, row.cite, "V", row.source, f"lawconfig.FiscalUnitValue#{row.pk}"
+        )
+        for row in rows
+    )
+    return {"ufm": values} if values else {}
+
+
+def _interpretations(municipality: Municipality, regime_id: str) -> dict[str, str]:
+    rows = InterpretationChoice.objects.filter(municipality=municipality, regime_id=regime_id)
+    return {row.interpretation_id: row.option for row in rows}
+
+
+def _dated(municipality: Municipality, kind: str) -> tuple[DatedEntry, ...]:
+    rows = MunicipalClosure.objects.filter(municipality=municipality, kind=kind).order_by("date")
+    return tuple(DatedEntry(row.date, row.description) for row in rows)

@@ -1,0 +1,133 @@
+"""A municipality's legal configuration: what the law leaves to the prefeitura (UFM value, readings of
+ambiguous passages, days without office hours). engine.config_for turns these rows into a lawcode Config."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import models
+
+from apps.lawconfig.choices import ClosureKind, FiscalUnit
+from apps.tenancy.models import Municipality
+from apps.tenancy.querysets import MunicipalityScopedQuerySet
+
+
+class FiscalUnitValueQuerySet(MunicipalityScopedQuerySet["FiscalUnitValue"]):
+    pass
+
+
+class FiscalUnitValue(models.Model):
+    """One dated value of the municipal fiscal unit (UFM) in reais; the latest valid_from ≤ date applies."""
+
+    municipality = models.ForeignKey(
+        Municipality, on_delete=models.PROTECT, related_name="fiscal_unit_values", verbose_name="município"
+    )
+    unit = models.CharField("unidade", max_length=8, choices=FiscalUnit.choices, default=FiscalUnit.UFM)
+    valid_from = models.DateField("vigente a partir de")
+    value_brl = models.DecimalField("valor em reais", max_digits=12, decimal_places=4)
+    cite = models.CharField(
+        "dispositivo da lei que usa a unidade",
+        max_length=80,
+        help_text="Ex.: art8 (o engine confere que o dispositivo existe)",
+    )
+    source = models.CharField(
+        "ato que fixou o valor", max_length=255, help_text="Ex.: Decreto municipal nº 1.234/2026"
+    )
+
+    objects = FiscalUnitValueQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "valor de unidade fiscal"
+        verbose_name_plural = "valores de unidade fiscal"
+        ordering = ["municipality", "unit", "-valid_from"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["municipality", "unit", "valid_from"], name="fiscal_unit_one_per_date"
+            ),
+            models.CheckConstraint(condition=models.Q(value_brl__gt=0), name="fiscal_unit_value_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_unit_display()} desde {self.valid_from:%d/%m/%Y}: R$ {self.value_brl}"
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {
+            "unit": self.unit,
+            "valid_from": self.valid_from,
+            "value_brl": self.value_brl,
+            "cite": self.cite,
+            "source": self.source,
+        }
+
+
+class InterpretationChoiceQuerySet(MunicipalityScopedQuerySet["InterpretationChoice"]):
+    pass
+
+
+class InterpretationChoice(models.Model):
+    """The municipality's reading of an ambiguous passage (an INT-… of the regime), with the act deciding it."""
+
+    municipality = models.ForeignKey(
+        Municipality,
+        on_delete=models.PROTECT,
+        related_name="interpretation_choices",
+        verbose_name="município",
+    )
+    regime_id = models.CharField("regime", max_length=64)
+    interpretation_id = models.CharField("interpretação", max_length=80)
+    option = models.CharField("opção escolhida", max_length=80)
+    decided_by_act = models.CharField("ato que decidiu", max_length=255)
+    decided_on = models.DateField("decidido em")
+
+    objects = InterpretationChoiceQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "escolha de interpretação"
+        verbose_name_plural = "escolhas de interpretação"
+        ordering = ["municipality", "regime_id", "interpretation_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["municipality", "regime_id", "interpretation_id"], name="interpretation_one_choice"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.interpretation_id} = {self.option}"
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {
+            "regime_id": self.regime_id,
+            "interpretation_id": self.interpretation_id,
+            "option": self.option,
+            "decided_by_act": self.decided_by_act,
+            "decided_on": self.decided_on,
+        }
+
+
+class MunicipalClosureQuerySet(MunicipalityScopedQuerySet["MunicipalClosure"]):
+    pass
+
+
+class MunicipalClosure(models.Model):
+    """A dated day the prefeitura has no (full) office hours, beyond the regime's calendar.yaml."""
+
+    municipality = models.ForeignKey(
+        Municipality, on_delete=models.PROTECT, related_name="closures", verbose_name="município"
+    )
+    date = models.DateField("data")
+    description = models.CharField("descrição e ato", max_length=255)
+    kind = models.CharField("tipo", max_length=16, choices=ClosureKind.choices, default=ClosureKind.CLOSURE)
+
+    objects = MunicipalClosureQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "dia sem expediente"
+        verbose_name_plural = "dias sem expediente"
+        ordering = ["municipality", "date"]
+        constraints = [models.UniqueConstraint(fields=["municipality", "date"], name="closure_one_per_day")]
+
+    def __str__(self) -> str:
+        return f"{self.date:%d/%m/%Y} — {self.description}"
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {"date": self.date, "description": self.description, "kind": self.kind}

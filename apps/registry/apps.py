@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+
+
+class RegistryConfig(AppConfig):
+    name = "apps.registry"
+    label = "registry"
+    verbose_name = "Cadastro"
+
+    def ready(self) -> None:
+        from apps.registry import permissions  # noqa: F401  (registrations run on import)

@@ -1,0 +1,563 @@
+"""The registry: people, companies, operators (autorizatários), drivers, attendants, vehicles, documents, bans.
+
+Identifiers are stored normalized (digits; CNPJ and plates upper case) and unique per municipality; services
+say so in Portuguese before the database constraint would. Rules about them live in lawcode, reached through
+apps.lawconfig.engine with the adapters in lawfacts.py.
+"""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import PurePath
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+from apps.registry import choices as c
+from apps.registry.identifiers import format_cnpj, format_cpf, format_plate
+from apps.tenancy.models import Municipality
+from apps.tenancy.querysets import MunicipalityScopedQuerySet
+from lawcode.facts import DOCUMENT_KINDS
+
+DOCUMENT_KIND_CHOICES = list(DOCUMENT_KINDS.items())
+
+
+class Address(models.Model):
+    """Postal address and contacts shared by people and companies."""
+
+    email = models.EmailField("e-mail", blank=True)
+    phone = models.CharField("telefone", max_length=20, blank=True)
+    street = models.CharField("logradouro", max_length=200, blank=True)
+    number = models.CharField("número", max_length=20, blank=True)
+    complement = models.CharField("complemento", max_length=100, blank=True)
+    district = models.CharField("bairro", max_length=100, blank=True)
+    city = models.CharField("município", max_length=100, blank=True)
+    uf = models.CharField("UF", max_length=2, blank=True)
+    postal_code = models.CharField("CEP", max_length=8, blank=True)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def address_line(self) -> str:
+        parts = [
+            f"{self.street}, {self.number}".strip(", "),
+            self.complement,
+            self.district,
+            f"{self.city}/{self.uf}".strip("/"),
+        ]
+        return " — ".join(p for p in parts if p)
+
+
+class PersonQuerySet(MunicipalityScopedQuerySet["Person"]):
+    pass
+
+
+class Person(Address):
+    municipality = models.ForeignKey(
+        Municipality, on_delete=models.PROTECT, related_name="people", verbose_name="município"
+    )
+    cpf = models.CharField("CPF", max_length=11)
+    name = models.CharField("nome", max_length=200)
+    birth_date = models.DateField("data de nascimento", null=True, blank=True)
+    created_at = models.DateTimeField("cadastrado em", auto_now_add=True)
+
+    objects = PersonQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "pessoa"
+        verbose_name_plural = "pessoas"
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["municipality", "cpf"], name="person_unique_cpf")]
+        indexes = [models.Index(fields=["municipality", "name"], name="person_name_idx")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def cpf_display(self) -> str:
+        return format_cpf(self.cpf)
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {"cpf": self.cpf, "name": self.name, "birth_date": self.birth_date, "city": self.city}
+
+
+class CompanyQuerySet(MunicipalityScopedQuerySet["Company"]):
+    pass
+
+
+class Company(Address):
+    municipality = models.ForeignKey(
+        Municipality, on_delete=models.PROTECT, related_name="companies", verbose_name="município"
+    )
+    cnpj = models.CharField("CNPJ", max_length=14)
+    legal_name = models.CharField("razão social", max_length=200)
+    trade_name = models.CharField("nome fantasia", max_length=200, blank=True)
+    seat_municipality_ibge = models.CharField("código IBGE do município-sede", max_length=7, blank=True)
+    created_at = models.DateTimeField("cadastrada em", auto_now_add=True)
+
+    objects = CompanyQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "empresa"
+        verbose_name_plural = "empresas"
+        ordering = ["legal_name"]
+        constraints = [models.UniqueConstraint(fields=["municipality", "cnpj"], name="company_unique_cnpj")]
+
+    def __str__(self) -> str:
+        return self.legal_name
+
+    @property
+    def cnpj_display(self) -> str:
+        return format_cnpj(self.cnpj)
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {
+            "cnpj": self.cnpj,
+            "legal_name": self.legal_name,
+            "trade_name": self.trade_name,
+            "seat_municipality_ibge": self.seat_municipality_ibge,
+            "city": self.city,
+        }
+
+
+class OperatorQuerySet(MunicipalityScopedQuerySet["Operator"]):
+    def with_holder(self) -> OperatorQuerySet:
+        return self.select_related("person", "company", "municipality")
+
+
+class Operator(models.Model):
+    """The autorizatário: a person or a company holding (or applying for) permits under one regime."""
+
+    municipality = models.ForeignKey(
+        Municipality, on_delete=models.PROTECT, related_name="operators", verbose_name="município"
+    )
+    regime_id = models.CharField("regime", max_length=64)
+    kind = models.CharField("tipo", max_length=2, choices=c.OperatorKind.choices)
+    person = models.ForeignKey(
+        Person,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="operators",
+        verbose_name="pessoa",
+    )
+    company = models.ForeignKey(
+        Company,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="operators",
+        verbose_name="empresa",
+    )
+    status = models.CharField(
+        "situação", max_length=16, choices=c.OperatorStatus.choices, default=c.OperatorStatus.PENDING
+    )
+    registered_on = models.DateField("cadastrado em", null=True, blank=True)
+    created_at = models.DateTimeField("criado em", auto_now_add=True)
+
+    objects = OperatorQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "autorizatário"
+        verbose_name_plural = "autorizatários"
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    models.Q(kind="PF", person__isnull=False, company__isnull=True)
+                    | models.Q(kind="PJ", person__isnull=True, company__isnull=False)
+                ),
+                name="operator_holder_matches_kind",
+            ),
+            models.UniqueConstraint(
+                fields=["municipality", "regime_id", "person"],
+                condition=models.Q(person__isnull=False),
+                name="operator_unique_person",
+            ),
+            models.UniqueConstraint(
+                fields=["municipality", "regime_id", "company"],
+                condition=models.Q(company__isnull=False),
+                name="operator_unique_company",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.holder_name
+
+    @property
+    def holder_name(self) -> str:
+        holder = self.person if self.kind == c.OperatorKind.PF else self.company
+        return str(holder) if holder is not None else "—"
+
+    @property
+    def holder_document(self) -> str:
+        if self.kind == c.OperatorKind.PF and self.person is not None:
+            return self.person.cpf_display
+        return self.company.cnpj_display if self.company is not None else ""
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {
+            "regime_id": self.regime_id,
+            "kind": self.kind,
+            "person_id": self.person_id,
+            "company_id": self.company_id,
+            "status": self.status,
+            "registered_on": self.registered_on,
+        }
+
+
+class DriverQuerySet(MunicipalityScopedQuerySet["Driver"]):
+    def active(self) -> DriverQuerySet:
+        return self.filter(active=True)
+
+
+class Driver(models.Model):
+    municipality = models.ForeignKey(
+        Municipality, on_delete=models.PROTECT, related_name="drivers", verbose_name="município"
+    )
+    operator = models.ForeignKey(
+        Operator, on_delete=models.PROTECT, related_name="drivers", verbose_name="autorizatário"
+    )
+    person = models.ForeignKey(
+        Person, on_delete=models.PROTECT, related_name="driver_links", verbose_name="pessoa"
+    )
+    # The car the driver drives (Patrocínio caps drivers per car); null for a school driver of the whole fleet.
+    vehicle = models.ForeignKey(
+        "Vehicle",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="drivers",
+        verbose_name="veículo",
+    )
+    role = models.CharField("função", max_length=16, choices=c.DriverRole.choices)
+    cnh_number = models.CharField("número da CNH", max_length=11)
+    cnh_category = models.CharField("categoria da CNH", max_length=3)
+    cnh_ear = models.BooleanField("CNH com observação EAR", default=False)
+    cnh_first_issue = models.DateField("primeira habilitação", null=True, blank=True)
+    cnh_expiry = models.DateField("validade da CNH", null=True, blank=True)
+    course_completed_on = models.DateField("curso especializado concluído em", null=True, blank=True)
+    active = models.BooleanField("ativo", default=True)
+    created_at = models.DateTimeField("criado em", auto_now_add=True)
+
+    objects = DriverQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "condutor"
+        verbose_name_plural = "condutores"
+        ordering = ["operator", "role", "person__name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["operator", "person"],
+                condition=models.Q(active=True),
+                name="driver_unique_active_link",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.person} ({self.get_role_display()})"
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {
+            "operator_id": self.operator_id,
+            "person_id": self.person_id,
+            "role": self.role,
+            "cnh_category": self.cnh_category,
+            "cnh_ear": self.cnh_ear,
+            "cnh_expiry": self.cnh_expiry,
+            "active": self.active,
+        }
+
+
+class AttendantQuerySet(MunicipalityScopedQuerySet["Attendant"]):
+    pass
+
+
+class Attendant(models.Model):
+    """Monitor/auxiliar de embarque of a school-transport operator."""
+
+    municipality = models.ForeignKey(
+        Municipality, on_delete=models.PROTECT, related_name="attendants", verbose_name="município"
+    )
+    operator = models.ForeignKey(
+        Operator, on_delete=models.PROTECT, related_name="attendants", verbose_name="autorizatário"
+    )
+    person = models.ForeignKey(
+        Person, on_delete=models.PROTECT, related_name="attendant_links", verbose_name="pessoa"
+    )
+    active = models.BooleanField("ativo", default=True)
+    created_at = models.DateTimeField("criado em", auto_now_add=True)
+
+    objects = AttendantQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "monitor"
+        verbose_name_plural = "monitores"
+        ordering = ["operator", "person__name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["operator", "person"],
+                condition=models.Q(active=True),
+                name="attendant_unique_active_link",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.person)
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {"operator_id": self.operator_id, "person_id": self.person_id, "active": self.active}
+
+
+class VehicleQuerySet(MunicipalityScopedQuerySet["Vehicle"]):
+    pass
+
+
+class Vehicle(models.Model):
+    municipality = models.ForeignKey(
+        Municipality, on_delete=models.PROTECT, related_name="vehicles", verbose_name="município"
+    )
+    operator = models.ForeignKey(
+        Operator,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="vehicles",
+        verbose_name="autorizatário",
+    )
+    plate = models.CharField("placa", max_length=7)
+    renavam = models.CharField("RENAVAM", max_length=11)
+    make = models.CharField("marca", max_length=60)
+    model = models.CharField("modelo", max_length=80)
+    manufacture_year = models.PositiveSmallIntegerField("ano de fabricação")
+    model_year = models.PositiveSmallIntegerField("ano do modelo")
+    seats = models.PositiveSmallIntegerField("lugares (capacidade)")
+    doors = models.PositiveSmallIntegerField("portas")
+    air_conditioning = models.BooleanField("ar-condicionado", default=False)
+    accessibility = models.CharField(
+        "acessibilidade", max_length=10, choices=c.Accessibility.choices, blank=True
+    )
+    registration_municipality_ibge = models.CharField("código IBGE do município de registro", max_length=7)
+    registration_municipality_name = models.CharField("município de registro", max_length=100)
+    category = models.CharField("categoria", max_length=10, choices=c.VehicleCategory.choices)
+    tachograph_ok = models.BooleanField("tacógrafo em ordem", null=True, blank=True)
+    last_maintenance = models.DateField("última manutenção", null=True, blank=True)
+    owner_name = models.CharField("proprietário (nome)", max_length=200)
+    owner_document = models.CharField("proprietário (CPF ou CNPJ)", max_length=14)
+    ownership_kind = models.CharField("vínculo com o veículo", max_length=16, choices=c.OwnershipKind.choices)
+    ownership_since = models.DateField("detém o veículo desde", null=True, blank=True)
+    ownership_contract = models.ForeignKey(
+        "Document",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="contrato do vínculo",
+    )
+    ownership_registered = models.BooleanField("contrato registrado (RTD/RENAVAM)", default=False)
+    owner_signature_notarized = models.BooleanField("firma do proprietário reconhecida", default=False)
+    created_at = models.DateTimeField("cadastrado em", auto_now_add=True)
+
+    objects = VehicleQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "veículo"
+        verbose_name_plural = "veículos"
+        ordering = ["plate"]
+        constraints = [
+            models.UniqueConstraint(fields=["municipality", "plate"], name="vehicle_unique_plate"),
+            models.UniqueConstraint(fields=["municipality", "renavam"], name="vehicle_unique_renavam"),
+            models.CheckConstraint(
+                condition=models.Q(model_year__gte=models.F("manufacture_year")),
+                name="vehicle_model_year_not_before_manufacture",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.plate_display} — {self.make} {self.model}"
+
+    @property
+    def plate_display(self) -> str:
+        return format_plate(self.plate)
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {
+            "plate": self.plate,
+            "renavam": self.renavam,
+            "operator_id": self.operator_id,
+            "manufacture_year": self.manufacture_year,
+            "model_year": self.model_year,
+            "seats": self.seats,
+            "ownership_kind": self.ownership_kind,
+            "category": self.category,
+        }
+
+
+def document_upload_path(document: Document, filename: str) -> str:
+    """documents/<IBGE>/<year>/<uuid>.<ext>: an unguessable name, never the uploader's file name."""
+    suffix = PurePath(filename).suffix.lower()[:5]
+    return f"documents/{document.municipality.ibge_code}/{document.issue_date:%Y}/{uuid.uuid4().hex}{suffix}"
+
+
+class DocumentQuerySet(MunicipalityScopedQuerySet["Document"]):
+    def current(self) -> DocumentQuerySet:
+        return self.exclude(status=c.DocumentStatus.EXPIRED)
+
+
+class Document(models.Model):
+    """An uploaded document of exactly one owner; its validity is the engine's document_validity decision."""
+
+    municipality = models.ForeignKey(
+        Municipality, on_delete=models.PROTECT, related_name="documents", verbose_name="município"
+    )
+    kind = models.CharField("tipo", max_length=48, choices=DOCUMENT_KIND_CHOICES)
+    person = models.ForeignKey(
+        Person, on_delete=models.PROTECT, null=True, blank=True, related_name="documents"
+    )
+    company = models.ForeignKey(
+        Company, on_delete=models.PROTECT, null=True, blank=True, related_name="documents"
+    )
+    vehicle = models.ForeignKey(
+        Vehicle, on_delete=models.PROTECT, null=True, blank=True, related_name="documents"
+    )
+    operator = models.ForeignKey(
+        Operator, on_delete=models.PROTECT, null=True, blank=True, related_name="documents"
+    )
+    file = models.FileField("arquivo", upload_to=document_upload_path, max_length=200)
+    content_type = models.CharField("tipo do arquivo", max_length=40)
+    size_bytes = models.PositiveIntegerField("tamanho (bytes)")
+    sha256 = models.CharField("SHA-256", max_length=64)
+    issue_date = models.DateField("data de emissão")
+    expiry_date = models.DateField("validade impressa", null=True, blank=True)
+    valid_until = models.DateField("válido até", null=True, blank=True)
+    status = models.CharField(
+        "situação", max_length=16, choices=c.DocumentStatus.choices, default=c.DocumentStatus.VALID
+    )
+    decision = models.JSONField("decisão do engine", default=dict)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        related_name="+",
+        verbose_name="enviado por",
+    )
+    uploaded_at = models.DateTimeField("enviado em", auto_now_add=True)
+
+    objects = DocumentQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "documento"
+        verbose_name_plural = "documentos"
+        ordering = ["valid_until"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    models.Q(
+                        person__isnull=False,
+                        company__isnull=True,
+                        vehicle__isnull=True,
+                        operator__isnull=True,
+                    )
+                    | models.Q(
+                        person__isnull=True,
+                        company__isnull=False,
+                        vehicle__isnull=True,
+                        operator__isnull=True,
+                    )
+                    | models.Q(
+                        person__isnull=True,
+                        company__isnull=True,
+                        vehicle__isnull=False,
+                        operator__isnull=True,
+                    )
+                    | models.Q(
+                        person__isnull=True,
+                        company__isnull=True,
+                        vehicle__isnull=True,
+                        operator__isnull=False,
+                    )
+                ),
+                name="document_exactly_one_owner",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["municipality", "status", "valid_until"], name="document_validity_idx")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} ({self.issue_date:%d/%m/%Y})"
+
+    @property
+    def owner(self) -> models.Model | None:
+        return self.person or self.company or self.vehicle or self.operator
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "person_id": self.person_id,
+            "company_id": self.company_id,
+            "vehicle_id": self.vehicle_id,
+            "operator_id": self.operator_id,
+            "issue_date": self.issue_date,
+            "expiry_date": self.expiry_date,
+            "valid_until": self.valid_until,
+            "status": self.status,
+            "sha256": self.sha256,
+            "size_bytes": self.size_bytes,
+            "content_type": self.content_type,
+        }
+
+
+class BanQuerySet(MunicipalityScopedQuerySet["Ban"]):
+    def in_force_on(self, day: Any) -> BanQuerySet:
+        return self.filter(start__lte=day, until__gte=day)
+
+
+class Ban(models.Model):
+    """An impediment to operate (cassação, clandestine transport…); written by enforcement, read via the engine."""
+
+    municipality = models.ForeignKey(
+        Municipality, on_delete=models.PROTECT, related_name="bans", verbose_name="município"
+    )
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, null=True, blank=True, related_name="bans")
+    company = models.ForeignKey(Company, on_delete=models.PROTECT, null=True, blank=True, related_name="bans")
+    reason_code = models.CharField("motivo (código)", max_length=64)
+    start = models.DateField("início")
+    until = models.DateField("até")
+    decision = models.JSONField("decisão do engine", default=dict)
+    source = models.CharField("origem", max_length=255)
+    created_at = models.DateTimeField("registrado em", auto_now_add=True)
+
+    objects = BanQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "impedimento"
+        verbose_name_plural = "impedimentos"
+        ordering = ["-until"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    models.Q(person__isnull=False, company__isnull=True)
+                    | models.Q(person__isnull=True, company__isnull=False)
+                ),
+                name="ban_exactly_one_subject",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(until__gte=models.F("start")), name="ban_ends_after_start"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.reason_code} até {self.until:%d/%m/%Y}"
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {
+            "person_id": self.person_id,
+            "company_id": self.company_id,
+            "reason_code": self.reason_code,
+            "start": self.start,
+            "until": self.until,
+            "source": self.source,
+        }
