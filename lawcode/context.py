@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from lawcode.citations import Citation
+from lawcode.citations import Citation, split_ref
 from lawcode.config import Config
 from lawcode.decision import Finding, InterpretationUse, ParameterUse, Status
 from lawcode.errors import (
@@ -49,7 +49,9 @@ class Context:
         self.as_of = as_of
         self.config = config or Config()
         self.parameters: Mapping[str, Parameter] = regime.parameters_with(self.config)
-        self.allowed_cites = frozenset(allowed_cites) if allowed_cites is not None else None
+        main = regime.acts.main
+        self.allowed_cites = (frozenset(split_ref(ref, main) for ref in allowed_cites)
+                              if allowed_cites is not None else None)
         self._calendar: LegalCalendar | None = None
         self._parameter_uses: dict[tuple[str, dt.date], ParameterUse] = {}
         self._interpretation_uses: dict[str, InterpretationUse] = {}
@@ -115,7 +117,7 @@ class Context:
 
     def cite(self, ref: str, *, on: dt.date | None = None) -> Citation:
         """Citation of ``ref`` with the wording in force on ``as_of`` (or ``on``); must be in the rule's cites."""
-        if self.allowed_cites is not None and ref not in self.allowed_cites:
+        if self.allowed_cites is not None and split_ref(ref, self.regime.acts.main) not in self.allowed_cites:
             raise RegimeDefinitionError(
                 f"rule cites {ref!r} but does not declare it in @rule(cites=...); add it there",
                 message_pt=f"a regra cita {ref!r} sem declará-lo em cites=",
