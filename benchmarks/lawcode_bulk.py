@@ -207,6 +207,19 @@ def _print_results(
 ) -> None:
     print(f"lawcode bulk benchmark — {REGIME} / {QUESTION} on {AS_OF}, {n} synthetic vehicles (seed {SEED})")
     print(f"python {sys.version.split()[0]}\n")
+    _print_speed(n, baseline_seconds, bulk_seconds)
+    print_table(
+        ("vehicles evaluated", "ru_maxrss MiB"),
+        [("before the passes", f"{rss_start:.1f}")] + [(str(c), f"{m:.1f}") for c, m in rss],
+    )
+    print()
+    print_table(("vehicles (tracemalloc pass)", "traced MiB"), [(str(c), f"{m:.2f}") for c, m in traced])
+    print(f"tracemalloc peak: {peak:.2f} MiB\n")
+    print(report.summary_pt().split("\n\n", 1)[0])
+
+
+def _print_speed(n: int, baseline_seconds: float, bulk_seconds: float) -> None:
+    ratio = bulk_seconds / baseline_seconds
     print_table(
         ("pass", "vehicles", "seconds", "vehicles/s", "x baseline"),
         [
@@ -222,19 +235,11 @@ def _print_results(
                 str(n),
                 f"{bulk_seconds:.2f}",
                 f"{n / bulk_seconds:,.0f}",
-                f"{bulk_seconds / baseline_seconds:,.0f}",
+                f"{ratio:,.0f}",
             ),
         ],
     )
     print(f"\n(each vehicle is evaluated twice — {2 * n / bulk_seconds:,.0f} evaluations/s)\n")
-    print_table(
-        ("vehicles evaluated", "ru_maxrss MiB"),
-        [("before the passes", f"{rss_start:.1f}")] + [(str(c), f"{m:.1f}") for c, m in rss],
-    )
-    print()
-    print_table(("vehicles (tracemalloc pass)", "traced MiB"), [(str(c), f"{m:.2f}") for c, m in traced])
-    print(f"tracemalloc peak: {peak:.2f} MiB\n")
-    print(report.summary_pt().split("\n\n", 1)[0])
 
 
 if __name__ == "__main__":

@@ -332,12 +332,7 @@ def _parse_case(path: Path, regime: str, node: Any, line: int) -> ScenarioCase:
             )
     name = _required_text(path, node, "name", _Where("a case", "um caso"))
     where = _Where(f"case {name!r}", f"caso {name!r}")
-    facts = node["facts"]
-    if not isinstance(facts, MarkedDict):
-        raise _error(
-            path, node.line_of("facts"), f"'facts' of {where.en} must be a mapping",
-            f"'facts' do {where.pt} deve ser um mapeamento",
-        )  # fmt: skip
+    facts = _facts(path, node, where)
     config = node.get("config")
     if config is not None:
         _check_config(path, config, node.line_of("config"), where)
@@ -355,6 +350,16 @@ def _parse_case(path: Path, regime: str, node: Any, line: int) -> ScenarioCase:
         description=str(description) if description is not None else None,
         key_lines=dict(node.key_lines),
     )
+
+
+def _facts(path: Path, node: MarkedDict, where: _Where) -> MarkedDict:
+    facts = node["facts"]
+    if not isinstance(facts, MarkedDict):
+        raise _error(
+            path, node.line_of("facts"), f"'facts' of {where.en} must be a mapping",
+            f"'facts' do {where.pt} deve ser um mapeamento",
+        )  # fmt: skip
+    return facts
 
 
 def _parse_date(path: Path, value: Any, line: int, where: _Where) -> dt.date:
