@@ -13,9 +13,6 @@ from pathlib import Path
 
 import pytest
 
-# Playwright's sync API runs an event loop in this thread; Django would otherwise refuse ORM calls.
-os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-
 CHROMIUM = Path(os.environ.get("OUTORGA_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
@@ -27,8 +24,20 @@ def _missing_browser(reason: str) -> None:
     pytest.skip(message)
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
+@pytest.fixture(scope="module", autouse=True)
+def _allow_orm_under_playwright() -> Iterator[None]:
+    """Playwright's sync API keeps an event loop running in this thread; Django would refuse ORM calls.
+
+    Scoped to the browser modules (and undone after) so no other test, nor any subprocess a later
+    test starts (e.g. `check --deploy`), inherits the flag.
+    """
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        yield
+
+
+@pytest.fixture(scope="module")
+def browser(_allow_orm_under_playwright: None) -> Iterator[object]:
     if not CHROMIUM.exists() and shutil.which(str(CHROMIUM)) is None:
         _missing_browser(f"Chromium not found at {CHROMIUM}")
     try:

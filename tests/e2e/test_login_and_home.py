@@ -63,7 +63,9 @@ def test_it_refreshes_the_counts_in_place_with_htmx(
     assert page.evaluate("window.__sameDocument") is True  # no full page load happened
 
 
-def test_it_keeps_the_outsider_out_of_olimpia(page: Page, live_server: Any, outsider: User, olimpia: Municipality) -> None:
+def test_it_keeps_the_outsider_out_of_olimpia(
+    page: Page, live_server: Any, outsider: User, olimpia: Municipality
+) -> None:
     log_in(page, live_server, "carlos.sem.vinculo")
     expect(page.get_by_role("heading", name="Você ainda não tem vínculo com nenhum município")).to_be_visible()
     response = page.goto(f"{live_server.url}/municipios/3533908/")

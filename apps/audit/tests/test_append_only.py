@@ -12,7 +12,7 @@ from apps.audit.models import AuditEvent
 from apps.tenancy.models import Municipality
 
 
-def raw(sql: str, params: list[object]) -> None:
+def raw(sql: str, params: list[int | str]) -> None:
     # A savepoint, so PostgreSQL's aborted statement does not poison the test transaction.
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(sql, params)

@@ -25,7 +25,7 @@ def verify(*args: str) -> tuple[str, bool]:
     return out.getvalue(), True
 
 
-def tamper(sql: str, params: list[object]) -> None:
+def tamper(sql: str, params: list[int | str]) -> None:
     with transaction.atomic(), triggers_suspended(connection), connection.cursor() as cursor:
         cursor.execute(sql, params)
 

@@ -64,7 +64,7 @@ def test_it_paginates(auditor_olimpia_client: Client, olimpia: Municipality) -> 
         for number in range(PAGE_SIZE + 5):
             audit_record(actor=None, municipality=olimpia, action=f"test.{number}", obj=olimpia)
     first = auditor_olimpia_client.get(URL, {"municipality": "3533908"})
-    second = auditor_olimpia_client.get(URL, {"municipality": "3533908", "pagina": 2})
+    second = auditor_olimpia_client.get(URL, {"municipality": "3533908", "pagina": "2"})
     assert len(event_ids(first)) == PAGE_SIZE
     assert event_ids(first).isdisjoint(event_ids(second))
     assert "pagina=2" in first.content.decode()

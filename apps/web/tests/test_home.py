@@ -27,7 +27,9 @@ def test_it_sends_a_member_from_home_to_her_municipality(analyst_olimpia_client:
     assert response["Location"] == home("3533908")
 
 
-def test_it_shows_real_team_counts(analyst_olimpia_client: Client, admin_olimpia: User, agent_votuporanga: User) -> None:
+def test_it_shows_real_team_counts(
+    analyst_olimpia_client: Client, admin_olimpia: User, agent_votuporanga: User
+) -> None:
     response = analyst_olimpia_client.get(home("3533908"))
     team = card_values(response, "team")
     assert team["Analista"] == 1 and team["Administrador"] == 1
