@@ -7,6 +7,7 @@ Every check returns a Finding that cites its inciso; the registration rules only
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 
 from lawcode.context import Context
 from lawcode.decision import Finding, Status
@@ -18,22 +19,29 @@ from .common import anniversary, br, completed_years, document_finding, months_l
 CERTIFICATE_KINDS = ("criminal_record_certificate", "criminal_distribution_certificate")
 
 
-def person_age_finding(
-    ctx: Context, person: Person, field: str, *, code: str, minimum: int, cites: tuple[str, ...], who: str
-) -> Finding:
-    """Age on ``as_of`` of at least ``minimum`` whole years; the counterfactual names the first eligible day."""
+@dataclass(frozen=True)
+class AgeRule:
+    """A minimum age: the finding code, the whole years, the dispositivos and who is checked (pt-BR)."""
+
+    code: str
+    minimum: int
+    cites: tuple[str, ...]
+    who: str
+
+
+def person_age_finding(ctx: Context, person: Person, field: str, rule: AgeRule) -> Finding:
+    """Age on ``as_of`` of at least ``rule.minimum`` whole years; the counterfactual names the first day."""
     birth = ctx.require(person.birth_date, f"{field}.birth_date")
-    age = completed_years(birth, ctx.as_of)
+    age, minimum = completed_years(birth, ctx.as_of), rule.minimum
     if age >= minimum:
-        return ctx.finding(
-            code, Status.MET, f"{who} tem {age} anos (mínimo {minimum})", cites=cites, data={"age": age}
-        )
+        message = f"{rule.who} tem {age} anos (mínimo {minimum})"
+        return ctx.finding(rule.code, Status.MET, message, cites=rule.cites, data={"age": age})
     eligible_on = anniversary(birth, minimum)
     return ctx.finding(
-        code,
+        rule.code,
         Status.NOT_MET,
-        f"{who} tem {age} anos; a lei exige no mínimo {minimum}",
-        cites=cites,
+        f"{rule.who} tem {age} anos; a lei exige no mínimo {minimum}",
+        cites=rule.cites,
         counterfactual=f"seria atendido a partir de {br(eligible_on)}, quando completa {minimum} anos",
         data={"age": age, "eligible_on": eligible_on},
     )
@@ -99,18 +107,20 @@ def certificate_reference(ctx: Context, document: Document, field: str, filed_on
     return ctx.require(presented if isinstance(presented, dt.date) else None, f"{field}.details.presented_on")
 
 
+@dataclass(frozen=True)
+class CertificateRule:
+    """Which article asks for the criminal certificates and which parameter caps their age."""
+
+    cites: tuple[str, ...]
+    max_days_param: str
+
+
 def certificate_finding(
-    ctx: Context,
-    documents: tuple[Document, ...],
-    kind: str,
-    *,
-    field: str,
-    cites: tuple[str, ...],
-    max_days_param: str,
-    filed_on: dt.date | None,
+    ctx: Context, person: Person, kind: str, field: str, rule: CertificateRule, filed_on: dt.date | None
 ) -> Finding:
     """Criminal certificate issued at most N days before the reference date (≤ or < by interpretation)."""
-    matching = [d for d in documents if d.kind == kind]
+    cites, max_days_param = rule.cites, rule.max_days_param
+    matching = [d for d in person.documents if d.kind == kind]
     if not matching:
         return document_finding(ctx, kind, None, kind, cites=cites)
     document = max(matching, key=lambda d: d.issue_date or dt.date.min)
@@ -128,88 +138,59 @@ def certificate_finding(
     data = {"issued": issued, "reference": reference, "age_days": age}
     if fresh:
         return ctx.finding(kind, Status.MET, message, cites=cites, data=data)
-    latest = reference - dt.timedelta(days=max_days if inclusive else max_days - 1)
-    return ctx.finding(
-        kind,
-        Status.NOT_MET,
-        message,
-        cites=cites,
-        data=data,
-        counterfactual=f"seria atendido com certidão emitida a partir de {br(latest)}",
-    )
+    oldest = reference - dt.timedelta(days=max_days if inclusive else max_days - 1)
+    counterfactual = f"seria atendido com certidão emitida a partir de {br(oldest)}"
+    return ctx.finding(kind, Status.NOT_MET, message, cites=cites, data=data, counterfactual=counterfactual)
+
+
+# (finding code, document kind, inciso) of the plain documents each article asks for.
+ART9_DOCUMENTS = (
+    ("course", "school_transport_course", "art9_incIV"),
+    ("address_proof", "address_proof", "art9_incV"),
+    ("municipal_registration", "municipal_registration", "art9_incVI"),
+    ("municipal_tax_clearance", "municipal_tax_clearance", "art9_incVII"),
+    ("no_gravissima_proof", "no_gravissima_proof", "art9_incVIII"),
+    ("detran_fines_clearance", "detran_fines_clearance", "art9_incX"),
+)
+ART11_DOCUMENTS = (
+    ("employment_contract", "employment_contract", "art11_incII"),
+    ("course", "school_transport_course", "art11_incIV"),
+    ("address_proof", "address_proof", "art11_incV"),
+    ("detran_fines_clearance", "detran_fines_clearance", "art11_incVII"),
+)
+# Cited with the inciso: art. 6 requires the PF to be "inscrito no Município"; art. 11 caput names the link.
+EXTRA_CITES = {"art9_incVI": ("art6",), "art11_incII": ("art11",)}
+
+
+def plain_document_findings(
+    ctx: Context, person: Person, table: tuple[tuple[str, str, str], ...], prefix: tuple[str, ...]
+) -> list[Finding]:
+    return [
+        document_finding(
+            ctx, code, person.document(kind), kind, cites=(*prefix, cite, *EXTRA_CITES.get(cite, ()))
+        )
+        for code, kind, cite in table
+    ]
+
+
+def certificate_findings(
+    ctx: Context, person: Person, field: str, rule: CertificateRule, filed_on: dt.date | None
+) -> list[Finding]:
+    return [certificate_finding(ctx, person, kind, field, rule, filed_on) for kind in CERTIFICATE_KINDS]
 
 
 def art9_personal_findings(
     ctx: Context, person: Person, field: str, *, prefix: tuple[str, ...] = (), filed_on: dt.date | None = None
 ) -> list[Finding]:
     """Art. 9 II–X: the personal requirements of the PF operator (and, by art. 8 sole §, its auxiliary)."""
-    docs = person.documents
+    age = AgeRule("operator_age", int(ctx.param("operator_min_age")), (*prefix, "art9_incII"), "O condutor")
+    certificates = CertificateRule((*prefix, "art9_incIX"), "certificate_max_age_days")
     return [
-        person_age_finding(
-            ctx,
-            person,
-            field,
-            code="operator_age",
-            minimum=int(ctx.param("operator_min_age")),
-            cites=(*prefix, "art9_incII"),
-            who="O condutor",
-        ),
+        person_age_finding(ctx, person, field, age),
         cnh_finding(ctx, person.cnh, field, (*prefix, "art9", "art9_incIII")),
-        document_finding(
-            ctx,
-            "course",
-            person.document("school_transport_course"),
-            "school_transport_course",
-            cites=(*prefix, "art9_incIV"),
-        ),
-        document_finding(
-            ctx,
-            "address_proof",
-            person.document("address_proof"),
-            "address_proof",
-            cites=(*prefix, "art9_incV"),
-        ),
-        document_finding(
-            ctx,
-            "municipal_registration",
-            person.document("municipal_registration"),
-            "municipal_registration",
-            cites=(*prefix, "art9_incVI", "art6"),
-        ),
-        document_finding(
-            ctx,
-            "municipal_tax_clearance",
-            person.document("municipal_tax_clearance"),
-            "municipal_tax_clearance",
-            cites=(*prefix, "art9_incVII"),
-        ),
         gravissima_finding(ctx, person),
-        document_finding(
-            ctx,
-            "no_gravissima_proof",
-            person.document("no_gravissima_proof"),
-            "no_gravissima_proof",
-            cites=(*prefix, "art9_incVIII"),
-        ),
-        *(
-            certificate_finding(
-                ctx,
-                docs,
-                kind,
-                field=field,
-                cites=(*prefix, "art9_incIX"),
-                max_days_param="certificate_max_age_days",
-                filed_on=filed_on,
-            )
-            for kind in CERTIFICATE_KINDS
-        ),
-        document_finding(
-            ctx,
-            "detran_fines_clearance",
-            person.document("detran_fines_clearance"),
-            "detran_fines_clearance",
-            cites=(*prefix, "art9_incX"),
-        ),
+        *plain_document_findings(ctx, person, ART9_DOCUMENTS, prefix),
+        *certificate_findings(ctx, person, field, certificates, filed_on),
     ]
 
 
@@ -217,90 +198,40 @@ def art11_findings(
     ctx: Context, person: Person, field: str, filed_on: dt.date | None = None
 ) -> list[Finding]:
     """Art. 11 II–VII: the driver employed by a PJ operator (age from CTB art. 138 I)."""
-    docs = person.documents
+    minimum = int(ctx.param("operator_min_age"))
+    age = AgeRule("driver_age", minimum, ("ctb:art138_incI", "art9_incII"), "O condutor")
+    certificates = CertificateRule(("art11_incVI",), "employee_certificate_max_age_days")
     return [
-        person_age_finding(
-            ctx,
-            person,
-            field,
-            code="driver_age",
-            minimum=int(ctx.param("operator_min_age")),
-            cites=("ctb:art138_incI", "art9_incII"),
-            who="O condutor",
-        ),
-        document_finding(
-            ctx,
-            "employment_contract",
-            person.document("employment_contract"),
-            "employment_contract",
-            cites=("art11", "art11_incII"),
-        ),
+        person_age_finding(ctx, person, field, age),
         cnh_finding(ctx, person.cnh, field, ("art11_incIII",)),
-        document_finding(
-            ctx,
-            "course",
-            person.document("school_transport_course"),
-            "school_transport_course",
-            cites=("art11_incIV",),
-        ),
-        document_finding(
-            ctx, "address_proof", person.document("address_proof"), "address_proof", cites=("art11_incV",)
-        ),
-        *(
-            certificate_finding(
-                ctx,
-                docs,
-                kind,
-                field=field,
-                cites=("art11_incVI",),
-                max_days_param="employee_certificate_max_age_days",
-                filed_on=filed_on,
-            )
-            for kind in CERTIFICATE_KINDS
-        ),
-        document_finding(
-            ctx,
-            "detran_fines_clearance",
-            person.document("detran_fines_clearance"),
-            "detran_fines_clearance",
-            cites=("art11_incVII",),
-        ),
+        *plain_document_findings(ctx, person, ART11_DOCUMENTS, ()),
+        *certificate_findings(ctx, person, field, certificates, filed_on),
     ]
+
+
+def attendant_age_finding(ctx: Context, person: Person, field: str) -> Finding:
+    """ "Maior de 18 anos": from the 18th birthday, or (INT-OLI-ATTENDANT-AGE) only from the day after it."""
+    minimum = int(ctx.param("attendant_min_age"))
+    finding = person_age_finding(
+        ctx, person, field, AgeRule("attendant_age", minimum, ("art13_incVI",), "O auxiliar de embarque")
+    )
+    birth = ctx.require(person.birth_date, f"{field}.birth_date")
+    strict = ctx.interpretation("INT-OLI-ATTENDANT-AGE") == "strictly_over_18"
+    if not strict or ctx.as_of != anniversary(birth, minimum):
+        return finding
+    message = f"O auxiliar completa {minimum} anos hoje; a leitura adotada exige mais de {minimum}"
+    next_day = br(ctx.as_of + dt.timedelta(days=1))
+    counterfactual = f"seria atendido a partir de {next_day}"
+    return ctx.finding(
+        "attendant_age", Status.NOT_MET, message, cites=("art13_incVI",), counterfactual=counterfactual
+    )
 
 
 def attendant_findings(ctx: Context, person: Person, field: str) -> list[Finding]:
     """Art. 13 VI: boarding attendant "maior de 18 anos" with a criminal distribution certificate."""
-    minimum = int(ctx.param("attendant_min_age"))
-    age_finding = person_age_finding(
-        ctx,
-        person,
-        field,
-        code="attendant_age",
-        minimum=minimum,
-        cites=("art13_incVI",),
-        who="O auxiliar de embarque",
-    )
-    birth = ctx.require(person.birth_date, f"{field}.birth_date")
-    if ctx.interpretation("INT-OLI-ATTENDANT-AGE") == "strictly_over_18" and ctx.as_of == anniversary(
-        birth, minimum
-    ):
-        age_finding = ctx.finding(
-            "attendant_age",
-            Status.NOT_MET,
-            f"O auxiliar completa {minimum} anos hoje; a leitura adotada exige mais de {minimum}",
-            cites=("art13_incVI",),
-            counterfactual=f"seria atendido a partir de {br(ctx.as_of + dt.timedelta(days=1))}",
-        )
-    return [
-        age_finding,
-        document_finding(
-            ctx,
-            "criminal_distribution_certificate",
-            person.document("criminal_distribution_certificate"),
-            "criminal_distribution_certificate",
-            cites=("art13_incVI",),
-        ),
-    ]
+    kind = "criminal_distribution_certificate"
+    certificate = document_finding(ctx, kind, person.document(kind), kind, cites=("art13_incVI",))
+    return [attendant_age_finding(ctx, person, field), certificate]
 
 
 ART9_PERSONAL_CITES = (
