@@ -38,7 +38,7 @@ from lawcode.errors import (
 )
 from lawcode.facts import from_dict, to_dict
 from lawcode.fiscal import ufesp_parameter
-from lawcode.interpretations import Interpretation, load_interpretations
+from lawcode.interpretations import Interpretation, choose, load_interpretations
 from lawcode.params import Parameter, ParameterValue, coerce_value, load_parameters
 from lawcode.questions import question_spec
 from lawcode.texts import Amendment, LawText, parse_law_text
@@ -272,11 +272,17 @@ class Regime:
         return self.citer.resolve(ref, on=on)
 
     def parameters_with(self, config: Config) -> Mapping[str, Parameter]:
-        """Parameters with the Config's values merged in (same date: the Config wins)."""
-        if not config.parameters:
+        """Parameters with the Config's values merged in (same date: the Config wins).
+
+        Also validates the Config's interpretation choices, so a misspelt INT-… id or option fails loudly
+        instead of being ignored.
+        """
+        if config.is_empty():
             return self.parameters
         if self._merged is not None and self._merged[0] is config:
             return self._merged[1]
+        for int_id in config.interpretations:
+            choose(self.interpretations, int_id, config.interpretations)
         merged = dict(self.parameters)
         for name, values in config.parameters.items():
             if name not in merged:

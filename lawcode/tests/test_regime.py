@@ -223,6 +223,9 @@ def test_unknown_interpretation_option_fails(demo: Regime) -> None:
                       as_of=dt.date(2025, 6, 1), config=config)
     with pytest.raises(UnknownInterpretationError):
         Context(demo, dt.date(2025, 6, 1)).interpretation("INT-GEN-NOPE")
+    with pytest.raises(UnknownInterpretationError):  # even when the rule never asks for it
+        demo.evaluate("vehicle_permit", PERMIT, as_of=dt.date(2022, 3, 1),
+                      config=Config(interpretations={"INT-GEN-FINE-VALUATION-DAT": "infraction_date"}))
 
 
 def test_reform_through_config_changes_a_parameter(demo: Regime) -> None:
