@@ -91,8 +91,10 @@ def flagged_document_finding(
     )
 
 
-def pj_operator_findings(ctx: Context, company: Company) -> list[Finding]:
-    findings = [
+def pj_company_findings(ctx: Context, company: Company) -> list[Finding]:
+    """Art. 10 II–V: the company itself (CNPJ and contract naming the activity, taxes, seat in Olímpia)."""
+    tax = "municipal_tax_clearance"
+    return [
         flagged_document_finding(
             ctx,
             company,
@@ -109,16 +111,15 @@ def pj_operator_findings(ctx: Context, company: Company) -> list[Finding]:
             "art10_incIII",
             "a atividade de transporte",
         ),
-        document_finding(
-            ctx,
-            "municipal_tax_clearance",
-            company.document("municipal_tax_clearance"),
-            "municipal_tax_clearance",
-            cites=("art10_incIV",),
-        ),
+        document_finding(ctx, tax, company.document(tax), tax, cites=("art10_incIV",)),
         company_seat_finding(ctx, company),
-        optional_crv_finding(ctx, company.document("crv"), "art10_incVI"),
     ]
+
+
+def pj_operator_findings(ctx: Context, company: Company) -> list[Finding]:
+    """Art. 10: the company (II–V) and its vehicle's documents (VI–IX)."""
+    findings = pj_company_findings(ctx, company)
+    findings.append(optional_crv_finding(ctx, company.document("crv"), "art10_incVI"))
     findings += [
         document_finding(ctx, kind, company.document(kind), kind, cites=(cite,))
         for kind, cite in PJ_VEHICLE_DOCUMENTS

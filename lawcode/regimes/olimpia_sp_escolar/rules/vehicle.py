@@ -16,7 +16,7 @@ from lawcode.regime import rule
 from .bans import BAN_CITES, ban_finding
 from .common import br, completed_years, document_finding, is_olimpia
 from .people import PEOPLE_CITES, art9_personal_findings, art11_findings, attendant_findings
-from .registration import company_seat_finding, flagged_document_finding
+from .registration import pj_company_findings
 from .transitions import TRANSITION_CITES, is_incumbent, replacement_end, with_transition
 
 CONTRACT_KINDS = {"comodato": "comodato_contract"}  # aluguel, arrendamento and the others: lease_contract
@@ -252,33 +252,7 @@ def operator_findings(ctx: Context, facts: PermitApplication) -> list[Finding]:
         person = ctx.require(operator.person, "operator.person")
         findings = art9_personal_findings(ctx, person, "operator.person", filed_on=facts.filed_on)
     else:
-        company = ctx.require(operator.company, "operator.company")
-        findings = [
-            flagged_document_finding(
-                ctx,
-                company,
-                "cnpj_card",
-                "mentions_school_transport",
-                "art10_incII",
-                "a atividade de transporte escolar",
-            ),
-            flagged_document_finding(
-                ctx,
-                company,
-                "articles_of_association",
-                "mentions_transport",
-                "art10_incIII",
-                "a atividade de transporte",
-            ),
-            document_finding(
-                ctx,
-                "municipal_tax_clearance",
-                company.document("municipal_tax_clearance"),
-                "municipal_tax_clearance",
-                cites=("art10_incIV",),
-            ),
-            company_seat_finding(ctx, company),
-        ]
+        findings = pj_company_findings(ctx, ctx.require(operator.company, "operator.company"))
     return [*findings, ban_finding(ctx, operator)]
 
 
