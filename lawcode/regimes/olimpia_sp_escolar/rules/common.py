@@ -97,11 +97,11 @@ def label(kind: str) -> str:
 def document_problem(document: Document | None, kind: str, reference: dt.date) -> str | None:
     """Why a document is not acceptable on ``reference`` (pt-BR), or None when it is."""
     if document is None:
-        return f"não apresentou: {label(kind)}"
+        return f"{label(kind)}: não apresentado"
     if document.valid is False:
-        return f"{label(kind)} apresentado não é válido"
+        return f"{label(kind)}: documento apresentado não é válido"
     if document.expiry_date is not None and document.expiry_date < reference:
-        return f"{label(kind)} vencido em {br(document.expiry_date)}"
+        return f"{label(kind)}: vencido em {br(document.expiry_date)}"
     return None
 
 
@@ -117,14 +117,9 @@ def document_finding(
     """met when the document is present, valid and not expired on ``reference`` (default as_of)."""
     problem = document_problem(document, kind, reference or ctx.as_of)
     if problem is None:
-        return ctx.finding(code, Status.MET, f"{label(kind)} apresentado e vigente", cites=tuple(cites))
-    return ctx.finding(
-        code,
-        Status.NOT_MET,
-        problem[0].upper() + problem[1:],
-        cites=tuple(cites),
-        counterfactual=f"seria atendido com {label(kind).lower()} válido e vigente",
-    )
+        return ctx.finding(code, Status.MET, f"{label(kind)}: apresentado e em vigor", cites=tuple(cites))
+    counterfactual = f"seria atendido com a apresentação do documento em vigor ({label(kind)})"
+    return ctx.finding(code, Status.NOT_MET, problem, cites=tuple(cites), counterfactual=counterfactual)
 
 
 def detail_flag(document: Document | None, key: str) -> bool | None:

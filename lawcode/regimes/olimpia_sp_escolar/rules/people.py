@@ -14,7 +14,7 @@ from lawcode.decision import Finding, Status
 from lawcode.errors import InvalidFactError
 from lawcode.facts import CNH, Document, Person
 
-from .common import anniversary, br, completed_years, document_finding, months_later
+from .common import anniversary, br, completed_years, document_finding, label, months_later
 
 CERTIFICATE_KINDS = ("criminal_record_certificate", "criminal_distribution_certificate")
 
@@ -133,7 +133,8 @@ def certificate_finding(
     fresh = document.valid is not False and (age <= max_days if inclusive else age < max_days)
     limit = "até" if inclusive else "menos de"
     message = (
-        f"emitido em {br(issued)}, {age} dias antes de {br(reference)} (exige-se {limit} {max_days} dias)"
+        f"{label(kind)}: emitido em {br(issued)}, {age} dias antes de {br(reference)} "
+        f"(exige-se {limit} {max_days} dias)"
     )
     data = {"issued": issued, "reference": reference, "age_days": age}
     if fresh:
