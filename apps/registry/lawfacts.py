@@ -33,7 +33,10 @@ class ApplicationLike(Protocol):
 
 
 def document_fact(document: Document) -> f.Document:
-    return f.Document(kind=document.kind, issue_date=document.issue_date, expiry_date=document.expiry_date)
+    return f.Document(
+        kind=document.kind, issue_date=document.issue_date, expiry_date=document.expiry_date,
+        details=dict(document.details or {}),
+    )  # fmt: skip
 
 
 def _documents(rows: Iterable[Document], as_of: dt.date) -> tuple[f.Document, ...]:

@@ -431,6 +431,8 @@ class Document(models.Model):
     sha256 = models.CharField("SHA-256", max_length=64)
     issue_date = models.DateField("data de emissão")
     expiry_date = models.DateField("validade impressa", null=True, blank=True)
+    # Kind-specific facts the law asks about (court of a certificate, insurance coverage…), as lawcode names them.
+    details = models.JSONField("detalhes", default=dict, blank=True)
     valid_until = models.DateField("válido até", null=True, blank=True)
     status = models.CharField(
         "situação", max_length=16, choices=c.DocumentStatus.choices, default=c.DocumentStatus.VALID

@@ -1,0 +1,532 @@
+"""Writes of the registry. Each service is one transaction that validates, saves and audits; a refusal is a
+ValidationError naming the field (and the article, for legal refusals) and leaves nothing stored."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING, Any
+
+from django.core.files.uploadedfile import UploadedFile
+from django.db import models, transaction
+
+from apps.audit.services import audit_record
+from apps.registry import identifiers as ids
+from apps.registry.choices import DocumentStatus, OperatorKind, OperatorStatus
+from apps.registry.errors import refuse
+from apps.registry.models import Attendant, Ban, Company, Document, Driver, Operator, Person, Vehicle
+from apps.registry.validity import ban_refusal, document_validity
+from apps.tenancy.models import Municipality
+
+if TYPE_CHECKING:
+    from apps.accounts.models import User
+
+PERSON_FIELDS = ("name", "birth_date", "email", "phone", "street", "number", "complement", "district", "city",
+                 "uf", "postal_code")  # fmt: skip
+COMPANY_FIELDS = ("legal_name", "trade_name", "seat_municipality_ibge", "email", "phone", "street", "number",
+                  "complement", "district", "city", "uf", "postal_code")  # fmt: skip
+VEHICLE_FIELDS = ("make", "model", "manufacture_year", "model_year", "seats", "doors", "air_conditioning",
+                  "accessibility", "registration_municipality_ibge", "registration_municipality_name", "category",
+                  "tachograph_ok", "last_maintenance", "owner_name", "owner_document", "ownership_kind",
+                  "ownership_since", "ownership_registered", "owner_signature_notarized")  # fmt: skip
+DRIVER_FIELDS = ("role", "cnh_number", "cnh_category", "cnh_ear", "cnh_first_issue", "cnh_expiry",
+                 "course_completed_on", "vehicle")  # fmt: skip
+
+
+def _not_after(value: dt.date | None, as_of: dt.date, field: str, label: str) -> None:
+    if value is not None and value > as_of:
+        raise refuse(
+            field, f"{label}: a data {value:%d/%m/%Y} está no futuro (hoje é {as_of:%d/%m/%Y}).", "future"
+        )
+
+
+def _apply(obj: models.Model, fields: tuple[str, ...], values: dict[str, Any]) -> None:
+    for name, value in values.items():
+        if name not in fields:
+            raise TypeError(f"{type(obj).__name__} has no editable field {name!r}")
+        setattr(obj, name, value)
+
+
+def _save(obj: Any, *, actor: User | None, action: str, before: dict[str, Any] | None) -> None:
+    """Validate field by field, save, audit (uniqueness was checked with a message before, the DB is the net)."""
+    obj.full_clean(validate_constraints=False)
+    obj.save()
+    audit_record(
+        actor=actor, municipality=obj.municipality, action=action, obj=obj, before=before,
+        after=obj.audit_snapshot(),
+    )  # fmt: skip
+
+
+# --- people and companies -------------------------------------------------------------------------------
+
+
+def _check_person(person: Person, *, as_of: dt.date) -> None:
+    _not_after(person.birth_date, as_of, "birth_date", "Data de nascimento")
+    duplicate = Person.objects.filter(municipality=person.municipality, cpf=person.cpf).exclude(pk=person.pk)
+    if duplicate.exists():
+        raise refuse(
+            "cpf",
+            f"CPF: {ids.format_cpf(person.cpf)} já está cadastrado em {person.municipality}.",
+            "duplicate",
+        )
+
+
+@transaction.atomic
+def person_create(
+    *, actor: User | None, municipality: Municipality, cpf: str, as_of: dt.date, **fields: Any
+) -> Person:
+    person = Person(municipality=municipality, cpf=ids.validate_cpf(cpf))
+    _apply(person, PERSON_FIELDS, fields)
+    _check_person(person, as_of=as_of)
+    _save(person, actor=actor, action="registry.person.create", before=None)
+    return person
+
+
+@transaction.atomic
+def person_update(*, actor: User | None, person: Person, as_of: dt.date, **fields: Any) -> Person:
+    before = person.audit_snapshot()
+    _apply(person, PERSON_FIELDS, fields)
+    _check_person(person, as_of=as_of)
+    _save(person, actor=actor, action="registry.person.update", before=before)
+    return person
+
+
+def _check_company(company: Company) -> None:
+    if company.seat_municipality_ibge and not (
+        len(company.seat_municipality_ibge) == 7 and company.seat_municipality_ibge.isdigit()
+    ):
+        raise refuse("seat_municipality_ibge", "Código IBGE do município-sede: informe os 7 dígitos.")
+    duplicate = Company.objects.filter(municipality=company.municipality, cnpj=company.cnpj).exclude(
+        pk=company.pk
+    )
+    if duplicate.exists():
+        raise refuse(
+            "cnpj",
+            f"CNPJ: {ids.format_cnpj(company.cnpj)} já está cadastrado em {company.municipality}.",
+            "duplicate",
+        )
+
+
+@transaction.atomic
+def company_create(*, actor: User | None, municipality: Municipality, cnpj: str, **fields: Any) -> Company:
+    company = Company(municipality=municipality, cnpj=ids.validate_cnpj(cnpj))
+    _apply(company, COMPANY_FIELDS, fields)
+    _check_company(company)
+    _save(company, actor=actor, action="registry.company.create", before=None)
+    return company
+
+
+@transaction.atomic
+def company_update(*, actor: User | None, company: Company, **fields: Any) -> Company:
+    before = company.audit_snapshot()
+    _apply(company, COMPANY_FIELDS, fields)
+    _check_company(company)
+    _save(company, actor=actor, action="registry.company.update", before=before)
+    return company
+
+
+# --- operators ------------------------------------------------------------------------------------------
+
+
+def _check_operator_holder(
+    municipality: Municipality, regime_id: str, person: Person | None, company: Company | None
+) -> None:
+    if regime_id not in (municipality.regimes or []):
+        raise refuse("regime_id", f"Regime: {municipality} não aplica o regime {regime_id!r}.")
+    if (person is None) == (company is None):
+        raise refuse("person", "Titular: informe a pessoa (autorizatário PF) ou a empresa (PJ), não ambas.")
+    holder: Person | Company = person or company  # type: ignore[assignment]
+    if holder.municipality_id != municipality.pk:
+        raise refuse("person" if person else "company", "Titular: cadastro de outro município.")
+    same_holder = models.Q(person=person) if person is not None else models.Q(company=company)
+    existing = Operator.objects.filter(same_holder, municipality=municipality, regime_id=regime_id)
+    if existing.exists():
+        raise refuse(
+            "person" if person else "company",
+            f"Titular: {holder} já é autorizatário neste regime em {municipality}.",
+            "duplicate",
+        )
+
+
+@transaction.atomic
+def operator_create(
+    *,
+    actor: User | None,
+    municipality: Municipality,
+    regime_id: str,
+    as_of: dt.date,
+    person: Person | None = None,
+    company: Company | None = None,
+) -> Operator:
+    """Register an autorizatário; a person or company under a ban in force is refused with article and end."""
+    _check_operator_holder(municipality, regime_id, person, company)
+    operator = Operator(
+        municipality=municipality,
+        regime_id=regime_id,
+        person=person,
+        company=company,
+        kind=OperatorKind.PF if person else OperatorKind.PJ,
+        status=OperatorStatus.PENDING,
+    )
+    operator.save()
+    refusal = ban_refusal(operator, as_of=as_of)
+    if refusal is not None:
+        raise refuse("person" if person else "company", refusal, "banned")
+    audit_record(
+        actor=actor,
+        municipality=municipality,
+        action="registry.operator.create",
+        obj=operator,
+        after=operator.audit_snapshot(),
+    )
+    return operator
+
+
+@transaction.atomic
+def operator_set_status(
+    *, actor: User | None, operator: Operator, status: str, registered_on: dt.date | None = None
+) -> Operator:
+    """Licensing moves the operator along (active on approval, suspended, revoked, cancelled at request)."""
+    if status not in OperatorStatus.values:
+        raise refuse("status", f"Situação: valor desconhecido {status!r}.")
+    before = operator.audit_snapshot()
+    operator.status = status
+    if registered_on is not None:
+        operator.registered_on = registered_on
+    operator.save(update_fields=["status", "registered_on"])
+    audit_record(
+        actor=actor,
+        municipality=operator.municipality,
+        action="registry.operator.status",
+        obj=operator,
+        before=before,
+        after=operator.audit_snapshot(),
+    )
+    return operator
+
+
+# --- drivers and attendants -----------------------------------------------------------------------------
+
+
+def _check_driver(driver: Driver, *, as_of: dt.date) -> None:
+    _not_after(driver.cnh_first_issue, as_of, "cnh_first_issue", "Primeira habilitação")
+    _not_after(driver.course_completed_on, as_of, "course_completed_on", "Conclusão do curso")
+    driver.cnh_number = "".join(ch for ch in driver.cnh_number if ch.isdigit())
+    if not driver.cnh_number:
+        raise refuse("cnh_number", "Número da CNH: informe o número (só dígitos).")
+    driver.cnh_category = driver.cnh_category.strip().upper()
+    if not driver.cnh_category or not set(driver.cnh_category) <= set("ABCDE"):
+        raise refuse("cnh_category", "Categoria da CNH: use as letras A a E (ex.: D, AD).")
+    if driver.cnh_expiry and driver.cnh_first_issue and driver.cnh_expiry < driver.cnh_first_issue:
+        raise refuse("cnh_expiry", "Validade da CNH: anterior à primeira habilitação.")
+    _check_same_municipality(driver.operator, driver.person, "person")
+    if driver.vehicle is not None and driver.vehicle.operator_id != driver.operator_id:
+        raise refuse("vehicle", "Veículo: não pertence a este autorizatário.")
+    links = Driver.objects.filter(operator=driver.operator, person=driver.person, active=True).exclude(
+        pk=driver.pk
+    )
+    if links.exists():
+        raise refuse(
+            "person", f"Pessoa: {driver.person} já é condutor ativo deste autorizatário.", "duplicate"
+        )
+
+
+def _check_same_municipality(operator: Operator, person: Person, field: str) -> None:
+    if person.municipality_id != operator.municipality_id:
+        raise refuse(field, "Pessoa: cadastro de outro município.")
+
+
+@transaction.atomic
+def driver_link(
+    *, actor: User | None, operator: Operator, person: Person, as_of: dt.date, **fields: Any
+) -> Driver:
+    driver = Driver(municipality=operator.municipality, operator=operator, person=person)
+    _apply(driver, DRIVER_FIELDS, fields)
+    _check_driver(driver, as_of=as_of)
+    _save(driver, actor=actor, action="registry.driver.link", before=None)
+    return driver
+
+
+@transaction.atomic
+def driver_update(*, actor: User | None, driver: Driver, as_of: dt.date, **fields: Any) -> Driver:
+    before = driver.audit_snapshot()
+    _apply(driver, DRIVER_FIELDS, fields)
+    _check_driver(driver, as_of=as_of)
+    _save(driver, actor=actor, action="registry.driver.update", before=before)
+    return driver
+
+
+@transaction.atomic
+def driver_unlink(*, actor: User | None, driver: Driver) -> Driver:
+    before = driver.audit_snapshot()
+    driver.active = False
+    driver.save(update_fields=["active"])
+    audit_record(
+        actor=actor,
+        municipality=driver.municipality,
+        action="registry.driver.unlink",
+        obj=driver,
+        before=before,
+        after=driver.audit_snapshot(),
+    )
+    return driver
+
+
+@transaction.atomic
+def attendant_link(*, actor: User | None, operator: Operator, person: Person) -> Attendant:
+    _check_same_municipality(operator, person, "person")
+    if Attendant.objects.filter(operator=operator, person=person, active=True).exists():
+        raise refuse("person", f"Pessoa: {person} já é monitor ativo deste autorizatário.", "duplicate")
+    attendant = Attendant(municipality=operator.municipality, operator=operator, person=person)
+    _save(attendant, actor=actor, action="registry.attendant.link", before=None)
+    return attendant
+
+
+@transaction.atomic
+def attendant_unlink(*, actor: User | None, attendant: Attendant) -> Attendant:
+    before = attendant.audit_snapshot()
+    attendant.active = False
+    attendant.save(update_fields=["active"])
+    audit_record(
+        actor=actor,
+        municipality=attendant.municipality,
+        action="registry.attendant.unlink",
+        obj=attendant,
+        before=before,
+        after=attendant.audit_snapshot(),
+    )
+    return attendant
+
+
+# --- vehicles -------------------------------------------------------------------------------------------
+
+
+def _plate_forms(plate: str) -> set[str]:
+    """The plate and its other form: an old plate and its Mercosul conversion are the same vehicle."""
+    forms = {plate, ids.to_mercosul(plate)}
+    if ids.plate_format(plate) == "mercosul" and plate[4] in "ABCDEFGHIJ":
+        forms.add(plate[:4] + str("ABCDEFGHIJ".index(plate[4])) + plate[5:])
+    return forms
+
+
+def _check_vehicle(vehicle: Vehicle, *, as_of: dt.date) -> None:
+    if vehicle.manufacture_year > as_of.year:
+        raise refuse(
+            "manufacture_year", f"Ano de fabricação: {vehicle.manufacture_year} está no futuro.", "future"
+        )
+    if not vehicle.manufacture_year <= vehicle.model_year <= vehicle.manufacture_year + 1:
+        raise refuse("model_year", "Ano do modelo: deve ser o ano de fabricação ou o seguinte.")
+    if vehicle.seats < 1 or vehicle.doors < 1:
+        raise refuse(
+            "seats" if vehicle.seats < 1 else "doors", "Lugares e portas: informe números positivos."
+        )
+    if not (
+        len(vehicle.registration_municipality_ibge) == 7 and vehicle.registration_municipality_ibge.isdigit()
+    ):
+        raise refuse(
+            "registration_municipality_ibge", "Código IBGE do município de registro: informe os 7 dígitos."
+        )
+    _not_after(vehicle.ownership_since, as_of, "ownership_since", "Detém o veículo desde")
+    if vehicle.operator is not None and vehicle.operator.municipality_id != vehicle.municipality_id:
+        raise refuse("operator", "Autorizatário: cadastro de outro município.")
+    _check_vehicle_duplicates(vehicle)
+
+
+def _check_vehicle_duplicates(vehicle: Vehicle) -> None:
+    same_town = Vehicle.objects.filter(municipality=vehicle.municipality).exclude(pk=vehicle.pk)
+    if same_town.filter(plate__in=_plate_forms(vehicle.plate)).exists():
+        raise refuse(
+            "plate",
+            f"Placa: {vehicle.plate_display} já está cadastrada em {vehicle.municipality}.",
+            "duplicate",
+        )
+    if same_town.filter(renavam=vehicle.renavam).exists():
+        raise refuse(
+            "renavam",
+            f"RENAVAM: {vehicle.renavam} já está cadastrado em {vehicle.municipality}.",
+            "duplicate",
+        )
+
+
+def _owner_document(value: str) -> str:
+    raw = ids.normalize_cnpj(value)
+    if len(raw) == 11 and raw.isdigit():
+        try:
+            return ids.validate_cpf(raw)
+        except Exception:
+            raise refuse("owner_document", "Proprietário: CPF inválido.") from None
+    try:
+        return ids.validate_cnpj(raw)
+    except Exception:
+        raise refuse(
+            "owner_document", "Proprietário: informe um CPF (11 dígitos) ou CNPJ (14) válido."
+        ) from None
+
+
+@transaction.atomic
+def vehicle_create(
+    *,
+    actor: User | None,
+    municipality: Municipality,
+    plate: str,
+    renavam: str,
+    as_of: dt.date,
+    operator: Operator | None = None,
+    **fields: Any,
+) -> Vehicle:
+    vehicle = Vehicle(
+        municipality=municipality, operator=operator, plate=_plate(plate), renavam=_renavam(renavam)
+    )
+    _apply(vehicle, VEHICLE_FIELDS, fields)
+    vehicle.owner_document = _owner_document(vehicle.owner_document)
+    _check_vehicle(vehicle, as_of=as_of)
+    _save(vehicle, actor=actor, action="registry.vehicle.create", before=None)
+    return vehicle
+
+
+@transaction.atomic
+def vehicle_update(*, actor: User | None, vehicle: Vehicle, as_of: dt.date, **fields: Any) -> Vehicle:
+    before = vehicle.audit_snapshot()
+    for key, clean in (("plate", _plate), ("renavam", _renavam)):
+        if key in fields:
+            setattr(vehicle, key, clean(fields.pop(key)))
+    if "operator" in fields:
+        vehicle.operator = fields.pop("operator")
+    _apply(vehicle, VEHICLE_FIELDS + ("ownership_contract",), fields)
+    vehicle.owner_document = _owner_document(vehicle.owner_document)
+    _check_vehicle(vehicle, as_of=as_of)
+    _save(vehicle, actor=actor, action="registry.vehicle.update", before=before)
+    return vehicle
+
+
+def _plate(value: str) -> str:
+    try:
+        return ids.validate_plate(value)
+    except Exception as exc:
+        raise refuse("plate", _message(exc)) from None
+
+
+def _renavam(value: str) -> str:
+    try:
+        return ids.validate_renavam(value)
+    except Exception as exc:
+        raise refuse("renavam", _message(exc)) from None
+
+
+def _message(exc: Exception) -> str:
+    messages = getattr(exc, "messages", None)
+    return str(messages[0]) if messages else str(exc)
+
+
+# --- documents and bans ---------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def document_upload(
+    *,
+    actor: User | None,
+    owner: Person | Company | Vehicle | Operator,
+    kind: str,
+    upload: UploadedFile,
+    issue_date: dt.date,
+    as_of: dt.date,
+    expiry_date: dt.date | None = None,
+    details: dict[str, Any] | None = None,
+    regime_id: str | None = None,
+) -> Document:
+    """Store the file under MEDIA_ROOT and the engine's validity decision; a refusal stores nothing."""
+    from apps.registry.uploads import check_upload
+
+    _not_after(issue_date, as_of, "issue_date", "Data de emissão")
+    if expiry_date is not None and expiry_date < issue_date:
+        raise refuse("expiry_date", "Validade impressa: anterior à data de emissão.")
+    checked = check_upload(upload)
+    document = Document(
+        municipality=owner.municipality,
+        kind=kind,
+        issue_date=issue_date,
+        expiry_date=expiry_date,
+        details=details or {},
+        content_type=checked.content_type,
+        size_bytes=checked.size,
+        sha256=checked.sha256,
+        uploaded_by=actor if actor and actor.is_authenticated else None,
+        **{_owner_field(owner): owner},
+    )
+    validity = document_validity(document, as_of=as_of, regime_id=regime_id)
+    document.valid_until, document.decision, document.status = (
+        validity.valid_until,
+        validity.stored,
+        validity.status,
+    )
+    document.file.save(f"documento{checked.extension}", upload, save=False)
+    try:
+        document.save()
+        audit_record(
+            actor=actor,
+            municipality=document.municipality,
+            action="registry.document.upload",
+            obj=document,
+            after=document.audit_snapshot(),
+        )
+    except Exception:
+        document.file.delete(save=False)
+        raise
+    return document
+
+
+def _owner_field(owner: models.Model) -> str:
+    return {Person: "person", Company: "company", Vehicle: "vehicle", Operator: "operator"}[type(owner)]
+
+
+@transaction.atomic
+def document_mark_expired(*, actor: User | None, document: Document) -> Document:
+    before = document.audit_snapshot()
+    document.status = DocumentStatus.EXPIRED
+    document.save(update_fields=["status"])
+    audit_record(
+        actor=actor,
+        municipality=document.municipality,
+        action="registry.document.expire",
+        obj=document,
+        before=before,
+        after=document.audit_snapshot(),
+    )
+    return document
+
+
+@transaction.atomic
+def ban_record(
+    *,
+    actor: User | None,
+    municipality: Municipality,
+    reason_code: str,
+    start: dt.date,
+    until: dt.date,
+    source: str,
+    decision: dict[str, Any],
+    person: Person | None = None,
+    company: Company | None = None,
+) -> Ban:
+    """Written by enforcement (cassação, clandestine transport) from the engine's sanction decision."""
+    if until < start:
+        raise refuse("until", "Impedimento: o fim é anterior ao início.")
+    ban = Ban(
+        municipality=municipality,
+        person=person,
+        company=company,
+        reason_code=reason_code,
+        start=start,
+        until=until,
+        source=source,
+        decision=decision,
+    )
+    ban.full_clean(validate_constraints=False)
+    ban.save()
+    audit_record(
+        actor=actor,
+        municipality=municipality,
+        action="registry.ban.record",
+        obj=ban,
+        after=ban.audit_snapshot(),
+    )
+    return ban
