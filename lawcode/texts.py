@@ -351,12 +351,39 @@ class _Parser:
                 f"dispositivo {dispositivo_id} repetido (primeiro na linha {existing.line})",
             )
         else:
+            self.check_numbering(line, dispositivo_id, kind, parent)
             start = amendment.in_force if amendment else self.inherited_start(parent)
             wording = Wording(amendment.key if amendment else ORIGINAL, start, None, text, line.number,
                               inserted=amendment is not None)
             dispositivo = Dispositivo(dispositivo_id, kind, parent, line.number, [wording])
             self.dispositivos[dispositivo_id] = dispositivo
         self.move_to(dispositivo)
+
+    def check_numbering(self, line: _Line, dispositivo_id: str, kind: Kind, parent: str | None) -> None:
+        """Dispositivos are numbered in sequence; a gap or a step back means a misread line.
+
+        In hard-wrapped texts a continuation line can start like an inciso ("V - …") or an alínea ("a) …");
+        numbering is the check that catches it: articles increase, and the n-th inciso/alínea/paragraph of a
+        parent is numbered n (a lettered one, "§ 2º-A", follows its base number).
+        """
+        siblings = [d.id for d in self.dispositivos.values() if d.kind is kind and d.parent == parent]
+        previous = _sequence_key(siblings[-1]) if siblings else None
+        current = _sequence_key(dispositivo_id)
+        if kind is Kind.ARTICLE:
+            in_order = previous is None or current > previous
+        elif current[1]:
+            in_order = previous is not None and current[0] == previous[0] and current[1] > previous[1]
+        else:
+            in_order = current[0] == (previous[0] + 1 if previous else 1) or dispositivo_id.endswith("_parun")
+        if not in_order:
+            after = f"after {siblings[-1]}" if siblings else "as the first of its kind"
+            raise self.error(
+                line,
+                f"{dispositivo_id} is out of sequence ({after}); if a wrapped line starts like a dispositivo, "
+                "join it to the previous line in law.txt",
+                f"{dispositivo_id} fora de sequência ({after}); verifique se uma linha quebrada foi lida como "
+                "novo dispositivo",
+            )
 
     def amendment_for(self, line: _Line, note: tuple[str, str] | None) -> Amendment | None:
         if note is None:
@@ -422,6 +449,22 @@ class _Parser:
             state.paragraph, state.inciso = dispositivo.id, None
         elif dispositivo.kind is Kind.INCISO:
             state.inciso = dispositivo.id
+
+
+def _sequence_key(dispositivo_id: str) -> tuple[int, str]:
+    """(number, letter) of the last level of an id: art11A → (11, "A"), incXIV → (14, ""), c → (3, "")."""
+    last = dispositivo_id.rsplit("_", 1)[-1]
+    match = _ID_PART.match(last)
+    if match is None or last == "parun":
+        return (1, "")
+    art, art_letter, par, par_letter, inciso, alinea = match.groups()
+    if art is not None:
+        return (int(art), art_letter)
+    if par is not None:
+        return (int(par), par_letter)
+    if inciso is not None:
+        return (roman_to_int(inciso), "")
+    return (ord(alinea) - ord("a") + 1, "")
 
 
 def _split_amendment_note(text: str) -> tuple[str, tuple[str, str] | None]:

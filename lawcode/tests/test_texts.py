@@ -197,3 +197,24 @@ def test_repealed_dispositivo_ends_the_day_before_the_repeal() -> None:
     with pytest.raises(DispositivoNotInForceError):
         law.wording("art1_incII", on=dt.date(2021, 1, 1))
     assert law.wording("art1_incI", on=dt.date(2021, 1, 1)).text == "um;"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Art. 1º Texto:\nI – um;\nIII – três;\n",
+        "Art. 2º Texto.\nArt. 1º Outro.\n",
+        "Art. 1º Texto:\na) um;\nc) três;\n",
+        "Art. 1º Texto.\n§ 2º Sem o primeiro.\n",
+        "Art. 1º Requisitos:\nI – possuir veículo com\nV - anos de uso;\n",
+    ],
+)
+def test_numbering_gaps_reveal_misread_lines(text: str) -> None:
+    with pytest.raises(LawTextError) as error:
+        crafted(text)
+    assert "out of sequence" in error.value.message
+
+
+def test_lettered_dispositivos_follow_their_base_number() -> None:
+    law = crafted("Art. 1º Texto.\n§ 1º Um.\n§ 1º-A Um-A.\n§ 2º Dois.\nArt. 1º-A Outro.\nArt. 2º Fim.\n")
+    assert law.ids() == ["art1", "art1_par1", "art1_par1A", "art1_par2", "art1A", "art2"]
