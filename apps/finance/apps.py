@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+
+
+class FinanceConfig(AppConfig):
+    name = "apps.finance"
+    label = "finance"
+    verbose_name = "Financeiro"
+
+    def ready(self) -> None:
+        from apps.finance import cards, demo, permissions  # noqa: F401  (registrations run on import)

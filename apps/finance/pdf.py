@@ -1,0 +1,121 @@
+"""The payment guide as a one-page A4 PDF (reportlab), with its PIX QR code drawn as vectors (segno).
+
+What a payer and an auditor need on paper: who pays, what for, under which article, the quantity in its fiscal
+unit with the unit value and the date it was valued on, the amount in reais, the due date, and the PIX QR code
+with its "copia e cola" text.
+"""
+
+from __future__ import annotations
+
+import io
+
+import segno
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from apps.finance.formatting import brl, brl_unit_value, decimal_pt, payer_document_display
+from apps.finance.models import PaymentGuide
+
+LEFT = 20 * mm
+RIGHT = A4[0] - 20 * mm
+QR_SIZE = 55 * mm
+PAYLOAD_CHARS_PER_LINE = 70
+
+
+def guide_pdf(guide: PaymentGuide) -> bytes:
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=A4, pageCompression=1)
+    canvas.setTitle(f"Guia de pagamento {guide.number}")
+    canvas.setAuthor(f"Prefeitura de {guide.municipality.name}")
+    y = _header(canvas, guide, A4[1] - 20 * mm)
+    y = _rows(canvas, _identification_rows(guide), y)
+    y = _rows(canvas, _amount_rows(guide), y - 4 * mm)
+    _pix_block(canvas, guide, y - 8 * mm)
+    _footer(canvas, guide)
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def _header(canvas: Canvas, guide: PaymentGuide, y: float) -> float:
+    canvas.setFont("Helvetica-Bold", 15)
+    canvas.drawString(LEFT, y, f"Prefeitura de {guide.municipality.name}-{guide.municipality.uf}")
+    canvas.setFont("Helvetica", 10)
+    canvas.drawString(LEFT, y - 6 * mm, "Guia de recolhimento de taxa ou multa — transporte regulado de passageiros")
+    canvas.setFont("Helvetica-Bold", 12)
+    canvas.drawRightString(RIGHT, y, f"Guia nº {guide.number}")
+    canvas.setFont("Helvetica", 10)
+    canvas.drawRightString(RIGHT, y - 6 * mm, f"Situação: {guide.get_status_display()}")
+    canvas.setStrokeColor(colors.HexColor("#1351b4"))
+    canvas.setLineWidth(1.2)
+    canvas.line(LEFT, y - 10 * mm, RIGHT, y - 10 * mm)
+    return y - 18 * mm
+
+
+def _identification_rows(guide: PaymentGuide) -> list[tuple[str, str]]:
+    return [
+        ("Contribuinte", guide.payer_name),
+        ("CPF/CNPJ", payer_document_display(guide.payer_document)),
+        ("Descrição", guide.description),
+        ("Fundamento legal", guide.legal_basis),
+        ("Emissão", f"{guide.issued_on:%d/%m/%Y}"),
+    ]
+
+
+def _amount_rows(guide: PaymentGuide) -> list[tuple[str, str]]:
+    rows = [("Quantidade", f"{decimal_pt(guide.quantity)} {guide.get_unit_display()}")]
+    if guide.is_unit_converted and guide.unit_value_used is not None and guide.valuation_date is not None:
+        rows.append((f"Valor da {guide.get_unit_display()}",
+                     f"{brl_unit_value(guide.unit_value_used)} (vigente em {guide.valuation_date:%d/%m/%Y})"))
+    rows += [("Valor a pagar", brl(guide.amount_brl)), ("Vencimento", f"{guide.due_on:%d/%m/%Y}")]
+    return rows
+
+
+def _rows(canvas: Canvas, rows: list[tuple[str, str]], y: float) -> float:
+    for label, value in rows:
+        canvas.setFont("Helvetica-Bold", 10)
+        canvas.drawString(LEFT, y, f"{label}:")
+        canvas.setFont("Helvetica-Bold" if label == "Valor a pagar" else "Helvetica",
+                       13 if label == "Valor a pagar" else 10)
+        canvas.drawString(LEFT + 42 * mm, y, value)
+        y -= 7 * mm
+    return y
+
+
+def _pix_block(canvas: Canvas, guide: PaymentGuide, top: float) -> None:
+    canvas.setFont("Helvetica-Bold", 11)
+    canvas.drawString(LEFT, top, "Pague com PIX: leia o QR code no aplicativo do seu banco")
+    _draw_qr(canvas, guide.pix_payload, LEFT, top - 4 * mm - QR_SIZE)
+    text_x = LEFT + QR_SIZE + 8 * mm
+    canvas.setFont("Helvetica-Bold", 9)
+    canvas.drawString(text_x, top - 10 * mm, "Ou use o PIX copia e cola:")
+    canvas.setFont("Courier", 7.5)
+    line_y = top - 16 * mm
+    width = PAYLOAD_CHARS_PER_LINE - 22
+    for start in range(0, len(guide.pix_payload), width):
+        canvas.drawString(text_x, line_y, guide.pix_payload[start : start + width])
+        line_y -= 4 * mm
+
+
+def _draw_qr(canvas: Canvas, payload: str, x: float, y: float) -> None:
+    """Vector QR (quiet zone of 4 modules): sharp at any zoom and any printer."""
+    qr = segno.make(payload, error="m", micro=False)
+    matrix = list(qr.matrix_iter(scale=1, border=4))
+    module = QR_SIZE / len(matrix)
+    canvas.setFillColor(colors.black)
+    for row_index, row in enumerate(matrix):
+        for column_index, dark in enumerate(row):
+            if dark:
+                top = y + QR_SIZE - (row_index + 1) * module
+                canvas.rect(x + column_index * module, top, module, module, stroke=0, fill=1)
+
+
+def _footer(canvas: Canvas, guide: PaymentGuide) -> None:
+    canvas.setFont("Helvetica", 8)
+    canvas.setFillColor(colors.HexColor("#555555"))
+    canvas.drawString(LEFT, 20 * mm, f"Regime: {guide.regime_id}. Conversão em reais decidida pelo motor legal e "
+                                     "registrada com a guia; o valor não muda depois da emissão.")
+    canvas.drawString(LEFT, 15 * mm, "Após o pagamento, o comprovante é registrado pelo setor financeiro da "
+                                     "prefeitura.")

@@ -1,0 +1,43 @@
+"""Reads for finance used by services and by other apps (licensing shows an application's guides)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+
+from apps.finance.choices import FeeKind, GuideStatus
+from apps.finance.models import FeeSchedule, PaymentGuide
+from apps.tenancy.models import Municipality
+
+
+def fee_in_force(*, municipality: Municipality, regime_id: str, fee_kind: str, on: dt.date) -> FeeSchedule:
+    """The fee schedule row in force on ``on`` (latest valid_from ≤ on); ValidationError if none."""
+    fee = (
+        FeeSchedule.objects.filter(municipality=municipality, regime_id=regime_id, fee_kind=fee_kind,
+                                   valid_from__lte=on)
+        .order_by("-valid_from")
+        .first()
+    )  # fmt: skip
+    if fee is None:
+        label = FeeKind(fee_kind).label if fee_kind in FeeKind.values else fee_kind
+        raise ValidationError({"fee_kind": f"{label}: {municipality.name} não tem esta taxa configurada em "
+                                           f"{on:%d/%m/%Y}."})
+    return fee
+
+
+def guide_for_update(guide_id: int) -> PaymentGuide:
+    """The guide row-locked (PostgreSQL), so two payments or a payment and a cancellation queue up."""
+    return PaymentGuide.objects.select_for_update().select_related("municipality").get(pk=guide_id)
+
+
+def guides_for_origin(*, origin_type: str, origin_id: int) -> QuerySet[PaymentGuide]:
+    """Every guide of an application or a fine, newest first (callers filter them through for_user)."""
+    return PaymentGuide.objects.filter(origin_type=origin_type, origin_id=origin_id).order_by("-issued_on", "-id")
+
+
+def origin_is_paid(*, origin_type: str, origin_id: int, fee_kind: str = "") -> bool:
+    """Whether the origin has a paid guide (of that fee, when given)."""
+    guides = guides_for_origin(origin_type=origin_type, origin_id=origin_id).filter(status=GuideStatus.PAID)
+    return (guides.filter(fee_kind=fee_kind) if fee_kind else guides).exists()

@@ -1,0 +1,88 @@
+"""Finance personas and fixtures on top of the root conftest (olimpia, votuporanga, patrocinio, make_staff)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from decimal import Decimal
+
+import pytest
+from django.test import Client
+
+from apps.accounts.models import User
+from apps.finance.choices import ChargeUnit, FeeKind, OriginType
+from apps.finance.models import FeeSchedule, FinanceSettings, PaymentGuide
+from apps.finance.services import fee_guide_issue, fee_schedule_create, finance_settings_save
+from apps.lawconfig.models import FiscalUnitValue
+from apps.tenancy.choices import Role
+from apps.tenancy.models import Municipality
+
+EVP_KEY = "123e4567-e12b-12d1-a456-426655440000"
+DAY = dt.date(2026, 3, 2)  # a Monday
+
+
+@pytest.fixture
+def finance_olimpia(make_staff: Callable[..., User], olimpia: Municipality) -> User:
+    return make_staff("fabio.financeiro", (olimpia, Role.FINANCE), full_name="Fábio Financeiro")
+
+
+@pytest.fixture
+def finance_patrocinio(make_staff: Callable[..., User], patrocinio: Municipality) -> User:
+    return make_staff("paula.financeiro", (patrocinio, Role.FINANCE), full_name="Paula Financeiro")
+
+
+@pytest.fixture
+def admin_patrocinio(make_staff: Callable[..., User], patrocinio: Municipality) -> User:
+    return make_staff("pedro.admin", (patrocinio, Role.ADMINISTRATOR), full_name="Pedro Administrador")
+
+
+def client_for(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def finance_olimpia_client(finance_olimpia: User) -> Client:
+    return client_for(finance_olimpia)
+
+
+@pytest.fixture
+def finance_patrocinio_client(finance_patrocinio: User) -> Client:
+    return client_for(finance_patrocinio)
+
+
+def configure_pix(municipality: Municipality, name: str = "PREFEITURA MUNICIPAL", city: str = "CIDADE") -> None:
+    finance_settings_save(actor=None, municipality=municipality, pix_key=EVP_KEY, receiver_name=name,
+                          receiver_city=city, guide_due_days=10)
+
+
+@pytest.fixture
+def olimpia_permit_fee(olimpia: Municipality) -> FeeSchedule:
+    """A permit fee in reais as a municipality might configure it (cited to the article on permits)."""
+    configure_pix(olimpia, "PREFEITURA DE OLIMPIA", "OLIMPIA")
+    return fee_schedule_create(actor=None, municipality=olimpia, regime_id=None, fee_kind=FeeKind.PERMIT,
+                               quantity=Decimal("150.00"), unit=ChargeUnit.BRL, cite="art3",
+                               valid_from=dt.date(2025, 9, 24))
+
+
+@pytest.fixture
+def patrocinio_inspection_fee(patrocinio: Municipality) -> FeeSchedule:
+    configure_pix(patrocinio, "PREF MUN PATROCINIO", "PATROCINIO")
+    return fee_schedule_create(actor=None, municipality=patrocinio, regime_id=None, fee_kind=FeeKind.INSPECTION,
+                               quantity=Decimal("0.25"), unit=ChargeUnit.UFM, cite="art8",
+                               valid_from=dt.date(2025, 12, 22))
+
+
+def add_patrocinio_ufm(patrocinio: Municipality, value: str = "4.3587", since: dt.date = dt.date(2026, 1, 1)) -> None:
+    FiscalUnitValue.objects.create(municipality=patrocinio, valid_from=since, value_brl=Decimal(value), cite="art8",
+                                   source="Decreto municipal (teste)")
+
+
+def issue_permit_guide(olimpia: Municipality, origin_id: int = 1, day: dt.date = DAY) -> PaymentGuide:
+    return fee_guide_issue(actor=None, municipality=olimpia, fee_kind=FeeKind.PERMIT, payer_name="José da Silva",
+                           payer_document="529.982.247-25", origin_type=OriginType.APPLICATION,
+                           origin_id=origin_id, fact_date=day, as_of=day)
+
+
+__all__ = ["EVP_KEY", "FinanceSettings", "add_patrocinio_ufm", "client_for", "configure_pix", "issue_permit_guide"]

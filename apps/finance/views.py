@@ -1,0 +1,220 @@
+"""Finance screens: guides (list, page, PDF), payment registration, cancellation, refunds, PIX settings.
+
+Every read goes through ``for_user``; a user without the role for the screen gets 404, like a row that does
+not exist. Writes call the services; a refusal is shown on the field it names and nothing is stored.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from apps.audit.services import audit_personal_data_read
+from apps.finance import services
+from apps.finance.forms import (
+    CancelForm,
+    FinanceSettingsForm,
+    GuideFilterForm,
+    PaymentForm,
+    RefundForm,
+    RefundPaidForm,
+    add_service_errors,
+)
+from apps.finance.models import FeeSchedule, FinanceSettings, PaymentGuide, Refund
+from apps.finance.pdf import guide_pdf
+from apps.tenancy.models import Municipality
+from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+
+PAGE_SIZE = 25
+GUIDE = "finance.paymentguide"
+
+
+def _municipality(request: HttpRequest, ibge_code: str, model_label: str, action: str = "view") -> Municipality:
+    """The municipality in the URL, or 404 unless the user may do ``action`` on ``model_label`` there."""
+    municipality = get_object_for_user_or_404(Municipality.objects.all(), request.user, "view", ibge_code=ibge_code)
+    if not user_can(request.user, municipality.pk, model_label, action):
+        raise Http404("Registro não encontrado.")
+    return municipality
+
+
+def _guide(request: HttpRequest, municipality: Municipality, pk: int, action: str = "view") -> PaymentGuide:
+    return get_object_for_user_or_404(PaymentGuide.objects.all(), request.user, action, municipality=municipality,
+                                      pk=pk)
+
+
+def _audit_payer_read(request: HttpRequest, guide: PaymentGuide) -> None:
+    audit_personal_data_read(actor=request.user, municipality=guide.municipality, obj=guide,
+                             fields=["payer_document"], request_id=getattr(request, "request_id", ""))
+
+
+@login_required
+@require_GET
+def guide_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, GUIDE)
+    form = GuideFilterForm(request.GET or None)
+    guides = PaymentGuide.objects.for_user(request.user, "view").filter(municipality=municipality)
+    if form.is_bound and form.is_valid():
+        guides = form.apply(guides, timezone.localdate())
+    elif form.is_bound:
+        guides = guides.none()
+    page = Paginator(guides.order_by("-year", "-sequence"), PAGE_SIZE).get_page(request.GET.get("pagina"))
+    query = request.GET.copy()
+    query.pop("pagina", None)
+    context = {"municipality": municipality, "form": form, "page": page, "query": query.urlencode(),
+               "today": timezone.localdate(), **_menu(request, municipality)}  # fmt: skip
+    template = "finance/_guide_table.html" if request.htmx else "finance/guide_list.html"  # type: ignore[attr-defined]
+    return render(request, template, context)
+
+
+def _menu(request: HttpRequest, municipality: Municipality) -> dict[str, bool]:
+    return {
+        "can_see_refunds": user_can(request.user, municipality.pk, "finance.refund", "view"),
+        "can_edit_settings": user_can(request.user, municipality.pk, "finance.financesettings", "change"),
+        "can_register": user_can(request.user, municipality.pk, GUIDE, "change"),
+    }
+
+
+@login_required
+@require_GET
+def guide_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, GUIDE)
+    guide = _guide(request, municipality, pk)
+    _audit_payer_read(request, guide)
+    payment = getattr(guide, "payment", None)
+    refunds = list(payment.refunds.all()) if payment is not None else []
+    context = {"municipality": municipality, "guide": guide, "payment": payment, "refunds": refunds,
+               "cancel_form": CancelForm(), **_menu(request, municipality)}  # fmt: skip
+    return render(request, "finance/guide_detail.html", context)
+
+
+@login_required
+@require_GET
+def guide_pdf_view(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, GUIDE)
+    guide = _guide(request, municipality, pk)
+    _audit_payer_read(request, guide)
+    response = HttpResponse(guide_pdf(guide), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="guia-{guide.number.replace("/", "-")}.pdf"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def payment_register(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, GUIDE, "change")
+    guide = _guide(request, municipality, pk, "change")
+    form = PaymentForm(request.POST or None, initial={"amount_brl": guide.amount_brl, "paid_on": timezone.localdate()})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.payment_register(actor=request.user, guide=guide, as_of=timezone.localdate(),  # type: ignore[arg-type]
+                                      **form.cleaned_data)
+        except ValidationError as exc:
+            add_service_errors(form, exc)
+        else:
+            messages.success(request, f"Pagamento da guia {guide.number} registrado.")
+            return redirect("finance:guide_detail", ibge_code, guide.pk)
+    context = {"municipality": municipality, "guide": guide, "form": form, **_menu(request, municipality)}
+    return render(request, "finance/payment_form.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def guide_cancel(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, GUIDE, "change")
+    guide = _guide(request, municipality, pk, "change")
+    form = CancelForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise ValidationError({"reason": "Motivo do cancelamento: campo obrigatório."})
+        services.guide_cancel(actor=request.user, guide=guide, reason=form.cleaned_data["reason"],  # type: ignore[arg-type]
+                              as_of=timezone.localdate())
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, f"Guia {guide.number} cancelada.")
+    return redirect("finance:guide_detail", ibge_code, guide.pk)
+
+
+@login_required
+@require_GET
+def refund_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, "finance.refund")
+    refunds = (
+        Refund.objects.for_user(request.user, "view")
+        .filter(payment__guide__municipality=municipality)
+        .select_related("payment__guide")
+        .order_by("status", "due_on", "id")
+    )
+    page = Paginator(refunds, PAGE_SIZE).get_page(request.GET.get("pagina"))
+    context = {"municipality": municipality, "page": page, "paid_form": RefundPaidForm(),
+               "today": timezone.localdate(), **_menu(request, municipality)}  # fmt: skip
+    return render(request, "finance/refund_list.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def refund_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, "finance.refund", "change")
+    guide = _guide(request, municipality, pk)
+    payment = getattr(guide, "payment", None)
+    if payment is None:
+        raise Http404("Guia sem pagamento registrado.")
+    form = RefundForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.refund_create(actor=request.user, payment=payment, as_of=timezone.localdate(),  # type: ignore[arg-type]
+                                   **form.cleaned_data)
+        except ValidationError as exc:
+            add_service_errors(form, exc)
+        else:
+            messages.success(request, f"Restituição da guia {guide.number} registrada.")
+            return redirect("finance:refund_list", ibge_code)
+    context = {"municipality": municipality, "guide": guide, "payment": payment, "form": form,
+               **_menu(request, municipality)}  # fmt: skip
+    return render(request, "finance/refund_form.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def refund_mark_paid(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, "finance.refund", "change")
+    refund = get_object_for_user_or_404(Refund.objects.all(), request.user, "change",
+                                        payment__guide__municipality=municipality, pk=pk)
+    form = RefundPaidForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise ValidationError({"paid_on": "Data da restituição: informe uma data válida."})
+        services.refund_mark_paid(actor=request.user, refund=refund, as_of=timezone.localdate(),  # type: ignore[arg-type]
+                                  **form.cleaned_data)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, "Restituição marcada como paga.")
+    return redirect("finance:refund_list", ibge_code)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def settings_edit(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, "finance.financesettings", "change")
+    current = FinanceSettings.objects.filter(municipality=municipality).first()
+    initial = current.audit_snapshot() if current else {"guide_due_days": 10}
+    form = FinanceSettingsForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.finance_settings_save(actor=request.user, municipality=municipality,  # type: ignore[arg-type]
+                                           **form.cleaned_data)
+        except ValidationError as exc:
+            add_service_errors(form, exc)
+        else:
+            messages.success(request, "Recebimento PIX atualizado.")
+            return redirect("finance:settings_edit", ibge_code)
+    fees = FeeSchedule.objects.for_user(request.user, "view").filter(municipality=municipality)
+    context = {"municipality": municipality, "form": form, "fees": fees, **_menu(request, municipality)}
+    return render(request, "finance/settings_form.html", context, status=400 if form.errors else 200)
