@@ -22,13 +22,20 @@ from lawcode.regime import rule
 
 from .common import br, day_counting
 
-LEI9784 = ("lei9784:art66", "lei9784:art66_par1", "lei9784:art66_par2", "lei9784:art66_par3")
+# The counting rules a deadline may rest on (the deadline functions name the ones they applied).
+COUNTING_CITES = (
+    "lei9784:art66",
+    "lei9784:art66_par1",
+    "lei9784:art66_par2",
+    "lei9784:art66_par3",
+    "cpc:art219",
+)
 RETURNED_VALID = ("address_change", "refusal", "bad_records")
 
 
 def deadline_finding(ctx: Context, code: str, deadline: Deadline, what: str, cites: Iterable[str]) -> Finding:
     """A finding citing the article and the counting rules actually applied (those we may cite)."""
-    counting = [c for c in deadline.citations if c in LEI9784]
+    counting = [c for c in deadline.citations if c in COUNTING_CITES]
     return ctx.finding(
         code,
         Status.INFO,
@@ -59,7 +66,7 @@ APPEALS = {
 }
 
 
-@rule("appeal_deadline", cites=("art31", "art30_incVIII", "art32", *LEI9784))
+@rule("appeal_deadline", cites=("art31", "art30_incVIII", "art32", *COUNTING_CITES))
 def appeal_deadline(ctx: Context, facts: DeadlineFacts) -> RuleResult:
     """10 days from ciência of the auto (art. 31) or of the first-instance decision (art. 32)."""
     instance = ctx.require(facts.instance, "instance")
@@ -70,7 +77,7 @@ def appeal_deadline(ctx: Context, facts: DeadlineFacts) -> RuleResult:
     return computed([deadline_finding(ctx, "appeal", deadline, what, cites)], deadline, instance=instance)
 
 
-@rule("judgment_deadline", cites=("art31_par2", *LEI9784))
+@rule("judgment_deadline", cites=("art31_par2", *COUNTING_CITES))
 def judgment_deadline(ctx: Context, facts: DeadlineFacts) -> RuleResult:
     """30 days from the filing of the first-instance appeal (art. 31 § 2º)."""
     deadline = days_deadline(ctx, facts.start, "judgment_first_instance_days", plain_days=True)
@@ -79,7 +86,7 @@ def judgment_deadline(ctx: Context, facts: DeadlineFacts) -> RuleResult:
     )
 
 
-@rule("payment_deadline", cites=("art33", "art35", *LEI9784))
+@rule("payment_deadline", cites=("art33", "art35", *COUNTING_CITES))
 def payment_deadline(ctx: Context, facts: DeadlineFacts) -> RuleResult:
     """30 dias corridos from the notice of the upheld decision (art. 33); refund if an appeal wins (art. 35)."""
     deadline = days_deadline(ctx, facts.start, "payment_days", plain_days=False)
@@ -95,7 +102,7 @@ def payment_deadline(ctx: Context, facts: DeadlineFacts) -> RuleResult:
     )
 
 
-@rule("permit_validity", cites=("art13", *LEI9784))
+@rule("permit_validity", cites=("art13", *COUNTING_CITES))
 def permit_validity(ctx: Context, facts: DeadlineFacts) -> RuleResult:
     """The alvará is issued yearly: 12 months date to date from issue, a missing day → the month's last."""
     months = int(ctx.param("permit_validity_months"))
@@ -109,7 +116,7 @@ def permit_validity(ctx: Context, facts: DeadlineFacts) -> RuleResult:
     return computed([deadline_finding(ctx, "validity", deadline, "Validade do alvará", ("art13",))], deadline)
 
 
-@rule("temporary_vehicle", cites=("art14", *LEI9784))
+@rule("temporary_vehicle", cites=("art14", *COUNTING_CITES))
 def temporary_vehicle(ctx: Context, facts: DeadlineFacts) -> RuleResult:
     """Up to 30 days for another vehicle after its inspection (art. 14); the law provides no extension."""
     deadline = count_days(
