@@ -24,7 +24,7 @@ EXTERNAL_ACTS_FILE = Path(__file__).parent / "data" / "external_acts.yaml"
 _EXTERNAL_KEYS = ("title", "cite_as", "published", "in_force", "url", "whole_act", "dispositivos", "note")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Act:
     """A legal act. ``cite_as`` is its short Portuguese name in citations ("CTB", "Lei 5.171/2025 (Olímpia)")."""
 

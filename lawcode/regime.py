@@ -140,7 +140,7 @@ class CatalogEntry:
     source: str
 
 
-@dataclass
+@dataclass(eq=False)
 class Regime:
     """One municipality's law as code. Build with ``Regime.load(folder, package)`` (or via the registry)."""
 
