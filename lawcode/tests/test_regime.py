@@ -287,3 +287,15 @@ def test_citing_an_inserted_dispositivo_before_its_insertion_fails(demo: Regime)
 
     with pytest.raises(DispositivoNotInForceError):
         demo.resolve_citation("art2A", dt.date(2021, 6, 30))
+
+
+def test_context_calendar_has_municipal_holidays_and_configured_closures(demo: Regime) -> None:
+    plain = Context(demo, dt.date(2026, 3, 1)).calendar
+    assert not plain.is_business_day(dt.date(2026, 3, 2))  # Aniversário de Demo (calendar.yaml)
+    assert plain.is_business_day(dt.date(2026, 3, 3))
+    config = Config.from_dict({"closures": [{"date": "2026-03-03", "name": "Ponto facultativo"}],
+                               "municipal_holidays": [{"date": "2026-03-04", "name": "Feriado decretado"}]})
+    configured = Context(demo, dt.date(2026, 3, 1), config).calendar
+    assert not configured.is_business_day(dt.date(2026, 3, 3))
+    assert not configured.is_business_day(dt.date(2026, 3, 4))
+    assert configured.is_business_day(dt.date(2026, 3, 5))
