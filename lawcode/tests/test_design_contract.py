@@ -1,0 +1,43 @@
+"""docs/lawcode/design.md is the contract: its lists of questions, units, errors and kinds match the code."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from lawcode import errors
+from lawcode.facts import DOCUMENT_KINDS
+from lawcode.questions import QUESTIONS
+from lawcode.units import Unit
+
+DESIGN = (Path(__file__).resolve().parents[2] / "docs" / "lawcode" / "design.md").read_text(encoding="utf-8")
+
+
+def section(title: str) -> str:
+    start = DESIGN.index(f"## {title}")
+    end = DESIGN.find("\n## ", start + 1)
+    return DESIGN[start:end if end != -1 else None]
+
+
+def test_every_question_is_documented() -> None:
+    text = section("Rules and questions")
+    for name in QUESTIONS:
+        assert f"`{name}`" in text, name
+
+
+def test_units_are_the_documented_closed_set() -> None:
+    documented = re.search(r"`(years, [^`]+)`", section("Units (closed set)"))
+    assert documented is not None
+    assert documented.group(1).split(", ") == [unit.value for unit in Unit]
+
+
+def test_documented_errors_exist_and_every_error_is_documented() -> None:
+    text = section("Errors (`errors.py`)")
+    documented = set(re.findall(r"`(\w+Error)`", text))
+    assert documented == set(errors.__all__)
+
+
+def test_document_kinds_match() -> None:
+    text = section("Facts (`facts.py`)")
+    kinds = text[text.index("Document kinds"):]
+    assert set(re.findall(r"`([a-z_]+)`", kinds)) >= set(DOCUMENT_KINDS)
