@@ -60,7 +60,7 @@ $(NODE_STAMP): package.json package-lock.json
 	$(NPM) ci --ignore-scripts --no-audit --no-fund
 	touch $@
 
-$(STATIC_STAMP): $(NODE_STAMP) $(BASE_STAMP) $(STATIC_SOURCES)
+$(STATIC_STAMP): $(NODE_STAMP) $(BASE_STAMP) outorga/settings.py $(STATIC_SOURCES)
 	echo "==> Collecting static files into staticfiles/"
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	touch $@
@@ -105,7 +105,7 @@ test: ## Run the whole suite: pytest (unit, integration, browser) and the law sc
 	exit "$$status"
 
 # pytest exits 5 when it collected nothing: that is a broken suite, never a pass.
-pytest: $(DEV_STAMP) $(NODE_STAMP) check-chromium ## Run pytest only (PYTEST_ARGS=... to pass options)
+pytest: $(DEV_STAMP) $(STATIC_STAMP) check-chromium ## Run pytest only (PYTEST_ARGS=... to pass options)
 	export OUTORGA_REQUIRE_BROWSER=1 OUTORGA_CHROMIUM="$(CHROMIUM)"
 	status=0
 	echo "==> pytest (SQLite; browser tests required)"
@@ -121,9 +121,9 @@ lawcode-test: $(DEV_STAMP) ## Run the law scenario files (python -m lawcode test
 	$(PY) -m lawcode test lawcode/regimes
 
 # A throwaway database per run: created, used by pytest (which makes its own test_ copy), always dropped.
-test-pg: $(DEV_STAMP) $(NODE_STAMP) check-chromium ## Run pytest against PostgreSQL on 127.0.0.1:5432
+test-pg: $(DEV_STAMP) $(STATIC_STAMP) check-chromium ## Run pytest against PostgreSQL on 127.0.0.1:5432
 	db="outorga_ci_$$$$_$$(date +%s)"
-	psql_admin() { psql "$(PG_URL)/postgres" -v ON_ERROR_STOP=1 --quiet --no-psqlrc "$$@"; }
+	psql_admin() { PGOPTIONS="-c client_min_messages=warning" psql "$(PG_URL)/postgres" -v ON_ERROR_STOP=1 --quiet --no-psqlrc "$$@"; }
 	drop_databases() {
 		psql_admin -c "DROP DATABASE IF EXISTS test_$$db WITH (FORCE)"
 		psql_admin -c "DROP DATABASE IF EXISTS $$db WITH (FORCE)"

@@ -74,6 +74,7 @@ if not DEBUG and not ALLOWED_HOSTS:
         "e.g. ALLOWED_HOSTS=outorga.olimpia.sp.gov.br"
     )
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+CSRF_FAILURE_VIEW = "apps.web.errors.csrf_failure"
 
 INSTALLED_APPS = [
     "django.contrib.auth",
@@ -90,6 +91,10 @@ INSTALLED_APPS = [
     "apps.tenancy",
     "apps.audit",
     "apps.web",
+    "apps.lawconfig",
+    "apps.registry",
+    "apps.finance",
+    "apps.licensing",
 ]
 
 MIDDLEWARE = [
@@ -183,7 +188,21 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
-STATICFILES_DIRS = [BASE_DIR / "static", ("vendor", BASE_DIR / "node_modules")]
+# Front-end packages installed by `npm ci` (package.json), served at /static/vendor/<package path>/.
+# Only the folders pages use are listed, so collectstatic copies ~900 files instead of all of
+# node_modules (sources, SVG sets, docs). To serve another package, add its folder here.
+NODE_MODULES = BASE_DIR / "node_modules"
+VENDOR_STATIC_DIRS = (
+    "@govbr-ds/core/dist",
+    "@fortawesome/fontawesome-free/css",
+    "@fortawesome/fontawesome-free/webfonts",
+    "@fontsource/raleway",
+    "htmx.org/dist",
+)
+STATICFILES_DIRS = [
+    BASE_DIR / "static",
+    *((f"vendor/{folder}", NODE_MODULES / folder) for folder in VENDOR_STATIC_DIRS),
+]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

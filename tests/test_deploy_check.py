@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -81,3 +82,22 @@ def test_reachable_database_is_confirmed(tmp_path: Path) -> None:
     result = manage(tmp_path, "outorga_dbcheck")
     assert result.returncode == 0, result.stderr
     assert "Database 'default' is reachable (sqlite3 file" in result.stdout
+
+
+def test_production_static_files_collect_with_every_reference_resolved(tmp_path: Path) -> None:
+    # The manifest storage rewrites url() references to hashed names and fails on any that is missing,
+    # so this proves the vendored CSS (gov.br DS, Font Awesome, Rawline) is complete and offline.
+    result = manage(tmp_path, "collectstatic", "--noinput", "--verbosity", "0", **PRODUCTION)
+    assert result.returncode == 0, result.stderr
+    manifest = json.loads((tmp_path / "static" / "staticfiles.json").read_text())["paths"]
+    for asset in (
+        "fonts/rawline.css",
+        "vendor/@govbr-ds/core/dist/core.min.css",
+        "vendor/@fortawesome/fontawesome-free/css/all.min.css",
+        "vendor/htmx.org/dist/htmx.min.js",
+    ):
+        assert asset in manifest, asset
+    rawline = (tmp_path / "static" / manifest["fonts/rawline.css"]).read_text()
+    hashed_font = manifest["vendor/@fontsource/raleway/files/raleway-latin-400-normal.woff2"]
+    assert hashed_font.rsplit("/", 1)[-1] in rawline
+    assert "http" not in rawline
