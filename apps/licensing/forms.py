@@ -1,0 +1,91 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from apps.licensing.choices import ApplicationKind, ApplicationState, PermitState
+from apps.licensing.models import Permit
+from apps.licensing.querysets import ApplicationQuerySet, PermitQuerySet
+from apps.registry.models import Attendant, Driver, Operator, Vehicle
+
+DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+
+
+def add_service_errors(form: forms.Form, error: ValidationError) -> None:
+    """Show a service refusal on the field it names (or on the form when the form has no such field)."""
+    if not hasattr(error, "error_dict"):
+        form.add_error(None, error)
+        return
+    for field, messages in error.message_dict.items():
+        form.add_error(field if field in form.fields else None, messages)
+
+
+class ApplicationFilterForm(forms.Form):
+    q = forms.CharField(label="Nome, CPF/CNPJ ou placa", required=False, max_length=100)
+    state = forms.ChoiceField(label="Situação", required=False, choices=[("", "Todas"), *ApplicationState.choices])
+    kind = forms.ChoiceField(label="Tipo", required=False, choices=[("", "Todos"), *ApplicationKind.choices])
+    regime = forms.ChoiceField(label="Regime", required=False, choices=[("", "Todos")])
+
+    def __init__(self, *args: Any, regimes: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["regime"].choices = [("", "Todos"), *((r, r) for r in regimes)]  # type: ignore[attr-defined]
+
+    def apply(self, applications: ApplicationQuerySet) -> ApplicationQuerySet:
+        data = self.cleaned_data
+        if data.get("q"):
+            applications = applications.search(data["q"])
+        for field, column in (("state", "state"), ("kind", "kind"), ("regime", "regime_id")):
+            if data.get(field):
+                applications = applications.filter(**{column: data[field]})
+        return applications
+
+
+class PermitFilterForm(forms.Form):
+    q = forms.CharField(label="Número, nome, CPF/CNPJ ou placa", required=False, max_length=100)
+    state = forms.ChoiceField(label="Situação", required=False, choices=[("", "Todas"), *PermitState.choices])
+
+    def apply(self, permits: PermitQuerySet) -> PermitQuerySet:
+        data = self.cleaned_data
+        if data.get("q"):
+            permits = permits.search(data["q"])
+        if data.get("state"):
+            permits = permits.filter(state=data["state"])
+        return permits
+
+
+class ApplicationCreateForm(forms.Form):
+    """Targets are limited to the operator's own rows; the service checks the rest."""
+
+    kind = forms.ChoiceField(label="Tipo de requerimento", choices=ApplicationKind.choices)
+    vehicle = forms.ModelChoiceField(label="Veículo", queryset=Vehicle.objects.none(), required=False)
+    driver = forms.ModelChoiceField(label="Condutor", queryset=Driver.objects.none(), required=False)
+    attendant = forms.ModelChoiceField(label="Monitor", queryset=Attendant.objects.none(), required=False)
+    permit = forms.ModelChoiceField(label="Alvará de referência", queryset=Permit.objects.none(), required=False)
+    enrolled_students = forms.IntegerField(label="Alunos matriculados", required=False, min_value=0)
+    platform_notified_on = forms.DateField(label="Comunicação da plataforma em", required=False, widget=DATE)
+    extensions = forms.IntegerField(label="Prorrogações pedidas", required=False, min_value=0, initial=0)
+    requested_until = forms.DateField(label="Prazo pedido até", required=False, widget=DATE)
+    reason = forms.CharField(label="Motivo / observações", required=False, max_length=500,
+                             widget=forms.Textarea(attrs={"rows": 3}))  # fmt: skip
+
+    def __init__(self, *args: Any, operator: Operator, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        fields: dict[str, Any] = self.fields
+        fields["vehicle"].queryset = Vehicle.objects.filter(operator=operator)
+        fields["driver"].queryset = Driver.objects.filter(operator=operator).select_related("person")
+        fields["attendant"].queryset = Attendant.objects.filter(operator=operator).select_related("person")
+        fields["permit"].queryset = Permit.objects.filter(operator=operator).in_force().select_related("vehicle")
+
+
+class NoteForm(forms.Form):
+    note = forms.CharField(label="Observação", required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 3}))
+
+
+class FeeForm(forms.Form):
+    fee_kind = forms.ChoiceField(label="Taxa", choices=())
+
+    def __init__(self, *args: Any, fee_kinds: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["fee_kind"].choices = fee_kinds  # type: ignore[attr-defined]

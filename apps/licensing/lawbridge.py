@@ -1,0 +1,183 @@
+"""What licensing asks the law, and how it reads the answers. Every question goes through
+apps.lawconfig.engine; this module only builds the facts and picks values out of the Decision.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from django.core.exceptions import ValidationError
+from lawcode import Decision, Status
+from lawcode import facts as f
+from lawcode.errors import LawcodeError, QuestionNotApplicableError
+
+from apps.lawconfig.engine import RegimeChoiceError, evaluate
+from apps.licensing.choices import PERMIT_IN_FORCE_STATES, ApplicationKind, PermitKind
+from apps.registry import lawfacts
+
+if TYPE_CHECKING:
+    from apps.licensing.models import Application
+    from apps.tenancy.models import Municipality
+
+QUESTION_BY_KIND: dict[str, str] = {
+    ApplicationKind.OPERATOR_REGISTRATION: "operator_registration",
+    ApplicationKind.DRIVER_LINK: "driver_registration",
+    ApplicationKind.EMERGENCY_DRIVER: "driver_registration",
+    ApplicationKind.ATTENDANT_LINK: "attendant_registration",
+    ApplicationKind.VEHICLE_PERMIT: "vehicle_permit",
+    ApplicationKind.RENEWAL: "vehicle_permit",
+    ApplicationKind.SUBSTITUTION: "vehicle_permit",
+    ApplicationKind.TEMPORARY_VEHICLE: "vehicle_permit",
+}
+
+
+def law_refusal(field: str, error: LawcodeError | RegimeChoiceError) -> ValidationError:
+    """An engine error (missing fact, missing parameter…) as a Portuguese refusal naming the field."""
+    where = getattr(error, "field", None)
+    suffix = f" (dado: {where})" if where else ""
+    return ValidationError({field: f"A lei não pôde ser aplicada: {error.message_pt}{suffix}"})
+
+
+def ask(
+    *, municipality: Municipality, regime_id: str, question: str, facts: Any, as_of: dt.date, field: str
+) -> Decision | None:
+    """The engine's Decision, or None when the regime does not govern this question at all."""
+    try:
+        return evaluate(municipality=municipality, question=question, facts=facts, as_of=as_of, regime_id=regime_id)
+    except QuestionNotApplicableError:
+        return None
+    except (LawcodeError, RegimeChoiceError) as exc:
+        raise law_refusal(field, exc) from exc
+
+
+def in_force_permits(application: Application) -> int:
+    """Regular permits the operator holds now (a substitution or renewal replaces one, so it adds none)."""
+    return application.operator.permits.filter(state__in=PERMIT_IN_FORCE_STATES, kind=PermitKind.REGULAR).count()
+
+
+def application_facts(application: Application, as_of: dt.date) -> Any:
+    """The facts for the application's question, from registry rows plus what licensing knows."""
+    question = QUESTION_BY_KIND.get(application.kind)
+    if question == "operator_registration":
+        return lawfacts.operator_facts(application.operator, as_of=as_of, active_permits=in_force_permits(application))
+    if question == "driver_registration":
+        return lawfacts.driver_facts(_required(application.driver, "driver"), as_of=as_of)
+    if question == "attendant_registration":
+        return lawfacts.attendant_facts(_required(application.attendant, "attendant"), as_of=as_of)
+    return _permit_facts(application, as_of)
+
+
+def _permit_facts(application: Application, as_of: dt.date) -> f.PermitApplication:
+    _required(application.vehicle, "vehicle")
+    passed = application.inspection_passed_on
+    vehicle: dict[str, Any] = {"inspection_approved_on": passed}
+    if application.kind == ApplicationKind.RENEWAL:
+        vehicle["detran_inspection_approved"] = passed is not None
+    extra: dict[str, Any] = {"platform_notified_on": application.platform_notified_on}
+    if application.enrolled_students is not None:
+        extra["enrolled_students"] = application.enrolled_students
+    return lawfacts.permit_application_facts(
+        application, as_of=as_of, operator={"active_permits": in_force_permits(application)}, vehicle=vehicle,
+        **extra,
+    )  # fmt: skip
+
+
+def _required(value: Any, field: str) -> Any:
+    if value is None:
+        labels = {"driver": "Condutor", "attendant": "Monitor", "vehicle": "Veículo"}
+        raise ValidationError({field: f"{labels[field]}: informe-o para este tipo de requerimento."})
+    return value
+
+
+def evaluate_application(application: Application, as_of: dt.date) -> Decision | None:
+    question = QUESTION_BY_KIND.get(application.kind)
+    if question is None:
+        return None
+    facts = application_facts(application, as_of)
+    return ask(municipality=application.municipality, regime_id=application.regime_id, question=question,
+               facts=facts, as_of=as_of, field="kind")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why the law refuses: the failed findings' messages and the articles they cite."""
+
+    messages: tuple[str, ...]
+    articles: tuple[str, ...]
+
+    def text(self) -> str:
+        articles = "; ".join(self.articles)
+        return f"{' '.join(self.messages)} Fundamento: {articles}."
+
+
+def refusal_of(decision_dict: dict[str, Any]) -> Refusal:
+    failed = [x for x in decision_dict.get("findings", []) if x.get("status") == Status.NOT_MET.value]
+    messages = tuple(_sentence(x["message"]) for x in failed)
+    articles: list[str] = []
+    for finding in failed:
+        for citation in finding.get("citations", []):
+            if citation["text"] not in articles:
+                articles.append(citation["text"])
+    return Refusal(messages, tuple(articles))
+
+
+def _sentence(text: str) -> str:
+    return text if text.endswith((".", "!", "?")) else f"{text}."
+
+
+def result_date(decision: Decision | None, *keys: str) -> dt.date | None:
+    """The first of ``keys`` the decision's result holds as a date (regimes name their deadlines differently)."""
+    if decision is None:
+        return None
+    for key in keys:
+        value = decision.result.get(key)
+        if isinstance(value, dt.datetime):
+            return value.date()
+        if isinstance(value, dt.date):
+            return value
+    return None
+
+
+def permit_validity(application: Application, start: dt.date, as_of: dt.date) -> Decision | None:
+    return ask(municipality=application.municipality, regime_id=application.regime_id, question="permit_validity",
+               facts=f.DeadlineFacts(start=start), as_of=as_of, field="valid_until")  # fmt: skip
+
+
+def temporary_validity(application: Application, start: dt.date, as_of: dt.date) -> Decision | None:
+    facts = f.DeadlineFacts(start=start, extensions=application.extensions or None)
+    return ask(municipality=application.municipality, regime_id=application.regime_id,
+               question="temporary_vehicle", facts=facts, as_of=as_of, field="extensions")  # fmt: skip
+
+
+def next_inspection_due(application: Application, inspected_on: dt.date, as_of: dt.date) -> dt.date | None:
+    """The regime's periodic inspection date after this one (yearly, or by plate digit), if it has one."""
+    vehicle = application.vehicle
+    facts = f.InspectionFacts(plate=vehicle.plate if vehicle else None, year=as_of.year, last_inspection=inspected_on)
+    try:
+        decision = ask(municipality=application.municipality, regime_id=application.regime_id,
+                       question="inspection_calendar", facts=facts, as_of=as_of, field="inspection")  # fmt: skip
+    except ValidationError:
+        return None  # the calendar needs data this permit does not have; the inspections app schedules it
+    return result_date(decision, "next_due", "due_on", "next_due_on")
+
+
+def inspection_deadline(application: Application, paid_on: dt.date, as_of: dt.date) -> dt.date | None:
+    """Patrocínio art. 8: the inspection is scheduled within days of paying its fee."""
+    decision = ask(municipality=application.municipality, regime_id=application.regime_id,
+                   question="inspection_scheduling", facts=f.InspectionFacts(fee_paid_on=paid_on), as_of=as_of,
+                   field="fee")  # fmt: skip
+    return result_date(decision, "end")
+
+
+def ban_refusal(municipality: Municipality, regime_id: str, operator_facts: f.Operator, as_of: dt.date) -> str | None:
+    """A Portuguese refusal when the law says the operator is banned (with article and end date)."""
+    decision = ask(municipality=municipality, regime_id=regime_id, question="ban_status", facts=operator_facts,
+                   as_of=as_of, field="operator")  # fmt: skip
+    if decision is None or decision.outcome != "banned":
+        return None
+    until = result_date(decision, "until")
+    articles = "; ".join(c.render() for c in decision.citations)
+    until_text = f" até {until:%d/%m/%Y}" if until else ""
+    return f"Autorizatário impedido de requerer{until_text}. Fundamento: {articles}."

@@ -1,0 +1,481 @@
+"""Every write of licensing: the application workflow and the permits it issues.
+
+Each service is keyword-only, runs in one transaction, locks the row it moves, refuses an illegal move in
+Portuguese (django ValidationError naming the field) and writes an ApplicationEvent and an audit record in
+the same transaction. The law is asked through lawbridge (apps.lawconfig.engine); nothing here re-decides it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from lawcode import Decision
+
+from apps.audit.services import audit_record
+from apps.licensing import lawbridge
+from apps.licensing.choices import (
+    DRIVER_KINDS,
+    PERMIT_KINDS,
+    PERMIT_TARGET_KINDS,
+    ApplicationKind,
+    ApplicationState,
+    EventKind,
+    PermitKind,
+    PermitState,
+)
+from apps.licensing.models import (
+    Application,
+    ApplicationEvent,
+    ApplicationSequence,
+    Permit,
+    PermitSequence,
+    new_qr_token,
+)
+from apps.licensing.numbering import format_number, take_next_number
+from apps.registry import lawfacts
+from apps.registry.models import Attendant, Driver, Operator, Vehicle
+
+S = ApplicationState
+OPEN_BEFORE_DECISION = (S.SUBMITTED, S.IN_ANALYSIS, S.PENDING_DOCUMENTS, S.AWAITING_FEE, S.AWAITING_INSPECTION)
+
+
+def refuse(field: str, message: str) -> ValidationError:
+    return ValidationError({field: message})
+
+
+# --- creation ------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def application_create(
+    *, actor: Any, operator: Operator, kind: str, as_of: dt.date, vehicle: Vehicle | None = None,
+    driver: Driver | None = None, attendant: Attendant | None = None, permit: Permit | None = None,
+    enrolled_students: int | None = None, platform_notified_on: dt.date | None = None, extensions: int = 0,
+    requested_until: dt.date | None = None, reason: str = "",
+) -> Application:  # fmt: skip
+    """A draft application of ``kind`` for the operator; its targets must belong to the same operator."""
+    _check_kind(kind)
+    _check_targets(kind, operator, vehicle=vehicle, driver=driver, attendant=attendant, permit=permit)
+    _check_dates(as_of, platform_notified_on=platform_notified_on)
+    _check_not_banned(operator, as_of)
+    sequence = take_next_number(ApplicationSequence, operator.municipality, as_of.year)
+    application = Application.objects.create(
+        municipality=operator.municipality, regime_id=operator.regime_id, year=as_of.year, sequence=sequence,
+        number=format_number(sequence, as_of.year), kind=kind, operator=operator, vehicle=vehicle, driver=driver,
+        attendant=attendant, permit=permit, enrolled_students=enrolled_students,
+        platform_notified_on=platform_notified_on, extensions=extensions, requested_until=requested_until,
+        reason=reason.strip(), created_by=actor if getattr(actor, "is_authenticated", False) else None,
+    )  # fmt: skip
+    _event(application, EventKind.CREATED, actor=actor, as_of=as_of, state_from="")
+    audit_record(actor=actor, municipality=application.municipality, action="application.create", obj=application,
+                 after=application.audit_snapshot())  # fmt: skip
+    return application
+
+
+def _check_kind(kind: str) -> None:
+    if kind not in ApplicationKind.values:
+        raise refuse("kind", f"Tipo de requerimento: {kind!r} não existe.")
+
+
+def _check_targets(kind: str, operator: Operator, **targets: Any) -> None:
+    needed = _needed_targets(kind)
+    labels = {"vehicle": "Veículo", "driver": "Condutor", "attendant": "Monitor", "permit": "Alvará de referência"}
+    for name, value in targets.items():
+        if name in needed and value is None:
+            raise refuse(name, f"{labels[name]}: obrigatório para «{ApplicationKind(kind).label}».")
+        if value is not None and getattr(value, "operator_id", None) != operator.pk:
+            raise refuse(name, f"{labels[name]}: não pertence a este autorizatário.")
+    permit = targets.get("permit")
+    if permit is not None and permit.state not in (PermitState.ACTIVE, PermitState.SUSPENDED):
+        raise refuse("permit", f"Alvará de referência: o alvará {permit.number} está {permit.get_state_display().lower()}.")
+
+
+def _needed_targets(kind: str) -> set[str]:
+    needed: set[str] = set()
+    if kind in PERMIT_KINDS:
+        needed.add("vehicle")
+    if kind in PERMIT_TARGET_KINDS or kind == ApplicationKind.EMERGENCY_DRIVER:
+        needed.add("permit")
+    if kind in DRIVER_KINDS:
+        needed.add("driver")
+    if kind == ApplicationKind.ATTENDANT_LINK:
+        needed.add("attendant")
+    return needed
+
+
+def _check_dates(as_of: dt.date, **dates: dt.date | None) -> None:
+    labels = {"platform_notified_on": "Data da comunicação da plataforma", "performed_on": "Data da vistoria",
+              "paid_on": "Data do pagamento"}  # fmt: skip
+    for name, value in dates.items():
+        if value is not None and value > as_of:
+            raise refuse(name, f"{labels[name]}: não pode ser posterior a {as_of:%d/%m/%Y}.")
+
+
+def _check_not_banned(operator: Operator, as_of: dt.date) -> None:
+    facts = lawfacts.operator_facts(operator, as_of=as_of)
+    message = lawbridge.ban_refusal(operator.municipality, operator.regime_id, facts, as_of)
+    if message is not None:
+        raise refuse("operator", message)
+
+
+# --- the timeline -------------------------------------------------------------------------------------
+
+
+def _actor_name(actor: Any) -> str:
+    if actor is None or not getattr(actor, "is_authenticated", False):
+        return "sistema"
+    return getattr(actor, "display_name", "") or actor.get_username()
+
+
+def _event(
+    application: Application, kind: str, *, actor: Any, as_of: dt.date, state_from: str, note: str = "",
+    data: dict[str, Any] | None = None,
+) -> ApplicationEvent:  # fmt: skip
+    return ApplicationEvent.objects.create(
+        application=application, on=as_of, kind=kind, state_from=state_from, state_to=application.state,
+        actor=actor if getattr(actor, "is_authenticated", False) else None, actor_name=_actor_name(actor),
+        note=note, data=data or {},
+    )  # fmt: skip
+
+
+def _locked(application: Application) -> Application:
+    return Application.objects.select_for_update().select_related("municipality", "operator").get(pk=application.pk)
+
+
+def _move(
+    application: Application, *, to: str, allowed: Iterable[str], event: str, actor: Any, as_of: dt.date,
+    verb: str, note: str = "", data: dict[str, Any] | None = None, **changes: Any,
+) -> Application:  # fmt: skip
+    """Lock, check the state, apply the changes, write the event and the audit record."""
+    row = _locked(application)
+    if row.state not in set(allowed):
+        raise refuse("state", f"Não é possível {verb} o requerimento {row.number}: ele está "
+                              f"«{row.get_state_display()}».")  # fmt: skip
+    before, state_from = row.audit_snapshot(), row.state
+    row.state = to
+    for name, value in changes.items():
+        setattr(row, name, value)
+    row.save()
+    _event(row, event, actor=actor, as_of=as_of, state_from=state_from, note=note, data=data)
+    audit_record(actor=actor, municipality=row.municipality, action=f"application.{event}", obj=row, before=before,
+                 after=row.audit_snapshot())  # fmt: skip
+    return row
+
+
+# --- workflow -----------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def application_submit(*, application: Application, actor: Any, as_of: dt.date) -> Application:
+    return _move(application, to=S.SUBMITTED, allowed=[S.DRAFT], event=EventKind.SUBMITTED, actor=actor,
+                 as_of=as_of, verb="protocolar", submitted_on=as_of)  # fmt: skip
+
+
+@transaction.atomic
+def application_start_analysis(*, application: Application, actor: Any, as_of: dt.date) -> Application:
+    """From the protocol, or back from pending documents once they arrived."""
+    return _move(application, to=S.IN_ANALYSIS, allowed=[S.SUBMITTED, S.PENDING_DOCUMENTS],
+                 event=EventKind.ANALYSIS_STARTED, actor=actor, as_of=as_of, verb="iniciar a análise de")  # fmt: skip
+
+
+@transaction.atomic
+def application_evaluate(*, application: Application, actor: Any, as_of: dt.date) -> Application:
+    """Ask the law and keep its Decision on the application (shown to the analyst, cited by a denial)."""
+    row = _locked(application)
+    if row.state not in (S.IN_ANALYSIS, S.PENDING_DOCUMENTS):
+        raise refuse("state", f"Só se avalia um requerimento em análise; o {row.number} está "
+                              f"«{row.get_state_display()}».")  # fmt: skip
+    decision = lawbridge.evaluate_application(row, as_of)
+    if decision is None:
+        raise refuse("kind", f"«{row.get_kind_display()}»: a lei deste regime não exige avaliação; decida direto.")
+    before = row.audit_snapshot()
+    row.last_decision = decision.to_dict()
+    row.save(update_fields=["last_decision", "updated_at"])
+    refusal = lawbridge.refusal_of(row.last_decision)
+    data = {"outcome": decision.outcome, "articles": list(refusal.articles)}
+    _event(row, EventKind.EVALUATED, actor=actor, as_of=as_of, state_from=row.state, note=decision.outcome_pt,
+           data=data)  # fmt: skip
+    audit_record(actor=actor, municipality=row.municipality, action="application.evaluated", obj=row, before=before,
+                 after=row.audit_snapshot())  # fmt: skip
+    return row
+
+
+@transaction.atomic
+def application_request_documents(*, application: Application, actor: Any, as_of: dt.date, note: str) -> Application:
+    """Pending documents; the cure deadline is the law's (Patrocínio art. 7 parágrafo único), if it gives one."""
+    if not note.strip():
+        raise refuse("note", "Pendências: descreva os documentos ou correções pedidos.")
+    cure = lawbridge.result_date(_decision(application), "cure_until")
+    data = {"cure_deadline": cure.isoformat()} if cure else {}
+    return _move(application, to=S.PENDING_DOCUMENTS, allowed=[S.IN_ANALYSIS], event=EventKind.DOCUMENTS_REQUESTED,
+                 actor=actor, as_of=as_of, verb="pedir documentos para", note=note.strip(), data=data,
+                 cure_deadline=cure)  # fmt: skip
+
+
+def _decision(application: Application) -> Decision | None:
+    return Decision.from_dict(application.last_decision) if application.last_decision else None
+
+
+@transaction.atomic
+def application_require_fee(*, application: Application, actor: Any, as_of: dt.date, fee_kind: str) -> Application:
+    """Issue the fee's payment guide (finance) and wait for its payment."""
+    from apps.finance.choices import OriginType
+    from apps.finance.services import fee_guide_issue
+
+    row = _locked(application)
+    _require_granted(row, "exigir a taxa de")
+    holder = row.operator
+    guide = fee_guide_issue(
+        actor=actor, municipality=row.municipality, regime_id=row.regime_id, fee_kind=fee_kind,
+        payer_name=holder.holder_name, payer_document=holder.holder_document, origin_type=OriginType.APPLICATION,
+        origin_id=row.pk, fact_date=row.submitted_on or as_of, as_of=as_of,
+    )  # fmt: skip
+    data = {"guide": guide.number, "amount_brl": str(guide.amount_brl), "legal_basis": guide.legal_basis}
+    return _move(row, to=S.AWAITING_FEE, allowed=[S.IN_ANALYSIS], event=EventKind.FEE_REQUIRED, actor=actor,
+                 as_of=as_of, verb="exigir a taxa de", data=data, fee_guide=guide)  # fmt: skip
+
+
+def _require_granted(application: Application, verb: str) -> None:
+    """The next steps only follow a favourable Decision; a refused one must be denied or cured."""
+    if lawbridge.QUESTION_BY_KIND.get(application.kind) is None:
+        return
+    outcome = application.last_decision.get("outcome")
+    if outcome is None:
+        raise refuse("last_decision", f"Não é possível {verb} o requerimento {application.number}: "
+                                      "avalie-o pela lei antes.")  # fmt: skip
+    if outcome != "granted":
+        raise refuse("last_decision", f"Não é possível {verb} o requerimento {application.number}: "
+                                      f"{lawbridge.refusal_of(application.last_decision).text()}")  # fmt: skip
+
+
+def application_fee_paid(*, guide: Any, payment: Any, actor: Any, as_of: dt.date) -> None:
+    """finance's callback when the guide of an application is paid: the workflow moves on."""
+    application = Application.objects.get(pk=guide.origin_id, municipality_id=guide.municipality_id)
+    _check_dates(as_of, paid_on=payment.paid_on)
+    deadline = lawbridge.inspection_deadline(application, payment.paid_on, as_of)
+    data: dict[str, Any] = {"guide": guide.number, "paid_on": payment.paid_on.isoformat()}
+    if deadline is not None:
+        data["inspection_deadline"] = deadline.isoformat()
+    target = S.AWAITING_INSPECTION if application.kind in PERMIT_KINDS else S.IN_ANALYSIS
+    _move(application, to=target, allowed=[S.AWAITING_FEE], event=EventKind.FEE_PAID, actor=actor, as_of=as_of,
+          verb="registrar o pagamento da taxa de", data=data)  # fmt: skip
+
+
+@transaction.atomic
+def application_require_inspection(*, application: Application, actor: Any, as_of: dt.date) -> Application:
+    row = _locked(application)
+    if row.kind not in PERMIT_KINDS:
+        raise refuse("kind", f"«{row.get_kind_display()}» não tem vistoria de veículo.")
+    _require_granted(row, "pedir a vistoria de")
+    return _move(row, to=S.AWAITING_INSPECTION, allowed=[S.IN_ANALYSIS], event=EventKind.INSPECTION_REQUIRED,
+                 actor=actor, as_of=as_of, verb="pedir a vistoria de")  # fmt: skip
+
+
+@transaction.atomic
+def application_inspection_passed(
+    *, application: Application, performed_on: dt.date, actor: Any, as_of: dt.date, inspection_id: int | None = None
+) -> Application:  # fmt: skip
+    """Called by apps.inspections when the vehicle passes: back to analysis, with the inspection date kept."""
+    _check_dates(as_of, performed_on=performed_on)
+    data = {"performed_on": performed_on.isoformat(), "inspection_id": inspection_id}
+    return _move(application, to=S.IN_ANALYSIS, allowed=[S.AWAITING_INSPECTION], event=EventKind.INSPECTION_PASSED,
+                 actor=actor, as_of=as_of, verb="registrar a vistoria de", data=data,
+                 inspection_passed_on=performed_on)  # fmt: skip
+
+
+@transaction.atomic
+def application_deny(*, application: Application, actor: Any, as_of: dt.date, note: str = "") -> Application:
+    """Deny on the law's Decision; the event and the audit record name its articles."""
+    row = _locked(application)
+    if row.last_decision.get("outcome") != "denied":
+        raise refuse("last_decision", f"Indeferimento do {row.number}: só com uma avaliação da lei desfavorável; "
+                                      "avalie o requerimento (a última avaliação não indefere).")  # fmt: skip
+    refusal = lawbridge.refusal_of(row.last_decision)
+    text = refusal.text() + (f" {note.strip()}" if note.strip() else "")
+    return _move(row, to=S.DENIED, allowed=OPEN_BEFORE_DECISION, event=EventKind.DENIED, actor=actor, as_of=as_of,
+                 verb="indeferir", note=text, data={"articles": list(refusal.articles)}, decided_on=as_of)  # fmt: skip
+
+
+@transaction.atomic
+def application_archive(*, application: Application, actor: Any, as_of: dt.date, reason: str) -> Application:
+    """Archive (withdrawn, or the cure deadline passed: then the fees are forfeited, Patrocínio art. 7)."""
+    if not reason.strip():
+        raise refuse("reason", "Motivo do arquivamento: informe-o.")
+    row = _locked(application)
+    forfeited = row.cure_deadline is not None and as_of > row.cure_deadline
+    return _move(row, to=S.ARCHIVED, allowed=[S.DRAFT, *OPEN_BEFORE_DECISION], event=EventKind.ARCHIVED,
+                 actor=actor, as_of=as_of, verb="arquivar", note=reason.strip(), data={"fees_forfeited": forfeited},
+                 archived_reason=reason.strip(), fees_forfeited=forfeited, decided_on=as_of)  # fmt: skip
+
+
+# --- approval and its effects -----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def application_approve(*, application: Application, actor: Any, as_of: dt.date, note: str = "") -> Application:
+    """Approve after a fresh look by the law (quotas counted under a lock) and apply the effect of the kind."""
+    Operator.objects.select_for_update().get(pk=application.operator_id)  # serializes quota counts per operator
+    row = _locked(application)
+    if row.state != S.IN_ANALYSIS:
+        raise refuse("state", f"Só se defere um requerimento em análise; o {row.number} está "
+                              f"«{row.get_state_display()}».")  # fmt: skip
+    if row.kind in PERMIT_KINDS and row.inspection_passed_on is None:
+        raise refuse("inspection", f"Deferimento do {row.number}: o veículo ainda não foi aprovado em vistoria.")
+    decision = _fresh_granted_decision(row, as_of)
+    row = _move(row, to=S.APPROVED, allowed=[S.IN_ANALYSIS], event=EventKind.APPROVED, actor=actor, as_of=as_of,
+                verb="deferir", note=note.strip(), decided_on=as_of,
+                last_decision=decision.to_dict() if decision else row.last_decision)  # fmt: skip
+    _apply_effect(row, actor=actor, as_of=as_of)
+    return row
+
+
+def _fresh_granted_decision(application: Application, as_of: dt.date) -> Any:
+    decision = lawbridge.evaluate_application(application, as_of)
+    if decision is not None and decision.outcome != "granted":
+        refusal = lawbridge.refusal_of(decision.to_dict())
+        raise refuse("last_decision", f"Deferimento recusado pela lei: {refusal.text()}")
+    return decision
+
+
+def _apply_effect(application: Application, *, actor: Any, as_of: dt.date) -> None:
+    kind = application.kind
+    if kind == ApplicationKind.OPERATOR_REGISTRATION:
+        _set_active(application.operator, actor=actor, as_of=as_of, status="active", registered_on=as_of)
+    elif kind in DRIVER_KINDS:
+        _set_active(application.driver, actor=actor, as_of=as_of, active=True)
+        if kind == ApplicationKind.EMERGENCY_DRIVER:
+            permit_issue(application=application, actor=actor, as_of=as_of)
+    elif kind == ApplicationKind.ATTENDANT_LINK:
+        _set_active(application.attendant, actor=actor, as_of=as_of, active=True)
+    elif kind == ApplicationKind.CANCELLATION:
+        permit_close(permit=application.permit, actor=actor, as_of=as_of, state=PermitState.CANCELLED,
+                     reason=f"Cancelado a pedido do autorizatário (requerimento {application.number}).")  # fmt: skip
+    else:
+        permit_issue(application=application, actor=actor, as_of=as_of)
+
+
+def _set_active(row: Any, *, actor: Any, as_of: dt.date, **values: Any) -> None:
+    """Activate the registry row the application asked for (operator, driver or attendant link)."""
+    before = row.audit_snapshot()
+    type(row).objects.filter(pk=row.pk).update(**values)
+    row.refresh_from_db()
+    audit_record(actor=actor, municipality=row.municipality, action=f"{row._meta.model_name}.activate", obj=row,
+                 before=before, after=row.audit_snapshot())  # fmt: skip
+
+
+# --- permits ------------------------------------------------------------------------------------------------
+
+
+def permit_issue(*, application: Application, actor: Any, as_of: dt.date) -> Permit:
+    """Issue the permit of an approved application: next number, validity from the law, old permit closed."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("permit_issue runs inside application_approve's transaction")
+    kind, valid_until, decision = _validity(application, as_of)
+    sequence = take_next_number(PermitSequence, application.municipality, as_of.year)
+    replaced = application.permit if application.kind in (ApplicationKind.RENEWAL, ApplicationKind.SUBSTITUTION) else None
+    permit = Permit.objects.create(
+        municipality=application.municipality, regime_id=application.regime_id, year=as_of.year, sequence=sequence,
+        number=format_number(sequence, as_of.year), kind=kind, operator=application.operator,
+        vehicle=application.vehicle or application.permit.vehicle, driver=_emergency_driver(application),
+        application=application, replaces=replaced, issued_on=as_of, valid_from=as_of, valid_until=valid_until,
+        inspection_due_on=_inspection_due(application, as_of), decision=decision,
+    )  # fmt: skip
+    application.refresh_from_db()
+    _event(application, EventKind.PERMIT_ISSUED, actor=actor, as_of=as_of, state_from=application.state,
+           data={"permit": permit.number, "valid_until": valid_until.isoformat() if valid_until else None})  # fmt: skip
+    audit_record(actor=actor, municipality=permit.municipality, action="permit.issue", obj=permit,
+                 after=permit.audit_snapshot())  # fmt: skip
+    if replaced is not None:
+        _close_replaced(replaced, permit, application, actor=actor, as_of=as_of)
+    return permit
+
+
+def _emergency_driver(application: Application) -> Driver | None:
+    return application.driver if application.kind == ApplicationKind.EMERGENCY_DRIVER else None
+
+
+def _inspection_due(application: Application, as_of: dt.date) -> dt.date | None:
+    passed = application.inspection_passed_on
+    return lawbridge.next_inspection_due(application, passed, as_of) if passed else None
+
+
+def _validity(application: Application, as_of: dt.date) -> tuple[str, dt.date | None, dict[str, Any]]:
+    """(permit kind, valid until, decision JSON): the law's validity, capped by the permit decision's own."""
+    if application.kind == ApplicationKind.EMERGENCY_DRIVER:
+        if application.requested_until is None or application.requested_until < as_of:
+            raise refuse("requested_until", "Prazo da autorização especial (Votuporanga art. 7º: por prazo "
+                                            "determinado): informe uma data a partir de hoje.")  # fmt: skip
+        return PermitKind.EMERGENCY, application.requested_until, application.last_decision
+    if application.kind == ApplicationKind.TEMPORARY_VEHICLE:
+        return _temporary_validity(application, as_of)
+    decision = lawbridge.permit_validity(application, as_of, as_of)
+    until = lawbridge.result_date(decision, "valid_until", "end")
+    cap = lawbridge.result_date(_decision(application), "valid_until")
+    if cap is not None and (until is None or cap < until):
+        until = cap
+    return PermitKind.REGULAR, until, decision.to_dict() if decision else {}
+
+
+def _temporary_validity(application: Application, as_of: dt.date) -> tuple[str, dt.date | None, dict[str, Any]]:
+    start = application.inspection_passed_on or as_of
+    decision = lawbridge.temporary_validity(application, start, as_of)
+    if decision is not None and any(x.status.value == "not_met" for x in decision.findings):
+        raise refuse("extensions", f"Veículo provisório: {lawbridge.refusal_of(decision.to_dict()).text()}")
+    until = lawbridge.result_date(decision, "valid_until", "end", "until")
+    return PermitKind.TEMPORARY, until, decision.to_dict() if decision else {}
+
+
+def _close_replaced(old: Permit, new: Permit, application: Application, *, actor: Any, as_of: dt.date) -> None:
+    if application.kind == ApplicationKind.SUBSTITUTION:
+        state, reason = PermitState.CANCELLED, f"Veículo substituído; novo alvará {new.number}."
+    else:
+        state, reason = PermitState.EXPIRED, f"Renovado pelo alvará {new.number}."
+    permit_close(permit=old, actor=actor, as_of=as_of, state=state, reason=reason)
+
+
+def permit_close(*, permit: Permit | None, actor: Any, as_of: dt.date, state: str, reason: str) -> Permit:
+    if permit is None:
+        raise refuse("permit", "Alvará de referência: obrigatório.")
+    row = Permit.objects.select_for_update().get(pk=permit.pk)
+    if row.state not in (PermitState.ACTIVE, PermitState.SUSPENDED):
+        raise refuse("permit", f"O alvará {row.number} já está {row.get_state_display().lower()}.")
+    before = row.audit_snapshot()
+    row.state, row.closed_on, row.closed_reason = state, as_of, reason
+    row.save(update_fields=["state", "closed_on", "closed_reason"])
+    audit_record(actor=actor, municipality=row.municipality, action=f"permit.{state}", obj=row, before=before,
+                 after=row.audit_snapshot())  # fmt: skip
+    return row
+
+
+@transaction.atomic
+def permit_suspend(*, permit: Permit, actor: Any, as_of: dt.date, until: dt.date, reason: str) -> Permit:
+    """Suspend until a date (the sweep reactivates it the day after); a sanction decision is the reason."""
+    if until < as_of:
+        raise refuse("until", "Suspenso até: a data não pode ser anterior à de hoje.")
+    if not reason.strip():
+        raise refuse("reason", "Motivo da suspensão: informe-o.")
+    row = Permit.objects.select_for_update().get(pk=permit.pk)
+    if row.state != PermitState.ACTIVE:
+        raise refuse("permit", f"Só se suspende um alvará ativo; o {row.number} está {row.get_state_display().lower()}.")
+    before = row.audit_snapshot()
+    row.state, row.suspended_until, row.closed_reason = PermitState.SUSPENDED, until, reason.strip()
+    row.save(update_fields=["state", "suspended_until", "closed_reason"])
+    audit_record(actor=actor, municipality=row.municipality, action="permit.suspend", obj=row, before=before,
+                 after=row.audit_snapshot())  # fmt: skip
+    return row
+
+
+@transaction.atomic
+def permit_revoke(*, permit: Permit, actor: Any, as_of: dt.date, reason: str) -> Permit:
+    """Cassação: the permit ends and its verification token changes, so an old printout no longer verifies."""
+    if not reason.strip():
+        raise refuse("reason", "Motivo da cassação: informe-o.")
+    row = permit_close(permit=permit, actor=actor, as_of=as_of, state=PermitState.REVOKED, reason=reason.strip())
+    row.qr_token = new_qr_token()
+    row.save(update_fields=["qr_token"])
+    return row
+
