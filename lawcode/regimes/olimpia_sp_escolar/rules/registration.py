@@ -22,6 +22,7 @@ from .people import (
     art11_findings,
     attendant_findings,
 )
+from .transitions import TRANSITION_CITES, provider_is_incumbent, with_transition
 
 PF_VEHICLE_DOCUMENTS = (
     ("crlv", "art9_incXII"),
@@ -129,6 +130,7 @@ def pj_operator_findings(ctx: Context, company: Company) -> list[Finding]:
 
 OPERATOR_CITES = (
     *ART9_PERSONAL_CITES,
+    *TRANSITION_CITES,
     *BAN_CITES,
     "art9_incXI",
     "art9_incXII",
@@ -149,12 +151,15 @@ OPERATOR_CITES = (
 
 @rule("operator_registration", cites=OPERATOR_CITES)
 def operator_registration(ctx: Context, operator: Operator) -> RuleResult:
-    """Art. 9 (PF) or art. 10 (PJ), plus the bans of arts. 26-27."""
+    """Art. 9 (PF) or art. 10 (PJ), plus the bans of arts. 26-27 and, for providers already active when the
+    law took effect, the art. 40 transitions."""
     if operator.kind == "PF":
         findings = pf_operator_findings(ctx, ctx.require(operator.person, "person"))
     else:
         findings = pj_operator_findings(ctx, ctx.require(operator.company, "company"))
     findings.append(ban_finding(ctx, operator))
+    if provider_is_incumbent(ctx, operator):
+        findings = [with_transition(ctx, finding)[0] for finding in findings]
     return eligibility(findings)
 
 

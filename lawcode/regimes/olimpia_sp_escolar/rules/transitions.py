@@ -16,7 +16,7 @@ from lawcode.context import Context
 from lawcode.deadlines import MonthRounding, count_days, count_years
 from lawcode.decision import Finding, Status
 from lawcode.errors import RegimeDefinitionError
-from lawcode.facts import Vehicle
+from lawcode.facts import Operator, Vehicle
 
 from .common import br, day_counting, published_on
 
@@ -76,10 +76,19 @@ def replacement_end(ctx: Context) -> dt.date:
     ).end
 
 
+def in_service_at_publication(ctx: Context, since: dt.date | None) -> bool:
+    return since is not None and since <= published_on(ctx)
+
+
 def is_incumbent(ctx: Context, vehicle: Vehicle) -> bool:
-    """A provider already in service when the law took effect (the vehicle was in service by then)."""
-    started = vehicle.registered_in_service_on
-    return started is not None and started <= published_on(ctx)
+    """The vehicle was already in service when the law took effect (art. 40 I: "troca dos veículos")."""
+    return in_service_at_publication(ctx, vehicle.registered_in_service_on)
+
+
+def provider_is_incumbent(ctx: Context, operator: Operator, vehicle: Vehicle | None = None) -> bool:
+    """A provider already active when the law took effect: the operator or its vehicle was in service."""
+    vehicle_active = vehicle is not None and is_incumbent(ctx, vehicle)
+    return vehicle_active or in_service_at_publication(ctx, operator.in_service_since)
 
 
 def grace_for(ctx: Context, code: str) -> tuple[dt.date, str] | None:

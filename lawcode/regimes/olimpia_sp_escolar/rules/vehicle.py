@@ -17,7 +17,13 @@ from .bans import BAN_CITES, ban_finding
 from .common import br, completed_years, document_finding, is_olimpia
 from .people import PEOPLE_CITES, art9_personal_findings, art11_findings, attendant_findings
 from .registration import pj_company_findings
-from .transitions import TRANSITION_CITES, is_incumbent, replacement_end, with_transition
+from .transitions import (
+    TRANSITION_CITES,
+    is_incumbent,
+    provider_is_incumbent,
+    replacement_end,
+    with_transition,
+)
 
 CONTRACT_KINDS = {"comodato": "comodato_contract"}  # aluguel, arrendamento and the others: lease_contract
 
@@ -401,7 +407,7 @@ def vehicle_permit(ctx: Context, facts: PermitApplication) -> RuleResult:
         *driver_findings(ctx, facts),
     ]
     caps = [age_cap] if age_cap else []
-    if is_incumbent(ctx, vehicle):
+    if provider_is_incumbent(ctx, facts.operator, vehicle):
         adjusted = [with_transition(ctx, f) for f in findings]
         findings = [f for f, _ in adjusted]
         caps += [cap for _, cap in adjusted if cap is not None]
