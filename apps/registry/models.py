@@ -437,7 +437,7 @@ class Document(models.Model):
     status = models.CharField(
         "situação", max_length=16, choices=c.DocumentStatus.choices, default=c.DocumentStatus.VALID
     )
-    decision = models.JSONField("decisão do engine", default=dict)
+    decision = models.JSONField("decisão do engine", default=dict, blank=True)
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
@@ -528,7 +528,7 @@ class Ban(models.Model):
     reason_code = models.CharField("motivo (código)", max_length=64)
     start = models.DateField("início")
     until = models.DateField("até")
-    decision = models.JSONField("decisão do engine", default=dict)
+    decision = models.JSONField("decisão do engine", default=dict, blank=True)
     source = models.CharField("origem", max_length=255)
     created_at = models.DateTimeField("registrado em", auto_now_add=True)
 

@@ -45,8 +45,9 @@ def document_validity(document: Document, *, as_of: dt.date, regime_id: str | No
             regime_id=chosen,
         )
     except MissingFactError as exc:
+        field = _form_field(exc.field_path)
         raise refuse(
-            _form_field(exc.field_path), f"Informação necessária para a lei: {exc.message_pt}"
+            field, f"{FIELD_LABELS[field]}: a lei exige esta informação para este documento."
         ) from None
     except InvalidFactError as exc:
         if exc.field_path.split(".")[-1] != "kind":
@@ -67,10 +68,17 @@ def _not_governed(document: Document, exc: LawcodeError, as_of: dt.date) -> Vali
     return Validity(document.expiry_date, status, {"not_governed": note})
 
 
+FIELD_LABELS = {
+    "court": "Órgão emissor da certidão (Justiça Federal ou Estadual)",
+    "third_party_bodily_coverage": "Cobertura de danos corporais a terceiros",
+    "issue_date": "Data de emissão", "expiry_date": "Validade impressa", "kind": "Tipo de documento",
+}  # fmt: skip
+
+
 def _form_field(field_path: str) -> str:
     """lawcode's dotted path (document.details.court) → the upload form's field (court)."""
     last = field_path.split(".")[-1]
-    return last if last in {"court", "third_party_bodily_coverage", "issue_date", "expiry_date"} else "kind"
+    return last if last in FIELD_LABELS else "kind"
 
 
 def ban_refusal(operator: Operator, *, as_of: dt.date) -> str | None:

@@ -2,12 +2,12 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
-from lawcode.errors import MissingParameterError
-from lawcode.facts import FineFacts
 
 from apps.lawconfig.engine import RegimeChoiceError, calendar_for, config_for, evaluate, regime_for
 from apps.lawconfig.models import FiscalUnitValue, InterpretationChoice, MunicipalClosure
 from apps.tenancy.models import Municipality
+from lawcode.errors import MissingParameterError
+from lawcode.facts import FineFacts
 
 FINE = FineFacts(quantity=Decimal("10"), unit="ufm", infraction_date=dt.date(2026, 3, 2))
 
