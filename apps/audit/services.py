@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -63,13 +64,24 @@ def audit_record(
 
 
 def _lock_chain_head(chain: str) -> AuditEvent | None:
-    """Latest event of the chain, row-locked on PostgreSQL.
+    """Serialize writers of one chain until the caller's transaction ends, then read its head.
 
-    SQLite runs every transaction as IMMEDIATE (settings), so writers are already serialized and
-    select_for_update is a no-op there. An empty chain has no row to lock; the unique (chain, seq)
-    constraint then makes the loser of a race fail rather than fork the chain.
+    PostgreSQL: a transaction-scoped advisory lock per chain. Locking the head row with
+    SELECT ... FOR UPDATE is not enough: a writer queued behind it wakes up still holding the
+    *old* head (READ COMMITTED re-checks the row, it does not re-run ORDER BY/LIMIT), and an empty
+    chain has no row to lock at all. SQLite runs every transaction as IMMEDIATE (settings), so
+    writers are already serialized there. The unique (chain, seq) constraint stays as the last line.
     """
-    return AuditEvent.objects.select_for_update().filter(chain=chain).order_by("-seq").first()
+    connection = transaction.get_connection()
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_advisory_lock_key(chain)])
+    return AuditEvent.objects.filter(chain=chain).order_by("-seq").first()
+
+
+def _advisory_lock_key(chain: str) -> int:
+    digest = hashlib.sha256(f"outorga.audit.chain:{chain}".encode()).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
 
 
 def _actor_fields(actor: AbstractBaseUser | AnonymousUser | None) -> dict[str, Any]:
