@@ -14,6 +14,10 @@ urlpatterns = [
     path("", include("apps.web.urls")),
     path("", include("apps.tenancy.urls")),
     path("", include("apps.audit.urls")),
+    path("", include("apps.finance.urls")),
+    path("api/v1/finance/", include("apps.finance.api.urls")),
+    path("", include("apps.licensing.urls")),
+    path("api/v1/licensing/", include("apps.licensing.api.urls")),
     path("api/v1/openapi.json", SpectacularJSONAPIView.as_view(), name="api-schema"),
     path("api/v1/", include((api_router.urls, "api"), namespace="v1")),
 ]
