@@ -49,6 +49,8 @@ class Context:
         self.as_of = as_of
         self.config = config or Config()
         self.parameters: Mapping[str, Parameter] = regime.parameters_with(self.config)
+        self.citer = regime.citer_for(self.config)
+        self._bindings = regime.amendment_bindings()
         main = regime.acts.main
         self.allowed_cites = (frozenset(split_ref(ref, main) for ref in allowed_cites)
                               if allowed_cites is not None else None)
@@ -99,7 +101,7 @@ class Context:
         key = (parameter.name, value.effective_from)
         if key in self._parameter_uses:
             return
-        citation = self.regime.resolve_citation(value.cite, max(day, value.effective_from))
+        citation = self.citer.resolve(value.cite, on=max(day, value.effective_from))
         self._parameter_uses[key] = ParameterUse(parameter.name, value.value, parameter.unit.value,
                                                  value.effective_from, citation, day, parameter.description)
 
@@ -122,7 +124,20 @@ class Context:
                 f"rule cites {ref!r} but does not declare it in @rule(cites=...); add it there",
                 message_pt=f"a regra cita {ref!r} sem declará-lo em cites=",
             )
-        return self.regime.resolve_citation(ref, on or self.as_of)
+        citation = self.citer.resolve(ref, on=on or self.as_of)
+        if self._bindings:
+            self._note_amendment_interpretations(citation)
+        return citation
+
+    def _note_amendment_interpretations(self, citation: Citation) -> None:
+        """A citation of an amended or inserted dispositivo rests on the interpretation that dates it."""
+        act = self.citer.registry.acts[citation.act_key]
+        if act.text is None or citation.dispositivo is None:
+            return
+        versions = {w.version_key for w in act.text.get(citation.dispositivo).versions}
+        for binding in self._bindings:
+            if binding.act_key == act.key and binding.amendment_key in versions:
+                self.interpretation(binding.interpretation)
 
     def cites(self, refs: Iterable[str], *, on: dt.date | None = None) -> tuple[Citation, ...]:
         return tuple(self.cite(ref, on=on) for ref in refs)

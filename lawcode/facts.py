@@ -199,6 +199,8 @@ class Operator:
     auxiliary_drivers: int = 0
     history: tuple[PriorSanction, ...] = ()
     bans: tuple[Ban, ...] = ()
+    in_service_since: dt.date | None = None
+    """Date the operator started providing the service (Olímpia art. 40: transitions for those already active)."""
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lawcode.acts import Act, ActRegistry, short_act_name
+from lawcode.acts import Act, ActRegistry
 from lawcode.citations import Citation, Citer, split_ref
 from lawcode.config import Config
 from lawcode.context import Context
@@ -37,25 +37,16 @@ from lawcode.errors import (
     UnknownParameterError,
 )
 from lawcode.facts import from_dict, to_dict
-from lawcode.fiscal import ufesp_parameter
-from lawcode.interpretations import Interpretation, choose, load_interpretations
-from lawcode.params import Parameter, ParameterValue, coerce_value, load_parameters
+from lawcode.interpretations import Interpretation, choose
+from lawcode.params import Parameter, ParameterValue, coerce_value
 from lawcode.questions import question_spec
-from lawcode.texts import Amendment, LawText, parse_law_text
-from lawcode.yamlsource import YamlList, YamlMap, load_yaml, reject_unknown_keys, require_keys, require_map
+from lawcode.regime_files import ActSource, AmendmentBinding, CatalogEntry
+from lawcode.texts import LawText
 
 if TYPE_CHECKING:
     from lawcode.calendar import LegalCalendar
 
 RuleFunction = Callable[[Context, Any], RuleResult]
-
-_REGIME_KEYS = ("id", "name", "municipality", "uf", "ibge", "ibge_code", "kind", "prefix", "infraction_prefix",
-                "main_act", "acts", "note")
-_ACT_KEYS = ("key", "file", "title", "cite_as", "published", "in_force", "amendments", "enacted", "publication",
-             "vacatio_legis_days", "revokes", "note", "url")
-_AMENDMENT_KEYS = ("key", "title", "marker", "published", "in_force", "cite_as", "note")
-_CATALOG_CORE_KEYS = ("code", "cite", "severity", "title", "description", "keywords")
-
 
 @dataclass(frozen=True)
 class RuleSpec:
@@ -126,20 +117,6 @@ class LazyInputs(Mapping[str, Any]):
         return repr(self._materialised())
 
 
-@dataclass(frozen=True)
-class CatalogEntry:
-    """One infraction of the catalog. Regime-specific keys (penalty, curable, …) are kept in ``extra``."""
-
-    code: str
-    cite: str
-    severity: str
-    title: str
-    description: str
-    keywords: tuple[str, ...]
-    extra: Mapping[str, Any]
-    source: str
-
-
 @dataclass(eq=False)
 class Regime:
     """One municipality's law as code. Build with ``Regime.load(folder, package)`` (or via the registry)."""
@@ -163,10 +140,12 @@ class Regime:
     calendar_data: Any
     rules: dict[str, RuleSpec]
     metadata: Mapping[str, Any]
+    act_sources: tuple[ActSource, ...] = ()
     citer: Citer = field(init=False)
     _calendar: LegalCalendar | None = field(default=None, init=False, repr=False)
     _merged: tuple[Config, dict[str, Parameter]] | None = field(default=None, init=False, repr=False)
     _declared: dict[str, frozenset[tuple[str, str | None]]] = field(default_factory=dict, init=False, repr=False)
+    _citers: dict[tuple[tuple[str, dt.date], ...], Citer] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.citer = Citer(self.acts)
@@ -271,6 +250,29 @@ class Regime:
     def resolve_citation(self, ref: str, on: dt.date) -> Citation:
         return self.citer.resolve(ref, on=on)
 
+    def amendment_bindings(self) -> tuple[AmendmentBinding, ...]:
+        return tuple(binding for source in self.act_sources for binding in source.bindings)
+
+    def citer_for(self, config: Config) -> Citer:
+        """The citer whose wordings follow the Config's choice for amendments dated by an interpretation."""
+        dates = tuple(sorted(self._amendment_dates(config).items()))
+        if not dates:
+            return self.citer
+        if dates not in self._citers:
+            own = [source.build(dict(dates)) for source in self.act_sources]
+            self._citers[dates] = Citer(ActRegistry.with_external(own, self.acts.main))
+        return self._citers[dates]
+
+    def _amendment_dates(self, config: Config) -> dict[str, dt.date]:
+        """Amendment key → start date, only where the Config picks a non-default option."""
+        out = {}
+        for binding in self.amendment_bindings():
+            option = config.interpretations.get(binding.interpretation)
+            default = self.interpretations[binding.interpretation].default
+            if option is not None and option != default:
+                out[binding.amendment_key] = binding.dates[option]
+        return out
+
     def parameters_with(self, config: Config) -> Mapping[str, Parameter]:
         """Parameters with the Config's values merged in (same date: the Config wins).
 
@@ -315,9 +317,6 @@ class Regime:
         )
 
 
-# --- folder loading helpers used by lawcode.registry ---------------------------------------------
-
-
 def registered_rules(package: str) -> list[RuleSpec]:
     """Rules registered by modules of ``package`` (imported first, so its ``@rule``s run)."""
     try:
@@ -331,153 +330,3 @@ def registered_rules(package: str) -> list[RuleSpec]:
                                     message_pt=f"não foi possível importar as regras de {package}") from exc
     prefix = package + "."
     return [spec for spec in _REGISTERED if spec.module == package or spec.module.startswith(prefix)]
-
-
-def parse_acts(folder: Path, meta: YamlMap, municipality: str) -> tuple[list[Act], dt.date, dt.date | None]:
-    """The regime's own acts (texts parsed with their amendments), its in-force and publication dates."""
-    acts_node = meta.get("acts")
-    if not isinstance(acts_node, YamlList) or not acts_node:
-        raise RegimeDefinitionError("regime.yaml needs 'acts' (a list with at least the regime's law)",
-                                    message_pt="regime.yaml precisa de 'acts'", file=meta.source,
-                                    line=meta.line_of("acts"))
-    acts = [_parse_act(folder, require_map(node, meta.source, "act", acts_node.line_at(i)), municipality)
-            for i, node in enumerate(acts_node)]
-    main_key = str(meta.get("main_act") or acts[0].key)
-    main = next((a for a in acts if a.key == main_key), None)
-    if main is None or main.in_force is None:
-        raise RegimeDefinitionError(f"main_act {main_key!r} is not among 'acts' or has no 'in_force'",
-                                    file=meta.source, line=meta.line_of("main_act"))
-    return acts, main.in_force, main.published
-
-
-def _parse_act(folder: Path, node: YamlMap, municipality: str) -> Act:
-    reject_unknown_keys(node, _ACT_KEYS, "act")
-    require_keys(node, ("key", "file", "title", "in_force"), "act")
-    in_force = _date(node, "in_force")
-    amendments = _amendments(node)
-    path = folder / str(node["file"])
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RegimeDefinitionError(f"cannot read the law text {path}", file=node.source,
-                                    line=node.line_of("file")) from exc
-    law = parse_law_text(text, source=str(path), in_force=in_force, amendments=amendments)
-    title = str(node["title"])
-    cite_as = str(node.get("cite_as") or f"{short_act_name(title)} ({short_municipality(municipality)})")
-    return Act(key=str(node["key"]), title=title, cite_as=cite_as, published=_optional_date(node, "published"),
-               in_force=in_force, text=law, amendments=tuple(amendments), url=node.get("url"))
-
-
-def short_municipality(name: str) -> str:
-    """'Estância Turística de Olímpia' → 'Olímpia' (how citations name the town)."""
-    for prefix in ("Estância Turística de ", "Estância Hidromineral de ", "Estância Climática de "):
-        if name.startswith(prefix):
-            return name[len(prefix):]
-    return name
-
-
-def _amendments(node: YamlMap) -> list[Amendment]:
-    items = node.get("amendments") or []
-    if not isinstance(items, list):
-        raise RegimeDefinitionError("'amendments' must be a list", file=node.source, line=node.line_of("amendments"))
-    out = []
-    for index, item in enumerate(items):
-        entry = require_map(item, node.source, "amendment", getattr(items, "line_at", lambda i: node.line)(index))
-        reject_unknown_keys(entry, _AMENDMENT_KEYS, "amendment")
-        require_keys(entry, ("key", "marker", "in_force"), "amendment")
-        out.append(Amendment(str(entry["key"]), str(entry["marker"]), _date(entry, "in_force"),
-                             entry.get("cite_as")))
-    return out
-
-
-def _date(node: YamlMap, key: str) -> dt.date:
-    value = node.get(key)
-    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
-        return value
-    raise RegimeDefinitionError(f"'{key}' must be a date YYYY-MM-DD, got {value!r}",
-                                message_pt=f"'{key}' deve ser uma data AAAA-MM-DD", file=node.source,
-                                line=node.line_of(key))
-
-
-def _optional_date(node: YamlMap, key: str) -> dt.date | None:
-    return _date(node, key) if node.get(key) is not None else None
-
-
-def load_catalog(path: Path, citer: Citer) -> dict[str, CatalogEntry]:
-    """catalog.yaml: ``infractions: [{code, cite, severity, title, description, keywords, ...}]``."""
-    if not path.exists():
-        return {}
-    root = require_map(load_yaml(path) or YamlMap(), str(path), "catalog.yaml")
-    items = root.get("infractions") or []
-    if not isinstance(items, YamlList):
-        raise RegimeDefinitionError("catalog.yaml: 'infractions' must be a list", file=str(path),
-                                    line=root.line_of("infractions"))
-    catalog: dict[str, CatalogEntry] = {}
-    for index, item in enumerate(items):
-        entry = _catalog_entry(require_map(item, str(path), "infraction", items.line_at(index)), citer)
-        if entry.code in catalog:
-            raise RegimeDefinitionError(f"duplicate infraction code {entry.code!r}", file=str(path),
-                                        line=items.line_at(index))
-        catalog[entry.code] = entry
-    return catalog
-
-
-def _catalog_entry(node: YamlMap, citer: Citer) -> CatalogEntry:
-    require_keys(node, ("code", "cite", "severity", "title"), "infraction")
-    cite = citer.validate(node["cite"], file=node.source, line=node.line_of("cite"))
-    keywords = node.get("keywords") or []
-    extra = {k: v for k, v in node.items() if k not in _CATALOG_CORE_KEYS}
-    return CatalogEntry(str(node["code"]), cite, str(node["severity"]), str(node["title"]),
-                        str(node.get("description") or ""), tuple(str(k) for k in keywords), extra,
-                        f"{node.source}:{node.line}")
-
-
-def load_not_computable(path: Path, citer: Citer) -> dict[str, str]:
-    """not_computable.yaml: ``not_computable:`` as a list of ``{cite, reason}`` or a mapping id → reason."""
-    if not path.exists():
-        return {}
-    root = require_map(load_yaml(path) or YamlMap(), str(path), "not_computable.yaml")
-    items = root.get("not_computable") or {}
-    pairs: list[tuple[Any, Any, int]]
-    if isinstance(items, YamlMap):
-        pairs = [(key, value, items.line_of(key)) for key, value in items.items()]
-    elif isinstance(items, YamlList):
-        pairs = []
-        for index, item in enumerate(items):
-            entry = require_map(item, str(path), "not_computable item", items.line_at(index))
-            require_keys(entry, ("cite", "reason"), "not_computable item")
-            pairs.append((entry["cite"], entry["reason"], entry.line))
-    else:
-        raise RegimeDefinitionError("'not_computable' must be a list of {cite, reason} or a mapping id: reason",
-                                    file=str(path), line=root.line)
-    out: dict[str, str] = {}
-    for ref, reason, line in pairs:
-        citer.validate(ref, file=str(path), line=line)
-        if not reason or not str(reason).strip():
-            raise RegimeDefinitionError(f"{ref}: give the reason it cannot be computed", file=str(path), line=line)
-        out[str(ref)] = str(reason).strip()
-    return out
-
-
-def load_interpretations_for(folder: Path, citer: Citer) -> dict[str, Interpretation]:
-    return load_interpretations(folder / "interpretations.yaml", _validator(citer))
-
-
-def load_parameters_for(folder: Path, citer: Citer) -> dict[str, Parameter]:
-    parameters = load_parameters(folder / "parameters.yaml", _validator(citer))
-    if "ufesp" in parameters:
-        raise RegimeDefinitionError("'ufesp' is the engine's table (data/ufesp.csv); do not redeclare it",
-                                    file=str(folder / "parameters.yaml"))
-    parameters["ufesp"] = ufesp_parameter()
-    return parameters
-
-
-def _validator(citer: Citer) -> Callable[[object, str | None, int | None], str]:
-    def validate(ref: object, file: str | None, line: int | None) -> str:
-        return citer.validate(ref, file=file, line=line)
-
-    return validate
-
-
-def regime_keys() -> tuple[str, ...]:
-    return _REGIME_KEYS

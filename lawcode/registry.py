@@ -14,16 +14,18 @@ import datetime as dt
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from lawcode.acts import ActRegistry
+from lawcode.citations import Citer
 from lawcode.errors import RegimeDefinitionError
-from lawcode.regime import (
-    Regime,
+from lawcode.regime import Regime, registered_rules
+from lawcode.regime_files import (
+    REGIME_KEYS,
+    check_bindings,
     load_catalog,
     load_interpretations_for,
     load_not_computable,
     load_parameters_for,
     parse_acts,
-    regime_keys,
-    registered_rules,
 )
 from lawcode.yamlsource import YamlMap, load_yaml, reject_unknown_keys, require_keys, require_map
 
@@ -65,27 +67,26 @@ def load_regime(folder: Path, package: str | None = None) -> Regime:
     """Load the regime in ``folder`` (any folder: tests use fixture regimes) and register its rules."""
     folder = Path(folder)
     meta = require_map(load_yaml(folder / "regime.yaml"), str(folder / "regime.yaml"), "regime.yaml")
-    reject_unknown_keys(meta, regime_keys(), "regime.yaml")
+    reject_unknown_keys(meta, REGIME_KEYS, "regime.yaml")
     require_keys(meta, ("id", "name", "municipality", "uf", "kind", "acts"), "regime.yaml")
     regime_id = str(meta["id"])
     if regime_id != folder.name:
         raise RegimeDefinitionError(f"regime id {regime_id!r} must equal its folder name {folder.name!r}",
                                     file=meta.source, line=meta.line_of("id"))
-    from lawcode.acts import ActRegistry
-    from lawcode.citations import Citer
-
-    own_acts, in_force, published = parse_acts(folder, meta, str(meta["municipality"]))
-    acts = ActRegistry.with_external(own_acts, str(meta.get("main_act") or own_acts[0].key))
-    citer = Citer(acts)
+    sources, main_key = parse_acts(folder, meta, str(meta["municipality"]))
+    main = next(source for source in sources if source.key == main_key)
+    citer = Citer(ActRegistry.with_external([source.build() for source in sources], main_key))
+    interpretations = load_interpretations_for(folder, citer)
+    check_bindings(sources, interpretations)
     regime = Regime(
         id=regime_id, name=str(meta["name"]), municipality=str(meta["municipality"]), uf=str(meta["uf"]),
         ibge=_optional_str(meta, "ibge", "ibge_code"), kind=str(meta["kind"]),
         prefix=_optional_str(meta, "prefix", "infraction_prefix"), folder=folder,
-        package=package or _package_for(folder), acts=acts, in_force=in_force, published=published,
-        parameters=load_parameters_for(folder, citer), interpretations=load_interpretations_for(folder, citer),
+        package=package or _package_for(folder), acts=citer.registry, in_force=main.in_force,
+        published=main.published, parameters=load_parameters_for(folder, citer), interpretations=interpretations,
         catalog=load_catalog(folder / "catalog.yaml", citer),
         not_computable=load_not_computable(folder / "not_computable.yaml", citer),
-        calendar_data=_calendar_data(folder), rules={}, metadata=dict(meta),
+        calendar_data=_calendar_data(folder), rules={}, metadata=dict(meta), act_sources=tuple(sources),
     )
     regime.rules = _rules_for(regime)
     return regime

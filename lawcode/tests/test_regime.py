@@ -299,3 +299,50 @@ def test_context_calendar_has_municipal_holidays_and_configured_closures(demo: R
     assert not configured.is_business_day(dt.date(2026, 3, 3))
     assert not configured.is_business_day(dt.date(2026, 3, 4))
     assert configured.is_business_day(dt.date(2026, 3, 5))
+
+
+BINDING = '''        in_force_by_interpretation:
+          interpretation: INT-GEN-AMENDMENT-START
+          options: {publication: 2021-07-01, later: 2021-09-01}
+'''
+START_INTERPRETATION = '''
+INT-GEN-AMENDMENT-START:
+  question: Quando começou a valer a Lei 200/2021?
+  options:
+    publication: Na publicação.
+    later: Sessenta dias depois.
+  default: publication
+  rationale: Teste.
+  basis: [art3]
+'''
+
+
+def bound_demo(demo_copy: Copy, binding: str = BINDING) -> Regime:
+    regime_yaml = demo_text("regime.yaml") + binding
+    return demo_copy({"regime.yaml": regime_yaml,
+                      "interpretations.yaml": demo_text("interpretations.yaml") + START_INTERPRETATION})
+
+
+def test_amendment_start_follows_the_chosen_interpretation(demo_copy: Copy) -> None:
+    regime = bound_demo(demo_copy)
+    day = dt.date(2021, 8, 1)
+    later = Config(interpretations={"INT-GEN-AMENDMENT-START": "later"})
+    assert Context(regime, day).cite("art2").version == "lei200_2021"
+    assert Context(regime, day, later).cite("art2").version == "original"
+    assert Context(regime, dt.date(2021, 9, 1), later).cite("art2").version == "lei200_2021"
+    facts = {"quantity": "10", "unit": "ufesp", "infraction_date": "2021-07-15"}
+    decision = regime.evaluate("fine_amount", facts, as_of=day)
+    assert "INT-GEN-AMENDMENT-START" in [use.id for use in decision.interpretations]
+    from lawcode.errors import DispositivoNotInForceError
+
+    with pytest.raises(DispositivoNotInForceError):  # art. 2º-A does not exist yet under "later"
+        regime.evaluate("fine_amount", facts, as_of=day, config=later)
+
+
+def test_amendment_binding_must_date_every_option_and_match_the_default(demo_copy: Copy) -> None:
+    with pytest.raises(RegimeDefinitionError) as error:
+        bound_demo(demo_copy, BINDING.replace(", later: 2021-09-01", ""))
+    assert "give a date for each option" in error.value.message
+    with pytest.raises(RegimeDefinitionError) as error:
+        bound_demo(demo_copy, BINDING.replace("publication: 2021-07-01", "publication: 2021-07-02"))
+    assert "default option" in error.value.message
