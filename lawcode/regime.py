@@ -40,7 +40,8 @@ from lawcode.facts import from_dict, to_dict
 from lawcode.interpretations import Interpretation, choose
 from lawcode.params import Parameter, ParameterValue, coerce_value
 from lawcode.questions import question_spec
-from lawcode.regime_files import ActSource, AmendmentBinding, CatalogEntry
+from lawcode.regime_files import ActSource, AmendmentBinding
+from lawcode.regime_files import CatalogEntry as CatalogEntry  # re-exported: rules import it from here
 from lawcode.texts import LawText
 
 if TYPE_CHECKING:
