@@ -184,6 +184,8 @@ class Regime:
         Raises QuestionNotApplicableError, LawNotInForceError (before the law took effect, except for
         ``law_in_force``), MissingFactError/InvalidFactError, MissingParameterError.
         """
+        if not isinstance(as_of, dt.date) or isinstance(as_of, dt.datetime):
+            raise InvalidFactError("as_of", f"must be a date (datetime.date, no time), got {as_of!r}")
         spec = question_spec(question)
         rule_spec = self.rules.get(question)
         if rule_spec is None:

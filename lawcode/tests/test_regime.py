@@ -346,3 +346,10 @@ def test_amendment_binding_must_date_every_option_and_match_the_default(demo_cop
     with pytest.raises(RegimeDefinitionError) as error:
         bound_demo(demo_copy, BINDING.replace("publication: 2021-07-01", "publication: 2021-07-02"))
     assert "default option" in error.value.message
+
+
+def test_as_of_must_be_a_plain_date(demo: Regime) -> None:
+    for bad in (dt.datetime(2022, 3, 1, 10, 0), "2022-03-01"):
+        with pytest.raises(InvalidFactError) as error:
+            demo.evaluate("vehicle_permit", PERMIT, as_of=bad)  # type: ignore[arg-type]
+        assert error.value.field_path == "as_of"
