@@ -477,6 +477,8 @@ def json_safe(value: Any) -> Any:
         return {str(k): json_safe(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
     if isinstance(value, (list, tuple)):
         return [json_safe(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((json_safe(v) for v in value), key=str)  # sets have no order; sorted keeps dicts stable
     if hasattr(value, "value") and isinstance(getattr(value, "value", None), str) and hasattr(value, "name"):
         return value.value
     return value

@@ -97,3 +97,11 @@ def test_document_kinds_are_a_closed_list_with_portuguese_labels() -> None:
     assert len(DOCUMENT_KINDS) == 28
     with pytest.raises(InvalidFactError):
         Document(kind="passport")
+
+
+def test_json_safe_is_deterministic_for_sets_and_mappings() -> None:
+    from lawcode.facts import json_safe
+
+    value = {"b": {3, 1, 2}, "a": (dt.date(2026, 1, 2), Decimal("1.50"))}
+    assert json_safe(value) == {"a": ["2026-01-02", "1.50"], "b": [1, 2, 3]}
+    assert list(json_safe(value)) == ["a", "b"]
