@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from django.core.files.uploadedfile import UploadedFile
 from django.db import models, transaction
 
+from apps.accounts.models import User
 from apps.audit.services import audit_record
 from apps.registry import identifiers as ids
 from apps.registry.choices import DocumentStatus, OperatorKind, OperatorStatus
@@ -18,7 +19,9 @@ from apps.registry.validity import ban_refusal, document_validity
 from apps.tenancy.models import Municipality
 
 if TYPE_CHECKING:
-    from apps.accounts.models import User
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+    Actor = AbstractBaseUser | AnonymousUser | None
 
 PERSON_FIELDS = ("name", "birth_date", "email", "phone", "street", "number", "complement", "district", "city",
                  "uf", "postal_code")  # fmt: skip
@@ -46,7 +49,7 @@ def _apply(obj: models.Model, fields: tuple[str, ...], values: dict[str, Any]) -
         setattr(obj, name, value)
 
 
-def _save(obj: Any, *, actor: User | None, action: str, before: dict[str, Any] | None) -> None:
+def _save(obj: Any, *, actor: Actor, action: str, before: dict[str, Any] | None) -> None:
     """Validate field by field, save, audit (uniqueness was checked with a message before, the DB is the net)."""
     obj.full_clean(validate_constraints=False)
     obj.save()
@@ -72,7 +75,7 @@ def _check_person(person: Person, *, as_of: dt.date) -> None:
 
 @transaction.atomic
 def person_create(
-    *, actor: User | None, municipality: Municipality, cpf: str, as_of: dt.date, **fields: Any
+    *, actor: Actor, municipality: Municipality, cpf: str, as_of: dt.date, **fields: Any
 ) -> Person:
     person = Person(municipality=municipality, cpf=ids.validate_cpf(cpf))
     _apply(person, PERSON_FIELDS, fields)
@@ -82,7 +85,7 @@ def person_create(
 
 
 @transaction.atomic
-def person_update(*, actor: User | None, person: Person, as_of: dt.date, **fields: Any) -> Person:
+def person_update(*, actor: Actor, person: Person, as_of: dt.date, **fields: Any) -> Person:
     before = person.audit_snapshot()
     _apply(person, PERSON_FIELDS, fields)
     _check_person(person, as_of=as_of)
@@ -107,7 +110,7 @@ def _check_company(company: Company) -> None:
 
 
 @transaction.atomic
-def company_create(*, actor: User | None, municipality: Municipality, cnpj: str, **fields: Any) -> Company:
+def company_create(*, actor: Actor, municipality: Municipality, cnpj: str, **fields: Any) -> Company:
     company = Company(municipality=municipality, cnpj=ids.validate_cnpj(cnpj))
     _apply(company, COMPANY_FIELDS, fields)
     _check_company(company)
@@ -116,7 +119,7 @@ def company_create(*, actor: User | None, municipality: Municipality, cnpj: str,
 
 
 @transaction.atomic
-def company_update(*, actor: User | None, company: Company, **fields: Any) -> Company:
+def company_update(*, actor: Actor, company: Company, **fields: Any) -> Company:
     before = company.audit_snapshot()
     _apply(company, COMPANY_FIELDS, fields)
     _check_company(company)
@@ -150,7 +153,7 @@ def _check_operator_holder(
 @transaction.atomic
 def operator_create(
     *,
-    actor: User | None,
+    actor: Actor,
     municipality: Municipality,
     regime_id: str,
     as_of: dt.date,
@@ -183,7 +186,7 @@ def operator_create(
 
 @transaction.atomic
 def operator_set_status(
-    *, actor: User | None, operator: Operator, status: str, registered_on: dt.date | None = None
+    *, actor: Actor, operator: Operator, status: str, registered_on: dt.date | None = None
 ) -> Operator:
     """Licensing moves the operator along (active on approval, suspended, revoked, cancelled at request)."""
     if status not in OperatorStatus.values:
@@ -236,9 +239,7 @@ def _check_same_municipality(operator: Operator, person: Person, field: str) -> 
 
 
 @transaction.atomic
-def driver_link(
-    *, actor: User | None, operator: Operator, person: Person, as_of: dt.date, **fields: Any
-) -> Driver:
+def driver_link(*, actor: Actor, operator: Operator, person: Person, as_of: dt.date, **fields: Any) -> Driver:
     driver = Driver(municipality=operator.municipality, operator=operator, person=person)
     _apply(driver, DRIVER_FIELDS, fields)
     _check_driver(driver, as_of=as_of)
@@ -247,7 +248,7 @@ def driver_link(
 
 
 @transaction.atomic
-def driver_update(*, actor: User | None, driver: Driver, as_of: dt.date, **fields: Any) -> Driver:
+def driver_update(*, actor: Actor, driver: Driver, as_of: dt.date, **fields: Any) -> Driver:
     before = driver.audit_snapshot()
     _apply(driver, DRIVER_FIELDS, fields)
     _check_driver(driver, as_of=as_of)
@@ -256,7 +257,7 @@ def driver_update(*, actor: User | None, driver: Driver, as_of: dt.date, **field
 
 
 @transaction.atomic
-def driver_unlink(*, actor: User | None, driver: Driver) -> Driver:
+def driver_unlink(*, actor: Actor, driver: Driver) -> Driver:
     before = driver.audit_snapshot()
     driver.active = False
     driver.save(update_fields=["active"])
@@ -272,7 +273,7 @@ def driver_unlink(*, actor: User | None, driver: Driver) -> Driver:
 
 
 @transaction.atomic
-def attendant_link(*, actor: User | None, operator: Operator, person: Person) -> Attendant:
+def attendant_link(*, actor: Actor, operator: Operator, person: Person) -> Attendant:
     _check_same_municipality(operator, person, "person")
     if Attendant.objects.filter(operator=operator, person=person, active=True).exists():
         raise refuse("person", f"Pessoa: {person} já é monitor ativo deste autorizatário.", "duplicate")
@@ -282,7 +283,7 @@ def attendant_link(*, actor: User | None, operator: Operator, person: Person) ->
 
 
 @transaction.atomic
-def attendant_unlink(*, actor: User | None, attendant: Attendant) -> Attendant:
+def attendant_unlink(*, actor: Actor, attendant: Attendant) -> Attendant:
     before = attendant.audit_snapshot()
     attendant.active = False
     attendant.save(update_fields=["active"])
@@ -365,7 +366,7 @@ def _owner_document(value: str) -> str:
 @transaction.atomic
 def vehicle_create(
     *,
-    actor: User | None,
+    actor: Actor,
     municipality: Municipality,
     plate: str,
     renavam: str,
@@ -384,7 +385,7 @@ def vehicle_create(
 
 
 @transaction.atomic
-def vehicle_update(*, actor: User | None, vehicle: Vehicle, as_of: dt.date, **fields: Any) -> Vehicle:
+def vehicle_update(*, actor: Actor, vehicle: Vehicle, as_of: dt.date, **fields: Any) -> Vehicle:
     before = vehicle.audit_snapshot()
     for key, clean in (("plate", _plate), ("renavam", _renavam)):
         if key in fields:
@@ -423,7 +424,7 @@ def _message(exc: Exception) -> str:
 @transaction.atomic
 def document_upload(
     *,
-    actor: User | None,
+    actor: Actor,
     owner: Person | Company | Vehicle | Operator,
     kind: str,
     upload: UploadedFile,
@@ -449,7 +450,7 @@ def document_upload(
         content_type=checked.content_type,
         size_bytes=checked.size,
         sha256=checked.sha256,
-        uploaded_by=actor if actor and actor.is_authenticated else None,
+        uploaded_by=actor if isinstance(actor, User) else None,
         **{_owner_field(owner): owner},
     )
     validity = document_validity(document, as_of=as_of, regime_id=regime_id)
@@ -479,7 +480,7 @@ def _owner_field(owner: models.Model) -> str:
 
 
 @transaction.atomic
-def document_mark_expired(*, actor: User | None, document: Document) -> Document:
+def document_mark_expired(*, actor: Actor, document: Document) -> Document:
     before = document.audit_snapshot()
     document.status = DocumentStatus.EXPIRED
     document.save(update_fields=["status"])
@@ -497,7 +498,7 @@ def document_mark_expired(*, actor: User | None, document: Document) -> Document
 @transaction.atomic
 def ban_record(
     *,
-    actor: User | None,
+    actor: Actor,
     municipality: Municipality,
     reason_code: str,
     start: dt.date,

@@ -1,0 +1,149 @@
+"""Writes of the legal configuration; each is audited, and each is checked against the regime it configures
+(an unknown interpretation option or a citation the law does not have is refused before anything is stored)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import TYPE_CHECKING
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+import lawcode
+from apps.audit.services import audit_record
+from apps.lawconfig.choices import ClosureKind
+from apps.lawconfig.models import FiscalUnitValue, InterpretationChoice, MunicipalClosure
+from apps.tenancy.models import Municipality
+from lawcode.errors import LawcodeError
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+    Actor = AbstractBaseUser | AnonymousUser | None
+
+
+def _refuse(field: str, message: str) -> ValidationError:
+    return ValidationError({field: ValidationError(message)})
+
+
+def _ufm_regimes(municipality: Municipality) -> list[lawcode.Regime]:
+    return [r for r in (lawcode.get_regime(i) for i in municipality.regimes) if "ufm" in r.parameters]
+
+
+def _check_cite(municipality: Municipality, cite: str) -> None:
+    regimes = _ufm_regimes(municipality)
+    if not regimes:
+        raise _refuse("value_brl", "Nenhum regime deste município usa a UFM.")
+    for regime in regimes:
+        try:
+            regime.citer.validate(cite)
+        except LawcodeError:
+            raise _refuse("cite", f"Dispositivo: {cite!r} não existe na lei do regime {regime.id}.") from None
+
+
+@transaction.atomic
+def fiscal_unit_value_set(
+    *,
+    actor: Actor,
+    municipality: Municipality,
+    valid_from: dt.date,
+    value_brl: Decimal,
+    cite: str,
+    source: str,
+) -> FiscalUnitValue:
+    """Add (or correct, same date) a UFM value; older values stay for decisions about earlier dates."""
+    if value_brl <= 0:
+        raise _refuse("value_brl", "Valor em reais: deve ser maior que zero.")
+    _check_cite(municipality, cite)
+    row = FiscalUnitValue.objects.filter(municipality=municipality, unit="ufm", valid_from=valid_from).first()
+    before = row.audit_snapshot() if row else None
+    row = row or FiscalUnitValue(municipality=municipality, unit="ufm", valid_from=valid_from)
+    row.value_brl, row.cite, row.source = value_brl, cite, source
+    row.full_clean(validate_constraints=False)
+    row.save()
+    audit_record(
+        actor=actor,
+        municipality=municipality,
+        action="lawconfig.ufm.set",
+        obj=row,
+        before=before,
+        after=row.audit_snapshot(),
+    )
+    return row
+
+
+@transaction.atomic
+def interpretation_choose(
+    *,
+    actor: Actor,
+    municipality: Municipality,
+    regime_id: str,
+    interpretation_id: str,
+    option: str,
+    decided_by_act: str,
+    decided_on: dt.date,
+) -> InterpretationChoice:
+    """Record the municipality's reading of an INT-…; choosing the default again is recorded too."""
+    if regime_id not in municipality.regimes:
+        raise _refuse("regime_id", f"Regime: {municipality} não aplica {regime_id!r}.")
+    interpretation = lawcode.get_regime(regime_id).interpretations.get(interpretation_id)
+    if interpretation is None:
+        raise _refuse("interpretation_id", f"Interpretação: {interpretation_id!r} não existe em {regime_id}.")
+    if option not in interpretation.options:
+        raise _refuse("option", f"Opção: {option!r} não é uma das opções de {interpretation_id}.")
+    if not decided_by_act.strip():
+        raise _refuse("decided_by_act", "Ato que decidiu: informe o parecer, decreto ou portaria.")
+    row = InterpretationChoice.objects.filter(
+        municipality=municipality, regime_id=regime_id, interpretation_id=interpretation_id
+    ).first()
+    before = row.audit_snapshot() if row else None
+    row = row or InterpretationChoice(
+        municipality=municipality, regime_id=regime_id, interpretation_id=interpretation_id
+    )
+    row.option, row.decided_by_act, row.decided_on = option, decided_by_act, decided_on
+    row.save()
+    audit_record(
+        actor=actor,
+        municipality=municipality,
+        action="lawconfig.interpretation.choose",
+        obj=row,
+        before=before,
+        after=row.audit_snapshot(),
+    )
+    return row
+
+
+@transaction.atomic
+def closure_add(
+    *, actor: Actor, municipality: Municipality, date: dt.date, description: str, kind: str
+) -> MunicipalClosure:
+    if kind not in ClosureKind.values:
+        raise _refuse("kind", "Tipo: escolha feriado, sem expediente ou expediente reduzido.")
+    if MunicipalClosure.objects.filter(municipality=municipality, date=date).exists():
+        raise _refuse("date", f"Data: {date:%d/%m/%Y} já está cadastrada.")
+    row = MunicipalClosure(municipality=municipality, date=date, description=description, kind=kind)
+    row.full_clean(validate_constraints=False)
+    row.save()
+    audit_record(
+        actor=actor,
+        municipality=municipality,
+        action="lawconfig.closure.add",
+        obj=row,
+        after=row.audit_snapshot(),
+    )
+    return row
+
+
+@transaction.atomic
+def closure_remove(*, actor: Actor, closure: MunicipalClosure) -> None:
+    before, object_id, municipality = closure.audit_snapshot(), str(closure.pk), closure.municipality
+    closure.delete()
+    audit_record(
+        actor=actor,
+        municipality=municipality,
+        action="lawconfig.closure.remove",
+        object_type="lawconfig.municipalclosure",
+        object_id=object_id,
+        before=before,
+    )

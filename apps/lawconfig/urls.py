@@ -1,0 +1,19 @@
+from django.urls import path
+
+from apps.lawconfig import views
+
+app_name = "lawconfig"
+
+_BASE = "municipios/<str:ibge_code>/configuracao-legal/"
+
+urlpatterns = [
+    path(_BASE, views.overview, name="overview"),
+    path(f"{_BASE}ufm/", views.ufm_add, name="ufm_add"),
+    path(
+        f"{_BASE}interpretacoes/<str:interpretation_id>/",
+        views.interpretation_choose,
+        name="interpretation_choose",
+    ),
+    path(f"{_BASE}dias-sem-expediente/", views.closure_add, name="closure_add"),
+    path(f"{_BASE}dias-sem-expediente/<int:pk>/remover/", views.closure_remove, name="closure_remove"),
+]

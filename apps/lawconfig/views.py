@@ -1,0 +1,151 @@
+"""Legal configuration screens, for administrators: UFM table, interpretation choices, closures/holidays."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+import lawcode
+from apps.lawconfig import services
+from apps.lawconfig.forms import ClosureForm, FiscalUnitValueForm, InterpretationChoiceForm
+from apps.lawconfig.models import FiscalUnitValue, InterpretationChoice, MunicipalClosure
+from apps.tenancy.models import Municipality
+from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+
+
+def _municipality(request: HttpRequest, ibge_code: str, model_label: str) -> Municipality:
+    municipality = get_object_for_user_or_404(
+        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
+    )
+    if not user_can(request.user, municipality.pk, model_label, "change"):
+        raise Http404("Registro não encontrado.")
+    return municipality
+
+
+@dataclass(frozen=True)
+class InterpretationRow:
+    regime_id: str
+    interpretation: Any
+    current: InterpretationChoice | None
+    form: InterpretationChoiceForm
+
+    @property
+    def current_option(self) -> str:
+        return self.current.option if self.current else self.interpretation.default
+
+
+def _interpretation_rows(
+    municipality: Municipality, bound: InterpretationChoiceForm | None
+) -> list[InterpretationRow]:
+    chosen = {(c.regime_id, c.interpretation_id): c
+              for c in InterpretationChoice.objects.filter(municipality=municipality)}  # fmt: skip
+    rows = []
+    for regime_id in municipality.regimes:
+        for int_id, interpretation in sorted(lawcode.get_regime(regime_id).interpretations.items()):
+            current = chosen.get((regime_id, int_id))
+            form = InterpretationChoiceForm(
+                initial={"regime_id": regime_id, "interpretation_id": int_id,
+                         "option": current.option if current else interpretation.default},
+                options=interpretation.options, prefix=int_id,
+            )  # fmt: skip
+            if bound is not None and bound.prefix == int_id:
+                form = bound
+            rows.append(InterpretationRow(regime_id, interpretation, current, form))
+    return rows
+
+
+def _page(request: HttpRequest, municipality: Municipality, **forms: Any) -> HttpResponse:
+    context = {
+        "municipality": municipality,
+        "ufm_values": FiscalUnitValue.objects.for_user(request.user, "view").filter(
+            municipality=municipality
+        ),
+        "ufm_form": forms.get("ufm_form") or FiscalUnitValueForm(),
+        "closures": MunicipalClosure.objects.for_user(request.user, "view").filter(municipality=municipality),
+        "closure_form": forms.get("closure_form") or ClosureForm(),
+        "interpretations": _interpretation_rows(municipality, forms.get("interpretation_form")),
+    }
+    return render(request, "lawconfig/overview.html", context, status=400 if forms else 200)
+
+
+@login_required
+@require_GET
+def overview(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    return _page(request, _municipality(request, ibge_code, "lawconfig.interpretationchoice"))
+
+
+def _attach(form: Any, refusal: ValidationError) -> None:
+    for field, errors in refusal.message_dict.items():
+        for error in errors:
+            form.add_error(field if field in form.fields else None, error)
+
+
+@login_required
+@require_POST
+def ufm_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, "lawconfig.fiscalunitvalue")
+    form = FiscalUnitValueForm(request.POST)
+    if form.is_valid():
+        try:
+            services.fiscal_unit_value_set(actor=request.user, municipality=municipality, **form.cleaned_data)
+        except ValidationError as refusal:
+            _attach(form, refusal)
+        else:
+            messages.success(request, "Valor da UFM registrado.")
+            return redirect("lawconfig:overview", ibge_code)
+    return _page(request, municipality, ufm_form=form)
+
+
+@login_required
+@require_POST
+def interpretation_choose(request: HttpRequest, ibge_code: str, interpretation_id: str) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, "lawconfig.interpretationchoice")
+    regimes = [lawcode.get_regime(r) for r in municipality.regimes]
+    known = next((r.interpretations[interpretation_id] for r in regimes if interpretation_id in r.interpretations),
+                 None)  # fmt: skip
+    if known is None:
+        raise Http404("Registro não encontrado.")
+    form = InterpretationChoiceForm(request.POST, options=known.options, prefix=interpretation_id)
+    if form.is_valid():
+        try:
+            services.interpretation_choose(actor=request.user, municipality=municipality, **form.cleaned_data)
+        except ValidationError as refusal:
+            _attach(form, refusal)
+        else:
+            messages.success(request, f"Escolha de {interpretation_id} registrada.")
+            return redirect("lawconfig:overview", ibge_code)
+    return _page(request, municipality, interpretation_form=form)
+
+
+@login_required
+@require_http_methods(["POST"])
+def closure_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, "lawconfig.municipalclosure")
+    form = ClosureForm(request.POST)
+    if form.is_valid():
+        try:
+            services.closure_add(actor=request.user, municipality=municipality, **form.cleaned_data)
+        except ValidationError as refusal:
+            _attach(form, refusal)
+        else:
+            messages.success(request, "Dia sem expediente registrado.")
+            return redirect("lawconfig:overview", ibge_code)
+    return _page(request, municipality, closure_form=form)
+
+
+@login_required
+@require_POST
+def closure_remove(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, "lawconfig.municipalclosure")
+    closure = get_object_for_user_or_404(MunicipalClosure.objects.filter(municipality=municipality), request.user,
+                                         "change", pk=pk)  # fmt: skip
+    services.closure_remove(actor=request.user, closure=closure)
+    messages.success(request, "Dia sem expediente removido.")
+    return redirect("lawconfig:overview", ibge_code)

@@ -1,0 +1,215 @@
+"""Registry screens: gate (404 for outsiders and other municipalities), search, constant queries, audit."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from apps.accounts.models import User
+from apps.audit.models import AuditEvent
+from apps.registry.models import Document, Operator, Person, Vehicle
+from apps.registry.services import (
+    company_create,
+    document_upload,
+    operator_create,
+    person_create,
+    vehicle_create,
+)
+from apps.registry.tests.conftest import AS_OF, pdf_upload, vehicle_fields
+from apps.tenancy.choices import Role
+from apps.tenancy.models import Municipality
+
+pytestmark = pytest.mark.django_db
+
+
+def _client(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def analyst_votuporanga_client(make_staff: Callable[..., User], votuporanga: Municipality) -> Client:
+    return _client(make_staff("vera.analista", (votuporanga, Role.ANALYST)))
+
+
+def _urls(operator: Operator, vehicle: Vehicle, document: Document) -> list[str]:
+    ibge = operator.municipality.ibge_code
+    return [
+        reverse("registry:operator_list", args=[ibge]),
+        reverse("registry:operator_detail", args=[ibge, operator.pk]),
+        reverse("registry:operator_create", args=[ibge]),
+        reverse("registry:person_create", args=[ibge]),
+        reverse("registry:person_edit", args=[ibge, operator.person_id]),
+        reverse("registry:driver_create", args=[ibge, operator.pk]),
+        reverse("registry:vehicle_edit", args=[ibge, vehicle.pk]),
+        reverse("registry:vehicle_ownership", args=[ibge, vehicle.pk]),
+        reverse("registry:document_upload", args=[ibge, operator.pk]),
+        reverse("registry:document_file", args=[ibge, document.pk]),
+    ]
+
+
+@pytest.fixture
+def crlv(kombi: Vehicle) -> Document:
+    return document_upload(actor=None, owner=kombi, kind="crlv", upload=pdf_upload(), issue_date=dt.date(2026, 1, 5),
+                           expiry_date=dt.date(2026, 12, 31), as_of=AS_OF)  # fmt: skip
+
+
+def test_outsider_and_other_municipality_get_404(
+    outsider: User,
+    analyst_votuporanga_client: Client,
+    joao_operator: Operator,
+    kombi: Vehicle,
+    crlv: Document,
+) -> None:
+    for url in _urls(joao_operator, kombi, crlv):
+        assert _client(outsider).get(url).status_code == 404, url
+        assert analyst_votuporanga_client.get(url).status_code == 404, url
+
+
+def test_agent_may_read_but_not_change(agent_votuporanga: User, votuporanga: Municipality) -> None:
+    client = _client(agent_votuporanga)
+    assert client.get(reverse("registry:operator_list", args=[votuporanga.ibge_code])).status_code == 200
+    assert client.get(reverse("registry:person_create", args=[votuporanga.ibge_code])).status_code == 404
+
+
+def test_analyst_sees_the_list_and_the_file(
+    analyst_olimpia_client: Client, joao_operator: Operator, crlv: Document
+) -> None:
+    response = analyst_olimpia_client.get(reverse("registry:operator_list", args=["3533908"]))
+    assert "João da Silva" in response.content.decode()
+    file = analyst_olimpia_client.get(reverse("registry:document_file", args=["3533908", crlv.pk]))
+    assert file.status_code == 200 and file["Content-Type"] == "application/pdf"
+
+
+@pytest.mark.parametrize("query", ["joão", "529.982.247-25", "ABC1D23", "abc-1d23", "12.ABC.345/01DE-35"])
+def test_search_by_name_cpf_plate_cnpj(analyst_olimpia_client: Client, kombi: Vehicle, olimpia: Municipality,
+                                       query: str) -> None:  # fmt: skip
+    company = company_create(
+        actor=None, municipality=olimpia, cnpj="12ABC34501DE35", legal_name="Escolar Ltda"
+    )
+    operator_create(
+        actor=None, municipality=olimpia, regime_id="olimpia_sp_escolar", company=company, as_of=AS_OF
+    )
+    page = analyst_olimpia_client.get(reverse("registry:operator_list", args=["3533908"]), {"q": query})
+    content = page.content.decode()
+    expected = "Escolar Ltda" if "ABC.345" in query else "João da Silva"
+    other = "João da Silva" if expected == "Escolar Ltda" else "Escolar Ltda"
+    assert expected in content and other not in content
+
+
+def _operators(municipality: Municipality, count: int) -> None:
+    for number in range(count):
+        person = person_create(actor=None, municipality=municipality, cpf=_cpf(number), name=f"Pessoa {number}",
+                               as_of=AS_OF)  # fmt: skip
+        operator = operator_create(actor=None, municipality=municipality, regime_id="olimpia_sp_escolar",
+                                   person=person, as_of=AS_OF)  # fmt: skip
+        vehicle_create(actor=None, municipality=municipality, operator=operator, as_of=AS_OF,
+                       **vehicle_fields(plate=f"ABC{1000 + number}", renavam=_renavam(number)))  # fmt: skip
+
+
+def _cpf(number: int) -> str:
+    from apps.tenancy.demo import demo_cpf
+
+    return demo_cpf(500 + number)
+
+
+def _renavam(number: int) -> str:
+    base = f"{number + 1:010d}"
+    total = sum(int(d) * w for d, w in zip(base, (3, 2, 9, 8, 7, 6, 5, 4, 3, 2), strict=True))
+    digit = (total * 10) % 11
+    return base + str(0 if digit == 10 else digit)
+
+
+def test_list_uses_a_constant_number_of_queries(
+    analyst_olimpia_client: Client, olimpia: Municipality, django_assert_num_queries: Any
+) -> None:
+    url = reverse("registry:operator_list", args=["3533908"])
+    _operators(olimpia, 2)
+    analyst_olimpia_client.get(url)  # warm the session
+    with django_assert_num_queries(7) as few:
+        analyst_olimpia_client.get(url, {"q": "Pessoa"})
+    _operators_more = 20
+    for number in range(2, _operators_more):
+        person = person_create(
+            actor=None, municipality=olimpia, cpf=_cpf(number), name=f"Pessoa {number}", as_of=AS_OF
+        )
+        operator_create(
+            actor=None, municipality=olimpia, regime_id="olimpia_sp_escolar", person=person, as_of=AS_OF
+        )
+    with django_assert_num_queries(len(few.captured_queries)):
+        response = analyst_olimpia_client.get(url, {"q": "Pessoa"})
+    assert response.content.decode().count("data-operator-id") == 20
+
+
+def test_operator_page_records_personal_data_read(
+    analyst_olimpia_client: Client, joao_operator: Operator
+) -> None:
+    response = analyst_olimpia_client.get(
+        reverse("registry:operator_detail", args=["3533908", joao_operator.pk])
+    )
+    assert "529.982.247-25" in response.content.decode()
+    event = AuditEvent.objects.get(action="personal_data.read", object_id=str(joao_operator.pk))
+    assert event.after["fields"] == ["address", "cnh_number", "cpf", "phone"]
+
+
+def test_operator_page_shows_what_expires_next_with_the_law(
+    analyst_olimpia_client: Client, joao_operator: Operator, crlv: Document
+) -> None:
+    content = analyst_olimpia_client.get(
+        reverse("registry:operator_detail", args=["3533908", joao_operator.pk])
+    ).content.decode()
+    assert "vale até 31/12/2026" in content and "art. 9º, XII" in content
+
+
+def test_person_form_refuses_invalid_cpf_naming_the_field(analyst_olimpia_client: Client) -> None:
+    response = analyst_olimpia_client.post(reverse("registry:person_create", args=["3533908"]),
+                                           {"cpf": "111.111.111-12", "name": "Fulano"})  # fmt: skip
+    assert response.status_code == 400
+    assert "CPF: número inválido" in response.content.decode()
+    assert not Person.objects.exists()
+
+
+def test_operator_vehicle_and_document_through_the_forms(
+    analyst_olimpia_client: Client, joao: Person, olimpia: Municipality
+) -> None:
+    client = analyst_olimpia_client
+    response = client.post(reverse("registry:operator_create", args=["3533908"]),
+                           {"regime_id": "olimpia_sp_escolar", "kind": "PF", "document": "529.982.247-25"})  # fmt: skip
+    operator = Operator.objects.get(person=joao)
+    assert response.status_code == 302
+    form = {k: v for k, v in vehicle_fields().items()} | {"tachograph_ok": "", "accessibility": ""}
+    bad = client.post(
+        reverse("registry:vehicle_create", args=["3533908", operator.pk]), form | {"renavam": "1"}
+    )
+    assert bad.status_code == 400 and "RENAVAM" in bad.content.decode() and not Vehicle.objects.exists()
+    assert (
+        client.post(reverse("registry:vehicle_create", args=["3533908", operator.pk]), form).status_code
+        == 302
+    )
+    vehicle = Vehicle.objects.get()
+    upload = client.post(reverse("registry:document_upload", args=["3533908", operator.pk]), {
+        "owner": f"vehicle:{vehicle.pk}", "kind": "crlv", "file": pdf_upload(), "issue_date": "2026-01-05",
+        "expiry_date": "2026-12-31",
+    })  # fmt: skip
+    assert upload.status_code == 302
+    assert Document.objects.get().vehicle == vehicle
+
+
+def test_oversized_upload_through_the_form_is_refused(
+    analyst_olimpia_client: Client, joao_operator: Operator, settings: Any
+) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    big = SimpleUploadedFile("a.pdf", b"%PDF-" + b"0" * (10 * 1024 * 1024) + b"%%EOF")
+    response = analyst_olimpia_client.post(
+        reverse("registry:document_upload", args=["3533908", joao_operator.pk]),
+        {"owner": f"operator:{joao_operator.pk}", "kind": "crlv", "file": big, "issue_date": "2026-01-05"},
+    )
+    assert response.status_code == 400 and "excede o limite de 10 MB" in response.content.decode()
+    assert not Document.objects.exists()

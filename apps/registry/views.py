@@ -1,0 +1,439 @@
+"""Registry screens for municipal staff. Every read goes through .for_user(); other municipalities answer 404."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.db.models import Model
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods
+
+from apps.audit.services import audit_personal_data_read
+from apps.registry import forms as f
+from apps.registry import identifiers as ids
+from apps.registry import services
+from apps.registry.choices import OperatorStatus
+from apps.registry.models import Attendant, Company, Document, Driver, Operator, Person, Vehicle
+from apps.registry.selectors import (
+    decision_reason,
+    next_to_expire,
+    operator_documents,
+    operator_list,
+    operator_search,
+)
+from apps.tenancy.models import Municipality
+from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+
+PAGE_SIZE = 25
+PERSONAL_DATA_SHOWN = ("cpf", "cnh_number", "address", "phone")
+
+
+def _municipality(
+    request: HttpRequest, ibge_code: str, model_label: str, action: str = "view"
+) -> Municipality:
+    """The municipality, if the user may do ``action`` on ``model_label`` there; 404 otherwise."""
+    municipality = get_object_for_user_or_404(
+        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
+    )
+    if not user_can(request.user, municipality.pk, model_label, action):
+        raise Http404("Registro não encontrado.")
+    return municipality
+
+
+def _operator(request: HttpRequest, municipality: Municipality, pk: int, action: str = "view") -> Operator:
+    queryset = Operator.objects.with_holder().filter(municipality=municipality)
+    return get_object_for_user_or_404(queryset, request.user, action, pk=pk)
+
+
+def _form_page(
+    request: HttpRequest,
+    municipality: Municipality,
+    form: Any,
+    title: str,
+    back: str,
+    multipart: bool = False,
+) -> HttpResponse:
+    context = {
+        "municipality": municipality,
+        "form": form,
+        "title": title,
+        "back": back,
+        "multipart": multipart,
+    }
+    return render(request, "registry/form.html", context, status=400 if form.is_bound else 200)
+
+
+@login_required
+@require_GET
+def operator_list_view(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, "registry.operator")
+    form = f.OperatorFilterForm(request.GET or None, regimes=list(municipality.regimes),
+                                statuses=list(OperatorStatus.choices))  # fmt: skip
+    operators = Operator.objects.for_user(request.user, "view").filter(municipality=municipality)
+    if form.is_bound and form.is_valid():
+        operators = operator_search(operators, form.cleaned_data["q"])
+        for name in ("regime_id", "kind", "status"):
+            if form.cleaned_data[name]:
+                operators = operators.filter(**{name: form.cleaned_data[name]})
+    page = Paginator(operator_list(operators).order_by("-created_at", "-pk"), PAGE_SIZE).get_page(
+        request.GET.get("pagina")
+    )
+    query = request.GET.copy()
+    query.pop("pagina", None)
+    context = {"municipality": municipality, "form": form, "page": page, "query": query.urlencode(),
+               "can_change": user_can(request.user, municipality.pk, "registry.operator", "change")}  # fmt: skip
+    return render(request, "registry/operator_list.html", context)
+
+
+@login_required
+@require_GET
+def operator_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    """The operator's page; showing CPF, CNH, address and phone is an audited personal-data read."""
+    municipality = _municipality(request, ibge_code, "registry.operator")
+    operator = _operator(request, municipality, pk)
+    as_of = timezone.localdate()
+    documents = operator_documents(operator)
+    upcoming = next_to_expire(documents, as_of)
+    audit_personal_data_read(actor=request.user, municipality=municipality, obj=operator,
+                             fields=PERSONAL_DATA_SHOWN, request_id=getattr(request, "request_id", ""))  # fmt: skip
+    context = {
+        "municipality": municipality, "operator": operator, "as_of": as_of,
+        "drivers": operator.drivers.select_related("person", "vehicle").order_by("-active", "role"),
+        "attendants": operator.attendants.select_related("person").order_by("-active"),
+        "vehicles": operator.vehicles.order_by("plate"),
+        "documents": [(d, decision_reason(d.decision)) for d in documents],
+        "upcoming": upcoming, "upcoming_reason": decision_reason(upcoming.decision) if upcoming else "",
+        "can_change": user_can(request.user, municipality.pk, "registry.operator", "change"),
+    }  # fmt: skip
+    return render(request, "registry/operator_detail.html", context)
+
+
+def _run(form: Any, call: Any) -> Any:
+    """Run a service; a refusal lands on the form's fields and None is returned."""
+    try:
+        return call()
+    except ValidationError as refusal:
+        f.attach_refusal(form, refusal)
+        return None
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def person_create(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, "registry.person", "change")
+    form = f.PersonCreateForm(request.POST or None)
+    if form.is_bound and form.is_valid():
+        values = f.service_values(form, services.PERSON_FIELDS)
+        person = _run(form, lambda: services.person_create(actor=request.user, municipality=municipality,
+                                                           cpf=form.cleaned_data["cpf"], as_of=timezone.localdate(),
+                                                           **values))  # fmt: skip
+        if person is not None:
+            messages.success(request, f"Pessoa {person} cadastrada.")
+            return redirect("registry:operator_list", ibge_code)
+    return _form_page(request, municipality, form, "Nova pessoa", "registry:operator_list")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def person_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, "registry.person", "change")
+    person = get_object_for_user_or_404(Person.objects.filter(municipality=municipality), request.user, "change",
+                                        pk=pk)  # fmt: skip
+    initial = {name: getattr(person, name) for name in services.PERSON_FIELDS}
+    form = f.PersonForm(request.POST or None, initial=initial)
+    if form.is_bound and form.is_valid():
+        values = f.service_values(form, services.PERSON_FIELDS)
+        if _run(form, lambda: services.person_update(actor=request.user, person=person, as_of=timezone.localdate(),
+                                                     **values)) is not None:  # fmt: skip
+            messages.success(request, f"Cadastro de {person} atualizado.")
+            return redirect("registry:operator_list", ibge_code)
+    return _form_page(request, municipality, form, f"Editar {person}", "registry:operator_list")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def company_create(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, "registry.company", "change")
+    form = f.CompanyCreateForm(request.POST or None)
+    if form.is_bound and form.is_valid():
+        values = f.service_values(form, services.COMPANY_FIELDS)
+        company = _run(form, lambda: services.company_create(actor=request.user, municipality=municipality,
+                                                             cnpj=form.cleaned_data["cnpj"], **values))  # fmt: skip
+        if company is not None:
+            messages.success(request, f"Empresa {company} cadastrada.")
+            return redirect("registry:operator_list", ibge_code)
+    return _form_page(request, municipality, form, "Nova empresa", "registry:operator_list")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def company_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, "registry.company", "change")
+    company = get_object_for_user_or_404(Company.objects.filter(municipality=municipality), request.user,
+                                         "change", pk=pk)  # fmt: skip
+    form = f.CompanyForm(
+        request.POST or None, initial={n: getattr(company, n) for n in services.COMPANY_FIELDS}
+    )
+    if form.is_bound and form.is_valid():
+        values = f.service_values(form, services.COMPANY_FIELDS)
+        if (
+            _run(form, lambda: services.company_update(actor=request.user, company=company, **values))
+            is not None
+        ):
+            messages.success(request, f"Cadastro de {company} atualizado.")
+            return redirect("registry:operator_list", ibge_code)
+    return _form_page(request, municipality, form, f"Editar {company}", "registry:operator_list")
+
+
+def _holder(municipality: Municipality, kind: str, document: str) -> dict[str, Any]:
+    """The registered person (PF) or company (PJ) with this CPF/CNPJ in the municipality, or a refusal."""
+    if kind == "PF":
+        person = Person.objects.filter(municipality=municipality, cpf=ids.normalize_cpf(document)).first()
+        if person is None:
+            raise ValidationError(
+                {"document": "CPF: nenhuma pessoa com este CPF no cadastro; cadastre-a antes."}
+            )
+        return {"person": person}
+    company = Company.objects.filter(municipality=municipality, cnpj=ids.normalize_cnpj(document)).first()
+    if company is None:
+        raise ValidationError(
+            {"document": "CNPJ: nenhuma empresa com este CNPJ no cadastro; cadastre-a antes."}
+        )
+    return {"company": company}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def operator_create(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, "registry.operator", "change")
+    form = f.OperatorForm(request.POST or None, regimes=list(municipality.regimes))
+    if form.is_bound and form.is_valid():
+        data = form.cleaned_data
+        operator = _run(form, lambda: services.operator_create(
+            actor=request.user, municipality=municipality, regime_id=data["regime_id"], as_of=timezone.localdate(),
+            **_holder(municipality, data["kind"], data["document"]),
+        ))  # fmt: skip
+        if operator is not None:
+            messages.success(request, f"Autorizatário {operator} cadastrado.")
+            return redirect("registry:operator_detail", ibge_code, operator.pk)
+    return _form_page(request, municipality, form, "Novo autorizatário", "registry:operator_list")
+
+
+def _person_by_cpf(municipality: Municipality, cpf: str) -> Person:
+    person = Person.objects.filter(municipality=municipality, cpf=ids.normalize_cpf(cpf)).first()
+    if person is None:
+        raise ValidationError(
+            {"person_cpf": "CPF: nenhuma pessoa com este CPF no cadastro; cadastre-a antes."}
+        )
+    return person
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def driver_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, "registry.driver", "change")
+    operator = _operator(request, municipality, pk, "change")
+    form = f.DriverForm(request.POST or None, vehicles=operator.vehicles.all())
+    if form.is_bound and form.is_valid():
+        values = f.service_values(form, services.DRIVER_FIELDS)
+        driver = _run(form, lambda: services.driver_link(
+            actor=request.user, operator=operator, as_of=timezone.localdate(),
+            person=_person_by_cpf(municipality, form.cleaned_data["person_cpf"]), **values,
+        ))  # fmt: skip
+        if driver is not None:
+            warning = ids.cnh_number_warning(driver.cnh_number)
+            if warning:
+                messages.warning(request, warning)
+            messages.success(request, f"Condutor {driver.person} vinculado.")
+            return redirect("registry:operator_detail", ibge_code, operator.pk)
+    return _form_page(request, municipality, form, f"Novo condutor de {operator}", "registry:operator_list")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def driver_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, "registry.driver", "change")
+    driver = get_object_for_user_or_404(Driver.objects.filter(municipality=municipality).select_related("operator"),
+                                        request.user, "change", pk=pk)  # fmt: skip
+    names = tuple(n for n in services.DRIVER_FIELDS if n != "vehicle")
+    initial = {n: getattr(driver, n) for n in names} | {
+        "person_cpf": driver.person.cpf,
+        "vehicle": driver.vehicle,
+    }
+    form = f.DriverForm(request.POST or None, initial=initial, vehicles=driver.operator.vehicles.all())
+    if form.is_bound and form.is_valid():
+        values = f.service_values(form, services.DRIVER_FIELDS)
+        if _run(form, lambda: services.driver_update(actor=request.user, driver=driver, as_of=timezone.localdate(),
+                                                     **values)) is not None:  # fmt: skip
+            messages.success(request, f"Condutor {driver.person} atualizado.")
+            return redirect("registry:operator_detail", ibge_code, driver.operator_id)
+    return _form_page(
+        request, municipality, form, f"Editar condutor {driver.person}", "registry:operator_list"
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def attendant_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, "registry.attendant", "change")
+    operator = _operator(request, municipality, pk, "change")
+    form = f.AttendantForm(request.POST or None)
+    if form.is_bound and form.is_valid():
+        attendant = _run(form, lambda: services.attendant_link(
+            actor=request.user, operator=operator, person=_person_by_cpf(municipality, form.cleaned_data["person_cpf"]),
+        ))  # fmt: skip
+        if attendant is not None:
+            messages.success(request, f"Monitor {attendant.person} vinculado.")
+            return redirect("registry:operator_detail", ibge_code, operator.pk)
+    return _form_page(request, municipality, form, f"Novo monitor de {operator}", "registry:operator_list")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def vehicle_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, "registry.vehicle", "change")
+    operator = _operator(request, municipality, pk, "change")
+    form = f.VehicleForm(request.POST or None)
+    if form.is_bound and form.is_valid():
+        data = form.cleaned_data
+        vehicle = _run(form, lambda: services.vehicle_create(
+            actor=request.user, municipality=municipality, operator=operator, plate=data["plate"],
+            renavam=data["renavam"], as_of=timezone.localdate(), **f.service_values(form, services.VEHICLE_FIELDS),
+        ))  # fmt: skip
+        if vehicle is not None:
+            messages.success(request, f"Veículo {vehicle.plate_display} cadastrado.")
+            return redirect("registry:operator_detail", ibge_code, operator.pk)
+    return _form_page(request, municipality, form, f"Novo veículo de {operator}", "registry:operator_list")
+
+
+def _vehicle(request: HttpRequest, municipality: Municipality, pk: int) -> Vehicle:
+    return get_object_for_user_or_404(Vehicle.objects.filter(municipality=municipality), request.user, "change",
+                                      pk=pk)  # fmt: skip
+
+
+def _after_vehicle(ibge_code: str, vehicle: Vehicle) -> HttpResponse:
+    if vehicle.operator_id:
+        return redirect("registry:operator_detail", ibge_code, vehicle.operator_id)
+    return redirect("registry:operator_list", ibge_code)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def vehicle_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, "registry.vehicle", "change")
+    vehicle = _vehicle(request, municipality, pk)
+    initial = {n: getattr(vehicle, n) for n in (*services.VEHICLE_FIELDS, "plate", "renavam")}
+    form = f.VehicleForm(request.POST or None, initial=initial)
+    if form.is_bound and form.is_valid():
+        values = f.service_values(form, (*services.VEHICLE_FIELDS, "plate", "renavam"))
+        if _run(form, lambda: services.vehicle_update(actor=request.user, vehicle=vehicle,
+                                                      as_of=timezone.localdate(), **values)) is not None:  # fmt: skip
+            messages.success(request, f"Veículo {vehicle.plate_display} atualizado.")
+            return _after_vehicle(ibge_code, vehicle)
+    return _form_page(
+        request, municipality, form, f"Editar veículo {vehicle.plate_display}", "registry:operator_list"
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def vehicle_ownership(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, "registry.vehicle", "change")
+    vehicle = _vehicle(request, municipality, pk)
+    contracts = vehicle.documents.filter(kind__in=("comodato_contract", "lease_contract", "crv"))
+    initial = {n: getattr(vehicle, n) for n in f.OWNERSHIP_FIELDS} | {
+        "ownership_contract": vehicle.ownership_contract
+    }
+    form = f.OwnershipForm(request.POST or None, initial=initial, contracts=contracts)
+    if form.is_bound and form.is_valid():
+        values = f.service_values(form, (*f.OWNERSHIP_FIELDS, "ownership_contract"))
+        if _run(form, lambda: services.vehicle_update(actor=request.user, vehicle=vehicle,
+                                                      as_of=timezone.localdate(), **values)) is not None:  # fmt: skip
+            messages.success(request, f"Vínculo do veículo {vehicle.plate_display} atualizado.")
+            return _after_vehicle(ibge_code, vehicle)
+    return _form_page(request, municipality, form, f"Proprietário e vínculo de {vehicle.plate_display}",
+                      "registry:operator_list")  # fmt: skip
+
+
+DocumentOwner = Person | Company | Vehicle | Operator
+
+
+def _document_owners(operator: Operator) -> dict[str, DocumentOwner]:
+    """Who a document of this operator's file may belong to, keyed 'person:12', 'vehicle:3'…"""
+    owners: dict[str, DocumentOwner] = {f"operator:{operator.pk}": operator}
+    holder: Person | Company | None = operator.person or operator.company
+    if holder is not None:
+        owners[f"{holder._meta.model_name}:{holder.pk}"] = holder
+    for link in [*operator.drivers.filter(active=True), *operator.attendants.filter(active=True)]:
+        owners[f"person:{link.person_id}"] = link.person
+    for vehicle in operator.vehicles.all():
+        owners[f"vehicle:{vehicle.pk}"] = vehicle
+    return owners
+
+
+def _owner_label(key: str, owner: Model) -> str:
+    kind = {"operator": "Autorizatário", "person": "Pessoa", "company": "Empresa", "vehicle": "Veículo"}
+    return f"{kind[key.split(':')[0]]}: {owner}"
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def document_upload(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, "registry.document", "change")
+    operator = _operator(request, municipality, pk, "change")
+    owners = _document_owners(operator)
+    choices = [(key, _owner_label(key, owner)) for key, owner in owners.items()]
+    form = f.DocumentForm(request.POST or None, request.FILES or None, owners=choices)
+    if form.is_bound and form.is_valid():
+        data = form.cleaned_data
+        document = _run(form, lambda: services.document_upload(
+            actor=request.user, owner=owners[data["owner"]], kind=data["kind"], upload=data["file"],
+            issue_date=data["issue_date"], expiry_date=data["expiry_date"], details=form.details(),
+            as_of=timezone.localdate(), regime_id=operator.regime_id,
+        ))  # fmt: skip
+        if document is not None:
+            messages.success(
+                request, f"Documento {document} recebido: {document.get_status_display().lower()}."
+            )
+            return redirect("registry:operator_detail", ibge_code, operator.pk)
+    return _form_page(request, municipality, form, f"Enviar documento — {operator}", "registry:operator_list",
+                      multipart=True)  # fmt: skip
+
+
+@login_required
+@require_GET
+def document_file(request: HttpRequest, ibge_code: str, pk: int) -> FileResponse:
+    """The stored file, behind the same gate as every read (never a public MEDIA_URL)."""
+    municipality = _municipality(request, ibge_code, "registry.document")
+    document = get_object_for_user_or_404(Document.objects.filter(municipality=municipality), request.user, "view",
+                                          pk=pk)  # fmt: skip
+    extension = document.file.name.rsplit(".", 1)[-1]
+    return FileResponse(document.file.open("rb"), content_type=document.content_type,
+                        filename=f"{document.kind}-{document.pk}.{extension}")  # fmt: skip
+
+
+@login_required
+@require_http_methods(["POST"])
+def link_deactivate(request: HttpRequest, ibge_code: str, kind: str, pk: int) -> HttpResponse:
+    """End a driver's or attendant's link to the operator (the row stays for the history)."""
+    link: Driver | Attendant
+    if kind == "condutor":
+        municipality = _municipality(request, ibge_code, "registry.driver", "change")
+        driver = Driver.objects.filter(municipality=municipality)
+        link = get_object_for_user_or_404(driver, request.user, "change", pk=pk)
+        services.driver_unlink(actor=request.user, driver=link)
+    elif kind == "monitor":
+        municipality = _municipality(request, ibge_code, "registry.attendant", "change")
+        attendant = Attendant.objects.filter(municipality=municipality)
+        link = get_object_for_user_or_404(attendant, request.user, "change", pk=pk)
+        services.attendant_unlink(actor=request.user, attendant=link)
+    else:
+        raise Http404("Registro não encontrado.")
+    messages.success(request, f"Vínculo de {link.person} encerrado.")
+    return redirect("registry:operator_detail", ibge_code, link.operator_id)
