@@ -14,7 +14,7 @@ the wording version and render in Portuguese::
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from lawcode.acts import Act, ActRegistry
@@ -24,7 +24,8 @@ from lawcode.texts import ORIGINAL, is_dispositivo_id
 
 @dataclass(frozen=True)
 class Citation:
-    """A resolved citation. ``version`` is "original" or the amending act's key."""
+    """A resolved citation. ``version`` is "original" or the amending act's key; ``wording`` is the text of
+    that version (regime laws only), kept so a stored decision explains itself even after the law changes."""
 
     act_key: str
     act: str
@@ -33,6 +34,7 @@ class Citation:
     version: str = ORIGINAL
     version_label: str | None = None
     inserted: bool = False
+    wording: str | None = field(default=None, compare=False)
 
     @property
     def ref(self) -> str:
@@ -60,6 +62,7 @@ class Citation:
             "version_label": self.version_label,
             "inserted": self.inserted,
             "text": self.render(),
+            "wording": self.wording,
         }
 
     @classmethod
@@ -73,6 +76,7 @@ class Citation:
                 version=data.get("version", ORIGINAL),
                 version_label=data.get("version_label"),
                 inserted=bool(data.get("inserted", False)),
+                wording=data.get("wording"),
             )
         except KeyError as exc:
             raise InvalidFactError(f"citation.{exc.args[0]}", "missing in a stored citation") from None
@@ -142,7 +146,7 @@ class Citer:
         effective = max(on, act.in_force) if act.in_force is not None else on
         wording = act.text.wording(dispositivo, on=effective)
         return Citation(act_key, act.cite_as, dispositivo, act.label(dispositivo), wording.version_key,
-                        act.version_cite_as(wording.version_key), wording.inserted)
+                        act.version_cite_as(wording.version_key), wording.inserted, wording.text)
 
     def _checked_ref(self, ref: str) -> tuple[Act, str | None]:
         """(act, dispositivo) of a validated reference, memoised: bulk runs resolve the same refs often."""

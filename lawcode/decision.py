@@ -254,6 +254,10 @@ def _explanation_lines(decision: Decision) -> list[str]:
     if decision.result:
         lines += ["", "Resultado calculado:"]
         lines += [f"  - {key}: {_plain(value, key)}" for key, value in json_safe(dict(decision.result)).items()]
+    worded = [c for c in decision.citations if c.wording]
+    if worded:
+        lines += ["", "Texto dos dispositivos citados (redação vigente na data):"]
+        lines += [f"  - {c.render()}: “{c.wording}”" for c in worded]
     if decision.parameters:
         lines += ["", "Valores legais utilizados:"]
         lines += [_parameter_line(use) for use in decision.parameters]

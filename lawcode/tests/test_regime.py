@@ -159,6 +159,8 @@ def test_explanation_in_portuguese_lists_everything_used(demo: Regime) -> None:
     assert "R$ 37,02 (vigente desde 01/01/2025; Comunicado SEFAZ-SP DICAR-88/24)" in text
     assert "INT-GEN-FINE-VALUATION-DATE" in text and "Na data da infração." in text
     assert "brl: R$ 370,20" in text and "valued_on: 01/05/2025" in text
+    wording = "A multa por infração é de 10 UFESP."
+    assert f"  - Lei 100/2020 (Demo), art. 2º-A (incluído pela Lei 200/2021): “{wording}”" in text
     denied = demo.evaluate("vehicle_permit", PERMIT, as_of=dt.date(2022, 3, 1)).explain()
     assert denied.startswith("Resultado: Indeferido")
     assert "Contrafactual: seria deferido se o veículo fosse fabricado a partir de 2012" in denied
