@@ -10,7 +10,7 @@ from apps.finance.choices import FeeKind, GuideStatus, PaymentMethod
 from apps.finance.models import PaymentGuideQuerySet
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
-MONEY = {"max_digits": 12, "decimal_places": 2, "min_value": 0}
+MONEY = {"max_digits": 12, "decimal_places": 2, "min_value": 0, "localize": True}  # accepts "150,00"
 
 
 def add_service_errors(form: forms.Form, error: ValidationError) -> None:

@@ -16,6 +16,8 @@ the payment is not stored either, and the finance user sees the handler's messag
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Protocol
 
 from django.core.exceptions import ImproperlyConfigured
@@ -44,9 +46,17 @@ def register_payment_handler(origin_type: str, handler: PaymentHandler) -> Payme
     return handler
 
 
-def unregister_payment_handler(origin_type: str) -> None:
-    """For tests that register a temporary handler."""
-    _HANDLERS.pop(origin_type, None)
+@contextmanager
+def payment_handlers_replaced(handlers: Mapping[str, PaymentHandler]) -> Iterator[None]:
+    """For tests: exactly ``handlers`` are registered inside the block, the real ones again after it."""
+    saved = dict(_HANDLERS)
+    _HANDLERS.clear()
+    _HANDLERS.update(handlers)
+    try:
+        yield
+    finally:
+        _HANDLERS.clear()
+        _HANDLERS.update(saved)
 
 
 def payment_handler(origin_type: str) -> PaymentHandler | None:

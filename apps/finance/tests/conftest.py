@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from decimal import Decimal
 
 import pytest
@@ -12,6 +12,7 @@ from django.test import Client
 from apps.accounts.models import User
 from apps.finance.choices import ChargeUnit, FeeKind, OriginType
 from apps.finance.models import FeeSchedule, FinanceSettings, PaymentGuide
+from apps.finance.origins import payment_handlers_replaced
 from apps.finance.services import fee_guide_issue, fee_schedule_create, finance_settings_save
 from apps.lawconfig.models import FiscalUnitValue
 from apps.tenancy.choices import Role
@@ -19,6 +20,13 @@ from apps.tenancy.models import Municipality
 
 EVP_KEY = "123e4567-e12b-12d1-a456-426655440000"
 DAY = dt.date(2026, 3, 2)  # a Monday
+
+
+@pytest.fixture(autouse=True)
+def _no_origin_handlers() -> Iterator[None]:
+    """Finance tests pay guides of origins that do not exist; the real handlers (licensing) stay out."""
+    with payment_handlers_replaced({}):
+        yield
 
 
 @pytest.fixture
