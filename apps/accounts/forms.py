@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm
 
@@ -15,7 +17,7 @@ class LoginForm(AuthenticationForm):
         "inactive": "Esta conta está desativada. Procure o administrador do sistema na prefeitura.",
     }
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.fields["username"].widget.attrs.update({"autocomplete": "username", "autofocus": True})
         self.fields["password"].widget.attrs.update({"autocomplete": "current-password"})

@@ -56,8 +56,9 @@ def test_it_does_not_warn_about_expiry_on_a_first_visit(client: Client) -> None:
 
 def test_it_logs_out_only_by_post(analyst_olimpia_client: Client) -> None:
     assert analyst_olimpia_client.get(reverse("logout")).status_code == 405
-    response = analyst_olimpia_client.post(reverse("logout"))
-    assert response.status_code == 302
+    response = analyst_olimpia_client.post(reverse("logout"), follow=True)
+    assert "Você saiu do Outorga" in response.content.decode()
+    assert SESSION_EXPIRED_MESSAGE not in response.content.decode()
     assert settings.SESSION_COOKIE_NAME not in analyst_olimpia_client.cookies or not (
         analyst_olimpia_client.cookies[settings.SESSION_COOKIE_NAME].value
     )
