@@ -82,6 +82,22 @@ class Citation:
             raise InvalidFactError(f"citation.{exc.args[0]}", "missing in a stored citation") from None
 
 
+def render_citations(citations: tuple[Citation, ...] | list[Citation]) -> str:
+    """Several citations as a lawyer writes them: the act named once per run of the same act.
+
+    ``"Lei 5.171/2025 (Olímpia), art. 22, I; art. 21; CTB, art. 138, IV"``
+    """
+    parts: list[str] = []
+    previous: str | None = None
+    for citation in citations:
+        text = citation.render()
+        if citation.act_key == previous and citation.label is not None:
+            text = text[len(citation.act) + 2:]
+        parts.append(text)
+        previous = citation.act_key
+    return "; ".join(parts)
+
+
 _RESOLVED_CACHE_LIMIT = 100_000  # (ref, date) pairs; bulk runs on one date hit the same few hundred
 
 

@@ -17,7 +17,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
-from lawcode.citations import Citation
+from lawcode.citations import Citation, render_citations
 from lawcode.errors import InvalidFactError
 from lawcode.facts import json_safe
 
@@ -275,7 +275,7 @@ def _question_pt(question: str) -> str:
 
 
 def _finding_lines(finding: Finding) -> list[str]:
-    cites = "; ".join(c.render() for c in finding.citations)
+    cites = render_citations(finding.citations)
     lines = [f"  - [{finding.status.label_pt}] {finding.message} ({cites})"]
     if finding.counterfactual:
         lines.append(f"    Contrafactual: {finding.counterfactual}")
@@ -300,6 +300,8 @@ def _plain(value: Any, key: str = "") -> str:
         return "; ".join(_plain(v, key) for v in value) or "—"
     if isinstance(value, dict):
         return ", ".join(f"{k}={_plain(v, str(k))}" for k, v in value.items())
+    if isinstance(value, bool):
+        return "sim" if value else "não"
     if key.endswith("brl") and isinstance(value, str) and _is_number(value):
         return "R$ " + format_decimal_pt(Decimal(value), places=2)
     if isinstance(value, str) and len(value) == 10 and value[4] == "-" and value[7] == "-":

@@ -111,3 +111,11 @@ def test_citation_dict_round_trip(votuporanga: Citer) -> None:
     citation = votuporanga.resolve("art4_par2", on=dt.date(2019, 1, 1))
     assert Citation.from_dict(citation.to_dict()) == citation
     assert citation.to_dict()["text"] == citation.render()
+
+
+def test_several_citations_name_each_act_once_per_run(olimpia: Citer) -> None:
+    from lawcode.citations import render_citations
+
+    day = dt.date(2026, 3, 1)
+    cites = [olimpia.resolve(ref, on=day) for ref in ("art22_incI", "art21", "ctb:art138_incIV", "ctb:art329")]
+    assert render_citations(cites) == "Lei 5.171/2025 (Olímpia), art. 22, I; art. 21; CTB, art. 138, IV; art. 329"
