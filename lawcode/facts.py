@@ -321,8 +321,7 @@ def from_dict(cls: type[T], data: Any, where: str | None = None, *, path: str = 
         return data
     if not isinstance(data, Mapping):
         raise InvalidFactError(path or cls.__name__, f"expected a mapping for {cls.__name__}", where)
-    hints = typing.get_type_hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    hints, fields = _schema(cls)
     for key in data:
         if key not in fields:
             raise InvalidFactError(_join(path, str(key)), f"unknown field; {cls.__name__} has: {', '.join(fields)}",
@@ -338,6 +337,18 @@ def from_dict(cls: type[T], data: Any, where: str | None = None, *, path: str = 
         return cls(**values)
     except InvalidFactError as exc:
         raise InvalidFactError(_join(path, exc.field_path), exc.message.split(": ", 1)[-1], where) from None
+
+
+_SCHEMAS: dict[type, tuple[dict[str, Any], dict[str, dataclasses.Field[Any]]]] = {}
+
+
+def _schema(cls: type) -> tuple[dict[str, Any], dict[str, dataclasses.Field[Any]]]:
+    """Resolved type hints and fields of a facts class, memoised (get_type_hints is slow)."""
+    schema = _SCHEMAS.get(cls)
+    if schema is None:
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        schema = _SCHEMAS[cls] = (typing.get_type_hints(cls), fields)
+    return schema
 
 
 def _join(path: str, name: str) -> str:
