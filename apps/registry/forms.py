@@ -131,13 +131,18 @@ class DocumentForm(forms.Form):
         coerce=lambda v: v == "true", empty_value=None,
     )  # fmt: skip
 
+    valid = forms.TypedChoiceField(
+        label="O conteúdo atende ao exigido (ex.: certidão negativa)?", required=False, choices=YES_NO_UNKNOWN,
+        coerce=lambda v: v == "true", empty_value=None,
+    )  # fmt: skip
+
     def __init__(self, *args: Any, owners: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["owner"].choices = owners  # type: ignore[attr-defined]
 
     def details(self) -> dict[str, Any]:
         """Kind-specific facts, named as lawcode names them; unanswered ones are left out."""
-        keys = ("court", "third_party_bodily_coverage", "mentions_school_transport")
+        keys = ("court", "third_party_bodily_coverage", "mentions_school_transport", "valid")
         return {key: self.cleaned_data[key] for key in keys if self.cleaned_data.get(key) not in (None, "")}
 
 

@@ -33,9 +33,13 @@ class ApplicationLike(Protocol):
 
 
 def document_fact(document: Document) -> f.Document:
+    """The document as the law sees it; the clerk's reading of its content (a certificate that is not
+    negative, a contract lacking a clause) is ``details["valid"]`` and becomes ``Document.valid``."""
+    details = dict(document.details or {})
+    verdict = details.pop("valid", None)
     return f.Document(
         kind=document.kind, issue_date=document.issue_date, expiry_date=document.expiry_date,
-        details=dict(document.details or {}),
+        valid=verdict if isinstance(verdict, bool) else None, details=details,
     )  # fmt: skip
 
 

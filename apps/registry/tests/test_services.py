@@ -214,3 +214,12 @@ def test_patrocinio_insurance_needs_its_coverage_detail(patrocinio: Municipality
                                issue_date=dt.date(2026, 1, 1), expiry_date=dt.date(2027, 1, 1), as_of=AS_OF,
                                details={"third_party_bodily_coverage": True})  # fmt: skip
     assert document.valid_until == dt.date(2027, 1, 1)
+
+
+def test_a_certificate_read_as_not_negative_is_not_accepted(joao: Person) -> None:
+    from apps.registry.lawfacts import document_fact
+
+    document = document_upload(actor=None, owner=joao, kind="criminal_record_certificate", upload=pdf_upload(),
+                               issue_date=dt.date(2026, 2, 20), as_of=AS_OF, details={"valid": False})  # fmt: skip
+    assert document_fact(document).valid is False and "valid" not in document_fact(document).details
+    assert document.status == "not_accepted"
