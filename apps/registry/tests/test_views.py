@@ -155,7 +155,7 @@ def test_operator_page_records_personal_data_read(
     )
     assert "529.982.247-25" in response.content.decode()
     event = AuditEvent.objects.get(action="personal_data.read", object_id=str(joao_operator.pk))
-    assert event.after["fields"] == ["address", "cnh_number", "cpf", "phone"]
+    assert event.after == {"fields": ["address", "cnh_number", "cpf", "phone"]}
 
 
 def test_operator_page_shows_what_expires_next_with_the_law(
