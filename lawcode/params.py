@@ -94,6 +94,7 @@ def load_parameters(path: Path, validate_cite: CiteValidator) -> dict[str, Param
 
 
 def parse_parameter(name: str, node: YamlMap, validate_cite: CiteValidator) -> Parameter:
+    """One parameter of parameters.yaml (description, unit, dated values), validated with file:line."""
     where = f"parameter '{name}'"
     reject_unknown_keys(node, _PARAMETER_KEYS, where)
     require_keys(node, ("description", "unit"), where)

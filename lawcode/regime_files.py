@@ -253,10 +253,12 @@ def load_not_computable(path: Path, citer: Citer) -> dict[str, str]:
 
 
 def load_interpretations_for(folder: Path, citer: Citer) -> dict[str, Interpretation]:
+    """The folder's interpretations.yaml, each basis citation validated."""
     return load_interpretations(folder / "interpretations.yaml", _validator(citer))
 
 
 def load_parameters_for(folder: Path, citer: Citer) -> dict[str, Parameter]:
+    """The folder's parameters.yaml plus the engine's ``ufesp`` table (which a regime may not redeclare)."""
     parameters = load_parameters(folder / "parameters.yaml", _validator(citer))
     if "ufesp" in parameters:
         raise RegimeDefinitionError("'ufesp' is the engine's table (data/ufesp.csv); do not redeclare it",

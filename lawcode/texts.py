@@ -120,6 +120,7 @@ def roman_to_int(numeral: str) -> int:
 
 
 def int_to_roman(number: int) -> str:
+    """Canonical Roman numeral of a positive integer (14 → "XIV")."""
     pairs = ((100, "C"), (90, "XC"), (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
     out = []
     for value, numeral in pairs:
