@@ -23,10 +23,7 @@ DEMO_PIX = {
     "votuporanga": ("7a9e4d21-5b3c-4f6e-8a1d-2c3b4a5d6e70", "PREF MUN VOTUPORANGA", "VOTUPORANGA"),
     "patrocinio": ("c4b3a2d1-9e8f-4a7b-8c6d-5e4f3a2b1c00", "PREF MUN PATROCINIO", "PATROCINIO"),
 }
-PATROCINIO_INSPECTION_FEE = {
-    "regime_id": "patrocinio_mg_aplicativo", "fee_kind": FeeKind.INSPECTION, "quantity": Decimal("0.25"),
-    "unit": ChargeUnit.UFM, "cite": "art8", "valid_from": dt.date(2025, 12, 22),
-}  # fmt: skip
+PATROCINIO_FEE_FROM = dt.date(2025, 12, 22)  # the law's entry into force (publication + 90 days, art. 26)
 
 
 @register_demo_seeder
@@ -44,15 +41,23 @@ def _ensure_settings(log: DemoLog, municipality: Municipality, short: str) -> No
     if FinanceSettings.objects.filter(municipality=municipality).exists():
         return
     key, name, city = DEMO_PIX[short]
-    finance_settings_save(actor=None, municipality=municipality, pix_key=key, receiver_name=name,
-                          receiver_city=city, guide_due_days=10)
+    finance_settings_save(
+        actor=None,
+        municipality=municipality,
+        pix_key=key,
+        receiver_name=name,
+        receiver_city=city,
+        guide_due_days=10,
+    )
     log.created += 1
 
 
 def _ensure_patrocinio_fee(log: DemoLog, municipality: Municipality) -> None:
-    fee = PATROCINIO_INSPECTION_FEE
-    if FeeSchedule.objects.filter(municipality=municipality, fee_kind=fee["fee_kind"],
-                                  valid_from=fee["valid_from"]).exists():
+    """Art. 8: "taxa de vistoria no importe de 0,25 UFM"."""
+    if FeeSchedule.objects.filter(municipality=municipality, fee_kind=FeeKind.INSPECTION).exists():
         return
-    fee_schedule_create(actor=None, municipality=municipality, **fee)  # type: ignore[arg-type]
+    fee_schedule_create(
+        actor=None, municipality=municipality, regime_id="patrocinio_mg_aplicativo", fee_kind=FeeKind.INSPECTION,
+        quantity=Decimal("0.25"), unit=ChargeUnit.UFM, cite="art8", valid_from=PATROCINIO_FEE_FROM,
+    )  # fmt: skip
     log.created += 1

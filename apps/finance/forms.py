@@ -10,7 +10,11 @@ from apps.finance.choices import FeeKind, GuideStatus, PaymentMethod
 from apps.finance.models import PaymentGuideQuerySet
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
-MONEY = {"max_digits": 12, "decimal_places": 2, "min_value": 0, "localize": True}  # accepts "150,00"
+
+
+def money_field(label: str) -> forms.DecimalField:
+    """Reais with centavos, typed the Brazilian way ("150,00")."""
+    return forms.DecimalField(label=label, max_digits=12, decimal_places=2, min_value=0, localize=True)
 
 
 def add_service_errors(form: forms.Form, error: ValidationError) -> None:
@@ -66,10 +70,11 @@ def _search(text: str) -> Any:
 
 class PaymentForm(forms.Form):
     paid_on = forms.DateField(label="Data do pagamento", widget=DATE)
-    amount_brl = forms.DecimalField(label="Valor pago (R$)", **MONEY)
+    amount_brl = money_field("Valor pago (R$)")
     method = forms.ChoiceField(label="Forma de pagamento", choices=PaymentMethod.choices)
-    reference = forms.CharField(label="Comprovante / identificador (E2E do PIX, autenticação)", required=False,
-                                max_length=100)
+    reference = forms.CharField(
+        label="Comprovante / identificador (E2E do PIX, autenticação)", required=False, max_length=100
+    )
 
 
 class CancelForm(forms.Form):
@@ -77,7 +82,7 @@ class CancelForm(forms.Form):
 
 
 class RefundForm(forms.Form):
-    amount_brl = forms.DecimalField(label="Valor a restituir (R$)", **MONEY)
+    amount_brl = money_field("Valor a restituir (R$)")
     due_on = forms.DateField(label="Restituir até", widget=DATE)
     reason = forms.CharField(label="Motivo (ex.: recurso deferido, processo nº …)", max_length=255)
 
@@ -89,8 +94,10 @@ class RefundPaidForm(forms.Form):
 
 class FinanceSettingsForm(forms.Form):
     pix_key = forms.CharField(label="Chave PIX da prefeitura", max_length=77)
-    receiver_name = forms.CharField(label="Nome do recebedor (até 25 caracteres, sem acentos no QR code)",
-                                    max_length=60)
+    receiver_name = forms.CharField(
+        label="Nome do recebedor (até 25 caracteres, sem acentos no QR code)", max_length=60
+    )
     receiver_city = forms.CharField(label="Cidade do recebedor (até 15 caracteres)", max_length=60)
-    guide_due_days = forms.IntegerField(label="Vencimento da guia (dias corridos após a emissão)", min_value=1,
-                                        max_value=90)
+    guide_due_days = forms.IntegerField(
+        label="Vencimento da guia (dias corridos após a emissão)", min_value=1, max_value=90
+    )

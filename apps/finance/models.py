@@ -40,7 +40,9 @@ class FinanceSettings(models.Model):
     pix_key = models.CharField("chave PIX", max_length=77)
     receiver_name = models.CharField("nome do recebedor (até 25 caracteres)", max_length=25)
     receiver_city = models.CharField("cidade do recebedor (até 15 caracteres)", max_length=15)
-    guide_due_days = models.PositiveSmallIntegerField("vencimento da guia (dias corridos após a emissão)", default=10)
+    guide_due_days = models.PositiveSmallIntegerField(
+        "vencimento da guia (dias corridos após a emissão)", default=10
+    )
     updated_at = models.DateTimeField("atualizado em", auto_now=True)
 
     objects = FinanceSettingsQuerySet.as_manager()
@@ -82,7 +84,8 @@ class FeeSchedule(models.Model):
         ordering = ["municipality", "regime_id", "fee_kind", "-valid_from"]
         constraints = [
             models.UniqueConstraint(
-                fields=["municipality", "regime_id", "fee_kind", "valid_from"], name="fee_schedule_one_per_date"
+                fields=["municipality", "regime_id", "fee_kind", "valid_from"],
+                name="fee_schedule_one_per_date",
             ),
             models.CheckConstraint(condition=models.Q(quantity__gt=0), name="fee_schedule_quantity_positive"),
         ]
@@ -103,7 +106,12 @@ class GuideSequence(models.Model):
     last = models.PositiveIntegerField(default=0)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["municipality", "year"], name="guide_sequence_one_per_year")]
+        constraints = [
+            models.UniqueConstraint(fields=["municipality", "year"], name="guide_sequence_one_per_year")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.year}: {self.last}"
 
 
 class PaymentGuideQuerySet(MunicipalityScopedQuerySet["PaymentGuide"]):
@@ -135,12 +143,18 @@ class PaymentGuide(models.Model):
     conversion = models.JSONField("decisão da conversão (engine)", default=dict, blank=True)
     issued_on = models.DateField("emitida em")
     due_on = models.DateField("vencimento")
-    status = models.CharField("situação", max_length=16, choices=GuideStatus.choices, default=GuideStatus.OPEN)
+    status = models.CharField(
+        "situação", max_length=16, choices=GuideStatus.choices, default=GuideStatus.OPEN
+    )
     pix_payload = models.TextField("PIX copia e cola")
     cancelled_on = models.DateField("cancelada em", null=True, blank=True)
     cancel_reason = models.CharField("motivo do cancelamento", max_length=255, blank=True)
     issued_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+", verbose_name="emitida por"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        related_name="+",
+        verbose_name="emitida por",
     )
 
     objects = PaymentGuideQuerySet.as_manager()
@@ -151,7 +165,9 @@ class PaymentGuide(models.Model):
         ordering = ["-year", "-sequence"]
         constraints = [
             models.UniqueConstraint(fields=["municipality", "number"], name="guide_number_unique"),
-            models.UniqueConstraint(fields=["municipality", "year", "sequence"], name="guide_sequence_unique"),
+            models.UniqueConstraint(
+                fields=["municipality", "year", "sequence"], name="guide_sequence_unique"
+            ),
             models.CheckConstraint(condition=POSITIVE, name="guide_amount_positive"),
         ]
         indexes = [models.Index(fields=["origin_type", "origin_id"], name="guide_origin")]
@@ -176,13 +192,19 @@ class PaymentQuerySet(MunicipalityScopedQuerySet["Payment"]):
 class Payment(models.Model):
     """The one payment of a guide (a guide cannot be paid twice: one-to-one)."""
 
-    guide = models.OneToOneField(PaymentGuide, on_delete=models.PROTECT, related_name="payment", verbose_name="guia")
+    guide = models.OneToOneField(
+        PaymentGuide, on_delete=models.PROTECT, related_name="payment", verbose_name="guia"
+    )
     paid_on = models.DateField("pago em")
     amount_brl = models.DecimalField("valor pago (R$)", max_digits=12, decimal_places=2)
     method = models.CharField("forma de pagamento", max_length=16, choices=PaymentMethod.choices)
     reference = models.CharField("comprovante / identificador", max_length=100, blank=True)
     registered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+", verbose_name="registrado por"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        related_name="+",
+        verbose_name="registrado por",
     )
     registered_at = models.DateTimeField("registrado em", auto_now_add=True)
 
@@ -208,15 +230,23 @@ class RefundQuerySet(MunicipalityScopedQuerySet["Refund"]):
 class Refund(models.Model):
     """Money the municipality owes back (a granted appeal, a fee charged in error)."""
 
-    payment = models.ForeignKey(Payment, on_delete=models.PROTECT, related_name="refunds", verbose_name="pagamento")
+    payment = models.ForeignKey(
+        Payment, on_delete=models.PROTECT, related_name="refunds", verbose_name="pagamento"
+    )
     amount_brl = models.DecimalField("valor (R$)", max_digits=12, decimal_places=2)
     due_on = models.DateField("restituir até")
-    status = models.CharField("situação", max_length=16, choices=RefundStatus.choices, default=RefundStatus.PENDING)
+    status = models.CharField(
+        "situação", max_length=16, choices=RefundStatus.choices, default=RefundStatus.PENDING
+    )
     reason = models.CharField("motivo", max_length=255)
     paid_on = models.DateField("paga em", null=True, blank=True)
     paid_reference = models.CharField("comprovante da restituição", max_length=100, blank=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+", verbose_name="criada por"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        related_name="+",
+        verbose_name="criada por",
     )
     created_at = models.DateTimeField("criada em", auto_now_add=True)
 

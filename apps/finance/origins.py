@@ -41,7 +41,9 @@ def register_payment_handler(origin_type: str, handler: PaymentHandler) -> Payme
         raise ImproperlyConfigured(f"Unknown guide origin type {origin_type!r}; known: {OriginType.values}")
     current = _HANDLERS.get(origin_type)
     if current is not None and _key(current) != _key(handler):
-        raise ImproperlyConfigured(f"A payment handler for {origin_type!r} is already registered: {_key(current)}")
+        raise ImproperlyConfigured(
+            f"A payment handler for {origin_type!r} is already registered: {_key(current)}"
+        )
     _HANDLERS[origin_type] = handler
     return handler
 

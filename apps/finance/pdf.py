@@ -18,9 +18,10 @@ from reportlab.pdfgen.canvas import Canvas
 from apps.finance.formatting import brl, brl_unit_value, decimal_pt, payer_document_display
 from apps.finance.models import PaymentGuide
 
-LEFT = 20 * mm
-RIGHT = A4[0] - 20 * mm
-QR_SIZE = 55 * mm
+MM: float = mm  # reportlab is untyped; one millimetre in points
+LEFT = 20 * MM
+RIGHT = A4[0] - 20 * MM
+QR_SIZE = 55 * MM
 PAYLOAD_CHARS_PER_LINE = 70
 
 
@@ -29,10 +30,10 @@ def guide_pdf(guide: PaymentGuide) -> bytes:
     canvas = Canvas(buffer, pagesize=A4, pageCompression=1)
     canvas.setTitle(f"Guia de pagamento {guide.number}")
     canvas.setAuthor(f"Prefeitura de {guide.municipality.name}")
-    y = _header(canvas, guide, A4[1] - 20 * mm)
+    y = _header(canvas, guide, A4[1] - 20 * MM)
     y = _rows(canvas, _identification_rows(guide), y)
-    y = _rows(canvas, _amount_rows(guide), y - 4 * mm)
-    _pix_block(canvas, guide, y - 8 * mm)
+    y = _rows(canvas, _amount_rows(guide), y - 4 * MM)
+    _pix_block(canvas, guide, y - 8 * MM)
     _footer(canvas, guide)
     canvas.showPage()
     canvas.save()
@@ -43,15 +44,17 @@ def _header(canvas: Canvas, guide: PaymentGuide, y: float) -> float:
     canvas.setFont("Helvetica-Bold", 15)
     canvas.drawString(LEFT, y, f"Prefeitura de {guide.municipality.name}-{guide.municipality.uf}")
     canvas.setFont("Helvetica", 10)
-    canvas.drawString(LEFT, y - 6 * mm, "Guia de recolhimento de taxa ou multa — transporte regulado de passageiros")
+    canvas.drawString(
+        LEFT, y - 6 * MM, "Guia de recolhimento de taxa ou multa — transporte regulado de passageiros"
+    )
     canvas.setFont("Helvetica-Bold", 12)
     canvas.drawRightString(RIGHT, y, f"Guia nº {guide.number}")
     canvas.setFont("Helvetica", 10)
-    canvas.drawRightString(RIGHT, y - 6 * mm, f"Situação: {guide.get_status_display()}")
+    canvas.drawRightString(RIGHT, y - 6 * MM, f"Situação: {guide.get_status_display()}")
     canvas.setStrokeColor(colors.HexColor("#1351b4"))
     canvas.setLineWidth(1.2)
-    canvas.line(LEFT, y - 10 * mm, RIGHT, y - 10 * mm)
-    return y - 18 * mm
+    canvas.line(LEFT, y - 10 * MM, RIGHT, y - 10 * MM)
+    return y - 18 * MM
 
 
 def _identification_rows(guide: PaymentGuide) -> list[tuple[str, str]]:
@@ -67,8 +70,12 @@ def _identification_rows(guide: PaymentGuide) -> list[tuple[str, str]]:
 def _amount_rows(guide: PaymentGuide) -> list[tuple[str, str]]:
     rows = [("Quantidade", f"{decimal_pt(guide.quantity)} {guide.get_unit_display()}")]
     if guide.is_unit_converted and guide.unit_value_used is not None and guide.valuation_date is not None:
-        rows.append((f"Valor da {guide.get_unit_display()}",
-                     f"{brl_unit_value(guide.unit_value_used)} (vigente em {guide.valuation_date:%d/%m/%Y})"))
+        rows.append(
+            (
+                f"Valor da {guide.get_unit_display()}",
+                f"{brl_unit_value(guide.unit_value_used)} (vigente em {guide.valuation_date:%d/%m/%Y})",
+            )
+        )
     rows += [("Valor a pagar", brl(guide.amount_brl)), ("Vencimento", f"{guide.due_on:%d/%m/%Y}")]
     return rows
 
@@ -77,26 +84,28 @@ def _rows(canvas: Canvas, rows: list[tuple[str, str]], y: float) -> float:
     for label, value in rows:
         canvas.setFont("Helvetica-Bold", 10)
         canvas.drawString(LEFT, y, f"{label}:")
-        canvas.setFont("Helvetica-Bold" if label == "Valor a pagar" else "Helvetica",
-                       13 if label == "Valor a pagar" else 10)
-        canvas.drawString(LEFT + 42 * mm, y, value)
-        y -= 7 * mm
+        canvas.setFont(
+            "Helvetica-Bold" if label == "Valor a pagar" else "Helvetica",
+            13 if label == "Valor a pagar" else 10,
+        )
+        canvas.drawString(LEFT + 42 * MM, y, value)
+        y -= 7 * MM
     return y
 
 
 def _pix_block(canvas: Canvas, guide: PaymentGuide, top: float) -> None:
     canvas.setFont("Helvetica-Bold", 11)
     canvas.drawString(LEFT, top, "Pague com PIX: leia o QR code no aplicativo do seu banco")
-    _draw_qr(canvas, guide.pix_payload, LEFT, top - 4 * mm - QR_SIZE)
-    text_x = LEFT + QR_SIZE + 8 * mm
+    _draw_qr(canvas, guide.pix_payload, LEFT, top - 4 * MM - QR_SIZE)
+    text_x = LEFT + QR_SIZE + 8 * MM
     canvas.setFont("Helvetica-Bold", 9)
-    canvas.drawString(text_x, top - 10 * mm, "Ou use o PIX copia e cola:")
+    canvas.drawString(text_x, top - 10 * MM, "Ou use o PIX copia e cola:")
     canvas.setFont("Courier", 7.5)
-    line_y = top - 16 * mm
+    line_y = top - 16 * MM
     width = PAYLOAD_CHARS_PER_LINE - 22
     for start in range(0, len(guide.pix_payload), width):
         canvas.drawString(text_x, line_y, guide.pix_payload[start : start + width])
-        line_y -= 4 * mm
+        line_y -= 4 * MM
 
 
 def _draw_qr(canvas: Canvas, payload: str, x: float, y: float) -> None:
@@ -115,7 +124,12 @@ def _draw_qr(canvas: Canvas, payload: str, x: float, y: float) -> None:
 def _footer(canvas: Canvas, guide: PaymentGuide) -> None:
     canvas.setFont("Helvetica", 8)
     canvas.setFillColor(colors.HexColor("#555555"))
-    canvas.drawString(LEFT, 20 * mm, f"Regime: {guide.regime_id}. Conversão em reais decidida pelo motor legal e "
-                                     "registrada com a guia; o valor não muda depois da emissão.")
-    canvas.drawString(LEFT, 15 * mm, "Após o pagamento, o comprovante é registrado pelo setor financeiro da "
-                                     "prefeitura.")
+    canvas.drawString(
+        LEFT,
+        20 * MM,
+        f"Regime: {guide.regime_id}. Conversão em reais decidida pelo motor legal e "
+        "registrada com a guia; o valor não muda depois da emissão.",
+    )
+    canvas.drawString(
+        LEFT, 15 * MM, "Após o pagamento, o comprovante é registrado pelo setor financeiro da prefeitura."
+    )

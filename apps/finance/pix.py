@@ -111,9 +111,13 @@ def _limited_ascii(text: str, field: str, label: str, limit: int) -> str:
     if not value:
         raise PixError(field, f"{label}: campo obrigatório.")
     if not _PRINTABLE_ASCII.match(value):
-        raise PixError(field, f"{label}: use apenas letras, números e sinais comuns (sem símbolos especiais).")
+        raise PixError(
+            field, f"{label}: use apenas letras, números e sinais comuns (sem símbolos especiais)."
+        )
     if len(value.encode("ascii")) > limit:
-        raise PixError(field, f"{label}: no máximo {limit} caracteres sem acentos (tem {len(value)}): {value!r}.")
+        raise PixError(
+            field, f"{label}: no máximo {limit} caracteres sem acentos (tem {len(value)}): {value!r}."
+        )
     return value
 
 
@@ -131,7 +135,9 @@ def amount_field(amount: Decimal) -> str:
         raise PixError("amount", "Valor: deve ser maior que zero.")
     text = f"{cents:.2f}"
     if len(text) > MAX_AMOUNT_CHARS:
-        raise PixError("amount", f"Valor: no máximo {MAX_AMOUNT_CHARS} caracteres (R$ {text} é grande demais).")
+        raise PixError(
+            "amount", f"Valor: no máximo {MAX_AMOUNT_CHARS} caracteres (R$ {text} é grande demais)."
+        )
     return text
 
 
@@ -173,7 +179,11 @@ def payload(charge: PixCharge) -> str:
     fields += [tlv("52", "0000"), tlv("53", "986")]
     if charge.amount is not None:
         fields.append(tlv("54", amount_field(charge.amount)))
-    fields += [tlv("58", "BR"), tlv("59", receiver_name_field(charge.receiver_name)), tlv("60", city_field(charge.city))]
+    fields += [
+        tlv("58", "BR"),
+        tlv("59", receiver_name_field(charge.receiver_name)),
+        tlv("60", city_field(charge.city)),
+    ]
     fields.append(tlv("62", tlv("05", txid_field(charge.txid))))
     body = "".join(fields) + "6304"
     return body + crc16(body)

@@ -22,8 +22,9 @@ def fee_in_force(*, municipality: Municipality, regime_id: str, fee_kind: str, o
     )  # fmt: skip
     if fee is None:
         label = FeeKind(fee_kind).label if fee_kind in FeeKind.values else fee_kind
-        raise ValidationError({"fee_kind": f"{label}: {municipality.name} não tem esta taxa configurada em "
-                                           f"{on:%d/%m/%Y}."})
+        raise ValidationError(
+            {"fee_kind": f"{label}: {municipality.name} não tem esta taxa configurada em {on:%d/%m/%Y}."}
+        )
     return fee
 
 
@@ -34,7 +35,9 @@ def guide_for_update(guide_id: int) -> PaymentGuide:
 
 def guides_for_origin(*, origin_type: str, origin_id: int) -> QuerySet[PaymentGuide]:
     """Every guide of an application or a fine, newest first (callers filter them through for_user)."""
-    return PaymentGuide.objects.filter(origin_type=origin_type, origin_id=origin_id).order_by("-issued_on", "-id")
+    return PaymentGuide.objects.filter(origin_type=origin_type, origin_id=origin_id).order_by(
+        "-issued_on", "-id"
+    )
 
 
 def origin_is_paid(*, origin_type: str, origin_id: int, fee_kind: str = "") -> bool:

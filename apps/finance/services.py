@@ -13,8 +13,8 @@ from django.db.models import Sum
 
 from apps.audit.services import audit_record
 from apps.finance import pix
-from apps.finance.formatting import brl
 from apps.finance.choices import ChargeUnit, FeeKind, GuideStatus, OriginType, PaymentMethod, RefundStatus
+from apps.finance.formatting import brl
 from apps.finance.models import FeeSchedule, FinanceSettings, GuideSequence, Payment, PaymentGuide, Refund
 from apps.finance.origins import payment_handler
 from apps.finance.selectors import fee_in_force, guide_for_update
@@ -45,8 +45,10 @@ def finance_settings_save(
         pix.key_kind(key)
         name, city = pix.receiver_name_field(receiver_name), pix.city_field(receiver_city)
     except pix.PixError as exc:
-        raise _refuse({"key": "pix_key", "receiver_name": "receiver_name", "city": "receiver_city"}[exc.field],
-                      exc.message) from exc
+        raise _refuse(
+            {"key": "pix_key", "receiver_name": "receiver_name", "city": "receiver_city"}[exc.field],
+            exc.message,
+        ) from exc
     if not 1 <= guide_due_days <= 90:
         raise _refuse("guide_due_days", "Vencimento da guia: entre 1 e 90 dias corridos.")
     current = FinanceSettings.objects.select_for_update().filter(municipality=municipality).first()
@@ -55,8 +57,14 @@ def finance_settings_save(
     settings.pix_key, settings.receiver_name, settings.receiver_city = key, name, city
     settings.guide_due_days = guide_due_days
     settings.save()
-    audit_record(actor=actor, municipality=municipality, action="finance_settings.save", obj=settings,
-                 before=before, after=settings.audit_snapshot())
+    audit_record(
+        actor=actor,
+        municipality=municipality,
+        action="finance_settings.save",
+        obj=settings,
+        before=before,
+        after=settings.audit_snapshot(),
+    )
     return settings
 
 
@@ -74,13 +82,26 @@ def fee_schedule_create(
     if quantity <= 0:
         raise _refuse("quantity", "Quantidade: deve ser maior que zero.")
     legal_basis(regime, cite, valid_from)
-    if FeeSchedule.objects.filter(municipality=municipality, regime_id=regime, fee_kind=fee_kind,
-                                  valid_from=valid_from).exists():
+    if FeeSchedule.objects.filter(
+        municipality=municipality, regime_id=regime, fee_kind=fee_kind, valid_from=valid_from
+    ).exists():
         raise _refuse("valid_from", "Vigência: já existe um valor desta taxa a partir desta data.")
-    fee = FeeSchedule.objects.create(municipality=municipality, regime_id=regime, fee_kind=fee_kind,
-                                     quantity=quantity, unit=unit, cite=cite, valid_from=valid_from)
-    audit_record(actor=actor, municipality=municipality, action="fee_schedule.create", obj=fee,
-                 after=fee.audit_snapshot())
+    fee = FeeSchedule.objects.create(
+        municipality=municipality,
+        regime_id=regime,
+        fee_kind=fee_kind,
+        quantity=quantity,
+        unit=unit,
+        cite=cite,
+        valid_from=valid_from,
+    )
+    audit_record(
+        actor=actor,
+        municipality=municipality,
+        action="fee_schedule.create",
+        obj=fee,
+        after=fee.audit_snapshot(),
+    )
     return fee
 
 
@@ -101,11 +122,25 @@ def fee_guide_issue(
     """A guide for the fee in force on ``fact_date`` (the fee schedule row), valued by the engine."""
     regime = _regime(municipality, regime_id)
     fee = fee_in_force(municipality=municipality, regime_id=regime, fee_kind=fee_kind, on=fact_date)
-    charge = Charge(quantity=fee.quantity, unit=fee.unit, cite=fee.cite, description=fee.get_fee_kind_display(),
-                    fee_kind=fee.fee_kind)
-    return guide_issue(actor=actor, municipality=municipality, regime_id=regime, charge=charge,
-                       payer_name=payer_name, payer_document=payer_document, origin_type=origin_type,
-                       origin_id=origin_id, fact_date=fact_date, as_of=as_of)
+    charge = Charge(
+        quantity=fee.quantity,
+        unit=fee.unit,
+        cite=fee.cite,
+        description=fee.get_fee_kind_display(),
+        fee_kind=fee.fee_kind,
+    )
+    return guide_issue(
+        actor=actor,
+        municipality=municipality,
+        regime_id=regime,
+        charge=charge,
+        payer_name=payer_name,
+        payer_document=payer_document,
+        origin_type=origin_type,
+        origin_id=origin_id,
+        fact_date=fact_date,
+        as_of=as_of,
+    )
 
 
 @transaction.atomic
@@ -122,8 +157,9 @@ def guide_issue(
     _check_origin(municipality, origin_type, origin_id, charge.fee_kind)
     if fact_date > as_of:
         raise _refuse("fact_date", "Data do fato gerador: não pode ser posterior à data de emissão.")
-    valuation = valuate(municipality=municipality, regime_id=regime, charge=charge, fact_date=fact_date,
-                        issue_date=as_of)
+    valuation = valuate(
+        municipality=municipality, regime_id=regime, charge=charge, fact_date=fact_date, issue_date=as_of
+    )
     year, sequence = _next_number(municipality, as_of.year)
     guide = PaymentGuide(
         municipality=municipality, regime_id=regime, number=f"{sequence:06d}/{year}", year=year, sequence=sequence,
@@ -135,16 +171,24 @@ def guide_issue(
     )  # fmt: skip
     guide.pix_payload = _pix_payload(settings, guide)
     guide.save()
-    audit_record(actor=actor, municipality=municipality, action="payment_guide.issue", obj=guide,
-                 after=guide.audit_snapshot())
+    audit_record(
+        actor=actor,
+        municipality=municipality,
+        action="payment_guide.issue",
+        obj=guide,
+        after=guide.audit_snapshot(),
+    )
     return guide
 
 
 def _finance_settings(municipality: Municipality) -> FinanceSettings:
     settings = FinanceSettings.objects.filter(municipality=municipality).first()
     if settings is None:
-        raise _refuse("pix_key", f"Recebimento PIX: {municipality.name} ainda não configurou a chave PIX, o nome e a "
-                                 "cidade do recebedor; um administrador deve configurá-los antes da emissão de guias.")
+        raise _refuse(
+            "pix_key",
+            f"Recebimento PIX: {municipality.name} ainda não configurou a chave PIX, o nome e a "
+            "cidade do recebedor; um administrador deve configurá-los antes da emissão de guias.",
+        )
     return settings
 
 
@@ -168,8 +212,11 @@ def _check_origin(municipality: Municipality, origin_type: str, origin_id: int, 
         status__in=[GuideStatus.OPEN, GuideStatus.PAID],
     ).first()  # fmt: skip
     if duplicate is not None:
-        raise _refuse("origin_id", f"Já existe a guia {duplicate.number} ({duplicate.get_status_display().lower()}) "
-                                   "para esta cobrança; cancele-a antes de emitir outra.")
+        raise _refuse(
+            "origin_id",
+            f"Já existe a guia {duplicate.number} ({duplicate.get_status_display().lower()}) "
+            "para esta cobrança; cancele-a antes de emitir outra.",
+        )
 
 
 def _next_number(municipality: Municipality, year: int) -> tuple[int, int]:
@@ -185,7 +232,9 @@ def _next_number(municipality: Municipality, year: int) -> tuple[int, int]:
     return year, sequence.last
 
 
-def _due_date(municipality: Municipality, regime_id: str, settings: FinanceSettings, issued_on: dt.date) -> dt.date:
+def _due_date(
+    municipality: Municipality, regime_id: str, settings: FinanceSettings, issued_on: dt.date
+) -> dt.date:
     due = issued_on + dt.timedelta(days=settings.guide_due_days)
     return engine.calendar_for(municipality, regime_id).business_day_on_or_after(due)
 
@@ -207,15 +256,24 @@ def guide_cancel(*, actor: User | None, guide: PaymentGuide, reason: str, as_of:
     """Cancel an open guide; a paid one is refunded instead (refund_create), never cancelled."""
     guide = guide_for_update(guide.pk)
     if guide.status != GuideStatus.OPEN:
-        raise _refuse("status", f"Guia {guide.number}: só uma guia em aberto pode ser cancelada "
-                                f"(situação atual: {guide.get_status_display().lower()}).")
+        raise _refuse(
+            "status",
+            f"Guia {guide.number}: só uma guia em aberto pode ser cancelada "
+            f"(situação atual: {guide.get_status_display().lower()}).",
+        )
     if not reason.strip():
         raise _refuse("reason", "Motivo do cancelamento: campo obrigatório.")
     before = guide.audit_snapshot()
     guide.status, guide.cancelled_on, guide.cancel_reason = GuideStatus.CANCELLED, as_of, reason.strip()[:255]
     guide.save(update_fields=["status", "cancelled_on", "cancel_reason"])
-    audit_record(actor=actor, municipality=guide.municipality, action="payment_guide.cancel", obj=guide,
-                 before=before, after={**guide.audit_snapshot(), "reason": guide.cancel_reason})
+    audit_record(
+        actor=actor,
+        municipality=guide.municipality,
+        action="payment_guide.cancel",
+        obj=guide,
+        before=before,
+        after={**guide.audit_snapshot(), "reason": guide.cancel_reason},
+    )
     return guide
 
 
@@ -230,20 +288,34 @@ def payment_register(
     """Record the payment of an open guide and let its origin move on (origins.register_payment_handler)."""
     guide = guide_for_update(guide.pk)
     _check_payable(guide, paid_on, amount_brl, method, as_of)
-    payment = Payment.objects.create(guide=guide, paid_on=paid_on, amount_brl=amount_brl, method=method,
-                                     reference=reference.strip()[:100], registered_by=actor)
+    payment = Payment.objects.create(
+        guide=guide,
+        paid_on=paid_on,
+        amount_brl=amount_brl,
+        method=method,
+        reference=reference.strip()[:100],
+        registered_by=actor,
+    )
     before = guide.audit_snapshot()
     guide.status = GuideStatus.PAID
     guide.save(update_fields=["status"])
-    audit_record(actor=actor, municipality=guide.municipality, action="payment.register", obj=payment,
-                 before=before, after={**payment.audit_snapshot(), "guide_status": guide.status})
+    audit_record(
+        actor=actor,
+        municipality=guide.municipality,
+        action="payment.register",
+        obj=payment,
+        before=before,
+        after={**payment.audit_snapshot(), "guide_status": guide.status},
+    )
     handler = payment_handler(guide.origin_type)
     if handler is not None:
         handler(guide=guide, payment=payment, actor=actor, as_of=as_of)
     return payment
 
 
-def _check_payable(guide: PaymentGuide, paid_on: dt.date, amount: Decimal, method: str, as_of: dt.date) -> None:
+def _check_payable(
+    guide: PaymentGuide, paid_on: dt.date, amount: Decimal, method: str, as_of: dt.date
+) -> None:
     if guide.status == GuideStatus.CANCELLED:
         raise _refuse("guide", f"Guia {guide.number}: está cancelada e não pode ser paga.")
     if guide.status != GuideStatus.OPEN or Payment.objects.filter(guide=guide).exists():
@@ -253,10 +325,13 @@ def _check_payable(guide: PaymentGuide, paid_on: dt.date, amount: Decimal, metho
     if paid_on > as_of:
         raise _refuse("paid_on", "Data do pagamento: não pode ser no futuro.")
     if paid_on < guide.issued_on:
-        raise _refuse("paid_on", f"Data do pagamento: anterior à emissão da guia ({guide.issued_on:%d/%m/%Y}).")
+        raise _refuse(
+            "paid_on", f"Data do pagamento: anterior à emissão da guia ({guide.issued_on:%d/%m/%Y})."
+        )
     if amount != guide.amount_brl:
-        raise _refuse("amount_brl", f"Valor pago: {brl(amount)} difere do valor da guia ("
-                                    f"{brl(guide.amount_brl)}).")
+        raise _refuse(
+            "amount_brl", f"Valor pago: {brl(amount)} difere do valor da guia ({brl(guide.amount_brl)})."
+        )
 
 
 @transaction.atomic
@@ -269,16 +344,24 @@ def refund_create(
     if amount_brl <= 0:
         raise _refuse("amount_brl", "Valor da restituição: deve ser maior que zero.")
     if already + amount_brl > payment.amount_brl:
-        raise _refuse("amount_brl", f"Valor da restituição: excede o que resta do pagamento ("
-                                    f"{brl(payment.amount_brl - already)}).")
+        raise _refuse(
+            "amount_brl",
+            f"Valor da restituição: excede o que resta do pagamento ({brl(payment.amount_brl - already)}).",
+        )
     if due_on < as_of:
         raise _refuse("due_on", "Prazo da restituição: não pode ser no passado.")
     if not reason.strip():
         raise _refuse("reason", "Motivo da restituição: campo obrigatório.")
-    refund = Refund.objects.create(payment=payment, amount_brl=amount_brl, due_on=due_on,
-                                   reason=reason.strip()[:255], created_by=actor)
-    audit_record(actor=actor, municipality=guide.municipality, action="refund.create", obj=refund,
-                 after=refund.audit_snapshot())
+    refund = Refund.objects.create(
+        payment=payment, amount_brl=amount_brl, due_on=due_on, reason=reason.strip()[:255], created_by=actor
+    )
+    audit_record(
+        actor=actor,
+        municipality=guide.municipality,
+        action="refund.create",
+        obj=refund,
+        after=refund.audit_snapshot(),
+    )
     return refund
 
 
@@ -304,8 +387,14 @@ def refund_mark_paid(
     refund.status, refund.paid_on, refund.paid_reference = RefundStatus.PAID, paid_on, reference.strip()[:100]
     refund.save(update_fields=["status", "paid_on", "paid_reference"])
     _mark_refunded_when_complete(guide, refund.payment)
-    audit_record(actor=actor, municipality=guide.municipality, action="refund.mark_paid", obj=refund,
-                 before=before, after={**refund.audit_snapshot(), "guide_status": guide.status})
+    audit_record(
+        actor=actor,
+        municipality=guide.municipality,
+        action="refund.mark_paid",
+        obj=refund,
+        before=before,
+        after={**refund.audit_snapshot(), "guide_status": guide.status},
+    )
     return refund
 
 

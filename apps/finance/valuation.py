@@ -11,15 +11,15 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from typing import Any, Literal, cast
+
+from django.core.exceptions import ValidationError
 
 import lawcode
-from django.core.exceptions import ValidationError
-from lawcode.facts import FineFacts
-
 from apps.finance.choices import ChargeUnit
 from apps.lawconfig import engine
 from apps.tenancy.models import Municipality
+from lawcode.facts import FineFacts
 
 CENTAVOS = Decimal("0.01")
 UNIT_LABELS = {ChargeUnit.UFM: "UFM", ChargeUnit.UFESP: "UFESP", ChargeUnit.BRL: "R$"}
@@ -50,7 +50,9 @@ def legal_basis(regime_id: str, cite: str, on: dt.date) -> str:
     try:
         return lawcode.get_regime(regime_id).resolve_citation(cite, on).render()
     except lawcode.LawcodeError as exc:
-        raise ValidationError({"cite": f"Dispositivo '{cite}' inválido para {regime_id}: {exc.message_pt}"}) from exc
+        raise ValidationError(
+            {"cite": f"Dispositivo '{cite}' inválido para {regime_id}: {exc.message_pt}"}
+        ) from exc
 
 
 def valuate(
@@ -68,17 +70,33 @@ def valuate(
 
 
 def _ask_engine(
-    municipality: Municipality, regime_id: str, charge: Charge, fact_date: dt.date, issue_date: dt.date, basis: str
+    municipality: Municipality,
+    regime_id: str,
+    charge: Charge,
+    fact_date: dt.date,
+    issue_date: dt.date,
+    basis: str,
 ) -> lawcode.Decision:
-    facts = FineFacts(quantity=charge.quantity, unit=charge.unit, infraction_date=fact_date,  # type: ignore[arg-type]
-                      guide_issue_date=issue_date)
+    unit = cast(Literal["ufesp", "ufm", "brl"], charge.unit)
+    facts = FineFacts(
+        quantity=charge.quantity, unit=unit, infraction_date=fact_date, guide_issue_date=issue_date
+    )
     try:
-        return engine.evaluate(municipality=municipality, question="fine_amount", facts=facts, as_of=issue_date,
-                               regime_id=regime_id)
+        return engine.evaluate(
+            municipality=municipality,
+            question="fine_amount",
+            facts=facts,
+            as_of=issue_date,
+            regime_id=regime_id,
+        )
     except lawcode.MissingParameterError as exc:
-        raise ValidationError({"amount_brl": _missing_unit_message(municipality, charge, exc, basis)}) from exc
+        raise ValidationError(
+            {"amount_brl": _missing_unit_message(municipality, charge, exc, basis)}
+        ) from exc
     except lawcode.LawcodeError as exc:
-        raise ValidationError({"amount_brl": f"Não foi possível calcular o valor ({basis}): {exc.message_pt}"}) from exc
+        raise ValidationError(
+            {"amount_brl": f"Não foi possível calcular o valor ({basis}): {exc.message_pt}"}
+        ) from exc
 
 
 def _missing_unit_message(

@@ -6,6 +6,8 @@ not exist. Writes call the services; a refusal is shown on the field it names an
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -15,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from apps.accounts.models import User
 from apps.audit.services import audit_personal_data_read
 from apps.finance import services
 from apps.finance.forms import (
@@ -35,22 +38,37 @@ PAGE_SIZE = 25
 GUIDE = "finance.paymentguide"
 
 
-def _municipality(request: HttpRequest, ibge_code: str, model_label: str, action: str = "view") -> Municipality:
+def _actor(request: HttpRequest) -> User:
+    """The signed-in staff member (every view here is behind login_required)."""
+    return cast(User, request.user)
+
+
+def _municipality(
+    request: HttpRequest, ibge_code: str, model_label: str, action: str = "view"
+) -> Municipality:
     """The municipality in the URL, or 404 unless the user may do ``action`` on ``model_label`` there."""
-    municipality = get_object_for_user_or_404(Municipality.objects.all(), request.user, "view", ibge_code=ibge_code)
+    municipality = get_object_for_user_or_404(
+        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
+    )
     if not user_can(request.user, municipality.pk, model_label, action):
         raise Http404("Registro não encontrado.")
     return municipality
 
 
 def _guide(request: HttpRequest, municipality: Municipality, pk: int, action: str = "view") -> PaymentGuide:
-    return get_object_for_user_or_404(PaymentGuide.objects.all(), request.user, action, municipality=municipality,
-                                      pk=pk)
+    return get_object_for_user_or_404(
+        PaymentGuide.objects.all(), request.user, action, municipality=municipality, pk=pk
+    )
 
 
 def _audit_payer_read(request: HttpRequest, guide: PaymentGuide) -> None:
-    audit_personal_data_read(actor=request.user, municipality=guide.municipality, obj=guide,
-                             fields=["payer_document"], request_id=getattr(request, "request_id", ""))
+    audit_personal_data_read(
+        actor=_actor(request),
+        municipality=guide.municipality,
+        obj=guide,
+        fields=["payer_document"],
+        request_id=getattr(request, "request_id", ""),
+    )
 
 
 @login_required
@@ -109,11 +127,17 @@ def guide_pdf_view(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespons
 def payment_register(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     municipality = _municipality(request, ibge_code, GUIDE, "change")
     guide = _guide(request, municipality, pk, "change")
-    form = PaymentForm(request.POST or None, initial={"amount_brl": guide.amount_brl, "paid_on": timezone.localdate()})
+    form = PaymentForm(
+        request.POST or None, initial={"amount_brl": guide.amount_brl, "paid_on": timezone.localdate()}
+    )
     if request.method == "POST" and form.is_valid():
         try:
-            services.payment_register(actor=request.user, guide=guide, as_of=timezone.localdate(),  # type: ignore[arg-type]
-                                      **form.cleaned_data)
+            services.payment_register(
+                actor=_actor(request),
+                guide=guide,
+                as_of=timezone.localdate(),
+                **form.cleaned_data,
+            )
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
@@ -132,8 +156,12 @@ def guide_cancel(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     try:
         if not form.is_valid():
             raise ValidationError({"reason": "Motivo do cancelamento: campo obrigatório."})
-        services.guide_cancel(actor=request.user, guide=guide, reason=form.cleaned_data["reason"],  # type: ignore[arg-type]
-                              as_of=timezone.localdate())
+        services.guide_cancel(
+            actor=_actor(request),
+            guide=guide,
+            reason=form.cleaned_data["reason"],
+            as_of=timezone.localdate(),
+        )
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:
@@ -168,8 +196,12 @@ def refund_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse
     form = RefundForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            services.refund_create(actor=request.user, payment=payment, as_of=timezone.localdate(),  # type: ignore[arg-type]
-                                   **form.cleaned_data)
+            services.refund_create(
+                actor=_actor(request),
+                payment=payment,
+                as_of=timezone.localdate(),
+                **form.cleaned_data,
+            )
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
@@ -184,14 +216,19 @@ def refund_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse
 @require_POST
 def refund_mark_paid(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     municipality = _municipality(request, ibge_code, "finance.refund", "change")
-    refund = get_object_for_user_or_404(Refund.objects.all(), request.user, "change",
-                                        payment__guide__municipality=municipality, pk=pk)
+    refund = get_object_for_user_or_404(
+        Refund.objects.all(), request.user, "change", payment__guide__municipality=municipality, pk=pk
+    )
     form = RefundPaidForm(request.POST)
     try:
         if not form.is_valid():
             raise ValidationError({"paid_on": "Data da restituição: informe uma data válida."})
-        services.refund_mark_paid(actor=request.user, refund=refund, as_of=timezone.localdate(),  # type: ignore[arg-type]
-                                  **form.cleaned_data)
+        services.refund_mark_paid(
+            actor=_actor(request),
+            refund=refund,
+            as_of=timezone.localdate(),
+            **form.cleaned_data,
+        )
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:
@@ -208,8 +245,11 @@ def settings_edit(request: HttpRequest, ibge_code: str) -> HttpResponse:
     form = FinanceSettingsForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
-            services.finance_settings_save(actor=request.user, municipality=municipality,  # type: ignore[arg-type]
-                                           **form.cleaned_data)
+            services.finance_settings_save(
+                actor=_actor(request),
+                municipality=municipality,
+                **form.cleaned_data,
+            )
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:

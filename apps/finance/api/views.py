@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import cast
+
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -10,9 +12,15 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apps.accounts.models import User
 from apps.finance import services
 from apps.finance.api.serializers import PaymentGuideSerializer, PaymentRegisterSerializer
 from apps.finance.models import PaymentGuide
+
+
+def _actor(request: Request) -> User:
+    """The authenticated staff member (the API's default permission is IsAuthenticated)."""
+    return cast(User, request.user)
 
 
 class PaymentGuideViewSet(viewsets.ReadOnlyModelViewSet[PaymentGuide]):
@@ -25,7 +33,9 @@ class PaymentGuideViewSet(viewsets.ReadOnlyModelViewSet[PaymentGuide]):
     queryset = PaymentGuide.objects.none()  # schema generation only; real reads go through get_queryset
 
     def get_queryset(self) -> QuerySet[PaymentGuide]:
-        guides = PaymentGuide.objects.for_user(self.request.user, "view").select_related("municipality", "payment")
+        guides = PaymentGuide.objects.for_user(self.request.user, "view").select_related(
+            "municipality", "payment"
+        )
         municipality = self.request.query_params.get("municipality")
         status_filter = self.request.query_params.get("status")
         if municipality:
@@ -42,16 +52,22 @@ class PaymentGuideViewSet(viewsets.ReadOnlyModelViewSet[PaymentGuide]):
         data = PaymentRegisterSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            services.payment_register(actor=request.user, guide=guide, as_of=timezone.localdate(),  # type: ignore[arg-type]
-                                      **data.validated_data)
+            services.payment_register(
+                actor=_actor(request),
+                guide=guide,
+                as_of=timezone.localdate(),
+                **data.validated_data,
+            )
         except DjangoValidationError as exc:
-            return Response(exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages},
-                            status=status.HTTP_400_BAD_REQUEST)
+            return Response(
+                exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
         guide.refresh_from_db()
         return Response(PaymentGuideSerializer(guide).data, status=status.HTTP_201_CREATED)
 
     def _guide_for_change(self, pk: str | None) -> PaymentGuide:
-        guide = PaymentGuide.objects.for_user(self.request.user, "change").filter(pk=pk).first()
+        guide = PaymentGuide.objects.for_user(self.request.user, "change").filter(pk=str(pk)).first()
         if guide is None:
             raise NotFound("Registro não encontrado.")
         return guide

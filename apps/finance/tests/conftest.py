@@ -60,37 +60,81 @@ def finance_patrocinio_client(finance_patrocinio: User) -> Client:
     return client_for(finance_patrocinio)
 
 
-def configure_pix(municipality: Municipality, name: str = "PREFEITURA MUNICIPAL", city: str = "CIDADE") -> None:
-    finance_settings_save(actor=None, municipality=municipality, pix_key=EVP_KEY, receiver_name=name,
-                          receiver_city=city, guide_due_days=10)
+def configure_pix(
+    municipality: Municipality, name: str = "PREFEITURA MUNICIPAL", city: str = "CIDADE"
+) -> None:
+    finance_settings_save(
+        actor=None,
+        municipality=municipality,
+        pix_key=EVP_KEY,
+        receiver_name=name,
+        receiver_city=city,
+        guide_due_days=10,
+    )
 
 
 @pytest.fixture
 def olimpia_permit_fee(olimpia: Municipality) -> FeeSchedule:
     """A permit fee in reais as a municipality might configure it (cited to the article on permits)."""
     configure_pix(olimpia, "PREFEITURA DE OLIMPIA", "OLIMPIA")
-    return fee_schedule_create(actor=None, municipality=olimpia, regime_id=None, fee_kind=FeeKind.PERMIT,
-                               quantity=Decimal("150.00"), unit=ChargeUnit.BRL, cite="art3",
-                               valid_from=dt.date(2025, 9, 24))
+    return fee_schedule_create(
+        actor=None,
+        municipality=olimpia,
+        regime_id=None,
+        fee_kind=FeeKind.PERMIT,
+        quantity=Decimal("150.00"),
+        unit=ChargeUnit.BRL,
+        cite="art3",
+        valid_from=dt.date(2025, 9, 24),
+    )
 
 
 @pytest.fixture
 def patrocinio_inspection_fee(patrocinio: Municipality) -> FeeSchedule:
     configure_pix(patrocinio, "PREF MUN PATROCINIO", "PATROCINIO")
-    return fee_schedule_create(actor=None, municipality=patrocinio, regime_id=None, fee_kind=FeeKind.INSPECTION,
-                               quantity=Decimal("0.25"), unit=ChargeUnit.UFM, cite="art8",
-                               valid_from=dt.date(2025, 12, 22))
+    return fee_schedule_create(
+        actor=None,
+        municipality=patrocinio,
+        regime_id=None,
+        fee_kind=FeeKind.INSPECTION,
+        quantity=Decimal("0.25"),
+        unit=ChargeUnit.UFM,
+        cite="art8",
+        valid_from=dt.date(2025, 12, 22),
+    )
 
 
-def add_patrocinio_ufm(patrocinio: Municipality, value: str = "4.3587", since: dt.date = dt.date(2026, 1, 1)) -> None:
-    FiscalUnitValue.objects.create(municipality=patrocinio, valid_from=since, value_brl=Decimal(value), cite="art8",
-                                   source="Decreto municipal (teste)")
+def add_patrocinio_ufm(
+    patrocinio: Municipality, value: str = "4.3587", since: dt.date = dt.date(2026, 1, 1)
+) -> None:
+    FiscalUnitValue.objects.create(
+        municipality=patrocinio,
+        valid_from=since,
+        value_brl=Decimal(value),
+        cite="art8",
+        source="Decreto municipal (teste)",
+    )
 
 
 def issue_permit_guide(olimpia: Municipality, origin_id: int = 1, day: dt.date = DAY) -> PaymentGuide:
-    return fee_guide_issue(actor=None, municipality=olimpia, fee_kind=FeeKind.PERMIT, payer_name="José da Silva",
-                           payer_document="529.982.247-25", origin_type=OriginType.APPLICATION,
-                           origin_id=origin_id, fact_date=day, as_of=day)
+    return fee_guide_issue(
+        actor=None,
+        municipality=olimpia,
+        fee_kind=FeeKind.PERMIT,
+        payer_name="José da Silva",
+        payer_document="529.982.247-25",
+        origin_type=OriginType.APPLICATION,
+        origin_id=origin_id,
+        fact_date=day,
+        as_of=day,
+    )
 
 
-__all__ = ["EVP_KEY", "FinanceSettings", "add_patrocinio_ufm", "client_for", "configure_pix", "issue_permit_guide"]
+__all__ = [
+    "EVP_KEY",
+    "FinanceSettings",
+    "add_patrocinio_ufm",
+    "client_for",
+    "configure_pix",
+    "issue_permit_guide",
+]

@@ -21,7 +21,12 @@ def guide(olimpia: Municipality, olimpia_permit_fee: FeeSchedule) -> PaymentGuid
 
 
 def payment_body(guide: PaymentGuide, **overrides: str) -> dict[str, str]:
-    body = {"paid_on": guide.issued_on.isoformat(), "amount_brl": "150.00", "method": "pix", "reference": "E2E1"}
+    body = {
+        "paid_on": guide.issued_on.isoformat(),
+        "amount_brl": "150.00",
+        "method": "pix",
+        "reference": "E2E1",
+    }
     body.update(overrides)
     return body
 
@@ -60,7 +65,9 @@ def test_finance_registers_a_payment(finance_olimpia_client: Client, guide: Paym
     assert response.json()["payment"]["amount_brl"] == "150.00"
 
 
-def test_a_second_payment_is_refused_naming_the_field(finance_olimpia_client: Client, guide: PaymentGuide) -> None:
+def test_a_second_payment_is_refused_naming_the_field(
+    finance_olimpia_client: Client, guide: PaymentGuide
+) -> None:
     finance_olimpia_client.post(f"{GUIDES}{guide.pk}/payment/", payment_body(guide))
     response = finance_olimpia_client.post(f"{GUIDES}{guide.pk}/payment/", payment_body(guide))
     assert response.status_code == 400
@@ -69,19 +76,25 @@ def test_a_second_payment_is_refused_naming_the_field(finance_olimpia_client: Cl
 
 
 def test_a_wrong_amount_is_refused(finance_olimpia_client: Client, guide: PaymentGuide) -> None:
-    response = finance_olimpia_client.post(f"{GUIDES}{guide.pk}/payment/", payment_body(guide, amount_brl="15.00"))
+    response = finance_olimpia_client.post(
+        f"{GUIDES}{guide.pk}/payment/", payment_body(guide, amount_brl="15.00")
+    )
     assert response.status_code == 400
     assert response.json()["amount_brl"][0].startswith("Valor pago: R$ 15,00 difere")
     assert not Payment.objects.exists()
 
 
-def test_an_analyst_reads_but_cannot_register_payments(analyst_olimpia_client: Client, guide: PaymentGuide) -> None:
+def test_an_analyst_reads_but_cannot_register_payments(
+    analyst_olimpia_client: Client, guide: PaymentGuide
+) -> None:
     assert analyst_olimpia_client.get(f"{GUIDES}{guide.pk}/").status_code == 200
     assert analyst_olimpia_client.post(f"{GUIDES}{guide.pk}/payment/", payment_body(guide)).status_code == 404
     assert not Payment.objects.exists()
 
 
-def test_the_list_filters_by_municipality_and_status(finance_olimpia_client: Client, guide: PaymentGuide) -> None:
+def test_the_list_filters_by_municipality_and_status(
+    finance_olimpia_client: Client, guide: PaymentGuide
+) -> None:
     assert finance_olimpia_client.get(GUIDES, {"status": "paid"}).json()["count"] == 0
     assert finance_olimpia_client.get(GUIDES, {"municipality": "3533908"}).json()["count"] == 1
 

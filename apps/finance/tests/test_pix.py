@@ -91,7 +91,14 @@ def test_it_accepts_each_kind_of_pix_key(key: str) -> None:
 
 @pytest.mark.parametrize(
     "key",
-    ["52998224700", "529.982.247-25", "17991234567", "Financeiro@Olimpia.sp.gov.br", "chave qualquer", "x" * 78],
+    [
+        "52998224700",
+        "529.982.247-25",
+        "17991234567",
+        "Financeiro@Olimpia.sp.gov.br",
+        "chave qualquer",
+        "x" * 78,
+    ],
 )
 def test_it_refuses_invalid_keys(key: str) -> None:
     with pytest.raises(PixError) as error:

@@ -31,16 +31,29 @@ pytestmark = pytest.mark.django_db
 
 
 def pay(guide: PaymentGuide, **overrides: Any) -> Payment:
-    fields: dict[str, Any] = {"paid_on": DAY, "amount_brl": guide.amount_brl, "method": PaymentMethod.PIX,
-                              "reference": "E2E123", "as_of": DAY}
+    fields: dict[str, Any] = {
+        "paid_on": DAY,
+        "amount_brl": guide.amount_brl,
+        "method": PaymentMethod.PIX,
+        "reference": "E2E123",
+        "as_of": DAY,
+    }
     fields.update(overrides)
     return payment_register(actor=None, guide=guide, **fields)
 
 
 def issue_inspection_guide(patrocinio: Municipality, day: dt.date = DAY, origin_id: int = 7) -> PaymentGuide:
-    return fee_guide_issue(actor=None, municipality=patrocinio, fee_kind=FeeKind.INSPECTION,
-                           payer_name="Maria Motorista", payer_document="52998224725",
-                           origin_type=OriginType.APPLICATION, origin_id=origin_id, fact_date=day, as_of=day)
+    return fee_guide_issue(
+        actor=None,
+        municipality=patrocinio,
+        fee_kind=FeeKind.INSPECTION,
+        payer_name="Maria Motorista",
+        payer_document="52998224725",
+        origin_type=OriginType.APPLICATION,
+        origin_id=origin_id,
+        fact_date=day,
+        as_of=day,
+    )
 
 
 # --- Patrocínio: 0,25 UFM (art. 8) --------------------------------------------------------------------
@@ -96,6 +109,7 @@ def test_it_issues_a_numbered_guide_with_its_pix_code_and_audit_event(
     assert (fields["54"], fields["59"], fields["60"]) == ("150.00", "PREFEITURA DE OLIMPIA", "OLIMPIA")
     assert pix.parse_fields(fields["62"])["05"] == "35339082026000001"
     event = AuditEvent.objects.get(action="payment_guide.issue")
+    assert event.after is not None
     assert event.object_id == str(guide.pk) and event.after["number"] == "000001/2026"
 
 
@@ -111,7 +125,9 @@ def test_numbers_are_sequential_per_municipality_and_restart_each_year(
     assert next_year.number == "000001/2027"
 
 
-def test_the_due_date_moves_to_the_next_business_day(olimpia: Municipality, olimpia_permit_fee: FeeSchedule) -> None:
+def test_the_due_date_moves_to_the_next_business_day(
+    olimpia: Municipality, olimpia_permit_fee: FeeSchedule
+) -> None:
     guide = issue_permit_guide(olimpia, day=dt.date(2026, 4, 11))  # + 10 days = Tuesday 21 April (Tiradentes)
     assert guide.due_on == dt.date(2026, 4, 22)
 
@@ -128,9 +144,17 @@ def test_it_refuses_a_second_open_guide_for_the_same_charge(
 
 def test_it_refuses_an_invalid_payer_document(olimpia: Municipality, olimpia_permit_fee: FeeSchedule) -> None:
     with pytest.raises(ValidationError) as error:
-        fee_guide_issue(actor=None, municipality=olimpia, fee_kind=FeeKind.PERMIT, payer_name="José",
-                        payer_document="111.111.111-12", origin_type=OriginType.APPLICATION, origin_id=1,
-                        fact_date=DAY, as_of=DAY)
+        fee_guide_issue(
+            actor=None,
+            municipality=olimpia,
+            fee_kind=FeeKind.PERMIT,
+            payer_name="José",
+            payer_document="111.111.111-12",
+            origin_type=OriginType.APPLICATION,
+            origin_id=1,
+            fact_date=DAY,
+            as_of=DAY,
+        )
     assert error.value.message_dict["payer_document"][0].startswith("CPF/CNPJ do contribuinte: CPF")
     assert not PaymentGuide.objects.exists()
 
@@ -138,32 +162,68 @@ def test_it_refuses_an_invalid_payer_document(olimpia: Municipality, olimpia_per
 def test_it_refuses_a_fee_the_municipality_has_not_configured(olimpia: Municipality) -> None:
     configure_pix(olimpia)
     with pytest.raises(ValidationError, match="Taxa de vistoria: Olímpia não tem esta taxa configurada"):
-        fee_guide_issue(actor=None, municipality=olimpia, fee_kind=FeeKind.INSPECTION, payer_name="José",
-                        payer_document="52998224725", origin_type=OriginType.APPLICATION, origin_id=1,
-                        fact_date=DAY, as_of=DAY)
+        fee_guide_issue(
+            actor=None,
+            municipality=olimpia,
+            fee_kind=FeeKind.INSPECTION,
+            payer_name="José",
+            payer_document="52998224725",
+            origin_type=OriginType.APPLICATION,
+            origin_id=1,
+            fact_date=DAY,
+            as_of=DAY,
+        )
 
 
 def test_it_refuses_to_issue_without_a_pix_receiver(olimpia: Municipality) -> None:
     charge = Charge(quantity=Decimal("10"), unit=ChargeUnit.BRL, cite="art3", description="Taxa")
     with pytest.raises(ValidationError, match="ainda não configurou a chave PIX"):
-        guide_issue(actor=None, municipality=olimpia, regime_id=None, charge=charge, payer_name="José",
-                    payer_document="52998224725", origin_type=OriginType.APPLICATION, origin_id=1, fact_date=DAY,
-                    as_of=DAY)
+        guide_issue(
+            actor=None,
+            municipality=olimpia,
+            regime_id=None,
+            charge=charge,
+            payer_name="José",
+            payer_document="52998224725",
+            origin_type=OriginType.APPLICATION,
+            origin_id=1,
+            fact_date=DAY,
+            as_of=DAY,
+        )
 
 
-def test_it_refuses_a_fact_date_after_the_issue_date(olimpia: Municipality, olimpia_permit_fee: FeeSchedule) -> None:
+def test_it_refuses_a_fact_date_after_the_issue_date(
+    olimpia: Municipality, olimpia_permit_fee: FeeSchedule
+) -> None:
     with pytest.raises(ValidationError, match="Data do fato gerador"):
-        fee_guide_issue(actor=None, municipality=olimpia, fee_kind=FeeKind.PERMIT, payer_name="José",
-                        payer_document="52998224725", origin_type=OriginType.APPLICATION, origin_id=1,
-                        fact_date=DAY + dt.timedelta(days=1), as_of=DAY)
+        fee_guide_issue(
+            actor=None,
+            municipality=olimpia,
+            fee_kind=FeeKind.PERMIT,
+            payer_name="José",
+            payer_document="52998224725",
+            origin_type=OriginType.APPLICATION,
+            origin_id=1,
+            fact_date=DAY + dt.timedelta(days=1),
+            as_of=DAY,
+        )
 
 
 def test_a_fine_in_ufesp_is_valued_by_the_engine(votuporanga: Municipality) -> None:
     configure_pix(votuporanga)
     charge = Charge(quantity=Decimal("15"), unit=ChargeUnit.UFESP, cite="art13", description="Multa")
-    guide = guide_issue(actor=None, municipality=votuporanga, regime_id=None, charge=charge, payer_name="José",
-                        payer_document="11.222.333/0001-81", origin_type=OriginType.FINE, origin_id=3,
-                        fact_date=DAY, as_of=DAY)
+    guide = guide_issue(
+        actor=None,
+        municipality=votuporanga,
+        regime_id=None,
+        charge=charge,
+        payer_name="José",
+        payer_document="11.222.333/0001-81",
+        origin_type=OriginType.FINE,
+        origin_id=3,
+        fact_date=DAY,
+        as_of=DAY,
+    )
     assert guide.amount_brl == Decimal("576.30")  # 15 × R$ 38,42 (UFESP 2026)
     assert (guide.unit_value_used, guide.valuation_date) == (Decimal("38.42"), DAY)
     assert guide.payer_document == "11222333000181"
@@ -174,44 +234,72 @@ def test_a_fine_in_ufesp_is_valued_by_the_engine(votuporanga: Municipality) -> N
 
 def test_a_fee_must_cite_a_dispositivo_that_exists(patrocinio: Municipality) -> None:
     with pytest.raises(ValidationError) as error:
-        fee_schedule_create(actor=None, municipality=patrocinio, regime_id=None, fee_kind=FeeKind.PERMIT,
-                            quantity=Decimal("1"), unit=ChargeUnit.UFM, cite="art99", valid_from=DAY)
+        fee_schedule_create(
+            actor=None,
+            municipality=patrocinio,
+            regime_id=None,
+            fee_kind=FeeKind.PERMIT,
+            quantity=Decimal("1"),
+            unit=ChargeUnit.UFM,
+            cite="art99",
+            valid_from=DAY,
+        )
     assert "art99" in error.value.message_dict["cite"][0]
     assert not FeeSchedule.objects.exists()
 
 
 def test_a_fee_must_be_of_a_regime_the_municipality_runs(patrocinio: Municipality) -> None:
     with pytest.raises(ValidationError, match="Regime:"):
-        fee_schedule_create(actor=None, municipality=patrocinio, regime_id="olimpia_sp_escolar",
-                            fee_kind=FeeKind.PERMIT, quantity=Decimal("1"), unit=ChargeUnit.BRL, cite="art3",
-                            valid_from=DAY)
+        fee_schedule_create(
+            actor=None,
+            municipality=patrocinio,
+            regime_id="olimpia_sp_escolar",
+            fee_kind=FeeKind.PERMIT,
+            quantity=Decimal("1"),
+            unit=ChargeUnit.BRL,
+            cite="art3",
+            valid_from=DAY,
+        )
 
 
 def test_settings_refuse_a_long_receiver_name_and_store_nothing(olimpia: Municipality) -> None:
     with pytest.raises(ValidationError) as error:
-        finance_settings_save(actor=None, municipality=olimpia, pix_key="52998224725",
-                              receiver_name="Prefeitura Municipal da Estância Turística de Olímpia",
-                              receiver_city="Olímpia", guide_due_days=10)
+        finance_settings_save(
+            actor=None,
+            municipality=olimpia,
+            pix_key="52998224725",
+            receiver_name="Prefeitura Municipal da Estância Turística de Olímpia",
+            receiver_city="Olímpia",
+            guide_due_days=10,
+        )
     assert "Nome do recebedor" in error.value.message_dict["receiver_name"][0]
     assert not AuditEvent.objects.filter(action="finance_settings.save").exists()
 
 
 def test_settings_store_names_as_the_qr_code_carries_them(olimpia: Municipality) -> None:
-    settings = finance_settings_save(actor=None, municipality=olimpia, pix_key="52998224725",
-                                     receiver_name="Prefeitura de Olímpia", receiver_city="Olímpia",
-                                     guide_due_days=15)
+    settings = finance_settings_save(
+        actor=None,
+        municipality=olimpia,
+        pix_key="52998224725",
+        receiver_name="Prefeitura de Olímpia",
+        receiver_city="Olímpia",
+        guide_due_days=15,
+    )
     assert (settings.receiver_name, settings.receiver_city) == ("Prefeitura de Olimpia", "Olimpia")
 
 
 # --- payments -------------------------------------------------------------------------------------------
 
 
-def test_it_registers_a_payment_and_marks_the_guide_paid(olimpia: Municipality, olimpia_permit_fee: FeeSchedule) -> None:
+def test_it_registers_a_payment_and_marks_the_guide_paid(
+    olimpia: Municipality, olimpia_permit_fee: FeeSchedule
+) -> None:
     guide = issue_permit_guide(olimpia)
     payment = pay(guide)
     guide.refresh_from_db()
     assert guide.status == GuideStatus.PAID and payment.amount_brl == Decimal("150.00")
-    assert AuditEvent.objects.get(action="payment.register").after["guide_status"] == "paid"
+    event = AuditEvent.objects.get(action="payment.register")
+    assert event.after is not None and event.after["guide_status"] == "paid"
 
 
 def test_it_refuses_paying_a_guide_twice(olimpia: Municipality, olimpia_permit_fee: FeeSchedule) -> None:
@@ -223,7 +311,9 @@ def test_it_refuses_paying_a_guide_twice(olimpia: Municipality, olimpia_permit_f
 
 
 def test_it_refuses_paying_a_cancelled_guide(olimpia: Municipality, olimpia_permit_fee: FeeSchedule) -> None:
-    guide = guide_cancel(actor=None, guide=issue_permit_guide(olimpia), reason="Requerimento desistido", as_of=DAY)
+    guide = guide_cancel(
+        actor=None, guide=issue_permit_guide(olimpia), reason="Requerimento desistido", as_of=DAY
+    )
     with pytest.raises(ValidationError, match="está cancelada"):
         pay(guide)
     assert not Payment.objects.exists()
@@ -232,14 +322,22 @@ def test_it_refuses_paying_a_cancelled_guide(olimpia: Municipality, olimpia_perm
 @pytest.mark.parametrize(
     ("overrides", "field", "message"),
     [
-        ({"amount_brl": Decimal("149.99")}, "amount_brl", "Valor pago: R$ 149,99 difere do valor da guia (R$ 150,00)"),
+        (
+            {"amount_brl": Decimal("149.99")},
+            "amount_brl",
+            "Valor pago: R$ 149,99 difere do valor da guia (R$ 150,00)",
+        ),
         ({"paid_on": DAY + dt.timedelta(days=1)}, "paid_on", "não pode ser no futuro"),
         ({"paid_on": DAY - dt.timedelta(days=1)}, "paid_on", "anterior à emissão"),
         ({"method": "cheque"}, "method", "Forma de pagamento"),
     ],
 )
 def test_it_refuses_an_inconsistent_payment(
-    olimpia: Municipality, olimpia_permit_fee: FeeSchedule, overrides: dict[str, Any], field: str, message: str
+    olimpia: Municipality,
+    olimpia_permit_fee: FeeSchedule,
+    overrides: dict[str, Any],
+    field: str,
+    message: str,
 ) -> None:
     guide = issue_permit_guide(olimpia)
     with pytest.raises(ValidationError) as error:
@@ -277,13 +375,16 @@ def test_payment_calls_the_handler_of_the_guides_origin(
     assert recorded_calls == [{"guide": "000001/2026", "payment": payment.pk, "as_of": DAY}]
 
 
-def test_a_handler_that_refuses_rolls_the_payment_back(olimpia: Municipality, olimpia_permit_fee: FeeSchedule) -> None:
+def test_a_handler_that_refuses_rolls_the_payment_back(
+    olimpia: Municipality, olimpia_permit_fee: FeeSchedule
+) -> None:
     def refuse(*, guide: PaymentGuide, payment: Payment, actor: Any, as_of: dt.date) -> None:
         raise ValidationError({"state": "Requerimento arquivado: a taxa não move mais o processo."})
 
     guide = issue_permit_guide(olimpia)
-    with payment_handlers_replaced({OriginType.APPLICATION: refuse}), pytest.raises(
-        ValidationError, match="Requerimento arquivado"
+    with (
+        payment_handlers_replaced({OriginType.APPLICATION: refuse}),
+        pytest.raises(ValidationError, match="Requerimento arquivado"),
     ):
         pay(guide)
     guide.refresh_from_db()
@@ -294,13 +395,17 @@ def test_a_handler_that_refuses_rolls_the_payment_back(olimpia: Municipality, ol
 # --- refunds --------------------------------------------------------------------------------------------
 
 
-def test_a_full_refund_paid_marks_the_guide_refunded(olimpia: Municipality, olimpia_permit_fee: FeeSchedule) -> None:
+def test_a_full_refund_paid_marks_the_guide_refunded(
+    olimpia: Municipality, olimpia_permit_fee: FeeSchedule
+) -> None:
     guide = issue_permit_guide(olimpia)
     payment = pay(guide)
-    first = refund_create(actor=None, payment=payment, amount_brl=Decimal("100.00"), due_on=DAY, reason="Recurso",
-                          as_of=DAY)
-    second = refund_create(actor=None, payment=payment, amount_brl=Decimal("50.00"), due_on=DAY, reason="Recurso",
-                           as_of=DAY)
+    first = refund_create(
+        actor=None, payment=payment, amount_brl=Decimal("100.00"), due_on=DAY, reason="Recurso", as_of=DAY
+    )
+    second = refund_create(
+        actor=None, payment=payment, amount_brl=Decimal("50.00"), due_on=DAY, reason="Recurso", as_of=DAY
+    )
     refund_mark_paid(actor=None, refund=first, paid_on=DAY, reference="TED 1", as_of=DAY)
     guide.refresh_from_db()
     assert guide.status == GuideStatus.PAID  # R$ 50,00 still owed
@@ -312,17 +417,21 @@ def test_a_full_refund_paid_marks_the_guide_refunded(olimpia: Municipality, olim
 
 def test_refunds_cannot_exceed_the_payment(olimpia: Municipality, olimpia_permit_fee: FeeSchedule) -> None:
     payment = pay(issue_permit_guide(olimpia))
-    refund_create(actor=None, payment=payment, amount_brl=Decimal("100.00"), due_on=DAY, reason="Recurso", as_of=DAY)
+    refund_create(
+        actor=None, payment=payment, amount_brl=Decimal("100.00"), due_on=DAY, reason="Recurso", as_of=DAY
+    )
     with pytest.raises(ValidationError, match=r"excede o que resta do pagamento \(R\$ 50,00\)"):
-        refund_create(actor=None, payment=payment, amount_brl=Decimal("50.01"), due_on=DAY, reason="Recurso",
-                      as_of=DAY)
+        refund_create(
+            actor=None, payment=payment, amount_brl=Decimal("50.01"), due_on=DAY, reason="Recurso", as_of=DAY
+        )
     assert Refund.objects.count() == 1
 
 
 def test_a_refund_cannot_be_paid_twice(olimpia: Municipality, olimpia_permit_fee: FeeSchedule) -> None:
     payment = pay(issue_permit_guide(olimpia))
-    refund = refund_create(actor=None, payment=payment, amount_brl=Decimal("10.00"), due_on=DAY, reason="Erro",
-                           as_of=DAY)
+    refund = refund_create(
+        actor=None, payment=payment, amount_brl=Decimal("10.00"), due_on=DAY, reason="Erro", as_of=DAY
+    )
     refund_mark_paid(actor=None, refund=refund, paid_on=DAY, reference="", as_of=DAY)
     with pytest.raises(ValidationError, match="já consta como paga"):
         refund_mark_paid(actor=None, refund=refund, paid_on=DAY, reference="", as_of=DAY)

@@ -8,10 +8,10 @@ from collections.abc import Callable
 from decimal import Decimal
 
 import pytest
+from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.db import connection
 from django.utils import timezone
 
 from apps.accounts.models import User
@@ -39,16 +39,29 @@ def guide(olimpia: Municipality, olimpia_permit_fee: FeeSchedule) -> PaymentGuid
 
 
 def paid(guide: PaymentGuide) -> Payment:
-    return payment_register(actor=None, guide=guide, paid_on=guide.issued_on, amount_brl=guide.amount_brl,
-                            method=PaymentMethod.PIX, reference="", as_of=guide.issued_on)
+    return payment_register(
+        actor=None,
+        guide=guide,
+        paid_on=guide.issued_on,
+        amount_brl=guide.amount_brl,
+        method=PaymentMethod.PIX,
+        reference="",
+        as_of=guide.issued_on,
+    )
 
 
 # --- isolation ------------------------------------------------------------------------------------------
 
 
 def test_the_outsider_gets_404_on_every_finance_page(outsider_client: Client, guide: PaymentGuide) -> None:
-    for page in (url("guide_list"), url("guide_detail", guide.pk), url("guide_pdf", guide.pk),
-                 url("payment_register", guide.pk), url("refund_list"), url("settings_edit")):
+    for page in (
+        url("guide_list"),
+        url("guide_detail", guide.pk),
+        url("guide_pdf", guide.pk),
+        url("payment_register", guide.pk),
+        url("refund_list"),
+        url("settings_edit"),
+    ):
         assert outsider_client.get(page).status_code == 404, page
     assert outsider_client.post(url("payment_register", guide.pk), {}).status_code == 404
     assert not AuditEvent.objects.filter(action=PERSONAL_DATA_READ).exists()
@@ -76,7 +89,9 @@ def test_an_analyst_reads_guides_but_cannot_register_payments_nor_see_refunds(
     assert analyst_olimpia_client.get(url("settings_edit")).status_code == 404
 
 
-def test_an_enforcement_agent_of_another_town_gets_404(agent_votuporanga_client: Client, guide: PaymentGuide) -> None:
+def test_an_enforcement_agent_of_another_town_gets_404(
+    agent_votuporanga_client: Client, guide: PaymentGuide
+) -> None:
     assert agent_votuporanga_client.get(url("guide_list")).status_code == 404
 
 
@@ -95,7 +110,9 @@ def test_the_list_filters_by_status_and_search(
     assert "Nenhuma guia com estes filtros" in html
 
 
-def test_the_list_answers_htmx_with_the_table_only(finance_olimpia_client: Client, guide: PaymentGuide) -> None:
+def test_the_list_answers_htmx_with_the_table_only(
+    finance_olimpia_client: Client, guide: PaymentGuide
+) -> None:
     html = finance_olimpia_client.get(url("guide_list"), HTTP_HX_REQUEST="true").content.decode()
     assert guide.number in html and "<html" not in html
 
@@ -119,8 +136,11 @@ def test_the_guide_page_shows_the_payer_document_and_audits_the_read(
     html = finance_olimpia_client.get(url("guide_detail", guide.pk)).content.decode()
     assert "529.982.247-25" in html and "R$ 150,00" in html and guide.pix_payload in html
     event = AuditEvent.objects.get(action=PERSONAL_DATA_READ)
-    assert (event.actor_id, event.object_type, event.object_id) == (finance_olimpia.pk, "finance.paymentguide",
-                                                                    str(guide.pk))
+    assert (event.actor_id, event.object_type, event.object_id) == (
+        finance_olimpia.pk,
+        "finance.paymentguide",
+        str(guide.pk),
+    )
 
 
 # --- PDF ------------------------------------------------------------------------------------------------
@@ -149,8 +169,16 @@ def test_the_pdf_carries_what_the_payer_needs(finance_olimpia_client: Client, gu
     assert response["Content-Type"] == "application/pdf"
     assert response.content.startswith(b"%PDF")
     text = pdf_text(response.content)
-    for expected in (f"Guia n\xba {guide.number}", "Jos\xe9 da Silva", "529.982.247-25", "R$ 150,00",
-                     "Fundamento legal", "art. 3", guide.due_on.strftime("%d/%m/%Y"), guide.pix_payload[:48]):
+    for expected in (
+        f"Guia n\xba {guide.number}",
+        "Jos\xe9 da Silva",
+        "529.982.247-25",
+        "R$ 150,00",
+        "Fundamento legal",
+        "art. 3",
+        guide.due_on.strftime("%d/%m/%Y"),
+        guide.pix_payload[:48],
+    ):
         assert expected in text, expected
     assert AuditEvent.objects.filter(action=PERSONAL_DATA_READ).count() == 1
 
@@ -163,8 +191,9 @@ def test_the_pdf_of_a_ufm_fee_shows_the_unit_value_and_its_date(
 
     add_patrocinio_ufm(patrocinio, "4.3587")
     guide = issue_inspection_guide(patrocinio)
-    text = pdf_text(finance_patrocinio_client.get(
-        reverse("finance:guide_pdf", args=["3148103", guide.pk])).content)
+    text = pdf_text(
+        finance_patrocinio_client.get(reverse("finance:guide_pdf", args=["3148103", guide.pk])).content
+    )
     for expected in ("0,25 UFM", "R$ 4,3587 (vigente em 02/03/2026)", "R$ 1,09", "art. 8"):
         assert expected in text, expected
 
@@ -175,8 +204,15 @@ def test_the_pdf_of_a_ufm_fee_shows_the_unit_value_and_its_date(
 def test_finance_registers_a_payment_through_the_form(
     finance_olimpia_client: Client, finance_olimpia: User, guide: PaymentGuide
 ) -> None:
-    response = finance_olimpia_client.post(url("payment_register", guide.pk), {
-        "paid_on": guide.issued_on.isoformat(), "amount_brl": "150,00", "method": "pix", "reference": "E2E9"})
+    response = finance_olimpia_client.post(
+        url("payment_register", guide.pk),
+        {
+            "paid_on": guide.issued_on.isoformat(),
+            "amount_brl": "150,00",
+            "method": "pix",
+            "reference": "E2E9",
+        },
+    )
     assert response.status_code == 302
     guide.refresh_from_db()
     assert guide.status == GuideStatus.PAID and guide.payment.registered_by == finance_olimpia
@@ -186,17 +222,22 @@ def test_a_refused_payment_shows_the_field_and_stores_nothing(
     finance_olimpia_client: Client, guide: PaymentGuide
 ) -> None:
     future = (guide.issued_on + dt.timedelta(days=3)).isoformat()
-    response = finance_olimpia_client.post(url("payment_register", guide.pk), {
-        "paid_on": future, "amount_brl": "150,00", "method": "pix"})
+    response = finance_olimpia_client.post(
+        url("payment_register", guide.pk), {"paid_on": future, "amount_brl": "150,00", "method": "pix"}
+    )
     assert response.status_code == 400
     assert "Data do pagamento: não pode ser no futuro." in response.content.decode()
     assert not Payment.objects.exists()
 
 
-def test_paying_twice_through_the_form_is_refused(finance_olimpia_client: Client, guide: PaymentGuide) -> None:
+def test_paying_twice_through_the_form_is_refused(
+    finance_olimpia_client: Client, guide: PaymentGuide
+) -> None:
     paid(guide)
-    response = finance_olimpia_client.post(url("payment_register", guide.pk), {
-        "paid_on": guide.issued_on.isoformat(), "amount_brl": "150,00", "method": "pix"})
+    response = finance_olimpia_client.post(
+        url("payment_register", guide.pk),
+        {"paid_on": guide.issued_on.isoformat(), "amount_brl": "150,00", "method": "pix"},
+    )
     assert response.status_code == 400
     assert "não se paga duas vezes" in response.content.decode()
     assert Payment.objects.count() == 1
@@ -214,13 +255,15 @@ def test_finance_cancels_an_open_guide(finance_olimpia_client: Client, guide: Pa
 def test_finance_creates_and_pays_a_refund(finance_olimpia_client: Client, guide: PaymentGuide) -> None:
     paid(guide)
     due = (guide.issued_on + dt.timedelta(days=30)).isoformat()
-    response = finance_olimpia_client.post(url("refund_create", guide.pk),
-                                           {"amount_brl": "150,00", "due_on": due, "reason": "Recurso deferido"})
+    response = finance_olimpia_client.post(
+        url("refund_create", guide.pk), {"amount_brl": "150,00", "due_on": due, "reason": "Recurso deferido"}
+    )
     assert response.status_code == 302
     refund = Refund.objects.get()
     assert "Recurso deferido" in finance_olimpia_client.get(url("refund_list")).content.decode()
-    finance_olimpia_client.post(url("refund_mark_paid", refund.pk),
-                                {"paid_on": guide.issued_on.isoformat(), "reference": "TED 77"})
+    finance_olimpia_client.post(
+        url("refund_mark_paid", refund.pk), {"paid_on": guide.issued_on.isoformat(), "reference": "TED 77"}
+    )
     guide.refresh_from_db()
     assert guide.status == GuideStatus.REFUNDED
 
@@ -229,10 +272,18 @@ def test_a_refund_over_the_payment_is_refused_on_the_amount_field(
     finance_olimpia_client: Client, guide: PaymentGuide
 ) -> None:
     payment = paid(guide)
-    refund_create(actor=None, payment=payment, amount_brl=Decimal("100.00"), due_on=guide.issued_on,
-                  reason="Recurso", as_of=guide.issued_on)
-    response = finance_olimpia_client.post(url("refund_create", guide.pk), {
-        "amount_brl": "60,00", "due_on": guide.issued_on.isoformat(), "reason": "Recurso"})
+    refund_create(
+        actor=None,
+        payment=payment,
+        amount_brl=Decimal("100.00"),
+        due_on=guide.issued_on,
+        reason="Recurso",
+        as_of=guide.issued_on,
+    )
+    response = finance_olimpia_client.post(
+        url("refund_create", guide.pk),
+        {"amount_brl": "60,00", "due_on": guide.issued_on.isoformat(), "reason": "Recurso"},
+    )
     assert response.status_code == 400
     assert "excede o que resta do pagamento (R$ 50,00)" in response.content.decode()
     assert Refund.objects.count() == 1
@@ -245,26 +296,41 @@ def test_only_the_administrator_edits_the_pix_receiver(
     admin_olimpia_client: Client, finance_olimpia_client: Client, olimpia: Municipality
 ) -> None:
     assert finance_olimpia_client.get(url("settings_edit")).status_code == 404
-    response = admin_olimpia_client.post(url("settings_edit"), {
-        "pix_key": "financeiro@olimpia.sp.gov.br", "receiver_name": "Prefeitura de Olímpia",
-        "receiver_city": "Olímpia", "guide_due_days": "15"})
+    response = admin_olimpia_client.post(
+        url("settings_edit"),
+        {
+            "pix_key": "financeiro@olimpia.sp.gov.br",
+            "receiver_name": "Prefeitura de Olímpia",
+            "receiver_city": "Olímpia",
+            "guide_due_days": "15",
+        },
+    )
     assert response.status_code == 302
     settings = FinanceSettings.objects.get(municipality=olimpia)
     assert (settings.receiver_name, settings.guide_due_days) == ("Prefeitura de Olimpia", 15)
 
 
-def test_an_invalid_pix_key_is_refused_on_its_field(admin_olimpia_client: Client, olimpia: Municipality) -> None:
-    response = admin_olimpia_client.post(url("settings_edit"), {
-        "pix_key": "123", "receiver_name": "Prefeitura", "receiver_city": "Olimpia", "guide_due_days": "10"})
+def test_an_invalid_pix_key_is_refused_on_its_field(
+    admin_olimpia_client: Client, olimpia: Municipality
+) -> None:
+    response = admin_olimpia_client.post(
+        url("settings_edit"),
+        {"pix_key": "123", "receiver_name": "Prefeitura", "receiver_city": "Olimpia", "guide_due_days": "10"},
+    )
     assert response.status_code == 400
     assert "Chave PIX inválida" in response.content.decode()
     assert not FinanceSettings.objects.exists()
 
 
 def test_the_home_card_counts_guides_for_finance(
-    finance_olimpia_client: Client, make_staff: Callable[..., User], olimpia: Municipality, guide: PaymentGuide
+    finance_olimpia_client: Client,
+    make_staff: Callable[..., User],
+    olimpia: Municipality,
+    guide: PaymentGuide,
 ) -> None:
     html = finance_olimpia_client.get(reverse("municipality_home", args=[OLIMPIA])).content.decode()
     assert "Financeiro" in html and "Guias em aberto" in html
     inspector = client_for(make_staff("ivo.vistoriador", (olimpia, Role.INSPECTOR)))
-    assert "Guias em aberto" not in inspector.get(reverse("municipality_home", args=[OLIMPIA])).content.decode()
+    assert (
+        "Guias em aberto" not in inspector.get(reverse("municipality_home", args=[OLIMPIA])).content.decode()
+    )
