@@ -27,7 +27,8 @@ class SessionExpiryMiddleware:
 
     @staticmethod
     def _session_expired(request: HttpRequest) -> bool:
-        if settings.SESSION_COOKIE_NAME not in request.COOKIES or request.user.is_authenticated:
+        # An empty value is a deleted cookie (logout), not an expired session.
+        if not request.COOKIES.get(settings.SESSION_COOKIE_NAME) or request.user.is_authenticated:
             return False
         # Loading an unknown or expired key leaves the store without a key.
         return request.session.session_key is None
