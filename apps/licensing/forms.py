@@ -64,6 +64,10 @@ class ApplicationCreateForm(forms.Form):
     attendant = forms.ModelChoiceField(label="Monitor", queryset=Attendant.objects.none(), required=False)
     permit = forms.ModelChoiceField(label="Alvará de referência", queryset=Permit.objects.none(), required=False)
     enrolled_students = forms.IntegerField(label="Alunos matriculados", required=False, min_value=0)
+    carries_children_under_4_or_pcd = forms.NullBooleanField(
+        label="Transporta crianças menores de 4 anos ou pessoas com deficiência?", required=False,
+        widget=forms.Select(choices=[("unknown", "Não informado"), ("true", "Sim"), ("false", "Não")]),
+    )
     platform_notified_on = forms.DateField(label="Comunicação da plataforma em", required=False, widget=DATE)
     extensions = forms.IntegerField(label="Prorrogações pedidas", required=False, min_value=0, initial=0)
     requested_until = forms.DateField(label="Prazo pedido até", required=False, widget=DATE)

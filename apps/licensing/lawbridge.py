@@ -4,6 +4,7 @@ apps.lawconfig.engine; this module only builds the facts and picks values out of
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -57,31 +58,97 @@ def in_force_permits(application: Application) -> int:
     return application.operator.permits.filter(state__in=PERMIT_IN_FORCE_STATES, kind=PermitKind.REGULAR).count()
 
 
+def vehicles_in_service(application: Application) -> int:
+    """Vehicles with a regular permit in force under the regime in the municipality (Votuporanga art. 4º-A)."""
+    from apps.licensing.models import Permit
+
+    return Permit.objects.filter(municipality_id=application.municipality_id, regime_id=application.regime_id,
+                                 state__in=PERMIT_IN_FORCE_STATES, kind=PermitKind.REGULAR).count()  # fmt: skip
+
+
 def application_facts(application: Application, as_of: dt.date) -> Any:
     """The facts for the application's question, from registry rows plus what licensing knows."""
     question = QUESTION_BY_KIND.get(application.kind)
     if question == "operator_registration":
-        return lawfacts.operator_facts(application.operator, as_of=as_of, active_permits=in_force_permits(application))
+        return _operator_registration_facts(application, as_of)
     if question == "driver_registration":
-        return lawfacts.driver_facts(_required(application.driver, "driver"), as_of=as_of)
+        driver = _driver_with_verdicts(lawfacts.driver_facts(_required(application.driver, "driver"), as_of=as_of))
+        receipts = fee_receipts(application, "alvara_fee_receipt")
+        return dataclasses.replace(driver, person=_with_documents(driver.person, receipts)) if receipts else driver
     if question == "attendant_registration":
         return lawfacts.attendant_facts(_required(application.attendant, "attendant"), as_of=as_of)
     return _permit_facts(application, as_of)
 
 
+def _operator_registration_facts(application: Application, as_of: dt.date) -> f.Operator:
+    """Some laws (Olímpia art. 9º) ask the applicant for the vehicle's papers at registration: the vehicle named
+    on the application lends its documents to the holder's file."""
+    operator = lawfacts.operator_facts(application.operator, as_of=as_of, active_permits=in_force_permits(application))
+    if application.vehicle is None:
+        return operator
+    papers = lawfacts.vehicle_facts(application.vehicle, as_of=as_of).documents
+    if operator.person is not None:
+        return dataclasses.replace(operator, person=_with_documents(operator.person, papers))
+    if operator.company is not None:
+        return dataclasses.replace(operator, company=_with_documents(operator.company, papers))
+    return operator
+
+
 def _permit_facts(application: Application, as_of: dt.date) -> f.PermitApplication:
     _required(application.vehicle, "vehicle")
     passed = application.inspection_passed_on
-    vehicle: dict[str, Any] = {"inspection_approved_on": passed}
-    if application.kind == ApplicationKind.RENEWAL:
-        vehicle["detran_inspection_approved"] = passed is not None
-    extra: dict[str, Any] = {"platform_notified_on": application.platform_notified_on}
+    vehicle: dict[str, Any] = {"inspection_approved_on": passed,
+                               "detran_inspection_approved": _detran_authorized(application.vehicle)}
+    if application.kind != ApplicationKind.VEHICLE_PERMIT and passed is not None:
+        # The municipal checklist verifies the number painted on the doors of a vehicle already permitted.
+        vehicle["permit_number_on_doors"] = True
+    extra: dict[str, Any] = {
+        "platform_notified_on": application.platform_notified_on,
+        "carries_children_under_4_or_pcd": application.carries_children_under_4_or_pcd,
+        "school_vehicles_in_service": vehicles_in_service(application),
+    }
     if application.enrolled_students is not None:
         extra["enrolled_students"] = application.enrolled_students
-    return lawfacts.permit_application_facts(
+    facts = lawfacts.permit_application_facts(
         application, as_of=as_of, operator={"active_permits": in_force_permits(application)}, vehicle=vehicle,
         **extra,
     )  # fmt: skip
+    facts = dataclasses.replace(facts, drivers=tuple(_driver_with_verdicts(d) for d in facts.drivers))
+    receipts = fee_receipts(application, "inspection_fee_receipt")
+    return dataclasses.replace(facts, vehicle=_with_documents(facts.vehicle, receipts)) if receipts else facts
+
+
+def _driver_with_verdicts(driver: f.Driver) -> f.Driver:
+    """A certificate the clerk read as negative carries details["valid"]; the law reads it as Document.valid.
+    (registry.lawfacts.document_fact does not map it yet; once it does, this is a no-op.)"""
+    documents = tuple(
+        dataclasses.replace(d, valid=d.details["valid"]) if d.valid is None and "valid" in d.details else d
+        for d in driver.person.documents
+    )
+    return dataclasses.replace(driver, person=dataclasses.replace(driver.person, documents=documents))
+
+
+# The receipt each paid fee stands for in the law's document list (Patrocínio art. 4º I c and art. 8).
+RECEIPT_BY_FEE = {"inspection": "inspection_fee_receipt", "permit": "alvara_fee_receipt"}
+
+
+def fee_receipts(application: Application, receipt_kind: str) -> tuple[f.Document, ...]:
+    """The application's paid guide as the receipt document the law asks for (finance holds the payment)."""
+    guide = application.fee_guide
+    if guide is None or guide.status != "paid" or RECEIPT_BY_FEE.get(guide.fee_kind) != receipt_kind:
+        return ()
+    paid_on = guide.payment.paid_on
+    return (f.Document(kind=receipt_kind, issue_date=paid_on, details={"guide": guide.number}),)
+
+
+def _with_documents(holder: Any, documents: tuple[f.Document, ...]) -> Any:
+    return dataclasses.replace(holder, documents=(*holder.documents, *documents))
+
+
+def _detran_authorized(vehicle: Any) -> bool:
+    """DETRAN issues the school-transport authorization (CTB art. 136) only to a vehicle its inspection
+    approved: a current authorization on file is the registry's evidence of that approval."""
+    return bool(vehicle.documents.filter(kind="detran_school_authorization", status="valid").exists())
 
 
 def _required(value: Any, field: str) -> Any:
@@ -137,6 +204,11 @@ def result_date(decision: Decision | None, *keys: str) -> dt.date | None:
             return value.date()
         if isinstance(value, dt.date):
             return value
+        if isinstance(value, str) and len(value) >= 10:
+            try:  # a stored Decision keeps dates as ISO text
+                return dt.date.fromisoformat(value[:10])
+            except ValueError:
+                continue
     return None
 
 

@@ -86,6 +86,9 @@ class Application(models.Model):
         verbose_name="alvará de referência",
     )  # fmt: skip
     enrolled_students = models.PositiveIntegerField("alunos matriculados", null=True, blank=True)
+    carries_children_under_4_or_pcd = models.BooleanField(
+        "transporta crianças menores de 4 anos ou pessoas com deficiência", null=True, blank=True
+    )
     platform_notified_on = models.DateField("comunicação da plataforma em", null=True, blank=True)
     extensions = models.PositiveSmallIntegerField("prorrogações pedidas", default=0)
     requested_until = models.DateField("prazo pedido até", null=True, blank=True)

@@ -55,7 +55,7 @@ def application_create(
     *, actor: Any, operator: Operator, kind: str, as_of: dt.date, vehicle: Vehicle | None = None,
     driver: Driver | None = None, attendant: Attendant | None = None, permit: Permit | None = None,
     enrolled_students: int | None = None, platform_notified_on: dt.date | None = None, extensions: int = 0,
-    requested_until: dt.date | None = None, reason: str = "",
+    requested_until: dt.date | None = None, reason: str = "", carries_children_under_4_or_pcd: bool | None = None,
 ) -> Application:  # fmt: skip
     """A draft application of ``kind`` for the operator; its targets must belong to the same operator."""
     _check_kind(kind)
@@ -67,6 +67,7 @@ def application_create(
         municipality=operator.municipality, regime_id=operator.regime_id, year=as_of.year, sequence=sequence,
         number=format_number(sequence, as_of.year), kind=kind, operator=operator, vehicle=vehicle, driver=driver,
         attendant=attendant, permit=permit, enrolled_students=enrolled_students,
+        carries_children_under_4_or_pcd=carries_children_under_4_or_pcd,
         platform_notified_on=platform_notified_on, extensions=extensions, requested_until=requested_until,
         reason=reason.strip(), created_by=actor if getattr(actor, "is_authenticated", False) else None,
     )  # fmt: skip
@@ -227,7 +228,6 @@ def application_require_fee(*, application: Application, actor: Any, as_of: dt.d
     from apps.finance.services import fee_guide_issue
 
     row = _locked(application)
-    _require_granted(row, "exigir a taxa de")
     holder = row.operator
     guide = fee_guide_issue(
         actor=actor, municipality=row.municipality, regime_id=row.regime_id, fee_kind=fee_kind,
@@ -239,19 +239,7 @@ def application_require_fee(*, application: Application, actor: Any, as_of: dt.d
                  as_of=as_of, verb="exigir a taxa de", data=data, fee_guide=guide)  # fmt: skip
 
 
-def _require_granted(application: Application, verb: str) -> None:
-    """The next steps only follow a favourable Decision; a refused one must be denied or cured."""
-    if lawbridge.QUESTION_BY_KIND.get(application.kind) is None:
-        return
-    outcome = application.last_decision.get("outcome")
-    if outcome is None:
-        raise refuse("last_decision", f"Não é possível {verb} o requerimento {application.number}: "
-                                      "avalie-o pela lei antes.")  # fmt: skip
-    if outcome != "granted":
-        raise refuse("last_decision", f"Não é possível {verb} o requerimento {application.number}: "
-                                      f"{lawbridge.refusal_of(application.last_decision).text()}")  # fmt: skip
-
-
+@transaction.atomic
 def application_fee_paid(*, guide: Any, payment: Any, actor: Any, as_of: dt.date) -> None:
     """finance's callback when the guide of an application is paid: the workflow moves on."""
     application = Application.objects.get(pk=guide.origin_id, municipality_id=guide.municipality_id)
@@ -270,7 +258,6 @@ def application_require_inspection(*, application: Application, actor: Any, as_o
     row = _locked(application)
     if row.kind not in PERMIT_KINDS:
         raise refuse("kind", f"«{row.get_kind_display()}» não tem vistoria de veículo.")
-    _require_granted(row, "pedir a vistoria de")
     return _move(row, to=S.AWAITING_INSPECTION, allowed=[S.IN_ANALYSIS], event=EventKind.INSPECTION_REQUIRED,
                  actor=actor, as_of=as_of, verb="pedir a vistoria de")  # fmt: skip
 

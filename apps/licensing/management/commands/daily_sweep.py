@@ -1,0 +1,39 @@
+"""manage.py daily_sweep [--as-of YYYY-MM-DD]: expire, flag, archive and remind (see apps/licensing/sweep.py)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import timezone
+from tqdm import tqdm
+
+from apps.licensing.sweep import STEPS, run_sweep
+
+
+def _date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise CommandError(f"--as-of: data inválida {text!r}; use AAAA-MM-DD.") from None
+
+
+class Command(BaseCommand):
+    help = "Rotina diária: vence alvarás e documentos, marca vistorias atrasadas, arquiva pedidos e envia lembretes."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--as-of", type=_date, default=None, help="Data de referência (padrão: hoje).")
+        parser.add_argument("--no-progress", action="store_true", help="Sem barra de progresso (cron).")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        as_of: dt.date = options["as_of"] or timezone.localdate()
+        bar = tqdm(STEPS, desc=f"Rotina de {as_of:%d/%m/%Y}", unit="etapa", disable=options["no_progress"],
+                   file=self.stderr)  # fmt: skip
+        counts: dict[str, int] = {}
+        for step in bar:
+            bar.set_postfix_str(step.label)
+            counts.update(run_sweep(as_of, steps=(step,)))
+        labels = {step.key: step.label for step in STEPS}
+        for key, total in counts.items():
+            self.stdout.write(f"{labels[key]}: {total}")

@@ -1,0 +1,221 @@
+"""The daily sweep: set-based steps, each one UPDATE or INSERT … over the rows its WHERE selects.
+
+Idempotent by construction: every step's WHERE excludes what a previous run already changed (a permit already
+expired is not "in force"; a reminder already in the Reminder table is not sent again). No step loads model
+instances to loop over them; the only rows read into Python are the ids of what changed (for the timeline and
+the e-mails), in batches.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import EmailMessage, get_connection
+from django.db import transaction
+from django.db.models import Exists, OuterRef, QuerySet, Value
+from django.db.models.functions import Coalesce, NullIf
+from lawcode.facts import DOCUMENT_KINDS
+
+from apps.audit.services import audit_record
+from apps.licensing.choices import (
+    PERMIT_IN_FORCE_STATES,
+    REMINDER_DAYS,
+    ApplicationState,
+    EventKind,
+    PermitState,
+    ReminderTarget,
+)
+from apps.licensing.models import Application, ApplicationEvent, Permit, Reminder
+from apps.registry.choices import DocumentStatus
+from apps.registry.models import Document
+
+BATCH = 5000
+ARCHIVE_REASON = "Prazo para sanar encerrado sem regularização: pedido arquivado, taxas recolhidas perdidas."
+
+
+def _batches(rows: Iterator[Any], size: int = BATCH) -> Iterator[list[Any]]:
+    while chunk := list(islice(rows, size)):
+        yield chunk
+
+
+# --- the WHERE of each step (shared with the benchmark's bare counts) ------------------------------------
+
+
+def suspensions_ending(as_of: dt.date) -> QuerySet[Permit]:
+    return Permit.objects.filter(state=PermitState.SUSPENDED, suspended_until__lt=as_of)
+
+
+def permits_past_validity(as_of: dt.date) -> QuerySet[Permit]:
+    return Permit.objects.filter(state__in=PERMIT_IN_FORCE_STATES, valid_until__lt=as_of)
+
+
+def documents_past_validity(as_of: dt.date) -> QuerySet[Document]:
+    return Document.objects.filter(status=DocumentStatus.VALID, valid_until__lt=as_of)
+
+
+def inspections_newly_overdue(as_of: dt.date) -> QuerySet[Permit]:
+    return Permit.objects.filter(state__in=PERMIT_IN_FORCE_STATES, inspection_due_on__lt=as_of,
+                                 inspection_overdue=False)  # fmt: skip
+
+
+def applications_past_cure(as_of: dt.date) -> QuerySet[Application]:
+    return Application.objects.filter(state=ApplicationState.PENDING_DOCUMENTS, cure_deadline__lt=as_of)
+
+
+def reminder_windows(as_of: dt.date) -> list[tuple[int, dt.date, dt.date]]:
+    """(threshold, first day, last day): 60 → 31..60 days ahead, 30 → 8..30, 7 → 0..7 (a late first run
+    sends only the nearest reminder, never three at once)."""
+    limits = sorted(REMINDER_DAYS)
+    windows = []
+    for index, days in enumerate(limits):
+        lower = limits[index - 1] + 1 if index else 0
+        windows.append((days, as_of + dt.timedelta(days=lower), as_of + dt.timedelta(days=days)))
+    return windows
+
+
+def _already_reminded(target: str, days: int) -> Exists:
+    return Exists(Reminder.objects.filter(target=target, target_id=OuterRef("pk"), days_before=days,
+                                          expires_on=OuterRef("valid_until")))  # fmt: skip
+
+
+def permits_to_remind(days: int, first: dt.date, last: dt.date) -> QuerySet[Permit]:
+    return Permit.objects.filter(state=PermitState.ACTIVE, valid_until__gte=first, valid_until__lte=last).filter(
+        ~_already_reminded(ReminderTarget.PERMIT, days)
+    )
+
+
+def documents_to_remind(days: int, first: dt.date, last: dt.date) -> QuerySet[Document]:
+    return Document.objects.filter(status=DocumentStatus.VALID, valid_until__gte=first, valid_until__lte=last).filter(
+        ~_already_reminded(ReminderTarget.DOCUMENT, days)
+    )
+
+
+# --- steps --------------------------------------------------------------------------------------------------
+
+
+def lift_suspensions(as_of: dt.date) -> int:
+    return suspensions_ending(as_of).update(state=PermitState.ACTIVE, suspended_until=None)
+
+
+def expire_permits(as_of: dt.date) -> int:
+    return permits_past_validity(as_of).update(state=PermitState.EXPIRED, closed_on=as_of,
+                                               closed_reason="Validade encerrada.")  # fmt: skip
+
+
+def expire_documents(as_of: dt.date) -> int:
+    return documents_past_validity(as_of).update(status=DocumentStatus.EXPIRED)
+
+
+def flag_overdue_inspections(as_of: dt.date) -> int:
+    return inspections_newly_overdue(as_of).update(inspection_overdue=True)
+
+
+def archive_past_cure(as_of: dt.date) -> int:
+    """Archive what passed its cure deadline (fees forfeited, Patrocínio art. 7), with a timeline line each."""
+    selected = applications_past_cure(as_of).select_for_update().values_list("pk", flat=True).order_by("pk")
+    for ids in _batches(iter(selected.iterator(chunk_size=BATCH))):
+        ApplicationEvent.objects.bulk_create(
+            ApplicationEvent(application_id=pk, on=as_of, kind=EventKind.ARCHIVED, actor_name="sistema",
+                             state_from=ApplicationState.PENDING_DOCUMENTS, state_to=ApplicationState.ARCHIVED,
+                             note=ARCHIVE_REASON, data={"fees_forfeited": True})
+            for pk in ids
+        )  # fmt: skip
+    return applications_past_cure(as_of).update(state=ApplicationState.ARCHIVED, archived_reason=ARCHIVE_REASON,
+                                                fees_forfeited=True, decided_on=as_of)  # fmt: skip
+
+
+def _email(*paths: str) -> Coalesce:
+    return Coalesce(*(NullIf(path, Value("")) for path in paths), Value(""))
+
+
+PERMIT_EMAIL = ("operator__person__email", "operator__company__email")
+DOCUMENT_EMAIL = ("person__email", "company__email", "operator__person__email", "operator__company__email",
+                  "vehicle__operator__person__email", "vehicle__operator__company__email")  # fmt: skip
+
+
+def remind_permits(as_of: dt.date) -> int:
+    sent = 0
+    for days, first, last in reminder_windows(as_of):
+        rows = permits_to_remind(days, first, last).annotate(recipient=_email(*PERMIT_EMAIL))
+        values = rows.values("pk", "municipality_id", "valid_until", "recipient", "number", "vehicle__plate")
+        sent += _remind(ReminderTarget.PERMIT, days, values.iterator(chunk_size=BATCH), as_of, _permit_message)
+    return sent
+
+
+def remind_documents(as_of: dt.date) -> int:
+    sent = 0
+    for days, first, last in reminder_windows(as_of):
+        rows = documents_to_remind(days, first, last).annotate(recipient=_email(*DOCUMENT_EMAIL))
+        values = rows.values("pk", "municipality_id", "valid_until", "recipient", "kind")
+        sent += _remind(ReminderTarget.DOCUMENT, days, values.iterator(chunk_size=BATCH), as_of, _document_message)
+    return sent
+
+
+def _permit_message(row: dict[str, Any], days: int) -> tuple[str, str]:
+    subject = f"Alvará {row['number']} vence em {row['valid_until']:%d/%m/%Y}"
+    body = (f"O alvará {row['number']} do veículo {row['vehicle__plate']} vence em {row['valid_until']:%d/%m/%Y} "
+            f"(em {days} dias ou menos). Peça a renovação na Prefeitura antes do vencimento.")  # fmt: skip
+    return subject, body
+
+
+def _document_message(row: dict[str, Any], days: int) -> tuple[str, str]:
+    label = DOCUMENT_KINDS.get(row["kind"], row["kind"])
+    subject = f"{label}: vence em {row['valid_until']:%d/%m/%Y}"
+    body = (f"O documento «{label}» cadastrado na Prefeitura vale até {row['valid_until']:%d/%m/%Y} (em {days} dias "
+            "ou menos). Envie o documento atualizado antes do vencimento.")  # fmt: skip
+    return subject, body
+
+
+def _remind(
+    target: str, days: int, rows: Iterator[dict[str, Any]], as_of: dt.date,
+    message: Callable[[dict[str, Any], int], tuple[str, str]],
+) -> int:  # fmt: skip
+    """Record the reminders (unique key: object, threshold, expiry date) and e-mail those with an address."""
+    total = 0
+    with get_connection() as connection:
+        for batch in _batches(rows):
+            Reminder.objects.bulk_create(
+                [Reminder(municipality_id=r["municipality_id"], target=target, target_id=r["pk"], days_before=days,
+                          expires_on=r["valid_until"], recipient=r["recipient"], sent_on=as_of) for r in batch],
+                ignore_conflicts=True,
+            )  # fmt: skip
+            mails = [EmailMessage(*message(r, days), settings.DEFAULT_FROM_EMAIL, [r["recipient"]])
+                     for r in batch if r["recipient"]]  # fmt: skip
+            connection.send_messages(mails)
+            total += len(batch)
+    return total
+
+
+@dataclass(frozen=True)
+class Step:
+    key: str
+    label: str
+    run: Callable[[dt.date], int]
+
+
+STEPS: tuple[Step, ...] = (
+    Step("suspensions_lifted", "Suspensões encerradas", lift_suspensions),
+    Step("permits_expired", "Alvarás vencidos", expire_permits),
+    Step("documents_expired", "Documentos vencidos", expire_documents),
+    Step("inspections_overdue", "Vistorias atrasadas", flag_overdue_inspections),
+    Step("applications_archived", "Requerimentos arquivados", archive_past_cure),
+    Step("permit_reminders", "Lembretes de alvarás", remind_permits),
+    Step("document_reminders", "Lembretes de documentos", remind_documents),
+)
+
+
+def run_sweep(as_of: dt.date, *, steps: Iterator[Step] | tuple[Step, ...] = STEPS) -> dict[str, int]:
+    """Run every step in its own transaction (a failure keeps the earlier steps) and audit the totals."""
+    counts: dict[str, int] = {}
+    for step in steps:
+        with transaction.atomic():
+            counts[step.key] = step.run(as_of)
+    with transaction.atomic():
+        audit_record(actor=None, municipality=None, action="licensing.daily_sweep", object_type="licensing.sweep",
+                     object_id=as_of.isoformat(), after=counts)  # fmt: skip
+    return counts

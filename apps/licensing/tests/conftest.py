@@ -1,0 +1,89 @@
+"""Licensing fixtures: one ready-to-grant case per regime (apps.licensing.casebook), isolated MEDIA_ROOT."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lawcode.params import ParameterValue
+
+from apps.accounts.models import User
+from apps.lawconfig import engine
+from apps.licensing import services
+from apps.licensing.casebook import Case, pf_case, pj_case
+from apps.licensing.choices import PERMIT_KINDS
+from apps.licensing.models import Application, Permit
+from apps.tenancy.choices import Role
+from apps.tenancy.models import Municipality
+
+AS_OF = dt.date(2026, 3, 10)
+FLEET_CAP = 60
+
+
+@pytest.fixture(autouse=True)
+def _media_root(settings: Any, tmp_path: Path) -> None:
+    settings.MEDIA_ROOT = tmp_path / "media"
+
+
+@pytest.fixture(autouse=True)
+def _votuporanga_fleet_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Votuporanga art. 4º-A leaves the fleet cap to a decree; lawconfig has no table for decree values yet,
+    so the tests configure it the way a municipality would (a dated, cited parameter value)."""
+    original = engine._fiscal_parameters
+
+    def with_fleet_cap(municipality: Municipality, regime: Any) -> dict[str, Any]:
+        values = dict(original(municipality, regime))
+        if "fleet_cap" in regime.parameters:
+            values["fleet_cap"] = (ParameterValue(dt.date(2018, 3, 20), FLEET_CAP, "art4A", "V", "decreto", "test"),)
+        return values
+
+    monkeypatch.setattr(engine, "_fiscal_parameters", with_fleet_cap)
+
+
+@pytest.fixture
+def olimpia_pf(olimpia: Municipality) -> Case:
+    return pf_case(olimpia, 1, "João da Silva", as_of=AS_OF)
+
+
+@pytest.fixture
+def votuporanga_pj(votuporanga: Municipality) -> Case:
+    return pj_case(votuporanga, 2, "Transportes Escolares Vila Ltda", "Marcos Pereira", as_of=AS_OF)
+
+
+@pytest.fixture
+def patrocinio_pf(patrocinio: Municipality) -> Case:
+    return pf_case(patrocinio, 3, "Paula Motorista", as_of=AS_OF)
+
+
+@pytest.fixture
+def analyst_votuporanga(make_staff: Callable[..., User], votuporanga: Municipality) -> User:
+    return make_staff("vera.analista", (votuporanga, Role.ANALYST), full_name="Vera Analista")
+
+
+@pytest.fixture
+def analyst_patrocinio(make_staff: Callable[..., User], patrocinio: Municipality) -> User:
+    return make_staff("pedro.analista", (patrocinio, Role.ANALYST), full_name="Pedro Analista")
+
+
+def to_analysis(case: Case, kind: str = "vehicle_permit", *, actor: Any = None, as_of: dt.date = AS_OF,
+                **fields: Any) -> Application:  # fmt: skip
+    """Create, protocol and open the analysis of an application on the case's vehicle."""
+    fields.setdefault("vehicle", case.vehicle if kind in PERMIT_KINDS else None)
+    fields.setdefault("enrolled_students", 12000)
+    fields.setdefault("carries_children_under_4_or_pcd", False)
+    application = services.application_create(actor=actor, operator=case.operator, kind=kind, as_of=as_of, **fields)
+    services.application_submit(application=application, actor=actor, as_of=as_of)
+    return services.application_start_analysis(application=application, actor=actor, as_of=as_of)
+
+
+def issue_permit(case: Case, kind: str = "vehicle_permit", *, actor: Any = None, as_of: dt.date = AS_OF,
+                 **fields: Any) -> Permit:  # fmt: skip
+    """The whole path without a fee: analysis, inspection passed, approval; returns the permit issued."""
+    application = to_analysis(case, kind, actor=actor, as_of=as_of, **fields)
+    services.application_require_inspection(application=application, actor=actor, as_of=as_of)
+    services.application_inspection_passed(application=application, performed_on=as_of, actor=actor, as_of=as_of)
+    services.application_approve(application=application, actor=actor, as_of=as_of)
+    return Permit.objects.get(application=application)
