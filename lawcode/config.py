@@ -5,6 +5,7 @@
         "parameters": {"ufm": [{"from": "2026-01-01", "value": "5.45", "cite": "art8",
                                 "note": "Decreto municipal nº …/2026"}]},
         "closures": [{"date": "2026-10-30", "name": "Ponto facultativo (Decreto …)"}],
+        "early_closings": [{"date": "2026-12-23", "name": "Expediente até 12h (Decreto …)"}],
     })
     lawcode.evaluate("patrocinio_mg_aplicativo", "fine_amount", facts, as_of=day, config=config)
 
@@ -23,7 +24,7 @@ from typing import Any
 from lawcode.errors import CitationMissingError, InvalidFactError
 from lawcode.params import ParameterValue
 
-_CONFIG_KEYS = ("parameters", "interpretations", "municipal_holidays", "closures")
+_CONFIG_KEYS = ("parameters", "interpretations", "municipal_holidays", "closures", "early_closings")
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,9 @@ class Config:
     interpretations: Mapping[str, str] = field(default_factory=dict)
     municipal_holidays: tuple[DatedEntry, ...] = ()
     closures: tuple[DatedEntry, ...] = ()
+    early_closings: tuple[DatedEntry, ...] = ()
+    """Days the office closed before the usual hour: business days on which no deadline may end
+    (Lei 9.784/1999 art. 66 §1)."""
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None, where: str = "config") -> Config:
@@ -58,6 +62,7 @@ class Config:
             interpretations=_interpretations(data.get("interpretations") or {}, f"{where}.interpretations"),
             municipal_holidays=_entries(data.get("municipal_holidays") or [], f"{where}.municipal_holidays"),
             closures=_entries(data.get("closures") or [], f"{where}.closures"),
+            early_closings=_entries(data.get("early_closings") or [], f"{where}.early_closings"),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -69,10 +74,12 @@ class Config:
             "interpretations": dict(sorted(self.interpretations.items())),
             "municipal_holidays": [{"date": e.date.isoformat(), "name": e.name} for e in self.municipal_holidays],
             "closures": [{"date": e.date.isoformat(), "name": e.name} for e in self.closures],
+            "early_closings": [{"date": e.date.isoformat(), "name": e.name} for e in self.early_closings],
         }
 
     def is_empty(self) -> bool:
-        return not (self.parameters or self.interpretations or self.municipal_holidays or self.closures)
+        return not (self.parameters or self.interpretations or self.municipal_holidays or self.closures
+                    or self.early_closings)
 
 
 def _value_dict(value: ParameterValue) -> dict[str, Any]:

@@ -312,11 +312,12 @@ class Regime:
         if self._calendar is None:
             self._calendar = LegalCalendar.from_yaml_data(self.uf, self.calendar_data,
                                                           str(self.folder / "calendar.yaml"))
-        if not config.closures and not config.municipal_holidays:
+        if not (config.closures or config.municipal_holidays or config.early_closings):
             return self._calendar
+        early = [Closure(on=c.date, name=c.name, early_closing=True) for c in config.early_closings]
         return self._calendar.extended(
             municipal_holidays=[MunicipalHoliday(name=h.name, on=h.date) for h in config.municipal_holidays],
-            closures=[Closure(on=c.date, name=c.name) for c in config.closures],
+            closures=[Closure(on=c.date, name=c.name) for c in config.closures] + early,
         )
 
 

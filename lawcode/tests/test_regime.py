@@ -301,6 +301,10 @@ def test_context_calendar_has_municipal_holidays_and_configured_closures(demo: R
     assert not configured.is_business_day(dt.date(2026, 3, 3))
     assert not configured.is_business_day(dt.date(2026, 3, 4))
     assert configured.is_business_day(dt.date(2026, 3, 5))
+    early = Context(demo, dt.date(2026, 3, 1),
+                    Config.from_dict({"early_closings": [{"date": "2026-03-05", "name": "Expediente até 12h"}]}))
+    assert early.calendar.is_business_day(dt.date(2026, 3, 5))
+    assert not early.calendar.can_end_deadline(dt.date(2026, 3, 5))
 
 
 BINDING = '''        in_force_by_interpretation:
