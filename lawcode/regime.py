@@ -284,8 +284,9 @@ class Regime:
         """
         if config.is_empty():
             return self.parameters
-        if self._merged is not None and self._merged[0] is config:
-            return self._merged[1]
+        cached = self._merged  # read once: another thread may replace it between two reads
+        if cached is not None and cached[0] is config:
+            return cached[1]
         for int_id in config.interpretations:
             choose(self.interpretations, int_id, config.interpretations)
         merged = dict(self.parameters)
