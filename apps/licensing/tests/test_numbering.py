@@ -1,0 +1,92 @@
+"""Permit numbers: 'NNNN/YYYY', sequential per municipality and year, with no gap or duplicate when many
+processes issue at once (PermitSequence row lock + unique constraint)."""
+
+from __future__ import annotations
+
+import multiprocessing
+import multiprocessing.synchronize
+
+import pytest
+from django.db import IntegrityError, connection, connections, transaction
+
+from apps.licensing import services
+from apps.licensing.casebook import Case
+from apps.licensing.models import Application, Permit, PermitSequence
+from apps.licensing.numbering import format_number, take_next_number
+from apps.licensing.tests.conftest import AS_OF, issue_permit
+from apps.tenancy.models import Municipality
+
+PROCESSES = 8
+PER_PROCESS = 5
+
+
+def test_format_pads_to_four_digits_and_keeps_longer_numbers() -> None:
+    assert format_number(7, 2026) == "0007/2026"
+    assert format_number(12345, 2026) == "12345/2026"
+
+
+@pytest.mark.django_db
+def test_numbers_restart_each_year_and_are_separate_per_municipality(
+    olimpia: Municipality, votuporanga: Municipality
+) -> None:
+    with transaction.atomic():
+        taken = [take_next_number(PermitSequence, olimpia, 2026) for _ in range(3)]
+        taken.append(take_next_number(PermitSequence, olimpia, 2027))
+        taken.append(take_next_number(PermitSequence, votuporanga, 2026))
+    assert taken == [1, 2, 3, 1, 1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_taking_a_number_outside_a_transaction_is_a_programming_error(olimpia: Municipality) -> None:
+    with pytest.raises(RuntimeError, match="transaction.atomic"):
+        take_next_number(PermitSequence, olimpia, 2026)
+
+
+@pytest.mark.django_db
+def test_the_unique_constraint_is_the_last_line(olimpia_pf: Case) -> None:
+    permit = issue_permit(olimpia_pf)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Permit.objects.create(
+            municipality=permit.municipality, regime_id=permit.regime_id, year=permit.year, sequence=permit.sequence,
+            number=permit.number, operator=permit.operator, vehicle=permit.vehicle, issued_on=AS_OF, valid_from=AS_OF,
+        )  # fmt: skip
+
+
+def _ready_applications(case: Case, count: int) -> list[int]:
+    """Applications in analysis with an approved inspection, ready for permit_issue."""
+    ids = []
+    for _ in range(count):
+        application = services.application_create(actor=None, operator=case.operator, kind="vehicle_permit",
+                                                   as_of=AS_OF, vehicle=case.vehicle)  # fmt: skip
+        Application.objects.filter(pk=application.pk).update(state="approved", inspection_passed_on=AS_OF)
+        ids.append(application.pk)
+    return ids
+
+
+def _issue_in_child(application_ids: list[int], barrier: multiprocessing.synchronize.Barrier) -> None:
+    """Runs in a forked process with its own database connection."""
+    barrier.wait()
+    for pk in application_ids:
+        with transaction.atomic():
+            application = Application.objects.select_related("municipality", "operator", "vehicle").get(pk=pk)
+            services.permit_issue(application=application, actor=None, as_of=AS_OF)
+    connection.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_eight_processes_issuing_at_once_get_every_number_exactly_once(olimpia_pf: Case) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL: SQLite serializes every writer, there is no race to test")
+    ids = _ready_applications(olimpia_pf, PROCESSES * PER_PROCESS)
+    connections.close_all()  # each forked child must open its own connection
+    context = multiprocessing.get_context("fork")
+    barrier = context.Barrier(PROCESSES)
+    workers = [context.Process(target=_issue_in_child, args=(ids[i::PROCESSES], barrier)) for i in range(PROCESSES)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=120)
+    assert [worker.exitcode for worker in workers] == [0] * PROCESSES
+    sequences = sorted(Permit.objects.filter(year=2026).values_list("sequence", flat=True))
+    assert sequences == list(range(1, PROCESSES * PER_PROCESS + 1))  # no duplicate, no gap
+    assert PermitSequence.objects.get(municipality=olimpia_pf.operator.municipality, year=2026).last == 40
