@@ -268,11 +268,14 @@ class _Parser:
 
     def run(self, text: str) -> LawText:
         lines = [_Line(i + 1, raw.strip()) for i, raw in enumerate(text.splitlines())]
+        # The closing "Cidade, 10 de janeiro de 2020." comes after the last article; a wrapped line of the body
+        # that happens to end in a date must not cut the law short.
+        last_article = max((line.number for line in lines if _ARTICLE.match(line.text)), default=0)
         for line in lines:
             if not line.text:
                 self.state.previous_blank = True
                 continue
-            if self.state.current is not None and _CLOSING.search(line.text) and not self._starts_dispositivo(line):
+            if line.number > last_article and self._is_closing(line):
                 break
             self.feed(line)
             self.state.previous_blank = False
@@ -280,6 +283,10 @@ class _Parser:
             raise LawTextError("no article found in the law text", message_pt="nenhum artigo no texto da lei",
                                file=self.source)
         return LawText(self.source, self.in_force, self.dispositivos)
+
+    def _is_closing(self, line: _Line) -> bool:
+        started = self.state.current is not None
+        return started and bool(_CLOSING.search(line.text)) and not self._starts_dispositivo(line)
 
     def _starts_dispositivo(self, line: _Line) -> bool:
         patterns = (_ARTICLE, _PARAGRAPH, _SOLE_PARAGRAPH, _INCISO, _ALINEA)

@@ -218,3 +218,11 @@ def test_numbering_gaps_reveal_misread_lines(text: str) -> None:
 def test_lettered_dispositivos_follow_their_base_number() -> None:
     law = crafted("Art. 1º Texto.\n§ 1º Um.\n§ 1º-A Um-A.\n§ 2º Dois.\nArt. 1º-A Outro.\nArt. 2º Fim.\n")
     assert law.ids() == ["art1", "art1_par1", "art1_par1A", "art1_par2", "art1A", "art2"]
+
+
+def test_a_wrapped_line_ending_in_a_date_does_not_end_the_law() -> None:
+    law = crafted("Art. 1º Nos termos do ato assinado\nem Brasília, 3 de janeiro de 2012.\nArt. 2º Fim.\n"
+                  "Prefeitura de Exemplo, em 2 de janeiro de 2020.\nFULANO\n")
+    assert law.ids() == ["art1", "art2"]
+    assert law.get("art1").text.endswith("em Brasília, 3 de janeiro de 2012.")
+    assert law.get("art2").text == "Fim."
