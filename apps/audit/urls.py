@@ -6,4 +6,5 @@ app_name = "audit"
 
 urlpatterns = [
     path("auditoria/", views.event_list, name="event_list"),
+    path("auditoria/<int:event_id>/", views.event_detail, name="event_detail"),
 ]

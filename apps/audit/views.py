@@ -9,6 +9,7 @@ from django.views.decorators.http import require_GET
 from apps.audit.forms import AuditEventFilterForm
 from apps.audit.models import AuditEvent
 from apps.tenancy.models import Municipality
+from apps.tenancy.querysets import get_object_for_user_or_404
 
 PAGE_SIZE = 25
 
@@ -32,3 +33,13 @@ def event_list(request: HttpRequest) -> HttpResponse:
     context = {"form": form, "page": page, "query": query.urlencode()}
     return render(request, "audit/event_list.html", context)
 
+
+
+@login_required
+@require_GET
+def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
+    """One event with its before/after JSON and its place in the hash chain."""
+    event = get_object_for_user_or_404(
+        AuditEvent.objects.select_related("municipality"), request.user, "view", pk=event_id
+    )
+    return render(request, "audit/event_detail.html", {"event": event})

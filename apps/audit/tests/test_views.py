@@ -73,3 +73,26 @@ def test_it_paginates(auditor_olimpia_client: Client, olimpia: Municipality) -> 
 def test_it_links_the_home_card_to_the_trail(auditor_olimpia_client: Client) -> None:
     html = auditor_olimpia_client.get(reverse("municipality_home", args=["3533908"])).content.decode()
     assert f"{URL}?municipality=3533908" in html
+
+
+def test_it_shows_one_event_with_its_chain_position(auditor_olimpia_client: Client, olimpia: Municipality) -> None:
+    event = AuditEvent.objects.get(chain="3533908", action="municipality.create")
+    html = auditor_olimpia_client.get(reverse("audit:event_detail", args=[event.pk])).content.decode()
+    assert event.hash in html and "3533908 nº 1" in html and "olimpia_sp_escolar" in html
+
+
+def test_it_gives_404_for_an_event_of_another_municipality(
+    auditor_olimpia_client: Client, agent_votuporanga: User
+) -> None:
+    event = AuditEvent.objects.filter(chain="3557105").first()
+    assert event is not None
+    assert auditor_olimpia_client.get(reverse("audit:event_detail", args=[event.pk])).status_code == 404
+
+
+def test_it_gives_404_on_event_pages_to_the_outsider_and_the_analyst(
+    outsider_client: Client, analyst_olimpia_client: Client
+) -> None:
+    event = AuditEvent.objects.get(chain="3533908", action="municipality.create")
+    url = reverse("audit:event_detail", args=[event.pk])
+    assert outsider_client.get(url).status_code == 404
+    assert analyst_olimpia_client.get(url).status_code == 404
