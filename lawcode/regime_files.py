@@ -87,6 +87,7 @@ class ActSource:
         amendments = tuple(Amendment(a.key, a.marker, dates.get(a.key, a.in_force), a.cite_as)
                            for a in self.amendments)
         law = parse_law_text(self.text, source=str(self.path), in_force=self.in_force, amendments=amendments)
+        law.name = self.key
         return Act(key=self.key, title=self.title, cite_as=self.cite_as, published=self.published,
                    in_force=self.in_force, text=law, amendments=amendments, url=self.url)
 

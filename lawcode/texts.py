@@ -179,6 +179,8 @@ class LawText:
     source: str
     in_force: dt.date
     dispositivos: dict[str, Dispositivo]
+    name: str = ""
+    """The act key (set by the regime loader), used in messages instead of the file path."""
 
     def ids(self) -> list[str]:
         """Every dispositivo id (articles, paragraphs, incisos, alíneas) in text order."""
@@ -221,7 +223,7 @@ class LawText:
         dispositivo = self.get(dispositivo_id)
         found = dispositivo.wording_on(on)
         if found is None:
-            raise DispositivoNotInForceError(self.source, dispositivo_id, on, _validity(dispositivo))
+            raise DispositivoNotInForceError(self.name or self.source, dispositivo_id, on, _validity(dispositivo))
         return found
 
     def position(self, dispositivo_id: str) -> int:

@@ -287,8 +287,10 @@ def test_a_rule_may_cite_only_what_it_declares(demo: Regime) -> None:
 def test_citing_an_inserted_dispositivo_before_its_insertion_fails(demo: Regime) -> None:
     from lawcode.errors import DispositivoNotInForceError
 
-    with pytest.raises(DispositivoNotInForceError):
+    with pytest.raises(DispositivoNotInForceError) as error:
         demo.resolve_citation("art2A", dt.date(2021, 6, 30))
+    expected = "o dispositivo art2A (demo-100-2020) não tem redação vigente em 30/06/2021"
+    assert error.value.message_pt.startswith(expected)
 
 
 def test_context_calendar_has_municipal_holidays_and_configured_closures(demo: Regime) -> None:
