@@ -172,6 +172,7 @@ class InvalidFactError(LawcodeError):
 
     def __init__(self, field_path: str, problem: str, where: str | None = None) -> None:
         self.field_path = field_path
+        self.problem = problem
         self.where = where
         context = f" in {where}" if where else ""
         super().__init__(

@@ -336,7 +336,7 @@ def from_dict(cls: type[T], data: Any, where: str | None = None, *, path: str = 
     try:
         return cls(**values)
     except InvalidFactError as exc:
-        raise InvalidFactError(_join(path, exc.field_path), exc.message.split(": ", 1)[-1], where) from None
+        raise InvalidFactError(_join(path, exc.field_path), exc.problem, where) from None
 
 
 _SCHEMAS: dict[type, tuple[dict[str, Any], dict[str, dataclasses.Field[Any]]]] = {}

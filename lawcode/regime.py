@@ -38,7 +38,7 @@ from lawcode.errors import (
 )
 from lawcode.facts import from_dict, to_dict
 from lawcode.interpretations import Interpretation, choose
-from lawcode.params import Parameter, ParameterValue, coerce_value
+from lawcode.params import CONFIDENCE_GRADES, Parameter, ParameterValue, coerce_value
 from lawcode.questions import question_spec
 from lawcode.regime_files import ActSource, AmendmentBinding
 from lawcode.regime_files import CatalogEntry as CatalogEntry  # re-exported: rules import it from here
@@ -301,6 +301,11 @@ class Regime:
         out = []
         for value in values:
             self.citer.validate(value.cite, file=value.source or "Config.parameters")
+            if value.confidence not in CONFIDENCE_GRADES:
+                raise RegimeDefinitionError(
+                    f"{value.source}: confidence {value.confidence!r} must be one of {', '.join(CONFIDENCE_GRADES)}",
+                    message_pt="grau de confiança inválido (use V, S, M ou NF)", field=parameter.name,
+                )
             coerced = coerce_value(value.value, parameter.unit, file=value.source or "Config.parameters")
             out.append(ParameterValue(value.effective_from, coerced, value.cite, value.confidence, value.note,
                                       value.source))

@@ -250,6 +250,14 @@ def test_config_for_unknown_parameter_or_without_cite_fails(demo: Regime) -> Non
                           {"from": "2022-01-01", "value": 1, "cite": "art77"}]}}))
 
 
+def test_config_value_confidence_must_be_a_known_grade(demo: Regime) -> None:
+    config = Config.from_dict({"parameters": {"max_vehicle_age": [
+        {"from": "2022-01-01", "value": 12, "cite": "art2_incI", "confidence": "high"}]}})
+    with pytest.raises(RegimeDefinitionError) as error:
+        demo.evaluate("vehicle_permit", PERMIT, as_of=dt.date(2022, 3, 1), config=config)
+    assert "'high'" in error.value.message
+
+
 def test_missing_fact_names_the_field(demo: Regime) -> None:
     with pytest.raises(MissingFactError) as error:
         demo.evaluate("vehicle_permit", {"operator": {"kind": "PF"}, "vehicle": {}}, as_of=dt.date(2022, 3, 1))
