@@ -95,6 +95,7 @@ INSTALLED_APPS = [
     "apps.registry",
     "apps.finance",
     "apps.licensing",
+    "apps.inspections",
 ]
 
 MIDDLEWARE = [

@@ -18,6 +18,8 @@ urlpatterns = [
     path("api/v1/finance/", include("apps.finance.api.urls")),
     path("", include("apps.licensing.urls")),
     path("api/v1/licensing/", include("apps.licensing.api.urls")),
+    path("", include("apps.inspections.urls")),
+    path("api/v1/inspections/", include("apps.inspections.api.urls")),
     path("api/v1/openapi.json", SpectacularJSONAPIView.as_view(), name="api-schema"),
     path("api/v1/", include((api_router.urls, "api"), namespace="v1")),
 ]

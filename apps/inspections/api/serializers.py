@@ -1,0 +1,42 @@
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from apps.inspections.choices import InspectionKind
+from apps.inspections.models import Inspection
+
+
+class InspectionSerializer(serializers.ModelSerializer[Inspection]):
+    municipality = serializers.CharField(source="municipality.ibge_code", read_only=True)
+    plate = serializers.CharField(source="vehicle.plate", read_only=True)
+
+    class Meta:
+        model = Inspection
+        fields = [
+            "id", "municipality", "regime_id", "vehicle", "plate", "application", "kind", "checklist_kind",
+            "scheduled_for", "deadline", "deadline_basis", "inspector", "performed_on", "result", "cure_deadline",
+            "previous", "items", "notes",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+
+class ScheduleSerializer(serializers.Serializer[None]):
+    vehicle = serializers.IntegerField()
+    scheduled_for = serializers.DateField()
+    kind = serializers.ChoiceField(
+        choices=[k for k in InspectionKind.values if k != InspectionKind.REINSPECTION], required=False
+    )
+    application = serializers.IntegerField(required=False)
+    inspector = serializers.IntegerField(required=False)
+
+
+class ItemSerializer(serializers.Serializer[None]):
+    code = serializers.CharField()
+    ok = serializers.BooleanField()
+    note = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class ResultSerializer(serializers.Serializer[None]):
+    performed_on = serializers.DateField()
+    items = ItemSerializer(many=True)
+    notes = serializers.CharField(required=False, allow_blank=True, default="")

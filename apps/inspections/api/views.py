@@ -1,0 +1,96 @@
+"""The inspections API: the same gate (for_user) and the same services as the screens.
+
+GET  /api/v1/inspections/inspections/?municipality=<IBGE>&result=&vehicle=   list (readers)
+POST /api/v1/inspections/inspections/                                       schedule (schedulers)
+POST /api/v1/inspections/inspections/<id>/result/                           record the result (inspectors)
+A vehicle, application or inspection outside the user's municipalities answers 404; a refusal answers 400
+with the Portuguese message keyed by the field.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db.models import QuerySet
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from apps.accounts.models import User
+from apps.inspections import services
+from apps.inspections.api.serializers import InspectionSerializer, ResultSerializer, ScheduleSerializer
+from apps.inspections.models import Inspection
+from apps.licensing.models import Application
+from apps.registry.models import Vehicle
+from apps.tenancy.querysets import user_can
+
+FILTERS = {"municipality": "municipality__ibge_code", "result": "result", "vehicle": "vehicle_id", "kind": "kind"}
+
+
+def _refusal(exc: DjangoValidationError) -> Response:
+    body = exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages}
+    return Response(body, status=status.HTTP_400_BAD_REQUEST)
+
+
+def _scoped(queryset: Any, user: Any, action_name: str, pk: Any) -> Any:
+    row = queryset.for_user(user, action_name).filter(pk=pk).first() if pk is not None else None
+    if row is None:
+        raise NotFound("Registro não encontrado.")
+    return row
+
+
+class InspectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet[Inspection]):
+    """Inspections of the municipalities where the user may read them; others answer 404."""
+
+    queryset = Inspection.objects.none()  # schema generation only; real reads go through get_queryset
+    serializer_class = InspectionSerializer
+
+    def get_queryset(self) -> QuerySet[Inspection]:
+        rows = Inspection.objects.for_user(self.request.user, "view").for_list()
+        for param, column in FILTERS.items():
+            if self.request.query_params.get(param):
+                rows = rows.filter(**{column: self.request.query_params[param]})
+        return rows.order_by("scheduled_for", "pk")
+
+    @extend_schema(request=ScheduleSerializer, responses={201: InspectionSerializer})
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = ScheduleSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        vehicle = _scoped(Vehicle.objects, request.user, "view", values["vehicle"])
+        if not user_can(request.user, vehicle.municipality_id, "inspections.inspection", "schedule"):
+            raise NotFound("Registro não encontrado.")
+        application = _scoped(Application.objects, request.user, "view", values["application"]) \
+            if values.get("application") else None  # fmt: skip
+        inspector = User.objects.filter(pk=values["inspector"]).first() if values.get("inspector") else None
+        try:
+            row = services.inspection_schedule(
+                actor=request.user, vehicle=vehicle, scheduled_for=values["scheduled_for"], kind=values.get("kind"),
+                application=application, inspector=inspector, as_of=timezone.localdate(),
+            )  # fmt: skip
+        except DjangoValidationError as exc:
+            return _refusal(exc)
+        return Response(InspectionSerializer(row).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=ResultSerializer, responses={200: InspectionSerializer})
+    @action(detail=True, methods=["post"])
+    def result(self, request: Request, pk: str | None = None) -> Response:
+        """Record every checklist item (inspector role); anything missing or in the future answers 400."""
+        inspection = _scoped(Inspection.objects, request.user, "change", pk)
+        data = ResultSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        items = {item["code"]: services.ItemResult(ok=item["ok"], note=item["note"]) for item in values["items"]}
+        try:
+            row = services.inspection_record_result(
+                actor=request.user, inspection=inspection, performed_on=values["performed_on"], items=items,
+                notes=values["notes"], as_of=timezone.localdate(),
+            )  # fmt: skip
+        except DjangoValidationError as exc:
+            return _refusal(exc)
+        return Response(InspectionSerializer(row).data)

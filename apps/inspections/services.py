@@ -1,0 +1,254 @@
+"""Every write of inspections: schedule, reschedule and record the result (which may open a re-inspection and
+move the application on).
+
+Each service is keyword-only, runs in one transaction, locks the row it changes, refuses bad input in
+Portuguese naming the field (django ValidationError) and writes its audit record in the same transaction,
+so a refusal leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from apps.audit.services import audit_record
+from apps.inspections import lawbridge
+from apps.inspections.choices import KIND_BY_APPLICATION, InspectionKind, InspectionResult
+from apps.inspections.models import Inspection
+from apps.licensing.models import Application
+from apps.registry.models import Vehicle
+from apps.tenancy.choices import Role
+
+
+def refuse(field: str, message: str) -> ValidationError:
+    return ValidationError({field: message})
+
+
+@dataclass(frozen=True)
+class ItemResult:
+    """What the inspector found on one checklist item."""
+
+    ok: bool
+    note: str = ""
+
+
+# --- scheduling -----------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def inspection_schedule(
+    *, actor: Any, vehicle: Vehicle, scheduled_for: dt.date, as_of: dt.date, kind: str | None = None,
+    application: Application | None = None, inspector: Any = None,
+) -> Inspection:  # fmt: skip
+    """Schedule an inspection of ``vehicle``; for an application awaiting inspection, within the legal deadline."""
+    vehicle = Vehicle.objects.select_for_update(of=("self",)).select_related("municipality", "operator").get(pk=vehicle.pk)
+    _check_application(application, vehicle)
+    kind = _kind_for(kind, application)
+    regime_id = _regime_of(vehicle, application)
+    _check_schedule_date(scheduled_for, as_of)
+    _check_no_pending(vehicle)
+    _check_inspector(inspector, vehicle)
+    deadline = _application_deadline(application, regime_id, as_of)
+    if deadline is not None and scheduled_for > deadline.on:
+        raise refuse("scheduled_for", f"Data agendada: a vistoria deve ser feita até {deadline.on:%d/%m/%Y} "
+                                      f"({deadline.basis}).")  # fmt: skip
+    row = Inspection.objects.create(
+        municipality=vehicle.municipality, regime_id=regime_id, vehicle=vehicle, application=application, kind=kind,
+        checklist_kind=kind, scheduled_for=scheduled_for, deadline=deadline.on if deadline else None,
+        deadline_basis=deadline.basis if deadline else "", inspector=inspector, created_by=_user(actor),
+        decision={"scheduling": deadline.decision} if deadline else {},
+    )  # fmt: skip
+    audit_record(actor=actor, municipality=row.municipality, action="inspection.scheduled", obj=row,
+                 after=row.audit_snapshot())  # fmt: skip
+    return row
+
+
+def _check_application(application: Application | None, vehicle: Vehicle) -> None:
+    if application is None:
+        return
+    if application.municipality_id != vehicle.municipality_id or application.vehicle_id != vehicle.pk:
+        raise refuse("application", f"Requerimento {application.number}: não é deste veículo.")
+    if application.state != "awaiting_inspection":
+        raise refuse("application", f"Requerimento {application.number}: só se agenda a vistoria de um requerimento "
+                                    f"«Aguardando vistoria» (está «{application.get_state_display()}»).")  # fmt: skip
+
+
+def _kind_for(kind: str | None, application: Application | None) -> str:
+    if application is not None:
+        derived = KIND_BY_APPLICATION.get(application.kind)
+        if derived is None:
+            raise refuse("application", f"«{application.get_kind_display()}» não tem vistoria de veículo.")
+        return str(derived)
+    allowed = [k for k in InspectionKind.values if k != InspectionKind.REINSPECTION]
+    if kind not in allowed:
+        raise refuse("kind", "Tipo de vistoria: escolha inicial, periódica, semestral ou de veículo provisório.")
+    return kind
+
+
+def _regime_of(vehicle: Vehicle, application: Application | None) -> str:
+    if application is not None:
+        return application.regime_id
+    if vehicle.operator is not None:
+        return vehicle.operator.regime_id
+    regimes = list(vehicle.municipality.regimes or [])
+    if len(regimes) != 1:
+        raise refuse("vehicle", f"Veículo {vehicle.plate_display}: vincule-o a um autorizatário antes da vistoria.")
+    return str(regimes[0])
+
+
+def _check_schedule_date(scheduled_for: dt.date, as_of: dt.date) -> None:
+    if scheduled_for < as_of:
+        raise refuse("scheduled_for", "Data agendada: não pode ser anterior a hoje.")
+
+
+def _check_no_pending(vehicle: Vehicle) -> None:
+    pending = Inspection.objects.filter(vehicle=vehicle, result=InspectionResult.PENDING).first()
+    if pending is not None:
+        raise refuse("vehicle", f"Veículo {vehicle.plate_display}: já há vistoria agendada para "
+                                f"{pending.scheduled_for:%d/%m/%Y}; registre-a ou reagende-a.")  # fmt: skip
+
+
+def _check_inspector(inspector: Any, vehicle: Vehicle) -> None:
+    if inspector is None:
+        return
+    if not inspector.memberships.filter(municipality_id=vehicle.municipality_id, role=Role.INSPECTOR).exists():
+        raise refuse("inspector", f"Vistoriador: {inspector} não é vistoriador de {vehicle.municipality}.")
+
+
+def _application_deadline(application: Application | None, regime_id: str, as_of: dt.date) -> Any:
+    """Patrocínio art. 8: within days of paying the inspection fee (the guide's payment date)."""
+    guide = application.fee_guide if application is not None else None
+    payment = getattr(guide, "payment", None) if guide is not None and guide.status == "paid" else None
+    if application is None or payment is None:
+        return None
+    return lawbridge.scheduling_deadline(municipality=application.municipality, regime_id=regime_id,
+                                         fee_paid_on=payment.paid_on, as_of=as_of)  # fmt: skip
+
+
+def _user(actor: Any) -> Any:
+    return actor if getattr(actor, "is_authenticated", False) else None
+
+
+@transaction.atomic
+def inspection_reschedule(
+    *, actor: Any, inspection: Inspection, scheduled_for: dt.date, as_of: dt.date, inspector: Any = None
+) -> Inspection:
+    """Move a pending inspection to another day (still within its legal deadline) or another inspector."""
+    row = _locked(inspection)
+    if row.result != InspectionResult.PENDING:
+        raise refuse("result", "Só se reagenda uma vistoria ainda não realizada.")
+    _check_schedule_date(scheduled_for, as_of)
+    if row.deadline is not None and scheduled_for > row.deadline:
+        raise refuse("scheduled_for", f"Data agendada: a vistoria deve ser feita até {row.deadline:%d/%m/%Y} "
+                                      f"({row.deadline_basis}).")  # fmt: skip
+    _check_inspector(inspector, row.vehicle)
+    before = row.audit_snapshot()
+    row.scheduled_for = scheduled_for
+    row.inspector = inspector if inspector is not None else row.inspector
+    row.save(update_fields=["scheduled_for", "inspector", "updated_at"])
+    audit_record(actor=actor, municipality=row.municipality, action="inspection.rescheduled", obj=row,
+                 before=before, after=row.audit_snapshot())  # fmt: skip
+    return row
+
+
+def _locked(inspection: Inspection) -> Inspection:
+    related = ("municipality", "vehicle", "previous", "application")
+    return Inspection.objects.select_for_update(of=("self",)).select_related(*related).get(pk=inspection.pk)
+
+
+# --- result -----------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def inspection_record_result(
+    *, actor: Any, inspection: Inspection, performed_on: dt.date, items: Mapping[str, ItemResult], as_of: dt.date,
+    notes: str = "",
+) -> Inspection:  # fmt: skip
+    """Record every checklist item; any item not in order fails the vehicle.
+
+    Failed: the regime's cure window (if it has one) and a re-inspection linked to this one. Passed, for an
+    application awaiting inspection: licensing's ``application_inspection_passed`` moves it back to analysis.
+    """
+    row = _locked(inspection)
+    if row.result != InspectionResult.PENDING:
+        raise refuse("result", f"Esta vistoria já foi registrada ({row.get_result_display().lower()}).")
+    _check_performed_on(row, performed_on, as_of)
+    before = row.audit_snapshot()
+    row.items = _item_rows(row, items, performed_on)
+    row.performed_on, row.notes, row.inspector = performed_on, notes.strip(), _user(actor) or row.inspector
+    row.result = InspectionResult.PASSED if not row.failed_items else InspectionResult.FAILED
+    if row.result == InspectionResult.FAILED:
+        _open_cure_window(row, as_of)
+    row.save()
+    audit_record(actor=actor, municipality=row.municipality, action=f"inspection.{row.result}", obj=row,
+                 before=before, after=row.audit_snapshot())  # fmt: skip
+    if row.result == InspectionResult.FAILED:
+        _schedule_reinspection(row, actor=actor)
+    else:
+        _notify_application(row, actor=actor, as_of=as_of)
+    return row
+
+
+def _check_performed_on(row: Inspection, performed_on: dt.date, as_of: dt.date) -> None:
+    if performed_on > as_of:
+        raise refuse("performed_on", "Data da vistoria: não pode ser no futuro.")
+    previous = row.previous
+    if previous is not None and previous.performed_on is not None and performed_on < previous.performed_on:
+        raise refuse("performed_on", f"Data da vistoria: anterior à vistoria reprovada que ela refaz "
+                                     f"({previous.performed_on:%d/%m/%Y}).")  # fmt: skip
+
+
+def _item_rows(row: Inspection, items: Mapping[str, ItemResult], performed_on: dt.date) -> list[dict[str, Any]]:
+    """Every item of the checklist, in its order, with label and citations of the day; none missing or extra."""
+    expected = lawbridge.checklist(row.regime_id).items_for(row.checklist_kind)
+    unknown = sorted(set(items) - {item.code for item in expected})
+    if unknown:
+        raise refuse("items", f"Itens da vistoria: {', '.join(unknown)} não pertence(m) ao roteiro deste regime.")
+    missing = [item for item in expected if item.code not in items]
+    if missing:
+        names = "; ".join(f"«{item.label}»" for item in missing)
+        raise refuse("items", f"Itens da vistoria: avalie todos os itens do roteiro; falta(m) {names}.")
+    return [
+        {"code": item.code, "label": item.label, "ok": bool(items[item.code].ok),
+         "note": items[item.code].note.strip(), "cites": lawbridge.item_citations(row.regime_id, item, performed_on)}
+        for item in expected
+    ]  # fmt: skip
+
+
+def _open_cure_window(row: Inspection, as_of: dt.date) -> None:
+    cure = lawbridge.cure_deadline(municipality=row.municipality, regime_id=row.regime_id,
+                                   performed_on=row.performed_on or as_of, as_of=as_of)  # fmt: skip
+    if cure is not None:
+        row.cure_deadline = cure.on
+        row.decision = {**row.decision, "cure": cure.decision, "cure_basis": cure.basis}
+
+
+def _schedule_reinspection(row: Inspection, *, actor: Any) -> Inspection:
+    """The re-inspection waits for the vehicle: by the cure deadline where the law gives one, otherwise as soon
+    as it is presented (scheduled on the failure's day, to be rescheduled when the operator calls)."""
+    performed_on = row.performed_on or row.scheduled_for
+    follow_up = Inspection.objects.create(
+        municipality=row.municipality, regime_id=row.regime_id, vehicle=row.vehicle, application=row.application,
+        kind=InspectionKind.REINSPECTION, checklist_kind=row.checklist_kind,
+        scheduled_for=row.cure_deadline or performed_on, deadline=row.cure_deadline,
+        deadline_basis=row.decision.get("cure_basis", ""), inspector=row.inspector, previous=row,
+        created_by=_user(actor),
+    )  # fmt: skip
+    audit_record(actor=actor, municipality=row.municipality, action="inspection.scheduled", obj=follow_up,
+                 after=follow_up.audit_snapshot())  # fmt: skip
+    return follow_up
+
+
+def _notify_application(row: Inspection, *, actor: Any, as_of: dt.date) -> None:
+    application = row.application
+    if application is None or application.state != "awaiting_inspection":
+        return
+    from apps.licensing.services import application_inspection_passed
+
+    application_inspection_passed(application=application, performed_on=row.performed_on or as_of, actor=actor,
+                                  as_of=as_of, inspection_id=row.pk)  # fmt: skip

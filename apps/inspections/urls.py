@@ -1,0 +1,17 @@
+from django.urls import path
+
+from apps.inspections import views
+
+app_name = "inspections"
+
+PREFIX = "municipios/<str:ibge_code>/vistorias/"
+
+urlpatterns = [
+    path(PREFIX, views.agenda, name="agenda"),
+    path(f"{PREFIX}calendario/", views.calendar_view, name="calendar"),
+    path(f"{PREFIX}veiculos/<int:vehicle_pk>/agendar/", views.schedule, name="schedule"),
+    path(f"{PREFIX}<int:pk>/", views.detail, name="detail"),
+    path(f"{PREFIX}<int:pk>/registrar/", views.record, name="record"),
+    path(f"{PREFIX}<int:pk>/registrar/itens/<str:code>/", views.item_toggle, name="item"),
+    path(f"{PREFIX}<int:pk>/reagendar/", views.reschedule, name="reschedule"),
+]

@@ -1,0 +1,222 @@
+"""Inspection screens: the inspector's agenda, the phone form that records a result, the result page, scheduling
+and the calendar by final plate digit.
+
+Every read goes through ``for_user``; a user without the role, or a row of another municipality, answers 404.
+Writes call the services; a refusal is shown on the field it names and nothing is stored.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Q
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from apps.accounts.models import User
+from apps.inspections import calendar as cal
+from apps.inspections import services
+from apps.inspections.cards import overdue_filter
+from apps.inspections.choices import InspectionResult
+from apps.inspections.forms import ITEM_CHOICES, CalendarForm, RescheduleForm, ResultForm, ScheduleForm, add_service_errors
+from apps.inspections.models import Inspection
+from apps.inspections.presenters import checklist_rows, year_chart
+from apps.licensing.models import Application
+from apps.registry.models import Vehicle
+from apps.tenancy.choices import Role
+from apps.tenancy.models import Municipality
+from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+
+MODEL = "inspections.inspection"
+
+
+def _municipality(request: HttpRequest, ibge_code: str, action: str = "view") -> Municipality:
+    """The municipality in the URL, or 404 unless the user may do ``action`` on inspections there."""
+    municipality = get_object_for_user_or_404(Municipality.objects.all(), request.user, "view", ibge_code=ibge_code)
+    if not user_can(request.user, municipality.pk, MODEL, action):
+        raise Http404("Registro não encontrado.")
+    return municipality
+
+
+def _inspection(request: HttpRequest, municipality: Municipality, pk: int, action: str = "view") -> Inspection:
+    rows = Inspection.objects.for_list().select_related("previous", "vehicle__operator__person",
+                                                        "vehicle__operator__company")  # fmt: skip
+    return get_object_for_user_or_404(rows, request.user, action, municipality=municipality, pk=pk)
+
+
+def _menu(request: HttpRequest, municipality: Municipality) -> dict[str, Any]:
+    return {
+        "municipality": municipality,
+        "can_record": user_can(request.user, municipality.pk, MODEL, "change"),
+        "can_schedule": user_can(request.user, municipality.pk, MODEL, "schedule"),
+    }
+
+
+@login_required
+@require_GET
+def agenda(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    """Pending inspections: overdue, today's and the next ones; ``?todas=1`` shows every inspector's."""
+    municipality = _municipality(request, ibge_code)
+    today = timezone.localdate()
+    pending = Inspection.objects.for_user(request.user, "view").for_list().filter(municipality=municipality).pending()
+    mine_only = request.GET.get("todas") != "1" and user_can(request.user, municipality.pk, MODEL, "change")
+    if mine_only:
+        pending = pending.filter(Q(inspector__isnull=True) | Q(inspector=request.user))
+    done = Inspection.objects.for_user(request.user, "view").for_list().filter(municipality=municipality)
+    context = {
+        **_menu(request, municipality), "today": today, "mine_only": mine_only,
+        "overdue": list(pending.filter(overdue_filter(today)).order_by("scheduled_for", "pk")),
+        "due_today": list(pending.filter(scheduled_for=today).exclude(overdue_filter(today))),
+        "upcoming": list(pending.filter(scheduled_for__gt=today).exclude(overdue_filter(today))[:50]),
+        "recent": list(done.exclude(result=InspectionResult.PENDING).order_by("-performed_on", "-pk")[:10]),
+    }  # fmt: skip
+    return render(request, "inspections/agenda.html", context)
+
+
+@login_required
+@require_GET
+def detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code)
+    inspection = _inspection(request, municipality, pk)
+    reinspection = Inspection.objects.filter(previous=inspection).first()
+    pending_items = checklist_rows(inspection, timezone.localdate()) if inspection.result == "pending" else []
+    context = {**_menu(request, municipality), "inspection": inspection, "reinspection": reinspection,
+               "pending_items": pending_items, "reschedule_form": RescheduleForm()}  # fmt: skip
+    return render(request, "inspections/detail.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def record(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    """The phone form: one column, one conforme / não conforme choice per item, each with its articles."""
+    municipality = _municipality(request, ibge_code, "change")
+    inspection = _inspection(request, municipality, pk, "change")
+    if inspection.result != InspectionResult.PENDING:
+        messages.info(request, "Esta vistoria já foi registrada.")
+        return redirect("inspections:detail", ibge_code, inspection.pk)
+    today = timezone.localdate()
+    form = ResultForm(request.POST or None, items=checklist_rows(inspection, today), initial={"performed_on": today})
+    if request.method == "POST" and form.is_valid():
+        try:
+            row = services.inspection_record_result(
+                actor=request.user, inspection=inspection, performed_on=form.cleaned_data["performed_on"],
+                items=form.item_results(), notes=form.cleaned_data["notes"], as_of=today,
+            )  # fmt: skip
+        except ValidationError as exc:
+            add_service_errors(form, exc)
+        else:
+            messages.success(request, f"Vistoria registrada: {row.get_result_display().lower()}.")
+            return redirect("inspections:detail", ibge_code, row.pk)
+    context = {**_menu(request, municipality), "inspection": inspection, "form": form, "rows": form.rows(),
+               "choices": ITEM_CHOICES}  # fmt: skip
+    return render(request, "inspections/record.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def item_toggle(request: HttpRequest, ibge_code: str, pk: int, code: str) -> HttpResponse:
+    """HTMX: re-render one item with the choice just made (the note opens when it is not in order).
+
+    Stateless: nothing is stored until the whole form is sent, so an abandoned form leaves nothing half-written.
+    """
+    municipality = _municipality(request, ibge_code, "change")
+    inspection = _inspection(request, municipality, pk, "change")
+    rows = {row["code"]: row for row in checklist_rows(inspection, timezone.localdate())}
+    if code not in rows:
+        raise Http404("Item não encontrado.")
+    form = ResultForm(request.POST, items=[rows[code]])
+    context = {"row": form.rows()[0], "inspection": inspection, "municipality": municipality,
+               "choices": ITEM_CHOICES}  # fmt: skip
+    return render(request, "inspections/_item.html", context)
+
+
+def _schedule_form(request: HttpRequest, municipality: Municipality, vehicle: Vehicle) -> ScheduleForm:
+    applications = Application.objects.for_user(request.user, "view").filter(
+        municipality=municipality, vehicle=vehicle, state="awaiting_inspection"
+    )
+    inspectors = User.objects.filter(memberships__municipality=municipality, memberships__role=Role.INSPECTOR)
+    initial = {"application": request.GET.get("requerimento"), "kind": request.GET.get("tipo"),
+               "scheduled_for": timezone.localdate()}
+    return ScheduleForm(request.POST or None, applications=applications, inspectors=inspectors.distinct(),
+                        initial=initial)  # fmt: skip
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def schedule(request: HttpRequest, ibge_code: str, vehicle_pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, "schedule")
+    vehicle = get_object_for_user_or_404(Vehicle.objects.all(), request.user, "view", municipality=municipality,
+                                         pk=vehicle_pk)  # fmt: skip
+    form = _schedule_form(request, municipality, vehicle)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            row = services.inspection_schedule(
+                actor=request.user, vehicle=vehicle, scheduled_for=data["scheduled_for"], kind=data["kind"] or None,
+                application=data["application"], inspector=data["inspector"], as_of=timezone.localdate(),
+            )  # fmt: skip
+        except ValidationError as exc:
+            add_service_errors(form, exc)
+        else:
+            messages.success(request, f"Vistoria agendada para {row.scheduled_for:%d/%m/%Y}.")
+            return redirect("inspections:detail", ibge_code, row.pk)
+    context = {**_menu(request, municipality), "vehicle": vehicle, "form": form}
+    return render(request, "inspections/schedule.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def reschedule(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, "schedule")
+    inspection = _inspection(request, municipality, pk, "schedule")
+    form = RescheduleForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise ValidationError({"scheduled_for": "Nova data: informe uma data válida."})
+        services.inspection_reschedule(actor=request.user, inspection=inspection,
+                                       scheduled_for=form.cleaned_data["scheduled_for"], as_of=timezone.localdate())
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, "Vistoria reagendada.")
+    return redirect("inspections:detail", ibge_code, inspection.pk)
+
+
+@login_required
+@require_GET
+def calendar_view(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    """Vehicles due and overdue in a month, and the 12-month picture, per regime of the municipality."""
+    municipality = _municipality(request, ibge_code)
+    today = timezone.localdate()
+    form = CalendarForm.for_query(request.GET, today)
+    year, month = (form.cleaned_data["year"], form.cleaned_data["month"]) if form.is_valid() else (today.year,
+                                                                                                    today.month)
+    sections = [_calendar_section(request, municipality, regime_id, today, year, month)
+                for regime_id in municipality.regimes or []]  # fmt: skip
+    context = {**_menu(request, municipality), "form": form, "year": year, "month": month, "sections": sections,
+               "month_label": cal.MONTHS_PT[month - 1], "today": today, **_neighbours(year, month)}  # fmt: skip
+    return render(request, "inspections/calendar.html", context)
+
+
+def _calendar_section(request: HttpRequest, municipality: Municipality, regime_id: str, today: dt.date, year: int,
+                      month: int) -> dict[str, Any]:  # fmt: skip
+    if not cal.answers_calendar(regime_id):
+        return {"regime_id": regime_id, "available": False}
+    ctx = cal.CalendarContext(municipality, regime_id, today, cal.vehicles_in_service(municipality, regime_id,
+                                                                                       request.user))  # fmt: skip
+    schedule_rows = cal.month_schedule(ctx, year, month)
+    counts = cal.year_picture(ctx, year)
+    return {"regime_id": regime_id, "available": True, "rows": schedule_rows, "chart": year_chart(counts, month),
+            "counts": counts, "vehicles": len(ctx.vehicles)}  # fmt: skip
+
+
+def _neighbours(year: int, month: int) -> dict[str, tuple[int, int]]:
+    previous = (year, month - 1) if month > 1 else (year - 1, 12)
+    following = (year, month + 1) if month < 12 else (year + 1, 1)
+    return {"previous": previous, "following": following}
