@@ -124,12 +124,9 @@ def _draw_qr(canvas: Canvas, payload: str, x: float, y: float) -> None:
 def _footer(canvas: Canvas, guide: PaymentGuide) -> None:
     canvas.setFont("Helvetica", 8)
     canvas.setFillColor(colors.HexColor("#555555"))
-    canvas.drawString(
-        LEFT,
-        20 * MM,
-        f"Regime: {guide.regime_id}. Conversão em reais decidida pelo motor legal e "
-        "registrada com a guia; o valor não muda depois da emissão.",
+    lines = (
+        f"Regime: {guide.regime_id}. O valor em reais foi calculado pelo motor legal na emissão e não muda depois.",
+        "Após o pagamento, o comprovante é registrado pelo setor financeiro da prefeitura.",
     )
-    canvas.drawString(
-        LEFT, 15 * MM, "Após o pagamento, o comprovante é registrado pelo setor financeiro da prefeitura."
-    )
+    for index, line in enumerate(lines):
+        canvas.drawString(LEFT, (20 - 5 * index) * MM, line)

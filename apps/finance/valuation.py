@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 
 import lawcode
 from apps.finance.choices import ChargeUnit
+from apps.finance.formatting import decimal_pt
 from apps.lawconfig import engine
 from apps.tenancy.models import Municipality
 from lawcode.facts import FineFacts
@@ -104,7 +105,7 @@ def _missing_unit_message(
 ) -> str:
     unit = UNIT_LABELS.get(ChargeUnit(charge.unit), charge.unit.upper())
     return (
-        f"Valor em reais: não é possível converter {charge.quantity.normalize()} {unit} ({basis}) porque o valor "
+        f"Valor em reais: não é possível converter {decimal_pt(charge.quantity)} {unit} ({basis}) porque o valor "
         f"da {unit} de {municipality.name} em {exc.on:%d/%m/%Y} não está configurado. Um administrador deve "
         f"cadastrá-lo na configuração legal do município (valores de unidade fiscal)."
     )

@@ -65,7 +65,7 @@ def test_the_inspection_fee_guide_fails_while_patrocinios_ufm_is_not_configured(
     with pytest.raises(ValidationError) as error:
         issue_inspection_guide(patrocinio)
     message = error.value.message_dict["amount_brl"][0]
-    assert "0.25 UFM" in message and "art. 8" in message
+    assert "0,25 UFM" in message and "art. 8" in message
     assert "valor da UFM de Patrocínio em 02/03/2026 não está configurado" in message
     assert "administrador" in message
     assert not PaymentGuide.objects.exists()
