@@ -136,8 +136,10 @@ class ActRegistry:
 def external_acts() -> dict[str, Act]:
     """The acts of data/external_acts.yaml (loaded once; RegimeDefinitionError with file:line if malformed)."""
     data = require_map(load_yaml(EXTERNAL_ACTS_FILE), str(EXTERNAL_ACTS_FILE), "external_acts.yaml")
-    return {key: _external_act(key, require_map(node, data.source, key, data.line_of(key)))
-            for key, node in data.items()}
+    return {
+        key: _external_act(key, require_map(node, data.source, key, data.line_of(key)))
+        for key, node in data.items()
+    }
 
 
 def _external_act(key: str, node: YamlMap) -> Act:
@@ -146,25 +148,36 @@ def _external_act(key: str, node: YamlMap) -> Act:
     require_keys(node, ("title", "cite_as", "dispositivos"), where)
     declared = node["dispositivos"]
     if not isinstance(declared, YamlList):
-        raise RegimeDefinitionError(f"{where}: 'dispositivos' must be a list", file=node.source,
-                                    line=node.line_of("dispositivos"))
+        raise RegimeDefinitionError(
+            f"{where}: 'dispositivos' must be a list", file=node.source, line=node.line_of("dispositivos")
+        )
     for index, dispositivo in enumerate(declared):
         if not isinstance(dispositivo, str) or not is_dispositivo_id(dispositivo):
             raise RegimeDefinitionError(
                 f"{where}: {dispositivo!r} is not a dispositivo id (e.g. art138_incIV)",
                 message_pt=f"{dispositivo!r} não é um id de dispositivo (ex.: art138_incIV)",
-                file=node.source, line=declared.line_at(index),
+                file=node.source,
+                line=declared.line_at(index),
             )
-    return Act(key=key, title=str(node["title"]), cite_as=str(node["cite_as"]),
-               published=_date_or_none(node, "published"), in_force=_date_or_none(node, "in_force"),
-               declared=tuple(declared), whole_act=bool(node.get("whole_act", False)),
-               url=node.get("url"))
+    return Act(
+        key=key,
+        title=str(node["title"]),
+        cite_as=str(node["cite_as"]),
+        published=_date_or_none(node, "published"),
+        in_force=_date_or_none(node, "in_force"),
+        declared=tuple(declared),
+        whole_act=bool(node.get("whole_act", False)),
+        url=node.get("url"),
+    )
 
 
 def _date_or_none(node: YamlMap, key: str) -> dt.date | None:
     value = node.get(key)
     if value is None or (isinstance(value, dt.date) and not isinstance(value, dt.datetime)):
         return value
-    raise RegimeDefinitionError(f"'{key}' must be a date (YYYY-MM-DD), got {value!r}",
-                                message_pt=f"'{key}' deve ser uma data (AAAA-MM-DD)",
-                                file=node.source, line=node.line_of(key))
+    raise RegimeDefinitionError(
+        f"'{key}' must be a date (YYYY-MM-DD), got {value!r}",
+        message_pt=f"'{key}' deve ser uma data (AAAA-MM-DD)",
+        file=node.source,
+        line=node.line_of(key),
+    )

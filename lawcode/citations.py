@@ -92,7 +92,7 @@ def render_citations(citations: tuple[Citation, ...] | list[Citation]) -> str:
     for citation in citations:
         text = citation.render()
         if citation.act_key == previous and citation.label is not None:
-            text = text[len(citation.act) + 2:]
+            text = text[len(citation.act) + 2 :]
         parts.append(text)
         previous = citation.act_key
     return "; ".join(parts)
@@ -122,17 +122,23 @@ class Citer:
     def validate(self, ref: object, *, file: str | None = None, line: int | None = None) -> str:
         """Return ``ref`` if it names an existing dispositivo (or a whole act that may be cited whole)."""
         if not isinstance(ref, str) or not ref.strip():
-            raise UnknownDispositivoError(repr(ref), file=file, line=line,
-                                          known_hint="a citation must be a text such as art13_incII")
+            raise UnknownDispositivoError(
+                repr(ref), file=file, line=line, known_hint="a citation must be a text such as art13_incII"
+            )
         act_key, dispositivo = split_ref(ref, self.registry.main)
         act = self.registry.acts.get(act_key)
         if act is None:
-            raise UnknownDispositivoError(ref, file=file, line=line,
-                                          known_hint=f"no act {act_key!r} in regime.yaml or external_acts.yaml")
+            raise UnknownDispositivoError(
+                ref,
+                file=file,
+                line=line,
+                known_hint=f"no act {act_key!r} in regime.yaml or external_acts.yaml",
+            )
         if dispositivo is None:
             if not act.whole_act:
-                raise UnknownDispositivoError(ref, file=file, line=line,
-                                              known_hint=f"act {act_key!r} must be cited with a dispositivo")
+                raise UnknownDispositivoError(
+                    ref, file=file, line=line, known_hint=f"act {act_key!r} must be cited with a dispositivo"
+                )
             return ref
         if not act.has(dispositivo):
             raise UnknownDispositivoError(ref, file=file, line=line, known_hint=_known_hint(act, dispositivo))
@@ -161,8 +167,16 @@ class Citer:
             return Citation(act_key, act.cite_as, dispositivo, act.label(dispositivo))
         effective = max(on, act.in_force) if act.in_force is not None else on
         wording = act.text.wording(dispositivo, on=effective)
-        return Citation(act_key, act.cite_as, dispositivo, act.label(dispositivo), wording.version_key,
-                        act.version_cite_as(wording.version_key), wording.inserted, wording.text)
+        return Citation(
+            act_key,
+            act.cite_as,
+            dispositivo,
+            act.label(dispositivo),
+            wording.version_key,
+            act.version_cite_as(wording.version_key),
+            wording.inserted,
+            wording.text,
+        )
 
     def _checked_ref(self, ref: str) -> tuple[Act, str | None]:
         """(act, dispositivo) of a validated reference, memoised: bulk runs resolve the same refs often."""
@@ -185,4 +199,6 @@ def _known_hint(act: Act, dispositivo: str) -> str:
     siblings = [d for d in act.ids() if d.split("_", 1)[0] == article][:12]
     if siblings:
         return f"{act.key} has no {dispositivo}; dispositivos of that article: {', '.join(siblings)}"
-    return f"{act.key} has no {dispositivo} (declare external dispositivos in lawcode/data/external_acts.yaml)"
+    return (
+        f"{act.key} has no {dispositivo} (declare external dispositivos in lawcode/data/external_acts.yaml)"
+    )

@@ -72,14 +72,21 @@ class Config:
                 name: [_value_dict(v) for v in values] for name, values in sorted(self.parameters.items())
             },
             "interpretations": dict(sorted(self.interpretations.items())),
-            "municipal_holidays": [{"date": e.date.isoformat(), "name": e.name} for e in self.municipal_holidays],
+            "municipal_holidays": [
+                {"date": e.date.isoformat(), "name": e.name} for e in self.municipal_holidays
+            ],
             "closures": [{"date": e.date.isoformat(), "name": e.name} for e in self.closures],
             "early_closings": [{"date": e.date.isoformat(), "name": e.name} for e in self.early_closings],
         }
 
     def is_empty(self) -> bool:
-        return not (self.parameters or self.interpretations or self.municipal_holidays or self.closures
-                    or self.early_closings)
+        return not (
+            self.parameters
+            or self.interpretations
+            or self.municipal_holidays
+            or self.closures
+            or self.early_closings
+        )
 
 
 def _value_dict(value: ParameterValue) -> dict[str, Any]:
@@ -109,7 +116,9 @@ def _parameters(data: Any, where: str) -> dict[str, tuple[ParameterValue, ...]]:
     for name, values in data.items():
         if not isinstance(values, list):
             raise InvalidFactError(f"{where}.{name}", "must be a list of {from, value, cite}")
-        out[str(name)] = tuple(_parameter_value(item, f"{where}.{name}[{i}]") for i, item in enumerate(values))
+        out[str(name)] = tuple(
+            _parameter_value(item, f"{where}.{name}[{i}]") for i, item in enumerate(values)
+        )
     return out
 
 
@@ -119,13 +128,20 @@ def _parameter_value(item: Any, where: str) -> ParameterValue:
     if not item.get("cite"):
         raise CitationMissingError(
             f"{where} has no 'cite'; an override must cite the dispositivo (or act) that fixes it",
-            message_pt="o valor configurado não cita a norma que o fixa ('cite')", field=where,
+            message_pt="o valor configurado não cita a norma que o fixa ('cite')",
+            field=where,
         )
     if "from" not in item or "value" not in item:
         raise InvalidFactError(where, "needs 'from' and 'value'")
     note = item.get("note")
-    return ParameterValue(_date(item["from"], f"{where}.from"), item["value"], str(item["cite"]),
-                          str(item.get("confidence", "V")), str(note) if note else None, where)
+    return ParameterValue(
+        _date(item["from"], f"{where}.from"),
+        item["value"],
+        str(item["cite"]),
+        str(item.get("confidence", "V")),
+        str(note) if note else None,
+        where,
+    )
 
 
 def _interpretations(data: Any, where: str) -> dict[str, str]:

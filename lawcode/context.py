@@ -43,8 +43,14 @@ T = TypeVar("T")
 class Context:
     """What a rule may ask: ``as_of``, ``regime``, ``config``, ``calendar``, parameters, interpretations."""
 
-    def __init__(self, regime: Regime, as_of: dt.date, config: Config | None = None, *,
-                 allowed_cites: Iterable[str] | None = None) -> None:
+    def __init__(
+        self,
+        regime: Regime,
+        as_of: dt.date,
+        config: Config | None = None,
+        *,
+        allowed_cites: Iterable[str] | None = None,
+    ) -> None:
         self.regime = regime
         self.as_of = as_of
         self.config = config or Config()
@@ -52,8 +58,9 @@ class Context:
         self.citer = regime.citer_for(self.config)
         self._bindings = regime.amendment_bindings()
         main = regime.acts.main
-        self.allowed_cites = (frozenset(split_ref(ref, main) for ref in allowed_cites)
-                              if allowed_cites is not None else None)
+        self.allowed_cites = (
+            frozenset(split_ref(ref, main) for ref in allowed_cites) if allowed_cites is not None else None
+        )
         self._calendar: LegalCalendar | None = None
         self._parameter_uses: dict[tuple[str, dt.date], ParameterUse] = {}
         self._interpretation_uses: dict[str, InterpretationUse] = {}
@@ -102,17 +109,29 @@ class Context:
         if key in self._parameter_uses:
             return
         citation = self.citer.resolve(value.cite, on=max(day, value.effective_from))
-        self._parameter_uses[key] = ParameterUse(parameter.name, value.value, parameter.unit.value,
-                                                 value.effective_from, citation, day, parameter.description)
+        self._parameter_uses[key] = ParameterUse(
+            parameter.name,
+            value.value,
+            parameter.unit.value,
+            value.effective_from,
+            citation,
+            day,
+            parameter.description,
+        )
 
     # --- interpretations -----------------------------------------------------------------------------
 
     def interpretation(self, int_id: str) -> str:
         """Chosen option key of interpretation ``int_id`` (Config override, else default), recorded."""
-        interpretation, option, is_default = choose(self.regime.interpretations, int_id,
-                                                    self.config.interpretations)
-        self._interpretation_uses.setdefault(int_id, InterpretationUse(
-            int_id, option, is_default, interpretation.question, interpretation.option_text(option)))
+        interpretation, option, is_default = choose(
+            self.regime.interpretations, int_id, self.config.interpretations
+        )
+        self._interpretation_uses.setdefault(
+            int_id,
+            InterpretationUse(
+                int_id, option, is_default, interpretation.question, interpretation.option_text(option)
+            ),
+        )
         return option
 
     # --- citations and findings ----------------------------------------------------------------------
@@ -142,14 +161,24 @@ class Context:
     def cites(self, refs: Iterable[str], *, on: dt.date | None = None) -> tuple[Citation, ...]:
         return tuple(self.cite(ref, on=on) for ref in refs)
 
-    def finding(self, code: str, status: Status, message: str, *, cites: Iterable[str],
-                counterfactual: str | None = None, data: Mapping[str, Any] | None = None,
-                on: dt.date | None = None) -> Finding:
+    def finding(
+        self,
+        code: str,
+        status: Status,
+        message: str,
+        *,
+        cites: Iterable[str],
+        counterfactual: str | None = None,
+        data: Mapping[str, Any] | None = None,
+        on: dt.date | None = None,
+    ) -> Finding:
         """A Finding whose citations are resolved (and checked) on ``as_of`` (or ``on``)."""
         citations = self.cites(cites, on=on)
         if not citations:
-            raise RegimeDefinitionError(f"finding {code!r} cites nothing; every finding cites a dispositivo",
-                                        message_pt=f"a constatação {code!r} não cita nenhum dispositivo")
+            raise RegimeDefinitionError(
+                f"finding {code!r} cites nothing; every finding cites a dispositivo",
+                message_pt=f"a constatação {code!r} não cita nenhum dispositivo",
+            )
         return Finding(code, status, message, citations, counterfactual, dict(data or {}))
 
     # --- money and facts -----------------------------------------------------------------------------
@@ -164,15 +193,19 @@ class Context:
         elif unit is Unit.UFM:
             unit_value = Decimal(self.param_on("ufm", on))
         else:
-            raise RegimeDefinitionError(f"cannot convert unit {unit.value!r} to reais",
-                                        message_pt=f"a unidade {unit.label_pt} não é monetária")
+            raise RegimeDefinitionError(
+                f"cannot convert unit {unit.value!r} to reais",
+                message_pt=f"a unidade {unit.label_pt} não é monetária",
+            )
         return round_brl(Decimal(quantity) * unit_value)
 
     def _ufesp_on(self, on: dt.date) -> Decimal:
         value = self.param_value("ufesp", on)
         if value.effective_from.year != on.year:
             raise MissingParameterError(
-                self.regime.id, "ufesp", on,
+                self.regime.id,
+                "ufesp",
+                on,
                 reason=f"the UFESP table has no value for {on.year} (each value holds for one calendar year); "
                 f"add the SEFAZ-SP value to lawcode/data/ufesp.csv or Config.parameters['ufesp']",
             )

@@ -98,8 +98,9 @@ class RuleResult:
     explanation: str | None = None
 
 
-def eligibility(findings: Iterable[Finding], result: Mapping[str, Any] | None = None,
-                explanation: str | None = None) -> RuleResult:
+def eligibility(
+    findings: Iterable[Finding], result: Mapping[str, Any] | None = None, explanation: str | None = None
+) -> RuleResult:
     """``granted`` when no finding is ``not_met``, else ``denied``."""
     found = list(findings)
     denied = any(f.status is Status.NOT_MET for f in found)
@@ -163,8 +164,13 @@ class InterpretationUse:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> InterpretationUse:
-        return cls(data["id"], data["option"], bool(data["is_default"]), data.get("question", ""),
-                   data.get("option_text", ""))
+        return cls(
+            data["id"],
+            data["option"],
+            bool(data["is_default"]),
+            data.get("question", ""),
+            data.get("option_text", ""),
+        )
 
 
 @dataclass(frozen=True)
@@ -253,7 +259,9 @@ def _explanation_lines(decision: Decision) -> list[str]:
             lines += _finding_lines(finding)
     if decision.result:
         lines += ["", "Resultado calculado:"]
-        lines += [f"  - {key}: {_plain(value, key)}" for key, value in json_safe(dict(decision.result)).items()]
+        lines += [
+            f"  - {key}: {_plain(value, key)}" for key, value in json_safe(dict(decision.result)).items()
+        ]
     worded = [c for c in decision.citations if c.wording]
     if worded:
         lines += ["", "Texto dos dispositivos citados (redação vigente na data):"]
@@ -285,7 +293,9 @@ def _finding_lines(finding: Finding) -> list[str]:
 def _parameter_line(use: ParameterUse) -> str:
     since = use.effective_from.strftime("%d/%m/%Y")
     name = use.description or use.name
-    return f"  - {name}: {format_value_pt(use.value, use.unit)} (vigente desde {since}; {use.citation.render()})"
+    return (
+        f"  - {name}: {format_value_pt(use.value, use.unit)} (vigente desde {since}; {use.citation.render()})"
+    )
 
 
 def _interpretation_line(use: InterpretationUse) -> str:
@@ -352,7 +362,16 @@ def _is_number(text: str) -> bool:
 
 
 _UNIT_WORDS = {
-    "years": "anos", "days": "dias", "calendar_days": "dias corridos", "business_days": "dias úteis",
-    "hours": "horas", "months": "meses", "ufesp": "UFESP", "ufm": "UFM", "count": "", "percent": "%",
-    "boolean": "", "date": "",
+    "years": "anos",
+    "days": "dias",
+    "calendar_days": "dias corridos",
+    "business_days": "dias úteis",
+    "hours": "horas",
+    "months": "meses",
+    "ufesp": "UFESP",
+    "ufm": "UFM",
+    "count": "",
+    "percent": "%",
+    "boolean": "",
+    "date": "",
 }

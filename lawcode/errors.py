@@ -63,7 +63,10 @@ class UnknownDispositivoError(LawcodeError):
         self, ref: str, *, file: str | None = None, line: int | None = None, known_hint: str | None = None
     ) -> None:
         self.ref = ref
-        hint = known_hint or "check the id against the law text (python -m lawcode coverage) or external_acts.yaml"
+        hint = (
+            known_hint
+            or "check the id against the law text (python -m lawcode coverage) or external_acts.yaml"
+        )
         super().__init__(
             f"unknown dispositivo {ref!r}; {hint}",
             message_pt=f"dispositivo desconhecido {ref!r}: confira o id no texto da lei ou em external_acts.yaml",
@@ -115,7 +118,9 @@ class MissingParameterError(LawcodeError):
 class UnknownParameterError(LawcodeError):
     """A rule or a Config names a parameter the regime does not declare."""
 
-    def __init__(self, regime_id: str, name: str, *, file: str | None = None, line: int | None = None) -> None:
+    def __init__(
+        self, regime_id: str, name: str, *, file: str | None = None, line: int | None = None
+    ) -> None:
         self.regime_id = regime_id
         self.name = name
         super().__init__(

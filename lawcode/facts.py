@@ -83,8 +83,9 @@ class Document:
 
     def __post_init__(self) -> None:
         if self.kind not in DOCUMENT_KINDS:
-            raise InvalidFactError("kind", f"unknown document kind {self.kind!r}; use one of: "
-                                   + ", ".join(DOCUMENT_KINDS))
+            raise InvalidFactError(
+                "kind", f"unknown document kind {self.kind!r}; use one of: " + ", ".join(DOCUMENT_KINDS)
+            )
 
 
 @dataclass(frozen=True)
@@ -324,8 +325,9 @@ def from_dict(cls: type[T], data: Any, where: str | None = None, *, path: str = 
     hints, fields = _schema(cls)
     for key in data:
         if key not in fields:
-            raise InvalidFactError(_join(path, str(key)), f"unknown field; {cls.__name__} has: {', '.join(fields)}",
-                                   where)
+            raise InvalidFactError(
+                _join(path, str(key)), f"unknown field; {cls.__name__} has: {', '.join(fields)}", where
+            )
     values: dict[str, Any] = {}
     for name, spec in fields.items():
         child = _join(path, name)
@@ -366,7 +368,9 @@ def _convert(hint: Any, value: Any, path: str, where: str | None) -> Any:
         raise MissingFactError(path, where, why="null given for a required field")
     if origin is Literal:
         if value not in get_args(hint):
-            raise InvalidFactError(path, f"{value!r} is not one of {', '.join(map(str, get_args(hint)))}", where)
+            raise InvalidFactError(
+                path, f"{value!r} is not one of {', '.join(map(str, get_args(hint)))}", where
+            )
         return value
     if origin is tuple:
         return _convert_tuple(get_args(hint)[0], value, path, where)
@@ -392,7 +396,9 @@ def _convert_scalar(hint: Any, value: Any, path: str, where: str | None) -> Any:
     try:
         return converter(value)
     except (TypeError, ValueError, InvalidOperation):
-        raise InvalidFactError(path, f"expected {_TYPE_NAMES.get(hint, hint)}, got {value!r}", where) from None
+        raise InvalidFactError(
+            path, f"expected {_TYPE_NAMES.get(hint, hint)}, got {value!r}", where
+        ) from None
 
 
 def _to_date(value: Any) -> dt.date:
@@ -449,12 +455,22 @@ def _to_decimal(value: Any) -> Decimal:
 
 
 _SCALARS: dict[Any, Any] = {
-    dt.date: _to_date, dt.datetime: _to_datetime, dt.time: _to_time, int: _to_int, bool: _to_bool,
-    str: _to_str, Decimal: _to_decimal,
+    dt.date: _to_date,
+    dt.datetime: _to_datetime,
+    dt.time: _to_time,
+    int: _to_int,
+    bool: _to_bool,
+    str: _to_str,
+    Decimal: _to_decimal,
 }
 _TYPE_NAMES: dict[Any, str] = {
-    dt.date: "a date YYYY-MM-DD", dt.datetime: "a date-time YYYY-MM-DDTHH:MM", dt.time: "a time HH:MM",
-    int: "an integer", bool: "true or false", str: "a text", Decimal: "a number",
+    dt.date: "a date YYYY-MM-DD",
+    dt.datetime: "a date-time YYYY-MM-DDTHH:MM",
+    dt.time: "a time HH:MM",
+    int: "an integer",
+    bool: "true or false",
+    str: "a text",
+    Decimal: "a number",
 }
 
 

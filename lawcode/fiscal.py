@@ -41,7 +41,8 @@ def comunicado_key(source: str) -> str:
     if match is None:
         raise RegimeDefinitionError(
             f"cannot find the SEFAZ-SP comunicado (e.g. 'Comunicado DA-80/14') in {source!r}",
-            message_pt="a fonte da UFESP deve citar o comunicado da SEFAZ-SP", file=str(UFESP_FILE),
+            message_pt="a fonte da UFESP deve citar o comunicado da SEFAZ-SP",
+            file=str(UFESP_FILE),
         )
     kind, number, year = match.groups()
     return f"sefaz_sp_{kind.lower()}_{int(number)}_{year}"
@@ -62,11 +63,21 @@ def ufesp_table() -> tuple[UfespRow, ...]:
     with UFESP_FILE.open(encoding="utf-8", newline="") as handle:
         for line, record in enumerate(csv.DictReader(handle), start=2):
             try:
-                rows.append(UfespRow(int(record["year"]), Decimal(record["value_brl"]),
-                                     comunicado_key(record["source"]), line))
+                rows.append(
+                    UfespRow(
+                        int(record["year"]),
+                        Decimal(record["value_brl"]),
+                        comunicado_key(record["source"]),
+                        line,
+                    )
+                )
             except (KeyError, ValueError, InvalidOperation, TypeError) as exc:
-                raise RegimeDefinitionError(f"bad UFESP row: {exc}", message_pt="linha inválida na tabela da UFESP",
-                                            file=str(UFESP_FILE), line=line) from exc
+                raise RegimeDefinitionError(
+                    f"bad UFESP row: {exc}",
+                    message_pt="linha inválida na tabela da UFESP",
+                    file=str(UFESP_FILE),
+                    line=line,
+                ) from exc
     return tuple(sorted(rows, key=lambda r: r.year))
 
 

@@ -64,47 +64,65 @@ def load_interpretations(path: Path, validate_cite: CiteValidator) -> dict[str, 
     if data is None:
         return {}
     root = require_map(data, str(path), "interpretations.yaml")
-    return {key: _parse(key, require_map(node, root.source, key, root.line_of(key)), validate_cite)
-            for key, node in root.items()}
+    return {
+        key: _parse(key, require_map(node, root.source, key, root.line_of(key)), validate_cite)
+        for key, node in root.items()
+    }
 
 
 def _parse(int_id: str, node: YamlMap, validate_cite: CiteValidator) -> Interpretation:
     if not INTERPRETATION_ID.match(int_id):
         raise RegimeDefinitionError(
             f"interpretation id {int_id!r} must look like INT-OLI-TOPIC (INT-<OLI|VOT|PAT|GEN>-<TOPIC>)",
-            message_pt=f"id de interpretação inválido: {int_id!r}", file=node.source, line=node.line,
+            message_pt=f"id de interpretação inválido: {int_id!r}",
+            file=node.source,
+            line=node.line,
         )
     reject_unknown_keys(node, _KEYS, int_id)
     require_keys(node, ("question", "options", "default", "rationale", "basis"), int_id)
     options = require_map(node["options"], node.source, f"{int_id}.options", node.line_of("options"))
     if len(options) < 2:
-        raise RegimeDefinitionError(f"{int_id} needs at least two options", file=node.source,
-                                    line=node.line_of("options"))
+        raise RegimeDefinitionError(
+            f"{int_id} needs at least two options", file=node.source, line=node.line_of("options")
+        )
     default = str(node["default"])
     if default not in options:
         raise RegimeDefinitionError(
             f"{int_id}: default {default!r} is not one of the options ({', '.join(options)})",
             message_pt=f"{int_id}: a opção padrão {default!r} não está entre as opções",
-            file=node.source, line=node.line_of("default"),
+            file=node.source,
+            line=node.line_of("default"),
         )
     basis = node["basis"]
     if not isinstance(basis, YamlList) or not basis:
-        raise RegimeDefinitionError(f"{int_id}: 'basis' must be a non-empty list of citations",
-                                    file=node.source, line=node.line_of("basis"))
+        raise RegimeDefinitionError(
+            f"{int_id}: 'basis' must be a non-empty list of citations",
+            file=node.source,
+            line=node.line_of("basis"),
+        )
     refs = tuple(validate_cite(ref, node.source, basis.line_at(i)) for i, ref in enumerate(basis))
-    return Interpretation(int_id, str(node["question"]).strip(), {str(k): str(v).strip() for k, v in options.items()},
-                          default, str(node["rationale"]).strip(), refs, f"{node.source}:{node.line}")
+    return Interpretation(
+        int_id,
+        str(node["question"]).strip(),
+        {str(k): str(v).strip() for k, v in options.items()},
+        default,
+        str(node["rationale"]).strip(),
+        refs,
+        f"{node.source}:{node.line}",
+    )
 
 
-def choose(interpretations: Mapping[str, Interpretation], int_id: str,
-           overrides: Mapping[str, str]) -> tuple[Interpretation, str, bool]:
+def choose(
+    interpretations: Mapping[str, Interpretation], int_id: str, overrides: Mapping[str, str]
+) -> tuple[Interpretation, str, bool]:
     """(interpretation, chosen option, is_default) — the override when configured, else the default."""
     interpretation = interpretations.get(int_id)
     if interpretation is None:
         known = ", ".join(sorted(interpretations)) or "none"
         raise UnknownInterpretationError(
             f"unknown interpretation {int_id!r}; declared: {known}",
-            message_pt=f"interpretação desconhecida {int_id!r}", field=int_id,
+            message_pt=f"interpretação desconhecida {int_id!r}",
+            field=int_id,
         )
     if int_id in overrides:
         option = interpretation.check_option(overrides[int_id], where=" (Config.interpretations)")

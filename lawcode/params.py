@@ -77,8 +77,13 @@ class Parameter:
         """A copy with ``extra`` values merged in; on the same date the extra value wins (a reform/override)."""
         by_date = {value.effective_from: value for value in self.values}
         by_date.update({value.effective_from: value for value in extra})
-        return Parameter(self.name, self.description, self.unit, tuple(sorted(by_date.values(),
-                         key=lambda v: v.effective_from)), self.source)
+        return Parameter(
+            self.name,
+            self.description,
+            self.unit,
+            tuple(sorted(by_date.values(), key=lambda v: v.effective_from)),
+            self.source,
+        )
 
 
 def load_parameters(path: Path, validate_cite: CiteValidator) -> dict[str, Parameter]:
@@ -89,8 +94,12 @@ def load_parameters(path: Path, validate_cite: CiteValidator) -> dict[str, Param
     if data is None:
         return {}
     root = require_map(data, str(path), "parameters.yaml")
-    return {name: parse_parameter(name, require_map(node, root.source, f"parameter '{name}'", root.line_of(name)),
-                                  validate_cite) for name, node in root.items()}
+    return {
+        name: parse_parameter(
+            name, require_map(node, root.source, f"parameter '{name}'", root.line_of(name)), validate_cite
+        )
+        for name, node in root.items()
+    }
 
 
 def parse_parameter(name: str, node: YamlMap, validate_cite: CiteValidator) -> Parameter:
@@ -99,19 +108,35 @@ def parse_parameter(name: str, node: YamlMap, validate_cite: CiteValidator) -> P
     reject_unknown_keys(node, _PARAMETER_KEYS, where)
     require_keys(node, ("description", "unit"), where)
     if "values" not in node:
-        raise RegimeDefinitionError(f"{where} has no 'values'; write 'values: []' if the value is unknown",
-                                    message_pt=f"{where}: falta 'values'", file=node.source, line=node.line)
+        raise RegimeDefinitionError(
+            f"{where} has no 'values'; write 'values: []' if the value is unknown",
+            message_pt=f"{where}: falta 'values'",
+            file=node.source,
+            line=node.line,
+        )
     unit = Unit.parse(node["unit"], file=node.source, line=node.line_of("unit"))
     values = node["values"]
     if not isinstance(values, YamlList):
-        raise RegimeDefinitionError(f"{where}: 'values' must be a list of dated values",
-                                    message_pt=f"{where}: 'values' deve ser uma lista",
-                                    file=node.source, line=node.line_of("values"))
-    parsed = [parse_value(name, unit, require_map(item, node.source, f"{where} value", values.line_at(i)),
-                          validate_cite) for i, item in enumerate(values)]
+        raise RegimeDefinitionError(
+            f"{where}: 'values' must be a list of dated values",
+            message_pt=f"{where}: 'values' deve ser uma lista",
+            file=node.source,
+            line=node.line_of("values"),
+        )
+    parsed = [
+        parse_value(
+            name, unit, require_map(item, node.source, f"{where} value", values.line_at(i)), validate_cite
+        )
+        for i, item in enumerate(values)
+    ]
     _reject_duplicate_dates(where, parsed, node)
-    return Parameter(name, str(node["description"]), unit, tuple(sorted(parsed, key=lambda v: v.effective_from)),
-                     f"{node.source}:{node.line}")
+    return Parameter(
+        name,
+        str(node["description"]),
+        unit,
+        tuple(sorted(parsed, key=lambda v: v.effective_from)),
+        f"{node.source}:{node.line}",
+    )
 
 
 def parse_value(name: str, unit: Unit, node: YamlMap, validate_cite: CiteValidator) -> ParameterValue:
@@ -122,22 +147,33 @@ def parse_value(name: str, unit: Unit, node: YamlMap, validate_cite: CiteValidat
         raise CitationMissingError(
             f"{where} (from {node.get('from')}) has no 'cite'; every value must cite the dispositivo that fixes it",
             message_pt=f"o valor do parâmetro '{name}' não cita o dispositivo legal que o fixa ('cite')",
-            file=node.source, line=node.line,
+            file=node.source,
+            line=node.line,
         )
     require_keys(node, ("from",), where)
     if "value" not in node:
-        raise RegimeDefinitionError(f"{where} has no 'value' (write 'value: null' for a repeal)",
-                                    message_pt=f"{where}: falta 'value'", file=node.source, line=node.line)
+        raise RegimeDefinitionError(
+            f"{where} has no 'value' (write 'value: null' for a repeal)",
+            message_pt=f"{where}: falta 'value'",
+            file=node.source,
+            line=node.line,
+        )
     start = node["from"]
     if not isinstance(start, dt.date) or isinstance(start, dt.datetime):
-        raise RegimeDefinitionError(f"{where}: 'from' must be a date YYYY-MM-DD, got {start!r}",
-                                    message_pt=f"{where}: 'from' deve ser uma data AAAA-MM-DD",
-                                    file=node.source, line=node.line_of("from"))
+        raise RegimeDefinitionError(
+            f"{where}: 'from' must be a date YYYY-MM-DD, got {start!r}",
+            message_pt=f"{where}: 'from' deve ser uma data AAAA-MM-DD",
+            file=node.source,
+            line=node.line_of("from"),
+        )
     cite = validate_cite(node["cite"], node.source, node.line_of("cite"))
     confidence = str(node.get("confidence", "V"))
     if confidence not in CONFIDENCE_GRADES:
-        raise RegimeDefinitionError(f"{where}: confidence must be one of {', '.join(CONFIDENCE_GRADES)}",
-                                    file=node.source, line=node.line_of("confidence"))
+        raise RegimeDefinitionError(
+            f"{where}: confidence must be one of {', '.join(CONFIDENCE_GRADES)}",
+            file=node.source,
+            line=node.line_of("confidence"),
+        )
     value = coerce_value(node["value"], unit, file=node.source, line=node.line_of("value"))
     return ParameterValue(start, value, cite, confidence, node.get("note"), f"{node.source}:{node.line}")
 
@@ -156,7 +192,8 @@ def coerce_value(raw: Any, unit: Unit, *, file: str | None = None, line: int | N
         raise RegimeDefinitionError(
             f"value {raw!r} does not fit unit '{unit.value}'",
             message_pt=f"o valor {raw!r} não é compatível com a unidade '{unit.label_pt}'",
-            file=file, line=line,
+            file=file,
+            line=line,
         ) from None
 
 
@@ -183,6 +220,8 @@ def _reject_duplicate_dates(where: str, values: list[ParameterValue], node: Yaml
         if value.effective_from in seen:
             raise RegimeDefinitionError(
                 f"{where}: two values start on {value.effective_from.isoformat()}; keep one per date",
-                message_pt=f"{where}: dois valores com a mesma data de início", file=node.source, line=node.line,
+                message_pt=f"{where}: dois valores com a mesma data de início",
+                file=node.source,
+                line=node.line,
             )
         seen.add(value.effective_from)

@@ -1,8 +1,8 @@
 """The standard questions every regime may answer, the facts class each takes and its outcome vocabulary.
 
-    spec = QUESTIONS["vehicle_permit"]
-    spec.facts_class        # PermitApplication
-    spec.outcomes           # ("granted", "denied")
+spec = QUESTIONS["vehicle_permit"]
+spec.facts_class        # PermitApplication
+spec.outcomes           # ("granted", "denied")
 """
 
 from __future__ import annotations
@@ -31,13 +31,21 @@ def _spec(name: str, facts_class: type, outcomes: tuple[str, ...], description_p
 QUESTIONS: dict[str, QuestionSpec] = {
     spec.name: spec
     for spec in (
-        _spec("law_in_force", f.LawInForceFacts, ("in_force", "not_in_force"),
-              "A lei está em vigor na data? Desde quando? Há transições em curso?"),
+        _spec(
+            "law_in_force",
+            f.LawInForceFacts,
+            ("in_force", "not_in_force"),
+            "A lei está em vigor na data? Desde quando? Há transições em curso?",
+        ),
         _spec("operator_registration", f.Operator, ELIGIBILITY, "Cadastro do autorizatário (PF/PJ)"),
         _spec("driver_registration", f.Driver, ELIGIBILITY, "Cadastro do condutor, conforme a função"),
         _spec("attendant_registration", f.Attendant, ELIGIBILITY, "Cadastro do auxiliar/monitor de embarque"),
-        _spec("vehicle_permit", f.PermitApplication, ELIGIBILITY,
-              "Alvará/autorização do veículo: veículo, operador, condutores, cotas, impedimentos e transições"),
+        _spec(
+            "vehicle_permit",
+            f.PermitApplication,
+            ELIGIBILITY,
+            "Alvará/autorização do veículo: veículo, operador, condutores, cotas, impedimentos e transições",
+        ),
         _spec("document_validity", f.Document, ELIGIBILITY, "O documento é aceito na data? Até quando?"),
         _spec("ban_status", f.Operator, ("banned", "not_banned"), "O operador está impedido de atuar?"),
         _spec("sanction", f.InfractionCase, ("penalty", "no_penalty"), "Penalidade aplicável à infração"),
@@ -48,7 +56,9 @@ QUESTIONS: dict[str, QuestionSpec] = {
         _spec("notice_limit", f.NoticeFacts, COMPUTED, "Prazo máximo para a notificação da penalidade"),
         _spec("cure_deadline", f.DeadlineFacts, COMPUTED, "Prazo para sanar pendências"),
         _spec("inspection_scheduling", f.InspectionFacts, COMPUTED, "Agendamento da vistoria"),
-        _spec("inspection_calendar", f.InspectionFacts, COMPUTED, "Calendário de vistorias pelo final da placa"),
+        _spec(
+            "inspection_calendar", f.InspectionFacts, COMPUTED, "Calendário de vistorias pelo final da placa"
+        ),
         _spec("permit_validity", f.DeadlineFacts, COMPUTED, "Validade e renovação da autorização"),
         _spec("temporary_vehicle", f.DeadlineFacts, COMPUTED, "Autorização temporária de veículo"),
         _spec("service_class", f.TripFacts, COMPUTED, "Classe do serviço (regular/especial)"),

@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 
 RuleFunction = Callable[[Context, Any], RuleResult]
 
+
 @dataclass(frozen=True)
 class RuleSpec:
     """A registered rule: the question it answers, the function and every dispositivo it may cite."""
@@ -76,8 +77,10 @@ def rule(question: str, *, cites: tuple[str, ...] | list[str]) -> Callable[[Rule
     """
     question_spec(question)
     if not cites:
-        raise RegimeDefinitionError(f"@rule({question!r}) must declare the dispositivos it cites (cites=...)",
-                                    message_pt="toda regra declara os dispositivos que cita")
+        raise RegimeDefinitionError(
+            f"@rule({question!r}) must declare the dispositivos it cites (cites=...)",
+            message_pt="toda regra declara os dispositivos que cita",
+        )
 
     def register(function: RuleFunction) -> RuleFunction:
         source = inspect.getsourcefile(function) or function.__module__
@@ -145,8 +148,12 @@ class Regime:
     citer: Citer = field(init=False)
     _calendar: LegalCalendar | None = field(default=None, init=False, repr=False)
     _merged: tuple[Config, dict[str, Parameter]] | None = field(default=None, init=False, repr=False)
-    _declared: dict[str, frozenset[tuple[str, str | None]]] = field(default_factory=dict, init=False, repr=False)
-    _citers: dict[tuple[tuple[str, dt.date], ...], Citer] = field(default_factory=dict, init=False, repr=False)
+    _declared: dict[str, frozenset[tuple[str, str | None]]] = field(
+        default_factory=dict, init=False, repr=False
+    )
+    _citers: dict[tuple[tuple[str, dt.date], ...], Citer] = field(
+        default_factory=dict, init=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         self.citer = Citer(self.acts)
@@ -177,7 +184,9 @@ class Regime:
     def questions(self) -> list[str]:
         return sorted(self.rules)
 
-    def evaluate(self, question: str, facts: Any, *, as_of: dt.date, config: Config | None = None) -> Decision:
+    def evaluate(
+        self, question: str, facts: Any, *, as_of: dt.date, config: Config | None = None
+    ) -> Decision:
         """Answer ``question`` for ``facts`` on ``as_of`` under this regime.
 
         ``facts`` is the question's facts class (questions.QUESTIONS) or a dict for ``facts.from_dict``.
@@ -191,7 +200,8 @@ class Regime:
         if rule_spec is None:
             raise QuestionNotApplicableError(
                 f"regime {self.id} does not answer {question!r}; it answers: {', '.join(self.questions())}",
-                message_pt=f"o regime {self.id} não trata da pergunta {question!r}", field="question",
+                message_pt=f"o regime {self.id} não trata da pergunta {question!r}",
+                field="question",
             )
         if question != "law_in_force" and as_of < self.in_force:
             raise LawNotInForceError(self.id, as_of, self.in_force, self.main_act.title)
@@ -205,15 +215,25 @@ class Regime:
             return facts
         if isinstance(facts, Mapping):
             return from_dict(facts_class, facts, where=f"{self.id}/{question}")
-        raise InvalidFactError("facts", f"{question} takes {facts_class.__name__}, got {type(facts).__name__}")
+        raise InvalidFactError(
+            "facts", f"{question} takes {facts_class.__name__}, got {type(facts).__name__}"
+        )
 
-    def _decision(self, question: str, outcomes: tuple[str, ...], rule_spec: RuleSpec, ctx: Context,
-                  facts: Any, result: RuleResult) -> Decision:
+    def _decision(
+        self,
+        question: str,
+        outcomes: tuple[str, ...],
+        rule_spec: RuleSpec,
+        ctx: Context,
+        facts: Any,
+        result: RuleResult,
+    ) -> Decision:
         if not isinstance(result, RuleResult) or result.outcome not in outcomes:
             shown = getattr(result, "outcome", type(result).__name__)
             raise RegimeDefinitionError(
                 f"rule {rule_spec.name} returned outcome {shown!r}; {question} allows {', '.join(outcomes)}",
-                message_pt=f"a regra {rule_spec.name} devolveu um resultado inválido", file=rule_spec.file,
+                message_pt=f"a regra {rule_spec.name} devolveu um resultado inválido",
+                file=rule_spec.file,
                 line=rule_spec.line,
             )
         self._check_findings_cite(rule_spec, result)
@@ -221,24 +241,39 @@ class Regime:
         every = [c for f in result.findings for c in f.citations] + [p.citation for p in parameters]
         citations = tuple(sorted(dict.fromkeys(every), key=self.citer.sort_key))
         inputs = LazyInputs(facts, ctx.config)
-        return Decision(self.id, question, ctx.as_of, result.outcome, tuple(result.findings), dict(result.result),
-                        citations, parameters, ctx.interpretation_uses(), inputs, result.explanation)
+        return Decision(
+            self.id,
+            question,
+            ctx.as_of,
+            result.outcome,
+            tuple(result.findings),
+            dict(result.result),
+            citations,
+            parameters,
+            ctx.interpretation_uses(),
+            inputs,
+            result.explanation,
+        )
 
     def _check_findings_cite(self, rule_spec: RuleSpec, result: RuleResult) -> None:
         """Every finding cites something, and only what the rule declared (findings built by hand included)."""
         allowed = self._declared_pairs(rule_spec)
         for finding in result.findings:
             if not finding.citations:
-                raise RegimeDefinitionError(f"rule {rule_spec.name}: finding {finding.code!r} cites nothing",
-                                            message_pt=f"a constatação {finding.code!r} não cita nenhum dispositivo",
-                                            file=rule_spec.file, line=rule_spec.line)
+                raise RegimeDefinitionError(
+                    f"rule {rule_spec.name}: finding {finding.code!r} cites nothing",
+                    message_pt=f"a constatação {finding.code!r} não cita nenhum dispositivo",
+                    file=rule_spec.file,
+                    line=rule_spec.line,
+                )
             for citation in finding.citations:
                 if (citation.act_key, citation.dispositivo) not in allowed:
                     raise RegimeDefinitionError(
                         f"rule {rule_spec.name}: finding {finding.code!r} cites {citation.ref!r}, "
                         "which is not in its @rule(cites=...)",
                         message_pt=f"a constatação {finding.code!r} cita {citation.render()} sem declará-lo",
-                        file=rule_spec.file, line=rule_spec.line,
+                        file=rule_spec.file,
+                        line=rule_spec.line,
                     )
 
     def _declared_pairs(self, rule_spec: RuleSpec) -> frozenset[tuple[str, str | None]]:
@@ -304,11 +339,15 @@ class Regime:
             if value.confidence not in CONFIDENCE_GRADES:
                 raise RegimeDefinitionError(
                     f"{value.source}: confidence {value.confidence!r} must be one of {', '.join(CONFIDENCE_GRADES)}",
-                    message_pt="grau de confiança inválido (use V, S, M ou NF)", field=parameter.name,
+                    message_pt="grau de confiança inválido (use V, S, M ou NF)",
+                    field=parameter.name,
                 )
             coerced = coerce_value(value.value, parameter.unit, file=value.source or "Config.parameters")
-            out.append(ParameterValue(value.effective_from, coerced, value.cite, value.confidence, value.note,
-                                      value.source))
+            out.append(
+                ParameterValue(
+                    value.effective_from, coerced, value.cite, value.confidence, value.note, value.source
+                )
+            )
         return out
 
     def calendar_for(self, config: Config) -> LegalCalendar:
@@ -316,8 +355,9 @@ class Regime:
         from lawcode.calendar import Closure, LegalCalendar, MunicipalHoliday
 
         if self._calendar is None:
-            self._calendar = LegalCalendar.from_yaml_data(self.uf, self.calendar_data,
-                                                          str(self.folder / "calendar.yaml"))
+            self._calendar = LegalCalendar.from_yaml_data(
+                self.uf, self.calendar_data, str(self.folder / "calendar.yaml")
+            )
         if not (config.closures or config.municipal_holidays or config.early_closings):
             return self._calendar
         early = [Closure(on=c.date, name=c.name, early_closing=True) for c in config.early_closings]
@@ -332,11 +372,16 @@ def registered_rules(package: str) -> list[RuleSpec]:
     try:
         importlib.import_module(package)
     except SyntaxError as exc:
-        raise RegimeDefinitionError(f"syntax error in the rules of {package}: {exc.msg}",
-                                    message_pt=f"erro de sintaxe nas regras de {package}",
-                                    file=exc.filename, line=exc.lineno) from exc
+        raise RegimeDefinitionError(
+            f"syntax error in the rules of {package}: {exc.msg}",
+            message_pt=f"erro de sintaxe nas regras de {package}",
+            file=exc.filename,
+            line=exc.lineno,
+        ) from exc
     except ImportError as exc:
-        raise RegimeDefinitionError(f"cannot import the rules of {package}: {exc}",
-                                    message_pt=f"não foi possível importar as regras de {package}") from exc
+        raise RegimeDefinitionError(
+            f"cannot import the rules of {package}: {exc}",
+            message_pt=f"não foi possível importar as regras de {package}",
+        ) from exc
     prefix = package + "."
     return [spec for spec in _REGISTERED if spec.module == package or spec.module.startswith(prefix)]

@@ -32,11 +32,45 @@ from lawcode.params import Parameter, load_parameters
 from lawcode.texts import Amendment, parse_law_text
 from lawcode.yamlsource import YamlList, YamlMap, load_yaml, reject_unknown_keys, require_keys, require_map
 
-REGIME_KEYS = ("id", "name", "municipality", "uf", "ibge", "ibge_code", "kind", "prefix", "infraction_prefix",
-               "main_act", "acts", "note")
-_ACT_KEYS = ("key", "file", "title", "cite_as", "published", "in_force", "amendments", "enacted", "publication",
-             "vacatio_legis_days", "revokes", "note", "url")
-_AMENDMENT_KEYS = ("key", "title", "marker", "published", "in_force", "cite_as", "note", "in_force_by_interpretation")
+REGIME_KEYS = (
+    "id",
+    "name",
+    "municipality",
+    "uf",
+    "ibge",
+    "ibge_code",
+    "kind",
+    "prefix",
+    "infraction_prefix",
+    "main_act",
+    "acts",
+    "note",
+)
+_ACT_KEYS = (
+    "key",
+    "file",
+    "title",
+    "cite_as",
+    "published",
+    "in_force",
+    "amendments",
+    "enacted",
+    "publication",
+    "vacatio_legis_days",
+    "revokes",
+    "note",
+    "url",
+)
+_AMENDMENT_KEYS = (
+    "key",
+    "title",
+    "marker",
+    "published",
+    "in_force",
+    "cite_as",
+    "note",
+    "in_force_by_interpretation",
+)
 _CATALOG_CORE_KEYS = ("code", "cite", "severity", "title", "description", "keywords")
 
 
@@ -84,27 +118,42 @@ class ActSource:
     def build(self, amendment_dates: Mapping[str, dt.date] | None = None) -> Act:
         """The act, with ``amendment_dates`` (amendment key → start) replacing the declared dates."""
         dates = amendment_dates or {}
-        amendments = tuple(Amendment(a.key, a.marker, dates.get(a.key, a.in_force), a.cite_as)
-                           for a in self.amendments)
+        amendments = tuple(
+            Amendment(a.key, a.marker, dates.get(a.key, a.in_force), a.cite_as) for a in self.amendments
+        )
         law = parse_law_text(self.text, source=str(self.path), in_force=self.in_force, amendments=amendments)
         law.name = self.key
-        return Act(key=self.key, title=self.title, cite_as=self.cite_as, published=self.published,
-                   in_force=self.in_force, text=law, amendments=amendments, url=self.url)
+        return Act(
+            key=self.key,
+            title=self.title,
+            cite_as=self.cite_as,
+            published=self.published,
+            in_force=self.in_force,
+            text=law,
+            amendments=amendments,
+            url=self.url,
+        )
 
 
 def parse_acts(folder: Path, meta: YamlMap, municipality: str) -> tuple[list[ActSource], str]:
     """The regime's own acts as sources (not yet parsed) and the key of its main act."""
     acts_node = meta.get("acts")
     if not isinstance(acts_node, YamlList) or not acts_node:
-        raise RegimeDefinitionError("regime.yaml needs 'acts' (a list with at least the regime's law)",
-                                    message_pt="regime.yaml precisa de 'acts'", file=meta.source,
-                                    line=meta.line_of("acts"))
-    sources = [_act_source(folder, require_map(node, meta.source, "act", acts_node.line_at(i)), municipality)
-               for i, node in enumerate(acts_node)]
+        raise RegimeDefinitionError(
+            "regime.yaml needs 'acts' (a list with at least the regime's law)",
+            message_pt="regime.yaml precisa de 'acts'",
+            file=meta.source,
+            line=meta.line_of("acts"),
+        )
+    sources = [
+        _act_source(folder, require_map(node, meta.source, "act", acts_node.line_at(i)), municipality)
+        for i, node in enumerate(acts_node)
+    ]
     main_key = str(meta.get("main_act") or sources[0].key)
     if all(source.key != main_key for source in sources):
-        raise RegimeDefinitionError(f"main_act {main_key!r} is not among 'acts'", file=meta.source,
-                                    line=meta.line_of("main_act"))
+        raise RegimeDefinitionError(
+            f"main_act {main_key!r} is not among 'acts'", file=meta.source, line=meta.line_of("main_act")
+        )
     return sources, main_key
 
 
@@ -115,21 +164,32 @@ def _act_source(folder: Path, node: YamlMap, municipality: str) -> ActSource:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise RegimeDefinitionError(f"cannot read the law text {path}", file=node.source,
-                                    line=node.line_of("file")) from exc
+        raise RegimeDefinitionError(
+            f"cannot read the law text {path}", file=node.source, line=node.line_of("file")
+        ) from exc
     title = str(node["title"])
     key = str(node["key"])
     amendments, bindings = _amendments(node, key)
     cite_as = str(node.get("cite_as") or f"{short_act_name(title)} ({short_municipality(municipality)})")
-    return ActSource(key, path, text, title, cite_as, _optional_date(node, "published"), _date(node, "in_force"),
-                     tuple(amendments), node.get("url"), tuple(bindings))
+    return ActSource(
+        key,
+        path,
+        text,
+        title,
+        cite_as,
+        _optional_date(node, "published"),
+        _date(node, "in_force"),
+        tuple(amendments),
+        node.get("url"),
+        tuple(bindings),
+    )
 
 
 def short_municipality(name: str) -> str:
     """'Estância Turística de Olímpia' → 'Olímpia' (how citations name the town)."""
     for prefix in ("Estância Turística de ", "Estância Hidromineral de ", "Estância Climática de "):
         if name.startswith(prefix):
-            return name[len(prefix):]
+            return name[len(prefix) :]
     return name
 
 
@@ -137,15 +197,18 @@ def _amendments(node: YamlMap, act_key: str) -> tuple[list[Amendment], list[Amen
     items = node.get("amendments") or []
     if not isinstance(items, YamlList):
         if items:
-            raise RegimeDefinitionError("'amendments' must be a list", file=node.source,
-                                        line=node.line_of("amendments"))
+            raise RegimeDefinitionError(
+                "'amendments' must be a list", file=node.source, line=node.line_of("amendments")
+            )
         return [], []
     amendments, bindings = [], []
     for index, item in enumerate(items):
         entry = require_map(item, node.source, "amendment", items.line_at(index))
         reject_unknown_keys(entry, _AMENDMENT_KEYS, "amendment")
         require_keys(entry, ("key", "marker", "in_force"), "amendment")
-        amendment = Amendment(str(entry["key"]), str(entry["marker"]), _date(entry, "in_force"), entry.get("cite_as"))
+        amendment = Amendment(
+            str(entry["key"]), str(entry["marker"]), _date(entry, "in_force"), entry.get("cite_as")
+        )
         amendments.append(amendment)
         if entry.get("in_force_by_interpretation") is not None:
             bindings.append(_binding(entry, act_key, amendment))
@@ -154,13 +217,16 @@ def _amendments(node: YamlMap, act_key: str) -> tuple[list[Amendment], list[Amen
 
 def _binding(entry: YamlMap, act_key: str, amendment: Amendment) -> AmendmentBinding:
     where = f"amendment {amendment.key}: in_force_by_interpretation"
-    node = require_map(entry["in_force_by_interpretation"], entry.source, where,
-                       entry.line_of("in_force_by_interpretation"))
+    node = require_map(
+        entry["in_force_by_interpretation"], entry.source, where, entry.line_of("in_force_by_interpretation")
+    )
     reject_unknown_keys(node, ("interpretation", "options"), where)
     require_keys(node, ("interpretation", "options"), where)
     options = require_map(node["options"], node.source, f"{where}.options", node.line_of("options"))
     dates = {str(option): _date(options, str(option)) for option in options}
-    return AmendmentBinding(act_key, amendment.key, str(node["interpretation"]), dates, node.source, node.line)
+    return AmendmentBinding(
+        act_key, amendment.key, str(node["interpretation"]), dates, node.source, node.line
+    )
 
 
 def check_bindings(sources: list[ActSource], interpretations: Mapping[str, Interpretation]) -> None:
@@ -175,12 +241,15 @@ def check_bindings(sources: list[ActSource], interpretations: Mapping[str, Inter
                     f"{binding.amendment_key}: in_force_by_interpretation must name {binding.interpretation!r} "
                     f"in interpretations.yaml and give a date for each option ({wanted})",
                     message_pt="as datas da alteração devem cobrir todas as opções da interpretação",
-                    file=binding.file, line=binding.line,
+                    file=binding.file,
+                    line=binding.line,
                 )
             if binding.dates[interpretation.default] != declared[binding.amendment_key].in_force:
                 raise RegimeDefinitionError(
                     f"{binding.amendment_key}: 'in_force' must equal the date of the default option "
-                    f"{interpretation.default!r}", file=binding.file, line=binding.line,
+                    f"{interpretation.default!r}",
+                    file=binding.file,
+                    line=binding.line,
                 )
 
 
@@ -188,9 +257,12 @@ def _date(node: YamlMap, key: str) -> dt.date:
     value = node.get(key)
     if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
         return value
-    raise RegimeDefinitionError(f"'{key}' must be a date YYYY-MM-DD, got {value!r}",
-                                message_pt=f"'{key}' deve ser uma data AAAA-MM-DD", file=node.source,
-                                line=node.line_of(key))
+    raise RegimeDefinitionError(
+        f"'{key}' must be a date YYYY-MM-DD, got {value!r}",
+        message_pt=f"'{key}' deve ser uma data AAAA-MM-DD",
+        file=node.source,
+        line=node.line_of(key),
+    )
 
 
 def _optional_date(node: YamlMap, key: str) -> dt.date | None:
@@ -204,14 +276,16 @@ def load_catalog(path: Path, citer: Citer) -> dict[str, CatalogEntry]:
     root = require_map(load_yaml(path) or YamlMap(), str(path), "catalog.yaml")
     items = root.get("infractions") or []
     if not isinstance(items, YamlList):
-        raise RegimeDefinitionError("catalog.yaml: 'infractions' must be a list", file=str(path),
-                                    line=root.line_of("infractions"))
+        raise RegimeDefinitionError(
+            "catalog.yaml: 'infractions' must be a list", file=str(path), line=root.line_of("infractions")
+        )
     catalog: dict[str, CatalogEntry] = {}
     for index, item in enumerate(items):
         entry = _catalog_entry(require_map(item, str(path), "infraction", items.line_at(index)), citer)
         if entry.code in catalog:
-            raise RegimeDefinitionError(f"duplicate infraction code {entry.code!r}", file=str(path),
-                                        line=items.line_at(index))
+            raise RegimeDefinitionError(
+                f"duplicate infraction code {entry.code!r}", file=str(path), line=items.line_at(index)
+            )
         catalog[entry.code] = entry
     return catalog
 
@@ -221,9 +295,16 @@ def _catalog_entry(node: YamlMap, citer: Citer) -> CatalogEntry:
     cite = citer.validate(node["cite"], file=node.source, line=node.line_of("cite"))
     keywords = node.get("keywords") or []
     extra = {k: v for k, v in node.items() if k not in _CATALOG_CORE_KEYS}
-    return CatalogEntry(str(node["code"]), cite, str(node["severity"]), str(node["title"]),
-                        str(node.get("description") or ""), tuple(str(k) for k in keywords), extra,
-                        f"{node.source}:{node.line}")
+    return CatalogEntry(
+        str(node["code"]),
+        cite,
+        str(node["severity"]),
+        str(node["title"]),
+        str(node.get("description") or ""),
+        tuple(str(k) for k in keywords),
+        extra,
+        f"{node.source}:{node.line}",
+    )
 
 
 def load_not_computable(path: Path, citer: Citer) -> dict[str, str]:
@@ -242,13 +323,18 @@ def load_not_computable(path: Path, citer: Citer) -> dict[str, str]:
             require_keys(entry, ("cite", "reason"), "not_computable item")
             pairs.append((entry["cite"], entry["reason"], entry.line))
     else:
-        raise RegimeDefinitionError("'not_computable' must be a list of {cite, reason} or a mapping id: reason",
-                                    file=str(path), line=root.line)
+        raise RegimeDefinitionError(
+            "'not_computable' must be a list of {cite, reason} or a mapping id: reason",
+            file=str(path),
+            line=root.line,
+        )
     out: dict[str, str] = {}
     for ref, reason, line in pairs:
         citer.validate(ref, file=str(path), line=line)
         if not reason or not str(reason).strip():
-            raise RegimeDefinitionError(f"{ref}: give the reason it cannot be computed", file=str(path), line=line)
+            raise RegimeDefinitionError(
+                f"{ref}: give the reason it cannot be computed", file=str(path), line=line
+            )
         out[str(ref)] = str(reason).strip()
     return out
 
@@ -262,8 +348,10 @@ def load_parameters_for(folder: Path, citer: Citer) -> dict[str, Parameter]:
     """The folder's parameters.yaml plus the engine's ``ufesp`` table (which a regime may not redeclare)."""
     parameters = load_parameters(folder / "parameters.yaml", _validator(citer))
     if "ufesp" in parameters:
-        raise RegimeDefinitionError("'ufesp' is the engine's table (data/ufesp.csv); do not redeclare it",
-                                    file=str(folder / "parameters.yaml"))
+        raise RegimeDefinitionError(
+            "'ufesp' is the engine's table (data/ufesp.csv); do not redeclare it",
+            file=str(folder / "parameters.yaml"),
+        )
     parameters["ufesp"] = ufesp_parameter()
     return parameters
 

@@ -71,22 +71,37 @@ def load_regime(folder: Path, package: str | None = None) -> Regime:
     require_keys(meta, ("id", "name", "municipality", "uf", "kind", "acts"), "regime.yaml")
     regime_id = str(meta["id"])
     if regime_id != folder.name:
-        raise RegimeDefinitionError(f"regime id {regime_id!r} must equal its folder name {folder.name!r}",
-                                    file=meta.source, line=meta.line_of("id"))
+        raise RegimeDefinitionError(
+            f"regime id {regime_id!r} must equal its folder name {folder.name!r}",
+            file=meta.source,
+            line=meta.line_of("id"),
+        )
     sources, main_key = parse_acts(folder, meta, str(meta["municipality"]))
     main = next(source for source in sources if source.key == main_key)
     citer = Citer(ActRegistry.with_external([source.build() for source in sources], main_key))
     interpretations = load_interpretations_for(folder, citer)
     check_bindings(sources, interpretations)
     regime = Regime(
-        id=regime_id, name=str(meta["name"]), municipality=str(meta["municipality"]), uf=str(meta["uf"]),
-        ibge=_optional_str(meta, "ibge", "ibge_code"), kind=str(meta["kind"]),
-        prefix=_optional_str(meta, "prefix", "infraction_prefix"), folder=folder,
-        package=package or _package_for(folder), acts=citer.registry, in_force=main.in_force,
-        published=main.published, parameters=load_parameters_for(folder, citer), interpretations=interpretations,
+        id=regime_id,
+        name=str(meta["name"]),
+        municipality=str(meta["municipality"]),
+        uf=str(meta["uf"]),
+        ibge=_optional_str(meta, "ibge", "ibge_code"),
+        kind=str(meta["kind"]),
+        prefix=_optional_str(meta, "prefix", "infraction_prefix"),
+        folder=folder,
+        package=package or _package_for(folder),
+        acts=citer.registry,
+        in_force=main.in_force,
+        published=main.published,
+        parameters=load_parameters_for(folder, citer),
+        interpretations=interpretations,
         catalog=load_catalog(folder / "catalog.yaml", citer),
         not_computable=load_not_computable(folder / "not_computable.yaml", citer),
-        calendar_data=_calendar_data(folder), rules={}, metadata=dict(meta), act_sources=tuple(sources),
+        calendar_data=_calendar_data(folder),
+        rules={},
+        metadata=dict(meta),
+        act_sources=tuple(sources),
     )
     regime.rules = _rules_for(regime)
     return regime
@@ -105,8 +120,9 @@ def _package_for(folder: Path) -> str:
     try:
         relative = folder.resolve().relative_to(root)
     except ValueError:
-        raise RegimeDefinitionError(f"{folder} is outside the source tree; pass its package name",
-                                    file=str(folder)) from None
+        raise RegimeDefinitionError(
+            f"{folder} is outside the source tree; pass its package name", file=str(folder)
+        ) from None
     return ".".join(relative.parts)
 
 
@@ -122,7 +138,9 @@ def _rules_for(regime: Regime) -> dict[str, Any]:
             other = rules[spec.question]
             raise RegimeDefinitionError(
                 f"two rules answer {spec.question!r}: {other.name} and {spec.name}; keep one (a conflict is an error)",
-                message_pt=f"duas regras respondem {spec.question!r}", file=spec.file, line=spec.line,
+                message_pt=f"duas regras respondem {spec.question!r}",
+                file=spec.file,
+                line=spec.line,
             )
         for ref in spec.cites:
             regime.citer.validate(ref, file=spec.file, line=spec.line)
@@ -130,8 +148,9 @@ def _rules_for(regime: Regime) -> dict[str, Any]:
     return rules
 
 
-def evaluate(regime_id: str, question: str, facts: Any, *, as_of: dt.date,
-             config: Config | None = None) -> Decision:
+def evaluate(
+    regime_id: str, question: str, facts: Any, *, as_of: dt.date, config: Config | None = None
+) -> Decision:
     """Answer ``question`` about ``facts`` under regime ``regime_id`` on ``as_of``.
 
         decision = lawcode.evaluate("olimpia_sp_escolar", "vehicle_permit", application, as_of=date(2026, 3, 1))

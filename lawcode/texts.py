@@ -121,7 +121,17 @@ def roman_to_int(numeral: str) -> int:
 
 def int_to_roman(number: int) -> str:
     """Canonical Roman numeral of a positive integer (14 → "XIV")."""
-    pairs = ((100, "C"), (90, "XC"), (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
+    pairs = (
+        (100, "C"),
+        (90, "XC"),
+        (50, "L"),
+        (40, "XL"),
+        (10, "X"),
+        (9, "IX"),
+        (5, "V"),
+        (4, "IV"),
+        (1, "I"),
+    )
     out = []
     for value, numeral in pairs:
         while number >= value:
@@ -145,7 +155,9 @@ def label_for(dispositivo_id: str) -> str:
     for piece in dispositivo_id.split("_"):
         match = _ID_PART.match(piece)
         if match is None:
-            raise UnknownDispositivoError(dispositivo_id, known_hint="ids look like art13_incII or art25_par2")
+            raise UnknownDispositivoError(
+                dispositivo_id, known_hint="ids look like art13_incII or art25_par2"
+            )
         art, art_letter, par, par_letter, inciso, alinea = match.groups()
         if inciso is not None and not _is_roman(inciso):
             raise UnknownDispositivoError(dispositivo_id, known_hint=f"{inciso} is not a Roman numeral")
@@ -223,7 +235,9 @@ class LawText:
         dispositivo = self.get(dispositivo_id)
         found = dispositivo.wording_on(on)
         if found is None:
-            raise DispositivoNotInForceError(self.name or self.source, dispositivo_id, on, _validity(dispositivo))
+            raise DispositivoNotInForceError(
+                self.name or self.source, dispositivo_id, on, _validity(dispositivo)
+            )
         return found
 
     def position(self, dispositivo_id: str) -> int:
@@ -282,8 +296,11 @@ class _Parser:
             self.feed(line)
             self.state.previous_blank = False
         if not self.dispositivos:
-            raise LawTextError("no article found in the law text", message_pt="nenhum artigo no texto da lei",
-                               file=self.source)
+            raise LawTextError(
+                "no article found in the law text",
+                message_pt="nenhum artigo no texto da lei",
+                file=self.source,
+            )
         return LawText(self.source, self.in_force, self.dispositivos)
 
     def _is_closing(self, line: _Line) -> bool:
@@ -339,14 +356,30 @@ class _Parser:
             state.in_heading = True
             return
         last = state.current.versions[-1]
-        state.current.versions[-1] = Wording(last.version_key, last.valid_from, last.valid_until,
-                                             f"{last.text} {line.text}".strip(), last.line, last.inserted)
+        state.current.versions[-1] = Wording(
+            last.version_key,
+            last.valid_from,
+            last.valid_until,
+            f"{last.text} {line.text}".strip(),
+            last.line,
+            last.inserted,
+        )
 
-    def add(self, line: _Line, dispositivo_id: str, kind: Kind, parent: str | None, text: str,
-            note: tuple[str, str] | None) -> None:
+    def add(
+        self,
+        line: _Line,
+        dispositivo_id: str,
+        kind: Kind,
+        parent: str | None,
+        text: str,
+        note: tuple[str, str] | None,
+    ) -> None:
         if parent is not None and parent not in self.dispositivos:
-            raise self.error(line, f"{dispositivo_id} appears before its parent {parent}",
-                             f"{dispositivo_id} aparece antes do dispositivo pai {parent}")
+            raise self.error(
+                line,
+                f"{dispositivo_id} appears before its parent {parent}",
+                f"{dispositivo_id} aparece antes do dispositivo pai {parent}",
+            )
         amendment = self.amendment_for(line, note)
         existing = self.dispositivos.get(dispositivo_id)
         if note is not None and note[0] == "rewording":
@@ -363,8 +396,14 @@ class _Parser:
         else:
             self.check_numbering(line, dispositivo_id, kind, parent)
             start = amendment.in_force if amendment else self.inherited_start(parent)
-            wording = Wording(amendment.key if amendment else ORIGINAL, start, None, text, line.number,
-                              inserted=amendment is not None)
+            wording = Wording(
+                amendment.key if amendment else ORIGINAL,
+                start,
+                None,
+                text,
+                line.number,
+                inserted=amendment is not None,
+            )
             dispositivo = Dispositivo(dispositivo_id, kind, parent, line.number, [wording])
             self.dispositivos[dispositivo_id] = dispositivo
         self.move_to(dispositivo)
@@ -409,23 +448,48 @@ class _Parser:
             )
         return self.amendments[marker]
 
-    def reword(self, line: _Line, existing: Dispositivo | None, dispositivo_id: str, text: str,
-               amendment: Amendment | None) -> Dispositivo:
+    def reword(
+        self,
+        line: _Line,
+        existing: Dispositivo | None,
+        dispositivo_id: str,
+        text: str,
+        amendment: Amendment | None,
+    ) -> Dispositivo:
         if existing is None or amendment is None:
-            raise self.error(line, f"new wording of {dispositivo_id} but no earlier wording precedes it",
-                             f"nova redação de {dispositivo_id} sem redação anterior no texto")
+            raise self.error(
+                line,
+                f"new wording of {dispositivo_id} but no earlier wording precedes it",
+                f"nova redação de {dispositivo_id} sem redação anterior no texto",
+            )
         last = existing.versions[-1]
         if amendment.in_force <= last.valid_from:
-            raise self.error(line, f"amendment {amendment.key} starts on or before the wording it replaces",
-                             f"a alteração {amendment.key} começa antes da redação que substitui")
-        existing.versions[-1] = Wording(last.version_key, last.valid_from,
-                                        amendment.in_force - dt.timedelta(days=1), last.text, last.line,
-                                        last.inserted)
+            raise self.error(
+                line,
+                f"amendment {amendment.key} starts on or before the wording it replaces",
+                f"a alteração {amendment.key} começa antes da redação que substitui",
+            )
+        existing.versions[-1] = Wording(
+            last.version_key,
+            last.valid_from,
+            amendment.in_force - dt.timedelta(days=1),
+            last.text,
+            last.line,
+            last.inserted,
+        )
         existing.versions.append(Wording(amendment.key, amendment.in_force, None, text, line.number))
         return existing
 
-    def repeal(self, line: _Line, existing: Dispositivo | None, dispositivo_id: str, kind: Kind,
-               parent: str | None, text: str, amendment: Amendment) -> Dispositivo:
+    def repeal(
+        self,
+        line: _Line,
+        existing: Dispositivo | None,
+        dispositivo_id: str,
+        kind: Kind,
+        parent: str | None,
+        text: str,
+        amendment: Amendment,
+    ) -> Dispositivo:
         """'(Revogado pela X)': the dispositivo's last wording ends the day before X takes effect.
 
         Compiled texts often print only the note in place of the revoked text; then the dispositivo is
@@ -435,13 +499,19 @@ class _Parser:
         if existing is None:
             start = self.inherited_start(parent)
             note = text or f"(revogado pela {amendment.cite_as or amendment.marker})"
-            existing = Dispositivo(dispositivo_id, kind, parent, line.number,
-                                   [Wording(ORIGINAL, start, until, note, line.number)])
+            existing = Dispositivo(
+                dispositivo_id,
+                kind,
+                parent,
+                line.number,
+                [Wording(ORIGINAL, start, until, note, line.number)],
+            )
             self.dispositivos[dispositivo_id] = existing
             return existing
         last = existing.versions[-1]
-        existing.versions[-1] = Wording(last.version_key, last.valid_from, until, last.text, last.line,
-                                        last.inserted)
+        existing.versions[-1] = Wording(
+            last.version_key, last.valid_from, until, last.text, last.line, last.inserted
+        )
         return existing
 
     def inherited_start(self, parent: str | None) -> dt.date:

@@ -91,7 +91,9 @@ def load_yaml_text(text: str, source: str) -> Any:
             line=mark.line + 1 if mark is not None else None,
         ) from exc
     except yaml.YAMLError as exc:
-        raise RegimeDefinitionError(f"malformed YAML: {exc}", message_pt="YAML malformado", file=source) from exc
+        raise RegimeDefinitionError(
+            f"malformed YAML: {exc}", message_pt="YAML malformado", file=source
+        ) from exc
 
 
 def load_yaml(path: Path) -> Any:

@@ -34,4 +34,3 @@ def demo_copy(tmp_path: Path) -> Callable[[dict[str, str]], Regime]:
         return load_regime(folder, DEMO_PACKAGE)
 
     return build
-

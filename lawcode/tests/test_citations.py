@@ -37,8 +37,13 @@ def test_regime_citations_render_like_a_lawyer_writes_them(olimpia: Citer) -> No
 
 
 def test_amended_wording_is_named_in_the_citation(votuporanga: Citer) -> None:
-    assert render(votuporanga, "art4_incII_c", dt.date(2026, 3, 1)) == "Lei 5.722/2015 (Votuporanga), art. 4º, II, c"
-    assert render(votuporanga, "art4_par2", dt.date(2017, 1, 1)) == "Lei 5.722/2015 (Votuporanga), art. 4º, § 2º"
+    assert (
+        render(votuporanga, "art4_incII_c", dt.date(2026, 3, 1))
+        == "Lei 5.722/2015 (Votuporanga), art. 4º, II, c"
+    )
+    assert (
+        render(votuporanga, "art4_par2", dt.date(2017, 1, 1)) == "Lei 5.722/2015 (Votuporanga), art. 4º, § 2º"
+    )
     assert render(votuporanga, "art4_par2", dt.date(2019, 1, 1)) == (
         "Lei 5.722/2015 (Votuporanga), art. 4º, § 2º (redação da Lei 6.151/2018)"
     )
@@ -54,7 +59,9 @@ def test_unknown_dispositivos_and_acts_fail(olimpia: Citer) -> None:
 
 
 def test_whole_act_citation_only_where_allowed(olimpia: Citer) -> None:
-    assert olimpia.resolve("contran_789_2020", on=dt.date(2026, 1, 1)).render() == "Resolução CONTRAN 789/2020"
+    assert (
+        olimpia.resolve("contran_789_2020", on=dt.date(2026, 1, 1)).render() == "Resolução CONTRAN 789/2020"
+    )
     with pytest.raises(UnknownDispositivoError):
         olimpia.validate("olimpia-5171-2025")  # the regime's own law is cited by dispositivo
 
@@ -68,10 +75,24 @@ def test_split_ref() -> None:
 def test_required_external_dispositivos_are_declared() -> None:
     acts = external_acts()
     required = {
-        "ctb": ["art135", "art136", *[f"art136_inc{r}" for r in ("I", "II", "III", "IV", "V", "VI", "VII")],
-                "art137", "art138", *[f"art138_inc{r}" for r in ("I", "II", "III", "IV", "V")], "art139",
-                "art143", "art143_incV", "art147_par5", "art281_par1_incII", "art282", "art282_par1",
-                "art282_par4", "art282_par6", "art329"],
+        "ctb": [
+            "art135",
+            "art136",
+            *[f"art136_inc{r}" for r in ("I", "II", "III", "IV", "V", "VI", "VII")],
+            "art137",
+            "art138",
+            *[f"art138_inc{r}" for r in ("I", "II", "III", "IV", "V")],
+            "art139",
+            "art143",
+            "art143_incV",
+            "art147_par5",
+            "art281_par1_incII",
+            "art282",
+            "art282_par1",
+            "art282_par4",
+            "art282_par6",
+            "art329",
+        ],
         "lei9784": ["art59", "art66", "art66_par1", "art66_par2", "art66_par3", "art67"],
         "lc95": ["art8", "art8_par1"],
         "codigo_civil": ["art132", "art132_par3"],
@@ -117,5 +138,10 @@ def test_several_citations_name_each_act_once_per_run(olimpia: Citer) -> None:
     from lawcode.citations import render_citations
 
     day = dt.date(2026, 3, 1)
-    cites = [olimpia.resolve(ref, on=day) for ref in ("art22_incI", "art21", "ctb:art138_incIV", "ctb:art329")]
-    assert render_citations(cites) == "Lei 5.171/2025 (Olímpia), art. 22, I; art. 21; CTB, art. 138, IV; art. 329"
+    cites = [
+        olimpia.resolve(ref, on=day) for ref in ("art22_incI", "art21", "ctb:art138_incIV", "ctb:art329")
+    ]
+    assert (
+        render_citations(cites)
+        == "Lei 5.171/2025 (Olímpia), art. 22, I; art. 21; CTB, art. 138, IV; art. 329"
+    )

@@ -16,7 +16,7 @@ DESIGN = (Path(__file__).resolve().parents[2] / "docs" / "lawcode" / "design.md"
 def section(title: str) -> str:
     start = DESIGN.index(f"## {title}")
     end = DESIGN.find("\n## ", start + 1)
-    return DESIGN[start:end if end != -1 else None]
+    return DESIGN[start : end if end != -1 else None]
 
 
 def test_every_question_is_documented() -> None:
@@ -39,5 +39,5 @@ def test_documented_errors_exist_and_every_error_is_documented() -> None:
 
 def test_document_kinds_match() -> None:
     text = section("Facts (`facts.py`)")
-    kinds = text[text.index("Document kinds"):]
+    kinds = text[text.index("Document kinds") :]
     assert set(re.findall(r"`([a-z_]+)`", kinds)) >= set(DOCUMENT_KINDS)

@@ -29,10 +29,15 @@ APPLICATION = {
             "documents": [{"kind": "criminal_record_certificate", "issue_date": "2026-01-10"}],
             "traffic_infractions": [{"date": "2025-07-01", "severity": "gravissima"}],
         },
-        "history": [{"infraction_code": "OLI-23-I", "infraction_date": "2025-10-01", "final_on": "2025-11-01"}],
+        "history": [
+            {"infraction_code": "OLI-23-I", "infraction_date": "2025-10-01", "final_on": "2025-11-01"}
+        ],
     },
-    "vehicle": {"plate": "ABC1D23", "manufacture_year": 2012, "ownership": {"kind": "comodato",
-                                                                           "renavam_link": True}},
+    "vehicle": {
+        "plate": "ABC1D23",
+        "manufacture_year": 2012,
+        "ownership": {"kind": "comodato", "renavam_link": True},
+    },
     "drivers": [{"person": {"name": "Bia"}, "role": "auxiliary"}],
     "kind": "renewal",
 }
@@ -58,8 +63,11 @@ def test_to_dict_is_json_safe_and_inverts_from_dict() -> None:
 
 def test_missing_required_field_names_its_path() -> None:
     with pytest.raises(MissingFactError) as error:
-        from_dict(PermitApplication, {"operator": {"kind": "PF", "person": {"cnh": {"ear": True}}}, "vehicle": {}},
-                  where="cenário x")
+        from_dict(
+            PermitApplication,
+            {"operator": {"kind": "PF", "person": {"cnh": {"ear": True}}}, "vehicle": {}},
+            where="cenário x",
+        )
     assert error.value.field_path == "operator.person.cnh.category"
     assert "cenário x" in error.value.message
 

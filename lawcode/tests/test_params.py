@@ -18,8 +18,12 @@ def value(start: dt.date, amount: object) -> ParameterValue:
     return ParameterValue(start, amount, "art1")
 
 
-AGE = Parameter("max_age", "Idade máxima", Unit.YEARS,
-                (value(dt.date(2020, 1, 1), 15), value(dt.date(2024, 1, 1), 10), value(dt.date(2025, 1, 1), None)))
+AGE = Parameter(
+    "max_age",
+    "Idade máxima",
+    Unit.YEARS,
+    (value(dt.date(2020, 1, 1), 15), value(dt.date(2024, 1, 1), 10), value(dt.date(2025, 1, 1), None)),
+)
 
 
 def test_value_on_picks_the_latest_start_not_after_the_date() -> None:
@@ -74,6 +78,7 @@ def test_config_parsing_errors_name_the_field() -> None:
     with pytest.raises(InvalidFactError) as error:
         Config.from_dict({"closures": [{"date": "31/10/2025"}]})
     assert error.value.field_path == "config.closures[0].date"
-    config = Config.from_dict({"interpretations": {"INT-X-Y": "a"}, "closures": [{"date": "2025-10-31",
-                                                                                  "name": "Dia do Servidor"}]})
+    config = Config.from_dict(
+        {"interpretations": {"INT-X-Y": "a"}, "closures": [{"date": "2025-10-31", "name": "Dia do Servidor"}]}
+    )
     assert config.to_dict()["closures"] == [{"date": "2025-10-31", "name": "Dia do Servidor"}]

@@ -28,8 +28,10 @@ def test_at_most_one_wording_per_day_and_original_dispositivos_always_in_force(d
 
 
 @settings(max_examples=60, deadline=None)
-@given(year=st.integers(min_value=1990, max_value=2030),
-       day=st.dates(min_value=dt.date(2020, 1, 10), max_value=dt.date(2030, 12, 31)))
+@given(
+    year=st.integers(min_value=1990, max_value=2030),
+    day=st.dates(min_value=dt.date(2020, 1, 10), max_value=dt.date(2030, 12, 31)),
+)
 def test_decisions_are_deterministic_and_replayable(year: int, day: dt.date) -> None:
     facts = {"operator": {"kind": "PF"}, "vehicle": {"manufacture_year": year}}
     first = DEMO.evaluate("vehicle_permit", facts, as_of=day)

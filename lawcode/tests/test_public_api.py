@@ -7,8 +7,25 @@ import inspect
 
 import lawcode
 
-CORE_MODULES = ("errors", "units", "texts", "acts", "citations", "params", "fiscal", "interpretations", "config",
-                "facts", "decision", "context", "regime", "regime_files", "registry", "questions", "yamlsource")
+CORE_MODULES = (
+    "errors",
+    "units",
+    "texts",
+    "acts",
+    "citations",
+    "params",
+    "fiscal",
+    "interpretations",
+    "config",
+    "facts",
+    "decision",
+    "context",
+    "regime",
+    "regime_files",
+    "registry",
+    "questions",
+    "yamlsource",
+)
 
 
 def test_everything_in_all_is_importable() -> None:

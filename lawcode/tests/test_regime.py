@@ -133,10 +133,16 @@ def test_granted_when_every_requirement_is_met(demo: Regime) -> None:
 
 
 def test_same_facts_and_date_give_identical_json_safe_dicts(demo: Regime) -> None:
-    first = demo.evaluate("fine_amount", {"quantity": "15", "unit": "ufesp", "infraction_date": "2026-02-10"},
-                          as_of=dt.date(2026, 3, 1)).to_dict()
-    second = demo.evaluate("fine_amount", {"quantity": "15", "unit": "ufesp", "infraction_date": "2026-02-10"},
-                           as_of=dt.date(2026, 3, 1)).to_dict()
+    first = demo.evaluate(
+        "fine_amount",
+        {"quantity": "15", "unit": "ufesp", "infraction_date": "2026-02-10"},
+        as_of=dt.date(2026, 3, 1),
+    ).to_dict()
+    second = demo.evaluate(
+        "fine_amount",
+        {"quantity": "15", "unit": "ufesp", "infraction_date": "2026-02-10"},
+        as_of=dt.date(2026, 3, 1),
+    ).to_dict()
     assert first == second
     assert json.dumps(first, sort_keys=True) == json.dumps(second, sort_keys=True)
     assert first["result"] == {"brl": "576.30", "valued_on": "2026-02-10"}
@@ -151,10 +157,15 @@ def test_decision_round_trips_through_from_dict(demo: Regime) -> None:
 
 
 def test_explanation_in_portuguese_lists_everything_used(demo: Regime) -> None:
-    decision = demo.evaluate("fine_amount", {"quantity": "10", "unit": "ufesp", "infraction_date": "2025-05-01"},
-                             as_of=dt.date(2025, 6, 1))
+    decision = demo.evaluate(
+        "fine_amount",
+        {"quantity": "10", "unit": "ufesp", "infraction_date": "2025-05-01"},
+        as_of=dt.date(2025, 6, 1),
+    )
     text = decision.explain()
-    assert text.startswith("Resultado: Calculado\nPergunta: Valor da multa em reais (fine_amount) — regime demo_sp")
+    assert text.startswith(
+        "Resultado: Calculado\nPergunta: Valor da multa em reais (fine_amount) — regime demo_sp"
+    )
     assert "Lei 100/2020 (Demo), art. 2º-A (incluído pela Lei 200/2021)" in text
     assert "R$ 37,02 (vigente desde 01/01/2025; Comunicado SEFAZ-SP DICAR-88/24)" in text
     assert "INT-GEN-FINE-VALUATION-DATE" in text and "Na data da infração." in text
@@ -185,30 +196,52 @@ def test_date_before_the_law_raises_law_not_in_force(demo: Regime) -> None:
 
 def test_unknown_ufm_value_raises_missing_parameter_naming_what_to_configure(demo: Regime) -> None:
     with pytest.raises(MissingParameterError) as error:
-        demo.evaluate("fine_amount", {"quantity": "5", "unit": "ufm", "infraction_date": "2025-05-01"},
-                      as_of=dt.date(2025, 6, 1))
+        demo.evaluate(
+            "fine_amount",
+            {"quantity": "5", "unit": "ufm", "infraction_date": "2025-05-01"},
+            as_of=dt.date(2025, 6, 1),
+        )
     assert error.value.name == "ufm" and "Config.parameters" in error.value.message
     assert "'ufm'" in error.value.message_pt
 
 
 def test_configured_ufm_value_is_used_and_recorded(demo: Regime) -> None:
-    config = Config.from_dict({"parameters": {"ufm": [{"from": "2025-01-01", "value": "5.20", "cite": "art2A_par1",
-                                                        "note": "Decreto municipal"}]}})
-    decision = demo.evaluate("fine_amount", {"quantity": "5", "unit": "ufm", "infraction_date": "2025-05-01"},
-                             as_of=dt.date(2025, 6, 1), config=config)
+    config = Config.from_dict(
+        {
+            "parameters": {
+                "ufm": [
+                    {"from": "2025-01-01", "value": "5.20", "cite": "art2A_par1", "note": "Decreto municipal"}
+                ]
+            }
+        }
+    )
+    decision = demo.evaluate(
+        "fine_amount",
+        {"quantity": "5", "unit": "ufm", "infraction_date": "2025-05-01"},
+        as_of=dt.date(2025, 6, 1),
+        config=config,
+    )
     assert decision.result["brl"] == Decimal("26.00")
     assert decision.inputs["config"]["parameters"]["ufm"][0]["value"] == "5.20"
 
 
 def test_ufesp_has_no_value_outside_its_year(demo: Regime) -> None:
     with pytest.raises(MissingParameterError) as error:
-        demo.evaluate("fine_amount", {"quantity": "10", "unit": "ufesp", "infraction_date": "2027-01-05"},
-                      as_of=dt.date(2027, 2, 1))
+        demo.evaluate(
+            "fine_amount",
+            {"quantity": "10", "unit": "ufesp", "infraction_date": "2027-01-05"},
+            as_of=dt.date(2027, 2, 1),
+        )
     assert "2027" in error.value.message
 
 
 def test_interpretation_override_changes_the_decision(demo: Regime) -> None:
-    facts = {"quantity": "10", "unit": "ufesp", "infraction_date": "2025-12-20", "guide_issue_date": "2026-01-10"}
+    facts = {
+        "quantity": "10",
+        "unit": "ufesp",
+        "infraction_date": "2025-12-20",
+        "guide_issue_date": "2026-01-10",
+    }
     default = demo.evaluate("fine_amount", facts, as_of=dt.date(2026, 2, 1))
     config = Config(interpretations={"INT-GEN-FINE-VALUATION-DATE": "guide_issue_date"})
     overridden = demo.evaluate("fine_amount", facts, as_of=dt.date(2026, 2, 1), config=config)
@@ -221,38 +254,69 @@ def test_interpretation_override_changes_the_decision(demo: Regime) -> None:
 def test_unknown_interpretation_option_fails(demo: Regime) -> None:
     config = Config(interpretations={"INT-GEN-FINE-VALUATION-DATE": "payment_date"})
     with pytest.raises(UnknownInterpretationError):
-        demo.evaluate("fine_amount", {"quantity": "1", "unit": "ufesp", "infraction_date": "2025-05-01"},
-                      as_of=dt.date(2025, 6, 1), config=config)
+        demo.evaluate(
+            "fine_amount",
+            {"quantity": "1", "unit": "ufesp", "infraction_date": "2025-05-01"},
+            as_of=dt.date(2025, 6, 1),
+            config=config,
+        )
     with pytest.raises(UnknownInterpretationError):
         Context(demo, dt.date(2025, 6, 1)).interpretation("INT-GEN-NOPE")
     with pytest.raises(UnknownInterpretationError):  # even when the rule never asks for it
-        demo.evaluate("vehicle_permit", PERMIT, as_of=dt.date(2022, 3, 1),
-                      config=Config(interpretations={"INT-GEN-FINE-VALUATION-DAT": "infraction_date"}))
+        demo.evaluate(
+            "vehicle_permit",
+            PERMIT,
+            as_of=dt.date(2022, 3, 1),
+            config=Config(interpretations={"INT-GEN-FINE-VALUATION-DAT": "infraction_date"}),
+        )
 
 
 def test_reform_through_config_changes_a_parameter(demo: Regime) -> None:
-    config = Config.from_dict({"parameters": {"max_vehicle_age": [{"from": "2022-01-01", "value": 15,
-                                                                    "cite": "art2_incI"}]}})
-    assert demo.evaluate("vehicle_permit", PERMIT, as_of=dt.date(2022, 3, 1), config=config).outcome == "granted"
-    assert demo.evaluate("vehicle_permit", PERMIT, as_of=dt.date(2021, 12, 31), config=config).outcome == "denied"
+    config = Config.from_dict(
+        {"parameters": {"max_vehicle_age": [{"from": "2022-01-01", "value": 15, "cite": "art2_incI"}]}}
+    )
+    assert (
+        demo.evaluate("vehicle_permit", PERMIT, as_of=dt.date(2022, 3, 1), config=config).outcome == "granted"
+    )
+    assert (
+        demo.evaluate("vehicle_permit", PERMIT, as_of=dt.date(2021, 12, 31), config=config).outcome
+        == "denied"
+    )
 
 
 def test_config_for_unknown_parameter_or_without_cite_fails(demo: Regime) -> None:
     with pytest.raises(UnknownParameterError):
-        demo.evaluate("vehicle_permit", PERMIT, as_of=dt.date(2022, 3, 1),
-                      config=Config.from_dict({"parameters": {"max_age": [{"from": "2022-01-01", "value": 1,
-                                                                            "cite": "art2_incI"}]}}))
+        demo.evaluate(
+            "vehicle_permit",
+            PERMIT,
+            as_of=dt.date(2022, 3, 1),
+            config=Config.from_dict(
+                {"parameters": {"max_age": [{"from": "2022-01-01", "value": 1, "cite": "art2_incI"}]}}
+            ),
+        )
     with pytest.raises(CitationMissingError):
         Config.from_dict({"parameters": {"max_vehicle_age": [{"from": "2022-01-01", "value": 1}]}})
     with pytest.raises(UnknownDispositivoError):
-        demo.evaluate("vehicle_permit", PERMIT, as_of=dt.date(2022, 3, 1),
-                      config=Config.from_dict({"parameters": {"max_vehicle_age": [
-                          {"from": "2022-01-01", "value": 1, "cite": "art77"}]}}))
+        demo.evaluate(
+            "vehicle_permit",
+            PERMIT,
+            as_of=dt.date(2022, 3, 1),
+            config=Config.from_dict(
+                {"parameters": {"max_vehicle_age": [{"from": "2022-01-01", "value": 1, "cite": "art77"}]}}
+            ),
+        )
 
 
 def test_config_value_confidence_must_be_a_known_grade(demo: Regime) -> None:
-    config = Config.from_dict({"parameters": {"max_vehicle_age": [
-        {"from": "2022-01-01", "value": 12, "cite": "art2_incI", "confidence": "high"}]}})
+    config = Config.from_dict(
+        {
+            "parameters": {
+                "max_vehicle_age": [
+                    {"from": "2022-01-01", "value": 12, "cite": "art2_incI", "confidence": "high"}
+                ]
+            }
+        }
+    )
     with pytest.raises(RegimeDefinitionError) as error:
         demo.evaluate("vehicle_permit", PERMIT, as_of=dt.date(2022, 3, 1), config=config)
     assert "'high'" in error.value.message
@@ -260,7 +324,9 @@ def test_config_value_confidence_must_be_a_known_grade(demo: Regime) -> None:
 
 def test_missing_fact_names_the_field(demo: Regime) -> None:
     with pytest.raises(MissingFactError) as error:
-        demo.evaluate("vehicle_permit", {"operator": {"kind": "PF"}, "vehicle": {}}, as_of=dt.date(2022, 3, 1))
+        demo.evaluate(
+            "vehicle_permit", {"operator": {"kind": "PF"}, "vehicle": {}}, as_of=dt.date(2022, 3, 1)
+        )
     assert error.value.field_path == "vehicle.manufacture_year"
     with pytest.raises(MissingFactError) as error:
         demo.evaluate("vehicle_permit", {"vehicle": {}}, as_of=dt.date(2022, 3, 1))
@@ -269,11 +335,16 @@ def test_missing_fact_names_the_field(demo: Regime) -> None:
 
 def test_unknown_or_mistyped_facts_are_rejected(demo: Regime) -> None:
     with pytest.raises(InvalidFactError) as error:
-        demo.evaluate("vehicle_permit", {"operator": {"kind": "PF"}, "vehicle": {"manufacture_yaer": 2010}},
-                      as_of=dt.date(2022, 3, 1))
+        demo.evaluate(
+            "vehicle_permit",
+            {"operator": {"kind": "PF"}, "vehicle": {"manufacture_yaer": 2010}},
+            as_of=dt.date(2022, 3, 1),
+        )
     assert error.value.field_path == "vehicle.manufacture_yaer"
     with pytest.raises(InvalidFactError) as error:
-        demo.evaluate("vehicle_permit", {"operator": {"kind": "XX"}, "vehicle": {}}, as_of=dt.date(2022, 3, 1))
+        demo.evaluate(
+            "vehicle_permit", {"operator": {"kind": "XX"}, "vehicle": {}}, as_of=dt.date(2022, 3, 1)
+        )
     assert error.value.field_path == "operator.kind"
 
 
@@ -305,23 +376,30 @@ def test_context_calendar_has_municipal_holidays_and_configured_closures(demo: R
     plain = Context(demo, dt.date(2026, 3, 1)).calendar
     assert not plain.is_business_day(dt.date(2026, 3, 2))  # Aniversário de Demo (calendar.yaml)
     assert plain.is_business_day(dt.date(2026, 3, 3))
-    config = Config.from_dict({"closures": [{"date": "2026-03-03", "name": "Ponto facultativo"}],
-                               "municipal_holidays": [{"date": "2026-03-04", "name": "Feriado decretado"}]})
+    config = Config.from_dict(
+        {
+            "closures": [{"date": "2026-03-03", "name": "Ponto facultativo"}],
+            "municipal_holidays": [{"date": "2026-03-04", "name": "Feriado decretado"}],
+        }
+    )
     configured = Context(demo, dt.date(2026, 3, 1), config).calendar
     assert not configured.is_business_day(dt.date(2026, 3, 3))
     assert not configured.is_business_day(dt.date(2026, 3, 4))
     assert configured.is_business_day(dt.date(2026, 3, 5))
-    early = Context(demo, dt.date(2026, 3, 1),
-                    Config.from_dict({"early_closings": [{"date": "2026-03-05", "name": "Expediente até 12h"}]}))
+    early = Context(
+        demo,
+        dt.date(2026, 3, 1),
+        Config.from_dict({"early_closings": [{"date": "2026-03-05", "name": "Expediente até 12h"}]}),
+    )
     assert early.calendar.is_business_day(dt.date(2026, 3, 5))
     assert not early.calendar.can_end_deadline(dt.date(2026, 3, 5))
 
 
-BINDING = '''        in_force_by_interpretation:
+BINDING = """        in_force_by_interpretation:
           interpretation: INT-GEN-AMENDMENT-START
           options: {publication: 2021-07-01, later: 2021-09-01}
-'''
-START_INTERPRETATION = '''
+"""
+START_INTERPRETATION = """
 INT-GEN-AMENDMENT-START:
   question: Quando começou a valer a Lei 200/2021?
   options:
@@ -330,13 +408,17 @@ INT-GEN-AMENDMENT-START:
   default: publication
   rationale: Teste.
   basis: [art3]
-'''
+"""
 
 
 def bound_demo(demo_copy: Copy, binding: str = BINDING) -> Regime:
     regime_yaml = demo_text("regime.yaml") + binding
-    return demo_copy({"regime.yaml": regime_yaml,
-                      "interpretations.yaml": demo_text("interpretations.yaml") + START_INTERPRETATION})
+    return demo_copy(
+        {
+            "regime.yaml": regime_yaml,
+            "interpretations.yaml": demo_text("interpretations.yaml") + START_INTERPRETATION,
+        }
+    )
 
 
 def test_amendment_start_follows_the_chosen_interpretation(demo_copy: Copy) -> None:

@@ -16,8 +16,9 @@ LEI_6151 = Amendment("lei6151_2018", "Lei nº 6.151, de 20.03.2018", dt.date(201
 
 def parse(folder: str, in_force: dt.date, amendments: tuple[Amendment, ...] = ()) -> LawText:
     path = REGIMES / folder / "law.txt"
-    return parse_law_text(path.read_text(encoding="utf-8"), source=str(path), in_force=in_force,
-                          amendments=amendments)
+    return parse_law_text(
+        path.read_text(encoding="utf-8"), source=str(path), in_force=in_force, amendments=amendments
+    )
 
 
 @pytest.fixture(scope="module")
@@ -43,8 +44,17 @@ def test_olimpia_has_every_dispositivo_in_text_order(olimpia: LawText) -> None:
     ids = olimpia.ids()
     assert len(ids) == 145
     assert articles(olimpia) == [f"art{n}" for n in range(1, 41)]
-    for expected in ("art9_incXIV", "art25_par3", "art40_incI", "art40_par2", "art22_parun", "art30_incVIII",
-                     "art21_par2", "art39_par2", "art8_parun"):
+    for expected in (
+        "art9_incXIV",
+        "art25_par3",
+        "art40_incI",
+        "art40_par2",
+        "art22_parun",
+        "art30_incVIII",
+        "art21_par2",
+        "art39_par2",
+        "art8_parun",
+    ):
         assert expected in ids
     assert ids.index("art40_incI") < ids.index("art40_par1") < ids.index("art40_par3")
     assert ids[-1] == "art40_par3"
@@ -61,10 +71,22 @@ def test_olimpia_keeps_text_and_drops_header_and_signatures(olimpia: LawText) ->
 def test_votuporanga_ids_with_inserted_articles_and_alineas(votuporanga: LawText) -> None:
     ids = votuporanga.ids()
     assert len(ids) == 94
-    for expected in ("art1A_par2", "art4A_par2", "art4_par4_incV", "art4_incII_h", "art4_incI_c", "art21A",
-                     "art5A", "art6_d", "art15_parun", "art1_parun"):
+    for expected in (
+        "art1A_par2",
+        "art4A_par2",
+        "art4_par4_incV",
+        "art4_incII_h",
+        "art4_incI_c",
+        "art21A",
+        "art5A",
+        "art6_d",
+        "art15_parun",
+        "art1_parun",
+    ):
         assert expected in ids
-    assert ids.index("art1A") < ids.index("art2") and ids.index("art21") < ids.index("art21A") < ids.index("art22")
+    assert ids.index("art1A") < ids.index("art2") and ids.index("art21") < ids.index("art21A") < ids.index(
+        "art22"
+    )
     assert "art24" not in ids  # "Paço Municipal…" and the signatures are not dispositivos
 
 
@@ -103,8 +125,18 @@ def test_votuporanga_unamended_children_of_reworded_article_are_original(votupor
 def test_patrocinio_hard_wrapped_lines_are_joined(patrocinio: LawText) -> None:
     ids = patrocinio.ids()
     assert len(ids) == 79
-    for expected in ("art4_incI_j", "art4_incII_e", "art4_par3", "art11A", "art11A_parun", "art19_par2",
-                     "art7_parun", "art9_par1", "art1_parun_incVI", "art27"):
+    for expected in (
+        "art4_incI_j",
+        "art4_incII_e",
+        "art4_par3",
+        "art11A",
+        "art11A_parun",
+        "art19_par2",
+        "art7_parun",
+        "art9_par1",
+        "art1_parun_incVI",
+        "art27",
+    ):
         assert expected in ids
     assert patrocinio.get("art4_incII_a").text == (
         "possuir 04 (quatro) portas, ar-condicionado e idade máxima 10 (dez) anos de uso, contados a partir do "
@@ -178,8 +210,9 @@ def test_rewording_before_any_original_fails() -> None:
 
 def test_unmarked_child_of_inserted_article_starts_with_it() -> None:
     amendment = Amendment("lei9", "Lei nº 9, de 01.01.2021", dt.date(2021, 1, 1))
-    law = crafted("Art. 1º Texto.\nArt. 1º-A Novo.(Inserido pela Lei nº 9, de 01.01.2021)\nI – item;\n",
-                  (amendment,))
+    law = crafted(
+        "Art. 1º Texto.\nArt. 1º-A Novo.(Inserido pela Lei nº 9, de 01.01.2021)\nI – item;\n", (amendment,)
+    )
     assert law.get("art1A_incI").versions[0].valid_from == dt.date(2021, 1, 1)
 
 
@@ -190,8 +223,10 @@ def test_text_without_articles_fails() -> None:
 
 def test_repealed_dispositivo_ends_the_day_before_the_repeal() -> None:
     amendment = Amendment("lei9", "Lei nº 9, de 01.01.2021", dt.date(2021, 1, 1))
-    law = crafted("Art. 1o Texto.\nI – um;\nII – (Revogado pela Lei nº 9, de 01.01.2021)\n"
-                  "Art. 2º Outro.\n", (amendment,))
+    law = crafted(
+        "Art. 1o Texto.\nI – um;\nII – (Revogado pela Lei nº 9, de 01.01.2021)\nArt. 2º Outro.\n",
+        (amendment,),
+    )
     assert law.ids() == ["art1", "art1_incI", "art1_incII", "art2"]
     assert law.wording("art1_incII", on=dt.date(2020, 12, 31)).version_key == "original"
     with pytest.raises(DispositivoNotInForceError):
@@ -221,8 +256,10 @@ def test_lettered_dispositivos_follow_their_base_number() -> None:
 
 
 def test_a_wrapped_line_ending_in_a_date_does_not_end_the_law() -> None:
-    law = crafted("Art. 1º Nos termos do ato assinado\nem Brasília, 3 de janeiro de 2012.\nArt. 2º Fim.\n"
-                  "Prefeitura de Exemplo, em 2 de janeiro de 2020.\nFULANO\n")
+    law = crafted(
+        "Art. 1º Nos termos do ato assinado\nem Brasília, 3 de janeiro de 2012.\nArt. 2º Fim.\n"
+        "Prefeitura de Exemplo, em 2 de janeiro de 2020.\nFULANO\n"
+    )
     assert law.ids() == ["art1", "art2"]
     assert law.get("art1").text.endswith("em Brasília, 3 de janeiro de 2012.")
     assert law.get("art2").text == "Fim."

@@ -12,8 +12,23 @@ from hypothesis import strategies as st
 
 from lawcode.texts import int_to_roman, parse_law_text
 
-WORDS = ("transporte", "escolar", "veículo", "condutor", "prazo", "dias", "alvará", "município", "vistoria",
-         "autorização", "serviço", "documento", "requisito", "multa", "secretaria")
+WORDS = (
+    "transporte",
+    "escolar",
+    "veículo",
+    "condutor",
+    "prazo",
+    "dias",
+    "alvará",
+    "município",
+    "vistoria",
+    "autorização",
+    "serviço",
+    "documento",
+    "requisito",
+    "multa",
+    "secretaria",
+)
 
 
 @dataclass
@@ -34,8 +49,10 @@ def incisos(draw: st.DrawFn, parent: str, with_alineas: bool) -> list[Node]:
         roman = int_to_roman(number)
         node = Node(f"{parent}_inc{roman}", f"{roman} –", draw(sentences))
         if with_alineas:
-            node.children = [Node(f"{node.id}_{letter}", f"{letter})", draw(sentences))
-                             for letter in "abc"[: draw(st.integers(0, 3))]]
+            node.children = [
+                Node(f"{node.id}_{letter}", f"{letter})", draw(sentences))
+                for letter in "abc"[: draw(st.integers(0, 3))]
+            ]
         out.append(node)
     return out
 
@@ -70,24 +87,38 @@ def marker(node: Node, style: str) -> str:
     last = node.id.rsplit("_", 1)[-1]
     number = "".join(c for c in last if c.isdigit())
     if last.startswith("art"):
-        return {"olimpia": f"Art. {number}.º", "votuporanga": f"Art. {number}º", "patrocinio": f"Art. {number}"}[style]
+        return {
+            "olimpia": f"Art. {number}.º",
+            "votuporanga": f"Art. {number}º",
+            "patrocinio": f"Art. {number}",
+        }[style]
     if last.startswith("par") and last != "parun":
-        return {"olimpia": f"§ {number}.º", "votuporanga": f"§ {number}º", "patrocinio": f"§{number}º."}[style]
+        return {"olimpia": f"§ {number}.º", "votuporanga": f"§ {number}º", "patrocinio": f"§{number}º."}[
+            style
+        ]
     if style == "patrocinio" and last == "parun":
         return "Parágrafo Único:"
     return node.marker
 
 
 def render(nodes: list[Node], style: str) -> str:
-    lines = ["PREFEITURA MUNICIPAL DE EXEMPLO", "LEI Nº 1, DE 2 DE JANEIRO DE 2020", "CAPÍTULO I",
-             "Disposições Preliminares" if style == "patrocinio" else "DAS DISPOSIÇÕES GERAIS"]
+    lines = [
+        "PREFEITURA MUNICIPAL DE EXEMPLO",
+        "LEI Nº 1, DE 2 DE JANEIRO DE 2020",
+        "CAPÍTULO I",
+        "Disposições Preliminares" if style == "patrocinio" else "DAS DISPOSIÇÕES GERAIS",
+    ]
     for node in flatten(nodes):
         line = f"{marker(node, style)} {node.text}"
         if style == "patrocinio":
             lines.extend(textwrap.wrap(line, width=38))
         else:
             lines.append(line)
-    lines += ["Prefeitura Municipal de Exemplo, em 2 de janeiro de 2020.", "FULANO DE TAL", "Prefeito Municipal"]
+    lines += [
+        "Prefeitura Municipal de Exemplo, em 2 de janeiro de 2020.",
+        "FULANO DE TAL",
+        "Prefeito Municipal",
+    ]
     return ("\n\n" if style == "votuporanga" else "\n").join(lines) + "\n"
 
 
