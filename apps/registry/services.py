@@ -6,8 +6,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any
 
+from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
-from django.db import models, transaction
+from django.db import IntegrityError, models, transaction
 
 from apps.accounts.models import User
 from apps.audit.services import audit_record
@@ -52,11 +53,33 @@ def _apply(obj: models.Model, fields: tuple[str, ...], values: dict[str, Any]) -
 def _save(obj: Any, *, actor: Actor, action: str, before: dict[str, Any] | None) -> None:
     """Validate field by field, save, audit (uniqueness was checked with a message before, the DB is the net)."""
     obj.full_clean(validate_constraints=False)
-    obj.save()
+    try:
+        obj.save()
+    except IntegrityError as exc:
+        raise _race_refusal(exc) from None
     audit_record(
         actor=actor, municipality=obj.municipality, action=action, obj=obj, before=before,
         after=obj.audit_snapshot(),
     )  # fmt: skip
+
+
+# Unique constraints are the last line against two clerks registering the same identifier at once.
+# (constraint name as PostgreSQL reports it, table.column as SQLite reports it, form field, label)
+UNIQUE_IDENTIFIERS = (
+    ("person_unique_cpf", "registry_person.cpf", "cpf", "CPF"),
+    ("company_unique_cnpj", "registry_company.cnpj", "cnpj", "CNPJ"),
+    ("vehicle_unique_plate", "registry_vehicle.plate", "plate", "Placa"),
+    ("vehicle_unique_renavam", "registry_vehicle.renavam", "renavam", "RENAVAM"),
+)
+
+
+def _race_refusal(exc: IntegrityError) -> ValidationError:
+    for constraint, column, field, label in UNIQUE_IDENTIFIERS:
+        if constraint in str(exc) or column in str(exc):
+            return refuse(
+                field, f"{label}: acabou de ser cadastrado por outra pessoa neste município.", "duplicate"
+            )
+    raise exc
 
 
 # --- people and companies -------------------------------------------------------------------------------

@@ -223,3 +223,15 @@ def test_a_certificate_read_as_not_negative_is_not_accepted(joao: Person) -> Non
                                issue_date=dt.date(2026, 2, 20), as_of=AS_OF, details={"valid": False})  # fmt: skip
     assert document_fact(document).valid is False and "valid" not in document_fact(document).details
     assert document.status == "not_accepted"
+
+
+def test_a_duplicate_that_slips_past_the_check_is_refused_by_the_constraint(
+    joao: Person, olimpia: Municipality, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from apps.registry import services
+
+    monkeypatch.setattr(services, "_check_person", lambda person, *, as_of: None)
+    with pytest.raises(ValidationError) as excinfo:
+        person_create(actor=None, municipality=olimpia, cpf="52998224725", name="Outro", as_of=AS_OF)
+    assert "acabou de ser cadastrado" in _errors(excinfo)["cpf"][0]
+    assert Person.objects.count() == 1
