@@ -66,23 +66,14 @@ def all_regimes() -> list[Regime]:
 def load_regime(folder: Path, package: str | None = None) -> Regime:
     """Load the regime in ``folder`` (any folder: tests use fixture regimes) and register its rules."""
     folder = Path(folder)
-    meta = require_map(load_yaml(folder / "regime.yaml"), str(folder / "regime.yaml"), "regime.yaml")
-    reject_unknown_keys(meta, REGIME_KEYS, "regime.yaml")
-    require_keys(meta, ("id", "name", "municipality", "uf", "kind", "acts"), "regime.yaml")
-    regime_id = str(meta["id"])
-    if regime_id != folder.name:
-        raise RegimeDefinitionError(
-            f"regime id {regime_id!r} must equal its folder name {folder.name!r}",
-            file=meta.source,
-            line=meta.line_of("id"),
-        )
+    meta = _read_meta(folder)
     sources, main_key = parse_acts(folder, meta, str(meta["municipality"]))
     main = next(source for source in sources if source.key == main_key)
     citer = Citer(ActRegistry.with_external([source.build() for source in sources], main_key))
     interpretations = load_interpretations_for(folder, citer)
     check_bindings(sources, interpretations)
     regime = Regime(
-        id=regime_id,
+        id=str(meta["id"]),
         name=str(meta["name"]),
         municipality=str(meta["municipality"]),
         uf=str(meta["uf"]),
@@ -105,6 +96,20 @@ def load_regime(folder: Path, package: str | None = None) -> Regime:
     )
     regime.rules = _rules_for(regime)
     return regime
+
+
+def _read_meta(folder: Path) -> YamlMap:
+    """regime.yaml, checked: known keys, required keys, and an id equal to the folder name."""
+    meta = require_map(load_yaml(folder / "regime.yaml"), str(folder / "regime.yaml"), "regime.yaml")
+    reject_unknown_keys(meta, REGIME_KEYS, "regime.yaml")
+    require_keys(meta, ("id", "name", "municipality", "uf", "kind", "acts"), "regime.yaml")
+    if str(meta["id"]) != folder.name:
+        raise RegimeDefinitionError(
+            f"regime id {meta['id']!r} must equal its folder name {folder.name!r}",
+            file=meta.source,
+            line=meta.line_of("id"),
+        )
+    return meta
 
 
 def _optional_str(meta: YamlMap, *keys: str) -> str | None:

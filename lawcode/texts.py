@@ -394,19 +394,26 @@ class _Parser:
                 f"dispositivo {dispositivo_id} repetido (primeiro na linha {existing.line})",
             )
         else:
-            self.check_numbering(line, dispositivo_id, kind, parent)
-            start = amendment.in_force if amendment else self.inherited_start(parent)
-            wording = Wording(
-                amendment.key if amendment else ORIGINAL,
-                start,
-                None,
-                text,
-                line.number,
-                inserted=amendment is not None,
-            )
-            dispositivo = Dispositivo(dispositivo_id, kind, parent, line.number, [wording])
-            self.dispositivos[dispositivo_id] = dispositivo
+            dispositivo = self.create(line, dispositivo_id, kind, parent, text, amendment)
         self.move_to(dispositivo)
+
+    def create(
+        self,
+        line: _Line,
+        dispositivo_id: str,
+        kind: Kind,
+        parent: str | None,
+        text: str,
+        amendment: Amendment | None,
+    ) -> Dispositivo:
+        """A new dispositivo: original wording, or inserted by ``amendment`` from its start date."""
+        self.check_numbering(line, dispositivo_id, kind, parent)
+        start = amendment.in_force if amendment else self.inherited_start(parent)
+        key = amendment.key if amendment else ORIGINAL
+        wording = Wording(key, start, None, text, line.number, inserted=amendment is not None)
+        dispositivo = Dispositivo(dispositivo_id, kind, parent, line.number, [wording])
+        self.dispositivos[dispositivo_id] = dispositivo
+        return dispositivo
 
     def check_numbering(self, line: _Line, dispositivo_id: str, kind: Kind, parent: str | None) -> None:
         """Dispositivos are numbered in sequence; a gap or a step back means a misread line.
