@@ -80,6 +80,20 @@ def _parse(int_id: str, node: YamlMap, validate_cite: CiteValidator) -> Interpre
         )
     reject_unknown_keys(node, _KEYS, int_id)
     require_keys(node, ("question", "options", "default", "rationale", "basis"), int_id)
+    options = _options(int_id, node)
+    return Interpretation(
+        int_id,
+        str(node["question"]).strip(),
+        options,
+        str(node["default"]),
+        str(node["rationale"]).strip(),
+        _basis(int_id, node, validate_cite),
+        f"{node.source}:{node.line}",
+    )
+
+
+def _options(int_id: str, node: YamlMap) -> dict[str, str]:
+    """At least two options, the default among them."""
     options = require_map(node["options"], node.source, f"{int_id}.options", node.line_of("options"))
     if len(options) < 2:
         raise RegimeDefinitionError(
@@ -93,6 +107,11 @@ def _parse(int_id: str, node: YamlMap, validate_cite: CiteValidator) -> Interpre
             file=node.source,
             line=node.line_of("default"),
         )
+    return {str(k): str(v).strip() for k, v in options.items()}
+
+
+def _basis(int_id: str, node: YamlMap, validate_cite: CiteValidator) -> tuple[str, ...]:
+    """The legal basis: a non-empty list of validated citations."""
     basis = node["basis"]
     if not isinstance(basis, YamlList) or not basis:
         raise RegimeDefinitionError(
@@ -100,16 +119,7 @@ def _parse(int_id: str, node: YamlMap, validate_cite: CiteValidator) -> Interpre
             file=node.source,
             line=node.line_of("basis"),
         )
-    refs = tuple(validate_cite(ref, node.source, basis.line_at(i)) for i, ref in enumerate(basis))
-    return Interpretation(
-        int_id,
-        str(node["question"]).strip(),
-        {str(k): str(v).strip() for k, v in options.items()},
-        default,
-        str(node["rationale"]).strip(),
-        refs,
-        f"{node.source}:{node.line}",
-    )
+    return tuple(validate_cite(ref, node.source, basis.line_at(i)) for i, ref in enumerate(basis))
 
 
 def choose(
