@@ -31,7 +31,7 @@ import yaml
 
 from lawcode.citations import Citation, split_ref
 from lawcode.config import Config
-from lawcode.decision import Decision
+from lawcode.decision import Decision, Status
 from lawcode.errors import LawcodeError, RegimeDefinitionError, ScenarioError
 from lawcode.facts import from_dict
 from lawcode.questions import question_spec
@@ -416,7 +416,7 @@ def _parse_expect(path: Path, node: Any, line: int, where: _Where) -> Expectatio
         outcome=_optional_text(path, node, "outcome", where),
         error=_optional_text(path, node, "error", where),
         cites=_text_list(path, node, "cites", where),
-        findings=_text_mapping(path, node, "findings", where),
+        findings=_findings(path, node, where),
         result=_mapping(path, node, "result", where),
         interpretations=_interpretations(path, node, where),
         parameters=_mapping(path, node, "parameters", where),
@@ -486,6 +486,20 @@ def _text_mapping(path: Path, node: MarkedDict, key: str, where: _Where) -> Mapp
             ("a mapping code -> status", "um mapeamento código -> status"),
         )
     return {str(k): v for k, v in value.items()}
+
+
+def _findings(path: Path, node: MarkedDict, where: _Where) -> Mapping[str, str]:
+    """Finding code -> status, each status from the closed list of ``decision.Status``."""
+    findings = _text_mapping(path, node, "findings", where)
+    known = [status.value for status in Status]
+    for code, status in findings.items():
+        if status not in known:
+            line = node["findings"].line_of(code) if isinstance(node["findings"], MarkedDict) else node.line
+            raise _error(
+                path, line, f"unknown status {status!r} for finding {code!r}; use one of: {', '.join(known)}",
+                f"status desconhecido {status!r} no achado {code!r}; use um destes: {', '.join(known)}",
+            )  # fmt: skip
+    return findings
 
 
 def _interpretations(path: Path, node: MarkedDict, where: _Where) -> Mapping[str, str | None]:

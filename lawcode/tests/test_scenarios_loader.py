@@ -174,3 +174,9 @@ def test_merge_keys_may_be_overridden_without_a_duplicate_error() -> None:
     data = load_yaml_with_lines(text, "merge.yaml")
     assert data["other"] == {"kind": "renewal", "year": 2011}
     assert data["other"].line_of("kind") == 4
+
+
+def test_an_unknown_finding_status_is_rejected_at_its_line(tmp_path: Path) -> None:
+    error = load_error(tmp_path, VALID.replace("{vehicle_age: not_met}", "{vehicle_age: notmet}"))
+    assert error.line == 11
+    assert "notmet" in error.message and "not_met" in error.message
