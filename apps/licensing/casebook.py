@@ -115,7 +115,7 @@ class Case:
     company: Company | None = None
 
 
-def _upload_all(owner: Any, kinds: tuple[str, ...], *, as_of: dt.date, regime_id: str) -> None:
+def upload_documents(owner: Any, kinds: tuple[str, ...], *, as_of: dt.date, regime_id: str) -> None:
     issued = as_of - dt.timedelta(days=10)
     for kind in kinds:
         expiry = as_of + dt.timedelta(days=300) if kind in EXPIRING_KINDS else None
@@ -146,12 +146,12 @@ def make_vehicle(municipality: Municipality, operator: Operator, number: int, *,
         "seats": profile.seats, "doors": 4, "air_conditioning": True, "registration_municipality_ibge": profile.ibge,
         "registration_municipality_name": profile.city, "category": profile.category, "tachograph_ok": True,
         "last_maintenance": as_of - dt.timedelta(days=30), "owner_name": owner[0], "owner_document": owner[1],
-        "ownership_kind": "own",
+        "ownership_kind": "own", "ownership_since": as_of - dt.timedelta(days=365),
     }  # fmt: skip
     fields.update(overrides)
     vehicle = vehicle_create(actor=None, municipality=municipality, operator=operator, plate=demo_plate(number),
                              renavam=demo_renavam(number), as_of=as_of, **fields)  # fmt: skip
-    _upload_all(vehicle, profile.vehicle_documents, as_of=as_of, regime_id=profile.regime_id)
+    upload_documents(vehicle, profile.vehicle_documents, as_of=as_of, regime_id=profile.regime_id)
     return vehicle
 
 
@@ -163,7 +163,7 @@ def make_driver(operator: Operator, person: Person, *, as_of: dt.date, profile: 
         cnh_expiry=as_of + dt.timedelta(days=1500), course_completed_on=as_of - dt.timedelta(days=200),
         vehicle=vehicle,
     )  # fmt: skip
-    _upload_all(person, profile.person_documents, as_of=as_of, regime_id=profile.regime_id)
+    upload_documents(person, profile.person_documents, as_of=as_of, regime_id=profile.regime_id)
     for kind in profile.negative_certificates:
         _negative_certificate(person, kind, as_of=as_of)
     return driver
@@ -200,7 +200,7 @@ def pj_case(municipality: Municipality, number: int, legal_name: str, driver_nam
         seat_municipality_ibge=profile.ibge, email=f"empresa{number}@exemplo.org.br", city=profile.city,
         uf=profile.uf, street="Avenida Brasil", number=str(100 + number), district="Centro", postal_code="15500000",
     )  # fmt: skip
-    _upload_all(company, profile.company_documents, as_of=as_of, regime_id=profile.regime_id)
+    upload_documents(company, profile.company_documents, as_of=as_of, regime_id=profile.regime_id)
     operator = operator_create(actor=None, municipality=municipality, regime_id=profile.regime_id, company=company,
                                as_of=as_of)  # fmt: skip
     car = make_vehicle(municipality, operator, number, as_of=as_of, profile=profile,
@@ -210,9 +210,10 @@ def pj_case(municipality: Municipality, number: int, legal_name: str, driver_nam
     return Case(operator, driver, car, person, company)
 
 
-def extra_vehicle(case: Case, number: int, *, as_of: dt.date) -> Vehicle:
+def extra_vehicle(case: Case, number: int, *, as_of: dt.date, **overrides: Any) -> Vehicle:
     profile = PROFILES[case.operator.regime_id]
     holder = case.company or case.person
     owner = (getattr(holder, "legal_name", "") or getattr(holder, "name", ""), getattr(holder, "cnpj", "") or
              getattr(holder, "cpf", ""))  # fmt: skip
-    return make_vehicle(case.operator.municipality, case.operator, number, as_of=as_of, profile=profile, owner=owner)
+    return make_vehicle(case.operator.municipality, case.operator, number, as_of=as_of, profile=profile, owner=owner,
+                        **overrides)

@@ -222,11 +222,11 @@ def test_votuporanga_substitution_needs_the_decharacterization_proof(votuporanga
 
 
 def test_votuporanga_substitution_with_proof_closes_the_old_permit(votuporanga_pj: Case) -> None:
-    from apps.licensing.casebook import _upload_all
+    from apps.licensing.casebook import upload_documents
 
     first = issue_permit(votuporanga_pj)
     new_vehicle = extra_vehicle(votuporanga_pj, 51, as_of=AS_OF)
-    _upload_all(new_vehicle, ("decharacterization_proof",), as_of=AS_OF, regime_id="votuporanga_sp_escolar")
+    upload_documents(new_vehicle, ("decharacterization_proof",), as_of=AS_OF, regime_id="votuporanga_sp_escolar")
     second = issue_permit(votuporanga_pj, "substitution", vehicle=new_vehicle, permit=first)
     first.refresh_from_db()
     assert first.state == "cancelled" and second.replaces == first and second.vehicle == new_vehicle

@@ -1,0 +1,37 @@
+"""The demo seeder: every application state and active/suspended/expired permits where the law can decide,
+through the services; a second run creates nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db.models import Count
+
+from apps.licensing.models import Application, Permit
+from apps.tenancy.demo import seed_demo
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _media_root(settings: Any, tmp_path: Any) -> None:
+    settings.MEDIA_ROOT = tmp_path / "media"
+
+
+def _states(model: Any, ibge: str) -> set[str]:
+    return set(model.objects.filter(municipality__ibge_code=ibge).values_list("state", flat=True))
+
+
+def test_demo_shows_every_state_and_is_idempotent() -> None:
+    seed_demo()
+    olimpia = _states(Application, "3533908")
+    assert olimpia >= {"draft", "submitted", "in_analysis", "pending_documents", "awaiting_inspection", "approved",
+                       "denied", "archived"}  # fmt: skip
+    assert _states(Permit, "3533908") == {"active", "suspended", "expired"}
+    # Patrocínio's law took effect on 22/12/2025: no yearly authorization under it can have expired yet.
+    assert _states(Permit, "3148103") >= {"active", "suspended"}
+    assert "awaiting_inspection" in _states(Application, "3557105")
+    counts = dict(Application.objects.values_list("municipality__ibge_code").annotate(n=Count("id")))
+    seed_demo()
+    assert dict(Application.objects.values_list("municipality__ibge_code").annotate(n=Count("id"))) == counts

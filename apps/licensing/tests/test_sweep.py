@@ -1,0 +1,139 @@
+"""The daily sweep: what it changes, that a second run changes nothing, and that it is set-based (the number of
+queries does not grow with the number of rows)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from io import StringIO
+
+import pytest
+from django.core import mail
+from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from apps.audit.models import AuditEvent
+from apps.licensing import services
+from apps.licensing.casebook import Case, extra_vehicle
+from apps.licensing.models import Application, Permit, Reminder
+from apps.licensing.sweep import reminder_windows, run_sweep
+from apps.licensing.tests.conftest import AS_OF, issue_permit, to_analysis
+from apps.registry.models import Document
+
+pytestmark = pytest.mark.django_db
+
+
+def test_expired_permits_and_documents_are_closed_once(olimpia_pf: Case) -> None:
+    permit = issue_permit(olimpia_pf)
+    day_after = permit.valid_until + dt.timedelta(days=1)
+    first = run_sweep(day_after)
+    permit.refresh_from_db()
+    assert permit.state == "expired" and permit.closed_on == day_after
+    assert first["permits_expired"] == 1
+    assert first["documents_expired"] == Document.objects.filter(status="expired").count() > 0
+    second = run_sweep(day_after)
+    assert second["permits_expired"] == 0 and second["documents_expired"] == 0
+
+
+def test_suspension_ends_the_day_after_its_last_day(olimpia_pf: Case) -> None:
+    permit = issue_permit(olimpia_pf)
+    services.permit_suspend(permit=permit, actor=None, as_of=AS_OF, until=AS_OF + dt.timedelta(days=5),
+                            reason="Suspensão de 5 dias (art. 24).")  # fmt: skip
+    run_sweep(AS_OF + dt.timedelta(days=5))
+    permit.refresh_from_db()
+    assert permit.state == "suspended"
+    run_sweep(AS_OF + dt.timedelta(days=6))
+    permit.refresh_from_db()
+    assert permit.state == "active" and permit.suspended_until is None
+
+
+def test_overdue_inspection_is_flagged(votuporanga_pj: Case) -> None:
+    permit = issue_permit(votuporanga_pj)
+    Permit.objects.filter(pk=permit.pk).update(inspection_due_on=AS_OF + dt.timedelta(days=3))
+    assert run_sweep(AS_OF + dt.timedelta(days=3))["inspections_overdue"] == 0
+    assert run_sweep(AS_OF + dt.timedelta(days=4))["inspections_overdue"] == 1
+    permit.refresh_from_db()
+    assert permit.inspection_overdue
+
+
+def test_application_past_its_cure_deadline_is_archived_with_fees_forfeited(patrocinio_pf: Case) -> None:
+    application = services.application_evaluate(application=to_analysis(patrocinio_pf), actor=None, as_of=AS_OF)
+    services.application_request_documents(application=application, actor=None, as_of=AS_OF, note="Taxa.")
+    assert run_sweep(dt.date(2026, 3, 25))["applications_archived"] == 0  # last day of the 15 (art. 7)
+    assert run_sweep(dt.date(2026, 3, 26))["applications_archived"] == 1
+    application.refresh_from_db()
+    assert application.state == "archived" and application.fees_forfeited
+    event = application.events.get(kind="archived")
+    assert event.actor_name == "sistema" and "taxas recolhidas perdidas" in event.note
+    assert run_sweep(dt.date(2026, 3, 27))["applications_archived"] == 0
+
+
+def test_reminder_windows_send_only_the_nearest_threshold() -> None:
+    windows = reminder_windows(dt.date(2026, 1, 1))
+    assert windows == [
+        (7, dt.date(2026, 1, 1), dt.date(2026, 1, 8)),
+        (30, dt.date(2026, 1, 9), dt.date(2026, 1, 31)),
+        (60, dt.date(2026, 2, 1), dt.date(2026, 3, 2)),
+    ]
+
+
+def test_permit_reminders_at_60_30_and_7_days_each_sent_once(olimpia_pf: Case) -> None:
+    permit = issue_permit(olimpia_pf)
+    assert permit.valid_until is not None
+    sent: list[int] = []
+    for days in (60, 59, 30, 29, 7, 6):
+        mail.outbox.clear()
+        run_sweep(permit.valid_until - dt.timedelta(days=days))
+        sent.append(len([m for m in mail.outbox if permit.number in m.subject]))
+    assert sent == [1, 0, 1, 0, 1, 0]
+    assert sorted(Reminder.objects.filter(target="permit").values_list("days_before", flat=True)) == [7, 30, 60]
+    message = Reminder.objects.get(target="permit", days_before=7)
+    assert message.recipient == olimpia_pf.person.email
+
+
+def test_document_reminder_goes_to_the_owner(olimpia_pf: Case) -> None:
+    document = Document.objects.filter(vehicle=olimpia_pf.vehicle, kind="crlv").get()
+    mail.outbox.clear()
+    run_sweep(document.valid_until - dt.timedelta(days=30))
+    crlv = [m for m in mail.outbox if m.subject.startswith("Certificado de Registro e Licenciamento")]
+    assert crlv and crlv[0].to == [olimpia_pf.person.email]
+
+
+def _queries(as_of: dt.date) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        run_sweep(as_of)
+    return len(captured)
+
+
+def test_the_sweep_is_set_based(olimpia_pf: Case, votuporanga_pj: Case) -> None:
+    issue_permit(olimpia_pf)
+    issue_permit(votuporanga_pj)
+    few = _queries(dt.date(2027, 6, 1))
+    Permit.objects.update(state="active")
+    Document.objects.update(status="valid")
+    for number in range(3):
+        issue_permit(votuporanga_pj, vehicle=extra_vehicle(votuporanga_pj, 80 + number, as_of=AS_OF))
+    more = _queries(dt.date(2027, 6, 1))
+    assert more == few  # three times the permits and documents, the same statements
+
+
+def test_the_command_prints_each_step_and_audits_the_run(olimpia_pf: Case) -> None:
+    issue_permit(olimpia_pf)
+    out, err = StringIO(), StringIO()
+    call_command("daily_sweep", "--as-of", "2027-06-01", stdout=out, stderr=err)
+    assert "Alvarás vencidos: 1" in out.getvalue()
+    assert "Rotina de 01/06/2027" in err.getvalue()  # the tqdm progress bar
+    assert AuditEvent.objects.filter(action="licensing.daily_sweep", object_id="2027-06-01").exists()
+
+
+def test_the_command_refuses_a_bad_date() -> None:
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="data inválida"):
+        call_command("daily_sweep", "--as-of", "31/12/2026")
+
+
+def test_an_untouched_application_is_not_archived(olimpia_pf: Case) -> None:
+    application = to_analysis(olimpia_pf)
+    run_sweep(dt.date(2030, 1, 1))
+    assert Application.objects.get(pk=application.pk).state == "in_analysis"

@@ -1,0 +1,214 @@
+"""Screens and API: persona isolation (outsider and other municipality → 404/empty), the queue's filters,
+search and constant-query pagination, the application page, actions through the services, the permit PDF."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from apps.accounts.models import User
+from apps.licensing import services
+from apps.licensing.casebook import Case, extra_vehicle, pf_case
+from apps.licensing.models import Application, Permit
+from apps.licensing.tests.conftest import issue_permit, to_analysis
+from apps.tenancy.models import Municipality
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def today() -> dt.date:
+    return timezone.localdate()
+
+
+@pytest.fixture
+def case(olimpia: Municipality, today: dt.date) -> Case:
+    return pf_case(olimpia, 1, "João da Silva", as_of=today)
+
+
+@pytest.fixture
+def application(case: Case, today: dt.date) -> Application:
+    return to_analysis(case, as_of=today)
+
+
+@pytest.fixture
+def permit(case: Case, today: dt.date) -> Permit:
+    return issue_permit(case, as_of=today)
+
+
+@pytest.fixture
+def votuporanga_client(make_staff: Callable[..., User], votuporanga: Municipality) -> Client:
+    from apps.tenancy.choices import Role
+
+    client = Client()
+    client.force_login(make_staff("vera.analista", (votuporanga, Role.ANALYST)))
+    return client
+
+
+def _urls(application: Application, permit: Permit) -> list[str]:
+    ibge = application.municipality.ibge_code
+    return [
+        reverse("licensing:application_list", args=[ibge]),
+        reverse("licensing:application_detail", args=[ibge, application.pk]),
+        reverse("licensing:operator_permits", args=[ibge, application.operator_id]),
+        reverse("licensing:application_create", args=[ibge, application.operator_id]),
+        reverse("licensing:permit_list", args=[ibge]),
+        reverse("licensing:permit_detail", args=[ibge, permit.pk]),
+        reverse("licensing:permit_pdf", args=[ibge, permit.pk]),
+    ]
+
+
+def test_outsider_and_other_municipality_get_404_everywhere(
+    application: Application, permit: Permit, outsider_client: Client, votuporanga_client: Client
+) -> None:
+    for url in _urls(application, permit):
+        assert outsider_client.get(url).status_code == 404, url
+        assert votuporanga_client.get(url).status_code == 404, url
+
+
+def test_other_municipality_cannot_move_an_application(application: Application, votuporanga_client: Client) -> None:
+    url = reverse("licensing:application_action", args=["3533908", application.pk, "deferir"])
+    assert votuporanga_client.post(url).status_code == 404
+    application.refresh_from_db()
+    assert application.state == "in_analysis"
+
+
+def test_an_auditor_sees_the_queue_but_cannot_act(
+    application: Application, auditor_olimpia_client: Client
+) -> None:
+    detail = reverse("licensing:application_detail", args=["3533908", application.pk])
+    response = auditor_olimpia_client.get(detail)
+    assert response.status_code == 200 and b'data-action="deferir"' not in response.content
+    action = reverse("licensing:application_action", args=["3533908", application.pk, "avaliar"])
+    assert auditor_olimpia_client.post(action).status_code == 404
+
+
+def test_the_queue_filters_by_state_and_kind_and_searches_name_cpf_and_plate(
+    application: Application, case: Case, analyst_olimpia_client: Client
+) -> None:
+    url = reverse("licensing:application_list", args=["3533908"])
+    number = application.number.encode()
+    assert number in analyst_olimpia_client.get(url, {"state": "in_analysis"}).content
+    assert number not in analyst_olimpia_client.get(url, {"state": "draft"}).content
+    assert number not in analyst_olimpia_client.get(url, {"kind": "renewal"}).content
+    for term in ("joão da", case.person.cpf[:6], f"{case.person.cpf[:3]}.{case.person.cpf[3:6]}", case.vehicle.plate[:5].lower()):
+        assert number in analyst_olimpia_client.get(url, {"q": term}).content, term
+    assert number not in analyst_olimpia_client.get(url, {"q": "Ninguém Assim"}).content
+
+
+def _list_queries(client: Client, url: str) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url).status_code == 200
+    return len(captured)
+
+
+def test_the_queue_page_costs_the_same_queries_for_3_or_25_rows(
+    case: Case, today: dt.date, analyst_olimpia_client: Client
+) -> None:
+    url = reverse("licensing:application_list", args=["3533908"])
+    for _ in range(3):
+        to_analysis(case, as_of=today)
+    few = _list_queries(analyst_olimpia_client, url)
+    for number in range(30):
+        to_analysis(case, as_of=today, vehicle=extra_vehicle(case, 200 + number, as_of=today))
+    many = _list_queries(analyst_olimpia_client, url)
+    assert many == few
+    assert b"Pr\xc3\xb3xima" in analyst_olimpia_client.get(url).content  # 33 rows: two pages
+
+
+def test_the_application_page_shows_the_decision_with_citations_and_the_timeline(
+    application: Application, today: dt.date, analyst_olimpia_client: Client
+) -> None:
+    services.application_evaluate(application=application, actor=None, as_of=today)
+    response = analyst_olimpia_client.get(reverse("licensing:application_detail", args=["3533908", application.pk]))
+    html = response.content.decode()
+    assert 'data-testid="timeline-svg"' in html and 'data-status="today"' in html
+    assert 'data-finding="vehicle_age"' in html and "Lei 5.171/2025 (Olímpia), art. 13, II" in html
+    assert "Valores legais usados" in html
+
+
+def test_the_analyst_takes_an_application_to_a_permit_through_the_screen(
+    case: Case, today: dt.date, analyst_olimpia_client: Client
+) -> None:
+    create = reverse("licensing:application_create", args=["3533908", case.operator.pk])
+    response = analyst_olimpia_client.post(create, {"kind": "vehicle_permit", "vehicle": case.vehicle.pk,
+                                                     "carries_children_under_4_or_pcd": "false", "extensions": 0})
+    application = Application.objects.get()
+    assert response.status_code == 302
+    for action in ("protocolar", "analisar", "avaliar", "pedir-vistoria"):
+        analyst_olimpia_client.post(reverse("licensing:application_action", args=["3533908", application.pk, action]))
+    services.application_inspection_passed(application=application, performed_on=today, actor=None, as_of=today)
+    approve = reverse("licensing:application_action", args=["3533908", application.pk, "deferir"])
+    response = analyst_olimpia_client.post(approve, follow=True)
+    assert "Deferido".encode() in response.content
+    permit = Permit.objects.get(application=application)
+    pdf = analyst_olimpia_client.get(reverse("licensing:permit_pdf", args=["3533908", permit.pk]))
+    assert pdf["Content-Type"] == "application/pdf" and pdf.content.startswith(b"%PDF")
+
+
+def test_a_refused_action_shows_the_portuguese_message_and_stores_nothing(
+    application: Application, analyst_olimpia_client: Client
+) -> None:
+    url = reverse("licensing:application_action", args=["3533908", application.pk, "deferir"])
+    response = analyst_olimpia_client.post(url, follow=True)
+    assert "o veículo ainda não foi aprovado em vistoria" in response.content.decode()
+    application.refresh_from_db()
+    assert application.state == "in_analysis"
+
+
+def test_the_create_form_names_the_missing_field(case: Case, analyst_olimpia_client: Client) -> None:
+    create = reverse("licensing:application_create", args=["3533908", case.operator.pk])
+    response = analyst_olimpia_client.post(create, {"kind": "vehicle_permit", "extensions": 0})
+    assert response.status_code == 400
+    assert "Veículo: obrigatório para «Alvará de veículo»." in response.content.decode()
+    assert not Application.objects.exists()
+
+
+def test_the_permit_page_shows_the_public_verification_url(permit: Permit, analyst_olimpia_client: Client) -> None:
+    response = analyst_olimpia_client.get(reverse("licensing:permit_detail", args=["3533908", permit.pk]))
+    assert f"http://testserver/verificar/{permit.qr_token}/".encode() in response.content
+
+
+def test_home_cards_count_pending_applications_and_permits(
+    application: Application, permit: Permit, analyst_olimpia_client: Client
+) -> None:
+    html = analyst_olimpia_client.get(reverse("municipality_home", args=["3533908"])).content.decode()
+    assert "Requerimentos pendentes" in html and "Alvarás" in html
+
+
+def test_api_lists_only_the_users_municipalities(
+    application: Application, analyst_olimpia_client: Client, votuporanga_client: Client, outsider_client: Client
+) -> None:
+    url = "/api/v1/licensing/applications/"
+    assert analyst_olimpia_client.get(url).json()["count"] == 1
+    assert votuporanga_client.get(url).json()["count"] == 0
+    assert outsider_client.get(f"{url}{application.pk}/").status_code == 404
+    detail = analyst_olimpia_client.get(f"{url}{application.pk}/").json()
+    assert detail["number"] == application.number and [e["kind"] for e in detail["events"]][0] == "created"
+
+
+def test_api_transition_moves_or_refuses_in_portuguese(
+    application: Application, analyst_olimpia_client: Client, votuporanga_client: Client
+) -> None:
+    url = f"/api/v1/licensing/applications/{application.pk}/transition/"
+    assert votuporanga_client.post(url, {"action": "evaluate"}).status_code == 404
+    moved = analyst_olimpia_client.post(url, {"action": "evaluate"})
+    assert moved.status_code == 200 and moved.json()["last_decision"]["outcome"] == "granted"
+    refused = analyst_olimpia_client.post(url, {"action": "approve"})
+    assert refused.status_code == 400
+    assert "ainda não foi aprovado em vistoria" in refused.json()["inspection"][0]
+
+
+def test_api_permits_and_openapi_schema(permit: Permit, analyst_olimpia_client: Client, outsider_client: Client) -> None:
+    listed = analyst_olimpia_client.get("/api/v1/licensing/permits/", {"state": "active"}).json()
+    assert [row["number"] for row in listed["results"]] == [permit.number]
+    assert outsider_client.get("/api/v1/licensing/permits/").json()["count"] == 0
+    schema = analyst_olimpia_client.get("/api/v1/openapi.json").content.decode()
+    assert "/api/v1/licensing/applications/{id}/transition/" in schema
