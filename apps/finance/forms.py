@@ -6,7 +6,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
-from apps.finance.choices import FeeKind, GuideStatus, PaymentMethod
+from apps.finance.choices import ChargeUnit, FeeKind, GuideStatus, PaymentMethod
 from apps.finance.models import PaymentGuideQuerySet
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
@@ -101,3 +101,20 @@ class FinanceSettingsForm(forms.Form):
     guide_due_days = forms.IntegerField(
         label="Vencimento da guia (dias corridos após a emissão)", min_value=1, max_value=90
     )
+
+
+class FeeScheduleForm(forms.Form):
+    """A fee the municipality configures (a value in R$, UFM or UFESP, cited to the article that fixes it)."""
+
+    regime_id = forms.ChoiceField(label="Regime")
+    fee_kind = forms.ChoiceField(label="Taxa", choices=FeeKind.choices)
+    quantity = forms.DecimalField(
+        label="Quantidade", max_digits=12, decimal_places=4, min_value=0, localize=True
+    )
+    unit = forms.ChoiceField(label="Unidade", choices=ChargeUnit.choices)
+    cite = forms.CharField(label="Dispositivo que fixa a taxa (ex.: art8)", max_length=80)
+    valid_from = forms.DateField(label="Vigente a partir de", widget=DATE)
+
+    def __init__(self, *args: Any, regimes: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, prefix="fee", **kwargs)
+        self.fields["regime_id"].choices = [(regime, regime) for regime in regimes]  # type: ignore[attr-defined]

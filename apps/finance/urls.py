@@ -16,4 +16,5 @@ urlpatterns = [
     path(f"{PREFIX}restituicoes/", views.refund_list, name="refund_list"),
     path(f"{PREFIX}restituicoes/<int:pk>/pagar/", views.refund_mark_paid, name="refund_mark_paid"),
     path(f"{PREFIX}configuracao/", views.settings_edit, name="settings_edit"),
+    path(f"{PREFIX}configuracao/taxas/", views.fee_create, name="fee_create"),
 ]

@@ -6,7 +6,7 @@ not exist. Writes call the services; a refusal is shown on the field it names an
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -22,6 +22,7 @@ from apps.audit.services import audit_personal_data_read
 from apps.finance import services
 from apps.finance.forms import (
     CancelForm,
+    FeeScheduleForm,
     FinanceSettingsForm,
     GuideFilterForm,
     PaymentForm,
@@ -236,25 +237,53 @@ def refund_mark_paid(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespo
     return redirect("finance:refund_list", ibge_code)
 
 
+def _settings_page(
+    request: HttpRequest, municipality: Municipality, form: FinanceSettingsForm, fee_form: FeeScheduleForm
+) -> HttpResponse:
+    fees = FeeSchedule.objects.for_user(request.user, "view").filter(municipality=municipality)
+    context = {"municipality": municipality, "form": form, "fee_form": fee_form, "fees": fees,
+               **_menu(request, municipality)}  # fmt: skip
+    status = 400 if form.errors or fee_form.errors else 200
+    return render(request, "finance/settings_form.html", context, status=status)
+
+
+def _settings_form(municipality: Municipality, data: Any = None) -> FinanceSettingsForm:
+    current = FinanceSettings.objects.filter(municipality=municipality).first()
+    return FinanceSettingsForm(data, initial=current.audit_snapshot() if current else {"guide_due_days": 10})
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def settings_edit(request: HttpRequest, ibge_code: str) -> HttpResponse:
     municipality = _municipality(request, ibge_code, "finance.financesettings", "change")
-    current = FinanceSettings.objects.filter(municipality=municipality).first()
-    initial = current.audit_snapshot() if current else {"guide_due_days": 10}
-    form = FinanceSettingsForm(request.POST or None, initial=initial)
+    form = _settings_form(municipality, request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
             services.finance_settings_save(
-                actor=_actor(request),
-                municipality=municipality,
-                **form.cleaned_data,
+                actor=_actor(request), municipality=municipality, **form.cleaned_data
             )
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
             messages.success(request, "Recebimento PIX atualizado.")
             return redirect("finance:settings_edit", ibge_code)
-    fees = FeeSchedule.objects.for_user(request.user, "view").filter(municipality=municipality)
-    context = {"municipality": municipality, "form": form, "fees": fees, **_menu(request, municipality)}
-    return render(request, "finance/settings_form.html", context, status=400 if form.errors else 200)
+    return _settings_page(request, municipality, form, FeeScheduleForm(regimes=municipality.regimes))
+
+
+@login_required
+@require_POST
+def fee_create(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    """An administrator configures a fee; the dispositivo is checked against the regime's law."""
+    municipality = _municipality(request, ibge_code, "finance.feeschedule", "change")
+    fee_form = FeeScheduleForm(request.POST, regimes=municipality.regimes)
+    if fee_form.is_valid():
+        try:
+            services.fee_schedule_create(
+                actor=_actor(request), municipality=municipality, **fee_form.cleaned_data
+            )
+        except ValidationError as exc:
+            add_service_errors(fee_form, exc)
+        else:
+            messages.success(request, "Taxa configurada.")
+            return redirect("finance:settings_edit", ibge_code)
+    return _settings_page(request, municipality, _settings_form(municipality), fee_form)

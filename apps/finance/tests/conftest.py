@@ -14,7 +14,7 @@ from apps.finance.choices import ChargeUnit, FeeKind, OriginType
 from apps.finance.models import FeeSchedule, FinanceSettings, PaymentGuide
 from apps.finance.origins import payment_handlers_replaced
 from apps.finance.services import fee_guide_issue, fee_schedule_create, finance_settings_save
-from apps.lawconfig.models import FiscalUnitValue
+from apps.lawconfig.services import fiscal_unit_value_set
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
 
@@ -105,9 +105,14 @@ def patrocinio_inspection_fee(patrocinio: Municipality) -> FeeSchedule:
 
 
 def add_patrocinio_ufm(
-    patrocinio: Municipality, value: str = "4.3587", since: dt.date = dt.date(2026, 1, 1)
+    patrocinio: Municipality,
+    value: str = "4.3587",
+    since: dt.date = dt.date(2026, 1, 1),
+    actor: User | None = None,
 ) -> None:
-    FiscalUnitValue.objects.create(
+    """What an administrator does in the legal configuration once the UFM decree is published."""
+    fiscal_unit_value_set(
+        actor=actor,
         municipality=patrocinio,
         valid_from=since,
         value_brl=Decimal(value),

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from decimal import Decimal
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -334,3 +335,38 @@ def test_the_home_card_counts_guides_for_finance(
     assert (
         "Guias em aberto" not in inspector.get(reverse("municipality_home", args=[OLIMPIA])).content.decode()
     )
+
+
+def test_the_fee_guide_works_once_the_administrator_adds_the_ufm_on_screen(
+    admin_patrocinio: User, patrocinio: Municipality, patrocinio_inspection_fee: FeeSchedule
+) -> None:
+    from apps.finance.tests.test_services import issue_inspection_guide
+
+    with pytest.raises(
+        ValidationError, match="valor da UFM de Patrocínio em 02/03/2026 não está configurado"
+    ):
+        issue_inspection_guide(patrocinio)
+    response = client_for(admin_patrocinio).post(
+        reverse("lawconfig:ufm_add", args=["3148103"]),
+        {"valid_from": "2026-01-01", "value_brl": "5.0000", "cite": "art8", "source": "Decreto nº 10/2026"},
+    )
+    assert response.status_code == 302
+    assert issue_inspection_guide(patrocinio).amount_brl == Decimal("1.25")  # 0,25 × R$ 5,00
+
+
+def test_the_administrator_configures_a_fee_cited_to_the_law(
+    admin_olimpia_client: Client, olimpia: Municipality
+) -> None:
+    fee = {"fee-regime_id": "olimpia_sp_escolar", "fee-fee_kind": "permit", "fee-quantity": "120,50",
+           "fee-unit": "brl", "fee-valid_from": "2026-01-01"}  # fmt: skip
+    response = admin_olimpia_client.post(url("fee_create"), {**fee, "fee-cite": "art999"})
+    assert response.status_code == 400
+    assert "Dispositivo &#x27;art999&#x27; inválido" in response.content.decode()
+    assert not FeeSchedule.objects.exists()
+    assert admin_olimpia_client.post(url("fee_create"), {**fee, "fee-cite": "art3"}).status_code == 302
+    assert FeeSchedule.objects.get().quantity == Decimal("120.50")
+
+
+def test_only_administrators_configure_fees(finance_olimpia_client: Client, olimpia: Municipality) -> None:
+    response = finance_olimpia_client.post(url("fee_create"), {"fee-regime_id": "olimpia_sp_escolar"})
+    assert response.status_code == 404
