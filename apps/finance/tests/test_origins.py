@@ -38,4 +38,3 @@ def test_an_unknown_origin_type_is_a_configuration_error() -> None:
         pytest.raises(ImproperlyConfigured, match="Unknown guide origin type"),
     ):
         register_payment_handler("parking", first)
-
