@@ -115,6 +115,8 @@ class FeeScheduleForm(forms.Form):
     cite = forms.CharField(label="Dispositivo que fixa a taxa (ex.: art8)", max_length=80)
     valid_from = forms.DateField(label="Vigente a partir de", widget=DATE)
 
+    prefix = "fee"  # shares a page with the PIX settings form
+
     def __init__(self, *args: Any, regimes: list[str], **kwargs: Any) -> None:
-        super().__init__(*args, prefix="fee", **kwargs)
+        super().__init__(*args, **kwargs)
         self.fields["regime_id"].choices = [(regime, regime) for regime in regimes]  # type: ignore[attr-defined]
