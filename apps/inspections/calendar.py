@@ -16,10 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ValidationError
-import lawcode
-from lawcode import Decision
-from lawcode import facts as f
 
+import lawcode
 from apps.inspections.choices import InspectionResult
 from apps.inspections.models import Inspection
 from apps.licensing.choices import PERMIT_IN_FORCE_STATES, PermitKind
@@ -27,6 +25,8 @@ from apps.licensing.lawbridge import ask
 from apps.licensing.models import Permit
 from apps.registry.models import Vehicle
 from apps.tenancy.models import Municipality
+from lawcode import Decision
+from lawcode import facts as f
 
 MONTHS_PT = ("jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez")
 DONE, DUE, OVERDUE, UPCOMING = "done", "due", "overdue", "upcoming"
@@ -39,6 +39,7 @@ class ServiceVehicle:
 
     vehicle: Vehicle
     permit_number: str
+    in_service_from: dt.date
     passed_on: tuple[dt.date, ...]
 
     def last_passed(self, until: dt.date) -> dt.date | None:
@@ -88,18 +89,25 @@ def month_end(year: int, month: int) -> dt.date:
 def vehicles_in_service(municipality: Municipality, regime_id: str, user: Any) -> list[ServiceVehicle]:
     """Vehicles (readable by ``user``) holding a regular permit in force under the regime, with passed dates."""
     permits = Permit.objects.for_user(user, "view").filter(
-        municipality=municipality, regime_id=regime_id, state__in=PERMIT_IN_FORCE_STATES, kind=PermitKind.REGULAR
+        municipality=municipality,
+        regime_id=regime_id,
+        state__in=PERMIT_IN_FORCE_STATES,
+        kind=PermitKind.REGULAR,
     )
     rows = list(permits.select_related("vehicle", "application").order_by("vehicle__plate"))
     passed: dict[int, set[dt.date]] = defaultdict(set)
-    done = Inspection.objects.filter(vehicle_id__in=[p.vehicle_id for p in rows], result=InspectionResult.PASSED)
+    done = Inspection.objects.filter(
+        vehicle_id__in=[p.vehicle_id for p in rows], result=InspectionResult.PASSED
+    )
     for vehicle_id, performed_on in done.values_list("vehicle_id", "performed_on"):
-        passed[vehicle_id].add(performed_on)
+        if performed_on is not None:  # always set on a passed inspection (check constraint)
+            passed[vehicle_id].add(performed_on)
     for permit in rows:
         if permit.application is not None and permit.application.inspection_passed_on:
             passed[permit.vehicle_id].add(permit.application.inspection_passed_on)
     unique = {p.vehicle_id: p for p in rows}
-    return [ServiceVehicle(p.vehicle, p.number, tuple(sorted(passed[p.vehicle_id]))) for p in unique.values()]
+    return [ServiceVehicle(p.vehicle, p.number, p.valid_from, tuple(sorted(passed[p.vehicle_id])))
+            for p in unique.values()]  # fmt: skip
 
 
 def answers_calendar(regime_id: str) -> bool:
@@ -113,12 +121,16 @@ def _calendar(ctx: CalendarContext, plate: str, as_of: dt.date, last: dt.date | 
         return ask(municipality=ctx.municipality, regime_id=ctx.regime_id, question="inspection_calendar",
                    facts=facts, as_of=as_of, field="calendar")  # fmt: skip
     except ValidationError:
-        return None  # the regime needs a fact this vehicle lacks (Patrocínio: no inspection yet): not scheduled
+        return (
+            None  # the regime needs a fact this vehicle lacks (Patrocínio: no inspection yet): not scheduled
+        )
 
 
 def month_status(ctx: CalendarContext, item: ServiceVehicle, year: int, month: int) -> VehicleDue | None:
     """The vehicle's status for the month, or None when the month is not one of its due months."""
     first = dt.date(year, month, 1)
+    if month_end(year, month) < item.in_service_from:
+        return None  # not in service yet that month
     probe = _calendar(ctx, item.vehicle.plate, max(first, min(ctx.today, month_end(year, month))),
                       item.last_passed(first - dt.timedelta(days=1)))  # fmt: skip
     if probe is None:
@@ -128,7 +140,9 @@ def month_status(ctx: CalendarContext, item: ServiceVehicle, year: int, month: i
     return _annual(ctx, item, probe, first)
 
 
-def _semestral(ctx: CalendarContext, item: ServiceVehicle, probe: Decision, first: dt.date) -> VehicleDue | None:
+def _semestral(
+    ctx: CalendarContext, item: ServiceVehicle, probe: Decision, first: dt.date
+) -> VehicleDue | None:
     if first.month not in probe.result["due_months"]:
         return None
     end = month_end(first.year, first.month)
@@ -151,14 +165,13 @@ def _annual(ctx: CalendarContext, item: ServiceVehicle, probe: Decision, first: 
     end = month_end(first.year, first.month)
     if any(first <= day <= end for day in item.passed_on):
         return _due(item, DONE, probe, "annual_inspection", item.last_passed(end))
-    if ctx.today > next_due:
-        status = OVERDUE
-    else:
-        status = DUE if ctx.today >= first else UPCOMING
+    status = OVERDUE if ctx.today > next_due else (DUE if ctx.today >= first else UPCOMING)
     return _due(item, status, probe, "annual_inspection", item.last_passed(first - dt.timedelta(days=1)))
 
 
-def _due(item: ServiceVehicle, status: str, decision: Decision, code: str, last: dt.date | None) -> VehicleDue:
+def _due(
+    item: ServiceVehicle, status: str, decision: Decision, code: str, last: dt.date | None
+) -> VehicleDue:
     finding = next((x for x in decision.findings if x.code == code), decision.findings[-1])
     basis = "; ".join(citation.render() for citation in finding.citations)
     return VehicleDue(item.vehicle, item.permit_number, status, finding.message, basis, last)

@@ -26,7 +26,9 @@ def inspections_card(ctx: CardContext) -> Card | None:
     counts = rows.aggregate(
         today=Count("id", filter=Q(result=InspectionResult.PENDING, scheduled_for=ctx.today)),
         overdue=Count("id", filter=overdue_filter(ctx.today)),
-        reinspections=Count("id", filter=Q(result=InspectionResult.PENDING, kind=InspectionKind.REINSPECTION)),
+        reinspections=Count(
+            "id", filter=Q(result=InspectionResult.PENDING, kind=InspectionKind.REINSPECTION)
+        ),
     )
     items = (
         CardItem("Agendadas para hoje", counts["today"]),

@@ -40,7 +40,9 @@ class ScheduleForm(forms.Form):
     )
     inspector = forms.ModelChoiceField(label="Vistoriador", required=False, queryset=User.objects.none())
 
-    def __init__(self, *args: Any, applications: QuerySet[Application], inspectors: QuerySet[User], **kwargs: Any):
+    def __init__(
+        self, *args: Any, applications: QuerySet[Application], inspectors: QuerySet[User], **kwargs: Any
+    ):
         super().__init__(*args, **kwargs)
         self.fields["application"].queryset = applications  # type: ignore[attr-defined]
         self.fields["inspector"].queryset = inspectors  # type: ignore[attr-defined]
@@ -71,12 +73,16 @@ class ResultForm(forms.Form):
                 label=item["label"], choices=ITEM_CHOICES, widget=forms.RadioSelect,
                 error_messages={"required": f"«{item['label']}»: marque conforme ou não conforme."},
             )  # fmt: skip
-            self.fields[f"note_{item['code']}"] = forms.CharField(label="Observação", required=False, max_length=500)
+            self.fields[f"note_{item['code']}"] = forms.CharField(
+                label="Observação", required=False, max_length=500
+            )
 
     def item_results(self) -> dict[str, ItemResult]:
         data = self.cleaned_data
         return {
-            item["code"]: ItemResult(ok=data[f"item_{item['code']}"] == OK, note=data.get(f"note_{item['code']}", ""))
+            item["code"]: ItemResult(
+                ok=data[f"item_{item['code']}"] == OK, note=data.get(f"note_{item['code']}", "")
+            )
             for item in self.checklist_items
         }
 

@@ -9,11 +9,10 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from apps.licensing.lawbridge import ask, result_date
 from lawcode import Decision
 from lawcode import facts as f
 from lawcode.checklists import Checklist, ChecklistItem, checklist_for
-
-from apps.licensing.lawbridge import ask, result_date
 
 if TYPE_CHECKING:
     from apps.tenancy.models import Municipality

@@ -48,10 +48,14 @@ def year_chart(counts: list[MonthCount], highlighted_month: int) -> Chart:
             value = int(getattr(count, attr))
             height = round(value * CHART_HEIGHT / peak)
             title = f"{count.label}/{count.year}: {value} {name.lower()}"
-            bars.append(Bar(left + offset * (BAR_WIDTH + 2), TOP + CHART_HEIGHT - height, height, color, title))
+            bars.append(
+                Bar(left + offset * (BAR_WIDTH + 2), TOP + CHART_HEIGHT - height, height, color, title)
+            )
         labels.append((left + 17, count.label, count.month == highlighted_month))
     legend = tuple((name, color) for _, name, color in SERIES)
-    return Chart(8 + 12 * MONTH_WIDTH, TOP + CHART_HEIGHT + 28, TOP + CHART_HEIGHT, tuple(bars), tuple(labels), legend)
+    return Chart(
+        8 + 12 * MONTH_WIDTH, TOP + CHART_HEIGHT + 28, TOP + CHART_HEIGHT, tuple(bars), tuple(labels), legend
+    )
 
 
 def checklist_rows(inspection: Inspection, on: dt.date) -> list[dict[str, Any]]:

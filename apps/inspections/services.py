@@ -46,7 +46,11 @@ def inspection_schedule(
     application: Application | None = None, inspector: Any = None,
 ) -> Inspection:  # fmt: skip
     """Schedule an inspection of ``vehicle``; for an application awaiting inspection, within the legal deadline."""
-    vehicle = Vehicle.objects.select_for_update(of=("self",)).select_related("municipality", "operator").get(pk=vehicle.pk)
+    vehicle = (
+        Vehicle.objects.select_for_update(of=("self",))
+        .select_related("municipality", "operator")
+        .get(pk=vehicle.pk)
+    )
     _check_application(application, vehicle)
     kind = _kind_for(kind, application)
     regime_id = _regime_of(vehicle, application)
@@ -86,7 +90,9 @@ def _kind_for(kind: str | None, application: Application | None) -> str:
         return str(derived)
     allowed = [k for k in InspectionKind.values if k != InspectionKind.REINSPECTION]
     if kind not in allowed:
-        raise refuse("kind", "Tipo de vistoria: escolha inicial, periódica, semestral ou de veículo provisório.")
+        raise refuse(
+            "kind", "Tipo de vistoria: escolha inicial, periódica, semestral ou de veículo provisório."
+        )
     return kind
 
 
@@ -97,7 +103,9 @@ def _regime_of(vehicle: Vehicle, application: Application | None) -> str:
         return vehicle.operator.regime_id
     regimes = list(vehicle.municipality.regimes or [])
     if len(regimes) != 1:
-        raise refuse("vehicle", f"Veículo {vehicle.plate_display}: vincule-o a um autorizatário antes da vistoria.")
+        raise refuse(
+            "vehicle", f"Veículo {vehicle.plate_display}: vincule-o a um autorizatário antes da vistoria."
+        )
     return str(regimes[0])
 
 
@@ -116,7 +124,9 @@ def _check_no_pending(vehicle: Vehicle) -> None:
 def _check_inspector(inspector: Any, vehicle: Vehicle) -> None:
     if inspector is None:
         return
-    if not inspector.memberships.filter(municipality_id=vehicle.municipality_id, role=Role.INSPECTOR).exists():
+    if not inspector.memberships.filter(
+        municipality_id=vehicle.municipality_id, role=Role.INSPECTOR
+    ).exists():
         raise refuse("inspector", f"Vistoriador: {inspector} não é vistoriador de {vehicle.municipality}.")
 
 
@@ -203,12 +213,16 @@ def _check_performed_on(row: Inspection, performed_on: dt.date, as_of: dt.date) 
                                      f"({previous.performed_on:%d/%m/%Y}).")  # fmt: skip
 
 
-def _item_rows(row: Inspection, items: Mapping[str, ItemResult], performed_on: dt.date) -> list[dict[str, Any]]:
+def _item_rows(
+    row: Inspection, items: Mapping[str, ItemResult], performed_on: dt.date
+) -> list[dict[str, Any]]:
     """Every item of the checklist, in its order, with label and citations of the day; none missing or extra."""
     expected = lawbridge.checklist(row.regime_id).items_for(row.checklist_kind)
     unknown = sorted(set(items) - {item.code for item in expected})
     if unknown:
-        raise refuse("items", f"Itens da vistoria: {', '.join(unknown)} não pertence(m) ao roteiro deste regime.")
+        raise refuse(
+            "items", f"Itens da vistoria: {', '.join(unknown)} não pertence(m) ao roteiro deste regime."
+        )
     missing = [item for item in expected if item.code not in items]
     if missing:
         names = "; ".join(f"«{item.label}»" for item in missing)

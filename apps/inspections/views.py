@@ -12,8 +12,8 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
 from django.core.exceptions import ValidationError
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -24,7 +24,14 @@ from apps.inspections import calendar as cal
 from apps.inspections import services
 from apps.inspections.cards import overdue_filter
 from apps.inspections.choices import InspectionResult
-from apps.inspections.forms import ITEM_CHOICES, CalendarForm, RescheduleForm, ResultForm, ScheduleForm, add_service_errors
+from apps.inspections.forms import (
+    ITEM_CHOICES,
+    CalendarForm,
+    RescheduleForm,
+    ResultForm,
+    ScheduleForm,
+    add_service_errors,
+)
 from apps.inspections.models import Inspection
 from apps.inspections.presenters import checklist_rows, year_chart
 from apps.licensing.models import Application
@@ -38,13 +45,17 @@ MODEL = "inspections.inspection"
 
 def _municipality(request: HttpRequest, ibge_code: str, action: str = "view") -> Municipality:
     """The municipality in the URL, or 404 unless the user may do ``action`` on inspections there."""
-    municipality = get_object_for_user_or_404(Municipality.objects.all(), request.user, "view", ibge_code=ibge_code)
+    municipality = get_object_for_user_or_404(
+        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
+    )
     if not user_can(request.user, municipality.pk, MODEL, action):
         raise Http404("Registro não encontrado.")
     return municipality
 
 
-def _inspection(request: HttpRequest, municipality: Municipality, pk: int, action: str = "view") -> Inspection:
+def _inspection(
+    request: HttpRequest, municipality: Municipality, pk: int, action: str = "view"
+) -> Inspection:
     rows = Inspection.objects.for_list().select_related("previous", "vehicle__operator__person",
                                                         "vehicle__operator__company")  # fmt: skip
     return get_object_for_user_or_404(rows, request.user, action, municipality=municipality, pk=pk)
@@ -64,7 +75,12 @@ def agenda(request: HttpRequest, ibge_code: str) -> HttpResponse:
     """Pending inspections: overdue, today's and the next ones; ``?todas=1`` shows every inspector's."""
     municipality = _municipality(request, ibge_code)
     today = timezone.localdate()
-    pending = Inspection.objects.for_user(request.user, "view").for_list().filter(municipality=municipality).pending()
+    pending = (
+        Inspection.objects.for_user(request.user, "view")
+        .for_list()
+        .filter(municipality=municipality)
+        .pending()
+    )
     mine_only = request.GET.get("todas") != "1" and user_can(request.user, municipality.pk, MODEL, "change")
     if mine_only:
         pending = pending.filter(Q(inspector__isnull=True) | Q(inspector=request.user))
@@ -101,7 +117,9 @@ def record(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
         messages.info(request, "Esta vistoria já foi registrada.")
         return redirect("inspections:detail", ibge_code, inspection.pk)
     today = timezone.localdate()
-    form = ResultForm(request.POST or None, items=checklist_rows(inspection, today), initial={"performed_on": today})
+    form = ResultForm(
+        request.POST or None, items=checklist_rows(inspection, today), initial={"performed_on": today}
+    )
     if request.method == "POST" and form.is_valid():
         try:
             row = services.inspection_record_result(
@@ -141,8 +159,11 @@ def _schedule_form(request: HttpRequest, municipality: Municipality, vehicle: Ve
         municipality=municipality, vehicle=vehicle, state="awaiting_inspection"
     )
     inspectors = User.objects.filter(memberships__municipality=municipality, memberships__role=Role.INSPECTOR)
-    initial = {"application": request.GET.get("requerimento"), "kind": request.GET.get("tipo"),
-               "scheduled_for": timezone.localdate()}
+    initial = {
+        "application": request.GET.get("requerimento"),
+        "kind": request.GET.get("tipo"),
+        "scheduled_for": timezone.localdate(),
+    }
     return ScheduleForm(request.POST or None, applications=applications, inspectors=inspectors.distinct(),
                         initial=initial)  # fmt: skip
 
@@ -179,8 +200,12 @@ def reschedule(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     try:
         if not form.is_valid():
             raise ValidationError({"scheduled_for": "Nova data: informe uma data válida."})
-        services.inspection_reschedule(actor=request.user, inspection=inspection,
-                                       scheduled_for=form.cleaned_data["scheduled_for"], as_of=timezone.localdate())
+        services.inspection_reschedule(
+            actor=request.user,
+            inspection=inspection,
+            scheduled_for=form.cleaned_data["scheduled_for"],
+            as_of=timezone.localdate(),
+        )
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:
@@ -195,8 +220,11 @@ def calendar_view(request: HttpRequest, ibge_code: str) -> HttpResponse:
     municipality = _municipality(request, ibge_code)
     today = timezone.localdate()
     form = CalendarForm.for_query(request.GET, today)
-    year, month = (form.cleaned_data["year"], form.cleaned_data["month"]) if form.is_valid() else (today.year,
-                                                                                                    today.month)
+    year, month = (
+        (form.cleaned_data["year"], form.cleaned_data["month"])
+        if form.is_valid()
+        else (today.year, today.month)
+    )
     sections = [_calendar_section(request, municipality, regime_id, today, year, month)
                 for regime_id in municipality.regimes or []]  # fmt: skip
     context = {**_menu(request, municipality), "form": form, "year": year, "month": month, "sections": sections,

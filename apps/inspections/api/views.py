@@ -29,7 +29,12 @@ from apps.licensing.models import Application
 from apps.registry.models import Vehicle
 from apps.tenancy.querysets import user_can
 
-FILTERS = {"municipality": "municipality__ibge_code", "result": "result", "vehicle": "vehicle_id", "kind": "kind"}
+FILTERS = {
+    "municipality": "municipality__ibge_code",
+    "result": "result",
+    "vehicle": "vehicle_id",
+    "kind": "kind",
+}
 
 
 def _refusal(exc: DjangoValidationError) -> Response:
@@ -85,7 +90,9 @@ class InspectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet[I
         data = ResultSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        items = {item["code"]: services.ItemResult(ok=item["ok"], note=item["note"]) for item in values["items"]}
+        items = {
+            item["code"]: services.ItemResult(ok=item["ok"], note=item["note"]) for item in values["items"]
+        }
         try:
             row = services.inspection_record_result(
                 actor=request.user, inspection=inspection, performed_on=values["performed_on"], items=items,

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from lawcode.params import ParameterValue
 
 from apps.accounts.models import User
 from apps.finance.services import fee_schedule_create, finance_settings_save, payment_register
@@ -24,6 +23,7 @@ from apps.licensing.casebook import Case, pf_case, pj_case
 from apps.licensing.models import Application, Permit
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
+from lawcode.params import ParameterValue
 
 AS_OF = dt.date(2026, 3, 10)  # a Tuesday
 
@@ -92,8 +92,14 @@ def patrocinio_fee_paid(case: Case, patrocinio: Municipality, *, paid_on: dt.dat
     """Patrocínio art. 8: the inspection fee (0.25 UFM) issued and paid, so the application awaits inspection."""
     fiscal_unit_value_set(actor=None, municipality=patrocinio, valid_from=dt.date(2026, 1, 1),
                           value_brl=Decimal("100.0000"), cite="art8", source="Decreto de teste")  # fmt: skip
-    finance_settings_save(actor=None, municipality=patrocinio, pix_key="financeiro@patrocinio.mg.gov.br",
-                          receiver_name="PREFEITURA DE PATROCINIO", receiver_city="PATROCINIO", guide_due_days=10)
+    finance_settings_save(
+        actor=None,
+        municipality=patrocinio,
+        pix_key="financeiro@patrocinio.mg.gov.br",
+        receiver_name="PREFEITURA DE PATROCINIO",
+        receiver_city="PATROCINIO",
+        guide_due_days=10,
+    )
     fee_schedule_create(actor=None, municipality=patrocinio, regime_id=None, fee_kind="inspection",
                         quantity=Decimal("0.25"), unit="ufm", cite="art8", valid_from=dt.date(2025, 1, 1))  # fmt: skip
     application = licensing.application_create(actor=None, operator=case.operator, kind="vehicle_permit",
@@ -125,6 +131,8 @@ def scheduled(case: Case, *, as_of: dt.date = AS_OF, kind: str = "periodic", **f
 
 def issue_permit(case: Case, *, as_of: dt.date = AS_OF) -> Permit:
     application = awaiting_inspection(case, as_of=as_of)
-    licensing.application_inspection_passed(application=application, performed_on=as_of, actor=None, as_of=as_of)
+    licensing.application_inspection_passed(
+        application=application, performed_on=as_of, actor=None, as_of=as_of
+    )
     licensing.application_approve(application=application, actor=None, as_of=as_of)
     return Permit.objects.get(application=application)

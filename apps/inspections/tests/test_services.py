@@ -76,7 +76,9 @@ def test_it_refuses_a_second_pending_inspection_and_a_past_date(olimpia_case: Ca
     assert Inspection.objects.count() == 1
 
 
-def test_it_refuses_an_inspector_of_another_municipality(olimpia_case: Case, inspector_patrocinio: object) -> None:
+def test_it_refuses_an_inspector_of_another_municipality(
+    olimpia_case: Case, inspector_patrocinio: object
+) -> None:
     with pytest.raises(ValidationError) as caught:
         scheduled(olimpia_case, inspector=inspector_patrocinio)
     assert "não é vistoriador" in _fields(caught.value)["inspector"][0]
@@ -88,7 +90,9 @@ def test_a_result_without_every_item_is_refused_and_nothing_is_stored(olimpia_ca
     items.pop("tachograph")
     events = AuditEvent.objects.count()
     with pytest.raises(ValidationError) as caught:
-        services.inspection_record_result(actor=None, inspection=row, performed_on=AS_OF, items=items, as_of=AS_OF)
+        services.inspection_record_result(
+            actor=None, inspection=row, performed_on=AS_OF, items=items, as_of=AS_OF
+        )
     assert "Tacógrafo" in _fields(caught.value)["items"][0]
     row.refresh_from_db()
     assert row.result == "pending" and row.items == [] and AuditEvent.objects.count() == events
@@ -98,7 +102,9 @@ def test_an_item_outside_the_checklist_is_refused(olimpia_case: Case) -> None:
     row = scheduled(olimpia_case)
     items = {**all_items(row), "rocket_boosters": services.ItemResult(ok=True)}
     with pytest.raises(ValidationError) as caught:
-        services.inspection_record_result(actor=None, inspection=row, performed_on=AS_OF, items=items, as_of=AS_OF)
+        services.inspection_record_result(
+            actor=None, inspection=row, performed_on=AS_OF, items=items, as_of=AS_OF
+        )
     assert "rocket_boosters" in _fields(caught.value)["items"][0]
 
 
@@ -138,7 +144,9 @@ def test_a_failed_patrocinio_inspection_gets_15_days_and_a_linked_reinspection(
     assert follow_up.deadline == row.cure_deadline and follow_up.application == application
     application.refresh_from_db()
     assert application.state == "awaiting_inspection"
-    actions = set(AuditEvent.objects.filter(object_type="inspections.inspection").values_list("action", flat=True))
+    actions = set(
+        AuditEvent.objects.filter(object_type="inspections.inspection").values_list("action", flat=True)
+    )
     assert {"inspection.scheduled", "inspection.failed"} <= actions
 
 
@@ -191,9 +199,13 @@ def test_reschedule_keeps_the_legal_deadline(patrocinio_case: Case, patrocinio: 
     row = services.inspection_schedule(actor=None, vehicle=patrocinio_case.vehicle, application=application,
                                        scheduled_for=AS_OF, as_of=AS_OF)  # fmt: skip
     with pytest.raises(ValidationError) as caught:
-        services.inspection_reschedule(actor=None, inspection=row, scheduled_for=dt.date(2026, 3, 20), as_of=AS_OF)
+        services.inspection_reschedule(
+            actor=None, inspection=row, scheduled_for=dt.date(2026, 3, 20), as_of=AS_OF
+        )
     assert "art. 8º" in _fields(caught.value)["scheduled_for"][0]
-    row = services.inspection_reschedule(actor=None, inspection=row, scheduled_for=dt.date(2026, 3, 16), as_of=AS_OF)
+    row = services.inspection_reschedule(
+        actor=None, inspection=row, scheduled_for=dt.date(2026, 3, 16), as_of=AS_OF
+    )
     assert row.scheduled_for == dt.date(2026, 3, 16)
 
 

@@ -1,0 +1,88 @@
+"""The inspections API goes through the same gate and services: other municipalities answer 404, refusals 400
+with the Portuguese message keyed by the field, and nothing half-written."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from apps.inspections.models import Inspection
+from apps.inspections.tests.conftest import scheduled
+from apps.licensing.casebook import Case
+
+pytestmark = pytest.mark.django_db
+BASE = "/api/v1/inspections/inspections/"
+
+
+def _items(inspection: Inspection, failing: tuple[str, ...] = ()) -> list[dict[str, object]]:
+    from apps.inspections.lawbridge import checklist
+
+    return [{"code": item.code, "ok": item.code not in failing, "note": ""}
+            for item in checklist(inspection.regime_id).items_for(inspection.checklist_kind)]  # fmt: skip
+
+
+def test_it_lists_only_my_municipalitys_inspections(
+    inspector_olimpia_client: Client, olimpia_case: Case, votuporanga_case: Case
+) -> None:
+    today = timezone.localdate()
+    mine = scheduled(olimpia_case, as_of=today)
+    other = scheduled(votuporanga_case, as_of=today)
+    ids = [row["id"] for row in inspector_olimpia_client.get(BASE).json()["results"]]
+    assert ids == [mine.pk]
+    assert inspector_olimpia_client.get(f"{BASE}{other.pk}/").status_code == 404
+
+
+def test_outsider_sees_nothing(outsider_client: Client, olimpia_case: Case) -> None:
+    row = scheduled(olimpia_case, as_of=timezone.localdate())
+    assert outsider_client.get(BASE).json()["results"] == []
+    assert (
+        outsider_client.post(f"{BASE}{row.pk}/result/", {}, content_type="application/json").status_code
+        == 404
+    )
+
+
+def test_it_schedules_and_records_a_result(inspector_olimpia_client: Client, olimpia_case: Case) -> None:
+    today = timezone.localdate()
+    body = {"vehicle": olimpia_case.vehicle.pk, "scheduled_for": today.isoformat(), "kind": "periodic"}
+    created = inspector_olimpia_client.post(BASE, body, content_type="application/json")
+    assert created.status_code == 201, created.json()
+    row = Inspection.objects.get(pk=created.json()["id"])
+    result = {"performed_on": today.isoformat(), "items": _items(row, failing=("lamps",))}
+    answer = inspector_olimpia_client.post(f"{BASE}{row.pk}/result/", result, content_type="application/json")
+    assert answer.status_code == 200 and answer.json()["result"] == "failed"
+    assert Inspection.objects.filter(previous=row, result="pending").exists()
+
+
+def test_scheduling_a_vehicle_of_another_municipality_is_404(
+    inspector_olimpia_client: Client, votuporanga_case: Case
+) -> None:
+    body = {"vehicle": votuporanga_case.vehicle.pk, "scheduled_for": "2030-01-02", "kind": "periodic"}
+    assert inspector_olimpia_client.post(BASE, body, content_type="application/json").status_code == 404
+    assert not Inspection.objects.exists()
+
+
+def test_a_result_with_missing_items_or_a_future_date_is_400(
+    inspector_olimpia_client: Client, olimpia_case: Case
+) -> None:
+    today = timezone.localdate()
+    row = scheduled(olimpia_case, as_of=today)
+    partial = {"performed_on": today.isoformat(), "items": _items(row)[1:]}
+    answer = inspector_olimpia_client.post(
+        f"{BASE}{row.pk}/result/", partial, content_type="application/json"
+    )
+    assert answer.status_code == 400 and "falta" in answer.json()["items"][0]
+    future = {"performed_on": (today + dt.timedelta(days=1)).isoformat(), "items": _items(row)}
+    answer = inspector_olimpia_client.post(f"{BASE}{row.pk}/result/", future, content_type="application/json")
+    assert answer.status_code == 400 and answer.json()["performed_on"] == [
+        "Data da vistoria: não pode ser no futuro."
+    ]
+    row.refresh_from_db()
+    assert row.result == "pending"
+
+
+def test_the_openapi_schema_lists_the_inspection_routes(admin_client: Client) -> None:
+    schema = admin_client.get("/api/v1/openapi.json").json()
+    assert f"{BASE}{{id}}/result/" in schema["paths"]
