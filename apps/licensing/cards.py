@@ -25,10 +25,13 @@ def pending_applications_card(ctx: CardContext) -> Card | None:
         .values("state").annotate(total=Count("id")).order_by()
     )  # fmt: skip
     counts = {row["state"]: row["total"] for row in rows}
-    items = tuple(CardItem(label, counts[value]) for value, label in ApplicationState.choices if value in counts)
+    items = tuple(
+        CardItem(label, counts[value]) for value, label in ApplicationState.choices if value in counts
+    )
     return Card(
         key="pending_applications", title="Requerimentos pendentes", items=items, order=30,
-        link_url=reverse("licensing:application_list", args=[ctx.municipality.ibge_code]), link_label="Abrir a fila de análise",
+        link_url=reverse("licensing:application_list", args=[ctx.municipality.ibge_code]),
+        link_label="Abrir a fila de análise",
         empty_message="Nenhum requerimento aguardando análise.",
     )  # fmt: skip
 
@@ -51,5 +54,7 @@ def permits_card(ctx: CardContext) -> Card | None:
         CardItem("Suspensos", totals["suspended"]),
         CardItem(f"Vencem em até {EXPIRING_WINDOW_DAYS} dias", totals["expiring"]),
     )
-    return Card(key="permits", title="Alvarás", items=items, order=31, link_url=reverse("licensing:permit_list", args=[ctx.municipality.ibge_code]),
-                link_label="Ver os alvarás")  # fmt: skip
+    link = reverse("licensing:permit_list", args=[ctx.municipality.ibge_code])
+    return Card(
+        key="permits", title="Alvarás", items=items, order=31, link_url=link, link_label="Ver os alvarás"
+    )

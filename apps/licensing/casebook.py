@@ -119,17 +119,23 @@ def upload_documents(owner: Any, kinds: tuple[str, ...], *, as_of: dt.date, regi
     issued = as_of - dt.timedelta(days=10)
     for kind in kinds:
         expiry = as_of + dt.timedelta(days=300) if kind in EXPIRING_KINDS else None
-        details = DETAILS.get(kind, {}) | ({"presented_on": as_of.isoformat()} if kind.startswith("criminal") else {})
+        details = DETAILS.get(kind, {}) | (
+            {"presented_on": as_of.isoformat()} if kind.startswith("criminal") else {}
+        )
         document_upload(actor=None, owner=owner, kind=kind, upload=pdf(), issue_date=issued, expiry_date=expiry,
                         as_of=as_of, details=details or None, regime_id=regime_id)  # fmt: skip
 
 
-EXPIRING_KINDS = frozenset({"crlv", "app_insurance", "detran_school_authorization", "municipal_tax_clearance"})
+EXPIRING_KINDS = frozenset(
+    {"crlv", "app_insurance", "detran_school_authorization", "municipal_tax_clearance"}
+)
 # What the clerk reads off the paper and the laws ask about (Patrocínio art. 4º I h: third-party coverage).
 DETAILS: dict[str, dict[str, Any]] = {"app_insurance": {"third_party_bodily_coverage": True}}
 
 
-def make_person(municipality: Municipality, number: int, name: str, *, as_of: dt.date, profile: RegimeProfile) -> Person:
+def make_person(
+    municipality: Municipality, number: int, name: str, *, as_of: dt.date, profile: RegimeProfile
+) -> Person:
     return person_create(
         actor=None, municipality=municipality, cpf=demo_cpf(500 + number), name=name,
         birth_date=dt.date(1982, 4, 1 + number % 27), email=f"pessoa{number}@exemplo.org.br",
@@ -192,7 +198,9 @@ def pf_case(municipality: Municipality, number: int, name: str, *, as_of: dt.dat
     return Case(operator, driver, car, person)
 
 
-def pj_case(municipality: Municipality, number: int, legal_name: str, driver_name: str, *, as_of: dt.date) -> Case:
+def pj_case(
+    municipality: Municipality, number: int, legal_name: str, driver_name: str, *, as_of: dt.date
+) -> Case:
     """A company holding the permit, with an employee driving."""
     profile = PROFILES[municipality.regimes[0]]
     company = company_create(
@@ -215,5 +223,12 @@ def extra_vehicle(case: Case, number: int, *, as_of: dt.date, **overrides: Any) 
     holder = case.company or case.person
     owner = (getattr(holder, "legal_name", "") or getattr(holder, "name", ""), getattr(holder, "cnpj", "") or
              getattr(holder, "cpf", ""))  # fmt: skip
-    return make_vehicle(case.operator.municipality, case.operator, number, as_of=as_of, profile=profile, owner=owner,
-                        **overrides)
+    return make_vehicle(
+        case.operator.municipality,
+        case.operator,
+        number,
+        as_of=as_of,
+        profile=profile,
+        owner=owner,
+        **overrides,
+    )

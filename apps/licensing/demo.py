@@ -12,19 +12,20 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
-import lawcode
 from django.utils import timezone
-from lawcode.errors import MissingParameterError
 
+import lawcode
 from apps.finance.models import FeeSchedule
 from apps.lawconfig.engine import config_for
+from apps.lawconfig.models import FiscalUnitValue
 from apps.licensing import services
-from apps.licensing.casebook import Case, upload_documents, extra_vehicle, pf_case, pj_case
+from apps.licensing.casebook import Case, extra_vehicle, pf_case, pj_case, upload_documents
 from apps.licensing.models import Application, Permit
 from apps.licensing.sweep import expire_permits
 from apps.registry.models import Person
 from apps.tenancy.demo import DemoLog, demo_cpf, register_demo_seeder
 from apps.tenancy.models import Municipality
+from lawcode.errors import MissingParameterError
 
 # Numbers for the casebook identifiers, far apart per municipality (CPF 500 + n, plates and RENAVAM from n).
 BASE = {"3533908": 1000, "3557105": 2000, "3148103": 3000}
@@ -40,7 +41,10 @@ def seed_licensing(log: DemoLog) -> None:
     today = timezone.localdate()
     for ibge, base in BASE.items():
         municipality = Municipality.objects.filter(ibge_code=ibge).first()
-        if municipality is None or Person.objects.filter(municipality=municipality, cpf=demo_cpf(500 + base + 1)).exists():
+        if (
+            municipality is None
+            or Person.objects.filter(municipality=municipality, cpf=demo_cpf(500 + base + 1)).exists()
+        ):
             continue
         _seed_municipality(municipality, base, today)
         log.created += Application.objects.filter(municipality=municipality).count()
@@ -52,7 +56,9 @@ def _case(municipality: Municipality, number: int, name: str, as_of: dt.date) ->
     case = pf_case(municipality, number, name, as_of=as_of)
     if municipality.regimes[0] == "patrocinio_mg_aplicativo":
         # The driver pays the inspection fee at the prefeitura's cashier and files the receipt (art. 8).
-        upload_documents(case.vehicle, ("inspection_fee_receipt",), as_of=as_of, regime_id="patrocinio_mg_aplicativo")
+        upload_documents(
+            case.vehicle, ("inspection_fee_receipt",), as_of=as_of, regime_id="patrocinio_mg_aplicativo"
+        )
     return case
 
 
@@ -81,7 +87,9 @@ def _can_decide_new_permits(municipality: Municipality, today: dt.date) -> bool:
 def _new(case: Case, vehicle_number: int | None, today: dt.date, **fields: Any) -> Application:
     vehicle = extra_vehicle(case, vehicle_number, as_of=today) if vehicle_number else case.vehicle
     if case.operator.regime_id == "patrocinio_mg_aplicativo" and vehicle_number:
-        upload_documents(vehicle, ("inspection_fee_receipt",), as_of=today, regime_id="patrocinio_mg_aplicativo")
+        upload_documents(
+            vehicle, ("inspection_fee_receipt",), as_of=today, regime_id="patrocinio_mg_aplicativo"
+        )
     return services.application_create(actor=None, operator=case.operator, kind="vehicle_permit", as_of=today,
                                        vehicle=vehicle, enrolled_students=9000,
                                        carries_children_under_4_or_pcd=False, **fields)  # fmt: skip
@@ -100,22 +108,30 @@ def _open_states(case: Case, base: int, today: dt.date) -> None:
     _step(_new(case, base + 12, today), today, s.application_submit)
     _step(_new(case, base + 13, today), today, s.application_submit, s.application_start_analysis)
     pending = _step(_new(case, base + 14, today), today, s.application_submit, s.application_start_analysis)
-    s.application_request_documents(application=pending, actor=None, as_of=today,
-                                    note="Apresentar o CRLV-e do exercício e a apólice do seguro APP vigentes.")
-    inspection = _step(_new(case, base + 15, today), today, s.application_submit, s.application_start_analysis)
+    s.application_request_documents(
+        application=pending,
+        actor=None,
+        as_of=today,
+        note="Apresentar o CRLV-e do exercício e a apólice do seguro APP vigentes.",
+    )
+    inspection = _step(
+        _new(case, base + 15, today), today, s.application_submit, s.application_start_analysis
+    )
     s.application_require_inspection(application=inspection, actor=None, as_of=today)
     archived = _step(_new(case, base + 16, today), today, s.application_submit)
     s.application_archive(application=archived, actor=None, as_of=today, reason="Desistência do requerente.")
     fee = FeeSchedule.objects.filter(municipality=case.operator.municipality).first()
     if fee is not None and _fee_valuable(case.operator.municipality):
-        awaiting = _step(_new(case, base + 17, today), today, s.application_submit, s.application_start_analysis)
+        awaiting = _step(
+            _new(case, base + 17, today), today, s.application_submit, s.application_start_analysis
+        )
         s.application_require_fee(application=awaiting, actor=None, as_of=today, fee_kind=fee.fee_kind)
 
 
 def _fee_valuable(municipality: Municipality) -> bool:
     """A fee in UFM needs the UFM value the administrator enters (the demo does not make it up)."""
     return not FeeSchedule.objects.filter(municipality=municipality, unit="ufm").exists() or (
-        municipality.fiscal_unit_values.exists()
+        FiscalUnitValue.objects.filter(municipality=municipality).exists()
     )
 
 
@@ -132,8 +148,13 @@ def _permits(municipality: Municipality, base: int, names: tuple[str, ...], toda
     """An active permit, a suspended one and one issued over a year ago, now expired."""
     _approve(_new(_case(municipality, base + 2, names[1], today), None, today), today)
     suspended = _approve(_new(_case(municipality, base + 3, names[2], today), None, today), today)
-    services.permit_suspend(permit=suspended, actor=None, as_of=today, until=today + dt.timedelta(days=15),
-                            reason="Suspensão por 15 dias por decisão definitiva em processo de demonstração.")
+    services.permit_suspend(
+        permit=suspended,
+        actor=None,
+        as_of=today,
+        until=today + dt.timedelta(days=15),
+        reason="Suspensão por 15 dias por decisão definitiva em processo de demonstração.",
+    )
     long_ago = today - dt.timedelta(days=380)
     if lawcode.get_regime(municipality.regimes[0]).in_force > long_ago:
         return  # the law is younger than a permit's validity: nothing can have expired under it yet

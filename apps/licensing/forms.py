@@ -24,7 +24,9 @@ def add_service_errors(form: forms.Form, error: ValidationError) -> None:
 
 class ApplicationFilterForm(forms.Form):
     q = forms.CharField(label="Nome, CPF/CNPJ ou placa", required=False, max_length=100)
-    state = forms.ChoiceField(label="Situação", required=False, choices=[("", "Todas"), *ApplicationState.choices])
+    state = forms.ChoiceField(
+        label="Situação", required=False, choices=[("", "Todas"), *ApplicationState.choices]
+    )
     kind = forms.ChoiceField(label="Tipo", required=False, choices=[("", "Todos"), *ApplicationKind.choices])
     regime = forms.ChoiceField(label="Regime", required=False, choices=[("", "Todos")])
 
@@ -62,10 +64,13 @@ class ApplicationCreateForm(forms.Form):
     vehicle = forms.ModelChoiceField(label="Veículo", queryset=Vehicle.objects.none(), required=False)
     driver = forms.ModelChoiceField(label="Condutor", queryset=Driver.objects.none(), required=False)
     attendant = forms.ModelChoiceField(label="Monitor", queryset=Attendant.objects.none(), required=False)
-    permit = forms.ModelChoiceField(label="Alvará de referência", queryset=Permit.objects.none(), required=False)
+    permit = forms.ModelChoiceField(
+        label="Alvará de referência", queryset=Permit.objects.none(), required=False
+    )
     enrolled_students = forms.IntegerField(label="Alunos matriculados", required=False, min_value=0)
     carries_children_under_4_or_pcd = forms.NullBooleanField(
-        label="Transporta crianças menores de 4 anos ou pessoas com deficiência?", required=False,
+        label="Transporta crianças menores de 4 anos ou pessoas com deficiência?",
+        required=False,
         widget=forms.Select(choices=[("unknown", "Não informado"), ("true", "Sim"), ("false", "Não")]),
     )
     platform_notified_on = forms.DateField(label="Comunicação da plataforma em", required=False, widget=DATE)
@@ -80,11 +85,15 @@ class ApplicationCreateForm(forms.Form):
         fields["vehicle"].queryset = Vehicle.objects.filter(operator=operator)
         fields["driver"].queryset = Driver.objects.filter(operator=operator).select_related("person")
         fields["attendant"].queryset = Attendant.objects.filter(operator=operator).select_related("person")
-        fields["permit"].queryset = Permit.objects.filter(operator=operator).in_force().select_related("vehicle")
+        fields["permit"].queryset = (
+            Permit.objects.filter(operator=operator).in_force().select_related("vehicle")
+        )
 
 
 class NoteForm(forms.Form):
-    note = forms.CharField(label="Observação", required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 3}))
+    note = forms.CharField(
+        label="Observação", required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
+    )
 
 
 class FeeForm(forms.Form):

@@ -10,13 +10,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
-from lawcode import Decision, Status
-from lawcode import facts as f
-from lawcode.errors import LawcodeError, QuestionNotApplicableError
 
 from apps.lawconfig.engine import RegimeChoiceError, evaluate
 from apps.licensing.choices import PERMIT_IN_FORCE_STATES, ApplicationKind, PermitKind
 from apps.registry import lawfacts
+from lawcode import Decision, Status
+from lawcode import facts as f
+from lawcode.errors import LawcodeError, QuestionNotApplicableError
 
 if TYPE_CHECKING:
     from apps.licensing.models import Application
@@ -46,7 +46,9 @@ def ask(
 ) -> Decision | None:
     """The engine's Decision, or None when the regime does not govern this question at all."""
     try:
-        return evaluate(municipality=municipality, question=question, facts=facts, as_of=as_of, regime_id=regime_id)
+        return evaluate(
+            municipality=municipality, question=question, facts=facts, as_of=as_of, regime_id=regime_id
+        )
     except QuestionNotApplicableError:
         return None
     except (LawcodeError, RegimeChoiceError) as exc:
@@ -55,7 +57,9 @@ def ask(
 
 def in_force_permits(application: Application) -> int:
     """Regular permits the operator holds now (a substitution or renewal replaces one, so it adds none)."""
-    return application.operator.permits.filter(state__in=PERMIT_IN_FORCE_STATES, kind=PermitKind.REGULAR).count()
+    return application.operator.permits.filter(
+        state__in=PERMIT_IN_FORCE_STATES, kind=PermitKind.REGULAR
+    ).count()
 
 
 def vehicles_in_service(application: Application) -> int:
@@ -72,9 +76,15 @@ def application_facts(application: Application, as_of: dt.date) -> Any:
     if question == "operator_registration":
         return _operator_registration_facts(application, as_of)
     if question == "driver_registration":
-        driver = _driver_with_verdicts(lawfacts.driver_facts(_required(application.driver, "driver"), as_of=as_of))
+        driver = _driver_with_verdicts(
+            lawfacts.driver_facts(_required(application.driver, "driver"), as_of=as_of)
+        )
         receipts = fee_receipts(application, "alvara_fee_receipt")
-        return dataclasses.replace(driver, person=_with_documents(driver.person, receipts)) if receipts else driver
+        return (
+            dataclasses.replace(driver, person=_with_documents(driver.person, receipts))
+            if receipts
+            else driver
+        )
     if question == "attendant_registration":
         return lawfacts.attendant_facts(_required(application.attendant, "attendant"), as_of=as_of)
     return _permit_facts(application, as_of)
@@ -83,7 +93,9 @@ def application_facts(application: Application, as_of: dt.date) -> Any:
 def _operator_registration_facts(application: Application, as_of: dt.date) -> f.Operator:
     """Some laws (Olímpia art. 9º) ask the applicant for the vehicle's papers at registration: the vehicle named
     on the application lends its documents to the holder's file."""
-    operator = lawfacts.operator_facts(application.operator, as_of=as_of, active_permits=in_force_permits(application))
+    operator = lawfacts.operator_facts(
+        application.operator, as_of=as_of, active_permits=in_force_permits(application)
+    )
     if application.vehicle is None:
         return operator
     papers = lawfacts.vehicle_facts(application.vehicle, as_of=as_of).documents
@@ -97,8 +109,10 @@ def _operator_registration_facts(application: Application, as_of: dt.date) -> f.
 def _permit_facts(application: Application, as_of: dt.date) -> f.PermitApplication:
     _required(application.vehicle, "vehicle")
     passed = application.inspection_passed_on
-    vehicle: dict[str, Any] = {"inspection_approved_on": passed,
-                               "detran_inspection_approved": _detran_authorized(application.vehicle)}
+    vehicle: dict[str, Any] = {
+        "inspection_approved_on": passed,
+        "detran_inspection_approved": _detran_authorized(application.vehicle),
+    }
     if application.kind != ApplicationKind.VEHICLE_PERMIT and passed is not None:
         # The municipal checklist verifies the number painted on the doors of a vehicle already permitted.
         vehicle["permit_number_on_doors"] = True
@@ -226,7 +240,9 @@ def temporary_validity(application: Application, start: dt.date, as_of: dt.date)
 def next_inspection_due(application: Application, inspected_on: dt.date, as_of: dt.date) -> dt.date | None:
     """The regime's periodic inspection date after this one (yearly, or by plate digit), if it has one."""
     vehicle = application.vehicle
-    facts = f.InspectionFacts(plate=vehicle.plate if vehicle else None, year=as_of.year, last_inspection=inspected_on)
+    facts = f.InspectionFacts(
+        plate=vehicle.plate if vehicle else None, year=as_of.year, last_inspection=inspected_on
+    )
     try:
         decision = ask(municipality=application.municipality, regime_id=application.regime_id,
                        question="inspection_calendar", facts=facts, as_of=as_of, field="inspection")  # fmt: skip
@@ -243,7 +259,9 @@ def inspection_deadline(application: Application, paid_on: dt.date, as_of: dt.da
     return result_date(decision, "end")
 
 
-def ban_refusal(municipality: Municipality, regime_id: str, operator_facts: f.Operator, as_of: dt.date) -> str | None:
+def ban_refusal(
+    municipality: Municipality, regime_id: str, operator_facts: f.Operator, as_of: dt.date
+) -> str | None:
     """A Portuguese refusal when the law says the operator is banned (with article and end date)."""
     decision = ask(municipality=municipality, regime_id=regime_id, question="ban_status", facts=operator_facts,
                    as_of=as_of, field="operator")  # fmt: skip

@@ -42,6 +42,9 @@ class ApplicationSequence(models.Model):
             models.UniqueConstraint(fields=["municipality", "year"], name="application_sequence_one_per_year")
         ]
 
+    def __str__(self) -> str:
+        return f"Requerimentos de {self.year}: {self.last}"
+
 
 class PermitSequence(models.Model):
     """The last permit number given in a municipality and year (locked while a number is taken)."""
@@ -51,7 +54,12 @@ class PermitSequence(models.Model):
     last = models.PositiveIntegerField(default=0)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["municipality", "year"], name="permit_sequence_one_per_year")]
+        constraints = [
+            models.UniqueConstraint(fields=["municipality", "year"], name="permit_sequence_one_per_year")
+        ]
+
+    def __str__(self) -> str:
+        return f"Alvarás de {self.year}: {self.last}"
 
 
 class Application(models.Model):
@@ -67,7 +75,10 @@ class Application(models.Model):
     kind = models.CharField("tipo", max_length=24, choices=ApplicationKind.choices)
     state = models.CharField("situação", max_length=24, choices=ApplicationState.choices, default="draft")
     operator = models.ForeignKey(
-        "registry.Operator", on_delete=models.PROTECT, related_name="applications", verbose_name="autorizatário"
+        "registry.Operator",
+        on_delete=models.PROTECT,
+        related_name="applications",
+        verbose_name="autorizatário",
     )
     vehicle = models.ForeignKey(
         "registry.Vehicle", on_delete=models.PROTECT, null=True, blank=True, related_name="applications",
@@ -105,7 +116,11 @@ class Application(models.Model):
     archived_reason = models.CharField("motivo do arquivamento", max_length=500, blank=True)
     last_decision = models.JSONField("última decisão da lei", default=dict, blank=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+", verbose_name="criado por"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        related_name="+",
+        verbose_name="criado por",
     )
     created_at = models.DateTimeField("criado em", auto_now_add=True)
     updated_at = models.DateTimeField("atualizado em", auto_now=True)
@@ -117,7 +132,9 @@ class Application(models.Model):
         verbose_name_plural = "requerimentos"
         ordering = ["-year", "-sequence"]
         constraints = [
-            models.UniqueConstraint(fields=["municipality", "year", "sequence"], name="application_unique_number"),
+            models.UniqueConstraint(
+                fields=["municipality", "year", "sequence"], name="application_unique_number"
+            ),
         ]
         indexes = [
             models.Index(fields=["municipality", "state"], name="application_state_idx"),
@@ -170,7 +187,9 @@ class Permit(models.Model):
     year = models.PositiveSmallIntegerField("ano")
     sequence = models.PositiveIntegerField("sequência")
     kind = models.CharField("tipo", max_length=12, choices=PermitKind.choices, default=PermitKind.REGULAR)
-    state = models.CharField("situação", max_length=12, choices=PermitState.choices, default=PermitState.ACTIVE)
+    state = models.CharField(
+        "situação", max_length=12, choices=PermitState.choices, default=PermitState.ACTIVE
+    )
     operator = models.ForeignKey(
         "registry.Operator", on_delete=models.PROTECT, related_name="permits", verbose_name="autorizatário"
     )
@@ -208,7 +227,8 @@ class Permit(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["municipality", "year", "sequence"], name="permit_unique_number"),
             models.CheckConstraint(
-                condition=models.Q(valid_until__isnull=True) | models.Q(valid_until__gte=models.F("valid_from")),
+                condition=models.Q(valid_until__isnull=True)
+                | models.Q(valid_until__gte=models.F("valid_from")),
                 name="permit_validity_ordered",
             ),
         ]
@@ -246,7 +266,8 @@ class Reminder(models.Model):
         verbose_name_plural = "lembretes"
         constraints = [
             models.UniqueConstraint(
-                fields=["target", "target_id", "days_before", "expires_on"], name="reminder_once_per_threshold"
+                fields=["target", "target_id", "days_before", "expires_on"],
+                name="reminder_once_per_threshold",
             )
         ]
 

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import io
 
-import lawcode
 import segno
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+import lawcode
 from apps.licensing.models import Permit
 
 LEFT = 20 * mm
@@ -48,7 +48,7 @@ def _header(canvas: Canvas, permit: Permit, y: float) -> float:
     canvas.setStrokeColor(BLUE)
     canvas.setLineWidth(1.2)
     canvas.line(LEFT, y - 10 * mm, RIGHT, y - 10 * mm)
-    return y - 18 * mm
+    return float(y - 18 * mm)
 
 
 def _rows_of(permit: Permit) -> list[tuple[str, str]]:
@@ -90,7 +90,7 @@ def _legal_basis(canvas: Canvas, permit: Permit, y: float) -> float:
     for text in cited or ["—"]:
         y -= 5 * mm
         canvas.drawString(LEFT + 4 * mm, y, text[:100])
-    return y - 3 * mm
+    return float(y - 3 * mm)
 
 
 def _qr_block(canvas: Canvas, verify_url: str, y: float) -> None:
@@ -104,7 +104,9 @@ def _qr_block(canvas: Canvas, verify_url: str, y: float) -> None:
     canvas.setFont("Courier", 8)
     canvas.drawString(x, top - 20 * mm, verify_url[:70])
     canvas.setFont("Helvetica", 8)
-    canvas.drawString(x, top - 28 * mm, "Documento válido somente se a página de verificação confirmar a situação.")
+    canvas.drawString(
+        x, top - 28 * mm, "Documento válido somente se a página de verificação confirmar a situação."
+    )
     canvas.drawString(x, top - 33 * mm, "Manter visível no interior do veículo.")
 
 

@@ -8,14 +8,19 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from lawcode.decision import OUTCOME_PT, Status
-
 from apps.licensing.choices import PERMIT_KINDS, ApplicationState, EventKind
 from apps.licensing.models import Application, ApplicationEvent
 from apps.licensing.timeline import Deadline, Mark, PlacedMark, layout
+from lawcode.decision import OUTCOME_PT, Status
 
 S = ApplicationState
-STATUS_CSS = {"met": "success", "not_met": "danger", "warning": "warning", "not_applicable": "", "info": "info"}
+STATUS_CSS = {
+    "met": "success",
+    "not_met": "danger",
+    "warning": "warning",
+    "not_applicable": "",
+    "info": "info",
+}
 
 
 def _citation_text(citation: dict[str, Any]) -> str:
@@ -40,8 +45,8 @@ def _finding_view(finding: dict[str, Any]) -> dict[str, Any]:
 
 def _result_dates(result: dict[str, Any]) -> list[tuple[str, str]]:
     """The decision's dated results (valid_until, cure_until, end…) as dd/mm/yyyy."""
-    labels = {"valid_until": "Válido até", "cure_until": "Sanar até", "end": "Prazo final", "fresh_until": "Recente até",
-              "until": "Até", "next_due": "Próxima vistoria"}  # fmt: skip
+    labels = {"valid_until": "Válido até", "cure_until": "Sanar até", "end": "Prazo final",
+              "fresh_until": "Recente até", "until": "Até", "next_due": "Próxima vistoria"}  # fmt: skip
     shown = []
     for key, label in labels.items():
         value = result.get(key)
@@ -63,8 +68,13 @@ def decision_view(decision: dict[str, Any]) -> dict[str, Any] | None:
         "question": decision.get("question", ""),
         "findings": [_finding_view(x) for x in decision.get("findings", [])],
         "parameters": [
-            {"description": p.get("description") or p["name"], "value": p.get("value"), "unit": p.get("unit"),
-             "citation": _citation_text(p.get("citation", {})), "effective_from": p.get("effective_from")}
+            {
+                "description": p.get("description") or p["name"],
+                "value": p.get("value"),
+                "unit": p.get("unit"),
+                "citation": _citation_text(p.get("citation", {})),
+                "effective_from": p.get("effective_from"),
+            }
             for p in decision.get("parameters", [])
         ],  # fmt: skip
         "interpretations": decision.get("interpretations", []),
@@ -89,14 +99,22 @@ def available_actions(application: Application) -> list[Action]:
     if state == S.DRAFT:
         actions.append(Action("protocolar", "Protocolar", "primary"))
     if state in (S.SUBMITTED, S.PENDING_DOCUMENTS):
-        actions.append(Action("analisar", "Iniciar análise" if state == S.SUBMITTED else "Retomar análise", "primary"))
+        actions.append(
+            Action("analisar", "Iniciar análise" if state == S.SUBMITTED else "Retomar análise", "primary")
+        )
     if state in (S.IN_ANALYSIS, S.PENDING_DOCUMENTS):
         actions.append(Action("avaliar", "Avaliar pela lei", "primary"))
     if state == S.IN_ANALYSIS:
         actions += _analysis_actions(application)
-    if state in (S.SUBMITTED, S.IN_ANALYSIS, S.PENDING_DOCUMENTS, S.AWAITING_FEE, S.AWAITING_INSPECTION):
-        if application.last_decision.get("outcome") == "denied":
-            actions.append(Action("indeferir", "Indeferir", "danger", note=True))
+    deniable = state in (
+        S.SUBMITTED,
+        S.IN_ANALYSIS,
+        S.PENDING_DOCUMENTS,
+        S.AWAITING_FEE,
+        S.AWAITING_INSPECTION,
+    )
+    if deniable and application.last_decision.get("outcome") == "denied":
+        actions.append(Action("indeferir", "Indeferir", "danger", note=True))
     if state not in (S.APPROVED, S.DENIED, S.ARCHIVED):
         actions.append(Action("arquivar", "Arquivar", "secondary", note=True))
     return actions
@@ -127,6 +145,8 @@ def _deadlines(application: Application, events: list[ApplicationEvent]) -> list
     return deadlines
 
 
-def application_timeline(application: Application, events: list[ApplicationEvent], today: dt.date) -> list[PlacedMark]:
+def application_timeline(
+    application: Application, events: list[ApplicationEvent], today: dt.date
+) -> list[PlacedMark]:
     marks = [Mark(event.on, event.get_kind_display(), "event") for event in events]
     return layout(marks, _deadlines(application, events), today)

@@ -13,7 +13,7 @@ from apps.registry.identifiers import normalize_plate
 from apps.tenancy.querysets import MunicipalityScopedQuerySet
 
 if TYPE_CHECKING:
-    from apps.licensing.models import Application, Permit
+    from apps.licensing.models import Application, Permit  # noqa: F401  (string annotations below)
 
 _M = TypeVar("_M", bound=models.Model)
 

@@ -13,7 +13,6 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from lawcode import Decision
 
 from apps.audit.services import audit_record
 from apps.licensing import lawbridge
@@ -38,9 +37,16 @@ from apps.licensing.models import (
 from apps.licensing.numbering import format_number, take_next_number
 from apps.registry import lawfacts
 from apps.registry.models import Attendant, Driver, Operator, Vehicle
+from lawcode import Decision
 
 S = ApplicationState
-OPEN_BEFORE_DECISION = (S.SUBMITTED, S.IN_ANALYSIS, S.PENDING_DOCUMENTS, S.AWAITING_FEE, S.AWAITING_INSPECTION)
+OPEN_BEFORE_DECISION = (
+    S.SUBMITTED,
+    S.IN_ANALYSIS,
+    S.PENDING_DOCUMENTS,
+    S.AWAITING_FEE,
+    S.AWAITING_INSPECTION,
+)
 
 
 def refuse(field: str, message: str) -> ValidationError:
@@ -84,7 +90,12 @@ def _check_kind(kind: str) -> None:
 
 def _check_targets(kind: str, operator: Operator, **targets: Any) -> None:
     needed = _needed_targets(kind)
-    labels = {"vehicle": "Veículo", "driver": "Condutor", "attendant": "Monitor", "permit": "Alvará de referência"}
+    labels = {
+        "vehicle": "Veículo",
+        "driver": "Condutor",
+        "attendant": "Monitor",
+        "permit": "Alvará de referência",
+    }
     for name, value in targets.items():
         if name in needed and value is None:
             raise refuse(name, f"{labels[name]}: obrigatório para «{ApplicationKind(kind).label}».")
@@ -92,7 +103,10 @@ def _check_targets(kind: str, operator: Operator, **targets: Any) -> None:
             raise refuse(name, f"{labels[name]}: não pertence a este autorizatário.")
     permit = targets.get("permit")
     if permit is not None and permit.state not in (PermitState.ACTIVE, PermitState.SUSPENDED):
-        raise refuse("permit", f"Alvará de referência: o alvará {permit.number} está {permit.get_state_display().lower()}.")
+        raise refuse(
+            "permit",
+            f"Alvará de referência: o alvará {permit.number} está {permit.get_state_display().lower()}.",
+        )
 
 
 def _needed_targets(kind: str) -> set[str]:
@@ -144,7 +158,12 @@ def _event(
 
 
 def _locked(application: Application) -> Application:
-    return Application.objects.select_for_update().select_related("municipality", "operator").get(pk=application.pk)
+    row: Application = (
+        Application.objects.select_for_update()
+        .select_related("municipality", "operator")
+        .get(pk=application.pk)
+    )
+    return row
 
 
 def _move(
@@ -192,7 +211,9 @@ def application_evaluate(*, application: Application, actor: Any, as_of: dt.date
                               f"«{row.get_state_display()}».")  # fmt: skip
     decision = lawbridge.evaluate_application(row, as_of)
     if decision is None:
-        raise refuse("kind", f"«{row.get_kind_display()}»: a lei deste regime não exige avaliação; decida direto.")
+        raise refuse(
+            "kind", f"«{row.get_kind_display()}»: a lei deste regime não exige avaliação; decida direto."
+        )
     before = row.audit_snapshot()
     row.last_decision = decision.to_dict()
     row.save(update_fields=["last_decision", "updated_at"])
@@ -206,7 +227,9 @@ def application_evaluate(*, application: Application, actor: Any, as_of: dt.date
 
 
 @transaction.atomic
-def application_request_documents(*, application: Application, actor: Any, as_of: dt.date, note: str) -> Application:
+def application_request_documents(
+    *, application: Application, actor: Any, as_of: dt.date, note: str
+) -> Application:
     """Pending documents; the cure deadline is the law's (Patrocínio art. 7 parágrafo único), if it gives one."""
     if not note.strip():
         raise refuse("note", "Pendências: descreva os documentos ou correções pedidos.")
@@ -222,7 +245,9 @@ def _decision(application: Application) -> Decision | None:
 
 
 @transaction.atomic
-def application_require_fee(*, application: Application, actor: Any, as_of: dt.date, fee_kind: str) -> Application:
+def application_require_fee(
+    *, application: Application, actor: Any, as_of: dt.date, fee_kind: str
+) -> Application:
     """Issue the fee's payment guide (finance) and wait for its payment."""
     from apps.finance.choices import OriginType
     from apps.finance.services import fee_guide_issue
@@ -303,15 +328,21 @@ def application_archive(*, application: Application, actor: Any, as_of: dt.date,
 
 
 @transaction.atomic
-def application_approve(*, application: Application, actor: Any, as_of: dt.date, note: str = "") -> Application:
+def application_approve(
+    *, application: Application, actor: Any, as_of: dt.date, note: str = ""
+) -> Application:
     """Approve after a fresh look by the law (quotas counted under a lock) and apply the effect of the kind."""
-    Operator.objects.select_for_update().get(pk=application.operator_id)  # serializes quota counts per operator
+    Operator.objects.select_for_update().get(
+        pk=application.operator_id
+    )  # serializes quota counts per operator
     row = _locked(application)
     if row.state != S.IN_ANALYSIS:
         raise refuse("state", f"Só se defere um requerimento em análise; o {row.number} está "
                               f"«{row.get_state_display()}».")  # fmt: skip
     if row.kind in PERMIT_KINDS and row.inspection_passed_on is None:
-        raise refuse("inspection", f"Deferimento do {row.number}: o veículo ainda não foi aprovado em vistoria.")
+        raise refuse(
+            "inspection", f"Deferimento do {row.number}: o veículo ainda não foi aprovado em vistoria."
+        )
     decision = _fresh_granted_decision(row, as_of)
     row = _move(row, to=S.APPROVED, allowed=[S.IN_ANALYSIS], event=EventKind.APPROVED, actor=actor, as_of=as_of,
                 verb="deferir", note=note.strip(), decided_on=as_of,
@@ -363,11 +394,15 @@ def permit_issue(*, application: Application, actor: Any, as_of: dt.date) -> Per
         raise RuntimeError("permit_issue runs inside application_approve's transaction")
     kind, valid_until, decision = _validity(application, as_of)
     sequence = take_next_number(PermitSequence, application.municipality, as_of.year)
-    replaced = application.permit if application.kind in (ApplicationKind.RENEWAL, ApplicationKind.SUBSTITUTION) else None
+    replaced = (
+        application.permit
+        if application.kind in (ApplicationKind.RENEWAL, ApplicationKind.SUBSTITUTION)
+        else None
+    )
     permit = Permit.objects.create(
         municipality=application.municipality, regime_id=application.regime_id, year=as_of.year, sequence=sequence,
         number=format_number(sequence, as_of.year), kind=kind, operator=application.operator,
-        vehicle=application.vehicle or application.permit.vehicle, driver=_emergency_driver(application),
+        vehicle=_permit_vehicle(application), driver=_emergency_driver(application),
         application=application, replaces=replaced, issued_on=as_of, valid_from=as_of, valid_until=valid_until,
         inspection_due_on=_inspection_due(application, as_of), decision=decision,
     )  # fmt: skip
@@ -379,6 +414,15 @@ def permit_issue(*, application: Application, actor: Any, as_of: dt.date) -> Per
     if replaced is not None:
         _close_replaced(replaced, permit, application, actor=actor, as_of=as_of)
     return permit
+
+
+def _permit_vehicle(application: Application) -> Vehicle:
+    """The application's vehicle, or (emergency driver) the vehicle of the permit the driver stands in for."""
+    if application.vehicle is not None:
+        return application.vehicle
+    if application.permit is None:
+        raise refuse("vehicle", "Veículo: obrigatório para emitir o alvará.")
+    return application.permit.vehicle
 
 
 def _emergency_driver(application: Application) -> Driver | None:
@@ -407,7 +451,9 @@ def _validity(application: Application, as_of: dt.date) -> tuple[str, dt.date | 
     return PermitKind.REGULAR, until, decision.to_dict() if decision else {}
 
 
-def _temporary_validity(application: Application, as_of: dt.date) -> tuple[str, dt.date | None, dict[str, Any]]:
+def _temporary_validity(
+    application: Application, as_of: dt.date
+) -> tuple[str, dt.date | None, dict[str, Any]]:
     start = application.inspection_passed_on or as_of
     decision = lawbridge.temporary_validity(application, start, as_of)
     if decision is not None and any(x.status.value == "not_met" for x in decision.findings):
@@ -416,7 +462,9 @@ def _temporary_validity(application: Application, as_of: dt.date) -> tuple[str, 
     return PermitKind.TEMPORARY, until, decision.to_dict() if decision else {}
 
 
-def _close_replaced(old: Permit, new: Permit, application: Application, *, actor: Any, as_of: dt.date) -> None:
+def _close_replaced(
+    old: Permit, new: Permit, application: Application, *, actor: Any, as_of: dt.date
+) -> None:
     if application.kind == ApplicationKind.SUBSTITUTION:
         state, reason = PermitState.CANCELLED, f"Veículo substituído; novo alvará {new.number}."
     else:
@@ -447,7 +495,10 @@ def permit_suspend(*, permit: Permit, actor: Any, as_of: dt.date, until: dt.date
         raise refuse("reason", "Motivo da suspensão: informe-o.")
     row = Permit.objects.select_for_update().get(pk=permit.pk)
     if row.state != PermitState.ACTIVE:
-        raise refuse("permit", f"Só se suspende um alvará ativo; o {row.number} está {row.get_state_display().lower()}.")
+        raise refuse(
+            "permit",
+            f"Só se suspende um alvará ativo; o {row.number} está {row.get_state_display().lower()}.",
+        )
     before = row.audit_snapshot()
     row.state, row.suspended_until, row.closed_reason = PermitState.SUSPENDED, until, reason.strip()
     row.save(update_fields=["state", "suspended_until", "closed_reason"])
@@ -461,8 +512,9 @@ def permit_revoke(*, permit: Permit, actor: Any, as_of: dt.date, reason: str) ->
     """Cassação: the permit ends and its verification token changes, so an old printout no longer verifies."""
     if not reason.strip():
         raise refuse("reason", "Motivo da cassação: informe-o.")
-    row = permit_close(permit=permit, actor=actor, as_of=as_of, state=PermitState.REVOKED, reason=reason.strip())
+    row = permit_close(
+        permit=permit, actor=actor, as_of=as_of, state=PermitState.REVOKED, reason=reason.strip()
+    )
     row.qr_token = new_qr_token()
     row.save(update_fields=["qr_token"])
     return row
-

@@ -19,7 +19,6 @@ from django.core.mail import EmailMessage, get_connection
 from django.db import transaction
 from django.db.models import Exists, OuterRef, QuerySet, Value
 from django.db.models.functions import Coalesce, NullIf
-from lawcode.facts import DOCUMENT_KINDS
 
 from apps.audit.services import audit_record
 from apps.licensing.choices import (
@@ -33,6 +32,7 @@ from apps.licensing.choices import (
 from apps.licensing.models import Application, ApplicationEvent, Permit, Reminder
 from apps.registry.choices import DocumentStatus
 from apps.registry.models import Document
+from lawcode.facts import DOCUMENT_KINDS
 
 BATCH = 5000
 ARCHIVE_REASON = "Prazo para sanar encerrado sem regularização: pedido arquivado, taxas recolhidas perdidas."
@@ -84,15 +84,15 @@ def _already_reminded(target: str, days: int) -> Exists:
 
 
 def permits_to_remind(days: int, first: dt.date, last: dt.date) -> QuerySet[Permit]:
-    return Permit.objects.filter(state=PermitState.ACTIVE, valid_until__gte=first, valid_until__lte=last).filter(
-        ~_already_reminded(ReminderTarget.PERMIT, days)
-    )
+    return Permit.objects.filter(
+        state=PermitState.ACTIVE, valid_until__gte=first, valid_until__lte=last
+    ).filter(~_already_reminded(ReminderTarget.PERMIT, days))
 
 
 def documents_to_remind(days: int, first: dt.date, last: dt.date) -> QuerySet[Document]:
-    return Document.objects.filter(status=DocumentStatus.VALID, valid_until__gte=first, valid_until__lte=last).filter(
-        ~_already_reminded(ReminderTarget.DOCUMENT, days)
-    )
+    return Document.objects.filter(
+        status=DocumentStatus.VALID, valid_until__gte=first, valid_until__lte=last
+    ).filter(~_already_reminded(ReminderTarget.DOCUMENT, days))
 
 
 # --- steps --------------------------------------------------------------------------------------------------
@@ -143,7 +143,9 @@ def remind_permits(as_of: dt.date) -> int:
     for days, first, last in reminder_windows(as_of):
         rows = permits_to_remind(days, first, last).annotate(recipient=_email(*PERMIT_EMAIL))
         values = rows.values("pk", "municipality_id", "valid_until", "recipient", "number", "vehicle__plate")
-        sent += _remind(ReminderTarget.PERMIT, days, values.iterator(chunk_size=BATCH), as_of, _permit_message)
+        sent += _remind(
+            ReminderTarget.PERMIT, days, values.iterator(chunk_size=BATCH), as_of, _permit_message
+        )
     return sent
 
 
@@ -152,7 +154,9 @@ def remind_documents(as_of: dt.date) -> int:
     for days, first, last in reminder_windows(as_of):
         rows = documents_to_remind(days, first, last).annotate(recipient=_email(*DOCUMENT_EMAIL))
         values = rows.values("pk", "municipality_id", "valid_until", "recipient", "kind")
-        sent += _remind(ReminderTarget.DOCUMENT, days, values.iterator(chunk_size=BATCH), as_of, _document_message)
+        sent += _remind(
+            ReminderTarget.DOCUMENT, days, values.iterator(chunk_size=BATCH), as_of, _document_message
+        )
     return sent
 
 

@@ -41,10 +41,7 @@ class Deadline:
 
 
 def deadline_mark(deadline: Deadline, today: dt.date) -> Mark:
-    if deadline.met:
-        status = "met"
-    else:
-        status = "overdue" if deadline.on < today else "due"
+    status = "met" if deadline.met else "overdue" if deadline.on < today else "due"
     return Mark(deadline.on, deadline.label, status)
 
 

@@ -42,9 +42,13 @@ APPLICATION = "licensing.application"
 PERMIT = "licensing.permit"
 
 
-def _municipality(request: HttpRequest, ibge_code: str, model_label: str, action: str = "view") -> Municipality:
+def _municipality(
+    request: HttpRequest, ibge_code: str, model_label: str, action: str = "view"
+) -> Municipality:
     """The municipality in the URL, or 404 unless the user may do ``action`` on ``model_label`` there."""
-    municipality = get_object_for_user_or_404(Municipality.objects.all(), request.user, "view", ibge_code=ibge_code)
+    municipality = get_object_for_user_or_404(
+        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
+    )
     if not user_can(request.user, municipality.pk, model_label, action):
         raise Http404("Registro não encontrado.")
     return municipality
@@ -74,11 +78,17 @@ def application_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
         rows = form.apply(rows)
     context = {"municipality": municipality, "form": form, "page": _page(request, rows.order_by("-year", "-sequence")),
                "query": _query_without_page(request)}  # fmt: skip
-    template = "licensing/_application_table.html" if request.headers.get("HX-Request") else "licensing/application_list.html"
+    template = (
+        "licensing/_application_table.html"
+        if request.headers.get("HX-Request")
+        else "licensing/application_list.html"
+    )
     return render(request, template, context)
 
 
-def _application(request: HttpRequest, municipality: Municipality, pk: int, action: str = "view") -> Application:
+def _application(
+    request: HttpRequest, municipality: Municipality, pk: int, action: str = "view"
+) -> Application:
     rows = Application.objects.select_related(
         "operator__person", "operator__company", "vehicle", "driver__person", "attendant__person", "permit",
         "fee_guide", "municipality",
@@ -96,7 +106,8 @@ def application_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpRes
     can_change = user_can(request.user, municipality.pk, APPLICATION, "change")
     context = {
         "municipality": municipality, "application": application, "events": events,
-        "decision": decision_view(application.last_decision), "timeline": application_timeline(application, events, today),
+        "decision": decision_view(application.last_decision),
+        "timeline": application_timeline(application, events, today),
         "actions": available_actions(application) if can_change else [],
         "fee_form": FeeForm(fee_kinds=_fee_kinds(application)), "note_form": NoteForm(),
         "issued_permit": Permit.objects.filter(application=application).first(), "today": today,
@@ -209,7 +220,13 @@ def permit_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
 
 def _permit(request: HttpRequest, municipality: Municipality, pk: int) -> Permit:
     rows = Permit.objects.select_related(
-        "operator__person", "operator__company", "vehicle", "driver__person", "application", "municipality", "replaces"
+        "operator__person",
+        "operator__company",
+        "vehicle",
+        "driver__person",
+        "application",
+        "municipality",
+        "replaces",
     )
     return get_object_for_user_or_404(rows, request.user, "view", municipality=municipality, pk=pk)
 

@@ -52,13 +52,14 @@ class ApplicationViewSet(viewsets.ReadOnlyModelViewSet[Application]):
             rows = rows.search(params["q"])
         if self.action == "retrieve":
             rows = rows.prefetch_related("events")
-        return rows.order_by("-year", "-sequence")
+        ordered: QuerySet[Application] = rows.order_by("-year", "-sequence")
+        return ordered
 
     @extend_schema(request=TransitionSerializer, responses={200: ApplicationDetailSerializer})
     @action(detail=True, methods=["post"])
     def transition(self, request: Request, pk: str | None = None) -> Response:
         """Move the application (analyst role); an illegal move answers 400 with a Portuguese message."""
-        application = Application.objects.for_user(request.user, "change").filter(pk=pk).first()
+        application = Application.objects.for_user(request.user, "change").filter(pk=str(pk)).first()
         if application is None:
             raise NotFound("Registro não encontrado.")
         data = TransitionSerializer(data=request.data)
@@ -101,4 +102,5 @@ class PermitViewSet(viewsets.ReadOnlyModelViewSet[Permit]):
         rows = _filtered(rows, params, {"municipality": "municipality__ibge_code", "state": "state"})
         if params.get("q"):
             rows = rows.search(params["q"])
-        return rows.order_by("-year", "-sequence")
+        ordered: QuerySet[Permit] = rows.order_by("-year", "-sequence")
+        return ordered

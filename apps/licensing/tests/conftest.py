@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lawcode.params import ParameterValue
 
 from apps.accounts.models import User
 from apps.lawconfig import engine
@@ -18,6 +17,7 @@ from apps.licensing.choices import PERMIT_KINDS
 from apps.licensing.models import Application, Permit
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
+from lawcode.params import ParameterValue
 
 AS_OF = dt.date(2026, 3, 10)
 FLEET_CAP = 60
@@ -37,7 +37,9 @@ def _votuporanga_fleet_cap(monkeypatch: pytest.MonkeyPatch) -> None:
     def with_fleet_cap(municipality: Municipality, regime: Any) -> dict[str, Any]:
         values = dict(original(municipality, regime))
         if "fleet_cap" in regime.parameters:
-            values["fleet_cap"] = (ParameterValue(dt.date(2018, 3, 20), FLEET_CAP, "art4A", "V", "decreto", "test"),)
+            values["fleet_cap"] = (
+                ParameterValue(dt.date(2018, 3, 20), FLEET_CAP, "art4A", "V", "decreto", "test"),
+            )
         return values
 
     monkeypatch.setattr(engine, "_fiscal_parameters", with_fleet_cap)
@@ -74,7 +76,9 @@ def to_analysis(case: Case, kind: str = "vehicle_permit", *, actor: Any = None, 
     fields.setdefault("vehicle", case.vehicle if kind in PERMIT_KINDS else None)
     fields.setdefault("enrolled_students", 12000)
     fields.setdefault("carries_children_under_4_or_pcd", False)
-    application = services.application_create(actor=actor, operator=case.operator, kind=kind, as_of=as_of, **fields)
+    application = services.application_create(
+        actor=actor, operator=case.operator, kind=kind, as_of=as_of, **fields
+    )
     services.application_submit(application=application, actor=actor, as_of=as_of)
     return services.application_start_analysis(application=application, actor=actor, as_of=as_of)
 
@@ -84,6 +88,8 @@ def issue_permit(case: Case, kind: str = "vehicle_permit", *, actor: Any = None,
     """The whole path without a fee: analysis, inspection passed, approval; returns the permit issued."""
     application = to_analysis(case, kind, actor=actor, as_of=as_of, **fields)
     services.application_require_inspection(application=application, actor=actor, as_of=as_of)
-    services.application_inspection_passed(application=application, performed_on=as_of, actor=actor, as_of=as_of)
+    services.application_inspection_passed(
+        application=application, performed_on=as_of, actor=actor, as_of=as_of
+    )
     services.application_approve(application=application, actor=actor, as_of=as_of)
     return Permit.objects.get(application=application)

@@ -81,7 +81,9 @@ def test_eight_processes_issuing_at_once_get_every_number_exactly_once(olimpia_p
     connections.close_all()  # each forked child must open its own connection
     context = multiprocessing.get_context("fork")
     barrier = context.Barrier(PROCESSES)
-    workers = [context.Process(target=_issue_in_child, args=(ids[i::PROCESSES], barrier)) for i in range(PROCESSES)]
+    workers = [
+        context.Process(target=_issue_in_child, args=(ids[i::PROCESSES], barrier)) for i in range(PROCESSES)
+    ]
     for worker in workers:
         worker.start()
     for worker in workers:

@@ -25,6 +25,7 @@ pytestmark = pytest.mark.django_db
 
 def test_expired_permits_and_documents_are_closed_once(olimpia_pf: Case) -> None:
     permit = issue_permit(olimpia_pf)
+    assert permit.valid_until is not None
     day_after = permit.valid_until + dt.timedelta(days=1)
     first = run_sweep(day_after)
     permit.refresh_from_db()
@@ -57,7 +58,9 @@ def test_overdue_inspection_is_flagged(votuporanga_pj: Case) -> None:
 
 
 def test_application_past_its_cure_deadline_is_archived_with_fees_forfeited(patrocinio_pf: Case) -> None:
-    application = services.application_evaluate(application=to_analysis(patrocinio_pf), actor=None, as_of=AS_OF)
+    application = services.application_evaluate(
+        application=to_analysis(patrocinio_pf), actor=None, as_of=AS_OF
+    )
     services.application_request_documents(application=application, actor=None, as_of=AS_OF, note="Taxa.")
     assert run_sweep(dt.date(2026, 3, 25))["applications_archived"] == 0  # last day of the 15 (art. 7)
     assert run_sweep(dt.date(2026, 3, 26))["applications_archived"] == 1
@@ -86,13 +89,18 @@ def test_permit_reminders_at_60_30_and_7_days_each_sent_once(olimpia_pf: Case) -
         run_sweep(permit.valid_until - dt.timedelta(days=days))
         sent.append(len([m for m in mail.outbox if permit.number in m.subject]))
     assert sent == [1, 0, 1, 0, 1, 0]
-    assert sorted(Reminder.objects.filter(target="permit").values_list("days_before", flat=True)) == [7, 30, 60]
+    assert sorted(Reminder.objects.filter(target="permit").values_list("days_before", flat=True)) == [
+        7,
+        30,
+        60,
+    ]
     message = Reminder.objects.get(target="permit", days_before=7)
     assert message.recipient == olimpia_pf.person.email
 
 
 def test_document_reminder_goes_to_the_owner(olimpia_pf: Case) -> None:
     document = Document.objects.filter(vehicle=olimpia_pf.vehicle, kind="crlv").get()
+    assert document.valid_until is not None
     mail.outbox.clear()
     run_sweep(document.valid_until - dt.timedelta(days=30))
     crlv = [m for m in mail.outbox if m.subject.startswith("Certificado de Registro e Licenciamento")]

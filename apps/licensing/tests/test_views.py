@@ -73,7 +73,9 @@ def test_outsider_and_other_municipality_get_404_everywhere(
         assert votuporanga_client.get(url).status_code == 404, url
 
 
-def test_other_municipality_cannot_move_an_application(application: Application, votuporanga_client: Client) -> None:
+def test_other_municipality_cannot_move_an_application(
+    application: Application, votuporanga_client: Client
+) -> None:
     url = reverse("licensing:application_action", args=["3533908", application.pk, "deferir"])
     assert votuporanga_client.post(url).status_code == 404
     application.refresh_from_db()
@@ -98,7 +100,12 @@ def test_the_queue_filters_by_state_and_kind_and_searches_name_cpf_and_plate(
     assert number in analyst_olimpia_client.get(url, {"state": "in_analysis"}).content
     assert number not in analyst_olimpia_client.get(url, {"state": "draft"}).content
     assert number not in analyst_olimpia_client.get(url, {"kind": "renewal"}).content
-    for term in ("joão da", case.person.cpf[:6], f"{case.person.cpf[:3]}.{case.person.cpf[3:6]}", case.vehicle.plate[:5].lower()):
+    for term in (
+        "joão da",
+        case.person.cpf[:6],
+        f"{case.person.cpf[:3]}.{case.person.cpf[3:6]}",
+        case.vehicle.plate[:5].lower(),
+    ):
         assert number in analyst_olimpia_client.get(url, {"q": term}).content, term
     assert number not in analyst_olimpia_client.get(url, {"q": "Ninguém Assim"}).content
 
@@ -127,7 +134,9 @@ def test_the_application_page_shows_the_decision_with_citations_and_the_timeline
     application: Application, today: dt.date, analyst_olimpia_client: Client
 ) -> None:
     services.application_evaluate(application=application, actor=None, as_of=today)
-    response = analyst_olimpia_client.get(reverse("licensing:application_detail", args=["3533908", application.pk]))
+    response = analyst_olimpia_client.get(
+        reverse("licensing:application_detail", args=["3533908", application.pk])
+    )
     html = response.content.decode()
     assert 'data-testid="timeline-svg"' in html and 'data-status="today"' in html
     assert 'data-finding="vehicle_age"' in html and "Lei 5.171/2025 (Olímpia), art. 13, II" in html
@@ -138,16 +147,27 @@ def test_the_analyst_takes_an_application_to_a_permit_through_the_screen(
     case: Case, today: dt.date, analyst_olimpia_client: Client
 ) -> None:
     create = reverse("licensing:application_create", args=["3533908", case.operator.pk])
-    response = analyst_olimpia_client.post(create, {"kind": "vehicle_permit", "vehicle": case.vehicle.pk,
-                                                     "carries_children_under_4_or_pcd": "false", "extensions": 0})
+    response = analyst_olimpia_client.post(
+        create,
+        {
+            "kind": "vehicle_permit",
+            "vehicle": case.vehicle.pk,
+            "carries_children_under_4_or_pcd": "false",
+            "extensions": 0,
+        },
+    )
     application = Application.objects.get()
     assert response.status_code == 302
     for action in ("protocolar", "analisar", "avaliar", "pedir-vistoria"):
-        analyst_olimpia_client.post(reverse("licensing:application_action", args=["3533908", application.pk, action]))
-    services.application_inspection_passed(application=application, performed_on=today, actor=None, as_of=today)
+        analyst_olimpia_client.post(
+            reverse("licensing:application_action", args=["3533908", application.pk, action])
+        )
+    services.application_inspection_passed(
+        application=application, performed_on=today, actor=None, as_of=today
+    )
     approve = reverse("licensing:application_action", args=["3533908", application.pk, "deferir"])
     response = analyst_olimpia_client.post(approve, follow=True)
-    assert "Deferido".encode() in response.content
+    assert b"Deferido" in response.content
     permit = Permit.objects.get(application=application)
     pdf = analyst_olimpia_client.get(reverse("licensing:permit_pdf", args=["3533908", permit.pk]))
     assert pdf["Content-Type"] == "application/pdf" and pdf.content.startswith(b"%PDF")
@@ -171,7 +191,9 @@ def test_the_create_form_names_the_missing_field(case: Case, analyst_olimpia_cli
     assert not Application.objects.exists()
 
 
-def test_the_permit_page_shows_the_public_verification_url(permit: Permit, analyst_olimpia_client: Client) -> None:
+def test_the_permit_page_shows_the_public_verification_url(
+    permit: Permit, analyst_olimpia_client: Client
+) -> None:
     response = analyst_olimpia_client.get(reverse("licensing:permit_detail", args=["3533908", permit.pk]))
     assert f"http://testserver/verificar/{permit.qr_token}/".encode() in response.content
 
@@ -184,7 +206,10 @@ def test_home_cards_count_pending_applications_and_permits(
 
 
 def test_api_lists_only_the_users_municipalities(
-    application: Application, analyst_olimpia_client: Client, votuporanga_client: Client, outsider_client: Client
+    application: Application,
+    analyst_olimpia_client: Client,
+    votuporanga_client: Client,
+    outsider_client: Client,
 ) -> None:
     url = "/api/v1/licensing/applications/"
     assert analyst_olimpia_client.get(url).json()["count"] == 1
@@ -206,7 +231,9 @@ def test_api_transition_moves_or_refuses_in_portuguese(
     assert "ainda não foi aprovado em vistoria" in refused.json()["inspection"][0]
 
 
-def test_api_permits_and_openapi_schema(permit: Permit, analyst_olimpia_client: Client, outsider_client: Client) -> None:
+def test_api_permits_and_openapi_schema(
+    permit: Permit, analyst_olimpia_client: Client, outsider_client: Client
+) -> None:
     listed = analyst_olimpia_client.get("/api/v1/licensing/permits/", {"state": "active"}).json()
     assert [row["number"] for row in listed["results"]] == [permit.number]
     assert outsider_client.get("/api/v1/licensing/permits/").json()["count"] == 0

@@ -13,7 +13,7 @@ from apps.audit.models import AuditEvent
 from apps.finance.services import fee_schedule_create, finance_settings_save, payment_register
 from apps.lawconfig.services import fiscal_unit_value_set
 from apps.licensing import services
-from apps.licensing.casebook import Case, extra_vehicle, make_driver, make_person, PROFILES
+from apps.licensing.casebook import PROFILES, Case, extra_vehicle, make_driver, make_person
 from apps.licensing.models import Application, ApplicationEvent, Permit
 from apps.licensing.tests.conftest import AS_OF, issue_permit, to_analysis
 from apps.tenancy.models import Municipality
@@ -75,7 +75,9 @@ def test_patrocinio_fee_payment_moves_to_inspection_and_counts_as_the_receipt(
     paid = application.events.get(kind="fee_paid")
     # art. 8: 5 days after paying; 15/03/2026 is a Sunday, so the engine moves it to Monday
     assert paid.data["inspection_deadline"] == "2026-03-16"
-    services.application_inspection_passed(application=application, performed_on=AS_OF, actor=None, as_of=AS_OF)
+    services.application_inspection_passed(
+        application=application, performed_on=AS_OF, actor=None, as_of=AS_OF
+    )
     services.application_approve(application=application, actor=None, as_of=AS_OF)
     permit = Permit.objects.get(application=application)
     assert permit.valid_until == dt.date(2027, 3, 10)  # art. 4º II b: yearly vistoria
@@ -87,7 +89,9 @@ def test_an_illegal_transition_is_refused_in_portuguese_and_changes_nothing(olim
     events = ApplicationEvent.objects.count()
     with pytest.raises(ValidationError) as error:
         services.application_approve(application=application, actor=None, as_of=AS_OF)
-    assert "Só se defere um requerimento em análise" in messages_of(error) and "Rascunho" in messages_of(error)
+    assert "Só se defere um requerimento em análise" in messages_of(error) and "Rascunho" in messages_of(
+        error
+    )
     application.refresh_from_db()
     assert application.state == "draft" and ApplicationEvent.objects.count() == events
 
@@ -106,7 +110,9 @@ def test_second_permit_for_an_olimpia_pf_is_refused_with_art_2_and_nothing_store
     second = extra_vehicle(olimpia_pf, 11, as_of=AS_OF)
     application = to_analysis(olimpia_pf, vehicle=second)
     services.application_require_inspection(application=application, actor=None, as_of=AS_OF)
-    services.application_inspection_passed(application=application, performed_on=AS_OF, actor=None, as_of=AS_OF)
+    services.application_inspection_passed(
+        application=application, performed_on=AS_OF, actor=None, as_of=AS_OF
+    )
     permits, events = Permit.objects.count(), ApplicationEvent.objects.count()
     with pytest.raises(ValidationError) as error:
         services.application_approve(application=application, actor=None, as_of=AS_OF)
@@ -118,7 +124,9 @@ def test_second_permit_for_an_olimpia_pf_is_refused_with_art_2_and_nothing_store
 
 def test_sixth_vehicle_for_a_votuporanga_pj_is_refused_with_art_5(votuporanga_pj: Case) -> None:
     for number in range(5):
-        vehicle = votuporanga_pj.vehicle if number == 0 else extra_vehicle(votuporanga_pj, 20 + number, as_of=AS_OF)
+        vehicle = (
+            votuporanga_pj.vehicle if number == 0 else extra_vehicle(votuporanga_pj, 20 + number, as_of=AS_OF)
+        )
         issue_permit(votuporanga_pj, vehicle=vehicle)
     sixth = extra_vehicle(votuporanga_pj, 30, as_of=AS_OF)
     with pytest.raises(ValidationError) as error:
@@ -146,7 +154,9 @@ def test_third_driver_on_a_patrocinio_car_is_refused_with_art_4_i_b(
 def test_denial_names_the_articles_of_the_failed_findings(olimpia: Municipality) -> None:
     old = _old_vehicle_case(olimpia)
     application = services.application_evaluate(application=to_analysis(old), actor=None, as_of=AS_OF)
-    denied = services.application_deny(application=application, actor=None, as_of=AS_OF, note="Veículo antigo.")
+    denied = services.application_deny(
+        application=application, actor=None, as_of=AS_OF, note="Veículo antigo."
+    )
     event = denied.events.get(kind="denied")
     assert denied.state == "denied" and denied.decided_on == AS_OF
     assert any("art. 13, II" in article for article in event.data["articles"])
@@ -166,13 +176,19 @@ def test_denial_without_an_unfavourable_decision_is_refused(olimpia_pf: Case) ->
     assert "só com uma avaliação da lei desfavorável" in messages_of(error)
 
 
-def test_patrocinio_refusal_opens_the_15_day_cure_window_then_archives_with_fees_lost(patrocinio_pf: Case) -> None:
-    application = services.application_evaluate(application=to_analysis(patrocinio_pf), actor=None, as_of=AS_OF)
+def test_patrocinio_refusal_opens_the_15_day_cure_window_then_archives_with_fees_lost(
+    patrocinio_pf: Case,
+) -> None:
+    application = services.application_evaluate(
+        application=to_analysis(patrocinio_pf), actor=None, as_of=AS_OF
+    )
     pending = services.application_request_documents(application=application, actor=None, as_of=AS_OF,
                                                      note="Comprovar o pagamento da taxa de vistoria.")  # fmt: skip
     assert pending.cure_deadline == dt.date(2026, 3, 25)  # art. 7º parágrafo único
     later = dt.date(2026, 3, 26)
-    archived = services.application_archive(application=pending, actor=None, as_of=later, reason="Prazo vencido.")
+    archived = services.application_archive(
+        application=pending, actor=None, as_of=later, reason="Prazo vencido."
+    )
     assert archived.state == "archived" and archived.fees_forfeited
 
 
@@ -226,7 +242,9 @@ def test_votuporanga_substitution_with_proof_closes_the_old_permit(votuporanga_p
 
     first = issue_permit(votuporanga_pj)
     new_vehicle = extra_vehicle(votuporanga_pj, 51, as_of=AS_OF)
-    upload_documents(new_vehicle, ("decharacterization_proof",), as_of=AS_OF, regime_id="votuporanga_sp_escolar")
+    upload_documents(
+        new_vehicle, ("decharacterization_proof",), as_of=AS_OF, regime_id="votuporanga_sp_escolar"
+    )
     second = issue_permit(votuporanga_pj, "substitution", vehicle=new_vehicle, permit=first)
     first.refresh_from_db()
     assert first.state == "cancelled" and second.replaces == first and second.vehicle == new_vehicle
@@ -243,23 +261,36 @@ def test_votuporanga_temporary_vehicle_allows_one_extension_only(votuporanga_pj:
     assert "art. 8º" in messages_of(error)
 
 
-def test_emergency_driver_gets_a_special_authorization_until_the_date_asked(votuporanga_pj: Case,
-                                                                           votuporanga: Municipality) -> None:
+def test_emergency_driver_gets_a_special_authorization_until_the_date_asked(
+    votuporanga_pj: Case, votuporanga: Municipality
+) -> None:
     permit = issue_permit(votuporanga_pj)
     profile = PROFILES["votuporanga_sp_escolar"]
     person = make_person(votuporanga, 70, "Eduardo Emergência", as_of=AS_OF, profile=profile)
     driver = make_driver(votuporanga_pj.operator, person, as_of=AS_OF, profile=profile, vehicle=None,
                          role="emergency")  # fmt: skip
-    application = to_analysis(votuporanga_pj, "emergency_driver", driver=driver, permit=permit,
-                              requested_until=dt.date(2026, 4, 10), reason="Titular em licença médica.")
+    application = to_analysis(
+        votuporanga_pj,
+        "emergency_driver",
+        driver=driver,
+        permit=permit,
+        requested_until=dt.date(2026, 4, 10),
+        reason="Titular em licença médica.",
+    )
     services.application_approve(application=application, actor=None, as_of=AS_OF)
     special = Permit.objects.get(application=application)
-    assert special.kind == "emergency" and special.driver == driver and special.valid_until == dt.date(2026, 4, 10)
+    assert (
+        special.kind == "emergency"
+        and special.driver == driver
+        and special.valid_until == dt.date(2026, 4, 10)
+    )
 
 
 def test_cancellation_at_the_operators_request_closes_the_permit(olimpia_pf: Case) -> None:
     permit = issue_permit(olimpia_pf)
-    application = to_analysis(olimpia_pf, "cancellation", permit=permit, reason="Encerrou a atividade (art. 16).")
+    application = to_analysis(
+        olimpia_pf, "cancellation", permit=permit, reason="Encerrou a atividade (art. 16)."
+    )
     services.application_approve(application=application, actor=None, as_of=AS_OF)
     permit.refresh_from_db()
     assert permit.state == "cancelled" and application.number in permit.closed_reason
