@@ -136,9 +136,13 @@ class DocumentForm(forms.Form):
         coerce=lambda v: v == "true", empty_value=None,
     )  # fmt: skip
 
-    def __init__(self, *args: Any, owners: list[tuple[str, str]], **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, owners: list[tuple[str, str]], kinds: list[Any] | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["owner"].choices = owners  # type: ignore[attr-defined]
+        self.fields["owner"].choices = owners
+        if kinds is not None:
+            self.fields["kind"].choices = kinds  # type: ignore[attr-defined]
 
     def details(self) -> dict[str, Any]:
         """Kind-specific facts, named as lawcode names them; unanswered ones are left out."""

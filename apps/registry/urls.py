@@ -21,6 +21,7 @@ urlpatterns = [
     path(f"{_BASE}condutores/<int:pk>/editar/", views.driver_edit, name="driver_edit"),
     path(f"{_BASE}veiculos/<int:pk>/editar/", views.vehicle_edit, name="vehicle_edit"),
     path(f"{_BASE}veiculos/<int:pk>/vinculo/", views.vehicle_ownership, name="vehicle_ownership"),
+    path(f"{_BASE}documentos/catalogo/", views.document_catalog_view, name="document_catalog"),
     path(f"{_BASE}documentos/<int:pk>/arquivo/", views.document_file, name="document_file"),
     path(f"{_BASE}<str:kind>/<int:pk>/encerrar/", views.link_deactivate, name="link_deactivate"),
 ]

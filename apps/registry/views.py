@@ -18,6 +18,7 @@ from apps.audit.services import audit_personal_data_read
 from apps.registry import forms as f
 from apps.registry import identifiers as ids
 from apps.registry import services
+from apps.registry.catalog import document_catalog, grouped_kind_choices
 from apps.registry.choices import OperatorStatus
 from apps.registry.models import Attendant, Company, Document, Driver, Operator, Person, Vehicle
 from apps.registry.selectors import (
@@ -389,7 +390,9 @@ def document_upload(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespon
     operator = _operator(request, municipality, pk, "change")
     owners = _document_owners(operator)
     choices = [(key, _owner_label(key, owner)) for key, owner in owners.items()]
-    form = f.DocumentForm(request.POST or None, request.FILES or None, owners=choices)
+    catalog = document_catalog(municipality, operator.regime_id, timezone.localdate())
+    form = f.DocumentForm(request.POST or None, request.FILES or None, owners=choices,
+                          kinds=grouped_kind_choices(catalog))  # fmt: skip
     if form.is_bound and form.is_valid():
         data = form.cleaned_data
         document = _run(form, lambda: services.document_upload(
@@ -437,3 +440,16 @@ def link_deactivate(request: HttpRequest, ibge_code: str, kind: str, pk: int) ->
         raise Http404("Registro não encontrado.")
     messages.success(request, f"Vínculo de {link.person} encerrado.")
     return redirect("registry:operator_detail", ibge_code, link.operator_id)
+
+
+@login_required
+@require_GET
+def document_catalog_view(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    """Which documents each of the municipality's laws asks for, with the articles, as the engine reads them."""
+    municipality = _municipality(request, ibge_code, "registry.document")
+    as_of = timezone.localdate()
+    catalogs = [
+        (regime_id, document_catalog(municipality, regime_id, as_of)) for regime_id in municipality.regimes
+    ]
+    context = {"municipality": municipality, "catalogs": catalogs, "as_of": as_of}
+    return render(request, "registry/document_catalog.html", context)

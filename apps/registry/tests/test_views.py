@@ -213,3 +213,21 @@ def test_oversized_upload_through_the_form_is_refused(
     )
     assert response.status_code == 400 and "excede o limite de 10 MB" in response.content.decode()
     assert not Document.objects.exists()
+
+
+def test_document_catalog_lists_the_laws_kinds_with_articles(analyst_olimpia_client: Client) -> None:
+    content = analyst_olimpia_client.get(
+        reverse("registry:document_catalog", args=["3533908"])
+    ).content.decode()
+    assert 'data-kind="crlv"' in content and "art. 9º, XII" in content
+    assert 'data-kind="toxicology_exam"' not in content  # a Patrocínio document, not Olímpia's
+
+
+def test_document_catalog_is_per_regime(analyst_votuporanga_client: Client) -> None:
+    content = analyst_votuporanga_client.get(
+        reverse("registry:document_catalog", args=["3557105"])
+    ).content.decode()
+    assert (
+        'data-kind="decharacterization_proof"' in content
+        and 'data-kind="school_transport_course"' not in content
+    )
