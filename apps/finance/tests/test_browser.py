@@ -14,9 +14,14 @@ from apps.finance.models import FeeSchedule, PaymentGuide
 from apps.finance.tests.conftest import issue_permit_guide
 from apps.tenancy.models import Municipality
 from conftest import PERSONA_PASSWORD
-from tests.e2e.conftest import _allow_orm_under_playwright, browser, page  # noqa: F401  (fixtures)
+from tests.e2e import conftest as e2e
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# The project's browser fixtures (Debian Chromium, ORM allowed under Playwright), reused in this module only.
+_allow_orm_under_playwright = e2e._allow_orm_under_playwright
+browser = e2e.browser
+page = e2e.page
 
 
 def log_in(page: Page, live_server: Any, username: str) -> None:
