@@ -140,7 +140,7 @@ class DocumentForm(forms.Form):
         self, *args: Any, owners: list[tuple[str, str]], kinds: list[Any] | None = None, **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["owner"].choices = owners
+        self.fields["owner"].choices = owners  # type: ignore[attr-defined]
         if kinds is not None:
             self.fields["kind"].choices = kinds  # type: ignore[attr-defined]
 
