@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,7 +21,18 @@ from lawcode.texts import ORIGINAL, Amendment, LawText, Wording, is_dispositivo_
 from lawcode.yamlsource import YamlList, YamlMap, load_yaml, reject_unknown_keys, require_keys, require_map
 
 EXTERNAL_ACTS_FILE = Path(__file__).parent / "data" / "external_acts.yaml"
-_EXTERNAL_KEYS = ("title", "cite_as", "published", "in_force", "url", "whole_act", "dispositivos", "note")
+_EXTERNAL_KEYS = (
+    "title",
+    "cite_as",
+    "published",
+    "in_force",
+    "url",
+    "whole_act",
+    "dispositivos",
+    "note",
+    "amendments",
+)
+_EXTERNAL_AMENDMENT_KEYS = ("key", "title", "cite_as", "in_force", "dispositivos", "note")
 
 
 @dataclass(frozen=True, eq=False)
@@ -38,6 +49,8 @@ class Act:
     whole_act: bool = False
     amendments: tuple[Amendment, ...] = ()
     url: str | None = None
+    amended: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """External acts: dispositivo → keys of the amendments that reworded it (oldest first)."""
     order: dict[str, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -65,6 +78,15 @@ class Act:
         if self.text is None:
             return None
         return self.text.wording(dispositivo_id, on=on)
+
+    def external_version(self, dispositivo_id: str, on: dt.date) -> str:
+        """Wording version of an external act's dispositivo on ``on`` (latest amendment already in force)."""
+        version = ORIGINAL
+        for key in self.amended.get(dispositivo_id, ()):
+            amendment = self.amendment(key)
+            if amendment is not None and amendment.in_force <= on:
+                version = key
+        return version
 
     def amendment(self, version_key: str) -> Amendment | None:
         return next((a for a in self.amendments if a.key == version_key), None)
@@ -159,6 +181,7 @@ def _external_act(key: str, node: YamlMap) -> Act:
                 file=node.source,
                 line=declared.line_at(index),
             )
+    amendments, amended = _external_amendments(node, where, set(declared))
     return Act(
         key=key,
         title=str(node["title"]),
@@ -167,8 +190,41 @@ def _external_act(key: str, node: YamlMap) -> Act:
         in_force=_date_or_none(node, "in_force"),
         declared=tuple(declared),
         whole_act=bool(node.get("whole_act", False)),
+        amendments=amendments,
         url=node.get("url"),
+        amended=amended,
     )
+
+
+def _external_amendments(
+    node: YamlMap, where: str, declared: set[str]
+) -> tuple[tuple[Amendment, ...], dict[str, tuple[str, ...]]]:
+    """``amendments: [{key, cite_as, in_force, dispositivos}]`` of an external act, oldest first."""
+    items = node.get("amendments") or []
+    entries = [
+        require_map(item, node.source, f"{where} amendment", node.line_of("amendments")) for item in items
+    ]
+    amendments: list[Amendment] = []
+    amended: dict[str, tuple[str, ...]] = {}
+    for entry in sorted(entries, key=lambda e: str(e.get("in_force"))):
+        reject_unknown_keys(entry, _EXTERNAL_AMENDMENT_KEYS, f"{where} amendment")
+        require_keys(entry, ("key", "cite_as", "in_force", "dispositivos"), f"{where} amendment")
+        in_force = _date_or_none(entry, "in_force") or dt.date.min  # require_keys: never None here
+        amendments.append(
+            Amendment(
+                str(entry["key"]),
+                str(entry.get("title") or entry["cite_as"]),
+                in_force,
+                str(entry["cite_as"]),
+            )
+        )
+        for dispositivo in entry["dispositivos"]:
+            if dispositivo not in declared:
+                raise UnknownDispositivoError(
+                    f"{dispositivo}", file=entry.source, line=entry.line_of("dispositivos")
+                )
+            amended[dispositivo] = (*amended.get(dispositivo, ()), str(entry["key"]))
+    return tuple(amendments), amended
 
 
 def _date_or_none(node: YamlMap, key: str) -> dt.date | None:

@@ -164,7 +164,15 @@ class Citer:
         if dispositivo is None:
             return Citation(act_key, act.cite_as, None, None)
         if act.text is None:
-            return Citation(act_key, act.cite_as, dispositivo, act.label(dispositivo))
+            version = act.external_version(dispositivo, on)
+            return Citation(
+                act_key,
+                act.cite_as,
+                dispositivo,
+                act.label(dispositivo),
+                version,
+                act.version_cite_as(version),
+            )
         effective = max(on, act.in_force) if act.in_force is not None else on
         wording = act.text.wording(dispositivo, on=effective)
         return Citation(

@@ -32,7 +32,7 @@ def test_regime_citations_render_like_a_lawyer_writes_them(olimpia: Citer) -> No
     assert render(olimpia, "art13_incII", day) == "Lei 5.171/2025 (Olímpia), art. 13, II"
     assert render(olimpia, "art25_par2", day) == "Lei 5.171/2025 (Olímpia), art. 25, § 2º"
     assert render(olimpia, "art22_parun", day) == "Lei 5.171/2025 (Olímpia), art. 22, parágrafo único"
-    assert render(olimpia, "ctb:art138_incIV", day) == "CTB, art. 138, IV"
+    assert render(olimpia, "ctb:art138_incV", day) == "CTB, art. 138, V"
     assert render(olimpia, "lei9784:art66_par3", day) == "Lei 9.784/1999, art. 66, § 3º"
 
 
@@ -143,5 +143,13 @@ def test_several_citations_name_each_act_once_per_run(olimpia: Citer) -> None:
     ]
     assert (
         render_citations(cites)
-        == "Lei 5.171/2025 (Olímpia), art. 22, I; art. 21; CTB, art. 138, IV; art. 329"
+        == "Lei 5.171/2025 (Olímpia), art. 22, I; art. 21; CTB, art. 138, IV (redação da Lei 14.071/2020); art. 329"
     )
+
+
+def test_external_wording_versions_follow_their_amendment(olimpia: Citer) -> None:
+    before = olimpia.resolve("ctb:art138_incIV", on=dt.date(2021, 4, 11))
+    after = olimpia.resolve("ctb:art138_incIV", on=dt.date(2021, 4, 12))
+    assert (before.version, before.render()) == ("original", "CTB, art. 138, IV")
+    assert after.render() == "CTB, art. 138, IV (redação da Lei 14.071/2020)"
+    assert olimpia.resolve("ctb:art138_incII", on=dt.date(2026, 1, 1)).version == "original"
