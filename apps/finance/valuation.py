@@ -35,6 +35,8 @@ class Charge:
     cite: str
     description: str
     fee_kind: str = ""
+    # For fines: the date of the auto de infração, which some regimes' readings use to value the unit.
+    auto_date: dt.date | None = None
 
 
 @dataclass(frozen=True)
@@ -79,9 +81,8 @@ def _ask_engine(
     basis: str,
 ) -> lawcode.Decision:
     unit = cast(Literal["ufesp", "ufm", "brl"], charge.unit)
-    facts = FineFacts(
-        quantity=charge.quantity, unit=unit, infraction_date=fact_date, guide_issue_date=issue_date
-    )
+    facts = FineFacts(quantity=charge.quantity, unit=unit, infraction_date=fact_date, auto_date=charge.auto_date,
+                      guide_issue_date=issue_date)  # fmt: skip
     try:
         return engine.evaluate(
             municipality=municipality,

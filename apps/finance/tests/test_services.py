@@ -435,3 +435,22 @@ def test_a_refund_cannot_be_paid_twice(olimpia: Municipality, olimpia_permit_fee
     refund_mark_paid(actor=None, refund=refund, paid_on=DAY, reference="", as_of=DAY)
     with pytest.raises(ValidationError, match="já consta como paga"):
         refund_mark_paid(actor=None, refund=refund, paid_on=DAY, reference="", as_of=DAY)
+
+
+def test_a_fine_is_valued_on_the_auto_date_when_the_municipality_reads_the_law_so(
+    votuporanga: Municipality,
+) -> None:
+    from apps.lawconfig.services import interpretation_choose
+
+    configure_pix(votuporanga)
+    interpretation_choose(actor=None, municipality=votuporanga, regime_id="votuporanga_sp_escolar",
+                          interpretation_id="INT-VOT-UFM-VALUATION-DATE", option="decision_date",
+                          decided_by_act="Parecer (teste)", decided_on=DAY)  # fmt: skip
+    charge = Charge(quantity=Decimal("10"), unit=ChargeUnit.UFESP, cite="art13", description="Multa",
+                    auto_date=dt.date(2025, 12, 30))  # fmt: skip
+    guide = guide_issue(actor=None, municipality=votuporanga, regime_id=None, charge=charge, payer_name="José",
+                        payer_document="52998224725", origin_type=OriginType.FINE, origin_id=4,
+                        fact_date=dt.date(2025, 12, 20), as_of=DAY)  # fmt: skip
+    assert guide.valuation_date == dt.date(2025, 12, 30)
+    assert guide.unit_value_used == Decimal("37.02")  # UFESP 2025
+    assert guide.amount_brl == Decimal("370.20")
