@@ -7,4 +7,4 @@ class AuditConfig(AppConfig):
     verbose_name = "Auditoria"
 
     def ready(self) -> None:
-        from apps.audit import cards, permissions  # noqa: F401  (registrations run on import)
+        from apps.audit import cards, menu, permissions  # noqa: F401  (registrations run on import)

@@ -8,7 +8,6 @@ from django.views.decorators.http import require_GET
 
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Membership, Municipality
-from apps.tenancy.querysets import user_can
 from apps.web.cards import Card, CardContext, cards_for
 from apps.web.selectors import default_municipality, municipalities_of, municipality_for_request
 
@@ -32,7 +31,6 @@ def municipality_home(request: HttpRequest, ibge_code: str) -> HttpResponse:
         "municipalities": municipalities_of(request.user),
         "role_labels": [Role(role).label for role in roles],
         "cards": _cards(request, municipality),
-        "can_view_audit": user_can(request.user, municipality.pk, "audit.auditevent", "view"),
     }
     return render(request, "web/home.html", context)
 

@@ -1,0 +1,63 @@
+"""Main-menu entries contributed by any app, shown for the municipality on screen.
+
+An app registers its entries in its AppConfig.ready():
+
+    from apps.web.menu import MenuEntry, register_menu_entry
+
+    register_menu_entry(MenuEntry(
+        key="permits", label="Alvarás", order=30,
+        url=lambda municipality: reverse("licensing:permit_list", args=[municipality.ibge_code]),
+        model_label="licensing.permit", action="view",
+    ))
+
+An entry appears only when the user may do `action` on `model_label` in that municipality
+(the same permission matrix as the querysets), so the menu never links to a 404.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from apps.tenancy.querysets import user_can
+
+if TYPE_CHECKING:
+    from apps.tenancy.models import Municipality
+
+
+@dataclass(frozen=True)
+class MenuEntry:
+    key: str
+    label: str
+    url: Callable[[Municipality], str]
+    model_label: str
+    action: str = "view"
+    order: int = 100
+
+
+@dataclass(frozen=True)
+class MenuLink:
+    key: str
+    label: str
+    href: str
+
+
+_ENTRIES: dict[str, MenuEntry] = {}
+
+
+def register_menu_entry(entry: MenuEntry) -> MenuEntry:
+    """Registering the same key again replaces the entry (module re-import stays harmless)."""
+    _ENTRIES[entry.key] = entry
+    return entry
+
+
+def menu_for(user: Any, municipality: Municipality | None) -> list[MenuLink]:
+    if municipality is None:
+        return []
+    entries = sorted(_ENTRIES.values(), key=lambda entry: (entry.order, entry.label))
+    return [
+        MenuLink(entry.key, entry.label, entry.url(municipality))
+        for entry in entries
+        if user_can(user, municipality.pk, entry.model_label, entry.action)
+    ]
