@@ -68,7 +68,9 @@ def _identification_rows(guide: PaymentGuide) -> list[tuple[str, str]]:
 
 
 def _amount_rows(guide: PaymentGuide) -> list[tuple[str, str]]:
-    rows = [("Quantidade", f"{decimal_pt(guide.quantity)} {guide.get_unit_display()}")]
+    rows = []
+    if guide.is_unit_converted:
+        rows.append(("Quantidade", f"{decimal_pt(guide.quantity)} {guide.get_unit_display()}"))
     if guide.is_unit_converted and guide.unit_value_used is not None and guide.valuation_date is not None:
         rows.append(
             (
@@ -119,6 +121,12 @@ def _draw_qr(canvas: Canvas, payload: str, x: float, y: float) -> None:
             if dark:
                 top = y + QR_SIZE - (row_index + 1) * module
                 canvas.rect(x + column_index * module, top, module, module, stroke=0, fill=1)
+
+
+def pix_qr_svg(payload: str) -> str:
+    """The same QR code for the guide page: inline SVG, no image file, no JavaScript."""
+    qr = segno.make(payload, error="m", micro=False)
+    return str(qr.svg_inline(scale=4, border=4, title="QR code PIX"))
 
 
 def _footer(canvas: Canvas, guide: PaymentGuide) -> None:

@@ -31,7 +31,7 @@ from apps.finance.forms import (
     add_service_errors,
 )
 from apps.finance.models import FeeSchedule, FinanceSettings, PaymentGuide, Refund
-from apps.finance.pdf import guide_pdf
+from apps.finance.pdf import guide_pdf, pix_qr_svg
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 
@@ -108,7 +108,8 @@ def guide_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     payment = getattr(guide, "payment", None)
     refunds = list(payment.refunds.all()) if payment is not None else []
     context = {"municipality": municipality, "guide": guide, "payment": payment, "refunds": refunds,
-               "cancel_form": CancelForm(), **_menu(request, municipality)}  # fmt: skip
+               "cancel_form": CancelForm(), "qr_svg": pix_qr_svg(guide.pix_payload),
+               **_menu(request, municipality)}  # fmt: skip
     return render(request, "finance/guide_detail.html", context)
 
 

@@ -24,6 +24,9 @@ browser = e2e.browser
 page = e2e.page
 
 
+SCREENSHOT = "/tmp/outorga-finance-guide.png"
+
+
 def log_in(page: Page, live_server: Any, username: str) -> None:
     page.goto(f"{live_server.url}/entrar/")
     page.get_by_label("Usuário").fill(username)
@@ -50,6 +53,8 @@ def test_finance_finds_a_guide_registers_its_payment_and_prints_it(
     expect(page.locator("tr[data-guide]")).to_have_count(1)
     page.get_by_role("link", name=guide.number).click()
     expect(page.get_by_test_id("guide-amount")).to_have_text("R$ 150,00")
+    expect(page.get_by_role("figure", name="QR code PIX da guia").locator("svg")).to_be_visible()
+    page.screenshot(path=SCREENSHOT, full_page=True)
 
     page.get_by_role("link", name="Registrar pagamento").click()
     page.get_by_label("Data do pagamento").fill((today + dt.timedelta(days=2)).isoformat())
