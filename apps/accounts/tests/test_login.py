@@ -70,3 +70,12 @@ def test_it_refuses_an_inactive_account(client: Client, analyst_olimpia: User) -
     response = client.post(reverse("login"), {"username": "ana.analista", "password": PERSONA_PASSWORD})
     assert "_auth_user_id" not in client.session
     assert response.status_code == 200
+
+
+def test_it_sends_an_expired_htmx_request_to_the_login_page_as_a_whole(client: Client, analyst_olimpia: User) -> None:
+    client.force_login(analyst_olimpia)
+    client.session.delete()
+    response = client.get(reverse("municipality_cards", args=["3533908"]), HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert response["HX-Redirect"].startswith(reverse("login"))
+    assert response.content == b""
