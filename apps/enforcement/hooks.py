@@ -1,0 +1,58 @@
+"""Registries other apps fill in from their AppConfig.ready(), so enforcement never imports them.
+
+- Timeline sources: due process adds its deadlines (judgment, payment…) and items to the case picture.
+    register_timeline_source(lambda case, as_of: [TimelineItem(...), ...])
+- History provider: due process knows the operator's final sanctions (recidivism); the printed auto uses it to
+  show the fine the engine would impose today.
+    register_history_provider(lambda operator, as_of: (PriorSanction(...), ...))
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from lawcode.facts import PriorSanction
+
+if TYPE_CHECKING:
+    from apps.enforcement.models import InfractionCase
+
+
+@dataclass(frozen=True)
+class TimelineItem:
+    """One point of the case picture: an event (``deadline`` False) or a deadline with its legal basis."""
+
+    on: dt.date
+    label: str
+    deadline: bool = False
+    done_on: dt.date | None = None
+    cite: str = ""
+    detail: str = ""
+
+
+TimelineSource = Callable[["InfractionCase", dt.date], list[TimelineItem]]
+HistoryProvider = Callable[[Any, dt.date], tuple[PriorSanction, ...]]
+
+_TIMELINE_SOURCES: list[TimelineSource] = []
+_HISTORY: list[HistoryProvider] = []
+
+
+def register_timeline_source(source: TimelineSource) -> None:
+    if source not in _TIMELINE_SOURCES:
+        _TIMELINE_SOURCES.append(source)
+
+
+def timeline_sources() -> tuple[TimelineSource, ...]:
+    return tuple(_TIMELINE_SOURCES)
+
+
+def register_history_provider(provider: HistoryProvider) -> None:
+    """Only one provider makes sense; a second registration replaces the first (tests may swap it)."""
+    _HISTORY[:] = [provider]
+
+
+def operator_history(operator: Any, as_of: dt.date) -> tuple[PriorSanction, ...]:
+    """The operator's final sanctions as the provider knows them; none when nobody registered one."""
+    return _HISTORY[0](operator, as_of) if _HISTORY else ()

@@ -1,0 +1,304 @@
+"""Every write of enforcement: opening an auto, evidence, notices and editais, the traffic-only mark.
+
+Each service is keyword-only, runs in one transaction, refuses bad input in Portuguese (django ValidationError
+naming the field) before anything is stored, and writes a CaseEvent and an audit record in the same
+transaction. The law is asked through lawbridge (apps.lawconfig.engine); nothing here re-decides it.
+Due process moves the case on with case_move and adds its own timeline lines with case_event_add.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import UploadedFile
+from django.db import transaction
+from django.utils import timezone
+
+from apps.audit.services import audit_record
+from apps.enforcement import catalog, lawbridge
+from apps.enforcement.choices import CaseState, EventKind
+from apps.enforcement.models import CaseEvent, CaseSequence, Evidence, InfractionCase
+from apps.enforcement.regime_rules import AUTO_CONTENTS, AUTO_CONTENTS_RULE, TRAFFIC_ONLY_RULE, cite_pt
+from apps.enforcement.selectors import lookup_plate
+from apps.lawconfig.engine import RegimeChoiceError, regime_for
+from apps.licensing.numbering import take_next_number
+from apps.registry.identifiers import validate_plate
+from apps.registry.models import Driver
+from apps.registry.uploads import CheckedUpload, check_upload
+from apps.tenancy.models import Municipality
+from apps.tenancy.querysets import user_can
+
+
+def refuse(field: str, message: str) -> ValidationError:
+    return ValidationError({field: message})
+
+
+@dataclass(frozen=True)
+class EvidenceUpload:
+    file: UploadedFile
+    caption: str = ""
+
+
+# --- the timeline -------------------------------------------------------------------------------------
+
+
+def _actor_name(actor: Any) -> str:
+    if actor is None or not getattr(actor, "is_authenticated", False):
+        return "sistema"
+    return getattr(actor, "display_name", "") or actor.get_username()
+
+
+def case_event_add(
+    *, case: InfractionCase, kind: str, actor: Any, on: dt.date, note: str = "", state_from: str = "",
+    data: dict[str, Any] | None = None,
+) -> CaseEvent:  # fmt: skip
+    """One timeline line; must run inside the caller's transaction (services of enforcement and due process)."""
+    if kind not in EventKind.values:
+        raise ValueError(f"unknown case event kind {kind!r}")
+    return CaseEvent.objects.create(
+        case=case, on=on, kind=kind, actor=actor if getattr(actor, "is_authenticated", False) else None,
+        actor_name=_actor_name(actor), state_from=state_from, state_to=case.state if state_from else "",
+        note=note, data=data or {},
+    )  # fmt: skip
+
+
+def locked_case(case: InfractionCase) -> InfractionCase:
+    row: InfractionCase = InfractionCase.objects.select_for_update().select_related("municipality").get(pk=case.pk)
+    return row
+
+
+@transaction.atomic
+def case_move(
+    *, case: InfractionCase, to: str, allowed: Iterable[str], actor: Any, on: dt.date, event: str = "",
+    note: str = "", data: dict[str, Any] | None = None,
+) -> InfractionCase:  # fmt: skip
+    """Move the case to state ``to`` from one of ``allowed`` (due process calls this), with event and audit."""
+    row = locked_case(case)
+    if row.state not in set(allowed):
+        raise refuse("state", f"O auto {row.number} está «{row.get_state_display()}»; não é possível passá-lo a "
+                              f"«{CaseState(to).label}».")  # fmt: skip
+    before, state_from = row.audit_snapshot(), row.state
+    row.state = to
+    row.save(update_fields=["state", "updated_at"])
+    case_event_add(case=row, kind=event or EventKind.STATE_CHANGED, actor=actor, on=on, note=note,
+                   state_from=state_from, data=data)  # fmt: skip
+    audit_record(actor=actor, municipality=row.municipality, action=f"infractioncase.{to}", obj=row, before=before,
+                 after=row.audit_snapshot())  # fmt: skip
+    return row
+
+
+# --- opening an auto ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AutoDetails:
+    """What the agent writes on the auto; everything but the infraction, plate and date may be incomplete."""
+
+    infraction_code: str
+    plate: str
+    occurred_at: dt.datetime
+    place: str = ""
+    description: str = ""
+    circumstances: str = ""
+    driver: Driver | None = None
+    driver_name: str = ""
+    offender_name: str = ""
+    offender_document: str = ""
+    offender_address: str = ""
+    agent_registration: str = ""
+    already_punished_as_traffic_only: bool = False
+    traffic_only_reference: str = ""
+
+
+@transaction.atomic
+def case_open(
+    *, municipality: Municipality, actor: Any, details: AutoDetails, recorded_at: dt.datetime,
+    evidence: Sequence[EvidenceUpload] = (), regime_id: str | None = None,
+) -> InfractionCase:  # fmt: skip
+    """Draw up an auto: plate looked up, catalog infraction required, date not after ``recorded_at``.
+
+    Omissions of the auto's contents are warnings (Olímpia art. 30 parágrafo único), never a refusal.
+    """
+    _check_agent(actor, municipality)
+    regime = _regime(municipality, regime_id)
+    as_of = timezone.localtime(recorded_at).date()
+    entry = _check_infraction(regime, details.infraction_code, as_of)
+    plate = _check_plate(details.plate)
+    _check_occurred_at(details.occurred_at, recorded_at)
+    checked = [(item, check_upload(item.file, field="evidence")) for item in evidence]
+    found = lookup_plate(municipality, plate, regime)
+    _check_driver(details.driver, found.operator)
+    case = _create_case(municipality, regime, actor, details, entry, found, as_of)
+    for item, upload in checked:
+        _store_evidence(case, item, upload, actor)
+    _record_warnings(case, as_of)
+    _refresh_notice_limit(case, as_of)
+    case_event_add(case=case, kind=EventKind.OPENED, actor=actor, on=as_of, note=entry.title,
+                   data={"warnings": case.warnings, "clandestine": case.clandestine})  # fmt: skip
+    audit_record(actor=actor, municipality=municipality, action="infractioncase.open", obj=case,
+                 after=case.audit_snapshot())  # fmt: skip
+    return case
+
+
+def _check_agent(actor: Any, municipality: Municipality) -> None:
+    if not user_can(actor, municipality.pk, "enforcement.infractioncase", "change"):
+        raise refuse("agent", f"Agente: você não tem o papel de agente de fiscalização em {municipality}.")
+
+
+def _regime(municipality: Municipality, regime_id: str | None) -> str:
+    try:
+        return regime_for(municipality, regime_id)
+    except RegimeChoiceError as error:
+        raise refuse("regime_id", f"Regime: {error.message_pt}") from None
+
+
+def _check_infraction(regime_id: str, code: str, on: dt.date) -> catalog.Infraction:
+    entry = catalog.infraction(regime_id, (code or "").strip(), on) if code else None
+    if entry is None:
+        raise refuse("infraction_code", "Infração: escolha uma infração do catálogo da lei do município.")
+    return entry
+
+
+def _check_plate(plate: str) -> str:
+    try:
+        return validate_plate(plate)
+    except ValidationError as error:
+        raise refuse("plate", error.messages[0]) from None
+
+
+def _check_occurred_at(occurred_at: dt.datetime, recorded_at: dt.datetime) -> None:
+    if timezone.is_naive(occurred_at):
+        raise refuse("occurred_at", "Data e hora da infração: informe data e hora completas.")
+    if occurred_at > recorded_at:
+        shown = timezone.localtime(recorded_at)
+        raise refuse("occurred_at", f"Data e hora da infração: não pode ser posterior ao momento da lavratura "
+                                    f"({shown:%d/%m/%Y %H:%M}).")  # fmt: skip
+
+
+def _check_driver(driver: Driver | None, operator: Any) -> None:
+    if driver is not None and (operator is None or driver.operator_id != operator.pk):
+        raise refuse("driver", "Condutor: não é condutor do autorizatário deste veículo.")
+
+
+def _create_case(
+    municipality: Municipality, regime: str, actor: Any, details: AutoDetails, entry: catalog.Infraction,
+    found: Any, as_of: dt.date,
+) -> InfractionCase:  # fmt: skip
+    sequence = take_next_number(CaseSequence, municipality, as_of.year)
+    return InfractionCase.objects.create(
+        municipality=municipality, regime_id=regime, year=as_of.year, sequence=sequence,
+        number=f"AI-{sequence:04d}/{as_of.year}", infraction_code=entry.code, infraction_title=entry.title,
+        infraction_cite=entry.cite, occurred_at=details.occurred_at, drawn_on=as_of, place=details.place.strip(),
+        description=details.description.strip(), circumstances=details.circumstances.strip(), plate=found.plate,
+        vehicle=found.vehicle, permit=found.permit, operator=found.operator, driver=details.driver,
+        driver_name=(details.driver_name.strip() or (str(details.driver.person) if details.driver else "")),
+        offender_name=details.offender_name.strip(), offender_document=details.offender_document.strip(),
+        offender_address=details.offender_address.strip(), clandestine=found.clandestine, agent=actor,
+        agent_name_at_time=_actor_name(actor), agent_registration=details.agent_registration.strip(),
+        already_punished_as_traffic_only=details.already_punished_as_traffic_only,
+        traffic_only_reference=details.traffic_only_reference.strip(),
+    )  # fmt: skip
+
+
+def _store_evidence(case: InfractionCase, item: EvidenceUpload, upload: CheckedUpload, actor: Any) -> Evidence:
+    row = Evidence(case=case, content_type=upload.content_type, size_bytes=upload.size, sha256=upload.sha256,
+                   caption=item.caption.strip()[:300], uploaded_by=actor if actor.is_authenticated else None)  # fmt: skip
+    row.file.save(f"evidence{upload.extension}", item.file, save=False)
+    row.save()
+    return row
+
+
+# --- warnings (never refusals) -------------------------------------------------------------------------
+
+
+def auto_omissions(case: InfractionCase) -> list[str]:
+    """Which listed contents the auto lacks (keys of lawcode's InfractionCase.auto_omissions)."""
+    missing = {
+        "place_date_time": not case.place,
+        "driver_vehicle": case.driver_id is None and not case.driver_name,
+        "officer": not case.agent_registration,
+        "description": not case.description,
+        "supporting_documents": not case.evidence.exists(),
+    }
+    return [key for key, absent in missing.items() if absent]
+
+
+def _warnings(case: InfractionCase, omissions: list[str], on: dt.date) -> list[dict[str, str]]:
+    items = AUTO_CONTENTS.get(case.regime_id)
+    if items is None:
+        return [{"code": key, "message": f"Campo não preenchido: {GENERIC_LABELS[key]}."}
+                for key in omissions if key in GENERIC_LABELS]  # fmt: skip
+    rule = cite_pt(case.regime_id, AUTO_CONTENTS_RULE[case.regime_id], on)
+    return [
+        {"code": key, "cite": cite_pt(case.regime_id, items[key][0], on),
+         "message": f"O auto não traz {items[key][1]} ({cite_pt(case.regime_id, items[key][0], on)}). "
+                    f"A omissão não anula o auto se ele permitir identificar a infração e o infrator ({rule})."}
+        for key in omissions
+    ]  # fmt: skip
+
+
+GENERIC_LABELS = {"place_date_time": "local da infração", "description": "descrição da infração",
+                  "driver_vehicle": "condutor", "supporting_documents": "provas (fotos ou documentos)"}  # fmt: skip
+
+
+def _record_warnings(case: InfractionCase, on: dt.date) -> None:
+    omissions = auto_omissions(case)
+    case.auto_omissions = omissions if case.regime_id in AUTO_CONTENTS else []
+    case.warnings = _warnings(case, omissions, on)
+    case.save(update_fields=["auto_omissions", "warnings", "updated_at"])
+
+
+def _refresh_notice_limit(case: InfractionCase, as_of: dt.date, auto_received_on: dt.date | None = None) -> None:
+    """The penalty notice limit where the regime sets one (Patrocínio art. 19 §1); stays empty until computable."""
+    answer = lawbridge.notice_limit(case, as_of, auto_received_on)
+    if answer is None:
+        return
+    case.notice_limit, case.notice_limit_decision = answer.value, answer.decision
+    case.save(update_fields=["notice_limit", "notice_limit_decision", "updated_at"])
+
+
+# --- evidence and the traffic-only mark -----------------------------------------------------------------
+
+
+@transaction.atomic
+def evidence_add(
+    *, case: InfractionCase, actor: Any, upload: UploadedFile, caption: str = "", as_of: dt.date
+) -> Evidence:
+    """Attach a photo or document (PDF/JPEG/PNG by content, ≤ 10 MB) to an open case."""
+    row = locked_case(case)
+    if not row.is_open:
+        raise refuse("evidence", f"Provas: o auto {row.number} está «{row.get_state_display()}».")
+    checked = check_upload(upload, field="evidence")
+    evidence = _store_evidence(row, EvidenceUpload(upload, caption), checked, actor)
+    _record_warnings(row, as_of)
+    case_event_add(case=row, kind=EventKind.EVIDENCE_ADDED, actor=actor, on=as_of, note=evidence.caption)
+    audit_record(actor=actor, municipality=row.municipality, action="evidence.add", obj=evidence,
+                 after={"case_id": row.pk, "sha256": checked.sha256, "size": checked.size})  # fmt: skip
+    return evidence
+
+
+@transaction.atomic
+def case_mark_traffic_only(*, case: InfractionCase, actor: Any, reference: str, as_of: dt.date) -> InfractionCase:
+    """Record that the fact was already punished only as a traffic infraction (Olímpia art. 21 §2)."""
+    row = locked_case(case)
+    if row.regime_id not in TRAFFIC_ONLY_RULE:
+        raise refuse("already_punished_as_traffic_only",
+                     "Infração de trânsito: a lei deste município não prevê essa exclusão.")  # fmt: skip
+    if not reference.strip():
+        raise refuse("traffic_only_reference", "Referência da autuação de trânsito: informe o número do auto de "
+                                               "trânsito ou do processo que já puniu o fato.")  # fmt: skip
+    if row.state in (CaseState.FINAL, CaseState.CLOSED, CaseState.CANCELLED):
+        raise refuse("state", f"O auto {row.number} está «{row.get_state_display()}».")
+    before = row.audit_snapshot()
+    row.already_punished_as_traffic_only, row.traffic_only_reference = True, reference.strip()
+    row.save(update_fields=["already_punished_as_traffic_only", "traffic_only_reference", "updated_at"])
+    rule = cite_pt(row.regime_id, TRAFFIC_ONLY_RULE[row.regime_id], as_of)
+    case_event_add(case=row, kind=EventKind.TRAFFIC_ONLY_MARKED, actor=actor, on=as_of,
+                   note=f"{reference.strip()} — sem penalidade municipal ({rule}).")  # fmt: skip
+    audit_record(actor=actor, municipality=row.municipality, action="infractioncase.traffic_only", obj=row,
+                 before=before, after=row.audit_snapshot())  # fmt: skip
+    return row

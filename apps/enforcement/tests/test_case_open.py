@@ -1,0 +1,105 @@
+"""Opening an auto: plate lookup, catalog infraction, date not in the future, evidence checks, warnings."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from typing import Any
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from apps.audit.models import AuditEvent
+from apps.enforcement.choices import CaseState, EventKind
+from apps.enforcement.models import Evidence, InfractionCase
+from apps.enforcement.services import AutoDetails, EvidenceUpload, case_mark_traffic_only, case_open
+
+from .conftest import OCCURRED_AT, RECORDED_AT, jpeg
+
+pytestmark = pytest.mark.django_db
+
+FULL = AutoDetails(
+    infraction_code="OLI-22-IV", plate="", occurred_at=OCCURRED_AT, place="Rua XV de Novembro, 100",
+    description="Veículo com bancos sujos e lixo no assoalho.", agent_registration="F-123",
+)  # fmt: skip
+
+
+def open_auto(municipality: Any, agent: Any, **changes: Any) -> InfractionCase:
+    evidence = changes.pop("evidence", [EvidenceUpload(jpeg(), "Bancos sujos")])
+    details = dataclasses.replace(FULL, **changes)
+    return case_open(municipality=municipality, actor=agent, details=details, recorded_at=RECORDED_AT,
+                     evidence=evidence)  # fmt: skip
+
+
+def test_it_finds_vehicle_permit_operator_and_numbers_the_auto(olimpia, agent_olimpia, olimpia_licensed):
+    licensed, permit = olimpia_licensed
+    case = open_auto(olimpia, agent_olimpia, plate=licensed.vehicle.plate.lower(), driver=licensed.driver)
+    assert case.number == "AI-0001/2026"
+    assert (case.vehicle, case.permit, case.operator, case.driver) == (
+        licensed.vehicle, permit, licensed.operator, licensed.driver,
+    )  # fmt: skip
+    assert not case.clandestine and case.state == CaseState.DRAFTED
+    assert case.warnings == [] and case.auto_omissions == []
+    assert case.agent_name_at_time == "Otávio Agente"
+    assert case.events.get().kind == EventKind.OPENED
+    assert AuditEvent.objects.filter(action="infractioncase.open", object_id=str(case.pk)).exists()
+    assert case.evidence.get().file.read().startswith(b"\xff\xd8\xff")
+
+
+def test_an_unknown_plate_is_clandestine_transport(olimpia, agent_olimpia):
+    case = open_auto(olimpia, agent_olimpia, plate="XYZ1A23", infraction_code="OLI-27")
+    assert case.clandestine and case.operator is None and case.permit is None
+
+
+def test_omissions_warn_citing_art_30_and_never_block(olimpia, agent_olimpia):
+    case = open_auto(olimpia, agent_olimpia, plate="XYZ1A23", place="", description="", agent_registration="",
+                     evidence=[])  # fmt: skip
+    assert case.pk is not None
+    assert case.auto_omissions == [
+        "place_date_time", "driver_vehicle", "officer", "description", "supporting_documents",
+    ]  # fmt: skip
+    assert "art. 30, I" in case.warnings[0]["message"]
+    assert "parágrafo único" in case.warnings[0]["message"]
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "text"),
+    [
+        ({"infraction_code": ""}, "infraction_code", "catálogo"),
+        ({"infraction_code": "VOT-9-I"}, "infraction_code", "catálogo"),
+        ({"plate": "12345"}, "plate", "Placa"),
+        ({"occurred_at": RECORDED_AT + dt.timedelta(minutes=1)}, "occurred_at", "posterior"),
+        ({"evidence": [EvidenceUpload(SimpleUploadedFile("x.jpg", b"GIF89a" + b"0" * 50))]}, "evidence", "PDF"),
+        (
+            {"evidence": [EvidenceUpload(SimpleUploadedFile("x.jpg", b"\xff\xd8\xff" + b"0" * (10 * 1024 * 1024)))]},
+            "evidence", "10 MB",
+        ),
+    ],
+)
+def test_bad_input_is_refused_in_portuguese_and_nothing_is_stored(olimpia, agent_olimpia, changes, field, text):
+    changes.setdefault("plate", "ABC1D23")
+    with pytest.raises(ValidationError) as raised:
+        open_auto(olimpia, agent_olimpia, **changes)
+    assert text in raised.value.message_dict[field][0]
+    assert not InfractionCase.objects.exists() and not Evidence.objects.exists()
+    assert not AuditEvent.objects.filter(action="infractioncase.open").exists()
+
+
+def test_someone_without_the_agent_role_cannot_open_an_auto(olimpia, agent_votuporanga):
+    with pytest.raises(ValidationError) as raised:
+        open_auto(olimpia, agent_votuporanga, plate="ABC1D23")
+    assert "agente de fiscalização" in raised.value.message_dict["agent"][0]
+
+
+def test_the_patrocinio_notice_limit_waits_for_the_auto_receipt(patrocinio, agent_patrocinio):
+    case = open_auto(patrocinio, agent_patrocinio, plate="ABC1D23", infraction_code="PAT-5")
+    # INT-PAT-ART19-PAR2 counts the 90 days from the receipt of the auto, unknown when it is drawn up.
+    assert case.notice_limit is None
+
+
+def test_the_traffic_only_mark_cites_art_21_par_2(olimpia, agent_olimpia):
+    case = open_auto(olimpia, agent_olimpia, plate="ABC1D23")
+    case = case_mark_traffic_only(case=case, actor=agent_olimpia, reference="AIT 123456", as_of=dt.date(2026, 3, 13))
+    assert case.already_punished_as_traffic_only
+    assert "art. 21, § 2º" in case.events.get(kind=EventKind.TRAFFIC_ONLY_MARKED).note
