@@ -96,6 +96,7 @@ INSTALLED_APPS = [
     "apps.finance",
     "apps.licensing",
     "apps.inspections",
+    "apps.enforcement",
 ]
 
 MIDDLEWARE = [
