@@ -129,13 +129,16 @@ def _renavam(number: int) -> str:
 def test_list_uses_a_constant_number_of_queries(
     analyst_olimpia_client: Client, olimpia: Municipality, django_assert_num_queries: Any
 ) -> None:
+    """The page's query count with 2 operators is the count with 20: no query per row."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
     url = reverse("registry:operator_list", args=["3533908"])
     _operators(olimpia, 2)
     analyst_olimpia_client.get(url)  # warm the session
-    with django_assert_num_queries(7) as few:
+    with CaptureQueriesContext(connection) as few:
         analyst_olimpia_client.get(url, {"q": "Pessoa"})
-    _operators_more = 20
-    for number in range(2, _operators_more):
+    for number in range(2, 20):
         person = person_create(
             actor=None, municipality=olimpia, cpf=_cpf(number), name=f"Pessoa {number}", as_of=AS_OF
         )
