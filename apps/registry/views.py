@@ -89,7 +89,13 @@ def operator_list_view(request: HttpRequest, ibge_code: str) -> HttpResponse:
     query.pop("pagina", None)
     context = {"municipality": municipality, "form": form, "page": page, "query": query.urlencode(),
                "can_change": user_can(request.user, municipality.pk, "registry.operator", "change")}  # fmt: skip
-    return render(request, "registry/operator_list.html", context)
+    # HTMX search (as the user types) swaps only the results; a plain GET renders the whole page.
+    template = (
+        "registry/_operator_results.html"
+        if getattr(request, "htmx", False)
+        else "registry/operator_list.html"
+    )
+    return render(request, template, context)
 
 
 @login_required

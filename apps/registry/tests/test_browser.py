@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import FilePayload, Page, expect
 
 from apps.accounts.models import User
 from apps.registry.models import Document, Operator, Vehicle
@@ -73,9 +73,8 @@ def test_analyst_registers_an_operator_with_vehicle_and_document(
     vehicle = Vehicle.objects.get()
     page.get_by_label("Documento de").select_option(f"vehicle:{vehicle.pk}")
     page.get_by_label("Tipo de documento").select_option("crlv")
-    page.get_by_label("Arquivo (PDF, JPEG ou PNG, até 10 MB)").set_input_files(
-        files=[{"name": "crlv.pdf", "mimeType": "application/pdf", "buffer": PDF_BYTES}]
-    )
+    crlv_file: FilePayload = {"name": "crlv.pdf", "mimeType": "application/pdf", "buffer": PDF_BYTES}
+    page.get_by_label("Arquivo (PDF, JPEG ou PNG, até 10 MB)").set_input_files(files=crlv_file)
     page.get_by_label("Data de emissão").fill("2026-01-05")
     page.get_by_label("Validade impressa (se houver)").fill("2099-12-31")
     page.get_by_role("button", name="Salvar").click()

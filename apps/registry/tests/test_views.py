@@ -234,3 +234,11 @@ def test_document_catalog_is_per_regime(analyst_votuporanga_client: Client) -> N
         'data-kind="decharacterization_proof"' in content
         and 'data-kind="school_transport_course"' not in content
     )
+
+
+def test_htmx_search_returns_only_the_results(analyst_olimpia_client: Client, kombi: Vehicle) -> None:
+    response = analyst_olimpia_client.get(reverse("registry:operator_list", args=["3533908"]), {"q": "ABC1D23"},
+                                          headers={"HX-Request": "true"})  # fmt: skip
+    content = response.content.decode()
+    assert content.lstrip().startswith('<div id="operator-results"') and "<html" not in content
+    assert "João da Silva" in content
