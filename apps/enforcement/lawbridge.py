@@ -13,8 +13,14 @@ from typing import Any
 from django.utils import timezone
 
 from apps.lawconfig import engine
-from lawcode.errors import MissingFactError, QuestionNotApplicableError
-from lawcode.facts import DeadlineFacts, NoticeFacts
+from lawcode.decision import format_decimal_pt, format_value_pt
+from lawcode.errors import (
+    InvalidFactError,
+    MissingFactError,
+    MissingParameterError,
+    QuestionNotApplicableError,
+)
+from lawcode.facts import DeadlineFacts, InfractionCase, NoticeFacts, Operator
 
 
 @dataclass(frozen=True)
@@ -29,7 +35,7 @@ def _ask(case: Any, question: str, facts: Any, as_of: dt.date, key: str) -> Answ
         decision = engine.evaluate(
             municipality=case.municipality, question=question, facts=facts, as_of=as_of, regime_id=case.regime_id
         )
-    except (QuestionNotApplicableError, MissingFactError):
+    except (QuestionNotApplicableError, MissingFactError, InvalidFactError):
         return None
     value = decision.result.get(key)
     message = "; ".join(finding.message for finding in decision.findings)
@@ -54,3 +60,61 @@ def appeal_deadline(case: Any, start: dt.date, instance: str, as_of: dt.date) ->
     """The last day to appeal, counted from ciência (engine ``appeal_deadline``)."""
     return _ask(case, "appeal_deadline", DeadlineFacts(start=start, instance=instance), as_of, "end")
 
+
+
+def ciencia_refusal(case: Any, facts: NoticeFacts, as_of: dt.date) -> str:
+    """Why the law gives no ciência for this notice (the engine's own words), for the refusal message."""
+    try:
+        decision = engine.evaluate(
+            municipality=case.municipality, question="ciencia_date", facts=facts, as_of=as_of,
+            regime_id=case.regime_id,
+        )  # fmt: skip
+    except (MissingFactError, InvalidFactError) as error:
+        return error.message_pt or str(error)
+    except QuestionNotApplicableError:
+        return "a lei deste município não trata da ciência da notificação."
+    return "; ".join(f"{finding.message} ({', '.join(c.render() for c in finding.citations)})"
+                     for finding in decision.findings)  # fmt: skip
+
+
+def sanction_preview(case: Any, as_of: dt.date) -> Answer | None:
+    """The penalty the engine would impose on this auto today, from the operator's final history (for the
+    printed auto's «valor da multa», Olímpia art. 30 VII); the decision itself belongs to due process."""
+    from apps.enforcement.hooks import operator_history
+    from apps.registry.lawfacts import operator_facts
+
+    if case.operator is not None:
+        operator = operator_facts(case.operator, as_of=as_of, history=operator_history(case.operator, as_of))
+    else:
+        operator = Operator(kind="PF")
+    facts = InfractionCase(
+        code=case.infraction_code, date=timezone.localtime(case.occurred_at).date(), operator=operator,
+        already_punished_as_traffic_only=case.already_punished_as_traffic_only, auto_date=case.drawn_on,
+        committed_by=case.driver_name or None, auto_omissions=tuple(case.auto_omissions),
+    )  # fmt: skip
+    try:
+        decision = engine.evaluate(
+            municipality=case.municipality, question="sanction", facts=facts, as_of=as_of, regime_id=case.regime_id
+        )
+    except (QuestionNotApplicableError, MissingFactError, InvalidFactError, MissingParameterError):
+        return None
+    return Answer(None, decision.to_dict(), penalty_text(decision.result.get("penalties", [])))
+
+
+PENALTY_PT = {"warning": "advertência", "fine": "multa", "suspension": "suspensão", "cassation": "cassação",
+              "ban": "proibição de atuar", "inspection_required": "nova vistoria"}  # fmt: skip
+
+
+def penalty_text(penalties: list[dict[str, Any]]) -> str:
+    """«multa de 15 UFESP (R$ 559,05)», «suspensão de 30 dias»… joined; «nenhuma» when empty."""
+    parts = []
+    for item in penalties:
+        text = PENALTY_PT.get(str(item.get("kind")), str(item.get("kind")))
+        if item.get("kind") == "fine" and item.get("quantity") is not None:
+            text += f" de {format_decimal_pt(item['quantity'])} {str(item.get('unit', '')).upper()}"
+            if item.get("brl") is not None:
+                text += f" ({format_value_pt(item['brl'], 'brl')})"
+        elif item.get("days"):
+            text += f" de {item['days']} dias"
+        parts.append(text + (" (em dobro)" if item.get("doubled") else ""))
+    return "; ".join(parts) or "nenhuma penalidade municipal"

@@ -136,7 +136,7 @@ def case_open(
     for item, upload in checked:
         _store_evidence(case, item, upload, actor)
     _record_warnings(case, as_of)
-    _refresh_notice_limit(case, as_of)
+    refresh_notice_limit(case, as_of)
     case_event_add(case=case, kind=EventKind.OPENED, actor=actor, on=as_of, note=entry.title,
                    data={"warnings": case.warnings, "clandestine": case.clandestine})  # fmt: skip
     audit_record(actor=actor, municipality=municipality, action="infractioncase.open", obj=case,
@@ -252,7 +252,7 @@ def _record_warnings(case: InfractionCase, on: dt.date) -> None:
     case.save(update_fields=["auto_omissions", "warnings", "updated_at"])
 
 
-def _refresh_notice_limit(case: InfractionCase, as_of: dt.date, auto_received_on: dt.date | None = None) -> None:
+def refresh_notice_limit(case: InfractionCase, as_of: dt.date, auto_received_on: dt.date | None = None) -> None:
     """The penalty notice limit where the regime sets one (Patrocínio art. 19 §1); stays empty until computable."""
     answer = lawbridge.notice_limit(case, as_of, auto_received_on)
     if answer is None:

@@ -1,0 +1,248 @@
+"""Notices, ciência and editais: the writes of the notification step (services, same rules as services.py).
+
+- notice_send: in person (signature or refusal, ciência at once), registered letter with AR (a letter PDF to
+  print), electronic. Every notice is kept as a PDF with the case.
+- notice_record_receipt: the AR came back signed, or returned (Olímpia art. 34 II: returned letters for address
+  change, refusal or bad records still count), or the electronic message was confirmed.
+- edital_publish: one edital for every offender not reached, ciência per regime (Olímpia: 5 dias corridos).
+The first ciência of the infraction notice moves the case from «lavrado» to «notificado».
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import Any
+
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils import timezone
+
+from apps.audit.services import audit_record
+from apps.enforcement import lawbridge, pdf
+from apps.enforcement.choices import CaseState, EventKind, NoticeChannel, NoticePurpose, ReturnedReason
+from apps.enforcement.models import Edital, EditalSequence, InfractionCase, Notice
+from apps.enforcement.services import refresh_notice_limit, case_event_add, locked_case, refuse
+from apps.licensing.numbering import take_next_number
+from apps.tenancy.models import Municipality
+from apps.tenancy.querysets import user_can
+from lawcode.facts import NoticeFacts
+
+DIRECT_CHANNELS = (NoticeChannel.IN_PERSON, NoticeChannel.AR, NoticeChannel.ELECTRONIC)
+
+
+def _check_notifier(actor: Any, municipality: Municipality) -> None:
+    if not user_can(actor, municipality.pk, "enforcement.notice", "change"):
+        raise refuse("notice", f"Notificação: você não pode notificar autos em {municipality}.")
+
+
+def _check_day(field: str, label: str, day: dt.date | None, *, not_before: dt.date, as_of: dt.date) -> None:
+    if day is None:
+        return
+    if day > as_of:
+        raise refuse(field, f"{label}: não pode ser posterior a {as_of:%d/%m/%Y}.")
+    if day < not_before:
+        raise refuse(field, f"{label}: não pode ser anterior a {not_before:%d/%m/%Y}.")
+
+
+def _facts(notice: Notice, case: InfractionCase, published_on: dt.date | None = None) -> NoticeFacts:
+    return NoticeFacts(
+        channel=notice.channel, sent_on=notice.sent_on, received_on=notice.received_on, published_on=published_on,  # type: ignore[arg-type]
+        returned_reason=notice.returned_reason or None,  # type: ignore[arg-type]
+        infraction_date=timezone.localtime(case.occurred_at).date(), auto_date=case.drawn_on,
+    )  # fmt: skip
+
+
+def _recipient(case: InfractionCase) -> tuple[str, str]:
+    operator = case.operator
+    if operator is None:
+        return case.offender_name or case.driver_name, case.offender_address
+    holder = operator.person if operator.person_id else operator.company
+    return operator.holder_name, getattr(holder, "address_line", "") or case.offender_address
+
+
+@transaction.atomic
+def notice_send(
+    *, case: InfractionCase, actor: Any, purpose: str, channel: str, sent_on: dt.date, as_of: dt.date,
+    signature_name: str = "", refused: bool = False, recipient_name: str = "", recipient_address: str = "",
+    note: str = "",
+) -> Notice:  # fmt: skip
+    """Send a notice by a direct channel; in person it is received at once (signature or refusal)."""
+    row = locked_case(case)
+    _check_notifier(actor, row.municipality)
+    _check_send(row, purpose, channel, sent_on, as_of, signature_name, refused)
+    name, address = _recipient(row)
+    notice = Notice(case=row, purpose=purpose, channel=channel, sent_on=sent_on,
+                    recipient_name=(recipient_name or name).strip() or "Autuado não identificado",
+                    recipient_address=(recipient_address or address).strip(), refused=refused,
+                    signature_name=signature_name.strip(), created_by=_user(actor))  # fmt: skip
+    notice.body = pdf.notice_body(notice, note)
+    if channel == NoticeChannel.IN_PERSON:
+        notice.received_on = sent_on
+        _apply_ciencia(notice, row, as_of)
+    _store_pdf(notice)
+    case_event_add(case=row, kind=EventKind.NOTICE_SENT, actor=actor, on=sent_on,
+                   note=f"{notice.get_purpose_display()} — {notice.get_channel_display()}",
+                   data={"notice_id": notice.pk})  # fmt: skip
+    _after_ciencia(notice, row, actor, as_of)
+    audit_record(actor=actor, municipality=row.municipality, action="notice.send", obj=notice,
+                 after=notice.audit_snapshot())  # fmt: skip
+    return notice
+
+
+def _user(actor: Any) -> Any:
+    return actor if getattr(actor, "is_authenticated", False) else None
+
+
+def _check_send(
+    case: InfractionCase, purpose: str, channel: str, sent_on: dt.date, as_of: dt.date, signature: str,
+    refused: bool,
+) -> None:  # fmt: skip
+    if purpose not in NoticePurpose.values:
+        raise refuse("purpose", "Finalidade: escolha a finalidade da notificação.")
+    if channel not in DIRECT_CHANNELS:
+        raise refuse("channel", "Meio: escolha pessoalmente, carta com AR ou meio eletrônico "
+                                "(o edital é publicado pela tela de editais).")  # fmt: skip
+    if case.state in (CaseState.CLOSED, CaseState.CANCELLED):
+        raise refuse("state", f"O auto {case.number} está «{case.get_state_display()}».")
+    _check_day("sent_on", "Data de expedição", sent_on, not_before=case.drawn_on, as_of=as_of)
+    if channel == NoticeChannel.IN_PERSON and not signature.strip() and not refused:
+        raise refuse("signature_name", "Ciência pessoal: informe o nome de quem assinou ou registre a recusa "
+                                       "em assinar.")  # fmt: skip
+
+
+def _apply_ciencia(notice: Notice, case: InfractionCase, as_of: dt.date, published_on: dt.date | None = None) -> None:
+    answer = lawbridge.ciencia(case, _facts(notice, case, published_on), as_of)
+    notice.ciencia_on = answer.value if answer else None
+    notice.decision = answer.decision if answer else {}
+
+
+def _store_pdf(notice: Notice) -> None:
+    notice.save()
+    notice.pdf.save(f"notificacao-{notice.pk}.pdf", ContentFile(pdf.notice_pdf(notice)), save=True)
+
+
+def _after_ciencia(notice: Notice, case: InfractionCase, actor: Any, as_of: dt.date) -> None:
+    """The first ciência of the auto moves the case on; in Patrocínio it also starts the 90-day limit."""
+    if notice.ciencia_on is None:
+        return
+    case_event_add(case=case, kind=EventKind.NOTICE_RECEIVED, actor=actor, on=notice.ciencia_on,
+                   note=f"Ciência: {notice.get_purpose_display().lower()}", data={"notice_id": notice.pk})  # fmt: skip
+    if notice.purpose != NoticePurpose.INFRACTION or case.state != CaseState.DRAFTED:
+        return
+    before = case.audit_snapshot()
+    case.state = CaseState.NOTIFIED
+    case.save(update_fields=["state", "updated_at"])
+    refresh_notice_limit(case, as_of, auto_received_on=notice.ciencia_on)
+    case_event_add(case=case, kind=EventKind.STATE_CHANGED, actor=actor, on=notice.ciencia_on,
+                   state_from=CaseState.DRAFTED, note="Autuado notificado")  # fmt: skip
+    audit_record(actor=actor, municipality=case.municipality, action="infractioncase.notified", obj=case,
+                 before=before, after=case.audit_snapshot())  # fmt: skip
+
+
+@transaction.atomic
+def notice_record_receipt(
+    *, notice: Notice, actor: Any, as_of: dt.date, received_on: dt.date, returned_reason: str = ""
+) -> Notice:
+    """The AR or the electronic confirmation came back: received (or returned, with the reason) on a day."""
+    row = Notice.objects.select_for_update().get(pk=notice.pk)
+    case = locked_case(row.case)
+    _check_notifier(actor, case.municipality)
+    _check_receipt(row, received_on, returned_reason, as_of)
+    before = row.audit_snapshot()
+    row.received_on, row.returned_reason = received_on, returned_reason
+    _apply_ciencia(row, case, as_of)
+    row.save()
+    if row.ciencia_on is None:
+        reason = lawbridge.ciencia_refusal(case, _facts(row, case), as_of)
+        case_event_add(case=case, kind=EventKind.NOTICE_RETURNED, actor=actor, on=received_on,
+                       note=f"{row.get_returned_reason_display()}: sem ciência — {reason}")  # fmt: skip
+    _after_ciencia(row, case, actor, as_of)
+    audit_record(actor=actor, municipality=case.municipality, action="notice.receipt", obj=row, before=before,
+                 after=row.audit_snapshot())  # fmt: skip
+    return row
+
+
+def _check_receipt(notice: Notice, received_on: dt.date, returned_reason: str, as_of: dt.date) -> None:
+    if notice.channel not in (NoticeChannel.AR, NoticeChannel.ELECTRONIC):
+        raise refuse("channel", "Recebimento: só cartas com AR e mensagens eletrônicas aguardam retorno.")
+    if notice.received_on is not None:
+        raise refuse("received_on", f"Recebimento: já registrado em {notice.received_on:%d/%m/%Y}.")
+    if returned_reason not in ReturnedReason.values:
+        raise refuse("returned_reason", "Motivo da devolução: escolha um dos motivos da lista.")
+    if returned_reason and notice.channel != NoticeChannel.AR:
+        raise refuse("returned_reason", "Motivo da devolução: só cartas são devolvidas.")
+    _check_day("received_on", "Data do recebimento", received_on, not_before=notice.sent_on, as_of=as_of)
+
+
+# --- editais ---------------------------------------------------------------------------------------------
+
+
+def unreached_cases(municipality: Municipality, purpose: str) -> list[InfractionCase]:
+    """Open cases with a notice of ``purpose`` that did not reach the offender and none that did."""
+    tried = Notice.objects.filter(case__municipality=municipality, purpose=purpose, ciencia_on__isnull=True)
+    tried = tried.exclude(channel__in=(NoticeChannel.AR, NoticeChannel.ELECTRONIC), received_on__isnull=True)
+    reached = Notice.objects.filter(purpose=purpose, ciencia_on__isnull=False).values("case_id")
+    rows = InfractionCase.objects.filter(pk__in=tried.values("case_id")).exclude(pk__in=reached)
+    rows = rows.exclude(state__in=(CaseState.CLOSED, CaseState.CANCELLED))
+    return list(rows.select_related("operator__person", "operator__company").order_by("year", "sequence"))
+
+
+@transaction.atomic
+def edital_publish(
+    *, municipality: Municipality, actor: Any, purpose: str, cases: Sequence[InfractionCase], published_on: dt.date,
+    publication_ref: str, as_of: dt.date,
+) -> Edital:  # fmt: skip
+    """Publish one edital for the offenders not reached; each case gets an edital notice with its ciência."""
+    _check_notifier(actor, municipality)
+    _check_edital(municipality, purpose, cases, published_on, publication_ref, as_of)
+    sequence = take_next_number(EditalSequence, municipality, published_on.year)
+    edital = Edital(municipality=municipality, regime_id=cases[0].regime_id, year=published_on.year,
+                    sequence=sequence, number=f"ED-{sequence:04d}/{published_on.year}", purpose=purpose,
+                    published_on=published_on, publication_ref=publication_ref.strip(), created_by=_user(actor))  # fmt: skip
+    edital.text = pdf.edital_text(edital, cases)
+    edital.save()
+    edital.pdf.save(f"edital-{edital.pk}.pdf", ContentFile(pdf.edital_pdf(edital)), save=True)
+    for case in cases:
+        _edital_notice(edital, locked_case(case), actor, as_of)
+    audit_record(actor=actor, municipality=municipality, action="edital.publish", obj=edital,
+                 after={"number": edital.number, "published_on": published_on, "cases": [c.pk for c in cases]})  # fmt: skip
+    return edital
+
+
+def _check_edital(
+    municipality: Municipality, purpose: str, cases: Sequence[InfractionCase], published_on: dt.date,
+    publication_ref: str, as_of: dt.date,
+) -> None:  # fmt: skip
+    if not cases:
+        raise refuse("cases", "Autos: escolha ao menos um autuado não localizado.")
+    if not publication_ref.strip():
+        raise refuse("publication_ref", "Veículo de publicação: informe onde o edital foi publicado "
+                                        "(ex.: Diário Oficial do Município, edição e página).")  # fmt: skip
+    pending = {c.pk for c in unreached_cases(municipality, purpose)}
+    outside = [c.number for c in cases if c.pk not in pending]
+    if outside:
+        raise refuse("cases", f"Autos: {', '.join(outside)} não têm notificação frustrada desta finalidade.")
+    if len({c.regime_id for c in cases}) > 1:
+        raise refuse("cases", "Autos: um edital reúne autos de um só regime.")
+    _check_day("published_on", "Data de publicação", published_on, not_before=max(c.drawn_on for c in cases),
+               as_of=as_of)  # fmt: skip
+    probe = Notice(channel=NoticeChannel.EDITAL, sent_on=published_on)
+    answer = lawbridge.ciencia(cases[0], _facts(probe, cases[0], published_on), as_of)
+    if answer is None or answer.value is None:
+        reason = lawbridge.ciencia_refusal(cases[0], _facts(probe, cases[0], published_on), as_of)
+        raise refuse("published_on", f"Edital: {reason}")
+
+
+def _edital_notice(edital: Edital, case: InfractionCase, actor: Any, as_of: dt.date) -> Notice:
+    name, address = _recipient(case)
+    notice = Notice(case=case, purpose=edital.purpose, channel=NoticeChannel.EDITAL, sent_on=edital.published_on,
+                    recipient_name=name or "Autuado não identificado", recipient_address=address, edital=edital,
+                    body=edital.text, created_by=_user(actor))  # fmt: skip
+    _apply_ciencia(notice, case, as_of, published_on=edital.published_on)
+    notice.save()
+    notice.pdf.save(f"edital-{edital.pk}-{case.pk}.pdf", ContentFile(pdf.edital_pdf(edital)), save=True)
+    case_event_add(case=case, kind=EventKind.EDITAL_PUBLISHED, actor=actor, on=edital.published_on,
+                   note=f"Edital {edital.number} — {edital.publication_ref}", data={"notice_id": notice.pk})  # fmt: skip
+    _after_ciencia(notice, case, actor, as_of)
+    return notice
