@@ -36,6 +36,12 @@ def format_cpf(value: str) -> str:
     return f"{digits[:3]}.{digits[3:6]}.{digits[6:9]}-{digits[9:]}"
 
 
+def mask_cpf(value: str) -> str:
+    """The masked form public documents use (***.982.247-**): enough to tell people apart, not to identify."""
+    digits = normalize_cpf(value)
+    return f"***.{digits[3:6]}.{digits[6:9]}-**" if len(digits) == 11 else "***"
+
+
 def validate_cpf(value: str) -> str:
     digits = normalize_cpf(value)
     if len(digits) != 11:

@@ -121,6 +121,14 @@ def operator_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespon
     return render(request, "registry/operator_detail.html", context)
 
 
+def _audit_read(
+    request: HttpRequest, municipality: Municipality, obj: Model, fields: tuple[str, ...]
+) -> None:
+    """An edit form shows the stored personal data: that is a read like the operator page."""
+    audit_personal_data_read(actor=request.user, municipality=municipality, obj=obj, fields=fields,
+                             request_id=getattr(request, "request_id", ""))  # fmt: skip
+
+
 def _run(form: Any, call: Any) -> Any:
     """Run a service; a refusal lands on the form's fields and None is returned."""
     try:
@@ -154,6 +162,8 @@ def person_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
                                         pk=pk)  # fmt: skip
     initial = {name: getattr(person, name) for name in services.PERSON_FIELDS}
     form = f.PersonForm(request.POST or None, initial=initial)
+    if not form.is_bound:
+        _audit_read(request, municipality, person, ("birth_date", "address", "phone", "email"))
     if form.is_bound and form.is_valid():
         values = f.service_values(form, services.PERSON_FIELDS)
         if _run(form, lambda: services.person_update(actor=request.user, person=person, as_of=timezone.localdate(),
@@ -274,6 +284,8 @@ def driver_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
         "vehicle": driver.vehicle,
     }
     form = f.DriverForm(request.POST or None, initial=initial, vehicles=driver.operator.vehicles.all())
+    if not form.is_bound:
+        _audit_read(request, municipality, driver, ("cpf", "cnh_number"))
     if form.is_bound and form.is_valid():
         values = f.service_values(form, services.DRIVER_FIELDS)
         if _run(form, lambda: services.driver_update(actor=request.user, driver=driver, as_of=timezone.localdate(),

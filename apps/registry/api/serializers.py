@@ -4,13 +4,21 @@ from typing import Any
 
 from rest_framework import serializers
 
+from apps.registry.identifiers import mask_cpf
 from apps.registry.models import Document, Driver, Operator, Vehicle
 
 
 class OperatorSerializer(serializers.ModelSerializer[Operator]):
+    """A PF holder's CPF is masked: the full number is personal data, shown (and audited) on the operator page."""
+
     municipality = serializers.CharField(source="municipality.ibge_code", read_only=True)
     holder_name = serializers.CharField(read_only=True)
-    holder_document = serializers.CharField(read_only=True)
+    holder_document = serializers.SerializerMethodField()
+
+    def get_holder_document(self, operator: Operator) -> str:
+        if operator.person is not None:
+            return mask_cpf(operator.person.cpf)
+        return operator.company.cnpj_display if operator.company is not None else ""
 
     class Meta:
         model = Operator

@@ -242,3 +242,9 @@ def test_htmx_search_returns_only_the_results(analyst_olimpia_client: Client, ko
     content = response.content.decode()
     assert content.lstrip().startswith('<div id="operator-results"') and "<html" not in content
     assert "João da Silva" in content
+
+
+def test_person_edit_form_is_an_audited_read(analyst_olimpia_client: Client, joao: Person) -> None:
+    analyst_olimpia_client.get(reverse("registry:person_edit", args=["3533908", joao.pk]))
+    event = AuditEvent.objects.get(action="personal_data.read", object_type="registry.person")
+    assert event.object_id == str(joao.pk)
