@@ -58,13 +58,9 @@ def finance_settings_save(
     settings.guide_due_days = guide_due_days
     settings.save()
     audit_record(
-        actor=actor,
-        municipality=municipality,
-        action="finance_settings.save",
-        obj=settings,
-        before=before,
-        after=settings.audit_snapshot(),
-    )
+        actor=actor, municipality=municipality, action="finance_settings.save", obj=settings,
+        before=before, after=settings.audit_snapshot(),
+    )  # fmt: skip
     return settings
 
 
@@ -75,34 +71,28 @@ def fee_schedule_create(
 ) -> FeeSchedule:  # fmt: skip
     """A fee from ``valid_from`` on; the dispositivo must exist in the regime's law on that date."""
     regime = _regime(municipality, regime_id)
+    _check_fee(fee_kind, quantity, unit)
+    legal_basis(regime, cite, valid_from)
+    if FeeSchedule.objects.filter(
+        municipality=municipality, regime_id=regime, fee_kind=fee_kind, valid_from=valid_from
+    ).exists():
+        raise _refuse("valid_from", "Vigência: já existe um valor desta taxa a partir desta data.")
+    fee = FeeSchedule.objects.create(municipality=municipality, regime_id=regime, fee_kind=fee_kind,
+                                     quantity=quantity, unit=unit, cite=cite, valid_from=valid_from)  # fmt: skip
+    audit_record(
+        actor=actor, municipality=municipality, action="fee_schedule.create", obj=fee,
+        after=fee.audit_snapshot(),
+    )  # fmt: skip
+    return fee
+
+
+def _check_fee(fee_kind: str, quantity: Decimal, unit: str) -> None:
     if fee_kind not in FeeKind.values:
         raise _refuse("fee_kind", f"Taxa: tipo desconhecido {fee_kind!r}.")
     if unit not in ChargeUnit.values:
         raise _refuse("unit", f"Unidade: use {', '.join(ChargeUnit.values)}.")
     if quantity <= 0:
         raise _refuse("quantity", "Quantidade: deve ser maior que zero.")
-    legal_basis(regime, cite, valid_from)
-    if FeeSchedule.objects.filter(
-        municipality=municipality, regime_id=regime, fee_kind=fee_kind, valid_from=valid_from
-    ).exists():
-        raise _refuse("valid_from", "Vigência: já existe um valor desta taxa a partir desta data.")
-    fee = FeeSchedule.objects.create(
-        municipality=municipality,
-        regime_id=regime,
-        fee_kind=fee_kind,
-        quantity=quantity,
-        unit=unit,
-        cite=cite,
-        valid_from=valid_from,
-    )
-    audit_record(
-        actor=actor,
-        municipality=municipality,
-        action="fee_schedule.create",
-        obj=fee,
-        after=fee.audit_snapshot(),
-    )
-    return fee
 
 
 def _regime(municipality: Municipality, regime_id: str | None) -> str:
@@ -172,12 +162,9 @@ def guide_issue(
     guide.pix_payload = _pix_payload(settings, guide)
     guide.save()
     audit_record(
-        actor=actor,
-        municipality=municipality,
-        action="payment_guide.issue",
-        obj=guide,
+        actor=actor, municipality=municipality, action="payment_guide.issue", obj=guide,
         after=guide.audit_snapshot(),
-    )
+    )  # fmt: skip
     return guide
 
 
@@ -267,13 +254,9 @@ def guide_cancel(*, actor: User | None, guide: PaymentGuide, reason: str, as_of:
     guide.status, guide.cancelled_on, guide.cancel_reason = GuideStatus.CANCELLED, as_of, reason.strip()[:255]
     guide.save(update_fields=["status", "cancelled_on", "cancel_reason"])
     audit_record(
-        actor=actor,
-        municipality=guide.municipality,
-        action="payment_guide.cancel",
-        obj=guide,
-        before=before,
-        after={**guide.audit_snapshot(), "reason": guide.cancel_reason},
-    )
+        actor=actor, municipality=guide.municipality, action="payment_guide.cancel", obj=guide,
+        before=before, after={**guide.audit_snapshot(), "reason": guide.cancel_reason},
+    )  # fmt: skip
     return guide
 
 
@@ -300,13 +283,9 @@ def payment_register(
     guide.status = GuideStatus.PAID
     guide.save(update_fields=["status"])
     audit_record(
-        actor=actor,
-        municipality=guide.municipality,
-        action="payment.register",
-        obj=payment,
-        before=before,
-        after={**payment.audit_snapshot(), "guide_status": guide.status},
-    )
+        actor=actor, municipality=guide.municipality, action="payment.register", obj=payment,
+        before=before, after={**payment.audit_snapshot(), "guide_status": guide.status},
+    )  # fmt: skip
     handler = payment_handler(guide.origin_type)
     if handler is not None:
         handler(guide=guide, payment=payment, actor=actor, as_of=as_of)
@@ -356,12 +335,9 @@ def refund_create(
         payment=payment, amount_brl=amount_brl, due_on=due_on, reason=reason.strip()[:255], created_by=actor
     )
     audit_record(
-        actor=actor,
-        municipality=guide.municipality,
-        action="refund.create",
-        obj=refund,
+        actor=actor, municipality=guide.municipality, action="refund.create", obj=refund,
         after=refund.audit_snapshot(),
-    )
+    )  # fmt: skip
     return refund
 
 
@@ -388,13 +364,9 @@ def refund_mark_paid(
     refund.save(update_fields=["status", "paid_on", "paid_reference"])
     _mark_refunded_when_complete(guide, refund.payment)
     audit_record(
-        actor=actor,
-        municipality=guide.municipality,
-        action="refund.mark_paid",
-        obj=refund,
-        before=before,
-        after={**refund.audit_snapshot(), "guide_status": guide.status},
-    )
+        actor=actor, municipality=guide.municipality, action="refund.mark_paid", obj=refund,
+        before=before, after={**refund.audit_snapshot(), "guide_status": guide.status},
+    )  # fmt: skip
     return refund
 
 
