@@ -16,7 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMessage, get_connection
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, QuerySet, Value
 from django.db.models.functions import Coalesce, NullIf
 
@@ -118,7 +118,7 @@ def flag_overdue_inspections(as_of: dt.date) -> int:
 def archive_past_cure(as_of: dt.date) -> int:
     """Archive what passed its cure deadline (fees forfeited, Patrocínio art. 7), with a timeline line each."""
     selected = applications_past_cure(as_of).select_for_update().values_list("pk", flat=True).order_by("pk")
-    for ids in _batches(iter(selected.iterator(chunk_size=BATCH))):
+    for ids in _batches(iter(list(selected))):
         ApplicationEvent.objects.bulk_create(
             ApplicationEvent(application_id=pk, on=as_of, kind=EventKind.ARCHIVED, actor_name="sistema",
                              state_from=ApplicationState.PENDING_DOCUMENTS, state_to=ApplicationState.ARCHIVED,
@@ -141,23 +141,41 @@ DOCUMENT_EMAIL = ("person__email", "company__email", "operator__person__email", 
 def remind_permits(as_of: dt.date) -> int:
     sent = 0
     for days, first, last in reminder_windows(as_of):
-        rows = permits_to_remind(days, first, last).annotate(recipient=_email(*PERMIT_EMAIL))
-        values = rows.values("pk", "municipality_id", "valid_until", "recipient", "number", "vehicle__plate")
-        sent += _remind(
-            ReminderTarget.PERMIT, days, values.iterator(chunk_size=BATCH), as_of, _permit_message
-        )
+        due = permits_to_remind(days, first, last).values_list("pk", flat=True)
+        fields = ("pk", "municipality_id", "valid_until", "recipient", "number", "vehicle__plate")
+        rows = _with_recipients(Permit.objects.all(), due, PERMIT_EMAIL, fields)
+        sent += _remind(ReminderTarget.PERMIT, days, rows, as_of, _permit_message)
+    _refresh_reminder_statistics(sent)
     return sent
 
 
 def remind_documents(as_of: dt.date) -> int:
     sent = 0
     for days, first, last in reminder_windows(as_of):
-        rows = documents_to_remind(days, first, last).annotate(recipient=_email(*DOCUMENT_EMAIL))
-        values = rows.values("pk", "municipality_id", "valid_until", "recipient", "kind")
-        sent += _remind(
-            ReminderTarget.DOCUMENT, days, values.iterator(chunk_size=BATCH), as_of, _document_message
-        )
+        due = documents_to_remind(days, first, last).values_list("pk", flat=True)
+        fields = ("pk", "municipality_id", "valid_until", "recipient", "kind")
+        rows = _with_recipients(Document.objects.all(), due, DOCUMENT_EMAIL, fields)
+        sent += _remind(ReminderTarget.DOCUMENT, days, rows, as_of, _document_message)
+    _refresh_reminder_statistics(sent)
     return sent
+
+
+def _refresh_reminder_statistics(inserted: int) -> None:
+    """After a large insert, PostgreSQL's statistics still describe the small Reminder table of before, and the
+    next run's anti-join ("not reminded yet") is planned as a nested loop over it. Refresh them at once."""
+    if inserted >= BATCH and connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(f"ANALYZE {Reminder._meta.db_table}")
+
+
+def _with_recipients(
+    rows: QuerySet[Any], due: QuerySet[Any], email_paths: tuple[str, ...], fields: tuple[str, ...]
+) -> Iterator[dict[str, Any]]:
+    """First the ids due (the step's own WHERE, as cheap as a count), then the owners' addresses for those ids
+    only, a batch at a time: the joins to people and companies never run over the whole table."""
+    for ids in _batches(iter(list(due))):
+        annotated = rows.filter(pk__in=ids).annotate(recipient=_email(*email_paths))
+        yield from annotated.values(*fields)
 
 
 def _permit_message(row: dict[str, Any], days: int) -> tuple[str, str]:

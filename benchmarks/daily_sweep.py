@@ -1,0 +1,281 @@
+"""Benchmark of the daily sweep on a São Paulo-sized registry, against bare counts of the same rows.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/outorga_bench .venv/bin/python benchmarks/daily_sweep.py
+    .venv/bin/python benchmarks/daily_sweep.py --scale 0.01          # 3,000 pairs, 24,000 documents (SQLite ok)
+
+Run it against a database of its own: it migrates it, refuses to run if it holds any municipality other than
+its synthetic "São Paulo (benchmark)", and replaces that municipality's rows on every run.
+
+At --scale 1: 300,000 operators, each with a driver (person) and a vehicle with its permit; 2,400,000 documents
+(four per person, four per vehicle); 30,000 applications pending documents. Dates are spread around AS_OF so each
+step has real work (permits and documents past validity, suspensions ending, inspections overdue, cure deadlines
+passed, reminders due at 60/30/7 days). Rows are bulk inserted (no service calls: this measures the sweep).
+
+Reported, in the same run and over the same rows:
+1. bare — for every step, a bare ``SELECT count(*) … WHERE <the step's own WHERE>``;
+2. sweep — run_sweep(AS_OF), every UPDATE/INSERT it does (e-mails built and handed to Django's dummy backend);
+3. again — run_sweep(AS_OF) a second time: it changes nothing (idempotent) and costs about the bare counts.
+The figure is sweep / bare. It is a benchmark, not a test: nothing asserts, and pytest does not collect it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import random
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "outorga.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection, transaction  # noqa: E402
+from django.db.models import Model, QuerySet  # noqa: E402
+
+from apps.licensing import sweep  # noqa: E402
+from apps.licensing.models import Application, ApplicationEvent, Permit, Reminder, new_qr_token  # noqa: E402
+from apps.registry.models import Document, Driver, Operator, Person, Vehicle  # noqa: E402
+from apps.tenancy.models import Municipality  # noqa: E402
+
+AS_OF = dt.date(2026, 6, 1)
+FULL_PAIRS = 300_000
+DOCS_PER_OWNER = 4
+BATCH = 10_000
+SEED = 20260601
+IBGE = "3550308"
+PERSON_KINDS = ("cnh", "address_proof", "criminal_record_certificate", "school_transport_course")
+VEHICLE_KINDS = ("crlv", "app_insurance", "detran_school_authorization", "crv")
+
+
+def _days(rng: random.Random, low: int, high: int) -> dt.date:
+    return AS_OF + dt.timedelta(days=rng.randint(low, high))
+
+
+def _bulk(model: type[Model], rows: Iterator[Model]) -> list[Any]:
+    """Insert in batches; returns the primary keys (PostgreSQL and SQLite ≥ 3.35 return them)."""
+    ids: list[Any] = []
+    batch: list[Model] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) == BATCH:
+            ids += [obj.pk for obj in model._default_manager.bulk_create(batch)]
+            batch = []
+    if batch:
+        ids += [obj.pk for obj in model._default_manager.bulk_create(batch)]
+    return ids
+
+
+def _municipality() -> Municipality:
+    others = Municipality.objects.exclude(ibge_code=IBGE)
+    if others.exists():
+        sys.exit(f"Refusing to run: this database holds other municipalities ({others.count()}). "
+                 "Point DATABASE_URL at a database of its own.")  # fmt: skip
+    municipality, _ = Municipality.objects.get_or_create(
+        ibge_code=IBGE, defaults={"name": "São Paulo (benchmark)", "uf": "SP", "slug": "sao-paulo-benchmark",
+                                  "regimes": ["olimpia_sp_escolar"]},
+    )  # fmt: skip
+    return municipality
+
+
+def _clear(municipality: Municipality) -> None:
+    for model in (
+        Reminder,
+        ApplicationEvent,
+        Application,
+        Permit,
+        Document,
+        Driver,
+        Vehicle,
+        Operator,
+        Person,
+    ):
+        field = "application__municipality" if model is ApplicationEvent else "municipality"
+        model._default_manager.filter(**{field: municipality})._raw_delete(connection.alias)  # type: ignore[attr-defined]
+
+
+def _people(m: Municipality, n: int) -> list[int]:
+    return _bulk(Person, (Person(municipality=m, cpf=f"{i:011d}", name=f"Pessoa {i}", email=f"p{i}@exemplo.org")
+                          for i in range(n)))  # fmt: skip
+
+
+def _operators(m: Municipality, people: list[int]) -> list[int]:
+    return _bulk(Operator, (Operator(municipality=m, regime_id="olimpia_sp_escolar", kind="PF", person_id=p,
+                                     status="active", registered_on=AS_OF) for p in people))  # fmt: skip
+
+
+def _vehicles(m: Municipality, operators: list[int]) -> list[int]:
+    return _bulk(Vehicle, (
+        Vehicle(municipality=m, operator_id=o, plate=f"B{i:06d}", renavam=f"{i:011d}", make="VW", model="Kombi",
+                manufacture_year=2020, model_year=2021, seats=15, doors=4, registration_municipality_ibge=IBGE,
+                registration_municipality_name="São Paulo", category="aluguel", owner_name="x",
+                owner_document="00000000000", ownership_kind="own")
+        for i, o in enumerate(operators)
+    ))  # fmt: skip
+
+
+def _drivers(m: Municipality, operators: list[int], people: list[int], vehicles: list[int]) -> None:
+    _bulk(
+        Driver,
+        (
+            Driver(
+                municipality=m,
+                operator_id=o,
+                person_id=p,
+                vehicle_id=v,
+                role="principal",
+                cnh_number="02650306461",
+                cnh_category="D",
+            )
+            for o, p, v in zip(operators, people, vehicles)
+        ),
+    )
+
+
+def _permits(m: Municipality, operators: list[int], vehicles: list[int], rng: random.Random) -> None:
+    def rows() -> Iterator[Permit]:
+        for i, (o, v) in enumerate(zip(operators, vehicles, strict=True)):
+            until = _days(rng, -30, 400)
+            suspended = i % 50 == 0
+            yield Permit(municipality=m, regime_id="olimpia_sp_escolar", number=f"{i + 1:06d}/2026", year=2026,
+                         sequence=i + 1, operator_id=o, vehicle_id=v, issued_on=until - dt.timedelta(days=365),
+                         valid_from=until - dt.timedelta(days=365), valid_until=until,
+                         state="suspended" if suspended else "active",
+                         suspended_until=_days(rng, -10, 20) if suspended else None,
+                         inspection_due_on=_days(rng, -60, 180), qr_token=new_qr_token())  # fmt: skip
+
+    _bulk(Permit, rows())
+
+
+def _documents(
+    m: Municipality, owners: list[int], field: str, kinds: tuple[str, ...], rng: random.Random
+) -> None:
+    def rows() -> Iterator[Document]:
+        for owner in owners:
+            for kind in kinds:
+                until = _days(rng, -20, 500)
+                yield Document(municipality=m, kind=kind, file="documents/bench.pdf", content_type="application/pdf",
+                               size_bytes=1000, sha256="0" * 64, issue_date=until - dt.timedelta(days=365),
+                               valid_until=until, status="valid", **{f"{field}_id": owner})  # fmt: skip
+
+    _bulk(Document, rows())
+
+
+def _applications(m: Municipality, operators: list[int], vehicles: list[int], rng: random.Random) -> None:
+    count = len(operators) // 10
+    _bulk(Application, (
+        Application(municipality=m, regime_id="olimpia_sp_escolar", number=f"{i + 1:06d}/2026", year=2026,
+                    sequence=i + 1, kind="vehicle_permit", state="pending_documents", operator_id=operators[i],
+                    vehicle_id=vehicles[i], submitted_on=AS_OF - dt.timedelta(days=40),
+                    cure_deadline=_days(rng, -20, 20))
+        for i in range(count)
+    ))  # fmt: skip
+
+
+def build(n: int) -> None:
+    rng = random.Random(SEED)
+    municipality = _municipality()
+    steps: list[tuple[str, Callable[[], Any]]] = []
+    with transaction.atomic():
+        _clear(municipality)
+        people = _people(municipality, n)
+        operators = _operators(municipality, people)
+        vehicles = _vehicles(municipality, operators)
+        steps = [
+            ("drivers", lambda: _drivers(municipality, operators, people, vehicles)),
+            ("permits", lambda: _permits(municipality, operators, vehicles, rng)),
+            ("person documents", lambda: _documents(municipality, people, "person", PERSON_KINDS, rng)),
+            ("vehicle documents", lambda: _documents(municipality, vehicles, "vehicle", VEHICLE_KINDS, rng)),
+            ("applications", lambda: _applications(municipality, operators, vehicles, rng)),
+        ]
+        for label, step in steps:
+            started = time.perf_counter()
+            step()
+            print(f"  inserted {label} in {time.perf_counter() - started:.1f} s", flush=True)
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+
+
+def bare_querysets(as_of: dt.date) -> list[tuple[str, QuerySet[Any]]]:
+    """Each step's WHERE, as the sweep writes it (sweep.py), for a bare count."""
+    rows: list[tuple[str, QuerySet[Any]]] = [
+        ("suspensions ending", sweep.suspensions_ending(as_of)),
+        ("permits past validity", sweep.permits_past_validity(as_of)),
+        ("documents past validity", sweep.documents_past_validity(as_of)),
+        ("inspections newly overdue", sweep.inspections_newly_overdue(as_of)),
+        ("applications past cure", sweep.applications_past_cure(as_of)),
+    ]
+    for days, first, last in sweep.reminder_windows(as_of):
+        rows.append((f"permits to remind ({days} d)", sweep.permits_to_remind(days, first, last)))
+        rows.append((f"documents to remind ({days} d)", sweep.documents_to_remind(days, first, last)))
+    return rows
+
+
+def timed(function: Callable[[], Any]) -> tuple[float, Any]:
+    started = time.perf_counter()
+    result = function()
+    return time.perf_counter() - started, result
+
+
+def run_steps() -> tuple[dict[str, tuple[int, float]], float]:
+    """The whole sweep, step by step (the same transactions as run_sweep), timing each."""
+    results: dict[str, tuple[int, float]] = {}
+    for step in sweep.STEPS:
+        seconds, counts = timed(lambda step=step: sweep.run_sweep(AS_OF, steps=(step,)))  # type: ignore[misc]
+        results[step.key] = (counts[step.key], seconds)
+    return results, sum(seconds for _, seconds in results.values())
+
+
+def measure() -> None:
+    bare_total = 0.0
+    print(f"{'bare SELECT count(*) … WHERE':<40}{'rows':>12}{'seconds':>10}")
+    for label, queryset in bare_querysets(AS_OF):
+        seconds, count = timed(queryset.count)
+        bare_total += seconds
+        print(f"  {label:<38}{count:>12,}{seconds:>10.3f}")
+    first, sweep_seconds = run_steps()
+    again, again_seconds = run_steps()
+    print(f"{'sweep step':<32}{'changed':>10}{'seconds':>10}{'2nd run':>10}{'seconds':>10}")
+    for key, (value, seconds) in first.items():
+        print(f"  {key:<30}{value:>10,}{seconds:>10.2f}{again[key][0]:>10,}{again[key][1]:>10.2f}")
+    print(
+        f"\nbare counts: {bare_total:.2f} s   sweep: {sweep_seconds:.2f} s   second sweep: {again_seconds:.2f} s"
+    )
+    print(
+        f"sweep / bare = {sweep_seconds / bare_total:.1f}×   second sweep / bare = {again_seconds / bare_total:.1f}×"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--scale", type=float, default=1.0, help="fraction of the São Paulo size (default 1)")
+    parser.add_argument(
+        "--reuse", action="store_true", help="keep the rows of a previous run (skip inserting)"
+    )
+    options = parser.parse_args()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.dummy.EmailBackend"
+    call_command("migrate", verbosity=0)
+    n = max(int(FULL_PAIRS * options.scale), 10)
+    print(
+        f"{connection.vendor}: {n:,} drivers and vehicles, {n * 2 * DOCS_PER_OWNER:,} documents", flush=True
+    )
+    if not options.reuse:
+        seconds, _ = timed(lambda: build(n))
+        print(f"built in {seconds:.1f} s", flush=True)
+    measure()
+
+
+if __name__ == "__main__":
+    main()
