@@ -100,7 +100,7 @@ def _clear(municipality: Municipality) -> None:
         Person,
     ):
         field = "application__municipality" if model is ApplicationEvent else "municipality"
-        model._default_manager.filter(**{field: municipality})._raw_delete(connection.alias)  # type: ignore[attr-defined]
+        model._default_manager.filter(**{field: municipality})._raw_delete(connection.alias)
 
 
 def _people(m: Municipality, n: int) -> list[int]:
@@ -136,7 +136,7 @@ def _drivers(m: Municipality, operators: list[int], people: list[int], vehicles:
                 cnh_number="02650306461",
                 cnh_category="D",
             )
-            for o, p, v in zip(operators, people, vehicles)
+            for o, p, v in zip(operators, people, vehicles, strict=True)
         ),
     )
 
