@@ -12,7 +12,9 @@ READERS = AGENTS | {Role.JUDGING_AUTHORITY, Role.APPEAL_BOARD, Role.FINANCE, Rol
 # The authority may also record that a fact was already punished as a traffic infraction (Olímpia art. 21 §2).
 NOTIFIERS = AGENTS | {Role.JUDGING_AUTHORITY, Role.APPEAL_BOARD}
 
-register("enforcement.infractioncase", {VIEW: READERS, CHANGE: AGENTS | {Role.JUDGING_AUTHORITY}})
+# FILE: drawing up autos (agents only); CHANGE: later marks on the case, which the authority may also record.
+FILE = "file"
+register("enforcement.infractioncase", {VIEW: READERS, FILE: AGENTS, CHANGE: AGENTS | {Role.JUDGING_AUTHORITY}})
 register("enforcement.evidence", {VIEW: READERS, CHANGE: AGENTS})
 register("enforcement.notice", {VIEW: READERS, CHANGE: NOTIFIERS})
 register("enforcement.edital", {VIEW: READERS, CHANGE: NOTIFIERS})

@@ -145,7 +145,7 @@ def case_open(
 
 
 def _check_agent(actor: Any, municipality: Municipality) -> None:
-    if not user_can(actor, municipality.pk, "enforcement.infractioncase", "change"):
+    if not user_can(actor, municipality.pk, "enforcement.infractioncase", "file"):
         raise refuse("agent", f"Agente: você não tem o papel de agente de fiscalização em {municipality}.")
 
 

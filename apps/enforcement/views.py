@@ -1,0 +1,367 @@
+"""Enforcement screens: the agent's phone form (plate and infraction looked up with HTMX), «meus autos», the
+case page (timeline picture, notices, evidence), the printed papers and the editais. Reads go through
+for_user (outsiders get 404); writes call the services, whose refusals land on the form fields.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from apps.enforcement import catalog, forms, lawbridge, notices, pdf, services
+from apps.enforcement.models import Edital, Evidence, InfractionCase, Notice
+from apps.enforcement.regime_rules import CLANDESTINE_RULE, TRAFFIC_ONLY_RULE, cite_pt
+from apps.enforcement.selectors import PlateLookup, lookup_plate
+from apps.enforcement.timeline import case_timeline, infraction_ciencia, notice_limit_passed, svg_height
+from apps.registry.identifiers import plate_format
+from apps.tenancy.models import Municipality
+from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+
+CASE = "enforcement.infractioncase"
+FILE = "file"
+NOTICE = "enforcement.notice"
+EDITAL = "enforcement.edital"
+PAGE_SIZE = 25
+
+
+def _municipality(request: HttpRequest, ibge_code: str, model_label: str = CASE, action: str = "view") -> Municipality:
+    """The municipality in the URL, or 404 unless the user may do ``action`` on ``model_label`` there."""
+    municipality = get_object_for_user_or_404(Municipality.objects.all(), request.user, "view", ibge_code=ibge_code)
+    if not user_can(request.user, municipality.pk, model_label, action):
+        raise Http404("Registro não encontrado.")
+    return municipality
+
+
+def _now() -> dt.datetime:
+    return timezone.now()
+
+
+def _today() -> dt.date:
+    return timezone.localdate()
+
+
+def _regime(municipality: Municipality, request: HttpRequest) -> str:
+    chosen = request.GET.get("regime_id") or request.POST.get("regime_id") or ""
+    regimes = list(municipality.regimes)
+    return chosen if chosen in regimes else (regimes[0] if regimes else "")
+
+
+def _case(request: HttpRequest, municipality: Municipality, pk: int, action: str = "view") -> InfractionCase:
+    rows = InfractionCase.objects.select_related(
+        "municipality", "operator__person", "operator__company", "vehicle", "permit", "driver__person", "agent",
+    )  # fmt: skip
+    return get_object_for_user_or_404(rows, request.user, action, municipality=municipality, pk=pk)
+
+
+# --- the phone form ---------------------------------------------------------------------------------------
+
+
+def _drivers_for(municipality: Municipality, request: HttpRequest, regime: str) -> list[Any]:
+    plate = request.POST.get("plate", "")
+    if not plate_format(plate):
+        return []
+    return lookup_plate(municipality, plate, regime).drivers
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def case_new(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, action=FILE)
+    regime = _regime(municipality, request)
+    drivers = _drivers_for(municipality, request, regime) if request.method == "POST" else []
+    form = forms.AutoForm(request.POST or None, request.FILES or None, regimes=list(municipality.regimes),
+                          drivers=drivers, initial={"regime_id": regime})  # fmt: skip
+    if request.method == "POST" and form.is_valid():
+        try:
+            case = services.case_open(municipality=municipality, actor=request.user, details=form.details(),
+                                      recorded_at=_now(), evidence=form.evidence(), regime_id=regime)  # fmt: skip
+        except ValidationError as error:
+            forms.add_service_errors(form, error)
+        else:
+            messages.success(request, f"Auto de infração {case.number} lavrado.")
+            return redirect("enforcement:case_detail", municipality.ibge_code, case.pk)
+    infractions = catalog.search(regime, request.POST.get("q", ""), _today()) if regime else []
+    context = {"municipality": municipality, "form": form, "regime": regime, "infractions": infractions,
+               "chosen_code": request.POST.get("infraction_code", ""), "lookup": _lookup_context(
+                   municipality, request.POST.get("plate", ""), regime)}  # fmt: skip
+    return render(request, "enforcement/case_form.html", context, status=400 if form.errors else 200)
+
+
+def _lookup_context(municipality: Municipality, plate: str, regime: str) -> dict[str, Any]:
+    if not plate.strip():
+        return {"state": "empty"}
+    if plate_format(plate) is None:
+        return {"state": "invalid", "plate": plate}
+    found: PlateLookup = lookup_plate(municipality, plate, regime)
+    clandestine = catalog.clandestine_infraction(regime, _today()) if found.clandestine else None
+    rule = CLANDESTINE_RULE.get(regime)
+    return {"state": "found", "found": found, "clandestine_infraction": clandestine,
+            "clandestine_rule": cite_pt(regime, rule, _today()) if rule else ""}  # fmt: skip
+
+
+@login_required
+@require_GET
+def plate_lookup(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    """HTMX: what the registry knows about the plate typed so far."""
+    municipality = _municipality(request, ibge_code, action=FILE)
+    regime = _regime(municipality, request)
+    context = {"municipality": municipality, "lookup": _lookup_context(municipality, request.GET.get("plate", ""), regime)}
+    return render(request, "enforcement/_plate_lookup.html", context)
+
+
+@login_required
+@require_GET
+def infraction_search(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    """HTMX: the catalog entries matching every word typed (accents ignored)."""
+    municipality = _municipality(request, ibge_code, action=FILE)
+    regime = _regime(municipality, request)
+    infractions = catalog.search(regime, request.GET.get("q", ""), _today()) if regime else []
+    context = {"infractions": infractions, "chosen_code": request.GET.get("infraction_code", "")}
+    return render(request, "enforcement/_infraction_options.html", context)
+
+
+# --- lists ----------------------------------------------------------------------------------------------
+
+
+def _page(request: HttpRequest, rows: Any) -> Any:
+    return Paginator(rows, PAGE_SIZE).get_page(request.GET.get("pagina"))
+
+
+@login_required
+@require_GET
+def my_cases(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, action=FILE)
+    rows = InfractionCase.objects.for_user(request.user, "view").filter(municipality=municipality)
+    rows = rows.of_agent(request.user).order_by("-created_at")
+    context = {"municipality": municipality, "page": _page(request, rows), "title": "Meus autos", "mine": True}
+    return render(request, "enforcement/case_list.html", context)
+
+
+@login_required
+@require_GET
+def case_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    municipality = _municipality(request, ibge_code)
+    rows = InfractionCase.objects.for_user(request.user, "view").filter(municipality=municipality)
+    state = request.GET.get("situacao", "")
+    if state:
+        rows = rows.filter(state=state)
+    context = {"municipality": municipality, "page": _page(request, rows.order_by("-year", "-sequence")),
+               "title": "Autos de infração", "mine": False, "state": state}  # fmt: skip
+    return render(request, "enforcement/case_list.html", context)
+
+
+# --- the case page --------------------------------------------------------------------------------------
+
+
+def _appeal_text(case: InfractionCase, as_of: dt.date) -> str:
+    """Olímpia art. 30 VIII: the deadline from the ciência if known, otherwise as counted from the auto date."""
+    ciencia = infraction_ciencia(case)
+    answer = lawbridge.appeal_deadline(case, ciencia or case.drawn_on, "first", as_of)
+    if answer is None or answer.value is None:
+        return answer.message if answer else "A lei do município não fixa prazo de recurso."
+    if ciencia:
+        return f"Até {answer.value:%d/%m/%Y} (ciência em {ciencia:%d/%m/%Y}). {answer.message}"
+    return f"Contado da ciência; se dada na lavratura ({case.drawn_on:%d/%m/%Y}), até {answer.value:%d/%m/%Y}."
+
+
+def _fine_text(case: InfractionCase, as_of: dt.date) -> str:
+    answer = lawbridge.sanction_preview(case, as_of)
+    if answer is None:
+        return "Definida na decisão, conforme a lei e o histórico do autorizatário."
+    return f"Prevista hoje: {answer.message} (a decisão final considera o histórico na data)."
+
+
+@login_required
+@require_GET
+def case_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code)
+    case = _case(request, municipality, pk)
+    today = _today()
+    marks = case_timeline(case, today)
+    can_notify = user_can(request.user, municipality.pk, NOTICE, "change")
+    context = {
+        "municipality": municipality, "case": case, "marks": marks, "svg_height": svg_height(marks), "today": today,
+        "auto_rows": pdf.auto_rows(case, _fine_text(case, today), _appeal_text(case, today)),
+        "notices": case.notices.select_related("edital"), "evidence": case.evidence.all(),
+        "notice_limit_passed": notice_limit_passed(case, today), "can_notify": can_notify,
+        "can_add_evidence": user_can(request.user, municipality.pk, "enforcement.evidence", "change"),
+        "notice_form": forms.NoticeForm(initial={"sent_on": today}), "receipt_form": forms.ReceiptForm(),
+        "evidence_form": forms.EvidenceForm(), "traffic_form": forms.TrafficOnlyForm(),
+        "traffic_rule": cite_pt(case.regime_id, TRAFFIC_ONLY_RULE[case.regime_id], today)
+        if case.regime_id in TRAFFIC_ONLY_RULE else "",
+        "can_mark_traffic": user_can(request.user, municipality.pk, CASE, "change"),
+    }  # fmt: skip
+    return render(request, "enforcement/case_detail.html", context)
+
+
+@login_required
+@require_GET
+def case_pdf(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code)
+    case = _case(request, municipality, pk)
+    today = _today()
+    warnings = [w["message"] for w in case.warnings]
+    content = pdf.auto_pdf(case, _fine_text(case, today), _appeal_text(case, today), warnings)
+    response = HttpResponse(content, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="auto-{case.number.replace("/", "-")}.pdf"'
+    return response
+
+
+@login_required
+@require_GET
+def evidence_file(request: HttpRequest, ibge_code: str, pk: int, evidence_id: int) -> FileResponse:
+    municipality = _municipality(request, ibge_code)
+    case = _case(request, municipality, pk)
+    evidence = get_object_for_user_or_404(Evidence.objects.filter(case=case), request.user, "view", pk=evidence_id)
+    return FileResponse(evidence.file.open("rb"), content_type=evidence.content_type)
+
+
+def _back(case: InfractionCase) -> HttpResponse:
+    return redirect("enforcement:case_detail", case.municipality.ibge_code, case.pk)
+
+
+def _flash_refusal(request: HttpRequest, error: ValidationError) -> None:
+    for text in error.messages:
+        messages.error(request, text)
+
+
+@login_required
+@require_POST
+def evidence_add(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, "enforcement.evidence", "change")
+    case = _case(request, municipality, pk)
+    form = forms.EvidenceForm(request.POST, request.FILES)
+    if not form.is_valid():
+        messages.error(request, "Prova: escolha um arquivo.")
+        return _back(case)
+    try:
+        services.evidence_add(case=case, actor=request.user, upload=form.cleaned_data["file"],
+                              caption=form.cleaned_data["caption"], as_of=_today())  # fmt: skip
+        messages.success(request, "Prova anexada.")
+    except ValidationError as error:
+        _flash_refusal(request, error)
+    return _back(case)
+
+
+@login_required
+@require_POST
+def traffic_only(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, action="change")
+    case = _case(request, municipality, pk, "change")
+    form = forms.TrafficOnlyForm(request.POST)
+    try:
+        reference = form.cleaned_data["reference"] if form.is_valid() else ""
+        services.case_mark_traffic_only(case=case, actor=request.user, reference=reference, as_of=_today())
+        messages.success(request, "Registrado: o fato já foi punido como infração de trânsito.")
+    except ValidationError as error:
+        _flash_refusal(request, error)
+    return _back(case)
+
+
+# --- notices ----------------------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def notice_new(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, NOTICE, "change")
+    case = _case(request, municipality, pk)
+    form = forms.NoticeForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            messages.error(request, f"Notificação: {errors[0]}")
+        return _back(case)
+    try:
+        notice = notices.notice_send(case=case, actor=request.user, as_of=_today(), **form.cleaned_data)
+        messages.success(request, f"{notice.get_purpose_display()} registrada ({notice.get_channel_display()}).")
+    except ValidationError as error:
+        _flash_refusal(request, error)
+    return _back(case)
+
+
+def _notice(request: HttpRequest, municipality: Municipality, notice_id: int) -> Notice:
+    rows = Notice.objects.select_related("case__municipality").filter(case__municipality=municipality)
+    return get_object_for_user_or_404(rows, request.user, "view", pk=notice_id)
+
+
+@login_required
+@require_POST
+def notice_receipt(request: HttpRequest, ibge_code: str, notice_id: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, NOTICE, "change")
+    notice = _notice(request, municipality, notice_id)
+    form = forms.ReceiptForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Recebimento: informe a data do recebimento ou da devolução.")
+        return _back(notice.case)
+    try:
+        notices.notice_record_receipt(notice=notice, actor=request.user, as_of=_today(),
+                                      received_on=form.cleaned_data["received_on"],
+                                      returned_reason=form.cleaned_data["returned_reason"] or "")  # fmt: skip
+        messages.success(request, "Retorno da notificação registrado.")
+    except ValidationError as error:
+        _flash_refusal(request, error)
+    return _back(notice.case)
+
+
+@login_required
+@require_GET
+def notice_pdf(request: HttpRequest, ibge_code: str, notice_id: int) -> FileResponse:
+    municipality = _municipality(request, ibge_code, NOTICE)
+    notice = _notice(request, municipality, notice_id)
+    return FileResponse(notice.pdf.open("rb"), content_type="application/pdf", filename=f"notificacao-{notice.pk}.pdf")
+
+
+# --- editais ----------------------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def edital_new(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, EDITAL, "change")
+    purpose = request.POST.get("purpose") or request.GET.get("purpose") or "infraction"
+    candidates = notices.unreached_cases(municipality, purpose)
+    form = forms.EditalForm(request.POST or None, candidates=candidates,
+                            initial={"purpose": purpose, "published_on": _today()})  # fmt: skip
+    if request.method == "POST" and form.is_valid():
+        try:
+            edital = notices.edital_publish(
+                municipality=municipality, actor=request.user, purpose=form.cleaned_data["purpose"],
+                cases=form.chosen(), published_on=form.cleaned_data["published_on"],
+                publication_ref=form.cleaned_data["publication_ref"], as_of=_today(),
+            )  # fmt: skip
+        except ValidationError as error:
+            forms.add_service_errors(form, error)
+        else:
+            messages.success(request, f"Edital {edital.number} registrado.")
+            return redirect("enforcement:edital_list", municipality.ibge_code)
+    editais = Edital.objects.for_user(request.user, "view").filter(municipality=municipality)[:10]
+    context = {"municipality": municipality, "form": form, "candidates": candidates, "purpose": purpose,
+               "editais": editais}  # fmt: skip
+    return render(request, "enforcement/edital_form.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+@require_GET
+def edital_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, EDITAL)
+    rows = Edital.objects.for_user(request.user, "view").filter(municipality=municipality)
+    context = {"municipality": municipality, "page": _page(request, rows),
+               "can_publish": user_can(request.user, municipality.pk, EDITAL, "change")}  # fmt: skip
+    return render(request, "enforcement/edital_list.html", context)
+
+
+@login_required
+@require_GET
+def edital_pdf(request: HttpRequest, ibge_code: str, pk: int) -> FileResponse:
+    municipality = _municipality(request, ibge_code, EDITAL)
+    edital = get_object_for_user_or_404(Edital.objects.all(), request.user, "view", municipality=municipality, pk=pk)
+    return FileResponse(edital.pdf.open("rb"), content_type="application/pdf", filename=f"edital-{edital.pk}.pdf")
