@@ -23,6 +23,8 @@ urlpatterns = [
     path("api/v1/licensing/", include("apps.licensing.api.urls")),
     path("", include("apps.inspections.urls")),
     path("api/v1/inspections/", include("apps.inspections.api.urls")),
+    path("", include("apps.enforcement.urls")),
+    path("api/v1/enforcement/", include("apps.enforcement.api.urls")),
     path("api/v1/openapi.json", SpectacularJSONAPIView.as_view(), name="api-schema"),
     path("api/v1/", include((api_router.urls, "api"), namespace="v1")),
 ]
