@@ -5,7 +5,7 @@ from typing import cast
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import QuerySet
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
@@ -23,6 +23,14 @@ def _actor(request: Request) -> User:
     return cast(User, request.user)
 
 
+@extend_schema_view(
+    list=extend_schema(
+        parameters=[
+            OpenApiParameter("municipality", str, description="Código IBGE do município (7 dígitos)"),
+            OpenApiParameter("status", str, enum=["open", "paid", "cancelled", "refunded"]),
+        ]
+    )
+)
 class PaymentGuideViewSet(viewsets.ReadOnlyModelViewSet[PaymentGuide]):
     """Payment guides of the municipalities where the user may read them; others answer 404.
 
