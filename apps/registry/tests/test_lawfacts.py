@@ -46,8 +46,10 @@ def test_vehicle_facts_carry_the_rows_and_the_overrides(kombi: Vehicle) -> None:
 
 def test_operator_facts_include_bans_and_the_holders_cnh(joao_operator: Operator, joao: Person,
                                                         olimpia: Municipality) -> None:  # fmt: skip
-    driver_link(actor=None, operator=joao_operator, person=joao, as_of=AS_OF, role="principal",
-                cnh_number="02650306461", cnh_category="D", cnh_ear=True, cnh_first_issue=dt.date(2000, 1, 1))  # fmt: skip
+    driver_link(
+        actor=None, operator=joao_operator, person=joao, as_of=AS_OF, role="principal", cnh_number="02650306461",
+        cnh_category="D", cnh_ear=True, cnh_first_issue=dt.date(2000, 1, 1),
+    )  # fmt: skip
     ban_record(actor=None, municipality=olimpia, person=joao, reason_code="cassation", start=dt.date(2026, 5, 1),
                until=dt.date(2028, 5, 1), source="teste", decision={})  # fmt: skip
     facts = operator_facts(joao_operator, as_of=AS_OF, active_permits=1)
