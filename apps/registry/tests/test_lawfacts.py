@@ -69,10 +69,10 @@ def test_permit_application_counts_the_cars_drivers_and_maps_the_kind(
     assert [d.role for d in facts.drivers] == ["principal"]
 
 
-def test_engine_judges_a_vehicle_built_from_rows(joao_operator: Operator, kombi: Vehicle,
+def test_engine_judges_a_vehicle_built_from_rows(joao_operator: Operator, joao: Person, kombi: Vehicle,
                                                  olimpia: Municipality) -> None:  # fmt: skip
     """A 2005 vehicle is too old for Olímpia (art. 13, II): the refusal comes from the engine, with its article."""
-    driver_link(actor=None, operator=joao_operator, person=joao_operator.person, as_of=AS_OF, role="principal",
+    driver_link(actor=None, operator=joao_operator, person=joao, as_of=AS_OF, role="principal",
                 cnh_number="02650306461", cnh_category="D", cnh_ear=True, vehicle=kombi)  # fmt: skip
     kombi.manufacture_year, kombi.model_year, kombi.tachograph_ok = 2005, 2005, True
     application = _Application("vehicle_permit", joao_operator, kombi, AS_OF)
