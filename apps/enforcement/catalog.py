@@ -35,7 +35,9 @@ def _entry(regime_id: str, code: str) -> CatalogEntry | None:
 
 def _infraction(regime_id: str, entry: CatalogEntry, on: dt.date) -> Infraction:
     citation = lawcode.get_regime(regime_id).resolve_citation(entry.cite, on)
-    return Infraction(entry.code, entry.title, entry.description, entry.cite, citation.render(), entry.severity)
+    return Infraction(
+        entry.code, entry.title, entry.description, entry.cite, citation.render(), entry.severity
+    )
 
 
 def infraction(regime_id: str, code: str, on: dt.date) -> Infraction | None:

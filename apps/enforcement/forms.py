@@ -60,17 +60,27 @@ class AutoForm(forms.Form):
                         "invalid": "Data e hora da infração: use dia, mês, ano, hora e minuto."},
     )  # fmt: skip
     place = forms.CharField(label="Local", max_length=300, required=False)
-    description = forms.CharField(label="Descrição da infração", required=False, widget=forms.Textarea(attrs={"rows": 3}))
-    circumstances = forms.CharField(label="Circunstâncias", required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    description = forms.CharField(
+        label="Descrição da infração", required=False, widget=forms.Textarea(attrs={"rows": 3})
+    )
+    circumstances = forms.CharField(
+        label="Circunstâncias", required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
     driver = forms.TypedChoiceField(label="Condutor cadastrado", required=False, coerce=int, empty_value=None)
     driver_name = forms.CharField(label="Condutor (se não cadastrado)", max_length=200, required=False)
     offender_name = forms.CharField(label="Autuado (se sem autorização)", max_length=200, required=False)
-    offender_address = forms.CharField(label="Endereço do autuado (se sem autorização)", max_length=300, required=False)
+    offender_address = forms.CharField(
+        label="Endereço do autuado (se sem autorização)", max_length=300, required=False
+    )
     agent_registration = forms.CharField(label="Sua matrícula", max_length=40, required=False)
     already_punished_as_traffic_only = forms.BooleanField(
         label="O fato já foi punido só como infração de trânsito", required=False)  # fmt: skip
-    traffic_only_reference = forms.CharField(label="Auto de trânsito (número)", max_length=200, required=False)
-    photos = MultipleFileField(label="Fotos e outras provas (JPEG, PNG ou PDF, até 10 MB cada)", required=False)
+    traffic_only_reference = forms.CharField(
+        label="Auto de trânsito (número)", max_length=200, required=False
+    )
+    photos = MultipleFileField(
+        label="Fotos e outras provas (JPEG, PNG ou PDF, até 10 MB cada)", required=False
+    )
     photo_caption = forms.CharField(label="Legenda das fotos", max_length=300, required=False)
 
     def __init__(self, *args: Any, regimes: list[str], drivers: list[Driver], **kwargs: Any) -> None:
@@ -110,7 +120,9 @@ class NoticeForm(forms.Form):
     sent_on = forms.DateField(label="Expedida em", widget=DATE)
     signature_name = forms.CharField(label="Assinado por (pessoalmente)", max_length=200, required=False)
     refused = forms.BooleanField(label="Recusou-se a assinar", required=False)
-    recipient_address = forms.CharField(label="Endereço (se diferente do cadastro)", max_length=300, required=False)
+    recipient_address = forms.CharField(
+        label="Endereço (se diferente do cadastro)", max_length=300, required=False
+    )
     note = forms.CharField(label="Texto adicional", required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
 
@@ -132,7 +144,9 @@ class EditalForm(forms.Form):
     purpose = forms.ChoiceField(label="Finalidade", choices=NoticePurpose.choices)
     cases = forms.MultipleChoiceField(label="Autuados não localizados", widget=forms.CheckboxSelectMultiple)
     published_on = forms.DateField(label="Publicado em", widget=DATE)
-    publication_ref = forms.CharField(label="Veículo de publicação (ex.: DOM, edição, página)", max_length=300)
+    publication_ref = forms.CharField(
+        label="Veículo de publicação (ex.: DOM, edição, página)", max_length=300
+    )
 
     def __init__(self, *args: Any, candidates: list[Any], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -33,7 +33,11 @@ class Answer:
 def _ask(case: Any, question: str, facts: Any, as_of: dt.date, key: str) -> Answer | None:
     try:
         decision = engine.evaluate(
-            municipality=case.municipality, question=question, facts=facts, as_of=as_of, regime_id=case.regime_id
+            municipality=case.municipality,
+            question=question,
+            facts=facts,
+            as_of=as_of,
+            regime_id=case.regime_id,
         )
     except (QuestionNotApplicableError, MissingFactError, InvalidFactError):
         return None
@@ -59,7 +63,6 @@ def notice_limit(case: Any, as_of: dt.date, auto_received_on: dt.date | None = N
 def appeal_deadline(case: Any, start: dt.date, instance: str, as_of: dt.date) -> Answer | None:
     """The last day to appeal, counted from ciência (engine ``appeal_deadline``)."""
     return _ask(case, "appeal_deadline", DeadlineFacts(start=start, instance=instance), as_of, "end")
-
 
 
 def ciencia_refusal(case: Any, facts: NoticeFacts, as_of: dt.date) -> str:
@@ -94,7 +97,11 @@ def sanction_preview(case: Any, as_of: dt.date) -> Answer | None:
     )  # fmt: skip
     try:
         decision = engine.evaluate(
-            municipality=case.municipality, question="sanction", facts=facts, as_of=as_of, regime_id=case.regime_id
+            municipality=case.municipality,
+            question="sanction",
+            facts=facts,
+            as_of=as_of,
+            regime_id=case.regime_id,
         )
     except (QuestionNotApplicableError, MissingFactError, InvalidFactError, MissingParameterError):
         return None

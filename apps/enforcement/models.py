@@ -34,7 +34,7 @@ class EditalQuerySet(MunicipalityScopedQuerySet["Edital"]):
     pass
 
 
-def _sequence_meta(name: str) -> list[models.UniqueConstraint]:
+def _sequence_meta(name: str) -> list[models.BaseConstraint]:
     return [models.UniqueConstraint(fields=["municipality", "year"], name=name)]
 
 
@@ -116,7 +116,9 @@ class InfractionCase(models.Model):
     already_punished_as_traffic_only = models.BooleanField(
         "fato já punido exclusivamente como infração de trânsito", default=False
     )
-    traffic_only_reference = models.CharField("referência da autuação de trânsito", max_length=200, blank=True)
+    traffic_only_reference = models.CharField(
+        "referência da autuação de trânsito", max_length=200, blank=True
+    )
     warnings = models.JSONField("avisos (omissões do auto)", default=list, blank=True)
     auto_omissions = models.JSONField("elementos do auto omitidos", default=list, blank=True)
     notice_limit = models.DateField("prazo para notificação da penalidade", null=True, blank=True)
@@ -183,7 +185,11 @@ class Evidence(models.Model):
     sha256 = models.CharField("SHA-256", max_length=64)
     caption = models.CharField("legenda", max_length=300, blank=True)
     uploaded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+", verbose_name="enviado por"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        related_name="+",
+        verbose_name="enviado por",
     )
     uploaded_at = models.DateTimeField("enviado em", auto_now_add=True)
 
@@ -211,7 +217,9 @@ class Edital(models.Model):
     published_on = models.DateField("publicado em")
     publication_ref = models.CharField("veículo de publicação", max_length=300)
     pdf = models.FileField("PDF", upload_to=edital_pdf_path, max_length=200, blank=True)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    )
     created_at = models.DateTimeField("criado em", auto_now_add=True)
 
     objects = EditalQuerySet.as_manager()
@@ -250,7 +258,9 @@ class Notice(models.Model):
     ciencia_on = models.DateField("ciência em", null=True, blank=True)
     decision = models.JSONField("decisão da ciência", default=dict, blank=True)
     pdf = models.FileField("PDF", upload_to=notice_pdf_path, max_length=200, blank=True)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    )
     created_at = models.DateTimeField("criado em", auto_now_add=True)
 
     objects = CaseChildQuerySet.as_manager()

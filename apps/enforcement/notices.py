@@ -22,7 +22,7 @@ from apps.audit.services import audit_record
 from apps.enforcement import lawbridge, pdf
 from apps.enforcement.choices import CaseState, EventKind, NoticeChannel, NoticePurpose, ReturnedReason
 from apps.enforcement.models import Edital, EditalSequence, InfractionCase, Notice
-from apps.enforcement.services import refresh_notice_limit, case_event_add, locked_case, refuse
+from apps.enforcement.services import case_event_add, locked_case, refresh_notice_limit, refuse
 from apps.licensing.numbering import take_next_number
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import user_can
@@ -111,7 +111,9 @@ def _check_send(
                                        "em assinar.")  # fmt: skip
 
 
-def _apply_ciencia(notice: Notice, case: InfractionCase, as_of: dt.date, published_on: dt.date | None = None) -> None:
+def _apply_ciencia(
+    notice: Notice, case: InfractionCase, as_of: dt.date, published_on: dt.date | None = None
+) -> None:
     answer = lawbridge.ciencia(case, _facts(notice, case, published_on), as_of)
     notice.ciencia_on = answer.value if answer else None
     notice.decision = answer.decision if answer else {}
@@ -145,7 +147,7 @@ def notice_record_receipt(
     *, notice: Notice, actor: Any, as_of: dt.date, received_on: dt.date, returned_reason: str = ""
 ) -> Notice:
     """The AR or the electronic confirmation came back: received (or returned, with the reason) on a day."""
-    row = Notice.objects.select_for_update().get(pk=notice.pk)
+    row: Notice = Notice.objects.select_for_update().get(pk=notice.pk)
     case = locked_case(row.case)
     _check_notifier(actor, case.municipality)
     _check_receipt(row, received_on, returned_reason, as_of)
@@ -197,16 +199,29 @@ def edital_publish(
     _check_notifier(actor, municipality)
     _check_edital(municipality, purpose, cases, published_on, publication_ref, as_of)
     sequence = take_next_number(EditalSequence, municipality, published_on.year)
-    edital = Edital(municipality=municipality, regime_id=cases[0].regime_id, year=published_on.year,
-                    sequence=sequence, number=f"ED-{sequence:04d}/{published_on.year}", purpose=purpose,
-                    published_on=published_on, publication_ref=publication_ref.strip(), created_by=_user(actor))  # fmt: skip
+    edital = Edital(
+        municipality=municipality,
+        regime_id=cases[0].regime_id,
+        year=published_on.year,
+        sequence=sequence,
+        number=f"ED-{sequence:04d}/{published_on.year}",
+        purpose=purpose,
+        published_on=published_on,
+        publication_ref=publication_ref.strip(),
+        created_by=_user(actor),
+    )
     edital.text = pdf.edital_text(edital, cases)
     edital.save()
     edital.pdf.save(f"edital-{edital.pk}.pdf", ContentFile(pdf.edital_pdf(edital)), save=True)
     for case in cases:
         _edital_notice(edital, locked_case(case), actor, as_of)
-    audit_record(actor=actor, municipality=municipality, action="edital.publish", obj=edital,
-                 after={"number": edital.number, "published_on": published_on, "cases": [c.pk for c in cases]})  # fmt: skip
+    audit_record(
+        actor=actor,
+        municipality=municipality,
+        action="edital.publish",
+        obj=edital,
+        after={"number": edital.number, "published_on": published_on, "cases": [c.pk for c in cases]},
+    )
     return edital
 
 
@@ -242,7 +257,13 @@ def _edital_notice(edital: Edital, case: InfractionCase, actor: Any, as_of: dt.d
     _apply_ciencia(notice, case, as_of, published_on=edital.published_on)
     notice.save()
     notice.pdf.save(f"edital-{edital.pk}-{case.pk}.pdf", ContentFile(pdf.edital_pdf(edital)), save=True)
-    case_event_add(case=case, kind=EventKind.EDITAL_PUBLISHED, actor=actor, on=edital.published_on,
-                   note=f"Edital {edital.number} — {edital.publication_ref}", data={"notice_id": notice.pk})  # fmt: skip
+    case_event_add(
+        case=case,
+        kind=EventKind.EDITAL_PUBLISHED,
+        actor=actor,
+        on=edital.published_on,
+        note=f"Edital {edital.number} — {edital.publication_ref}",
+        data={"notice_id": notice.pk},
+    )
     _after_ciencia(notice, case, actor, as_of)
     return notice

@@ -120,14 +120,15 @@ def _when(case: InfractionCase) -> str:
 
 def auto_rows(case: InfractionCase, fine_text: str, appeal_text: str) -> list[tuple[str, str]]:
     """Every item of Olímpia art. 30 (I–VIII), in its order, for the PDF and the case page."""
-    evidence = [e.caption or f"Arquivo {e.content_type} (SHA-256 {e.sha256[:12]}…)" for e in case.evidence.all()]
+    evidence = [
+        e.caption or f"Arquivo {e.content_type} (SHA-256 {e.sha256[:12]}…)" for e in case.evidence.all()
+    ]
     return [
         ("I — Local, data e hora", f"{case.place or '(não informado)'} — {_when(case)}"),
         ("II — Condutor e veículo", _driver_vehicle(case)),
         ("III — Servidor responsável",
          f"{case.agent_name_at_time} — matrícula {case.agent_registration or '(não informada)'}"),
-        ("IV — Descrição e circunstâncias",
-         f"{case.description or '(não informada)'}" + (f" Circunstâncias: {case.circumstances}" if case.circumstances else "")),
+        ("IV — Descrição e circunstâncias", _description(case)),
         ("V — Dispositivo infringido", f"{_cite(case)} — {case.infraction_title} ({case.infraction_code})"),
         ("VI — Documentos que embasam o auto", "; ".join(evidence) or "(nenhum anexado)"),
         ("VII — Penalidade / valor da multa", fine_text),
@@ -135,10 +136,17 @@ def auto_rows(case: InfractionCase, fine_text: str, appeal_text: str) -> list[tu
     ]  # fmt: skip
 
 
+def _description(case: InfractionCase) -> str:
+    text = case.description or "(não informada)"
+    return f"{text} Circunstâncias: {case.circumstances}" if case.circumstances else text
+
+
 def _driver_vehicle(case: InfractionCase) -> str:
     vehicle = case.vehicle
     car = f"placa {case.plate}" + (f", {vehicle.make} {vehicle.model}" if vehicle else "")
-    holder = f"autorizatário {case.operator.holder_name}" if case.operator else "sem autorização (clandestino)"
+    holder = (
+        f"autorizatário {case.operator.holder_name}" if case.operator else "sem autorização (clandestino)"
+    )
     permit = f", alvará {case.permit.number}" if case.permit else ""
     driver = f"Condutor: {case.driver_name}" if case.driver_name else "Condutor: (não identificado)"
     return f"{driver}. Veículo: {car}; {holder}{permit}."
@@ -203,8 +211,14 @@ def notice_pdf(notice: Notice) -> bytes:
     page = Page(f"Notificação — auto {case.number}", f"Prefeitura de {case.municipality.name}")
     page.header(f"{case.municipality.name}-{case.municipality.uf}", _regime_name(case.regime_id),
                 NOTICE_TITLES[NoticeChannel(notice.channel)], f"Auto nº {case.number}")  # fmt: skip
-    page.rows([("Destinatário", notice.recipient_name), ("Endereço", notice.recipient_address),
-               ("Finalidade", notice.get_purpose_display()), ("Expedida em", f"{notice.sent_on:%d/%m/%Y}")])  # fmt: skip
+    page.rows(
+        [
+            ("Destinatário", notice.recipient_name),
+            ("Endereço", notice.recipient_address),
+            ("Finalidade", notice.get_purpose_display()),
+            ("Expedida em", f"{notice.sent_on:%d/%m/%Y}"),
+        ]
+    )
     page.paragraph(notice.body)
     _notice_footer(page, notice)
     return page.finish()
@@ -242,10 +256,14 @@ def edital_text(edital: Edital, cases: Sequence[InfractionCase]) -> str:
         "",
     ]  # fmt: skip
     for case in cases:
-        holder = case.operator.holder_name if case.operator else (case.offender_name or "autuado não identificado")
+        holder = (
+            case.operator.holder_name if case.operator else (case.offender_name or "autuado não identificado")
+        )
         document = case.operator.holder_document if case.operator else case.offender_document
-        lines.append(f"Auto {case.number} — {holder}{' (' + document + ')' if document else ''} — placa "
-                     f"{case.plate} — {case.infraction_title} ({_cite(case)}) — infração em {_when(case)}.")  # fmt: skip
+        lines.append(
+            f"Auto {case.number} — {holder}{' (' + document + ')' if document else ''} — placa "
+            f"{case.plate} — {case.infraction_title} ({_cite(case)}) — infração em {_when(case)}."
+        )
     lines += ["", f"{edital.municipality.name}, {edital.published_on:%d/%m/%Y}."]
     return "\n".join(lines)
 
@@ -257,4 +275,3 @@ def edital_pdf(edital: Edital) -> bytes:
     page.rows([("Publicado em", f"{edital.published_on:%d/%m/%Y}"), ("Publicação", edital.publication_ref)])
     page.paragraph(edital.text)
     return page.finish()
-

@@ -14,7 +14,9 @@ NOTIFIERS = AGENTS | {Role.JUDGING_AUTHORITY, Role.APPEAL_BOARD}
 
 # FILE: drawing up autos (agents only); CHANGE: later marks on the case, which the authority may also record.
 FILE = "file"
-register("enforcement.infractioncase", {VIEW: READERS, FILE: AGENTS, CHANGE: AGENTS | {Role.JUDGING_AUTHORITY}})
+register(
+    "enforcement.infractioncase", {VIEW: READERS, FILE: AGENTS, CHANGE: AGENTS | {Role.JUDGING_AUTHORITY}}
+)
 register("enforcement.evidence", {VIEW: READERS, CHANGE: AGENTS})
 register("enforcement.notice", {VIEW: READERS, CHANGE: NOTIFIERS})
 register("enforcement.edital", {VIEW: READERS, CHANGE: NOTIFIERS})

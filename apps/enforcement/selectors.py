@@ -67,11 +67,17 @@ def lookup_plate(municipality: Municipality, plate: str, regime_id: str | None =
 def _drivers(operator: Operator, vehicle: Vehicle) -> list[Driver]:
     """The operator's active drivers, the ones assigned to this vehicle first."""
     rows = Driver.objects.filter(operator=operator, active=True).select_related("person")
-    return sorted(rows.filter(Q(vehicle=vehicle) | Q(vehicle__isnull=True)), key=lambda d: d.vehicle_id is None)
+    return sorted(
+        rows.filter(Q(vehicle=vehicle) | Q(vehicle__isnull=True)), key=lambda d: d.vehicle_id is None
+    )
 
 
 def cases_of_agent(queryset: CaseQuerySet, user: object) -> CaseQuerySet:
-    return queryset.of_agent(user).select_related("operator__person", "operator__company").order_by("-created_at")
+    return (
+        queryset.of_agent(user)
+        .select_related("operator__person", "operator__company")
+        .order_by("-created_at")
+    )
 
 
 def notice_limit_passed(notice_limit: dt.date | None, as_of: dt.date) -> bool:

@@ -67,7 +67,9 @@ def case_event_add(
 
 
 def locked_case(case: InfractionCase) -> InfractionCase:
-    row: InfractionCase = InfractionCase.objects.select_for_update().select_related("municipality").get(pk=case.pk)
+    row: InfractionCase = (
+        InfractionCase.objects.select_for_update().select_related("municipality").get(pk=case.pk)
+    )
     return row
 
 
@@ -204,9 +206,17 @@ def _create_case(
     )  # fmt: skip
 
 
-def _store_evidence(case: InfractionCase, item: EvidenceUpload, upload: CheckedUpload, actor: Any) -> Evidence:
-    row = Evidence(case=case, content_type=upload.content_type, size_bytes=upload.size, sha256=upload.sha256,
-                   caption=item.caption.strip()[:300], uploaded_by=actor if actor.is_authenticated else None)  # fmt: skip
+def _store_evidence(
+    case: InfractionCase, item: EvidenceUpload, upload: CheckedUpload, actor: Any
+) -> Evidence:
+    row = Evidence(
+        case=case,
+        content_type=upload.content_type,
+        size_bytes=upload.size,
+        sha256=upload.sha256,
+        caption=item.caption.strip()[:300],
+        uploaded_by=actor if actor.is_authenticated else None,
+    )
     row.file.save(f"evidence{upload.extension}", item.file, save=False)
     row.save()
     return row
@@ -252,7 +262,9 @@ def _record_warnings(case: InfractionCase, on: dt.date) -> None:
     case.save(update_fields=["auto_omissions", "warnings", "updated_at"])
 
 
-def refresh_notice_limit(case: InfractionCase, as_of: dt.date, auto_received_on: dt.date | None = None) -> None:
+def refresh_notice_limit(
+    case: InfractionCase, as_of: dt.date, auto_received_on: dt.date | None = None
+) -> None:
     """The penalty notice limit where the regime sets one (Patrocínio art. 19 §1); stays empty until computable."""
     answer = lawbridge.notice_limit(case, as_of, auto_received_on)
     if answer is None:
@@ -282,7 +294,9 @@ def evidence_add(
 
 
 @transaction.atomic
-def case_mark_traffic_only(*, case: InfractionCase, actor: Any, reference: str, as_of: dt.date) -> InfractionCase:
+def case_mark_traffic_only(
+    *, case: InfractionCase, actor: Any, reference: str, as_of: dt.date
+) -> InfractionCase:
     """Record that the fact was already punished only as a traffic infraction (Olímpia art. 21 §2)."""
     row = locked_case(case)
     if row.regime_id not in TRAFFIC_ONLY_RULE:

@@ -58,7 +58,9 @@ def _first_event(case: InfractionCase, kind: str) -> dt.date | None:
 
 def infraction_ciencia(case: InfractionCase) -> dt.date | None:
     """The first day the offender is deemed to know the auto (earliest ciência of an infraction notice)."""
-    notice = case.notices.filter(purpose=NoticePurpose.INFRACTION, ciencia_on__isnull=False).order_by("ciencia_on")
+    notice = case.notices.filter(purpose=NoticePurpose.INFRACTION, ciencia_on__isnull=False).order_by(
+        "ciencia_on"
+    )
     first = notice.first()
     return first.ciencia_on if first else None
 
@@ -99,12 +101,21 @@ def _items(case: InfractionCase, as_of: dt.date) -> list[TimelineItem]:
 def case_timeline(case: InfractionCase, as_of: dt.date) -> list[Mark]:
     """Every mark in date order (events before deadlines on the same day), «hoje» among them, with its row."""
     marks = [
-        Mark(item.on, item.label, deadline_status(item, as_of) if item.deadline else "event", item.detail, item.cite)
+        Mark(
+            item.on,
+            item.label,
+            deadline_status(item, as_of) if item.deadline else "event",
+            item.detail,
+            item.cite,
+        )
         for item in _items(case, as_of)
     ]
     marks.append(Mark(as_of, "Hoje", "today"))
     marks.sort(key=lambda m: (m.on, m.is_deadline, m.status == "today"))
-    return [Mark(m.on, m.label, m.status, m.detail, m.cite, TOP + index * ROW_HEIGHT) for index, m in enumerate(marks)]
+    return [
+        Mark(m.on, m.label, m.status, m.detail, m.cite, TOP + index * ROW_HEIGHT)
+        for index, m in enumerate(marks)
+    ]
 
 
 def svg_height(marks: list[Mark]) -> int:

@@ -33,9 +33,13 @@ EDITAL = "enforcement.edital"
 PAGE_SIZE = 25
 
 
-def _municipality(request: HttpRequest, ibge_code: str, model_label: str = CASE, action: str = "view") -> Municipality:
+def _municipality(
+    request: HttpRequest, ibge_code: str, model_label: str = CASE, action: str = "view"
+) -> Municipality:
     """The municipality in the URL, or 404 unless the user may do ``action`` on ``model_label`` there."""
-    municipality = get_object_for_user_or_404(Municipality.objects.all(), request.user, "view", ibge_code=ibge_code)
+    municipality = get_object_for_user_or_404(
+        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
+    )
     if not user_can(request.user, municipality.pk, model_label, action):
         raise Http404("Registro não encontrado.")
     return municipality
@@ -114,7 +118,10 @@ def plate_lookup(request: HttpRequest, ibge_code: str) -> HttpResponse:
     """HTMX: what the registry knows about the plate typed so far."""
     municipality = _municipality(request, ibge_code, action=FILE)
     regime = _regime(municipality, request)
-    context = {"municipality": municipality, "lookup": _lookup_context(municipality, request.GET.get("plate", ""), regime)}
+    context = {
+        "municipality": municipality,
+        "lookup": _lookup_context(municipality, request.GET.get("plate", ""), regime),
+    }
     return render(request, "enforcement/_plate_lookup.html", context)
 
 
@@ -142,7 +149,12 @@ def my_cases(request: HttpRequest, ibge_code: str) -> HttpResponse:
     municipality = _municipality(request, ibge_code, action=FILE)
     rows = InfractionCase.objects.for_user(request.user, "view").filter(municipality=municipality)
     rows = rows.of_agent(request.user).order_by("-created_at")
-    context = {"municipality": municipality, "page": _page(request, rows), "title": "Meus autos", "mine": True}
+    context = {
+        "municipality": municipality,
+        "page": _page(request, rows),
+        "title": "Meus autos",
+        "mine": True,
+    }
     return render(request, "enforcement/case_list.html", context)
 
 
@@ -170,7 +182,9 @@ def _appeal_text(case: InfractionCase, as_of: dt.date) -> str:
         return answer.message if answer else "A lei do município não fixa prazo de recurso."
     if ciencia:
         return f"Até {answer.value:%d/%m/%Y} (ciência em {ciencia:%d/%m/%Y}). {answer.message}"
-    return f"Contado da ciência; se dada na lavratura ({case.drawn_on:%d/%m/%Y}), até {answer.value:%d/%m/%Y}."
+    return (
+        f"Contado da ciência; se dada na lavratura ({case.drawn_on:%d/%m/%Y}), até {answer.value:%d/%m/%Y}."
+    )
 
 
 def _fine_text(case: InfractionCase, as_of: dt.date) -> str:
@@ -221,7 +235,9 @@ def case_pdf(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 def evidence_file(request: HttpRequest, ibge_code: str, pk: int, evidence_id: int) -> FileResponse:
     municipality = _municipality(request, ibge_code)
     case = _case(request, municipality, pk)
-    evidence = get_object_for_user_or_404(Evidence.objects.filter(case=case), request.user, "view", pk=evidence_id)
+    evidence = get_object_for_user_or_404(
+        Evidence.objects.filter(case=case), request.user, "view", pk=evidence_id
+    )
     return FileResponse(evidence.file.open("rb"), content_type=evidence.content_type)
 
 
@@ -282,7 +298,9 @@ def notice_new(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
         return _back(case)
     try:
         notice = notices.notice_send(case=case, actor=request.user, as_of=_today(), **form.cleaned_data)
-        messages.success(request, f"{notice.get_purpose_display()} registrada ({notice.get_channel_display()}).")
+        messages.success(
+            request, f"{notice.get_purpose_display()} registrada ({notice.get_channel_display()})."
+        )
     except ValidationError as error:
         _flash_refusal(request, error)
     return _back(case)
@@ -290,7 +308,8 @@ def notice_new(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 
 def _notice(request: HttpRequest, municipality: Municipality, notice_id: int) -> Notice:
     rows = Notice.objects.select_related("case__municipality").filter(case__municipality=municipality)
-    return get_object_for_user_or_404(rows, request.user, "view", pk=notice_id)
+    notice: Notice = get_object_for_user_or_404(rows, request.user, "view", pk=notice_id)
+    return notice
 
 
 @login_required
@@ -317,7 +336,9 @@ def notice_receipt(request: HttpRequest, ibge_code: str, notice_id: int) -> Http
 def notice_pdf(request: HttpRequest, ibge_code: str, notice_id: int) -> FileResponse:
     municipality = _municipality(request, ibge_code, NOTICE)
     notice = _notice(request, municipality, notice_id)
-    return FileResponse(notice.pdf.open("rb"), content_type="application/pdf", filename=f"notificacao-{notice.pk}.pdf")
+    return FileResponse(
+        notice.pdf.open("rb"), content_type="application/pdf", filename=f"notificacao-{notice.pk}.pdf"
+    )
 
 
 # --- editais ----------------------------------------------------------------------------------------------
@@ -363,5 +384,9 @@ def edital_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @require_GET
 def edital_pdf(request: HttpRequest, ibge_code: str, pk: int) -> FileResponse:
     municipality = _municipality(request, ibge_code, EDITAL)
-    edital = get_object_for_user_or_404(Edital.objects.all(), request.user, "view", municipality=municipality, pk=pk)
-    return FileResponse(edital.pdf.open("rb"), content_type="application/pdf", filename=f"edital-{edital.pk}.pdf")
+    edital = get_object_for_user_or_404(
+        Edital.objects.all(), request.user, "view", municipality=municipality, pk=pk
+    )
+    return FileResponse(
+        edital.pdf.open("rb"), content_type="application/pdf", filename=f"edital-{edital.pk}.pdf"
+    )

@@ -66,7 +66,9 @@ class CaseCreateSerializer(serializers.Serializer[Any]):
 
 class NoticeCreateSerializer(serializers.Serializer[Any]):
     purpose = serializers.ChoiceField(choices=NoticePurpose.choices)
-    channel = serializers.ChoiceField(choices=[c for c in NoticeChannel.choices if c[0] != NoticeChannel.EDITAL])
+    channel = serializers.ChoiceField(
+        choices=[c for c in NoticeChannel.choices if c[0] != NoticeChannel.EDITAL]
+    )
     sent_on = serializers.DateField()
     signature_name = serializers.CharField(required=False, allow_blank=True, default="")
     refused = serializers.BooleanField(required=False, default=False)

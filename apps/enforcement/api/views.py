@@ -69,10 +69,14 @@ class CaseViewSet(viewsets.ReadOnlyModelViewSet[InfractionCase]):
             raise NotFound("Município não encontrado.")
         regime_id = values.pop("regime_id", "") or None
         driver_id = values.pop("driver")
-        values["driver"] = Driver.objects.filter(municipality=municipality, pk=driver_id).first() if driver_id else None
+        values["driver"] = (
+            Driver.objects.filter(municipality=municipality, pk=driver_id).first() if driver_id else None
+        )
         try:
-            case = services.case_open(municipality=municipality, actor=request.user, details=services.AutoDetails(**values),
-                                      recorded_at=timezone.now(), regime_id=regime_id)  # fmt: skip
+            case = services.case_open(
+                municipality=municipality, actor=request.user, details=services.AutoDetails(**values),
+                recorded_at=timezone.now(), regime_id=regime_id,
+            )  # fmt: skip
         except DjangoValidationError as exc:
             return _refusal(exc)
         return Response(CaseDetailSerializer(case).data, status=status.HTTP_201_CREATED)

@@ -10,10 +10,14 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from apps.accounts.models import User
 from apps.audit.models import AuditEvent
 from apps.enforcement.choices import CaseState, EventKind
 from apps.enforcement.models import Evidence, InfractionCase
 from apps.enforcement.services import AutoDetails, EvidenceUpload, case_mark_traffic_only, case_open
+from apps.licensing.casebook import Case
+from apps.licensing.models import Permit
+from apps.tenancy.models import Municipality
 
 from .conftest import OCCURRED_AT, RECORDED_AT, jpeg
 
@@ -32,7 +36,9 @@ def open_auto(municipality: Any, agent: Any, **changes: Any) -> InfractionCase:
                      evidence=evidence)  # fmt: skip
 
 
-def test_it_finds_vehicle_permit_operator_and_numbers_the_auto(olimpia, agent_olimpia, olimpia_licensed):
+def test_it_finds_vehicle_permit_operator_and_numbers_the_auto(
+    olimpia: Municipality, agent_olimpia: User, olimpia_licensed: tuple[Case, Permit]
+) -> None:
     licensed, permit = olimpia_licensed
     case = open_auto(olimpia, agent_olimpia, plate=licensed.vehicle.plate.lower(), driver=licensed.driver)
     assert case.number == "AI-0001/2026"
@@ -47,12 +53,12 @@ def test_it_finds_vehicle_permit_operator_and_numbers_the_auto(olimpia, agent_ol
     assert case.evidence.get().file.read().startswith(b"\xff\xd8\xff")
 
 
-def test_an_unknown_plate_is_clandestine_transport(olimpia, agent_olimpia):
+def test_an_unknown_plate_is_clandestine_transport(olimpia: Municipality, agent_olimpia: User) -> None:
     case = open_auto(olimpia, agent_olimpia, plate="XYZ1A23", infraction_code="OLI-27")
     assert case.clandestine and case.operator is None and case.permit is None
 
 
-def test_omissions_warn_citing_art_30_and_never_block(olimpia, agent_olimpia):
+def test_omissions_warn_citing_art_30_and_never_block(olimpia: Municipality, agent_olimpia: User) -> None:
     case = open_auto(olimpia, agent_olimpia, plate="XYZ1A23", place="", description="", agent_registration="",
                      evidence=[])  # fmt: skip
     assert case.pk is not None
@@ -70,14 +76,25 @@ def test_omissions_warn_citing_art_30_and_never_block(olimpia, agent_olimpia):
         ({"infraction_code": "VOT-9-I"}, "infraction_code", "catálogo"),
         ({"plate": "12345"}, "plate", "Placa"),
         ({"occurred_at": RECORDED_AT + dt.timedelta(minutes=1)}, "occurred_at", "posterior"),
-        ({"evidence": [EvidenceUpload(SimpleUploadedFile("x.jpg", b"GIF89a" + b"0" * 50))]}, "evidence", "PDF"),
         (
-            {"evidence": [EvidenceUpload(SimpleUploadedFile("x.jpg", b"\xff\xd8\xff" + b"0" * (10 * 1024 * 1024)))]},
-            "evidence", "10 MB",
+            {"evidence": [EvidenceUpload(SimpleUploadedFile("x.jpg", b"GIF89a" + b"0" * 50))]},
+            "evidence",
+            "PDF",
+        ),
+        (
+            {
+                "evidence": [
+                    EvidenceUpload(SimpleUploadedFile("x.jpg", b"\xff\xd8\xff" + b"0" * (10 * 1024 * 1024)))
+                ]
+            },
+            "evidence",
+            "10 MB",
         ),
     ],
 )
-def test_bad_input_is_refused_in_portuguese_and_nothing_is_stored(olimpia, agent_olimpia, changes, field, text):
+def test_bad_input_is_refused_in_portuguese_and_nothing_is_stored(
+    olimpia: Municipality, agent_olimpia: User, changes: dict[str, Any], field: str, text: str
+) -> None:
     changes.setdefault("plate", "ABC1D23")
     with pytest.raises(ValidationError) as raised:
         open_auto(olimpia, agent_olimpia, **changes)
@@ -86,20 +103,26 @@ def test_bad_input_is_refused_in_portuguese_and_nothing_is_stored(olimpia, agent
     assert not AuditEvent.objects.filter(action="infractioncase.open").exists()
 
 
-def test_someone_without_the_agent_role_cannot_open_an_auto(olimpia, agent_votuporanga):
+def test_someone_without_the_agent_role_cannot_open_an_auto(
+    olimpia: Municipality, agent_votuporanga: User
+) -> None:
     with pytest.raises(ValidationError) as raised:
         open_auto(olimpia, agent_votuporanga, plate="ABC1D23")
     assert "agente de fiscalização" in raised.value.message_dict["agent"][0]
 
 
-def test_the_patrocinio_notice_limit_waits_for_the_auto_receipt(patrocinio, agent_patrocinio):
+def test_the_patrocinio_notice_limit_waits_for_the_auto_receipt(
+    patrocinio: Municipality, agent_patrocinio: User
+) -> None:
     case = open_auto(patrocinio, agent_patrocinio, plate="ABC1D23", infraction_code="PAT-5")
     # INT-PAT-ART19-PAR2 counts the 90 days from the receipt of the auto, unknown when it is drawn up.
     assert case.notice_limit is None
 
 
-def test_the_traffic_only_mark_cites_art_21_par_2(olimpia, agent_olimpia):
+def test_the_traffic_only_mark_cites_art_21_par_2(olimpia: Municipality, agent_olimpia: User) -> None:
     case = open_auto(olimpia, agent_olimpia, plate="ABC1D23")
-    case = case_mark_traffic_only(case=case, actor=agent_olimpia, reference="AIT 123456", as_of=dt.date(2026, 3, 13))
+    case = case_mark_traffic_only(
+        case=case, actor=agent_olimpia, reference="AIT 123456", as_of=dt.date(2026, 3, 13)
+    )
     assert case.already_punished_as_traffic_only
     assert "art. 21, § 2º" in case.events.get(kind=EventKind.TRAFFIC_ONLY_MARKED).note

@@ -10,9 +10,13 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from apps.accounts.models import User
 from apps.enforcement.choices import NoticeChannel, NoticePurpose
 from apps.enforcement.models import InfractionCase
 from apps.enforcement.notices import notice_send
+from apps.licensing.casebook import Case
+from apps.licensing.models import Permit
+from apps.tenancy.models import Municipality
 
 from .conftest import jpeg
 from .test_case_open import open_auto
@@ -38,7 +42,9 @@ def form_data(**changes: Any) -> dict[str, Any]:
     return data
 
 
-def test_the_agent_files_an_auto_with_a_photo(olimpia, agent_olimpia, olimpia_licensed):
+def test_the_agent_files_an_auto_with_a_photo(
+    olimpia: Municipality, agent_olimpia: User, olimpia_licensed: tuple[Case, Permit]
+) -> None:
     licensed, permit = olimpia_licensed
     client = client_for(agent_olimpia)
     data = form_data(plate=licensed.vehicle.plate, driver=str(licensed.driver.pk), photos=[jpeg()])
@@ -58,34 +64,53 @@ def test_the_agent_files_an_auto_with_a_photo(olimpia, agent_olimpia, olimpia_li
         ({"infraction_code": ""}, "escolha uma infração do catálogo"),
         ({"plate": "123"}, "Placa: use o formato"),
         ({"occurred_at": "2099-01-01T10:00"}, "não pode ser posterior"),
-        ({"photos": [jpeg("a.jpg").__class__("a.jpg", b"GIF89a....", content_type="image/jpeg")]}, "PDF, JPEG ou PNG"),
+        (
+            {"photos": [jpeg("a.jpg").__class__("a.jpg", b"GIF89a....", content_type="image/jpeg")]},
+            "PDF, JPEG ou PNG",
+        ),
     ],
 )
-def test_refusals_show_on_the_form_and_store_nothing(olimpia, agent_olimpia, changes, text):
+def test_refusals_show_on_the_form_and_store_nothing(
+    olimpia: Municipality, agent_olimpia: User, changes: dict[str, Any], text: str
+) -> None:
     response = client_for(agent_olimpia).post(url("case_new", olimpia), form_data(**changes))
     assert response.status_code == 400
     assert text in response.content.decode()
     assert not InfractionCase.objects.exists()
 
 
-def test_plate_lookup_says_clandestine_citing_art_27_in_olimpia(olimpia, agent_olimpia):
+def test_plate_lookup_says_clandestine_citing_art_27_in_olimpia(
+    olimpia: Municipality, agent_olimpia: User
+) -> None:
     response = client_for(agent_olimpia).get(url("plate_lookup", olimpia), {"plate": "XYZ1A23"})
     body = response.content.decode()
     assert "transporte clandestino" in body and "art. 27" in body
 
 
-def test_plate_lookup_finds_the_permit_operator_and_driver(olimpia, agent_olimpia, olimpia_licensed):
+def test_plate_lookup_finds_the_permit_operator_and_driver(
+    olimpia: Municipality, agent_olimpia: User, olimpia_licensed: tuple[Case, Permit]
+) -> None:
     licensed, permit = olimpia_licensed
-    body = client_for(agent_olimpia).get(url("plate_lookup", olimpia), {"plate": licensed.vehicle.plate}).content.decode()
-    assert permit.number in body and licensed.operator.holder_name in body and licensed.driver.person.name in body
+    body = (
+        client_for(agent_olimpia)
+        .get(url("plate_lookup", olimpia), {"plate": licensed.vehicle.plate})
+        .content.decode()
+    )
+    assert (
+        permit.number in body
+        and licensed.operator.holder_name in body
+        and licensed.driver.person.name in body
+    )
 
 
-def test_infraction_search_by_words_ignores_accents(olimpia, agent_olimpia):
+def test_infraction_search_by_words_ignores_accents(olimpia: Municipality, agent_olimpia: User) -> None:
     body = client_for(agent_olimpia).get(url("infraction_search", olimpia), {"q": "higiene"}).content.decode()
     assert "OLI-22-IV" in body and "OLI-27" not in body
 
 
-def test_outsiders_and_other_municipalities_get_404(olimpia, agent_olimpia, agent_votuporanga, outsider):
+def test_outsiders_and_other_municipalities_get_404(
+    olimpia: Municipality, agent_olimpia: User, agent_votuporanga: User, outsider: User
+) -> None:
     case = open_auto(olimpia, agent_olimpia, plate="ABC1D23")
     for user in (agent_votuporanga, outsider):
         client = client_for(user)
@@ -94,24 +119,30 @@ def test_outsiders_and_other_municipalities_get_404(olimpia, agent_olimpia, agen
             assert client.get(url(name, olimpia, *args)).status_code == 404
 
 
-def test_a_judge_reads_the_case_but_cannot_file_autos(olimpia, agent_olimpia, judge_olimpia):
+def test_a_judge_reads_the_case_but_cannot_file_autos(
+    olimpia: Municipality, agent_olimpia: User, judge_olimpia: User
+) -> None:
     case = open_auto(olimpia, agent_olimpia, plate="ABC1D23")
     client = client_for(judge_olimpia)
     assert client.get(url("case_detail", olimpia, case.pk)).status_code == 200
     assert client.get(url("case_new", olimpia)).status_code == 404
 
 
-def test_a_notice_is_sent_from_the_case_page_and_its_pdf_downloads(olimpia, agent_olimpia):
+def test_a_notice_is_sent_from_the_case_page_and_its_pdf_downloads(
+    olimpia: Municipality, agent_olimpia: User
+) -> None:
     case = open_auto(olimpia, agent_olimpia, plate="ABC1D23")
     client = client_for(agent_olimpia)
     today = timezone.localdate().isoformat()
-    client.post(url("notice_new", olimpia, case.pk), {"purpose": "infraction", "channel": "ar", "sent_on": today})
+    client.post(
+        url("notice_new", olimpia, case.pk), {"purpose": "infraction", "channel": "ar", "sent_on": today}
+    )
     notice = case.notices.get()
     response = client.get(url("notice_pdf", olimpia, notice.pk))
-    assert b"".join(response.streaming_content).startswith(b"%PDF")
+    assert b"".join(response.streaming_content).startswith(b"%PDF")  # type: ignore[attr-defined]
 
 
-def test_the_edital_screen_lists_offenders_not_reached(olimpia, agent_olimpia):
+def test_the_edital_screen_lists_offenders_not_reached(olimpia: Municipality, agent_olimpia: User) -> None:
     case = open_auto(olimpia, agent_olimpia, plate="ABC1D23")
     notice = notice_send(case=case, actor=agent_olimpia, purpose=NoticePurpose.INFRACTION, channel=NoticeChannel.AR,
                          sent_on=case.drawn_on, as_of=timezone.localdate())  # fmt: skip
@@ -126,7 +157,9 @@ def test_the_edital_screen_lists_offenders_not_reached(olimpia, agent_olimpia):
     assert case.notices.filter(channel="edital", ciencia_on__isnull=False).exists()
 
 
-def test_the_home_card_shows_the_agents_autos(olimpia, agent_olimpia):
+def test_the_home_card_shows_the_agents_autos(olimpia: Municipality, agent_olimpia: User) -> None:
     open_auto(olimpia, agent_olimpia, plate="ABC1D23")
-    body = client_for(agent_olimpia).get(reverse("municipality_home", args=[olimpia.ibge_code])).content.decode()
+    body = (
+        client_for(agent_olimpia).get(reverse("municipality_home", args=[olimpia.ibge_code])).content.decode()
+    )
     assert "Meus autos de infração" in body
