@@ -255,7 +255,23 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
 }
-SPECTACULAR_SETTINGS = {"TITLE": "Outorga API", "VERSION": "1.0.0"}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Outorga API",
+    "VERSION": "1.0.0",
+    # Choice sets behind fields with the same name in several apps ("kind", "state") need a stable
+    # schema name, or drf-spectacular invents one ("KindC9fEnum") and `check --deploy` warns (and
+    # tests/test_deploy_check.py fails). A new colliding choice class gets its entry here.
+    "ENUM_NAME_OVERRIDES": {
+        "ApplicationKindEnum": "apps.licensing.choices.ApplicationKind",
+        "ApplicationStateEnum": "apps.licensing.choices.ApplicationState",
+        "PermitKindEnum": "apps.licensing.choices.PermitKind",
+        "PermitStateEnum": "apps.licensing.choices.PermitState",
+        "InspectionKindEnum": "apps.inspections.choices.InspectionKind",
+        "OperatorKindEnum": "apps.registry.choices.OperatorKind",
+        "FeeKindEnum": "apps.finance.choices.FeeKind",
+        "CaseStateEnum": "apps.enforcement.choices.CaseState",
+    },
+}
 
 LOGGING = {
     "version": 1,
