@@ -1,0 +1,42 @@
+from django.db import models
+
+
+class Instance(models.TextChoices):
+    """The instance an appeal goes to. Votuporanga's Secretary is the first, its JARI the second."""
+
+    FIRST = "first", "1ª instância (defesa)"
+    SECOND = "second", "2ª instância (recurso / JARI)"
+
+
+class FilingChannel(models.TextChoices):
+    PAPER = "paper", "Protocolo em papel"
+    PORTAL = "portal", "Portal do autorizatário"
+
+
+class Verdict(models.TextChoices):
+    UPHELD = "upheld", "Improcedente — penalidade mantida"
+    GRANTED = "granted", "Procedente — auto cancelado"
+    PARTIALLY_GRANTED = "partially_granted", "Parcialmente procedente — penalidade mantida"
+    NOT_ADMITTED = "not_admitted", "Não conhecido (intempestivo) — penalidade mantida"
+
+
+# Verdicts that keep the condemnation (the case goes on to the next instance or becomes final).
+CONDEMNING = frozenset({Verdict.UPHELD, Verdict.PARTIALLY_GRANTED, Verdict.NOT_ADMITTED})
+
+
+class SanctionState(models.TextChoices):
+    AWAITING_APPEAL = "awaiting_appeal", "Condenado em 1ª instância (cabe recurso)"
+    FINAL = "final", "Definitiva"
+    ANNULLED = "annulled", "Anulada (recurso procedente)"
+
+
+class FinalityReason(models.TextChoices):
+    NO_APPEAL = "no_appeal", "Sem recurso no prazo"
+    LAST_INSTANCE = "last_instance", "Mantida na última instância"
+
+
+class EffectKind(models.TextChoices):
+    SUSPENSION = "suspension", "Alvará suspenso"
+    REVOCATION = "revocation", "Alvará cassado"
+    BAN = "ban", "Impedimento registrado"
+    SKIPPED = "skipped", "Efeito não aplicado"

@@ -1,0 +1,189 @@
+"""Finality: the case's penalty computed by the engine from the operator's history and its effects applied in
+the same transaction (permit suspended for exactly the period, revoked on cassação, the 2-year ban recorded),
+and the annulment when an appeal is granted (open fine guide cancelled, paid fine refunded — Olímpia art. 35).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from apps.audit.services import audit_record
+from apps.dueprocess import effects, lawbridge
+from apps.dueprocess.choices import FinalityReason, Instance, SanctionState
+from apps.dueprocess.models import Sanction
+from apps.dueprocess.procedure import proceeding
+from apps.enforcement.choices import CaseState, EventKind
+from apps.enforcement.lawbridge import penalty_text
+from apps.enforcement.models import InfractionCase
+from apps.enforcement.services import case_event_add, case_move, locked_case
+from apps.finance.choices import GuideStatus
+from apps.finance.formatting import brl
+from apps.finance.services import guide_cancel, refund_create
+from lawcode import Decision
+
+__all__ = ["FinalityReason", "case_finalize", "case_finalize_unappealed", "sanction_annul", "sanction_condemn_first"]
+
+
+def refuse(field: str, message: str) -> ValidationError:
+    return ValidationError({field: message})
+
+
+def _date(value: Any) -> dt.date | None:
+    return value if isinstance(value, dt.date) else None
+
+
+def _first(penalties: list[dict[str, Any]], kind: str) -> dict[str, Any] | None:
+    return next((p for p in penalties if p.get("kind") == kind), None)
+
+
+def _fill(sanction: Sanction, decision: Decision, final_on: dt.date | None) -> None:
+    """Copy the engine's result into the row (the whole Decision is kept too, replayable)."""
+    result, stored = decision.result, decision.to_dict()
+    penalties = list(result.get("penalties") or [])
+    sanction.outcome, sanction.decision = decision.outcome, stored
+    sanction.penalties = stored["result"].get("penalties") or []
+    sanction.penalty_text = penalty_text(penalties)[:500]
+    sanction.recidivism = bool(result.get("recidivism"))
+    _fill_fine(sanction, _first(penalties, "fine"))
+    _fill_suspension(sanction, _first(penalties, "suspension"), final_on)
+    sanction.inspection_required = _first(penalties, "inspection_required") is not None
+    sanction.cassation = _first(penalties, "cassation") is not None
+    sanction.cassation_if_not_regularized_by = _date(result.get("cassation_if_not_regularized_by"))
+    ban = _first(penalties, "ban")
+    sanction.ban_start = _date(ban.get("start")) if ban else None
+    sanction.ban_until = _date(ban.get("end")) if ban else None
+
+
+def _fill_fine(sanction: Sanction, fine: dict[str, Any] | None) -> None:
+    quantity = fine.get("quantity") if fine else None
+    sanction.fine_quantity = Decimal(str(quantity)) if quantity is not None else None
+    sanction.fine_unit = str(fine.get("unit") or "") if quantity is not None and fine else ""
+    brl = fine.get("brl") if fine else None
+    sanction.fine_brl = Decimal(str(brl)) if brl is not None else None
+
+
+def _fill_suspension(sanction: Sanction, suspension: dict[str, Any] | None, final_on: dt.date | None) -> None:
+    days = int(suspension["days"]) if suspension and suspension.get("days") else None
+    start = _date(suspension.get("start")) if suspension else None
+    end = _date(suspension.get("end")) if suspension else None
+    if days and start is None and final_on is not None:
+        # The regime gives only the days (Votuporanga): the period runs from the final decision, both ends
+        # included, as the regimes that give dates count it (Olímpia: 30 days from 20/08 end on 18/09).
+        start, end = final_on, final_on + dt.timedelta(days=days - 1)
+    sanction.suspension_days, sanction.suspension_start, sanction.suspension_end = days, start, end
+
+
+@transaction.atomic
+def sanction_condemn_first(*, case: InfractionCase, condemned_on: dt.date, actor: Any, as_of: dt.date) -> None:
+    """Where the law makes the fine due after the first condemnation (Olímpia art. 33), record the penalty now
+    (fine chargeable, other effects only once final); elsewhere nothing happens until finality."""
+    if proceeding(case.regime_id).fine_due_on_first_condemnation is None:
+        return
+    decision = lawbridge.sanction(case, None, as_of)
+    sanction = Sanction(case=case, operator=case.operator, state=SanctionState.AWAITING_APPEAL,
+                        condemned_on=condemned_on)  # fmt: skip
+    _fill(sanction, decision, None)
+    sanction.save()
+    case_event_add(case=case, kind=EventKind.SANCTION_APPLIED, actor=actor, on=condemned_on,
+                   note=f"Penalidade (cabe recurso): {sanction.penalty_text}", data={"sanction_id": sanction.pk})  # fmt: skip
+    audit_record(actor=actor, municipality=case.municipality, action="sanction.condemn", obj=sanction,
+                 after=sanction.audit_snapshot())  # fmt: skip
+
+
+@transaction.atomic
+def case_finalize(
+    *, case: InfractionCase, final_on: dt.date, reason: str, actor: Any, as_of: dt.date
+) -> Sanction:
+    """The decision is final on ``final_on``: compute the penalty from the history of final decisions, store
+    it with its Decision and apply its effects, all in this transaction."""
+    row = locked_case(case)
+    decision = lawbridge.sanction(row, final_on, as_of)
+    sanction = Sanction.objects.select_for_update().filter(case=row).first()
+    before = sanction.audit_snapshot() if sanction else None
+    sanction = sanction or Sanction(case=row, operator=row.operator, condemned_on=final_on)
+    sanction.state, sanction.decided_final_on, sanction.finality_reason = SanctionState.FINAL, final_on, reason
+    _fill(sanction, decision, final_on)
+    sanction.save()
+    sanction.effects = effects.apply(sanction=sanction, case=row, actor=actor, as_of=as_of)
+    sanction.save(update_fields=["effects", "ban", "updated_at"])
+    note = sanction.penalty_text if decision.outcome == "penalty" else "Sem penalidade municipal"
+    case_event_add(case=row, kind=EventKind.SANCTION_APPLIED, actor=actor, on=final_on,
+                   note=f"Decisão definitiva: {note}", data={"sanction_id": sanction.pk})  # fmt: skip
+    audit_record(actor=actor, municipality=row.municipality, action="sanction.final", obj=sanction, before=before,
+                 after={**sanction.audit_snapshot(), "effects": sanction.effects})  # fmt: skip
+    return sanction
+
+
+# --- no appeal in time ------------------------------------------------------------------------------------
+
+LAPSING = {CaseState.NOTIFIED: Instance.FIRST, CaseState.JUDGED_FIRST: Instance.SECOND}
+
+
+def lapse_deadline(case: InfractionCase, as_of: dt.date) -> dt.date | None:
+    """The last day to appeal in the case's current state (None: no ciência yet, or no deadline in the law)."""
+    from apps.dueprocess.services import counts_from
+
+    instance = LAPSING.get(CaseState(case.state))
+    start = counts_from(case, instance) if instance else None
+    answer = lawbridge.appeal_deadline(case, instance, start, as_of) if instance and start else None
+    return answer.end if answer else None
+
+
+@transaction.atomic
+def case_finalize_unappealed(*, case: InfractionCase, actor: Any, as_of: dt.date) -> Sanction:
+    """No appeal was filed in time: the decision is final the day after the deadline ran out."""
+    row = locked_case(case)
+    if row.state not in LAPSING:
+        raise refuse("state", f"O auto {row.number} está «{row.get_state_display()}»: não cabe declarar a "
+                              "decisão definitiva por falta de recurso.")  # fmt: skip
+    deadline = lapse_deadline(row, as_of)
+    if deadline is None:
+        raise refuse("state", "Decisão definitiva: sem a ciência do autuado (ou sem prazo de recurso na lei), o "
+                              "prazo de recurso não começou a correr.")  # fmt: skip
+    if as_of <= deadline:
+        raise refuse("state", f"Decisão definitiva: o prazo de recurso corre até {deadline:%d/%m/%Y}.")
+    final_on = deadline + dt.timedelta(days=1)
+    row = case_move(case=row, to=CaseState.FINAL, allowed=tuple(LAPSING), actor=actor, on=final_on,
+                    note=f"Sem recurso até {deadline:%d/%m/%Y}: decisão definitiva")  # fmt: skip
+    return case_finalize(case=row, final_on=final_on, reason=FinalityReason.NO_APPEAL, actor=actor, as_of=as_of)
+
+
+# --- annulment ----------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def sanction_annul(*, case: InfractionCase, actor: Any, as_of: dt.date, reason: str) -> Sanction | None:
+    """An appeal was granted: the infraction is cancelled; an open guide is cancelled, a paid fine refunded
+    (Olímpia art. 35: by bank transfer)."""
+    sanction = Sanction.objects.select_for_update().filter(case=case).first()
+    if sanction is None:
+        return None
+    before = sanction.audit_snapshot()
+    sanction.state = SanctionState.ANNULLED
+    sanction.save(update_fields=["state", "updated_at"])
+    _undo_fine(sanction, case, actor, as_of, reason)
+    audit_record(actor=actor, municipality=case.municipality, action="sanction.annul", obj=sanction, before=before,
+                 after=sanction.audit_snapshot())  # fmt: skip
+    return sanction
+
+
+def _undo_fine(sanction: Sanction, case: InfractionCase, actor: Any, as_of: dt.date, reason: str) -> None:
+    guide = sanction.guide
+    if guide is None:
+        return
+    if guide.status == GuideStatus.OPEN:
+        guide_cancel(actor=actor, guide=guide, reason=f"Recurso procedente — {reason}", as_of=as_of)
+        return
+    payment = getattr(guide, "payment", None)
+    if guide.status != GuideStatus.PAID or payment is None:
+        return
+    refund = refund_create(actor=actor, payment=payment, amount_brl=payment.amount_brl, due_on=as_of,
+                           reason=f"Recurso procedente: multa do auto {case.number} devolvida", as_of=as_of)  # fmt: skip
+    case_event_add(case=case, kind=EventKind.REFUND_DUE, actor=actor, on=as_of,
+                   note=f"Restituição de {brl(refund.amount_brl)} por transferência bancária (guia {guide.number})",
+                   data={"refund_id": refund.pk})  # fmt: skip

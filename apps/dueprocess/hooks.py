@@ -1,0 +1,59 @@
+"""What due process registers with other apps (imported from AppConfig.ready): the case timeline's deadlines,
+the operator history the printed auto uses, and the payment callback for fine guides."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from apps.dueprocess.fines import fine_paid
+from apps.dueprocess.history import operator_history
+from apps.dueprocess.models import Appeal, Sanction
+from apps.dueprocess.procedure import instance_label
+from apps.enforcement.hooks import TimelineItem, register_history_provider, register_timeline_source
+from apps.enforcement.models import InfractionCase
+from apps.finance.choices import OriginType
+from apps.finance.origins import register_payment_handler
+
+
+def _appeal_items(appeal: Appeal) -> list[TimelineItem]:
+    label = instance_label(appeal.case.regime_id, appeal.instance)
+    judgment = getattr(appeal, "judgment", None)
+    items = []
+    if appeal.instance != "first" and appeal.deadline:
+        # The first-instance deadline is enforcement's own mark; the later ones are drawn here.
+        items.append(TimelineItem(on=appeal.deadline, label=f"Prazo: {label}", deadline=True,
+                                  done_on=appeal.filed_on))  # fmt: skip
+    if appeal.judgment_deadline:
+        items.append(TimelineItem(on=appeal.judgment_deadline, label=f"Prazo de julgamento: {label}", deadline=True,
+                                  done_on=judgment.decided_on if judgment else None))  # fmt: skip
+    return items
+
+
+def _sanction_items(sanction: Sanction) -> list[TimelineItem]:
+    items = []
+    if sanction.suspension_start and sanction.suspension_end:
+        items.append(TimelineItem(on=sanction.suspension_end, label="Fim da suspensão do alvará",
+                                  detail=f"desde {sanction.suspension_start:%d/%m/%Y}"))  # fmt: skip
+    if sanction.ban_until:
+        items.append(TimelineItem(on=sanction.ban_until, label="Fim do impedimento de atuar"))
+    guide = sanction.guide
+    if guide is not None:
+        paid = getattr(guide, "payment", None)
+        items.append(TimelineItem(on=guide.due_on, label=f"Vencimento da multa (guia {guide.number})", deadline=True,
+                                  done_on=paid.paid_on if paid else None))  # fmt: skip
+    return items
+
+
+def due_process_timeline(case: InfractionCase, as_of: dt.date) -> list[TimelineItem]:
+    items: list[TimelineItem] = []
+    for appeal in Appeal.objects.filter(case=case).select_related("judgment", "case"):
+        items += _appeal_items(appeal)
+    sanction = Sanction.objects.filter(case=case).select_related("guide__payment").first()
+    if sanction is not None:
+        items += _sanction_items(sanction)
+    return items
+
+
+register_timeline_source(due_process_timeline)
+register_history_provider(operator_history)
+register_payment_handler(OriginType.FINE, fine_paid)

@@ -1,0 +1,98 @@
+"""Questions due process asks the law (through apps.lawconfig.engine): appeal, judgment and payment deadlines,
+and the sanction of a case from the operator's history of final decisions.
+
+A deadline answer is None when the regime does not answer the question or sets no deadline (the screens then
+say so); the sanction is never guessed: an engine error reaches the user as a Portuguese refusal.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from apps.dueprocess.history import operator_history
+from apps.dueprocess.procedure import proceeding
+from apps.enforcement.models import InfractionCase as CaseRow
+from apps.lawconfig import engine
+from apps.registry.lawfacts import operator_facts
+from lawcode import Decision
+from lawcode.errors import InvalidFactError, LawcodeError, MissingFactError, QuestionNotApplicableError
+from lawcode.facts import DeadlineFacts, InfractionCase, Operator
+
+
+@dataclass(frozen=True)
+class Deadline:
+    end: dt.date
+    decision: dict[str, Any]
+    message: str
+
+
+def _deadline(case: CaseRow, question: str, facts: DeadlineFacts, as_of: dt.date) -> Deadline | None:
+    try:
+        decision = engine.evaluate(municipality=case.municipality, question=question, facts=facts, as_of=as_of,
+                                   regime_id=case.regime_id)  # fmt: skip
+    except (QuestionNotApplicableError, MissingFactError, InvalidFactError):
+        return None
+    end = decision.result.get("end")
+    if not isinstance(end, dt.date):
+        return None
+    return Deadline(end, decision.to_dict(), "; ".join(f.message for f in decision.findings))
+
+
+def appeal_deadline(case: CaseRow, instance: str, start: dt.date, as_of: dt.date) -> Deadline | None:
+    spec = proceeding(case.regime_id).instances.get(instance)
+    engine_name = spec.engine_name if spec else None
+    return _deadline(case, "appeal_deadline", DeadlineFacts(start=start, instance=engine_name), as_of)
+
+
+def judgment_deadline(case: CaseRow, instance: str, filed_on: dt.date, as_of: dt.date) -> Deadline | None:
+    spec = proceeding(case.regime_id).instances.get(instance)
+    engine_name = spec.engine_name if spec else None
+    return _deadline(case, "judgment_deadline", DeadlineFacts(start=filed_on, instance=engine_name), as_of)
+
+
+def payment_deadline(case: CaseRow, ciencia_on: dt.date, as_of: dt.date) -> Deadline | None:
+    return _deadline(case, "payment_deadline", DeadlineFacts(start=ciencia_on), as_of)
+
+
+def infraction_date(case: CaseRow) -> dt.date:
+    return timezone.localtime(case.occurred_at).date()
+
+
+def _operator(case: CaseRow, as_of: dt.date) -> Operator:
+    if case.operator is None:
+        # Clandestine transport: nobody in the registry; the offender named on the auto answers for it.
+        return Operator(kind="PJ" if len(case.offender_document) == 14 else "PF")
+    history = operator_history(case.operator, as_of, exclude_case=case.pk)
+    return operator_facts(case.operator, as_of=as_of, history=history)
+
+
+def _committed_by(case: CaseRow) -> str | None:
+    """The driver who committed it when it is not the operator in person (Olímpia art. 28, joint liability)."""
+    if case.operator is None or not case.driver_name:
+        return None
+    holder = case.operator.holder_name
+    return None if case.driver_name.strip().casefold() == holder.strip().casefold() else case.driver_name
+
+
+def sanction_facts(case: CaseRow, decided_final_on: dt.date | None, as_of: dt.date) -> InfractionCase:
+    return InfractionCase(
+        code=case.infraction_code, date=infraction_date(case), operator=_operator(case, as_of),
+        already_punished_as_traffic_only=case.already_punished_as_traffic_only, decided_final_on=decided_final_on,
+        auto_date=case.drawn_on, guide_issue_date=as_of, committed_by=_committed_by(case),
+        auto_omissions=tuple(case.auto_omissions),
+    )  # fmt: skip
+
+
+def sanction(case: CaseRow, decided_final_on: dt.date | None, as_of: dt.date) -> Decision:
+    """The engine's penalty for the case; a Portuguese ValidationError when the law cannot decide it."""
+    facts = sanction_facts(case, decided_final_on, as_of)
+    try:
+        return engine.evaluate(municipality=case.municipality, question="sanction", facts=facts, as_of=as_of,
+                               regime_id=case.regime_id)  # fmt: skip
+    except LawcodeError as error:
+        raise ValidationError({"sanction": f"Penalidade: a lei não permite calculá-la — {error.message_pt}"}) from None

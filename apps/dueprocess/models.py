@@ -1,0 +1,171 @@
+"""Due process: appeals (defence and second instance), judgments, and the final Sanction with its effects.
+
+Every write goes through services.py / finality.py / fines.py. The engine's Decisions (deadlines, the sanction)
+are stored as JSON so a figure can be explained and replayed later.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from django.conf import settings
+from django.db import models
+
+from apps.dueprocess.choices import FilingChannel, FinalityReason, Instance, SanctionState, Verdict
+from apps.tenancy.querysets import MunicipalityScopedQuerySet
+
+
+class CaseChildQuerySet(MunicipalityScopedQuerySet[Any]):
+    """Rows that belong to a municipality through their case."""
+
+    municipality_field: ClassVar[str] = "case__municipality"
+
+
+class AppealQuerySet(CaseChildQuerySet):
+    def pending(self) -> AppealQuerySet:
+        return self.filter(judgment__isnull=True)
+
+    def queue(self, instance: str) -> AppealQuerySet:
+        """Pending appeals of one instance, the nearest judgment deadline first (none: after every dated one)."""
+        rows = self.pending().filter(instance=instance).select_related("case", "case__operator__person",
+                                                                       "case__operator__company")  # fmt: skip
+        return rows.order_by(models.F("judgment_deadline").asc(nulls_last=True), "filed_on", "pk")
+
+
+class JudgmentQuerySet(MunicipalityScopedQuerySet["Judgment"]):
+    municipality_field: ClassVar[str] = "appeal__case__municipality"
+
+
+class Appeal(models.Model):
+    """A defence (first instance) or an appeal (second instance / JARI), filed on paper or in the portal."""
+
+    case = models.ForeignKey("enforcement.InfractionCase", on_delete=models.PROTECT, related_name="appeals")
+    instance = models.CharField("instância", max_length=8, choices=Instance.choices)
+    filed_on = models.DateField("protocolado em")
+    channel = models.CharField("meio", max_length=8, choices=FilingChannel.choices, default=FilingChannel.PAPER)
+    filed_by_staff = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        verbose_name="protocolado por",
+    )  # fmt: skip
+    filed_by_portal = models.BooleanField("protocolado pelo autorizatário no portal", default=False)
+    appellant_name = models.CharField("recorrente", max_length=200)
+    text = models.TextField("razões")
+    counts_from = models.DateField("prazo contado de (ciência)", null=True, blank=True)
+    deadline = models.DateField("prazo para recorrer", null=True, blank=True)
+    deadline_decision = models.JSONField("decisão do prazo de recurso", default=dict, blank=True)
+    late = models.BooleanField("fora do prazo", default=False)
+    judgment_deadline = models.DateField("prazo para julgamento", null=True, blank=True)
+    judgment_deadline_decision = models.JSONField("decisão do prazo de julgamento", default=dict, blank=True)
+    created_at = models.DateTimeField("registrado em", auto_now_add=True)
+
+    objects = AppealQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "defesa/recurso"
+        verbose_name_plural = "defesas e recursos"
+        ordering = ["filed_on", "pk"]
+        constraints = [models.UniqueConstraint(fields=["case", "instance"], name="appeal_once_per_instance")]
+
+    def __str__(self) -> str:
+        return f"{self.get_instance_display()} — {self.case.number}"
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {
+            "case_id": self.case_id, "instance": self.instance, "filed_on": self.filed_on, "channel": self.channel,
+            "deadline": self.deadline, "late": self.late, "judgment_deadline": self.judgment_deadline,
+        }  # fmt: skip
+
+
+class Judgment(models.Model):
+    """The decision on one appeal: verdict, reasoning and who decided, in which role."""
+
+    appeal = models.OneToOneField(Appeal, on_delete=models.PROTECT, related_name="judgment")
+    decided_on = models.DateField("julgado em")
+    verdict = models.CharField("decisão", max_length=20, choices=Verdict.choices)
+    reasoning = models.TextField("fundamentação")
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    decided_by_name = models.CharField("julgador", max_length=200)
+    role = models.CharField("papel do julgador", max_length=32)
+    created_at = models.DateTimeField("registrado em", auto_now_add=True)
+
+    objects = JudgmentQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "julgamento"
+        verbose_name_plural = "julgamentos"
+        ordering = ["decided_on", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.get_verdict_display()} em {self.decided_on:%d/%m/%Y}"
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {"appeal_id": self.appeal_id, "decided_on": self.decided_on, "verdict": self.verdict,
+                "role": self.role, "decided_by_id": self.decided_by_id}  # fmt: skip
+
+
+class SanctionQuerySet(CaseChildQuerySet):
+    def final(self) -> SanctionQuerySet:
+        return self.filter(state=SanctionState.FINAL)
+
+
+class Sanction(models.Model):
+    """The penalty the engine computed for a case from the operator's history, and the effects applied."""
+
+    case = models.OneToOneField("enforcement.InfractionCase", on_delete=models.PROTECT, related_name="sanction")
+    operator = models.ForeignKey(
+        "registry.Operator", on_delete=models.PROTECT, null=True, blank=True, related_name="sanctions"
+    )
+    state = models.CharField("situação", max_length=16, choices=SanctionState.choices)
+    condemned_on = models.DateField("condenação em")
+    decided_final_on = models.DateField("decisão definitiva em", null=True, blank=True)
+    finality_reason = models.CharField(
+        "motivo da definitividade", max_length=16, choices=FinalityReason.choices, blank=True
+    )
+    outcome = models.CharField("resultado", max_length=16)  # engine outcome: penalty | no_penalty
+    decision = models.JSONField("decisão do engine (sanction)")
+    penalties = models.JSONField("penalidades", default=list, blank=True)
+    penalty_text = models.CharField("penalidades (texto)", max_length=500, blank=True)
+    recidivism = models.BooleanField("reincidência", default=False)
+    fine_quantity = models.DecimalField("multa (quantidade)", max_digits=12, decimal_places=4, null=True, blank=True)
+    fine_unit = models.CharField("multa (unidade)", max_length=8, blank=True)
+    fine_brl = models.DecimalField("multa (R$, na decisão)", max_digits=12, decimal_places=2, null=True, blank=True)
+    suspension_days = models.PositiveIntegerField("suspensão (dias)", null=True, blank=True)
+    suspension_start = models.DateField("suspensão de", null=True, blank=True)
+    suspension_end = models.DateField("suspensão até", null=True, blank=True)
+    inspection_required = models.BooleanField("vistoria ao fim da suspensão", default=False)
+    cassation = models.BooleanField("cassação", default=False)
+    cassation_if_not_regularized_by = models.DateField("cassação se não regularizar até", null=True, blank=True)
+    ban_start = models.DateField("impedimento de", null=True, blank=True)
+    ban_until = models.DateField("impedimento até", null=True, blank=True)
+    effects = models.JSONField("efeitos aplicados", default=list, blank=True)
+    guide = models.OneToOneField(
+        "finance.PaymentGuide", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        verbose_name="guia da multa",
+    )  # fmt: skip
+    ban = models.ForeignKey("registry.Ban", on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField("registrado em", auto_now_add=True)
+    updated_at = models.DateTimeField("atualizado em", auto_now=True)
+
+    objects = SanctionQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "penalidade"
+        verbose_name_plural = "penalidades"
+        ordering = ["-condemned_on", "-pk"]
+        indexes = [models.Index(fields=["operator", "state"], name="sanction_operator_idx")]
+
+    def __str__(self) -> str:
+        return f"Penalidade do auto {self.case.number}"
+
+    @property
+    def has_fine(self) -> bool:
+        return self.fine_quantity is not None
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {
+            "case_id": self.case_id, "state": self.state, "outcome": self.outcome, "penalties": self.penalty_text,
+            "decided_final_on": self.decided_final_on, "fine_quantity": self.fine_quantity,
+            "fine_unit": self.fine_unit, "suspension_start": self.suspension_start,
+            "suspension_end": self.suspension_end, "cassation": self.cassation, "ban_until": self.ban_until,
+            "guide_id": self.guide_id,
+        }  # fmt: skip

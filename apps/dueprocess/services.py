@@ -1,0 +1,206 @@
+"""Appeals and judgments: appeal_file (staff paper filings and, later, the operator portal) and appeal_judge.
+
+Each service is keyword-only, runs in one transaction, refuses bad input with a Portuguese ValidationError
+naming the field before anything is stored, moves the case through enforcement's case_move (timeline event and
+audit) and writes its own audit record. Deadlines come from the engine (lawbridge); a late appeal is flagged
+with its deadline and filing day, never refused — the authority decides (verdict «não conhecido»).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from apps.audit.services import audit_record
+from apps.dueprocess import finality, lawbridge
+from apps.dueprocess.choices import CONDEMNING, FilingChannel, Instance, Verdict
+from apps.dueprocess.models import Appeal, Judgment
+from apps.dueprocess.permissions import JUDGE_FIRST, JUDGE_SECOND
+from apps.dueprocess.procedure import instance_label, proceeding
+from apps.enforcement.choices import CaseState, EventKind, NoticePurpose
+from apps.enforcement.models import InfractionCase
+from apps.enforcement.services import case_move, locked_case
+from apps.enforcement.timeline import infraction_ciencia
+from apps.tenancy.choices import Role
+from apps.tenancy.querysets import user_can
+
+APPEAL = "dueprocess.appeal"
+FILABLE_FROM = {
+    Instance.FIRST: (CaseState.DRAFTED, CaseState.NOTIFIED),
+    Instance.SECOND: (CaseState.JUDGED_FIRST,),
+}
+MOVES_TO = {Instance.FIRST: CaseState.IN_DEFENCE, Instance.SECOND: CaseState.IN_APPEAL}
+JUDGING_ACTION = {Instance.FIRST: JUDGE_FIRST, Instance.SECOND: JUDGE_SECOND}
+JUDGING_ROLE = {Instance.FIRST: Role.JUDGING_AUTHORITY, Instance.SECOND: Role.APPEAL_BOARD}
+
+
+def refuse(field: str, message: str) -> ValidationError:
+    return ValidationError({field: message})
+
+
+def actor_name(actor: Any) -> str:
+    if actor is None or not getattr(actor, "is_authenticated", False):
+        return "sistema"
+    return getattr(actor, "display_name", "") or actor.get_username()
+
+
+# --- filing -----------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def appeal_file(
+    *, case: InfractionCase, instance: str, filed_on: dt.date, text: str, actor: Any, as_of: dt.date,
+    via_portal: bool = False, appellant_name: str = "",
+) -> Appeal:  # fmt: skip
+    """Register a defence or an appeal. The operator portal calls it with ``via_portal=True`` (its own login
+    identifies the operator); staff filings need the protocol role."""
+    row = locked_case(case)
+    if not via_portal and not user_can(actor, row.municipality.pk, APPEAL, "change"):
+        raise refuse("appeal", f"Recurso: você não pode protocolar recursos em {row.municipality}.")
+    _check_filing(row, instance, filed_on, text, as_of)
+    appeal = _build_appeal(row, instance, filed_on, text, actor, via_portal, appellant_name, as_of)
+    try:
+        with transaction.atomic():
+            appeal.save()
+    except IntegrityError:
+        raise refuse("instance", _twice_message(row, instance)) from None
+    case_move(case=row, to=MOVES_TO[Instance(instance)], allowed=FILABLE_FROM[Instance(instance)], actor=actor,
+              on=filed_on, event=EventKind.APPEAL_FILED, note=_filing_note(appeal),
+              data={"appeal_id": appeal.pk, "late": appeal.late})  # fmt: skip
+    audit_record(actor=actor, municipality=row.municipality, action="appeal.file", obj=appeal,
+                 after=appeal.audit_snapshot())  # fmt: skip
+    return appeal
+
+
+def _twice_message(case: InfractionCase, instance: str) -> str:
+    first = Appeal.objects.filter(case=case, instance=instance).first()
+    when = f" em {first.filed_on:%d/%m/%Y}" if first else ""
+    return (f"{instance_label(case.regime_id, instance)}: já protocolado{when} para o auto {case.number}; "
+            "não se recorre duas vezes na mesma instância.")  # fmt: skip
+
+
+def _check_filing(case: InfractionCase, instance: str, filed_on: dt.date, text: str, as_of: dt.date) -> None:
+    if instance not in Instance.values or not proceeding(case.regime_id).has(instance):
+        raise refuse("instance", "Instância: a lei deste município não prevê recurso em 2ª instância.")
+    if Appeal.objects.filter(case=case, instance=instance).exists():
+        raise refuse("instance", _twice_message(case, instance))
+    if case.state not in FILABLE_FROM[Instance(instance)]:
+        raise refuse("instance", f"{instance_label(case.regime_id, instance)}: o auto {case.number} está "
+                                 f"«{case.get_state_display()}».")  # fmt: skip
+    if filed_on > as_of:
+        raise refuse("filed_on", f"Data do protocolo: não pode ser posterior a {as_of:%d/%m/%Y}.")
+    if filed_on < case.drawn_on:
+        raise refuse("filed_on", f"Data do protocolo: anterior à lavratura do auto ({case.drawn_on:%d/%m/%Y}).")
+    if not text.strip():
+        raise refuse("text", "Razões do recurso: campo obrigatório.")
+
+
+def decision_ciencia(case: InfractionCase, since: dt.date) -> dt.date | None:
+    """Ciência of the first-instance decision: the earliest notice of it reached on or after the judgment."""
+    notices = case.notices.filter(purpose=NoticePurpose.FIRST_DECISION, ciencia_on__gte=since)
+    first = notices.order_by("ciencia_on").first()
+    return first.ciencia_on if first else None
+
+
+def counts_from(case: InfractionCase, instance: str) -> dt.date | None:
+    """The ciência the appeal deadline counts from: of the auto (1ª) or of the first decision (2ª)."""
+    if instance == Instance.FIRST:
+        return infraction_ciencia(case)
+    judgment = Judgment.objects.filter(appeal__case=case, appeal__instance=Instance.FIRST).first()
+    return decision_ciencia(case, judgment.decided_on) if judgment else None
+
+
+def _build_appeal(
+    case: InfractionCase, instance: str, filed_on: dt.date, text: str, actor: Any, via_portal: bool,
+    appellant_name: str, as_of: dt.date,
+) -> Appeal:  # fmt: skip
+    start = counts_from(case, instance)
+    deadline = lawbridge.appeal_deadline(case, instance, start, as_of) if start else None
+    judging = lawbridge.judgment_deadline(case, instance, filed_on, as_of)
+    staff = actor if not via_portal and getattr(actor, "is_authenticated", False) else None
+    return Appeal(
+        case=case, instance=instance, filed_on=filed_on, text=text.strip(), filed_by_staff=staff,
+        filed_by_portal=via_portal, channel=FilingChannel.PORTAL if via_portal else FilingChannel.PAPER,
+        appellant_name=(appellant_name.strip() or _appellant(case))[:200], counts_from=start,
+        deadline=deadline.end if deadline else None, deadline_decision=deadline.decision if deadline else {},
+        late=bool(deadline and filed_on > deadline.end),
+        judgment_deadline=judging.end if judging else None,
+        judgment_deadline_decision=judging.decision if judging else {},
+    )  # fmt: skip
+
+
+def _appellant(case: InfractionCase) -> str:
+    if case.operator is not None:
+        return case.operator.holder_name
+    return case.offender_name or case.driver_name or "Autuado"
+
+
+def _filing_note(appeal: Appeal) -> str:
+    label = instance_label(appeal.case.regime_id, appeal.instance)
+    if appeal.late and appeal.deadline:
+        return (f"{label} protocolado em {appeal.filed_on:%d/%m/%Y}, FORA DO PRAZO (prazo até "
+                f"{appeal.deadline:%d/%m/%Y}); a autoridade decidirá se o conhece.")  # fmt: skip
+    if appeal.deadline is None:
+        return f"{label} protocolado em {appeal.filed_on:%d/%m/%Y} (prazo não calculável: sem ciência registrada)."
+    return f"{label} protocolado em {appeal.filed_on:%d/%m/%Y}, no prazo (até {appeal.deadline:%d/%m/%Y})."
+
+
+# --- judging ----------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def appeal_judge(
+    *, appeal: Appeal, verdict: str, reasoning: str, decided_on: dt.date, actor: Any, as_of: dt.date
+) -> Judgment:
+    """Judge an appeal: only the judging authority (1ª) or the appeal board/JARI (2ª) may."""
+    row = Appeal.objects.select_for_update().select_related("case__municipality").get(pk=appeal.pk)
+    case = locked_case(row.case)
+    instance = Instance(row.instance)
+    if not user_can(actor, case.municipality.pk, APPEAL, JUDGING_ACTION[instance]):
+        raise refuse("judgment", f"Julgamento: só a {JUDGING_ROLE[instance].label.lower()} julga este recurso.")
+    _check_judgment(row, verdict, reasoning, decided_on, as_of)
+    judgment = Judgment.objects.create(
+        appeal=row, decided_on=decided_on, verdict=verdict, reasoning=reasoning.strip(), decided_by=actor,
+        decided_by_name=actor_name(actor), role=JUDGING_ROLE[instance],
+    )  # fmt: skip
+    audit_record(actor=actor, municipality=case.municipality, action="appeal.judge", obj=judgment,
+                 after=judgment.audit_snapshot())  # fmt: skip
+    _after_judgment(case, row, judgment, actor, as_of)
+    return judgment
+
+
+def _check_judgment(appeal: Appeal, verdict: str, reasoning: str, decided_on: dt.date, as_of: dt.date) -> None:
+    if Judgment.objects.filter(appeal=appeal).exists():
+        raise refuse("judgment", "Julgamento: este recurso já foi julgado.")
+    if verdict not in Verdict.values:
+        raise refuse("verdict", "Decisão: escolha uma das decisões da lista.")
+    if verdict == Verdict.NOT_ADMITTED and not appeal.late:
+        raise refuse("verdict", "Decisão: só um recurso protocolado fora do prazo pode deixar de ser conhecido.")
+    if not reasoning.strip():
+        raise refuse("reasoning", "Fundamentação: campo obrigatório.")
+    if decided_on > as_of:
+        raise refuse("decided_on", f"Data do julgamento: não pode ser posterior a {as_of:%d/%m/%Y}.")
+    if decided_on < appeal.filed_on:
+        raise refuse("decided_on", f"Data do julgamento: anterior ao protocolo ({appeal.filed_on:%d/%m/%Y}).")
+
+
+def _after_judgment(case: InfractionCase, appeal: Appeal, judgment: Judgment, actor: Any, as_of: dt.date) -> None:
+    note = f"{instance_label(case.regime_id, appeal.instance)}: {judgment.get_verdict_display()}"
+    on, data = judgment.decided_on, {"judgment_id": judgment.pk}
+    if judgment.verdict not in CONDEMNING:
+        case = case_move(case=case, to=CaseState.CANCELLED, allowed=(MOVES_TO[Instance(appeal.instance)],),
+                         actor=actor, on=on, event=EventKind.JUDGED, note=note, data=data)  # fmt: skip
+        finality.sanction_annul(case=case, actor=actor, as_of=as_of, reason=note)
+        return
+    if appeal.instance == proceeding(case.regime_id).last_instance():
+        case_move(case=case, to=CaseState.FINAL, allowed=(MOVES_TO[Instance(appeal.instance)],), actor=actor,
+                  on=on, event=EventKind.JUDGED, note=note, data=data)  # fmt: skip
+        finality.case_finalize(case=case, final_on=on, reason=finality.FinalityReason.LAST_INSTANCE,
+                               actor=actor, as_of=as_of)  # fmt: skip
+        return
+    case = case_move(case=case, to=CaseState.JUDGED_FIRST, allowed=(CaseState.IN_DEFENCE,), actor=actor, on=on,
+                     event=EventKind.JUDGED, note=note, data=data)  # fmt: skip
+    finality.sanction_condemn_first(case=case, condemned_on=on, actor=actor, as_of=as_of)
