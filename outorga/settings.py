@@ -97,6 +97,7 @@ INSTALLED_APPS = [
     "apps.licensing",
     "apps.inspections",
     "apps.enforcement",
+    "apps.dueprocess",
 ]
 
 MIDDLEWARE = [
