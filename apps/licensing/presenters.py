@@ -122,8 +122,7 @@ def available_actions(application: Application) -> list[Action]:
 
 def _analysis_actions(application: Application) -> list[Action]:
     actions = [Action("pedir-documentos", "Pedir documentos", note=True)]
-    if application.last_decision.get("outcome") == "granted" or application.kind not in PERMIT_KINDS:
-        actions.append(Action("exigir-taxa", "Emitir guia da taxa", fee=True))
+    actions.append(Action("exigir-taxa", "Emitir guia da taxa", fee=True))
     if application.kind in PERMIT_KINDS and application.inspection_passed_on is None:
         actions.append(Action("pedir-vistoria", "Encaminhar para vistoria"))
     actions.append(Action("deferir", "Deferir", "primary", note=True))
