@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 from django.utils import timezone
-from lawcode.params import ParameterValue
 from playwright.sync_api import Page, expect
 
 from apps.accounts.models import User
@@ -30,6 +29,7 @@ from apps.licensing.models import Application, Permit
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
 from conftest import PERSONA_PASSWORD
+from lawcode.params import ParameterValue
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
