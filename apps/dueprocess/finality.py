@@ -24,6 +24,7 @@ from apps.enforcement.services import case_event_add, case_move, locked_case
 from apps.finance.choices import GuideStatus
 from apps.finance.formatting import brl
 from apps.finance.services import guide_cancel, refund_create
+from apps.tenancy.querysets import user_can
 from lawcode import Decision
 
 __all__ = ["FinalityReason", "case_finalize", "case_finalize_unappealed", "sanction_annul", "sanction_condemn_first"]
@@ -138,6 +139,8 @@ def lapse_deadline(case: InfractionCase, as_of: dt.date) -> dt.date | None:
 def case_finalize_unappealed(*, case: InfractionCase, actor: Any, as_of: dt.date) -> Sanction:
     """No appeal was filed in time: the decision is final the day after the deadline ran out."""
     row = locked_case(case)
+    if actor is not None and not user_can(actor, row.municipality.pk, "dueprocess.sanction", "change"):
+        raise refuse("state", f"Decisão definitiva: você não pode declará-la em {row.municipality}.")
     if row.state not in LAPSING:
         raise refuse("state", f"O auto {row.number} está «{row.get_state_display()}»: não cabe declarar a "
                               "decisão definitiva por falta de recurso.")  # fmt: skip
