@@ -98,6 +98,7 @@ INSTALLED_APPS = [
     "apps.inspections",
     "apps.enforcement",
     "apps.dueprocess",
+    "apps.public",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,60 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from apps.public.choices import ComplaintCategory, ComplaintState
+from apps.tenancy.models import Municipality
+
+
+def municipality_choices() -> list[tuple[str, str]]:
+    return [(m.ibge_code, f"{m.name}-{m.uf}") for m in Municipality.objects.order_by("name")]
+
+
+class LookupForm(forms.Form):
+    municipio = forms.ChoiceField(label="Município")
+    q = forms.CharField(
+        label="Placa ou número do alvará", max_length=20,
+        widget=forms.TextInput(attrs={"autocapitalize": "characters", "autocomplete": "off",
+                                      "placeholder": "ABC1D23 ou 0001/2026", "inputmode": "text"}),
+    )  # fmt: skip
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["municipio"].choices = municipality_choices()
+
+
+class ComplaintForm(forms.Form):
+    municipio = forms.ChoiceField(label="Município")
+    category = forms.ChoiceField(label="Qual é o problema?", choices=ComplaintCategory.choices)
+    plate = forms.CharField(label="Placa do veículo (se souber)", max_length=10, required=False)
+    permit_number = forms.CharField(label="Número do alvará (se souber)", max_length=12, required=False)
+    occurred_on = forms.DateField(label="Quando aconteceu?", widget=forms.DateInput(attrs={"type": "date"}))
+    place = forms.CharField(label="Onde? (escola, rua, bairro)", max_length=200, required=False)
+    description = forms.CharField(
+        label="Conte o que aconteceu", max_length=2000, widget=forms.Textarea(attrs={"rows": 5})
+    )
+    contact = forms.CharField(
+        label="E-mail ou telefone para retorno (opcional; só a prefeitura vê)", max_length=120, required=False
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["municipio"].choices = municipality_choices()
+
+    def add_service_errors(self, error: ValidationError) -> None:
+        for field, messages in error.message_dict.items():
+            self.add_error(field if field in self.fields else None, messages)
+
+
+class ComplaintMoveForm(forms.Form):
+    state = forms.ChoiceField(label="Nova situação", choices=ComplaintState.choices[1:])
+    resolution = forms.CharField(
+        label="Providências", required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
+    )
+
+    def add_service_errors(self, error: ValidationError) -> None:
+        for field, messages in error.message_dict.items():
+            self.add_error(field if field in self.fields else None, messages)

@@ -1,0 +1,108 @@
+"""One lookup from request to answer, shared by the page, the QR route and the JSON endpoint: rate limit,
+parse, verify, count. The callers only render."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from django.http import HttpRequest
+from django.utils import timezone
+
+from apps.public import ratelimit
+from apps.public.choices import LookupResult, LookupVia, VerificationStatus
+from apps.public.stats import lookup_count_add
+from apps.public.verification import (
+    InvalidQuery,
+    PublicVerification,
+    Query,
+    municipality_by_ibge,
+    parse_permit_number,
+    parse_plate,
+    parse_plate_or_number,
+    parse_token,
+    verify,
+)
+from apps.tenancy.models import Municipality
+
+RATE_LIMITED_MESSAGE = (
+    "Muitas consultas em pouco tempo a partir desta conexão. Aguarde {seconds} segundos e tente de novo."
+)
+
+
+class RateLimited(Exception):
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(RATE_LIMITED_MESSAGE.format(seconds=retry_after))
+        self.retry_after = retry_after
+        self.message_pt = str(self)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    query: Query
+    checked_on: dt.date
+    results: list[PublicVerification] = field(default_factory=list)
+
+    @property
+    def status(self) -> str:
+        return self.results[0].status if self.results else VerificationStatus.UNKNOWN
+
+
+def today() -> dt.date:
+    """The prefeitura's calendar day (TIME_ZONE): what 'may carry passengers today' means."""
+    return timezone.localdate()
+
+
+def _guard(request: HttpRequest, via: str, municipality: Municipality | None) -> None:
+    decision = ratelimit.hit(request)
+    if not decision.allowed:
+        lookup_count_add(day=today(), municipality=municipality, via=via, result=LookupResult.LIMITED)
+        raise RateLimited(decision.retry_after)
+
+
+def _run(
+    request: HttpRequest, via: str, municipality: Municipality | None, parse: Callable[[str], str], raw: str
+) -> Outcome:
+    _guard(request, via, municipality)
+    try:
+        value = parse(raw)
+    except InvalidQuery:
+        lookup_count_add(day=today(), municipality=municipality, via=via, result=LookupResult.INVALID)
+        raise
+    return _answer(Query(via=via, value=value, municipality=municipality))
+
+
+def _answer(query: Query) -> Outcome:
+    outcome = Outcome(query=query, checked_on=today(), results=verify(query, as_of=today()))
+    municipality = query.municipality
+    if municipality is None and outcome.results:
+        municipality = Municipality.objects.filter(ibge_code=outcome.results[0].municipality_ibge).first()
+    lookup_count_add(day=outcome.checked_on, municipality=municipality, via=query.via, result=outcome.status)
+    return outcome
+
+
+def by_token(request: HttpRequest, token: str) -> Outcome:
+    return _run(request, LookupVia.TOKEN, None, parse_token, token)
+
+
+def by_text(request: HttpRequest, ibge_code: str, text: str) -> Outcome:
+    """The page's single field: a plate or a permit number, in a chosen municipality."""
+    municipality = municipality_by_ibge(ibge_code)
+    _guard(request, LookupVia.PLATE, municipality)
+    try:
+        via, value = parse_plate_or_number(text)
+    except InvalidQuery:
+        lookup_count_add(
+            day=today(), municipality=municipality, via=LookupVia.PLATE, result=LookupResult.INVALID
+        )
+        raise
+    return _answer(Query(via=via, value=value, municipality=municipality))
+
+
+def by_plate(request: HttpRequest, ibge_code: str, plate: str) -> Outcome:
+    return _run(request, LookupVia.PLATE, municipality_by_ibge(ibge_code), parse_plate, plate)
+
+
+def by_permit_number(request: HttpRequest, ibge_code: str, number: str) -> Outcome:
+    return _run(request, LookupVia.PERMIT, municipality_by_ibge(ibge_code), parse_permit_number, number)

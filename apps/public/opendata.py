@@ -1,0 +1,135 @@
+"""Open data (Lei 12.527/2011, art. 8º): the permits in force per municipality, as CSV and JSON files.
+
+`manage.py export_open_data` writes them daily; the public page serves the latest. Only the fields the public
+lookup shows are exported — never a CPF, CNPJ, address, phone or CNH. Files are written to a temporary name
+and renamed, so a download never gets half a file.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from django.db.models import Q
+
+from apps.licensing.choices import PERMIT_IN_FORCE_STATES, PermitKind, PermitState
+from apps.licensing.models import Permit
+from apps.public import conf
+from apps.public.choices import VerificationStatus
+from apps.public.verification import status_on, without_document_numbers
+from apps.registry.identifiers import format_plate
+from apps.tenancy.models import Municipality
+
+FIELDS = (
+    "regime", "permit_number", "permit_kind", "plate", "vehicle_make", "vehicle_model", "holder_name",
+    "valid_from", "valid_until", "status", "suspended_until",
+)  # fmt: skip
+FORMATS = {"csv": "text/csv; charset=utf-8", "json": "application/json; charset=utf-8"}
+LICENSE = "Dados públicos (Lei 12.527/2011, art. 8º). Sem dados pessoais além do nome impresso no alvará."
+_COLUMNS = (
+    "pk", "number", "kind", "state", "regime_id", "valid_from", "valid_until", "suspended_until", "issued_on",
+    "vehicle__make", "vehicle__model", "vehicle__plate", "operator__kind", "operator__person__name",
+    "operator__company__legal_name",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Export:
+    municipality: Municipality
+    as_of: dt.date
+    files: dict[str, Path]
+    rows: int
+
+
+def permits_in_force(municipality: Municipality, as_of: dt.date) -> Iterator[dict[str, Any]]:
+    """One dict per permit in force on as_of (active or suspended, not past its validity), by number."""
+    rows = (
+        Permit.objects.filter(municipality=municipality, state__in=PERMIT_IN_FORCE_STATES)
+        .filter(Q(valid_until__isnull=True) | Q(valid_until__gte=as_of))
+        .order_by("year", "sequence").values(*_COLUMNS)
+    )  # fmt: skip
+    for row in rows.iterator(chunk_size=5000):
+        yield _public_row(row, as_of)
+
+
+class _Row:
+    """Just what status_on reads, built from a values() dict."""
+
+    def __init__(self, row: dict[str, Any]) -> None:
+        self.state, self.valid_from, self.valid_until = row["state"], row["valid_from"], row["valid_until"]
+
+
+def _public_row(row: dict[str, Any], as_of: dt.date) -> dict[str, Any]:
+    status = status_on(_Row(row), as_of)  # type: ignore[arg-type]
+    holder = row["operator__person__name"] or row["operator__company__legal_name"] or ""
+    return {
+        "regime": row["regime_id"], "permit_number": row["number"], "permit_kind": str(PermitKind(row["kind"]).label),
+        "plate": format_plate(row["vehicle__plate"]), "vehicle_make": row["vehicle__make"],
+        "vehicle_model": row["vehicle__model"], "holder_name": without_document_numbers(holder),
+        "valid_from": row["valid_from"].isoformat(),
+        "valid_until": row["valid_until"].isoformat() if row["valid_until"] else "",
+        "status": status,
+        "suspended_until": row["suspended_until"].isoformat()
+        if row["suspended_until"] and row["state"] == PermitState.SUSPENDED else "",
+    }  # fmt: skip
+
+
+def to_csv(rows: list[dict[str, Any]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=FIELDS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def to_json(municipality: Municipality, as_of: dt.date, rows: list[dict[str, Any]]) -> str:
+    document = {
+        "municipality": municipality.name, "uf": municipality.uf, "ibge": municipality.ibge_code,
+        "as_of": as_of.isoformat(), "license": LICENSE, "fields": list(FIELDS),
+        "statuses": {value: str(label) for value, label in VerificationStatus.choices},
+        "count": len(rows), "permits": rows,
+    }  # fmt: skip
+    return json.dumps(document, ensure_ascii=False, indent=1)
+
+
+def latest_path(municipality: Municipality, fmt: str) -> Path:
+    return conf.open_data_dir() / municipality.ibge_code / f"alvaras-em-vigor.{fmt}"
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def export_municipality(municipality: Municipality, as_of: dt.date) -> Export:
+    """Write the dated files and refresh the 'latest' copies the download view serves."""
+    rows = list(permits_in_force(municipality, as_of))
+    texts = {"csv": to_csv(rows), "json": to_json(municipality, as_of, rows)}
+    files: dict[str, Path] = {}
+    for fmt, text in texts.items():
+        dated = latest_path(municipality, fmt).with_name(f"alvaras-em-vigor-{as_of.isoformat()}.{fmt}")
+        _write(dated, text)
+        _write(latest_path(municipality, fmt), text)
+        files[fmt] = dated
+    return Export(municipality, as_of, files, len(rows))
+
+
+def published_on(municipality: Municipality) -> dt.date | None:
+    """The as_of date of the latest JSON file (None when nothing was exported yet)."""
+    path = latest_path(municipality, "json")
+    if not path.is_file():
+        return None
+    with path.open(encoding="utf-8") as handle:
+        head = handle.read(400)
+    marker = '"as_of": "'
+    start = head.find(marker)
+    return dt.date.fromisoformat(head[start + len(marker) : start + len(marker) + 10]) if start >= 0 else None

@@ -1,0 +1,192 @@
+"""Public pages (no login): verification by plate, permit number or QR code, the complaint form and open data;
+and the secretariat's complaint queue (staff, through the tenancy gate; outsiders get 404).
+
+Everything a public page shows comes from a PublicVerification (a whitelist) — see verification.py.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from apps.audit.services import audit_personal_data_read
+from apps.public import lookups, opendata, ratelimit, services
+from apps.public.choices import OPEN_COMPLAINT_STATES, ComplaintState
+from apps.public.forms import ComplaintForm, ComplaintMoveForm, LookupForm
+from apps.public.models import Complaint
+from apps.public.verification import InvalidQuery, municipality_by_ibge
+from apps.tenancy.models import Municipality
+from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+
+COMPLAINT = "public.complaint"
+
+
+def _rate_limited(request: HttpRequest, error: lookups.RateLimited) -> HttpResponse:
+    response = render(request, "public/rate_limited.html", {"message": error.message_pt}, status=429)
+    response["Retry-After"] = str(error.retry_after)
+    return response
+
+
+@require_GET
+def search(request: HttpRequest) -> HttpResponse:
+    """The phone-first page: choose the town, type the plate or the permit number."""
+    form = LookupForm(request.GET if "q" in request.GET else None)
+    context: dict[str, object] = {"form": form}
+    if form.is_bound and form.is_valid():
+        try:
+            context["outcome"] = lookups.by_text(
+                request, form.cleaned_data["municipio"], form.cleaned_data["q"]
+            )
+        except lookups.RateLimited as error:
+            return _rate_limited(request, error)
+        except InvalidQuery as error:
+            form.add_error("q", error.message_pt)
+            return render(request, "public/search.html", context, status=400)
+    elif form.is_bound:
+        return render(request, "public/search.html", context, status=400)
+    return render(request, "public/search.html", context)
+
+
+@require_GET
+def verify_token(request: HttpRequest, qr_token: str) -> HttpResponse:
+    """The page the QR code printed on every permit opens (licensing.urls_public reserves the route)."""
+    try:
+        outcome = lookups.by_token(request, qr_token)
+    except lookups.RateLimited as error:
+        return _rate_limited(request, error)
+    except InvalidQuery as error:
+        return render(request, "public/token_problem.html", {"message": error.message_pt}, status=400)
+    if not outcome.results:
+        message = "Código não encontrado: esta autorização não existe ou o código foi substituído."
+        return render(
+            request, "public/token_problem.html", {"message": message, "not_found": True}, status=404
+        )
+    return render(request, "public/verify.html", {"outcome": outcome, "via_qr": True})
+
+
+@require_http_methods(["GET", "POST"])
+def complaint_new(request: HttpRequest) -> HttpResponse:
+    """'Report a problem': recorded for the secretariat, which answers within its procedures."""
+    form = ComplaintForm(request.POST or None, initial=_complaint_initial(request))
+    if request.method == "POST":
+        decision = ratelimit.hit(request, scope="complaint")
+        if not decision.allowed:
+            return _rate_limited(request, lookups.RateLimited(decision.retry_after))
+        if form.is_valid():
+            complaint = _file_complaint(form)
+            if complaint is not None:
+                messages.success(
+                    request, f"Denúncia registrada sob o protocolo {complaint.number}. Obrigado."
+                )
+                return redirect("public:complaint-sent")
+        return render(request, "public/complaint_form.html", {"form": form}, status=400)
+    return render(request, "public/complaint_form.html", {"form": form})
+
+
+def _complaint_initial(request: HttpRequest) -> dict[str, str]:
+    keys = {"municipio": "municipio", "placa": "plate", "alvara": "permit_number"}
+    return {field: request.GET[key] for key, field in keys.items() if request.GET.get(key)}
+
+
+def _file_complaint(form: ComplaintForm) -> Complaint | None:
+    data = form.cleaned_data
+    try:
+        return services.complaint_file(
+            municipality=municipality_by_ibge(data["municipio"]), category=data["category"],
+            occurred_on=data["occurred_on"], description=data["description"], as_of=lookups.today(),
+            plate=data["plate"], permit_number=data["permit_number"], place=data["place"], contact=data["contact"],
+        )  # fmt: skip
+    except ValidationError as error:
+        form.add_service_errors(error)
+    except InvalidQuery as error:
+        form.add_error("municipio", error.message_pt)
+    return None
+
+
+@require_GET
+def complaint_sent(request: HttpRequest) -> HttpResponse:
+    """The thank-you page after the redirect (the protocol number arrives as a one-time message)."""
+    return render(request, "public/complaint_sent.html")
+
+
+@require_GET
+def open_data(request: HttpRequest) -> HttpResponse:
+    towns = [(m, opendata.published_on(m)) for m in Municipality.objects.order_by("name")]
+    return render(request, "public/open_data.html", {"towns": towns, "fields": opendata.FIELDS})
+
+
+@require_GET
+def open_data_file(request: HttpRequest, ibge_code: str, fmt: str) -> FileResponse:
+    municipality = Municipality.objects.filter(ibge_code=ibge_code).first()
+    if municipality is None or fmt not in opendata.FORMATS:
+        raise Http404("Arquivo não encontrado.")
+    path = opendata.latest_path(municipality, fmt)
+    if not path.is_file():
+        raise Http404("Os dados abertos deste município ainda não foram publicados.")
+    response = FileResponse(path.open("rb"), content_type=opendata.FORMATS[fmt])
+    response["Content-Disposition"] = f'attachment; filename="alvaras-em-vigor-{ibge_code}.{fmt}"'
+    return response
+
+
+def _staff_municipality(request: HttpRequest, ibge_code: str, action: str = "view") -> Municipality:
+    municipality = get_object_for_user_or_404(
+        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
+    )
+    if not user_can(request.user, municipality.pk, COMPLAINT, action):
+        raise Http404("Registro não encontrado.")
+    return municipality
+
+
+@login_required
+@require_GET
+def complaint_queue(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    municipality = _staff_municipality(request, ibge_code)
+    show_closed = request.GET.get("encerradas") == "1"
+    rows = Complaint.objects.for_user(request.user, "view").filter(municipality=municipality).for_queue()
+    rows = rows if show_closed else rows.filter(state__in=OPEN_COMPLAINT_STATES)
+    page = Paginator(rows, 25).get_page(request.GET.get("pagina"))
+    context = {
+        "municipality": municipality,
+        "page": page,
+        "show_closed": show_closed,
+        "today": lookups.today(),
+    }
+    return render(request, "public/complaint_queue.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def complaint_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _staff_municipality(request, ibge_code)
+    complaint = get_object_for_user_or_404(Complaint.objects.for_queue(), request.user, "view",
+                                           municipality=municipality, pk=pk)  # fmt: skip
+    can_change = user_can(request.user, municipality.pk, COMPLAINT, "change")
+    form = ComplaintMoveForm(request.POST or None)
+    if request.method == "POST":
+        if not can_change:
+            raise Http404("Registro não encontrado.")
+        if form.is_valid() and _move(request, complaint, form):
+            messages.success(request, "Denúncia atualizada.")
+            return redirect("public:complaint-detail", ibge_code=ibge_code, pk=pk)
+    if complaint.contact:
+        audit_personal_data_read(actor=request.user, municipality=municipality, obj=complaint, fields=["contact"],
+                                 request_id=getattr(request, "request_id", ""))  # fmt: skip
+    context = {"municipality": municipality, "complaint": complaint, "form": form,
+               "can_change": can_change and complaint.state != ComplaintState.CLOSED}  # fmt: skip
+    return render(request, "public/complaint_detail.html", context, status=400 if form.errors else 200)
+
+
+def _move(request: HttpRequest, complaint: Complaint, form: ComplaintMoveForm) -> bool:
+    try:
+        services.complaint_move(complaint=complaint, state=form.cleaned_data["state"],
+                                resolution=form.cleaned_data["resolution"], actor=request.user,
+                                as_of=lookups.today())  # fmt: skip
+    except ValidationError as error:
+        form.add_service_errors(error)
+        return False
+    return True
