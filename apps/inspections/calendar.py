@@ -80,6 +80,7 @@ class CalendarContext:
     regime_id: str
     today: dt.date
     vehicles: list[ServiceVehicle] = field(default_factory=list)
+    answers: dict[tuple[str, dt.date, dt.date | None], Decision | None] = field(default_factory=dict)
 
 
 def month_end(year: int, month: int) -> dt.date:
@@ -116,14 +117,20 @@ def answers_calendar(regime_id: str) -> bool:
 
 
 def _calendar(ctx: CalendarContext, plate: str, as_of: dt.date, last: dt.date | None) -> Decision | None:
+    """The engine's answer, asked once per (plate, day, last inspection) in a page: a year has 12 months."""
+    key = (plate, as_of, last)
+    if key not in ctx.answers:
+        ctx.answers[key] = _ask_calendar(ctx, plate, as_of, last)
+    return ctx.answers[key]
+
+
+def _ask_calendar(ctx: CalendarContext, plate: str, as_of: dt.date, last: dt.date | None) -> Decision | None:
     facts = f.InspectionFacts(plate=plate, year=as_of.year, last_inspection=last)
     try:
         return ask(municipality=ctx.municipality, regime_id=ctx.regime_id, question="inspection_calendar",
                    facts=facts, as_of=as_of, field="calendar")  # fmt: skip
     except ValidationError:
-        return (
-            None  # the regime needs a fact this vehicle lacks (Patrocínio: no inspection yet): not scheduled
-        )
+        return None  # the regime needs a fact this vehicle lacks (Patrocínio: no inspection yet)
 
 
 def month_status(ctx: CalendarContext, item: ServiceVehicle, year: int, month: int) -> VehicleDue | None:
@@ -131,8 +138,9 @@ def month_status(ctx: CalendarContext, item: ServiceVehicle, year: int, month: i
     first = dt.date(year, month, 1)
     if month_end(year, month) < item.in_service_from:
         return None  # not in service yet that month
-    probe = _calendar(ctx, item.vehicle.plate, max(first, min(ctx.today, month_end(year, month))),
-                      item.last_passed(first - dt.timedelta(days=1)))  # fmt: skip
+    # The due months (by plate digit, or a year after the inspection before this month) do not depend on the
+    # day asked: one question per vehicle and prior inspection, on today.
+    probe = _calendar(ctx, item.vehicle.plate, ctx.today, item.last_passed(first - dt.timedelta(days=1)))
     if probe is None:
         return None
     if "due_months" in probe.result:
