@@ -13,7 +13,7 @@ from apps.audit.models import AuditEvent
 from apps.finance.services import fee_schedule_create, finance_settings_save, payment_register
 from apps.lawconfig.services import fiscal_unit_value_set
 from apps.licensing import services
-from apps.licensing.casebook import PROFILES, Case, extra_vehicle, make_driver, make_person
+from apps.licensing.casebook import PROFILES, Case, extra_vehicle, make_driver, make_person, upload_documents
 from apps.licensing.models import Application, ApplicationEvent, Permit
 from apps.licensing.tests.conftest import AS_OF, issue_permit, to_analysis
 from apps.tenancy.models import Municipality
@@ -238,8 +238,6 @@ def test_votuporanga_substitution_needs_the_decharacterization_proof(votuporanga
 
 
 def test_votuporanga_substitution_with_proof_closes_the_old_permit(votuporanga_pj: Case) -> None:
-    from apps.licensing.casebook import upload_documents
-
     first = issue_permit(votuporanga_pj)
     new_vehicle = extra_vehicle(votuporanga_pj, 51, as_of=AS_OF)
     upload_documents(
@@ -310,3 +308,25 @@ def test_revocation_changes_the_verification_token(olimpia_pf: Case) -> None:
     token = permit.qr_token
     revoked = services.permit_revoke(permit=permit, actor=None, as_of=AS_OF, reason="Cassação (art. 26).")
     assert revoked.state == "revoked" and revoked.qr_token != token and len(revoked.qr_token) >= 32
+
+
+def test_olimpia_temporary_vehicle_lasts_30_days_from_the_inspection(olimpia_pf: Case) -> None:
+    first = issue_permit(olimpia_pf)
+    spare = extra_vehicle(olimpia_pf, 90, as_of=AS_OF)
+    temporary = issue_permit(olimpia_pf, "temporary_vehicle", vehicle=spare, permit=first)
+    assert temporary.kind == "temporary" and temporary.valid_until == dt.date(2026, 4, 9)  # art. 14
+    first.refresh_from_db()
+    assert first.state == "active"  # the vehicle is only temporarily out of use
+
+
+def test_patrocinio_temporary_rented_car_needs_the_platform_notice(patrocinio_pf: Case) -> None:
+    upload_documents(patrocinio_pf.vehicle, ("inspection_fee_receipt",), as_of=AS_OF,
+                     regime_id="patrocinio_mg_aplicativo")  # fmt: skip
+    first = issue_permit(patrocinio_pf)
+    rented = extra_vehicle(patrocinio_pf, 91, as_of=AS_OF, ownership_kind="rental")
+    with pytest.raises(ValidationError) as error:
+        issue_permit(patrocinio_pf, "temporary_vehicle", vehicle=rented, permit=first)
+    assert "art. 11-A" in messages_of(error) and "plataforma" in messages_of(error)
+    notified = issue_permit(patrocinio_pf, "temporary_vehicle", vehicle=rented, permit=first,
+                            platform_notified_on=AS_OF)  # fmt: skip
+    assert notified.kind == "temporary" and notified.valid_until is None  # lasts while the impediment lasts
