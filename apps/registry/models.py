@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import models
 
 from apps.registry import choices as c
-from apps.registry.identifiers import format_cnpj, format_cpf, format_plate
+from apps.registry.identifiers import format_cnpj, format_cpf, format_plate, to_mercosul
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import MunicipalityScopedQuerySet
 from lawcode.facts import DOCUMENT_KINDS
@@ -381,6 +381,11 @@ class Vehicle(models.Model):
     @property
     def plate_display(self) -> str:
         return format_plate(self.plate)
+
+    @property
+    def mercosul_plate(self) -> str:
+        """The Mercosul form (CONTRAN Res. 780/2019) of an old plate; equal to the plate when already Mercosul."""
+        return to_mercosul(self.plate)
 
     def audit_snapshot(self) -> dict[str, Any]:
         return {

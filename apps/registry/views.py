@@ -20,7 +20,7 @@ from apps.registry import identifiers as ids
 from apps.registry import services
 from apps.registry.catalog import document_catalog, grouped_kind_choices
 from apps.registry.choices import OperatorStatus
-from apps.registry.models import Attendant, Company, Document, Driver, Operator, Person, Vehicle
+from apps.registry.models import Attendant, Ban, Company, Document, Driver, Operator, Person, Vehicle
 from apps.registry.selectors import (
     decision_reason,
     next_to_expire,
@@ -114,11 +114,20 @@ def operator_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespon
         "drivers": operator.drivers.select_related("person", "vehicle").order_by("-active", "role"),
         "attendants": operator.attendants.select_related("person").order_by("-active"),
         "vehicles": operator.vehicles.order_by("plate"),
+        "bans": _holder_bans(operator),
         "documents": [(d, decision_reason(d.decision)) for d in documents],
         "upcoming": upcoming, "upcoming_reason": decision_reason(upcoming.decision) if upcoming else "",
         "can_change": user_can(request.user, municipality.pk, "registry.operator", "change"),
     }  # fmt: skip
     return render(request, "registry/operator_detail.html", context)
+
+
+def _holder_bans(operator: Operator) -> Any:
+    """Impediments of the operator's person or company, newest first (written by enforcement)."""
+    bans = Ban.objects.filter(municipality=operator.municipality)
+    if operator.person is not None:
+        return bans.filter(person=operator.person)
+    return bans.filter(company=operator.company)
 
 
 def _audit_read(

@@ -248,3 +248,19 @@ def test_person_edit_form_is_an_audited_read(analyst_olimpia_client: Client, joa
     analyst_olimpia_client.get(reverse("registry:person_edit", args=["3533908", joao.pk]))
     event = AuditEvent.objects.get(action="personal_data.read", object_type="registry.person")
     assert event.object_id == str(joao.pk)
+
+
+def test_operator_page_shows_bans_and_the_mercosul_form_of_old_plates(
+    analyst_olimpia_client: Client, joao_operator: Operator, joao: Person, olimpia: Municipality
+) -> None:
+    from apps.registry.services import ban_record
+
+    vehicle_create(actor=None, municipality=olimpia, operator=joao_operator, as_of=AS_OF,
+                   **vehicle_fields(plate="ABC1234"))  # fmt: skip
+    ban_record(actor=None, municipality=olimpia, person=joao, reason_code="cassation", start=dt.date(2026, 4, 1),
+               until=dt.date(2028, 4, 1), source="Processo 7/2026", decision={})  # fmt: skip
+    content = analyst_olimpia_client.get(
+        reverse("registry:operator_detail", args=["3533908", joao_operator.pk])
+    ).content.decode()
+    assert "(Mercosul: ABC1C34)" in content
+    assert "01/04/2028" in content and "Processo 7/2026" in content
