@@ -25,6 +25,8 @@ urlpatterns = [
     path("api/v1/inspections/", include("apps.inspections.api.urls")),
     path("", include("apps.enforcement.urls")),
     path("api/v1/enforcement/", include("apps.enforcement.api.urls")),
+    path("", include("apps.dueprocess.urls")),
+    path("api/v1/dueprocess/", include("apps.dueprocess.api.urls")),
     path("", include("apps.public.urls")),
     path("api/v1/openapi.json", SpectacularJSONAPIView.as_view(), name="api-schema"),
     path("api/v1/", include((api_router.urls, "api"), namespace="v1")),

@@ -1,0 +1,54 @@
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from apps.dueprocess.choices import Instance, Verdict
+from apps.dueprocess.models import Appeal, Judgment, Sanction
+
+
+class JudgmentSerializer(serializers.ModelSerializer[Judgment]):
+    class Meta:
+        model = Judgment
+        fields = ["decided_on", "verdict", "reasoning", "decided_by_name", "role"]
+
+
+class AppealSerializer(serializers.ModelSerializer[Appeal]):
+    case_number = serializers.CharField(source="case.number", read_only=True)
+    judgment = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Appeal
+        fields = ["id", "case", "case_number", "instance", "filed_on", "channel", "filed_by_portal", "appellant_name",
+                  "text", "counts_from", "deadline", "late", "judgment_deadline", "judgment"]  # fmt: skip
+
+    def get_judgment(self, appeal: Appeal) -> dict[str, Any] | None:
+        judgment = getattr(appeal, "judgment", None)
+        return JudgmentSerializer(judgment).data if judgment else None
+
+
+class AppealCreateSerializer(serializers.Serializer[Any]):
+    case = serializers.IntegerField()
+    instance = serializers.ChoiceField(choices=Instance.choices)
+    filed_on = serializers.DateField()
+    text = serializers.CharField()
+    appellant_name = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class JudgeSerializer(serializers.Serializer[Any]):
+    verdict = serializers.ChoiceField(choices=Verdict.choices)
+    decided_on = serializers.DateField()
+    reasoning = serializers.CharField()
+
+
+class SanctionSerializer(serializers.ModelSerializer[Sanction]):
+    case_number = serializers.CharField(source="case.number", read_only=True)
+    guide_number = serializers.CharField(source="guide.number", read_only=True, default=None)
+
+    class Meta:
+        model = Sanction
+        fields = ["id", "case", "case_number", "state", "condemned_on", "decided_final_on", "finality_reason",
+                  "outcome", "penalties", "penalty_text", "recidivism", "fine_quantity", "fine_unit", "fine_brl",
+                  "suspension_days", "suspension_start", "suspension_end", "inspection_required", "cassation",
+                  "ban_start", "ban_until", "effects", "guide_number", "decision"]  # fmt: skip

@@ -1,0 +1,25 @@
+"""Reads shared by the screens and the API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from apps.dueprocess.models import Appeal, Sanction
+from apps.enforcement.models import InfractionCase
+
+
+def case_appeals(case: InfractionCase) -> list[Appeal]:
+    return list(Appeal.objects.filter(case=case).select_related("judgment", "filed_by_staff").order_by("instance"))
+
+
+def case_sanction(case: InfractionCase) -> Sanction | None:
+    return Sanction.objects.filter(case=case).select_related("guide", "ban").first()
+
+
+def sanction_findings(sanction: Sanction) -> list[dict[str, Any]]:
+    """The engine's findings with their citations rendered, for the «por quê» of the page."""
+    return [
+        {"message": f.get("message", ""), "status": f.get("status", ""),
+         "cites": "; ".join(c.get("text", "") for c in f.get("citations", []))}
+        for f in sanction.decision.get("findings", [])
+    ]  # fmt: skip

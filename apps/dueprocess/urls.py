@@ -1,0 +1,17 @@
+from django.urls import path
+
+from apps.dueprocess import views
+
+app_name = "dueprocess"
+
+PREFIX = "municipios/<str:ibge_code>/processos/"
+
+urlpatterns = [
+    path(f"{PREFIX}fila/<str:instance>/", views.queue, name="queue"),
+    path(f"{PREFIX}recursos/<int:pk>/julgar/", views.judge, name="judge"),
+    path(f"{PREFIX}autos/<int:pk>/", views.case_page, name="case"),
+    path(f"{PREFIX}autos/<int:pk>/recurso/", views.appeal_new, name="appeal_new"),
+    path(f"{PREFIX}autos/<int:pk>/definitiva/", views.finalize, name="finalize"),
+    path(f"{PREFIX}penalidades/<int:pk>/guia/", views.fine_issue, name="fine_issue"),
+    path("municipios/<str:ibge_code>/financeiro/divida-ativa/", views.active_debt_view, name="active_debt"),
+]

@@ -1,0 +1,205 @@
+"""Due-process screens: the judges' queues (ordered by judgment deadline), the judgment form, the case's due-
+process page (appeals, judgments, penalty and its effects, staff filing form, finality, fine guide) and the
+dívida ativa export. Reads go through for_user (outsiders and the wrong role get 404); writes call the services.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from apps.dueprocess import active_debt, finality, fines, forms, selectors, services
+from apps.dueprocess.choices import Instance
+from apps.dueprocess.models import Appeal, Sanction
+from apps.dueprocess.permissions import CHARGE, EXPORT, JUDGE_FIRST, JUDGE_SECOND
+from apps.dueprocess.procedure import instance_label, proceeding
+from apps.enforcement.models import InfractionCase
+from apps.tenancy.models import Municipality
+from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+
+APPEAL = "dueprocess.appeal"
+SANCTION = "dueprocess.sanction"
+JUDGING = {Instance.FIRST: JUDGE_FIRST, Instance.SECOND: JUDGE_SECOND}
+
+
+def _today() -> dt.date:
+    return timezone.localdate()
+
+
+def _municipality(request: HttpRequest, ibge_code: str, label: str, action: str) -> Municipality:
+    municipality = get_object_for_user_or_404(Municipality.objects.all(), request.user, "view", ibge_code=ibge_code)
+    if not user_can(request.user, municipality.pk, label, action):
+        raise Http404("Registro não encontrado.")
+    return municipality
+
+
+def _case(request: HttpRequest, municipality: Municipality, pk: int) -> InfractionCase:
+    rows = InfractionCase.objects.select_related("municipality", "operator__person", "operator__company", "permit")
+    return get_object_for_user_or_404(rows, request.user, "view", municipality=municipality, pk=pk)
+
+
+# --- queues and judgments -------------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def queue(request: HttpRequest, ibge_code: str, instance: str) -> HttpResponse:
+    if instance not in JUDGING:
+        raise Http404("Fila não encontrada.")
+    action = JUDGING[Instance(instance)]
+    municipality = _municipality(request, ibge_code, APPEAL, action)
+    rows = Appeal.objects.for_user(request.user, action).filter(case__municipality=municipality).queue(instance)
+    context = {"municipality": municipality, "appeals": rows, "today": _today(),
+               "title": Instance(instance).label}  # fmt: skip
+    return render(request, "dueprocess/queue.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def judge(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    appeal = _appeal_to_judge(request, ibge_code, pk)
+    municipality = appeal.case.municipality
+    form = forms.JudgmentForm(request.POST or None, initial={"decided_on": _today()})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.appeal_judge(appeal=appeal, verdict=form.cleaned_data["verdict"],
+                                  reasoning=form.cleaned_data["reasoning"], decided_on=form.cleaned_data["decided_on"],
+                                  actor=request.user, as_of=_today())  # fmt: skip
+        except ValidationError as error:
+            forms.add_service_errors(form, error)
+        else:
+            messages.success(request, f"Recurso do auto {appeal.case.number} julgado.")
+            return redirect("dueprocess:case", municipality.ibge_code, appeal.case_id)
+    context = {"municipality": municipality, "appeal": appeal, "form": form, "case": appeal.case,
+               "label": instance_label(appeal.case.regime_id, appeal.instance)}  # fmt: skip
+    return render(request, "dueprocess/judge.html", context, status=400 if form.errors else 200)
+
+
+def _appeal_to_judge(request: HttpRequest, ibge_code: str, pk: int) -> Appeal:
+    """The appeal, only for whoever may judge its instance; anybody else gets 404 (no probing)."""
+    rows = Appeal.objects.select_related("case__municipality", "case__operator__person", "case__operator__company")
+    appeal = get_object_for_user_or_404(rows, request.user, "view", case__municipality__ibge_code=ibge_code, pk=pk)
+    if not user_can(request.user, appeal.case.municipality.pk, APPEAL, JUDGING[Instance(appeal.instance)]):
+        raise Http404("Registro não encontrado.")
+    if hasattr(appeal, "judgment"):
+        raise Http404("Recurso já julgado.")
+    return appeal
+
+
+# --- the case's due-process page ----------------------------------------------------------------------
+
+
+def _instances(case: InfractionCase) -> list[tuple[str, str]]:
+    return [(key, instance_label(case.regime_id, key)) for key in proceeding(case.regime_id).instances]
+
+
+def _case_context(request: HttpRequest, municipality: Municipality, case: InfractionCase,
+                  appeal_form: forms.AppealForm | None = None) -> dict[str, object]:  # fmt: skip
+    sanction = selectors.case_sanction(case)
+    today = _today()
+    return {
+        "municipality": municipality, "case": case, "appeals": selectors.case_appeals(case), "sanction": sanction,
+        "findings": selectors.sanction_findings(sanction) if sanction else [],
+        "can_file": user_can(request.user, municipality.pk, APPEAL, "change"),
+        "can_finalize": user_can(request.user, municipality.pk, SANCTION, "change")
+        and case.state in finality.LAPSING,
+        "lapse_deadline": finality.lapse_deadline(case, today) if case.state in finality.LAPSING else None,
+        "can_charge": user_can(request.user, municipality.pk, SANCTION, CHARGE) and sanction is not None
+        and sanction.has_fine and sanction.guide is None and sanction.state != "annulled",
+        "appeal_form": appeal_form or forms.AppealForm(instances=_instances(case), initial={"filed_on": today}),
+        "today": today,
+    }  # fmt: skip
+
+
+@login_required
+@require_GET
+def case_page(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, APPEAL, "view")
+    case = _case(request, municipality, pk)
+    return render(request, "dueprocess/case.html", _case_context(request, municipality, case))
+
+
+@login_required
+@require_POST
+def appeal_new(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, APPEAL, "change")
+    case = _case(request, municipality, pk)
+    form = forms.AppealForm(request.POST, instances=_instances(case))
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            appeal = services.appeal_file(case=case, instance=data["instance"], filed_on=data["filed_on"],
+                                          text=data["text"], actor=request.user, as_of=_today(),
+                                          appellant_name=data["appellant_name"])  # fmt: skip
+        except ValidationError as error:
+            forms.add_service_errors(form, error)
+        else:
+            flag = " — FORA DO PRAZO" if appeal.late else ""
+            messages.success(request, f"{instance_label(case.regime_id, appeal.instance)} protocolado{flag}.")
+            return redirect("dueprocess:case", municipality.ibge_code, case.pk)
+    context = _case_context(request, municipality, case, appeal_form=form)
+    return render(request, "dueprocess/case.html", context, status=400)
+
+
+@login_required
+@require_POST
+def finalize(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, SANCTION, "change")
+    case = _case(request, municipality, pk)
+    try:
+        finality.case_finalize_unappealed(case=case, actor=request.user, as_of=_today())
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, f"Decisão definitiva registrada para o auto {case.number}.")
+    return redirect("dueprocess:case", municipality.ibge_code, case.pk)
+
+
+@login_required
+@require_POST
+def fine_issue(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, SANCTION, CHARGE)
+    rows = Sanction.objects.select_related("case", "guide")
+    sanction = get_object_for_user_or_404(rows, request.user, CHARGE, case__municipality=municipality, pk=pk)
+    try:
+        guide = fines.fine_issue(sanction=sanction, actor=request.user, as_of=_today())
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, f"Guia {guide.number} emitida.")
+    return redirect("dueprocess:case", municipality.ibge_code, sanction.case_id)
+
+
+# --- dívida ativa -----------------------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def active_debt_view(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, SANCTION, EXPORT)
+    today = _today()
+    rows = active_debt.unpaid_final_fines(municipality, today)
+    kind = request.GET.get("formato", "")
+    if kind in ("csv", "json"):
+        return _download(rows, municipality, today, kind)
+    total = sum((row.amount_brl for row in rows), Decimal("0.00"))
+    context = {"municipality": municipality, "rows": rows, "today": today, "total": total}
+    return render(request, "dueprocess/active_debt.html", context)
+
+
+def _download(rows: list[active_debt.DebtRow], municipality: Municipality, today: dt.date, kind: str) -> HttpResponse:
+    if kind == "csv":
+        response = HttpResponse(active_debt.to_csv(rows), content_type="text/csv; charset=utf-8")
+    else:
+        response = HttpResponse(active_debt.to_json(rows, municipality, today), content_type="application/json")
+    name = f"divida-ativa-{municipality.ibge_code}-{today:%Y%m%d}.{kind}"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
