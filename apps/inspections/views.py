@@ -92,7 +92,20 @@ def agenda(request: HttpRequest, ibge_code: str) -> HttpResponse:
         "upcoming": list(pending.filter(scheduled_for__gt=today).exclude(overdue_filter(today))[:50]),
         "recent": list(done.exclude(result=InspectionResult.PENDING).order_by("-performed_on", "-pk")[:10]),
     }  # fmt: skip
+    context["to_schedule"] = _awaiting_schedule(request, municipality) if context["can_schedule"] else []
     return render(request, "inspections/agenda.html", context)
+
+
+def _awaiting_schedule(request: HttpRequest, municipality: Municipality) -> list[Application]:
+    """Applications waiting for an inspection that nobody scheduled yet (the scheduler's to-do list)."""
+    rows = (
+        Application.objects.for_user(request.user, "view")
+        .for_list()
+        .filter(municipality=municipality, state="awaiting_inspection", vehicle__isnull=False)
+    )
+    return list(
+        rows.exclude(vehicle__inspections__result=InspectionResult.PENDING).order_by("submitted_on")[:50]
+    )
 
 
 @login_required

@@ -204,3 +204,25 @@ def test_the_home_card_is_hidden_from_who_cannot_inspect(
 ) -> None:
     response = analyst_olimpia_client.get(reverse("municipality_home", args=[OLIMPIA]))
     assert all(card.key != "inspections" for card in response.context["cards"])
+
+
+def test_the_agenda_lists_applications_waiting_to_be_scheduled(
+    inspector_olimpia_client: Client, olimpia_case: Case, today: dt.date
+) -> None:
+    from apps.inspections.tests.conftest import awaiting_inspection
+
+    application = awaiting_inspection(olimpia_case, as_of=today)
+    response = inspector_olimpia_client.get(reverse("inspections:agenda", args=[OLIMPIA]))
+    assert response.context["to_schedule"] == [application]
+    url = reverse("inspections:schedule", args=[OLIMPIA, olimpia_case.vehicle.pk])
+    form = inspector_olimpia_client.get(url, {"requerimento": application.pk}).content.decode()
+    assert f'<option value="{application.pk}" selected>' in form
+    answer = inspector_olimpia_client.post(
+        url, {"application": application.pk, "scheduled_for": today.isoformat()}
+    )
+    assert answer.status_code == 302
+    assert Inspection.objects.get().application == application
+    assert (
+        inspector_olimpia_client.get(reverse("inspections:agenda", args=[OLIMPIA])).context["to_schedule"]
+        == []
+    )
