@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from apps.inspections.choices import InspectionKind
@@ -40,3 +42,33 @@ class ResultSerializer(serializers.Serializer[None]):
     performed_on = serializers.DateField()
     items = ItemSerializer(many=True)
     notes = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class CalendarQuerySerializer(serializers.Serializer[None]):
+    municipality = serializers.CharField(help_text="Código IBGE do município")
+    year = serializers.IntegerField(min_value=2000, max_value=2100)
+    month = serializers.IntegerField(min_value=1, max_value=12)
+
+
+class CalendarVehicleSerializer(serializers.Serializer[None]):
+    vehicle = serializers.IntegerField()
+    plate = serializers.CharField()
+    permit = serializers.CharField()
+    status = serializers.ChoiceField(choices=["done", "due", "overdue", "upcoming"])
+    message = serializers.CharField()
+    basis = serializers.CharField()
+    last_inspection = serializers.DateField(allow_null=True)
+
+
+class CalendarMonthSerializer(serializers.Serializer[None]):
+    month = serializers.IntegerField()
+    due = serializers.IntegerField()
+    done = serializers.IntegerField()
+    overdue = serializers.IntegerField()
+
+
+class CalendarSerializer(serializers.Serializer[Any]):
+    regime_id = serializers.CharField()
+    available = serializers.BooleanField()
+    vehicles = CalendarVehicleSerializer(many=True)
+    months = CalendarMonthSerializer(many=True)

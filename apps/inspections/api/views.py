@@ -3,6 +3,7 @@
 GET  /api/v1/inspections/inspections/?municipality=<IBGE>&result=&vehicle=   list (readers)
 POST /api/v1/inspections/inspections/                                       schedule (schedulers)
 POST /api/v1/inspections/inspections/<id>/result/                           record the result (inspectors)
+GET  /api/v1/inspections/inspections/calendar/?municipality=<IBGE>&year=&month=   due and overdue vehicles
 A vehicle, application or inspection outside the user's municipalities answers 404; a refusal answers 400
 with the Portuguese message keyed by the field.
 """
@@ -22,11 +23,19 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apps.accounts.models import User
+from apps.inspections import calendar as cal
 from apps.inspections import services
-from apps.inspections.api.serializers import InspectionSerializer, ResultSerializer, ScheduleSerializer
+from apps.inspections.api.serializers import (
+    CalendarQuerySerializer,
+    CalendarSerializer,
+    InspectionSerializer,
+    ResultSerializer,
+    ScheduleSerializer,
+)
 from apps.inspections.models import Inspection
 from apps.licensing.models import Application
 from apps.registry.models import Vehicle
+from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import user_can
 
 FILTERS = {
@@ -101,3 +110,40 @@ class InspectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet[I
         except DjangoValidationError as exc:
             return _refusal(exc)
         return Response(InspectionSerializer(row).data)
+
+    @extend_schema(parameters=[CalendarQuerySerializer], responses={200: CalendarSerializer(many=True)})
+    @action(detail=False, methods=["get"])
+    def calendar(self, request: Request) -> Response:
+        """Per regime of the municipality: the month's vehicles due/overdue and the year's counts per month."""
+        query = CalendarQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        values = query.validated_data
+        municipality = Municipality.objects.filter(ibge_code=values["municipality"]).first()
+        if municipality is None or not user_can(
+            request.user, municipality.pk, "inspections.inspection", "view"
+        ):
+            raise NotFound("Registro não encontrado.")
+        today = timezone.localdate()
+        sections = [_calendar_section(municipality, regime_id, request.user, today, values["year"], values["month"])
+                    for regime_id in municipality.regimes or []]  # fmt: skip
+        return Response(CalendarSerializer(sections, many=True).data)
+
+
+def _calendar_section(
+    municipality: Municipality, regime_id: str, user: Any, today: Any, year: int, month: int
+) -> dict[str, Any]:
+    if not cal.answers_calendar(regime_id):
+        return {"regime_id": regime_id, "available": False, "vehicles": [], "months": []}
+    ctx = cal.CalendarContext(
+        municipality, regime_id, today, cal.vehicles_in_service(municipality, regime_id, user)
+    )
+    rows = [
+        {"vehicle": due.vehicle.pk, "plate": due.vehicle.plate, "permit": due.permit_number, "status": due.status,
+         "message": due.message, "basis": due.basis, "last_inspection": due.last_inspection}
+        for due in cal.month_schedule(ctx, year, month)
+    ]  # fmt: skip
+    months = [
+        {"month": c.month, "due": c.due, "done": c.done, "overdue": c.overdue}
+        for c in cal.year_picture(ctx, year)
+    ]
+    return {"regime_id": regime_id, "available": True, "vehicles": rows, "months": months}

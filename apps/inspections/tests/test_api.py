@@ -86,3 +86,19 @@ def test_a_result_with_missing_items_or_a_future_date_is_400(
 def test_the_openapi_schema_lists_the_inspection_routes(admin_client: Client) -> None:
     schema = admin_client.get("/api/v1/openapi.json").json()
     assert f"{BASE}{{id}}/result/" in schema["paths"]
+
+
+def test_the_calendar_endpoint_answers_per_regime_and_hides_other_municipalities(
+    admin_client: Client, inspector_olimpia_client: Client, votuporanga_case: Case
+) -> None:
+    from apps.inspections.tests.conftest import issue_permit
+
+    issue_permit(votuporanga_case)
+    query: dict[str, str | int] = {"municipality": "3557105", "year": 2026, "month": 8}
+    (section,) = admin_client.get(f"{BASE}calendar/", query).json()
+    assert section["available"] is True and [row["plate"] for row in section["vehicles"]] == [
+        votuporanga_case.vehicle.plate
+    ]
+    assert section["months"][7]["due"] == 1
+    assert inspector_olimpia_client.get(f"{BASE}calendar/", query).status_code == 404
+    assert admin_client.get(f"{BASE}calendar/", {"municipality": "3557105"}).status_code == 400
