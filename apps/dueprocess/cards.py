@@ -11,15 +11,19 @@ from apps.dueprocess.permissions import EXPORT, JUDGE_FIRST, JUDGE_SECOND
 from apps.tenancy.querysets import user_can
 from apps.web.cards import Card, CardContext, CardItem, register_card
 
-QUEUES = {JUDGE_FIRST: (Instance.FIRST, "Recursos em 1ª instância"), JUDGE_SECOND: (Instance.SECOND,
-                                                                                 "Recursos em 2ª instância / JARI")}  # fmt: skip
+QUEUES = {
+    JUDGE_FIRST: (Instance.FIRST, "Recursos em 1ª instância"),
+    JUDGE_SECOND: (Instance.SECOND, "Recursos em 2ª instância / JARI"),
+}
 
 
 def _queue_card(ctx: CardContext, action: str, order: int) -> Card | None:
     if not user_can(ctx.user, ctx.municipality.pk, "dueprocess.appeal", action):
         return None
     instance, title = QUEUES[action]
-    rows = Appeal.objects.for_user(ctx.user, action).filter(case__municipality=ctx.municipality).queue(instance)
+    rows = (
+        Appeal.objects.for_user(ctx.user, action).filter(case__municipality=ctx.municipality).queue(instance)
+    )
     overdue = rows.filter(judgment_deadline__lt=ctx.today).count()
     return Card(
         key=f"queue_{instance}", title=title, order=order,

@@ -76,9 +76,13 @@ def _subject(case: InfractionCase) -> tuple[Person | None, Company | None]:
         return case.operator.person, case.operator.company
     document = "".join(ch for ch in case.offender_document if ch.isalnum()).upper()
     if len(document) == 11:
-        return Person.objects.filter(municipality=case.municipality, cpf=normalize_cpf(document)).first(), None
+        return Person.objects.filter(
+            municipality=case.municipality, cpf=normalize_cpf(document)
+        ).first(), None
     if len(document) == 14:
-        return None, Company.objects.filter(municipality=case.municipality, cnpj=normalize_cnpj(document)).first()
+        return None, Company.objects.filter(
+            municipality=case.municipality, cnpj=normalize_cnpj(document)
+        ).first()
     return None, None
 
 
@@ -96,9 +100,13 @@ def _ban(sanction: Sanction, case: InfractionCase, actor: Any) -> dict[str, Any]
     person, company = _subject(case)
     start, until = sanction.ban_start, sanction.ban_until
     if (person is None and company is None) or start is None or until is None:
-        return _skipped("Impedimento: o autuado não está no cadastro (registre-o e o impedimento pelo cadastro).")
+        return _skipped(
+            "Impedimento: o autuado não está no cadastro (registre-o e o impedimento pelo cadastro)."
+        )
     sanction.ban = ban_record(
         actor=actor, municipality=case.municipality, reason_code=_ban_reason(sanction), start=start, until=until,
         source=f"Auto de infração {case.number}", decision=sanction.decision, person=person, company=company,
     )  # fmt: skip
-    return _effect(EffectKind.BAN, f"Impedido de {start:%d/%m/%Y} a {until:%d/%m/%Y}.", until=until.isoformat())
+    return _effect(
+        EffectKind.BAN, f"Impedido de {start:%d/%m/%Y} a {until:%d/%m/%Y}.", until=until.isoformat()
+    )

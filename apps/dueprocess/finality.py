@@ -27,7 +27,13 @@ from apps.finance.services import guide_cancel, refund_create
 from apps.tenancy.querysets import user_can
 from lawcode import Decision
 
-__all__ = ["FinalityReason", "case_finalize", "case_finalize_unappealed", "sanction_annul", "sanction_condemn_first"]
+__all__ = [
+    "FinalityReason",
+    "case_finalize",
+    "case_finalize_unappealed",
+    "sanction_annul",
+    "sanction_condemn_first",
+]
 
 
 def refuse(field: str, message: str) -> ValidationError:
@@ -80,7 +86,9 @@ def _fill_suspension(sanction: Sanction, suspension: dict[str, Any] | None, fina
 
 
 @transaction.atomic
-def sanction_condemn_first(*, case: InfractionCase, condemned_on: dt.date, actor: Any, as_of: dt.date) -> None:
+def sanction_condemn_first(
+    *, case: InfractionCase, condemned_on: dt.date, actor: Any, as_of: dt.date
+) -> None:
     """Where the law makes the fine due after the first condemnation (Olímpia art. 33), record the penalty now
     (fine chargeable, other effects only once final); elsewhere nothing happens until finality."""
     if proceeding(case.regime_id).fine_due_on_first_condemnation is None:
@@ -90,8 +98,14 @@ def sanction_condemn_first(*, case: InfractionCase, condemned_on: dt.date, actor
                         condemned_on=condemned_on)  # fmt: skip
     _fill(sanction, decision, None)
     sanction.save()
-    case_event_add(case=case, kind=EventKind.SANCTION_APPLIED, actor=actor, on=condemned_on,
-                   note=f"Penalidade (cabe recurso): {sanction.penalty_text}", data={"sanction_id": sanction.pk})  # fmt: skip
+    case_event_add(
+        case=case,
+        kind=EventKind.SANCTION_APPLIED,
+        actor=actor,
+        on=condemned_on,
+        note=f"Penalidade (cabe recurso): {sanction.penalty_text}",
+        data={"sanction_id": sanction.pk},
+    )
     audit_record(actor=actor, municipality=case.municipality, action="sanction.condemn", obj=sanction,
                  after=sanction.audit_snapshot())  # fmt: skip
 
@@ -107,7 +121,11 @@ def case_finalize(
     sanction = Sanction.objects.select_for_update().filter(case=row).first()
     before = sanction.audit_snapshot() if sanction else None
     sanction = sanction or Sanction(case=row, operator=row.operator, condemned_on=final_on)
-    sanction.state, sanction.decided_final_on, sanction.finality_reason = SanctionState.FINAL, final_on, reason
+    sanction.state, sanction.decided_final_on, sanction.finality_reason = (
+        SanctionState.FINAL,
+        final_on,
+        reason,
+    )
     _fill(sanction, decision, final_on)
     sanction.save()
     sanction.effects = effects.apply(sanction=sanction, case=row, actor=actor, as_of=as_of)
@@ -153,7 +171,9 @@ def case_finalize_unappealed(*, case: InfractionCase, actor: Any, as_of: dt.date
     final_on = deadline + dt.timedelta(days=1)
     row = case_move(case=row, to=CaseState.FINAL, allowed=tuple(LAPSING), actor=actor, on=final_on,
                     note=f"Sem recurso até {deadline:%d/%m/%Y}: decisão definitiva")  # fmt: skip
-    return case_finalize(case=row, final_on=final_on, reason=FinalityReason.NO_APPEAL, actor=actor, as_of=as_of)
+    return case_finalize(
+        case=row, final_on=final_on, reason=FinalityReason.NO_APPEAL, actor=actor, as_of=as_of
+    )
 
 
 # --- annulment ----------------------------------------------------------------------------------------------
@@ -163,7 +183,7 @@ def case_finalize_unappealed(*, case: InfractionCase, actor: Any, as_of: dt.date
 def sanction_annul(*, case: InfractionCase, actor: Any, as_of: dt.date, reason: str) -> Sanction | None:
     """An appeal was granted: the infraction is cancelled; an open guide is cancelled, a paid fine refunded
     (Olímpia art. 35: by bank transfer)."""
-    sanction = Sanction.objects.select_for_update().filter(case=case).first()
+    sanction: Sanction | None = Sanction.objects.select_for_update().filter(case=case).first()
     if sanction is None:
         return None
     before = sanction.audit_snapshot()
@@ -185,8 +205,14 @@ def _undo_fine(sanction: Sanction, case: InfractionCase, actor: Any, as_of: dt.d
     payment = getattr(guide, "payment", None)
     if guide.status != GuideStatus.PAID or payment is None:
         return
-    refund = refund_create(actor=actor, payment=payment, amount_brl=payment.amount_brl, due_on=as_of,
-                           reason=f"Recurso procedente: multa do auto {case.number} devolvida", as_of=as_of)  # fmt: skip
+    refund = refund_create(
+        actor=actor,
+        payment=payment,
+        amount_brl=payment.amount_brl,
+        due_on=as_of,
+        reason=f"Recurso procedente: multa do auto {case.number} devolvida",
+        as_of=as_of,
+    )
     case_event_add(case=case, kind=EventKind.REFUND_DUE, actor=actor, on=as_of,
                    note=f"Restituição de {brl(refund.amount_brl)} por transferência bancária (guia {guide.number})",
                    data={"refund_id": refund.pk})  # fmt: skip

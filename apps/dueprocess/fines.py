@@ -35,7 +35,9 @@ def refuse(field: str, message: str) -> ValidationError:
 
 def decision_notice_ciencia(sanction: Sanction) -> dt.date | None:
     """Ciência of the notice of the condemning decision (the payment term counts from it, Olímpia art. 33)."""
-    notices = sanction.case.notices.filter(purpose__in=DECISION_NOTICES, ciencia_on__gte=sanction.condemned_on)
+    notices = sanction.case.notices.filter(
+        purpose__in=DECISION_NOTICES, ciencia_on__gte=sanction.condemned_on
+    )
     first = notices.order_by("ciencia_on").first()
     return first.ciencia_on if first else None
 
@@ -52,14 +54,16 @@ def payer(case: InfractionCase) -> tuple[str, str]:
 def fine_issue(*, sanction: Sanction, actor: Any, as_of: dt.date) -> PaymentGuide:
     """Issue the fine's guide once the offender knows the decision; due date from the engine where the law
     sets one (Olímpia: 30 dias corridos, art. 33), else the municipality's usual term."""
-    row = Sanction.objects.select_for_update().select_related("case__municipality", "guide").get(pk=sanction.pk)
+    row = (
+        Sanction.objects.select_for_update().select_related("case__municipality", "guide").get(pk=sanction.pk)
+    )
     case = row.case
     if not user_can(actor, case.municipality.pk, SANCTION, CHARGE):
         raise refuse("guide", f"Guia da multa: você não pode emitir guias de multa em {case.municipality}.")
     ciencia = _check_chargeable(row)
     due = lawbridge.payment_deadline(case, ciencia, as_of)
     name, document = payer(case)
-    charge = Charge(quantity=row.fine_quantity, unit=row.fine_unit, cite=case.infraction_cite,  # type: ignore[arg-type]
+    charge = Charge(quantity=row.fine_quantity, unit=row.fine_unit, cite=case.infraction_cite,
                     description=f"Multa — auto de infração {case.number}", auto_date=case.drawn_on)  # fmt: skip
     guide = guide_issue(actor=actor, municipality=case.municipality, regime_id=case.regime_id, charge=charge,
                         payer_name=name, payer_document=document, origin_type=OriginType.FINE, origin_id=row.pk,
@@ -94,5 +98,11 @@ def fine_paid(*, guide: PaymentGuide, payment: Payment, actor: Any, as_of: dt.da
     sanction = Sanction.objects.select_related("case").filter(pk=guide.origin_id, guide=guide).first()
     if sanction is None:
         return
-    case_event_add(case=sanction.case, kind=EventKind.FINE_PAID, actor=actor, on=payment.paid_on,
-                   note=f"Guia {guide.number} paga: {brl(payment.amount_brl)}", data={"payment_id": payment.pk})  # fmt: skip
+    case_event_add(
+        case=sanction.case,
+        kind=EventKind.FINE_PAID,
+        actor=actor,
+        on=payment.paid_on,
+        note=f"Guia {guide.number} paga: {brl(payment.amount_brl)}",
+        data={"payment_id": payment.pk},
+    )

@@ -22,7 +22,9 @@ def add_service_errors(form: forms.Form, error: ValidationError) -> None:
 class AppealForm(forms.Form):
     instance = forms.ChoiceField(label="Instância", choices=Instance.choices)
     filed_on = forms.DateField(label="Data do protocolo", widget=DATE)
-    appellant_name = forms.CharField(label="Recorrente (se diferente do autuado)", max_length=200, required=False)
+    appellant_name = forms.CharField(
+        label="Recorrente (se diferente do autuado)", max_length=200, required=False
+    )
     text = forms.CharField(label="Razões", widget=forms.Textarea(attrs={"rows": 6}))
 
     def __init__(self, *args: object, instances: list[tuple[str, str]], **kwargs: object) -> None:

@@ -26,7 +26,9 @@ def _prior(row: Sanction) -> PriorSanction:
     )  # fmt: skip
 
 
-def operator_history(operator: Any, as_of: dt.date, exclude_case: int | None = None) -> tuple[PriorSanction, ...]:
+def operator_history(
+    operator: Any, as_of: dt.date, exclude_case: int | None = None
+) -> tuple[PriorSanction, ...]:
     rows = Sanction.objects.filter(operator=operator, state=SanctionState.FINAL, outcome="penalty",
                                    decided_final_on__lte=as_of).select_related("case")  # fmt: skip
     if exclude_case is not None:

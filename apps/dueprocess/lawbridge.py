@@ -95,4 +95,6 @@ def sanction(case: CaseRow, decided_final_on: dt.date | None, as_of: dt.date) ->
         return engine.evaluate(municipality=case.municipality, question="sanction", facts=facts, as_of=as_of,
                                regime_id=case.regime_id)  # fmt: skip
     except LawcodeError as error:
-        raise ValidationError({"sanction": f"Penalidade: a lei não permite calculá-la — {error.message_pt}"}) from None
+        raise ValidationError(
+            {"sanction": f"Penalidade: a lei não permite calculá-la — {error.message_pt}"}
+        ) from None

@@ -42,7 +42,9 @@ class Appeal(models.Model):
     case = models.ForeignKey("enforcement.InfractionCase", on_delete=models.PROTECT, related_name="appeals")
     instance = models.CharField("instância", max_length=8, choices=Instance.choices)
     filed_on = models.DateField("protocolado em")
-    channel = models.CharField("meio", max_length=8, choices=FilingChannel.choices, default=FilingChannel.PAPER)
+    channel = models.CharField(
+        "meio", max_length=8, choices=FilingChannel.choices, default=FilingChannel.PAPER
+    )
     filed_by_staff = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
         verbose_name="protocolado por",
@@ -111,7 +113,9 @@ class SanctionQuerySet(CaseChildQuerySet):
 class Sanction(models.Model):
     """The penalty the engine computed for a case from the operator's history, and the effects applied."""
 
-    case = models.OneToOneField("enforcement.InfractionCase", on_delete=models.PROTECT, related_name="sanction")
+    case = models.OneToOneField(
+        "enforcement.InfractionCase", on_delete=models.PROTECT, related_name="sanction"
+    )
     operator = models.ForeignKey(
         "registry.Operator", on_delete=models.PROTECT, null=True, blank=True, related_name="sanctions"
     )
@@ -126,15 +130,21 @@ class Sanction(models.Model):
     penalties = models.JSONField("penalidades", default=list, blank=True)
     penalty_text = models.CharField("penalidades (texto)", max_length=500, blank=True)
     recidivism = models.BooleanField("reincidência", default=False)
-    fine_quantity = models.DecimalField("multa (quantidade)", max_digits=12, decimal_places=4, null=True, blank=True)
+    fine_quantity = models.DecimalField(
+        "multa (quantidade)", max_digits=12, decimal_places=4, null=True, blank=True
+    )
     fine_unit = models.CharField("multa (unidade)", max_length=8, blank=True)
-    fine_brl = models.DecimalField("multa (R$, na decisão)", max_digits=12, decimal_places=2, null=True, blank=True)
+    fine_brl = models.DecimalField(
+        "multa (R$, na decisão)", max_digits=12, decimal_places=2, null=True, blank=True
+    )
     suspension_days = models.PositiveIntegerField("suspensão (dias)", null=True, blank=True)
     suspension_start = models.DateField("suspensão de", null=True, blank=True)
     suspension_end = models.DateField("suspensão até", null=True, blank=True)
     inspection_required = models.BooleanField("vistoria ao fim da suspensão", default=False)
     cassation = models.BooleanField("cassação", default=False)
-    cassation_if_not_regularized_by = models.DateField("cassação se não regularizar até", null=True, blank=True)
+    cassation_if_not_regularized_by = models.DateField(
+        "cassação se não regularizar até", null=True, blank=True
+    )
     ban_start = models.DateField("impedimento de", null=True, blank=True)
     ban_until = models.DateField("impedimento até", null=True, blank=True)
     effects = models.JSONField("efeitos aplicados", default=list, blank=True)

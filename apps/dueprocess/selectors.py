@@ -9,7 +9,9 @@ from apps.enforcement.models import InfractionCase
 
 
 def case_appeals(case: InfractionCase) -> list[Appeal]:
-    return list(Appeal.objects.filter(case=case).select_related("judgment", "filed_by_staff").order_by("instance"))
+    return list(
+        Appeal.objects.filter(case=case).select_related("judgment", "filed_by_staff").order_by("instance")
+    )
 
 
 def case_sanction(case: InfractionCase) -> Sanction | None:

@@ -93,7 +93,9 @@ def _check_filing(case: InfractionCase, instance: str, filed_on: dt.date, text: 
     if filed_on > as_of:
         raise refuse("filed_on", f"Data do protocolo: não pode ser posterior a {as_of:%d/%m/%Y}.")
     if filed_on < case.drawn_on:
-        raise refuse("filed_on", f"Data do protocolo: anterior à lavratura do auto ({case.drawn_on:%d/%m/%Y}).")
+        raise refuse(
+            "filed_on", f"Data do protocolo: anterior à lavratura do auto ({case.drawn_on:%d/%m/%Y})."
+        )
     if not text.strip():
         raise refuse("text", "Razões do recurso: campo obrigatório.")
 
@@ -160,7 +162,9 @@ def appeal_judge(
     case = locked_case(row.case)
     instance = Instance(row.instance)
     if not user_can(actor, case.municipality.pk, APPEAL, JUDGING_ACTION[instance]):
-        raise refuse("judgment", f"Julgamento: só a {JUDGING_ROLE[instance].label.lower()} julga este recurso.")
+        raise refuse(
+            "judgment", f"Julgamento: só a {JUDGING_ROLE[instance].label.lower()} julga este recurso."
+        )
     _check_judgment(row, verdict, reasoning, decided_on, as_of)
     judgment = Judgment.objects.create(
         appeal=row, decided_on=decided_on, verdict=verdict, reasoning=reasoning.strip(), decided_by=actor,
@@ -172,13 +176,17 @@ def appeal_judge(
     return judgment
 
 
-def _check_judgment(appeal: Appeal, verdict: str, reasoning: str, decided_on: dt.date, as_of: dt.date) -> None:
+def _check_judgment(
+    appeal: Appeal, verdict: str, reasoning: str, decided_on: dt.date, as_of: dt.date
+) -> None:
     if Judgment.objects.filter(appeal=appeal).exists():
         raise refuse("judgment", "Julgamento: este recurso já foi julgado.")
     if verdict not in Verdict.values:
         raise refuse("verdict", "Decisão: escolha uma das decisões da lista.")
     if verdict == Verdict.NOT_ADMITTED and not appeal.late:
-        raise refuse("verdict", "Decisão: só um recurso protocolado fora do prazo pode deixar de ser conhecido.")
+        raise refuse(
+            "verdict", "Decisão: só um recurso protocolado fora do prazo pode deixar de ser conhecido."
+        )
     if not reasoning.strip():
         raise refuse("reasoning", "Fundamentação: campo obrigatório.")
     if decided_on > as_of:
@@ -187,7 +195,9 @@ def _check_judgment(appeal: Appeal, verdict: str, reasoning: str, decided_on: dt
         raise refuse("decided_on", f"Data do julgamento: anterior ao protocolo ({appeal.filed_on:%d/%m/%Y}).")
 
 
-def _after_judgment(case: InfractionCase, appeal: Appeal, judgment: Judgment, actor: Any, as_of: dt.date) -> None:
+def _after_judgment(
+    case: InfractionCase, appeal: Appeal, judgment: Judgment, actor: Any, as_of: dt.date
+) -> None:
     note = f"{instance_label(case.regime_id, appeal.instance)}: {judgment.get_verdict_display()}"
     on, data = judgment.decided_on, {"judgment_id": judgment.pk}
     if judgment.verdict not in CONDEMNING:

@@ -35,14 +35,18 @@ def _today() -> dt.date:
 
 
 def _municipality(request: HttpRequest, ibge_code: str, label: str, action: str) -> Municipality:
-    municipality = get_object_for_user_or_404(Municipality.objects.all(), request.user, "view", ibge_code=ibge_code)
+    municipality = get_object_for_user_or_404(
+        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
+    )
     if not user_can(request.user, municipality.pk, label, action):
         raise Http404("Registro não encontrado.")
     return municipality
 
 
 def _case(request: HttpRequest, municipality: Municipality, pk: int) -> InfractionCase:
-    rows = InfractionCase.objects.select_related("municipality", "operator__person", "operator__company", "permit")
+    rows = InfractionCase.objects.select_related(
+        "municipality", "operator__person", "operator__company", "permit"
+    )
     return get_object_for_user_or_404(rows, request.user, "view", municipality=municipality, pk=pk)
 
 
@@ -56,7 +60,9 @@ def queue(request: HttpRequest, ibge_code: str, instance: str) -> HttpResponse:
         raise Http404("Fila não encontrada.")
     action = JUDGING[Instance(instance)]
     municipality = _municipality(request, ibge_code, APPEAL, action)
-    rows = Appeal.objects.for_user(request.user, action).filter(case__municipality=municipality).queue(instance)
+    rows = (
+        Appeal.objects.for_user(request.user, action).filter(case__municipality=municipality).queue(instance)
+    )
     context = {"municipality": municipality, "appeals": rows, "today": _today(),
                "title": Instance(instance).label}  # fmt: skip
     return render(request, "dueprocess/queue.html", context)
@@ -85,8 +91,12 @@ def judge(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 
 def _appeal_to_judge(request: HttpRequest, ibge_code: str, pk: int) -> Appeal:
     """The appeal, only for whoever may judge its instance; anybody else gets 404 (no probing)."""
-    rows = Appeal.objects.select_related("case__municipality", "case__operator__person", "case__operator__company")
-    appeal = get_object_for_user_or_404(rows, request.user, "view", case__municipality__ibge_code=ibge_code, pk=pk)
+    rows = Appeal.objects.select_related(
+        "case__municipality", "case__operator__person", "case__operator__company"
+    )
+    appeal: Appeal = get_object_for_user_or_404(
+        rows, request.user, "view", case__municipality__ibge_code=ibge_code, pk=pk
+    )
     if not user_can(request.user, appeal.case.municipality.pk, APPEAL, JUDGING[Instance(appeal.instance)]):
         raise Http404("Registro não encontrado.")
     if hasattr(appeal, "judgment"):
@@ -195,11 +205,15 @@ def active_debt_view(request: HttpRequest, ibge_code: str) -> HttpResponse:
     return render(request, "dueprocess/active_debt.html", context)
 
 
-def _download(rows: list[active_debt.DebtRow], municipality: Municipality, today: dt.date, kind: str) -> HttpResponse:
+def _download(
+    rows: list[active_debt.DebtRow], municipality: Municipality, today: dt.date, kind: str
+) -> HttpResponse:
     if kind == "csv":
         response = HttpResponse(active_debt.to_csv(rows), content_type="text/csv; charset=utf-8")
     else:
-        response = HttpResponse(active_debt.to_json(rows, municipality, today), content_type="application/json")
+        response = HttpResponse(
+            active_debt.to_json(rows, municipality, today), content_type="application/json"
+        )
     name = f"divida-ativa-{municipality.ibge_code}-{today:%Y%m%d}.{kind}"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response

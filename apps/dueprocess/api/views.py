@@ -82,7 +82,9 @@ class AppealViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet[Appea
         data = JudgeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            services.appeal_judge(appeal=appeal, actor=request.user, as_of=timezone.localdate(), **data.validated_data)
+            services.appeal_judge(
+                appeal=appeal, actor=request.user, as_of=timezone.localdate(), **data.validated_data
+            )
         except DjangoValidationError as exc:
             return _refusal(exc)
         appeal.refresh_from_db()
@@ -119,15 +121,17 @@ class SanctionViewSet(viewsets.ReadOnlyModelViewSet[Sanction]):
 
 
 class ActiveDebtView(APIView):
-    """Unpaid final fines past due for dívida ativa: ?municipality=<IBGE> (required), &format=csv for CSV."""
+    """Unpaid final fines past due for dívida ativa: ?municipality=<IBGE> (required), &formato=csv for CSV."""
 
     @extend_schema(responses={200: dict})
     def get(self, request: Request) -> Response | HttpResponse:
-        municipality = Municipality.objects.filter(ibge_code=request.query_params.get("municipality", "")).first()
+        municipality = Municipality.objects.filter(
+            ibge_code=request.query_params.get("municipality", "")
+        ).first()
         if municipality is None or not user_can(request.user, municipality.pk, "dueprocess.sanction", EXPORT):
             raise NotFound("Município não encontrado.")
         today = timezone.localdate()
         rows = active_debt.unpaid_final_fines(municipality, today)
-        if request.query_params.get("format") == "csv":
+        if request.query_params.get("formato") == "csv":
             return HttpResponse(active_debt.to_csv(rows), content_type="text/csv; charset=utf-8")
         return HttpResponse(active_debt.to_json(rows, municipality, today), content_type="application/json")

@@ -51,7 +51,9 @@ def agent_votuporanga_(make_staff: Callable[..., User], votuporanga: Municipalit
 
 @pytest.fixture
 def judge_votuporanga(make_staff: Callable[..., User], votuporanga: Municipality) -> User:
-    return make_staff("sergio.secretario", (votuporanga, Role.JUDGING_AUTHORITY), full_name="Sérgio Secretário")
+    return make_staff(
+        "sergio.secretario", (votuporanga, Role.JUDGING_AUTHORITY), full_name="Sérgio Secretário"
+    )
 
 
 @pytest.fixture

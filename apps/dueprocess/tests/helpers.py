@@ -20,7 +20,9 @@ def at(day: dt.date, hour: int = 8) -> dt.datetime:
     return dt.datetime(day.year, day.month, day.day, hour, 0, tzinfo=BRT)
 
 
-def open_case(municipality: Any, agent: Any, *, code: str, plate: str, on: dt.date, **extra: Any) -> InfractionCase:
+def open_case(
+    municipality: Any, agent: Any, *, code: str, plate: str, on: dt.date, **extra: Any
+) -> InfractionCase:
     details = AutoDetails(infraction_code=code, plate=plate, occurred_at=at(on, 7), place="Av. Central, 10",
                           description="Constatado pelo agente.", agent_registration="F-1", **extra)  # fmt: skip
     return case_open(municipality=municipality, actor=agent, details=details, recorded_at=at(on, 9))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -29,13 +30,15 @@ pytestmark = pytest.mark.django_db
 D = dt.date
 
 
-def plate(licensed):
+def plate(licensed: Any) -> Any:
     return licensed[0].vehicle.plate
 
 
-def test_no_appeal_in_time_makes_the_fine_final_the_day_after_the_deadline(olimpia, agent_olimpia, judge_olimpia,
-                                                                          olimpia_licensed):  # fmt: skip
-    case = open_case(olimpia, agent_olimpia, code="OLI-23-I", plate=plate(olimpia_licensed), on=D(2026, 3, 12))
+def test_no_appeal_in_time_makes_the_fine_final_the_day_after_the_deadline(olimpia: Any, agent_olimpia: Any, judge_olimpia: Any,
+                                                                          olimpia_licensed: Any) -> None:  # fmt: skip
+    case = open_case(
+        olimpia, agent_olimpia, code="OLI-23-I", plate=plate(olimpia_licensed), on=D(2026, 3, 12)
+    )
     notify(case, agent_olimpia, D(2026, 3, 13))  # Friday: 10 days end on Monday 23/03
     with pytest.raises(ValidationError, match="corre até 23/03/2026"):
         case_finalize_unappealed(case=case, actor=judge_olimpia, as_of=D(2026, 3, 23))
@@ -43,14 +46,22 @@ def test_no_appeal_in_time_makes_the_fine_final_the_day_after_the_deadline(olimp
     case.refresh_from_db()
     assert case.state == CaseState.FINAL and sanction.state == SanctionState.FINAL
     assert sanction.decided_final_on == D(2026, 3, 24)
-    assert (sanction.fine_quantity, sanction.fine_unit, sanction.fine_brl) == (Decimal(15), "ufesp", Decimal("576.30"))
+    assert (sanction.fine_quantity, sanction.fine_unit, sanction.fine_brl) == (
+        Decimal(15),
+        "ufesp",
+        Decimal("576.30"),
+    )
     assert sanction.decision["question"] == "sanction" and not sanction.recidivism
     assert olimpia_licensed[1].__class__.objects.get(pk=olimpia_licensed[1].pk).state == PermitState.ACTIVE
     assert AuditEvent.objects.filter(action="sanction.final", object_id=str(sanction.pk)).exists()
 
 
-def test_an_appeal_deadline_on_good_friday_moves_to_the_next_business_day(olimpia, agent_olimpia, olimpia_licensed):
-    case = open_case(olimpia, agent_olimpia, code="OLI-23-I", plate=plate(olimpia_licensed), on=D(2026, 3, 20))
+def test_an_appeal_deadline_on_good_friday_moves_to_the_next_business_day(
+    olimpia: Any, agent_olimpia: Any, olimpia_licensed: Any
+) -> None:
+    case = open_case(
+        olimpia, agent_olimpia, code="OLI-23-I", plate=plate(olimpia_licensed), on=D(2026, 3, 20)
+    )
     notify(case, agent_olimpia, D(2026, 3, 24))  # +10 = Friday 03/04/2026, Good Friday
     appeal = appeal_file(case=case, instance=Instance.FIRST, filed_on=D(2026, 4, 6), text="Defesa.",
                          actor=judge_clerk(olimpia), as_of=D(2026, 4, 6))  # fmt: skip
@@ -58,7 +69,7 @@ def test_an_appeal_deadline_on_good_friday_moves_to_the_next_business_day(olimpi
     assert appeal.judgment_deadline == D(2026, 5, 6)  # 30 days from filing (art. 31 §2)
 
 
-def judge_clerk(municipality):
+def judge_clerk(municipality: Any) -> Any:
     from apps.accounts.services import user_create
     from apps.tenancy.choices import Role
     from apps.tenancy.services import membership_grant
@@ -70,16 +81,23 @@ def judge_clerk(municipality):
 
 
 def test_recidivism_inside_the_window_doubles_the_fine_and_suspends_the_permit(
-    olimpia, agent_olimpia, judge_olimpia, olimpia_licensed
-):
+    olimpia: Any, agent_olimpia: Any, judge_olimpia: Any, olimpia_licensed: Any
+) -> None:
     licensed, permit = olimpia_licensed
-    first = open_case(olimpia, agent_olimpia, code="OLI-23-I", plate=plate(olimpia_licensed), on=D(2026, 3, 12))
+    first = open_case(
+        olimpia, agent_olimpia, code="OLI-23-I", plate=plate(olimpia_licensed), on=D(2026, 3, 12)
+    )
     final_without_appeal(first, agent_olimpia, judge_olimpia, D(2026, 3, 13), D(2026, 3, 24))
-    second = open_case(olimpia, agent_olimpia, code="OLI-23-IV", plate=plate(olimpia_licensed), on=D(2026, 4, 10))
+    second = open_case(
+        olimpia, agent_olimpia, code="OLI-23-IV", plate=plate(olimpia_licensed), on=D(2026, 4, 10)
+    )
     sanction = final_without_appeal(second, agent_olimpia, judge_olimpia, D(2026, 4, 13), D(2026, 4, 24))
     assert sanction.recidivism and sanction.fine_quantity == Decimal(30)
     assert (sanction.suspension_days, sanction.suspension_start, sanction.suspension_end) == (
-        30, D(2026, 4, 24), D(2026, 5, 23))
+        30,
+        D(2026, 4, 24),
+        D(2026, 5, 23),
+    )
     permit.refresh_from_db()
     assert permit.state == PermitState.SUSPENDED and permit.suspended_until == D(2026, 5, 23)
     assert sanction.effects[0]["kind"] == "suspension"
@@ -87,22 +105,30 @@ def test_recidivism_inside_the_window_doubles_the_fine_and_suspends_the_permit(
     assert [p["infraction_code"] for p in prior] == ["OLI-23-I"]
 
 
-def test_a_prior_outside_the_six_month_window_is_not_recidivism(olimpia, agent_olimpia, judge_olimpia,
-                                                                 olimpia_licensed):  # fmt: skip
-    first = open_case(olimpia, agent_olimpia, code="OLI-23-I", plate=plate(olimpia_licensed), on=D(2026, 3, 12))
+def test_a_prior_outside_the_six_month_window_is_not_recidivism(olimpia: Any, agent_olimpia: Any, judge_olimpia: Any,
+                                                                 olimpia_licensed: Any) -> None:  # fmt: skip
+    first = open_case(
+        olimpia, agent_olimpia, code="OLI-23-I", plate=plate(olimpia_licensed), on=D(2026, 3, 12)
+    )
     final_without_appeal(first, agent_olimpia, judge_olimpia, D(2026, 3, 13), D(2026, 3, 24))
-    later = open_case(olimpia, agent_olimpia, code="OLI-23-IV", plate=plate(olimpia_licensed), on=D(2026, 9, 25))
+    later = open_case(
+        olimpia, agent_olimpia, code="OLI-23-IV", plate=plate(olimpia_licensed), on=D(2026, 9, 25)
+    )
     sanction = final_without_appeal(later, agent_olimpia, judge_olimpia, D(2026, 9, 28), D(2026, 10, 9))
-    assert not sanction.recidivism and sanction.fine_quantity == Decimal(15) and sanction.suspension_days is None
+    assert (
+        not sanction.recidivism and sanction.fine_quantity == Decimal(15) and sanction.suspension_days is None
+    )
     olimpia_licensed[1].refresh_from_db()
     assert olimpia_licensed[1].state == PermitState.ACTIVE
 
 
 def test_direct_cassation_revokes_the_permit_and_the_ban_blocks_a_new_application(
-    olimpia, agent_olimpia, judge_olimpia, olimpia_licensed
-):
+    olimpia: Any, agent_olimpia: Any, judge_olimpia: Any, olimpia_licensed: Any
+) -> None:
     licensed, permit = olimpia_licensed
-    case = open_case(olimpia, agent_olimpia, code="OLI-25-III", plate=plate(olimpia_licensed), on=D(2026, 3, 12))
+    case = open_case(
+        olimpia, agent_olimpia, code="OLI-25-III", plate=plate(olimpia_licensed), on=D(2026, 3, 12)
+    )
     sanction = final_without_appeal(case, agent_olimpia, judge_olimpia, D(2026, 3, 13), D(2026, 3, 24))
     permit.refresh_from_db()
     assert sanction.cassation and permit.state == PermitState.REVOKED
@@ -115,7 +141,9 @@ def test_direct_cassation_revokes_the_permit_and_the_ban_blocks_a_new_applicatio
     assert "art. 26" in str(refused.value)
 
 
-def test_the_traffic_only_guard_yields_no_municipal_penalty(olimpia, agent_olimpia, judge_olimpia, olimpia_licensed):
+def test_the_traffic_only_guard_yields_no_municipal_penalty(
+    olimpia: Any, agent_olimpia: Any, judge_olimpia: Any, olimpia_licensed: Any
+) -> None:
     case = open_case(olimpia, agent_olimpia, code="OLI-24-I", plate=plate(olimpia_licensed), on=D(2026, 3, 12),
                      already_punished_as_traffic_only=True, traffic_only_reference="AIT 123")  # fmt: skip
     sanction = final_without_appeal(case, agent_olimpia, judge_olimpia, D(2026, 3, 13), D(2026, 3, 24))
@@ -124,9 +152,16 @@ def test_the_traffic_only_guard_yields_no_municipal_penalty(olimpia, agent_olimp
 
 
 def test_an_appeal_granted_after_payment_cancels_the_case_and_refunds_the_fine(
-    olimpia, agent_olimpia, judge_olimpia, board_olimpia, finance_olimpia, olimpia_licensed
-):
-    case = open_case(olimpia, agent_olimpia, code="OLI-23-I", plate=plate(olimpia_licensed), on=D(2026, 3, 12))
+    olimpia: Any,
+    agent_olimpia: Any,
+    judge_olimpia: Any,
+    board_olimpia: Any,
+    finance_olimpia: Any,
+    olimpia_licensed: Any,
+) -> None:
+    case = open_case(
+        olimpia, agent_olimpia, code="OLI-23-I", plate=plate(olimpia_licensed), on=D(2026, 3, 12)
+    )
     notify(case, agent_olimpia, D(2026, 3, 13))
     first = appeal_file(case=case, instance=Instance.FIRST, filed_on=D(2026, 3, 20), text="Não houve infração.",
                         actor=judge_olimpia, as_of=D(2026, 3, 20))  # fmt: skip
@@ -152,9 +187,11 @@ def test_an_appeal_granted_after_payment_cancels_the_case_and_refunds_the_fine(
     assert case.events.filter(kind="refund_due").exists()
 
 
-def test_late_appeal_is_flagged_and_the_authority_may_refuse_to_hear_it(olimpia, agent_olimpia, judge_olimpia,
-                                                                         olimpia_licensed):  # fmt: skip
-    case = open_case(olimpia, agent_olimpia, code="OLI-23-I", plate=plate(olimpia_licensed), on=D(2026, 3, 12))
+def test_late_appeal_is_flagged_and_the_authority_may_refuse_to_hear_it(olimpia: Any, agent_olimpia: Any, judge_olimpia: Any,
+                                                                         olimpia_licensed: Any) -> None:  # fmt: skip
+    case = open_case(
+        olimpia, agent_olimpia, code="OLI-23-I", plate=plate(olimpia_licensed), on=D(2026, 3, 12)
+    )
     notify(case, agent_olimpia, D(2026, 3, 13))
     appeal = appeal_file(case=case, instance=Instance.FIRST, filed_on=D(2026, 3, 24), text="Defesa tardia.",
                          actor=judge_olimpia, as_of=D(2026, 3, 24))  # fmt: skip
@@ -166,9 +203,11 @@ def test_late_appeal_is_flagged_and_the_authority_may_refuse_to_hear_it(olimpia,
     assert case.state == CaseState.JUDGED_FIRST
 
 
-def test_filing_twice_and_judging_without_the_role_are_refused(olimpia, agent_olimpia, judge_olimpia, board_olimpia,
-                                                               olimpia_licensed):  # fmt: skip
-    case = open_case(olimpia, agent_olimpia, code="OLI-23-I", plate=plate(olimpia_licensed), on=D(2026, 3, 12))
+def test_filing_twice_and_judging_without_the_role_are_refused(olimpia: Any, agent_olimpia: Any, judge_olimpia: Any, board_olimpia: Any,
+                                                               olimpia_licensed: Any) -> None:  # fmt: skip
+    case = open_case(
+        olimpia, agent_olimpia, code="OLI-23-I", plate=plate(olimpia_licensed), on=D(2026, 3, 12)
+    )
     notify(case, agent_olimpia, D(2026, 3, 13))
     appeal = appeal_file(case=case, instance=Instance.FIRST, filed_on=D(2026, 3, 16), text="Defesa.",
                          actor=judge_olimpia, as_of=D(2026, 3, 16))  # fmt: skip
@@ -187,11 +226,13 @@ def test_filing_twice_and_judging_without_the_role_are_refused(olimpia, agent_ol
 
 
 def test_a_fine_needs_the_notice_of_the_decision_and_is_exported_once_past_due(
-    olimpia, agent_olimpia, judge_olimpia, finance_olimpia, olimpia_licensed
-):
+    olimpia: Any, agent_olimpia: Any, judge_olimpia: Any, finance_olimpia: Any, olimpia_licensed: Any
+) -> None:
     from apps.dueprocess.active_debt import to_csv, unpaid_final_fines
 
-    case = open_case(olimpia, agent_olimpia, code="OLI-23-I", plate=plate(olimpia_licensed), on=D(2026, 3, 12))
+    case = open_case(
+        olimpia, agent_olimpia, code="OLI-23-I", plate=plate(olimpia_licensed), on=D(2026, 3, 12)
+    )
     sanction = final_without_appeal(case, agent_olimpia, judge_olimpia, D(2026, 3, 13), D(2026, 3, 24))
     with pytest.raises(ValidationError, match="notifique"):
         fine_issue(sanction=sanction, actor=finance_olimpia, as_of=D(2026, 3, 24))

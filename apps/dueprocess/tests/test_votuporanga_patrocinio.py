@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -28,8 +29,8 @@ def _step(municipality, agent, judge, plate, occurred: dt.date) -> Sanction:
     return final_without_appeal(case, agent, judge, occurred, occurred + dt.timedelta(days=40))
 
 
-def test_every_step_of_the_ladder_up_to_cassation(votuporanga, agent_votuporanga_, judge_votuporanga,
-                                                  votuporanga_licensed):  # fmt: skip
+def test_every_step_of_the_ladder_up_to_cassation(votuporanga: Any, agent_votuporanga_: Any, judge_votuporanga: Any,
+                                                  votuporanga_licensed: Any) -> None:  # fmt: skip
     licensed, permit = votuporanga_licensed
     plate = licensed.vehicle.plate
     args = (votuporanga, agent_votuporanga_, judge_votuporanga, plate)
@@ -53,8 +54,8 @@ def test_every_step_of_the_ladder_up_to_cassation(votuporanga, agent_votuporanga
     assert cassation.cassation and permit.state == PermitState.REVOKED
 
 
-def test_outside_a_twelve_month_window_the_ladder_starts_again(votuporanga, agent_votuporanga_, judge_votuporanga,
-                                                               votuporanga_licensed):  # fmt: skip
+def test_outside_a_twelve_month_window_the_ladder_starts_again(votuporanga: Any, agent_votuporanga_: Any, judge_votuporanga: Any,
+                                                               votuporanga_licensed: Any) -> None:  # fmt: skip
     interpretation_choose(actor=None, municipality=votuporanga, regime_id="votuporanga_sp_escolar",
                           interpretation_id="INT-VOT-RECIDIVISM-WINDOW", option="twelve_months",
                           decided_by_act="Decreto 1/2026", decided_on=D(2026, 1, 2))  # fmt: skip
@@ -68,8 +69,8 @@ def test_outside_a_twelve_month_window_the_ladder_starts_again(votuporanga, agen
     assert [p["kind"] for p in outside.penalties] == ["warning"] and not outside.recidivism
 
 
-def test_the_jari_judges_the_second_instance(votuporanga, agent_votuporanga_, judge_votuporanga, jari_votuporanga,
-                                             votuporanga_licensed):  # fmt: skip
+def test_the_jari_judges_the_second_instance(votuporanga: Any, agent_votuporanga_: Any, judge_votuporanga: Any, jari_votuporanga: Any,
+                                             votuporanga_licensed: Any) -> None:  # fmt: skip
     case = open_case(votuporanga, agent_votuporanga_, code="VOT-9-I", plate=votuporanga_licensed[0].vehicle.plate,
                      on=D(2026, 3, 12))  # fmt: skip
     notify(case, agent_votuporanga_, D(2026, 3, 12))
@@ -93,7 +94,9 @@ def test_the_jari_judges_the_second_instance(votuporanga, agent_votuporanga_, ju
     assert sanction.decided_final_on == D(2026, 4, 2) and sanction.finality_reason == "last_instance"
 
 
-def test_patrocinio_has_one_defence_and_no_municipal_fine(patrocinio, agent_patrocinio, judge_patrocinio):
+def test_patrocinio_has_one_defence_and_no_municipal_fine(
+    patrocinio: Any, agent_patrocinio: Any, judge_patrocinio: Any
+) -> None:
     case = open_case(patrocinio, agent_patrocinio, code="PAT-3", plate="PAT1A23", on=D(2026, 3, 12),
                      offender_name="Motorista Sem Cadastro", offender_document="52998224725")  # fmt: skip
     notify(case, agent_patrocinio, D(2026, 3, 13))

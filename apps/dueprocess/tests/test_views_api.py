@@ -1,0 +1,119 @@
+"""Screens and API: who sees what (outsiders and the wrong role get 404), the forms' refusals in Portuguese,
+and the dívida ativa downloads."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from apps.dueprocess.choices import Instance
+from apps.dueprocess.models import Appeal, Judgment
+from apps.dueprocess.services import appeal_file
+from apps.enforcement.choices import NoticePurpose
+from apps.finance.models import PaymentGuide
+
+from .helpers import final_without_appeal, notify, open_case
+
+pytestmark = pytest.mark.django_db
+D = dt.date
+
+
+@pytest.fixture
+def filed(olimpia: Any, agent_olimpia: Any, judge_olimpia: Any, olimpia_licensed: Any) -> Any:
+    case = open_case(olimpia, agent_olimpia, code="OLI-23-I", plate=olimpia_licensed[0].vehicle.plate,
+                     on=D(2026, 3, 12))  # fmt: skip
+    notify(case, agent_olimpia, D(2026, 3, 13))
+    return appeal_file(case=case, instance=Instance.FIRST, filed_on=D(2026, 3, 16), text="Defesa.",
+                       actor=judge_olimpia, as_of=D(2026, 3, 16))  # fmt: skip
+
+
+def rows_of(body: Any) -> Any:
+    return body["results"] if isinstance(body, dict) else body
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_the_judge_sees_the_queue_and_judges_others_get_404(filed: Any, olimpia: Any, judge_olimpia: Any, board_olimpia: Any,
+                                                            outsider_client: Any, analyst_olimpia_client: Any) -> None:  # fmt: skip
+    queue = reverse("dueprocess:queue", args=[olimpia.ibge_code, "first"])
+    judge_page = reverse("dueprocess:judge", args=[olimpia.ibge_code, filed.pk])
+    judge = client_for(judge_olimpia)
+    assert filed.case.number in judge.get(queue).content.decode()
+    for other in (outsider_client, analyst_olimpia_client, client_for(board_olimpia)):
+        assert other.get(queue).status_code == 404
+        assert (
+            other.post(
+                judge_page, {"verdict": "upheld", "reasoning": "x", "decided_on": "2026-03-20"}
+            ).status_code
+            == 404
+        )
+    assert not Judgment.objects.exists()
+    refused = judge.post(judge_page, {"verdict": "upheld", "reasoning": "", "decided_on": "2026-03-20"})
+    assert refused.status_code == 400 and "obrigatório" in refused.content.decode()
+    done = judge.post(judge_page, {"verdict": "upheld", "reasoning": "Mantido.", "decided_on": "2026-03-20"})
+    assert done.status_code == 302 and Judgment.objects.get().decided_by == judge_olimpia
+
+
+def test_staff_file_on_paper_and_filing_twice_shows_the_refusal(
+    filed: Any, olimpia: Any, analyst_olimpia_client: Any, outsider_client: Any
+) -> None:
+    url = reverse("dueprocess:appeal_new", args=[olimpia.ibge_code, filed.case_id])
+    data = {"instance": "first", "filed_on": "2026-03-17", "text": "De novo."}
+    assert outsider_client.post(url, data).status_code == 404
+    response = analyst_olimpia_client.post(url, data)
+    assert response.status_code == 400 and "já protocolado em 16/03/2026" in response.content.decode()
+    page = analyst_olimpia_client.get(reverse("dueprocess:case", args=[olimpia.ibge_code, filed.case_id]))
+    assert page.status_code == 200 and "aguardando julgamento" in page.content.decode()
+    assert Appeal.objects.count() == 1
+
+
+def test_api_lists_files_and_judges_through_the_same_gate(filed: Any, olimpia: Any, judge_olimpia: Any, board_olimpia: Any,
+                                                          outsider_client: Any) -> None:  # fmt: skip
+    assert rows_of(outsider_client.get("/api/v1/dueprocess/appeals/").json()) == []
+    judge = client_for(judge_olimpia)
+    rows = rows_of(
+        judge.get(f"/api/v1/dueprocess/appeals/?municipality={olimpia.ibge_code}&pending=1").json()
+    )
+    assert [row["case_number"] for row in rows] == [filed.case.number]
+    url = f"/api/v1/dueprocess/appeals/{filed.pk}/judge/"
+    body = {"verdict": "upheld", "reasoning": "Mantido.", "decided_on": "2026-03-20"}
+    assert client_for(board_olimpia).post(url, body, content_type="application/json").status_code == 404
+    judged = judge.post(url, body, content_type="application/json")
+    assert judged.status_code == 200 and judged.json()["judgment"]["verdict"] == "upheld"
+    twice = judge.post(url, body, content_type="application/json")
+    assert twice.status_code == 400 and "já foi julgado" in json.dumps(twice.json(), ensure_ascii=False)
+
+
+def test_finance_exports_unpaid_final_fines_and_others_cannot(olimpia: Any, agent_olimpia: Any, judge_olimpia: Any, finance_olimpia: Any,
+                                                              olimpia_licensed: Any, analyst_olimpia_client: Any) -> None:  # fmt: skip
+    from apps.dueprocess.fines import fine_issue
+
+    case = open_case(olimpia, agent_olimpia, code="OLI-23-I", plate=olimpia_licensed[0].vehicle.plate,
+                     on=D(2026, 3, 12))  # fmt: skip
+    sanction = final_without_appeal(case, agent_olimpia, judge_olimpia, D(2026, 3, 13), D(2026, 3, 24))
+    notify(case, agent_olimpia, D(2026, 3, 25), NoticePurpose.FINAL_DECISION)
+    fine_issue(sanction=sanction, actor=finance_olimpia, as_of=D(2026, 3, 25))
+    assert PaymentGuide.objects.get().origin_type == "fine"
+    finance = client_for(finance_olimpia)
+    page = reverse("dueprocess:active_debt", args=[olimpia.ibge_code])
+    assert analyst_olimpia_client.get(page).status_code == 404
+    csv_text = finance.get(page + "?formato=csv").content.decode("utf-8-sig")
+    assert csv_text.splitlines()[0].startswith("debtor_name;debtor_document")
+    assert case.number in csv_text  # today is long after the 24/04/2026 due date
+    api = finance.get(f"/api/v1/dueprocess/active-debt/?municipality={olimpia.ibge_code}").json()
+    assert api["count"] == 1 and api["debts"][0]["amount_brl"] == "576.30"
+    assert (
+        analyst_olimpia_client.get(
+            f"/api/v1/dueprocess/active-debt/?municipality={olimpia.ibge_code}"
+        ).status_code
+        == 404
+    )
