@@ -34,8 +34,9 @@ def plate(licensed: Any) -> Any:
     return licensed[0].vehicle.plate
 
 
-def test_no_appeal_in_time_makes_the_fine_final_the_day_after_the_deadline(olimpia: Any, agent_olimpia: Any, judge_olimpia: Any,
-                                                                          olimpia_licensed: Any) -> None:  # fmt: skip
+def test_no_appeal_in_time_makes_the_fine_final_the_day_after_the_deadline(
+    olimpia: Any, agent_olimpia: Any, judge_olimpia: Any, olimpia_licensed: Any
+) -> None:
     case = open_case(
         olimpia, agent_olimpia, code="OLI-23-I", plate=plate(olimpia_licensed), on=D(2026, 3, 12)
     )
@@ -63,8 +64,14 @@ def test_an_appeal_deadline_on_good_friday_moves_to_the_next_business_day(
         olimpia, agent_olimpia, code="OLI-23-I", plate=plate(olimpia_licensed), on=D(2026, 3, 20)
     )
     notify(case, agent_olimpia, D(2026, 3, 24))  # +10 = Friday 03/04/2026, Good Friday
-    appeal = appeal_file(case=case, instance=Instance.FIRST, filed_on=D(2026, 4, 6), text="Defesa.",
-                         actor=judge_clerk(olimpia), as_of=D(2026, 4, 6))  # fmt: skip
+    appeal = appeal_file(
+        case=case,
+        instance=Instance.FIRST,
+        filed_on=D(2026, 4, 6),
+        text="Defesa.",
+        actor=judge_clerk(olimpia),
+        as_of=D(2026, 4, 6),
+    )
     assert appeal.deadline == D(2026, 4, 6) and not appeal.late
     assert appeal.judgment_deadline == D(2026, 5, 6)  # 30 days from filing (art. 31 §2)
 
@@ -74,8 +81,12 @@ def judge_clerk(municipality: Any) -> Any:
     from apps.tenancy.choices import Role
     from apps.tenancy.services import membership_grant
 
-    user = user_create(actor=None, username=f"protocolo.{municipality.pk}", password="x-senha-123",
-                       full_name="Protocolo Geral")  # fmt: skip
+    user = user_create(
+        actor=None,
+        username=f"protocolo.{municipality.pk}",
+        password="x-senha-123",
+        full_name="Protocolo Geral",
+    )
     membership_grant(actor=None, user=user, municipality=municipality, role=Role.ANALYST)
     return user
 
@@ -105,8 +116,9 @@ def test_recidivism_inside_the_window_doubles_the_fine_and_suspends_the_permit(
     assert [p["infraction_code"] for p in prior] == ["OLI-23-I"]
 
 
-def test_a_prior_outside_the_six_month_window_is_not_recidivism(olimpia: Any, agent_olimpia: Any, judge_olimpia: Any,
-                                                                 olimpia_licensed: Any) -> None:  # fmt: skip
+def test_a_prior_outside_the_six_month_window_is_not_recidivism(
+    olimpia: Any, agent_olimpia: Any, judge_olimpia: Any, olimpia_licensed: Any
+) -> None:
     first = open_case(
         olimpia, agent_olimpia, code="OLI-23-I", plate=plate(olimpia_licensed), on=D(2026, 3, 12)
     )
@@ -134,18 +146,30 @@ def test_direct_cassation_revokes_the_permit_and_the_ban_blocks_a_new_applicatio
     assert sanction.cassation and permit.state == PermitState.REVOKED
     ban = Ban.objects.get()
     assert (ban.start, ban.until, ban.reason_code) == (D(2026, 3, 24), sanction.ban_until, "art26")
-    assert sanction.ban_until.year == 2028
+    assert sanction.ban_until is not None and sanction.ban_until.year == 2028
     with pytest.raises(ValidationError) as refused:
-        application_create(actor=None, operator=licensed.operator, kind=ApplicationKind.VEHICLE_PERMIT,
-                           as_of=D(2026, 6, 1), vehicle=licensed.vehicle)  # fmt: skip
+        application_create(
+            actor=None,
+            operator=licensed.operator,
+            kind=ApplicationKind.VEHICLE_PERMIT,
+            as_of=D(2026, 6, 1),
+            vehicle=licensed.vehicle,
+        )
     assert "art. 26" in str(refused.value)
 
 
 def test_the_traffic_only_guard_yields_no_municipal_penalty(
     olimpia: Any, agent_olimpia: Any, judge_olimpia: Any, olimpia_licensed: Any
 ) -> None:
-    case = open_case(olimpia, agent_olimpia, code="OLI-24-I", plate=plate(olimpia_licensed), on=D(2026, 3, 12),
-                     already_punished_as_traffic_only=True, traffic_only_reference="AIT 123")  # fmt: skip
+    case = open_case(
+        olimpia,
+        agent_olimpia,
+        code="OLI-24-I",
+        plate=plate(olimpia_licensed),
+        on=D(2026, 3, 12),
+        already_punished_as_traffic_only=True,
+        traffic_only_reference="AIT 123",
+    )
     sanction = final_without_appeal(case, agent_olimpia, judge_olimpia, D(2026, 3, 13), D(2026, 3, 24))
     assert sanction.outcome == "no_penalty" and sanction.fine_quantity is None and sanction.effects == []
     assert any(c["dispositivo"] == "art21_par2" for c in sanction.decision["citations"])
@@ -163,22 +187,53 @@ def test_an_appeal_granted_after_payment_cancels_the_case_and_refunds_the_fine(
         olimpia, agent_olimpia, code="OLI-23-I", plate=plate(olimpia_licensed), on=D(2026, 3, 12)
     )
     notify(case, agent_olimpia, D(2026, 3, 13))
-    first = appeal_file(case=case, instance=Instance.FIRST, filed_on=D(2026, 3, 20), text="Não houve infração.",
-                        actor=judge_olimpia, as_of=D(2026, 3, 20))  # fmt: skip
-    appeal_judge(appeal=first, verdict=Verdict.UPHELD, reasoning="Provas suficientes.", decided_on=D(2026, 4, 1),
-                 actor=judge_olimpia, as_of=D(2026, 4, 1))  # fmt: skip
+    first = appeal_file(
+        case=case,
+        instance=Instance.FIRST,
+        filed_on=D(2026, 3, 20),
+        text="Não houve infração.",
+        actor=judge_olimpia,
+        as_of=D(2026, 3, 20),
+    )
+    appeal_judge(
+        appeal=first,
+        verdict=Verdict.UPHELD,
+        reasoning="Provas suficientes.",
+        decided_on=D(2026, 4, 1),
+        actor=judge_olimpia,
+        as_of=D(2026, 4, 1),
+    )
     sanction = Sanction.objects.get(case=case)
     assert sanction.state == SanctionState.AWAITING_APPEAL  # art. 33: the fine is due already
     notify(case, agent_olimpia, D(2026, 4, 2), NoticePurpose.FIRST_DECISION)
     guide = fine_issue(sanction=sanction, actor=finance_olimpia, as_of=D(2026, 4, 2))
     assert guide.due_on == D(2026, 5, 4)  # 30 dias corridos → Saturday 02/05 → Monday 04/05
-    payment_register(actor=finance_olimpia, guide=guide, paid_on=D(2026, 4, 8), amount_brl=guide.amount_brl,
-                     method="pix", reference="E2E", as_of=D(2026, 4, 8))  # fmt: skip
-    second = appeal_file(case=case, instance=Instance.SECOND, filed_on=D(2026, 4, 9), text="Recurso.",
-                         actor=judge_olimpia, as_of=D(2026, 4, 9))  # fmt: skip
+    payment_register(
+        actor=finance_olimpia,
+        guide=guide,
+        paid_on=D(2026, 4, 8),
+        amount_brl=guide.amount_brl,
+        method="pix",
+        reference="E2E",
+        as_of=D(2026, 4, 8),
+    )
+    second = appeal_file(
+        case=case,
+        instance=Instance.SECOND,
+        filed_on=D(2026, 4, 9),
+        text="Recurso.",
+        actor=judge_olimpia,
+        as_of=D(2026, 4, 9),
+    )
     assert second.counts_from == D(2026, 4, 2) and not second.late
-    appeal_judge(appeal=second, verdict=Verdict.GRANTED, reasoning="Auto sem prova.", decided_on=D(2026, 4, 20),
-                 actor=board_olimpia, as_of=D(2026, 4, 20))  # fmt: skip
+    appeal_judge(
+        appeal=second,
+        verdict=Verdict.GRANTED,
+        reasoning="Auto sem prova.",
+        decided_on=D(2026, 4, 20),
+        actor=board_olimpia,
+        as_of=D(2026, 4, 20),
+    )
     case.refresh_from_db()
     sanction.refresh_from_db()
     refund = Refund.objects.get()
@@ -187,41 +242,79 @@ def test_an_appeal_granted_after_payment_cancels_the_case_and_refunds_the_fine(
     assert case.events.filter(kind="refund_due").exists()
 
 
-def test_late_appeal_is_flagged_and_the_authority_may_refuse_to_hear_it(olimpia: Any, agent_olimpia: Any, judge_olimpia: Any,
-                                                                         olimpia_licensed: Any) -> None:  # fmt: skip
+def test_late_appeal_is_flagged_and_the_authority_may_refuse_to_hear_it(
+    olimpia: Any, agent_olimpia: Any, judge_olimpia: Any, olimpia_licensed: Any
+) -> None:
     case = open_case(
         olimpia, agent_olimpia, code="OLI-23-I", plate=plate(olimpia_licensed), on=D(2026, 3, 12)
     )
     notify(case, agent_olimpia, D(2026, 3, 13))
-    appeal = appeal_file(case=case, instance=Instance.FIRST, filed_on=D(2026, 3, 24), text="Defesa tardia.",
-                         actor=judge_olimpia, as_of=D(2026, 3, 24))  # fmt: skip
+    appeal = appeal_file(
+        case=case,
+        instance=Instance.FIRST,
+        filed_on=D(2026, 3, 24),
+        text="Defesa tardia.",
+        actor=judge_olimpia,
+        as_of=D(2026, 3, 24),
+    )
     assert appeal.late and appeal.deadline == D(2026, 3, 23)
     assert "FORA DO PRAZO" in case.events.get(kind="appeal_filed").note
-    appeal_judge(appeal=appeal, verdict=Verdict.NOT_ADMITTED, reasoning="Intempestivo.", decided_on=D(2026, 3, 30),
-                 actor=judge_olimpia, as_of=D(2026, 3, 30))  # fmt: skip
+    appeal_judge(
+        appeal=appeal,
+        verdict=Verdict.NOT_ADMITTED,
+        reasoning="Intempestivo.",
+        decided_on=D(2026, 3, 30),
+        actor=judge_olimpia,
+        as_of=D(2026, 3, 30),
+    )
     case.refresh_from_db()
     assert case.state == CaseState.JUDGED_FIRST
 
 
-def test_filing_twice_and_judging_without_the_role_are_refused(olimpia: Any, agent_olimpia: Any, judge_olimpia: Any, board_olimpia: Any,
-                                                               olimpia_licensed: Any) -> None:  # fmt: skip
+def test_filing_twice_and_judging_without_the_role_are_refused(
+    olimpia: Any, agent_olimpia: Any, judge_olimpia: Any, board_olimpia: Any, olimpia_licensed: Any
+) -> None:
     case = open_case(
         olimpia, agent_olimpia, code="OLI-23-I", plate=plate(olimpia_licensed), on=D(2026, 3, 12)
     )
     notify(case, agent_olimpia, D(2026, 3, 13))
-    appeal = appeal_file(case=case, instance=Instance.FIRST, filed_on=D(2026, 3, 16), text="Defesa.",
-                         actor=judge_olimpia, as_of=D(2026, 3, 16))  # fmt: skip
+    appeal = appeal_file(
+        case=case,
+        instance=Instance.FIRST,
+        filed_on=D(2026, 3, 16),
+        text="Defesa.",
+        actor=judge_olimpia,
+        as_of=D(2026, 3, 16),
+    )
     with pytest.raises(ValidationError) as twice:
-        appeal_file(case=case, instance=Instance.FIRST, filed_on=D(2026, 3, 17), text="De novo.",
-                    actor=judge_olimpia, as_of=D(2026, 3, 17))  # fmt: skip
+        appeal_file(
+            case=case,
+            instance=Instance.FIRST,
+            filed_on=D(2026, 3, 17),
+            text="De novo.",
+            actor=judge_olimpia,
+            as_of=D(2026, 3, 17),
+        )
     assert "já protocolado em 16/03/2026" in twice.value.message_dict["instance"][0]
     with pytest.raises(ValidationError) as wrong:
-        appeal_judge(appeal=appeal, verdict=Verdict.UPHELD, reasoning="x", decided_on=D(2026, 3, 20),
-                     actor=board_olimpia, as_of=D(2026, 3, 20))  # fmt: skip
+        appeal_judge(
+            appeal=appeal,
+            verdict=Verdict.UPHELD,
+            reasoning="x",
+            decided_on=D(2026, 3, 20),
+            actor=board_olimpia,
+            as_of=D(2026, 3, 20),
+        )
     assert "autoridade julgadora" in wrong.value.message_dict["judgment"][0]
     with pytest.raises(ValidationError):
-        appeal_file(case=case, instance=Instance.FIRST, filed_on=D(2026, 3, 17), text="x", actor=agent_olimpia,
-                    as_of=D(2026, 3, 17))  # fmt: skip
+        appeal_file(
+            case=case,
+            instance=Instance.FIRST,
+            filed_on=D(2026, 3, 17),
+            text="x",
+            actor=agent_olimpia,
+            as_of=D(2026, 3, 17),
+        )
     assert Appeal.objects.count() == 1 and not Judgment.objects.exists()
 
 

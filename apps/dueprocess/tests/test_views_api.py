@@ -25,25 +25,38 @@ D = dt.date
 
 @pytest.fixture
 def filed(olimpia: Any, agent_olimpia: Any, judge_olimpia: Any, olimpia_licensed: Any) -> Any:
-    case = open_case(olimpia, agent_olimpia, code="OLI-23-I", plate=olimpia_licensed[0].vehicle.plate,
-                     on=D(2026, 3, 12))  # fmt: skip
+    case = open_case(
+        olimpia, agent_olimpia, code="OLI-23-I", plate=olimpia_licensed[0].vehicle.plate, on=D(2026, 3, 12)
+    )
     notify(case, agent_olimpia, D(2026, 3, 13))
-    return appeal_file(case=case, instance=Instance.FIRST, filed_on=D(2026, 3, 16), text="Defesa.",
-                       actor=judge_olimpia, as_of=D(2026, 3, 16))  # fmt: skip
+    return appeal_file(
+        case=case,
+        instance=Instance.FIRST,
+        filed_on=D(2026, 3, 16),
+        text="Defesa.",
+        actor=judge_olimpia,
+        as_of=D(2026, 3, 16),
+    )
 
 
 def rows_of(body: Any) -> Any:
     return body["results"] if isinstance(body, dict) else body
 
 
-def client_for(user) -> Client:
+def client_for(user: Any) -> Client:
     client = Client()
     client.force_login(user)
     return client
 
 
-def test_the_judge_sees_the_queue_and_judges_others_get_404(filed: Any, olimpia: Any, judge_olimpia: Any, board_olimpia: Any,
-                                                            outsider_client: Any, analyst_olimpia_client: Any) -> None:  # fmt: skip
+def test_the_judge_sees_the_queue_and_judges_others_get_404(
+    filed: Any,
+    olimpia: Any,
+    judge_olimpia: Any,
+    board_olimpia: Any,
+    outsider_client: Any,
+    analyst_olimpia_client: Any,
+) -> None:
     queue = reverse("dueprocess:queue", args=[olimpia.ibge_code, "first"])
     judge_page = reverse("dueprocess:judge", args=[olimpia.ibge_code, filed.pk])
     judge = client_for(judge_olimpia)
@@ -76,8 +89,9 @@ def test_staff_file_on_paper_and_filing_twice_shows_the_refusal(
     assert Appeal.objects.count() == 1
 
 
-def test_api_lists_files_and_judges_through_the_same_gate(filed: Any, olimpia: Any, judge_olimpia: Any, board_olimpia: Any,
-                                                          outsider_client: Any) -> None:  # fmt: skip
+def test_api_lists_files_and_judges_through_the_same_gate(
+    filed: Any, olimpia: Any, judge_olimpia: Any, board_olimpia: Any, outsider_client: Any
+) -> None:
     assert rows_of(outsider_client.get("/api/v1/dueprocess/appeals/").json()) == []
     judge = client_for(judge_olimpia)
     rows = rows_of(
@@ -93,12 +107,19 @@ def test_api_lists_files_and_judges_through_the_same_gate(filed: Any, olimpia: A
     assert twice.status_code == 400 and "já foi julgado" in json.dumps(twice.json(), ensure_ascii=False)
 
 
-def test_finance_exports_unpaid_final_fines_and_others_cannot(olimpia: Any, agent_olimpia: Any, judge_olimpia: Any, finance_olimpia: Any,
-                                                              olimpia_licensed: Any, analyst_olimpia_client: Any) -> None:  # fmt: skip
+def test_finance_exports_unpaid_final_fines_and_others_cannot(
+    olimpia: Any,
+    agent_olimpia: Any,
+    judge_olimpia: Any,
+    finance_olimpia: Any,
+    olimpia_licensed: Any,
+    analyst_olimpia_client: Any,
+) -> None:
     from apps.dueprocess.fines import fine_issue
 
-    case = open_case(olimpia, agent_olimpia, code="OLI-23-I", plate=olimpia_licensed[0].vehicle.plate,
-                     on=D(2026, 3, 12))  # fmt: skip
+    case = open_case(
+        olimpia, agent_olimpia, code="OLI-23-I", plate=olimpia_licensed[0].vehicle.plate, on=D(2026, 3, 12)
+    )
     sanction = final_without_appeal(case, agent_olimpia, judge_olimpia, D(2026, 3, 13), D(2026, 3, 24))
     notify(case, agent_olimpia, D(2026, 3, 25), NoticePurpose.FINAL_DECISION)
     fine_issue(sanction=sanction, actor=finance_olimpia, as_of=D(2026, 3, 25))
