@@ -61,6 +61,16 @@ def _interpretation_rows(
     return rows
 
 
+def _regime_ufm(municipality: Municipality) -> list[tuple[str, Any]]:
+    """UFM values the regimes themselves declare (sourced in their parameters.yaml); the table adds to them."""
+    rows = []
+    for regime_id in municipality.regimes:
+        parameter = lawcode.get_regime(regime_id).parameters.get("ufm")
+        if parameter is not None:
+            rows.append((regime_id, parameter.values))
+    return rows
+
+
 def _page(request: HttpRequest, municipality: Municipality, **forms: Any) -> HttpResponse:
     context = {
         "municipality": municipality,
@@ -71,6 +81,7 @@ def _page(request: HttpRequest, municipality: Municipality, **forms: Any) -> Htt
         "closures": MunicipalClosure.objects.for_user(request.user, "view").filter(municipality=municipality),
         "closure_form": forms.get("closure_form") or ClosureForm(),
         "interpretations": _interpretation_rows(municipality, forms.get("interpretation_form")),
+        "regime_ufm": _regime_ufm(municipality),
     }
     return render(request, "lawconfig/overview.html", context, status=400 if forms else 200)
 

@@ -117,3 +117,12 @@ def test_unknown_option_is_refused_by_the_service(olimpia: Municipality) -> None
                               interpretation_id="INT-OLI-RECIDIVISM-ANCHOR", option="whatever",
                               decided_by_act="x", decided_on=dt.date(2026, 1, 1))  # fmt: skip
     assert not InterpretationChoice.objects.exists()
+
+
+def test_the_regimes_own_ufm_values_are_shown(make_staff: object, votuporanga: Municipality) -> None:
+    from apps.tenancy.choices import Role
+
+    admin = make_staff("vot.admin", (votuporanga, Role.ADMINISTRATOR))  # type: ignore[operator]
+    content = _client(admin).get(reverse("lawconfig:overview", args=[votuporanga.ibge_code])).content.decode()
+    assert 'data-regime-ufm="votuporanga_sp_escolar"' in content and "R$ 4,74 desde 01/01/2023" in content
+    assert "sem valor desde 01/01/2027" in content
