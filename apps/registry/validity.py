@@ -12,7 +12,7 @@ from apps.registry.errors import refuse
 from apps.registry.lawfacts import document_fact, operator_facts
 from apps.registry.models import Document, Operator
 from lawcode.calendar import format_date_pt
-from lawcode.errors import InvalidFactError, LawcodeError, MissingFactError
+from lawcode.errors import InvalidFactError, LawcodeError, MissingFactError, QuestionNotApplicableError
 
 
 @dataclass(frozen=True)
@@ -94,10 +94,12 @@ def ban_refusal(operator: Operator, *, as_of: dt.date) -> str | None:
             as_of=as_of,
             regime_id=operator.regime_id,
         )
+    except QuestionNotApplicableError:
+        return None
     except LawcodeError as exc:
-        if type(exc).__name__ == "QuestionNotApplicableError":
-            return None
-        raise
+        # The law cannot judge the registration (not in force on that day, a fact it needs is missing):
+        # refuse with the engine's own words rather than register blindly.
+        return f"Não foi possível verificar impedimentos: {exc.message_pt}"
     if decision.outcome != "banned":
         return None
     until = decision.result.get("until")

@@ -235,3 +235,18 @@ def test_a_duplicate_that_slips_past_the_check_is_refused_by_the_constraint(
         person_create(actor=None, municipality=olimpia, cpf="52998224725", name="Outro", as_of=AS_OF)
     assert "acabou de ser cadastrado" in _errors(excinfo)["cpf"][0]
     assert Person.objects.count() == 1
+
+
+def test_registration_before_the_law_is_in_force_is_refused(joao: Person, olimpia: Municipality) -> None:
+    with pytest.raises(ValidationError) as excinfo:
+        operator_create(actor=None, municipality=olimpia, regime_id="olimpia_sp_escolar", person=joao,
+                        as_of=dt.date(2000, 1, 1))  # fmt: skip
+    assert "Não foi possível verificar impedimentos" in _errors(excinfo)["person"][0]
+    assert not Operator.objects.exists()
+
+
+def test_regime_without_bans_never_refuses_registration(patrocinio: Municipality) -> None:
+    person = person_create(actor=None, municipality=patrocinio, cpf="52998224725", name="Ana", as_of=AS_OF)
+    operator = operator_create(actor=None, municipality=patrocinio, regime_id="patrocinio_mg_aplicativo",
+                               person=person, as_of=AS_OF)  # fmt: skip
+    assert operator.status == "pending"
