@@ -36,9 +36,14 @@ class ScheduleForm(forms.Form):
         choices=[(k, label) for k, label in InspectionKind.choices if k != InspectionKind.REINSPECTION],
     )  # fmt: skip
     application = forms.ModelChoiceField(
-        label="Requerimento aguardando vistoria", required=False, queryset=Application.objects.none()
+        label="Requerimento aguardando vistoria",
+        required=False,
+        queryset=Application.objects.none(),
+        empty_label="Nenhum (vistoria avulsa)",
     )
-    inspector = forms.ModelChoiceField(label="Vistoriador", required=False, queryset=User.objects.none())
+    inspector = forms.ModelChoiceField(
+        label="Vistoriador", required=False, queryset=User.objects.none(), empty_label="A definir"
+    )
 
     def __init__(
         self, *args: Any, applications: QuerySet[Application], inspectors: QuerySet[User], **kwargs: Any

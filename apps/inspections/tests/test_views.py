@@ -226,3 +226,16 @@ def test_the_agenda_lists_applications_waiting_to_be_scheduled(
         inspector_olimpia_client.get(reverse("inspections:agenda", args=[OLIMPIA])).context["to_schedule"]
         == []
     )
+
+
+def test_the_main_menu_links_the_agenda_only_for_who_may_read_inspections(
+    inspector_olimpia_client: Client, admin_olimpia_client: Client, olimpia: Municipality,
+    make_staff: Callable[..., User],
+) -> None:  # fmt: skip
+    agenda = reverse("inspections:agenda", args=[OLIMPIA])
+    assert (
+        agenda in inspector_olimpia_client.get(reverse("municipality_home", args=[OLIMPIA])).content.decode()
+    )
+    finance = Client()
+    finance.force_login(make_staff("fabio.fin", (olimpia, Role.FINANCE)))
+    assert agenda not in finance.get(reverse("municipality_home", args=[OLIMPIA])).content.decode()
