@@ -9,4 +9,4 @@ class DueProcessConfig(AppConfig):
     def ready(self) -> None:
         # Registrations run on import: permissions, enforcement hooks (timeline, history), the fine payment
         # handler and the home cards.
-        from apps.dueprocess import cards, hooks, permissions  # noqa: F401
+        from apps.dueprocess import cards, demo, hooks, menu, permissions  # noqa: F401
