@@ -79,8 +79,10 @@ def _seeded(municipality: Municipality) -> bool:
 
 def _case(municipality: Municipality, staff: Staff, plate: str, code: str, drawn: dt.date) -> InfractionCase:
     occurred = dt.datetime.combine(drawn, dt.time(7, 10), tzinfo=timezone.get_current_timezone())
-    details = AutoDetails(infraction_code=code, plate=plate, occurred_at=occurred, place="Av. das Escolas, 200",
-                          description="Constatado na fiscalização de rotina.", agent_registration="FISC-0042")  # fmt: skip
+    details = AutoDetails(
+        infraction_code=code, plate=plate, occurred_at=occurred, place="Av. das Escolas, 200",
+        description="Constatado na fiscalização de rotina.", agent_registration="FISC-0042",
+    )  # fmt: skip
     return case_open(municipality=municipality, actor=staff.agent, details=details,
                      recorded_at=occurred + dt.timedelta(hours=1))  # fmt: skip
 
@@ -103,24 +105,39 @@ def _judge(appeal: Appeal, staff: Staff, verdict: str, on: dt.date, today: dt.da
 
 def _seed(municipality: Municipality, staff: Staff, permit: Permit, regime: str, today: dt.date) -> None:
     plate, code = permit.vehicle.plate, ORDINARY[regime]
-    ago = lambda days: today - dt.timedelta(days=days)  # noqa: E731
-    first = _opened(municipality, staff, plate, code, ago(150), today)
+    first = _opened(municipality, staff, plate, code, _ago(today, 150), today)
     case_finalize_unappealed(case=first, actor=staff.judge, as_of=today)
-    _charge_overdue(first, staff, ago(100), today)
-    pending = _opened(municipality, staff, plate, code, ago(20), today)
-    _file(pending, staff, Instance.FIRST, ago(15), today)
-    late = _opened(municipality, staff, plate, code, ago(60), today)
-    _file(late, staff, Instance.FIRST, ago(5), today)
-    granted = _opened(municipality, staff, plate, code, ago(70), today)
-    _judge(_file(granted, staff, Instance.FIRST, ago(66), today), staff, Verdict.GRANTED, ago(50), today)
+    _charge_overdue(first, staff, _ago(today, 100), today)
+    pending = _opened(municipality, staff, plate, code, _ago(today, 20), today)
+    _file(pending, staff, Instance.FIRST, _ago(today, 15), today)
+    late = _opened(municipality, staff, plate, code, _ago(today, 60), today)
+    _file(late, staff, Instance.FIRST, _ago(today, 5), today)
+    granted = _opened(municipality, staff, plate, code, _ago(today, 70), today)
+    _judge(
+        _file(granted, staff, Instance.FIRST, _ago(today, 66), today),
+        staff,
+        Verdict.GRANTED,
+        _ago(today, 50),
+        today,
+    )
     if proceeding(regime).has(Instance.SECOND):
         _second_instance_states(municipality, staff, plate, code, today)
     else:
-        upheld = _opened(municipality, staff, plate, code, ago(45), today)
-        _judge(_file(upheld, staff, Instance.FIRST, ago(40), today), staff, Verdict.UPHELD, ago(30), today)
+        upheld = _opened(municipality, staff, plate, code, _ago(today, 45), today)
+        _judge(
+            _file(upheld, staff, Instance.FIRST, _ago(today, 40), today),
+            staff,
+            Verdict.UPHELD,
+            _ago(today, 30),
+            today,
+        )
     if regime in SUSPENDING:
-        suspended = _opened(municipality, staff, plate, SUSPENDING[regime], ago(25), today)
+        suspended = _opened(municipality, staff, plate, SUSPENDING[regime], _ago(today, 25), today)
         case_finalize_unappealed(case=suspended, actor=staff.judge, as_of=today)
+
+
+def _ago(today: dt.date, days: int) -> dt.date:
+    return today - dt.timedelta(days=days)
 
 
 def _opened(
@@ -143,20 +160,37 @@ def _charge_overdue(case: InfractionCase, staff: Staff, notified: dt.date, today
 def _second_instance_states(
     municipality: Municipality, staff: Staff, plate: str, code: str, today: dt.date
 ) -> None:
-    ago = lambda days: today - dt.timedelta(days=days)  # noqa: E731
-    judged = _opened(municipality, staff, plate, code, ago(80), today)
-    _judge(_file(judged, staff, Instance.FIRST, ago(76), today), staff, Verdict.UPHELD, ago(60), today)
-    _notify(judged, staff, ago(59), NoticePurpose.FIRST_DECISION, today)
-    in_appeal = _opened(municipality, staff, plate, code, ago(90), today)
-    _judge(_file(in_appeal, staff, Instance.FIRST, ago(86), today), staff, Verdict.UPHELD, ago(70), today)
-    _notify(in_appeal, staff, ago(69), NoticePurpose.FIRST_DECISION, today)
-    _file(in_appeal, staff, Instance.SECOND, ago(62), today)
-    refunded = _opened(municipality, staff, plate, code, ago(100), today)
-    _judge(_file(refunded, staff, Instance.FIRST, ago(96), today), staff, Verdict.UPHELD, ago(80), today)
-    _notify(refunded, staff, ago(79), NoticePurpose.FIRST_DECISION, today)
-    _pay_if_charged(refunded, staff, ago(75), today)
-    second = _file(refunded, staff, Instance.SECOND, ago(72), today)
-    _judge(second, staff, Verdict.GRANTED, ago(40), today)
+    judged = _opened(municipality, staff, plate, code, _ago(today, 80), today)
+    _judge(
+        _file(judged, staff, Instance.FIRST, _ago(today, 76), today),
+        staff,
+        Verdict.UPHELD,
+        _ago(today, 60),
+        today,
+    )
+    _notify(judged, staff, _ago(today, 59), NoticePurpose.FIRST_DECISION, today)
+    in_appeal = _opened(municipality, staff, plate, code, _ago(today, 90), today)
+    _judge(
+        _file(in_appeal, staff, Instance.FIRST, _ago(today, 86), today),
+        staff,
+        Verdict.UPHELD,
+        _ago(today, 70),
+        today,
+    )
+    _notify(in_appeal, staff, _ago(today, 69), NoticePurpose.FIRST_DECISION, today)
+    _file(in_appeal, staff, Instance.SECOND, _ago(today, 62), today)
+    refunded = _opened(municipality, staff, plate, code, _ago(today, 100), today)
+    _judge(
+        _file(refunded, staff, Instance.FIRST, _ago(today, 96), today),
+        staff,
+        Verdict.UPHELD,
+        _ago(today, 80),
+        today,
+    )
+    _notify(refunded, staff, _ago(today, 79), NoticePurpose.FIRST_DECISION, today)
+    _pay_if_charged(refunded, staff, _ago(today, 75), today)
+    second = _file(refunded, staff, Instance.SECOND, _ago(today, 72), today)
+    _judge(second, staff, Verdict.GRANTED, _ago(today, 40), today)
 
 
 def _pay_if_charged(case: InfractionCase, staff: Staff, paid_on: dt.date, today: dt.date) -> None:
