@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from apps.lawconfig.engine import RegimeChoiceError, evaluate
 from apps.licensing.choices import PERMIT_IN_FORCE_STATES, ApplicationKind, PermitKind
 from apps.registry import lawfacts
+from apps.registry.choices import DocumentStatus
 from lawcode import Decision, Status
 from lawcode import facts as f
 from lawcode.errors import LawcodeError, QuestionNotApplicableError
@@ -162,7 +163,8 @@ def _with_documents(holder: Any, documents: tuple[f.Document, ...]) -> Any:
 def _detran_authorized(vehicle: Any) -> bool:
     """DETRAN issues the school-transport authorization (CTB art. 136) only to a vehicle its inspection
     approved: a current authorization on file is the registry's evidence of that approval."""
-    return bool(vehicle.documents.filter(kind="detran_school_authorization", status="valid").exists())
+    authorizations = vehicle.documents.filter(kind="detran_school_authorization", status=DocumentStatus.VALID)
+    return bool(authorizations.exists())
 
 
 def _required(value: Any, field: str) -> Any:

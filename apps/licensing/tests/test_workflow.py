@@ -144,11 +144,21 @@ def test_third_driver_on_a_patrocinio_car_is_refused_with_art_4_i_b(
         person = make_person(patrocinio, number, name, as_of=AS_OF, profile=profile)
         make_driver(patrocinio_pf.operator, person, as_of=AS_OF, profile=profile, vehicle=patrocinio_pf.vehicle,
                     role="auxiliary")  # fmt: skip
+    upload_documents(patrocinio_pf.vehicle, ("inspection_fee_receipt",), as_of=AS_OF,
+                     regime_id="patrocinio_mg_aplicativo")  # fmt: skip
     application = to_analysis(patrocinio_pf)
     application = services.application_evaluate(application=application, actor=None, as_of=AS_OF)
     failed = {x["code"]: x for x in application.last_decision["findings"] if x["status"] == "not_met"}
-    assert "drivers_per_vehicle" in failed
+    assert set(failed) == {"drivers_per_vehicle", "inspection"}  # the vistoria comes later in the flow
     assert "art. 4º, I, b" in failed["drivers_per_vehicle"]["citations"][0]["text"]
+    services.application_require_inspection(application=application, actor=None, as_of=AS_OF)
+    services.application_inspection_passed(
+        application=application, performed_on=AS_OF, actor=None, as_of=AS_OF
+    )
+    with pytest.raises(ValidationError) as error:
+        services.application_approve(application=application, actor=None, as_of=AS_OF)
+    assert "Lei 5.832/2025 (Patrocínio), art. 4º, I, b" in messages_of(error)
+    assert not Permit.objects.exists()
 
 
 def test_denial_names_the_articles_of_the_failed_findings(olimpia: Municipality) -> None:
