@@ -48,21 +48,20 @@ def seed_enforcement(log: DemoLog) -> None:
         log.created += InfractionCase.objects.filter(municipality=municipality).count()
 
 
+PLACE = "Rua Sete de Setembro, 450 — em frente à escola municipal"
+DESCRIPTION = "Constatado durante a fiscalização de rotina na saída dos alunos."
+
+
 def _open(
-    municipality: Municipality,
-    agent: User,
-    now: dt.datetime,
-    days_ago: int,
-    plate: str,
-    code: str,
-    **extra: str,
-) -> InfractionCase:
+    municipality: Municipality, agent: User, now: dt.datetime, days_ago: int, plate: str, code: str, *,
+    complete: bool = True, offender_name: str = "",
+) -> InfractionCase:  # fmt: skip
+    """An auto drawn up ``days_ago``; an incomplete one omits place, description and registration (art. 30)."""
     recorded_at = now - dt.timedelta(days=days_ago)
     details = services.AutoDetails(
         infraction_code=code, plate=plate, occurred_at=recorded_at - dt.timedelta(hours=2),
-        place=extra.pop("place", "Rua Sete de Setembro, 450 — em frente à escola municipal"),
-        description=extra.pop("description", "Constatado durante a fiscalização de rotina na saída dos alunos."),
-        agent_registration=extra.pop("agent_registration", "FISC-0042"), **extra,
+        place=PLACE if complete else "", description=DESCRIPTION if complete else "",
+        agent_registration="FISC-0042" if complete else "", offender_name=offender_name,
     )  # fmt: skip
     return services.case_open(
         municipality=municipality, actor=agent, details=details, recorded_at=recorded_at
@@ -74,7 +73,7 @@ def _seed_municipality(municipality: Municipality, agent: User, now: dt.datetime
     today = timezone.localdate()
     code = catalog.search(regime, ORDINARY[regime], today)[0].code
     plate = _registered_plate(municipality)
-    _open(municipality, agent, now, 1, plate, code, place="", description="", agent_registration="")
+    _open(municipality, agent, now, 1, plate, code, complete=False)
     in_person = _open(municipality, agent, now, 12, plate, code)
     _notify(
         in_person, agent, NoticeChannel.IN_PERSON, today - dt.timedelta(days=12), signature_name="Condutor"
@@ -101,9 +100,11 @@ def _registered_plate(municipality: Municipality) -> str:
     return vehicle.plate if vehicle else "RRA1B11"
 
 
-def _notify(case: InfractionCase, agent: User, channel: str, sent_on: dt.date, **extra: str) -> None:
+def _notify(
+    case: InfractionCase, agent: User, channel: str, sent_on: dt.date, signature_name: str = ""
+) -> None:
     notices.notice_send(case=case, actor=agent, purpose=NoticePurpose.INFRACTION, channel=channel, sent_on=sent_on,
-                        as_of=timezone.localdate(), **extra)  # fmt: skip
+                        as_of=timezone.localdate(), signature_name=signature_name)  # fmt: skip
 
 
 def _returned(case: InfractionCase, agent: User, sent_on: dt.date, returned_on: dt.date) -> None:
@@ -116,8 +117,10 @@ def _returned(case: InfractionCase, agent: User, sent_on: dt.date, returned_on: 
                                   returned_reason="other")  # fmt: skip
     if case in notices.unreached_cases(case.municipality, NoticePurpose.INFRACTION):
         try:
-            notices.edital_publish(municipality=case.municipality, actor=agent, purpose=NoticePurpose.INFRACTION,
-                                   cases=[case], published_on=returned_on + dt.timedelta(days=2),
-                                   publication_ref="Diário Oficial do Município — edição de demonstração", as_of=today)  # fmt: skip
+            notices.edital_publish(
+                municipality=case.municipality, actor=agent, purpose=NoticePurpose.INFRACTION, cases=[case],
+                published_on=returned_on + dt.timedelta(days=2), as_of=today,
+                publication_ref="Diário Oficial do Município — edição de demonstração",
+            )  # fmt: skip
         except ValidationError:
             return  # the regime gives no ciência by edital: the case waits for a new notice

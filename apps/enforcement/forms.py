@@ -11,7 +11,8 @@ from django.core.files.uploadedfile import UploadedFile
 from django.utils import timezone
 
 from apps.enforcement.choices import NoticeChannel, NoticePurpose, ReturnedReason
-from apps.enforcement.services import AutoDetails, EvidenceUpload
+from apps.enforcement.services import NO_INFRACTION_PT, AutoDetails, EvidenceUpload
+from apps.registry.identifiers import validate_plate
 from apps.registry.models import Driver
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
@@ -90,6 +91,16 @@ class AutoForm(forms.Form):
             self.fields["regime_id"].widget = forms.HiddenInput()
         self.drivers = {d.pk: d for d in drivers}
         self.fields["driver"].choices = [("", "—"), *((d.pk, str(d.person)) for d in drivers)]  # type: ignore[attr-defined]
+
+    def clean_plate(self) -> str:
+        """Checked here too, so the agent sees every problem of the form at once (the service checks again)."""
+        return validate_plate(self.cleaned_data["plate"])
+
+    def clean_infraction_code(self) -> str:
+        code: str = self.cleaned_data["infraction_code"].strip()
+        if not code:
+            raise ValidationError(NO_INFRACTION_PT)
+        return code
 
     def clean_occurred_at(self) -> dt.datetime:
         value: dt.datetime = self.cleaned_data["occurred_at"]

@@ -32,6 +32,8 @@ from apps.registry.uploads import CheckedUpload, check_upload
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import user_can
 
+NO_INFRACTION_PT = "Infração: escolha uma infração do catálogo da lei do município."
+
 
 def refuse(field: str, message: str) -> ValidationError:
     return ValidationError({field: message})
@@ -161,7 +163,7 @@ def _regime(municipality: Municipality, regime_id: str | None) -> str:
 def _check_infraction(regime_id: str, code: str, on: dt.date) -> catalog.Infraction:
     entry = catalog.infraction(regime_id, (code or "").strip(), on) if code else None
     if entry is None:
-        raise refuse("infraction_code", "Infração: escolha uma infração do catálogo da lei do município.")
+        raise refuse("infraction_code", NO_INFRACTION_PT)
     return entry
 
 

@@ -12,7 +12,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from apps.accounts.models import User
-from apps.licensing.casebook import Case, pf_case, pj_case
+from apps.licensing.casebook import Case, pf_case, pj_case, upload_documents
 from apps.licensing.models import Permit
 from apps.licensing.tests.conftest import _votuporanga_fleet_cap, issue_permit  # noqa: F401  (fixture reuse)
 from apps.tenancy.choices import Role
@@ -65,4 +65,7 @@ def votuporanga_licensed(votuporanga: Municipality, _votuporanga_fleet_cap: None
 @pytest.fixture
 def patrocinio_licensed(patrocinio: Municipality) -> tuple[Case, Permit]:
     case = pf_case(patrocinio, 3, "Paula Motorista", as_of=AS_OF)
+    upload_documents(
+        case.vehicle, ("inspection_fee_receipt",), as_of=AS_OF, regime_id="patrocinio_mg_aplicativo"
+    )
     return case, issue_permit(case)

@@ -15,7 +15,7 @@ def test_demo_has_cases_in_every_enforcement_state_per_regime_and_is_idempotent(
     seed_demo()
     for ibge in ("3533908", "3557105", "3148103"):
         cases = InfractionCase.objects.filter(municipality__ibge_code=ibge)
-        assert set(cases.values_list("state", flat=True)) == {"drafted", "notified"}
+        assert set(cases.values_list("state", flat=True)) >= {"drafted", "notified"}
         assert cases.filter(clandestine=True).exists()
         assert cases.exclude(warnings=[]).exists()
         assert Notice.objects.filter(
