@@ -126,3 +126,29 @@ def test_the_regimes_own_ufm_values_are_shown(make_staff: object, votuporanga: M
     content = _client(admin).get(reverse("lawconfig:overview", args=[votuporanga.ibge_code])).content.decode()
     assert 'data-regime-ufm="votuporanga_sp_escolar"' in content and "R$ 4,74 desde 01/01/2023" in content
     assert "sem valor desde 01/01/2027" in content
+
+
+def test_every_write_is_404_outside_the_users_municipality(
+    admin_olimpia: User, outsider: User, make_staff: object, votuporanga: Municipality
+) -> None:
+    from apps.lawconfig.services import closure_add
+
+    closure = closure_add(actor=None, municipality=votuporanga, date=dt.date(2026, 10, 28), description="x",
+                          kind="closure")  # fmt: skip
+    urls = [
+        reverse("lawconfig:ufm_add", args=[votuporanga.ibge_code]),
+        reverse("lawconfig:closure_add", args=[votuporanga.ibge_code]),
+        reverse("lawconfig:closure_remove", args=[votuporanga.ibge_code, closure.pk]),
+        reverse(
+            "lawconfig:interpretation_choose", args=[votuporanga.ibge_code, "INT-VOT-AMENDMENT-IN-FORCE"]
+        ),
+    ]
+    for user in (admin_olimpia, outsider):
+        for url in urls:
+            assert (
+                _client(user)
+                .post(url, {"date": "2026-11-02", "description": "y", "kind": "closure"})
+                .status_code
+                == 404
+            )
+    assert list(MunicipalClosure.objects.values_list("description", flat=True)) == ["x"]

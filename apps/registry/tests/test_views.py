@@ -16,6 +16,7 @@ from apps.registry.models import Document, Operator, Person, Vehicle
 from apps.registry.services import (
     company_create,
     document_upload,
+    driver_link,
     operator_create,
     person_create,
     vehicle_create,
@@ -39,18 +40,30 @@ def analyst_votuporanga_client(make_staff: Callable[..., User], votuporanga: Mun
 
 
 def _urls(operator: Operator, vehicle: Vehicle, document: Document) -> list[str]:
+    """Every registry screen, on rows of Olímpia."""
     ibge = operator.municipality.ibge_code
+    company = company_create(
+        actor=None, municipality=operator.municipality, cnpj="11222333000181", legal_name="E"
+    )
+    driver = driver_link(actor=None, operator=operator, person=operator.person, as_of=AS_OF,  # type: ignore[arg-type]
+                         role="principal", cnh_number="02650306461", cnh_category="D")  # fmt: skip
     return [
         reverse("registry:operator_list", args=[ibge]),
         reverse("registry:operator_detail", args=[ibge, operator.pk]),
         reverse("registry:operator_create", args=[ibge]),
         reverse("registry:person_create", args=[ibge]),
         reverse("registry:person_edit", args=[ibge, operator.person_id]),
+        reverse("registry:company_create", args=[ibge]),
+        reverse("registry:company_edit", args=[ibge, company.pk]),
         reverse("registry:driver_create", args=[ibge, operator.pk]),
+        reverse("registry:driver_edit", args=[ibge, driver.pk]),
+        reverse("registry:attendant_create", args=[ibge, operator.pk]),
+        reverse("registry:vehicle_create", args=[ibge, operator.pk]),
         reverse("registry:vehicle_edit", args=[ibge, vehicle.pk]),
         reverse("registry:vehicle_ownership", args=[ibge, vehicle.pk]),
         reverse("registry:document_upload", args=[ibge, operator.pk]),
         reverse("registry:document_file", args=[ibge, document.pk]),
+        reverse("registry:document_catalog", args=[ibge]),
     ]
 
 
@@ -70,6 +83,12 @@ def test_outsider_and_other_municipality_get_404(
     for url in _urls(joao_operator, kombi, crlv):
         assert _client(outsider).get(url).status_code == 404, url
         assert analyst_votuporanga_client.get(url).status_code == 404, url
+    driver = joao_operator.drivers.get()
+    unlink = reverse("registry:link_deactivate", args=["3533908", "condutor", driver.pk])
+    assert analyst_votuporanga_client.post(unlink).status_code == 404
+    assert _client(outsider).post(unlink).status_code == 404
+    driver.refresh_from_db()
+    assert driver.active
 
 
 def test_agent_may_read_but_not_change(agent_votuporanga: User, votuporanga: Municipality) -> None:
