@@ -130,7 +130,9 @@ def _check_inspector(inspector: Any, vehicle: Vehicle) -> None:
         raise refuse("inspector", f"Vistoriador: {inspector} não é vistoriador de {vehicle.municipality}.")
 
 
-def _application_deadline(application: Application | None, regime_id: str, as_of: dt.date) -> Any:
+def _application_deadline(
+    application: Application | None, regime_id: str, as_of: dt.date
+) -> lawbridge.LegalDate | None:
     """Patrocínio art. 8: within days of paying the inspection fee (the guide's payment date)."""
     guide = application.fee_guide if application is not None else None
     payment = getattr(guide, "payment", None) if guide is not None and guide.status == "paid" else None
