@@ -1,0 +1,390 @@
+"""Benchmark of the public verification over HTTP at school-start peaks, against a minimal Django view.
+
+    createdb -h 127.0.0.1 -U postgres outorga_bench_public
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/outorga_bench_public .venv/bin/python benchmarks/public_lookup.py
+    ... benchmarks/public_lookup.py --scale 0.1 --duration 10        # 30,000 vehicles, shorter rounds
+
+Run it against a database of its own: it migrates it, refuses to run if it holds any municipality other than
+its synthetic "São Paulo (benchmark)", and reuses that municipality's rows when they already have the size asked
+(else replaces them). At --scale 1: 300,000 people, operators, vehicles and permits, bulk inserted (85% regular,
+5% suspended, 5% past validity, 3% revoked, 2% closed).
+
+One gunicorn (this file is also its WSGI module: the project's URLs plus /bench/ping/, a view that returns "ok"
+through the same middleware) serves three rounds, one after the other, in the same run, to a load generator in a
+second process on 127.0.0.1 (`wrk` when installed — `apt-get install wrk` — else a small Python client with
+threads), each for a fixed duration and number of connections:
+1. ping  — the minimal Django view (baseline);
+2. json  — GET /api/publica/v1/verificacao/?municipio=…&placa=… for random plates (5% unknown);
+3. page  — GET /consulta/?municipio=…&q=… (the phone page, rendered) for the same plates.
+Each lookup runs everything production does: rate limit (limit raised so the single client is never refused),
+one SELECT, the lookup counter UPDATE. Reported: requests/s, p50 and p99 latency, and the throughput of each
+lookup as a ratio of the baseline's. A benchmark, not a test: pytest does not collect it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import random
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from http.client import HTTPConnection
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "outorga.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.db.models import Model  # noqa: E402
+from django.http import HttpRequest, HttpResponse  # noqa: E402
+from django.urls import include, path  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+from apps.licensing.casebook import demo_plate  # noqa: E402
+from apps.licensing.models import Permit  # noqa: E402
+from apps.public.models import LookupCount  # noqa: E402
+from apps.registry.models import Operator, Person, Vehicle  # noqa: E402
+from apps.tenancy.models import Municipality  # noqa: E402
+
+FULL = 300_000
+BATCH = 10_000
+SEED = 20261130
+IBGE = "3550308"
+REGIME = "olimpia_sp_escolar"
+SAMPLE_PATHS = 20_000
+
+
+def ping(request: HttpRequest) -> HttpResponse:
+    """The baseline: a Django view doing nothing, behind the same middleware as the lookup."""
+    return HttpResponse("ok", content_type="text/plain")
+
+
+urlpatterns = [path("bench/ping/", ping), path("", include("outorga.urls"))]
+
+
+def _serve_from_this_module() -> Any:
+    """When gunicorn imports this file: the project's settings with this module as URLconf.
+
+    A checkout has no collectstatic manifest, so static URLs are built without one (DEBUG is off).
+    """
+    from django.core.wsgi import get_wsgi_application
+
+    import lawcode
+
+    settings.ROOT_URLCONF = __name__
+    # Loaded once in the master (gunicorn --preload) instead of on each worker's first lookup: production
+    # pays that parse once per worker too, but it is start-up, not the lookup being measured.
+    lawcode.get_regime(REGIME)
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    return get_wsgi_application()
+
+
+if __name__ != "__main__":
+    application = _serve_from_this_module()
+
+
+# --- data ---------------------------------------------------------------------------------------------------
+
+
+def _bulk(model: type[Model], rows: Iterator[Model]) -> list[Any]:
+    ids: list[Any] = []
+    batch: list[Model] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) == BATCH:
+            ids += [obj.pk for obj in model._default_manager.bulk_create(batch)]
+            batch = []
+    if batch:
+        ids += [obj.pk for obj in model._default_manager.bulk_create(batch)]
+    return ids
+
+
+def _municipality() -> Municipality:
+    others = Municipality.objects.exclude(ibge_code=IBGE)
+    if others.exists():
+        sys.exit(f"Refusing to run: this database holds other municipalities ({others.count()}). "
+                 "Point DATABASE_URL at a database of its own.")  # fmt: skip
+    municipality, _ = Municipality.objects.get_or_create(
+        ibge_code=IBGE, defaults={"name": "São Paulo (benchmark)", "uf": "SP", "slug": "sao-paulo-benchmark",
+                                  "regimes": [REGIME]},
+    )  # fmt: skip
+    return municipality
+
+
+def _clear(municipality: Municipality) -> None:
+    for model in (LookupCount, Permit, Vehicle, Operator, Person):
+        model._default_manager.filter(municipality=municipality)._raw_delete(connection.alias)
+
+
+def _permit(
+    m: Municipality, i: int, operator: int, vehicle: int, today: dt.date, rng: random.Random
+) -> Permit:
+    roll = rng.random()
+    state, until = "active", today + dt.timedelta(days=rng.randint(1, 360))
+    if roll < 0.05:
+        state = "suspended"
+    elif roll < 0.10:
+        until = today - dt.timedelta(days=rng.randint(1, 60))  # past validity, the sweep not run yet
+    elif roll < 0.13:
+        state = "revoked"
+    elif roll < 0.15:
+        state = "cancelled"
+    return Permit(
+        municipality=m, regime_id=REGIME, number=f"{i + 1:04d}/2026", year=2026, sequence=i + 1,
+        operator_id=operator, vehicle_id=vehicle, issued_on=until - dt.timedelta(days=365),
+        valid_from=until - dt.timedelta(days=365), valid_until=until, state=state,
+        suspended_until=today + dt.timedelta(days=20) if state == "suspended" else None,
+        qr_token=secrets.token_urlsafe(24),
+    )  # fmt: skip
+
+
+def build(n: int) -> Municipality:
+    municipality = _municipality()
+    if Permit.objects.filter(municipality=municipality).count() == n:
+        print(f"Reusing the {n:,} synthetic vehicles and permits already in the database.")
+        LookupCount.objects.filter(municipality=municipality).delete()
+        return municipality
+    started = time.perf_counter()
+    _clear(municipality)
+    rng, today, m = random.Random(SEED), timezone.localdate(), municipality
+    people = _bulk(Person, (Person(municipality=m, cpf=f"{i:011d}", name=f"Pessoa {i}", phone="11999990000",
+                                   street="Rua Sintética", postal_code="01000000") for i in range(n)))  # fmt: skip
+    operators = _bulk(Operator, (Operator(municipality=m, regime_id=REGIME, kind="PF", person_id=p,
+                                          status="active", registered_on=today) for p in people))  # fmt: skip
+    vehicles = _bulk(Vehicle, (
+        Vehicle(municipality=m, operator_id=o, plate=demo_plate(i), renavam=f"{i:011d}", make="Volkswagen",
+                model="Kombi", manufacture_year=2020, model_year=2021, seats=15, doors=4,
+                registration_municipality_ibge=IBGE, registration_municipality_name="São Paulo",
+                category="aluguel", owner_name=f"Pessoa {i}", owner_document=f"{i:011d}", ownership_kind="own")
+        for i, o in enumerate(operators)
+    ))  # fmt: skip
+    pairs = zip(operators, vehicles, strict=True)
+    _bulk(Permit, (_permit(m, i, o, v, today, rng) for i, (o, v) in enumerate(pairs)))
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")  # fresh statistics, so the planner uses the plate index from the start
+    print(f"Inserted {n:,} people, operators, vehicles and permits in {time.perf_counter() - started:.0f} s.")
+    return municipality
+
+
+# --- server -------------------------------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    """A port nobody listens on now (other servers may run on this machine)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+PORT = _free_port()
+
+
+def start_server(workers: int) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ, "DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "0", "PUBLIC_RATE_LIMIT": str(10**9), "LOG_LEVEL": "WARNING",
+    }  # fmt: skip
+    command = [
+        str(Path(sys.executable).with_name("gunicorn")), "--chdir", str(ROOT), "--pythonpath",
+        f"{ROOT},{ROOT / 'benchmarks'}", "--workers", str(workers), "--bind", f"127.0.0.1:{PORT}",
+        "--log-level", "warning", "--preload", "public_lookup:application",
+    ]  # fmt: skip
+    server = subprocess.Popen(command, env=env)
+    for _ in range(150):
+        if server.poll() is not None:
+            sys.exit(f"gunicorn stopped (exit code {server.returncode}); see its messages above.")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{PORT}/bench/ping/", timeout=1) as response:
+                if response.status == 200:
+                    return server
+        except OSError:
+            time.sleep(0.2)
+    server.kill()
+    sys.exit("gunicorn did not answer /bench/ping/ within 30 s.")
+
+
+def sample_paths(n: int, kind: str, rng: random.Random) -> list[str]:
+    paths = []
+    for _ in range(SAMPLE_PATHS):
+        plate = (
+            demo_plate(rng.randrange(n))
+            if rng.random() >= 0.05
+            else f"ZZZ{rng.randrange(10)}Z{rng.randrange(100):02d}"
+        )
+        paths.append(f"/api/publica/v1/verificacao/?municipio={IBGE}&placa={plate}" if kind == "json"
+                     else f"/consulta/?municipio={IBGE}&q={plate}")  # fmt: skip
+    return paths
+
+
+def check_answers(n: int) -> None:
+    """Before measuring: the lookup answers what it should (a regular plate, an unknown one)."""
+    for plate, expected in ((demo_plate(0), None), ("ZZZ9Z99", "unknown")):
+        url = f"http://127.0.0.1:{PORT}/api/publica/v1/verificacao/?municipio={IBGE}&placa={plate}"
+        with urllib.request.urlopen(url, timeout=5) as response:
+            body = json.load(response)
+        assert body["status"] in ({expected} if expected else {"regular", "suspended", "expired", "revoked",
+                                                                "cancelled"}), body  # fmt: skip
+
+
+# --- load ---------------------------------------------------------------------------------------------------
+
+
+def run_wrk(paths: list[str], duration: int, connections: int) -> dict[str, float]:
+    with tempfile.TemporaryDirectory() as folder:
+        script = Path(folder) / "paths.lua"
+        table = ",\n".join(json.dumps(p) for p in paths)
+        script.write_text(f"paths = {{\n{table}\n}}\nmath.randomseed({SEED})\n"
+                          "request = function() return wrk.format('GET', paths[math.random(#paths)]) end\n")  # fmt: skip
+        output = subprocess.run(
+            ["wrk", "-t", "2", "-c", str(connections), "-d", f"{duration}s", "--latency", "-s", str(script),
+             f"http://127.0.0.1:{PORT}"], capture_output=True, text=True, check=True,
+        ).stdout  # fmt: skip
+    return _parse_wrk(output)
+
+
+def _ms(value: str, unit: str) -> float:
+    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+
+
+def _parse_wrk(output: str) -> dict[str, float]:
+    percentile = {
+        m[0]: _ms(m[1], m[2]) for m in re.findall(r"^\s+(50|99)%\s+([\d.]+)(us|ms|s)\s*$", output, re.M)
+    }
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    return {
+        "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", output)[1]),  # type: ignore[index]
+        "p50_ms": percentile["50"], "p99_ms": percentile["99"],
+        "requests": float(re.search(r"(\d+) requests in", output)[1]),  # type: ignore[index]
+        "errors": float(errors[1]) if errors else 0.0,
+    }  # fmt: skip
+
+
+def python_client(paths: list[str], duration: int, connections: int) -> dict[str, float]:
+    """The fallback load generator: threads with keep-alive connections, every latency recorded."""
+    latencies: list[float] = []
+    errors = [0]
+    deadline = time.perf_counter() + duration
+    lock = threading.Lock()
+
+    def worker(seed: int) -> None:
+        rng, conn, mine, failed = random.Random(seed), HTTPConnection("127.0.0.1", PORT, timeout=10), [], 0
+        while time.perf_counter() < deadline:
+            started = time.perf_counter()
+            conn.request("GET", rng.choice(paths))
+            response = conn.getresponse()
+            response.read()
+            mine.append((time.perf_counter() - started) * 1000)
+            failed += response.status >= 400 and response.status != 404
+        with lock:
+            latencies.extend(mine)
+            errors[0] += failed
+
+    threads = [threading.Thread(target=worker, args=(SEED + i,)) for i in range(connections)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    latencies.sort()
+    return {"rps": len(latencies) / duration, "p50_ms": latencies[len(latencies) // 2],
+            "p99_ms": latencies[int(len(latencies) * 0.99)], "requests": float(len(latencies)),
+            "errors": float(errors[0])}  # fmt: skip
+
+
+def load_in_second_process(paths: list[str], duration: int, connections: int) -> dict[str, float]:
+    if shutil.which("wrk"):
+        return run_wrk(paths, duration, connections) | {"tool": 0.0}
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+        json.dump(paths, handle)
+    command = [sys.executable, __file__, "--client", handle.name, "--duration", str(duration),
+               "--connections", str(connections)]  # fmt: skip
+    result = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+    os.unlink(handle.name)
+    return dict(result) | {"tool": 1.0}
+
+
+# --- main ---------------------------------------------------------------------------------------------------
+
+
+def measure(n: int, duration: int, connections: int) -> dict[str, dict[str, float]]:
+    rng = random.Random(SEED)
+    rounds = {
+        "ping": ["/bench/ping/"],
+        "json": sample_paths(n, "json", rng),
+        "page": sample_paths(n, "page", rng),
+    }
+    results = {}
+    for name, paths in rounds.items():
+        load_in_second_process(paths, 3, connections)  # warm-up: connections, caches, query plans
+        results[name] = load_in_second_process(paths, duration, connections)
+    return results
+
+
+def report(n: int, results: dict[str, dict[str, float]], args: argparse.Namespace) -> None:
+    tool = "wrk" if results["ping"]["tool"] == 0.0 else "Python client (threads)"
+    print(f"\n{n:,} vehicles/permits on {connection.vendor}; gunicorn {args.workers} sync workers; {tool}, "
+          f"{args.connections} connections, {args.duration} s per round; {os.cpu_count()} CPUs shared.")  # fmt: skip
+    print(f"{'round':<6} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'requests':>9} {'errors':>7} {'ratio':>6}")
+    base = results["ping"]["rps"]
+    for name, r in results.items():
+        print(f"{name:<6} {r['rps']:>9.0f} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f} {r['requests']:>9.0f} "
+              f"{r['errors']:>7.0f} {r['rps'] / base:>6.2f}")  # fmt: skip
+    municipality = Municipality.objects.get(ibge_code=IBGE)
+    counted = sum(LookupCount.objects.filter(municipality=municipality).values_list("count", flat=True))
+    print(f"Lookups counted by the app (warm-ups included): {counted:,}.")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--scale", type=float, default=1.0, help="fraction of 300,000 vehicles (default 1)")
+    parser.add_argument("--duration", type=int, default=20, help="seconds per round (default 20)")
+    parser.add_argument("--connections", type=int, default=16, help="concurrent connections (default 16)")
+    parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1, help="gunicorn workers")
+    parser.add_argument("--client", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.client:
+        print(
+            json.dumps(
+                python_client(json.loads(Path(args.client).read_text()), args.duration, args.connections)
+            )
+        )
+        return
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    n = max(1, int(FULL * args.scale))
+    build(n)
+    connection.close()  # the server's workers open their own
+    server = start_server(args.workers)
+    try:
+        check_answers(n)
+        results = measure(n, args.duration, args.connections)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+    report(n, results, args)
+
+
+if __name__ == "__main__":
+    main()
