@@ -255,8 +255,8 @@ def run_wrk(paths: list[str], duration: int, connections: int) -> dict[str, floa
     with tempfile.TemporaryDirectory() as folder:
         script = Path(folder) / "paths.lua"
         table = ",\n".join(json.dumps(p) for p in paths)
-        script.write_text(f"paths = {{\n{table}\n}}\nmath.randomseed({SEED})\n"
-                          "request = function() return wrk.format('GET', paths[math.random(#paths)]) end\n")  # fmt: skip
+        request = "request = function() return wrk.format('GET', paths[math.random(#paths)]) end\n"
+        script.write_text(f"paths = {{\n{table}\n}}\nmath.randomseed({SEED})\n{request}")
         output = subprocess.run(
             ["wrk", "-t", "2", "-c", str(connections), "-d", f"{duration}s", "--latency", "-s", str(script),
              f"http://127.0.0.1:{PORT}"], capture_output=True, text=True, check=True,
