@@ -29,6 +29,7 @@ RIGHT = A4[0] - 20 * mm
 BOTTOM = 20 * mm
 BLUE = colors.HexColor("#1351b4")
 FONT_SIZE = 10
+LABEL_WIDTH = 55 * mm
 
 
 class Page:
@@ -76,16 +77,22 @@ class Page:
         self.y -= 2 * mm
 
     def rows(self, rows: Sequence[tuple[str, str]]) -> None:
+        """Label and value side by side, both wrapped to their column."""
         for label, value in rows:
-            self.need(7 * mm)
-            self.canvas.setFont("Helvetica-Bold", 9.5)
-            self.canvas.drawString(LEFT, self.y, label)
-            lines = simpleSplit(value or "—", "Helvetica", 9.5, RIGHT - LEFT - 55 * mm) or ["—"]
-            self.canvas.setFont("Helvetica", 9.5)
-            for line in lines:
-                self.canvas.drawString(LEFT + 55 * mm, self.y, line)
-                self.y -= 5 * mm
-            self.y -= 1.5 * mm
+            labels = simpleSplit(label, "Helvetica-Bold", 9.5, LABEL_WIDTH - 3 * mm) or [""]
+            values = simpleSplit(value or "—", "Helvetica", 9.5, RIGHT - LEFT - LABEL_WIDTH) or ["—"]
+            self.need(5 * mm * max(len(labels), len(values)) + 2 * mm)
+            top = self.y
+            self._lines(labels, "Helvetica-Bold", LEFT)
+            label_end, self.y = self.y, top
+            self._lines(values, "Helvetica", LEFT + LABEL_WIDTH)
+            self.y = min(self.y, label_end) - 1.5 * mm
+
+    def _lines(self, lines: Sequence[str], font: str, x: float) -> None:
+        self.canvas.setFont(font, 9.5)
+        for line in lines:
+            self.canvas.drawString(x, self.y, line)
+            self.y -= 5 * mm
 
     def signature(self, label: str) -> None:
         self.need(25 * mm)
