@@ -23,7 +23,7 @@ class LookupForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["municipio"].choices = municipality_choices()
+        self.fields["municipio"].choices = municipality_choices()  # type: ignore[attr-defined]
 
 
 class ComplaintForm(forms.Form):
@@ -42,7 +42,7 @@ class ComplaintForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["municipio"].choices = municipality_choices()
+        self.fields["municipio"].choices = municipality_choices()  # type: ignore[attr-defined]
 
     def add_service_errors(self, error: ValidationError) -> None:
         for field, messages in error.message_dict.items():

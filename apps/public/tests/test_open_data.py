@@ -41,8 +41,9 @@ def test_the_export_lists_permits_in_force_with_the_published_fields(
 def test_revoked_and_expired_permits_leave_the_list(
     client: Client, olimpia_permit: Permit, today: dt.date
 ) -> None:
-    call_command("export_open_data", "--as-of", (olimpia_permit.valid_until + dt.timedelta(days=1)).isoformat(),  # type: ignore[operator]
-                 stdout=io.StringIO())  # fmt: skip
+    assert olimpia_permit.valid_until is not None
+    day_after = olimpia_permit.valid_until + dt.timedelta(days=1)
+    call_command("export_open_data", "--as-of", day_after.isoformat(), stdout=io.StringIO())
     assert json.loads(client.get("/dados-abertos/3533908/alvaras-em-vigor.json").getvalue())["count"] == 0
     services.permit_revoke(permit=olimpia_permit, actor=None, as_of=today, reason="Cassação.")
     call_command("export_open_data", stdout=io.StringIO())
