@@ -145,6 +145,8 @@ class Sanction(models.Model):
     cassation_if_not_regularized_by = models.DateField(
         "cassação se não regularizar até", null=True, blank=True
     )
+    regularized_on = models.DateField("irregularidade sanada em", null=True, blank=True)
+    conditional_cassation_on = models.DateField("cassado por não regularizar em", null=True, blank=True)
     ban_start = models.DateField("impedimento de", null=True, blank=True)
     ban_until = models.DateField("impedimento até", null=True, blank=True)
     effects = models.JSONField("efeitos aplicados", default=list, blank=True)

@@ -214,3 +214,34 @@ def _after_judgment(
     case = case_move(case=case, to=CaseState.JUDGED_FIRST, allowed=(CaseState.IN_DEFENCE,), actor=actor, on=on,
                      event=EventKind.JUDGED, note=note, data=data)  # fmt: skip
     finality.sanction_condemn_first(case=case, condemned_on=on, actor=actor, as_of=as_of)
+
+
+# --- regularization (Olímpia art. 24 sole §) ---------------------------------------------------------------
+
+
+@transaction.atomic
+def sanction_regularize(*, sanction: Any, regularized_on: dt.date, actor: Any, as_of: dt.date) -> Any:
+    """Record that the irregularity was regularized before the immediate suspension ended, so the conditional
+    cassação does not happen (the sweep's revoke_unregularized skips it)."""
+    from apps.dueprocess.models import Sanction
+
+    row = Sanction.objects.select_for_update().select_related("case__municipality").get(pk=sanction.pk)
+    if not user_can(actor, row.case.municipality.pk, "dueprocess.sanction", "change"):
+        raise refuse("regularized_on", "Regularização: você não pode registrá-la neste município.")
+    limit = row.cassation_if_not_regularized_by
+    if limit is None or row.conditional_cassation_on is not None:
+        raise refuse(
+            "regularized_on", "Regularização: esta penalidade não prevê cassação por falta de regularização."
+        )
+    if regularized_on > as_of:
+        raise refuse("regularized_on", f"Data da regularização: não pode ser posterior a {as_of:%d/%m/%Y}.")
+    if regularized_on > limit:
+        raise refuse(
+            "regularized_on", f"Data da regularização: o prazo para sanar terminou em {limit:%d/%m/%Y}."
+        )
+    before = row.audit_snapshot()
+    row.regularized_on = regularized_on
+    row.save(update_fields=["regularized_on", "updated_at"])
+    audit_record(actor=actor, municipality=row.case.municipality, action="sanction.regularize", obj=row,
+                 before=before, after={**row.audit_snapshot(), "regularized_on": regularized_on})  # fmt: skip
+    return row
