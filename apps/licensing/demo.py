@@ -30,9 +30,21 @@ from lawcode.errors import MissingParameterError
 # Numbers for the casebook identifiers, far apart per municipality (CPF 500 + n, plates and RENAVAM from n).
 BASE = {"3533908": 1000, "3557105": 2000, "3148103": 3000}
 HOLDERS = {
-    "3533908": ("Ana Beatriz Moura", "Carlos Eduardo Lima", "Helena Prado", "Rita de Cássia Alves"),
-    "3557105": ("Escolar Noroeste Transportes Ltda", "Juliana Castro", "Roberto Nunes", "Sônia Ribeiro"),
-    "3148103": ("Marcelo Tavares", "Patrícia Gomes", "Ricardo Fonseca", "Luana Martins"),
+    "3533908": (
+        "Ana Beatriz Moura",
+        "Carlos Eduardo Lima",
+        "Helena Prado",
+        "Rita de Cássia Alves",
+        "Jorge Amaral",
+    ),
+    "3557105": (
+        "Escolar Noroeste Transportes Ltda",
+        "Juliana Castro",
+        "Roberto Nunes",
+        "Sônia Ribeiro",
+        "Vânia Queiroz",
+    ),
+    "3148103": ("Marcelo Tavares", "Patrícia Gomes", "Ricardo Fonseca", "Luana Martins", "Diego Barros"),
 }
 
 
@@ -145,8 +157,9 @@ def _approve(application: Application, today: dt.date) -> Permit:
 
 
 def _permits(municipality: Municipality, base: int, names: tuple[str, ...], today: dt.date) -> None:
-    """An active permit, a suspended one and one issued over a year ago, now expired."""
+    """Two active permits (other demos suspend one), a suspended one and one issued over a year ago, now expired."""
     _approve(_new(_case(municipality, base + 2, names[1], today), None, today), today)
+    _approve(_new(_case(municipality, base + 6, names[4], today), None, today), today)
     suspended = _approve(_new(_case(municipality, base + 3, names[2], today), None, today), today)
     services.permit_suspend(
         permit=suspended,
