@@ -55,7 +55,9 @@ def fine_issue(*, sanction: Sanction, actor: Any, as_of: dt.date) -> PaymentGuid
     """Issue the fine's guide once the offender knows the decision; due date from the engine where the law
     sets one (Olímpia: 30 dias corridos, art. 33), else the municipality's usual term."""
     row = (
-        Sanction.objects.select_for_update().select_related("case__municipality", "guide").get(pk=sanction.pk)
+        Sanction.objects.select_for_update(of=("self",))
+        .select_related("case__municipality", "guide")
+        .get(pk=sanction.pk)
     )
     case = row.case
     if not user_can(actor, case.municipality.pk, SANCTION, CHARGE):

@@ -337,3 +337,16 @@ def test_a_fine_needs_the_notice_of_the_decision_and_is_exported_once_past_due(
     assert [r.case_number for r in rows] == [case.number] and rows[0].amount_brl == Decimal("576.30")
     assert rows[0].debtor_document.count(".") == 2  # a formatted CPF
     assert case.number in to_csv(rows)
+
+
+def test_clandestine_transport_fines_and_bans_the_offender_found_in_the_registry(
+    olimpia: Any, agent_olimpia: Any, judge_olimpia: Any, olimpia_licensed: Any
+) -> None:
+    person = olimpia_licensed[0].person
+    case = open_case(olimpia, agent_olimpia, code="OLI-27", plate="XYZ1A23", on=D(2026, 3, 12),
+                     offender_name=person.name, offender_document=person.cpf)  # fmt: skip
+    assert case.clandestine and case.operator is None
+    sanction = final_without_appeal(case, agent_olimpia, judge_olimpia, D(2026, 3, 13), D(2026, 3, 24))
+    assert sanction.fine_quantity == Decimal(75) and sanction.ban_start == D(2026, 3, 24)
+    ban = Ban.objects.get(person=person)
+    assert ban.reason_code == "art27" and ban.until == sanction.ban_until
