@@ -17,7 +17,6 @@ from apps.public.verification import (
     InvalidQuery,
     PublicVerification,
     Query,
-    municipality_by_ibge,
     parse_permit_number,
     parse_plate,
     parse_plate_or_number,
@@ -26,6 +25,7 @@ from apps.public.verification import (
 )
 from apps.tenancy.models import Municipality
 
+Parser = Callable[[str], tuple[str, str]]
 RATE_LIMITED_MESSAGE = (
     "Muitas consultas em pouco tempo a partir desta conexão. Aguarde {seconds} segundos e tente de novo."
 )
@@ -61,16 +61,28 @@ def _guard(request: HttpRequest, via: str, municipality: Municipality | None) ->
         raise RateLimited(decision.retry_after)
 
 
-def _run(
-    request: HttpRequest, via: str, municipality: Municipality | None, parse: Callable[[str], str], raw: str
-) -> Outcome:
+def _run(request: HttpRequest, via: str, ibge_code: str | None, parse: Parser, raw: str) -> Outcome:
+    """Rate limit first (even a bad request costs the client), then check, look up and count."""
+    municipality = _municipality(ibge_code)
     _guard(request, via, municipality)
     try:
-        value = parse(raw)
+        if ibge_code is not None and municipality is None:
+            raise InvalidQuery(
+                "unknown_municipality", "Escolha um dos municípios atendidos por esta consulta."
+            )
+        via, value = parse(raw)
     except InvalidQuery:
         lookup_count_add(day=today(), municipality=municipality, via=via, result=LookupResult.INVALID)
         raise
     return _answer(Query(via=via, value=value, municipality=municipality))
+
+
+def _municipality(ibge_code: str | None) -> Municipality | None:
+    if ibge_code is None:
+        return None
+    return (
+        Municipality.objects.filter(ibge_code=ibge_code.strip()).only("pk", "name", "uf", "ibge_code").first()
+    )
 
 
 def _answer(query: Query) -> Outcome:
@@ -82,27 +94,22 @@ def _answer(query: Query) -> Outcome:
     return outcome
 
 
+def _as(via: str, parse: Callable[[str], str]) -> Parser:
+    return lambda raw: (via, parse(raw))
+
+
 def by_token(request: HttpRequest, token: str) -> Outcome:
-    return _run(request, LookupVia.TOKEN, None, parse_token, token)
+    return _run(request, LookupVia.TOKEN, None, _as(LookupVia.TOKEN, parse_token), token)
 
 
 def by_text(request: HttpRequest, ibge_code: str, text: str) -> Outcome:
     """The page's single field: a plate or a permit number, in a chosen municipality."""
-    municipality = municipality_by_ibge(ibge_code)
-    _guard(request, LookupVia.PLATE, municipality)
-    try:
-        via, value = parse_plate_or_number(text)
-    except InvalidQuery:
-        lookup_count_add(
-            day=today(), municipality=municipality, via=LookupVia.PLATE, result=LookupResult.INVALID
-        )
-        raise
-    return _answer(Query(via=via, value=value, municipality=municipality))
+    return _run(request, LookupVia.PLATE, ibge_code, parse_plate_or_number, text)
 
 
 def by_plate(request: HttpRequest, ibge_code: str, plate: str) -> Outcome:
-    return _run(request, LookupVia.PLATE, municipality_by_ibge(ibge_code), parse_plate, plate)
+    return _run(request, LookupVia.PLATE, ibge_code, _as(LookupVia.PLATE, parse_plate), plate)
 
 
 def by_permit_number(request: HttpRequest, ibge_code: str, number: str) -> Outcome:
-    return _run(request, LookupVia.PERMIT, municipality_by_ibge(ibge_code), parse_permit_number, number)
+    return _run(request, LookupVia.PERMIT, ibge_code, _as(LookupVia.PERMIT, parse_permit_number), number)
