@@ -138,3 +138,13 @@ def test_finance_exports_unpaid_final_fines_and_others_cannot(
         ).status_code
         == 404
     )
+
+
+def test_home_cards_and_menu_for_judge_and_finance(filed: Any, olimpia: Any, judge_olimpia: Any,
+                                                   finance_olimpia: Any) -> None:  # fmt: skip
+    home = reverse("municipality_home", args=[olimpia.ibge_code])
+    judge_home = client_for(judge_olimpia).get(home).content.decode()
+    assert "Recursos em 1ª instância" in judge_home and "Abrir a fila" in judge_home
+    assert "Multas vencidas" not in judge_home
+    finance_home = client_for(finance_olimpia).get(home).content.decode()
+    assert "Multas vencidas (dívida ativa)" in finance_home and "Recursos em 1ª instância" not in finance_home
