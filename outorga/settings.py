@@ -99,6 +99,7 @@ INSTALLED_APPS = [
     "apps.enforcement",
     "apps.dueprocess",
     "apps.public",
+    "apps.portal",
 ]
 
 MIDDLEWARE = [

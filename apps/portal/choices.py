@@ -1,0 +1,19 @@
+from django.db import models
+
+
+class PortalRole(models.TextChoices):
+    """Who holds the portal login, relative to the operator whose records it reaches."""
+
+    OPERATOR = "operator", "Autorizatário (titular)"
+    DRIVER = "driver", "Condutor"
+    ATTENDANT = "attendant", "Monitor"
+
+
+# Applications an operator may start online (the rest — links of drivers, attendants — stay at the counter).
+PORTAL_APPLICATION_KINDS: tuple[str, ...] = (
+    "vehicle_permit",
+    "renewal",
+    "substitution",
+    "temporary_vehicle",
+    "cancellation",
+)

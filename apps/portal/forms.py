@@ -1,0 +1,121 @@
+"""Portal forms. Choices always come from the user's PortalScope, so a form cannot even name another
+operator's vehicle or permit; the services re-check everything anyway."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import UploadedFile
+from django.forms import Form
+
+from apps.licensing.choices import ApplicationKind
+from apps.licensing.models import Permit
+from apps.portal.choices import PORTAL_APPLICATION_KINDS, PortalRole
+from apps.portal.selectors import PortalScope
+from apps.registry.models import Attendant, Driver, Operator, Vehicle
+
+DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+
+
+def apply_refusal(form: Form, exc: ValidationError) -> None:
+    """A service's refusal shown on the form: on its field when the form has one, else at the top."""
+    if not hasattr(exc, "error_dict"):
+        form.add_error(None, exc.messages)
+        return
+    for field, errors in exc.message_dict.items():
+        form.add_error(field if field in form.fields else None, errors)
+
+
+class DocumentRenewForm(forms.Form):
+    file = forms.FileField(label="Arquivo do documento renovado (PDF, JPEG ou PNG, até 10 MB)")
+    issue_date = forms.DateField(label="Data de emissão", widget=DATE)
+    expiry_date = forms.DateField(label="Validade impressa (se houver)", widget=DATE, required=False)
+
+
+class ApplicationStartForm(forms.Form):
+    kind = forms.ChoiceField(
+        label="O que você quer pedir?",
+        choices=[(kind, ApplicationKind(kind).label) for kind in PORTAL_APPLICATION_KINDS],
+    )
+    permit = forms.ModelChoiceField(
+        label="Alvará de referência", queryset=Permit.objects.none(), required=False,
+        help_text="Renovação, substituição, veículo provisório e cancelamento.",
+    )  # fmt: skip
+    vehicle = forms.ModelChoiceField(label="Veículo", queryset=Vehicle.objects.none(), required=False)
+    reason = forms.CharField(
+        label="Motivo", max_length=500, required=False, widget=forms.Textarea({"rows": 3})
+    )
+    requested_until = forms.DateField(
+        label="Prazo pedido até (veículo provisório)", widget=DATE, required=False
+    )
+    platform_notified_on = forms.DateField(label="Data da comunicação à plataforma (aplicativo)", widget=DATE,
+                                           required=False)  # fmt: skip
+    enrolled_students = forms.IntegerField(label="Alunos transportados (transporte escolar)", min_value=0,
+                                           required=False)  # fmt: skip
+    carries_children_under_4_or_pcd = forms.NullBooleanField(
+        label="Transporta crianças menores de 4 anos ou pessoas com deficiência?", required=False,
+        widget=forms.Select(choices=[("unknown", "Não se aplica"), ("true", "Sim"), ("false", "Não")]),
+    )  # fmt: skip
+
+    def __init__(self, *args: Any, scope: PortalScope, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["permit"].queryset = scope.permits_in_force()  # type: ignore[attr-defined]
+        self.fields["permit"].label_from_instance = lambda p: f"{p.number} — {p.vehicle.plate_display}"  # type: ignore[attr-defined]
+        self.fields["vehicle"].queryset = scope.vehicles()  # type: ignore[attr-defined]
+
+    def targets(self) -> dict[str, Any]:
+        """The keyword arguments licensing.application_create takes, without the empty ones."""
+        names = ("permit", "vehicle", "reason", "requested_until", "platform_notified_on", "enrolled_students",
+                 "carries_children_under_4_or_pcd")  # fmt: skip
+        return {
+            name: self.cleaned_data[name] for name in names if self.cleaned_data.get(name) not in (None, "")
+        }
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """Zero or more files in one input (Django's documented pattern for multiple uploads)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("widget", MultipleFileInput())
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data: Any, initial: Any = None) -> list[UploadedFile]:
+        files = data if isinstance(data, list | tuple) else [data] if data else []
+        return [super(MultipleFileField, self).clean(item, initial) for item in files]
+
+
+class AppealForm(forms.Form):
+    text = forms.CharField(label="Razões da defesa ou do recurso", widget=forms.Textarea({"rows": 8}),
+                           max_length=20000)  # fmt: skip
+    attachments = MultipleFileField(
+        label="Anexos (PDF, JPEG ou PNG; até 5 arquivos de 10 MB)", required=False
+    )
+
+
+class PortalAccountForm(forms.Form):
+    """Staff form: invite the holder, a driver or an attendant of one operator to the portal."""
+
+    operator = forms.ModelChoiceField(label="Autorizatário", queryset=Operator.objects.none())
+    role = forms.ChoiceField(label="Papel", choices=PortalRole.choices)
+    driver = forms.ModelChoiceField(
+        label="Condutor (se o papel for condutor)", queryset=Driver.objects.none(), required=False
+    )
+    attendant = forms.ModelChoiceField(
+        label="Monitor (se o papel for monitor)", queryset=Attendant.objects.none(), required=False
+    )
+    username = forms.CharField(label="Usuário", max_length=150)
+    full_name = forms.CharField(label="Nome completo", max_length=200)
+    email = forms.EmailField(label="E-mail", required=False)
+    password = forms.CharField(label="Senha inicial", min_length=10, widget=forms.PasswordInput)
+
+    def __init__(self, *args: Any, municipality: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["operator"].queryset = Operator.objects.filter(municipality=municipality)  # type: ignore[attr-defined]
+        self.fields["driver"].queryset = Driver.objects.filter(municipality=municipality, active=True)  # type: ignore[attr-defined]
+        self.fields["attendant"].queryset = Attendant.objects.filter(municipality=municipality, active=True)  # type: ignore[attr-defined]

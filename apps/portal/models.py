@@ -1,0 +1,128 @@
+"""Portal accounts (a login tied to one operator's records) and the attachments of appeals filed online."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import PurePath
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+from apps.portal.choices import PortalRole
+from apps.tenancy.models import Municipality
+from apps.tenancy.querysets import MunicipalityScopedQuerySet
+
+
+class PortalAccountQuerySet(MunicipalityScopedQuerySet["PortalAccount"]):
+    def active(self) -> PortalAccountQuerySet:
+        return self.filter(active=True, user__is_active=True)
+
+
+class PortalAccount(models.Model):
+    """A login outside the secretariat. Its scope is always one operator (autorizatário): the holder sees all of
+    the operator's records; a driver or attendant sees only their own documents and the vehicle they work on."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="portal_account",
+        verbose_name="usuário",
+    )
+    municipality = models.ForeignKey(
+        Municipality, on_delete=models.PROTECT, related_name="portal_accounts", verbose_name="município"
+    )
+    operator = models.ForeignKey(
+        "registry.Operator",
+        on_delete=models.PROTECT,
+        related_name="portal_accounts",
+        verbose_name="autorizatário",
+    )
+    role = models.CharField("papel", max_length=16, choices=PortalRole.choices)
+    driver = models.ForeignKey(
+        "registry.Driver",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="condutor",
+    )
+    attendant = models.ForeignKey(
+        "registry.Attendant", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        verbose_name="monitor",
+    )  # fmt: skip
+    active = models.BooleanField("ativa", default=True)
+    created_at = models.DateTimeField("criada em", auto_now_add=True)
+
+    objects = PortalAccountQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "conta do portal"
+        verbose_name_plural = "contas do portal"
+        ordering = ["municipality__name", "user__username"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    models.Q(role=PortalRole.OPERATOR, driver__isnull=True, attendant__isnull=True)
+                    | models.Q(role=PortalRole.DRIVER, driver__isnull=False, attendant__isnull=True)
+                    | models.Q(role=PortalRole.ATTENDANT, driver__isnull=True, attendant__isnull=False)
+                ),
+                name="portal_account_role_matches_link",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.get_role_display()})"
+
+    @property
+    def is_holder(self) -> bool:
+        return self.role == PortalRole.OPERATOR
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {
+            "user_id": self.user_id,
+            "operator_id": self.operator_id,
+            "role": self.role,
+            "driver_id": self.driver_id,
+            "attendant_id": self.attendant_id,
+            "active": self.active,
+        }
+
+
+def attachment_upload_path(attachment: AppealAttachment, filename: str) -> str:
+    """appeals/<IBGE>/<year>/<uuid>.<ext>: never the uploader's file name."""
+    suffix = PurePath(filename).suffix.lower()[:5]
+    return f"appeals/{attachment.municipality.ibge_code}/{attachment.appeal.filed_on:%Y}/{uuid.uuid4().hex}{suffix}"
+
+
+class AppealAttachmentQuerySet(MunicipalityScopedQuerySet["AppealAttachment"]):
+    pass
+
+
+class AppealAttachment(models.Model):
+    """A file the operator attached to a defence or appeal filed in the portal (stored outside the DB)."""
+
+    municipality = models.ForeignKey(Municipality, on_delete=models.PROTECT, related_name="+")
+    appeal = models.ForeignKey(
+        "dueprocess.Appeal", on_delete=models.PROTECT, related_name="portal_attachments"
+    )
+    file = models.FileField("arquivo", upload_to=attachment_upload_path, max_length=200)
+    content_type = models.CharField("tipo do arquivo", max_length=40)
+    size_bytes = models.PositiveIntegerField("tamanho (bytes)")
+    sha256 = models.CharField("SHA-256", max_length=64)
+    uploaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    uploaded_at = models.DateTimeField("enviado em", auto_now_add=True)
+
+    objects = AppealAttachmentQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "anexo de recurso"
+        verbose_name_plural = "anexos de recursos"
+        ordering = ["uploaded_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"Anexo {self.pk} do recurso {self.appeal_id}"
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {"appeal_id": self.appeal_id, "sha256": self.sha256, "size_bytes": self.size_bytes,
+                "content_type": self.content_type}  # fmt: skip

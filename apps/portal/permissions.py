@@ -1,0 +1,10 @@
+"""Who in the secretariat may see and manage portal accounts (read by the tenancy gate)."""
+
+from apps.tenancy.choices import Role
+from apps.tenancy.permissions import CHANGE, VIEW, register
+
+MANAGERS = {Role.ADMINISTRATOR, Role.ANALYST}
+
+register("portal.portalaccount", {VIEW: MANAGERS | {Role.AUDITOR_DPO}, CHANGE: MANAGERS})
+register("portal.appealattachment", {VIEW: {Role.ADMINISTRATOR, Role.JUDGING_AUTHORITY, Role.APPEAL_BOARD,
+                                            Role.AUDITOR_DPO}})  # fmt: skip

@@ -1,0 +1,57 @@
+"""What the portal shows about a case: whether a defence or appeal can be filed now and until when (the
+engine's deadline, through dueprocess), and an application's deadlines (licensing's own timeline)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from apps.dueprocess import lawbridge
+from apps.dueprocess.choices import Instance
+from apps.dueprocess.procedure import instance_label, proceeding
+from apps.dueprocess.services import FILABLE_FROM, counts_from
+from apps.enforcement.models import InfractionCase
+from apps.licensing.models import Application
+from apps.licensing.presenters import application_timeline
+from apps.licensing.timeline import PlacedMark
+
+
+@dataclass(frozen=True)
+class AppealWindow:
+    instance: str
+    label: str
+    deadline: dt.date | None
+    reason: str
+    late: bool
+
+    @property
+    def summary(self) -> str:
+        if self.deadline is None:
+            return f"{self.label}: o prazo ainda não corre (sem ciência registrada); você já pode protocolar."
+        if self.late:
+            return (f"{self.label}: o prazo terminou em {self.deadline:%d/%m/%Y}. Você ainda pode protocolar; "
+                    "o pedido será marcado como fora do prazo e a autoridade decidirá se o conhece.")  # fmt: skip
+        return f"{self.label}: prazo até {self.deadline:%d/%m/%Y}."
+
+
+def appeal_window(case: InfractionCase, as_of: dt.date) -> AppealWindow | None:
+    """The instance open to a filing now, or None (nothing to appeal, or already appealed at that instance)."""
+    procedure = proceeding(case.regime_id)
+    for instance in (Instance.FIRST, Instance.SECOND):
+        if not procedure.has(instance) or case.state not in FILABLE_FROM[instance]:
+            continue
+        if case.appeals.filter(instance=instance).exists():
+            return None
+        start = counts_from(case, instance)
+        deadline = lawbridge.appeal_deadline(case, instance, start, as_of) if start else None
+        end = deadline.end if deadline else None
+        return AppealWindow(instance, instance_label(case.regime_id, instance), end,
+                            deadline.message if deadline else "", bool(end and as_of > end))  # fmt: skip
+    return None
+
+
+def application_deadlines(application: Application, today: dt.date) -> list[PlacedMark]:
+    """The application's deadlines (met, due or overdue) as licensing computes them for its own timeline."""
+    events = list(application.events.order_by("on", "pk"))
+    return [mark for mark in application_timeline(application, events, today) if mark.status in
+            ("met", "due", "overdue")]  # fmt: skip

@@ -1,0 +1,263 @@
+"""Portal screens. Every view receives the user's PortalScope from `portal_view`; rows are fetched only through
+it, so another operator's record answers 404. Writes call apps.portal.services (which call the back office's)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import views as auth_views
+from django.core.exceptions import ValidationError
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods
+
+from apps.accounts.forms import LoginForm
+from apps.dueprocess.procedure import instance_label
+from apps.enforcement.choices import CaseState
+from apps.finance.choices import GuideStatus
+from apps.finance.models import Payment
+from apps.finance.pdf import guide_pdf, pix_qr_svg
+from apps.licensing.choices import OPEN_STATES
+from apps.licensing.pdf import permit_pdf as render_permit_pdf
+from apps.licensing.urls_public import verify_path
+from apps.portal import services
+from apps.portal.forms import AppealForm, ApplicationStartForm, DocumentRenewForm, apply_refusal
+from apps.portal.presenters import appeal_window, application_deadlines
+from apps.portal.receipts import payment_receipt_pdf
+from apps.portal.selectors import PortalScope, document_lines, get_in_scope, next_expiring, portal_account_of
+
+PortalView = Callable[..., HttpResponse]
+
+
+def portal_view(*, holder_only: bool = False) -> Callable[[PortalView], PortalView]:
+    """Signed-in portal users only; staff get a page pointing them to the back office (403). Screens that only the
+    holder may use answer 404 to a driver or attendant, like any record outside their scope."""
+
+    def decorate(view: PortalView) -> PortalView:
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if not request.user.is_authenticated:
+                return redirect(f"{reverse('portal:login')}?next={request.path}")
+            account = portal_account_of(request.user)
+            if account is None:
+                return render(request, "portal/not_portal.html", status=403)
+            if holder_only and not account.is_holder:
+                raise Http404("Registro não encontrado.")
+            return view(request, PortalScope(account), *args, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+def _render(request: HttpRequest, scope: PortalScope, template: str, **context: Any) -> HttpResponse:
+    context |= {"scope": scope, "account": scope.account, "operator": scope.operator}
+    return render(request, f"portal/{template}", context)
+
+
+class PortalLoginView(auth_views.LoginView):
+    template_name = "portal/login.html"
+    authentication_form = LoginForm
+    redirect_authenticated_user = True
+
+    def get_default_redirect_url(self) -> str:
+        return reverse("portal:home")
+
+
+# --- overview, vehicles, permits, documents ---------------------------------------------------------------
+
+
+@require_GET
+@portal_view()
+def home(request: HttpRequest, scope: PortalScope) -> HttpResponse:
+    today = timezone.localdate()
+    running = scope.cases().exclude(state__in=(CaseState.CLOSED, CaseState.CANCELLED))
+    open_cases = [(case, appeal_window(case, today)) for case in running]
+    return _render(request, scope, "home.html", today=today, permits=scope.permits_in_force(),
+                   next_document=next_expiring(scope.documents(), today),
+                   applications=scope.applications().filter(state__in=OPEN_STATES),
+                   guides=scope.guides().filter(status=GuideStatus.OPEN), open_cases=open_cases)  # fmt: skip
+
+
+@require_GET
+@portal_view()
+def vehicles(request: HttpRequest, scope: PortalScope) -> HttpResponse:
+    return _render(request, scope, "vehicles.html", vehicles=scope.vehicles(), permits=scope.permits())
+
+
+@require_GET
+@portal_view()
+def permit_pdf(request: HttpRequest, scope: PortalScope, pk: int) -> HttpResponse:
+    permit = get_in_scope(scope.permits(), pk=pk)
+    content = render_permit_pdf(permit, request.build_absolute_uri(verify_path(permit.qr_token)))
+    response = HttpResponse(content, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="alvara-{permit.number.replace("/", "-")}.pdf"'
+    return response
+
+
+@require_GET
+@portal_view()
+def documents(request: HttpRequest, scope: PortalScope) -> HttpResponse:
+    today = timezone.localdate()
+    docs = scope.documents()
+    return _render(request, scope, "documents.html", today=today, lines=document_lines(docs, today),
+                   next_document=next_expiring(docs, today))  # fmt: skip
+
+
+@require_http_methods(["GET", "POST"])
+@portal_view()
+def document_renew(request: HttpRequest, scope: PortalScope, pk: int) -> HttpResponse:
+    document = get_in_scope(scope.documents(), pk=pk)
+    form = DocumentRenewForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            renewed = services.portal_document_renew(
+                account=scope.account, document=document, upload=form.cleaned_data["file"],
+                issue_date=form.cleaned_data["issue_date"], expiry_date=form.cleaned_data["expiry_date"],
+                as_of=timezone.localdate(),
+            )  # fmt: skip
+        except ValidationError as exc:
+            apply_refusal(form, exc)
+        else:
+            until = f" até {renewed.valid_until:%d/%m/%Y}" if renewed.valid_until else ""
+            messages.success(request, f"Documento enviado: {renewed.get_kind_display()}, "
+                                      f"{renewed.get_status_display().lower()}{until}.")  # fmt: skip
+            return redirect("portal:documents")
+    return _render(request, scope, "document_renew.html", document=document, form=form)
+
+
+# --- applications -----------------------------------------------------------------------------------------
+
+
+@require_GET
+@portal_view(holder_only=True)
+def applications(request: HttpRequest, scope: PortalScope) -> HttpResponse:
+    return _render(request, scope, "applications.html", applications=scope.applications())
+
+
+@require_http_methods(["GET", "POST"])
+@portal_view(holder_only=True)
+def application_new(request: HttpRequest, scope: PortalScope) -> HttpResponse:
+    form = ApplicationStartForm(request.POST or None, scope=scope, initial={"kind": request.GET.get("tipo")})
+    if request.method == "POST" and form.is_valid():
+        try:
+            application = services.portal_application_start(
+                account=scope.account,
+                kind=form.cleaned_data["kind"],
+                as_of=timezone.localdate(),
+                **form.targets(),
+            )
+        except ValidationError as exc:
+            apply_refusal(form, exc)
+        else:
+            messages.success(
+                request, f"Requerimento {application.number} protocolado. Acompanhe aqui os prazos."
+            )
+            return redirect("portal:application", pk=application.pk)
+    return _render(request, scope, "application_new.html", form=form)
+
+
+@require_GET
+@portal_view(holder_only=True)
+def application_detail(request: HttpRequest, scope: PortalScope, pk: int) -> HttpResponse:
+    application = get_in_scope(scope.applications(), pk=pk)
+    today = timezone.localdate()
+    return _render(request, scope, "application_detail.html", application=application,
+                   events=application.events.order_by("on", "pk"),
+                   deadlines=application_deadlines(application, today))  # fmt: skip
+
+
+# --- payments ---------------------------------------------------------------------------------------------
+
+
+@require_GET
+@portal_view(holder_only=True)
+def guides(request: HttpRequest, scope: PortalScope) -> HttpResponse:
+    return _render(request, scope, "guides.html", guides=scope.guides())
+
+
+@require_GET
+@portal_view(holder_only=True)
+def guide_detail(request: HttpRequest, scope: PortalScope, pk: int) -> HttpResponse:
+    guide = get_in_scope(scope.guides(), pk=pk)
+    payment = Payment.objects.filter(guide=guide).first()
+    qr_svg = pix_qr_svg(guide.pix_payload) if guide.status == GuideStatus.OPEN else ""
+    return _render(request, scope, "guide_detail.html", guide=guide, payment=payment, qr_svg=qr_svg)
+
+
+@require_GET
+@portal_view(holder_only=True)
+def guide_pdf_download(request: HttpRequest, scope: PortalScope, pk: int) -> HttpResponse:
+    guide = get_in_scope(scope.guides(), pk=pk)
+    response = HttpResponse(guide_pdf(guide), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="guia-{guide.number.replace("/", "-")}.pdf"'
+    return response
+
+
+@require_GET
+@portal_view(holder_only=True)
+def guide_receipt(request: HttpRequest, scope: PortalScope, pk: int) -> HttpResponse:
+    guide = get_in_scope(scope.guides(), pk=pk)
+    payment = Payment.objects.filter(guide=guide).first()
+    if payment is None:
+        raise Http404("Esta guia ainda não tem pagamento registrado.")
+    response = HttpResponse(payment_receipt_pdf(guide, payment), content_type="application/pdf")
+    response["Content-Disposition"] = (
+        f'attachment; filename="comprovante-{guide.number.replace("/", "-")}.pdf"'
+    )
+    return response
+
+
+# --- autos, notices and appeals ---------------------------------------------------------------------------
+
+
+@require_GET
+@portal_view(holder_only=True)
+def cases(request: HttpRequest, scope: PortalScope) -> HttpResponse:
+    return _render(request, scope, "cases.html", cases=scope.cases())
+
+
+@require_http_methods(["GET", "POST"])
+@portal_view(holder_only=True)
+def case_detail(request: HttpRequest, scope: PortalScope, pk: int) -> HttpResponse:
+    case = get_in_scope(scope.cases(), pk=pk)
+    today = timezone.localdate()
+    window = appeal_window(case, today)
+    form = AppealForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and window is not None and form.is_valid():
+        try:
+            appeal = services.portal_appeal_file(
+                account=scope.account, case=case, instance=window.instance, text=form.cleaned_data["text"],
+                attachments=form.cleaned_data["attachments"], as_of=today,
+            )  # fmt: skip
+        except ValidationError as exc:
+            apply_refusal(form, exc)
+        else:
+            messages.success(request, _filed_message(appeal))
+            return redirect("portal:case", pk=case.pk)
+    appeals = scope.appeals().filter(case=case).prefetch_related("portal_attachments")
+    return _render(request, scope, "case_detail.html", case=case, window=window, form=form, appeals=appeals,
+                   notices=case.notices.order_by("sent_on", "pk"))  # fmt: skip
+
+
+def _filed_message(appeal: Any) -> str:
+    label = instance_label(appeal.case.regime_id, appeal.instance)
+    if appeal.late:
+        return (f"{label} protocolado em {appeal.filed_on:%d/%m/%Y}, fora do prazo (até {appeal.deadline:%d/%m/%Y}): "
+                "a autoridade decidirá se o conhece.")  # fmt: skip
+    return f"{label} protocolado em {appeal.filed_on:%d/%m/%Y}."
+
+
+@require_GET
+@portal_view(holder_only=True)
+def notice_pdf(request: HttpRequest, scope: PortalScope, pk: int) -> HttpResponse:
+    notice = get_in_scope(scope.notices(), pk=pk)
+    if not notice.pdf:
+        raise Http404("Esta notificação não tem PDF.")
+    return FileResponse(notice.pdf.open("rb"), content_type="application/pdf", as_attachment=False,
+                        filename=f"notificacao-{notice.pk}.pdf")  # fmt: skip
