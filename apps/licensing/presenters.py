@@ -14,6 +14,11 @@ from apps.licensing.timeline import Deadline, Mark, PlacedMark, layout
 from lawcode.decision import OUTCOME_PT, Status
 
 S = ApplicationState
+UNIT_PT = {
+    "years": "anos", "days": "dias", "calendar_days": "dias corridos", "business_days": "dias úteis",
+    "hours": "horas", "months": "meses", "count": "", "percent": "%", "boolean": "", "date": "", "brl": "reais",
+    "ufm": "UFM", "ufesp": "UFESP",
+}  # fmt: skip
 STATUS_CSS = {
     "met": "success",
     "not_met": "danger",
@@ -71,7 +76,7 @@ def decision_view(decision: dict[str, Any]) -> dict[str, Any] | None:
             {
                 "description": p.get("description") or p["name"],
                 "value": p.get("value"),
-                "unit": p.get("unit"),
+                "unit": UNIT_PT.get(p.get("unit", ""), p.get("unit", "")),
                 "citation": _citation_text(p.get("citation", {})),
                 "effective_from": p.get("effective_from"),
             }
@@ -147,5 +152,14 @@ def _deadlines(application: Application, events: list[ApplicationEvent]) -> list
 def application_timeline(
     application: Application, events: list[ApplicationEvent], today: dt.date
 ) -> list[PlacedMark]:
-    marks = [Mark(event.on, event.get_kind_display(), "event") for event in events]
+    """One mark per day with events (that day's last event, and how many more), plus the deadlines."""
+    by_day: dict[dt.date, list[ApplicationEvent]] = {}
+    for event in events:
+        by_day.setdefault(event.on, []).append(event)
+    marks = [Mark(day, _day_label(day_events), "event") for day, day_events in by_day.items()]
     return layout(marks, _deadlines(application, events), today)
+
+
+def _day_label(day_events: list[ApplicationEvent]) -> str:
+    more = len(day_events) - 1
+    return day_events[-1].get_kind_display() + (f" (+{more})" if more else "")

@@ -33,6 +33,8 @@ from lawcode.params import ParameterValue
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+SCREENSHOT = "/tmp/outorga-application.png"
+
 
 @pytest.fixture(autouse=True)
 def _media_root(settings: Any, tmp_path: Path) -> None:
@@ -221,6 +223,7 @@ def test_patrocinio_driver_pays_the_art_8_fee_and_gets_the_authorization(
                      reference="E2E-PIX", as_of=today)  # fmt: skip
     page.reload()
     expect(page.get_by_test_id("application-state")).to_have_text("Aguardando vistoria")
+    page.screenshot(path=SCREENSHOT, full_page=True)
     inspection_passed(application, today)
     page.reload()
     click_action(page, "Avaliar pela lei")
