@@ -140,6 +140,6 @@ def next_expiring(documents: QuerySet[Document], as_of: dt.date) -> DocumentLine
     """The valid document whose validity ends first on or after ``as_of``, with the law's reason."""
     upcoming = documents.filter(status=DocumentStatus.VALID, valid_until__gte=as_of).order_by("valid_until")
     document = upcoming.first()
-    if document is None:
+    if document is None or document.valid_until is None:
         return None
     return DocumentLine(document, decision_reason(document.decision), (document.valid_until - as_of).days)

@@ -110,7 +110,7 @@ def portal_document_renew(
     The facts the clerk had read off the previous copy (insurance coverage…) carry over; the analyst checks the
     new file. A certificate's presentation date is today's.
     """
-    owner = document.owner
+    owner = document.person or document.company or document.vehicle or document.operator
     if owner is None:
         raise refuse("document", "Documento: sem titular registrado; procure a secretaria.")
     details = dict(document.details)

@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.core.exceptions import ValidationError
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -31,7 +32,7 @@ from apps.portal.presenters import appeal_window, application_deadlines
 from apps.portal.receipts import payment_receipt_pdf
 from apps.portal.selectors import PortalScope, document_lines, get_in_scope, next_expiring, portal_account_of
 
-PortalView = Callable[..., HttpResponse]
+PortalView = Callable[..., HttpResponseBase]
 
 
 def portal_view(*, holder_only: bool = False) -> Callable[[PortalView], PortalView]:
@@ -40,7 +41,7 @@ def portal_view(*, holder_only: bool = False) -> Callable[[PortalView], PortalVi
 
     def decorate(view: PortalView) -> PortalView:
         @wraps(view)
-        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
             if not request.user.is_authenticated:
                 return redirect(f"{reverse('portal:login')}?next={request.path}")
             account = portal_account_of(request.user)
@@ -255,9 +256,10 @@ def _filed_message(appeal: Any) -> str:
 
 @require_GET
 @portal_view(holder_only=True)
-def notice_pdf(request: HttpRequest, scope: PortalScope, pk: int) -> HttpResponse:
+def notice_pdf(request: HttpRequest, scope: PortalScope, pk: int) -> HttpResponseBase:
     notice = get_in_scope(scope.notices(), pk=pk)
     if not notice.pdf:
         raise Http404("Esta notificação não tem PDF.")
-    return FileResponse(notice.pdf.open("rb"), content_type="application/pdf", as_attachment=False,
-                        filename=f"notificacao-{notice.pk}.pdf")  # fmt: skip
+    response: HttpResponseBase = FileResponse(notice.pdf.open("rb"), content_type="application/pdf",
+                                          filename=f"notificacao-{notice.pk}.pdf")  # fmt: skip
+    return response

@@ -1,8 +1,8 @@
 """Portal personas, healthchecks-style, over the licensing and enforcement fixtures (real services throughout).
 
-  alice   holder (autorizatário PF) in Olímpia, with an active permit — her own portal login
-  bob     another holder in Olímpia, with his own permit: alice must never see his rows
-  marcos  employee driver of a Votuporanga company — sees only his documents and his vehicle
+alice   holder (autorizatário PF) in Olímpia, with an active permit — her own portal login
+bob     another holder in Olímpia, with his own permit: alice must never see his rows
+marcos  employee driver of a Votuporanga company — sees only his documents and his vehicle
 """
 
 from __future__ import annotations
@@ -26,13 +26,17 @@ from apps.enforcement.tests.conftest import (  # noqa: F401  (fixture reuse)
     olimpia_licensed,
     votuporanga_licensed,
 )
-from apps.finance.choices import ChargeUnit, OriginType
-from apps.finance.models import PaymentGuide
-from apps.finance.services import guide_issue
-from apps.finance.valuation import Charge
+from apps.finance.choices import ChargeUnit
+from apps.finance.models import FeeSchedule, PaymentGuide
+from apps.finance.services import fee_schedule_create
 from apps.licensing.casebook import MINIMAL_PDF, Case, pf_case
 from apps.licensing.models import Application, Permit
-from apps.licensing.services import application_create
+from apps.licensing.services import (
+    application_create,
+    application_require_fee,
+    application_start_analysis,
+    application_submit,
+)
 from apps.licensing.tests.conftest import _votuporanga_fleet_cap, issue_permit  # noqa: F401
 from apps.portal.choices import PortalRole
 from apps.portal.models import PortalAccount
@@ -59,12 +63,12 @@ def make_account(case: Case, username: str, role: str = PortalRole.OPERATOR, **l
 
 
 @pytest.fixture
-def alice_case(olimpia_licensed: tuple[Case, Permit]) -> Case:
+def alice_case(olimpia_licensed: tuple[Case, Permit]) -> Case:  # noqa: F811
     return olimpia_licensed[0]
 
 
 @pytest.fixture
-def alice_permit(olimpia_licensed: tuple[Case, Permit]) -> Permit:
+def alice_permit(olimpia_licensed: tuple[Case, Permit]) -> Permit:  # noqa: F811
     return olimpia_licensed[1]
 
 
@@ -79,7 +83,7 @@ def alice_client(alice: PortalAccount) -> Client:
 
 
 @pytest.fixture
-def bob_licensed(olimpia: Municipality, olimpia_licensed: tuple[Case, Permit]) -> tuple[Case, Permit]:
+def bob_licensed(olimpia: Municipality, olimpia_licensed: tuple[Case, Permit]) -> tuple[Case, Permit]:  # noqa: F811
     case = pf_case(olimpia, 7, "Bruno Outro Permissionário", as_of=AS_OF)
     return case, issue_permit(case)
 
@@ -90,17 +94,19 @@ def bob(bob_licensed: tuple[Case, Permit]) -> PortalAccount:
 
 
 @pytest.fixture
-def marcos(votuporanga_licensed: tuple[Case, Permit]) -> PortalAccount:
+def marcos(votuporanga_licensed: tuple[Case, Permit]) -> PortalAccount:  # noqa: F811
     case = votuporanga_licensed[0]
     return make_account(case, "marcos", PortalRole.DRIVER, driver=case.driver)
 
 
 @pytest.fixture
-def make_case(agent_olimpia: User) -> Callable[..., InfractionCase]:
+def make_case(agent_olimpia: User) -> Callable[..., InfractionCase]:  # noqa: F811
     """An auto against a licensed vehicle, notified in person the same day (ciência starts the deadline)."""
 
     def make(case: Case, on: dt.date) -> InfractionCase:
-        auto = open_case(case.operator.municipality, agent_olimpia, code="OLI-23-I", plate=case.vehicle.plate, on=on)
+        auto = open_case(
+            case.operator.municipality, agent_olimpia, code="OLI-23-I", plate=case.vehicle.plate, on=on
+        )
         notify(auto, agent_olimpia, on)
         auto.refresh_from_db()
         return auto
@@ -110,16 +116,23 @@ def make_case(agent_olimpia: User) -> Callable[..., InfractionCase]:
 
 @pytest.fixture
 def make_guide() -> Callable[..., PaymentGuide]:
-    """A fee guide (R$ 150,00) for an application of the case's operator, through finance."""
+    """The renewal fee (R$ 150,00) of an application of the case's operator: licensing asks finance for it."""
 
     def make(case: Case, permit: Permit) -> PaymentGuide:
+        municipality = case.operator.municipality
+        if not FeeSchedule.objects.filter(municipality=municipality, fee_kind="renewal").exists():
+            fee_schedule_create(actor=None, municipality=municipality, regime_id=None, fee_kind="renewal",
+                                quantity=Decimal("150"), unit=ChargeUnit.BRL, cite="art3",
+                                valid_from=dt.date(2026, 1, 1))  # fmt: skip
         application = application_create(actor=None, operator=case.operator, kind="renewal", as_of=AS_OF,
                                           vehicle=case.vehicle, permit=permit)  # fmt: skip
-        charge = Charge(quantity=Decimal("150"), unit=ChargeUnit.BRL, cite="art3", description="Taxa de renovação")
-        return guide_issue(actor=None, municipality=case.operator.municipality, regime_id=None, charge=charge,
-                           payer_name=case.operator.holder_name, payer_document=case.operator.holder_document,
-                           origin_type=OriginType.APPLICATION, origin_id=application.pk, fact_date=AS_OF,
-                           as_of=AS_OF)  # fmt: skip
+        application_submit(application=application, actor=None, as_of=AS_OF)
+        application_start_analysis(application=application, actor=None, as_of=AS_OF)
+        application = application_require_fee(
+            application=application, actor=None, as_of=AS_OF, fee_kind="renewal"
+        )
+        assert application.fee_guide is not None
+        return application.fee_guide
 
     return make
 

@@ -41,7 +41,7 @@ def test_it_creates_an_operator_login_tied_to_the_operator_and_audits_it(alice: 
     assert alice.user.kind == UserKind.OPERATOR
     assert alice.user.check_password(PASSWORD)
     event = AuditEvent.objects.get(action="portal.account.create", object_id=str(alice.pk))
-    assert event.after["operator_id"] == alice.operator_id
+    assert event.after is not None and event.after["operator_id"] == alice.operator_id
 
 
 def test_it_creates_a_driver_login_for_the_operators_own_driver(marcos: PortalAccount) -> None:
@@ -90,7 +90,7 @@ def test_it_renews_a_document_through_the_registry_with_the_portal_user_as_actor
     new = portal_document_renew(account=alice, document=old, upload=pdf_upload(), issue_date=today,
                                 expiry_date=today + dt.timedelta(days=365), as_of=today)  # fmt: skip
     assert (new.vehicle_id, new.kind, new.uploaded_by_id) == (old.vehicle_id, "crlv", alice.user_id)
-    assert new.valid_until is not None and new.valid_until > old.valid_until
+    assert new.valid_until is not None and old.valid_until is not None and new.valid_until > old.valid_until
     event = AuditEvent.objects.get(action="registry.document.upload", object_id=str(new.pk))
     assert event.actor_id == alice.user_id
 

@@ -1,0 +1,230 @@
+"""Portal screens: each persona sees its own records; another operator's rows answer 404; staff get 403;
+anonymous users go to the portal login. Writes from the screens reach the services."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from decimal import Decimal
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from apps.accounts.models import User
+from apps.dueprocess.models import Appeal
+from apps.enforcement.models import InfractionCase
+from apps.finance.models import PaymentGuide
+from apps.finance.services import payment_register
+from apps.licensing.casebook import Case
+from apps.licensing.models import Application, Permit
+from apps.portal.models import AppealAttachment, PortalAccount
+from apps.portal.tests.conftest import PASSWORD, pdf_upload, portal_client
+from apps.registry.models import Document
+
+pytestmark = pytest.mark.django_db
+
+HOLDER_PAGES = ("portal:home", "portal:documents", "portal:vehicles", "portal:applications",
+                "portal:application-new", "portal:guides", "portal:cases")  # fmt: skip
+
+
+@pytest.mark.parametrize("name", HOLDER_PAGES)
+def test_the_holder_opens_every_portal_page(alice_client: Client, alice_case: Case, name: str) -> None:
+    response = alice_client.get(reverse(name))
+    assert response.status_code == 200
+    assert alice_case.operator.holder_name in response.content.decode()
+
+
+def test_anonymous_users_go_to_the_portal_login(client: Client) -> None:
+    response = client.get(reverse("portal:documents"))
+    assert response.status_code == 302 and response["Location"].startswith(reverse("portal:login"))
+
+
+def test_staff_get_a_403_page_pointing_to_the_back_office(analyst_olimpia_client: Client) -> None:
+    response = analyst_olimpia_client.get(reverse("portal:home"))
+    assert response.status_code == 403
+    assert "Servidores da prefeitura usam as telas internas" in response.content.decode()
+
+
+def test_a_suspended_account_no_longer_opens_the_portal(alice: PortalAccount, alice_client: Client) -> None:
+    PortalAccount.objects.filter(pk=alice.pk).update(active=False)
+    assert alice_client.get(reverse("portal:home")).status_code == 403
+
+
+def test_the_portal_login_signs_in_and_lands_on_the_summary(alice: PortalAccount, client: Client) -> None:
+    response = client.post(reverse("portal:login"), {"username": "alice", "password": PASSWORD}, follow=True)
+    assert response.redirect_chain[-1][0] == reverse("portal:home")
+    assert "O que vence primeiro" in response.content.decode()
+
+
+# --- isolation ----------------------------------------------------------------------------------------------
+
+
+def test_another_operators_rows_answer_404(
+    alice_client: Client, bob_licensed: tuple[Case, Permit], make_case: Callable[..., InfractionCase],
+    make_guide: Callable[..., PaymentGuide],
+) -> None:  # fmt: skip
+    bob_case, bob_permit = bob_licensed
+    document = Document.objects.filter(person=bob_case.person).first()
+    assert document is not None
+    auto = make_case(bob_case, dt.date(2026, 3, 12))
+    guide = make_guide(bob_case, bob_permit)
+    application = Application.objects.get(pk=guide.origin_id)
+    urls = [
+        reverse("portal:permit-pdf", args=[bob_permit.pk]),
+        reverse("portal:document-renew", args=[document.pk]),
+        reverse("portal:application", args=[application.pk]),
+        reverse("portal:guide", args=[guide.pk]),
+        reverse("portal:guide-pdf", args=[guide.pk]),
+        reverse("portal:case", args=[auto.pk]),
+        reverse("portal:notice-pdf", args=[auto.notices.get().pk]),
+    ]
+    for url in urls:
+        assert alice_client.get(url).status_code == 404, url
+    response = alice_client.post(reverse("portal:case", args=[auto.pk]), {"text": "Tentativa."})
+    assert response.status_code == 404
+    assert not Appeal.objects.filter(case=auto).exists()
+
+
+def test_lists_never_show_another_operators_rows(
+    alice_client: Client, bob_licensed: tuple[Case, Permit], make_case: Callable[..., InfractionCase]
+) -> None:
+    bob_case, bob_permit = bob_licensed
+    auto = make_case(bob_case, dt.date(2026, 3, 12))
+    pages = "".join(alice_client.get(reverse(name)).content.decode() for name in HOLDER_PAGES)
+    for secret in (bob_case.operator.holder_name, bob_permit.number, bob_case.vehicle.plate, auto.number):
+        assert secret not in pages
+
+
+def test_a_driver_sees_only_their_documents_and_vehicle(
+    marcos: PortalAccount, votuporanga_licensed: tuple[Case, Permit]
+) -> None:
+    case, permit = votuporanga_licensed
+    client = portal_client(marcos)
+    page = client.get(reverse("portal:documents")).content.decode()
+    company_doc = Document.objects.filter(company=case.company).first()
+    assert company_doc is not None
+    assert reverse("portal:document-renew", args=[company_doc.pk]) not in page
+    assert client.get(reverse("portal:document-renew", args=[company_doc.pk])).status_code == 404
+    own_doc = Document.objects.filter(person=case.person).first()
+    assert own_doc is not None
+    assert reverse("portal:document-renew", args=[own_doc.pk]) in page
+    assert client.get(reverse("portal:document-renew", args=[own_doc.pk])).status_code == 200
+    assert client.get(reverse("portal:permit-pdf", args=[permit.pk])).status_code == 200
+    for name in ("portal:applications", "portal:guides", "portal:cases"):
+        assert client.get(reverse(name)).status_code == 404
+
+
+# --- actions --------------------------------------------------------------------------------------------------
+
+
+def test_the_holder_renews_a_document_from_the_screen(alice: PortalAccount, alice_client: Client,
+                                                       alice_case: Case) -> None:  # fmt: skip
+    crlv = Document.objects.get(vehicle=alice_case.vehicle, kind="crlv")
+    today = dt.date.today()
+    response = alice_client.post(
+        reverse("portal:document-renew", args=[crlv.pk]),
+        {"file": pdf_upload(), "issue_date": today.isoformat(),
+         "expiry_date": (today + dt.timedelta(days=365)).isoformat()},
+        follow=True,
+    )  # fmt: skip
+    assert "Documento enviado" in response.content.decode()
+    assert Document.objects.filter(vehicle=alice_case.vehicle, kind="crlv", uploaded_by=alice.user).exists()
+
+
+def test_a_future_issue_date_is_refused_on_the_form(alice_client: Client, alice_case: Case) -> None:
+    crlv = Document.objects.get(vehicle=alice_case.vehicle, kind="crlv")
+    future = dt.date.today() + dt.timedelta(days=5)
+    response = alice_client.post(reverse("portal:document-renew", args=[crlv.pk]),
+                                 {"file": pdf_upload(), "issue_date": future.isoformat()})  # fmt: skip
+    assert response.status_code == 200
+    assert "Data de emissão" in response.content.decode()
+    assert Document.objects.filter(vehicle=alice_case.vehicle, kind="crlv").count() == 1
+
+
+def test_the_holder_protocols_a_cancellation_and_follows_it(
+    alice: PortalAccount, alice_client: Client, alice_permit: Permit
+) -> None:
+    response = alice_client.post(reverse("portal:application-new"),
+                                 {"kind": "cancellation", "permit": alice_permit.pk, "reason": "Aposentadoria",
+                                  "carries_children_under_4_or_pcd": "unknown"}, follow=True)  # fmt: skip
+    application = Application.objects.get(operator=alice.operator, kind="cancellation")
+    assert response.redirect_chain[-1][0] == reverse("portal:application", args=[application.pk])
+    assert "Protocolado" in response.content.decode()
+
+
+def test_the_form_cannot_name_another_operators_permit(
+    alice: PortalAccount, alice_client: Client, bob_licensed: tuple[Case, Permit]
+) -> None:
+    response = alice_client.post(reverse("portal:application-new"),
+                                 {"kind": "cancellation", "permit": bob_licensed[1].pk})  # fmt: skip
+    assert response.status_code == 200
+    assert not Application.objects.filter(kind="cancellation").exists()
+
+
+def test_the_holder_files_a_defence_with_an_attachment(
+    alice_client: Client, alice_case: Case, make_case: Callable[..., InfractionCase]
+) -> None:
+    auto = make_case(alice_case, dt.date.today() - dt.timedelta(days=1))
+    page = alice_client.get(reverse("portal:case", args=[auto.pk])).content.decode()
+    assert "prazo até" in page
+    response = alice_client.post(reverse("portal:case", args=[auto.pk]),
+                                 {"text": "O veículo estava regular.", "attachments": [pdf_upload()]},
+                                 follow=True)  # fmt: skip
+    appeal = Appeal.objects.get(case=auto)
+    assert appeal.filed_by_portal and not appeal.late
+    assert AppealAttachment.objects.filter(appeal=appeal).count() == 1
+    assert "protocolado em" in response.content.decode()
+
+
+def test_a_late_defence_from_the_screen_is_flagged(
+    alice_client: Client, alice_case: Case, make_case: Callable[..., InfractionCase]
+) -> None:
+    auto = make_case(alice_case, dt.date(2026, 3, 12))
+    page = alice_client.get(reverse("portal:case", args=[auto.pk])).content.decode()
+    assert "o pedido será marcado como fora do prazo" in page
+    response = alice_client.post(reverse("portal:case", args=[auto.pk]), {"text": "Razões."}, follow=True)
+    assert Appeal.objects.get(case=auto).late
+    assert "fora do prazo" in response.content.decode()
+
+
+def test_guides_show_pix_and_give_a_receipt_once_paid(
+    alice_client: Client, alice_case: Case, alice_permit: Permit, make_guide: Callable[..., PaymentGuide],
+    make_staff: Callable[..., User], olimpia: object,
+) -> None:  # fmt: skip
+    guide = make_guide(alice_case, alice_permit)
+    page = alice_client.get(reverse("portal:guide", args=[guide.pk])).content.decode()
+    assert guide.pix_payload in page and "<svg" in page
+    assert alice_client.get(reverse("portal:guide-receipt", args=[guide.pk])).status_code == 404
+    pdf = alice_client.get(reverse("portal:guide-pdf", args=[guide.pk]))
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+    payment_register(actor=None, guide=guide, paid_on=dt.date(2026, 3, 10), amount_brl=Decimal("150.00"),
+                     method="pix", reference="E2E123", as_of=dt.date(2026, 3, 10))  # fmt: skip
+    receipt = alice_client.get(reverse("portal:guide-receipt", args=[guide.pk]))
+    assert receipt.status_code == 200 and receipt.content.startswith(b"%PDF")
+
+
+def test_the_permit_pdf_downloads(alice_client: Client, alice_permit: Permit) -> None:
+    response = alice_client.get(reverse("portal:permit-pdf", args=[alice_permit.pk]))
+    assert response.status_code == 200 and response.content.startswith(b"%PDF")
+
+
+# --- staff screen -------------------------------------------------------------------------------------------
+
+
+def test_an_analyst_invites_an_operator_from_the_back_office(
+    analyst_olimpia_client: Client, olimpia: object, alice_case: Case
+) -> None:
+    url = reverse("portal:staff-accounts", args=["3533908"])
+    response = analyst_olimpia_client.post(url, {"operator": alice_case.operator.pk, "role": "operator",
+                                                 "username": "joao.portal", "full_name": "João da Silva",
+                                                 "password": "uma-senha-longa-1"}, follow=True)  # fmt: skip
+    assert "Conta do portal criada: joao.portal" in response.content.decode()
+    assert PortalAccount.objects.filter(user__username="joao.portal", operator=alice_case.operator).exists()
+
+
+def test_other_municipalities_staff_get_404_on_the_accounts_screen(
+    agent_votuporanga_client: Client, olimpia: object
+) -> None:
+    response = agent_votuporanga_client.get(reverse("portal:staff-accounts", args=["3533908"]))
+    assert response.status_code == 404
