@@ -340,3 +340,17 @@ def test_patrocinio_temporary_rented_car_needs_the_platform_notice(patrocinio_pf
     notified = issue_permit(patrocinio_pf, "temporary_vehicle", vehicle=rented, permit=first,
                             platform_notified_on=AS_OF)  # fmt: skip
     assert notified.kind == "temporary" and notified.valid_until is None  # lasts while the impediment lasts
+
+
+def test_a_new_application_by_a_banned_person_is_refused_with_article_and_end_date(olimpia_pf: Case) -> None:
+    from apps.registry.services import ban_record
+
+    ban_record(actor=None, municipality=olimpia_pf.operator.municipality, reason_code="art26_cassacao",
+               start=dt.date(2026, 1, 5), until=dt.date(2028, 1, 4), source="Processo 12/2025", decision={},
+               person=olimpia_pf.person)  # fmt: skip
+    with pytest.raises(ValidationError) as error:
+        services.application_create(actor=None, operator=olimpia_pf.operator, kind="vehicle_permit", as_of=AS_OF,
+                                    vehicle=olimpia_pf.vehicle)  # fmt: skip
+    message = error.value.message_dict["operator"][0]
+    assert "até 04/01/2028" in message and "art. 26" in message
+    assert not Application.objects.exists()
