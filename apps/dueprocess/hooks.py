@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import datetime as dt
 
+from apps.dueprocess.choices import Instance
+from apps.dueprocess.finality import lapse_deadline
 from apps.dueprocess.fines import fine_paid
 from apps.dueprocess.history import operator_history
 from apps.dueprocess.models import Appeal, Sanction
 from apps.dueprocess.procedure import instance_label
+from apps.enforcement.choices import CaseState
 from apps.enforcement.hooks import TimelineItem, register_history_provider, register_timeline_source
 from apps.enforcement.models import InfractionCase
 from apps.finance.choices import OriginType
@@ -44,8 +47,17 @@ def _sanction_items(sanction: Sanction) -> list[TimelineItem]:
     return items
 
 
+def _pending_second_instance(case: InfractionCase, as_of: dt.date) -> list[TimelineItem]:
+    """After the first decision and before any appeal against it, the second-instance deadline runs."""
+    if case.state != CaseState.JUDGED_FIRST:
+        return []
+    deadline = lapse_deadline(case, as_of)
+    label = f"Prazo: {instance_label(case.regime_id, Instance.SECOND)}"
+    return [TimelineItem(on=deadline, label=label, deadline=True)] if deadline else []
+
+
 def due_process_timeline(case: InfractionCase, as_of: dt.date) -> list[TimelineItem]:
-    items: list[TimelineItem] = []
+    items: list[TimelineItem] = _pending_second_instance(case, as_of)
     for appeal in Appeal.objects.filter(case=case).select_related("judgment", "case"):
         items += _appeal_items(appeal)
     sanction = Sanction.objects.filter(case=case).select_related("guide__payment").first()

@@ -148,3 +148,26 @@ def test_home_cards_and_menu_for_judge_and_finance(filed: Any, olimpia: Any, jud
     assert "Multas vencidas" not in judge_home
     finance_home = client_for(finance_olimpia).get(home).content.decode()
     assert "Multas vencidas (dívida ativa)" in finance_home and "Recursos em 1ª instância" not in finance_home
+
+
+def test_the_case_timeline_shows_the_due_process_deadlines(olimpia: Any, agent_olimpia: Any, judge_olimpia: Any,
+                                                           olimpia_licensed: Any) -> None:  # fmt: skip
+    from apps.dueprocess.services import appeal_judge
+    from apps.enforcement.timeline import case_timeline
+
+    case = open_case(olimpia, agent_olimpia, code="OLI-23-I", plate=olimpia_licensed[0].vehicle.plate,
+                     on=D(2026, 3, 12))  # fmt: skip
+    notify(case, agent_olimpia, D(2026, 3, 13))
+    appeal = appeal_file(case=case, instance=Instance.FIRST, filed_on=D(2026, 3, 16), text="Defesa.",
+                         actor=judge_olimpia, as_of=D(2026, 3, 16))  # fmt: skip
+    marks = {m.label: m for m in case_timeline(case, D(2026, 4, 20))}
+    judging = marks["Prazo de julgamento: Recurso em 1ª instância"]
+    assert (judging.on, judging.status) == (D(2026, 4, 15), "overdue")
+    appeal_judge(appeal=appeal, verdict="upheld", reasoning="Mantido.", decided_on=D(2026, 4, 20),
+                 actor=judge_olimpia, as_of=D(2026, 4, 20))  # fmt: skip
+    notify(case, agent_olimpia, D(2026, 4, 22), NoticePurpose.FIRST_DECISION)
+    case.refresh_from_db()
+    marks = {m.label: m for m in case_timeline(case, D(2026, 4, 23))}
+    assert marks["Prazo de julgamento: Recurso em 1ª instância"].status == "late"
+    second = marks["Prazo: Recurso em 2ª instância"]
+    assert (second.on, second.status) == (D(2026, 5, 4), "due")  # 02/05 is a Saturday
