@@ -20,6 +20,9 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKERS ?= 3
 PYTEST_ARGS ?=
+# The whole suite must run its browser tests; a subset picked with PYTEST_ARGS may have none.
+REQUIRE_BROWSER := $(if $(strip $(PYTEST_ARGS)),0,1)
+BROWSER_NOTE := $(if $(strip $(PYTEST_ARGS)),a subset: browser tests optional,browser tests required)
 PG_URL ?= postgresql://postgres@127.0.0.1:5432
 UV ?= $(firstword $(wildcard /tmp/tools/venv/bin/uv) $(shell command -v uv 2>/dev/null))
 
@@ -106,9 +109,9 @@ test: ## Run the whole suite: pytest (unit, integration, browser) and the law sc
 
 # pytest exits 5 when it collected nothing: that is a broken suite, never a pass.
 pytest: $(DEV_STAMP) $(STATIC_STAMP) check-chromium ## Run pytest only (PYTEST_ARGS=... to pass options)
-	export OUTORGA_REQUIRE_BROWSER=1 OUTORGA_CHROMIUM="$(CHROMIUM)"
+	export OUTORGA_REQUIRE_BROWSER=$(REQUIRE_BROWSER) OUTORGA_CHROMIUM="$(CHROMIUM)"
 	status=0
-	echo "==> pytest (SQLite; browser tests required)"
+	echo "==> pytest ($(BROWSER_NOTE))"
 	$(PY) -m pytest $(PYTEST_ARGS) || status=$$?
 	if [ "$$status" -eq 5 ]; then
 		echo "ERROR: pytest collected no tests (exit 5). The suite is broken, not green." >&2
@@ -130,8 +133,8 @@ test-pg: $(DEV_STAMP) $(STATIC_STAMP) check-chromium ## Run pytest against Postg
 	}
 	psql_admin -c "CREATE DATABASE $$db"
 	trap drop_databases EXIT
-	export DATABASE_URL="$(PG_URL)/$$db" OUTORGA_REQUIRE_BROWSER=1 OUTORGA_CHROMIUM="$(CHROMIUM)"
-	echo "==> pytest against PostgreSQL (throwaway database $$db; browser tests required)"
+	export DATABASE_URL="$(PG_URL)/$$db" OUTORGA_REQUIRE_BROWSER=$(REQUIRE_BROWSER) OUTORGA_CHROMIUM="$(CHROMIUM)"
+	echo "==> pytest against PostgreSQL (throwaway database $$db; $(BROWSER_NOTE))"
 	status=0
 	$(PY) -m pytest $(PYTEST_ARGS) || status=$$?
 	if [ "$$status" -eq 5 ]; then
