@@ -45,6 +45,13 @@ def _municipality(
     return municipality
 
 
+def _render(request: HttpRequest, template: str, context: dict[str, Any], status: int = 200) -> HttpResponse:
+    """Every page knows whether the user files autos (the «Meus autos» menu link)."""
+    municipality = context.get("municipality")
+    context["can_file"] = municipality is not None and user_can(request.user, municipality.pk, CASE, FILE)
+    return render(request, template, context, status=status)
+
+
 def _now() -> dt.datetime:
     return timezone.now()
 
@@ -97,7 +104,7 @@ def case_new(request: HttpRequest, ibge_code: str) -> HttpResponse:
     context = {"municipality": municipality, "form": form, "regime": regime, "infractions": infractions,
                "chosen_code": request.POST.get("infraction_code", ""), "lookup": _lookup_context(
                    municipality, request.POST.get("plate", ""), regime)}  # fmt: skip
-    return render(request, "enforcement/case_form.html", context, status=400 if form.errors else 200)
+    return _render(request, "enforcement/case_form.html", context, status=400 if form.errors else 200)
 
 
 def _lookup_context(municipality: Municipality, plate: str, regime: str) -> dict[str, Any]:
@@ -122,7 +129,7 @@ def plate_lookup(request: HttpRequest, ibge_code: str) -> HttpResponse:
         "municipality": municipality,
         "lookup": _lookup_context(municipality, request.GET.get("plate", ""), regime),
     }
-    return render(request, "enforcement/_plate_lookup.html", context)
+    return _render(request, "enforcement/_plate_lookup.html", context)
 
 
 @login_required
@@ -133,7 +140,7 @@ def infraction_search(request: HttpRequest, ibge_code: str) -> HttpResponse:
     regime = _regime(municipality, request)
     infractions = catalog.search(regime, request.GET.get("q", ""), _today()) if regime else []
     context = {"infractions": infractions, "chosen_code": request.GET.get("infraction_code", "")}
-    return render(request, "enforcement/_infraction_options.html", context)
+    return _render(request, "enforcement/_infraction_options.html", context)
 
 
 # --- lists ----------------------------------------------------------------------------------------------
@@ -155,7 +162,7 @@ def my_cases(request: HttpRequest, ibge_code: str) -> HttpResponse:
         "title": "Meus autos",
         "mine": True,
     }
-    return render(request, "enforcement/case_list.html", context)
+    return _render(request, "enforcement/case_list.html", context)
 
 
 @login_required
@@ -168,7 +175,7 @@ def case_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
         rows = rows.filter(state=state)
     context = {"municipality": municipality, "page": _page(request, rows.order_by("-year", "-sequence")),
                "title": "Autos de infração", "mine": False, "state": state}  # fmt: skip
-    return render(request, "enforcement/case_list.html", context)
+    return _render(request, "enforcement/case_list.html", context)
 
 
 # --- the case page --------------------------------------------------------------------------------------
@@ -214,7 +221,7 @@ def case_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
         if case.regime_id in TRAFFIC_ONLY_RULE else "",
         "can_mark_traffic": user_can(request.user, municipality.pk, CASE, "change"),
     }  # fmt: skip
-    return render(request, "enforcement/case_detail.html", context)
+    return _render(request, "enforcement/case_detail.html", context)
 
 
 @login_required
@@ -367,7 +374,7 @@ def edital_new(request: HttpRequest, ibge_code: str) -> HttpResponse:
     editais = Edital.objects.for_user(request.user, "view").filter(municipality=municipality)[:10]
     context = {"municipality": municipality, "form": form, "candidates": candidates, "purpose": purpose,
                "editais": editais}  # fmt: skip
-    return render(request, "enforcement/edital_form.html", context, status=400 if form.errors else 200)
+    return _render(request, "enforcement/edital_form.html", context, status=400 if form.errors else 200)
 
 
 @login_required
@@ -377,7 +384,7 @@ def edital_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
     rows = Edital.objects.for_user(request.user, "view").filter(municipality=municipality)
     context = {"municipality": municipality, "page": _page(request, rows),
                "can_publish": user_can(request.user, municipality.pk, EDITAL, "change")}  # fmt: skip
-    return render(request, "enforcement/edital_list.html", context)
+    return _render(request, "enforcement/edital_list.html", context)
 
 
 @login_required

@@ -163,3 +163,13 @@ def test_the_home_card_shows_the_agents_autos(olimpia: Municipality, agent_olimp
         client_for(agent_olimpia).get(reverse("municipality_home", args=[olimpia.ibge_code])).content.decode()
     )
     assert "Meus autos de infração" in body
+
+
+def test_the_main_menu_offers_new_autos_only_to_agents(
+    olimpia: Municipality, agent_olimpia: User, judge_olimpia: User
+) -> None:
+    home = reverse("municipality_home", args=[olimpia.ibge_code])
+    agent_page = client_for(agent_olimpia).get(home).content.decode()
+    judge_page = client_for(judge_olimpia).get(home).content.decode()
+    assert 'data-menu="enforcement_new"' in agent_page and 'data-menu="enforcement_cases"' in agent_page
+    assert 'data-menu="enforcement_new"' not in judge_page and 'data-menu="enforcement_cases"' in judge_page
