@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import UploadedFile
 
 from apps.dueprocess.choices import Instance, Verdict
 
@@ -19,6 +22,29 @@ def add_service_errors(form: forms.Form, error: ValidationError) -> None:
         form.add_error(field if field in form.fields else None, messages)
 
 
+MAX_ATTACHMENTS = 10
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class AttachmentsField(forms.FileField):
+    """Several documents at once; each is checked by content in the service (JPEG/PNG/PDF, 10 MB)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault(
+            "widget", MultipleFileInput(attrs={"accept": "image/jpeg,image/png,application/pdf"})
+        )
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data: Any, initial: Any = None) -> list[UploadedFile]:
+        files = data if isinstance(data, list | tuple) else ([data] if data else [])
+        if len(files) > MAX_ATTACHMENTS:
+            raise ValidationError(f"Anexos: envie no máximo {MAX_ATTACHMENTS} arquivos.")
+        return list(files)
+
+
 class AppealForm(forms.Form):
     instance = forms.ChoiceField(label="Instância", choices=Instance.choices)
     filed_on = forms.DateField(label="Data do protocolo", widget=DATE)
@@ -26,6 +52,7 @@ class AppealForm(forms.Form):
         label="Recorrente (se diferente do autuado)", max_length=200, required=False
     )
     text = forms.CharField(label="Razões", widget=forms.Textarea(attrs={"rows": 6}))
+    attachments = AttachmentsField(label="Anexos (JPEG, PNG ou PDF, até 10 MB cada)", required=False)
 
     def __init__(self, *args: object, instances: list[tuple[str, str]], **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]

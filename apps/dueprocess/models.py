@@ -6,6 +6,7 @@ are stored as JSON so a figure can be explained and replayed later.
 
 from __future__ import annotations
 
+import uuid
 from typing import Any, ClassVar
 
 from django.conf import settings
@@ -181,3 +182,35 @@ class Sanction(models.Model):
             "suspension_end": self.suspension_end, "cassation": self.cassation, "ban_until": self.ban_until,
             "guide_id": self.guide_id,
         }  # fmt: skip
+
+
+def attachment_path(attachment: AppealAttachment, filename: str) -> str:
+    """dueprocess/<IBGE>/<case pk>/<uuid>.<ext>: an unguessable name, never the uploader's file name."""
+    case = attachment.appeal.case
+    return f"dueprocess/{case.municipality.ibge_code}/{case.pk}/{uuid.uuid4().hex}{attachment.extension}"
+
+
+class AttachmentQuerySet(MunicipalityScopedQuerySet["AppealAttachment"]):
+    municipality_field: ClassVar[str] = "appeal__case__municipality"
+
+
+class AppealAttachment(models.Model):
+    """A document filed with the appeal (JPEG/PNG/PDF checked by content, at most 10 MB, under MEDIA_ROOT)."""
+
+    appeal = models.ForeignKey(Appeal, on_delete=models.PROTECT, related_name="attachments")
+    file = models.FileField("arquivo", upload_to=attachment_path, max_length=200)
+    content_type = models.CharField("tipo do arquivo", max_length=40)
+    extension = models.CharField("extensão", max_length=8)
+    size_bytes = models.PositiveIntegerField("tamanho (bytes)")
+    sha256 = models.CharField("SHA-256", max_length=64)
+    uploaded_at = models.DateTimeField("enviado em", auto_now_add=True)
+
+    objects = AttachmentQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "anexo do recurso"
+        verbose_name_plural = "anexos do recurso"
+        ordering = ["uploaded_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"Anexo {self.pk} ({self.content_type})"

@@ -22,6 +22,7 @@ register(
     {VIEW: READERS, CHANGE: FILERS, JUDGE_FIRST: {Role.JUDGING_AUTHORITY}, JUDGE_SECOND: {Role.APPEAL_BOARD}},
 )
 register("dueprocess.judgment", {VIEW: READERS})
+register("dueprocess.appealattachment", {VIEW: READERS})
 register(
     "dueprocess.sanction",
     {VIEW: READERS, CHANGE: FILERS, CHARGE: {Role.FINANCE, Role.ADMINISTRATOR}, EXPORT: {Role.FINANCE}},

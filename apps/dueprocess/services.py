@@ -9,21 +9,24 @@ with its deadline and filing day, never refused — the authority decides (verdi
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
 
 from apps.audit.services import audit_record
 from apps.dueprocess import finality, lawbridge
 from apps.dueprocess.choices import CONDEMNING, FilingChannel, Instance, Verdict
-from apps.dueprocess.models import Appeal, Judgment
+from apps.dueprocess.models import Appeal, AppealAttachment, Judgment
 from apps.dueprocess.permissions import JUDGE_FIRST, JUDGE_SECOND
 from apps.dueprocess.procedure import instance_label, proceeding
 from apps.enforcement.choices import CaseState, EventKind, NoticePurpose
 from apps.enforcement.models import InfractionCase
 from apps.enforcement.services import case_move, locked_case
 from apps.enforcement.timeline import infraction_ciencia
+from apps.registry.uploads import CheckedUpload, check_upload
 from apps.tenancy.choices import Role
 from apps.tenancy.querysets import user_can
 
@@ -53,7 +56,7 @@ def actor_name(actor: Any) -> str:
 @transaction.atomic
 def appeal_file(
     *, case: InfractionCase, instance: str, filed_on: dt.date, text: str, actor: Any, as_of: dt.date,
-    via_portal: bool = False, appellant_name: str = "",
+    via_portal: bool = False, appellant_name: str = "", attachments: Sequence[UploadedFile] = (),
 ) -> Appeal:  # fmt: skip
     """Register a defence or an appeal. The operator portal calls it with ``via_portal=True`` (its own login
     identifies the operator); staff filings need the protocol role."""
@@ -61,18 +64,29 @@ def appeal_file(
     if not via_portal and not user_can(actor, row.municipality.pk, APPEAL, "change"):
         raise refuse("appeal", f"Recurso: você não pode protocolar recursos em {row.municipality}.")
     _check_filing(row, instance, filed_on, text, as_of)
+    checked = [(upload, check_upload(upload, field="attachments")) for upload in attachments]
     appeal = _build_appeal(row, instance, filed_on, text, actor, via_portal, appellant_name, as_of)
     try:
         with transaction.atomic():
             appeal.save()
     except IntegrityError:
         raise refuse("instance", _twice_message(row, instance)) from None
+    for upload, info in checked:
+        _store_attachment(appeal, upload, info)
     case_move(case=row, to=MOVES_TO[Instance(instance)], allowed=FILABLE_FROM[Instance(instance)], actor=actor,
               on=filed_on, event=EventKind.APPEAL_FILED, note=_filing_note(appeal),
               data={"appeal_id": appeal.pk, "late": appeal.late})  # fmt: skip
     audit_record(actor=actor, municipality=row.municipality, action="appeal.file", obj=appeal,
-                 after=appeal.audit_snapshot())  # fmt: skip
+                 after={**appeal.audit_snapshot(), "attachments": [info.sha256 for _, info in checked]})  # fmt: skip
     return appeal
+
+
+def _store_attachment(appeal: Appeal, upload: UploadedFile, info: CheckedUpload) -> AppealAttachment:
+    row = AppealAttachment(appeal=appeal, content_type=info.content_type, extension=info.extension,
+                           size_bytes=info.size, sha256=info.sha256)  # fmt: skip
+    row.file.save(f"anexo{info.extension}", upload, save=False)
+    row.save()
+    return row
 
 
 def _twice_message(case: InfractionCase, instance: str) -> str:

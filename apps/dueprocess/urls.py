@@ -12,6 +12,7 @@ urlpatterns = [
     path(f"{PREFIX}autos/<int:pk>/", views.case_page, name="case"),
     path(f"{PREFIX}autos/<int:pk>/recurso/", views.appeal_new, name="appeal_new"),
     path(f"{PREFIX}autos/<int:pk>/definitiva/", views.finalize, name="finalize"),
+    path(f"{PREFIX}anexos/<int:pk>/", views.attachment_file, name="attachment"),
     path(f"{PREFIX}penalidades/<int:pk>/guia/", views.fine_issue, name="fine_issue"),
     path("municipios/<str:ibge_code>/financeiro/divida-ativa/", views.active_debt_view, name="active_debt"),
 ]

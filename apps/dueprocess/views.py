@@ -11,14 +11,14 @@ from decimal import Decimal
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.dueprocess import active_debt, finality, fines, forms, selectors, services
 from apps.dueprocess.choices import Instance
-from apps.dueprocess.models import Appeal, Sanction
+from apps.dueprocess.models import Appeal, AppealAttachment, Sanction
 from apps.dueprocess.permissions import CHARGE, EXPORT, JUDGE_FIRST, JUDGE_SECOND
 from apps.dueprocess.procedure import instance_label, proceeding
 from apps.enforcement.models import InfractionCase
@@ -142,13 +142,14 @@ def case_page(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 def appeal_new(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     municipality = _municipality(request, ibge_code, APPEAL, "change")
     case = _case(request, municipality, pk)
-    form = forms.AppealForm(request.POST, instances=_instances(case))
+    form = forms.AppealForm(request.POST, request.FILES, instances=_instances(case))
     if form.is_valid():
         data = form.cleaned_data
         try:
             appeal = services.appeal_file(case=case, instance=data["instance"], filed_on=data["filed_on"],
                                           text=data["text"], actor=request.user, as_of=_today(),
-                                          appellant_name=data["appellant_name"])  # fmt: skip
+                                          appellant_name=data["appellant_name"],
+                                          attachments=data["attachments"])  # fmt: skip
         except ValidationError as error:
             forms.add_service_errors(form, error)
         else:
@@ -186,6 +187,15 @@ def fine_issue(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     else:
         messages.success(request, f"Guia {guide.number} emitida.")
     return redirect("dueprocess:case", municipality.ibge_code, sanction.case_id)
+
+
+@login_required
+@require_GET
+def attachment_file(request: HttpRequest, ibge_code: str, pk: int) -> FileResponse:
+    municipality = _municipality(request, ibge_code, APPEAL, "view")
+    rows = AppealAttachment.objects.filter(appeal__case__municipality=municipality)
+    attachment = get_object_for_user_or_404(rows, request.user, "view", pk=pk)
+    return FileResponse(attachment.file.open("rb"), content_type=attachment.content_type)
 
 
 # --- dívida ativa -----------------------------------------------------------------------------------------

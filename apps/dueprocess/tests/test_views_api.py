@@ -171,3 +171,28 @@ def test_the_case_timeline_shows_the_due_process_deadlines(olimpia: Any, agent_o
     assert marks["Prazo de julgamento: Recurso em 1ª instância"].status == "late"
     second = marks["Prazo: Recurso em 2ª instância"]
     assert (second.on, second.status) == (D(2026, 5, 4), "due")  # 02/05 is a Saturday
+
+
+def test_paper_filing_keeps_checked_attachments_and_refuses_the_wrong_type(
+    olimpia: Any, agent_olimpia: Any, olimpia_licensed: Any, analyst_olimpia_client: Any, outsider_client: Any,
+    settings: Any, tmp_path: Any,
+) -> None:  # fmt: skip
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    case = open_case(olimpia, agent_olimpia, code="OLI-23-I", plate=olimpia_licensed[0].vehicle.plate,
+                     on=D(2026, 3, 12))  # fmt: skip
+    notify(case, agent_olimpia, D(2026, 3, 13))
+    url = reverse("dueprocess:appeal_new", args=[olimpia.ibge_code, case.pk])
+    data = {"instance": "first", "filed_on": "2026-03-16", "text": "Defesa com documentos."}
+    gif = SimpleUploadedFile("foto.gif", b"GIF89a" + b"0" * 64, content_type="image/gif")
+    refused = analyst_olimpia_client.post(url, {**data, "attachments": [gif]})
+    assert refused.status_code == 400 and "PDF" in refused.content.decode() and not Appeal.objects.exists()
+    pdf = SimpleUploadedFile(
+        "defesa.pdf", b"%PDF-1.4\n" + b"0" * 64 + b"\n%%EOF\n", content_type="application/pdf"
+    )
+    assert analyst_olimpia_client.post(url, {**data, "attachments": [pdf]}).status_code == 302
+    attachment = Appeal.objects.get().attachments.get()
+    download = reverse("dueprocess:attachment", args=[olimpia.ibge_code, attachment.pk])
+    assert b"".join(analyst_olimpia_client.get(download).streaming_content).startswith(b"%PDF")  # type: ignore[attr-defined]
+    assert outsider_client.get(download).status_code == 404
