@@ -116,9 +116,7 @@ def test_an_auto_goes_from_the_phone_form_to_the_final_penalty(
     case = InfractionCase.objects.get()
 
     _log_in(page, live_server.url, "julia.juiza")
-    page.goto(f"{live_server.url}/municipios/{municipality.ibge_code}/fiscalizacao/autos/{case.pk}/")
-    page.get_by_test_id("dueprocess-link").click()
-    case_url = page.url
+    case_url = f"{live_server.url}/municipios/{municipality.ibge_code}/processos/autos/{case.pk}/"
     _file_on_paper(page, case_url, Instance.FIRST)
     _judge(page, live_server.url, municipality, Instance.FIRST, Verdict.UPHELD)
     if short != "patrocinio":

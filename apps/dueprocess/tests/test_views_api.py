@@ -194,5 +194,5 @@ def test_paper_filing_keeps_checked_attachments_and_refuses_the_wrong_type(
     assert analyst_olimpia_client.post(url, {**data, "attachments": [pdf]}).status_code == 302
     attachment = Appeal.objects.get().attachments.get()
     download = reverse("dueprocess:attachment", args=[olimpia.ibge_code, attachment.pk])
-    assert b"".join(analyst_olimpia_client.get(download).streaming_content).startswith(b"%PDF")  # type: ignore[attr-defined]
+    assert b"".join(analyst_olimpia_client.get(download).streaming_content).startswith(b"%PDF")
     assert outsider_client.get(download).status_code == 404
