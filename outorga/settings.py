@@ -100,6 +100,7 @@ INSTALLED_APPS = [
     "apps.dueprocess",
     "apps.public",
     "apps.portal",
+    "apps.platforms",
 ]
 
 MIDDLEWARE = [

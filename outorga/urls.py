@@ -29,6 +29,7 @@ urlpatterns = [
     path("api/v1/dueprocess/", include("apps.dueprocess.api.urls")),
     path("", include("apps.public.urls")),
     path("", include("apps.portal.urls")),
+    path("", include("apps.platforms.urls")),
     path("api/v1/openapi.json", SpectacularJSONAPIView.as_view(), name="api-schema"),
     path("api/v1/", include((api_router.urls, "api"), namespace="v1")),
 ]

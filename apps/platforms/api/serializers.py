@@ -1,0 +1,105 @@
+"""Request and response shapes of the platform API (they also document it in the OpenAPI schema)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from apps.platforms.checks import MAX_BATCH
+from apps.platforms.choices import ChangeKind, RosterImportState, SubstitutionState
+from apps.public.choices import VerificationStatus
+
+
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Código estável para máquinas (ex.: token_revoked, plate_invalid).")
+    message = serializers.CharField(help_text="Mensagem em português para pessoas.")
+
+
+class CheckRequestSerializer(serializers.Serializer):
+    drivers = serializers.ListField(child=serializers.CharField(allow_blank=True), required=False,
+                                    max_length=MAX_BATCH, help_text="CPFs (com ou sem pontuação).")  # fmt: skip
+    vehicles = serializers.ListField(child=serializers.CharField(allow_blank=True), required=False,
+                                     max_length=MAX_BATCH, help_text="Placas (antiga ou Mercosul).")  # fmt: skip
+
+    def validate(self, attrs: dict[str, list[str]]) -> dict[str, list[str]]:
+        if not attrs.get("drivers") and not attrs.get("vehicles"):
+            raise serializers.ValidationError("Envie ao menos um CPF em drivers ou uma placa em vehicles.")
+        return attrs
+
+
+class CheckItemSerializer(serializers.Serializer):
+    authorized = serializers.BooleanField()
+    status = serializers.ChoiceField(choices=VerificationStatus.choices)
+    valid_until = serializers.DateField(allow_null=True)
+    suspended_until = serializers.DateField(allow_null=True)
+    permit_number = serializers.CharField(allow_null=True)
+    error = ErrorSerializer(required=False)
+
+
+class DriverCheckSerializer(CheckItemSerializer):
+    cpf = serializers.CharField()
+
+
+class VehicleCheckSerializer(CheckItemSerializer):
+    plate = serializers.CharField()
+
+
+class CheckResponseSerializer(serializers.Serializer):
+    checked_on = serializers.DateField()
+    drivers = DriverCheckSerializer(many=True)
+    vehicles = VehicleCheckSerializer(many=True)
+
+
+class SubstitutionRequestSerializer(serializers.Serializer):
+    driver_cpf = serializers.CharField()
+    substitute_plate = serializers.CharField()
+    substitute_make_model = serializers.CharField(max_length=120)
+    rental_company = serializers.CharField(max_length=160)
+    reason = serializers.CharField(max_length=500)
+    starts_on = serializers.DateField()
+    expected_end_on = serializers.DateField(required=False, allow_null=True)
+
+
+class SubstitutionResponseSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    state = serializers.ChoiceField(choices=SubstitutionState.choices)
+    permit_number = serializers.CharField()
+    substitute_plate = serializers.CharField()
+    starts_on = serializers.DateField()
+    expected_end_on = serializers.DateField(allow_null=True)
+    secretariat_note = serializers.CharField()
+
+
+class ChangeSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=ChangeKind.choices)
+    effective_on = serializers.DateField()
+    permit_number = serializers.CharField()
+    plate = serializers.CharField()
+    valid_until = serializers.DateField(allow_null=True)
+    suspended_until = serializers.DateField(allow_null=True)
+
+
+class ChangeFeedSerializer(serializers.Serializer):
+    results = ChangeSerializer(many=True)
+    next_since = serializers.IntegerField(help_text="Passe como ?since= na próxima chamada.")
+    has_more = serializers.BooleanField()
+
+
+class RosterUploadSerializer(serializers.Serializer):
+    file = serializers.FileField(help_text="CSV UTF-8: cpf, nome, placa, categoria_cnh[, validade_cnh].")
+
+
+class RejectionSerializer(serializers.Serializer):
+    line = serializers.IntegerField()
+    field = serializers.CharField()
+    code = serializers.CharField()
+    message = serializers.CharField()
+
+
+class RosterImportSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    state = serializers.ChoiceField(choices=RosterImportState.choices)
+    file_name = serializers.CharField()
+    total_rows = serializers.IntegerField()
+    rejected_rows = serializers.IntegerField()
+    rejections = RejectionSerializer(many=True)

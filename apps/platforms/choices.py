@@ -1,0 +1,26 @@
+from django.db import models
+
+
+class SubstitutionState(models.TextChoices):
+    RECEIVED = "received", "Recebida"
+    ACKNOWLEDGED = "acknowledged", "Conferida pela secretaria"
+    REJECTED = "rejected", "Recusada pela secretaria"
+
+
+class ChangeKind(models.TextChoices):
+    ISSUED = "issued", "Alvará emitido"
+    SUSPENDED = "suspended", "Alvará suspenso"
+    REVOKED = "revoked", "Alvará cassado"
+    CANCELLED = "cancelled", "Alvará cancelado"
+    EXPIRED = "expired", "Alvará vencido"
+
+
+class DeliveryState(models.TextChoices):
+    PENDING = "pending", "Pendente"
+    DELIVERED = "delivered", "Entregue"
+    FAILED = "failed", "Desistida após tentativas"
+
+
+class RosterImportState(models.TextChoices):
+    IMPORTED = "imported", "Importado"
+    REJECTED = "rejected", "Recusado (nada importado)"

@@ -1,0 +1,11 @@
+from django.urls import reverse
+
+from apps.web.menu import MenuEntry, register_menu_entry
+
+register_menu_entry(
+    MenuEntry(
+        key="platform-substitutions", label="Substituições (aplicativos)", order=62,
+        url=lambda municipality: reverse("platforms:substitution-queue", args=[municipality.ibge_code]),
+        model_label="platforms.substitutionreport", action="view",
+    )
+)  # fmt: skip
