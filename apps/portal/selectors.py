@@ -11,7 +11,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.http import Http404
 
 from apps.dueprocess.models import Appeal, Sanction
@@ -75,13 +75,15 @@ class PortalScope:
         return self.permits().filter(state__in=PERMIT_IN_FORCE_STATES)
 
     def documents(self) -> QuerySet[Document]:
+        # Dated documents first, soonest to expire on top, on SQLite and PostgreSQL alike.
+        soonest_first = (F("valid_until").asc(nulls_last=True), "kind", "pk")
         if self.is_holder:
-            return operator_documents(self.operator)  # type: ignore[no-any-return]
+            return operator_documents(self.operator).order_by(*soonest_first)  # type: ignore[no-any-return]
         owners = Q(person_id=self._person_id()) | Q(vehicle__in=self.vehicles())
         return (
             Document.objects.filter(owners, municipality=self.operator.municipality)
             .select_related("person", "company", "vehicle")
-            .order_by("valid_until", "kind")
+            .order_by(*soonest_first)
         )
 
     def applications(self) -> QuerySet[Application]:

@@ -228,3 +228,17 @@ def test_other_municipalities_staff_get_404_on_the_accounts_screen(
 ) -> None:
     response = agent_votuporanga_client.get(reverse("portal:staff-accounts", args=["3533908"]))
     assert response.status_code == 404
+
+
+def test_documents_show_the_laws_reason_and_the_soonest_to_expire_first(
+    alice_client: Client, alice_case: Case
+) -> None:
+    page = alice_client.get(reverse("portal:documents")).content.decode()
+    today = dt.date.today()
+    soonest = Document.objects.filter(vehicle=alice_case.vehicle, status="valid", valid_until__gte=today)
+    soonest_doc = soonest.order_by("valid_until").first()
+    undated = Document.objects.filter(person=alice_case.person, valid_until__isnull=True).first()
+    assert soonest_doc is not None and undated is not None
+    assert page.index(f"document-{soonest_doc.pk}") < page.index(f"document-{undated.pk}")
+    assert f"O próximo a vencer é {soonest_doc.get_kind_display()}" in page
+    assert "Pela lei:" in page and "Lei 5.171/2025 (Olímpia), art. 9º" in page
