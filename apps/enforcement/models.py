@@ -23,6 +23,13 @@ class CaseQuerySet(MunicipalityScopedQuerySet["InfractionCase"]):
     def of_agent(self, user: Any) -> CaseQuerySet:
         return self.filter(agent_id=getattr(user, "pk", None))
 
+    def with_penalty_notice(self) -> CaseQuerySet:
+        """Annotate ``penalty_notified_on``: the first penalty notice sent (for the Patrocínio 90-day flag)."""
+        first = Notice.objects.filter(case=models.OuterRef("pk"), purpose=NoticePurpose.FINAL_DECISION)
+        return self.annotate(
+            penalty_notified_on=models.Subquery(first.order_by("sent_on").values("sent_on")[:1])
+        )
+
 
 class CaseChildQuerySet(MunicipalityScopedQuerySet[Any]):
     """Rows that belong to a municipality through their case."""

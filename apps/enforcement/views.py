@@ -173,8 +173,9 @@ def case_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
     state = request.GET.get("situacao", "")
     if state:
         rows = rows.filter(state=state)
-    context = {"municipality": municipality, "page": _page(request, rows.order_by("-year", "-sequence")),
-               "title": "Autos de infração", "mine": False, "state": state}  # fmt: skip
+    rows = rows.with_penalty_notice().order_by("-year", "-sequence")
+    context = {"municipality": municipality, "page": _page(request, rows), "title": "Autos de infração",
+               "mine": False, "state": state, "today": _today()}  # fmt: skip
     return _render(request, "enforcement/case_list.html", context)
 
 

@@ -173,3 +173,18 @@ def test_the_main_menu_offers_new_autos_only_to_agents(
     judge_page = client_for(judge_olimpia).get(home).content.decode()
     assert 'data-menu="enforcement_new"' in agent_page and 'data-menu="enforcement_cases"' in agent_page
     assert 'data-menu="enforcement_new"' not in judge_page and 'data-menu="enforcement_cases"' in judge_page
+
+
+def test_the_list_flags_a_patrocinio_auto_whose_notice_limit_passed(
+    patrocinio: Municipality, agent_patrocinio: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    case = open_auto(patrocinio, agent_patrocinio, plate="ABC1D23", infraction_code="PAT-5")
+    notice_send(case=case, actor=agent_patrocinio, purpose=NoticePurpose.INFRACTION, channel=NoticeChannel.IN_PERSON,
+                sent_on=dt.date(2026, 3, 12), as_of=dt.date(2026, 3, 12), signature_name="Paula")  # fmt: skip
+    client = client_for(agent_patrocinio)
+    monkeypatch.setattr("apps.enforcement.views._today", lambda: dt.date(2026, 6, 10))
+    assert 'data-testid="notice-limit-passed"' not in client.get(url("my_cases", patrocinio)).content.decode()
+    monkeypatch.setattr("apps.enforcement.views._today", lambda: dt.date(2026, 6, 11))
+    assert 'data-testid="notice-limit-passed"' in client.get(url("case_list", patrocinio)).content.decode()
+    page = client.get(url("case_detail", patrocinio, case.pk)).content.decode()
+    assert "prazo ultrapassado" in page and "10/06/2026" in page
