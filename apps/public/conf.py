@@ -44,6 +44,21 @@ def rate_window_seconds() -> int:
     return _positive_int("PUBLIC_RATE_WINDOW", 60)
 
 
+def _non_negative_int(name: str, default: int) -> int:
+    raw = _setting(name, str(default))
+    if not raw.isdigit():
+        raise ImproperlyConfigured(f"{name} must be a whole number of seconds (0 or more), got {raw!r}")
+    return int(raw)
+
+
+def count_flush_seconds() -> int:
+    return _non_negative_int("PUBLIC_COUNT_FLUSH_SECONDS", 10)
+
+
+def municipality_ttl_seconds() -> int:
+    return _non_negative_int("PUBLIC_MUNICIPALITY_TTL", 60)
+
+
 def rate_limit_cache_alias() -> str:
     return _setting("PUBLIC_RATE_LIMIT_CACHE", "default")
 

@@ -4,13 +4,14 @@ parse, verify, count. The callers only render."""
 from __future__ import annotations
 
 import datetime as dt
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.http import HttpRequest
 from django.utils import timezone
 
-from apps.public import ratelimit
+from apps.public import conf, ratelimit
 from apps.public.choices import LookupResult, LookupVia, VerificationStatus
 from apps.public.stats import lookup_count_add
 from apps.public.verification import (
@@ -77,19 +78,30 @@ def _run(request: HttpRequest, via: str, ibge_code: str | None, parse: Parser, r
     return _answer(Query(via=via, value=value, municipality=municipality))
 
 
+_KNOWN_MUNICIPALITIES: dict[str, tuple[float, Municipality]] = {}
+
+
 def _municipality(ibge_code: str | None) -> Municipality | None:
+    """The municipality of an IBGE code, kept PUBLIC_MUNICIPALITY_TTL seconds in this process: every lookup
+    names one of a handful of towns, and a database round trip per lookup for it is the peak's main cost.
+    Codes that match nothing are not kept (random codes must not grow the memory)."""
     if ibge_code is None:
         return None
-    return (
-        Municipality.objects.filter(ibge_code=ibge_code.strip()).only("pk", "name", "uf", "ibge_code").first()
-    )
+    code = ibge_code.strip()
+    kept = _KNOWN_MUNICIPALITIES.get(code)
+    if kept is not None and kept[0] > time.monotonic():
+        return kept[1]
+    found = Municipality.objects.filter(ibge_code=code).only("pk", "name", "uf", "ibge_code").first()
+    if found is not None:
+        _KNOWN_MUNICIPALITIES[code] = (time.monotonic() + conf.municipality_ttl_seconds(), found)
+    return found
 
 
 def _answer(query: Query) -> Outcome:
     outcome = Outcome(query=query, checked_on=today(), results=verify(query, as_of=today()))
     municipality = query.municipality
     if municipality is None and outcome.results:
-        municipality = Municipality.objects.filter(ibge_code=outcome.results[0].municipality_ibge).first()
+        municipality = _municipality(outcome.results[0].municipality_ibge)
     lookup_count_add(day=outcome.checked_on, municipality=municipality, via=query.via, result=outcome.status)
     return outcome
 

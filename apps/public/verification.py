@@ -175,12 +175,17 @@ def unknown(as_of: dt.date, municipality: Municipality | None = None) -> PublicV
 
 def _permits_for(query: Query) -> Iterable[Permit]:
     rows = Permit.objects.select_related("municipality", "vehicle", "operator__person", "operator__company")
-    rows = rows.only(*PUBLIC_FIELDS)
+    rows = rows.only(*PUBLIC_FIELDS).order_by()  # one vehicle's few permits: _current() picks, no sort needed
     if query.via == LookupVia.TOKEN:
         return rows.filter(qr_token=query.value)
     if query.via == LookupVia.PLATE:
         # An emergency driver's authorization rides on the vehicle's own permit, which answers for the plate.
-        vehicle_permits = rows.filter(municipality=query.municipality, vehicle__plate=query.value)
+        # Both columns of the vehicle's (municipality, plate) unique index, or PostgreSQL scans the whole index.
+        vehicle_permits = rows.filter(
+            municipality=query.municipality,
+            vehicle__municipality=query.municipality,
+            vehicle__plate=query.value,
+        )
         return vehicle_permits.exclude(kind=PermitKind.EMERGENCY)
     sequence, year = query.value.split("/")
     return rows.filter(municipality=query.municipality, year=int(year), sequence=int(sequence))

@@ -14,6 +14,7 @@ from django.utils import timezone
 from apps.licensing import services
 from apps.licensing.casebook import Case, pf_case, pj_case
 from apps.licensing.models import Permit
+from apps.public import stats
 from apps.tenancy.models import Municipality
 
 
@@ -23,7 +24,10 @@ def _isolated(settings: Any, tmp_path: Path) -> None:
     settings.OPEN_DATA_DIR = str(tmp_path / "open-data")
     settings.PUBLIC_RATE_LIMIT = 1000
     settings.PUBLIC_RATE_WINDOW = 60
+    settings.PUBLIC_COUNT_FLUSH_SECONDS = 0  # counts written at once; test_counts_are_batched sets its own
+    settings.PUBLIC_MUNICIPALITY_TTL = 0  # each test has its own rows
     caches["default"].clear()
+    stats._pending.clear()
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from django.urls import reverse
 from apps.licensing import services
 from apps.licensing.models import Permit
 from apps.licensing.urls_public import VERIFY_ROUTE_NAME, verify_path
+from apps.public import stats
 from apps.public.models import LookupCount
 
 pytestmark = pytest.mark.django_db
@@ -163,3 +164,27 @@ def test_lookups_are_counted_by_day_municipality_and_result_never_by_who(
 def test_the_page_links_open_data_and_the_complaint_form(client: Client, olimpia: Any) -> None:
     page = client.get("/consulta/").content.decode()
     assert reverse("public:open-data") in page and reverse("public:complaint") in page
+
+
+def test_malformed_requests_count_against_the_client_too(client: Client, settings: Any, olimpia: Any) -> None:
+    settings.PUBLIC_RATE_LIMIT = 2
+    statuses = [
+        client.get(JSON_URL, {"municipio": "3533908", "placa": f"X{i}"}).status_code for i in range(3)
+    ]
+    assert statuses == [400, 400, 429]
+    assert client.get(JSON_URL, {"municipio": "0000000", "placa": "ABC1234"}).status_code == 429
+
+
+def test_counts_are_batched_per_process_and_written_by_the_flush(
+    client: Client, settings: Any, olimpia_permit: Permit, today: dt.date
+) -> None:
+    settings.PUBLIC_COUNT_FLUSH_SECONDS = 3600
+    stats.lookup_counts_flush()  # start the interval now
+    for _ in range(3):
+        client.get(JSON_URL, {"municipio": "3533908", "placa": olimpia_permit.vehicle.plate})
+    assert not LookupCount.objects.exists()
+    stats.lookup_counts_flush()
+    assert LookupCount.objects.get(day=today, via="plate", result="regular").count == 3
+    client.get(JSON_URL, {"municipio": "3533908", "placa": olimpia_permit.vehicle.plate})
+    stats.lookup_counts_flush()
+    assert LookupCount.objects.get(day=today, via="plate", result="regular").count == 4
