@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rest_framework import status
-from rest_framework.exceptions import APIException
+from rest_framework.exceptions import APIException, AuthenticationFailed
 
 
 class PlatformAPIError(APIException):
@@ -13,7 +13,9 @@ class PlatformAPIError(APIException):
         self.error_code = code
 
 
-class PlatformAuthError(PlatformAPIError):
+class PlatformAuthError(PlatformAPIError, AuthenticationFailed):
+    """A subclass of DRF's AuthenticationFailed, so the 401 carries the WWW-Authenticate challenge."""
+
     def __init__(self, code: str, message: str) -> None:
         super().__init__(code, message, status.HTTP_401_UNAUTHORIZED)
 

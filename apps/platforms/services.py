@@ -84,7 +84,7 @@ def substitution_allowed(municipality: Municipality) -> bool:
 def substitution_report(
     *, credential: PlatformCredential, as_of: dt.date, driver_cpf: str, substitute_plate: str,
     substitute_make_model: str, rental_company: str, reason: str, starts_on: dt.date,
-    expected_end_on: dt.date | None,
+    expected_end_on: dt.date | None = None,
 ) -> SubstitutionReport:  # fmt: skip
     """Record the platform's art. 11-A notice for the secretariat's queue; refuse what the law cannot cover."""
     municipality = credential.municipality
