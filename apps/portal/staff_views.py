@@ -6,24 +6,28 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods
 
 from apps.portal import services
 from apps.portal.forms import PortalAccountForm, apply_refusal
-from apps.portal.models import PortalAccount
+from apps.portal.models import AppealAttachment, PortalAccount
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 
 ACCOUNT = "portal.portalaccount"
+ATTACHMENT = "portal.appealattachment"
 
 
-def _municipality(request: HttpRequest, ibge_code: str, action: str) -> Municipality:
+def _municipality(
+    request: HttpRequest, ibge_code: str, action: str, model_label: str = ACCOUNT
+) -> Municipality:
     municipality = get_object_for_user_or_404(
         Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
     )
-    if not user_can(request.user, municipality.pk, ACCOUNT, action):
+    if not user_can(request.user, municipality.pk, model_label, action):
         raise Http404("Registro não encontrado.")
     return municipality
 
@@ -49,3 +53,19 @@ def account_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
     accounts = accounts.select_related("user", "operator__person", "operator__company")
     return render(request, "portal/staff_accounts.html", {"municipality": municipality, "accounts": accounts,
                                                           "form": form, "can_change": can_change})  # fmt: skip
+
+
+@login_required
+@require_GET
+def attachment_download(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponseBase:
+    """A file the operator attached to a portal appeal, for the judging authority, the board and the DPO."""
+    municipality = _municipality(request, ibge_code, "view", ATTACHMENT)
+    attachment = get_object_for_user_or_404(
+        AppealAttachment.objects.filter(municipality=municipality), request.user, "view", pk=pk
+    )
+    extension = attachment.file.name.rsplit(".", 1)[-1]
+    name = f"anexo-recurso-{attachment.appeal_id}-{pk}.{extension}"
+    response: HttpResponseBase = FileResponse(
+        attachment.file.open("rb"), content_type=attachment.content_type, filename=name
+    )
+    return response

@@ -24,4 +24,9 @@ urlpatterns = [
     path("portal/autos/<int:pk>/", views.case_detail, name="case"),
     path("portal/notificacoes/<int:pk>/pdf/", views.notice_pdf, name="notice-pdf"),
     path("municipios/<str:ibge_code>/portal/contas/", staff_views.account_list, name="staff-accounts"),
+    path(
+        "municipios/<str:ibge_code>/portal/anexos/<int:pk>/",
+        staff_views.attachment_download,
+        name="staff-attachment",
+    ),
 ]

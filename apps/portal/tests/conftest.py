@@ -23,6 +23,7 @@ from apps.enforcement.models import InfractionCase
 from apps.enforcement.tests.conftest import (  # noqa: F401  (fixture reuse)
     _media_root,
     agent_olimpia,
+    judge_olimpia,
     olimpia_licensed,
     votuporanga_licensed,
 )

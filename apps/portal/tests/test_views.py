@@ -12,7 +12,10 @@ from django.test import Client
 from django.urls import reverse
 
 from apps.accounts.models import User
+from apps.dueprocess.fines import fine_issue
 from apps.dueprocess.models import Appeal
+from apps.dueprocess.tests.helpers import final_without_appeal, notify, open_case
+from apps.enforcement.choices import NoticePurpose
 from apps.enforcement.models import InfractionCase
 from apps.finance.models import PaymentGuide
 from apps.finance.services import payment_register
@@ -21,6 +24,8 @@ from apps.licensing.models import Application, Permit
 from apps.portal.models import AppealAttachment, PortalAccount
 from apps.portal.tests.conftest import PASSWORD, pdf_upload, portal_client
 from apps.registry.models import Document
+from apps.tenancy.choices import Role
+from apps.tenancy.models import Municipality
 
 pytestmark = pytest.mark.django_db
 
@@ -242,3 +247,46 @@ def test_documents_show_the_laws_reason_and_the_soonest_to_expire_first(
     assert page.index(f"document-{soonest_doc.pk}") < page.index(f"document-{undated.pk}")
     assert f"O próximo a vencer é {soonest_doc.get_kind_display()}" in page
     assert "Pela lei:" in page and "Lei 5.171/2025 (Olímpia), art. 9º" in page
+
+
+def test_the_holder_sees_and_pays_a_fine_but_never_another_operators(
+    alice_client: Client, alice_case: Case, bob_licensed: tuple[Case, Permit], agent_olimpia: User,
+    judge_olimpia: User, make_staff: Callable[..., User], olimpia: Municipality,
+) -> None:  # fmt: skip
+    finance = make_staff("fabi.financeiro", (olimpia, Role.FINANCE), full_name="Fabiana Financeiro")
+    guides = []
+    for case in (alice_case, bob_licensed[0]):
+        auto = open_case(
+            olimpia, agent_olimpia, code="OLI-23-I", plate=case.vehicle.plate, on=dt.date(2026, 3, 12)
+        )
+        sanction = final_without_appeal(
+            auto, agent_olimpia, judge_olimpia, dt.date(2026, 3, 13), dt.date(2026, 3, 24)
+        )
+        notify(auto, agent_olimpia, dt.date(2026, 3, 25), NoticePurpose.FINAL_DECISION)
+        guides.append(fine_issue(sanction=sanction, actor=finance, as_of=dt.date(2026, 3, 25)))
+    mine, theirs = guides
+    listing = alice_client.get(reverse("portal:guides")).content.decode()
+    assert f"Guia {mine.number}" in listing and f"Guia {theirs.number}" not in listing
+    page = alice_client.get(reverse("portal:guide", args=[mine.pk])).content.decode()
+    assert "Multa — auto de infração" in page and mine.pix_payload in page
+    assert alice_client.get(reverse("portal:guide", args=[theirs.pk])).status_code == 404
+
+
+def test_the_judge_downloads_a_portal_attachment_and_others_get_404(
+    alice_client: Client, alice_case: Case, make_case: Callable[..., InfractionCase], judge_olimpia: User,
+    agent_olimpia: User,
+) -> None:  # fmt: skip
+    auto = make_case(alice_case, dt.date.today() - dt.timedelta(days=1))
+    alice_client.post(
+        reverse("portal:case", args=[auto.pk]), {"text": "Razões.", "attachments": [pdf_upload()]}
+    )
+    attachment = AppealAttachment.objects.get(appeal__case=auto)
+    url = reverse("portal:staff-attachment", args=["3533908", attachment.pk])
+    judge = Client()
+    judge.force_login(judge_olimpia)
+    response = judge.get(url)
+    assert response.status_code == 200 and b"".join(response.streaming_content).startswith(b"%PDF")  # type: ignore[attr-defined]
+    agent = Client()
+    agent.force_login(agent_olimpia)
+    assert agent.get(url).status_code == 404
+    assert alice_client.get(url).status_code == 404
