@@ -1,0 +1,149 @@
+"""Roster import: every line validated, refused lines reported with number and reason, never half-imported."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import CommandError, call_command
+from django.test import Client
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from apps.platforms import roster
+from apps.platforms.models import Platform, RosterEntry, RosterImport
+from apps.platforms.tests.conftest import PLATFORM_CNPJ, url
+from apps.registry.identifiers import validate_cpf
+from apps.tenancy.models import Municipality
+
+pytestmark = pytest.mark.django_db
+GOOD = "cpf;nome;placa;categoria_cnh;validade_cnh\n529.982.247-25;Ana Lima;ABC1D23;B;31/12/2030\n"
+GOOD_2 = "cpf,nome,placa,categoria_cnh\n11144477735,João Silva,ABC-1234,AB\n39053344705,Rita Paz,QWE2R34,b\n"
+
+
+def upload(api: Client, municipality: Municipality, text: str | bytes, name: str = "cadastro.csv") -> Any:
+    data = text.encode() if isinstance(text, str) else text
+    return api.post(url(municipality.ibge_code, "roster/"), {"file": SimpleUploadedFile(name, data)})
+
+
+def test_a_clean_file_replaces_the_roster_whole(api: Client, patrocinio: Municipality) -> None:
+    assert upload(api, patrocinio, GOOD).status_code == 201
+    response = upload(api, patrocinio, GOOD_2)
+    assert response.status_code == 201
+    assert response.json()["total_rows"] == 2
+    assert sorted(RosterEntry.objects.values_list("cpf", "plate", "cnh_category")) == [
+        ("11144477735", "ABC1234", "AB"), ("39053344705", "QWE2R34", "B")
+    ]  # fmt: skip
+
+
+def test_broken_rows_refuse_the_file_and_keep_the_old_roster(api: Client, patrocinio: Municipality) -> None:
+    upload(api, patrocinio, GOOD)
+    broken = (
+        "cpf;nome;placa;categoria_cnh\n"
+        "11144477735;João;ABC1234;B\n"
+        "11144477736;Dígito errado;ABC1235;B\n"
+        "11144477735;Repetido;ABC1236;B\n"
+        "39053344705;;ZZ-12;X\n"
+        "39053344705;Poucos campos\n"
+        "\n"
+        "12345678909;Ok;AAA9A99;D\n"
+    )
+    response = upload(api, patrocinio, broken)
+    assert response.status_code == 422
+    report = response.json()
+    assert report["state"] == "rejected" and (report["total_rows"], report["rejected_rows"]) == (6, 4)
+    assert [(r["line"], r["code"]) for r in report["rejections"]] == [
+        (3, "cpf_invalid"), (4, "duplicate_cpf"), (5, "name_invalid"), (5, "plate_invalid"),
+        (5, "cnh_category_invalid"), (6, "field_count"),
+    ]  # fmt: skip
+    assert "linha 2" in report["rejections"][1]["message"]
+    assert list(RosterEntry.objects.values_list("cpf", flat=True)) == ["52998224725"]  # old roster intact
+    csv_report = api.get(url(patrocinio.ibge_code, f"roster/{report['id']}/?report=csv"))
+    assert csv_report["Content-Type"].startswith("text/csv")
+    assert csv_report.content.decode().splitlines()[1].startswith("3;cpf;cpf_invalid;")
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("", "file_empty"),
+        ("cpf;nome;placa;categoria_cnh;telefone\n52998224725;A;ABC1D23;B;9999\n", "unknown_column"),
+        ("cpf;nome;placa\n52998224725;A;ABC1D23\n", "missing_column"),
+        (b"cpf;nome;placa;categoria_cnh\n\xff\xfe;A;B;C\n", "encoding_invalid"),
+        ("cpf;nome;placa;categoria_cnh;validade_cnh\n52998224725;A;ABC1D23;B;31/02/2030\n", "date_invalid"),
+    ],
+)
+def test_bad_files_are_refused_with_a_code(
+    api: Client, patrocinio: Municipality, text: str | bytes, code: str
+) -> None:
+    response = upload(api, patrocinio, text)
+    assert response.status_code == 422
+    assert code in {r["code"] for r in response.json()["rejections"]}
+    assert not RosterEntry.objects.exists()
+
+
+def test_no_file_gets_a_code(api: Client, patrocinio: Municipality) -> None:
+    response = api.post(url(patrocinio.ibge_code, "roster/"), {})
+    assert (response.status_code, response.json()["code"]) == (400, "file_missing")
+
+
+def test_a_failure_while_inserting_leaves_nothing(
+    api: Client, patrocinio: Municipality, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    upload(api, patrocinio, GOOD)
+
+    def explode(*args: Any) -> None:
+        raise RuntimeError("disco cheio")
+
+    monkeypatch.setattr(roster, "_insert_entries", explode)
+    with pytest.raises(RuntimeError):
+        upload(api, patrocinio, GOOD_2)
+    assert list(RosterEntry.objects.values_list("cpf", flat=True)) == ["52998224725"]
+    assert RosterImport.objects.count() == 1
+
+
+def test_another_platform_cannot_read_the_report(api: Client, patrocinio: Municipality, issued: Any) -> None:
+    from apps.platforms.services import credential_issue, platform_create
+
+    pk = upload(api, patrocinio, GOOD).json()["id"]
+    rival = platform_create(actor=None, name="Outra", cnpj="11444777000161")
+    other = Client(HTTP_AUTHORIZATION=f"Bearer {credential_issue(actor=None, platform=rival, municipality=patrocinio).token}")
+    assert other.get(url(patrocinio.ibge_code, f"roster/{pk}/")).status_code == 404
+
+
+def test_the_command_imports_with_progress_and_writes_the_report(
+    platform: Platform, patrocinio: Municipality, tmp_path: Path
+) -> None:
+    good = tmp_path / "ok.csv"
+    good.write_text(GOOD_2, encoding="utf-8")
+    call_command("platform_roster_import", str(good), cnpj=PLATFORM_CNPJ, municipality=patrocinio.ibge_code)
+    assert RosterEntry.objects.count() == 2
+    bad, report = tmp_path / "bad.csv", tmp_path / "report.json"
+    bad.write_text("cpf;nome;placa;categoria_cnh\n1;A;B;Z\n", encoding="utf-8")
+    with pytest.raises(CommandError, match="Nada foi importado"):
+        call_command("platform_roster_import", str(bad), cnpj=PLATFORM_CNPJ, municipality=patrocinio.ibge_code,
+                     report=report)  # fmt: skip
+    assert {r["code"] for r in json.loads(report.read_text())} == {"cpf_invalid", "plate_invalid",
+                                                                    "cnh_category_invalid"}  # fmt: skip
+    assert RosterEntry.objects.count() == 2
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0123456789", min_size=11, max_size=11))
+def test_the_fast_cpf_check_agrees_with_the_registry(digits: str) -> None:
+    try:
+        expected = validate_cpf(digits) == digits
+    except ValidationError:
+        expected = False
+    assert roster.cpf_is_valid(digits) is expected
+
+
+def test_valid_cpfs_are_accepted_by_the_fast_check() -> None:
+    assert all(roster.cpf_is_valid(c) for c in ("52998224725", "11144477735", "39053344705", "12345678909"))
+    assert not roster.cpf_is_valid("00000000000")
+    assert roster.read_csv(io.StringIO(GOOD)).rejections == []
