@@ -92,8 +92,10 @@ def _seed_municipality(municipality: Municipality, agent: User, now: dt.datetime
 
 
 def _registered_plate(municipality: Municipality) -> str:
-    """A licensed vehicle's plate (licensing's demo permits); any registered vehicle where there is none."""
-    permit = Permit.objects.filter(municipality=municipality, state="active").order_by("pk").first()
+    """A licensed vehicle's plate (licensing's demo permits); any registered vehicle where there is none.
+
+    The newest permit: due process's demo takes the oldest for its own cases (one ends in cassação)."""
+    permit = Permit.objects.filter(municipality=municipality, state="active").order_by("-pk").first()
     if permit is not None:
         return permit.vehicle.plate
     vehicle = Vehicle.objects.filter(municipality=municipality).order_by("pk").first()
