@@ -163,13 +163,21 @@ lock: ## Regenerate requirements/*.txt from requirements/*.in (needs uv)
 			--index-url https://pypi.org/simple requirements/$$name.in -o requirements/$$name.txt
 	done
 
-bench: $(DEV_STAMP) ## Run every benchmarks/*.py, if any
-	shopt -s nullglob
-	scripts=(benchmarks/*.py)
-	if [ $${#scripts[@]} -eq 0 ]; then echo "No benchmarks in benchmarks/."; exit 0; fi
-	for script in "$${scripts[@]}"; do
-		echo "== $$script"
-		DJANGO_SETTINGS_MODULE=outorga.settings PYTHONPATH=. $(PY) "$$script"
+# Each benchmark gets a PostgreSQL database of its own (outorga_bench_<name>, kept between runs: the
+# scripts reuse or replace only their synthetic municipality). Pick one with BENCH=benchmarks/x.py and pass
+# its options with BENCH_ARGS="--n 2000"; the default runs every script at its full default scale.
+BENCH ?= $(wildcard benchmarks/*.py)
+BENCH_ARGS ?=
+bench: $(DEV_STAMP) ## Run the benchmarks (BENCH=benchmarks/x.py BENCH_ARGS=... for one), each on its own database
+	if [ -z "$(strip $(BENCH))" ]; then echo "No benchmarks in benchmarks/."; exit 0; fi
+	psql_admin() { PGOPTIONS="-c client_min_messages=warning" psql "$(PG_URL)/postgres" -v ON_ERROR_STOP=1 --quiet --no-psqlrc "$$@"; }
+	for script in $(BENCH); do
+		db="outorga_bench_$$(basename "$$script" .py)"
+		if [ -z "$$(psql_admin -tAc "SELECT 1 FROM pg_database WHERE datname = '$$db'")" ]; then
+			psql_admin -c "CREATE DATABASE $$db"
+		fi
+		echo "==> $$script (database $$db)"
+		DATABASE_URL="$(PG_URL)/$$db" $(PY) "$$script" $(BENCH_ARGS)
 	done
 
 clean: ## Remove collected static files and caches (keeps .venv, node_modules and the database)
