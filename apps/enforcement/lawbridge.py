@@ -12,7 +12,9 @@ from typing import Any
 
 from django.utils import timezone
 
+from apps.enforcement.hooks import operator_history
 from apps.lawconfig import engine
+from apps.registry.lawfacts import operator_facts
 from lawcode.decision import format_decimal_pt, format_value_pt
 from lawcode.errors import (
     InvalidFactError,
@@ -83,9 +85,6 @@ def ciencia_refusal(case: Any, facts: NoticeFacts, as_of: dt.date) -> str:
 def sanction_preview(case: Any, as_of: dt.date) -> Answer | None:
     """The penalty the engine would impose on this auto today, from the operator's final history (for the
     printed auto's «valor da multa», Olímpia art. 30 VII); the decision itself belongs to due process."""
-    from apps.enforcement.hooks import operator_history
-    from apps.registry.lawfacts import operator_facts
-
     if case.operator is not None:
         operator = operator_facts(case.operator, as_of=as_of, history=operator_history(case.operator, as_of))
     else:

@@ -217,7 +217,7 @@ def _store_evidence(
         size_bytes=upload.size,
         sha256=upload.sha256,
         caption=item.caption.strip()[:300],
-        uploaded_by=actor if actor.is_authenticated else None,
+        uploaded_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
     row.file.save(f"evidence{upload.extension}", item.file, save=False)
     row.save()

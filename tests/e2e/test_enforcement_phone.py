@@ -115,6 +115,7 @@ def test_an_agent_files_an_auto_on_the_phone_and_notifies_in_person(
 
     _fill_auto(phone, licensed.vehicle.plate.lower(), words, code)
     expect(phone.get_by_test_id("plate-result")).to_contain_text(licensed.operator.holder_name)
+    phone.screenshot(path=f"/tmp/outorga-enforcement-form-{short}.png", full_page=True)
     phone.get_by_role("button", name="Lavrar auto").tap()
 
     expect(phone.get_by_role("heading", level=1)).to_contain_text("Auto de infração AI-0001/")
@@ -133,6 +134,7 @@ def test_an_agent_files_an_auto_on_the_phone_and_notifies_in_person(
     phone.get_by_role("button", name="Registrar notificação").tap()
     expect(phone.get_by_test_id("case-state")).to_have_text("Notificado")
     expect(phone.get_by_test_id("ciencia").first).to_have_text(timezone.localdate().strftime("%d/%m/%Y"))
+    phone.screenshot(path=f"/tmp/outorga-enforcement-case-{short}.png", full_page=True)
     case = InfractionCase.objects.get()
     assert case.permit is not None and case.operator == licensed.operator and case.evidence.count() == 1
 

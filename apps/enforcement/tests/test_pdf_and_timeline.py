@@ -13,6 +13,7 @@ import pytest
 from apps.accounts.models import User
 from apps.enforcement import pdf
 from apps.enforcement.choices import EventKind, NoticeChannel, NoticePurpose
+from apps.enforcement.lawbridge import sanction_preview
 from apps.enforcement.models import InfractionCase
 from apps.enforcement.notices import notice_send
 from apps.enforcement.services import case_event_add
@@ -61,8 +62,6 @@ def test_the_printed_auto_lists_every_art_30_item_and_the_appeal_deadline(
 
 def test_the_fine_shown_on_the_auto_comes_from_the_engine(olimpia: Municipality, agent_olimpia: User) -> None:
     case = open_auto(olimpia, agent_olimpia, plate="ABC1D23", infraction_code="OLI-27")
-    from apps.enforcement.lawbridge import sanction_preview
-
     answer = sanction_preview(case, dt.date(2026, 3, 12))
     assert answer is not None and "multa de 75 UFESP" in answer.message
 
