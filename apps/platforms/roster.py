@@ -200,12 +200,29 @@ def _insert_entries(record: RosterImport, rows: list[tuple[int, str, str, str, s
 
 
 def _copy_entries(fixed: tuple[int, int, int], rows: list[tuple[int, str, str, str, str, dt.date | None]]) -> None:
-    """PostgreSQL COPY inside the same transaction: as atomic as INSERT, an order of magnitude cheaper."""
+    """PostgreSQL COPY inside the same transaction: as atomic as INSERT, several times cheaper.
+
+    Lines are built in COPY's text format and sent in chunks (psycopg's per-row write_row costs more than the
+    database does). Only the name is free text: its backslashes, tabs and line breaks are escaped.
+    """
     table = RosterEntry._meta.db_table
     columns = "platform_id, municipality_id, roster_import_id, line, cpf, name, plate, cnh_category, cnh_expiry"
+    head = "\t".join(map(str, fixed))
     with connection.cursor() as cursor, cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-        for row in rows:
-            copy.write_row((*fixed, *row))
+        for start in range(0, len(rows), INSERT_BATCH):
+            copy.write("".join(
+                f"{head}\t{line}\t{cpf}\t{_copy_text(name)}\t{plate}\t{category}\t"
+                f"{expiry.isoformat() if expiry else NULL}\n"
+                for line, cpf, name, plate, category, expiry in rows[start : start + INSERT_BATCH]
+            ))  # fmt: skip
+
+
+NULL = "\\N"
+COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
+
+
+def _copy_text(value: str) -> str:
+    return value.translate(COPY_ESCAPES)
 
 
 def report_csv(record: RosterImport) -> str:

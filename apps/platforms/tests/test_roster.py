@@ -147,3 +147,9 @@ def test_valid_cpfs_are_accepted_by_the_fast_check() -> None:
     assert all(roster.cpf_is_valid(c) for c in ("52998224725", "11144477735", "39053344705", "12345678909"))
     assert not roster.cpf_is_valid("00000000000")
     assert roster.read_csv(io.StringIO(GOOD)).rejections == []
+
+
+def test_free_text_with_tabs_and_backslashes_is_stored_as_sent(api: Client, patrocinio: Municipality) -> None:
+    text = 'cpf;nome;placa;categoria_cnh\n52998224725;"Ana\\\\Lima\tde Souza";ABC1D23;B\n'
+    assert upload(api, patrocinio, text).status_code == 201
+    assert RosterEntry.objects.get().name == "Ana\\\\Lima\tde Souza"

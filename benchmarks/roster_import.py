@@ -1,0 +1,151 @@
+"""Benchmark of the platform roster import against PostgreSQL's COPY of the same rows, in the same run.
+
+    createdb -h 127.0.0.1 -U postgres outorga_roster_bench
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/outorga_roster_bench .venv/bin/python benchmarks/roster_import.py
+    ... benchmarks/roster_import.py --rows 30000            # a smaller file
+
+Run it against a database of its own: it migrates it and refuses to run if it holds any municipality other than
+its synthetic "Patrocínio (benchmark)". A synthetic CSV of --rows drivers (valid CPFs, Mercosul and old plates,
+CNH categories and ISO dates, already in the stored form so COPY can load it untouched) is written to a
+temporary file, then, over the same file:
+
+1. copy — ``COPY roster_copy (cpf, name, plate, cnh_category, cnh_expiry) FROM STDIN (FORMAT csv, HEADER)`` into a
+   table equivalent to platforms_rosterentry (same columns and the same unique key), in one transaction;
+2. import — roster.read_csv (every line validated: CPF check digits, plate, category, date, duplicates) and
+   roster.roster_import (one transaction: import record, the previous roster deleted, the new one inserted);
+3. replace — the same import again, now replacing a roster of the same size (the platform's daily upload).
+
+The figures are import / copy and replace / copy. It is a benchmark, not a test: pytest does not collect it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "outorga.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.core.management import call_command  # noqa: E402
+from django.db import connection, transaction  # noqa: E402
+
+from apps.platforms import roster  # noqa: E402
+from apps.platforms.models import Platform, RosterEntry, RosterImport  # noqa: E402
+from apps.tenancy.models import Municipality  # noqa: E402
+
+IBGE = "3148103"
+CNPJ = "11222333000181"
+SEED = 20261130
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+CATEGORIES = ("B", "AB", "C", "D", "E")
+COPY_TABLE = "roster_copy"
+
+
+def cpf_with_check_digits(base: int) -> str:
+    digits = [int(c) for c in f"{base:09d}"]
+    for size in (9, 10):
+        total = sum(n * w for n, w in zip(digits, range(size + 1, 1, -1), strict=False))
+        digits.append(total * 10 % 11 % 10)
+    return "".join(map(str, digits))
+
+
+def plate(n: int) -> str:
+    letters = LETTERS[n % 26] + LETTERS[n // 26 % 26] + LETTERS[n // 676 % 26]
+    middle = str(n // 17576 % 10) if n % 2 else LETTERS[n // 17576 % 10]
+    return f"{letters}{n // 175760 % 10}{middle}{n % 100:02d}"
+
+
+def write_csv(path: Path, rows: int) -> None:
+    rng = random.Random(SEED)
+    bases = rng.sample(range(1_000_000, 999_999_999), rows)
+    with path.open("w", encoding="utf-8") as out:
+        out.write("cpf;nome;placa;categoria_cnh;validade_cnh\n")
+        for i, base in enumerate(bases):
+            expiry = dt.date(2027, 1, 1) + dt.timedelta(days=i % 1500)
+            out.write(f"{cpf_with_check_digits(base)};Motorista {i:06d} da Silva;{plate(i)};"
+                      f"{CATEGORIES[i % 5]};{expiry.isoformat()}\n")  # fmt: skip
+
+
+def timed(work: Callable[[], Any]) -> tuple[float, Any]:
+    start = time.perf_counter()
+    result = work()
+    return time.perf_counter() - start, result
+
+
+def setup() -> tuple[Platform, Municipality]:
+    others = Municipality.objects.exclude(ibge_code=IBGE)
+    if others.exists():
+        sys.exit("Refusing to run: this database holds other municipalities. Point DATABASE_URL at its own.")
+    municipality, _ = Municipality.objects.get_or_create(
+        ibge_code=IBGE, defaults={"name": "Patrocínio (benchmark)", "uf": "MG", "slug": "patrocinio-benchmark",
+                                  "regimes": ["patrocinio_mg_aplicativo"]},
+    )  # fmt: skip
+    platform, _ = Platform.objects.get_or_create(cnpj=CNPJ, defaults={"name": "Plataforma (benchmark)"})
+    RosterEntry.objects.filter(platform=platform).delete()
+    RosterImport.objects.filter(platform=platform).delete()
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP TABLE IF EXISTS {COPY_TABLE}")
+        cursor.execute(f"CREATE TABLE {COPY_TABLE} (id bigserial PRIMARY KEY, cpf varchar(11) NOT NULL UNIQUE, "
+                       "name varchar(150) NOT NULL, plate varchar(7) NOT NULL, cnh_category varchar(3) NOT NULL, "
+                       "cnh_expiry date NULL)")  # fmt: skip
+    return platform, municipality
+
+
+def copy_baseline(path: Path) -> int:
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(f"TRUNCATE {COPY_TABLE}")
+        sql = f"COPY {COPY_TABLE} (cpf, name, plate, cnh_category, cnh_expiry) FROM STDIN (FORMAT csv, HEADER, DELIMITER ';')"
+        with path.open("rb") as source, cursor.cursor.copy(sql) as copy:
+            while chunk := source.read(1 << 20):
+                copy.write(chunk)
+        cursor.execute(f"SELECT count(*) FROM {COPY_TABLE}")
+        return int(cursor.fetchone()[0])
+
+
+def outorga_import(path: Path, platform: Platform, municipality: Municipality) -> tuple[float, float, int]:
+    with path.open(encoding="utf-8-sig", newline="") as stream:
+        validate_s, validated = timed(lambda: roster.read_csv(stream))
+    insert_s, record = timed(lambda: roster.roster_import(platform=platform, municipality=municipality,
+                                                          file_name=path.name, validated=validated))  # fmt: skip
+    if record.state != "imported":
+        sys.exit(f"the synthetic file was refused: {record.rejections[:3]}")
+    return validate_s, insert_s, RosterEntry.objects.filter(platform=platform).count()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rows", type=int, default=300_000)
+    options = parser.parse_args()
+    if connection.vendor != "postgresql":
+        sys.exit("The baseline is PostgreSQL's COPY: point DATABASE_URL at a PostgreSQL database.")
+    call_command("migrate", verbosity=0)
+    platform, municipality = setup()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "cadastro.csv"
+        write_csv(path, options.rows)
+        print(f"{options.rows:,} rows, {path.stat().st_size / 1e6:.1f} MB", flush=True)
+        copy_s, copied = timed(lambda: copy_baseline(path))
+        print(f"copy:    {copy_s:7.2f} s ({copied:,} rows)", flush=True)
+        for label in ("import", "replace"):
+            validate_s, insert_s, stored = outorga_import(path, platform, municipality)
+            total = validate_s + insert_s
+            print(f"{label}:  {total:7.2f} s ({stored:,} rows; validate {validate_s:.2f} s, store {insert_s:.2f} s)"
+                  f" = {total / copy_s:.2f}× COPY", flush=True)  # fmt: skip
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP TABLE {COPY_TABLE}")
+
+
+if __name__ == "__main__":
+    main()
