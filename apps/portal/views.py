@@ -230,6 +230,9 @@ def case_detail(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRespon
     today = timezone.localdate()
     window = appeal_window(case, today)
     form = AppealForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and window is None:
+        messages.error(request, "Não há defesa ou recurso a protocolar nesta fase do auto.")
+        return redirect("portal:case", pk=case.pk)
     if request.method == "POST" and window is not None and form.is_valid():
         try:
             appeal = services.portal_appeal_file(

@@ -290,3 +290,13 @@ def test_the_judge_downloads_a_portal_attachment_and_others_get_404(
     agent.force_login(agent_olimpia)
     assert agent.get(url).status_code == 404
     assert alice_client.get(url).status_code == 404
+
+
+def test_posting_a_defence_when_none_is_open_stores_nothing_and_says_why(
+    alice_client: Client, alice_case: Case, make_case: Callable[..., InfractionCase]
+) -> None:
+    auto = make_case(alice_case, dt.date.today() - dt.timedelta(days=1))
+    alice_client.post(reverse("portal:case", args=[auto.pk]), {"text": "Primeira."})
+    response = alice_client.post(reverse("portal:case", args=[auto.pk]), {"text": "Segunda."}, follow=True)
+    assert "Não há defesa ou recurso a protocolar nesta fase do auto." in response.content.decode()
+    assert Appeal.objects.filter(case=auto).count() == 1
