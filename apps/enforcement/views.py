@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.enforcement import catalog, forms, lawbridge, notices, pdf, services
+from apps.enforcement.choices import CaseState
 from apps.enforcement.models import Edital, Evidence, InfractionCase, Notice
 from apps.enforcement.regime_rules import CLANDESTINE_RULE, TRAFFIC_ONLY_RULE, cite_pt
 from apps.enforcement.selectors import PlateLookup, lookup_plate
@@ -175,7 +176,7 @@ def case_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
         rows = rows.filter(state=state)
     rows = rows.with_penalty_notice().order_by("-year", "-sequence")
     context = {"municipality": municipality, "page": _page(request, rows), "title": "Autos de infração",
-               "mine": False, "state": state, "today": _today()}  # fmt: skip
+               "mine": False, "state": state, "states": CaseState.choices, "today": _today()}  # fmt: skip
     return _render(request, "enforcement/case_list.html", context)
 
 

@@ -188,3 +188,14 @@ def test_the_list_flags_a_patrocinio_auto_whose_notice_limit_passed(
     assert 'data-testid="notice-limit-passed"' in client.get(url("case_list", patrocinio)).content.decode()
     page = client.get(url("case_detail", patrocinio, case.pk)).content.decode()
     assert "prazo ultrapassado" in page and "10/06/2026" in page
+
+
+def test_the_authority_filters_autos_by_state(
+    olimpia: Municipality, agent_olimpia: User, judge_olimpia: User
+) -> None:
+    drafted = open_auto(olimpia, agent_olimpia, plate="ABC1D23")
+    notified = open_auto(olimpia, agent_olimpia, plate="ABC1D24")
+    notice_send(case=notified, actor=agent_olimpia, purpose=NoticePurpose.INFRACTION, channel=NoticeChannel.IN_PERSON,
+                sent_on=notified.drawn_on, as_of=notified.drawn_on, refused=True)  # fmt: skip
+    body = client_for(judge_olimpia).get(url("case_list", olimpia), {"situacao": "notified"}).content.decode()
+    assert notified.number in body and drafted.number not in body
