@@ -17,8 +17,16 @@ threads), each for a fixed duration and number of connections:
 2. json  — GET /api/publica/v1/verificacao/?municipio=…&placa=… for random plates (5% unknown);
 3. page  — GET /consulta/?municipio=…&q=… (the phone page, rendered) for the same plates.
 Each lookup runs everything production does: rate limit (limit raised so the single client is never refused),
-one SELECT, the lookup counter UPDATE. Reported: requests/s, p50 and p99 latency, and the throughput of each
-lookup as a ratio of the baseline's. A benchmark, not a test: pytest does not collect it.
+one SELECT on the (municipality, plate) index, the lookup count (summed in memory, written every 10 s).
+Reported: requests/s, p50 and p99 latency, and the throughput of each lookup as a ratio of the baseline's.
+A benchmark, not a test: pytest does not collect it.
+
+Figures of 2026-11-30 (--scale 1, 16 connections, 5 workers, a 2-CPU machine shared with other test runs,
+load average 8-13, so absolute numbers are low and noisy; the ratio is taken in the same run):
+    run 1 (20 s rounds): ping 534 req/s p99 95 ms; json 78 req/s p99 308 ms (0.15); page 44 req/s p99 487 ms (0.08)
+    run 2 (30 s rounds): ping 341 req/s p99 278 ms; json 70 req/s p99 391 ms (0.21); page 37 req/s p99 592 ms (0.11)
+In-process, one JSON lookup costs 3.6 ms of CPU, the same as a one-query page (/dados-abertos/ 3.4 ms); the
+SELECT executes in 0.1-0.3 ms. The gap to the no-database ping is the database round trips on a saturated box.
 """
 
 from __future__ import annotations
