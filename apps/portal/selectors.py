@@ -22,7 +22,7 @@ from apps.licensing.choices import PERMIT_IN_FORCE_STATES
 from apps.licensing.models import Application, Permit
 from apps.portal.models import PortalAccount
 from apps.registry.choices import DocumentStatus
-from apps.registry.models import Document, Operator, Vehicle
+from apps.registry.models import Attendant, Document, Driver, Operator, Vehicle
 from apps.registry.selectors import decision_reason, operator_documents
 
 
@@ -55,6 +55,14 @@ class PortalScope:
     def _person_id(self) -> int | None:
         link = self.account.driver or self.account.attendant
         return link.person_id if link is not None else None
+
+    def drivers(self) -> QuerySet[Driver]:
+        rows = Driver.objects.filter(operator=self.operator, active=True).select_related("person", "vehicle")
+        return rows if self.is_holder else rows.filter(pk__in=[self.account.driver_id])
+
+    def attendants(self) -> QuerySet[Attendant]:
+        rows = Attendant.objects.filter(operator=self.operator, active=True).select_related("person")
+        return rows if self.is_holder else rows.filter(pk__in=[self.account.attendant_id])
 
     def vehicles(self) -> QuerySet[Vehicle]:
         rows = Vehicle.objects.filter(operator=self.operator).order_by("plate")

@@ -80,6 +80,7 @@ def home(request: HttpRequest, scope: PortalScope) -> HttpResponse:
     running = scope.cases().exclude(state__in=(CaseState.CLOSED, CaseState.CANCELLED))
     open_cases = [(case, appeal_window(case, today)) for case in running]
     return _render(request, scope, "home.html", today=today, permits=scope.permits_in_force(),
+                   drivers=scope.drivers(), attendants=scope.attendants(),
                    next_document=next_expiring(scope.documents(), today),
                    applications=scope.applications().filter(state__in=OPEN_STATES),
                    guides=scope.guides().filter(status=GuideStatus.OPEN), open_cases=open_cases)  # fmt: skip

@@ -300,3 +300,12 @@ def test_posting_a_defence_when_none_is_open_stores_nothing_and_says_why(
     response = alice_client.post(reverse("portal:case", args=[auto.pk]), {"text": "Segunda."}, follow=True)
     assert "Não há defesa ou recurso a protocolar nesta fase do auto." in response.content.decode()
     assert Appeal.objects.filter(case=auto).count() == 1
+
+
+def test_the_summary_lists_the_people_linked_to_the_operator(
+    alice_client: Client, alice_case: Case, marcos: PortalAccount, votuporanga_licensed: tuple[Case, Permit]
+) -> None:
+    summary = alice_client.get(reverse("portal:home")).content.decode()
+    assert f"{alice_case.person.name} — Condutor principal" in summary
+    driver_summary = portal_client(marcos).get(reverse("portal:home")).content.decode()
+    assert "Marcos Pereira — Empregado da empresa" in driver_summary
