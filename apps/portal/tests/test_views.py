@@ -19,10 +19,11 @@ from apps.enforcement.choices import NoticePurpose
 from apps.enforcement.models import InfractionCase
 from apps.finance.models import PaymentGuide
 from apps.finance.services import payment_register
-from apps.licensing.casebook import Case
+from apps.licensing.casebook import PROFILES, Case, make_driver, make_person
 from apps.licensing.models import Application, Permit
+from apps.portal.choices import PortalRole
 from apps.portal.models import AppealAttachment, PortalAccount
-from apps.portal.tests.conftest import PASSWORD, pdf_upload, portal_client
+from apps.portal.tests.conftest import AS_OF, PASSWORD, make_account, pdf_upload, portal_client
 from apps.registry.models import Document
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
@@ -309,3 +310,23 @@ def test_the_summary_lists_the_people_linked_to_the_operator(
     assert f"{alice_case.person.name} — Condutor principal" in summary
     driver_summary = portal_client(marcos).get(reverse("portal:home")).content.decode()
     assert "Marcos Pereira — Empregado da empresa" in driver_summary
+
+
+def test_a_driver_of_the_same_operator_never_sees_the_holders_own_documents(
+    alice_client: Client, alice_case: Case
+) -> None:
+    profile = PROFILES["olimpia_sp_escolar"]
+    person = make_person(alice_case.operator.municipality, 40, "Davi Auxiliar", as_of=AS_OF, profile=profile)
+    driver = make_driver(alice_case.operator, person, as_of=AS_OF, profile=profile, vehicle=alice_case.vehicle,
+                         role="auxiliary")  # fmt: skip
+    davi = portal_client(make_account(alice_case, "davi", PortalRole.DRIVER, driver=driver))
+    summary = davi.get(reverse("portal:home")).content.decode()
+    assert "Davi Auxiliar — Condutor auxiliar" in summary and alice_case.person.name + " —" not in summary
+    holder_doc = Document.objects.filter(person=alice_case.person).first()
+    own_doc = Document.objects.filter(person=person).first()
+    assert holder_doc is not None and own_doc is not None
+    assert davi.get(reverse("portal:document-renew", args=[holder_doc.pk])).status_code == 404
+    assert davi.get(reverse("portal:document-renew", args=[own_doc.pk])).status_code == 200
+    vehicle_doc = Document.objects.filter(vehicle=alice_case.vehicle).first()
+    assert vehicle_doc is not None
+    assert davi.get(reverse("portal:document-renew", args=[vehicle_doc.pk])).status_code == 200
