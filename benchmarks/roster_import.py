@@ -106,7 +106,8 @@ def setup() -> tuple[Platform, Municipality]:
 def copy_baseline(path: Path) -> int:
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(f"TRUNCATE {COPY_TABLE}")
-        sql = f"COPY {COPY_TABLE} (cpf, name, plate, cnh_category, cnh_expiry) FROM STDIN (FORMAT csv, HEADER, DELIMITER ';')"
+        columns = "cpf, name, plate, cnh_category, cnh_expiry"
+        sql = f"COPY {COPY_TABLE} ({columns}) FROM STDIN (FORMAT csv, HEADER, DELIMITER ';')"
         with path.open("rb") as source, cursor.cursor.copy(sql) as copy:
             while chunk := source.read(1 << 20):
                 copy.write(chunk)
@@ -125,7 +126,9 @@ def outorga_import(path: Path, platform: Platform, municipality: Municipality) -
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--rows", type=int, default=300_000)
     options = parser.parse_args()
     if connection.vendor != "postgresql":

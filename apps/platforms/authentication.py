@@ -49,7 +49,9 @@ class PlatformTokenAuthentication(BaseAuthentication):
     def _token_from_header(self, request: Request) -> str:
         parts = get_authorization_header(request).split()
         if not parts or parts[0].decode(errors="replace") != self.keyword:
-            raise PlatformAuthError("token_missing", "Envie o token no cabeçalho Authorization: Bearer <token>.")
+            raise PlatformAuthError(
+                "token_missing", "Envie o token no cabeçalho Authorization: Bearer <token>."
+            )
         if len(parts) != 2:
             raise PlatformAuthError("token_malformed", "Cabeçalho Authorization malformado.")
         token = parts[1].decode(errors="replace")

@@ -51,10 +51,12 @@ def _from_audit(municipality: Municipality, after_id: int) -> tuple[list[StatusC
         municipality=municipality, object_type="licensing.permit", action__in=AUDIT_ACTIONS, pk__gt=after_id
     ).order_by("pk")
     events_list = list(events.values("pk", "action", "object_id", "occurred_at", "after"))
-    permits = Permit.objects.select_related("vehicle").only(*PERMIT_COLUMNS).in_bulk(
-        {int(e["object_id"]) for e in events_list}
+    permits = (
+        Permit.objects.select_related("vehicle")
+        .only(*PERMIT_COLUMNS)
+        .in_bulk({int(e["object_id"]) for e in events_list})
     )
-    rows = [_change_from_event(e, permits[int(e["object_id"])], municipality) for e in events_list]
+    rows = [_change_from_event(dict(e), permits[int(e["object_id"])], municipality) for e in events_list]
     return rows, (events_list[-1]["pk"] if events_list else after_id)
 
 
@@ -72,7 +74,9 @@ def _change_from_event(event: dict[str, Any], permit: Permit, municipality: Muni
 
 def _expiries(municipality: Municipality, as_of: dt.date, already: set[int]) -> list[StatusChange]:
     """Permits whose validity ended before `as_of` (swept or not) with no expiry in the feed yet."""
-    recorded = StatusChange.objects.filter(municipality=municipality, kind=ChangeKind.EXPIRED).values("permit_id")
+    recorded = StatusChange.objects.filter(municipality=municipality, kind=ChangeKind.EXPIRED).values(
+        "permit_id"
+    )
     lapsed = (
         Permit.objects.filter(municipality=municipality, valid_until__lt=as_of)
         .filter(state__in=[*PERMIT_IN_FORCE_STATES, PermitState.EXPIRED])

@@ -26,7 +26,11 @@ from apps.tenancy.models import Municipality
 MAX_BATCH = 1000
 PERMIT_COLUMNS = ("pk", "number", "state", "kind", "valid_from", "valid_until", "suspended_until")
 # Preference when a person or car has several permits: the one that lets them work, then the most recent.
-STATUS_RANK = {VerificationStatus.REGULAR: 0, VerificationStatus.SUSPENDED: 1, VerificationStatus.NOT_YET_VALID: 2}
+STATUS_RANK = {
+    VerificationStatus.REGULAR: 0,
+    VerificationStatus.SUSPENDED: 1,
+    VerificationStatus.NOT_YET_VALID: 2,
+}
 
 
 @dataclass(frozen=True)

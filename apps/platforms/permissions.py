@@ -7,4 +7,7 @@ HANDLERS = {Role.ADMINISTRATOR, Role.ANALYST}
 
 register("platforms.substitutionreport", {VIEW: HANDLERS | {Role.AUDITOR_DPO, Role.ENFORCEMENT_AGENT},
                                           CHANGE: HANDLERS})  # fmt: skip
-register("platforms.platformcredential", {VIEW: {Role.ADMINISTRATOR, Role.AUDITOR_DPO}, CHANGE: {Role.ADMINISTRATOR}})
+register(
+    "platforms.platformcredential",
+    {VIEW: {Role.ADMINISTRATOR, Role.AUDITOR_DPO}, CHANGE: {Role.ADMINISTRATOR}},
+)

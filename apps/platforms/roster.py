@@ -63,12 +63,14 @@ def cpf_is_valid(digits: str) -> bool:
     return True
 
 
-def read_csv(stream: IO[str], progress: Callable[[int], None] | None = None) -> Validated:
+def read_csv(stream: IO[str], progress: Callable[[int], object] | None = None) -> Validated:
     """Validate the whole file; `progress(n)` is told every 1,000 lines (the command draws a bar)."""
     result = Validated()
     try:
         sample = stream.readline()
-        reader = csv.reader(_chain(sample, stream), delimiter=";" if sample.count(";") > sample.count(",") else ",")
+        reader = csv.reader(
+            _chain(sample, stream), delimiter=";" if sample.count(";") > sample.count(",") else ","
+        )
         header = next(reader, None)
         columns = _check_header(header, result)
         if columns is not None:
@@ -94,18 +96,20 @@ def _check_header(header: list[str] | None, result: Validated) -> list[str] | No
     allowed = ", ".join(REQUIRED_COLUMNS + OPTIONAL_COLUMNS)
     for name in columns:
         if name not in REQUIRED_COLUMNS + OPTIONAL_COLUMNS:
-            result.rejections.append(Rejection(1, name, "unknown_column",
-                                               f"Coluna desconhecida: “{name}”. Colunas aceitas: {allowed}."))  # fmt: skip
+            message = f"Coluna desconhecida: “{name}”. Colunas aceitas: {allowed}."
+            result.rejections.append(Rejection(1, name, "unknown_column", message))
     for name in REQUIRED_COLUMNS:
         if name not in columns:
-            result.rejections.append(Rejection(1, name, "missing_column", f"Falta a coluna obrigatória “{name}”."))
+            result.rejections.append(
+                Rejection(1, name, "missing_column", f"Falta a coluna obrigatória “{name}”.")
+            )
     if len(set(columns)) != len(columns):
         result.rejections.append(Rejection(1, "", "duplicate_column", "Uma coluna aparece duas vezes."))
     return None if result.rejections else columns
 
 
 def _read_rows(
-    reader: Any, columns: list[str], result: Validated, progress: Callable[[int], None] | None
+    reader: Any, columns: list[str], result: Validated, progress: Callable[[int], object] | None
 ) -> None:
     first_line_of: dict[str, int] = {}
     width = len(columns)
@@ -118,8 +122,8 @@ def _read_rows(
             if not any(c.strip() for c in cells):
                 result.total -= 1  # a blank line is not a row
                 continue
-            result.rejections.append(Rejection(line, "", "field_count",
-                                               f"A linha tem {len(cells)} campos; o cabeçalho tem {width}."))  # fmt: skip
+            message = f"A linha tem {len(cells)} campos; o cabeçalho tem {width}."
+            result.rejections.append(Rejection(line, "", "field_count", message))
             continue
         _validate_row(line, dict(zip(columns, cells, strict=True)), result, first_line_of)
     if progress is not None:
@@ -130,9 +134,13 @@ def _validate_row(line: int, row: dict[str, str], result: Validated, first_line_
     errors: list[Rejection] = []
     cpf = NOT_DIGITS.sub("", row["cpf"])
     if not cpf_is_valid(cpf):
-        errors.append(Rejection(line, "cpf", "cpf_invalid", "CPF inválido (11 dígitos com verificadores corretos)."))
+        errors.append(
+            Rejection(line, "cpf", "cpf_invalid", "CPF inválido (11 dígitos com verificadores corretos).")
+        )
     elif cpf in first_line_of:
-        errors.append(Rejection(line, "cpf", "duplicate_cpf", f"CPF repetido (já na linha {first_line_of[cpf]})."))
+        errors.append(
+            Rejection(line, "cpf", "duplicate_cpf", f"CPF repetido (já na linha {first_line_of[cpf]}).")
+        )
     name = row["nome"].strip()
     if not name or len(name) > 150:
         errors.append(Rejection(line, "nome", "name_invalid", "Nome: obrigatório, até 150 caracteres."))
@@ -199,14 +207,18 @@ def _insert_entries(record: RosterImport, rows: list[tuple[int, str, str, str, s
     )  # fmt: skip
 
 
-def _copy_entries(fixed: tuple[int, int, int], rows: list[tuple[int, str, str, str, str, dt.date | None]]) -> None:
+def _copy_entries(
+    fixed: tuple[int, int, int], rows: list[tuple[int, str, str, str, str, dt.date | None]]
+) -> None:
     """PostgreSQL COPY inside the same transaction: as atomic as INSERT, several times cheaper.
 
     Lines are built in COPY's text format and sent in chunks (psycopg's per-row write_row costs more than the
     database does). Only the name is free text: its backslashes, tabs and line breaks are escaped.
     """
     table = RosterEntry._meta.db_table
-    columns = "platform_id, municipality_id, roster_import_id, line, cpf, name, plate, cnh_category, cnh_expiry"
+    columns = (
+        "platform_id, municipality_id, roster_import_id, line, cpf, name, plate, cnh_category, cnh_expiry"
+    )
     head = "\t".join(map(str, fixed))
     with connection.cursor() as cursor, cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
         for start in range(0, len(rows), INSERT_BATCH):

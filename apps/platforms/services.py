@@ -128,7 +128,9 @@ def _substitute_plate(raw: str, registered_plate: str) -> str:
 
 def _check_period(starts_on: dt.date, expected_end_on: dt.date | None, as_of: dt.date) -> None:
     if expected_end_on is not None and expected_end_on < starts_on:
-        raise PlatformAPIError("period_invalid", "A previsão de término não pode ser anterior ao início.", 400)
+        raise PlatformAPIError(
+            "period_invalid", "A previsão de término não pode ser anterior ao início.", 400
+        )
     if starts_on > as_of + dt.timedelta(days=30):
         raise PlatformAPIError("period_invalid", "Comunique a substituição quando ela acontecer (art. 11-A: "
                                "comunicar imediatamente), não com mais de 30 dias de antecedência.", 400)  # fmt: skip

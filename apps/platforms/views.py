@@ -20,7 +20,9 @@ MODEL = "platforms.substitutionreport"
 
 
 def _municipality(request: HttpRequest, ibge_code: str, action: str) -> Municipality:
-    municipality = get_object_for_user_or_404(Municipality.objects.all(), request.user, "view", ibge_code=ibge_code)
+    municipality = get_object_for_user_or_404(
+        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
+    )
     if not user_can(request.user, municipality.pk, MODEL, action):
         raise Http404("Registro não encontrado.")
     return municipality
@@ -52,7 +54,9 @@ def substitution_decide(request: HttpRequest, ibge_code: str, pk: int) -> HttpRe
                                         municipality=municipality, pk=pk)  # fmt: skip
     accept = request.POST.get("decision") == "accept"
     try:
-        substitution_handle(actor=request.user, report=report, accept=accept, note=request.POST.get("note", ""))
+        substitution_handle(
+            actor=request.user, report=report, accept=accept, note=request.POST.get("note", "")
+        )
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:

@@ -73,7 +73,7 @@ def deliver_due(*, now: dt.datetime) -> DeliveryOutcome:
         .select_related("credential", "change", "credential__municipality")
         .order_by("next_attempt_at", "pk")
     )
-    counts = {DeliveryState.DELIVERED: 0, DeliveryState.PENDING: 0, DeliveryState.FAILED: 0}
+    counts: dict[str, int] = {DeliveryState.DELIVERED: 0, DeliveryState.PENDING: 0, DeliveryState.FAILED: 0}
     for delivery in due:
         counts[_attempt(delivery, now=now)] += 1
     return DeliveryOutcome(counts[DeliveryState.DELIVERED], counts[DeliveryState.PENDING],

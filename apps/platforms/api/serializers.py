@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from apps.platforms.checks import MAX_BATCH
@@ -9,12 +11,14 @@ from apps.platforms.choices import ChangeKind, RosterImportState, SubstitutionSt
 from apps.public.choices import VerificationStatus
 
 
-class ErrorSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="Código estável para máquinas (ex.: token_revoked, plate_invalid).")
+class ErrorSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField(
+        help_text="Código estável para máquinas (ex.: token_revoked, plate_invalid)."
+    )
     message = serializers.CharField(help_text="Mensagem em português para pessoas.")
 
 
-class CheckRequestSerializer(serializers.Serializer):
+class CheckRequestSerializer(serializers.Serializer[Any]):
     drivers = serializers.ListField(child=serializers.CharField(allow_blank=True), required=False,
                                     max_length=MAX_BATCH, help_text="CPFs (com ou sem pontuação).")  # fmt: skip
     vehicles = serializers.ListField(child=serializers.CharField(allow_blank=True), required=False,
@@ -26,7 +30,7 @@ class CheckRequestSerializer(serializers.Serializer):
         return attrs
 
 
-class CheckItemSerializer(serializers.Serializer):
+class CheckItemSerializer(serializers.Serializer[Any]):
     authorized = serializers.BooleanField()
     status = serializers.ChoiceField(choices=VerificationStatus.choices)
     valid_until = serializers.DateField(allow_null=True)
@@ -43,13 +47,13 @@ class VehicleCheckSerializer(CheckItemSerializer):
     plate = serializers.CharField()
 
 
-class CheckResponseSerializer(serializers.Serializer):
+class CheckResponseSerializer(serializers.Serializer[Any]):
     checked_on = serializers.DateField()
     drivers = DriverCheckSerializer(many=True)
     vehicles = VehicleCheckSerializer(many=True)
 
 
-class SubstitutionRequestSerializer(serializers.Serializer):
+class SubstitutionRequestSerializer(serializers.Serializer[Any]):
     driver_cpf = serializers.CharField()
     substitute_plate = serializers.CharField()
     substitute_make_model = serializers.CharField(max_length=120)
@@ -59,7 +63,7 @@ class SubstitutionRequestSerializer(serializers.Serializer):
     expected_end_on = serializers.DateField(required=False, allow_null=True)
 
 
-class SubstitutionResponseSerializer(serializers.Serializer):
+class SubstitutionResponseSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     state = serializers.ChoiceField(choices=SubstitutionState.choices)
     permit_number = serializers.CharField()
@@ -69,7 +73,7 @@ class SubstitutionResponseSerializer(serializers.Serializer):
     secretariat_note = serializers.CharField()
 
 
-class ChangeSerializer(serializers.Serializer):
+class ChangeSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=ChangeKind.choices)
     effective_on = serializers.DateField()
@@ -79,24 +83,24 @@ class ChangeSerializer(serializers.Serializer):
     suspended_until = serializers.DateField(allow_null=True)
 
 
-class ChangeFeedSerializer(serializers.Serializer):
+class ChangeFeedSerializer(serializers.Serializer[Any]):
     results = ChangeSerializer(many=True)
     next_since = serializers.IntegerField(help_text="Passe como ?since= na próxima chamada.")
     has_more = serializers.BooleanField()
 
 
-class RosterUploadSerializer(serializers.Serializer):
+class RosterUploadSerializer(serializers.Serializer[Any]):
     file = serializers.FileField(help_text="CSV UTF-8: cpf, nome, placa, categoria_cnh[, validade_cnh].")
 
 
-class RejectionSerializer(serializers.Serializer):
+class RejectionSerializer(serializers.Serializer[Any]):
     line = serializers.IntegerField()
     field = serializers.CharField()
     code = serializers.CharField()
     message = serializers.CharField()
 
 
-class RosterImportSerializer(serializers.Serializer):
+class RosterImportSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     state = serializers.ChoiceField(choices=RosterImportState.choices)
     file_name = serializers.CharField()

@@ -109,12 +109,19 @@ class SubstitutionCreateView(PlatformView):
     @extend_schema(
         summary="Comunicar substituição temporária por veículo locado (Patrocínio, art. 11-A)",
         request=s.SubstitutionRequestSerializer,
-        responses={201: s.SubstitutionResponseSerializer, 400: s.ErrorSerializer, 422: s.ErrorSerializer, **ERRORS},
+        responses={
+            201: s.SubstitutionResponseSerializer,
+            400: s.ErrorSerializer,
+            422: s.ErrorSerializer,
+            **ERRORS,
+        },
     )
     def post(self, request: Request, ibge_code: str) -> Response:
         body = s.SubstitutionRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        report = substitution_report(credential=self.credential, as_of=timezone.localdate(), **body.validated_data)
+        report = substitution_report(
+            credential=self.credential, as_of=timezone.localdate(), **body.validated_data
+        )
         return Response(substitution_to_dict(report), status=status.HTTP_201_CREATED)
 
 
@@ -122,9 +129,11 @@ class SubstitutionDetailView(PlatformView):
     @extend_schema(summary="Situação de uma comunicação de substituição",
                    responses={200: s.SubstitutionResponseSerializer, 404: s.ErrorSerializer, **ERRORS})  # fmt: skip
     def get(self, request: Request, ibge_code: str, pk: int) -> Response:
-        report = SubstitutionReport.objects.select_related("permit").filter(
-            pk=pk, platform=self.credential.platform, municipality=self.credential.municipality
-        ).first()
+        report = (
+            SubstitutionReport.objects.select_related("permit")
+            .filter(pk=pk, platform=self.credential.platform, municipality=self.credential.municipality)
+            .first()
+        )
         if report is None:
             raise not_found()
         return Response(substitution_to_dict(report))
@@ -138,7 +147,10 @@ class ChangeFeedView(PlatformView):
         responses={200: s.ChangeFeedSerializer, 400: s.ErrorSerializer, **ERRORS},
     )  # fmt: skip
     def get(self, request: Request, ibge_code: str) -> Response:
-        since, limit = _int_param(request, "since", 0), min(_int_param(request, "limit", FEED_PAGE), FEED_PAGE)
+        since, limit = (
+            _int_param(request, "since", 0),
+            min(_int_param(request, "limit", FEED_PAGE), FEED_PAGE),
+        )
         municipality = self.credential.municipality
         changes.capture(municipality, as_of=timezone.localdate())
         rows = changes.feed(municipality, since=since, limit=limit + 1)
@@ -167,15 +179,21 @@ class RosterUploadView(PlatformView):
     @extend_schema(
         summary="Enviar o cadastro de motoristas (CSV): importado inteiro ou recusado inteiro",
         request={"multipart/form-data": s.RosterUploadSerializer},
-        responses={201: s.RosterImportSerializer, 422: s.RosterImportSerializer, 400: s.ErrorSerializer, **ERRORS},
+        responses={
+            201: s.RosterImportSerializer,
+            422: s.RosterImportSerializer,
+            400: s.ErrorSerializer,
+            **ERRORS,
+        },
     )
     def post(self, request: Request, ibge_code: str) -> Response:
         upload = request.FILES.get("file")
         if upload is None:
             raise PlatformAPIError("file_missing", "Envie o arquivo CSV no campo “file”.")
         text = io.TextIOWrapper(upload.file, encoding="utf-8-sig", newline="")
-        record = roster.roster_import(platform=self.credential.platform, municipality=self.credential.municipality,
-                                      file_name=upload.name or "cadastro.csv", validated=roster.read_csv(text))  # fmt: skip
+        credential, validated = self.credential, roster.read_csv(text)
+        record = roster.roster_import(platform=credential.platform, municipality=credential.municipality,
+                                      file_name=upload.name or "cadastro.csv", validated=validated)  # fmt: skip
         code = status.HTTP_201_CREATED if record.state == "imported" else status.HTTP_422_UNPROCESSABLE_ENTITY
         return Response(import_to_dict(record), status=code)
 

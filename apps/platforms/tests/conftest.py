@@ -32,7 +32,9 @@ def issue_permit(case: Case, as_of: dt.date) -> Permit:
     for move in (services.application_submit, services.application_start_analysis):
         application = move(application=application, actor=None, as_of=as_of)
     services.application_require_inspection(application=application, actor=None, as_of=as_of)
-    services.application_inspection_passed(application=application, performed_on=as_of, actor=None, as_of=as_of)
+    services.application_inspection_passed(
+        application=application, performed_on=as_of, actor=None, as_of=as_of
+    )
     services.application_approve(application=application, actor=None, as_of=as_of)
     return Permit.objects.select_related("vehicle", "operator__person").get(application=application)
 
@@ -40,7 +42,9 @@ def issue_permit(case: Case, as_of: dt.date) -> Permit:
 @pytest.fixture
 def driver_case(patrocinio: Municipality, today: dt.date) -> Case:
     case = pf_case(patrocinio, 43, "Rafael Aplicativo", as_of=today)
-    upload_documents(case.vehicle, ("inspection_fee_receipt",), as_of=today, regime_id="patrocinio_mg_aplicativo")
+    upload_documents(
+        case.vehicle, ("inspection_fee_receipt",), as_of=today, regime_id="patrocinio_mg_aplicativo"
+    )
     return case
 
 

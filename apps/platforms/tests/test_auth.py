@@ -45,12 +45,17 @@ def test_it_refuses_missing_and_malformed_tokens(patrocinio: Municipality, heade
     assert response["WWW-Authenticate"].startswith("Bearer")
 
 
-def test_a_revoked_token_replayed_is_refused(api: Client, issued: IssuedCredential, patrocinio: Municipality) -> None:
+def test_a_revoked_token_replayed_is_refused(
+    api: Client, issued: IssuedCredential, patrocinio: Municipality
+) -> None:
     assert post_json(api, url(patrocinio.ibge_code, "checks/"), CHECK).status_code == 200
     credential_revoke(actor=None, credential=issued.credential)
     response = post_json(api, url(patrocinio.ibge_code, "checks/"), CHECK)
     assert response.status_code == 401
-    assert response.json() == {"code": "token_revoked", "message": "Token revogado pela prefeitura; peça um novo."}
+    assert response.json() == {
+        "code": "token_revoked",
+        "message": "Token revogado pela prefeitura; peça um novo.",
+    }
 
 
 def test_a_token_for_another_municipality_gets_403(api: Client, olimpia: Municipality) -> None:

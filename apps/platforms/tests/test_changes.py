@@ -48,7 +48,9 @@ def test_an_expiry_the_sweep_made_without_audit_rows_is_in_the_feed_once(
     changes.capture(patrocinio, as_of=today)
     changes.capture(patrocinio, as_of=today)
     expired = StatusChange.objects.filter(kind="expired")
-    assert [(c.permit_id, c.effective_on) for c in expired] == [(patrocinio_permit.pk, today - dt.timedelta(days=1))]
+    assert [(c.permit_id, c.effective_on) for c in expired] == [
+        (patrocinio_permit.pk, today - dt.timedelta(days=1))
+    ]
 
 
 def test_a_bad_cursor_is_refused(api: Client, patrocinio: Municipality) -> None:
@@ -85,7 +87,11 @@ def receiver() -> Iterator[str]:
 
 
 def test_webhooks_are_signed_retried_with_backoff_and_delivered_once(
-    issued: IssuedCredential, patrocinio: Municipality, patrocinio_permit: Permit, receiver: str, today: dt.date
+    issued: IssuedCredential,
+    patrocinio: Municipality,
+    patrocinio_permit: Permit,
+    receiver: str,
+    today: dt.date,
 ) -> None:
     PlatformCredential.objects.filter(pk=issued.credential.pk).update(webhook_url=receiver)
     changes.capture(patrocinio, as_of=today)
@@ -100,8 +106,10 @@ def test_webhooks_are_signed_retried_with_backoff_and_delivered_once(
     later = start + dt.timedelta(minutes=1)
     assert webhooks.deliver_due(now=later).delivered == 1
     assert webhooks.deliver_due(now=later + dt.timedelta(hours=1)).delivered == 0
-    (body, signature), = Receiver.received
-    assert json.loads(body)["kind"] == "issued" and json.loads(body)["permit_number"] == patrocinio_permit.number
+    ((body, signature),) = Receiver.received
+    assert (
+        json.loads(body)["kind"] == "issued" and json.loads(body)["permit_number"] == patrocinio_permit.number
+    )
     assert webhooks.verify(issued.webhook_secret, body, signature, now=int(later.timestamp()))
     assert not webhooks.verify("wrong-secret", body, signature, now=int(later.timestamp()))
     assert not webhooks.verify(issued.webhook_secret, body, signature, now=int(later.timestamp()) + 3600)

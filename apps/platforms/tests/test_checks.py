@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.django_db
 ALLOWED_KEYS = {"cpf", "plate", "authorized", "status", "valid_until", "suspended_until", "permit_number"}
 
 
-def check(api: Client, municipality: Municipality, **body: list[str]) -> dict:
+def check(api: Client, municipality: Municipality, **body: list[str]) -> Any:
     response = post_json(api, url(municipality.ibge_code, "checks/"), body)
     assert response.status_code == 200, response.content
     return response.json()
@@ -36,7 +37,7 @@ def test_an_authorized_driver_and_car_are_answered_with_validity(
         assert item["authorized"] is True
         assert item["status"] == "regular"
         assert item["permit_number"] == patrocinio_permit.number
-        assert item["valid_until"] == patrocinio_permit.valid_until.isoformat()
+        assert item["valid_until"] == str(patrocinio_permit.valid_until)
         assert set(item) == ALLOWED_KEYS - ({"plate"} if "cpf" in item else {"cpf"})
     assert driver["cpf"] == driver_case.person.cpf
 
@@ -45,7 +46,9 @@ def test_a_suspended_permit_is_not_authorized_and_says_until_when(
     api: Client, patrocinio: Municipality, patrocinio_permit: Permit, today: dt.date
 ) -> None:
     until = today + dt.timedelta(days=10)
-    services.permit_suspend(permit=patrocinio_permit, actor=None, as_of=today, until=until, reason="Auto 1/2026")
+    services.permit_suspend(
+        permit=patrocinio_permit, actor=None, as_of=today, until=until, reason="Auto 1/2026"
+    )
     vehicle = check(api, patrocinio, vehicles=[patrocinio_permit.vehicle.plate])["vehicles"][0]
     assert (vehicle["authorized"], vehicle["status"], vehicle["suspended_until"]) == (
         False, "suspended", until.isoformat()
@@ -76,7 +79,7 @@ def test_another_municipality_permit_is_unknown_here(
     from apps.platforms.tests.conftest import issue_permit
 
     olimpia_permit = issue_permit(pf_case(olimpia, 41, "Maria Souza", as_of=today), today)
-    answer = check(api, patrocinio, drivers=[olimpia_permit.operator.person.cpf],
+    answer = check(api, patrocinio, drivers=[olimpia_permit.operator.person.cpf],  # type: ignore[union-attr]
                    vehicles=[olimpia_permit.vehicle.plate])  # fmt: skip
     assert answer["drivers"][0]["status"] == answer["vehicles"][0]["status"] == "unknown"
     assert answer["vehicles"][0]["permit_number"] is None
@@ -88,7 +91,11 @@ def test_malformed_items_get_their_own_error_and_the_rest_is_answered(
     answer = check(api, patrocinio, drivers=["123", "111.111.111-11"],
                    vehicles=["AB-12", "ABCD123", patrocinio_permit.vehicle.plate])  # fmt: skip
     assert [d["error"]["code"] for d in answer["drivers"]] == ["cpf_length", "cpf_invalid"]
-    assert [v.get("error", {}).get("code") for v in answer["vehicles"]] == ["plate_invalid", "plate_invalid", None]
+    assert [v.get("error", {}).get("code") for v in answer["vehicles"]] == [
+        "plate_invalid",
+        "plate_invalid",
+        None,
+    ]
     assert answer["vehicles"][2]["authorized"] is True
     assert "authorized" not in answer["drivers"][0]
 
@@ -104,7 +111,9 @@ def test_an_old_plate_finds_the_car_registered_with_its_mercosul_form(
 @pytest.mark.parametrize(
     "body", [{}, {"drivers": []}, {"drivers": "52998224725"}, {"vehicles": ["ABC1D23"] * (MAX_BATCH + 1)}]
 )
-def test_a_bad_batch_is_refused_with_a_code(api: Client, patrocinio: Municipality, body: dict) -> None:
+def test_a_bad_batch_is_refused_with_a_code(
+    api: Client, patrocinio: Municipality, body: dict[str, Any]
+) -> None:
     response = post_json(api, url(patrocinio.ibge_code, "checks/"), body)
     assert response.status_code == 400
     assert response.json()["code"] == "invalid_request"

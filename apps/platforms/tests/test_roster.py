@@ -112,7 +112,9 @@ def test_another_platform_cannot_read_the_report(api: Client, patrocinio: Munici
 
     pk = upload(api, patrocinio, GOOD).json()["id"]
     rival = platform_create(actor=None, name="Outra", cnpj="11444777000161")
-    other = Client(HTTP_AUTHORIZATION=f"Bearer {credential_issue(actor=None, platform=rival, municipality=patrocinio).token}")
+    other = Client(
+        HTTP_AUTHORIZATION=f"Bearer {credential_issue(actor=None, platform=rival, municipality=patrocinio).token}"
+    )
     assert other.get(url(patrocinio.ibge_code, f"roster/{pk}/")).status_code == 404
 
 

@@ -64,13 +64,20 @@ def test_staff_of_another_town_gets_404(
 
 
 def test_another_platform_cannot_read_the_report(
-    api: Client, issued: Any, patrocinio: Municipality, patrocinio_permit: Permit, driver_case: Case, today: dt.date
+    api: Client,
+    issued: Any,
+    patrocinio: Municipality,
+    patrocinio_permit: Permit,
+    driver_case: Case,
+    today: dt.date,
 ) -> None:
     from apps.platforms.services import platform_create
 
     pk = post_json(api, url(patrocinio.ibge_code, "substitutions/"), body(driver_case, today)).json()["id"]
     rival = platform_create(actor=None, name="Outra", cnpj="11444777000161")
-    other = Client(HTTP_AUTHORIZATION=f"Bearer {credential_issue(actor=None, platform=rival, municipality=patrocinio).token}")
+    other = Client(
+        HTTP_AUTHORIZATION=f"Bearer {credential_issue(actor=None, platform=rival, municipality=patrocinio).token}"
+    )
     response = other.get(url(patrocinio.ibge_code, f"substitutions/{pk}/"))
     assert (response.status_code, response.json()["code"]) == (404, "not_found")
 
@@ -89,7 +96,9 @@ def test_bad_reports_are_refused_and_nothing_is_stored(
     api: Client, patrocinio: Municipality, patrocinio_permit: Permit, driver_case: Case, today: dt.date,
     overrides: dict[str, str], status: int, code: str,
 ) -> None:  # fmt: skip
-    response = post_json(api, url(patrocinio.ibge_code, "substitutions/"), body(driver_case, today, **overrides))
+    response = post_json(
+        api, url(patrocinio.ibge_code, "substitutions/"), body(driver_case, today, **overrides)
+    )
     assert (response.status_code, response.json()["code"]) == (status, code)
     assert not SubstitutionReport.objects.exists()
 

@@ -18,7 +18,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--cnpj", required=True)
-        parser.add_argument("--name", default="", help="Nome, para cadastrar a plataforma se ainda não existir.")
+        parser.add_argument(
+            "--name", default="", help="Nome, para cadastrar a plataforma se ainda não existir."
+        )
         parser.add_argument("--municipality", required=True, help="Código IBGE do município.")
         parser.add_argument("--webhook-url", default="")
         parser.add_argument("--label", default="")
@@ -28,9 +30,9 @@ class Command(BaseCommand):
         if municipality is None:
             raise CommandError("Município não encontrado (informe o código IBGE).")
         try:
-            platform = Platform.objects.filter(cnpj=normalize_cnpj(options["cnpj"])).first() or platform_create(
-                actor=None, name=options["name"], cnpj=options["cnpj"]
-            )
+            platform = Platform.objects.filter(
+                cnpj=normalize_cnpj(options["cnpj"])
+            ).first() or platform_create(actor=None, name=options["name"], cnpj=options["cnpj"])
         except ValidationError as exc:
             raise CommandError(" ".join(exc.messages)) from None
         issued = credential_issue(actor=None, platform=platform, municipality=municipality,

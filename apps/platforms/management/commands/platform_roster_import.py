@@ -31,14 +31,19 @@ class Command(BaseCommand):
         if platform is None or municipality is None:
             raise CommandError("Plataforma ou município não encontrado.")
         path: Path = options["file"]
-        with path.open(encoding="utf-8-sig", newline="") as stream, tqdm(unit=" linhas", desc="Validando") as bar:
+        with (
+            path.open(encoding="utf-8-sig", newline="") as stream,
+            tqdm(unit=" linhas", desc="Validando") as bar,
+        ):
             validated = roster.read_csv(stream, progress=bar.update)
         record = roster.roster_import(platform=platform, municipality=municipality, file_name=path.name,
                                       validated=validated)  # fmt: skip
         if options["report"]:
             self._write_report(record, options["report"])
         if record.state != RosterImportState.IMPORTED:
-            raise CommandError(f"Nada foi importado: {record.rejected_rows} de {record.total_rows} linhas recusadas.")
+            raise CommandError(
+                f"Nada foi importado: {record.rejected_rows} de {record.total_rows} linhas recusadas."
+            )
         self.stdout.write(f"Importadas {record.total_rows} linhas (envio {record.pk}).")
 
     def _write_report(self, record: Any, target: Path) -> None:

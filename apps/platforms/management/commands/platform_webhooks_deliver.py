@@ -16,7 +16,9 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         now, today = timezone.now(), timezone.localdate()
-        credentials = PlatformCredential.objects.usable().exclude(webhook_url="").select_related("municipality")
+        credentials = (
+            PlatformCredential.objects.usable().exclude(webhook_url="").select_related("municipality")
+        )
         for municipality in {c.municipality for c in credentials}:
             changes.capture(municipality, as_of=today)
         queued = sum(webhooks.enqueue(credential, now=now) for credential in credentials)
