@@ -274,6 +274,7 @@ SPECTACULAR_SETTINGS = {
         "OperatorKindEnum": "apps.registry.choices.OperatorKind",
         "FeeKindEnum": "apps.finance.choices.FeeKind",
         "CaseStateEnum": "apps.enforcement.choices.CaseState",
+        "VerificationStatusEnum": "apps.public.choices.VerificationStatus",
     },
 }
 

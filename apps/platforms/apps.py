@@ -8,3 +8,4 @@ class PlatformsConfig(AppConfig):
 
     def ready(self) -> None:
         from apps.platforms import menu, permissions  # noqa: F401  (registrations run on import)
+        from apps.platforms.api import schema  # noqa: F401  (OpenAPI security scheme)
