@@ -9,3 +9,11 @@ register_menu_entry(
         model_label="platforms.substitutionreport", action="view",
     )
 )  # fmt: skip
+
+register_menu_entry(
+    MenuEntry(
+        key="platform-credentials", label="Tokens das plataformas", order=63,
+        url=lambda municipality: reverse("platforms:credentials", args=[municipality.ibge_code]),
+        model_label="platforms.platformcredential", action="view",
+    )
+)  # fmt: skip

@@ -9,5 +9,8 @@ urlpatterns = [
          name="substitution-queue"),
     path("municipios/<str:ibge_code>/aplicativos/substituicoes/<int:pk>/decidir/", views.substitution_decide,
          name="substitution-decide"),
+    path("municipios/<str:ibge_code>/aplicativos/credenciais/", views.credentials, name="credentials"),
+    path("municipios/<str:ibge_code>/aplicativos/credenciais/<int:pk>/revogar/", views.credential_revoke_view,
+         name="credential-revoke"),
     path("api/v1/platform/", include("apps.platforms.api.urls")),
 ]  # fmt: skip

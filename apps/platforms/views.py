@@ -8,24 +8,36 @@ from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.platforms.choices import SubstitutionState
-from apps.platforms.models import SubstitutionReport
-from apps.platforms.services import substitution_handle
+from apps.platforms.forms import CredentialIssueForm
+from apps.platforms.models import Platform, PlatformCredential, SubstitutionReport
+from apps.platforms.services import (
+    IssuedCredential,
+    credential_issue,
+    credential_revoke,
+    platform_create,
+    substitution_handle,
+)
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 
 MODEL = "platforms.substitutionreport"
 
 
-def _municipality(request: HttpRequest, ibge_code: str, action: str) -> Municipality:
+def _municipality_for(request: HttpRequest, ibge_code: str, model_label: str, action: str) -> Municipality:
+    """The town in the URL if the user may `action` on `model_label` there; 404 otherwise (no probing)."""
     municipality = get_object_for_user_or_404(
         Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
     )
-    if not user_can(request.user, municipality.pk, MODEL, action):
+    if not user_can(request.user, municipality.pk, model_label, action):
         raise Http404("Registro não encontrado.")
     return municipality
+
+
+def _municipality(request: HttpRequest, ibge_code: str, action: str) -> Municipality:
+    return _municipality_for(request, ibge_code, MODEL, action)
 
 
 @login_required
@@ -62,3 +74,63 @@ def substitution_decide(request: HttpRequest, ibge_code: str, pk: int) -> HttpRe
     else:
         messages.success(request, "Comunicação conferida." if accept else "Comunicação recusada.")
     return redirect("platforms:substitution-queue", municipality.ibge_code)
+
+
+CREDENTIAL = "platforms.platformcredential"
+
+
+def _credential_page(
+    request: HttpRequest,
+    municipality: Municipality,
+    form: CredentialIssueForm,
+    issued: IssuedCredential | None,
+) -> HttpResponse:
+    rows = (
+        PlatformCredential.objects.for_user(request.user, "view")
+        .filter(municipality=municipality)
+        .select_related("platform")
+    )
+    context = {
+        "municipality": municipality, "credentials": rows, "form": form, "issued": issued,
+        "can_change": user_can(request.user, municipality.pk, CREDENTIAL, "change"),
+    }  # fmt: skip
+    response = render(request, "platforms/credentials.html", context)
+    response["Cache-Control"] = "no-store"  # the page may carry a token shown once
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def credentials(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    municipality = _municipality_for(request, ibge_code, CREDENTIAL, "view")
+    form = CredentialIssueForm(request.POST or None)
+    if request.method == "GET":
+        return _credential_page(request, municipality, form, None)
+    if not user_can(request.user, municipality.pk, CREDENTIAL, "change"):
+        raise Http404("Registro não encontrado.")
+    if not form.is_valid():
+        return _credential_page(request, municipality, form, None)
+    data = form.cleaned_data
+    platform = Platform.objects.filter(cnpj=data["cnpj"]).first() or platform_create(
+        actor=request.user, name=data["platform_name"], cnpj=data["cnpj"]
+    )
+    issued = credential_issue(actor=request.user, platform=platform, municipality=municipality,
+                              label=data["label"], webhook_url=data["webhook_url"])  # fmt: skip
+    return _credential_page(request, municipality, CredentialIssueForm(), issued)
+
+
+@login_required
+@require_POST
+def credential_revoke_view(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality_for(request, ibge_code, CREDENTIAL, "change")
+    credential = get_object_for_user_or_404(PlatformCredential.objects.all(), request.user, "change",
+                                            municipality=municipality, pk=pk)  # fmt: skip
+    try:
+        credential_revoke(actor=request.user, credential=credential)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(
+            request, f"Token {credential.token_prefix}… revogado: chamadas com ele passam a ser recusadas."
+        )
+    return redirect("platforms:credentials", municipality.ibge_code)
