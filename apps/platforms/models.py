@@ -206,7 +206,10 @@ class RosterEntry(models.Model):
     municipality = models.ForeignKey(
         Municipality, on_delete=models.DO_NOTHING, related_name="+", db_index=False, db_constraint=False
     )
-    roster_import = models.ForeignKey(RosterImport, on_delete=models.PROTECT, related_name="entries")
+    # Not indexed: nothing looks entries up by import, and imports are never deleted.
+    roster_import = models.ForeignKey(
+        RosterImport, on_delete=models.PROTECT, related_name="entries", db_index=False
+    )
     line = models.PositiveIntegerField()
     cpf = models.CharField(max_length=11)
     name = models.CharField(max_length=150)
