@@ -41,4 +41,6 @@ class SessionExpiryMiddleware:
 
     @staticmethod
     def _redirects_to_login(response: HttpResponse) -> bool:
-        return response.status_code == 302 and response["Location"].startswith(resolve_url(settings.LOGIN_URL))
+        return response.status_code == 302 and response["Location"].startswith(
+            resolve_url(settings.LOGIN_URL)
+        )

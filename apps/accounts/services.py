@@ -14,7 +14,12 @@ from apps.audit.services import audit_record
 def _snapshot(user: User) -> dict[str, Any]:
     # Personal data (CPF, phone, e-mail) stays out of the log: the log is kept forever, and
     # LGPD art. 16 would have us erase it some day. Only which fields changed is recorded.
-    return {"username": user.username, "full_name": user.full_name, "kind": user.kind, "is_active": user.is_active}
+    return {
+        "username": user.username,
+        "full_name": user.full_name,
+        "kind": user.kind,
+        "is_active": user.is_active,
+    }
 
 
 @transaction.atomic

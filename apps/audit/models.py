@@ -22,7 +22,11 @@ class AuditEvent(models.Model):
 
     occurred_at = models.DateTimeField("ocorrido em", db_index=True)
     municipality = models.ForeignKey(
-        "tenancy.Municipality", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        "tenancy.Municipality",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
         verbose_name="município",
     )
     chain = models.CharField("cadeia", max_length=16)

@@ -43,7 +43,9 @@ def audit_record(
     The request id defaults to the one RequestIdMiddleware put in context for this request.
     """
     if not transaction.get_connection().in_atomic_block:
-        raise AuditOutsideTransactionError("audit_record must run inside the caller's transaction.atomic block")
+        raise AuditOutsideTransactionError(
+            "audit_record must run inside the caller's transaction.atomic block"
+        )
     if obj is not None:
         object_type, object_id = obj._meta.label_lower, str(obj.pk)
     if not object_type:

@@ -34,7 +34,6 @@ def event_list(request: HttpRequest) -> HttpResponse:
     return render(request, "audit/event_list.html", context)
 
 
-
 @login_required
 @require_GET
 def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:

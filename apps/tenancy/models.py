@@ -22,7 +22,9 @@ class MunicipalityQuerySet(MunicipalityScopedQuerySet["Municipality"]):
         if user.is_superuser:
             return self
         roles = roles_allowed(model_label, action)
-        return self.filter(pk__in=Membership.objects.filter(user_id=user.pk, role__in=roles).values("municipality_id"))
+        return self.filter(
+            pk__in=Membership.objects.filter(user_id=user.pk, role__in=roles).values("municipality_id")
+        )
 
 
 class Municipality(models.Model):

@@ -37,7 +37,9 @@ class MunicipalityScopedQuerySet(models.QuerySet[_M]):
             return self
         roles = roles_allowed(self.model._meta.label_lower, action)
         membership = apps.get_model("tenancy", "Membership")
-        municipality_ids = membership.objects.filter(user_id=user.pk, role__in=roles).values("municipality_id")
+        municipality_ids = membership.objects.filter(user_id=user.pk, role__in=roles).values(
+            "municipality_id"
+        )
         return self.filter(**{f"{self.municipality_field}__in": municipality_ids})
 
 

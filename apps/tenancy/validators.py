@@ -21,5 +21,7 @@ def validate_regime_ids(value: Any) -> None:
     unknown = sorted(set(value) - set(known_regime_ids()))
     if unknown:
         raise ValidationError(
-            "Regime(s) desconhecido(s): %(unknown)s.", code="unknown_regime", params={"unknown": ", ".join(unknown)}
+            "Regime(s) desconhecido(s): %(unknown)s.",
+            code="unknown_regime",
+            params={"unknown": ", ".join(unknown)},
         )

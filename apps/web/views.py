@@ -6,15 +6,21 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from apps.accounts.choices import UserKind
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Membership, Municipality
 from apps.web.cards import Card, CardContext, cards_for
 from apps.web.selectors import default_municipality, municipalities_of, municipality_for_request
 
+_PORTAL_KINDS = frozenset({UserKind.OPERATOR, UserKind.DRIVER})
+
 
 @login_required
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
+    if getattr(request.user, "kind", UserKind.STAFF) in _PORTAL_KINDS:
+        # Operators and drivers have no staff home: theirs is the portal, whichever login they used.
+        return redirect("portal:home")
     municipality = default_municipality(request)
     if municipality is None:
         return render(request, "web/no_municipality.html")
@@ -25,7 +31,9 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_GET
 def municipality_home(request: HttpRequest, ibge_code: str) -> HttpResponse:
     municipality = municipality_for_request(request, ibge_code)
-    roles = Membership.objects.filter(user=request.user.pk, municipality=municipality).values_list("role", flat=True)
+    roles = Membership.objects.filter(user=request.user.pk, municipality=municipality).values_list(
+        "role", flat=True
+    )
     context = {
         "municipality": municipality,
         "municipalities": municipalities_of(request.user),

@@ -12,7 +12,9 @@ from conftest import PERSONA_PASSWORD
 pytestmark = pytest.mark.django_db
 
 
-def test_it_logs_in_with_username_and_goes_to_the_municipality_home(client: Client, analyst_olimpia: User) -> None:
+def test_it_logs_in_with_username_and_goes_to_the_municipality_home(
+    client: Client, analyst_olimpia: User
+) -> None:
     response = client.post(
         reverse("login"), {"username": "ana.analista", "password": PERSONA_PASSWORD}, follow=True
     )
@@ -72,7 +74,9 @@ def test_it_refuses_an_inactive_account(client: Client, analyst_olimpia: User) -
     assert response.status_code == 200
 
 
-def test_it_sends_an_expired_htmx_request_to_the_login_page_as_a_whole(client: Client, analyst_olimpia: User) -> None:
+def test_it_sends_an_expired_htmx_request_to_the_login_page_as_a_whole(
+    client: Client, analyst_olimpia: User
+) -> None:
     client.force_login(analyst_olimpia)
     client.session.delete()
     response = client.get(reverse("municipality_cards", args=["3533908"]), HTTP_HX_REQUEST="true")

@@ -52,7 +52,9 @@ def test_it_refuses_truncate_on_postgresql(olimpia: Municipality) -> None:
 def test_it_lets_flush_empty_the_table_and_keeps_the_protection(olimpia: Municipality) -> None:
     call_command("flush", interactive=False, stdout=StringIO())
     assert not AuditEvent.objects.exists()
-    municipality = Municipality.objects.create(ibge_code="3533908", name="Olímpia", uf="SP", slug="olimpia-sp")
+    municipality = Municipality.objects.create(
+        ibge_code="3533908", name="Olímpia", uf="SP", slug="olimpia-sp"
+    )
     with transaction.atomic():
         from apps.audit.services import audit_record
 

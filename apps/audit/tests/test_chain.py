@@ -56,16 +56,23 @@ def test_it_names_the_exact_tampered_event(analyst_olimpia: User, olimpia: Munic
     output, ok = verify("--municipality", "3533908")
     assert not ok
     expected = event_hash(hashed_fields(AuditEvent.objects.get(pk=victim.pk)), victim.prev_hash)
-    assert f"event id={victim.pk} seq=3: hash mismatch; expected '{expected}', found '{victim.hash}'" in output
+    assert (
+        f"event id={victim.pk} seq=3: hash mismatch; expected '{expected}', found '{victim.hash}'" in output
+    )
 
 
-def test_it_detects_a_recomputed_hash_through_the_next_link(analyst_olimpia: User, olimpia: Municipality) -> None:
+def test_it_detects_a_recomputed_hash_through_the_next_link(
+    analyst_olimpia: User, olimpia: Municipality
+) -> None:
     with transaction.atomic():
         audit_record(actor=None, municipality=olimpia, action="test.next", obj=olimpia)
     victim = AuditEvent.objects.get(chain="3533908", seq=2)
     victim.actor_name = "forger"
     forged_hash = event_hash(hashed_fields(victim), victim.prev_hash)
-    tamper("UPDATE audit_auditevent SET actor_name = %s, hash = %s WHERE id = %s", ["forger", forged_hash, victim.pk])
+    tamper(
+        "UPDATE audit_auditevent SET actor_name = %s, hash = %s WHERE id = %s",
+        ["forger", forged_hash, victim.pk],
+    )
     output, ok = verify()
     assert not ok
     following = AuditEvent.objects.get(chain="3533908", seq=3)

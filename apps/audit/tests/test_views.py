@@ -75,7 +75,9 @@ def test_it_links_the_home_card_to_the_trail(auditor_olimpia_client: Client) -> 
     assert f"{URL}?municipality=3533908" in html
 
 
-def test_it_shows_one_event_with_its_chain_position(auditor_olimpia_client: Client, olimpia: Municipality) -> None:
+def test_it_shows_one_event_with_its_chain_position(
+    auditor_olimpia_client: Client, olimpia: Municipality
+) -> None:
     event = AuditEvent.objects.get(chain="3533908", action="municipality.create")
     html = auditor_olimpia_client.get(reverse("audit:event_detail", args=[event.pk])).content.decode()
     assert event.hash in html and "3533908 nº 1" in html and "olimpia_sp_escolar" in html

@@ -68,7 +68,9 @@ def test_it_raises_for_an_unregistered_action(analyst_olimpia: User) -> None:
 def test_it_answers_404_for_rows_outside_scope(analyst_olimpia: User, votuporanga: Municipality) -> None:
     with pytest.raises(Http404):
         get_object_for_user_or_404(Municipality.objects.all(), analyst_olimpia, "view", ibge_code="3557105")
-    found = get_object_for_user_or_404(Municipality.objects.all(), analyst_olimpia, "view", ibge_code="3533908")
+    found = get_object_for_user_or_404(
+        Municipality.objects.all(), analyst_olimpia, "view", ibge_code="3533908"
+    )
     assert found.name == "Olímpia"
 
 
@@ -82,5 +84,7 @@ def test_it_answers_user_can_per_municipality(analyst_olimpia: User, votuporanga
 def test_it_lists_municipalities_where_a_user_may_act_on_another_model(
     auditor_olimpia: User, analyst_olimpia: User, votuporanga: Municipality
 ) -> None:
-    assert codes(Municipality.objects.where_user_may(auditor_olimpia, "audit.auditevent", "view")) == {"3533908"}
+    assert codes(Municipality.objects.where_user_may(auditor_olimpia, "audit.auditevent", "view")) == {
+        "3533908"
+    }
     assert not Municipality.objects.where_user_may(analyst_olimpia, "audit.auditevent", "view").exists()

@@ -14,7 +14,12 @@ pytestmark = pytest.mark.django_db
 
 
 def counts() -> tuple[int, int, int, int]:
-    return (Municipality.objects.count(), User.objects.count(), Membership.objects.count(), AuditEvent.objects.count())
+    return (
+        Municipality.objects.count(),
+        User.objects.count(),
+        Membership.objects.count(),
+        AuditEvent.objects.count(),
+    )
 
 
 @override_settings(DEBUG=True)

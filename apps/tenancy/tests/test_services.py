@@ -26,18 +26,22 @@ def test_it_records_municipality_creation_in_its_own_chain(olimpia: Municipality
 def test_it_records_who_granted_and_revoked_a_role(
     admin_olimpia: User, outsider: User, olimpia: Municipality
 ) -> None:
-    membership = services.membership_grant(actor=admin_olimpia, user=outsider, municipality=olimpia, role="analyst")
-    services.membership_revoke(actor=admin_olimpia, membership=membership)
-    grant, revoke = AuditEvent.objects.filter(action__startswith="membership.", actor_id=admin_olimpia.pk).order_by(
-        "seq"
+    membership = services.membership_grant(
+        actor=admin_olimpia, user=outsider, municipality=olimpia, role="analyst"
     )
+    services.membership_revoke(actor=admin_olimpia, membership=membership)
+    grant, revoke = AuditEvent.objects.filter(
+        action__startswith="membership.", actor_id=admin_olimpia.pk
+    ).order_by("seq")
     assert (grant.action, revoke.action) == ("membership.grant", "membership.revoke")
     assert grant.actor_name == "Otto Administrador"
     assert revoke.before == {"user_id": outsider.pk, "municipality": "3533908", "role": "analyst"}
     assert not Membership.objects.filter(user=outsider).exists()
 
 
-def test_it_grants_an_already_held_role_without_a_new_event(analyst_olimpia: User, olimpia: Municipality) -> None:
+def test_it_grants_an_already_held_role_without_a_new_event(
+    analyst_olimpia: User, olimpia: Municipality
+) -> None:
     before = AuditEvent.objects.count()
     services.membership_grant(actor=None, user=analyst_olimpia, municipality=olimpia, role=Role.ANALYST)
     assert AuditEvent.objects.count() == before

@@ -48,7 +48,9 @@ def test_it_shows_personal_data_to_the_administrator_and_audits_the_read(
 ) -> None:
     analyst_olimpia.cpf = "52998224725"
     analyst_olimpia.save()
-    response = admin_olimpia_client.get(member_url("3533908", analyst_olimpia), HTTP_X_REQUEST_ID="req-abc-12345")
+    response = admin_olimpia_client.get(
+        member_url("3533908", analyst_olimpia), HTTP_X_REQUEST_ID="req-abc-12345"
+    )
     assert "52998224725" in response.content.decode()
     event = AuditEvent.objects.get(action=PERSONAL_DATA_READ)
     assert (event.actor_id, event.object_type) == (admin_olimpia.pk, "accounts.user")

@@ -42,7 +42,9 @@ def test_it_registers_a_provider_once(isolated_registry: None) -> None:
 
 
 @pytest.mark.django_db
-def test_it_has_the_foundation_cards_registered_at_startup(analyst_olimpia: User, olimpia: Municipality) -> None:
+def test_it_has_the_foundation_cards_registered_at_startup(
+    analyst_olimpia: User, olimpia: Municipality
+) -> None:
     ctx = CardContext(user=analyst_olimpia, municipality=olimpia, today=date(2026, 3, 1))
     keys = {card.key for card in cards_for(ctx)}
     assert {"team", "regimes"} <= keys  # later apps add their own cards

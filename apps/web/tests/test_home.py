@@ -27,6 +27,14 @@ def test_it_sends_a_member_from_home_to_her_municipality(analyst_olimpia_client:
     assert response["Location"] == home("3533908")
 
 
+def test_it_sends_an_operator_to_the_portal_not_to_the_staff_home(client: Client) -> None:
+    operator = User.objects.create_user(username="op.portal", password="x-senha-123", kind="operator")
+    client.force_login(operator)
+    response = client.get(reverse("home"))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("portal:home")
+
+
 def test_it_shows_real_team_counts(
     analyst_olimpia_client: Client, admin_olimpia: User, agent_votuporanga: User
 ) -> None:
@@ -48,7 +56,9 @@ def test_it_shows_audit_counts_only_to_who_may_see_the_trail(
     assert audit["Leituras de dados pessoais hoje"] == 0
 
 
-def test_it_gives_the_outsider_404_on_a_municipality_home(outsider_client: Client, olimpia: Municipality) -> None:
+def test_it_gives_the_outsider_404_on_a_municipality_home(
+    outsider_client: Client, olimpia: Municipality
+) -> None:
     assert outsider_client.get(home("3533908")).status_code == 404
     assert outsider_client.get(reverse("municipality_cards", args=["3533908"])).status_code == 404
 
@@ -64,7 +74,10 @@ def test_it_gives_an_olimpia_analyst_404_on_votuporanga(
 ) -> None:
     assert analyst_olimpia_client.get(home("3557105")).status_code == 404
     assert analyst_olimpia_client.get(reverse("municipality_cards", args=["3557105"])).status_code == 404
-    assert analyst_olimpia_client.get(reverse("municipality_switch"), {"municipio": "3557105"}).status_code == 404
+    assert (
+        analyst_olimpia_client.get(reverse("municipality_switch"), {"municipio": "3557105"}).status_code
+        == 404
+    )
 
 
 def test_it_switches_between_municipalities_of_the_user(
@@ -86,7 +99,9 @@ def test_it_refreshes_the_cards_as_an_htmx_partial(analyst_olimpia_client: Clien
     page = analyst_olimpia_client.get(home("3533908")).content.decode()
     assert f'hx-get="{reverse("municipality_cards", args=["3533908"])}"' in page
     assert "vendor/htmx.org/dist/htmx.min.js" in page
-    partial = analyst_olimpia_client.get(reverse("municipality_cards", args=["3533908"]), HTTP_HX_REQUEST="true")
+    partial = analyst_olimpia_client.get(
+        reverse("municipality_cards", args=["3533908"]), HTTP_HX_REQUEST="true"
+    )
     html = partial.content.decode()
     assert html.lstrip().startswith('<section id="cards"')
     assert "<html" not in html and "Equipe por papel" in html

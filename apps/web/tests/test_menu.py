@@ -22,10 +22,15 @@ def test_it_shows_an_analyst_the_team_but_not_the_audit_trail(analyst_olimpia_cl
 
 
 def test_it_shows_the_auditor_the_audit_trail(auditor_olimpia_client: Client) -> None:
-    assert menu_keys(auditor_olimpia_client, reverse("municipality_home", args=["3533908"])) == {"team", "audit"}
+    assert menu_keys(auditor_olimpia_client, reverse("municipality_home", args=["3533908"])) == {
+        "team",
+        "audit",
+    }
 
 
-def test_it_shows_no_municipal_entries_to_the_outsider(outsider_client: Client, olimpia: Municipality) -> None:
+def test_it_shows_no_municipal_entries_to_the_outsider(
+    outsider_client: Client, olimpia: Municipality
+) -> None:
     assert menu_keys(outsider_client, reverse("home")) == set()
 
 

@@ -13,7 +13,9 @@ class Command(BaseCommand):
     help = "Verify the audit hash chains; exit 1 and name the first broken link of any chain."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--municipality", metavar="IBGE", help=f"only this IBGE code (or '{GLOBAL_CHAIN}')")
+        parser.add_argument(
+            "--municipality", metavar="IBGE", help=f"only this IBGE code (or '{GLOBAL_CHAIN}')"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         chains = self._chains(options["municipality"])

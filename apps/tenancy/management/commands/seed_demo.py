@@ -12,12 +12,16 @@ class Command(BaseCommand):
     help = "Load demo municipalities and staff logins (idempotent). Refuses to run with DEBUG off unless --force."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--force", action="store_true", help="run even with DEBUG off (never in production)")
+        parser.add_argument(
+            "--force", action="store_true", help="run even with DEBUG off (never in production)"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if not settings.DEBUG and not options["force"]:
-            raise CommandError("DEBUG is off: this looks like production. Demo logins have public passwords; "
-                               "use --force only on a throwaway installation.")
+            raise CommandError(
+                "DEBUG is off: this looks like production. Demo logins have public passwords; "
+                "use --force only on a throwaway installation."
+            )
         log = seed_demo()
         self._print_logins(log)
         self.stdout.write(self.style.SUCCESS(f"Demo data ready: {log.created} new record(s) created."))
@@ -27,6 +31,8 @@ class Command(BaseCommand):
         rows = [header] + [(row.username, row.password, row.municipality, row.role) for row in log.logins]
         widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
         for number, row in enumerate(rows):
-            self.stdout.write("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
+            self.stdout.write(
+                "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+            )
             if number == 0:
                 self.stdout.write("  ".join("-" * width for width in widths))
