@@ -21,7 +21,7 @@ from apps.registry.models import Company, Person
 from apps.registry.services import ban_record
 
 
-def _effect(kind: str, note: str, **data: Any) -> dict[str, Any]:
+def effect(kind: str, note: str, **data: Any) -> dict[str, Any]:
     return {"kind": kind, "label": EffectKind(kind).label, "note": note, **data}
 
 
@@ -35,12 +35,22 @@ def apply(*, sanction: Sanction, case: InfractionCase, actor: Any, as_of: dt.dat
     elif sanction.suspension_days:
         done.append(_suspend(permit, sanction, case, actor, as_of))
     if sanction.ban_until is not None:
-        done.append(_ban(sanction, case, actor))
+        done.append(_ban(sanction, case, actor, _ban_reason(sanction)))
     return done
 
 
+def conditional_ban(
+    *, sanction: Sanction, case: InfractionCase, actor: Any, answer: dict[str, Any]
+) -> dict[str, Any]:
+    """Olímpia art. 24 sole § + art. 26: the ban that follows the cassação for not regularizing, with the dates
+    and dispositivo the engine gave (its ``if_not_regularized`` answer)."""
+    sanction.ban_start = dt.date.fromisoformat(str(answer["ban_start"]))
+    sanction.ban_until = dt.date.fromisoformat(str(answer["ban_until"]))
+    return _ban(sanction, case, actor, str(answer.get("ban_cite") or "ban"))
+
+
 def _skipped(note: str) -> dict[str, Any]:
-    return _effect(EffectKind.SKIPPED, note)
+    return effect(EffectKind.SKIPPED, note)
 
 
 def _suspend(
@@ -57,7 +67,7 @@ def _suspend(
     reason = (f"Penalidade do auto {case.number}: suspensão de {sanction.suspension_days} dias, "
               f"de {sanction.suspension_start:%d/%m/%Y} a {end:%d/%m/%Y}.{inspection}")  # fmt: skip
     permit_suspend(permit=permit, actor=actor, as_of=as_of, until=end, reason=reason)
-    return _effect(EffectKind.SUSPENSION, reason, permit=permit.number, until=end.isoformat())
+    return effect(EffectKind.SUSPENSION, reason, permit=permit.number, until=end.isoformat())
 
 
 def _revoke(permit: Permit | None, case: InfractionCase, actor: Any, as_of: dt.date) -> dict[str, Any]:
@@ -67,7 +77,7 @@ def _revoke(permit: Permit | None, case: InfractionCase, actor: Any, as_of: dt.d
         return _skipped(f"Cassação: o alvará {permit.number} já está {permit.get_state_display().lower()}.")
     reason = f"Cassação pela decisão definitiva do auto {case.number}."
     permit_revoke(permit=permit, actor=actor, as_of=as_of, reason=reason)
-    return _effect(EffectKind.REVOCATION, reason, permit=permit.number)
+    return effect(EffectKind.REVOCATION, reason, permit=permit.number)
 
 
 def _subject(case: InfractionCase) -> tuple[Person | None, Company | None]:
@@ -96,7 +106,7 @@ def _ban_reason(sanction: Sanction) -> str:
     return "ban"
 
 
-def _ban(sanction: Sanction, case: InfractionCase, actor: Any) -> dict[str, Any]:
+def _ban(sanction: Sanction, case: InfractionCase, actor: Any, reason_code: str) -> dict[str, Any]:
     person, company = _subject(case)
     start, until = sanction.ban_start, sanction.ban_until
     if (person is None and company is None) or start is None or until is None:
@@ -104,9 +114,9 @@ def _ban(sanction: Sanction, case: InfractionCase, actor: Any) -> dict[str, Any]
             "Impedimento: o autuado não está no cadastro (registre-o e o impedimento pelo cadastro)."
         )
     sanction.ban = ban_record(
-        actor=actor, municipality=case.municipality, reason_code=_ban_reason(sanction), start=start, until=until,
+        actor=actor, municipality=case.municipality, reason_code=reason_code, start=start, until=until,
         source=f"Auto de infração {case.number}", decision=sanction.decision, person=person, company=company,
     )  # fmt: skip
-    return _effect(
+    return effect(
         EffectKind.BAN, f"Impedido de {start:%d/%m/%Y} a {until:%d/%m/%Y}.", until=until.isoformat()
     )

@@ -98,3 +98,15 @@ def sanction(case: CaseRow, decided_final_on: dt.date | None, as_of: dt.date) ->
         raise ValidationError(
             {"sanction": f"Penalidade: a lei não permite calculá-la — {error.message_pt}"}
         ) from None
+
+
+def if_not_regularized(row: Any) -> dict[str, Any] | None:
+    """The engine's answer for a sanction whose irregularity was not regularized in time (Olímpia art. 24 sole
+    §: cassação, and the art. 26 ban with its dates), as stored with the final decision; a row stored before
+    the engine gave it asks again as of the last day to regularize."""
+    stored = (row.decision.get("result") or {}).get("if_not_regularized") if row.decision else None
+    if stored or row.cassation_if_not_regularized_by is None:
+        return stored or None
+    decision = sanction(row.case, row.decided_final_on, row.cassation_if_not_regularized_by)
+    answer = decision.to_dict()["result"].get("if_not_regularized")
+    return answer or None

@@ -19,7 +19,9 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, QuerySet
 
 from apps.audit.services import audit_record
-from apps.dueprocess.choices import SanctionState
+from apps.dueprocess import effects, lawbridge
+from apps.dueprocess.choices import EffectKind, SanctionState
+from apps.dueprocess.effects import effect
 from apps.dueprocess.finality import LAPSING, case_finalize_unappealed, lapse_deadline
 from apps.dueprocess.models import Sanction
 from apps.enforcement.models import InfractionCase
@@ -64,13 +66,20 @@ def revoke_unregularized(as_of: dt.date) -> int:
 
 def _revoke_one(sanction: Sanction, as_of: dt.date) -> None:
     case, limit = sanction.case, sanction.cassation_if_not_regularized_by
+    answer = lawbridge.if_not_regularized(sanction)
     permit = case.permit
+    done = []
     if permit is not None and permit.state in (PermitState.ACTIVE, PermitState.SUSPENDED):
         reason = f"Cassação: irregularidade do auto {case.number} não sanada até {limit:%d/%m/%Y}."
         permit_revoke(permit=permit, actor=None, as_of=as_of, reason=reason)
+        done.append(effect(EffectKind.REVOCATION, reason, permit=permit.number))
     before = sanction.audit_snapshot()
+    if answer:
+        done.append(effects.conditional_ban(sanction=sanction, case=case, actor=None, answer=answer))
     sanction.conditional_cassation_on, sanction.cassation = as_of, True
-    sanction.save(update_fields=["conditional_cassation_on", "cassation", "updated_at"])
+    sanction.effects = [*sanction.effects, *done]
+    sanction.save(update_fields=["conditional_cassation_on", "cassation", "ban", "ban_start", "ban_until",
+                                 "effects", "updated_at"])  # fmt: skip
     audit_record(actor=None, municipality=case.municipality, action="sanction.conditional_cassation",
                  obj=sanction, before=before, after=sanction.audit_snapshot())  # fmt: skip
 

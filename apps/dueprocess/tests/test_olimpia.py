@@ -226,6 +226,12 @@ def test_an_appeal_granted_after_payment_cancels_the_case_and_refunds_the_fine(
         as_of=D(2026, 4, 9),
     )
     assert second.counts_from == D(2026, 4, 2) and not second.late
+    # art. 32 is silent: art. 31 §2 by analogy, 30 days from filing → Saturday 09/05 → Monday 11/05
+    assert second.judgment_deadline == D(2026, 5, 11)
+    assert second.judgment_deadline_decision["inputs"]["facts"]["instance"] == "second"
+    assert "INT-OLI-SECOND-INSTANCE-JUDGMENT-DEADLINE" in str(
+        second.judgment_deadline_decision["interpretations"]
+    )
     appeal_judge(
         appeal=second,
         verdict=Verdict.GRANTED,

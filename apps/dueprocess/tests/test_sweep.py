@@ -16,6 +16,7 @@ from apps.enforcement.choices import CaseState
 from apps.inspections.models import Inspection
 from apps.licensing.choices import PermitState
 from apps.licensing.sweep import lift_suspensions
+from apps.registry.models import Ban
 
 from .helpers import final_without_appeal, notify, open_case
 
@@ -59,6 +60,30 @@ def test_an_immediate_suspension_not_regularized_becomes_cassation(
     assert revoke_unregularized(D(2026, 4, 12)) == 0  # idempotent
     olimpia_licensed[1].refresh_from_db()
     assert olimpia_licensed[1].state == PermitState.REVOKED
+    _assert_banned_two_years_from_the_day_after(sanction)
+
+
+def _assert_banned_two_years_from_the_day_after(sanction: Sanction) -> None:
+    """Art. 26: the cassação for not regularizing by 10/04/2026 bans the holder from 11/04/2026 for 2 years."""
+    sanction.refresh_from_db()
+    ban = Ban.objects.get()
+    assert sanction.ban == ban and (sanction.ban_start, sanction.ban_until) == (
+        D(2026, 4, 11),
+        D(2028, 4, 10),
+    )
+    assert (ban.reason_code, ban.start, ban.until) == ("art26", D(2026, 4, 11), D(2028, 4, 10))
+    assert [e["kind"] for e in sanction.effects][-2:] == ["revocation", "ban"]
+
+
+def test_a_sanction_stored_before_the_engine_gave_the_consequence_asks_it_again(
+    olimpia: Any, agent_olimpia: Any, judge_olimpia: Any, olimpia_licensed: Any
+) -> None:
+    sanction = _final(olimpia, agent_olimpia, judge_olimpia, olimpia_licensed, "OLI-24-II")
+    assert sanction.decision["result"]["if_not_regularized"]["ban_cite"] == "art26"
+    del sanction.decision["result"]["if_not_regularized"]
+    sanction.save(update_fields=["decision"])
+    assert revoke_unregularized(D(2026, 4, 11)) == 1
+    _assert_banned_two_years_from_the_day_after(sanction)
 
 
 def test_regularized_in_time_the_permit_is_not_revoked(

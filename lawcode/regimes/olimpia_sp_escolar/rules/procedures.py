@@ -77,13 +77,61 @@ def appeal_deadline(ctx: Context, facts: DeadlineFacts) -> RuleResult:
     return computed([deadline_finding(ctx, "appeal", deadline, what, cites)], deadline, instance=instance)
 
 
-@rule("judgment_deadline", cites=("art31_par2", *COUNTING_CITES))
+JUDGMENT_CITES = ("art31_par2", "art32", "lei9784:art59_par1", "lei9784:art59_par2")
+SECOND_JUDGMENT = "INT-OLI-SECOND-INSTANCE-JUDGMENT-DEADLINE"
+
+
+@rule("judgment_deadline", cites=(*JUDGMENT_CITES, *COUNTING_CITES))
 def judgment_deadline(ctx: Context, facts: DeadlineFacts) -> RuleResult:
-    """30 days from the filing of the first-instance appeal (art. 31 § 2º)."""
+    """First instance: 30 days from filing (art. 31 § 2º). Second instance: the law is silent (art. 32), so
+    INT-OLI-SECOND-INSTANCE-JUDGMENT-DEADLINE picks art. 31 § 2º by analogy, Lei 9.784/1999 art. 59 or none."""
+    instance = ctx.require(facts.instance, "instance")
+    if instance == "first":
+        deadline = days_deadline(ctx, facts.start, "judgment_first_instance_days", plain_days=True)
+        finding = deadline_finding(ctx, "judgment", deadline, "Julgamento do recurso", ("art31_par2",))
+        return computed([finding], deadline, instance=instance, defined=True)
+    if instance != "second":
+        raise InvalidFactError(
+            "instance", f"use 'first' (art. 31 § 2º) or 'second' (art. 32), got {instance!r}"
+        )
+    option = ctx.interpretation(SECOND_JUDGMENT)
+    if option == "no_deadline":
+        return second_instance_undefined(ctx)
+    if option == "lei9784_art59":
+        return second_instance_lei9784(ctx, facts)
+    if facts.extensions:
+        raise InvalidFactError("extensions", "art. 31 § 2º (by analogy) provides no extension")
     deadline = days_deadline(ctx, facts.start, "judgment_first_instance_days", plain_days=True)
-    return computed(
-        [deadline_finding(ctx, "judgment", deadline, "Julgamento do recurso", ("art31_par2",))], deadline
+    what = "Julgamento do recurso em segunda instância (art. 31, § 2º, por analogia)"
+    finding = deadline_finding(ctx, "judgment", deadline, what, ("art32", "art31_par2"))
+    return computed([finding], deadline, instance=instance, defined=True)
+
+
+def second_instance_lei9784(ctx: Context, facts: DeadlineFacts) -> RuleResult:
+    """Lei 9.784/1999 art. 59 § 1º: 30 days; § 2º: one extension for as long, with explicit reasons."""
+    extensions = facts.extensions or 0
+    if extensions not in (0, 1):
+        raise InvalidFactError("extensions", "Lei 9.784/1999 art. 59 § 2º allows a single extension (0 or 1)")
+    counting, extend = day_counting(ctx, plain_days=True)
+    days = int(ctx.param("judgment_subsidiary_days")) * (1 + extensions)
+    deadline = count_days(
+        facts.start, days, counting=counting, calendar=ctx.calendar, extend_to_business_day=extend
     )
+    cites = ("art32", "lei9784:art59_par1", *(("lei9784:art59_par2",) if extensions else ()))
+    extra = ", prorrogado uma vez por igual período" if extensions else ""
+    what = f"Julgamento do recurso em segunda instância (Lei 9.784/1999, art. 59{extra})"
+    finding = deadline_finding(ctx, "judgment", deadline, what, cites)
+    return computed([finding], deadline, instance="second", defined=True, extensions=extensions)
+
+
+def second_instance_undefined(ctx: Context) -> RuleResult:
+    finding = ctx.finding(
+        "judgment",
+        Status.WARNING,
+        "A Lei 5.171/2025 não fixa prazo para julgar o recurso em segunda instância (art. 32)",
+        cites=("art32",),
+    )
+    return RuleResult("computed", [finding], {"end": None, "instance": "second", "defined": False})
 
 
 @rule("payment_deadline", cites=("art33", "art35", *COUNTING_CITES))

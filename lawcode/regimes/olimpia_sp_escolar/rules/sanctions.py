@@ -53,6 +53,7 @@ class Penalties:
     cassation: bool = False
     cassation_on: dt.date | None = None
     cassation_if_not_regularized_by: dt.date | None = None
+    conditional_ban_years: int | None = None  # art. 26 ban that follows the art. 24 sole § cassação
     ban_years: int | None = None
     ban_start: dt.date | None = None
     ban_until: dt.date | None = None
@@ -188,6 +189,8 @@ def immediate_cassation(ctx: Context, case: InfractionCase, penalties: Penalties
         return
     if ctx.as_of <= end:
         penalties.cassation_if_not_regularized_by = end
+        penalties.conditional_ban_years = int(ctx.param_on("cassation_ban_years", case.date))
+        penalties.cite("cassation", "art26")
         return
     penalties.cassation, penalties.cassation_on = True, end + dt.timedelta(days=1)
 
@@ -201,6 +204,26 @@ def finish_dates(ctx: Context, case: InfractionCase, penalties: Penalties) -> No
         penalties.cite("ban", "art26")
         penalties.ban_years = int(ctx.param_on("cassation_ban_years", case.date))
         set_ban(penalties, penalties.cassation_on)
+
+
+def if_not_regularized(penalties: Penalties) -> dict[str, Any] | None:
+    """Art. 24 sole § + art. 26: what follows if the irregularity is still there when the suspension ends —
+    cassação the next day and the ban from that day (None when nothing is pending)."""
+    deadline = penalties.cassation_if_not_regularized_by
+    years = penalties.conditional_ban_years
+    if deadline is None or years is None:
+        return None
+    cassation_on = deadline + dt.timedelta(days=1)
+    return {
+        "cassation": True,
+        "deadline": deadline,
+        "cassation_on": cassation_on,
+        "cassation_cite": "art24_parun",
+        "ban_years": years,
+        "ban_start": cassation_on,
+        "ban_until": years_period_end(cassation_on, years),
+        "ban_cite": "art26",
+    }
 
 
 def set_ban(penalties: Penalties, start: dt.date | None) -> None:
@@ -260,8 +283,12 @@ def info(ctx: Context, penalties: Penalties, kind: str, art21_inciso: str | None
 def cassation_findings(ctx: Context, penalties: Penalties) -> list[Finding]:
     out = []
     pending = penalties.cassation_if_not_regularized_by
-    if pending:
-        text = f"Cassação do alvará se a irregularidade não for sanada até {br(pending)}"
+    conditional = if_not_regularized(penalties)
+    if pending and conditional:
+        text = (
+            f"Cassação do alvará se a irregularidade não for sanada até {br(pending)}, com impedimento de "
+            f"{conditional['ban_years']} anos, de {br(conditional['ban_start'])} a {br(conditional['ban_until'])}"
+        )
         out.append(
             dataclasses.replace(info(ctx, penalties, "cassation", "art21_incIV", text), status=Status.WARNING)
         )
@@ -345,6 +372,7 @@ def penalty_result(
         "inspection_required": penalties.inspection_required,
         "cassation": penalties.cassation,
         "cassation_if_not_regularized_by": penalties.cassation_if_not_regularized_by,
+        "if_not_regularized": if_not_regularized(penalties),
         "ban_start": penalties.ban_start,
         "ban_until": penalties.ban_until,
         "recidivism": penalties.recidivism,
