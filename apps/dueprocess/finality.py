@@ -48,7 +48,7 @@ def _first(penalties: list[dict[str, Any]], kind: str) -> dict[str, Any] | None:
     return next((p for p in penalties if p.get("kind") == kind), None)
 
 
-def _fill(sanction: Sanction, decision: Decision, final_on: dt.date | None) -> None:
+def _fill(sanction: Sanction, decision: Decision) -> None:
     """Copy the engine's result into the row (the whole Decision is kept too, replayable)."""
     result, stored = decision.result, decision.to_dict()
     penalties = list(result.get("penalties") or [])
@@ -57,7 +57,7 @@ def _fill(sanction: Sanction, decision: Decision, final_on: dt.date | None) -> N
     sanction.penalty_text = penalty_text(penalties)[:500]
     sanction.recidivism = bool(result.get("recidivism"))
     _fill_fine(sanction, _first(penalties, "fine"))
-    _fill_suspension(sanction, _first(penalties, "suspension"), final_on)
+    _fill_suspension(sanction, _first(penalties, "suspension"))
     sanction.inspection_required = _first(penalties, "inspection_required") is not None
     sanction.cassation = _first(penalties, "cassation") is not None
     sanction.cassation_if_not_regularized_by = _date(result.get("cassation_if_not_regularized_by"))
@@ -74,14 +74,11 @@ def _fill_fine(sanction: Sanction, fine: dict[str, Any] | None) -> None:
     sanction.fine_brl = Decimal(str(brl)) if brl is not None else None
 
 
-def _fill_suspension(sanction: Sanction, suspension: dict[str, Any] | None, final_on: dt.date | None) -> None:
+def _fill_suspension(sanction: Sanction, suspension: dict[str, Any] | None) -> None:
+    """Days and dates as the engine gives them (each regime says when its suspension starts and ends)."""
     days = int(suspension["days"]) if suspension and suspension.get("days") else None
     start = _date(suspension.get("start")) if suspension else None
     end = _date(suspension.get("end")) if suspension else None
-    if days and start is None and final_on is not None:
-        # The regime gives only the days (Votuporanga): the period runs from the final decision, both ends
-        # included, as the regimes that give dates count it (Olímpia: 30 days from 20/08 end on 18/09).
-        start, end = final_on, final_on + dt.timedelta(days=days - 1)
     sanction.suspension_days, sanction.suspension_start, sanction.suspension_end = days, start, end
 
 
@@ -96,7 +93,7 @@ def sanction_condemn_first(
     decision = lawbridge.sanction(case, None, as_of)
     sanction = Sanction(case=case, operator=case.operator, state=SanctionState.AWAITING_APPEAL,
                         condemned_on=condemned_on)  # fmt: skip
-    _fill(sanction, decision, None)
+    _fill(sanction, decision)
     sanction.save()
     case_event_add(
         case=case,
@@ -126,7 +123,7 @@ def case_finalize(
         final_on,
         reason,
     )
-    _fill(sanction, decision, final_on)
+    _fill(sanction, decision)
     sanction.save()
     sanction.effects = effects.apply(sanction=sanction, case=row, actor=actor, as_of=as_of)
     sanction.save(update_fields=["effects", "ban", "updated_at"])

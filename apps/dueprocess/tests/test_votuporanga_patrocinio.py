@@ -58,6 +58,27 @@ def test_every_step_of_the_ladder_up_to_cassation(
     assert cassation.cassation and permit.state == PermitState.REVOKED
 
 
+def test_the_suspension_dates_are_the_engines_under_the_municipalitys_reading(
+    votuporanga: Any, agent_votuporanga_: Any, judge_votuporanga: Any, votuporanga_licensed: Any
+) -> None:
+    interpretation_choose(
+        actor=None, municipality=votuporanga, regime_id="votuporanga_sp_escolar",
+        interpretation_id="INT-VOT-SUSPENSION-START", option="day_after_final_decision",
+        decided_by_act="Decreto 2/2026", decided_on=D(2026, 1, 2),
+    )  # fmt: skip
+    args = (votuporanga, agent_votuporanga_, judge_votuporanga, votuporanga_licensed[0].vehicle.plate)
+    _step(*args, D(2026, 3, 12))
+    _step(*args, D(2026, 5, 4))
+    suspension = _step(*args, D(2026, 6, 22))
+    final_on = suspension.decided_final_on
+    assert final_on is not None and suspension.suspension_days == 30
+    assert suspension.suspension_start == final_on + dt.timedelta(
+        days=1
+    )  # art. 14 is silent: the reading chosen
+    assert suspension.suspension_end == final_on + dt.timedelta(days=30)
+    assert suspension.penalties[0]["start"] == suspension.suspension_start.isoformat()
+
+
 def test_outside_a_twelve_month_window_the_ladder_starts_again(
     votuporanga: Any, agent_votuporanga_: Any, judge_votuporanga: Any, votuporanga_licensed: Any
 ) -> None:

@@ -134,6 +134,7 @@ def _penalty(ctx: Context, facts: InfractionCase, step: Step, result: dict[str, 
     result["penalty_kind"] = step.kind
     result["fine_quantity"] = None
     result["suspension_days"] = None
+    result["suspension_start"] = result["suspension_end"] = None
     penalties: list[dict[str, Any]] = []
     cites = list(step.cites)
     fine_parameter = step.fine_parameter
@@ -142,8 +143,9 @@ def _penalty(ctx: Context, facts: InfractionCase, step: Step, result: dict[str, 
         cites += ["art11", "art13"]
     if step.suspension_parameter is not None:
         days = int(ctx.param_on(step.suspension_parameter, facts.date))
-        result["suspension_days"] = days
-        penalties.append({"kind": "suspension", "days": days})
+        start, end = _suspension_period(ctx, facts, days)
+        result.update(suspension_days=days, suspension_start=start, suspension_end=end)
+        penalties.append({"kind": "suspension", "days": days, "start": start, "end": end})
     if fine_parameter is not None:
         penalties.append(_fine(ctx, facts, fine_parameter, result))
     if step.kind in ("warning", "cassation"):
@@ -158,10 +160,25 @@ def _penalty(ctx: Context, facts: InfractionCase, step: Step, result: dict[str, 
     )
 
 
+def _suspension_period(
+    ctx: Context, facts: InfractionCase, days: int
+) -> tuple[dt.date | None, dt.date | None]:
+    """The suspension runs ``days`` days, both ends included, from the day INT-VOT-SUSPENSION-START picks
+    (the law gives only the days, art. 14); no dates until the decision is final."""
+    if facts.decided_final_on is None:
+        return None, None
+    start = facts.decided_final_on
+    if ctx.interpretation("INT-VOT-SUSPENSION-START") == "day_after_final_decision":
+        start += dt.timedelta(days=1)
+    return start, start + dt.timedelta(days=days - 1)
+
+
 def _penalty_message(step: Step, result: dict[str, Any]) -> str:
     parts = [PENALTY_PT[step.kind]]
     if result["suspension_days"]:
         parts[0] += f" por {result['suspension_days']} dias"
+        if result["suspension_start"] is not None:
+            parts[0] += f", de {br(result['suspension_start'])} a {br(result['suspension_end'])}"
     if result["fine_quantity"] is not None and step.kind != "fine":
         parts.append(f"multa de {result['fine_quantity']} UFM")
     if step.kind == "fine":
