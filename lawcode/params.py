@@ -11,6 +11,7 @@
           cite: art13_incII          # mandatory (CitationMissingError with file:line otherwise)
           confidence: V              # optional: V/S/M/NF as in docs/domain/facts.md
           note: "..."                # optional
+      configurable: true             # optional: the municipality sets it (decree), e.g. fleet_cap, ufm
 
 A repeal is ``value: null``; ``values: []`` declares a parameter whose value is unknown (Patrocínio's UFM).
 ``Parameter.value_on(day, regime_id)`` returns the ``ParameterValue`` in force or raises MissingParameterError.
@@ -30,7 +31,7 @@ from lawcode.units import Unit
 from lawcode.yamlsource import YamlList, YamlMap, load_yaml, reject_unknown_keys, require_keys, require_map
 
 CONFIDENCE_GRADES = ("V", "S", "M", "NF")
-_PARAMETER_KEYS = ("description", "unit", "values", "note")
+_PARAMETER_KEYS = ("description", "unit", "values", "note", "configurable")
 _VALUE_KEYS = ("from", "value", "cite", "confidence", "note")
 
 CiteValidator = Callable[[object, str | None, int | None], str]
@@ -57,6 +58,8 @@ class Parameter:
     unit: Unit
     values: tuple[ParameterValue, ...]
     source: str = ""
+    configurable: bool = False
+    """Set by the municipality (a decree fixes it), not by the law: its values come from Config.parameters."""
 
     def value_on(self, day: dt.date, regime_id: str) -> ParameterValue:
         """The value in force on ``day`` (latest ``from`` ≤ day); MissingParameterError if none or repealed."""
@@ -83,6 +86,7 @@ class Parameter:
             self.unit,
             tuple(sorted(by_date.values(), key=lambda v: v.effective_from)),
             self.source,
+            self.configurable,
         )
 
 
@@ -136,7 +140,20 @@ def parse_parameter(name: str, node: YamlMap, validate_cite: CiteValidator) -> P
         unit,
         tuple(sorted(parsed, key=lambda v: v.effective_from)),
         f"{node.source}:{node.line}",
+        _configurable(node, where),
     )
+
+
+def _configurable(node: YamlMap, where: str) -> bool:
+    flag = node.get("configurable", False)
+    if not isinstance(flag, bool):
+        raise RegimeDefinitionError(
+            f"{where}: 'configurable' must be true or false, got {flag!r}",
+            message_pt=f"{where}: 'configurable' deve ser true ou false",
+            file=node.source,
+            line=node.line_of("configurable"),
+        )
+    return flag
 
 
 def parse_value(name: str, unit: Unit, node: YamlMap, validate_cite: CiteValidator) -> ParameterValue:

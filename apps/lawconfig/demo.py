@@ -1,17 +1,20 @@
-"""Demo legal configuration: closure days each prefeitura decreed, so deadlines in the demo move around them.
+"""Demo legal configuration: closure days each prefeitura decreed, so deadlines in the demo move around them,
+and Votuporanga's fleet cap (art. 4º-A leaves it to a decree) from a demonstration decree, so the demo can
+issue Votuporanga permits.
 
 UFM values and interpretation choices are left to the administrator: Patrocínio's UFM is unknown
 (docs/domain/facts.md §1.2) and a reading of the law is a legal decision the demo must not make up.
-Idempotent: an existing day is kept.
+Idempotent: an existing day or parameter value is kept.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 
 from apps.lawconfig.choices import ClosureKind
-from apps.lawconfig.models import MunicipalClosure
-from apps.lawconfig.services import closure_add
+from apps.lawconfig.models import MunicipalClosure, ParameterValue
+from apps.lawconfig.services import closure_add, parameter_value_set
 from apps.tenancy.demo import DemoLog, register_demo_seeder
 from apps.tenancy.models import Municipality
 
@@ -25,8 +28,34 @@ DEMO_CLOSURES = (
 )  # fmt: skip
 
 
+# (IBGE, regime, parameter, from, value, cite, source): values the law leaves to a municipal decree.
+DEMO_PARAMETERS = (
+    ("3557105", "votuporanga_sp_escolar", "fleet_cap", dt.date(2018, 3, 20), Decimal(120), "art4A",
+     "Decreto de demonstração (dados fictícios)"),
+)  # fmt: skip
+
+
 @register_demo_seeder
 def seed_lawconfig(log: DemoLog) -> None:
+    _seed_closures(log)
+    _seed_parameters(log)
+
+
+def _seed_parameters(log: DemoLog) -> None:
+    for ibge, regime_id, name, start, value, cite, source in DEMO_PARAMETERS:
+        municipality = Municipality.objects.filter(ibge_code=ibge).first()
+        if municipality is None or regime_id not in municipality.regimes:
+            continue
+        if ParameterValue.objects.filter(
+            municipality=municipality, regime_id=regime_id, parameter=name
+        ).exists():
+            continue
+        parameter_value_set(actor=None, municipality=municipality, regime_id=regime_id, parameter=name,
+                            valid_from=start, value=value, cite=cite, source=source)  # fmt: skip
+        log.created += 1
+
+
+def _seed_closures(log: DemoLog) -> None:
     for ibge, day, description, kind in DEMO_CLOSURES:
         municipality = Municipality.objects.filter(ibge_code=ibge).first()
         if (

@@ -3,8 +3,9 @@
     decision = evaluate(municipality=m, question="vehicle_permit", facts=application_facts, as_of=day)
     calendar_for(m).is_business_day(day)
 
-config_for() turns the municipality's rows (UFM table, interpretation choices, closures) into a lawcode Config,
-so the engine decides with the municipality's own values and readings.
+config_for() turns the municipality's rows (UFM table, parameters the law leaves to the municipality,
+interpretation choices, holidays, closures, early closings) into a lawcode Config, so the engine decides with
+the municipality's own values and readings. citation_text() renders a dispositivo as the engine cites it.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from typing import Any
 import lawcode
 from apps.lawconfig.choices import ClosureKind
 from apps.lawconfig.models import FiscalUnitValue, InterpretationChoice, MunicipalClosure
+from apps.lawconfig.models import ParameterValue as ParameterRow
 from apps.tenancy.models import Municipality
-from lawcode.calendar import Closure, LegalCalendar
+from lawcode.calendar import LegalCalendar
 from lawcode.config import Config, DatedEntry
 from lawcode.params import ParameterValue
 
@@ -46,11 +48,11 @@ def config_for(municipality: Municipality, regime_id: str | None = None) -> Conf
     """The municipality's overrides for one regime (its only regime when not given)."""
     regime = lawcode.get_regime(regime_for(municipality, regime_id))
     return Config(
-        parameters=_fiscal_parameters(municipality, regime),
+        parameters=_parameters(municipality, regime),
         interpretations=_interpretations(municipality, regime.id),
         municipal_holidays=_dated(municipality, ClosureKind.HOLIDAY),
-        # Early closings are days with office hours: Config has no field for them, calendar_for adds them.
         closures=_dated(municipality, ClosureKind.CLOSURE),
+        early_closings=_dated(municipality, ClosureKind.EARLY_CLOSING),
     )
 
 
@@ -65,12 +67,38 @@ def evaluate(
 def calendar_for(municipality: Municipality, regime_id: str | None = None) -> LegalCalendar:
     """Days with and without office hours: regime calendar + municipal holidays, closures and early closings."""
     chosen = regime_for(municipality, regime_id)
-    calendar = lawcode.get_regime(chosen).calendar_for(config_for(municipality, chosen))
-    early = [
-        Closure(on=row.date, name=row.description, early_closing=True)
-        for row in MunicipalClosure.objects.filter(municipality=municipality, kind=ClosureKind.EARLY_CLOSING)
-    ]
-    return calendar.extended(closures=early) if early else calendar
+    return lawcode.get_regime(chosen).calendar_for(config_for(municipality, chosen))
+
+
+def citation_text(municipality: Municipality, regime_id: str | None, ref: str, on: dt.date) -> str:
+    """A dispositivo as the engine cites it on ``on`` ("Lei 5.722/2015 (Votuporanga), art. 4º, § 5º"), in the
+    wording the municipality's interpretation choices date; an unknown ``ref`` raises UnknownDispositivoError."""
+    chosen = regime_for(municipality, regime_id)
+    citer = lawcode.get_regime(chosen).citer_for(config_for(municipality, chosen))
+    return citer.resolve(ref, on=on).render()
+
+
+def _parameters(municipality: Municipality, regime: lawcode.Regime) -> dict[str, tuple[ParameterValue, ...]]:
+    """The UFM table, then the configured parameters (which win over the table on the same date)."""
+    merged = dict(_fiscal_parameters(municipality, regime))
+    for name, values in _configured(municipality, regime).items():
+        merged[name] = merged.get(name, ()) + values
+    return merged
+
+
+def _configured(municipality: Municipality, regime: lawcode.Regime) -> dict[str, tuple[ParameterValue, ...]]:
+    """Values the municipality set for the parameters its regime marks ``configurable``."""
+    rows = ParameterRow.objects.filter(municipality=municipality, regime_id=regime.id).order_by("valid_from")
+    out: dict[str, tuple[ParameterValue, ...]] = {}
+    for row in rows:
+        parameter = regime.parameters.get(row.parameter)
+        if parameter is None or not parameter.configurable:
+            continue  # a parameter the regime no longer leaves to the municipality: the law's value applies
+        value = ParameterValue(
+            row.valid_from, row.value, row.cite, "V", row.source, f"lawconfig.ParameterValue#{row.pk}"
+        )
+        out[row.parameter] = out.get(row.parameter, ()) + (value,)
+    return out
 
 
 def _fiscal_parameters(

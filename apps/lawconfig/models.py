@@ -131,3 +131,54 @@ class MunicipalClosure(models.Model):
 
     def audit_snapshot(self) -> dict[str, Any]:
         return {"date": self.date, "description": self.description, "kind": self.kind}
+
+
+class ParameterValueQuerySet(MunicipalityScopedQuerySet["ParameterValue"]):
+    pass
+
+
+class ParameterValue(models.Model):
+    """A dated value of a parameter the regime leaves to the municipality (``configurable: true`` in its
+    parameters.yaml: Votuporanga's fleet cap by decree, art. 4º-A; a UFM). The latest valid_from ≤ date applies;
+    on the same date it prevails over the regime's own value and over the UFM table."""
+
+    municipality = models.ForeignKey(
+        Municipality, on_delete=models.PROTECT, related_name="parameter_values", verbose_name="município"
+    )
+    regime_id = models.CharField("regime", max_length=64)
+    parameter = models.CharField("parâmetro", max_length=80)
+    valid_from = models.DateField("vigente a partir de")
+    value = models.DecimalField("valor", max_digits=14, decimal_places=4)
+    cite = models.CharField(
+        "dispositivo da lei",
+        max_length=80,
+        help_text="Ex.: art4A (o engine confere que o dispositivo existe)",
+    )
+    source = models.CharField("ato que fixou o valor", max_length=255, help_text="Ex.: Decreto nº 1.234/2026")
+
+    objects = ParameterValueQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "valor de parâmetro municipal"
+        verbose_name_plural = "valores de parâmetros municipais"
+        ordering = ["municipality", "regime_id", "parameter", "-valid_from"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["municipality", "regime_id", "parameter", "valid_from"],
+                name="parameter_value_one_per_date",
+            ),
+            models.CheckConstraint(condition=models.Q(value__gt=0), name="parameter_value_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.parameter} ({self.regime_id}) desde {self.valid_from:%d/%m/%Y}: {self.value}"
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {
+            "regime_id": self.regime_id,
+            "parameter": self.parameter,
+            "valid_from": self.valid_from,
+            "value": self.value,
+            "cite": self.cite,
+            "source": self.source,
+        }

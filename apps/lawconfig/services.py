@@ -13,9 +13,10 @@ from django.db import transaction
 import lawcode
 from apps.audit.services import audit_record
 from apps.lawconfig.choices import ClosureKind
-from apps.lawconfig.models import FiscalUnitValue, InterpretationChoice, MunicipalClosure
+from apps.lawconfig.models import FiscalUnitValue, InterpretationChoice, MunicipalClosure, ParameterValue
 from apps.tenancy.models import Municipality
 from lawcode.errors import LawcodeError
+from lawcode.params import Parameter
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -70,6 +71,63 @@ def fiscal_unit_value_set(
         before=before,
         after=row.audit_snapshot(),
     )
+    return row
+
+
+def configurable_parameter(municipality: Municipality, regime_id: str, name: str) -> Parameter:
+    """The regime's parameter ``name`` if the municipality runs the regime and the law leaves it to the town."""
+    if regime_id not in municipality.regimes:
+        raise _refuse("parameter", f"Regime: {municipality} não aplica {regime_id!r}.")
+    parameter = lawcode.get_regime(regime_id).parameters.get(name)
+    if parameter is None or not parameter.configurable:
+        raise _refuse("parameter", f"Parâmetro: {name!r} não é fixado pelo município no regime {regime_id}.")
+    return parameter
+
+
+def _check_value(parameter: Parameter, value: Decimal) -> None:
+    if value <= 0:
+        raise _refuse("value", "Valor: deve ser maior que zero.")
+    if not parameter.unit.is_money and value != value.to_integral_value():
+        raise _refuse("value", f"Valor: {parameter.description} é um número inteiro.")
+
+
+def _check_regime_cite(regime_id: str, cite: str) -> None:
+    try:
+        lawcode.get_regime(regime_id).citer.validate(cite)
+    except LawcodeError:
+        raise _refuse("cite", f"Dispositivo: {cite!r} não existe na lei do regime {regime_id}.") from None
+
+
+@transaction.atomic
+def parameter_value_set(
+    *,
+    actor: Actor,
+    municipality: Municipality,
+    regime_id: str,
+    parameter: str,
+    valid_from: dt.date,
+    value: Decimal,
+    cite: str,
+    source: str,
+) -> ParameterValue:
+    """Add (or correct, same date) a value of a parameter the regime leaves to the municipality."""
+    spec = configurable_parameter(municipality, regime_id, parameter)
+    _check_value(spec, value)
+    _check_regime_cite(regime_id, cite)
+    if not source.strip():
+        raise _refuse("source", "Ato: informe o decreto ou a portaria que fixou o valor.")
+    row = ParameterValue.objects.filter(
+        municipality=municipality, regime_id=regime_id, parameter=parameter, valid_from=valid_from
+    ).first()
+    before = row.audit_snapshot() if row else None
+    row = row or ParameterValue(
+        municipality=municipality, regime_id=regime_id, parameter=parameter, valid_from=valid_from
+    )
+    row.value, row.cite, row.source = value, cite, source.strip()
+    row.full_clean(validate_constraints=False)
+    row.save()
+    audit_record(actor=actor, municipality=municipality, action="lawconfig.parameter.set", obj=row, before=before,
+                 after=row.audit_snapshot())  # fmt: skip
     return row
 
 

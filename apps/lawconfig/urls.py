@@ -9,6 +9,7 @@ _BASE = "municipios/<str:ibge_code>/configuracao-legal/"
 urlpatterns = [
     path(_BASE, views.overview, name="overview"),
     path(f"{_BASE}ufm/", views.ufm_add, name="ufm_add"),
+    path(f"{_BASE}parametros/", views.parameter_value_add, name="parameter_value_add"),
     path(
         f"{_BASE}interpretacoes/<str:interpretation_id>/",
         views.interpretation_choose,

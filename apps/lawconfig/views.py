@@ -1,4 +1,5 @@
-"""Legal configuration screens, for administrators: UFM table, interpretation choices, closures/holidays."""
+"""Legal configuration screens, for administrators: UFM table, parameters the law leaves to the municipality,
+interpretation choices, closures/holidays."""
 
 from __future__ import annotations
 
@@ -10,14 +11,22 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 import lawcode
-from apps.lawconfig import services
-from apps.lawconfig.forms import ClosureForm, FiscalUnitValueForm, InterpretationChoiceForm
-from apps.lawconfig.models import FiscalUnitValue, InterpretationChoice, MunicipalClosure
+from apps.lawconfig import engine, services
+from apps.lawconfig.forms import (
+    ClosureForm,
+    FiscalUnitValueForm,
+    InterpretationChoiceForm,
+    ParameterValueForm,
+)
+from apps.lawconfig.models import FiscalUnitValue, InterpretationChoice, MunicipalClosure, ParameterValue
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from lawcode.errors import MissingParameterError
+from lawcode.params import Parameter
 
 
 def _municipality(request: HttpRequest, ibge_code: str, model_label: str) -> Municipality:
@@ -71,6 +80,46 @@ def _regime_ufm(municipality: Municipality) -> list[tuple[str, Any]]:
     return rows
 
 
+@dataclass(frozen=True)
+class ConfigurableRow:
+    """A parameter the regime leaves to the municipality and its value today (None: não configurado)."""
+
+    regime_id: str
+    parameter: Parameter
+    current: Any
+    since: Any
+    note: str
+
+    @property
+    def is_money(self) -> bool:
+        return self.parameter.unit.is_money
+
+
+def _configurable_rows(municipality: Municipality) -> list[ConfigurableRow]:
+    today = timezone.localdate()
+    rows = []
+    for regime_id in municipality.regimes:
+        regime = lawcode.get_regime(regime_id)
+        merged = regime.parameters_with(engine.config_for(municipality, regime_id))
+        for _name, parameter in sorted(merged.items()):
+            if parameter.configurable:
+                rows.append(_configurable_row(regime_id, parameter, today))
+    return rows
+
+
+def _configurable_row(regime_id: str, parameter: Parameter, today: Any) -> ConfigurableRow:
+    try:
+        value = parameter.value_on(today, regime_id)
+    except MissingParameterError:
+        return ConfigurableRow(regime_id, parameter, None, None, "")
+    return ConfigurableRow(regime_id, parameter, value.value, value.effective_from, value.note or value.cite)
+
+
+def _targets(municipality: Municipality) -> list[tuple[str, str]]:
+    return [(f"{row.regime_id}/{row.parameter.name}", f"{row.parameter.description} ({row.regime_id})")
+            for row in _configurable_rows(municipality)]  # fmt: skip
+
+
 def _page(request: HttpRequest, municipality: Municipality, **forms: Any) -> HttpResponse:
     context = {
         "municipality": municipality,
@@ -82,6 +131,11 @@ def _page(request: HttpRequest, municipality: Municipality, **forms: Any) -> Htt
         "closure_form": forms.get("closure_form") or ClosureForm(),
         "interpretations": _interpretation_rows(municipality, forms.get("interpretation_form")),
         "regime_ufm": _regime_ufm(municipality),
+        "configurable": _configurable_rows(municipality),
+        "parameter_values": ParameterValue.objects.for_user(request.user, "view").filter(
+            municipality=municipality
+        ),
+        "parameter_form": forms.get("parameter_form") or ParameterValueForm(targets=_targets(municipality)),
     }
     return render(request, "lawconfig/overview.html", context, status=400 if forms else 200)
 
@@ -112,6 +166,24 @@ def ufm_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
             messages.success(request, "Valor da UFM registrado.")
             return redirect("lawconfig:overview", ibge_code)
     return _page(request, municipality, ufm_form=form)
+
+
+@login_required
+@require_POST
+def parameter_value_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, "lawconfig.parametervalue")
+    form = ParameterValueForm(request.POST, targets=_targets(municipality))
+    if form.is_valid():
+        try:
+            services.parameter_value_set(
+                actor=request.user, municipality=municipality, **form.service_kwargs()
+            )
+        except ValidationError as refusal:
+            _attach(form, refusal)
+        else:
+            messages.success(request, "Valor do parâmetro registrado.")
+            return redirect("lawconfig:overview", ibge_code)
+    return _page(request, municipality, parameter_form=form)
 
 
 @login_required

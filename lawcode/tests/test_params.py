@@ -82,3 +82,25 @@ def test_config_parsing_errors_name_the_field() -> None:
         {"interpretations": {"INT-X-Y": "a"}, "closures": [{"date": "2025-10-31", "name": "Dia do Servidor"}]}
     )
     assert config.to_dict()["closures"] == [{"date": "2025-10-31", "name": "Dia do Servidor"}]
+
+
+def test_parameters_the_municipality_sets_are_flagged_configurable_and_keep_the_flag_when_merged() -> None:
+    import lawcode
+
+    votuporanga = lawcode.get_regime("votuporanga_sp_escolar").parameters
+    assert votuporanga["fleet_cap"].configurable and votuporanga["ufm"].configurable
+    assert not votuporanga["max_vehicle_age"].configurable
+    assert lawcode.get_regime("patrocinio_mg_aplicativo").parameters["ufm"].configurable
+    merged = votuporanga["fleet_cap"].with_values([ParameterValue(dt.date(2026, 1, 1), 40, "art4A")])
+    assert merged.configurable and merged.value_on(dt.date(2026, 2, 1), "r").value == 40
+
+
+def test_configurable_must_be_a_boolean(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from lawcode.params import load_parameters
+
+    path = Path(str(tmp_path)) / "parameters.yaml"
+    path.write_text("cap:\n  description: Teto\n  unit: count\n  configurable: sim\n  values: []\n")
+    with pytest.raises(RegimeDefinitionError, match="configurable"):
+        load_parameters(path, lambda ref, file, line: str(ref))

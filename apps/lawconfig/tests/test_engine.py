@@ -3,11 +3,19 @@ from decimal import Decimal
 
 import pytest
 
-from apps.lawconfig.engine import RegimeChoiceError, calendar_for, config_for, evaluate, regime_for
+import lawcode
+from apps.lawconfig.engine import (
+    RegimeChoiceError,
+    calendar_for,
+    citation_text,
+    config_for,
+    evaluate,
+    regime_for,
+)
 from apps.lawconfig.models import FiscalUnitValue, InterpretationChoice, MunicipalClosure
 from apps.tenancy.models import Municipality
-from lawcode.errors import MissingParameterError
-from lawcode.facts import FineFacts
+from lawcode.errors import LawcodeError, MissingParameterError
+from lawcode.facts import DeadlineFacts, FineFacts
 
 FINE = FineFacts(quantity=Decimal("10"), unit="ufm", infraction_date=dt.date(2026, 3, 2))
 
@@ -76,6 +84,36 @@ def test_closures_and_early_closings_reach_the_calendar(olimpia: Municipality) -
     assert not calendar.is_business_day(closed)
     assert calendar.is_business_day(early) and not calendar.can_end_deadline(early)
     assert [e.date for e in config_for(olimpia).closures] == [closed]
+    assert [e.date for e in config_for(olimpia).early_closings] == [early]
+
+
+def test_evaluate_sees_an_early_closing_a_deadline_would_end_on(olimpia: Municipality) -> None:
+    facts = DeadlineFacts(start=dt.date(2026, 3, 2), instance="first")  # +10 days: Thursday 12/03/2026
+
+    def ask() -> lawcode.Decision:
+        return evaluate(
+            municipality=olimpia, question="appeal_deadline", facts=facts, as_of=dt.date(2026, 3, 2)
+        )
+
+    assert ask().result["end"] == dt.date(2026, 3, 12)
+    MunicipalClosure.objects.create(
+        municipality=olimpia,
+        date=dt.date(2026, 3, 12),
+        description="Expediente até 12h",
+        kind="early_closing",
+    )
+    decision = ask()
+    assert decision.result["end"] == dt.date(2026, 3, 13)  # Lei 9.784/1999 art. 66 §1
+    assert decision.to_dict()["inputs"]["config"]["early_closings"][0]["date"] == "2026-03-12"
+
+
+def test_citation_text_renders_the_dispositivo_as_the_engine_cites_it(votuporanga: Municipality) -> None:
+    text = citation_text(votuporanga, None, "art4A", dt.date(2026, 3, 1))
+    assert (
+        text.startswith("Lei 5.722/2015") and "art. 4º-A" in text and "incluído pela Lei 6.151/2018" in text
+    )
+    with pytest.raises(LawcodeError):
+        citation_text(votuporanga, "votuporanga_sp_escolar", "art999", dt.date(2026, 3, 1))
 
 
 def test_regime_must_be_named_when_the_municipality_runs_several(make_municipality: object) -> None:
