@@ -57,6 +57,7 @@ def test_missing_secret_key_in_production_stops_with_a_clear_message(tmp_path: P
     result = manage(tmp_path, "check", **env)
     assert result.returncode != 0
     assert "SECRET_KEY is not set. Production (DEBUG=0) needs a long random SECRET_KEY" in result.stderr
+    assert "Traceback" not in result.stderr
 
 
 def test_unreachable_database_is_reported_without_a_traceback(tmp_path: Path) -> None:
