@@ -58,11 +58,6 @@ def test_a_returned_ar_letter_still_counts_in_olimpia(olimpia: Municipality, age
     assert case.state == CaseState.NOTIFIED
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="lawcode votuporanga ciencia_date gives ciência to a returned letter that carries its return date "
-    "(it checks received_on is None); reported to the lead",
-)
 def test_a_returned_letter_gives_no_ciencia_in_votuporanga(
     votuporanga: Municipality, agent_votuporanga: User
 ) -> None:

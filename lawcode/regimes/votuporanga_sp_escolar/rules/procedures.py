@@ -125,7 +125,8 @@ def _valuation_date(ctx: Context, facts: FineFacts) -> dt.date:
 @rule("ciencia_date", cites=("art17",))
 def ciencia_date(ctx: Context, facts: NoticeFacts) -> RuleResult:
     """Art. 17 counts the appeal from the receipt of the notice; the law provides no deemed (ficta) notice."""
-    if facts.channel == "edital" or (facts.received_on is None and facts.returned_reason is not None):
+    # A returned letter carries its return date in received_on, but art. 17 needs actual receipt.
+    if facts.channel == "edital" or facts.returned_reason:
         finding = ctx.finding(
             "ciencia",
             Status.WARNING,
