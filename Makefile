@@ -119,9 +119,15 @@ pytest: $(DEV_STAMP) $(STATIC_STAMP) check-chromium ## Run pytest only (PYTEST_A
 	fi
 	exit "$$status"
 
-lawcode-test: $(DEV_STAMP) ## Run the law scenario files (python -m lawcode test lawcode/regimes)
+# The engine is tested with Django switched off (-p no:django, no project conftest above lawcode/): it needs
+# no database and no settings, and this run proves it. Both halves run; the target fails if either did.
+lawcode-test: $(DEV_STAMP) ## Run the law engine's tests without Django, then the law scenario files
+	status=0
+	echo "==> lawcode unit tests, without Django (pytest -p no:django lawcode)"
+	$(PY) -m pytest -q -p no:django --confcutdir=lawcode lawcode || status=$$?
 	echo "==> Law scenarios: python -m lawcode test lawcode/regimes"
-	$(PY) -m lawcode test lawcode/regimes
+	$(PY) -m lawcode test lawcode/regimes || status=1
+	exit "$$status"
 
 # A throwaway database per run: created, used by pytest (which makes its own test_ copy), always dropped.
 test-pg: $(DEV_STAMP) $(STATIC_STAMP) check-chromium ## Run pytest against PostgreSQL on 127.0.0.1:5432
