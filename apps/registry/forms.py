@@ -17,6 +17,7 @@ from django.forms.models import fields_for_model
 from apps.registry.choices import OperatorKind
 from apps.registry.models import DOCUMENT_KIND_CHOICES, Company, Document, Driver, Person, Vehicle
 from apps.registry.services import COMPANY_FIELDS, DRIVER_FIELDS, PERSON_FIELDS, VEHICLE_FIELDS
+from lawcode.facts import DOCUMENT_KINDS
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 OWNERSHIP_FIELDS = ("owner_name", "owner_document", "ownership_kind", "ownership_since", "ownership_registered",
@@ -110,6 +111,10 @@ class OwnershipForm(OwnershipFieldsForm):  # type: ignore[misc, valid-type]
         self.fields["ownership_contract"].queryset = contracts
 
 
+# Certificates (certidões, atestados): the clerk reads whether they are negative.
+CERTIFICATE_KINDS = frozenset(
+    kind for kind in DOCUMENT_KINDS if kind.endswith(("_certificate", "_clearance"))
+)
 YES_NO_UNKNOWN = [("", "Não informado"), ("true", "Sim"), ("false", "Não")]
 
 
@@ -135,6 +140,10 @@ class DocumentForm(forms.Form):
         label="O conteúdo atende ao exigido (ex.: certidão negativa)?", required=False, choices=YES_NO_UNKNOWN,
         coerce=lambda v: v == "true", empty_value=None,
     )  # fmt: skip
+    negative = forms.TypedChoiceField(
+        label="Certidão negativa?", required=False, choices=YES_NO_UNKNOWN, coerce=lambda v: v == "true",
+        empty_value=None, help_text="Só para certidões e atestados: «Não» quando a certidão aponta registros.",
+    )  # fmt: skip
 
     def __init__(
         self, *args: Any, owners: list[tuple[str, str]], kinds: list[Any] | None = None, **kwargs: Any
@@ -144,10 +153,27 @@ class DocumentForm(forms.Form):
         if kinds is not None:
             self.fields["kind"].choices = kinds  # type: ignore[attr-defined]
 
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        negative = data.get("negative")
+        if negative is not None and data.get("kind") and data["kind"] not in CERTIFICATE_KINDS:
+            self.add_error("negative", "Certidão negativa?: só se aplica a certidões e atestados.")
+        elif negative is not None and data.get("valid") not in (None, negative):
+            self.add_error(
+                "negative", "Certidão negativa?: a resposta contradiz «o conteúdo atende ao exigido»."
+            )
+        return data
+
     def details(self) -> dict[str, Any]:
-        """Kind-specific facts, named as lawcode names them; unanswered ones are left out."""
+        """Kind-specific facts, named as lawcode names them; unanswered ones are left out. A negative
+        certificate is one whose content meets the law (lawfacts.document_fact reads it as Document.valid)."""
         keys = ("court", "third_party_bodily_coverage", "mentions_school_transport", "valid")
-        return {key: self.cleaned_data[key] for key in keys if self.cleaned_data.get(key) not in (None, "")}
+        details = {
+            key: self.cleaned_data[key] for key in keys if self.cleaned_data.get(key) not in (None, "")
+        }
+        if self.cleaned_data.get("negative") is not None:
+            details["valid"] = self.cleaned_data["negative"]
+        return details
 
 
 class OperatorFilterForm(forms.Form):

@@ -490,7 +490,9 @@ class Document(models.Model):
             ),
         ]
         indexes = [
-            models.Index(fields=["municipality", "status", "valid_until"], name="document_validity_idx")
+            models.Index(fields=["municipality", "status", "valid_until"], name="document_validity_idx"),
+            # The daily sweep's expiry and reminders select across every municipality (apps.licensing.sweep).
+            models.Index(fields=["status", "valid_until"], name="document_sweep_idx"),
         ]
 
     def __str__(self) -> str:

@@ -118,6 +118,7 @@ def operator_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespon
         "documents": [(d, decision_reason(d.decision)) for d in documents],
         "upcoming": upcoming, "upcoming_reason": decision_reason(upcoming.decision) if upcoming else "",
         "can_change": user_can(request.user, municipality.pk, "registry.operator", "change"),
+        "can_view_permits": user_can(request.user, municipality.pk, "licensing.permit", "view"),
     }  # fmt: skip
     return render(request, "registry/operator_detail.html", context)
 

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.audit.models import AuditEvent
@@ -180,6 +181,15 @@ def test_operator_page_records_personal_data_read(
     assert event.after == {"fields": ["address", "cnh_number", "cpf", "phone"]}
 
 
+def test_operator_page_links_to_the_operators_permits(
+    analyst_olimpia_client: Client, joao_operator: Operator
+) -> None:
+    page = reverse("registry:operator_detail", args=["3533908", joao_operator.pk])
+    permits = reverse("licensing:operator_permits", args=["3533908", joao_operator.pk])
+    assert f'href="{permits}"'.encode() in analyst_olimpia_client.get(page).content
+    assert analyst_olimpia_client.get(permits).status_code == 200
+
+
 def test_operator_page_shows_what_expires_next_with_the_law(
     analyst_olimpia_client: Client, joao_operator: Operator, crlv: Document
 ) -> None:
@@ -283,3 +293,26 @@ def test_operator_page_shows_bans_and_the_mercosul_form_of_old_plates(
     ).content.decode()
     assert "(Mercosul: ABC1C34)" in content
     assert "01/04/2028" in content and "Processo 7/2026" in content
+
+
+def test_a_negative_criminal_distribution_certificate_is_accepted_in_votuporanga(
+    analyst_votuporanga_client: Client, votuporanga: Municipality
+) -> None:
+    """Votuporanga asks for the certidão negativa de distribuição criminal: the clerk says it is negative."""
+    from apps.registry.lawfacts import document_fact
+
+    today = timezone.localdate()
+    person = person_create(actor=None, municipality=votuporanga, cpf="529.982.247-25", name="Rita Condutora",
+                           birth_date=dt.date(1980, 5, 1), city="Votuporanga", uf="SP", as_of=today)  # fmt: skip
+    operator = operator_create(actor=None, municipality=votuporanga, regime_id="votuporanga_sp_escolar",
+                               person=person, as_of=today)  # fmt: skip
+    url = reverse("registry:document_upload", args=["3557105", operator.pk])
+    form = {"owner": f"person:{person.pk}", "issue_date": today.isoformat(), "court": "state"}
+    wrong = analyst_votuporanga_client.post(
+        url, form | {"kind": "crlv", "negative": "true", "file": pdf_upload()}
+    )
+    assert wrong.status_code == 400 and "só se aplica a certidões" in wrong.content.decode()
+    kind = {"kind": "criminal_distribution_certificate", "file": pdf_upload()}
+    assert analyst_votuporanga_client.post(url, form | kind | {"negative": "true"}).status_code == 302
+    document = Document.objects.get(person=person, kind="criminal_distribution_certificate")
+    assert document.status == "valid" and document_fact(document).valid is True
