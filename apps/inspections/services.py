@@ -20,7 +20,8 @@ from apps.audit.services import audit_record
 from apps.inspections import lawbridge
 from apps.inspections.choices import KIND_BY_APPLICATION, InspectionKind, InspectionResult
 from apps.inspections.models import Inspection
-from apps.licensing.models import Application
+from apps.licensing.choices import PERMIT_IN_FORCE_STATES
+from apps.licensing.models import Application, Permit
 from apps.registry.models import Vehicle
 from apps.tenancy.choices import Role
 
@@ -183,8 +184,11 @@ def inspection_record_result(
 ) -> Inspection:  # fmt: skip
     """Record every checklist item; any item not in order fails the vehicle.
 
-    Failed: the regime's cure window (if it has one) and a re-inspection linked to this one. Passed, for an
-    application awaiting inspection: licensing's ``application_inspection_passed`` moves it back to analysis.
+    Failed: the regime's cure window (if it has one), a re-inspection linked to this one and, for an application
+    awaiting inspection, licensing's ``application_inspection_failed`` (the sweep denies it when the window
+    closes). Passed, for an application awaiting inspection: ``application_inspection_passed`` moves it back to
+    analysis; without an application (periodic, semestral): ``permit_inspection_done`` moves the permits' next
+    inspection date.
     """
     row = _locked(inspection)
     if row.result != InspectionResult.PENDING:
@@ -201,6 +205,9 @@ def inspection_record_result(
                  before=before, after=row.audit_snapshot())  # fmt: skip
     if row.result == InspectionResult.FAILED:
         _schedule_reinspection(row, actor=actor)
+        _notify_application_failed(row, actor=actor, as_of=as_of)
+    elif row.application is None:
+        _notify_permits(row, actor=actor)
     else:
         _notify_application(row, actor=actor, as_of=as_of)
     return row
@@ -268,3 +275,22 @@ def _notify_application(row: Inspection, *, actor: Any, as_of: dt.date) -> None:
 
     application_inspection_passed(application=application, performed_on=row.performed_on or as_of, actor=actor,
                                   as_of=as_of, inspection_id=row.pk)  # fmt: skip
+
+
+def _notify_application_failed(row: Inspection, *, actor: Any, as_of: dt.date) -> None:
+    application = row.application
+    if application is None or application.state != "awaiting_inspection":
+        return
+    from apps.licensing.services import application_inspection_failed
+
+    application_inspection_failed(application=application, cure_deadline=row.cure_deadline, inspection_id=row.pk,
+                                  actor=actor, as_of=as_of)  # fmt: skip
+
+
+def _notify_permits(row: Inspection, *, actor: Any) -> None:
+    """A periodic or semestral inspection passed: every permit in force for the vehicle moves its next date."""
+    from apps.licensing.services import permit_inspection_done
+
+    permits = Permit.objects.filter(vehicle=row.vehicle, state__in=PERMIT_IN_FORCE_STATES)
+    for permit in permits.order_by("pk"):
+        permit_inspection_done(permit=permit, performed_on=row.performed_on or row.scheduled_for, actor=actor)

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from apps.registry.models import Company, Document, Driver, Operator, Person, Vehicle
+from apps.registry.models import Company, Driver, Operator, Person, Vehicle
 from apps.registry.services import (
     company_create,
     document_upload,
@@ -176,14 +176,11 @@ def make_driver(operator: Operator, person: Person, *, as_of: dt.date, profile: 
 
 
 def _negative_certificate(person: Person, kind: str, *, as_of: dt.date) -> None:
-    """Votuporanga asks whether the certificate is negative (Document.valid); the upload service cannot record
-    that yet, so the row is written as the clerk would after reading it: negative, issued ten days ago."""
-    issued = as_of - dt.timedelta(days=10)
-    Document.objects.create(
-        municipality=person.municipality, person=person, kind=kind, file="documents/certidao.pdf",
-        content_type="application/pdf", size_bytes=len(MINIMAL_PDF), issue_date=issued, status="valid",
-        details={"valid": True, "presented_on": as_of.isoformat()},
-    )  # fmt: skip
+    """Votuporanga asks whether the certificate is negative: the clerk answers «Certidão negativa? Sim» on the
+    upload form, which the law reads as Document.valid."""
+    document_upload(actor=None, owner=person, kind=kind, upload=pdf(), issue_date=as_of - dt.timedelta(days=10),
+                    as_of=as_of, details={"valid": True, "presented_on": as_of.isoformat()},
+                    regime_id=person.municipality.regimes[0])  # fmt: skip
 
 
 def pf_case(municipality: Municipality, number: int, name: str, *, as_of: dt.date, **vehicle: Any) -> Case:

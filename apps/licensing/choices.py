@@ -55,6 +55,7 @@ class EventKind(models.TextChoices):
     FEE_PAID = "fee_paid", "Taxa paga"
     INSPECTION_REQUIRED = "inspection_required", "Vistoria solicitada"
     INSPECTION_PASSED = "inspection_passed", "Vistoria aprovada"
+    INSPECTION_FAILED = "inspection_failed", "Vistoria reprovada"
     APPROVED = "approved", "Deferido"
     DENIED = "denied", "Indeferido"
     ARCHIVED = "archived", "Arquivado"

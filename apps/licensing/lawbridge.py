@@ -4,6 +4,7 @@ apps.lawconfig.engine; this module only builds the facts and picks values out of
 
 from __future__ import annotations
 
+import calendar
 import dataclasses
 import datetime as dt
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from lawcode import facts as f
 from lawcode.errors import LawcodeError, QuestionNotApplicableError
 
 if TYPE_CHECKING:
-    from apps.licensing.models import Application
+    from apps.licensing.models import Application, Permit
     from apps.tenancy.models import Municipality
 
 QUESTION_BY_KIND: dict[str, str] = {
@@ -77,9 +78,7 @@ def application_facts(application: Application, as_of: dt.date) -> Any:
     if question == "operator_registration":
         return _operator_registration_facts(application, as_of)
     if question == "driver_registration":
-        driver = _driver_with_verdicts(
-            lawfacts.driver_facts(_required(application.driver, "driver"), as_of=as_of)
-        )
+        driver = lawfacts.driver_facts(_required(application.driver, "driver"), as_of=as_of)
         receipts = fee_receipts(application, "alvara_fee_receipt")
         return (
             dataclasses.replace(driver, person=_with_documents(driver.person, receipts))
@@ -128,19 +127,8 @@ def _permit_facts(application: Application, as_of: dt.date) -> f.PermitApplicati
         application, as_of=as_of, operator={"active_permits": in_force_permits(application)}, vehicle=vehicle,
         **extra,
     )  # fmt: skip
-    facts = dataclasses.replace(facts, drivers=tuple(_driver_with_verdicts(d) for d in facts.drivers))
     receipts = fee_receipts(application, "inspection_fee_receipt")
     return dataclasses.replace(facts, vehicle=_with_documents(facts.vehicle, receipts)) if receipts else facts
-
-
-def _driver_with_verdicts(driver: f.Driver) -> f.Driver:
-    """A certificate the clerk read as negative carries details["valid"]; the law reads it as Document.valid.
-    (registry.lawfacts.document_fact does not map it yet; once it does, this is a no-op.)"""
-    documents = tuple(
-        dataclasses.replace(d, valid=d.details["valid"]) if d.valid is None and "valid" in d.details else d
-        for d in driver.person.documents
-    )
-    return dataclasses.replace(driver, person=dataclasses.replace(driver.person, documents=documents))
 
 
 # The receipt each paid fee stands for in the law's document list (Patrocínio art. 4º I c and art. 8).
@@ -241,16 +229,38 @@ def temporary_validity(application: Application, start: dt.date, as_of: dt.date)
 
 def next_inspection_due(application: Application, inspected_on: dt.date, as_of: dt.date) -> dt.date | None:
     """The regime's periodic inspection date after this one (yearly, or by plate digit), if it has one."""
-    vehicle = application.vehicle
+    return _calendar_next_due(application.municipality, application.regime_id, application.vehicle,
+                              inspected_on, as_of)  # fmt: skip
+
+
+def permit_next_inspection_due(permit: Permit, inspected_on: dt.date) -> dt.date | None:
+    """After a periodic or semestral inspection of a permitted vehicle: the next one, by the law of that day."""
+    municipality, regime_id = permit.municipality, permit.regime_id
+    return _calendar_next_due(municipality, regime_id, permit.vehicle, inspected_on, inspected_on)
+
+
+def _calendar_next_due(
+    municipality: Municipality, regime_id: str, vehicle: Any, inspected_on: dt.date, as_of: dt.date
+) -> dt.date | None:
     facts = f.InspectionFacts(
         plate=vehicle.plate if vehicle else None, year=as_of.year, last_inspection=inspected_on
     )
     try:
-        decision = ask(municipality=application.municipality, regime_id=application.regime_id,
-                       question="inspection_calendar", facts=facts, as_of=as_of, field="inspection")  # fmt: skip
+        decision = ask(municipality=municipality, regime_id=regime_id, question="inspection_calendar",
+                       facts=facts, as_of=as_of, field="inspection")  # fmt: skip
     except ValidationError:
         return None  # the calendar needs data this permit does not have; the inspections app schedules it
-    return result_date(decision, "next_due", "due_on", "next_due_on")
+    day = result_date(decision, "next_due", "due_on", "next_due_on")
+    return day or _month_last_day(decision, "next_due_month")
+
+
+def _month_last_day(decision: Decision | None, key: str) -> dt.date | None:
+    """A calendar by month (Votuporanga art. 4º § 4: «YYYY-MM») is due by the last day of that month."""
+    value = decision.result.get(key) if decision is not None else None
+    if not isinstance(value, str) or len(value) != 7:
+        return None
+    year, month = int(value[:4]), int(value[5:])
+    return dt.date(year, month, calendar.monthrange(year, month)[1])
 
 
 def inspection_deadline(application: Application, paid_on: dt.date, as_of: dt.date) -> dt.date | None:

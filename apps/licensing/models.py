@@ -245,6 +245,7 @@ class Permit(models.Model):
             "number": self.number, "kind": self.kind, "state": self.state, "operator_id": self.operator_id,
             "vehicle_id": self.vehicle_id, "valid_from": self.valid_from, "valid_until": self.valid_until,
             "suspended_until": self.suspended_until, "closed_on": self.closed_on,
+            "inspection_due_on": self.inspection_due_on,
         }  # fmt: skip
 
 

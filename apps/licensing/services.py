@@ -267,7 +267,7 @@ def application_require_fee(
 @transaction.atomic
 def application_fee_paid(*, guide: Any, payment: Any, actor: Any, as_of: dt.date) -> None:
     """finance's callback when the guide of an application is paid: the workflow moves on."""
-    application = Application.objects.get(pk=guide.origin_id, municipality_id=guide.municipality_id)
+    application = _guide_application(guide)
     _check_dates(as_of, paid_on=payment.paid_on)
     deadline = lawbridge.inspection_deadline(application, payment.paid_on, as_of)
     data: dict[str, Any] = {"guide": guide.number, "paid_on": payment.paid_on.isoformat()}
@@ -275,7 +275,16 @@ def application_fee_paid(*, guide: Any, payment: Any, actor: Any, as_of: dt.date
         data["inspection_deadline"] = deadline.isoformat()
     target = S.AWAITING_INSPECTION if application.kind in PERMIT_KINDS else S.IN_ANALYSIS
     _move(application, to=target, allowed=[S.AWAITING_FEE], event=EventKind.FEE_PAID, actor=actor, as_of=as_of,
-          verb="registrar o pagamento da taxa de", data=data)  # fmt: skip
+          verb="registrar o pagamento da taxa de", data=data, cure_deadline=None)  # fmt: skip
+
+
+def _guide_application(guide: Any) -> Application:
+    """The application the guide was issued for, or a refusal (so the payment is not stored either)."""
+    try:
+        return Application.objects.get(pk=guide.origin_id, municipality_id=guide.municipality_id)
+    except Application.DoesNotExist:
+        raise refuse("guide", f"Guia {guide.number}: nenhum requerimento deste município corresponde a ela; "
+                              "o pagamento não foi registrado.") from None  # fmt: skip
 
 
 @transaction.atomic
@@ -284,7 +293,7 @@ def application_require_inspection(*, application: Application, actor: Any, as_o
     if row.kind not in PERMIT_KINDS:
         raise refuse("kind", f"«{row.get_kind_display()}» não tem vistoria de veículo.")
     return _move(row, to=S.AWAITING_INSPECTION, allowed=[S.IN_ANALYSIS], event=EventKind.INSPECTION_REQUIRED,
-                 actor=actor, as_of=as_of, verb="pedir a vistoria de")  # fmt: skip
+                 actor=actor, as_of=as_of, verb="pedir a vistoria de", cure_deadline=None)  # fmt: skip
 
 
 @transaction.atomic
@@ -296,7 +305,22 @@ def application_inspection_passed(
     data = {"performed_on": performed_on.isoformat(), "inspection_id": inspection_id}
     return _move(application, to=S.IN_ANALYSIS, allowed=[S.AWAITING_INSPECTION], event=EventKind.INSPECTION_PASSED,
                  actor=actor, as_of=as_of, verb="registrar a vistoria de", data=data,
-                 inspection_passed_on=performed_on)  # fmt: skip
+                 inspection_passed_on=performed_on, cure_deadline=None)  # fmt: skip
+
+
+@transaction.atomic
+def application_inspection_failed(
+    *, application: Application, cure_deadline: dt.date | None, inspection_id: int, actor: Any, as_of: dt.date
+) -> Application:  # fmt: skip
+    """Called by apps.inspections when the vehicle fails: the application keeps waiting for the re-inspection
+    until ``cure_deadline`` (Patrocínio art. 9 § 3); the daily sweep denies it if the window closes first.
+    Without a legal window (``None``) it simply waits for the vehicle."""
+    until = cure_deadline.isoformat() if cure_deadline else None
+    data = {"inspection_id": inspection_id, "cure_deadline": until}
+    note = f"Prazo para sanar até {cure_deadline:%d/%m/%Y}." if cure_deadline else ""
+    return _move(application, to=S.AWAITING_INSPECTION, allowed=[S.AWAITING_INSPECTION],
+                 event=EventKind.INSPECTION_FAILED, actor=actor, as_of=as_of, verb="registrar a vistoria de",
+                 note=note, data=data, cure_deadline=cure_deadline)  # fmt: skip
 
 
 @transaction.atomic
@@ -504,6 +528,22 @@ def permit_suspend(*, permit: Permit, actor: Any, as_of: dt.date, until: dt.date
     row.save(update_fields=["state", "suspended_until", "closed_reason"])
     audit_record(actor=actor, municipality=row.municipality, action="permit.suspend", obj=row, before=before,
                  after=row.audit_snapshot())  # fmt: skip
+    return row
+
+
+@transaction.atomic
+def permit_inspection_done(*, permit: Permit, performed_on: dt.date, actor: Any) -> Permit:
+    """A periodic (or semestral) inspection passed: the next one falls where the regime's calendar puts it,
+    and the permit is no longer flagged overdue. A regime without a calendar leaves the date as it was."""
+    row = Permit.objects.select_for_update().select_related("municipality", "vehicle").get(pk=permit.pk)
+    due = lawbridge.permit_next_inspection_due(row, performed_on)
+    if due is None:
+        return row
+    before = row.audit_snapshot()
+    row.inspection_due_on, row.inspection_overdue = due, False
+    row.save(update_fields=["inspection_due_on", "inspection_overdue"])
+    audit_record(actor=actor, municipality=row.municipality, action="permit.inspection_done", obj=row,
+                 before=before, after=row.audit_snapshot())  # fmt: skip
     return row
 
 

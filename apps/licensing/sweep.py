@@ -35,6 +35,8 @@ from apps.registry.models import Document
 from lawcode.facts import DOCUMENT_KINDS
 
 BATCH = 5000
+DENIAL_AFTER_INSPECTION = ("Prazo para sanar as falhas da vistoria encerrado sem nova vistoria aprovada: "
+                           "requerimento indeferido.")  # fmt: skip
 ARCHIVE_REASON = "Prazo para sanar encerrado sem regularização: pedido arquivado, taxas recolhidas perdidas."
 
 
@@ -65,6 +67,11 @@ def inspections_newly_overdue(as_of: dt.date) -> QuerySet[Permit]:
 
 def applications_past_cure(as_of: dt.date) -> QuerySet[Application]:
     return Application.objects.filter(state=ApplicationState.PENDING_DOCUMENTS, cure_deadline__lt=as_of)
+
+
+def applications_failed_past_cure(as_of: dt.date) -> QuerySet[Application]:
+    """Awaiting an inspection the vehicle failed, the cure window over (only a failure sets cure_deadline here)."""
+    return Application.objects.filter(state=ApplicationState.AWAITING_INSPECTION, cure_deadline__lt=as_of)
 
 
 def reminder_windows(as_of: dt.date) -> list[tuple[int, dt.date, dt.date]]:
@@ -127,6 +134,20 @@ def archive_past_cure(as_of: dt.date) -> int:
         )  # fmt: skip
     return applications_past_cure(as_of).update(state=ApplicationState.ARCHIVED, archived_reason=ARCHIVE_REASON,
                                                 fees_forfeited=True, decided_on=as_of)  # fmt: skip
+
+
+def deny_failed_inspection_past_cure(as_of: dt.date) -> int:
+    """Deny what still failed its inspection when the cure window closed (Patrocínio art. 9 § 3), each with a
+    timeline line citing the window the failed inspection opened."""
+    selected = applications_failed_past_cure(as_of).select_for_update().values_list("pk", "cure_deadline")
+    for rows in _batches(iter(list(selected.order_by("pk")))):
+        ApplicationEvent.objects.bulk_create(
+            ApplicationEvent(application_id=pk, on=as_of, kind=EventKind.DENIED, actor_name="sistema",
+                             state_from=ApplicationState.AWAITING_INSPECTION, state_to=ApplicationState.DENIED,
+                             note=DENIAL_AFTER_INSPECTION, data={"cure_deadline": cure.isoformat()})
+            for pk, cure in rows
+        )  # fmt: skip
+    return applications_failed_past_cure(as_of).update(state=ApplicationState.DENIED, decided_on=as_of)
 
 
 def _email(*paths: str) -> Coalesce:
@@ -218,23 +239,41 @@ class Step:
     key: str
     label: str
     run: Callable[[dt.date], int]
+    order: int = 0
 
 
+# Licensing's own steps, spaced by ten so other apps' steps fit between them (see register_sweep_step).
 STEPS: tuple[Step, ...] = (
-    Step("suspensions_lifted", "Suspensões encerradas", lift_suspensions),
-    Step("permits_expired", "Alvarás vencidos", expire_permits),
-    Step("documents_expired", "Documentos vencidos", expire_documents),
-    Step("inspections_overdue", "Vistorias atrasadas", flag_overdue_inspections),
-    Step("applications_archived", "Requerimentos arquivados", archive_past_cure),
-    Step("permit_reminders", "Lembretes de alvarás", remind_permits),
-    Step("document_reminders", "Lembretes de documentos", remind_documents),
-)
+    Step("suspensions_lifted", "Suspensões encerradas", lift_suspensions, 100),
+    Step("permits_expired", "Alvarás vencidos", expire_permits, 110),
+    Step("documents_expired", "Documentos vencidos", expire_documents, 120),
+    Step("inspections_overdue", "Vistorias atrasadas", flag_overdue_inspections, 130),
+    Step("applications_archived", "Requerimentos arquivados", archive_past_cure, 140),
+    Step("applications_denied_after_inspection", "Requerimentos indeferidos após vistoria reprovada",
+         deny_failed_inspection_past_cure, 150),
+    Step("permit_reminders", "Lembretes de alvarás", remind_permits, 160),
+    Step("document_reminders", "Lembretes de documentos", remind_documents, 170),
+)  # fmt: skip
+_REGISTERED: dict[str, Step] = {}
 
 
-def run_sweep(as_of: dt.date, *, steps: Iterator[Step] | tuple[Step, ...] = STEPS) -> dict[str, int]:
+def register_sweep_step(name: str, fn: Callable[[dt.date], int], order: int, *, label: str) -> None:
+    """Let another app add a step (from its AppConfig.ready(), so licensing never imports it). ``order`` places
+    it among licensing's steps (100 lifts ended suspensions); registering a name again replaces it."""
+    if any(step.key == name for step in STEPS):
+        raise ValueError(f"sweep step {name!r} is one of licensing's own")
+    _REGISTERED[name] = Step(name, label, fn, order)
+
+
+def sweep_steps() -> tuple[Step, ...]:
+    """Every step of the daily sweep, licensing's and the registered ones, in their order."""
+    return tuple(sorted((*STEPS, *_REGISTERED.values()), key=lambda step: step.order))
+
+
+def run_sweep(as_of: dt.date, *, steps: Iterator[Step] | tuple[Step, ...] | None = None) -> dict[str, int]:
     """Run every step in its own transaction (a failure keeps the earlier steps) and audit the totals."""
     counts: dict[str, int] = {}
-    for step in steps:
+    for step in sweep_steps() if steps is None else steps:
         with transaction.atomic():
             counts[step.key] = step.run(as_of)
     with transaction.atomic():

@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -14,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -39,6 +41,7 @@ from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 
 PAGE_SIZE = 25
 APPLICATION = "licensing.application"
+INSPECTION = "inspections.inspection"
 PERMIT = "licensing.permit"
 
 
@@ -111,8 +114,18 @@ def application_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpRes
         "actions": available_actions(application) if can_change else [],
         "fee_form": FeeForm(fee_kinds=_fee_kinds(application)), "note_form": NoteForm(),
         "issued_permit": Permit.objects.filter(application=application).first(), "today": today,
+        "schedule_url": _schedule_url(request, municipality, application),
     }  # fmt: skip
     return render(request, "licensing/application_detail.html", context)
+
+
+def _schedule_url(request: HttpRequest, municipality: Municipality, application: Application) -> str:
+    """Where to schedule the inspection the application waits for (its vehicle, itself pre-selected)."""
+    waiting = application.state == ApplicationState.AWAITING_INSPECTION and application.vehicle_id is not None
+    if not waiting or not user_can(request.user, municipality.pk, INSPECTION, "schedule"):
+        return ""
+    path = reverse("inspections:schedule", args=[municipality.ibge_code, application.vehicle_id])
+    return f"{path}?{urlencode({'requerimento': application.pk})}"
 
 
 def _fee_kinds(application: Application) -> list[tuple[str, str]]:

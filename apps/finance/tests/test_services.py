@@ -392,6 +392,23 @@ def test_a_handler_that_refuses_rolls_the_payment_back(
     assert not AuditEvent.objects.filter(action="payment.register").exists()
 
 
+def test_a_guide_whose_application_does_not_exist_is_refused_in_portuguese(
+    olimpia: Municipality, olimpia_permit_fee: FeeSchedule
+) -> None:
+    """licensing's real handler: no application matches the guide, so the payment is refused, not a crash."""
+    from apps.licensing.services import application_fee_paid
+
+    guide = issue_permit_guide(olimpia, origin_id=987654)
+    with (
+        payment_handlers_replaced({OriginType.APPLICATION: application_fee_paid}),
+        pytest.raises(ValidationError, match="nenhum requerimento deste município") as refused,
+    ):
+        pay(guide)
+    assert "guide" in refused.value.message_dict
+    guide.refresh_from_db()
+    assert guide.status == GuideStatus.OPEN and not Payment.objects.exists()
+
+
 # --- refunds --------------------------------------------------------------------------------------------
 
 

@@ -18,7 +18,10 @@ from apps.inspections.tests.conftest import (
     patrocinio_fee_paid,
     scheduled,
 )
+from apps.licensing import services as licensing
 from apps.licensing.casebook import Case
+from apps.licensing.models import Permit
+from apps.licensing.sweep import run_sweep
 from apps.tenancy.models import Municipality
 
 pytestmark = pytest.mark.django_db
@@ -213,3 +216,67 @@ def test_votuporanga_temporary_vehicle_is_checked_for_the_magnetic_stripe(votupo
     row = scheduled(votuporanga_case, kind="temporary")
     codes = set(all_items(row))
     assert "temporary_magnetic_stripe" in codes and "im_number_body" not in codes
+
+
+def test_a_failure_not_cured_in_15_days_denies_the_application_in_the_sweep(
+    patrocinio_case: Case, patrocinio: Municipality
+) -> None:
+    """Patrocínio art. 9 § 3: the vehicle still failing after the 15 days, the application is denied."""
+    application = patrocinio_fee_paid(patrocinio_case, patrocinio)
+    row = services.inspection_schedule(actor=None, vehicle=patrocinio_case.vehicle, application=application,
+                                       scheduled_for=AS_OF, as_of=AS_OF)  # fmt: skip
+    services.inspection_record_result(actor=None, inspection=row, performed_on=AS_OF, as_of=AS_OF,
+                                      items=all_items(row, failing=("recent_maintenance",)))  # fmt: skip
+    application.refresh_from_db()
+    assert application.state == "awaiting_inspection" and application.cure_deadline == dt.date(2026, 3, 25)
+    failed = application.events.get(kind="inspection_failed")
+    assert (
+        failed.data == {"inspection_id": row.pk, "cure_deadline": "2026-03-25"}
+        and "25/03/2026" in failed.note
+    )
+    assert run_sweep(dt.date(2026, 3, 25))["applications_denied_after_inspection"] == 0  # the 15th day
+    assert run_sweep(dt.date(2026, 3, 26))["applications_denied_after_inspection"] == 1
+    assert run_sweep(dt.date(2026, 3, 27))["applications_denied_after_inspection"] == 0  # idempotent
+    application.refresh_from_db()
+    assert application.state == "denied" and application.decided_on == dt.date(2026, 3, 26)
+    assert "indeferido" in application.events.get(kind="denied").note
+
+
+def test_a_reinspection_passed_in_time_keeps_the_application_from_the_sweep(
+    patrocinio_case: Case, patrocinio: Municipality
+) -> None:
+    application = patrocinio_fee_paid(patrocinio_case, patrocinio)
+    first = services.inspection_schedule(actor=None, vehicle=patrocinio_case.vehicle, application=application,
+                                         scheduled_for=AS_OF, as_of=AS_OF)  # fmt: skip
+    services.inspection_record_result(actor=None, inspection=first, performed_on=AS_OF, as_of=AS_OF,
+                                      items=all_items(first, failing=("platform_logo",)))  # fmt: skip
+    follow_up = Inspection.objects.get(previous=first)
+    later = AS_OF + dt.timedelta(days=5)
+    services.inspection_record_result(actor=None, inspection=follow_up, performed_on=later,
+                                      items=all_items(follow_up), as_of=later)  # fmt: skip
+    assert run_sweep(dt.date(2026, 3, 26))["applications_denied_after_inspection"] == 0
+    application.refresh_from_db()
+    assert application.state == "in_analysis" and application.cure_deadline is None
+
+
+def test_a_periodic_inspection_passed_moves_the_permit_next_inspection_a_year_on(
+    patrocinio_case: Case, patrocinio: Municipality
+) -> None:
+    """Patrocínio art. 9: the vistoria is yearly from the last approval; the permit follows the new one."""
+    application = patrocinio_fee_paid(patrocinio_case, patrocinio)
+    first = services.inspection_schedule(actor=None, vehicle=patrocinio_case.vehicle, application=application,
+                                         scheduled_for=AS_OF, as_of=AS_OF)  # fmt: skip
+    services.inspection_record_result(actor=None, inspection=first, performed_on=AS_OF, items=all_items(first),
+                                      as_of=AS_OF)  # fmt: skip
+    licensing.application_approve(application=application, actor=None, as_of=AS_OF)
+    permit = Permit.objects.get(application=application)
+    assert permit.inspection_due_on == dt.date(2027, 3, 10)
+    Permit.objects.filter(pk=permit.pk).update(inspection_overdue=True)
+    later = AS_OF + dt.timedelta(days=40)
+    row = scheduled(patrocinio_case, as_of=later, kind="periodic")
+    services.inspection_record_result(actor=None, inspection=row, performed_on=later, items=all_items(row),
+                                      as_of=later)  # fmt: skip
+    permit.refresh_from_db()
+    assert permit.inspection_due_on == dt.date(2027, 4, 19) and not permit.inspection_overdue
+    audit = AuditEvent.objects.get(action="permit.inspection_done")
+    assert audit.after is not None and audit.after["inspection_due_on"] == "2027-04-19"

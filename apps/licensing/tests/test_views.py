@@ -239,3 +239,18 @@ def test_api_permits_and_openapi_schema(
     assert outsider_client.get("/api/v1/licensing/permits/").json()["count"] == 0
     schema = analyst_olimpia_client.get("/api/v1/openapi.json").content.decode()
     assert "/api/v1/licensing/applications/{id}/transition/" in schema
+
+
+def test_an_application_awaiting_inspection_links_to_scheduling_it(
+    application: Application, today: dt.date, analyst_olimpia_client: Client, auditor_olimpia_client: Client
+) -> None:
+    detail = reverse("licensing:application_detail", args=["3533908", application.pk])
+    in_analysis = analyst_olimpia_client.get(detail).content
+    assert b'data-testid="schedule-inspection"' not in in_analysis
+    services.application_require_inspection(application=application, actor=None, as_of=today)
+    schedule = reverse("inspections:schedule", args=["3533908", application.vehicle_id])
+    link = f'href="{schedule}?requerimento={application.pk}"'.encode()
+    assert link in analyst_olimpia_client.get(detail).content
+    assert link not in auditor_olimpia_client.get(detail).content  # reads, may not schedule
+    form = analyst_olimpia_client.get(f"{schedule}?requerimento={application.pk}").content.decode()
+    assert f'value="{application.pk}" selected' in form

@@ -1,4 +1,5 @@
-"""manage.py daily_sweep [--as-of YYYY-MM-DD]: expire, flag, archive and remind (see apps/licensing/sweep.py)."""
+"""manage.py daily_sweep [--as-of YYYY-MM-DD]: expire, flag, archive, remind and the steps other apps registered
+(see apps/licensing/sweep.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 from tqdm import tqdm
 
-from apps.licensing.sweep import STEPS, run_sweep
+from apps.licensing.sweep import run_sweep, sweep_steps
 
 
 def _date(text: str) -> dt.date:
@@ -28,12 +29,13 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         as_of: dt.date = options["as_of"] or timezone.localdate()
-        bar = tqdm(STEPS, desc=f"Rotina de {as_of:%d/%m/%Y}", unit="etapa", disable=options["no_progress"],
+        steps = sweep_steps()
+        bar = tqdm(steps, desc=f"Rotina de {as_of:%d/%m/%Y}", unit="etapa", disable=options["no_progress"],
                    file=self.stderr)  # fmt: skip
         counts: dict[str, int] = {}
         for step in bar:
             bar.set_postfix_str(step.label)
             counts.update(run_sweep(as_of, steps=(step,)))
-        labels = {step.key: step.label for step in STEPS}
+        labels = {step.key: step.label for step in steps}
         for key, total in counts.items():
             self.stdout.write(f"{labels[key]}: {total}")
