@@ -2,8 +2,8 @@
 all through the services (the audit chains and timelines are real). Built on apps.licensing.casebook.
 
 Idempotent: a municipality whose first casebook person exists is skipped. Votuporanga's new permits need the
-fleet cap its decree fixes (art. 4º-A), which lawconfig cannot store yet; until it can, the Votuporanga
-states that need the law's decision on a new permit (approved, denied, permits) are left out there.
+fleet cap its decree fixes (art. 4º-A): lawconfig's demo seeder (which runs first) sets it; a municipality
+without that value gets only the states that need no decision on a new permit.
 """
 
 from __future__ import annotations

@@ -21,15 +21,13 @@ from playwright.sync_api import Page, expect
 
 from apps.accounts.models import User
 from apps.finance.services import fee_schedule_create, finance_settings_save, payment_register
-from apps.lawconfig import engine
-from apps.lawconfig.services import fiscal_unit_value_set
+from apps.lawconfig.services import fiscal_unit_value_set, parameter_value_set
 from apps.licensing import services
 from apps.licensing.casebook import Case, extra_vehicle, pf_case, pj_case
 from apps.licensing.models import Application, Permit
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
 from conftest import PERSONA_PASSWORD
-from lawcode.params import ParameterValue
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -141,17 +139,11 @@ def inspection_passed_directly(application: Application, today: dt.date) -> None
 
 
 @pytest.fixture
-def votuporanga_fleet_cap(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Votuporanga art. 4º-A leaves the fleet cap to a decree that lawconfig cannot store yet (see the report)."""
-    original = engine._fiscal_parameters
-
-    def with_fleet_cap(municipality: Municipality, regime: Any) -> dict[str, Any]:
-        values = dict(original(municipality, regime))
-        if "fleet_cap" in regime.parameters:
-            values["fleet_cap"] = (ParameterValue(dt.date(2018, 3, 20), 60, "art4A", "V", "decreto", "e2e"),)
-        return values
-
-    monkeypatch.setattr(engine, "_fiscal_parameters", with_fleet_cap)
+def votuporanga_fleet_cap(votuporanga: Municipality) -> None:
+    """Votuporanga art. 4º-A leaves the fleet cap to a decree: set as its administrator would (lawconfig)."""
+    parameter_value_set(actor=None, municipality=votuporanga, regime_id="votuporanga_sp_escolar",
+                        parameter="fleet_cap", valid_from=dt.date(2018, 3, 20), value=Decimal(60), cite="art4A",
+                        source="Decreto de teste")  # fmt: skip
 
 
 def test_votuporanga_pj_gets_a_permit_and_an_old_vehicle_is_refused_with_art_4(

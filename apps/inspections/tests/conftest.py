@@ -16,14 +16,13 @@ from apps.accounts.models import User
 from apps.finance.services import fee_schedule_create, finance_settings_save, payment_register
 from apps.inspections.models import Inspection
 from apps.inspections.services import ItemResult, inspection_schedule
-from apps.lawconfig import engine
 from apps.lawconfig.services import fiscal_unit_value_set
 from apps.licensing import services as licensing
 from apps.licensing.casebook import Case, pf_case, pj_case
 from apps.licensing.models import Application, Permit
+from apps.licensing.tests.conftest import _votuporanga_fleet_cap  # noqa: F401  (fixture reuse)
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
-from lawcode.params import ParameterValue
 
 AS_OF = dt.date(2026, 3, 10)  # a Tuesday
 
@@ -31,20 +30,6 @@ AS_OF = dt.date(2026, 3, 10)  # a Tuesday
 @pytest.fixture(autouse=True)
 def _media_root(settings: Any, tmp_path: Path) -> None:
     settings.MEDIA_ROOT = tmp_path / "media"
-
-
-@pytest.fixture(autouse=True)
-def _votuporanga_fleet_cap(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Votuporanga art. 4º-A leaves the fleet cap to a decree; configure it as a municipality would."""
-    original = engine._fiscal_parameters
-
-    def with_fleet_cap(municipality: Municipality, regime: Any) -> dict[str, Any]:
-        values = dict(original(municipality, regime))
-        if "fleet_cap" in regime.parameters:
-            values["fleet_cap"] = (ParameterValue(dt.date(2018, 3, 20), 60, "art4A", "V", "decreto", "test"),)
-        return values
-
-    monkeypatch.setattr(engine, "_fiscal_parameters", with_fleet_cap)
 
 
 @pytest.fixture

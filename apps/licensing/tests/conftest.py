@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from apps.accounts.models import User
-from apps.lawconfig import engine
+from apps.lawconfig.services import parameter_value_set
 from apps.licensing import services
 from apps.licensing.casebook import Case, pf_case, pj_case
 from apps.licensing.choices import PERMIT_KINDS
 from apps.licensing.models import Application, Permit
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
-from lawcode.params import ParameterValue
 
 AS_OF = dt.date(2026, 3, 10)
 FLEET_CAP = 60
@@ -29,20 +29,17 @@ def _media_root(settings: Any, tmp_path: Path) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _votuporanga_fleet_cap(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Votuporanga art. 4º-A leaves the fleet cap to a decree; lawconfig has no table for decree values yet,
-    so the tests configure it the way a municipality would (a dated, cited parameter value)."""
-    original = engine._fiscal_parameters
+def _votuporanga_fleet_cap(request: pytest.FixtureRequest) -> None:
+    """Votuporanga art. 4º-A leaves the fleet cap to a decree: a test using Votuporanga gets it set the way the
+    municipality's administrator sets it (lawconfig's parameter service, a dated and cited value)."""
+    if "votuporanga" in request.fixturenames:
+        set_fleet_cap(request.getfixturevalue("votuporanga"))
 
-    def with_fleet_cap(municipality: Municipality, regime: Any) -> dict[str, Any]:
-        values = dict(original(municipality, regime))
-        if "fleet_cap" in regime.parameters:
-            values["fleet_cap"] = (
-                ParameterValue(dt.date(2018, 3, 20), FLEET_CAP, "art4A", "V", "decreto", "test"),
-            )
-        return values
 
-    monkeypatch.setattr(engine, "_fiscal_parameters", with_fleet_cap)
+def set_fleet_cap(municipality: Municipality, value: int = FLEET_CAP) -> None:
+    parameter_value_set(actor=None, municipality=municipality, regime_id="votuporanga_sp_escolar",
+                        parameter="fleet_cap", valid_from=dt.date(2018, 3, 20), value=Decimal(value), cite="art4A",
+                        source="Decreto de teste")  # fmt: skip
 
 
 @pytest.fixture

@@ -31,7 +31,9 @@ def test_demo_shows_every_state_and_is_idempotent() -> None:
     assert _states(Permit, "3533908") == {"active", "suspended", "expired"}
     # Patrocínio's law took effect on 22/12/2025: no yearly authorization under it can have expired yet.
     assert _states(Permit, "3148103") >= {"active", "suspended"}
-    assert "awaiting_inspection" in _states(Application, "3557105")
+    # Votuporanga's fleet cap (art. 4º-A) comes from lawconfig's demo decree: its permits are decided too.
+    assert _states(Application, "3557105") >= {"awaiting_inspection", "approved", "denied"}
+    assert _states(Permit, "3557105") >= {"active", "suspended"}
     counts = dict(Application.objects.values_list("municipality__ibge_code").annotate(n=Count("id")))
     seed_demo()
     assert dict(Application.objects.values_list("municipality__ibge_code").annotate(n=Count("id"))) == counts
