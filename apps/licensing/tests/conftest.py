@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.db.models.signals import post_save
 
 from apps.accounts.models import User
 from apps.lawconfig.services import parameter_value_set
@@ -29,11 +30,21 @@ def _media_root(settings: Any, tmp_path: Path) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _votuporanga_fleet_cap(request: pytest.FixtureRequest) -> None:
-    """Votuporanga art. 4º-A leaves the fleet cap to a decree: a test using Votuporanga gets it set the way the
-    municipality's administrator sets it (lawconfig's parameter service, a dated and cited value)."""
-    if "votuporanga" in request.fixturenames:
-        set_fleet_cap(request.getfixturevalue("votuporanga"))
+def _votuporanga_fleet_cap() -> Iterator[None]:
+    """Votuporanga art. 4º-A leaves the fleet cap to a decree: whenever a test creates Votuporanga (a fixture,
+    or request.getfixturevalue in a parametrized test), the cap is set the way its administrator sets it
+    (lawconfig's parameter service, a dated and cited value)."""
+    post_save.connect(_cap_new_votuporanga, sender=Municipality, dispatch_uid=FLEET_CAP_HOOK)
+    yield
+    post_save.disconnect(sender=Municipality, dispatch_uid=FLEET_CAP_HOOK)
+
+
+FLEET_CAP_HOOK = "licensing-tests-votuporanga-fleet-cap"
+
+
+def _cap_new_votuporanga(sender: Any, instance: Municipality, created: bool, **kwargs: Any) -> None:
+    if created and "votuporanga_sp_escolar" in instance.regimes:
+        set_fleet_cap(instance)
 
 
 def set_fleet_cap(municipality: Municipality, value: int = FLEET_CAP) -> None:

@@ -19,6 +19,11 @@ def _media_root(settings: Any, tmp_path: Any) -> None:
     settings.MEDIA_ROOT = tmp_path / "media"
 
 
+@pytest.fixture(autouse=True)
+def _votuporanga_fleet_cap() -> None:
+    """Not the tests' cap: the demo must rely on the decree lawconfig's demo seeder records."""
+
+
 def _states(model: Any, ibge: str) -> set[str]:
     return set(model.objects.filter(municipality__ibge_code=ibge).values_list("state", flat=True))
 
