@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import importlib
 import inspect
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -154,6 +154,7 @@ class Regime:
     _citers: dict[tuple[tuple[str, dt.date], ...], Citer] = field(
         default_factory=dict, init=False, repr=False
     )
+    _merged_by_key: dict[Hashable, dict[str, Parameter]] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.citer = Citer(self.acts)
@@ -315,13 +316,26 @@ class Regime:
         """Parameters with the Config's values merged in (same date: the Config wins).
 
         Also validates the Config's interpretation choices, so a misspelt INT-… id or option fails loudly
-        instead of being ignored.
+        instead of being ignored. Memoized per Config content: the apps build an equal Config for every
+        question (apps.lawconfig.engine.config_for), and the merge is the same each time.
         """
         if config.is_empty():
             return self.parameters
         cached = self._merged  # read once: another thread may replace it between two reads
         if cached is not None and cached[0] is config:
             return cached[1]
+        key = _merge_key(config)
+        merged = self._merged_by_key.get(key) if key is not None else None
+        if merged is None:
+            merged = self._merge(config)
+            if key is not None:
+                if len(self._merged_by_key) >= _MERGED_CACHE_LIMIT:
+                    self._merged_by_key.clear()
+                self._merged_by_key[key] = merged
+        self._merged = (config, merged)  # holding the object: identity cannot be reused
+        return merged
+
+    def _merge(self, config: Config) -> dict[str, Parameter]:
         for int_id in config.interpretations:
             choose(self.interpretations, int_id, config.interpretations)
         merged = dict(self.parameters)
@@ -329,7 +343,6 @@ class Regime:
             if name not in merged:
                 raise UnknownParameterError(self.id, name, file="Config.parameters")
             merged[name] = merged[name].with_values(self._checked(merged[name], values))
-        self._merged = (config, merged)  # holding the object: identity cannot be reused
         return merged
 
     def _checked(self, parameter: Parameter, values: tuple[ParameterValue, ...]) -> list[ParameterValue]:
@@ -385,3 +398,19 @@ def registered_rules(package: str) -> list[RuleSpec]:
         ) from exc
     prefix = package + "."
     return [spec for spec in _REGISTERED if spec.module == package or spec.module.startswith(prefix)]
+
+
+_MERGED_CACHE_LIMIT = 256
+
+
+def _merge_key(config: Config) -> Hashable | None:
+    """What the merged parameters depend on, hashable; None when a value cannot be hashed (never cached)."""
+    key = (
+        tuple((name, tuple(values)) for name, values in sorted(config.parameters.items())),
+        tuple(sorted(config.interpretations.items())),
+    )
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
