@@ -16,6 +16,9 @@ temporary file, then, over the same file:
 3. replace — the same import again, now replacing a roster of the same size (the platform's daily upload).
 
 The figures are import / copy and replace / copy. It is a benchmark, not a test: pytest does not collect it.
+
+PostgreSQL, 300,000 lines, shared machine, 30/11/2026: copy 2.95 s; import 10.81 s (validate 4.45 s, store
+6.37 s) = 3.67× COPY; replace 8.68 s = 2.94× COPY.
 """
 
 from __future__ import annotations
