@@ -117,3 +117,20 @@ def test_a_bad_batch_is_refused_with_a_code(
     response = post_json(api, url(patrocinio.ibge_code, "checks/"), body)
     assert response.status_code == 400
     assert response.json()["code"] == "invalid_request"
+
+
+def test_a_linked_auxiliary_driver_is_authorized_only_while_the_link_is_active(
+    api: Client, patrocinio: Municipality, patrocinio_permit: Permit, driver_case: Case, today: dt.date
+) -> None:
+    from apps.licensing.casebook import PROFILES, make_driver, make_person
+    from apps.registry.models import Driver
+
+    profile = PROFILES["patrocinio_mg_aplicativo"]
+    helper = make_person(patrocinio, 77, "Paulo Auxiliar", as_of=today, profile=profile)
+    link = make_driver(driver_case.operator, helper, as_of=today, profile=profile, vehicle=driver_case.vehicle,
+                       role="auxiliary")  # fmt: skip
+    Driver.objects.filter(pk=link.pk).update(active=True)
+    answer = check(api, patrocinio, drivers=[helper.cpf])["drivers"][0]
+    assert (answer["authorized"], answer["permit_number"]) == (True, patrocinio_permit.number)
+    Driver.objects.filter(pk=link.pk).update(active=False)
+    assert check(api, patrocinio, drivers=[helper.cpf])["drivers"][0]["status"] == "unknown"
