@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,12 +73,13 @@ def check_vehicles(municipality: Municipality, plates: Iterable[str], *, as_of: 
     return answers
 
 
-def _parse(raw: Any, validate: Any) -> tuple[str, tuple[str, str] | None]:
+def _parse(raw: Any, validate: Callable[[str], str]) -> tuple[str, tuple[str, str] | None]:
+    """(normalized value, None) or (what was sent, trimmed — echoed so the platform can match it —, error)."""
     text = str(raw) if isinstance(raw, str | int) else ""
     try:
         return validate(text), None
     except ValidationError as exc:
-        return (normalize_plate(text) if text else ""), (str(exc.code), " ".join(exc.messages))
+        return normalize_plate(text)[:32], (str(exc.code), " ".join(exc.messages))
 
 
 def _answer(
