@@ -32,7 +32,9 @@ def test_it_logs_in_and_shows_olimpia_home_with_real_counts(
     expect(page.get_by_role("heading", name="Painel de Olímpia")).to_be_visible()
     team = page.locator('[data-card="team"]')
     expect(team.locator("dt", has_text="Administrador").locator("xpath=..").locator("dd")).to_have_text("1")
-    expect(team.locator("dt", has_text="Agente de fiscalização").locator("xpath=..").locator("dd")).to_have_text("0")
+    expect(
+        team.locator("dt", has_text="Agente de fiscalização").locator("xpath=..").locator("dd")
+    ).to_have_text("0")
     expect(page.get_by_text("Votuporanga")).to_have_count(0)
     page.screenshot(path=SCREENSHOT, full_page=True)
 
@@ -43,7 +45,9 @@ def test_it_renders_with_the_gov_br_design_system_styles(
     log_in(page, live_server, "ana.analista")
     expect(page.locator("header.br-header")).to_be_visible()
     # core.min.css really loaded from the vendor path: the DS tokens resolve and style the header.
-    token = page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--blue-warm-vivid-70')")
+    token = page.evaluate(
+        "getComputedStyle(document.documentElement).getPropertyValue('--blue-warm-vivid-70')"
+    )
     assert token.strip().lower() == "#1351b4"
     shadow = page.evaluate("getComputedStyle(document.querySelector('header.br-header')).boxShadow")
     assert shadow != "none"
@@ -67,7 +71,9 @@ def test_it_keeps_the_outsider_out_of_olimpia(
     page: Page, live_server: Any, outsider: User, olimpia: Municipality
 ) -> None:
     log_in(page, live_server, "carlos.sem.vinculo")
-    expect(page.get_by_role("heading", name="Você ainda não tem vínculo com nenhum município")).to_be_visible()
+    expect(
+        page.get_by_role("heading", name="Você ainda não tem vínculo com nenhum município")
+    ).to_be_visible()
     response = page.goto(f"{live_server.url}/municipios/3533908/")
     assert response is not None and response.status == 404
     expect(page.get_by_role("heading", name="Página não encontrada (404)")).to_be_visible()
@@ -82,7 +88,9 @@ def test_it_shows_the_portuguese_message_for_a_wrong_password(
     expect(page).to_have_url(re.compile(r"/entrar/$"))
 
 
-def test_it_offers_the_skip_link_first_in_focus_order(page: Page, live_server: Any, analyst_olimpia: User) -> None:
+def test_it_offers_the_skip_link_first_in_focus_order(
+    page: Page, live_server: Any, analyst_olimpia: User
+) -> None:
     log_in(page, live_server, "ana.analista")  # the login page itself focuses the username field
     expect(page.get_by_role("heading", name="Painel de Olímpia")).to_be_visible()
     page.keyboard.press("Tab")

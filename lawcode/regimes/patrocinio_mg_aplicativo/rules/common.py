@@ -42,14 +42,20 @@ def days_deadline(ctx: Context, start: dt.date, parameter: str, *, multiplier: i
     """A deadline of the parameter's "dias", as calendar days, extended or not by INT-PAT-DAYS-EXTENSION."""
     days = int(ctx.param(parameter)) * multiplier
     extend = ctx.interpretation(DAYS_EXTENSION) == "extend_to_business_day"
-    return count_days(start, days, counting=DayCounting.CALENDAR, calendar=ctx.calendar,
-                      extend_to_business_day=extend)
+    return count_days(
+        start, days, counting=DayCounting.CALENDAR, calendar=ctx.calendar, extend_to_business_day=extend
+    )
 
 
 def years_later(ctx: Context, start: dt.date, years: int) -> Deadline:
     """``start`` plus whole years, date to date (Lei 9.784 art. 66 §3); a validity, never extended."""
-    return count_years(start, years, rounding=MonthRounding.LAST_DAY_OF_MONTH, calendar=ctx.calendar,
-                       extend_to_business_day=False)
+    return count_years(
+        start,
+        years,
+        rounding=MonthRounding.LAST_DAY_OF_MONTH,
+        calendar=ctx.calendar,
+        extend_to_business_day=False,
+    )
 
 
 def is_usable(document: Document | None, on: dt.date) -> bool:
@@ -78,11 +84,23 @@ def detail_flag(ctx: Context, document: Document, key: str, field_path: str) -> 
     return value
 
 
-def check(ctx: Context, code: str, ok: bool, message: str, *, cites: tuple[str, ...],
-          counterfactual: str | None = None) -> Finding:
+def check(
+    ctx: Context,
+    code: str,
+    ok: bool,
+    message: str,
+    *,
+    cites: tuple[str, ...],
+    counterfactual: str | None = None,
+) -> Finding:
     """A met / not-met finding; the counterfactual is shown only when the requirement is not met."""
-    return ctx.finding(code, Status.MET if ok else Status.NOT_MET, message, cites=cites,
-                       counterfactual=None if ok else counterfactual)
+    return ctx.finding(
+        code,
+        Status.MET if ok else Status.NOT_MET,
+        message,
+        cites=cites,
+        counterfactual=None if ok else counterfactual,
+    )
 
 
 def with_cure_window(ctx: Context, decision: RuleResult) -> RuleResult:
@@ -90,9 +108,14 @@ def with_cure_window(ctx: Context, decision: RuleResult) -> RuleResult:
     if decision.outcome != "denied":
         return decision
     deadline = days_deadline(ctx, ctx.as_of, "cure_deadline_days")
-    decision.findings.append(ctx.finding(
-        "cure_window", Status.INFO,
-        f"Pedido indeferido em {br(ctx.as_of)}: a pendência pode ser sanada até {br(deadline.end)}, sob pena de "
-        "arquivamento do pedido e perda das taxas recolhidas.", cites=("art7_parun", *deadline.citations)))
+    decision.findings.append(
+        ctx.finding(
+            "cure_window",
+            Status.INFO,
+            f"Pedido indeferido em {br(ctx.as_of)}: a pendência pode ser sanada até {br(deadline.end)}, sob pena de "
+            "arquivamento do pedido e perda das taxas recolhidas.",
+            cites=("art7_parun", *deadline.citations),
+        )
+    )
     decision.result["cure_until"] = deadline.end
     return decision

@@ -19,18 +19,40 @@ from .common import DEADLINE_CITES, br, detail_flag, require_issue_date
 
 # kind → dispositivo that requires it (documents with their own expiry or none).
 PLAIN_DOCUMENTS = {
-    "platform_registration": "art4_incI_a", "alvara_fee_receipt": "art4_incI_c", "inspection_fee_receipt": "art8",
-    "cnh": "art4_incI_b", "crlv": "art4_incI_d", "lease_contract": "art6_parun", "comodato_contract": "art6_parun",
-    "platform_exclusivity_pledge": "art4_incI_f", "inss_registration": "art4_incI_g",
-    "municipal_registration": "art4_incI_j", "maintenance_record": "art9_incII",
+    "platform_registration": "art4_incI_a",
+    "alvara_fee_receipt": "art4_incI_c",
+    "inspection_fee_receipt": "art8",
+    "cnh": "art4_incI_b",
+    "crlv": "art4_incI_d",
+    "lease_contract": "art6_parun",
+    "comodato_contract": "art6_parun",
+    "platform_exclusivity_pledge": "art4_incI_f",
+    "inss_registration": "art4_incI_g",
+    "municipal_registration": "art4_incI_j",
+    "maintenance_record": "art9_incII",
 }
 CERTIFICATES = ("criminal_distribution_certificate", "criminal_record_certificate", "toxicology_exam")
 
 
-@rule("document_validity", cites=(
-    "art4_incI_a", "art4_incI_b", "art4_incI_c", "art4_incI_d", "art4_incI_e", "art4_incI_f", "art4_incI_g",
-    "art4_incI_h", "art4_incI_i", "art4_incI_j", "art6_parun", "art8", "art9_incII", *DEADLINE_CITES,
-))
+@rule(
+    "document_validity",
+    cites=(
+        "art4_incI_a",
+        "art4_incI_b",
+        "art4_incI_c",
+        "art4_incI_d",
+        "art4_incI_e",
+        "art4_incI_f",
+        "art4_incI_g",
+        "art4_incI_h",
+        "art4_incI_i",
+        "art4_incI_j",
+        "art6_parun",
+        "art8",
+        "art9_incII",
+        *DEADLINE_CITES,
+    ),
+)
 def document_validity(ctx: Context, facts: Document) -> RuleResult:
     if facts.kind in CERTIFICATES:
         return _certificate(ctx, facts)
@@ -45,14 +67,26 @@ def _certificate(ctx: Context, document: Document) -> RuleResult:
     issued = require_issue_date(ctx, document, "document")
     cite = "art4_incI_i" if document.kind == "toxicology_exam" else "art4_incI_e"
     fresh = _presentation_limit(ctx, document, issued)
-    valid = toxicology_valid_until(ctx, issued) if document.kind == "toxicology_exam" else renewal_due(ctx, issued)
+    valid = (
+        toxicology_valid_until(ctx, issued)
+        if document.kind == "toxicology_exam"
+        else renewal_due(ctx, issued)
+    )
     findings = [_validity_finding(ctx, document, valid, cite)]
     if issued > ctx.as_of:
-        raise InvalidFactError("document.issue_date", f"issued after the date evaluated ({ctx.as_of.isoformat()})")
+        raise InvalidFactError(
+            "document.issue_date", f"issued after the date evaluated ({ctx.as_of.isoformat()})"
+        )
     if fresh is not None:
         ok = ctx.as_of <= fresh
-        findings.append(ctx.finding("freshness", Status.MET if ok else Status.NOT_MET,
-                                    f"Expedido em {br(issued)}: pode ser apresentado até {br(fresh)}.", cites=(cite,)))
+        findings.append(
+            ctx.finding(
+                "freshness",
+                Status.MET if ok else Status.NOT_MET,
+                f"Expedido em {br(issued)}: pode ser apresentado até {br(fresh)}.",
+                cites=(cite,),
+            )
+        )
     return eligibility(findings, {"fresh_until": fresh, "valid_until": valid})
 
 
@@ -68,9 +102,14 @@ def _insurance(ctx: Context, document: Document) -> RuleResult:
     expiry = ctx.require(document.expiry_date, "document.expiry_date")
     findings = [_validity_finding(ctx, document, expiry, "art4_incI_h")]
     covered = detail_flag(ctx, document, "third_party_bodily_coverage", "document")
-    findings.append(ctx.finding("third_party_coverage", Status.MET if covered else Status.NOT_MET,
-                                "Cobertura de danos corporais a terceiros: " + ("sim." if covered else "não."),
-                                cites=("art4_incI_h",)))
+    findings.append(
+        ctx.finding(
+            "third_party_coverage",
+            Status.MET if covered else Status.NOT_MET,
+            "Cobertura de danos corporais a terceiros: " + ("sim." if covered else "não."),
+            cites=("art4_incI_h",),
+        )
+    )
     return eligibility(findings, {"fresh_until": None, "valid_until": expiry})
 
 
@@ -86,5 +125,6 @@ def _validity_finding(ctx: Context, document: Document, until: dt.date | None, c
         message = f"{label}: " + ("aceito; sem prazo de validade." if ok else "marcado como inválido.")
     else:
         message = f"{label}: válido até {br(until)}" + ("." if ok else " — vencido ou inválido.")
-    return ctx.finding("validity", Status.MET if ok else Status.NOT_MET, message, cites=(cite,),
-                       data={"valid_until": until})
+    return ctx.finding(
+        "validity", Status.MET if ok else Status.NOT_MET, message, cites=(cite,), data={"valid_until": until}
+    )

@@ -26,29 +26,63 @@ MEASURES_PT = {
     "vehicle_retention": "retenção do veículo (medida administrativa do CTB, art. 231 VIII)",
 }
 CATALOG_CITES = (
-    "art3", "art4_par3", "art5", "art5_parun", "art7", "art11", "art11_parun", "art11A", "art11A_parun", "art12",
-    "art13_incI", "art13_incII", "art13_incIII", "art13_incIV", "art13_incV", "art13_incVI",
+    "art3",
+    "art4_par3",
+    "art5",
+    "art5_parun",
+    "art7",
+    "art11",
+    "art11_parun",
+    "art11A",
+    "art11A_parun",
+    "art12",
+    "art13_incI",
+    "art13_incII",
+    "art13_incIII",
+    "art13_incIV",
+    "art13_incV",
+    "art13_incVI",
 )
 
 
-@rule("sanction", cites=(*CATALOG_CITES, "art13", "art15_parun", "art17", "art19", "art21", "art26",
-                         "ctb:art231_incVIII"))
+@rule(
+    "sanction",
+    cites=(*CATALOG_CITES, "art13", "art15_parun", "art17", "art19", "art21", "art26", "ctb:art231_incVIII"),
+)
 def sanction(ctx: Context, facts: InfractionCase) -> RuleResult:
     entry = _catalog_entry(ctx, facts.code)
     start = in_force_from(ctx)
     if facts.date < start:
         return _before_the_law(ctx, facts, entry, start)
     cites = ("art13", entry.cite) if entry.cite.startswith("art13_") else (entry.cite,)
-    findings = [ctx.finding("infraction", Status.INFO, f"Infração {entry.code} — {entry.title}: {entry.description}",
-                            cites=cites)]
+    findings = [
+        ctx.finding(
+            "infraction",
+            Status.INFO,
+            f"Infração {entry.code} — {entry.title}: {entry.description}",
+            cites=cites,
+        )
+    ]
     penalties, measures = _ctb_consequences(ctx, entry, findings)
     measures = [*_seizures(entry), *measures]
     if measures:
         findings.append(_measures_finding(ctx, measures))
-    findings.append(ctx.finding("defence", Status.INFO, "Lavra-se o auto de infração, enviado ao credenciado para "
-                                "defesa, com a descrição da conduta e as penalidades cabíveis.", cites=("art19",)))
-    result: dict[str, Any] = {"code": entry.code, "penalties": penalties, "municipal_fine": None, "referral": "ctb",
-                              "administrative_measures": measures}
+    findings.append(
+        ctx.finding(
+            "defence",
+            Status.INFO,
+            "Lavra-se o auto de infração, enviado ao credenciado para "
+            "defesa, com a descrição da conduta e as penalidades cabíveis.",
+            cites=("art19",),
+        )
+    )
+    result: dict[str, Any] = {
+        "code": entry.code,
+        "penalties": penalties,
+        "municipal_fine": None,
+        "referral": "ctb",
+        "administrative_measures": measures,
+    }
     if facts.decided_final_on is not None:
         findings.append(_collection_finding(ctx, facts.decided_final_on))
         result["active_debt_after"] = facts.decided_final_on
@@ -58,34 +92,60 @@ def sanction(ctx: Context, facts: InfractionCase) -> RuleResult:
 def _catalog_entry(ctx: Context, code: str) -> CatalogEntry:
     entry = ctx.regime.catalog.get(code)
     if entry is None:
-        raise InvalidFactError("code", f"unknown infraction code {code!r}; the catalog has: "
-                               + ", ".join(sorted(ctx.regime.catalog)))
+        raise InvalidFactError(
+            "code",
+            f"unknown infraction code {code!r}; the catalog has: " + ", ".join(sorted(ctx.regime.catalog)),
+        )
     return entry
 
 
 def _before_the_law(ctx: Context, facts: InfractionCase, entry: CatalogEntry, start: dt.date) -> RuleResult:
-    finding = ctx.finding("infraction", Status.NOT_APPLICABLE,
-                          f"Fato de {br(facts.date)}, anterior à entrada em vigor da lei ({br(start)}): a conduta "
-                          f"{entry.code} não era infração a esta lei.", cites=("art26",))
+    finding = ctx.finding(
+        "infraction",
+        Status.NOT_APPLICABLE,
+        f"Fato de {br(facts.date)}, anterior à entrada em vigor da lei ({br(start)}): a conduta "
+        f"{entry.code} não era infração a esta lei.",
+        cites=("art26",),
+    )
     return RuleResult("no_penalty", [finding], {"code": entry.code, "penalties": []})
 
 
-def _ctb_consequences(ctx: Context, entry: CatalogEntry, findings: list[Finding]) -> tuple[list[dict[str, Any]],
-                                                                                          list[dict[str, Any]]]:
+def _ctb_consequences(
+    ctx: Context, entry: CatalogEntry, findings: list[Finding]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     option = ctx.interpretation(CTB_REFERENCE)
     if option == "ctb_art231_viii" and entry.extra.get("ctb_art231_viii") is True:
-        findings.append(ctx.finding(
-            "ctb_classification", Status.INFO,
-            "Enquadramento no CTB, art. 231 VIII (transporte remunerado não licenciado para esse fim): infração "
-            "média, multa do CTB aplicada pela autoridade de trânsito, retenção do veículo.",
-            cites=("art17", "ctb:art231_incVIII")))
-        fine = {"kind": "fine", "quantity": None, "unit": None, "brl": None, "days": None, "start": None,
-                "end": None, "doubled": False, "ctb_severity": "media", "basis": "ctb:art231_incVIII"}
+        findings.append(
+            ctx.finding(
+                "ctb_classification",
+                Status.INFO,
+                "Enquadramento no CTB, art. 231 VIII (transporte remunerado não licenciado para esse fim): infração "
+                "média, multa do CTB aplicada pela autoridade de trânsito, retenção do veículo.",
+                cites=("art17", "ctb:art231_incVIII"),
+            )
+        )
+        fine = {
+            "kind": "fine",
+            "quantity": None,
+            "unit": None,
+            "brl": None,
+            "days": None,
+            "start": None,
+            "end": None,
+            "doubled": False,
+            "ctb_severity": "media",
+            "basis": "ctb:art231_incVIII",
+        }
         return [fine], [_measure("vehicle_retention", "ctb:art231_incVIII")]
-    findings.append(ctx.finding(
-        "ctb_referral", Status.INFO,
-        "A lei municipal não fixa multa: aplicam-se as penalidades do CTB e demais sanções da legislação, "
-        "enquadradas pela autoridade de trânsito; nenhum valor municipal é calculado.", cites=("art17",)))
+    findings.append(
+        ctx.finding(
+            "ctb_referral",
+            Status.INFO,
+            "A lei municipal não fixa multa: aplicam-se as penalidades do CTB e demais sanções da legislação, "
+            "enquadradas pela autoridade de trânsito; nenhum valor municipal é calculado.",
+            cites=("art17",),
+        )
+    )
     return [], []
 
 
@@ -103,10 +163,16 @@ def _measure(kind: str, cite: str) -> dict[str, Any]:
 def _measures_finding(ctx: Context, measures: list[dict[str, Any]]) -> Finding:
     labels = "; ".join(str(m["label"]) + (" (facultativa)" if m["optional"] else "") for m in measures)
     cites = tuple(dict.fromkeys(str(m["cite"]) for m in measures))
-    return ctx.finding("administrative_measures", Status.INFO, f"Medidas administrativas: {labels}.", cites=cites)
+    return ctx.finding(
+        "administrative_measures", Status.INFO, f"Medidas administrativas: {labels}.", cites=cites
+    )
 
 
 def _collection_finding(ctx: Context, final_on: dt.date) -> Finding:
-    return ctx.finding("collection", Status.INFO,
-                       f"Decisão definitiva em {br(final_on)}: multas não pagas são lançadas em dívida ativa e "
-                       "cobradas judicialmente por CDA.", cites=("art21",))
+    return ctx.finding(
+        "collection",
+        Status.INFO,
+        f"Decisão definitiva em {br(final_on)}: multas não pagas são lançadas em dívida ativa e "
+        "cobradas judicialmente por CDA.",
+        cites=("art21",),
+    )

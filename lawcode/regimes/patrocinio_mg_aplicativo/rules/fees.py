@@ -32,9 +32,12 @@ def fine_amount(ctx: Context, facts: FineFacts) -> RuleResult:
     on = _valuation_date(ctx, facts)
     brl = ctx.to_brl(facts.quantity, Unit.UFM, on)
     unit_value = ctx.param_on("ufm", on)
-    finding = ctx.finding("amount", Status.INFO,
-                          f"{facts.quantity} UFM × R$ {unit_value} (UFM vigente em {br(on)}) = R$ {brl}.",
-                          cites=("art8",))
+    finding = ctx.finding(
+        "amount",
+        Status.INFO,
+        f"{facts.quantity} UFM × R$ {unit_value} (UFM vigente em {br(on)}) = R$ {brl}.",
+        cites=("art8",),
+    )
     return RuleResult("computed", [finding], {"brl": brl, "unit_value": unit_value, "valued_on": on})
 
 

@@ -38,10 +38,16 @@ def notice_limit(ctx: Context, facts: NoticeFacts) -> RuleResult:
     message = f"Notificação de penalidade até {br(deadline.end)} (90 dias da {NOTICE_START_PT[option]}, {br(start)})"
     if dispatched is not None:
         message += f"; encaminhada em {br(dispatched)} — " + ("fora do prazo." if late else "no prazo.")
-    finding = ctx.finding("notice_timeliness", status, message,
-                          cites=("art19_par1", "art19_par2", *deadline.citations))
-    result = {"start": start, "end": deadline.end, "late": late, "dispatched_on": dispatched,
-              "steps": list(deadline.steps)}
+    finding = ctx.finding(
+        "notice_timeliness", status, message, cites=("art19_par1", "art19_par2", *deadline.citations)
+    )
+    result = {
+        "start": start,
+        "end": deadline.end,
+        "late": late,
+        "dispatched_on": dispatched,
+        "steps": list(deadline.steps),
+    }
     return RuleResult("computed", [finding], result)
 
 
@@ -58,16 +64,24 @@ def ciencia_date(ctx: Context, facts: NoticeFacts) -> RuleResult:
     if facts.channel == "edital":
         return _edital_ciencia(ctx, ctx.require(facts.published_on, "published_on"))
     if facts.returned_reason is not None:
-        finding = ctx.finding("notice_delivery", Status.NOT_MET,
-                              "A notificação foi devolvida; a lei não presume a ciência — notifique de novo "
-                              "(por via eletrônica ou por edital).", cites=("art19_par1",))
+        finding = ctx.finding(
+            "notice_delivery",
+            Status.NOT_MET,
+            "A notificação foi devolvida; a lei não presume a ciência — notifique de novo "
+            "(por via eletrônica ou por edital).",
+            cites=("art19_par1",),
+        )
         return RuleResult("computed", [finding], {"ciencia_on": None, "channel": facts.channel})
     received = ctx.require(facts.received_on, "received_on")
     cite = "art16" if facts.channel == "in_person" else "art19_par1"
-    labels = {"in_person": "entrega pessoal do termo", "ar": "via postal com comprovante",
-              "electronic": "via eletrônica"}
-    finding = ctx.finding("notice_delivery", Status.MET,
-                          f"Ciência em {br(received)} ({labels[facts.channel]}).", cites=(cite,))
+    labels = {
+        "in_person": "entrega pessoal do termo",
+        "ar": "via postal com comprovante",
+        "electronic": "via eletrônica",
+    }
+    finding = ctx.finding(
+        "notice_delivery", Status.MET, f"Ciência em {br(received)} ({labels[facts.channel]}).", cites=(cite,)
+    )
     return RuleResult("computed", [finding], {"ciencia_on": received, "channel": facts.channel})
 
 
@@ -76,9 +90,12 @@ def _edital_ciencia(ctx: Context, published: dt.date) -> RuleResult:
         ciencia = published
     else:
         ciencia = ctx.calendar.next_business_day(published)
-    finding = ctx.finding("notice_delivery", Status.MET,
-                          f"Edital publicado em {br(published)}; ciência considerada em {br(ciencia)}.",
-                          cites=("art19_par1",))
+    finding = ctx.finding(
+        "notice_delivery",
+        Status.MET,
+        f"Edital publicado em {br(published)}; ciência considerada em {br(ciencia)}.",
+        cites=("art19_par1",),
+    )
     return RuleResult("computed", [finding], {"ciencia_on": ciencia, "channel": "edital"})
 
 
@@ -88,13 +105,20 @@ def appeal_deadline(ctx: Context, facts: DeadlineFacts) -> RuleResult:
     if ctx.interpretation(SUBSIDIARY) == "not_defined":
         return _not_defined(ctx, "appeal_deadline", "recurso")
     deadline = days_deadline(ctx, facts.start, "appeal_deadline_days")
-    finding = ctx.finding("appeal_deadline", Status.INFO,
-                          f"Recurso até {br(deadline.end)} (Lei 9.784/1999, art. 59, aplicada subsidiariamente).",
-                          cites=("lei9784:art59", *deadline.citations))
-    return RuleResult("computed", [finding], {"end": deadline.end, "defined": True, "steps": list(deadline.steps)})
+    finding = ctx.finding(
+        "appeal_deadline",
+        Status.INFO,
+        f"Recurso até {br(deadline.end)} (Lei 9.784/1999, art. 59, aplicada subsidiariamente).",
+        cites=("lei9784:art59", *deadline.citations),
+    )
+    return RuleResult(
+        "computed", [finding], {"end": deadline.end, "defined": True, "steps": list(deadline.steps)}
+    )
 
 
-@rule("judgment_deadline", cites=("art19", "art25", "lei9784:art59_par1", "lei9784:art59_par2", *DEADLINE_CITES))
+@rule(
+    "judgment_deadline", cites=("art19", "art25", "lei9784:art59_par1", "lei9784:art59_par2", *DEADLINE_CITES)
+)
 def judgment_deadline(ctx: Context, facts: DeadlineFacts) -> RuleResult:
     """``start``: the day the appeal was received; ``extensions``: 0 or 1 (art. 59 §2 allows one)."""
     if ctx.interpretation(SUBSIDIARY) == "not_defined":
@@ -105,14 +129,22 @@ def judgment_deadline(ctx: Context, facts: DeadlineFacts) -> RuleResult:
     deadline = days_deadline(ctx, facts.start, "judgment_deadline_days", multiplier=1 + extensions)
     cites = ("lei9784:art59_par1", "lei9784:art59_par2") if extensions else ("lei9784:art59_par1",)
     extra = ", prorrogado uma vez por igual período" if extensions else ""
-    finding = ctx.finding("judgment_deadline", Status.INFO,
-                          f"Decisão do recurso até {br(deadline.end)}{extra} (Lei 9.784/1999, art. 59).",
-                          cites=(*cites, *deadline.citations))
-    return RuleResult("computed", [finding], {"end": deadline.end, "defined": True, "steps": list(deadline.steps)})
+    finding = ctx.finding(
+        "judgment_deadline",
+        Status.INFO,
+        f"Decisão do recurso até {br(deadline.end)}{extra} (Lei 9.784/1999, art. 59).",
+        cites=(*cites, *deadline.citations),
+    )
+    return RuleResult(
+        "computed", [finding], {"end": deadline.end, "defined": True, "steps": list(deadline.steps)}
+    )
 
 
 def _not_defined(ctx: Context, code: str, what: str) -> RuleResult:
-    finding = ctx.finding(code, Status.WARNING,
-                          f"A Lei 5.832/2025 não fixa prazo de {what}; depende de regulamento (art. 25).",
-                          cites=("art19", "art25"))
+    finding = ctx.finding(
+        code,
+        Status.WARNING,
+        f"A Lei 5.832/2025 não fixa prazo de {what}; depende de regulamento (art. 25).",
+        cites=("art19", "art25"),
+    )
     return RuleResult("computed", [finding], {"end": None, "defined": False})

@@ -25,10 +25,21 @@ def ownership_findings(ctx: Context, vehicle: Vehicle) -> list[Finding]:
     accepted = _accepted_kinds(ctx)
     label = OWN_KINDS.get(ownership.kind) or CONTRACT_KINDS.get(ownership.kind) or ownership.kind
     ok = ownership.kind in accepted
-    message = (f"Veículo cadastrado em nome do condutor {label}." if ok else
-               f"O art. 6 não admite o cadastro do veículo pelo condutor na condição de '{label}'.")
-    findings = [check(ctx, "ownership", ok, message, cites=("art6", "art4_incI_d"),
-                      counterfactual="seria deferido com o veículo em nome do condutor")]
+    message = (
+        f"Veículo cadastrado em nome do condutor {label}."
+        if ok
+        else f"O art. 6 não admite o cadastro do veículo pelo condutor na condição de '{label}'."
+    )
+    findings = [
+        check(
+            ctx,
+            "ownership",
+            ok,
+            message,
+            cites=("art6", "art4_incI_d"),
+            counterfactual="seria deferido com o veículo em nome do condutor",
+        )
+    ]
     if ok and ownership.kind in CONTRACT_KINDS:
         findings.append(_contract_finding(ctx, vehicle, ownership))
     return findings
@@ -42,7 +53,9 @@ def _accepted_kinds(ctx: Context) -> set[str]:
 
 def _contract_finding(ctx: Context, vehicle: Vehicle, ownership: Ownership) -> Finding:
     has_contract = vehicle.document(CONTRACT_DOCUMENT[ownership.kind]) is not None
-    notarized = ctx.require(ownership.owner_signature_notarized, "vehicle.ownership.owner_signature_notarized")
+    notarized = ctx.require(
+        ownership.owner_signature_notarized, "vehicle.ownership.owner_signature_notarized"
+    )
     ok = has_contract and notarized
     if ok:
         message = "Contrato escrito apresentado, com firma reconhecida do proprietário autorizando o uso no serviço."
@@ -50,5 +63,11 @@ def _contract_finding(ctx: Context, vehicle: Vehicle, ownership: Ownership) -> F
         message = "Não apresentou o contrato de arrendamento, locação ou comodato do veículo."
     else:
         message = "O contrato não tem a firma do proprietário reconhecida."
-    return check(ctx, "ownership_contract", ok, message, cites=("art4_incI_d", "art6_parun"),
-                 counterfactual="seria deferido com contrato escrito e firma reconhecida do proprietário")
+    return check(
+        ctx,
+        "ownership_contract",
+        ok,
+        message,
+        cites=("art4_incI_d", "art6_parun"),
+        counterfactual="seria deferido com contrato escrito e firma reconhecida do proprietário",
+    )

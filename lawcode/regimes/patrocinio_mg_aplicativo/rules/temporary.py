@@ -20,12 +20,27 @@ def temporary_substitution(ctx: Context, facts: PermitApplication) -> RuleResult
     licensed = is_usable(vehicle.document("crlv"), ctx.as_of)
     insured = is_usable(vehicle.document("app_insurance"), ctx.as_of)
     findings = [
-        _finding(ctx, "substitute_rented", rented, "Veículo substituto locado.",
-                 "O art. 11-A admite a substituição apenas por outro veículo locado."),
-        _finding(ctx, "substitute_licensing", licensed, "Licenciamento (CRLV) do veículo substituto em dia.",
-                 "Licenciamento (CRLV) do veículo substituto não comprovado."),
-        _finding(ctx, "substitute_insurance", insured, "Seguro do veículo substituto vigente.",
-                 "Seguro do veículo substituto não comprovado."),
+        _finding(
+            ctx,
+            "substitute_rented",
+            rented,
+            "Veículo substituto locado.",
+            "O art. 11-A admite a substituição apenas por outro veículo locado.",
+        ),
+        _finding(
+            ctx,
+            "substitute_licensing",
+            licensed,
+            "Licenciamento (CRLV) do veículo substituto em dia.",
+            "Licenciamento (CRLV) do veículo substituto não comprovado.",
+        ),
+        _finding(
+            ctx,
+            "substitute_insurance",
+            insured,
+            "Seguro do veículo substituto vigente.",
+            "Seguro do veículo substituto não comprovado.",
+        ),
         _notice_finding(ctx, facts),
     ]
     return eligibility(findings, {"max_days": None, "platform_notified_on": facts.platform_notified_on})
@@ -38,13 +53,25 @@ def _finding(ctx: Context, code: str, ok: bool, met: str, not_met: str) -> Findi
 def _notice_finding(ctx: Context, facts: PermitApplication) -> Finding:
     notified = facts.platform_notified_on
     if notified is None:
-        return ctx.finding("platform_notice", Status.NOT_MET,
-                           "A plataforma não comunicou a substituição do veículo aos órgãos competentes.",
-                           cites=("art11A",), counterfactual="seria deferido com a comunicação da plataforma")
+        return ctx.finding(
+            "platform_notice",
+            Status.NOT_MET,
+            "A plataforma não comunicou a substituição do veículo aos órgãos competentes.",
+            cites=("art11A",),
+            counterfactual="seria deferido com a comunicação da plataforma",
+        )
     started = facts.filed_on
     if started is not None and notified > started:
-        return ctx.finding("platform_notice", Status.WARNING,
-                           f"A plataforma comunicou a substituição em {br(notified)}, depois do início em "
-                           f"{br(started)}; a lei exige comunicação imediata.", cites=("art11A",))
-    return ctx.finding("platform_notice", Status.MET,
-                       f"A plataforma comunicou a substituição em {br(notified)}.", cites=("art11A",))
+        return ctx.finding(
+            "platform_notice",
+            Status.WARNING,
+            f"A plataforma comunicou a substituição em {br(notified)}, depois do início em "
+            f"{br(started)}; a lei exige comunicação imediata.",
+            cites=("art11A",),
+        )
+    return ctx.finding(
+        "platform_notice",
+        Status.MET,
+        f"A plataforma comunicou a substituição em {br(notified)}.",
+        cites=("art11A",),
+    )

@@ -44,19 +44,36 @@ def check_transition(ctx: Context, vehicle: Vehicle, year: int, reading: str) ->
     last_day = end if measured_on == start else min(end, last_day_within(year, max_age, reading))
     allowed = eligible and ctx.as_of <= last_day
     message = _message(since, start, age, max_age, measured_on, last_day, eligible, allowed)
-    finding = ctx.finding("transition", Status.MET if allowed else Status.NOT_MET, message, cites=("art4_par2",),
-                          data={"until": last_day, "owned_since": since, "age_checked_on": measured_on})
+    finding = ctx.finding(
+        "transition",
+        Status.MET if allowed else Status.NOT_MET,
+        message,
+        cites=("art4_par2",),
+        data={"until": last_day, "owned_since": since, "age_checked_on": measured_on},
+    )
     return TransitionCheck(eligible, end, last_day, allowed, finding)
 
 
-def _message(since: dt.date, start: dt.date, age: int, max_age: int, measured_on: dt.date, last_day: dt.date,
-             eligible: bool, allowed: bool) -> str:
+def _message(
+    since: dt.date,
+    start: dt.date,
+    age: int,
+    max_age: int,
+    measured_on: dt.date,
+    last_day: dt.date,
+    eligible: bool,
+    allowed: bool,
+) -> str:
     if since > start:
-        return (f"Transição do art. 4 §2 não se aplica: o condutor passou a ter o veículo em {br(since)}, depois "
-                f"da entrada em vigor da lei ({br(start)}).")
+        return (
+            f"Transição do art. 4 §2 não se aplica: o condutor passou a ter o veículo em {br(since)}, depois "
+            f"da entrada em vigor da lei ({br(start)})."
+        )
     if not eligible:
-        return (f"Transição do art. 4 §2 não se aplica: o veículo tinha {age} anos de uso em {br(measured_on)} "
-                f"(máximo {max_age}).")
+        return (
+            f"Transição do art. 4 §2 não se aplica: o veículo tinha {age} anos de uso em {br(measured_on)} "
+            f"(máximo {max_age})."
+        )
     if allowed:
         return f"Transição do art. 4 §2: veículo do condutor desde {br(since)}, admitido até {br(last_day)}."
     return f"A transição do art. 4 §2 terminou em {br(last_day)}."

@@ -22,8 +22,10 @@ FULL_YEARS = "full_years_since_year_end"
 def vehicle_age(manufacture_year: int, on: dt.date, reading: str) -> int:
     """Age in years on ``on``; 0 during the year of manufacture under both readings."""
     if manufacture_year > on.year:
-        raise InvalidFactError("vehicle.manufacture_year",
-                               f"year {manufacture_year} is after the date evaluated ({on.isoformat()})")
+        raise InvalidFactError(
+            "vehicle.manufacture_year",
+            f"year {manufacture_year} is after the date evaluated ({on.isoformat()})",
+        )
     if reading == CALENDAR_YEARS:
         return on.year - manufacture_year
     _check(reading)

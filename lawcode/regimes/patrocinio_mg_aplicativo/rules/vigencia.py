@@ -55,8 +55,12 @@ def law_in_force(ctx: Context, facts: LawInForceFacts) -> RuleResult:
         transitions.append({"dispositivo": "art4_par2", "until": transition_end})
         findings.append(_transition_finding(ctx, transition_end))
     result = {
-        "published_on": period.start, "published": ctx.as_of >= period.start, "vacatio_last_day": period.end,
-        "in_force_from": start, "transition_until": transition_end, "transitions": transitions,
+        "published_on": period.start,
+        "published": ctx.as_of >= period.start,
+        "vacatio_last_day": period.end,
+        "in_force_from": start,
+        "transition_until": transition_end,
+        "transitions": transitions,
         "steps": list(period.steps),
     }
     return RuleResult("in_force" if in_force else "not_in_force", findings, result)
@@ -67,16 +71,21 @@ def _vigencia_finding(ctx: Context, period: Deadline, start: dt.date, in_force: 
     if in_force:
         message = f"A Lei 5.832/2025 está em vigor desde {br(start)} ({steps})."
     else:
-        message = (f"A Lei 5.832/2025 ainda não está em vigor em {br(ctx.as_of)}; entra em vigor em {br(start)} "
-                   f"({steps}).")
-    return ctx.finding("vigencia", Status.INFO, message, cites=("art26", "lc95:art8_par1"),
-                       data={"in_force_from": start})
+        message = (
+            f"A Lei 5.832/2025 ainda não está em vigor em {br(ctx.as_of)}; entra em vigor em {br(start)} "
+            f"({steps})."
+        )
+    return ctx.finding(
+        "vigencia", Status.INFO, message, cites=("art26", "lc95:art8_par1"), data={"in_force_from": start}
+    )
 
 
 def _transition_finding(ctx: Context, transition_end: dt.date) -> Finding:
     return ctx.finding(
-        "transition_art4_par2", Status.INFO,
+        "transition_art4_par2",
+        Status.INFO,
         "Transição em curso: condutores que já possuíam veículo de até 15 anos de uso podem utilizá-lo "
         f"até {br(transition_end)}.",
-        cites=("art4_par2",), data={"until": transition_end},
+        cites=("art4_par2",),
+        data={"until": transition_end},
     )

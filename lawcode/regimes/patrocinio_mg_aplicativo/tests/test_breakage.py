@@ -25,14 +25,18 @@ MAX_AGE_VALUE = """      value: 10
 
 
 def test_a_parameter_without_its_value_fails_the_permit(edited_regime: Edit) -> None:
-    regime = edited_regime("parameters.yaml", MAX_AGE_VALUE, MAX_AGE_VALUE.replace("value: 10", "value: null"))
+    regime = edited_regime(
+        "parameters.yaml", MAX_AGE_VALUE, MAX_AGE_VALUE.replace("value: 10", "value: null")
+    )
     with pytest.raises(MissingParameterError, match="vehicle_max_age_years"):
         regime.evaluate("vehicle_permit", permit_facts(), as_of=AS_OF)
 
 
 def test_a_parameter_value_without_citation_fails_loading(edited_regime: Edit) -> None:
     with pytest.raises(CitationMissingError):
-        edited_regime("parameters.yaml", MAX_AGE_VALUE, MAX_AGE_VALUE.replace("      cite: art4_incII_a\n", ""))
+        edited_regime(
+            "parameters.yaml", MAX_AGE_VALUE, MAX_AGE_VALUE.replace("      cite: art4_incII_a\n", "")
+        )
 
 
 def test_a_removed_interpretation_fails_the_permit(edited_regime: Edit) -> None:

@@ -18,9 +18,16 @@ from .conftest import AS_OF
 
 def permit_facts(**vehicle: Any) -> dict[str, Any]:
     base = {
-        "plate": "PTC1A23", "manufacture_year": 2020, "seats": 5, "doors": 4, "air_conditioning": True,
-        "registration_municipality": "Patrocínio/MG", "category": "particular", "ownership": {"kind": "own"},
-        "inspection_approved_on": "2026-01-26", "last_maintenance": "2025-12-10",
+        "plate": "PTC1A23",
+        "manufacture_year": 2020,
+        "seats": 5,
+        "doors": 4,
+        "air_conditioning": True,
+        "registration_municipality": "Patrocínio/MG",
+        "category": "particular",
+        "ownership": {"kind": "own"},
+        "inspection_approved_on": "2026-01-26",
+        "last_maintenance": "2025-12-10",
         "documents": [{"kind": "crlv", "expiry_date": "2026-12-31"}, {"kind": "inspection_fee_receipt"}],
     }
     return {"operator": {"kind": "PF"}, "vehicle_drivers": 1, "vehicle": {**base, **vehicle}}
@@ -41,8 +48,9 @@ def test_every_finding_cites_a_dispositivo(regime: Regime) -> None:
 
 
 def test_accents_and_state_suffix_do_not_matter_for_the_municipality(regime: Regime) -> None:
-    decision = regime.evaluate("vehicle_permit", permit_facts(registration_municipality="PATROCINIO - MG"),
-                               as_of=AS_OF)
+    decision = regime.evaluate(
+        "vehicle_permit", permit_facts(registration_municipality="PATROCINIO - MG"), as_of=AS_OF
+    )
     assert decision.outcome == "granted"
 
 
@@ -65,6 +73,8 @@ def test_ufm_conversion_needs_a_configured_value(regime: Regime) -> None:
     with pytest.raises(MissingParameterError) as raised:
         regime.evaluate("fine_amount", facts, as_of=AS_OF)
     assert raised.value.name == "ufm"
-    config = Config.from_dict({"parameters": {"ufm": [{"from": "2026-01-01", "value": "4.10", "cite": "art8"}]}})
+    config = Config.from_dict(
+        {"parameters": {"ufm": [{"from": "2026-01-01", "value": "4.10", "cite": "art8"}]}}
+    )
     decision = regime.evaluate("fine_amount", facts, as_of=AS_OF, config=config)
     assert decision.result["brl"] == Decimal("1.03")  # 0,25 × 4,10 = 1,025 → meia para cima

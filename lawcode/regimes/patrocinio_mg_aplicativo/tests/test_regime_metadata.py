@@ -25,7 +25,12 @@ def test_substantive_parameters_take_effect_with_the_law(regime: Regime) -> None
 
 
 def test_municipality_identifiers(regime: Regime) -> None:
-    assert (regime.municipality, regime.uf, regime.ibge, regime.prefix) == ("Patrocínio", "MG", "3148103", "PAT")
+    assert (regime.municipality, regime.uf, regime.ibge, regime.prefix) == (
+        "Patrocínio",
+        "MG",
+        "3148103",
+        "PAT",
+    )
 
 
 def test_ufm_has_no_invented_value(regime: Regime) -> None:
@@ -45,11 +50,25 @@ def test_sanction_rule_declares_every_catalog_citation(regime: Regime) -> None:
 
 
 def test_rules_are_registered_for_the_questions_the_law_governs(regime: Regime) -> None:
-    assert regime.questions() == sorted([
-        "appeal_deadline", "ciencia_date", "cure_deadline", "document_validity", "driver_registration",
-        "fine_amount", "inspection_calendar", "inspection_scheduling", "judgment_deadline", "law_in_force",
-        "notice_limit", "permit_validity", "sanction", "temporary_vehicle", "vehicle_permit",
-    ])
+    assert regime.questions() == sorted(
+        [
+            "appeal_deadline",
+            "ciencia_date",
+            "cure_deadline",
+            "document_validity",
+            "driver_registration",
+            "fine_amount",
+            "inspection_calendar",
+            "inspection_scheduling",
+            "judgment_deadline",
+            "law_in_force",
+            "notice_limit",
+            "permit_validity",
+            "sanction",
+            "temporary_vehicle",
+            "vehicle_permit",
+        ]
+    )
     assert all(spec.module.startswith(PACKAGE) for spec in regime.rules.values())
 
 

@@ -34,10 +34,16 @@ def test_earliest_year_is_the_oldest_within_the_limit(on: dt.date, max_age: int,
     assert vehicle_age(year, on, reading) <= max_age < vehicle_age(year - 1, on, reading)
 
 
-@pytest.mark.parametrize(("on", "calendar", "full"), [
-    (dt.date(2025, 12, 30), 10, 9), (dt.date(2025, 12, 31), 10, 10), (dt.date(2026, 1, 1), 11, 10),
-    (dt.date(2026, 12, 30), 11, 10), (dt.date(2026, 12, 31), 11, 11),
-])
+@pytest.mark.parametrize(
+    ("on", "calendar", "full"),
+    [
+        (dt.date(2025, 12, 30), 10, 9),
+        (dt.date(2025, 12, 31), 10, 10),
+        (dt.date(2026, 1, 1), 11, 10),
+        (dt.date(2026, 12, 30), 11, 10),
+        (dt.date(2026, 12, 31), 11, 11),
+    ],
+)
 def test_a_2015_vehicle_around_the_year_boundary(on: dt.date, calendar: int, full: int) -> None:
     assert vehicle_age(2015, on, CALENDAR_YEARS) == calendar
     assert vehicle_age(2015, on, FULL_YEARS) == full
