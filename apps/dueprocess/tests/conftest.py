@@ -24,8 +24,9 @@ from apps.tenancy.models import Municipality
 
 
 @pytest.fixture(autouse=True)
-def _pix(request: pytest.FixtureRequest) -> None:
-    """Every municipality a test uses can issue guides (a fictitious PIX key)."""
+def _pix(request: pytest.FixtureRequest, _votuporanga_fleet_cap: None) -> None:  # noqa: F811
+    """Every municipality a test uses can issue guides (a fictitious PIX key). Votuporanga's fleet cap hook
+    is connected first, so the Votuporanga this creates gets its decree's cap like any other."""
     for name in ("olimpia", "votuporanga", "patrocinio"):
         if name in request.fixturenames:
             municipality: Municipality = request.getfixturevalue(name)
