@@ -9,4 +9,14 @@ class DueProcessConfig(AppConfig):
     def ready(self) -> None:
         # Registrations run on import: permissions, enforcement hooks (timeline, history), the fine payment
         # handler and the home cards.
-        from apps.dueprocess import cards, demo, hooks, menu, permissions  # noqa: F401
+        from apps.dueprocess import cards, demo, hooks, menu, permissions, sweep  # noqa: F401
+        from apps.licensing.sweep import register_sweep_step as step
+
+        step("cases_finalized", sweep.finalize_lapsed, 70, label="Processos transitados sem recurso")
+        step("conditional_cassations", sweep.revoke_unregularized, 80, label="Cassações sem regularização")
+        step(
+            "suspensions_held",
+            sweep.hold_suspensions_awaiting_inspection,
+            90,
+            label="Suspensões até vistoria",
+        )
