@@ -72,7 +72,7 @@ def fee_schedule_create(
     """A fee from ``valid_from`` on; the dispositivo must exist in the regime's law on that date."""
     regime = _regime(municipality, regime_id)
     _check_fee(fee_kind, quantity, unit)
-    legal_basis(regime, cite, valid_from)
+    legal_basis(municipality, regime, cite, valid_from)
     if FeeSchedule.objects.filter(
         municipality=municipality, regime_id=regime, fee_kind=fee_kind, valid_from=valid_from
     ).exists():

@@ -48,10 +48,11 @@ class Valuation:
     decision: dict[str, Any] = field(default_factory=dict)
 
 
-def legal_basis(regime_id: str, cite: str, on: dt.date) -> str:
-    """The citation rendered in Portuguese ("Lei 5.832/2025 (Patrocínio), art. 8º"); refuses unknown ones."""
+def legal_basis(municipality: Municipality, regime_id: str, cite: str, on: dt.date) -> str:
+    """The citation rendered in Portuguese ("Lei 5.832/2025 (Patrocínio), art. 8º") in the wording the
+    municipality's interpretation choices date; refuses unknown ones."""
     try:
-        return lawcode.get_regime(regime_id).resolve_citation(cite, on).render()
+        return engine.citation_text(municipality, regime_id, cite, on)
     except lawcode.LawcodeError as exc:
         raise ValidationError(
             {"cite": f"Dispositivo '{cite}' inválido para {regime_id}: {exc.message_pt}"}
@@ -62,7 +63,7 @@ def valuate(
     *, municipality: Municipality, regime_id: str, charge: Charge, fact_date: dt.date, issue_date: dt.date
 ) -> Valuation:
     """The charge in reais; ValidationError in Portuguese when the law cannot value it yet (no UFM…)."""
-    basis = legal_basis(regime_id, charge.cite, fact_date)
+    basis = legal_basis(municipality, regime_id, charge.cite, fact_date)
     if charge.unit == ChargeUnit.BRL:
         amount = charge.quantity.quantize(CENTAVOS, rounding=ROUND_HALF_UP)
         return Valuation(amount, None, None, basis)
