@@ -5,6 +5,7 @@ from __future__ import annotations
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Membership
 from apps.tenancy.querysets import user_can
+from apps.tenancy.regimes import regime_summary
 from apps.web.cards import Card, CardContext, CardItem, register_card
 
 
@@ -22,7 +23,7 @@ def team_card(ctx: CardContext) -> Card | None:
 def regimes_card(ctx: CardContext) -> Card | None:
     if not user_can(ctx.user, ctx.municipality.pk, "tenancy.municipality", "view"):
         return None
-    items = tuple(CardItem("Regime legal", regime_id) for regime_id in ctx.municipality.regimes)
+    items = tuple(CardItem(*regime_summary(regime_id)) for regime_id in ctx.municipality.regimes)
     return Card(
         key="regimes", title="Regimes em vigor", items=items, order=20,
         empty_message="Nenhum regime configurado para este município.",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import lawcode
 from lawcode.registry import regime_ids
 
 
@@ -11,3 +12,10 @@ def known_regime_ids() -> tuple[str, ...]:
     Loading is lawcode's job and its own tests'; a municipality only needs the id to exist.
     """
     return tuple(regime_ids())
+
+
+def regime_summary(regime_id: str) -> tuple[str, str]:
+    """How people see a regime: its name and the law it applies, e.g. ("Transporte escolar de
+    Votuporanga-SP", "Lei nº 5.722, de 22 de dezembro de 2015") — never the internal id."""
+    regime = lawcode.get_regime(regime_id)
+    return regime.name, regime.main_act.title

@@ -45,6 +45,13 @@ def test_it_shows_real_team_counts(
     assert "Seu papel: Analista" in response.content.decode()
 
 
+def test_it_names_the_regime_and_its_law_not_the_internal_id(analyst_olimpia_client: Client) -> None:
+    regimes = card_values(analyst_olimpia_client.get(home("3533908")), "regimes")
+    assert regimes == {
+        "Transporte coletivo escolar particular — Olímpia/SP": "Lei nº 5.171, de 24 de setembro de 2025"
+    }
+
+
 def test_it_shows_audit_counts_only_to_who_may_see_the_trail(
     analyst_olimpia_client: Client, auditor_olimpia_client: Client, admin_olimpia: User
 ) -> None:
