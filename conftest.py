@@ -29,6 +29,13 @@ PERSONA_PASSWORD = "senha-de-teste-123"
 
 
 @pytest.fixture(autouse=True)
+def _public_lookup_counts_written_at_once(settings: Any) -> None:
+    # In production each process batches its lookup counts and writes them at exit; in tests the test
+    # database is gone by then, so counts are written through inside the test (tests of batching opt in).
+    settings.PUBLIC_COUNT_FLUSH_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings: Any) -> None:
     # PBKDF2's deliberate slowness (~0.4 s a hash) would dominate the suite; tests do not need it.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
