@@ -39,6 +39,7 @@ from lawcode.errors import (
 from lawcode.facts import from_dict, to_dict
 from lawcode.interpretations import Interpretation, choose
 from lawcode.params import CONFIDENCE_GRADES, Parameter, ParameterValue, coerce_value
+from lawcode.procedure import Procedure
 from lawcode.questions import question_spec
 from lawcode.regime_files import ActSource, AmendmentBinding
 from lawcode.regime_files import CatalogEntry as CatalogEntry  # re-exported: rules import it from here
@@ -144,6 +145,7 @@ class Regime:
     calendar_data: Any
     rules: dict[str, RuleSpec]
     metadata: Mapping[str, Any]
+    procedure: Procedure
     act_sources: tuple[ActSource, ...] = ()
     citer: Citer = field(init=False)
     _calendar: LegalCalendar | None = field(default=None, init=False, repr=False)
@@ -238,6 +240,7 @@ class Regime:
                 line=rule_spec.line,
             )
         self._check_findings_cite(rule_spec, result)
+        self._check_penalties_labelled(rule_spec, result)
         parameters = ctx.parameter_uses()
         every = [c for f in result.findings for c in f.citations] + [p.citation for p in parameters]
         citations = tuple(sorted(dict.fromkeys(every), key=self.citer.sort_key))
@@ -276,6 +279,24 @@ class Regime:
                         file=rule_spec.file,
                         line=rule_spec.line,
                     )
+
+    def _check_penalties_labelled(self, rule_spec: RuleSpec, result: RuleResult) -> None:
+        """Every penalty kind a rule returns has a Portuguese label (procedure.yaml ``labels.penalties``)."""
+        penalties = result.result.get("penalties")
+        if not isinstance(penalties, list):
+            return
+        for penalty in penalties:
+            kind = str(penalty.get("kind")) if isinstance(penalty, Mapping) else repr(penalty)
+            try:
+                self.procedure.penalty_label(kind)
+            except RegimeDefinitionError:
+                raise RegimeDefinitionError(
+                    f"rule {rule_spec.name} returned penalty kind {kind!r}, which has no label; declare it "
+                    f"under labels.penalties in {self.procedure.source}",
+                    message_pt=f"a penalidade {kind!r} não tem nome declarado (procedure.yaml, labels.penalties)",
+                    file=rule_spec.file,
+                    line=rule_spec.line,
+                ) from None
 
     def _declared_pairs(self, rule_spec: RuleSpec) -> frozenset[tuple[str, str | None]]:
         pairs = self._declared.get(rule_spec.question)

@@ -341,12 +341,12 @@ def load_not_computable(path: Path, citer: Citer) -> dict[str, str]:
 
 def load_interpretations_for(folder: Path, citer: Citer) -> dict[str, Interpretation]:
     """The folder's interpretations.yaml, each basis citation validated."""
-    return load_interpretations(folder / "interpretations.yaml", _validator(citer))
+    return load_interpretations(folder / "interpretations.yaml", citation_validator(citer))
 
 
 def load_parameters_for(folder: Path, citer: Citer) -> dict[str, Parameter]:
     """The folder's parameters.yaml plus the engine's ``ufesp`` table (which a regime may not redeclare)."""
-    parameters = load_parameters(folder / "parameters.yaml", _validator(citer))
+    parameters = load_parameters(folder / "parameters.yaml", citation_validator(citer))
     if "ufesp" in parameters:
         raise RegimeDefinitionError(
             "'ufesp' is the engine's table (data/ufesp.csv); do not redeclare it",
@@ -356,7 +356,9 @@ def load_parameters_for(folder: Path, citer: Citer) -> dict[str, Parameter]:
     return parameters
 
 
-def _validator(citer: Citer) -> Callable[[object, str | None, int | None], str]:
+def citation_validator(citer: Citer) -> Callable[[object, str | None, int | None], str]:
+    """``citer.validate`` as the loaders of each regime file call it: (reference, file, line) → reference."""
+
     def validate(ref: object, file: str | None, line: int | None) -> str:
         return citer.validate(ref, file=file, line=line)
 

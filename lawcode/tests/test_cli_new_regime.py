@@ -54,8 +54,10 @@ def test_the_page_holds_every_file_of_the_folder() -> None:
             "catalog.yaml",
             "calendar.yaml",
             "not_computable.yaml",
+            "procedure.yaml",
             "__init__.py",
             "rules/__init__.py",
+            "rules/procedures.py",
             "rules/vehicle.py",
             "scenarios/vehicle_permit.yaml",
         )
@@ -65,7 +67,7 @@ def test_the_page_holds_every_file_of_the_folder() -> None:
 def test_its_scenarios_pass_from_the_folder_alone(regime_folder: Path) -> None:
     run = lawcode("test", regime_folder)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.splitlines()[-1] == "6 passed, 0 failed"
+    assert run.stdout.splitlines()[-1] == "7 passed, 0 failed"
 
 
 def test_explain_shows_the_counterfactual(regime_folder: Path) -> None:
@@ -82,7 +84,7 @@ def test_its_coverage_is_complete_and_can_be_written_and_checked(regime_folder: 
     assert lawcode("coverage", "--regime-dir", regime_folder, "--docs", tmp_path, "--write").returncode == 0
     run = lawcode("coverage", "--regime-dir", regime_folder, "--docs", tmp_path, "--check")
     assert run.returncode == 0, run.stdout
-    assert run.stdout.startswith("OK exemplo_sp_escolar — 6 dispositivos cobertos")
+    assert run.stdout.startswith("OK exemplo_sp_escolar — 7 dispositivos cobertos")
 
 
 def test_its_interpretations_are_listed(regime_folder: Path) -> None:
