@@ -1,7 +1,7 @@
 """Discovery of regimes: every folder of lawcode/regimes/ holding a regime.yaml.
 
     from lawcode.registry import get_regime, all_regimes
-    regime = get_regime("olimpia_sp_escolar")     # loads, validates and caches it
+    regime = get_regime("exemplo_sp_escolar")     # loads, validates and caches it
     all_regimes()                                  # every regime, sorted by id (fails loudly if one is broken)
 
 Adding a municipality is adding a folder: nothing here changes. The folder's name is the regime id and
@@ -162,7 +162,7 @@ def evaluate(
 ) -> Decision:
     """Answer ``question`` about ``facts`` under regime ``regime_id`` on ``as_of``.
 
-        decision = lawcode.evaluate("olimpia_sp_escolar", "vehicle_permit", application, as_of=date(2026, 3, 1))
+        decision = lawcode.evaluate("exemplo_sp_escolar", "vehicle_permit", application, as_of=date(2026, 3, 1))
         decision.outcome            # "granted" | "denied"
         print(decision.explain())   # article by article, in Portuguese
 
