@@ -197,6 +197,7 @@ def load_procedure(folder: Path, validate: Validate, catalog: Mapping[str, Any])
             file=str(path),
         )
     root = require_map(load_yaml(path), str(path), PROCEDURE_FILE)
+    _refuse_todos(root)
     reject_unknown_keys(root, _TOP_KEYS, PROCEDURE_FILE)
     require_keys(root, tuple(k for k in _TOP_KEYS if k != "note"), PROCEDURE_FILE)
     reader = _Reader(validate)
@@ -412,6 +413,19 @@ def _penalty_labels(node: YamlMap) -> dict[str, str]:
             )
         out[str(kind)] = _text(penalties, kind)
     return out
+
+
+def _refuse_todos(root: YamlMap) -> None:
+    """A skeleton (python -m lawcode new-regime) marks each section ``todo``: name them all, with their lines."""
+    todos = [(key, node) for key, node in root.items() if isinstance(node, YamlMap) and "todo" in node]
+    if todos:
+        where = "; ".join(f"{key} (linha {node.line_of('todo')})" for key, node in todos)
+        raise RegimeDefinitionError(
+            f"{PROCEDURE_FILE} is still a skeleton: write {where} (docs/lawcode/design.md, procedure.yaml)",
+            message_pt=f"{PROCEDURE_FILE} ainda é um esqueleto: escreva {where}",
+            file=root.source,
+            line=todos[0][1].line_of("todo"),
+        )
 
 
 def _map(node: YamlMap, key: str) -> YamlMap:

@@ -274,7 +274,9 @@ def load_catalog(path: Path, citer: Citer) -> dict[str, CatalogEntry]:
     if not path.exists():
         return {}
     root = require_map(load_yaml(path) or YamlMap(), str(path), "catalog.yaml")
-    items = root.get("infractions") or []
+    items = root.get("infractions")
+    if items is None or items == []:
+        return {}  # a law with no infractions of its own (or a catalog still to write)
     if not isinstance(items, YamlList):
         raise RegimeDefinitionError(
             "catalog.yaml: 'infractions' must be a list", file=str(path), line=root.line_of("infractions")
@@ -312,7 +314,9 @@ def load_not_computable(path: Path, citer: Citer) -> dict[str, str]:
     if not path.exists():
         return {}
     root = require_map(load_yaml(path) or YamlMap(), str(path), "not_computable.yaml")
-    items = root.get("not_computable") or {}
+    items = root.get("not_computable")
+    if items is None or items in ({}, []):
+        return {}
     pairs: list[tuple[Any, Any, int]]
     if isinstance(items, YamlMap):
         pairs = [(key, value, items.line_of(key)) for key, value in items.items()]
