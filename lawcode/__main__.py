@@ -182,9 +182,11 @@ def _cmd_coverage(args: argparse.Namespace, out: TextIO) -> int:
 def _docs_dir(args: argparse.Namespace) -> Path | None:
     """Where the coverage page goes: --docs; else, for a regime folder outside lawcode/regimes, next to it (so
     trying a regime elsewhere never writes into the repository); else docs/lawcode."""
-    if args.docs is not None or args.regime_dir is None:
-        return args.docs
-    folder = args.regime_dir.resolve()
+    docs: Path | None = args.docs
+    regime_dir: Path | None = args.regime_dir
+    if docs is not None or regime_dir is None:
+        return docs
+    folder = regime_dir.resolve()
     return None if folder.parent == REGIMES_DIR.resolve() else folder.parent
 
 

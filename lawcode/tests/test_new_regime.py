@@ -10,6 +10,7 @@ import datetime as dt
 import io
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -54,8 +55,9 @@ def written(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     return out / REGIME_ID, buffer.getvalue()
 
 
-def _yaml(folder: Path, name: str) -> dict:  # type: ignore[type-arg]
-    return yaml.safe_load((folder / name).read_text(encoding="utf-8"))
+def _yaml(folder: Path, name: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = yaml.safe_load((folder / name).read_text(encoding="utf-8"))
+    return loaded
 
 
 def test_it_writes_the_folder_with_both_laws_verbatim(written: tuple[Path, str]) -> None:
@@ -120,7 +122,7 @@ def test_every_dispositivo_is_listed_to_do(written: tuple[Path, str]) -> None:
     assert text.count(": A FAZER — ") == 141 + 4
 
 
-def _candidates(folder: Path) -> list[dict]:  # type: ignore[type-arg]
+def _candidates(folder: Path) -> list[dict[str, Any]]:
     return list(_yaml(folder, "candidate_parameters.yaml")["candidates"])
 
 
