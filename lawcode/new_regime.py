@@ -72,7 +72,7 @@ _VACATIO = re.compile(
 )
 _MUNICIPALITY = re.compile(
     r"(?i:Prefeit(?:o|ura)\s+Municipal\s+d[aeo]\s+(?:Est[âa]ncia\s+\w+\s+de\s+)?)"
-    r"([A-ZÀ-Ý][\wÀ-ÿ']*(?:\s+(?:[Dd][AEOaeo][Ss]?\s+)?[A-ZÀ-Ý][\wÀ-ÿ']*)*)"
+    r"([A-ZÀ-Ý][\wÀ-ÿ']*(?:[ \t]+(?:[Dd][AEOaeo][Ss]?[ \t]+)?[A-ZÀ-Ý][\wÀ-ÿ']*)*)"
 )
 _NUMBER = r"(?<![\d/.,º°])(\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:,\d+)?)(?![\d/])"
 _SPELLED = r"(?:\s*\([^)]{1,60}\))?"
