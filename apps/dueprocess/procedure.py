@@ -102,3 +102,41 @@ def judging_role(regime_id: str, instance: str) -> Role:
 def cite_pt(regime_id: str, ref: str, on: dt.date) -> str:
     """The dispositivo rendered on the date ("Lei 5.171/2025 (Olímpia), art. 31")."""
     return lawcode.get_regime(regime_id).resolve_citation(ref, on).render()
+
+
+@dataclass(frozen=True)
+class StepText:
+    """One instance as the case page tells it: what it is, on which dispositivo, who judges, whether it suspends."""
+
+    label: str
+    basis: str
+    judge: str
+    suspensive: str
+
+
+def steps_pt(regime_id: str, on: dt.date) -> list[StepText]:
+    """The declared instances in Portuguese, each dispositivo rendered with its wording on ``on``."""
+    out = []
+    for spec in proceeding(regime_id).instances.values():
+        effect = (
+            "suspende os efeitos da penalidade"
+            if spec.suspensive
+            else "não suspende os efeitos da penalidade"
+        )
+        out.append(
+            StepText(
+                spec.label,
+                cite_pt(regime_id, spec.cite, on),
+                spec.judged_by.label,
+                f"{effect} ({cite_pt(regime_id, spec.suspensive_cite, on)})",
+            )
+        )
+    return out
+
+
+def fine_due_pt(regime_id: str, on: dt.date) -> str:
+    """When the fine becomes chargeable, with the dispositivo that says so."""
+    ref = proceeding(regime_id).fine_due_on_first_condemnation
+    if ref is None:
+        return "A multa é cobrada quando a decisão se torna definitiva."
+    return f"A multa é cobrada já após a condenação em primeira instância ({cite_pt(regime_id, ref, on)})."
