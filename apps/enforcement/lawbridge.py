@@ -12,6 +12,7 @@ from typing import Any
 
 from django.utils import timezone
 
+import lawcode
 from apps.enforcement.hooks import operator_history
 from apps.lawconfig import engine
 from apps.registry.lawfacts import operator_facts
@@ -63,8 +64,17 @@ def notice_limit(case: Any, as_of: dt.date, auto_received_on: dt.date | None = N
 
 
 def appeal_deadline(case: Any, start: dt.date, instance: str, as_of: dt.date) -> Answer | None:
-    """The last day to appeal, counted from ciência (engine ``appeal_deadline``)."""
+    """The last day to appeal, counted from ciência (engine ``appeal_deadline``; ``instance`` is the name the
+    regime's rule takes, as its procedure.yaml declares it)."""
     return _ask(case, "appeal_deadline", DeadlineFacts(start=start, instance=instance), as_of, "end")
+
+
+def defence_deadline(case: Any, start: dt.date, as_of: dt.date) -> Answer | None:
+    """The last day of the first instance against the auto; None where the law sets no deadline for it (the
+    regime's procedure.yaml declares its ``engine_instance`` absent)."""
+    first = lawcode.get_regime(case.regime_id).procedure.due_process.instances[0]
+    name = first.engine_instance.cite
+    return None if name is None else appeal_deadline(case, start, name, as_of)
 
 
 def ciencia_refusal(case: Any, facts: NoticeFacts, as_of: dt.date) -> str:
