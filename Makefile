@@ -34,7 +34,7 @@ STATIC_STAMP := staticfiles/.outorga-collected
 # Every project static file (ours and the apps'), so collectstatic reruns when one changes.
 STATIC_SOURCES := $(shell find static apps -path '*/static/*' -type f 2>/dev/null)
 
-.PHONY: help run serve install install-dev assets static migrate seed test pytest lawcode-test test-pg lint \
+.PHONY: help run serve worker scheduler install install-dev assets static migrate seed test pytest lawcode-test test-pg lint \
 	lock bench check-chromium check-system check-system-run check-system-pg clean
 
 help: ## List the targets
@@ -86,10 +86,22 @@ seed: migrate ## Load the demo data (idempotent) and print the demo logins
 
 run: install static seed serve ## From a clean clone: install, migrate, load the demo and serve on 127.0.0.1:8000
 
-serve: $(BASE_STAMP) ## Serve with gunicorn (no setup steps)
-	echo "Outorga em http://$(HOST):$(PORT)/ (Ctrl+C para parar)"
-	exec $(VENV)/bin/gunicorn outorga.wsgi:application --bind $(HOST):$(PORT) --workers $(WORKERS) \
-		--worker-class sync --timeout 60 --access-logfile - --error-logfile -
+# The web server, the task worker and the scheduler together; Ctrl+C (or any of them ending) stops all three.
+serve: $(BASE_STAMP) ## Serve with gunicorn, the task worker and the scheduler (no setup steps)
+	echo "Outorga em http://$(HOST):$(PORT)/ (Ctrl+C para parar), com a fila de tarefas e o agendador"
+	pids=()
+	trap 'kill "$${pids[@]}" 2>/dev/null; wait' EXIT
+	$(PY) manage.py db_worker --no-reload --no-startup-delay & pids+=($$!)
+	$(PY) manage.py outorga_scheduler & pids+=($$!)
+	$(VENV)/bin/gunicorn outorga.wsgi:application --bind $(HOST):$(PORT) --workers $(WORKERS) \
+		--worker-class sync --timeout 60 --access-logfile - --error-logfile - & pids+=($$!)
+	wait -n "$${pids[@]}"
+
+worker: $(BASE_STAMP) ## Only the task worker (manage.py db_worker), as its own service in production
+	exec $(PY) manage.py db_worker --no-reload
+
+scheduler: $(BASE_STAMP) ## Only the scheduler of the periodic jobs (manage.py outorga_scheduler)
+	exec $(PY) manage.py outorga_scheduler
 
 # --- tests ----------------------------------------------------------------------------------------------
 

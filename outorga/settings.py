@@ -101,6 +101,9 @@ INSTALLED_APPS = [
     "apps.public",
     "apps.portal",
     "apps.platforms",
+    "apps.jobs",
+    "django_tasks",
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
@@ -241,6 +244,11 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "outorga@localhost")
 SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 
 SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 8 * 3600)
+
+# Background tasks (apps/jobs): django-tasks with the database backend, so the embedded setup needs no other
+# server. `manage.py db_worker` runs them and `manage.py outorga_scheduler` queues the periodic jobs.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+OUTORGA_JOBS_DISABLED = env_list("OUTORGA_JOBS_DISABLED", [])
 
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
