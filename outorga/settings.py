@@ -102,6 +102,7 @@ INSTALLED_APPS = [
     "apps.portal",
     "apps.platforms",
     "apps.jobs",
+    "apps.ops",
     "django_tasks",
     "django_tasks_db",
 ]
@@ -249,6 +250,8 @@ SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 8 * 3600)
 # server. `manage.py db_worker` runs them and `manage.py outorga_scheduler` queues the periodic jobs.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 OUTORGA_JOBS_DISABLED = env_list("OUTORGA_JOBS_DISABLED", [])
+# Prometheus scrapes /metricas/ with "Authorization: Bearer <METRICS_TOKEN>"; with no token the endpoint is off.
+METRICS_TOKEN = env_str("METRICS_TOKEN", "")
 
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
