@@ -274,7 +274,9 @@ def load_catalog(path: Path, citer: Citer) -> dict[str, CatalogEntry]:
     if not path.exists():
         return {}
     root = require_map(load_yaml(path) or YamlMap(), str(path), "catalog.yaml")
-    items = root.get("infractions") or []
+    items = root.get("infractions")
+    if items is None or items == []:
+        return {}  # a law with no infractions of its own (or a catalog still to write)
     if not isinstance(items, YamlList):
         raise RegimeDefinitionError(
             "catalog.yaml: 'infractions' must be a list", file=str(path), line=root.line_of("infractions")
@@ -312,7 +314,9 @@ def load_not_computable(path: Path, citer: Citer) -> dict[str, str]:
     if not path.exists():
         return {}
     root = require_map(load_yaml(path) or YamlMap(), str(path), "not_computable.yaml")
-    items = root.get("not_computable") or {}
+    items = root.get("not_computable")
+    if items is None or items in ({}, []):
+        return {}
     pairs: list[tuple[Any, Any, int]]
     if isinstance(items, YamlMap):
         pairs = [(key, value, items.line_of(key)) for key, value in items.items()]
@@ -341,12 +345,12 @@ def load_not_computable(path: Path, citer: Citer) -> dict[str, str]:
 
 def load_interpretations_for(folder: Path, citer: Citer) -> dict[str, Interpretation]:
     """The folder's interpretations.yaml, each basis citation validated."""
-    return load_interpretations(folder / "interpretations.yaml", _validator(citer))
+    return load_interpretations(folder / "interpretations.yaml", citation_validator(citer))
 
 
 def load_parameters_for(folder: Path, citer: Citer) -> dict[str, Parameter]:
     """The folder's parameters.yaml plus the engine's ``ufesp`` table (which a regime may not redeclare)."""
-    parameters = load_parameters(folder / "parameters.yaml", _validator(citer))
+    parameters = load_parameters(folder / "parameters.yaml", citation_validator(citer))
     if "ufesp" in parameters:
         raise RegimeDefinitionError(
             "'ufesp' is the engine's table (data/ufesp.csv); do not redeclare it",
@@ -356,7 +360,9 @@ def load_parameters_for(folder: Path, citer: Citer) -> dict[str, Parameter]:
     return parameters
 
 
-def _validator(citer: Citer) -> Callable[[object, str | None, int | None], str]:
+def citation_validator(citer: Citer) -> Callable[[object, str | None, int | None], str]:
+    """``citer.validate`` as the loaders of each regime file call it: (reference, file, line) → reference."""
+
     def validate(ref: object, file: str | None, line: int | None) -> str:
         return citer.validate(ref, file=file, line=line)
 

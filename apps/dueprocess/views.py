@@ -20,7 +20,7 @@ from apps.dueprocess import active_debt, finality, fines, forms, selectors, serv
 from apps.dueprocess.choices import Instance
 from apps.dueprocess.models import Appeal, AppealAttachment, Sanction
 from apps.dueprocess.permissions import CHARGE, EXPORT, JUDGE_FIRST, JUDGE_SECOND
-from apps.dueprocess.procedure import instance_label, proceeding
+from apps.dueprocess.procedure import fine_due_pt, instance_label, proceeding, steps_pt
 from apps.enforcement.models import InfractionCase
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
@@ -125,6 +125,7 @@ def _case_context(request: HttpRequest, municipality: Municipality, case: Infrac
         "can_charge": user_can(request.user, municipality.pk, SANCTION, CHARGE) and sanction is not None
         and sanction.has_fine and sanction.guide is None and sanction.state != "annulled",
         "appeal_form": appeal_form or forms.AppealForm(instances=_instances(case), initial={"filed_on": today}),
+        "steps": steps_pt(case.regime_id, today), "fine_due": fine_due_pt(case.regime_id, today),
         "today": today,
     }  # fmt: skip
 

@@ -27,16 +27,6 @@ from .penalty_table import (
 )
 
 SEVERITY_PT = {"leve": "leve", "media": "média", "grave": "grave", "gravissima": "gravíssima"}
-AUTO_ITEMS = {
-    "place_date_time": "art30_incI",
-    "driver_vehicle": "art30_incII",
-    "officer": "art30_incIII",
-    "description": "art30_incIV",
-    "legal_provision": "art30_incV",
-    "supporting_documents": "art30_incVI",
-    "fine_ufesp": "art30_incVII",
-    "appeal_deadline": "art30_incVIII",
-}
 
 
 @dataclasses.dataclass
@@ -306,14 +296,15 @@ def cassation_findings(ctx: Context, penalties: Penalties) -> list[Finding]:
 
 def auto_finding(ctx: Context, case: InfractionCase) -> Finding:
     """Art. 30: omissions in the auto warn but never void it (sole paragraph)."""
-    unknown = [item for item in case.auto_omissions if item not in AUTO_ITEMS]
+    contents = {item.item: item.cite for item in ctx.regime.procedure.auto.items}  # procedure.yaml, art. 30
+    unknown = [item for item in case.auto_omissions if item not in contents]
     if unknown:
-        raise InvalidFactError("auto_omissions", f"unknown item(s) {unknown}; use: {', '.join(AUTO_ITEMS)}")
+        raise InvalidFactError("auto_omissions", f"unknown item(s) {unknown}; use: {', '.join(contents)}")
     if not case.auto_omissions:
         return ctx.finding(
             "auto_contents", Status.MET, "Auto de infração com os elementos do art. 30", cites=("art30",)
         )
-    incisos = tuple(AUTO_ITEMS[item] for item in case.auto_omissions)
+    incisos = tuple(contents[item] for item in case.auto_omissions)
     return ctx.finding(
         "auto_contents",
         Status.WARNING,
