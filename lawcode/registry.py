@@ -27,6 +27,7 @@ from lawcode.regime_files import (
     load_parameters_for,
     parse_acts,
 )
+from lawcode.vocabulary import check_vocabulary, load_vocabulary
 from lawcode.yamlsource import YamlMap, load_yaml, reject_unknown_keys, require_keys, require_map
 
 if TYPE_CHECKING:
@@ -72,6 +73,7 @@ def load_regime(folder: Path, package: str | None = None) -> Regime:
     citer = Citer(ActRegistry.with_external([source.build() for source in sources], main_key))
     interpretations = load_interpretations_for(folder, citer)
     check_bindings(sources, interpretations)
+    vocabulary = load_vocabulary(folder, citer)
     regime = Regime(
         id=str(meta["id"]),
         name=str(meta["name"]),
@@ -85,7 +87,7 @@ def load_regime(folder: Path, package: str | None = None) -> Regime:
         acts=citer.registry,
         in_force=main.in_force,
         published=main.published,
-        parameters=load_parameters_for(folder, citer),
+        parameters=load_parameters_for(folder, citer, vocabulary.units),
         interpretations=interpretations,
         catalog=load_catalog(folder / "catalog.yaml", citer),
         not_computable=load_not_computable(folder / "not_computable.yaml", citer),
@@ -93,8 +95,10 @@ def load_regime(folder: Path, package: str | None = None) -> Regime:
         rules={},
         metadata=dict(meta),
         act_sources=tuple(sources),
+        vocabulary=vocabulary,
     )
     regime.rules = _rules_for(regime)
+    check_vocabulary(vocabulary, regime.parameters, set(regime.rules), regime.id)
     return regime
 
 
