@@ -133,7 +133,10 @@ def parse_decimal_pt(text: str) -> Decimal:
     cleaned = text.strip().replace(" ", "").removesuffix("%")
     if "," in cleaned:
         cleaned = cleaned.replace(".", "").replace(",", ".")
-    number = Decimal(cleaned)
+    try:
+        number = Decimal(cleaned)
+    except InvalidOperation:
+        raise ValueError(text) from None
     if not number.is_finite():
         raise ValueError(text)
     return number
