@@ -17,6 +17,7 @@ from apps.lawconfig.models import FiscalUnitValue, InterpretationChoice, Municip
 from apps.tenancy.models import Municipality
 from lawcode.errors import LawcodeError
 from lawcode.params import Parameter
+from lawcode.units import Unit
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -85,6 +86,12 @@ def configurable_parameter(municipality: Municipality, regime_id: str, name: str
 
 
 def _check_value(parameter: Parameter, value: Decimal) -> None:
+    """Money and percentages take decimals (a 5,56 % INPC re-indexing); a reajuste may be zero or negative
+    (deflation) but never take away the whole amount; counts, days and years are positive whole numbers."""
+    if parameter.unit is Unit.PERCENT:
+        if value <= -100:
+            raise _refuse("value", f"Valor: {parameter.description} deve ser maior que -100 %.")
+        return
     if value <= 0:
         raise _refuse("value", "Valor: deve ser maior que zero.")
     if not parameter.unit.is_money and value != value.to_integral_value():

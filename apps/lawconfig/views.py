@@ -25,6 +25,7 @@ from apps.lawconfig.forms import (
 from apps.lawconfig.models import FiscalUnitValue, InterpretationChoice, MunicipalClosure, ParameterValue
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from lawcode.decision import format_value_pt
 from lawcode.errors import MissingParameterError
 from lawcode.params import Parameter
 
@@ -93,6 +94,11 @@ class ConfigurableRow:
     @property
     def is_money(self) -> bool:
         return self.parameter.unit.is_money
+
+    @property
+    def display(self) -> str:
+        """The value as Brazilians read it: "5,56 %", "120 unidades", "30 dias"."""
+        return format_value_pt(self.current, self.parameter.unit.value)
 
 
 def _configurable_rows(municipality: Municipality) -> list[ConfigurableRow]:
