@@ -37,11 +37,21 @@ class DecimalCommaField(forms.CharField):
 
 
 class FiscalUnitValueForm(forms.Form):
+    """A dated value of one of the units the municipality's law leaves to it (``units``: key → label)."""
+
+    unit = forms.ChoiceField(label="Unidade", required=False)
     valid_from = forms.DateField(label="Vigente a partir de", widget=DATE)
-    value_brl = DecimalCommaField(label="Valor da UFM (R$)", help_text="Ex.: 5,45")
-    cite = forms.CharField(label="Dispositivo da lei que usa a UFM", max_length=80, help_text="Ex.: art8")
+    value_brl = DecimalCommaField(label="Valor da unidade (R$)", help_text="Ex.: 5,45")
+    cite = forms.CharField(label="Dispositivo da lei que usa a unidade", max_length=80, help_text="Ex.: art8")
     source = forms.CharField(label="Ato que fixou o valor", max_length=255,
                              help_text="Ex.: Decreto municipal nº 1.234/2026")  # fmt: skip
+    field_order = ["unit"]
+
+    def __init__(self, *args: Any, units: dict[str, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["unit"].choices = list(units.items())  # type: ignore[attr-defined]
+        if len(units) == 1:
+            self.fields["unit"].initial = next(iter(units))
 
 
 class InterpretationChoiceForm(forms.Form):

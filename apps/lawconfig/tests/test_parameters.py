@@ -77,8 +77,8 @@ def test_values_the_law_does_not_allow_are_refused_naming_the_field(
 
 
 def test_a_ufm_set_as_a_parameter_wins_over_the_table_on_the_same_date(patrocinio: Municipality) -> None:
-    FiscalUnitValue.objects.create(municipality=patrocinio, valid_from=D(2026, 1, 1), value_brl=Decimal("5.4500"),
-                                   cite="art8", source="Tabela")  # fmt: skip
+    FiscalUnitValue.objects.create(municipality=patrocinio, unit="ufm", valid_from=D(2026, 1, 1),
+                                   value_brl=Decimal("5.4500"), cite="art8", source="Tabela")  # fmt: skip
     _set(
         patrocinio,
         regime_id="patrocinio_mg_aplicativo",
