@@ -20,7 +20,7 @@ class DecimalCommaField(forms.CharField):
         super().__init__(*args, **kwargs)
         self.places = places
 
-    def clean(self, value: Any) -> Decimal | None:  # type: ignore[override]
+    def clean(self, value: Any) -> Decimal | None:
         text = super().clean(value)
         if text in (None, ""):
             return None

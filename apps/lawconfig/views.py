@@ -29,6 +29,7 @@ from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from lawcode.decision import format_value_pt
 from lawcode.errors import MissingParameterError
 from lawcode.params import Parameter
+from lawcode.units import FineUnit
 
 
 def _municipality(request: HttpRequest, ibge_code: str, model_label: str) -> Municipality:
@@ -72,7 +73,7 @@ def _interpretation_rows(
     return rows
 
 
-def _regime_units(municipality: Municipality) -> list[tuple[str, str, Any]]:
+def _regime_units(municipality: Municipality) -> list[tuple[str, FineUnit, Any]]:
     """Values the regimes themselves declare for the units left to the municipality (sourced in their
     parameters.yaml): (regime, unit, values); the table adds to them."""
     units = services.municipal_units(municipality)
