@@ -108,8 +108,13 @@ def _ask_engine(
     issue_date: dt.date,
     basis: str,
 ) -> lawcode.Decision:
-    facts = FineFacts(quantity=charge.quantity, unit=charge.unit, infraction_date=fact_date,
-                      auto_date=charge.auto_date, guide_issue_date=issue_date)  # fmt: skip
+    facts = FineFacts(
+        quantity=charge.quantity,
+        unit=charge.unit,
+        infraction_date=fact_date,
+        auto_date=charge.auto_date,
+        guide_issue_date=issue_date,
+    )
     try:
         return engine.evaluate(
             municipality=municipality,

@@ -48,8 +48,10 @@ def _regimes(municipality: Municipality) -> list[lawcode.Regime]:
 def _chosen_unit(municipality: Municipality, unit: str | None) -> FineUnit:
     units = municipal_units(municipality)
     if not units:
-        raise _refuse("value_brl", "Nenhum regime deste município usa uma unidade fiscal fixada pelo município "
-                                   "(como a UFM).")  # fmt: skip
+        raise _refuse(
+            "value_brl",
+            "Nenhum regime deste município usa uma unidade fiscal fixada pelo município (como a UFM).",
+        )
     if not unit and len(units) == 1:
         return next(iter(units.values()))
     if unit not in units:

@@ -119,8 +119,14 @@ YES_NO_UNKNOWN = [("", "Não informado"), ("true", "Sim"), ("false", "Não")]
 
 
 def _yes_no(label: str, help_text: str = "") -> forms.TypedChoiceField:
-    return forms.TypedChoiceField(label=label, required=False, choices=YES_NO_UNKNOWN, help_text=help_text,
-                                  coerce=lambda v: v == "true", empty_value=None)  # fmt: skip
+    return forms.TypedChoiceField(
+        label=label,
+        required=False,
+        choices=YES_NO_UNKNOWN,
+        help_text=help_text,
+        coerce=lambda v: v == "true",
+        empty_value=None,
+    )
 
 
 def declared_field(spec: FieldSpec, *, applies_to: str = "") -> forms.Field:

@@ -52,8 +52,13 @@ def _apply(obj: models.Model, fields: tuple[str, ...], values: dict[str, Any]) -
         setattr(obj, name, value)
 
 
-ENTITY_LABELS = {"operator": "Autorizatário", "company": "Empresa", "driver": "Condutor", "attendant": "Monitor",
-                 "vehicle": "Veículo"}  # fmt: skip
+ENTITY_LABELS = {
+    "operator": "Autorizatário",
+    "company": "Empresa",
+    "driver": "Condutor",
+    "attendant": "Monitor",
+    "vehicle": "Veículo",
+}
 
 
 def _set_extra(obj: Any, entity: str, regime_id: str | None, values: dict[str, Any]) -> None:

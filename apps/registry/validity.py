@@ -168,13 +168,23 @@ def _printed_expiry(document: Document, kind: DocumentKind, as_of: dt.date, regi
     note = f"{kind.label}: vale a validade impressa ({kind.validity.cite_text})."
     if kind.validity.note:
         note += f" {kind.validity.note}"
-    stored = {"declared_validity": {"regime": regime_id, "rule": "printed_expiry", "cite": kind.validity.cite,
-                                    "text": note}}  # fmt: skip
+    stored = {
+        "declared_validity": {
+            "regime": regime_id,
+            "rule": "printed_expiry",
+            "cite": kind.validity.cite,
+            "text": note,
+        }
+    }
     return Validity(document.expiry_date, status, stored)
 
 
-_DOCUMENT_FIELDS = {"issue_date": "Data de emissão", "expiry_date": "Validade impressa", "kind": "Tipo de documento",
-                    "valid": "O conteúdo atende ao exigido"}  # fmt: skip
+_DOCUMENT_FIELDS = {
+    "issue_date": "Data de emissão",
+    "expiry_date": "Validade impressa",
+    "kind": "Tipo de documento",
+    "valid": "O conteúdo atende ao exigido",
+}
 
 
 def _form_field(kind: DocumentKind, field_path: str) -> tuple[str, str]:

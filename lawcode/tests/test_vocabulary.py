@@ -101,8 +101,12 @@ def test_without_documents_yaml_every_document_is_refused(demo_copy: Copy) -> No
 
 def test_bad_details_name_the_field_and_the_article(demo_copy: Copy) -> None:
     regime = demo_copy({"documents.yaml": DOCUMENTS})
-    bad = [({"exercise_year": "dois mil"}, "informe um número inteiro"), ({"exercise_year": 1999}, "a partir de"),
-           ({"court": "state"}, "uma das opções"), ({"colour": "white"}, "não está prevista")]  # fmt: skip
+    bad = [
+        ({"exercise_year": "dois mil"}, "informe um número inteiro"),
+        ({"exercise_year": 1999}, "a partir de"),
+        ({"court": "state"}, "uma das opções"),
+        ({"colour": "white"}, "não está prevista"),
+    ]
     for details, words in bad:
         facts = permit_with_vehicle(documents=[{"kind": "crlv", "details": details}])
         with pytest.raises(InvalidFactError) as error:

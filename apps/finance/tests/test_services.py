@@ -213,9 +213,18 @@ def test_a_unit_the_regime_does_not_declare_is_refused(votuporanga: Municipality
     configure_pix(votuporanga)
     charge = Charge(quantity=Decimal("15"), unit="ufesp", cite="art13", description="Multa")
     with pytest.raises(ValidationError) as error:
-        guide_issue(actor=None, municipality=votuporanga, regime_id=None, charge=charge, payer_name="José",
-                    payer_document="11.222.333/0001-81", origin_type=OriginType.FINE, origin_id=3, fact_date=DAY,
-                    as_of=DAY)  # fmt: skip
+        guide_issue(
+            actor=None,
+            municipality=votuporanga,
+            regime_id=None,
+            charge=charge,
+            payer_name="José",
+            payer_document="11.222.333/0001-81",
+            origin_type=OriginType.FINE,
+            origin_id=3,
+            fact_date=DAY,
+            as_of=DAY,
+        )
     assert "'ufesp' não é prevista pela lei do regime (unidades previstas: R$, UFM)" in str(error.value)
 
 

@@ -29,8 +29,11 @@ def test_a_unit_the_regime_does_not_declare_is_refused_in_portuguese() -> None:
 
 def test_the_case_page_filter_shows_the_fine_in_its_unit() -> None:
     def sanction(quantity: str, unit: str) -> SimpleNamespace:
-        return SimpleNamespace(fine_quantity=Decimal(quantity), fine_unit=unit,
-                               case=SimpleNamespace(regime_id="patrocinio_mg_aplicativo"))  # fmt: skip
+        return SimpleNamespace(
+            fine_quantity=Decimal(quantity),
+            fine_unit=unit,
+            case=SimpleNamespace(regime_id="patrocinio_mg_aplicativo"),
+        )
 
     assert fine_text(sanction("286", "brl")) == "R$ 286,00"
     assert fine_text(sanction("0.25", "ufm")) == "0,25 UFM"
