@@ -29,6 +29,7 @@ from lawcode.regime_files import (
     load_parameters_for,
     parse_acts,
 )
+from lawcode.vocabulary import check_vocabulary, load_vocabulary
 from lawcode.yamlsource import YamlMap, load_yaml, reject_unknown_keys, require_keys, require_map
 
 if TYPE_CHECKING:
@@ -75,6 +76,7 @@ def load_regime(folder: Path, package: str | None = None) -> Regime:
     interpretations = load_interpretations_for(folder, citer)
     check_bindings(sources, interpretations)
     catalog = load_catalog(folder / "catalog.yaml", citer)
+    vocabulary = load_vocabulary(folder, citer)
     regime = Regime(
         id=str(meta["id"]),
         name=str(meta["name"]),
@@ -88,7 +90,7 @@ def load_regime(folder: Path, package: str | None = None) -> Regime:
         acts=citer.registry,
         in_force=main.in_force,
         published=main.published,
-        parameters=load_parameters_for(folder, citer),
+        parameters=load_parameters_for(folder, citer, vocabulary.units),
         interpretations=interpretations,
         catalog=catalog,
         not_computable=load_not_computable(folder / "not_computable.yaml", citer),
@@ -97,8 +99,10 @@ def load_regime(folder: Path, package: str | None = None) -> Regime:
         metadata=dict(meta),
         procedure=load_procedure(folder, citation_validator(citer), catalog),
         act_sources=tuple(sources),
+        vocabulary=vocabulary,
     )
     regime.rules = _rules_for(regime)
+    check_vocabulary(vocabulary, regime.parameters, set(regime.rules), regime.id)
     return regime
 
 

@@ -13,7 +13,6 @@ from lawcode.decision import Finding, RuleResult, Status
 from lawcode.errors import InvalidFactError, LawNotInForceError
 from lawcode.facts import FineFacts, InfractionCase, PriorSanction
 from lawcode.regime import CatalogEntry, rule
-from lawcode.units import Unit
 
 from .common import br, money, months_later, period_end, years_period_end
 from .penalty_table import (
@@ -498,7 +497,7 @@ def sanction(ctx: Context, case: InfractionCase) -> RuleResult:
     penalties, extra = penalties_for(ctx, case, entry)
     valued_on = valuation_date(ctx, case) if penalties.fine_quantity is not None else None
     brl = (
-        ctx.to_brl(penalties.fine_quantity, Unit.UFESP, valued_on)
+        ctx.to_brl(penalties.fine_quantity, "ufesp", valued_on)
         if penalties.fine_quantity is not None and valued_on
         else None
     )
@@ -516,7 +515,7 @@ def fine_amount(ctx: Context, fine: FineFacts) -> RuleResult:
         option, fine.infraction_date
     )
     day = ctx.require(valued_on, "auto_date" if option == "auto_date" else "guide_issue_date")
-    brl = ctx.to_brl(fine.quantity, Unit.UFESP, day)
+    brl = ctx.to_brl(fine.quantity, "ufesp", day)
     finding = ctx.finding(
         "fine", Status.INFO, f"{fine.quantity} UFESP em {br(day)} = {money(brl)}", cites=("art30_incVII",)
     )
