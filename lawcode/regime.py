@@ -46,6 +46,7 @@ from lawcode.texts import LawText
 
 if TYPE_CHECKING:
     from lawcode.calendar import LegalCalendar
+    from lawcode.penalties import PenaltyCatalog
 
 RuleFunction = Callable[[Context, Any], RuleResult]
 
@@ -145,6 +146,7 @@ class Regime:
     rules: dict[str, RuleSpec]
     metadata: Mapping[str, Any]
     act_sources: tuple[ActSource, ...] = ()
+    penalties: PenaltyCatalog | None = None  # penalties.yaml (lawcode.penalties); required to answer sanction
     citer: Citer = field(init=False)
     _calendar: LegalCalendar | None = field(default=None, init=False, repr=False)
     _merged: tuple[Config, dict[str, Parameter]] | None = field(default=None, init=False, repr=False)
@@ -209,6 +211,8 @@ class Regime:
         typed = self._typed_facts(spec.facts_class, facts, question)
         ctx = Context(self, as_of, config, allowed_cites=rule_spec.cites)
         result = rule_spec.function(ctx, typed)
+        if question == "sanction" and self.penalties is not None and isinstance(result, RuleResult):
+            self.penalties.check_result(result.result, file=rule_spec.file, line=rule_spec.line)
         return self._decision(question, spec.outcomes, rule_spec, ctx, typed, result)
 
     def _typed_facts(self, facts_class: type, facts: Any, question: str) -> Any:
