@@ -242,6 +242,9 @@ class InfractionCase:
     """Name of the driver or attendant who committed it (operator's joint liability, Olímpia art. 28)."""
     auto_omissions: tuple[str, ...] = ()
     """Mandatory contents missing from the auto (Olímpia art. 30 I–VIII keys, e.g. "officer", "place_date_time")."""
+    judged: dict[str, Decimal] = field(default_factory=dict)
+    """Quantities the judging authority chose within the legal range, by penalty key (penalties.yaml ``days:
+    judgment`` / ``amount: judgment``): a suspension's days, a fine's quantity."""
 
 
 @dataclass(frozen=True)
