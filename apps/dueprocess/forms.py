@@ -72,9 +72,10 @@ class JudgmentForm(forms.Form):
         self.choices = list(choices)
         for choice in self.choices:
             self.fields[choice.field] = forms.CharField(
-                label=f"{choice.describe()} ({choice.article}) — se condenar", required=False,
+                label=f"{choice.describe()} ({choice.article}) — se condenar",
+                required=False,
                 widget=forms.TextInput(attrs={"inputmode": "numeric" if choice.whole else "decimal"}),
-            )  # fmt: skip
+            )
 
     def chosen(self) -> dict[str, str]:
         return {choice.key: self.cleaned_data.get(choice.field) or "" for choice in self.choices}
@@ -84,6 +85,7 @@ class RegularizationForm(forms.Form):
     regularized_on = forms.DateField(label="Data da regularização", widget=DATE)
     description = forms.CharField(label="O que foi regularizado", widget=forms.Textarea(attrs={"rows": 3}))
     evidence = forms.FileField(
-        label="Comprovante (PDF, JPEG ou PNG, até 10 MB)", required=False,
+        label="Comprovante (PDF, JPEG ou PNG, até 10 MB)",
+        required=False,
         widget=forms.ClearableFileInput(attrs={"accept": "image/jpeg,image/png,application/pdf"}),
     )

@@ -97,7 +97,9 @@ class Judgment(models.Model):
     decided_by_name = models.CharField("julgador", max_length=200)
     role = models.CharField("papel do julgador", max_length=32)
     chosen = models.JSONField(
-        "quantidades fixadas no julgamento", default=dict, blank=True,
+        "quantidades fixadas no julgamento",
+        default=dict,
+        blank=True,
         help_text="Por chave de penalidade (penalties.yaml, days/amount: judgment): dias ou quantidade.",
     )
     created_at = models.DateTimeField("registrado em", auto_now_add=True)
@@ -113,8 +115,14 @@ class Judgment(models.Model):
         return f"{self.get_verdict_display()} em {self.decided_on:%d/%m/%Y}"
 
     def audit_snapshot(self) -> dict[str, Any]:
-        return {"appeal_id": self.appeal_id, "decided_on": self.decided_on, "verdict": self.verdict,
-                "role": self.role, "decided_by_id": self.decided_by_id, "chosen": self.chosen}  # fmt: skip
+        return {
+            "appeal_id": self.appeal_id,
+            "decided_on": self.decided_on,
+            "verdict": self.verdict,
+            "role": self.role,
+            "decided_by_id": self.decided_by_id,
+            "chosen": self.chosen,
+        }
 
 
 class SanctionQuerySet(CaseChildQuerySet):
@@ -280,16 +288,26 @@ class Effect(models.Model):
 
     def audit_snapshot(self) -> dict[str, Any]:
         return {
-            "case_id": self.case_id, "penalty_key": self.penalty_key, "mechanism": self.mechanism,
-            "target": self.target, "state": self.state, "permit_id": self.permit_id, "vehicle_id": self.vehicle_id,
-            "starts_on": self.starts_on, "ends_on": self.ends_on, "days": self.days, "note": self.note,
+            "case_id": self.case_id,
+            "penalty_key": self.penalty_key,
+            "mechanism": self.mechanism,
+            "target": self.target,
+            "state": self.state,
+            "permit_id": self.permit_id,
+            "vehicle_id": self.vehicle_id,
+            "starts_on": self.starts_on,
+            "ends_on": self.ends_on,
+            "days": self.days,
+            "note": self.note,
             "ended_on": self.ended_on,
         }
 
 
 def regularization_path(row: Regularization, filename: str) -> str:
     case = row.case
-    return f"dueprocess/{case.municipality.ibge_code}/{case.pk}/regularizacao-{uuid.uuid4().hex}{row.extension}"
+    return (
+        f"dueprocess/{case.municipality.ibge_code}/{case.pk}/regularizacao-{uuid.uuid4().hex}{row.extension}"
+    )
 
 
 class RegularizationQuerySet(CaseChildQuerySet):

@@ -29,7 +29,9 @@ def sanction_findings(sanction: Sanction) -> list[dict[str, Any]]:
 
 def case_effects(case: InfractionCase) -> list[Effect]:
     """Every effect of the case's penalties, applied or not (with the reason), oldest first."""
-    return list(Effect.objects.filter(case=case).select_related("permit", "vehicle").order_by("created_at", "pk"))
+    return list(
+        Effect.objects.filter(case=case).select_related("permit", "vehicle").order_by("created_at", "pk")
+    )
 
 
 def case_regularization(case: InfractionCase) -> Regularization | None:

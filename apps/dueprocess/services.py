@@ -20,7 +20,7 @@ from django.db import IntegrityError, transaction
 
 from apps.audit.services import audit_record
 from apps.dueprocess import effects, finality, lawbridge
-from apps.dueprocess.choices import CONDEMNING, FilingChannel, Instance, Verdict
+from apps.dueprocess.choices import CONDEMNING, EffectState, FilingChannel, Instance, Verdict
 from apps.dueprocess.models import Appeal, AppealAttachment, Effect, Judgment, Regularization, Sanction
 from apps.dueprocess.permissions import JUDGE_FIRST, JUDGE_SECOND
 from apps.dueprocess.procedure import instance_label, proceeding
@@ -223,28 +223,42 @@ def _check_choices(choices: list[Choice], chosen: Mapping[str, Any]) -> dict[str
     stored = {}
     for choice in choices:
         raw = chosen.get(choice.key)
-        bounds = f"entre {format_decimal_pt(choice.minimum)} e {format_decimal_pt(choice.maximum)} {choice.unit}"
+        bounds = (
+            f"entre {format_decimal_pt(choice.minimum)} e {format_decimal_pt(choice.maximum)} {choice.unit}"
+        )
         if raw in (None, ""):
             raise refuse(choice.field, f"{choice.label}: informe o valor, {bounds} ({choice.article}).")
         try:
             value = Decimal(str(raw))
         except InvalidOperation:
-            raise refuse(choice.field, f"{choice.label}: informe um número, {bounds} ({choice.article}).") from None
+            raise refuse(
+                choice.field, f"{choice.label}: informe um número, {bounds} ({choice.article})."
+            ) from None
         if choice.whole and value != value.to_integral_value():
-            raise refuse(choice.field, f"{choice.label}: informe um número inteiro de dias ({choice.article}).")
+            raise refuse(
+                choice.field, f"{choice.label}: informe um número inteiro de dias ({choice.article})."
+            )
         if not choice.minimum <= value <= choice.maximum:
-            raise refuse(choice.field, f"{choice.label}: {format_decimal_pt(value)} {choice.unit} está fora da "
-                                       f"faixa legal — informe um valor {bounds} ({choice.article}).")  # fmt: skip
+            raise refuse(
+                choice.field,
+                f"{choice.label}: {format_decimal_pt(value)} {choice.unit} está fora da "
+                f"faixa legal — informe um valor {bounds} ({choice.article}).",
+            )
         stored[choice.key] = str(int(value) if choice.whole else value)
     return stored
 
 
-
 @transaction.atomic
 def appeal_judge(
-    *, appeal: Appeal, verdict: str, reasoning: str, decided_on: dt.date, actor: Any, as_of: dt.date,
+    *,
+    appeal: Appeal,
+    verdict: str,
+    reasoning: str,
+    decided_on: dt.date,
+    actor: Any,
+    as_of: dt.date,
     chosen: Mapping[str, Any] | None = None,
-) -> Judgment:  # fmt: skip
+) -> Judgment:
     """Judge an appeal: only the judging authority (1ª) or the appeal board/JARI (2ª) may. A condemnation fixes
     the quantities the law leaves to the authority (``chosen``: penalty key → days or quantity), each checked
     against its legal range."""
@@ -326,9 +340,14 @@ def regularization_terms(case: InfractionCase) -> tuple[PenaltyKind, dt.date] | 
 
 @transaction.atomic
 def case_regularize(
-    *, case: InfractionCase, regularized_on: dt.date, description: str, evidence: UploadedFile | None, actor: Any,
+    *,
+    case: InfractionCase,
+    regularized_on: dt.date,
+    description: str,
+    evidence: UploadedFile | None,
+    actor: Any,
     as_of: dt.date,
-) -> Regularization:  # fmt: skip
+) -> Regularization:
     """Record that the irregularity was regularized, with the evidence: the date reaches the engine as
     ``regularized_by`` and, if in time, the conditional cassação does not happen (nor the ban after it)."""
     row = locked_case(case)
@@ -336,25 +355,44 @@ def case_regularize(
         raise refuse("regularized_on", "Regularização: você não pode registrá-la neste município.")
     terms = regularization_terms(row)
     if terms is None:
-        raise refuse("regularized_on", "Regularização: a penalidade deste auto não prevê cassação por falta de "
-                                       "regularização.")  # fmt: skip
+        raise refuse(
+            "regularized_on",
+            "Regularização: a penalidade deste auto não prevê cassação por falta de regularização.",
+        )
     kind, limit = terms
     _check_regularization(row, kind, limit, regularized_on, description, evidence, as_of)
     assert evidence is not None
     info = check_upload(evidence, field="evidence")
-    regularization = Regularization(case=row, regularized_on=regularized_on, description=description.strip(),
-                                    content_type=info.content_type, extension=info.extension, size_bytes=info.size,
-                                    sha256=info.sha256, recorded_by=actor)  # fmt: skip
+    regularization = Regularization(
+        case=row,
+        regularized_on=regularized_on,
+        description=description.strip(),
+        content_type=info.content_type,
+        extension=info.extension,
+        size_bytes=info.size,
+        sha256=info.sha256,
+        recorded_by=actor,
+    )
     regularization.evidence.save(f"regularizacao{info.extension}", evidence, save=False)
     regularization.save()
     Sanction.objects.filter(case=row).update(regularized_on=regularized_on)
     cite = _cite(row, kind.regularization.cite if kind.regularization else kind.cites[0], regularized_on)
-    case_event_add(case=row, kind=EventKind.NOTE, actor=actor, on=regularized_on,
-                   note=f"Irregularidade regularizada em {regularized_on:%d/%m/%Y}, dentro do prazo (até "
-                        f"{limit:%d/%m/%Y}): não haverá cassação ({cite}).",
-                   data={"regularization_id": regularization.pk})  # fmt: skip
-    audit_record(actor=actor, municipality=row.municipality, action="case.regularize", obj=regularization,
-                 after=regularization.audit_snapshot())  # fmt: skip
+    case_event_add(
+        case=row,
+        kind=EventKind.NOTE,
+        actor=actor,
+        on=regularized_on,
+        note=f"Irregularidade regularizada em {regularized_on:%d/%m/%Y}, dentro do prazo (até "
+        f"{limit:%d/%m/%Y}): não haverá cassação ({cite}).",
+        data={"regularization_id": regularization.pk},
+    )
+    audit_record(
+        actor=actor,
+        municipality=row.municipality,
+        action="case.regularize",
+        obj=regularization,
+        after=regularization.audit_snapshot(),
+    )
     return regularization
 
 
@@ -363,24 +401,78 @@ def _cite(case: InfractionCase, ref: str, on: dt.date) -> str:
 
 
 def _check_regularization(
-    case: InfractionCase, kind: PenaltyKind, limit: dt.date, regularized_on: dt.date, description: str,
-    evidence: UploadedFile | None, as_of: dt.date,
-) -> None:  # fmt: skip
+    case: InfractionCase,
+    kind: PenaltyKind,
+    limit: dt.date,
+    regularized_on: dt.date,
+    description: str,
+    evidence: UploadedFile | None,
+    as_of: dt.date,
+) -> None:
     if Regularization.objects.filter(case=case).exists():
         raise refuse("regularized_on", f"Regularização: já registrada para o auto {case.number}.")
     sanction = Sanction.objects.filter(case=case).first()
     if sanction is not None and sanction.conditional_cassation_on is not None:
-        raise refuse("regularized_on", "Regularização: o alvará já foi cassado por falta de regularização em "
-                                       f"{sanction.conditional_cassation_on:%d/%m/%Y}.")  # fmt: skip
+        raise refuse(
+            "regularized_on",
+            "Regularização: o alvará já foi cassado por falta de regularização em "
+            f"{sanction.conditional_cassation_on:%d/%m/%Y}.",
+        )
     if regularized_on > as_of:
         raise refuse("regularized_on", f"Data da regularização: não pode ser posterior a {as_of:%d/%m/%Y}.")
     if regularized_on < lawbridge.infraction_date(case):
         raise refuse("regularized_on", "Data da regularização: anterior à infração.")
     if regularized_on > limit:
         article = _cite(case, kind.regularization.cite if kind.regularization else kind.cites[0], limit)
-        raise refuse("regularized_on", f"Data da regularização: o prazo para sanar terminou em "
-                                       f"{limit:%d/%m/%Y}, fim da suspensão ({article}).")  # fmt: skip
+        raise refuse(
+            "regularized_on",
+            f"Data da regularização: o prazo para sanar terminou em "
+            f"{limit:%d/%m/%Y}, fim da suspensão ({article}).",
+        )
     if not description.strip():
         raise refuse("description", "O que foi regularizado: campo obrigatório.")
     if evidence is None:
-        raise refuse("evidence", "Comprovante da regularização: anexe o documento ou a foto (PDF, JPEG ou PNG).")
+        raise refuse(
+            "evidence", "Comprovante da regularização: anexe o documento ou a foto (PDF, JPEG ou PNG)."
+        )
+
+
+# --- apreensão -------------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def seizure_release(*, effect: Effect, released_on: dt.date, note: str, actor: Any, as_of: dt.date) -> Effect:
+    """The owner met the release conditions the regime declares: the vehicle is released (audited, on the case)."""
+    row = Effect.objects.select_for_update().select_related("case__municipality").get(pk=effect.pk)
+    if not user_can(actor, row.case.municipality.pk, "dueprocess.sanction", "change"):
+        raise refuse("released_on", "Liberação do veículo: você não pode registrá-la neste município.")
+    if row.mechanism != "seizure" or row.state != EffectState.APPLIED:
+        raise refuse("released_on", "Liberação do veículo: não há apreensão em vigor neste registro.")
+    if released_on > as_of:
+        raise refuse("released_on", f"Data da liberação: não pode ser posterior a {as_of:%d/%m/%Y}.")
+    if row.starts_on is not None and released_on < row.starts_on:
+        raise refuse("released_on", f"Data da liberação: anterior à apreensão ({row.starts_on:%d/%m/%Y}).")
+    if not note.strip():
+        conditions = "; ".join(row.data.get("conditions") or [])
+        raise refuse("note", f"Condições cumpridas: informe como foram atendidas ({conditions}).")
+    before = row.audit_snapshot()
+    row.state, row.ended_on = EffectState.RELEASED, released_on
+    row.note = f"{row.note} Liberado em {released_on:%d/%m/%Y}: {note.strip()}"
+    row.save(update_fields=["state", "ended_on", "note"])
+    case_event_add(
+        case=row.case,
+        kind=EventKind.NOTE,
+        actor=actor,
+        on=released_on,
+        note=f"Veículo liberado em {released_on:%d/%m/%Y}: {note.strip()}",
+        data={"effect_id": row.pk},
+    )
+    audit_record(
+        actor=actor,
+        municipality=row.case.municipality,
+        action="effect.release",
+        obj=row,
+        before=before,
+        after=row.audit_snapshot(),
+    )
+    return row

@@ -37,9 +37,11 @@ def suspensions_awaiting_inspection(as_of: dt.date) -> QuerySet[Permit]:
         vehicle=OuterRef("vehicle"), result=InspectionResult.PASSED, performed_on__gte=OuterRef("start")
     )
     sanctions = Sanction.objects.filter(
-        state=SanctionState.FINAL, inspection_required=True, effect_rows__permit=OuterRef("pk"),
+        state=SanctionState.FINAL,
+        inspection_required=True,
+        effect_rows__permit=OuterRef("pk"),
         effect_rows__mechanism__in=effects.SUSPENDING,
-    ).values("suspension_start")[:1]  # fmt: skip
+    ).values("suspension_start")[:1]
     due = Permit.objects.filter(state=PermitState.SUSPENDED, suspended_until__lt=as_of)
     return due.annotate(start=sanctions).filter(start__isnull=False).filter(~Exists(passed))
 

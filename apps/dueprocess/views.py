@@ -77,9 +77,15 @@ def judge(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     form = forms.JudgmentForm(request.POST or None, initial={"decided_on": _today()}, choices=choices)
     if request.method == "POST" and form.is_valid():
         try:
-            services.appeal_judge(appeal=appeal, verdict=form.cleaned_data["verdict"],
-                                  reasoning=form.cleaned_data["reasoning"], decided_on=form.cleaned_data["decided_on"],
-                                  actor=request.user, as_of=_today(), chosen=form.chosen())  # fmt: skip
+            services.appeal_judge(
+                appeal=appeal,
+                verdict=form.cleaned_data["verdict"],
+                reasoning=form.cleaned_data["reasoning"],
+                decided_on=form.cleaned_data["decided_on"],
+                actor=request.user,
+                as_of=_today(),
+                chosen=form.chosen(),
+            )
         except ValidationError as error:
             forms.add_service_errors(form, error)
         else:
@@ -121,9 +127,13 @@ def _instances(case: InfractionCase) -> list[tuple[str, str]]:
     return [(key, instance_label(case.regime_id, key)) for key in proceeding(case.regime_id).instances]
 
 
-def _case_context(request: HttpRequest, municipality: Municipality, case: InfractionCase,
-                  appeal_form: forms.AppealForm | None = None,
-                  regularization_form: forms.RegularizationForm | None = None) -> dict[str, object]:  # fmt: skip
+def _case_context(
+    request: HttpRequest,
+    municipality: Municipality,
+    case: InfractionCase,
+    appeal_form: forms.AppealForm | None = None,
+    regularization_form: forms.RegularizationForm | None = None,
+) -> dict[str, object]:
     sanction = selectors.case_sanction(case)
     today = _today()
     regularization = selectors.case_regularization(case)
@@ -187,8 +197,14 @@ def regularize(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         try:
-            services.case_regularize(case=case, regularized_on=data["regularized_on"], description=data["description"],
-                                     evidence=data["evidence"], actor=request.user, as_of=_today())  # fmt: skip
+            services.case_regularize(
+                case=case,
+                regularized_on=data["regularized_on"],
+                description=data["description"],
+                evidence=data["evidence"],
+                actor=request.user,
+                as_of=_today(),
+            )
         except ValidationError as error:
             forms.add_service_errors(form, error)
         else:

@@ -550,7 +550,11 @@ def permit_reactivate(*, permit: Permit, actor: Any, as_of: dt.date, reason: str
     row.state, row.suspended_until, row.closed_reason = PermitState.ACTIVE, None, reason.strip()
     row.save(update_fields=["state", "suspended_until", "closed_reason"])
     audit_record(
-        actor=actor, municipality=row.municipality, action="permit.reactivate", obj=row, before=before,
+        actor=actor,
+        municipality=row.municipality,
+        action="permit.reactivate",
+        obj=row,
+        before=before,
         after=row.audit_snapshot(),
     )
     return row
