@@ -13,7 +13,7 @@ running one (same number of days); a permit renewed or substituted carries its s
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from decimal import Decimal
 from typing import Any
 
@@ -40,6 +40,7 @@ from lawcode.registry import get_regime
 
 IN_FORCE = (PermitState.ACTIVE, PermitState.SUSPENDED)
 SUSPENDING = frozenset({"suspension", "precautionary_suspension"})
+Applier = Callable[[PenaltyKind, dict[str, Any], InfractionCase, Sanction | None, Any, dt.date], list[Effect]]
 RUNNING = (EffectState.APPLIED, EffectState.QUEUED)
 
 
@@ -97,23 +98,21 @@ def apply(*, sanction: Sanction, case: InfractionCase, actor: Any, as_of: dt.dat
     return done
 
 
-def apply_immediate(case: InfractionCase, actor: Any, as_of: dt.date) -> list[Effect]:
+def apply_immediate(case: InfractionCase, actor: Any, as_of: dt.date) -> None:
     """When the auto is registered: the penalties the law makes immediate (``applies: at_auto``), with the
     dates the engine gives before any decision (Olímpia art. 24 sole §: suspension from the infraction)."""
     penalties = catalog(case.regime_id)
     if not any(kind.immediate for kind in penalties.kinds.values()):
-        return []
+        return
     try:
         decision = lawbridge.sanction(case, None, as_of)
     except ValidationError as error:  # the law cannot decide it yet: the auto stands, the case says why
         _event(case, actor, as_of, f"Efeito imediato não aplicado: {' '.join(error.messages)}")
-        return []
+        return
     items = decision.to_dict()["result"].get("penalties") or [] if decision.outcome == "penalty" else []
-    rows: list[Effect] = []
     for item, kind in declared_items(case.regime_id, items):
         if kind.immediate:
-            rows += _apply_one(kind, item, case, None, actor, as_of)
-    return rows
+            _apply_one(kind, item, case, None, actor, as_of)
 
 
 def declared_items(
@@ -232,15 +231,15 @@ def _apply_one(
     actor: Any,
     as_of: dt.date,
 ) -> list[Effect]:
-    apply_fn = {
+    appliers: dict[str, Applier] = {
         "suspension": _suspension,
         "precautionary_suspension": _suspension,
         "cassation": _cassation,
         "seizure": _seizure,
         "ban": _ban_effect,
         "points": _points,
-    }.get(kind.mechanism, _record)
-    rows = apply_fn(kind, item, case, sanction, actor, as_of)
+    }
+    rows = appliers.get(kind.mechanism, _record)(kind, item, case, sanction, actor, as_of)
     for row in rows:
         if row.state == EffectState.NOT_APPLIED:
             _event(case, actor, as_of, f"Efeito não aplicado — {row.label}: {row.note}")
@@ -408,6 +407,8 @@ def _running_until(permit: Permit) -> dt.date | None:
 
 def _end_suspension(row: Effect, actor: Any, as_of: dt.date, reason: str) -> None:
     """Lift one case's suspension; the permit stays suspended while another case's suspension runs."""
+    if row.permit_id is None:
+        return
     permit = Permit.objects.get(pk=row.permit_id)
     if permit.state != PermitState.SUSPENDED:
         return

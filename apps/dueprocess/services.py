@@ -443,7 +443,7 @@ def _check_regularization(
 @transaction.atomic
 def seizure_release(*, effect: Effect, released_on: dt.date, note: str, actor: Any, as_of: dt.date) -> Effect:
     """The owner met the release conditions the regime declares: the vehicle is released (audited, on the case)."""
-    row = Effect.objects.select_for_update().select_related("case__municipality").get(pk=effect.pk)
+    row: Effect = Effect.objects.select_for_update().select_related("case__municipality").get(pk=effect.pk)
     if not user_can(actor, row.case.municipality.pk, "dueprocess.sanction", "change"):
         raise refuse("released_on", "Liberação do veículo: você não pode registrá-la neste município.")
     if row.mechanism != "seizure" or row.state != EffectState.APPLIED:
