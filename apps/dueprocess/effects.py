@@ -101,8 +101,8 @@ def apply(*, sanction: Sanction, case: InfractionCase, actor: Any, as_of: dt.dat
 def apply_immediate(case: InfractionCase, actor: Any, as_of: dt.date) -> None:
     """When the auto is registered: the penalties the law makes immediate (``applies: at_auto``), with the
     dates the engine gives before any decision (Olímpia art. 24 sole §: suspension from the infraction)."""
-    penalties = catalog(case.regime_id)
-    if not any(kind.immediate for kind in penalties.kinds.values()):
+    penalties = get_regime(case.regime_id).penalties  # None only for a regime that does not sanction
+    if penalties is None or not any(kind.immediate for kind in penalties.kinds.values()):
         return
     try:
         decision = lawbridge.sanction(case, None, as_of)
