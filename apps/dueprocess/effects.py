@@ -640,7 +640,7 @@ def _summary(row: Effect) -> dict[str, Any] | None:
         data["permit"] = row.permit.number
     if row.ends_on is not None:
         data["until"] = row.ends_on.isoformat()
-    return {**effect(kind, row.note, **data), "label": row.label}
+    return effect(kind, row.note, penalty_label=row.label, **data)
 
 
 def _event(case: InfractionCase, actor: Any, on: dt.date, note: str) -> None:
