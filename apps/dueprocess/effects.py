@@ -323,6 +323,8 @@ def _suspension(
     as_of: dt.date,
 ) -> list[Effect]:
     days, start, end = _period(item)
+    if days is None and kind.days_parameter is not None:
+        days, start, end = _parameter_period(kind.days_parameter, case, as_of)
     if days is None or start is None or end is None:
         why = (
             "sem número de dias: a autoridade julgadora não o fixou dentro da faixa legal."
@@ -350,6 +352,14 @@ def _suspension(
         _suspend_permit(permit, kind, item, case, sanction, actor, as_of, (days, start, end))
         for permit in permits
     ]
+
+
+def _parameter_period(parameter: str, case: InfractionCase, as_of: dt.date) -> tuple[int, dt.date, dt.date]:
+    """A precautionary suspension of the days a parameter fixes (on the infraction date), from the day the auto
+    is registered, both ends included."""
+    on = lawbridge.infraction_date(case)
+    days = int(get_regime(case.regime_id).parameters[parameter].value_on(on, case.regime_id).value)
+    return days, as_of, as_of + dt.timedelta(days=days - 1)
 
 
 def _suspend_permit(

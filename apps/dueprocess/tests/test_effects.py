@@ -436,6 +436,38 @@ def test_a_seizure_in_flagrante_holds_the_vehicle_until_released(
     assert permit_notes(permit, D(2026, 3, 15)) == []
 
 
+PRECAUTIONARY = """  - key: precautionary
+    label: Suspensão cautelar
+    mechanism: precautionary_suspension
+    target: permit
+    cite: art21_incIII
+    days_parameter: grave_immediate_suspension_days
+"""
+
+
+def test_a_precautionary_suspension_in_flagrante_shows_suspended_to_the_public(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any, olimpia: Any, agent_olimpia: Any, olimpia_licensed: Any
+) -> None:
+    _declare(monkeypatch, tmp_path, OLIMPIA, PRECAUTIONARY)
+    _wrap_rule(
+        monkeypatch, OLIMPIA, lambda facts, result: result["penalties"].append({"kind": "precautionary"})
+    )
+    case = open_case(
+        olimpia, agent_olimpia, code="OLI-24-I", plate=_plate(olimpia_licensed), on=D(2026, 3, 12)
+    )
+    row = Effect.objects.get(case=case, penalty_key="precautionary")
+    assert (row.state, row.starts_on, row.ends_on, row.days) == (
+        EffectState.APPLIED,
+        D(2026, 3, 12),
+        D(2026, 4, 10),
+        30,
+    )
+    [answer] = verify(
+        Query(via=LookupVia.PLATE, value=_plate(olimpia_licensed), municipality=olimpia), as_of=D(2026, 3, 20)
+    )
+    assert answer.status == "suspended"
+
+
 POINTS = """  - key: points
     label: Pontos no prontuário do autorizatário
     mechanism: points
