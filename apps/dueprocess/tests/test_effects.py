@@ -25,7 +25,7 @@ from apps.licensing.casebook import extra_vehicle
 from apps.licensing.choices import PermitState
 from apps.licensing.models import Permit
 from apps.licensing.tests.conftest import issue_permit
-from apps.public.choices import LookupVia
+from apps.public.choices import LookupVia, VerificationStatus
 from apps.public.verification import Query, verify
 from apps.registry.models import Ban
 from lawcode.penalties import PenaltyCatalog, PenaltyKind, load_penalties
@@ -465,7 +465,7 @@ def test_a_precautionary_suspension_in_flagrante_shows_suspended_to_the_public(
     [answer] = verify(
         Query(via=LookupVia.PLATE, value=_plate(olimpia_licensed), municipality=olimpia), as_of=D(2026, 3, 20)
     )
-    assert answer.status == "suspended"
+    assert VerificationStatus(answer.status).label == "Suspenso"
 
 
 POINTS = """  - key: points
