@@ -85,6 +85,7 @@ def effect(kind: str, note: str, **data: Any) -> dict[str, Any]:
 
 def apply(*, sanction: Sanction, case: InfractionCase, actor: Any, as_of: dt.date) -> list[dict[str, Any]]:
     """Apply the final sanction's effects (those applied when the auto was registered are not applied twice)."""
+    Effect.objects.filter(case=case, sanction__isnull=True).update(sanction=sanction)  # applied at the auto
     if sanction.outcome != "penalty":
         return []
     done: list[dict[str, Any]] = []
