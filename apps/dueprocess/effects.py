@@ -86,6 +86,18 @@ def effect(kind: str, note: str, **data: Any) -> dict[str, Any]:
 def apply(*, sanction: Sanction, case: InfractionCase, actor: Any, as_of: dt.date) -> list[dict[str, Any]]:
     """Apply the final sanction's effects (those applied when the auto was registered are not applied twice)."""
     Effect.objects.filter(case=case, sanction__isnull=True).update(sanction=sanction)  # applied at the auto
+    final_keys = (
+        {str(item.get("kind")) for item in sanction.penalties} if sanction.outcome == "penalty" else set()
+    )
+    dropped = Effect.objects.filter(case=case, state__in=RUNNING).exclude(penalty_key__in=final_keys)
+    if dropped.exists():  # the final decision no longer imposes what the auto applied at once
+        lift_case_effects(
+            case=case,
+            actor=actor,
+            as_of=as_of,
+            reason="a decisão definitiva não a mantém",
+            keys=set(dropped.values_list("penalty_key", flat=True)),
+        )
     if sanction.outcome != "penalty":
         return []
     done: list[dict[str, Any]] = []
@@ -123,10 +135,14 @@ def declared_items(
     return [(item, penalties.get(str(item.get("kind")))) for item in items]
 
 
-def lift_case_effects(*, case: InfractionCase, actor: Any, as_of: dt.date, reason: str) -> list[Effect]:
-    """The case was cancelled (appeal granted): suspensions it imposed end today, its seizure is released."""
+def lift_case_effects(
+    *, case: InfractionCase, actor: Any, as_of: dt.date, reason: str, keys: set[str] | None = None
+) -> list[Effect]:
+    """The case was cancelled (appeal granted), or its final decision dropped a penalty applied at the auto
+    (``keys``): the suspensions end today, the seizure is released."""
     lifted = []
-    for row in Effect.objects.filter(case=case, state__in=RUNNING).select_related("permit"):
+    rows = Effect.objects.filter(case=case, state__in=RUNNING).select_related("permit")
+    for row in rows.filter(penalty_key__in=keys) if keys is not None else rows:
         suspending = row.mechanism in SUSPENDING and row.permit is not None
         if not suspending and row.mechanism != "seizure":
             continue

@@ -20,7 +20,7 @@ from apps.dueprocess.effects import permit_notes
 from apps.dueprocess.models import Effect, Judgment, Sanction
 from apps.dueprocess.services import appeal_file, appeal_judge, case_regularize, seizure_release
 from apps.enforcement.choices import CaseState, EventKind
-from apps.enforcement.services import AutoDetails, case_open
+from apps.enforcement.services import AutoDetails, case_mark_traffic_only, case_open
 from apps.licensing.casebook import extra_vehicle
 from apps.licensing.choices import PermitState
 from apps.licensing.models import Permit
@@ -162,6 +162,20 @@ def test_the_immediate_suspension_ends_when_the_appeal_cancels_the_auto(
         actor=judge_olimpia,
         as_of=D(2026, 3, 20),
     )
+    olimpia_licensed[1].refresh_from_db()
+    assert olimpia_licensed[1].state == PermitState.ACTIVE
+    assert Effect.objects.get(case=case).state == EffectState.LIFTED
+
+
+def test_an_immediate_suspension_the_final_decision_does_not_keep_is_lifted(
+    olimpia: Any, agent_olimpia: Any, judge_olimpia: Any, olimpia_licensed: Any
+) -> None:
+    case = open_case(
+        olimpia, agent_olimpia, code="OLI-24-III", plate=_plate(olimpia_licensed), on=D(2026, 3, 12)
+    )
+    case_mark_traffic_only(case=case, actor=agent_olimpia, reference="AIT 77", as_of=D(2026, 3, 13))
+    sanction = final_without_appeal(case, agent_olimpia, judge_olimpia, D(2026, 3, 13), D(2026, 3, 24))
+    assert sanction.outcome == "no_penalty"
     olimpia_licensed[1].refresh_from_db()
     assert olimpia_licensed[1].state == PermitState.ACTIVE
     assert Effect.objects.get(case=case).state == EffectState.LIFTED
