@@ -23,6 +23,7 @@ from lawcode.errors import (
     QuestionNotApplicableError,
 )
 from lawcode.facts import DeadlineFacts, InfractionCase, NoticeFacts, Operator
+from lawcode.registry import get_regime
 
 
 @dataclass(frozen=True)
@@ -104,18 +105,26 @@ def sanction_preview(case: Any, as_of: dt.date) -> Answer | None:
         )
     except (QuestionNotApplicableError, MissingFactError, InvalidFactError, MissingParameterError):
         return None
-    return Answer(None, decision.to_dict(), penalty_text(decision.result.get("penalties", [])))
+    return Answer(None, decision.to_dict(), penalty_text(decision.result.get("penalties", []), case.regime_id))
 
 
 PENALTY_PT = {"warning": "advertência", "fine": "multa", "suspension": "suspensão", "cassation": "cassação",
               "ban": "proibição de atuar", "inspection_required": "nova vistoria"}  # fmt: skip
 
 
-def penalty_text(penalties: list[dict[str, Any]]) -> str:
+def _declared_label(regime_id: str | None, key: str) -> str:
+    """The label the regime's penalties.yaml gives a penalty (lower case first letter, as in a sentence)."""
+    penalties = get_regime(regime_id).penalties if regime_id else None
+    label = penalties.label(key) if penalties is not None and key in penalties.kinds else key
+    return label[:1].lower() + label[1:]
+
+
+def penalty_text(penalties: list[dict[str, Any]], regime_id: str | None = None) -> str:
     """«multa de 15 UFESP (R$ 559,05)», «suspensão de 30 dias»… joined; «nenhuma» when empty."""
     parts = []
     for item in penalties:
-        text = PENALTY_PT.get(str(item.get("kind")), str(item.get("kind")))
+        kind = str(item.get("kind"))
+        text = PENALTY_PT.get(kind) or _declared_label(regime_id, kind)
         if item.get("kind") == "fine" and item.get("quantity") is not None:
             text += f" de {format_decimal_pt(item['quantity'])} {str(item.get('unit', '')).upper()}"
             if item.get("brl") is not None:
