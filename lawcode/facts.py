@@ -220,6 +220,9 @@ class InfractionCase:
     """Mandatory contents missing from the auto (Olímpia art. 30 I–VIII keys, e.g. "officer", "place_date_time")."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Answers to the regime's own questions about the infraction (facts.yaml, entity ``infraction``)."""
+    judged: dict[str, Decimal] = field(default_factory=dict)
+    """Quantities the judging authority chose within the legal range, by penalty key (penalties.yaml ``days:
+    judgment`` / ``amount: judgment``): a suspension's days, a fine's quantity."""
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,7 @@ from lawcode.vocabulary import Vocabulary
 
 if TYPE_CHECKING:
     from lawcode.calendar import LegalCalendar
+    from lawcode.penalties import PenaltyCatalog
 
 RuleFunction = Callable[[Context, Any], RuleResult]
 
@@ -150,6 +151,7 @@ class Regime:
     act_sources: tuple[ActSource, ...] = ()
     vocabulary: Vocabulary = field(default_factory=Vocabulary)
     """Declared document kinds, extra fact fields and fine units (documents/facts/units.yaml)."""
+    penalties: PenaltyCatalog | None = None  # penalties.yaml (lawcode.penalties); required to answer sanction
     citer: Citer = field(init=False)
     _calendar: LegalCalendar | None = field(default=None, init=False, repr=False)
     _merged: tuple[Config, dict[str, Parameter]] | None = field(default=None, init=False, repr=False)
@@ -214,6 +216,8 @@ class Regime:
         typed = self._typed_facts(spec.facts_class, facts, question)
         ctx = Context(self, as_of, config, allowed_cites=rule_spec.cites)
         result = rule_spec.function(ctx, typed)
+        if question == "sanction" and self.penalties is not None and isinstance(result, RuleResult):
+            self.penalties.check_result(result.result, file=rule_spec.file, line=rule_spec.line)
         return self._decision(question, spec.outcomes, rule_spec, ctx, typed, result)
 
     def _typed_facts(self, facts_class: type, facts: Any, question: str) -> Any:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from lawcode.acts import ActRegistry
 from lawcode.citations import Citer
 from lawcode.errors import RegimeDefinitionError
+from lawcode.penalties import PENALTIES_FILE, load_penalties
 from lawcode.procedure import load_procedure
 from lawcode.regime import Regime, registered_rules
 from lawcode.regime_files import (
@@ -103,6 +104,8 @@ def load_regime(folder: Path, package: str | None = None) -> Regime:
     )
     regime.rules = _rules_for(regime)
     check_vocabulary(vocabulary, regime.parameters, set(regime.rules), regime.id)
+    if "sanction" in regime.rules or (folder / PENALTIES_FILE).is_file():
+        regime.penalties = load_penalties(folder / PENALTIES_FILE, citer, regime.parameters, regime.id)
     return regime
 
 

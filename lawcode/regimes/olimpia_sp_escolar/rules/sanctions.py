@@ -38,6 +38,7 @@ class Penalties:
     suspension_days: int | None = None
     suspension_start: dt.date | None = None
     suspension_end: dt.date | None = None
+    immediate: bool = False  # art. 24 sole §: applied when the auto is drawn up (penalties.yaml)
     inspection_required: bool = False
     cassation: bool = False
     cassation_on: dt.date | None = None
@@ -166,6 +167,7 @@ def apply_special(ctx: Context, case: InfractionCase, special: SpecialRule, pena
         penalties.cite("inspection", special.cite)
         return
     penalties.cite("cassation", special.cite)
+    penalties.immediate = True
     start = case.date  # "de forma imediata"
     penalties.suspension_start, penalties.suspension_end = start, period_end(start, penalties.suspension_days)
     immediate_cassation(ctx, case, penalties)
@@ -330,7 +332,7 @@ def penalty_list(penalties: Penalties, brl: Decimal | None) -> list[dict[str, An
     if penalties.suspension_days:
         out.append(
             {
-                "kind": "suspension",
+                "kind": "immediate_suspension" if penalties.immediate else "suspension",
                 "days": penalties.suspension_days,
                 "start": penalties.suspension_start,
                 "end": penalties.suspension_end,
