@@ -10,11 +10,11 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.forms import Form
 
+from apps.accounts.validators import validate_cpf
 from apps.licensing.choices import ApplicationKind
 from apps.licensing.models import Permit
 from apps.portal.choices import PORTAL_APPLICATION_KINDS, PortalRole
 from apps.portal.selectors import PortalScope
-from apps.accounts.validators import validate_cpf
 from apps.registry.models import Attendant, Driver, Operator, Vehicle
 from apps.tenancy.models import Municipality
 
@@ -117,19 +117,25 @@ class PortalInvitationForm(forms.Form):
     def __init__(self, *args: Any, municipality: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["operator"].queryset = Operator.objects.filter(municipality=municipality).with_holder()  # type: ignore[attr-defined]
-        self.fields["driver"].queryset = Driver.objects.filter(municipality=municipality, active=True).select_related("person")  # type: ignore[attr-defined]
-        self.fields["attendant"].queryset = Attendant.objects.filter(municipality=municipality, active=True).select_related("person")  # type: ignore[attr-defined]
+        self.fields["driver"].queryset = Driver.objects.filter(
+            municipality=municipality, active=True
+        ).select_related("person")  # type: ignore[attr-defined]
+        self.fields["attendant"].queryset = Attendant.objects.filter(
+            municipality=municipality, active=True
+        ).select_related("person")  # type: ignore[attr-defined]
 
 
 class PortalClaimForm(forms.Form):
     """Public form: someone already registered asks for their portal login by CPF."""
 
     municipality = forms.ModelChoiceField(
-        label="Município onde você é cadastrado", queryset=Municipality.objects.all(),
+        label="Município onde você é cadastrado",
+        queryset=Municipality.objects.all(),
         empty_label="Escolha o município",
     )
-    cpf = forms.CharField(label="CPF", max_length=14, widget=forms.TextInput({"inputmode": "numeric",
-                                                                              "autocomplete": "off"}))
+    cpf = forms.CharField(
+        label="CPF", max_length=14, widget=forms.TextInput({"inputmode": "numeric", "autocomplete": "off"})
+    )
     email = forms.EmailField(label="E-mail informado no seu cadastro na prefeitura")
 
     def clean_cpf(self) -> str:

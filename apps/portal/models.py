@@ -143,16 +143,26 @@ class PortalInvitation(Invitation):
         Municipality, on_delete=models.PROTECT, related_name="portal_invitations", verbose_name="município"
     )
     operator = models.ForeignKey(
-        "registry.Operator", on_delete=models.PROTECT, related_name="portal_invitations",
+        "registry.Operator",
+        on_delete=models.PROTECT,
+        related_name="portal_invitations",
         verbose_name="autorizatário",
     )
     role = models.CharField("papel", max_length=16, choices=PortalRole.choices)
     driver = models.ForeignKey(
-        "registry.Driver", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        "registry.Driver",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
         verbose_name="condutor",
     )
     attendant = models.ForeignKey(
-        "registry.Attendant", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        "registry.Attendant",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
         verbose_name="monitor",
     )
     via = models.CharField("origem", max_length=16, choices=PortalInvitationVia.choices)

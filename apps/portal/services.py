@@ -120,7 +120,9 @@ def _link_person(operator: Operator, role: str, driver: Driver | None, attendant
     return operator.person or operator.company
 
 
-def _link_has_account(operator: Operator, role: str, driver: Driver | None, attendant: Attendant | None) -> bool:
+def _link_has_account(
+    operator: Operator, role: str, driver: Driver | None, attendant: Attendant | None
+) -> bool:
     return PortalAccount.objects.filter(
         operator=operator, role=role, driver=driver, attendant=attendant, active=True
     ).exists()
@@ -131,41 +133,79 @@ def _send_portal_invitation(invitation: PortalInvitation, token: str, base_url: 
         to=invitation.email,
         subject=f"Portal do Outorga — Prefeitura de {invitation.municipality.name}-{invitation.municipality.uf}",
         template="portal/mail/invitation.txt",
-        context={"invitation": invitation, "link": invitation_link(base_url, "portal:invitation-accept", token)},
+        context={
+            "invitation": invitation,
+            "link": invitation_link(base_url, "portal:invitation-accept", token),
+        },
     )
 
 
 def _issue_invitation(
-    *, actor: User | None, operator: Operator, role: str, driver: Driver | None, attendant: Attendant | None,
-    email: str, full_name: str, via: str, base_url: str,
-) -> PortalInvitation:  # fmt: skip
+    *,
+    actor: User | None,
+    operator: Operator,
+    role: str,
+    driver: Driver | None,
+    attendant: Attendant | None,
+    email: str,
+    full_name: str,
+    via: str,
+    base_url: str,
+) -> PortalInvitation:
     """Store a new link for this operator/role/person (cancelling any earlier pending one) and mail it."""
     now = timezone.now()
-    earlier = PortalInvitation.objects.filter(operator=operator, role=role, driver=driver, attendant=attendant)
+    earlier = PortalInvitation.objects.filter(
+        operator=operator, role=role, driver=driver, attendant=attendant
+    )
     for pending in earlier.filter(accepted_at__isnull=True, revoked_at__isnull=True, expires_at__gt=now):
         pending.revoked_at = now
         pending.save(update_fields=["revoked_at"])
-        audit_record(actor=actor, municipality=operator.municipality, action="portal.invitation.revoke",
-                     obj=pending, after={"revoked_at": now})
+        audit_record(
+            actor=actor,
+            municipality=operator.municipality,
+            action="portal.invitation.revoke",
+            obj=pending,
+            after={"revoked_at": now},
+        )
     token, digest = new_token()
     invitation = PortalInvitation(
-        municipality=operator.municipality, operator=operator, role=role, driver=driver, attendant=attendant,
-        email=email, full_name=full_name, via=via, token_hash=digest, expires_at=now + INVITATION_VALIDITY,
+        municipality=operator.municipality,
+        operator=operator,
+        role=role,
+        driver=driver,
+        attendant=attendant,
+        email=email,
+        full_name=full_name,
+        via=via,
+        token_hash=digest,
+        expires_at=now + INVITATION_VALIDITY,
         invited_by=actor,
     )
     invitation.full_clean()
     invitation.save()
-    audit_record(actor=actor, municipality=operator.municipality, action=f"portal.invitation.{via}",
-                 obj=invitation, after=invitation.audit_snapshot())
+    audit_record(
+        actor=actor,
+        municipality=operator.municipality,
+        action=f"portal.invitation.{via}",
+        obj=invitation,
+        after=invitation.audit_snapshot(),
+    )
     _send_portal_invitation(invitation, token, base_url)
     return invitation
 
 
 @transaction.atomic
 def portal_invitation_create(
-    *, actor: User, operator: Operator, role: str, base_url: str, email: str = "", full_name: str = "",
-    driver: Driver | None = None, attendant: Attendant | None = None,
-) -> PortalInvitation:  # fmt: skip
+    *,
+    actor: User,
+    operator: Operator,
+    role: str,
+    base_url: str,
+    email: str = "",
+    full_name: str = "",
+    driver: Driver | None = None,
+    attendant: Attendant | None = None,
+) -> PortalInvitation:
     """The secretariat invites the holder, a driver or an attendant; the e-mail defaults to the one on record."""
     if not user_can(actor, operator.municipality_id, ACCOUNT, "change"):
         raise refuse("operator", f"Conta do portal: você não pode convidar em {operator.municipality}.")
@@ -177,20 +217,38 @@ def portal_invitation_create(
     if not email:
         raise refuse("email", "E-mail: o cadastro não tem e-mail; informe o e-mail do convidado.")
     full_name = full_name.strip() or str(person)
-    return _issue_invitation(actor=actor, operator=operator, role=role, driver=driver, attendant=attendant,
-                             email=email, full_name=full_name, via=PortalInvitationVia.SECRETARIAT,
-                             base_url=base_url)
+    return _issue_invitation(
+        actor=actor,
+        operator=operator,
+        role=role,
+        driver=driver,
+        attendant=attendant,
+        email=email,
+        full_name=full_name,
+        via=PortalInvitationVia.SECRETARIAT,
+        base_url=base_url,
+    )
 
 
 def _claimable_link(person: Person) -> tuple[Operator, str, Driver | None, Attendant | None] | None:
     """The first link of this person that has no portal account yet: holder first (it sees the most)."""
     links: list[tuple[Operator, str, Driver | None, Attendant | None]] = []
-    links += [(op, PortalRole.OPERATOR, None, None) for op in Operator.objects.filter(person=person)
-              .exclude(status=OperatorStatus.CANCELLED).order_by("pk")]
-    links += [(d.operator, PortalRole.DRIVER, d, None) for d in Driver.objects.filter(person=person, active=True)
-              .select_related("operator").order_by("pk")]
-    links += [(a.operator, PortalRole.ATTENDANT, None, a) for a in Attendant.objects.filter(person=person, active=True)
-              .select_related("operator").order_by("pk")]
+    links += [
+        (op, PortalRole.OPERATOR, None, None)
+        for op in Operator.objects.filter(person=person)
+        .exclude(status=OperatorStatus.CANCELLED)
+        .order_by("pk")
+    ]
+    links += [
+        (d.operator, PortalRole.DRIVER, d, None)
+        for d in Driver.objects.filter(person=person, active=True).select_related("operator").order_by("pk")
+    ]
+    links += [
+        (a.operator, PortalRole.ATTENDANT, None, a)
+        for a in Attendant.objects.filter(person=person, active=True)
+        .select_related("operator")
+        .order_by("pk")
+    ]
     return next((link for link in links if not _link_has_account(*link)), None)
 
 
@@ -209,9 +267,17 @@ def portal_claim_request(*, municipality: Municipality, cpf: str, email: str, ba
     if link is None:
         return
     operator, role, driver, attendant = link
-    _issue_invitation(actor=None, operator=operator, role=role, driver=driver, attendant=attendant,
-                      email=person.email.strip(), full_name=person.name, via=PortalInvitationVia.CLAIM,
-                      base_url=base_url)
+    _issue_invitation(
+        actor=None,
+        operator=operator,
+        role=role,
+        driver=driver,
+        attendant=attendant,
+        email=person.email.strip(),
+        full_name=person.name,
+        via=PortalInvitationVia.CLAIM,
+        base_url=base_url,
+    )
 
 
 @transaction.atomic
@@ -242,14 +308,25 @@ def portal_invitation_accept(*, token: str, username: str, password: str) -> Por
             "O cadastro mudou desde o convite (o vínculo não está mais ativo). Procure a secretaria."
         ) from None
     account = portal_account_create(
-        actor=inviter, operator=invitation.operator, role=invitation.role, username=username, password=password,
-        full_name=invitation.full_name, email=invitation.email, driver=invitation.driver,
+        actor=inviter,
+        operator=invitation.operator,
+        role=invitation.role,
+        username=username,
+        password=password,
+        full_name=invitation.full_name,
+        email=invitation.email,
+        driver=invitation.driver,
         attendant=invitation.attendant,
     )
     invitation.accepted_at, invitation.user = now, account.user
     invitation.save(update_fields=["accepted_at", "user"])
-    audit_record(actor=account.user, municipality=invitation.municipality, action="portal.invitation.accept",
-                 obj=invitation, after={"user_id": account.user_id, "account_id": account.pk})
+    audit_record(
+        actor=account.user,
+        municipality=invitation.municipality,
+        action="portal.invitation.accept",
+        obj=invitation,
+        after={"user_id": account.user_id, "account_id": account.pk},
+    )
     return account
 
 

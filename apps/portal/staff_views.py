@@ -59,11 +59,19 @@ def account_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
     accounts = PortalAccount.objects.for_user(request.user, "view").filter(municipality=municipality)
     accounts = accounts.select_related("user", "operator__person", "operator__company")
     invitations = PortalInvitation.objects.for_user(request.user, "view").filter(
-        municipality=municipality, accepted_at__isnull=True, revoked_at__isnull=True, expires_at__gt=timezone.now()
+        municipality=municipality,
+        accepted_at__isnull=True,
+        revoked_at__isnull=True,
+        expires_at__gt=timezone.now(),
     )
     invitations = invitations.select_related("operator__person", "operator__company")
-    context = {"municipality": municipality, "accounts": accounts, "invitations": invitations, "form": form,
-               "can_change": can_change}
+    context = {
+        "municipality": municipality,
+        "accounts": accounts,
+        "invitations": invitations,
+        "form": form,
+        "can_change": can_change,
+    }
     return render(request, "portal/staff_accounts.html", context)
 
 
@@ -73,7 +81,10 @@ def account_set_active(request: HttpRequest, ibge_code: str, pk: int) -> HttpRes
     """Suspend or restore a portal login (the secretariat's answer to a lost phone or a person who left)."""
     municipality = _municipality(request, ibge_code, "change")
     account = get_object_for_user_or_404(
-        PortalAccount.objects.filter(municipality=municipality).select_related("user"), request.user, "change", pk=pk
+        PortalAccount.objects.filter(municipality=municipality).select_related("user"),
+        request.user,
+        "change",
+        pk=pk,
     )
     active = request.POST.get("active") == "1"
     services.portal_account_set_active(actor=request.user, account=account, active=active)  # type: ignore[arg-type]

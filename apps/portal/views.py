@@ -29,7 +29,13 @@ from apps.licensing.choices import OPEN_STATES
 from apps.licensing.pdf import permit_pdf as render_permit_pdf
 from apps.licensing.urls_public import verify_path
 from apps.portal import services
-from apps.portal.forms import AppealForm, ApplicationStartForm, DocumentRenewForm, PortalClaimForm, apply_refusal
+from apps.portal.forms import (
+    AppealForm,
+    ApplicationStartForm,
+    DocumentRenewForm,
+    PortalClaimForm,
+    apply_refusal,
+)
 from apps.portal.presenters import appeal_window, application_deadlines
 from apps.portal.receipts import payment_receipt_pdf
 from apps.portal.selectors import (
@@ -289,8 +295,10 @@ def claim(request: HttpRequest) -> HttpResponse:
     form = PortalClaimForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         services.portal_claim_request(
-            municipality=form.cleaned_data["municipality"], cpf=form.cleaned_data["cpf"],
-            email=form.cleaned_data["email"], base_url=request.build_absolute_uri("/"),
+            municipality=form.cleaned_data["municipality"],
+            cpf=form.cleaned_data["cpf"],
+            email=form.cleaned_data["email"],
+            base_url=request.build_absolute_uri("/"),
         )
         messages.info(request, services.CLAIM_ANSWER)
         return redirect("portal:login")

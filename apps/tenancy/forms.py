@@ -33,15 +33,19 @@ def regime_choices() -> list[tuple[str, str]]:
 
 class MunicipalityForm(forms.Form):
     ibge_code = forms.CharField(
-        label="Código IBGE do município (7 dígitos)", min_length=7, max_length=7,
-        validators=[validate_ibge_code], widget=forms.TextInput({"inputmode": "numeric"}),
-    )  # fmt: skip
+        label="Código IBGE do município (7 dígitos)",
+        min_length=7,
+        max_length=7,
+        validators=[validate_ibge_code],
+        widget=forms.TextInput({"inputmode": "numeric"}),
+    )
     name = forms.CharField(label="Nome do município", max_length=120)
     uf = forms.ChoiceField(label="UF", choices=[("", "Escolha a UF"), *UF.choices])
     regimes = forms.MultipleChoiceField(
-        label="Regimes legais (leis municipais que o Outorga aplicará)", widget=forms.CheckboxSelectMultiple,
+        label="Regimes legais (leis municipais que o Outorga aplicará)",
+        widget=forms.CheckboxSelectMultiple,
         error_messages={"required": "Regimes: escolha ao menos um regime legal para o município."},
-    )  # fmt: skip
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -52,9 +56,11 @@ class StaffInvitationForm(forms.Form):
     full_name = forms.CharField(label="Nome completo", max_length=200)
     email = forms.EmailField(label="E-mail (o convite será enviado para ele)")
     roles = forms.MultipleChoiceField(
-        label="Papéis no município", choices=Role.choices, widget=forms.CheckboxSelectMultiple,
+        label="Papéis no município",
+        choices=Role.choices,
+        widget=forms.CheckboxSelectMultiple,
         error_messages={"required": "Papéis: escolha ao menos um papel."},
-    )  # fmt: skip
+    )
 
 
 class RoleAssignForm(forms.Form):
@@ -69,9 +75,10 @@ class SetPasswordFromInvitationForm(forms.Form):
     """The invitee chooses a login and a password (checked by Django's validators in the service)."""
 
     username = forms.CharField(
-        label="Usuário (com ele você entrará no Outorga)", max_length=150,
+        label="Usuário (com ele você entrará no Outorga)",
+        max_length=150,
         widget=forms.TextInput({"autocomplete": "username", "autocapitalize": "none"}),
-    )  # fmt: skip
+    )
     password = forms.CharField(
         label="Senha", strip=False, widget=forms.PasswordInput({"autocomplete": "new-password"})
     )
@@ -81,6 +88,10 @@ class SetPasswordFromInvitationForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if data.get("password") and data.get("password_confirm") and data["password"] != data["password_confirm"]:
+        if (
+            data.get("password")
+            and data.get("password_confirm")
+            and data["password"] != data["password_confirm"]
+        ):
             self.add_error("password_confirm", "Repita a senha: as duas senhas digitadas não são iguais.")
         return data

@@ -100,9 +100,11 @@ class DeploymentAdministrator(models.Model):
     """
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="deployment_admin",
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="deployment_admin",
         verbose_name="usuário",
-    )  # fmt: skip
+    )
     created_at = models.DateTimeField("criado em", auto_now_add=True)
 
     class Meta:
@@ -141,13 +143,21 @@ class Invitation(models.Model):
     accepted_at = models.DateTimeField("aceito em", null=True, blank=True)
     revoked_at = models.DateTimeField("cancelado em", null=True, blank=True)
     invited_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
         verbose_name="convidado por",
-    )  # fmt: skip
+    )
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
         verbose_name="conta criada",
-    )  # fmt: skip
+    )
 
     class Meta:
         abstract = True

@@ -51,4 +51,6 @@ def pending_invitations(user: Any, municipality: Municipality) -> list[StaffInvi
 
 def staff_invitation_for_token(token: str) -> StaffInvitation | None:
     """The invitation a link names (any state), or None; the link is the only credential, so no gate."""
-    return StaffInvitation.objects.select_related("municipality").filter(token_hash=token_digest(token)).first()
+    return (
+        StaffInvitation.objects.select_related("municipality").filter(token_hash=token_digest(token)).first()
+    )

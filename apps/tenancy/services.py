@@ -29,7 +29,6 @@ from apps.tenancy.querysets import user_can
 from apps.tenancy.tokens import INVITATION_VALIDITY, new_token, token_digest
 
 
-
 @transaction.atomic
 def municipality_create(
     *, actor: User | None, ibge_code: str, name: str, uf: str, regimes: list[str], slug: str = ""
@@ -117,13 +116,26 @@ def deployment_admin_create_first(*, username: str, email: str, password: str, f
     username, email, full_name = username.strip(), email.strip(), full_name.strip()
     check_username_free(username)
     if not email:
-        raise ValidationError({"email": "E-mail: informe o e-mail do administrador (para recuperar a senha)."})
+        raise ValidationError(
+            {"email": "E-mail: informe o e-mail do administrador (para recuperar a senha)."}
+        )
     check_new_password(password, username=username, email=email, full_name=full_name)
-    user = user_create(actor=None, username=username, password=password, full_name=full_name or username,
-                       kind=UserKind.STAFF, email=email)  # fmt: skip
+    user = user_create(
+        actor=None,
+        username=username,
+        password=password,
+        full_name=full_name or username,
+        kind=UserKind.STAFF,
+        email=email,
+    )
     admin = DeploymentAdministrator.objects.create(user=user)
-    audit_record(actor=None, municipality=None, action="deployment_admin.create", obj=admin,
-                 after={"user_id": user.pk, "username": user.username})  # fmt: skip
+    audit_record(
+        actor=None,
+        municipality=None,
+        action="deployment_admin.create",
+        obj=admin,
+        after={"user_id": user.pk, "username": user.username},
+    )
     return FirstAdmin(user, created=True)
 
 
@@ -181,8 +193,13 @@ def staff_invitation_create(
     )  # fmt: skip
     invitation.full_clean()
     invitation.save()
-    audit_record(actor=actor, municipality=municipality, action="staff_invitation.create", obj=invitation,
-                 after=invitation.audit_snapshot())  # fmt: skip
+    audit_record(
+        actor=actor,
+        municipality=municipality,
+        action="staff_invitation.create",
+        obj=invitation,
+        after=invitation.audit_snapshot(),
+    )
     mail_after_commit(
         to=email, subject=f"Convite para o Outorga — Prefeitura de {municipality.name}-{municipality.uf}",
         template="tenancy/mail/staff_invitation.txt",
@@ -195,8 +212,13 @@ def staff_invitation_create(
 def _revoke(actor: User, invitation: StaffInvitation, now: Any) -> None:
     invitation.revoked_at = now
     invitation.save(update_fields=["revoked_at"])
-    audit_record(actor=actor, municipality=invitation.municipality, action="staff_invitation.revoke",
-                 obj=invitation, after={"revoked_at": now})  # fmt: skip
+    audit_record(
+        actor=actor,
+        municipality=invitation.municipality,
+        action="staff_invitation.revoke",
+        obj=invitation,
+        after={"revoked_at": now},
+    )
 
 
 @transaction.atomic
@@ -229,14 +251,25 @@ def staff_invitation_accept(*, token: str, username: str, password: str) -> User
         raise ValidationError(INVITATION_UNUSABLE)
     check_username_free(username)
     check_new_password(password, username=username, email=invitation.email, full_name=invitation.full_name)
-    user = user_create(actor=inviter, username=username.strip(), password=password,
-                       full_name=invitation.full_name, kind=UserKind.STAFF, email=invitation.email)  # fmt: skip
+    user = user_create(
+        actor=inviter,
+        username=username.strip(),
+        password=password,
+        full_name=invitation.full_name,
+        kind=UserKind.STAFF,
+        email=invitation.email,
+    )
     for role in invitation.roles:
         membership_grant(actor=inviter, user=user, municipality=invitation.municipality, role=role)
     invitation.accepted_at, invitation.user = now, user
     invitation.save(update_fields=["accepted_at", "user"])
-    audit_record(actor=user, municipality=invitation.municipality, action="staff_invitation.accept",
-                 obj=invitation, after={"user_id": user.pk, "roles": list(invitation.roles)})  # fmt: skip
+    audit_record(
+        actor=user,
+        municipality=invitation.municipality,
+        action="staff_invitation.accept",
+        obj=invitation,
+        after={"user_id": user.pk, "roles": list(invitation.roles)},
+    )
     return user
 
 
@@ -245,7 +278,9 @@ def team_role_assign(*, actor: User, municipality: Municipality, user: User, rol
     """Give one more role to someone already in the municipality's team (newcomers get an invitation)."""
     _require_admin(actor, municipality, "Papel")
     if not Membership.objects.filter(user=user, municipality=municipality).exists():
-        raise ValidationError({"user": "Servidor: não faz parte da equipe deste município; envie um convite."})
+        raise ValidationError(
+            {"user": "Servidor: não faz parte da equipe deste município; envie um convite."}
+        )
     if role not in Role.values:
         raise ValidationError({"role": "Papel: escolha um papel da lista."})
     return membership_grant(actor=actor, user=user, municipality=municipality, role=role)
@@ -261,7 +296,9 @@ def team_role_remove(*, actor: User, membership: Membership) -> None:
         ).exclude(pk=membership.pk)
         if not others.exists():
             raise ValidationError(
-                {"role": "Papel: este é o último administrador do município; nomeie outro antes de retirá-lo."}
+                {
+                    "role": "Papel: este é o último administrador do município; nomeie outro antes de retirá-lo."
+                }
             )
     membership_revoke(actor=actor, membership=membership)
 
@@ -281,14 +318,28 @@ def staff_account_set_active(*, actor: User, municipality: Municipality, user: U
     if user.pk == actor.pk:
         raise ValidationError({"user": "Conta: você não pode desativar ou reativar a sua própria conta."})
     if DeploymentAdministrator.objects.filter(user_id=user.pk).exists():
-        raise ValidationError({"user": "Conta: a conta do administrador da instalação não se altera por aqui."})
-    administered = Membership.objects.filter(user_id=actor.pk, role=Role.ADMINISTRATOR).values("municipality_id")
+        raise ValidationError(
+            {"user": "Conta: a conta do administrador da instalação não se altera por aqui."}
+        )
+    administered = Membership.objects.filter(user_id=actor.pk, role=Role.ADMINISTRATOR).values(
+        "municipality_id"
+    )
     if not actor.is_superuser and held.exclude(municipality_id__in=administered).exists():
-        raise ValidationError({"user": "Conta: este servidor também trabalha em outro município; retire os "
-                                       "papéis dele neste município em vez de desativar a conta."})  # fmt: skip
+        raise ValidationError(
+            {
+                "user": "Conta: este servidor também trabalha em outro município; retire os "
+                "papéis dele neste município em vez de desativar a conta."
+            }
+        )
     before = {"is_active": user.is_active}
     user.is_active = active
     user.save(update_fields=["is_active"])
-    audit_record(actor=actor, municipality=municipality, action="user.reactivate" if active else "user.deactivate",
-                 obj=user, before=before, after={"is_active": active})  # fmt: skip
+    audit_record(
+        actor=actor,
+        municipality=municipality,
+        action="user.reactivate" if active else "user.deactivate",
+        obj=user,
+        before=before,
+        after={"is_active": active},
+    )
     return user

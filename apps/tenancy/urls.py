@@ -11,7 +11,9 @@ urlpatterns = [
     path("instalacao/municipios/novo/", views.municipality_new, name="municipality_new"),
     path(_TEAM, views.team_list, name="team_list"),
     path(f"{_TEAM}convidar/", views.staff_invite, name="staff_invite"),
-    path(f"{_TEAM}convites/<int:pk>/cancelar/", views.staff_invitation_revoke, name="staff_invitation_revoke"),
+    path(
+        f"{_TEAM}convites/<int:pk>/cancelar/", views.staff_invitation_revoke, name="staff_invitation_revoke"
+    ),
     path(f"{_TEAM}<int:user_id>/", views.member_detail, name="member_detail"),
     path(f"{_TEAM}<int:user_id>/papeis/", views.member_roles, name="member_roles"),
     path(

@@ -122,7 +122,9 @@ def _administered(request: HttpRequest, ibge_code: str) -> Municipality:
     return municipality
 
 
-def _team_member(request: HttpRequest, municipality: Municipality, user_id: int) -> tuple[User, list[Membership]]:
+def _team_member(
+    request: HttpRequest, municipality: Municipality, user_id: int
+) -> tuple[User, list[Membership]]:
     memberships = list(
         Membership.objects.for_user(request.user, "change")
         .filter(municipality=municipality, user_id=user_id)
@@ -141,9 +143,11 @@ def staff_invite(request: HttpRequest, ibge_code: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             invitation = services.staff_invitation_create(
-                actor=request.user, municipality=municipality, base_url=request.build_absolute_uri("/"),
+                actor=request.user,
+                municipality=municipality,
+                base_url=request.build_absolute_uri("/"),
                 **form.cleaned_data,
-            )  # type: ignore[arg-type]  # fmt: skip
+            )  # type: ignore[arg-type]
         except ValidationError as exc:
             apply_refusal(form, exc)
         else:
@@ -189,14 +193,21 @@ def member_roles(request: HttpRequest, ibge_code: str, user_id: int) -> HttpResp
         else:
             messages.success(request, f"Papel {membership.get_role_display()} dado a {member.display_name}.")
             return redirect("tenancy:member_roles", ibge_code=municipality.ibge_code, user_id=member.pk)
-    context = {"municipality": municipality, "member": member, "memberships": memberships, "form": form,
-               "is_self": member.pk == request.user.pk}  # fmt: skip
+    context = {
+        "municipality": municipality,
+        "member": member,
+        "memberships": memberships,
+        "form": form,
+        "is_self": member.pk == request.user.pk,
+    }
     return render(request, "tenancy/member_roles.html", context)
 
 
 @login_required
 @require_POST
-def member_role_remove(request: HttpRequest, ibge_code: str, user_id: int, membership_id: int) -> HttpResponse:
+def member_role_remove(
+    request: HttpRequest, ibge_code: str, user_id: int, membership_id: int
+) -> HttpResponse:
     municipality = _administered(request, ibge_code)
     _, memberships = _team_member(request, municipality, user_id)
     membership = next((m for m in memberships if m.pk == membership_id), None)
@@ -239,8 +250,9 @@ def member_set_active(request: HttpRequest, ibge_code: str, user_id: int) -> Htt
 def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
     invitation = staff_invitation_for_token(token)
     if invitation is None or not invitation.is_usable(timezone.now()):
-        return render(request, "tenancy/invitation_unusable.html", {"message": services.INVITATION_UNUSABLE},
-                      status=404)  # fmt: skip
+        return render(
+            request, "tenancy/invitation_unusable.html", {"message": services.INVITATION_UNUSABLE}, status=404
+        )
     form = SetPasswordFromInvitationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         username, password = form.cleaned_data["username"], form.cleaned_data["password"]
@@ -254,7 +266,9 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "tenancy/invitation_accept.html", context)
 
 
-def _sign_in_new_account(request: HttpRequest, username: str, password: str, municipality: Municipality) -> HttpResponse:
+def _sign_in_new_account(
+    request: HttpRequest, username: str, password: str, municipality: Municipality
+) -> HttpResponse:
     """Sign the new servidor in through the normal authentication backends (lockout, audit) and show their home."""
     user = authenticate(request, username=username.strip(), password=password)
     if user is None:

@@ -30,8 +30,12 @@ def _link_in_last_mail() -> str:
 def test_the_installer_creates_a_municipality_and_the_invited_analyst_lands_on_its_home(
     page: Page, browser: Browser, live_server: Any
 ) -> None:
-    deployment_admin_create_first(username="instalador", email="ti@example.gov.br",
-                                  password=INSTALLER_PASSWORD, full_name="Equipe de TI")
+    deployment_admin_create_first(
+        username="instalador",
+        email="ti@example.gov.br",
+        password=INSTALLER_PASSWORD,
+        full_name="Equipe de TI",
+    )
     log_in(page, live_server, "instalador", INSTALLER_PASSWORD)
     expect(page.get_by_role("heading", name="Municípios da instalação")).to_be_visible()
 
@@ -50,7 +54,9 @@ def test_the_installer_creates_a_municipality_and_the_invited_analyst_lands_on_i
     page.get_by_label("E-mail (o convite será enviado para ele)").fill("nadia@olimpia.example.gov.br")
     page.get_by_text("Analista", exact=True).click()
     page.get_by_role("button", name="Enviar convite").click()
-    expect(page.get_by_role("alert").filter(has_text="Convite enviado para nadia@olimpia.example.gov.br")).to_be_visible()
+    expect(
+        page.get_by_role("alert").filter(has_text="Convite enviado para nadia@olimpia.example.gov.br")
+    ).to_be_visible()
     assert mail.outbox[-1].to == ["nadia@olimpia.example.gov.br"]
     link = _link_in_last_mail()
     assert link.startswith(live_server.url)

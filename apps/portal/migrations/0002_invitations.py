@@ -6,39 +6,120 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('portal', '0001_initial'),
-        ('registry', '0003_document_document_sweep_idx'),
-        ('tenancy', '0002_deployment_admin_and_invitations'),
+        ("portal", "0001_initial"),
+        ("registry", "0003_document_document_sweep_idx"),
+        ("tenancy", "0002_deployment_admin_and_invitations"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='PortalInvitation',
+            name="PortalInvitation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('email', models.EmailField(max_length=254, verbose_name='e-mail')),
-                ('full_name', models.CharField(max_length=200, verbose_name='nome completo')),
-                ('token_hash', models.CharField(max_length=64, unique=True, verbose_name='resumo do token')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='criado em')),
-                ('expires_at', models.DateTimeField(verbose_name='expira em')),
-                ('accepted_at', models.DateTimeField(blank=True, null=True, verbose_name='aceito em')),
-                ('revoked_at', models.DateTimeField(blank=True, null=True, verbose_name='cancelado em')),
-                ('role', models.CharField(choices=[('operator', 'Autorizatário (titular)'), ('driver', 'Condutor'), ('attendant', 'Monitor')], max_length=16, verbose_name='papel')),
-                ('via', models.CharField(choices=[('secretariat', 'Convite da secretaria'), ('claim', 'Pedido pelo próprio interessado (CPF)')], max_length=16, verbose_name='origem')),
-                ('attendant', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='registry.attendant', verbose_name='monitor')),
-                ('driver', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='registry.driver', verbose_name='condutor')),
-                ('invited_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='convidado por')),
-                ('municipality', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='portal_invitations', to='tenancy.municipality', verbose_name='município')),
-                ('operator', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='portal_invitations', to='registry.operator', verbose_name='autorizatário')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='conta criada')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("email", models.EmailField(max_length=254, verbose_name="e-mail")),
+                ("full_name", models.CharField(max_length=200, verbose_name="nome completo")),
+                ("token_hash", models.CharField(max_length=64, unique=True, verbose_name="resumo do token")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="criado em")),
+                ("expires_at", models.DateTimeField(verbose_name="expira em")),
+                ("accepted_at", models.DateTimeField(blank=True, null=True, verbose_name="aceito em")),
+                ("revoked_at", models.DateTimeField(blank=True, null=True, verbose_name="cancelado em")),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[
+                            ("operator", "Autorizatário (titular)"),
+                            ("driver", "Condutor"),
+                            ("attendant", "Monitor"),
+                        ],
+                        max_length=16,
+                        verbose_name="papel",
+                    ),
+                ),
+                (
+                    "via",
+                    models.CharField(
+                        choices=[
+                            ("secretariat", "Convite da secretaria"),
+                            ("claim", "Pedido pelo próprio interessado (CPF)"),
+                        ],
+                        max_length=16,
+                        verbose_name="origem",
+                    ),
+                ),
+                (
+                    "attendant",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="registry.attendant",
+                        verbose_name="monitor",
+                    ),
+                ),
+                (
+                    "driver",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="registry.driver",
+                        verbose_name="condutor",
+                    ),
+                ),
+                (
+                    "invited_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="convidado por",
+                    ),
+                ),
+                (
+                    "municipality",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="portal_invitations",
+                        to="tenancy.municipality",
+                        verbose_name="município",
+                    ),
+                ),
+                (
+                    "operator",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="portal_invitations",
+                        to="registry.operator",
+                        verbose_name="autorizatário",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="conta criada",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'convite do portal',
-                'verbose_name_plural': 'convites do portal',
-                'ordering': ['-created_at', '-pk'],
+                "verbose_name": "convite do portal",
+                "verbose_name_plural": "convites do portal",
+                "ordering": ["-created_at", "-pk"],
             },
         ),
     ]

@@ -31,7 +31,9 @@ Committed = Callable[..., Any]
 
 
 def token_in(body: str) -> str:
-    return next(line for line in body.splitlines() if "/portal/convite/" in line).rstrip("/").rsplit("/", 1)[-1]
+    return (
+        next(line for line in body.splitlines() if "/portal/convite/" in line).rstrip("/").rsplit("/", 1)[-1]
+    )
 
 
 @pytest.fixture
@@ -46,7 +48,9 @@ def committed(django_capture_on_commit_callbacks: Callable[..., Any]) -> Committ
 
 
 def claim(committed: Committed, municipality: Municipality, cpf: str, email: str) -> None:
-    committed(services.portal_claim_request, municipality=municipality, cpf=cpf, email=email, base_url=BASE_URL)
+    committed(
+        services.portal_claim_request, municipality=municipality, cpf=cpf, email=email, base_url=BASE_URL
+    )
 
 
 # --- the secretariat's invitation -------------------------------------------------------------------------
@@ -55,8 +59,13 @@ def claim(committed: Committed, municipality: Municipality, cpf: str, email: str
 def test_the_secretariat_invites_the_holder_at_the_email_on_record(
     committed: Committed, analyst_olimpia: User, alice_case: Case
 ) -> None:
-    invitation = committed(services.portal_invitation_create, actor=analyst_olimpia, operator=alice_case.operator,
-                           role=PortalRole.OPERATOR, base_url=BASE_URL)
+    invitation = committed(
+        services.portal_invitation_create,
+        actor=analyst_olimpia,
+        operator=alice_case.operator,
+        role=PortalRole.OPERATOR,
+        base_url=BASE_URL,
+    )
     (message,) = mail.outbox
     assert message.to == [alice_case.person.email] and invitation.full_name == alice_case.person.name
     assert invitation.via == PortalInvitationVia.SECRETARIAT
@@ -68,67 +77,103 @@ def test_the_secretariat_cannot_invite_in_another_municipality(
     agent_votuporanga: User, analyst_olimpia: User, votuporanga_licensed: tuple[Case, Permit]
 ) -> None:
     with pytest.raises(ValidationError, match="não pode convidar"):
-        services.portal_invitation_create(actor=analyst_olimpia, operator=votuporanga_licensed[0].operator,
-                                          role=PortalRole.OPERATOR, base_url=BASE_URL)
+        services.portal_invitation_create(
+            actor=analyst_olimpia,
+            operator=votuporanga_licensed[0].operator,
+            role=PortalRole.OPERATOR,
+            base_url=BASE_URL,
+        )
     assert not PortalInvitation.objects.exists()
 
 
 def test_a_driver_invitation_needs_the_driver(analyst_olimpia: User, alice_case: Case) -> None:
     with pytest.raises(ValidationError) as refusal:
-        services.portal_invitation_create(actor=analyst_olimpia, operator=alice_case.operator,
-                                          role=PortalRole.DRIVER, base_url=BASE_URL)
+        services.portal_invitation_create(
+            actor=analyst_olimpia, operator=alice_case.operator, role=PortalRole.DRIVER, base_url=BASE_URL
+        )
     assert "driver" in refusal.value.message_dict
 
 
 def test_someone_with_an_account_is_not_invited_again(analyst_olimpia: User, alice_case: Case) -> None:
     make_account(alice_case, "alice")
     with pytest.raises(ValidationError, match="já tem conta ativa"):
-        services.portal_invitation_create(actor=analyst_olimpia, operator=alice_case.operator,
-                                          role=PortalRole.OPERATOR, base_url=BASE_URL)
+        services.portal_invitation_create(
+            actor=analyst_olimpia, operator=alice_case.operator, role=PortalRole.OPERATOR, base_url=BASE_URL
+        )
 
 
-def test_accepting_creates_the_portal_login_once(committed: Committed, analyst_olimpia: User, alice_case: Case) -> None:
-    committed(services.portal_invitation_create, actor=analyst_olimpia, operator=alice_case.operator,
-              role=PortalRole.OPERATOR, base_url=BASE_URL)
+def test_accepting_creates_the_portal_login_once(
+    committed: Committed, analyst_olimpia: User, alice_case: Case
+) -> None:
+    committed(
+        services.portal_invitation_create,
+        actor=analyst_olimpia,
+        operator=alice_case.operator,
+        role=PortalRole.OPERATOR,
+        base_url=BASE_URL,
+    )
     token = token_in(mail.outbox[0].body)
     account = services.portal_invitation_accept(token=token, username="joao.portal", password=GOOD_PASSWORD)
-    assert (account.operator, account.role, account.user.kind) == (alice_case.operator, "operator", "operator")
+    assert (account.operator, account.role, account.user.kind) == (
+        alice_case.operator,
+        "operator",
+        "operator",
+    )
     assert account.user.check_password(GOOD_PASSWORD) and account.user.email == alice_case.person.email
     assert AuditEvent.objects.get(action="portal.invitation.accept").actor_id == account.user_id
     with pytest.raises(ValidationError, match="já foi usado, expirou ou foi cancelado"):
         services.portal_invitation_accept(token=token, username="joao.outra", password=GOOD_PASSWORD)
 
 
-def test_an_expired_portal_link_is_refused(committed: Committed, analyst_olimpia: User, alice_case: Case) -> None:
-    committed(services.portal_invitation_create, actor=analyst_olimpia, operator=alice_case.operator,
-              role=PortalRole.OPERATOR, base_url=BASE_URL)
+def test_an_expired_portal_link_is_refused(
+    committed: Committed, analyst_olimpia: User, alice_case: Case
+) -> None:
+    committed(
+        services.portal_invitation_create,
+        actor=analyst_olimpia,
+        operator=alice_case.operator,
+        role=PortalRole.OPERATOR,
+        base_url=BASE_URL,
+    )
     PortalInvitation.objects.update(expires_at=timezone.now() - dt.timedelta(seconds=1))
     with pytest.raises(ValidationError, match="expirou"):
-        services.portal_invitation_accept(token=token_in(mail.outbox[0].body), username="joao.portal",
-                                          password=GOOD_PASSWORD)
+        services.portal_invitation_accept(
+            token=token_in(mail.outbox[0].body), username="joao.portal", password=GOOD_PASSWORD
+        )
     assert not PortalAccount.objects.exists()
 
 
-def test_a_weak_portal_password_is_refused(committed: Committed, analyst_olimpia: User, alice_case: Case) -> None:
-    committed(services.portal_invitation_create, actor=analyst_olimpia, operator=alice_case.operator,
-              role=PortalRole.OPERATOR, base_url=BASE_URL)
+def test_a_weak_portal_password_is_refused(
+    committed: Committed, analyst_olimpia: User, alice_case: Case
+) -> None:
+    committed(
+        services.portal_invitation_create,
+        actor=analyst_olimpia,
+        operator=alice_case.operator,
+        role=PortalRole.OPERATOR,
+        base_url=BASE_URL,
+    )
     with pytest.raises(ValidationError) as refusal:
-        services.portal_invitation_accept(token=token_in(mail.outbox[0].body), username="joao.portal",
-                                          password="1234567890")
+        services.portal_invitation_accept(
+            token=token_in(mail.outbox[0].body), username="joao.portal", password="1234567890"
+        )
     assert "password" in refusal.value.message_dict and not PortalAccount.objects.exists()
 
 
 # --- the claim by CPF -------------------------------------------------------------------------------------
 
 
-def test_a_registered_holder_claims_a_login_by_cpf(committed: Committed, alice_case: Case, olimpia: Municipality) -> None:
+def test_a_registered_holder_claims_a_login_by_cpf(
+    committed: Committed, alice_case: Case, olimpia: Municipality
+) -> None:
     claim(committed, olimpia, alice_case.person.cpf, alice_case.person.email.upper())
     (message,) = mail.outbox
     assert message.to == [alice_case.person.email]
     invitation = PortalInvitation.objects.get()
     assert (invitation.via, invitation.role, invitation.invited_by) == ("claim", "operator", None)
-    account = services.portal_invitation_accept(token=token_in(message.body), username="joao.portal",
-                                                password=GOOD_PASSWORD)
+    account = services.portal_invitation_accept(
+        token=token_in(message.body), username="joao.portal", password=GOOD_PASSWORD
+    )
     assert account.operator == alice_case.operator and account.is_holder
 
 
@@ -164,30 +209,48 @@ def test_a_claim_that_does_not_match_sends_and_stores_nothing(
 
 
 def test_the_claim_page_says_the_same_thing_whether_the_cpf_exists_or_not(
-    client: Client, alice_case: Case, olimpia: Municipality, django_capture_on_commit_callbacks: Callable[..., Any]
+    client: Client,
+    alice_case: Case,
+    olimpia: Municipality,
+    django_capture_on_commit_callbacks: Callable[..., Any],
 ) -> None:
     url = reverse("portal:claim")
     answers = []
-    for cpf, email in ((alice_case.person.cpf, alice_case.person.email), ("52998224725", "x@exemplo.org.br"),
-                       (alice_case.person.cpf, "outra@exemplo.org.br")):
+    for cpf, email in (
+        (alice_case.person.cpf, alice_case.person.email),
+        ("52998224725", "x@exemplo.org.br"),
+        (alice_case.person.cpf, "outra@exemplo.org.br"),
+    ):
         with django_capture_on_commit_callbacks(execute=True):
             response = client.post(url, {"municipality": olimpia.pk, "cpf": cpf, "email": email}, follow=True)
-        answers.append((response.status_code, response.redirect_chain, services.CLAIM_ANSWER in response.content.decode()))
+        answers.append(
+            (
+                response.status_code,
+                response.redirect_chain,
+                services.CLAIM_ANSWER in response.content.decode(),
+            )
+        )
     assert answers[0] == answers[1] == answers[2] == (200, [(reverse("portal:login"), 302)], True)
     assert len(mail.outbox) == 1
 
 
 def test_the_claim_page_accepts_a_formatted_cpf_and_refuses_an_invalid_one(
-    client: Client, alice_case: Case, olimpia: Municipality, django_capture_on_commit_callbacks: Callable[..., Any]
+    client: Client,
+    alice_case: Case,
+    olimpia: Municipality,
+    django_capture_on_commit_callbacks: Callable[..., Any],
 ) -> None:
     cpf = alice_case.person.cpf
     formatted = f"{cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}-{cpf[9:]}"
     with django_capture_on_commit_callbacks(execute=True):
-        client.post(reverse("portal:claim"), {"municipality": olimpia.pk, "cpf": formatted,
-                                              "email": alice_case.person.email})
+        client.post(
+            reverse("portal:claim"),
+            {"municipality": olimpia.pk, "cpf": formatted, "email": alice_case.person.email},
+        )
     assert len(mail.outbox) == 1
-    page = client.post(reverse("portal:claim"), {"municipality": olimpia.pk, "cpf": "123",
-                                                 "email": "a@b.org"}).content.decode()
+    page = client.post(
+        reverse("portal:claim"), {"municipality": olimpia.pk, "cpf": "123", "email": "a@b.org"}
+    ).content.decode()
     assert "CPF inválido" in page
 
 
@@ -197,8 +260,13 @@ def test_the_claim_page_accepts_a_formatted_cpf_and_refuses_an_invalid_one(
 def test_the_invitee_creates_the_login_and_lands_on_the_portal(
     client: Client, committed: Committed, analyst_olimpia: User, alice_case: Case
 ) -> None:
-    committed(services.portal_invitation_create, actor=analyst_olimpia, operator=alice_case.operator,
-              role=PortalRole.OPERATOR, base_url=BASE_URL)
+    committed(
+        services.portal_invitation_create,
+        actor=analyst_olimpia,
+        operator=alice_case.operator,
+        role=PortalRole.OPERATOR,
+        base_url=BASE_URL,
+    )
     url = reverse("portal:invitation-accept", args=[token_in(mail.outbox[0].body)])
     assert alice_case.operator.holder_name in client.get(url).content.decode()
     data = {"username": "joao.portal", "password": GOOD_PASSWORD, "password_confirm": GOOD_PASSWORD}
@@ -226,5 +294,8 @@ def test_the_dpo_sees_the_accounts_but_cannot_invite(
 ) -> None:
     url = reverse("portal:staff-accounts", args=["3533908"])
     assert "Convidar para o portal" not in auditor_olimpia_client.get(url).content.decode()
-    assert auditor_olimpia_client.post(url, {"operator": alice_case.operator.pk, "role": "operator"}).status_code == 404
+    assert (
+        auditor_olimpia_client.post(url, {"operator": alice_case.operator.pk, "role": "operator"}).status_code
+        == 404
+    )
     assert not PortalInvitation.objects.exists()

@@ -7,45 +7,97 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tenancy', '0001_initial'),
+        ("tenancy", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='DeploymentAdministrator',
+            name="DeploymentAdministrator",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='criado em')),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='deployment_admin', to=settings.AUTH_USER_MODEL, verbose_name='usuário')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="criado em")),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="deployment_admin",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="usuário",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'administrador da instalação',
-                'verbose_name_plural': 'administradores da instalação',
+                "verbose_name": "administrador da instalação",
+                "verbose_name_plural": "administradores da instalação",
             },
         ),
         migrations.CreateModel(
-            name='StaffInvitation',
+            name="StaffInvitation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('email', models.EmailField(max_length=254, verbose_name='e-mail')),
-                ('full_name', models.CharField(max_length=200, verbose_name='nome completo')),
-                ('token_hash', models.CharField(max_length=64, unique=True, verbose_name='resumo do token')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='criado em')),
-                ('expires_at', models.DateTimeField(verbose_name='expira em')),
-                ('accepted_at', models.DateTimeField(blank=True, null=True, verbose_name='aceito em')),
-                ('revoked_at', models.DateTimeField(blank=True, null=True, verbose_name='cancelado em')),
-                ('roles', models.JSONField(default=list, validators=[apps.tenancy.models.validate_role_list], verbose_name='papéis')),
-                ('invited_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='convidado por')),
-                ('municipality', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='staff_invitations', to='tenancy.municipality', verbose_name='município')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='conta criada')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("email", models.EmailField(max_length=254, verbose_name="e-mail")),
+                ("full_name", models.CharField(max_length=200, verbose_name="nome completo")),
+                ("token_hash", models.CharField(max_length=64, unique=True, verbose_name="resumo do token")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="criado em")),
+                ("expires_at", models.DateTimeField(verbose_name="expira em")),
+                ("accepted_at", models.DateTimeField(blank=True, null=True, verbose_name="aceito em")),
+                ("revoked_at", models.DateTimeField(blank=True, null=True, verbose_name="cancelado em")),
+                (
+                    "roles",
+                    models.JSONField(
+                        default=list,
+                        validators=[apps.tenancy.models.validate_role_list],
+                        verbose_name="papéis",
+                    ),
+                ),
+                (
+                    "invited_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="convidado por",
+                    ),
+                ),
+                (
+                    "municipality",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="staff_invitations",
+                        to="tenancy.municipality",
+                        verbose_name="município",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="conta criada",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'convite de servidor',
-                'verbose_name_plural': 'convites de servidores',
-                'ordering': ['-created_at', '-pk'],
+                "verbose_name": "convite de servidor",
+                "verbose_name_plural": "convites de servidores",
+                "ordering": ["-created_at", "-pk"],
             },
         ),
     ]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from io import StringIO
-from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -46,7 +45,9 @@ def test_it_creates_the_administrator_from_the_environment(admin_env: None) -> N
     assert AuditEvent.objects.filter(action="deployment_admin.create").count() == 1
 
 
-def test_running_it_again_changes_nothing_and_says_so(admin_env: None, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_running_it_again_changes_nothing_and_says_so(
+    admin_env: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     run("--no-input")
     monkeypatch.setenv("OUTORGA_ADMIN_USERNAME", "outra.pessoa")
     output = run("--no-input")
@@ -102,5 +103,3 @@ def test_an_existing_administrator_is_reported_before_asking_anything(
     run("--no-input")
     answers(monkeypatch, typed=[], passwords=[])  # any question would raise StopIteration
     assert "Nada foi alterado" in run()
-
-

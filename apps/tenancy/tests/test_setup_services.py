@@ -39,12 +39,19 @@ def invite(django_capture_on_commit_callbacks: Callable[..., Any]) -> Invite:
     """Invite, commit, and return the invitation with the token read back from the mail, as the invitee would."""
 
     def make(
-        actor: User, municipality: Municipality, roles: list[str] | None = None, email: str = "nova@example.gov.br"
+        actor: User,
+        municipality: Municipality,
+        roles: list[str] | None = None,
+        email: str = "nova@example.gov.br",
     ) -> tuple[StaffInvitation, str]:
         with django_capture_on_commit_callbacks(execute=True):
             invitation = services.staff_invitation_create(
-                actor=actor, municipality=municipality, email=email, full_name="Nova Analista",
-                roles=roles or [Role.ANALYST], base_url=BASE_URL,
+                actor=actor,
+                municipality=municipality,
+                email=email,
+                full_name="Nova Analista",
+                roles=roles or [Role.ANALYST],
+                base_url=BASE_URL,
             )
         return invitation, token_from_mail(mail.outbox[-1].body)
 
@@ -98,8 +105,12 @@ def test_the_installer_creates_a_municipality_and_becomes_its_administrator(inst
     municipality = services.municipality_setup(
         actor=installer, ibge_code="3533908", name="Olímpia", uf="SP", regimes=["olimpia_sp_escolar"]
     )
-    assert Membership.objects.filter(user=installer, municipality=municipality, role=Role.ADMINISTRATOR).exists()
-    actions = list(AuditEvent.objects.filter(chain="3533908").order_by("seq").values_list("action", "actor_id"))
+    assert Membership.objects.filter(
+        user=installer, municipality=municipality, role=Role.ADMINISTRATOR
+    ).exists()
+    actions = list(
+        AuditEvent.objects.filter(chain="3533908").order_by("seq").values_list("action", "actor_id")
+    )
     assert actions == [("municipality.create", installer.pk), ("membership.grant", installer.pk)]
 
 
@@ -113,7 +124,11 @@ def test_only_the_installer_creates_municipalities(admin_olimpia: User) -> None:
 def test_an_ibge_code_of_another_state_is_refused(installer: User) -> None:
     with pytest.raises(ValidationError) as refusal:
         services.municipality_setup(
-            actor=installer, ibge_code="3148103", name="Patrocínio", uf="SP", regimes=["patrocinio_mg_aplicativo"]
+            actor=installer,
+            ibge_code="3148103",
+            name="Patrocínio",
+            uf="SP",
+            regimes=["patrocinio_mg_aplicativo"],
         )
     assert "começa com 35" in refusal.value.message_dict["ibge_code"][0]
     assert not Municipality.objects.exists()
@@ -133,8 +148,12 @@ def test_an_invitation_mails_a_one_time_link_after_commit(
 ) -> None:
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         invitation = services.staff_invitation_create(
-            actor=admin_olimpia, municipality=olimpia, email="nova@example.gov.br", full_name="Nova Analista",
-            roles=[Role.ANALYST, Role.FINANCE], base_url=BASE_URL,
+            actor=admin_olimpia,
+            municipality=olimpia,
+            email="nova@example.gov.br",
+            full_name="Nova Analista",
+            roles=[Role.ANALYST, Role.FINANCE],
+            base_url=BASE_URL,
         )
     assert mail.outbox == [] and len(callbacks) == 1  # nothing sent before the commit
     callbacks[0]()
@@ -151,8 +170,12 @@ def test_an_invitation_mails_a_one_time_link_after_commit(
 def test_a_rolled_back_invitation_sends_no_mail(admin_olimpia: User, olimpia: Municipality) -> None:
     with pytest.raises(ValidationError):
         services.staff_invitation_create(
-            actor=admin_olimpia, municipality=olimpia, email="not-an-email", full_name="X",
-            roles=[Role.ANALYST], base_url=BASE_URL,
+            actor=admin_olimpia,
+            municipality=olimpia,
+            email="not-an-email",
+            full_name="X",
+            roles=[Role.ANALYST],
+            base_url=BASE_URL,
         )
     assert mail.outbox == [] and not StaffInvitation.objects.exists()
 
@@ -163,18 +186,27 @@ def test_only_an_administrator_of_the_municipality_invites(
     for actor, municipality in ((admin_olimpia, votuporanga), (analyst_olimpia, olimpia)):
         with pytest.raises(PermissionDenied):
             services.staff_invitation_create(
-                actor=actor, municipality=municipality, email="a@example.gov.br", full_name="A",
-                roles=[Role.ANALYST], base_url=BASE_URL,
+                actor=actor,
+                municipality=municipality,
+                email="a@example.gov.br",
+                full_name="A",
+                roles=[Role.ANALYST],
+                base_url=BASE_URL,
             )
 
 
 def test_accepting_creates_the_account_with_the_invited_roles(
-    admin_olimpia: User, olimpia: Municipality, invite: Invite,
+    admin_olimpia: User,
+    olimpia: Municipality,
+    invite: Invite,
 ) -> None:
     invitation, token = invite(admin_olimpia, olimpia, [Role.ANALYST, Role.INSPECTOR])
     user = services.staff_invitation_accept(token=token, username="nova.analista", password=GOOD_PASSWORD)
     assert user.check_password(GOOD_PASSWORD) and user.email == "nova@example.gov.br"
-    assert set(Membership.objects.filter(user=user).values_list("role", flat=True)) == {"analyst", "inspector"}
+    assert set(Membership.objects.filter(user=user).values_list("role", flat=True)) == {
+        "analyst",
+        "inspector",
+    }
     invitation.refresh_from_db()
     assert invitation.accepted_at is not None and invitation.user == user
     accept = AuditEvent.objects.get(action="staff_invitation.accept")
@@ -184,7 +216,9 @@ def test_accepting_creates_the_account_with_the_invited_roles(
 
 
 def test_an_invitation_works_only_once(
-    admin_olimpia: User, olimpia: Municipality, invite: Invite,
+    admin_olimpia: User,
+    olimpia: Municipality,
+    invite: Invite,
 ) -> None:
     _, token = invite(admin_olimpia, olimpia)
     services.staff_invitation_accept(token=token, username="nova.analista", password=GOOD_PASSWORD)
@@ -194,10 +228,14 @@ def test_an_invitation_works_only_once(
 
 
 def test_an_invitation_expires_after_its_validity(
-    admin_olimpia: User, olimpia: Municipality, invite: Invite,
+    admin_olimpia: User,
+    olimpia: Municipality,
+    invite: Invite,
 ) -> None:
     invitation, token = invite(admin_olimpia, olimpia)
-    assert invitation.expires_at - invitation.created_at == pytest.approx(INVITATION_VALIDITY, abs=dt.timedelta(seconds=5))
+    assert invitation.expires_at - invitation.created_at == pytest.approx(
+        INVITATION_VALIDITY, abs=dt.timedelta(seconds=5)
+    )
     StaffInvitation.objects.update(expires_at=timezone.now() - dt.timedelta(seconds=1))
     with pytest.raises(ValidationError, match="expirou"):
         services.staff_invitation_accept(token=token, username="nova.analista", password=GOOD_PASSWORD)
@@ -210,7 +248,9 @@ def test_an_unknown_token_is_refused(db: None) -> None:
 
 
 def test_inviting_the_same_email_again_cancels_the_earlier_link(
-    admin_olimpia: User, olimpia: Municipality, invite: Invite,
+    admin_olimpia: User,
+    olimpia: Municipality,
+    invite: Invite,
 ) -> None:
     first, first_token = invite(admin_olimpia, olimpia)
     _, second_token = invite(admin_olimpia, olimpia, email="NOVA@example.gov.br")
@@ -222,7 +262,9 @@ def test_inviting_the_same_email_again_cancels_the_earlier_link(
 
 
 def test_a_revoked_invitation_is_refused(
-    admin_olimpia: User, olimpia: Municipality, invite: Invite,
+    admin_olimpia: User,
+    olimpia: Municipality,
+    invite: Invite,
 ) -> None:
     invitation, token = invite(admin_olimpia, olimpia)
     services.staff_invitation_revoke(actor=admin_olimpia, invitation=invitation)
@@ -232,7 +274,9 @@ def test_a_revoked_invitation_is_refused(
 
 
 def test_an_invitation_dies_with_the_inviters_administrator_role(
-    admin_olimpia: User, olimpia: Municipality, make_staff: Callable[..., User],
+    admin_olimpia: User,
+    olimpia: Municipality,
+    make_staff: Callable[..., User],
     invite: Invite,
 ) -> None:
     make_staff("segunda.admin", (olimpia, Role.ADMINISTRATOR))
@@ -244,7 +288,9 @@ def test_an_invitation_dies_with_the_inviters_administrator_role(
 
 @pytest.mark.parametrize("password", ["1234567890", "password1", "nova.analista1", "Curta-7"])
 def test_the_invitees_password_goes_through_djangos_validators(
-    admin_olimpia: User, olimpia: Municipality, invite: Invite,
+    admin_olimpia: User,
+    olimpia: Municipality,
+    invite: Invite,
     password: str,
 ) -> None:
     invitation, token = invite(admin_olimpia, olimpia)
@@ -256,7 +302,9 @@ def test_the_invitees_password_goes_through_djangos_validators(
 
 
 def test_a_taken_username_is_refused_and_the_link_survives(
-    admin_olimpia: User, olimpia: Municipality, invite: Invite,
+    admin_olimpia: User,
+    olimpia: Municipality,
+    invite: Invite,
 ) -> None:
     _, token = invite(admin_olimpia, olimpia)
     with pytest.raises(ValidationError) as refusal:
@@ -288,7 +336,9 @@ def test_roles_go_only_to_members_of_the_team(
         )
 
 
-def test_an_analyst_cannot_assign_roles(analyst_olimpia: User, admin_olimpia: User, olimpia: Municipality) -> None:
+def test_an_analyst_cannot_assign_roles(
+    analyst_olimpia: User, admin_olimpia: User, olimpia: Municipality
+) -> None:
     with pytest.raises(PermissionDenied):
         services.team_role_assign(
             actor=analyst_olimpia, municipality=olimpia, user=analyst_olimpia, role=Role.ADMINISTRATOR
@@ -305,10 +355,14 @@ def test_the_last_administrator_keeps_the_role(admin_olimpia: User, olimpia: Mun
 def test_deactivating_an_account_blocks_its_login_and_is_audited(
     admin_olimpia: User, analyst_olimpia: User, olimpia: Municipality
 ) -> None:
-    services.staff_account_set_active(actor=admin_olimpia, municipality=olimpia, user=analyst_olimpia, active=False)
+    services.staff_account_set_active(
+        actor=admin_olimpia, municipality=olimpia, user=analyst_olimpia, active=False
+    )
     analyst_olimpia.refresh_from_db()
     assert not analyst_olimpia.is_active
-    services.staff_account_set_active(actor=admin_olimpia, municipality=olimpia, user=analyst_olimpia, active=True)
+    services.staff_account_set_active(
+        actor=admin_olimpia, municipality=olimpia, user=analyst_olimpia, active=True
+    )
     events = AuditEvent.objects.filter(object_id=str(analyst_olimpia.pk), action__startswith="user.")
     assert [(e.action, e.after) for e in events.exclude(action="user.create").order_by("seq")] == [
         ("user.deactivate", {"is_active": False}),
@@ -321,7 +375,9 @@ def test_an_account_working_elsewhere_is_not_deactivated_from_here(
 ) -> None:
     shared = make_staff("dupla", (olimpia, Role.ANALYST), (votuporanga, Role.ANALYST))
     with pytest.raises(ValidationError, match="outro município"):
-        services.staff_account_set_active(actor=admin_olimpia, municipality=olimpia, user=shared, active=False)
+        services.staff_account_set_active(
+            actor=admin_olimpia, municipality=olimpia, user=shared, active=False
+        )
     shared.refresh_from_db()
     assert shared.is_active
 
@@ -332,4 +388,6 @@ def test_an_administrator_cannot_deactivate_themselves_or_the_installer(
     services.membership_grant(actor=None, user=installer, municipality=olimpia, role=Role.ADMINISTRATOR)
     for target in (admin_olimpia, installer):
         with pytest.raises(ValidationError):
-            services.staff_account_set_active(actor=admin_olimpia, municipality=olimpia, user=target, active=False)
+            services.staff_account_set_active(
+                actor=admin_olimpia, municipality=olimpia, user=target, active=False
+            )

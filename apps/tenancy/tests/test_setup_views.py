@@ -102,7 +102,11 @@ def test_the_administrator_invites_and_the_mail_carries_the_link(
 
 @pytest.mark.parametrize(
     ("persona", "ibge_code"),
-    [("admin_olimpia_client", "3557105"), ("analyst_olimpia_client", "3533908"), ("outsider_client", "3533908")],
+    [
+        ("admin_olimpia_client", "3557105"),
+        ("analyst_olimpia_client", "3533908"),
+        ("outsider_client", "3533908"),
+    ],
 )
 def test_inviting_is_404_outside_the_administrators_municipality(
     persona: str, ibge_code: str, request: pytest.FixtureRequest, votuporanga: Municipality
@@ -123,7 +127,9 @@ def test_the_team_list_shows_every_role_of_each_person(
     assert roles_url("3533908", analyst_olimpia) in page
 
 
-def test_the_administrator_adds_and_removes_a_role(admin_olimpia_client: Client, analyst_olimpia: User) -> None:
+def test_the_administrator_adds_and_removes_a_role(
+    admin_olimpia_client: Client, analyst_olimpia: User
+) -> None:
     url = roles_url("3533908", analyst_olimpia)
     assert admin_olimpia_client.post(url, {"role": Role.INSPECTOR}).status_code == 302
     membership = Membership.objects.get(user=analyst_olimpia, role=Role.INSPECTOR)
@@ -132,7 +138,9 @@ def test_the_administrator_adds_and_removes_a_role(admin_olimpia_client: Client,
     assert not Membership.objects.filter(pk=membership.pk).exists()
 
 
-def test_removing_the_last_administrator_shows_why_not(admin_olimpia_client: Client, admin_olimpia: User) -> None:
+def test_removing_the_last_administrator_shows_why_not(
+    admin_olimpia_client: Client, admin_olimpia: User
+) -> None:
     membership = Membership.objects.get(user=admin_olimpia)
     remove = reverse("tenancy:member_role_remove", args=["3533908", admin_olimpia.pk, membership.pk])
     page = admin_olimpia_client.post(remove, follow=True).content.decode()
@@ -155,7 +163,9 @@ def test_a_deactivated_servidor_is_signed_out_at_the_next_request(
     assert analyst_olimpia.is_active
 
 
-@pytest.mark.parametrize("persona", ["agent_votuporanga_client", "analyst_olimpia_client", "auditor_olimpia_client"])
+@pytest.mark.parametrize(
+    "persona", ["agent_votuporanga_client", "analyst_olimpia_client", "auditor_olimpia_client"]
+)
 def test_role_and_account_changes_are_404_to_non_administrators(
     persona: str, request: pytest.FixtureRequest, admin_olimpia: User
 ) -> None:
@@ -178,20 +188,29 @@ def test_an_administrator_of_another_municipality_cannot_reach_this_team(
     client.force_login(make_staff("admin.votu", (votuporanga, Role.ADMINISTRATOR)))
     assert client.get(roles_url("3533908", analyst_olimpia)).status_code == 404
     assert client.get(roles_url("3557105", analyst_olimpia)).status_code == 404  # not in Votuporanga's team
-    assert client.post(
-        reverse("tenancy:member_set_active", args=["3557105", analyst_olimpia.pk]), {"active": "0"}
-    ).status_code == 404
+    assert (
+        client.post(
+            reverse("tenancy:member_set_active", args=["3557105", analyst_olimpia.pk]), {"active": "0"}
+        ).status_code
+        == 404
+    )
 
 
 # --- the invitee ------------------------------------------------------------------------------------------
 
 
 @pytest.fixture
-def invitation_link(admin_olimpia: User, olimpia: Municipality, django_capture_on_commit_callbacks: Any) -> str:
+def invitation_link(
+    admin_olimpia: User, olimpia: Municipality, django_capture_on_commit_callbacks: Any
+) -> str:
     with django_capture_on_commit_callbacks(execute=True):
         services.staff_invitation_create(
-            actor=admin_olimpia, municipality=olimpia, email="nova@example.gov.br", full_name="Nova Analista",
-            roles=[Role.ANALYST], base_url="http://testserver/",
+            actor=admin_olimpia,
+            municipality=olimpia,
+            email="nova@example.gov.br",
+            full_name="Nova Analista",
+            roles=[Role.ANALYST],
+            base_url="http://testserver/",
         )
     return reverse("tenancy:invitation_accept", args=[token_from_mail_any(mail.outbox[-1].body)])
 
@@ -200,7 +219,9 @@ def token_from_mail_any(body: str) -> str:
     return next(line for line in body.splitlines() if "/convite/" in line).rstrip("/").rsplit("/", 1)[-1]
 
 
-def test_the_invitee_sets_a_password_and_lands_on_the_municipality_home(client: Client, invitation_link: str) -> None:
+def test_the_invitee_sets_a_password_and_lands_on_the_municipality_home(
+    client: Client, invitation_link: str
+) -> None:
     page = client.get(invitation_link).content.decode()
     assert "Nova Analista" in page and "Analista" in page
     data = {"username": "nova.analista", "password": GOOD_PASSWORD, "password_confirm": GOOD_PASSWORD}
@@ -226,5 +247,3 @@ def test_an_unknown_link_answers_404_in_portuguese(client: Client, db: None) -> 
     response = client.get(reverse("tenancy:invitation_accept", args=["nao-existe"]))
     assert response.status_code == 404
     assert "Este convite não pode mais ser usado" in response.content.decode()
-
-

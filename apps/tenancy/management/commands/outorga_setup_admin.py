@@ -33,9 +33,12 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
-            "--no-input", "--noinput", action="store_false", dest="interactive",
+            "--no-input",
+            "--noinput",
+            action="store_false",
+            dest="interactive",
             help="não pergunta nada: usa só as variáveis de ambiente",
-        )  # fmt: skip
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         existing = DeploymentAdministrator.objects.select_related("user").order_by("pk").first()
@@ -74,8 +77,12 @@ class Command(BaseCommand):
                 self.stderr.write("As duas senhas digitadas não são iguais. Tente de novo.")
                 continue
             try:
-                check_new_password(password, username=values["username"], email=values["email"],
-                                   full_name=values["full_name"])  # fmt: skip
+                check_new_password(
+                    password,
+                    username=values["username"],
+                    email=values["email"],
+                    full_name=values["full_name"],
+                )
             except ValidationError as exc:
                 self.stderr.write(_describe(exc))
                 continue
@@ -84,10 +91,12 @@ class Command(BaseCommand):
 
     def _report(self, result: FirstAdmin) -> None:
         if result.created:
-            self.stdout.write(self.style.SUCCESS(
-                f"Administrador da instalação «{result.user.username}» criado. Entre no Outorga com ele e "
-                "crie o primeiro município em Municípios da instalação."
-            ))  # fmt: skip
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"Administrador da instalação «{result.user.username}» criado. Entre no Outorga com ele e "
+                    "crie o primeiro município em Municípios da instalação."
+                )
+            )
         else:
             self.stdout.write(
                 f"O administrador da instalação já existe: «{result.user.username}». Nada foi alterado."
