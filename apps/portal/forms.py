@@ -116,13 +116,14 @@ class PortalInvitationForm(forms.Form):
 
     def __init__(self, *args: Any, municipality: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["operator"].queryset = Operator.objects.filter(municipality=municipality).with_holder()  # type: ignore[attr-defined]
-        self.fields["driver"].queryset = Driver.objects.filter(
-            municipality=municipality, active=True
-        ).select_related("person")  # type: ignore[attr-defined]
-        self.fields["attendant"].queryset = Attendant.objects.filter(
-            municipality=municipality, active=True
-        ).select_related("person")  # type: ignore[attr-defined]
+        self._choose_from("operator", Operator.objects.filter(municipality=municipality).with_holder())
+        self._choose_from("driver", Driver.objects.filter(municipality=municipality, active=True))
+        self._choose_from("attendant", Attendant.objects.filter(municipality=municipality, active=True))
+
+    def _choose_from(self, name: str, queryset: Any) -> None:
+        field = self.fields[name]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = queryset
 
 
 class PortalClaimForm(forms.Form):

@@ -309,8 +309,8 @@ def claim(request: HttpRequest) -> HttpResponse:
 def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
     invitation = portal_invitation_for_token(token)
     if invitation is None or not invitation.is_usable(timezone.now()):
-        context = {"message": services.PORTAL_INVITATION_UNUSABLE}
-        return render(request, "portal/invitation_unusable.html", context, status=404)
+        unusable = {"message": services.PORTAL_INVITATION_UNUSABLE}
+        return render(request, "portal/invitation_unusable.html", unusable, status=404)
     form = SetPasswordFromInvitationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         username, password = form.cleaned_data["username"].strip(), form.cleaned_data["password"]

@@ -28,6 +28,12 @@ from apps.tenancy.selectors import pending_invitations, staff_invitation_for_tok
 MEMBERSHIP = "tenancy.membership"
 
 
+def _actor(request: HttpRequest) -> User:
+    """The signed-in user of a @login_required view."""
+    assert isinstance(request.user, User)
+    return request.user
+
+
 def _municipality(request: HttpRequest, ibge_code: str) -> Municipality:
     return get_object_for_user_or_404(Municipality.objects.all(), request.user, "view", ibge_code=ibge_code)
 
@@ -62,7 +68,7 @@ def member_detail(request: HttpRequest, ibge_code: str, user_id: int) -> HttpRes
         raise Http404("Registro não encontrado.")
     member = memberships[0].user
     audit_personal_data_read(
-        actor=request.user, municipality=municipality, obj=member, fields=PERSONAL_DATA_FIELDS,
+        actor=_actor(request), municipality=municipality, obj=member, fields=PERSONAL_DATA_FIELDS,
         request_id=getattr(request, "request_id", ""),
     )  # fmt: skip
     context = {"municipality": municipality, "member": member, "memberships": memberships}
@@ -83,7 +89,7 @@ def _deployment_admin_only(request: HttpRequest) -> None:
 def municipality_list(request: HttpRequest) -> HttpResponse:
     _deployment_admin_only(request)
     administered = set(
-        Membership.objects.filter(user_id=request.user.pk, role=Role.ADMINISTRATOR).values_list(
+        Membership.objects.filter(user=_actor(request), role=Role.ADMINISTRATOR).values_list(
             "municipality_id", flat=True
         )
     )
@@ -98,7 +104,7 @@ def municipality_new(request: HttpRequest) -> HttpResponse:
     form = MunicipalityForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            municipality = services.municipality_setup(actor=request.user, **form.cleaned_data)  # type: ignore[arg-type]
+            municipality = services.municipality_setup(actor=_actor(request), **form.cleaned_data)
         except ValidationError as exc:
             apply_refusal(form, exc)
         else:
@@ -143,11 +149,11 @@ def staff_invite(request: HttpRequest, ibge_code: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             invitation = services.staff_invitation_create(
-                actor=request.user,
+                actor=_actor(request),
                 municipality=municipality,
                 base_url=request.build_absolute_uri("/"),
                 **form.cleaned_data,
-            )  # type: ignore[arg-type]
+            )
         except ValidationError as exc:
             apply_refusal(form, exc)
         else:
@@ -168,7 +174,7 @@ def staff_invitation_revoke(request: HttpRequest, ibge_code: str, pk: int) -> Ht
         StaffInvitation.objects.filter(municipality=municipality), request.user, "change", pk=pk
     )
     try:
-        services.staff_invitation_revoke(actor=request.user, invitation=invitation)  # type: ignore[arg-type]
+        services.staff_invitation_revoke(actor=_actor(request), invitation=invitation)
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:
@@ -186,8 +192,8 @@ def member_roles(request: HttpRequest, ibge_code: str, user_id: int) -> HttpResp
     if request.method == "POST" and form.is_valid():
         try:
             membership = services.team_role_assign(
-                actor=request.user, municipality=municipality, user=member, role=form.cleaned_data["role"]
-            )  # type: ignore[arg-type]
+                actor=_actor(request), municipality=municipality, user=member, role=form.cleaned_data["role"]
+            )
         except ValidationError as exc:
             apply_refusal(form, exc)
         else:
@@ -215,7 +221,7 @@ def member_role_remove(
         raise Http404("Registro não encontrado.")
     label, name = membership.get_role_display(), membership.user.display_name
     try:
-        services.team_role_remove(actor=request.user, membership=membership)  # type: ignore[arg-type]
+        services.team_role_remove(actor=_actor(request), membership=membership)
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:
@@ -233,8 +239,8 @@ def member_set_active(request: HttpRequest, ibge_code: str, user_id: int) -> Htt
     active = request.POST.get("active") == "1"
     try:
         services.staff_account_set_active(
-            actor=request.user, municipality=municipality, user=member, active=active
-        )  # type: ignore[arg-type]
+            actor=_actor(request), municipality=municipality, user=member, active=active
+        )
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:

@@ -112,7 +112,7 @@ def test_accepting_creates_the_portal_login_once(
         role=PortalRole.OPERATOR,
         base_url=BASE_URL,
     )
-    token = token_in(mail.outbox[0].body)
+    token = token_in(str(mail.outbox[0].body))
     account = services.portal_invitation_accept(token=token, username="joao.portal", password=GOOD_PASSWORD)
     assert (account.operator, account.role, account.user.kind) == (
         alice_case.operator,
@@ -138,7 +138,7 @@ def test_an_expired_portal_link_is_refused(
     PortalInvitation.objects.update(expires_at=timezone.now() - dt.timedelta(seconds=1))
     with pytest.raises(ValidationError, match="expirou"):
         services.portal_invitation_accept(
-            token=token_in(mail.outbox[0].body), username="joao.portal", password=GOOD_PASSWORD
+            token=token_in(str(mail.outbox[0].body)), username="joao.portal", password=GOOD_PASSWORD
         )
     assert not PortalAccount.objects.exists()
 
@@ -155,7 +155,7 @@ def test_a_weak_portal_password_is_refused(
     )
     with pytest.raises(ValidationError) as refusal:
         services.portal_invitation_accept(
-            token=token_in(mail.outbox[0].body), username="joao.portal", password="1234567890"
+            token=token_in(str(mail.outbox[0].body)), username="joao.portal", password="1234567890"
         )
     assert "password" in refusal.value.message_dict and not PortalAccount.objects.exists()
 
@@ -172,7 +172,7 @@ def test_a_registered_holder_claims_a_login_by_cpf(
     invitation = PortalInvitation.objects.get()
     assert (invitation.via, invitation.role, invitation.invited_by) == ("claim", "operator", None)
     account = services.portal_invitation_accept(
-        token=token_in(message.body), username="joao.portal", password=GOOD_PASSWORD
+        token=token_in(str(message.body)), username="joao.portal", password=GOOD_PASSWORD
     )
     assert account.operator == alice_case.operator and account.is_holder
 
@@ -267,7 +267,7 @@ def test_the_invitee_creates_the_login_and_lands_on_the_portal(
         role=PortalRole.OPERATOR,
         base_url=BASE_URL,
     )
-    url = reverse("portal:invitation-accept", args=[token_in(mail.outbox[0].body)])
+    url = reverse("portal:invitation-accept", args=[token_in(str(mail.outbox[0].body))])
     assert alice_case.operator.holder_name in client.get(url).content.decode()
     data = {"username": "joao.portal", "password": GOOD_PASSWORD, "password_confirm": GOOD_PASSWORD}
     response = client.post(url, data, follow=True)

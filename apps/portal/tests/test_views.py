@@ -221,13 +221,16 @@ def test_the_permit_pdf_downloads(alice_client: Client, alice_permit: Permit) ->
 
 
 def test_an_analyst_invites_an_operator_from_the_back_office(
-    analyst_olimpia_client: Client, olimpia: object, alice_case: Case,
+    analyst_olimpia_client: Client,
+    olimpia: object,
+    alice_case: Case,
     django_capture_on_commit_callbacks: Callable[..., Any],
 ) -> None:
     url = reverse("portal:staff-accounts", args=["3533908"])
     with django_capture_on_commit_callbacks(execute=True):
-        response = analyst_olimpia_client.post(url, {"operator": alice_case.operator.pk, "role": "operator"},
-                                               follow=True)
+        response = analyst_olimpia_client.post(
+            url, {"operator": alice_case.operator.pk, "role": "operator"}, follow=True
+        )
     assert f"Convite do portal enviado para {alice_case.person.email}" in response.content.decode()
     (message,) = mail.outbox
     assert message.to == [alice_case.person.email] and "http://testserver/portal/convite/" in message.body

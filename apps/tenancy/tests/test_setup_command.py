@@ -9,7 +9,6 @@ from django.core.management import CommandError, call_command
 
 from apps.accounts.models import User
 from apps.audit.models import AuditEvent
-from apps.tenancy.management.commands import outorga_setup_admin as command
 from apps.tenancy.models import DeploymentAdministrator
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +32,7 @@ def run(*args: str) -> str:
 def answers(monkeypatch: pytest.MonkeyPatch, typed: list[str], passwords: list[str]) -> None:
     typed_iter, password_iter = iter(typed), iter(passwords)
     monkeypatch.setattr("builtins.input", lambda prompt="": next(typed_iter))
-    monkeypatch.setattr(command.getpass, "getpass", lambda prompt="": next(password_iter))
+    monkeypatch.setattr("getpass.getpass", lambda prompt="": next(password_iter))
 
 
 def test_it_creates_the_administrator_from_the_environment(admin_env: None) -> None:

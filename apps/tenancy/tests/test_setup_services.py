@@ -53,7 +53,7 @@ def invite(django_capture_on_commit_callbacks: Callable[..., Any]) -> Invite:
                 roles=roles or [Role.ANALYST],
                 base_url=BASE_URL,
             )
-        return invitation, token_from_mail(mail.outbox[-1].body)
+        return invitation, token_from_mail(str(mail.outbox[-1].body))
 
     return make
 
@@ -159,7 +159,7 @@ def test_an_invitation_mails_a_one_time_link_after_commit(
     callbacks[0]()
     (message,) = mail.outbox
     assert message.to == ["nova@example.gov.br"]
-    token = token_from_mail(message.body)
+    token = token_from_mail(str(message.body))
     assert invitation.token_hash == token_digest(token) and token not in invitation.token_hash
     assert "Analista, Financeiro" in message.body
     event = AuditEvent.objects.get(action="staff_invitation.create")

@@ -212,7 +212,7 @@ def invitation_link(
             roles=[Role.ANALYST],
             base_url="http://testserver/",
         )
-    return reverse("tenancy:invitation_accept", args=[token_from_mail_any(mail.outbox[-1].body)])
+    return reverse("tenancy:invitation_accept", args=[token_from_mail_any(str(mail.outbox[-1].body))])
 
 
 def token_from_mail_any(body: str) -> str:

@@ -111,7 +111,7 @@ def _describe(exc: ValidationError) -> str:
     """Every message of a refusal, each prefixed by the field it is about when the message does not say it."""
     if not hasattr(exc, "error_dict"):
         return " ".join(exc.messages)
-    lines = []
+    lines: list[str] = []
     for field, messages in exc.message_dict.items():
         label = _LABELS.get(field, field)
         lines.extend(m if m.startswith(label) else f"{label}: {m}" for m in messages)
