@@ -247,3 +247,24 @@ def test_an_unknown_link_answers_404_in_portuguese(client: Client, db: None) -> 
     response = client.get(reverse("tenancy:invitation_accept", args=["nao-existe"]))
     assert response.status_code == 404
     assert "Este convite não pode mais ser usado" in response.content.decode()
+
+
+def test_only_the_installer_sees_the_installation_menu_entry(
+    installer_client: Client, admin_olimpia_client: Client, olimpia: Municipality
+) -> None:
+    assert (
+        'data-menu="deployment"'
+        in installer_client.get(reverse("tenancy:municipality_list")).content.decode()
+    )
+    page = admin_olimpia_client.get(reverse("municipality_home", args=["3533908"])).content.decode()
+    assert 'data-menu="deployment"' not in page
+
+
+def test_an_analyst_sees_the_team_but_no_management(
+    analyst_olimpia_client: Client, admin_olimpia: User
+) -> None:
+    page = analyst_olimpia_client.get(reverse("tenancy:team_list", args=["3533908"])).content.decode()
+    assert "Otto Administrador" in page
+    assert (
+        "Convidar servidor" not in page and "Convites pendentes" not in page and "Papéis e conta" not in page
+    )
