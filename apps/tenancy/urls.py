@@ -16,6 +16,7 @@ urlpatterns = [
     ),
     path(f"{_TEAM}<int:user_id>/", views.member_detail, name="member_detail"),
     path(f"{_TEAM}<int:user_id>/papeis/", views.member_roles, name="member_roles"),
+    path(f"{_TEAM}<int:user_id>/papeis/novo/", views.member_role_add, name="member_role_add"),
     path(
         f"{_TEAM}<int:user_id>/papeis/<int:membership_id>/retirar/",
         views.member_role_remove,

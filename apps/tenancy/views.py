@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth import authenticate, login
 from django.contrib.auth.decorators import login_required
@@ -183,13 +185,22 @@ def staff_invitation_revoke(request: HttpRequest, ibge_code: str, pk: int) -> Ht
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_GET
 def member_roles(request: HttpRequest, ibge_code: str, user_id: int) -> HttpResponse:
     """Roles of one servidor in this municipality: add one, remove one, switch the account off or on."""
     municipality = _administered(request, ibge_code)
     member, memberships = _team_member(request, municipality, user_id)
-    form = RoleAssignForm(request.POST or None, held={m.role for m in memberships})
-    if request.method == "POST" and form.is_valid():
+    form = RoleAssignForm(held={m.role for m in memberships})
+    return _member_roles_page(request, municipality, member, memberships, form)
+
+
+@login_required
+@require_POST
+def member_role_add(request: HttpRequest, ibge_code: str, user_id: int) -> HttpResponse:
+    municipality = _administered(request, ibge_code)
+    member, memberships = _team_member(request, municipality, user_id)
+    form = RoleAssignForm(request.POST, held={m.role for m in memberships})
+    if form.is_valid():
         try:
             membership = services.team_role_assign(
                 actor=_actor(request), municipality=municipality, user=member, role=form.cleaned_data["role"]
@@ -199,6 +210,12 @@ def member_roles(request: HttpRequest, ibge_code: str, user_id: int) -> HttpResp
         else:
             messages.success(request, f"Papel {membership.get_role_display()} dado a {member.display_name}.")
             return redirect("tenancy:member_roles", ibge_code=municipality.ibge_code, user_id=member.pk)
+    return _member_roles_page(request, municipality, member, memberships, form)
+
+
+def _member_roles_page(
+    request: HttpRequest, municipality: Municipality, member: User, memberships: list[Membership], form: Any
+) -> HttpResponse:
     context = {
         "municipality": municipality,
         "member": member,

@@ -131,7 +131,8 @@ def test_the_administrator_adds_and_removes_a_role(
     admin_olimpia_client: Client, analyst_olimpia: User
 ) -> None:
     url = roles_url("3533908", analyst_olimpia)
-    assert admin_olimpia_client.post(url, {"role": Role.INSPECTOR}).status_code == 302
+    add = reverse("tenancy:member_role_add", args=["3533908", analyst_olimpia.pk])
+    assert admin_olimpia_client.post(add, {"role": Role.INSPECTOR})["Location"] == url
     membership = Membership.objects.get(user=analyst_olimpia, role=Role.INSPECTOR)
     remove = reverse("tenancy:member_role_remove", args=["3533908", analyst_olimpia.pk, membership.pk])
     assert admin_olimpia_client.post(remove)["Location"] == url
@@ -172,7 +173,8 @@ def test_role_and_account_changes_are_404_to_non_administrators(
     client: Client = request.getfixturevalue(persona)
     membership = Membership.objects.get(user=admin_olimpia)
     assert client.get(roles_url("3533908", admin_olimpia)).status_code == 404
-    assert client.post(roles_url("3533908", admin_olimpia), {"role": Role.FINANCE}).status_code == 404
+    add = reverse("tenancy:member_role_add", args=["3533908", admin_olimpia.pk])
+    assert client.post(add, {"role": Role.FINANCE}).status_code == 404
     remove = reverse("tenancy:member_role_remove", args=["3533908", admin_olimpia.pk, membership.pk])
     assert client.post(remove).status_code == 404
     deactivate = reverse("tenancy:member_set_active", args=["3533908", admin_olimpia.pk])
