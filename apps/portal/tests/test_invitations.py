@@ -299,3 +299,14 @@ def test_the_dpo_sees_the_accounts_but_cannot_invite(
         == 404
     )
     assert not PortalInvitation.objects.exists()
+
+
+def test_the_operator_page_can_link_to_a_prefilled_invitation(
+    analyst_olimpia_client: Client, alice_case: Case
+) -> None:
+    url = reverse("portal:staff-accounts", args=["3533908"])
+    page = analyst_olimpia_client.get(
+        url, {"autorizatario": alice_case.operator.pk, "papel": "driver"}
+    ).content.decode()
+    assert f'<option value="{alice_case.operator.pk}" selected>' in page
+    assert '<option value="driver" selected>' in page
