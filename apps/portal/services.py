@@ -123,8 +123,10 @@ def _link_person(operator: Operator, role: str, driver: Driver | None, attendant
 def _link_has_account(
     operator: Operator, role: str, driver: Driver | None, attendant: Attendant | None
 ) -> bool:
+    """Whether this operator/role/person already has a login, active or suspended: a suspended one is restored by
+    the secretariat, never replaced by a fresh invitation or claim (that would undo the suspension)."""
     return PortalAccount.objects.filter(
-        operator=operator, role=role, driver=driver, attendant=attendant, active=True
+        operator=operator, role=role, driver=driver, attendant=attendant
     ).exists()
 
 
@@ -211,7 +213,10 @@ def portal_invitation_create(
         raise refuse("operator", f"Conta do portal: você não pode convidar em {operator.municipality}.")
     _check_link(operator, role, driver, attendant)
     if _link_has_account(operator, role, driver, attendant):
-        raise refuse("role", "Conta do portal: esta pessoa já tem conta ativa para este autorizatário.")
+        raise refuse(
+            "role",
+            "Conta do portal: esta pessoa já tem conta para este autorizatário (se estiver suspensa, reative-a).",
+        )
     person = _link_person(operator, role, driver, attendant)
     email = email.strip() or getattr(person, "email", "")
     if not email:

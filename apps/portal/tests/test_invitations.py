@@ -96,7 +96,7 @@ def test_a_driver_invitation_needs_the_driver(analyst_olimpia: User, alice_case:
 
 def test_someone_with_an_account_is_not_invited_again(analyst_olimpia: User, alice_case: Case) -> None:
     make_account(alice_case, "alice")
-    with pytest.raises(ValidationError, match="já tem conta ativa"):
+    with pytest.raises(ValidationError, match="já tem conta para este autorizatário"):
         services.portal_invitation_create(
             actor=analyst_olimpia, operator=alice_case.operator, role=PortalRole.OPERATOR, base_url=BASE_URL
         )
@@ -186,7 +186,9 @@ def test_a_driver_claims_a_driver_login(
     assert (invitation.role, invitation.driver, invitation.operator) == ("driver", case.driver, case.operator)
 
 
-@pytest.mark.parametrize("what", ["other email", "unknown cpf", "other municipality", "already has account"])
+@pytest.mark.parametrize(
+    "what", ["other email", "unknown cpf", "other municipality", "already has account", "account suspended"]
+)
 def test_a_claim_that_does_not_match_sends_and_stores_nothing(
     what: str, committed: Committed, alice_case: Case, olimpia: Municipality, votuporanga: Municipality
 ) -> None:
@@ -198,6 +200,13 @@ def test_a_claim_that_does_not_match_sends_and_stores_nothing(
         cpf = "52998224725"
     elif what == "other municipality":
         municipality = votuporanga
+    elif what == "account suspended":
+        # The secretariat suspended the holder's login; claiming must not hand out a fresh one. The driver
+        # link (a PF holder drives the car too) has its own login, so nothing is left to claim.
+        services.portal_account_set_active(
+            actor=None, account=make_account(alice_case, "alice"), active=False
+        )
+        make_account(alice_case, "alice.condutora", PortalRole.DRIVER, driver=alice_case.driver)
     else:
         # A PF holder also drives the car: with both of the person's links already holding a login, none is left.
         make_account(alice_case, "alice")
