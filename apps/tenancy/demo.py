@@ -66,6 +66,7 @@ class DemoLogin:
 class DemoLog:
     logins: list[DemoLogin] = field(default_factory=list)
     created: int = 0
+    notes: list[str] = field(default_factory=list)  # printed after the login table
 
 
 DemoSeeder = Callable[[DemoLog], None]
