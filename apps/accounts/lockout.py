@@ -44,6 +44,7 @@ def lockout_response(
 ) -> HttpResponse:
     """The login page the user came from, with the lockout message in place of the form's error."""
     form = LoginForm(request, initial={"username": (credentials or {}).get("username", "")})
+    form.cleaned_data = {}  # an unbound form has none; add_error needs it
     form.add_error(None, lockout_message(request))
     portal = request.path.startswith(reverse("portal:login"))
     template = "portal/login.html" if portal else "registration/login.html"

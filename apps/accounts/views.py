@@ -20,8 +20,9 @@ from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 from django_otp import login as otp_login
-from django_otp import match_token
+from django_otp import verify_token
 from django_otp.models import Device
+from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from apps.accounts import selectors, services
@@ -86,8 +87,9 @@ class LogoutView(auth_views.LogoutView):
 
 
 def _verify_code(request: HttpRequest, user: User, code: str, purpose: str) -> Device | None:
-    """Try the code on the user's devices (authenticator, then recovery codes); audit the outcome."""
-    device = match_token(user, code)
+    """Try the code on the user's devices and audit the outcome. Digits go to the authenticators, anything else to
+    the recovery codes: a recovery code tried on an authenticator would count as a wrong code and throttle it."""
+    device = _matching_device(user, code)
     if device is None:
         services.second_factor_failure_record(user=user, client_ip=client_ip(request))
         return None
@@ -95,6 +97,15 @@ def _verify_code(request: HttpRequest, user: User, code: str, purpose: str) -> D
         user=user, device=device, client_ip=client_ip(request), purpose=purpose
     )
     return device
+
+
+def _matching_device(user: User, code: str) -> Device | None:
+    kind: type[Device] = TOTPDevice if code.isdigit() else StaticDevice
+    for candidate in kind.objects.filter(user=user, confirmed=True):
+        device = verify_token(user, candidate.persistent_id, code)
+        if device is not None:
+            return device
+    return None
 
 
 def _throttled(user: User) -> bool:
@@ -170,6 +181,11 @@ def _enrol(request: HttpRequest, user: User, next_url: str) -> HttpResponse:
     device = services.totp_device_pending(user=user)
     form = EnrolForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        if not device.verify_is_allowed()[0]:
+            form.add_error("code", THROTTLED_MESSAGE)
+            return render(
+                request, "accounts/second_factor_enrol.html", _enrol_page(form, next_url, user, device)
+            )
         codes = services.totp_device_confirm(actor=user, device=device, token=form.cleaned_data["code"])
         if codes is None:
             form.add_error("code", WRONG_CODE_MESSAGE)
@@ -179,8 +195,12 @@ def _enrol(request: HttpRequest, user: User, next_url: str) -> HttpResponse:
             mark_authentication_confirmed(request)
             context = {"codes": _grouped(codes), "next": next_url, "just_enrolled": True}
             return render(request, "accounts/recovery_codes.html", context)
+    return render(request, "accounts/second_factor_enrol.html", _enrol_page(form, next_url, user, device))
+
+
+def _enrol_page(form: EnrolForm, next_url: str, user: User, device: TOTPDevice) -> dict[str, Any]:
     context = {"form": form, "next": next_url, "mandatory": selectors.second_factor_mandatory(user)}
-    return render(request, "accounts/second_factor_enrol.html", context | _enrolment_context(device))
+    return context | _enrolment_context(device)
 
 
 def _grouped(codes: list[str]) -> list[str]:
