@@ -6,6 +6,7 @@ read only the username from them: no password ever reaches the audit log.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from axes.helpers import get_client_ip_address
@@ -16,6 +17,7 @@ from django.http import HttpRequest
 
 from apps.accounts import services
 from apps.accounts.models import User
+from apps.accounts.session import LAST_SEEN_KEY
 
 # Set on the request by whoever logs a user out for a reason other than the "Sair" button.
 LOGOUT_REASON_ATTRIBUTE = "outorga_logout_reason"
@@ -34,6 +36,13 @@ def _path(request: HttpRequest | None) -> str:
 @receiver(user_logged_in, dispatch_uid="accounts.audit_login")
 def audit_login(sender: Any, request: HttpRequest | None, user: User, **kwargs: Any) -> None:
     services.login_success_record(user=user, client_ip=client_ip(request), path=_path(request))
+
+
+@receiver(user_logged_in, dispatch_uid="accounts.start_idle_clock")
+def start_idle_clock(sender: Any, request: HttpRequest | None, user: User, **kwargs: Any) -> None:
+    # The inactivity timeout counts from the login, not from the first page after it.
+    if request is not None and hasattr(request, "session"):
+        request.session[LAST_SEEN_KEY] = time.time()
 
 
 @receiver(user_login_failed, dispatch_uid="accounts.audit_login_failed")
