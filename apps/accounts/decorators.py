@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from functools import wraps
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 from urllib.parse import urlencode, urlsplit
 
 from django.conf import settings
@@ -26,9 +26,13 @@ REAUTHENTICATION_MESSAGE = (
 )
 
 
+@overload
+def recent_authentication_required(view: View, /) -> View: ...
+@overload
+def recent_authentication_required(*, actions: Collection[str]) -> Callable[[View], View]: ...
 def recent_authentication_required(
     view: View | None = None, *, actions: Collection[str] | None = None
-) -> Any:
+) -> View | Callable[[View], View]:
     """Let the view run only if the user confirmed password and second factor in the last REAUTHENTICATION_MINUTES;
     otherwise send them to confirm it and bring them back. Put it right under @login_required.
 

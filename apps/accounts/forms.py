@@ -132,7 +132,7 @@ class OwnPasswordChangeForm(PasswordFieldsMixin, PasswordChangeForm):
         self._label_fields()
 
 
-class ResetSetPasswordForm(PasswordFieldsMixin, SetPasswordForm):
+class ResetSetPasswordForm(PasswordFieldsMixin, SetPasswordForm[User]):
     password_reason = "reset"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -17,7 +17,7 @@ def second_factor_mandatory(user: Any) -> bool:
 
 def has_authenticator(user: Any) -> bool:
     """An enrolled (confirmed) authenticator app. Recovery codes only back one up, so they do not count."""
-    return TOTPDevice.objects.filter(user=user, confirmed=True).exists()
+    return bool(TOTPDevice.objects.filter(user=user, confirmed=True).exists())
 
 
 def authenticators(user: Any) -> list[TOTPDevice]:
@@ -26,4 +26,4 @@ def authenticators(user: Any) -> list[TOTPDevice]:
 
 def recovery_codes_left(user: Any) -> int:
     device = StaticDevice.objects.filter(user=user, confirmed=True).first()
-    return device.token_set.count() if device is not None else 0
+    return int(device.token_set.count()) if device is not None else 0

@@ -64,7 +64,11 @@ def user_create(
     user = User(username=username, full_name=full_name, kind=kind, email=email, cpf=cpf, phone=phone)
     user.set_password(password)  # hashed now so full_clean sees a password; saved only if everything is valid
     errors: dict[str, list[str]] = {}
-    for check in (lambda: password_check(password=password, user=user), user.full_clean):
+    checks: tuple[Callable[[], None], ...] = (
+        lambda: password_check(password=password, user=user),
+        user.full_clean,
+    )
+    for check in checks:
         try:
             check()
         except ValidationError as exc:

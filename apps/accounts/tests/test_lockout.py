@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -16,7 +18,7 @@ pytestmark = pytest.mark.django_db
 LOCKED = "Acesso bloqueado por excesso de tentativas sem sucesso"
 
 
-def _try(client: Client, url: str, username: str, password: str, **extra: str) -> int:
+def _try(client: Client, url: str, username: str, password: str, **extra: Any) -> int:
     return client.post(url, {"username": username, "password": password}, **extra).status_code
 
 
@@ -49,7 +51,8 @@ def test_the_attempts_are_in_the_audit_trail_without_the_password(analyst_olimpi
     assert not AuditEvent.objects.filter(action="auth.login").exists()
     everything = str(list(AuditEvent.objects.values_list("before", "after")))
     assert "errada" not in everything and PERSONA_PASSWORD not in everything
-    assert failures.first().after["ip"] == "127.0.0.1"  # type: ignore[union-attr]
+    first = failures.first()
+    assert first is not None and first.after is not None and first.after["ip"] == "127.0.0.1"
 
 
 def test_a_locked_account_is_locked_from_another_client_too(analyst_olimpia: User) -> None:

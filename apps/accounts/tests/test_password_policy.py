@@ -67,7 +67,7 @@ def test_the_password_change_screen_refuses_a_weak_password(analyst_olimpia_clie
 def test_the_password_change_screen_changes_it_keeps_the_session_and_audits(
     analyst_olimpia_client: Client,
     analyst_olimpia: User,
-    mailoutbox: list,
+    mailoutbox: list[Any],
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     User.objects.filter(pk=analyst_olimpia.pk).update(email="ana@olimpia.sp.gov.br")

@@ -23,7 +23,7 @@ def _request_link(client: Client, email: str, capture: Any) -> Any:
 
 
 def test_a_user_resets_the_password_through_the_e_mailed_link(
-    analyst_olimpia: User, mailoutbox: list, django_capture_on_commit_callbacks: Any
+    analyst_olimpia: User, mailoutbox: list[Any], django_capture_on_commit_callbacks: Any
 ) -> None:
     User.objects.filter(pk=analyst_olimpia.pk).update(email="ana@olimpia.sp.gov.br")
     client = Client()
@@ -58,7 +58,7 @@ def test_a_user_resets_the_password_through_the_e_mailed_link(
 
 
 def test_an_unknown_address_gets_the_same_answer_and_no_mail(
-    mailoutbox: list, django_capture_on_commit_callbacks: Any
+    mailoutbox: list[Any], django_capture_on_commit_callbacks: Any
 ) -> None:
     response, _ = _request_link(Client(), "ninguem@exemplo.com.br", django_capture_on_commit_callbacks)
     assert "Confira seu e-mail" in response.content.decode()
@@ -66,7 +66,7 @@ def test_an_unknown_address_gets_the_same_answer_and_no_mail(
 
 
 def test_a_reset_unlocks_a_locked_account(
-    analyst_olimpia: User, mailoutbox: list, django_capture_on_commit_callbacks: Any
+    analyst_olimpia: User, mailoutbox: list[Any], django_capture_on_commit_callbacks: Any
 ) -> None:
     User.objects.filter(pk=analyst_olimpia.pk).update(email="ana@olimpia.sp.gov.br")
     for n in range(10):
