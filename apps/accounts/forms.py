@@ -132,7 +132,7 @@ class OwnPasswordChangeForm(PasswordFieldsMixin, PasswordChangeForm):
         self._label_fields()
 
 
-class ResetSetPasswordForm(PasswordFieldsMixin, SetPasswordForm[User]):
+class ResetSetPasswordForm(PasswordFieldsMixin, SetPasswordForm):  # type: ignore[type-arg]  # generic only in stubs
     password_reason = "reset"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
