@@ -7,6 +7,7 @@ DEBUG=0 plus SECRET_KEY, ALLOWED_HOSTS and DATABASE_URL; see README.md.
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -87,6 +88,11 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "outorga",
+    # Authentication at ASVS L2 (see the block "Authentication" below).
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
+    "axes",
     "apps.accounts",
     "apps.tenancy",
     "apps.audit",
@@ -117,11 +123,16 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "apps.tenancy.querysets.RequestRolesMiddleware",
+    "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "apps.accounts.middleware.SessionExpiryMiddleware",
+    "apps.accounts.middleware.IdleTimeoutMiddleware",
+    "apps.accounts.middleware.SecondFactorRequiredMiddleware",
     "apps.web.middleware.DatabaseUnavailableMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the Portuguese lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "outorga.urls"
@@ -180,16 +191,53 @@ def _database_from_env() -> dict[str, object]:
 DATABASES = {"default": _database_from_env()}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# --- Authentication (ASVS 5.0 level 2; owner: apps/accounts, see docs/security.md) -------------------------
 AUTH_USER_MODEL = "accounts.User"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
+# django-axes first: it refuses a locked-out account or client before the password is even checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+PASSWORD_MIN_LENGTH = env_int("PASSWORD_MIN_LENGTH", 12)
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {
+        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+        "OPTIONS": {"min_length": PASSWORD_MIN_LENGTH},
+    },
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Reset links by e-mail are valid for this long (seconds); a used link stops working at once.
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3600)
+# Lockout (django-axes, database handler: one store shared by every worker). After LOGIN_FAILURE_LIMIT
+# failures an account is locked (from any client) and so is a client (for any account), for
+# LOGIN_LOCKOUT_MINUTES after the last failure. A successful login clears that account's count.
+AXES_ENABLED = env_bool("AXES_ENABLED", True)
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_FORM_FIELD = "username"
+AXES_LOCKOUT_CALLABLE = "apps.accounts.lockout.lockout_response"
+AXES_ENABLE_ADMIN = False
+# Behind a reverse proxy every request comes from the proxy's address: tell axes how many trusted
+# proxies add X-Forwarded-For, or one attacker would lock out the whole city hall.
+AXES_IPWARE_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0) or None
+AXES_IPWARE_META_PRECEDENCE_ORDER = (
+    ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR") if AXES_IPWARE_PROXY_COUNT else ("REMOTE_ADDR",)
+)
+# Second factor (django-otp): TOTP apps and single-use recovery codes. Mandatory for staff.
+OTP_TOTP_ISSUER = env_str("OTP_TOTP_ISSUER", "Outorga")
+OTP_TOTP_TOLERANCE = 1
+# A session idle for this long is closed; a sensitive action needs password + code this recently.
+SESSION_IDLE_TIMEOUT_MINUTES = env_int("SESSION_IDLE_TIMEOUT_MINUTES", 30)
+REAUTHENTICATION_MINUTES = env_int("REAUTHENTICATION_MINUTES", 15)
+# --- end of authentication -------------------------------------------------------------------------------
 
 LANGUAGE_CODE = "pt-br"
 LANGUAGES = [("pt-br", "Português (Brasil)")]

@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from apps.accounts.decorators import recent_authentication_required
 from apps.dueprocess import active_debt, finality, fines, forms, selectors, services
 from apps.dueprocess.choices import Instance
 from apps.dueprocess.models import Appeal, AppealAttachment, Regularization, Sanction
@@ -69,6 +70,7 @@ def queue(request: HttpRequest, ibge_code: str, instance: str) -> HttpResponse:
 
 
 @login_required
+@recent_authentication_required
 @require_http_methods(["GET", "POST"])
 def judge(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     appeal = _appeal_to_judge(request, ibge_code, pk)
@@ -190,6 +192,7 @@ def appeal_new(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 
 
 @login_required
+@recent_authentication_required
 @require_POST
 def regularize(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     municipality = _municipality(request, ibge_code, SANCTION, "change")

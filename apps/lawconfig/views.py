@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 import lawcode
+from apps.accounts.decorators import recent_authentication_required
 from apps.lawconfig import engine, services
 from apps.lawconfig.forms import (
     ClosureForm,
@@ -170,6 +171,7 @@ def _attach(form: Any, refusal: ValidationError) -> None:
 
 
 @login_required
+@recent_authentication_required
 @require_POST
 def ufm_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
     municipality = _municipality(request, ibge_code, "lawconfig.fiscalunitvalue")
@@ -188,6 +190,7 @@ def ufm_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
 
 
 @login_required
+@recent_authentication_required
 @require_POST
 def parameter_value_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
     municipality = _municipality(request, ibge_code, "lawconfig.parametervalue")
@@ -206,6 +209,7 @@ def parameter_value_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
 
 
 @login_required
+@recent_authentication_required
 @require_POST
 def interpretation_choose(request: HttpRequest, ibge_code: str, interpretation_id: str) -> HttpResponse:
     municipality = _municipality(request, ibge_code, "lawconfig.interpretationchoice")
@@ -227,6 +231,7 @@ def interpretation_choose(request: HttpRequest, ibge_code: str, interpretation_i
 
 
 @login_required
+@recent_authentication_required
 @require_http_methods(["POST"])
 def closure_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
     municipality = _municipality(request, ibge_code, "lawconfig.municipalclosure")
@@ -243,6 +248,7 @@ def closure_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
 
 
 @login_required
+@recent_authentication_required
 @require_POST
 def closure_remove(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     municipality = _municipality(request, ibge_code, "lawconfig.municipalclosure")
