@@ -7,6 +7,12 @@ from apps.tenancy.querysets import MunicipalityScopedQuerySet
 GLOBAL_CHAIN = "global"
 
 
+class HashScheme(models.TextChoices):
+    # Events written before the keyed chain: plain SHA-256, still verified as they were written.
+    LEGACY_SHA256 = "sha256", "SHA-256 (sem chave, eventos antigos)"
+    HMAC_SHA256 = "hmac-sha256", "HMAC-SHA256 (com chave fora do banco)"
+
+
 class AuditEventQuerySet(MunicipalityScopedQuerySet["AuditEvent"]):
     def of_chain(self, chain: str) -> AuditEventQuerySet:
         return self.filter(chain=chain).order_by("seq")
@@ -15,7 +21,7 @@ class AuditEventQuerySet(MunicipalityScopedQuerySet["AuditEvent"]):
 class AuditEvent(models.Model):
     """One recorded change or personal-data read. Append-only: database triggers refuse UPDATE/DELETE.
 
-    Each municipality has its own hash chain (`chain` = IBGE code; events with no municipality go to
+    Each municipality has its own HMAC chain (`chain` = IBGE code; events with no municipality go to
     the "global" chain). `seq` numbers events inside a chain and is unique with it, so two writers
     racing for the same head cannot both append: one of them fails instead of forking the chain.
     """
@@ -42,6 +48,9 @@ class AuditEvent(models.Model):
     request_id = models.CharField("id da requisição", max_length=64, blank=True)
     prev_hash = models.CharField("hash anterior", max_length=64, blank=True)
     hash = models.CharField("hash", max_length=64, unique=True)
+    # How `hash` was computed and with which key id (apps.audit.keys): rotation keeps old events verifiable.
+    hash_scheme = models.CharField("esquema do hash", max_length=16, choices=HashScheme.choices)
+    key_id = models.CharField("id da chave", max_length=32, blank=True)
 
     objects = AuditEventQuerySet.as_manager()
 

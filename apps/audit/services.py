@@ -10,8 +10,10 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from apps.audit.context import current_request_id
-from apps.audit.hashing import event_hash, hashed_fields, to_json_safe
-from apps.audit.models import GLOBAL_CHAIN, AuditEvent
+from apps.audit.hashing import keyed_event_hash, hashed_fields, to_json_safe
+from apps.audit.keys import configured_keys
+from apps.audit.minimization import minimize
+from apps.audit.models import GLOBAL_CHAIN, AuditEvent, HashScheme
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -40,7 +42,9 @@ def audit_record(
 ) -> AuditEvent:
     """Append one event to the municipality's chain, in the caller's transaction.
 
-    The request id defaults to the one RequestIdMiddleware put in context for this request.
+    Personal fields of before/after are minimized (apps.audit.minimization) before anything is stored, and
+    the event is HMAC-signed with the current audit key. The request id defaults to the one
+    RequestIdMiddleware put in context for this request.
     """
     if not transaction.get_connection().in_atomic_block:
         raise AuditOutsideTransactionError(
@@ -52,15 +56,19 @@ def audit_record(
         raise ValueError("audit_record needs obj or object_type")
     if request_id is None:
         request_id = current_request_id()
+    keys = configured_keys()
+    before, after = minimize(to_json_safe(before), to_json_safe(after), keys)
     chain = municipality.ibge_code if municipality is not None else GLOBAL_CHAIN
     head = _lock_chain_head(chain)
     event = AuditEvent(
         occurred_at=timezone.now(), municipality=municipality, chain=chain,
         seq=(head.seq + 1) if head else 1, action=action, object_type=object_type, object_id=object_id,
-        before=to_json_safe(before), after=to_json_safe(after), request_id=request_id,
-        prev_hash=head.hash if head else "", **_actor_fields(actor),
+        before=before, after=after, request_id=request_id, prev_hash=head.hash if head else "",
+        hash_scheme=HashScheme.HMAC_SHA256, key_id=keys.current_id, **_actor_fields(actor),
     )  # fmt: skip
-    event.hash = event_hash(hashed_fields(event), event.prev_hash)
+    event.hash = keyed_event_hash(
+        hashed_fields(event), event.prev_hash, key_id=keys.current_id, secret=keys.current_secret
+    )
     event.save(force_insert=True)
     return event
 
