@@ -10,7 +10,7 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from apps.audit.context import current_request_id
-from apps.audit.hashing import keyed_event_hash, hashed_fields, to_json_safe
+from apps.audit.hashing import hashed_fields, keyed_event_hash, to_json_safe
 from apps.audit.keys import configured_keys
 from apps.audit.minimization import minimize
 from apps.audit.models import GLOBAL_CHAIN, AuditEvent, HashScheme

@@ -39,11 +39,8 @@ class Command(BaseCommand):
         if loaded.problems or any(not report.ok for report in reports):
             raise CommandError("audit chain verification FAILED", returncode=1)
         total = sum(report.events for report in reports)
-        self.stdout.write(
-            self.style.SUCCESS(
-                f"OK: {len(reports)} chain(s), {total} event(s) verified, {loaded.files} checkpoint file(s) in {directory}"
-            )
-        )
+        summary = f"OK: {len(reports)} chain(s), {total} event(s) verified"
+        self.stdout.write(self.style.SUCCESS(f"{summary}, {loaded.files} checkpoint file(s) in {directory}"))
 
     def _chains(self, ibge_code: str | None, loaded: LoadedCheckpoints) -> list[str]:
         if ibge_code is None:
