@@ -66,6 +66,16 @@ if not DEBUG and SECRET_KEY == _DEV_SECRET_KEY:
 # Old keys still accepted for signatures (sessions, password-reset links) while a new key is rolled out.
 SECRET_KEY_FALLBACKS = env_list("SECRET_KEY_FALLBACKS", [])
 
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"] if DEBUG else [])
+if not DEBUG and not ALLOWED_HOSTS:
+    # Without hosts Django answers every request with 400; say so at start-up instead.
+    raise ImproperlyConfigured(
+        "ALLOWED_HOSTS is not set. Production (DEBUG=0) needs the public host name(s), comma-separated, "
+        "e.g. ALLOWED_HOSTS=outorga.olimpia.sp.gov.br"
+    )
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+CSRF_FAILURE_VIEW = "apps.web.errors.csrf_failure"
+
 # --- Audit chain keys and checkpoints (apps.audit; docs/security.md) ---------------------------------------
 # HMAC keys of the audit chain, kept outside the database: AUDIT_HMAC_KEYS="<id>:<key>,..." or
 # AUDIT_HMAC_KEYS_FILE (one <id>:<key> per line). New events use AUDIT_HMAC_KEY_ID (default: the last key
@@ -78,16 +88,6 @@ AUDIT_KEYS = load_audit_keys(os.environ, debug=DEBUG)
 AUDIT_CHECKPOINT_DIR = Path(env_str("AUDIT_CHECKPOINT_DIR", str(VAR_DIR / "audit-checkpoints")))
 AUDIT_CHECKPOINT_RECIPIENTS = env_list("AUDIT_CHECKPOINT_RECIPIENTS", [])
 # --- end of audit block -------------------------------------------------------------------------------------
-
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"] if DEBUG else [])
-if not DEBUG and not ALLOWED_HOSTS:
-    # Without hosts Django answers every request with 400; say so at start-up instead.
-    raise ImproperlyConfigured(
-        "ALLOWED_HOSTS is not set. Production (DEBUG=0) needs the public host name(s), comma-separated, "
-        "e.g. ALLOWED_HOSTS=outorga.olimpia.sp.gov.br"
-    )
-CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
-CSRF_FAILURE_VIEW = "apps.web.errors.csrf_failure"
 
 INSTALLED_APPS = [
     "django.contrib.auth",

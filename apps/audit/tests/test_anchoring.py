@@ -120,7 +120,7 @@ def test_it_writes_read_only_files_and_never_overwrites_one(anchored: Path) -> N
     assert all(not (f.stat().st_mode & stat.S_IWUSR) for f in files)
     document = json.loads(files[0].read_text())
     assert set(document) == {"format", "created_at", "key_id", "heads", "signature"}
-    assert {"chain": CHAIN, "seq": 5} == {k: document["heads"][0][k] for k in ("chain", "seq")}
+    assert {k: document["heads"][0][k] for k in ("chain", "seq")} == {"chain": CHAIN, "seq": 5}
 
 
 def test_it_refuses_to_anchor_a_broken_chain(anchored: Path) -> None:
