@@ -44,7 +44,10 @@ def test_it_reads_a_key_file_and_an_explicit_current_id(tmp_path: Path) -> None:
         ({"AUDIT_HMAC_KEYS": "k1:short"}, "shorter than 32 characters"),
         ({"AUDIT_HMAC_KEYS": KEY_A}, "each entry must be <id>:<key>"),
         ({"AUDIT_HMAC_KEYS": f"k:{KEY_A},k:{KEY_B}"}, "appears twice"),
-        ({"AUDIT_HMAC_KEYS": f"k:{KEY_A}", "AUDIT_HMAC_KEY_ID": "x"}, "is not among the configured audit keys"),
+        (
+            {"AUDIT_HMAC_KEYS": f"k:{KEY_A}", "AUDIT_HMAC_KEY_ID": "x"},
+            "is not among the configured audit keys",
+        ),
         ({"AUDIT_HMAC_KEYS_FILE": "/nonexistent/audit.keys"}, "AUDIT_HMAC_KEYS_FILE cannot be read"),
     ],
 )
@@ -59,7 +62,9 @@ def test_debug_falls_back_to_the_development_key() -> None:
 
 def test_settings_refuse_to_start_without_the_key_in_production(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("AUDIT_", "DJANGO_SETTINGS"))}
-    env.update(DEBUG="0", SECRET_KEY="t3st-" + "x" * 50, ALLOWED_HOSTS="x.gov.br", OUTORGA_VAR_DIR=str(tmp_path))
+    env.update(
+        DEBUG="0", SECRET_KEY="t3st-" + "x" * 50, ALLOWED_HOSTS="x.gov.br", OUTORGA_VAR_DIR=str(tmp_path)
+    )
     result = subprocess.run(
         [sys.executable, "-c", "import outorga.settings"], cwd=ROOT, env=env, capture_output=True, text=True
     )
@@ -86,7 +91,9 @@ def test_legacy_sha256_events_still_verify_and_keyed_events_follow_them() -> Non
     first = _legacy_event(1, "")
     second = _legacy_event(2, first.hash)
     with transaction.atomic():
-        keyed = audit_record(actor=None, municipality=None, action="test.keyed", object_type="x.y", object_id="1")
+        keyed = audit_record(
+            actor=None, municipality=None, action="test.keyed", object_type="x.y", object_id="1"
+        )
     assert keyed.prev_hash == second.hash and keyed.hash_scheme == HashScheme.HMAC_SHA256
     output, ok = run("audit_verify")
     assert ok, output
