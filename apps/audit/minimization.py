@@ -38,6 +38,7 @@ PERSONAL_FIELDS: Mapping[str, Treatment] = {
     "holder_document": Treatment.MASK_DOCUMENT,
     "payer_document": Treatment.MASK_DOCUMENT,
     "driver_cpf": Treatment.MASK_DOCUMENT,
+    "requester_cpf": Treatment.MASK_DOCUMENT,
     "birth_date": Treatment.REMOVE,
     "cnh_number": Treatment.KEYED_HASH,
     "street": Treatment.KEYED_HASH,
