@@ -44,6 +44,7 @@ FIELD_LABELS: dict[str, str] = {
     "fields": "campos exibidos",
     "birth_date": "data de nascimento",
     "cpf": "CPF",
+    "address": "endereço",
 }
 
 PROTECTED_VALUE = "(valor protegido)"

@@ -41,6 +41,7 @@ PERSONAL_FIELDS: Mapping[str, Treatment] = {
     "requester_cpf": Treatment.MASK_DOCUMENT,
     "birth_date": Treatment.REMOVE,
     "cnh_number": Treatment.KEYED_HASH,
+    "address": Treatment.KEYED_HASH,
     "street": Treatment.KEYED_HASH,
     "complement": Treatment.KEYED_HASH,
     "postal_code": Treatment.KEYED_HASH,

@@ -37,7 +37,7 @@ def triggers_disabled_by_owner() -> Iterator[None]:
                 yield
 
 
-def tamper(sql: str, params: Sequence[object] = ()) -> None:
+def tamper(sql: str, params: Sequence[int | str] = ()) -> None:
     with triggers_disabled_by_owner(), connection.cursor() as cursor:
         cursor.execute(sql, list(params))
 

@@ -138,6 +138,6 @@ def test_it_mails_the_checkpoint_to_the_auditors(olimpia: Municipality, settings
     (message,) = mail.outbox
     assert message.to == ["auditoria@olimpia.sp.gov.br"]
     assert "Ponto de verificação" in message.subject
-    name, content, mimetype = message.attachments[0]  # type: ignore[misc]
+    name, content, mimetype = message.attachments[0]
     assert name.startswith("checkpoint-") and mimetype == "application/json"
     assert json.loads(content)["heads"][0]["chain"] == CHAIN
