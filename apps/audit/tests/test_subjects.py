@@ -228,3 +228,15 @@ def test_a_request_of_another_municipality_is_404(
     dpo = make_staff("dpo.votuporanga", (votuporanga, "auditor_dpo"))
     row = new_request(votuporanga, dpo, dt.date.today())
     assert auditor_olimpia_client.get(reverse("audit:request_detail", args=[row.pk])).status_code == 404
+
+
+def test_the_home_card_counts_pending_and_late_requests(
+    auditor_olimpia_client: Client, auditor_olimpia: User, olimpia: Municipality
+) -> None:
+    new_request(olimpia, auditor_olimpia, dt.date.today() - dt.timedelta(days=20))
+    new_request(olimpia, auditor_olimpia, dt.date.today())
+    response = auditor_olimpia_client.get(reverse("municipality_home", args=["3533908"]))
+    (card,) = [card for card in response.context["cards"] if card.key == "data_subject_requests"]
+    assert [(item.label, item.value) for item in card.items] == [
+        ("Requerimentos de titulares pendentes", 2), ("Com prazo vencido (art. 19, II)", 1),
+    ]  # fmt: skip
