@@ -166,7 +166,10 @@ def data_subject_request_create(
     as_of: dt.date,
 ) -> DataSubjectRequest:
     """Register a request; it is linked to the person registered with that CPF in the municipality, if any."""
-    cpf = validate_cpf(requester_cpf)
+    try:
+        cpf = validate_cpf(requester_cpf)
+    except ValidationError as refusal:
+        raise ValidationError({"requester_cpf": refusal.messages}) from None
     if received_on > as_of:
         raise ValidationError(
             {

@@ -185,7 +185,9 @@ def request_list(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def request_create(request: HttpRequest) -> HttpResponse:
     municipalities = _request_municipalities(request, "change")
-    form = DataSubjectRequestForm(request.POST or None, municipalities=municipalities)
+    form = DataSubjectRequestForm(
+        request.POST or None, municipalities=municipalities, initial={"received_on": timezone.localdate()}
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         municipality = next(m for m in municipalities if m.ibge_code == data["municipality"])

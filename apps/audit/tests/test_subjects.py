@@ -240,3 +240,18 @@ def test_the_home_card_counts_pending_and_late_requests(
     assert [(item.label, item.value) for item in card.items] == [
         ("Requerimentos de titulares pendentes", 2), ("Com prazo vencido (art. 19, II)", 1),
     ]  # fmt: skip
+
+
+def test_an_invalid_cpf_is_refused_on_its_field(
+    auditor_olimpia_client: Client, olimpia: Municipality
+) -> None:
+    response = auditor_olimpia_client.post(
+        reverse("audit:request_create"),
+        {
+            "municipality": "3533908", "requester_name": "X", "requester_cpf": "529.982.247-26", "contact": "x",
+            "kind": "access", "description": "x", "received_on": dt.date.today().isoformat(),
+        },
+    )  # fmt: skip
+    assert response.context["form"].errors["requester_cpf"] == [
+        "CPF: número inválido (dígitos verificadores não conferem)."
+    ]
