@@ -77,6 +77,19 @@ if not DEBUG and not ALLOWED_HOSTS:
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 CSRF_FAILURE_VIEW = "apps.web.errors.csrf_failure"
 
+# --- Audit chain keys and checkpoints (apps.audit; docs/security.md) ---------------------------------------
+# HMAC keys of the audit chain, kept outside the database: AUDIT_HMAC_KEYS="<id>:<key>,..." or
+# AUDIT_HMAC_KEYS_FILE (one <id>:<key> per line). New events use AUDIT_HMAC_KEY_ID (default: the last key
+# listed); old events verify with the id they recorded. DEBUG uses a public development key; DEBUG=0
+# refuses to start without a real one. `manage.py audit_anchor` writes signed chain heads to
+# AUDIT_CHECKPOINT_DIR (keep it off the database server) and mails them to AUDIT_CHECKPOINT_RECIPIENTS.
+from apps.audit.keys import load_audit_keys  # noqa: E402  (stdlib-only module, no app registry needed)
+
+AUDIT_KEYS = load_audit_keys(os.environ, debug=DEBUG)
+AUDIT_CHECKPOINT_DIR = Path(env_str("AUDIT_CHECKPOINT_DIR", str(VAR_DIR / "audit-checkpoints")))
+AUDIT_CHECKPOINT_RECIPIENTS = env_list("AUDIT_CHECKPOINT_RECIPIENTS", [])
+# --- end of audit block -------------------------------------------------------------------------------------
+
 INSTALLED_APPS = [
     "django.contrib.auth",
     "django.contrib.contenttypes",
