@@ -111,3 +111,9 @@ def test_a_non_numeric_id_answers_404_not_500(agent_olimpia: User, path: str) ->
 def test_a_non_numeric_case_filter_lists_nothing_instead_of_failing(agent_olimpia: User) -> None:
     response = api(agent_olimpia).get("/api/v1/enforcement/notices/", {"case": "abc"})
     assert response.status_code == 200 and response.json()["results"] == []
+
+
+def test_a_100_kb_description_is_refused_by_the_api(olimpia: Municipality, agent_olimpia: User) -> None:
+    response = api(agent_olimpia).post(CASES, auto(olimpia, description="x" * 102_400), format="json")
+    assert response.status_code == 400 and "description" in response.data
+    assert not InfractionCase.objects.exists()
