@@ -23,7 +23,10 @@ JSON_ERRORS = {
     403: ("forbidden", "Acesso não permitido."),
     404: ("not_found", "Endereço ou registro não encontrado."),
     500: ("server_error", "Erro interno. A equipe foi avisada; tente de novo mais tarde."),
-    503: ("database_unavailable", "Serviço temporariamente indisponível (banco de dados). Tente em instantes."),
+    503: (
+        "database_unavailable",
+        "Serviço temporariamente indisponível (banco de dados). Tente em instantes.",
+    ),
 }
 
 

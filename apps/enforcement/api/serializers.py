@@ -55,15 +55,21 @@ class CaseCreateSerializer(serializers.Serializer[Any]):
     occurred_at = serializers.DateTimeField()
     # Max lengths are the columns' (PostgreSQL refuses longer text with an error, not a message).
     place = serializers.CharField(required=False, allow_blank=True, default="", max_length=300)
-    description = serializers.CharField(required=False, allow_blank=True, default="", max_length=TEXT_MAX_LENGTH)
-    circumstances = serializers.CharField(required=False, allow_blank=True, default="", max_length=TEXT_MAX_LENGTH)
+    description = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=TEXT_MAX_LENGTH
+    )
+    circumstances = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=TEXT_MAX_LENGTH
+    )
     driver = serializers.IntegerField(required=False, allow_null=True, default=None)
     driver_name = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
     offender_name = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
     offender_address = serializers.CharField(required=False, allow_blank=True, default="", max_length=300)
     agent_registration = serializers.CharField(required=False, allow_blank=True, default="", max_length=40)
     already_punished_as_traffic_only = serializers.BooleanField(required=False, default=False)
-    traffic_only_reference = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
+    traffic_only_reference = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=200
+    )
 
 
 class NoticeCreateSerializer(serializers.Serializer[Any]):

@@ -96,7 +96,9 @@ def test_another_municipalitys_driver_is_refused_not_stored_as_none(
     other = pj_case(votuporanga, 61, "Vans de Outra Cidade Ltda", "Otávio Outro", as_of=dt.date(2026, 3, 1))
     response = api(agent_olimpia).post(CASES, auto(olimpia, driver=other.driver.pk), format="json")
     assert response.status_code == 400
-    assert response.data == {"driver": ["Condutor cadastrado: não há condutor com este código em Olímpia-SP."]}
+    assert response.data == {
+        "driver": ["Condutor cadastrado: não há condutor com este código em Olímpia-SP."]
+    }
     assert "Otávio" not in response.content.decode()
     assert not InfractionCase.objects.exists()
 

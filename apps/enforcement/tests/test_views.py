@@ -204,5 +204,7 @@ def test_the_authority_filters_autos_by_state(
 def test_a_100_kb_description_is_refused_naming_the_field(olimpia: Municipality, agent_olimpia: User) -> None:
     response = client_for(agent_olimpia).post(url("case_new", olimpia), form_data(description="x" * 102_400))
     assert response.status_code == 400
-    assert "Descrição da infração: no máximo 4000 caracteres (o texto tem 102400)." in response.content.decode()
+    assert (
+        "Descrição da infração: no máximo 4000 caracteres (o texto tem 102400)." in response.content.decode()
+    )
     assert not InfractionCase.objects.exists()

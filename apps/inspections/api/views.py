@@ -65,7 +65,9 @@ INSPECTOR_UNKNOWN = "Vistoriador: não há servidor com este código em {municip
 def _inspector(user_id: int, vehicle: Vehicle) -> User | None:
     """Only the vehicle's municipality's staff: another town's user id is "not found", never named."""
     return (
-        User.objects.filter(pk=user_id, memberships__municipality_id=vehicle.municipality_id).distinct().first()
+        User.objects.filter(pk=user_id, memberships__municipality_id=vehicle.municipality_id)
+        .distinct()
+        .first()
     )
 
 

@@ -19,7 +19,9 @@ pytestmark = pytest.mark.django_db
 URL = "/consulta/denunciar/"
 
 
-def test_the_form_explains_the_check_and_loads_the_local_script(client: Client, olimpia: Municipality) -> None:
+def test_the_form_explains_the_check_and_loads_the_local_script(
+    client: Client, olimpia: Municipality
+) -> None:
     page = client.get(URL).content.decode()
     assert "o seu navegador faz um pequeno cálculo antes do envio" in page
     assert "sem serviços de terceiros" in page
@@ -33,11 +35,16 @@ def test_a_send_without_the_proof_of_work_is_refused_in_portuguese(
     data = _form(today) | {"pow_nonce": ""}
     response = client.post(URL, data)
     assert response.status_code == 400
-    assert "Verificação contra envios automáticos: o cálculo do navegador não chegou" in response.content.decode()
+    assert (
+        "Verificação contra envios automáticos: o cálculo do navegador não chegou"
+        in response.content.decode()
+    )
     assert not Complaint.objects.exists()
 
 
-def test_a_wrong_nonce_is_refused(client: Client, olimpia: Municipality, today: dt.date, settings: Any) -> None:
+def test_a_wrong_nonce_is_refused(
+    client: Client, olimpia: Municipality, today: dt.date, settings: Any
+) -> None:
     settings.PUBLIC_COMPLAINT_POW_BITS = 12
     challenge = pow.issue()
     wrong = next(str(n) for n in range(10_000) if not pow.leading_zero_bits_ok(challenge.token, str(n), 12))
@@ -68,7 +75,9 @@ def test_a_forged_or_expired_challenge_is_refused(
     assert not Complaint.objects.exists()
 
 
-def test_a_refused_send_offers_a_fresh_challenge(client: Client, olimpia: Municipality, today: dt.date) -> None:
+def test_a_refused_send_offers_a_fresh_challenge(
+    client: Client, olimpia: Municipality, today: dt.date
+) -> None:
     data = _form(today) | {"pow_nonce": ""}
     page = client.post(URL, data).content.decode()
     assert f'data-pow-challenge="{data["pow_challenge"]}"' not in page

@@ -40,7 +40,9 @@ def test_two_workers_sharing_the_store_let_exactly_the_limit_through(settings: A
 
 
 def test_the_limit_holds_across_three_real_processes_counting_at_once(tmp_path: Path) -> None:
-    env = {key: value for key, value in os.environ.items() if key not in {"DATABASE_URL", "DEBUG", "REDIS_URL"}}
+    env = {
+        key: value for key, value in os.environ.items() if key not in {"DATABASE_URL", "DEBUG", "REDIS_URL"}
+    }
     env |= {"DATABASE_URL": f"sqlite:///{tmp_path / 'shared.sqlite3'}", "OUTORGA_VAR_DIR": str(tmp_path),
             "PUBLIC_RATE_LIMIT": "30", "PUBLIC_RATE_WINDOW": str(10**9)}  # fmt: skip
     manage = [sys.executable, "manage.py"]
@@ -52,7 +54,9 @@ def test_the_limit_holds_across_three_real_processes_counting_at_once(tmp_path: 
         "print(sum(ratelimit.hit(request).allowed for _ in range(20)))\n"
     )
     workers = [
-        subprocess.Popen([*manage, "shell", "-c", script], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [*manage, "shell", "-c", script], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True
+        )
         for _ in range(3)
     ]
     allowed = [int(worker.communicate(timeout=180)[0].strip().splitlines()[-1]) for worker in workers]

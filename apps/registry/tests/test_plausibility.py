@@ -36,7 +36,10 @@ def test_the_person_form_refuses_impossible_values(
 
 def test_the_person_form_keeps_plausible_values_normalized(analyst_olimpia_client: Client) -> None:
     good = PERSON | {"birth_date": "1980-05-17", "uf": "sp", "postal_code": "15400000"}
-    assert analyst_olimpia_client.post(reverse("registry:person_create", args=["3533908"]), good).status_code == 302
+    assert (
+        analyst_olimpia_client.post(reverse("registry:person_create", args=["3533908"]), good).status_code
+        == 302
+    )
     person = Person.objects.get()
     assert (person.uf, person.postal_code) == ("SP", "15400000")
 
@@ -52,7 +55,9 @@ def test_the_person_form_keeps_plausible_values_normalized(analyst_olimpia_clien
 def test_the_company_form_refuses_impossible_values(
     analyst_olimpia_client: Client, bad: dict[str, str], message: str
 ) -> None:
-    response = analyst_olimpia_client.post(reverse("registry:company_create", args=["3533908"]), COMPANY | bad)
+    response = analyst_olimpia_client.post(
+        reverse("registry:company_create", args=["3533908"]), COMPANY | bad
+    )
     assert response.status_code == 400
     assert message in response.content.decode()
     assert not Company.objects.exists()
@@ -62,7 +67,10 @@ def test_the_company_form_refuses_impossible_values(
     ("bad", "message"),
     [
         ({"manufacture_year": 1800, "model_year": 1800}, "Ano de fabricação: 1800 não é plausível"),
-        ({"registration_municipality_ibge": "9999999"}, "Código IBGE do município de registro: 9999999 não existe"),
+        (
+            {"registration_municipality_ibge": "9999999"},
+            "Código IBGE do município de registro: 9999999 não existe",
+        ),
     ],
 )
 def test_the_vehicle_form_refuses_impossible_values(
