@@ -24,7 +24,8 @@ class AtomicDatabaseCache(DatabaseCache):
         db = router.db_for_write(self.cache_model_class)
         connection = connections[db]
         quote = connection.ops.quote_name
-        table, cache_key, value_column = quote(self._table), quote("cache_key"), quote("value")
+        table = quote(self._table)  # type: ignore[attr-defined]  # set by DatabaseCache.__init__, not in the stubs
+        cache_key, value_column = quote("cache_key"), quote("value")
         lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
         now = connection.ops.adapt_datetimefield_value(timezone.now().replace(microsecond=0))
         with transaction.atomic(using=db), connection.cursor() as cursor:

