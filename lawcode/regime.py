@@ -44,9 +44,11 @@ from lawcode.questions import question_spec
 from lawcode.regime_files import ActSource, AmendmentBinding
 from lawcode.regime_files import CatalogEntry as CatalogEntry  # re-exported: rules import it from here
 from lawcode.texts import LawText
+from lawcode.vocabulary import Vocabulary
 
 if TYPE_CHECKING:
     from lawcode.calendar import LegalCalendar
+    from lawcode.penalties import PenaltyCatalog
 
 RuleFunction = Callable[[Context, Any], RuleResult]
 
@@ -147,6 +149,9 @@ class Regime:
     metadata: Mapping[str, Any]
     procedure: Procedure
     act_sources: tuple[ActSource, ...] = ()
+    vocabulary: Vocabulary = field(default_factory=Vocabulary)
+    """Declared document kinds, extra fact fields and fine units (documents/facts/units.yaml)."""
+    penalties: PenaltyCatalog | None = None  # penalties.yaml (lawcode.penalties); required to answer sanction
     citer: Citer = field(init=False)
     _calendar: LegalCalendar | None = field(default=None, init=False, repr=False)
     _merged: tuple[Config, dict[str, Parameter]] | None = field(default=None, init=False, repr=False)
@@ -211,13 +216,16 @@ class Regime:
         typed = self._typed_facts(spec.facts_class, facts, question)
         ctx = Context(self, as_of, config, allowed_cites=rule_spec.cites)
         result = rule_spec.function(ctx, typed)
+        if question == "sanction" and self.penalties is not None and isinstance(result, RuleResult):
+            self.penalties.check_result(result.result, file=rule_spec.file, line=rule_spec.line)
         return self._decision(question, spec.outcomes, rule_spec, ctx, typed, result)
 
     def _typed_facts(self, facts_class: type, facts: Any, question: str) -> Any:
+        where = f"{self.id}/{question}"
         if isinstance(facts, facts_class):
-            return facts
+            return self.vocabulary.typed_facts(facts, where)
         if isinstance(facts, Mapping):
-            return from_dict(facts_class, facts, where=f"{self.id}/{question}")
+            return self.vocabulary.typed_facts(from_dict(facts_class, facts, where=where), where)
         raise InvalidFactError(
             "facts", f"{question} takes {facts_class.__name__}, got {type(facts).__name__}"
         )

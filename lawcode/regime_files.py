@@ -30,6 +30,7 @@ from lawcode.fiscal import ufesp_parameter
 from lawcode.interpretations import Interpretation, load_interpretations
 from lawcode.params import Parameter, load_parameters
 from lawcode.texts import Amendment, parse_law_text
+from lawcode.units import FineUnit
 from lawcode.yamlsource import YamlList, YamlMap, load_yaml, reject_unknown_keys, require_keys, require_map
 
 REGIME_KEYS = (
@@ -348,9 +349,12 @@ def load_interpretations_for(folder: Path, citer: Citer) -> dict[str, Interpreta
     return load_interpretations(folder / "interpretations.yaml", citation_validator(citer))
 
 
-def load_parameters_for(folder: Path, citer: Citer) -> dict[str, Parameter]:
-    """The folder's parameters.yaml plus the engine's ``ufesp`` table (which a regime may not redeclare)."""
-    parameters = load_parameters(folder / "parameters.yaml", citation_validator(citer))
+def load_parameters_for(
+    folder: Path, citer: Citer, money: Mapping[str, FineUnit] | None = None
+) -> dict[str, Parameter]:
+    """The folder's parameters.yaml plus the engine's ``ufesp`` table (which a regime may not redeclare);
+    ``money`` are the regime's declared fine units, in which a parameter may be counted."""
+    parameters = load_parameters(folder / "parameters.yaml", citation_validator(citer), money)
     if "ufesp" in parameters:
         raise RegimeDefinitionError(
             "'ufesp' is the engine's table (data/ufesp.csv); do not redeclare it",

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from lawcode.acts import ActRegistry
 from lawcode.citations import Citer
 from lawcode.errors import RegimeDefinitionError
+from lawcode.penalties import PENALTIES_FILE, load_penalties
 from lawcode.procedure import load_procedure
 from lawcode.regime import Regime, registered_rules
 from lawcode.regime_files import (
@@ -29,6 +30,7 @@ from lawcode.regime_files import (
     load_parameters_for,
     parse_acts,
 )
+from lawcode.vocabulary import check_vocabulary, load_vocabulary
 from lawcode.yamlsource import YamlMap, load_yaml, reject_unknown_keys, require_keys, require_map
 
 if TYPE_CHECKING:
@@ -75,6 +77,7 @@ def load_regime(folder: Path, package: str | None = None) -> Regime:
     interpretations = load_interpretations_for(folder, citer)
     check_bindings(sources, interpretations)
     catalog = load_catalog(folder / "catalog.yaml", citer)
+    vocabulary = load_vocabulary(folder, citer)
     regime = Regime(
         id=str(meta["id"]),
         name=str(meta["name"]),
@@ -88,7 +91,7 @@ def load_regime(folder: Path, package: str | None = None) -> Regime:
         acts=citer.registry,
         in_force=main.in_force,
         published=main.published,
-        parameters=load_parameters_for(folder, citer),
+        parameters=load_parameters_for(folder, citer, vocabulary.units),
         interpretations=interpretations,
         catalog=catalog,
         not_computable=load_not_computable(folder / "not_computable.yaml", citer),
@@ -97,8 +100,12 @@ def load_regime(folder: Path, package: str | None = None) -> Regime:
         metadata=dict(meta),
         procedure=load_procedure(folder, citation_validator(citer), catalog),
         act_sources=tuple(sources),
+        vocabulary=vocabulary,
     )
     regime.rules = _rules_for(regime)
+    check_vocabulary(vocabulary, regime.parameters, set(regime.rules), regime.id)
+    if "sanction" in regime.rules or (folder / PENALTIES_FILE).is_file():
+        regime.penalties = load_penalties(folder / PENALTIES_FILE, citer, regime.parameters, regime.id)
     return regime
 
 

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.audit.services import audit_record
-from apps.enforcement import catalog, lawbridge
+from apps.enforcement import catalog, hooks, lawbridge
 from apps.enforcement.choices import CaseState, EventKind
 from apps.enforcement.models import CaseEvent, CaseSequence, Evidence, InfractionCase
 from apps.enforcement.regime_rules import auto_contents, cite_pt, traffic_only_rule
@@ -148,6 +148,7 @@ def case_open(
                    data={"warnings": case.warnings, "clandestine": case.clandestine})  # fmt: skip
     audit_record(actor=actor, municipality=municipality, action="infractioncase.open", obj=case,
                  after=case.audit_snapshot())  # fmt: skip
+    hooks.case_opened(case, actor, as_of)  # immediate effects the law attaches to the auto (due process)
     return case
 
 

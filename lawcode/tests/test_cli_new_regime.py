@@ -50,6 +50,7 @@ def test_the_page_holds_every_file_of_the_folder() -> None:
             "law.txt",
             "regime.yaml",
             "parameters.yaml",
+            "units.yaml",
             "interpretations.yaml",
             "catalog.yaml",
             "calendar.yaml",

@@ -19,6 +19,7 @@ DATA_FILES = (
     "regime.yaml",
     "law.txt",
     "parameters.yaml",
+    "penalties.yaml",
     "interpretations.yaml",
     "catalog.yaml",
     "calendar.yaml",

@@ -18,6 +18,7 @@ DATA_FILES = (
     "regime.yaml",
     "law.txt",
     "parameters.yaml",
+    "penalties.yaml",
     "interpretations.yaml",
     "catalog.yaml",
     "calendar.yaml",
