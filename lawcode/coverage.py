@@ -239,16 +239,18 @@ def check_regime(regime: Regime, docs_dir: Path | None = None) -> list[str]:
     problems = [_gap_message(regime, row) for row in matrix.gaps]
     path = matrix_path(regime.id, docs_dir)
     expected = render_markdown(matrix)
+    command = f"python -m lawcode coverage {_selector(regime)} --write"
     if not path.is_file():
-        problems.append(
-            f"{path} não existe; gere-o com python -m lawcode coverage --regime {regime.id} --write"
-        )
+        problems.append(f"{_shown(path)} não existe; gere-o com {command}")
     elif path.read_text(encoding="utf-8") != expected:
-        problems.append(
-            f"{_shown(path)} está desatualizado em relação ao código; regenere-o com "
-            f"python -m lawcode coverage --regime {regime.id} --write"
-        )
+        problems.append(f"{_shown(path)} está desatualizado em relação ao código; regenere-o com {command}")
     return problems
+
+
+def _selector(regime: Regime) -> str:
+    """How the CLI names this regime: by id inside lawcode/regimes/, by its folder anywhere else."""
+    inside = regime.folder.resolve().parent == (SOURCE_ROOT / "lawcode" / "regimes").resolve()
+    return f"--regime {regime.id}" if inside else f"--regime-dir {_shown(regime.folder)}"
 
 
 def _gap_message(regime: Regime, row: CoverageRow) -> str:

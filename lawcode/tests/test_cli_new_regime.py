@@ -120,3 +120,14 @@ def test_new_regime_finds_the_walk_through_laws_numbers(regime_folder: Path, tmp
         assert f"  - cite: {cite}\n    value: {value}\n    unit: {unit}\n" in candidates
     meta = (tmp_path / "exemplo_sp_escolar" / "regime.yaml").read_text(encoding="utf-8")
     assert "in_force: 2024-02-05" in meta and "municipality: Exemplo" in meta
+
+
+def test_a_missing_page_outside_the_repository_says_the_command_for_that_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "exemplo_sp_escolar"
+    for relative, text in page_files().items():
+        path = tmp_path / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    run = lawcode("coverage", "--regime-dir", folder, "--check")
+    assert run.returncode == 1
+    assert f"gere-o com python -m lawcode coverage --regime-dir {folder} --write" in run.stdout
