@@ -23,14 +23,13 @@ from apps.dueprocess import effects, finality, lawbridge
 from apps.dueprocess.choices import CONDEMNING, EffectState, FilingChannel, Instance, Verdict
 from apps.dueprocess.models import Appeal, AppealAttachment, Effect, Judgment, Regularization, Sanction
 from apps.dueprocess.permissions import JUDGE_FIRST, JUDGE_SECOND
-from apps.dueprocess.procedure import instance_label, proceeding
+from apps.dueprocess.procedure import instance_label, judging_role, proceeding
 from apps.enforcement.choices import CaseState, EventKind, NoticePurpose
 from apps.enforcement.models import InfractionCase
 from apps.enforcement.services import case_event_add, case_move, locked_case
 from apps.enforcement.timeline import infraction_ciencia
 from apps.lawconfig import engine
 from apps.registry.uploads import CheckedUpload, check_upload
-from apps.tenancy.choices import Role
 from apps.tenancy.querysets import user_can
 from lawcode.decision import format_decimal_pt
 from lawcode.penalties import PenaltyKind
@@ -43,7 +42,6 @@ FILABLE_FROM = {
 }
 MOVES_TO = {Instance.FIRST: CaseState.IN_DEFENCE, Instance.SECOND: CaseState.IN_APPEAL}
 JUDGING_ACTION = {Instance.FIRST: JUDGE_FIRST, Instance.SECOND: JUDGE_SECOND}
-JUDGING_ROLE = {Instance.FIRST: Role.JUDGING_AUTHORITY, Instance.SECOND: Role.APPEAL_BOARD}
 
 
 def refuse(field: str, message: str) -> ValidationError:
@@ -265,15 +263,14 @@ def appeal_judge(
     row = Appeal.objects.select_for_update().select_related("case__municipality").get(pk=appeal.pk)
     case = locked_case(row.case)
     instance = Instance(row.instance)
+    role = judging_role(case.regime_id, instance)
     if not user_can(actor, case.municipality.pk, APPEAL, JUDGING_ACTION[instance]):
-        raise refuse(
-            "judgment", f"Julgamento: só a {JUDGING_ROLE[instance].label.lower()} julga este recurso."
-        )
+        raise refuse("judgment", f"Julgamento: só a {role.label.lower()} julga este recurso.")
     _check_judgment(row, verdict, reasoning, decided_on, as_of)
     fixed = _check_choices(judgment_choices(case, as_of), chosen or {}) if verdict in CONDEMNING else {}
     judgment = Judgment.objects.create(
         appeal=row, decided_on=decided_on, verdict=verdict, reasoning=reasoning.strip(), decided_by=actor,
-        decided_by_name=actor_name(actor), role=JUDGING_ROLE[instance], chosen=fixed,
+        decided_by_name=actor_name(actor), role=role, chosen=fixed,
     )  # fmt: skip
     audit_record(actor=actor, municipality=case.municipality, action="appeal.judge", obj=judgment,
                  after=judgment.audit_snapshot())  # fmt: skip

@@ -16,11 +16,12 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from apps.accounts.decorators import recent_authentication_required
 from apps.dueprocess import active_debt, finality, fines, forms, selectors, services
 from apps.dueprocess.choices import Instance
 from apps.dueprocess.models import Appeal, AppealAttachment, Regularization, Sanction
 from apps.dueprocess.permissions import CHARGE, EXPORT, JUDGE_FIRST, JUDGE_SECOND
-from apps.dueprocess.procedure import instance_label, proceeding
+from apps.dueprocess.procedure import fine_due_pt, instance_label, proceeding, steps_pt
 from apps.enforcement.models import InfractionCase
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
@@ -69,6 +70,7 @@ def queue(request: HttpRequest, ibge_code: str, instance: str) -> HttpResponse:
 
 
 @login_required
+@recent_authentication_required
 @require_http_methods(["GET", "POST"])
 def judge(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     appeal = _appeal_to_judge(request, ibge_code, pk)
@@ -153,6 +155,7 @@ def _case_context(
         "can_charge": user_can(request.user, municipality.pk, SANCTION, CHARGE) and sanction is not None
         and sanction.has_fine and sanction.guide is None and sanction.state != "annulled",
         "appeal_form": appeal_form or forms.AppealForm(instances=_instances(case), initial={"filed_on": today}),
+        "steps": steps_pt(case.regime_id, today), "fine_due": fine_due_pt(case.regime_id, today),
         "today": today,
     }  # fmt: skip
 
@@ -189,6 +192,7 @@ def appeal_new(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 
 
 @login_required
+@recent_authentication_required
 @require_POST
 def regularize(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     municipality = _municipality(request, ibge_code, SANCTION, "change")

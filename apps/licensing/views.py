@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from apps.accounts.decorators import recent_authentication_required
 from apps.audit.services import audit_personal_data_read
 from apps.finance.models import FeeSchedule
 from apps.licensing import hooks, services
@@ -158,6 +159,7 @@ def _run_action(action: str, application: Application, request: HttpRequest) -> 
 
 
 @login_required
+@recent_authentication_required(actions=("deferir",))
 @require_POST
 def application_action(request: HttpRequest, ibge_code: str, pk: int, action: str) -> HttpResponse:
     municipality = _municipality(request, ibge_code, APPLICATION, "change")

@@ -23,6 +23,7 @@ DATA_FILES = (
     "catalog.yaml",
     "calendar.yaml",
     "not_computable.yaml",
+    "procedure.yaml",
 )
 
 
