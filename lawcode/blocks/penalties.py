@@ -74,18 +74,20 @@ class FineRange:
 
 @dataclass(frozen=True)
 class Fine:
-    """The fine to impose: its base amount, whether it is doubled, and why."""
+    """The fine to impose: its base amount, the multiplier recidivism applies (1 = none), and why."""
 
     base: Decimal
-    doubled: bool
+    multiplier: Decimal
     unit: str
-    fixed_by_law: (
-        bool  # True when the law fixes the amount (first-offence minimum); False = authority's choice
-    )
+    fixed_by_law: bool  # True when the law fixes the amount (first-offence minimum); False = authority's choice
+
+    @property
+    def doubled(self) -> bool:
+        return self.multiplier != 1
 
     @property
     def amount(self) -> Decimal:
-        return self.base * 2 if self.doubled else self.base
+        return self.base * self.multiplier
 
 
 def range_fine(
@@ -94,16 +96,19 @@ def range_fine(
     first_offence: bool,
     first_offence_at_minimum: bool,
     chosen: Decimal | None,
-    doubled: bool,
+    multiplier: Decimal,
 ) -> Fine:
     """The fine within ``fine_range``: the minimum on a first offence when the law fixes it so; otherwise the
     authority's ``chosen`` amount (None → the minimum, the least the law allows, until the authority fixes it).
 
-    A chosen amount outside the range raises ValueError; ``doubled`` doubles the amount (recidivism).
+    A chosen amount outside the range raises ValueError; ``multiplier`` multiplies the amount (2 = "em dobro"
+    on recidivism, 1 = none).
     """
     if chosen is not None and not fine_range.contains(chosen):
         raise ValueError(f"{chosen} is outside the range {fine_range.minimum}–{fine_range.maximum}")
+    if multiplier < 1:
+        raise ValueError("a recidivism multiplier is at least 1")
     if first_offence and first_offence_at_minimum:
-        return Fine(fine_range.minimum, doubled, fine_range.unit, fixed_by_law=True)
+        return Fine(fine_range.minimum, multiplier, fine_range.unit, fixed_by_law=True)
     base = fine_range.minimum if chosen is None else chosen
-    return Fine(base, doubled, fine_range.unit, fixed_by_law=False)
+    return Fine(base, multiplier, fine_range.unit, fixed_by_law=False)
