@@ -1,8 +1,8 @@
-"""Demo data: the three municipalities of the project and one staff login per role in each.
+"""Demo data: the four municipalities of the project and one staff login per role in each.
 
 Login scheme (documented in the README): `<municipality>.<role>` with password
 `demo-<municipality>-<role>`, e.g. olimpia.analista / demo-olimpia-analista; the regional
-administrator of all three is admin.regional / demo-admin-regional.
+administrator of all four is admin.regional / demo-admin-regional.
 
 Everything goes through the services, so the audit chains start with the demo. Re-running finds
 what exists and creates nothing. Later apps add their own demo rows with @register_demo_seeder.
@@ -37,6 +37,7 @@ DEMO_MUNICIPALITIES = (
     DemoMunicipality("olimpia", "3533908", "Olímpia", "SP", "olimpia_sp_escolar", "17"),
     DemoMunicipality("votuporanga", "3557105", "Votuporanga", "SP", "votuporanga_sp_escolar", "17"),
     DemoMunicipality("patrocinio", "3148103", "Patrocínio", "MG", "patrocinio_mg_aplicativo", "34"),
+    DemoMunicipality("saojose", "3549904", "São José dos Campos", "SP", "sao_jose_dos_campos_sp_taxi", "12"),
 )
 
 # Short Portuguese word used in demo usernames, per role.
