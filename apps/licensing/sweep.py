@@ -14,13 +14,12 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
-from django.conf import settings
-from django.core.mail import EmailMessage, get_connection
 from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, QuerySet, Value
 from django.db.models.functions import Coalesce, NullIf
 
 from apps.audit.services import audit_record
+from apps.jobs.services import MailDraft, mail_queue
 from apps.licensing.choices import (
     PERMIT_IN_FORCE_STATES,
     REMINDER_DAYS,
@@ -218,19 +217,20 @@ def _remind(
     target: str, days: int, rows: Iterator[dict[str, Any]], as_of: dt.date,
     message: Callable[[dict[str, Any], int], tuple[str, str]],
 ) -> int:  # fmt: skip
-    """Record the reminders (unique key: object, threshold, expiry date) and e-mail those with an address."""
+    """Record the reminders (unique key: object, threshold, expiry date) and queue e-mails for those with an
+    address; the outbox (apps.jobs) sends them after this step's transaction commits, and retries failures."""
     total = 0
-    with get_connection() as connection:
-        for batch in _batches(rows):
-            Reminder.objects.bulk_create(
-                [Reminder(municipality_id=r["municipality_id"], target=target, target_id=r["pk"], days_before=days,
-                          expires_on=r["valid_until"], recipient=r["recipient"], sent_on=as_of) for r in batch],
-                ignore_conflicts=True,
-            )  # fmt: skip
-            mails = [EmailMessage(*message(r, days), settings.DEFAULT_FROM_EMAIL, [r["recipient"]])
-                     for r in batch if r["recipient"]]  # fmt: skip
-            connection.send_messages(mails)
-            total += len(batch)
+    for batch in _batches(rows):
+        Reminder.objects.bulk_create(
+            [Reminder(municipality_id=r["municipality_id"], target=target, target_id=r["pk"], days_before=days,
+                      expires_on=r["valid_until"], recipient=r["recipient"], sent_on=as_of) for r in batch],
+            ignore_conflicts=True,
+        )  # fmt: skip
+        drafts = (
+            MailDraft(r["recipient"], *message(r, days), municipality_id=r["municipality_id"]) for r in batch
+        )
+        mail_queue(drafts=drafts, reason=f"licensing.reminder.{target}")
+        total += len(batch)
     return total
 
 
