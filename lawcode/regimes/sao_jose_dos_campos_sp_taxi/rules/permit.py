@@ -52,8 +52,8 @@ def vehicle_permit(ctx: Context, facts: PermitApplication) -> RuleResult:
             cites=("art6", "art12_parun"),
         )
     )
-    result.update(valid_until=valid_until, renewal_month=month)
-    return eligibility(findings, result)
+    result["renewal_month"] = month
+    return eligibility(findings, result, if_granted={"valid_until": valid_until})
 
 
 def _auxiliary_finding(ctx: Context, facts: PermitApplication) -> Finding:
