@@ -29,9 +29,9 @@ from apps.licensing.choices import (
     ReminderTarget,
 )
 from apps.licensing.models import Application, ApplicationEvent, Permit, Reminder
+from apps.registry.catalog import kind_labels
 from apps.registry.choices import DocumentStatus
 from apps.registry.models import Document
-from lawcode.facts import DOCUMENT_KINDS
 
 BATCH = 5000
 DENIAL_AFTER_INSPECTION = ("Prazo para sanar as falhas da vistoria encerrado sem nova vistoria aprovada: "
@@ -173,7 +173,7 @@ def remind_documents(as_of: dt.date) -> int:
     sent = 0
     for days, first, last in reminder_windows(as_of):
         due = documents_to_remind(days, first, last).values_list("pk", flat=True)
-        fields = ("pk", "municipality_id", "valid_until", "recipient", "kind")
+        fields = ("pk", "municipality_id", "valid_until", "recipient", "kind", "municipality__regimes")
         rows = _with_recipients(Document.objects.all(), due, DOCUMENT_EMAIL, fields)
         sent += _remind(ReminderTarget.DOCUMENT, days, rows, as_of, _document_message)
     _refresh_reminder_statistics(sent)
@@ -206,7 +206,7 @@ def _permit_message(row: dict[str, Any], days: int) -> tuple[str, str]:
 
 
 def _document_message(row: dict[str, Any], days: int) -> tuple[str, str]:
-    label = DOCUMENT_KINDS.get(row["kind"], row["kind"])
+    label = kind_labels(tuple(row["municipality__regimes"] or ())).get(row["kind"], row["kind"])
     subject = f"{label}: vence em {row['valid_until']:%d/%m/%Y}"
     body = (f"O documento «{label}» cadastrado na Prefeitura vale até {row['valid_until']:%d/%m/%Y} (em {days} dias "
             "ou menos). Envie o documento atualizado antes do vencimento.")  # fmt: skip
