@@ -1,9 +1,10 @@
-"""Art. 22 § 2º: the fines' amounts are the law's nominal amounts of 2012, updated every 1st January by the
-index the municipality applies to its other tax debts.
+"""Art. 22 § 2º: the fines are the law's nominal reais of 2012 (unit ``brl_sjc``, units.yaml), updated every
+1st January by the index the municipality applies to its other tax debts.
 
-The amount for a valuation date is the nominal amount times the accumulated yearly updates from 2013 to the
-valuation year, each year's percentage a configured value of ``fine_update_percent`` dated 1st January of that
-year. A missing year is a MissingParameterError naming it: the engine never reuses the previous year's index.
+The engine values the unit (ctx.to_brl: nominal × Π(1 + p/100) of the yearly percentages after the base); this
+module first checks that every 1st January from 2013 to the valuation year has its percentage configured, since
+the law updates the fines *every* year: a missing year is a MissingParameterError naming it, never a silently
+smaller amount.
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from decimal import Decimal
 from lawcode.context import Context
 from lawcode.decision import format_decimal_pt
 from lawcode.errors import MissingParameterError
-from lawcode.fiscal import round_brl
 
 from .common import IN_FORCE
 
+FINE_UNIT = "brl_sjc"
 FINE_UPDATE_CITES = ("art22_par2",)
 
 
@@ -38,13 +39,14 @@ class Reindexed:
 
 def reindexed(ctx: Context, nominal: Decimal, valued_on: dt.date) -> Reindexed:
     """``nominal`` (R$ of 2012) updated every 1st January up to ``valued_on``'s year."""
-    factor = Decimal(1)
-    steps: list[str] = []
-    for year in range(IN_FORCE.year + 1, valued_on.year + 1):
-        percent = _percent(ctx, year)
-        factor *= 1 + percent / 100
-        steps.append(f"{year}: {format_decimal_pt(percent)}%")
-    return Reindexed(nominal, round_brl(nominal * factor), factor, valued_on, tuple(steps))
+    steps = tuple(
+        f"{year}: {format_decimal_pt(_percent(ctx, year))}%"
+        for year in range(IN_FORCE.year + 1, valued_on.year + 1)
+    )
+    unit = ctx.regime.vocabulary.fine_unit(FINE_UNIT)
+    assert unit is not None  # declared in units.yaml (the regime would not load otherwise)
+    factor = ctx.unit_value(unit, valued_on)
+    return Reindexed(nominal, ctx.to_brl(nominal, FINE_UNIT, valued_on), factor, valued_on, steps)
 
 
 def _percent(ctx: Context, year: int) -> Decimal:

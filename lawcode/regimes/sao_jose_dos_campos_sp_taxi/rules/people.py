@@ -18,14 +18,15 @@ AGE_BOUND = {
     "nineteen_completed": Bound.STRICT_COMPLETED,
     "eighteen_completed": Bound.INCLUSIVE,
 }
-# Art. 3º documents with a document kind the facts can carry, and the inciso asking for each.
+# Art. 3º personal documents (documents.yaml) and the inciso asking for each.
 PERSONAL_DOCUMENTS = (
     ("identity_document", "art3_incI", "Carteira de identidade"),
     ("criminal_record_certificate", "art3_incIII", "Atestado de antecedentes criminais"),
+    ("cnh_record_certificate", "art3_incVI", "Certidão de prontuário da CNH"),
     ("municipal_tax_clearance", "art3_incIX", "Certidão negativa de débitos municipais"),
 )
 PERSON_CITES = (
-    "art2", "art3", "art3_incI", "art3_incII", "art3_incIII", "art3_incVIII", "art3_incIX", "art8",
+    "art2", "art3", "art3_incI", "art3_incII", "art3_incIII", "art3_incVI", "art3_incVIII", "art3_incIX", "art8",
     "ctb:art147_par5",
 )  # fmt: skip
 

@@ -21,25 +21,48 @@ from lawcode.regime import rule
 
 from .common import br, document_state, month_pt, renewal_due, renewal_month
 from .registration import OPERATOR_CITES, operator_findings
+from .transfer import (
+    REPLACEMENT_CITES,
+    TRANSFER_CITES,
+    heir_cnh_grace,
+    replacement_finding,
+    retired_finding,
+    transfer_findings,
+    transfer_reason,
+)
 
 VEHICLE_CITES = (
     "art1", "art1_par1", "art3_incVII", "art6", "art12", "art13", "art13_incI", "art13_incII", "art13_incIII",
     "art12_parun", "art14", "art14_par1", "ctb:art135",
 )  # fmt: skip
 FLEET_CITES = ("art19", "art19_par1", "art19_par2")
-PERMIT_CITES = (*OPERATOR_CITES, *VEHICLE_CITES, *FLEET_CITES, "art10")
+PERMIT_CITES = (
+    *OPERATOR_CITES,
+    *VEHICLE_CITES,
+    *FLEET_CITES,
+    *TRANSFER_CITES,
+    *REPLACEMENT_CITES,
+    "art10",
+    "art11",
+)
 
 
 @rule("vehicle_permit", cites=PERMIT_CITES)
 def vehicle_permit(ctx: Context, facts: PermitApplication) -> RuleResult:
     new = facts.kind == "new"
+    transfer = transfer_reason(facts) is not None
     # A renewal or substitution replaces the taxi the holder already explores (art. 9º counts it once).
-    findings = operator_findings(ctx, facts.operator, adding=1 if new else 0)
+    findings = _holder_findings(ctx, facts, adding=1 if new else 0)
     findings.append(_auxiliary_finding(ctx, facts))
-    findings += _vehicle_findings(ctx, facts.vehicle, renewal=facts.kind == "renewal")
-    result: dict[str, Any] = {}
-    if new:
+    findings += _vehicle_findings(ctx, facts.vehicle, renewal=facts.kind == "renewal" or transfer)
+    result: dict[str, Any] = {"transfer": transfer}
+    if transfer:
+        findings += transfer_findings(ctx, facts, result)
+    elif new:
+        # A transfer moves an existing permit; only a new one needs room in the fleet (art. 19).
         findings.append(_fleet_finding(ctx, facts, result))
+    if facts.kind == "substitution":
+        findings.append(replacement_finding(ctx, facts))
     plate = ctx.require(facts.vehicle.plate, "vehicle.plate")
     month = renewal_month(ctx, plate)
     valid_until = renewal_due(ctx, ctx.as_of, month)
@@ -54,6 +77,17 @@ def vehicle_permit(ctx: Context, facts: PermitApplication) -> RuleResult:
     )
     result["renewal_month"] = month
     return eligibility(findings, result, if_granted={"valid_until": valid_until})
+
+
+def _holder_findings(ctx: Context, facts: PermitApplication, *, adding: int) -> list[Finding]:
+    """The holder's requirements; an heir by death may still present the CNH (art. 4º § 1º); a retired holder
+    needs an auxiliary (art. 11)."""
+    findings = operator_findings(ctx, facts.operator, adding=adding)
+    grace = heir_cnh_grace(ctx, facts)
+    if grace is not None:
+        findings = [f for f in findings if f.code != "cnh"] + [grace]
+    retired = retired_finding(ctx, facts)
+    return findings + ([retired] if retired is not None else [])
 
 
 def _auxiliary_finding(ctx: Context, facts: PermitApplication) -> Finding:

@@ -23,7 +23,7 @@ from lawcode.facts import DeadlineFacts, FineFacts, NoticeFacts
 from lawcode.regime import rule
 
 from .common import br, day_counting
-from .fines import FINE_UPDATE_CITES, reindexed
+from .fines import FINE_UNIT, FINE_UPDATE_CITES, reindexed
 
 COUNTING_CITES = ("lei9784:art66", "lei9784:art66_par1", "lei9784:art66_par2")
 INSTANCE_CITES = ("art22_par1",)
@@ -331,14 +331,17 @@ def ciencia_date(ctx: Context, facts: NoticeFacts) -> RuleResult:
 @rule("fine_amount", cites=(*FINE_UPDATE_CITES, "art23", "art24_par2"))
 def fine_amount(ctx: Context, facts: FineFacts) -> RuleResult:
     """A fine of the law's nominal reais, updated every 1st January up to the valuation date."""
-    if facts.unit != "brl":
-        raise InvalidFactError("unit", f"Lei 8.698/2012 fixes its fines in reais (brl), not {facts.unit!r}")
+    if facts.unit != FINE_UNIT:
+        raise InvalidFactError(
+            "unit",
+            f"Lei 8.698/2012 fixes its fines in reais of 2012 updated yearly ({FINE_UNIT}), not {facts.unit!r}",
+        )
     valued_on = _valuation_date(ctx, facts)
     valued = reindexed(ctx, facts.quantity, valued_on)
     finding = ctx.finding(
         "fine_amount",
         Status.INFO,
-        f"{format_value_pt(facts.quantity, 'brl')} (valor nominal da lei) em {br(valued_on)}: "
+        f"{format_value_pt(facts.quantity, 'brl')} (valor nominal da lei, de 2012) em {br(valued_on)}: "
         f"{format_value_pt(valued.brl, 'brl')}; {valued.describe_pt()}",
         cites=FINE_UPDATE_CITES,
     )

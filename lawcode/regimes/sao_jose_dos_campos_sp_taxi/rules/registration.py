@@ -22,7 +22,13 @@ from .people import PERSON_CITES, person_findings
 
 BAN_CITES = ("art4_par3",)
 OPERATOR_CITES = (*PERSON_CITES, "art9", *BAN_CITES)
-DRIVER_CITES = (*PERSON_CITES, "art10", "art10_par3", "art10_par4")
+DRIVER_CITES = (*PERSON_CITES, "art10", "art10_par2", "art10_par3", "art10_par4")
+# Art. 10 § 2º: a change of auxiliary for these reasons does not count against the 2 a year.
+UNCOUNTED_CHANGES = {
+    "resignation": "pedido de demissão do auxiliar",
+    "death": "falecimento do auxiliar",
+    "force_majeure": "força maior não provocada pelo titular",
+}
 
 
 @rule("operator_registration", cites=OPERATOR_CITES)
@@ -112,4 +118,40 @@ def driver_registration(ctx: Context, facts: Driver) -> RuleResult:
         else "Permissionário (motorista profissional autônomo)",
         cites=("art10", "art10_par3", "art10_par4") if facts.role == "auxiliary" else ("art8",),
     )
-    return eligibility([role, *person_findings(ctx, facts.person, "person")], {"role": facts.role})
+    findings = [role, *person_findings(ctx, facts.person, "person")]
+    if facts.role == "auxiliary":
+        findings.append(_auxiliary_change(ctx, facts))
+    return eligibility(findings, {"role": facts.role})
+
+
+def _auxiliary_change(ctx: Context, facts: Driver) -> Finding:
+    """Art. 10 § 2º: up to 2 authorizations a year to change the auxiliary, beyond the uncounted reasons."""
+    reason = facts.extra.get("auxiliary_change_reason")
+    if reason is None:
+        return ctx.finding(
+            "auxiliary_change",
+            Status.INFO,
+            "Primeiro auxiliar do permissionário (sem troca a contar)",
+            cites=("art10_par2",),
+        )
+    if reason in UNCOUNTED_CHANGES:
+        return ctx.finding(
+            "auxiliary_change",
+            Status.MET,
+            f"Troca por {UNCOUNTED_CHANGES[str(reason)]}: não conta no limite anual, comprovada por documentos e "
+            "decidida pelo Departamento de Transportes Públicos",
+            cites=("art10_par2",),
+        )
+    done = int(
+        ctx.require(
+            facts.extra.get("auxiliary_changes_this_year"), "driver.extra.auxiliary_changes_this_year"
+        )
+    )
+    quota = within(int(ctx.param("auxiliary_changes_per_year")), done)
+    return ctx.finding(
+        "auxiliary_change",
+        Status.MET if quota.ok else Status.NOT_MET,
+        quota.describe_pt("Trocas de auxiliar no ano"),
+        cites=("art10_par2",),
+        counterfactual=None if quota.ok else "a lei autoriza até 2 trocas de auxiliar por ano",
+    )

@@ -18,8 +18,9 @@ import datetime as dt
 from decimal import Decimal
 from typing import Any
 
-from lawcode.blocks.penalties import FineRange, range_fine
+from lawcode.blocks.penalties import FineRange, choose, range_fine
 from lawcode.blocks.recidivism import Anchor, CountFrom, Recidivism, RecidivismRule, Scope, recidivism
+from lawcode.blocks.suspensions import period_of
 from lawcode.context import Context
 from lawcode.decision import Finding, RuleResult, Status, format_value_pt
 from lawcode.errors import InvalidFactError, LawNotInForceError
@@ -27,7 +28,7 @@ from lawcode.facts import InfractionCase, PriorSanction
 from lawcode.regime import CatalogEntry, rule
 
 from .common import IN_FORCE, br
-from .fines import FINE_UPDATE_CITES, reindexed
+from .fines import FINE_UNIT, FINE_UPDATE_CITES, Reindexed, reindexed
 
 ART23_INCISOS = (
     "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV", "XV", "XVI", "XVII",
@@ -38,9 +39,10 @@ ALLOWED_PENALTIES = ("warning", "fine", "seizure", "suspension")
 ART22_CITES = ("art22", "art22_incI", "art22_incII", "art22_incIII", "art22_incIV")
 SANCTION_CITES = (
     *ART22_CITES, "art23", *(f"art23_inc{n}" for n in ART23_INCISOS), "art23_par1", "art23_par2", "art23_par3",
-    "art24", "art24_par1", "art24_par2", "art24_par3", "art24_par4", *FINE_UPDATE_CITES,
+    "art23_par4", "art24", "art24_par1", "art24_par2", "art24_par3", "art24_par4", *FINE_UPDATE_CITES,
 )  # fmt: skip
 WINDOW_MONTHS = {"no_window": None, "five_years": 60}
+GRADED_FINE = "graded_fine"  # penalties.yaml: amount fixed at judgment within the range the rule gives
 
 
 @rule("sanction", cites=SANCTION_CITES)
@@ -57,9 +59,81 @@ def sanction(ctx: Context, facts: InfractionCase) -> RuleResult:
     }
     if entry.extra.get("penalty") == "clandestine":
         findings += _clandestine(ctx, facts, result)
-    else:
-        findings += _art23(ctx, facts, entry, result)
+        return RuleResult("penalty", findings, result)
+    exemption = _maintenance_exemption(ctx, facts, entry)
+    if exemption is not None:
+        result.update(penalties=[], recidivism=False, doubled=False, seizure=False, cassation=False)
+        return RuleResult("no_penalty", [*findings, exemption], result)
+    findings += _art23(ctx, facts, entry, result)
+    findings += _authority_choices(ctx, facts, result)
     return RuleResult("penalty", findings, result)
+
+
+def _authority_choices(ctx: Context, facts: InfractionCase, result: dict[str, Any]) -> list[Finding]:
+    """Art. 22: beyond art. 23's fine, the authority may add a warning, the seizure and a suspension, separately
+    or cumulatively and in any order; the choice is a fact of the case (its extra fields)."""
+    days = facts.extra.get("authority_suspension_days")
+    wanted = [
+        kind
+        for kind, chosen in (
+            ("warning", facts.extra.get("authority_adds_warning")),
+            ("seizure", facts.extra.get("authority_adds_seizure") and not result["seizure"]),
+            ("suspension", days is not None),
+        )
+        if chosen
+    ]
+    if not wanted:
+        return []
+    chosen = choose(["fine", *wanted], ALLOWED_PENALTIES, cumulative=True)
+    added: list[str] = []
+    for kind in chosen:
+        if kind == "warning":
+            result["penalties"].insert(0, {"kind": "warning"})
+            added.append("advertência escrita")
+        elif kind == "seizure":
+            result["penalties"].append({"kind": "seizure"})
+            result["seizure"] = True
+            added.append("apreensão do veículo")
+        elif kind == "suspension" and days is not None:
+            added.append(f"suspensão por {days} dias")
+            result["penalties"].append(_suspension(facts, int(days), result))
+    return [
+        ctx.finding(
+            "authority_choices",
+            Status.INFO,
+            "Sanções acrescentadas pela autoridade, cumulativamente: " + ", ".join(added),
+            cites=ART22_CITES,
+        )
+    ]
+
+
+def _suspension(facts: InfractionCase, days: int, result: dict[str, Any]) -> dict[str, Any]:
+    """The suspension runs from the day after the decision becomes final, both ends included (no dates before)."""
+    start = end = None
+    if facts.decided_final_on is not None:
+        period = period_of(facts.decided_final_on + dt.timedelta(days=1), days)
+        start, end = period.start, period.end
+    result.update(suspension_days=days, suspension_start=start, suspension_end=end)
+    return {"kind": "suspension", "days": days, "start": start, "end": end}
+
+
+def _maintenance_exemption(ctx: Context, facts: InfractionCase, entry: CatalogEntry) -> Finding | None:
+    """Art. 23 § 4º: a workshop's report on a vehicle in maintenance exempts the fine of XVI for 30 days."""
+    report = facts.extra.get("maintenance_report_on")
+    if entry.cite != "art23_incXVI" or report is None:
+        return None
+    last_day = report + dt.timedelta(days=int(ctx.param_on("maintenance_exemption_days", facts.date)))
+    exempt = report <= facts.date <= last_day
+    return (
+        ctx.finding(
+            "maintenance_exemption",
+            Status.INFO,
+            f"Veículo em manutenção com laudo da oficina de {br(report)}: isento da multa até {br(last_day)}",
+            cites=("art23_par4", entry.cite),
+        )
+        if exempt
+        else None
+    )
 
 
 def _catalog_entry(ctx: Context, facts: InfractionCase) -> CatalogEntry:
@@ -88,30 +162,50 @@ def recidivism_rule(ctx: Context) -> RecidivismRule:
 
 
 def _art23(ctx: Context, facts: InfractionCase, entry: CatalogEntry, result: dict[str, Any]) -> list[Finding]:
+    """The fine of the inciso: its minimum on a first infraction (§ 2º); otherwise graded by the judging
+    authority within the inciso's range, doubled on a specific recidivism (§ 3º) — the amount it fixed at
+    judgment arrives in ``judged["graded_fine"]`` (nominal reais of 2012)."""
     rule_ = recidivism_rule(ctx)
     specific = recidivism(facts.operator.history, entry.code, facts.date, rule_)
     first = _is_first(ctx, facts, specific)
-    fine_range = FineRange(
-        Decimal(ctx.param_on("fine_min_brl", facts.date)),
-        Decimal(ctx.param_on(str(entry.extra["fine_max"]), facts.date)),
-        "brl",
-    )
     multiplier = (
         Decimal(int(ctx.param_on("recidivism_fine_multiplier", facts.date)))
         if specific.is_recidivism
         else Decimal(1)
     )
-    fine = range_fine(
-        fine_range, first_offence=first, first_offence_at_minimum=True, chosen=None, multiplier=multiplier
+    fine_range = FineRange(
+        Decimal(ctx.param_on("fine_min", facts.date)) * multiplier,
+        Decimal(ctx.param_on(str(entry.extra["fine_max"]), facts.date)) * multiplier,
+        FINE_UNIT,
     )
-    nominal = fine.amount
-    valued = reindexed(ctx, nominal, _valuation_date(ctx, facts))
-    low = reindexed(ctx, fine_range.minimum, valued.valued_on).brl
-    high = reindexed(ctx, fine_range.maximum, valued.valued_on).brl
-    penalties: list[dict[str, Any]] = [
-        {"kind": "fine", "quantity": nominal, "unit": "brl", "brl": valued.brl, "doubled": fine.doubled}
-    ]
-    seizure = fine.doubled and bool(entry.extra.get("seizure_on_recidivism"))
+    chosen = facts.judged.get(GRADED_FINE)
+    if chosen is not None and not fine_range.contains(Decimal(chosen)):
+        raise InvalidFactError(
+            f"judged.{GRADED_FINE}",
+            f"the graded fine {chosen} is outside the range {fine_range.minimum}–{fine_range.maximum} of {entry.cite}",
+        )
+    fine = range_fine(
+        fine_range,
+        first_offence=first,
+        first_offence_at_minimum=True,
+        chosen=None if chosen is None else Decimal(chosen),
+        multiplier=Decimal(1),
+    )
+    graded = not fine.fixed_by_law
+    valued_on = _valuation_date(ctx, facts)
+    amount = None if graded and chosen is None else fine.amount
+    valued = reindexed(ctx, amount, valued_on) if amount is not None else None
+    item: dict[str, Any] = {
+        "kind": GRADED_FINE if graded else "fine",
+        "quantity": amount,
+        "unit": FINE_UNIT,
+        "brl": valued.brl if valued else None,
+        "doubled": specific.is_recidivism,
+    }
+    if graded:
+        item.update(min=fine_range.minimum, max=fine_range.maximum)
+    penalties: list[dict[str, Any]] = [item]
+    seizure = specific.is_recidivism and bool(entry.extra.get("seizure_on_recidivism"))
     if seizure:
         penalties.append({"kind": "seizure"})
     cassation = _cassation_due(ctx, facts, entry, rule_)
@@ -119,17 +213,18 @@ def _art23(ctx: Context, facts: InfractionCase, entry: CatalogEntry, result: dic
         penalties.append({"kind": "cassation", "summary_process": True})
     result.update(
         penalties=penalties,
-        penalty_kind="fine",
-        fine_quantity=nominal,
-        fine_unit="brl",
-        fine_brl=valued.brl,
-        valued_on=valued.valued_on,
-        fine_update_factor=valued.factor,
-        fine_min_brl=low * multiplier,
-        fine_max_brl=high * multiplier,
+        penalty_kind=item["kind"],
+        fine_quantity=amount,
+        fine_unit=FINE_UNIT,
+        fine_brl=item["brl"],
+        valued_on=valued_on,
+        fine_update_factor=valued.factor if valued else None,
+        fine_min_brl=reindexed(ctx, fine_range.minimum, valued_on).brl,
+        fine_max_brl=reindexed(ctx, fine_range.maximum, valued_on).brl,
         fine_fixed_by_law=fine.fixed_by_law,
+        fine_chosen_at_judgment=graded,
         recidivism=specific.is_recidivism,
-        doubled=fine.doubled,
+        doubled=specific.is_recidivism,
         seizure=seizure,
         cassation=cassation,
         allowed_penalties=list(ALLOWED_PENALTIES),
@@ -137,7 +232,7 @@ def _art23(ctx: Context, facts: InfractionCase, entry: CatalogEntry, result: dic
     )
     findings = [
         _recidivism_finding(ctx, specific, first),
-        _fine_finding(ctx, entry, fine_range, fine.fixed_by_law, fine.doubled, valued.describe_pt(), result),
+        _fine_finding(ctx, entry, fine_range, fine.fixed_by_law, specific.is_recidivism, valued, result),
         _art22_finding(ctx),
     ]
     if seizure:
@@ -186,21 +281,23 @@ def _fine_finding(
     fine_range: FineRange,
     fixed: bool,
     doubled: bool,
-    update: str,
+    valued: Reindexed | None,
     result: dict[str, Any],
 ) -> Finding:
-    amount = format_value_pt(result["fine_brl"], "brl")
+    low, high = (format_value_pt(result[key], "brl") for key in ("fine_min_brl", "fine_max_brl"))
+    nominal = f"{format_value_pt(fine_range.minimum, 'brl')} a {format_value_pt(fine_range.maximum, 'brl')}"
     if fixed:
         how = "o menor valor, por ser a primeira infração"
-    elif doubled:
-        how = "em dobro, a partir do menor valor; a autoridade pode graduar a base na faixa"
+    elif valued is None:
+        how = "a autoridade gradua o valor na faixa, conforme a gravidade, ao julgar"
     else:
-        how = "o menor valor; a autoridade gradua na faixa conforme a gravidade"
+        how = "valor graduado pela autoridade no julgamento"
+    amount = f"; valor: {format_value_pt(valued.brl, 'brl')} ({valued.describe_pt()})" if valued else ""
     return ctx.finding(
         "fine",
         Status.INFO,
-        f"Multa {fine_range.describe_pt()} (valores de 2012): {how}. Valor: {amount} ({update}); faixa atualizada "
-        f"{format_value_pt(result['fine_min_brl'], 'brl')} a {format_value_pt(result['fine_max_brl'], 'brl')}",
+        f"Multa{' em dobro' if doubled else ''} de {nominal} (valores de 2012; atualizados, {low} a {high}): "
+        f"{how}{amount}",
         cites=(
             entry.cite,
             "art23_par2" if fixed else "art23",
@@ -262,17 +359,17 @@ def _valuation_date(ctx: Context, facts: InfractionCase) -> dt.date:
 
 
 def _clandestine(ctx: Context, facts: InfractionCase, result: dict[str, Any]) -> list[Finding]:
-    nominal = Decimal(ctx.param_on("clandestine_fine_brl", facts.date))
+    nominal = Decimal(ctx.param_on("clandestine_fine", facts.date))
     valued = reindexed(ctx, nominal, _valuation_date(ctx, facts))
     defense_days = int(ctx.param_on("clandestine_defense_days", facts.date))
     result.update(
         penalties=[
-            {"kind": "fine", "quantity": nominal, "unit": "brl", "brl": valued.brl, "doubled": False},
+            {"kind": "fine", "quantity": nominal, "unit": FINE_UNIT, "brl": valued.brl, "doubled": False},
             {"kind": "seizure", "summary": True},
         ],
         penalty_kind="fine",
         fine_quantity=nominal,
-        fine_unit="brl",
+        fine_unit=FINE_UNIT,
         fine_brl=valued.brl,
         valued_on=valued.valued_on,
         fine_update_factor=valued.factor,

@@ -18,6 +18,7 @@ DOCUMENT_CITES = {
     "identity_document": "art3_incI",
     "cnh": "art3_incII",
     "criminal_record_certificate": "art3_incIII",
+    "cnh_record_certificate": "art3_incVI",
     "crv": "art3_incVII",
     "crlv": "art3_incVII",
     "municipal_tax_clearance": "art3_incIX",

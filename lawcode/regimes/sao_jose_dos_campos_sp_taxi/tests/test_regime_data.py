@@ -87,9 +87,12 @@ def test_a_repeated_doubled_fine_keeps_opening_cassation_and_the_fine_is_reindex
         }
     )
     facts = InfractionCase(
-        code="SJC-23-VI", date=dt.date(2013, 2, 1), operator=Operator(kind="PF", history=history)
+        code="SJC-23-VI",
+        date=dt.date(2013, 2, 1),
+        operator=Operator(kind="PF", history=history),
+        judged={"graded_fine": Decimal("154.48")},
     )
     decision = evaluate(REGIME_ID, "sanction", facts, as_of=dt.date(2013, 2, 10), config=config)
     assert decision.result["cassation"] is True
     assert decision.result["fine_brl"] == Decimal("163.07")  # 154.48 × 1.0556 = 163.069…
-    assert decision.result["fine_max_brl"] == Decimal("3261.48")  # 1544.85 × 1.0556 = 1630.74, doubled
+    assert decision.result["fine_max_brl"] == Decimal("3261.49")  # 3089.70 × 1.0556 = 3261.487…, rounded once
