@@ -1,7 +1,7 @@
-"""Demo data: the three municipalities of the project and one staff login per role in each.
+"""Demo data: the four municipalities of the project and one staff login per role in each.
 
 Login scheme (documented in the README): `<municipality>.<role>`, e.g. olimpia.analista; the regional
-administrator of all three is admin.regional. Every demo login shares the public password DEMO_PASSWORD
+administrator of all four is admin.regional. Every demo login shares the public password DEMO_PASSWORD
 (one that passes the password validators: "demo-<username>" would be refused as too similar to the
 username) and, for staff, the public authenticator key of apps/accounts/demo.py.
 
@@ -38,6 +38,7 @@ DEMO_MUNICIPALITIES = (
     DemoMunicipality("olimpia", "3533908", "Olímpia", "SP", "olimpia_sp_escolar", "17"),
     DemoMunicipality("votuporanga", "3557105", "Votuporanga", "SP", "votuporanga_sp_escolar", "17"),
     DemoMunicipality("patrocinio", "3148103", "Patrocínio", "MG", "patrocinio_mg_aplicativo", "34"),
+    DemoMunicipality("saojose", "3549904", "São José dos Campos", "SP", "sao_jose_dos_campos_sp_taxi", "12"),
 )
 
 # Short Portuguese word used in demo usernames, per role.

@@ -1,0 +1,146 @@
+"""São José dos Campos táxi (Lei 8.698/2012), in the browser: an analyst takes a resident autonomous driver from
+the registration as permit holder (arts. 2º, 3º) to the Alvará de Permissão of his taxi, valid until the end of
+the renewal month its plate's final digit sets (art. 6º); a second taxi for the same driver is refused with
+art. 9º.
+
+The registry rows (person, CNH with EAR, vehicle, the documents of art. 3º) come from apps.licensing.casebook,
+as the registration clerks would have left them; the fleet the yearly decree fixes (art. 19) is set through
+lawconfig, as the municipality's administrator would; the inspection result arrives the way apps.inspections
+delivers it.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+from collections.abc import Callable
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import Page, expect
+
+from apps.accounts.models import User
+from apps.lawconfig.services import parameter_value_set
+from apps.licensing import services
+from apps.licensing.casebook import Case, extra_vehicle, pf_case
+from apps.licensing.models import Application, Permit
+from apps.tenancy.choices import Role
+from apps.tenancy.models import Municipality
+from conftest import PERSONA_PASSWORD
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+REGIME = "sao_jose_dos_campos_sp_taxi"
+# Art. 6º: final digit of the plate → renewal month.
+RENEWAL_MONTH = {0: 1, 1: 1, 2: 2, 3: 2, 4: 3, 5: 3, 6: 4, 7: 4, 8: 5, 9: 5}
+
+
+@pytest.fixture(autouse=True)
+def _media_root(settings: Any, tmp_path: Path) -> None:
+    settings.MEDIA_ROOT = tmp_path / "media"
+
+
+@pytest.fixture
+def today() -> dt.date:
+    return timezone.localdate()
+
+
+@pytest.fixture
+def sao_jose(make_municipality: Callable[..., Municipality], today: dt.date) -> Municipality:
+    municipality = make_municipality("3549904", "São José dos Campos", "SP", [REGIME])
+    parameter_value_set(actor=None, municipality=municipality, regime_id=REGIME, parameter="fleet_cap",
+                        valid_from=dt.date(today.year, 1, 1), value=Decimal(440), cite="art19",
+                        source="Decreto do número de táxis (teste de navegador)")  # fmt: skip
+    return municipality
+
+
+def log_in(page: Page, live_server: Any, username: str) -> None:
+    page.goto(f"{live_server.url}/entrar/")
+    page.get_by_label("Usuário").fill(username)
+    page.get_by_label("Senha").fill(PERSONA_PASSWORD)
+    page.get_by_role("button", name="Entrar").click()
+
+
+def click_action(page: Page, label: str) -> None:
+    page.get_by_role("button", name=label, exact=True).click()
+
+
+def create_application(
+    page: Page, live_server: Any, case: Case, kind: str, vehicle_pk: int | None
+) -> Application:
+    ibge = case.operator.municipality.ibge_code
+    page.goto(f"{live_server.url}/municipios/{ibge}/licenciamento/autorizatarios/{case.operator.pk}/")
+    page.get_by_role("link", name="Novo requerimento").click()
+    page.get_by_label("Tipo de requerimento").select_option(kind)
+    if vehicle_pk is not None:
+        page.get_by_label("Veículo").select_option(str(vehicle_pk))
+    page.get_by_role("button", name="Criar requerimento").click()
+    expect(page.get_by_test_id("application-state")).to_have_text("Rascunho")
+    return Application.objects.filter(operator=case.operator, kind=kind).latest("pk")
+
+
+def to_analysis(page: Page) -> None:
+    click_action(page, "Protocolar")
+    click_action(page, "Iniciar análise")
+    click_action(page, "Avaliar pela lei")
+    expect(page.get_by_test_id("decision")).to_be_visible()
+
+
+def inspection_passed(application: Application, today: dt.date) -> None:
+    application.refresh_from_db()
+    services.application_inspection_passed(
+        application=application, performed_on=today, actor=None, as_of=today
+    )
+
+
+def renewal_day(plate: str, issued: dt.date) -> dt.date:
+    """Last day of the plate's renewal month in the year after the permit is issued (INT-SJC-FIRST-RENEWAL)."""
+    month = RENEWAL_MONTH[int(plate[-1])]
+    return dt.date(issued.year + 1, month, calendar.monthrange(issued.year + 1, month)[1])
+
+
+def test_sao_jose_taxi_driver_from_registration_to_a_permit_renewed_in_the_plate_month(
+    page: Page, live_server: Any, sao_jose: Municipality, make_staff: Callable[..., User], today: dt.date
+) -> None:
+    make_staff("sara.analista", (sao_jose, Role.ANALYST))
+    case = pf_case(sao_jose, 1, "Benedito Taxista", as_of=today)
+    log_in(page, live_server, "sara.analista")
+
+    create_application(page, live_server, case, "operator_registration", None)
+    to_analysis(page)
+    expect(page.locator('[data-finding="professional_driver"]')).to_have_attribute("data-status", "met")
+    expect(page.locator('[data-finding="residence"]')).to_contain_text("art. 2º")
+    click_action(page, "Deferir")
+    expect(page.get_by_test_id("application-state")).to_have_text("Deferido")
+
+    application = create_application(page, live_server, case, "vehicle_permit", case.vehicle.pk)
+    to_analysis(page)
+    expect(page.locator('[data-finding="fleet_cap"]')).to_contain_text("art. 19")
+    expect(page.locator('[data-finding="renewal"]')).to_contain_text("art. 6º")
+    click_action(page, "Encaminhar para vistoria")
+    expect(page.get_by_test_id("application-state")).to_have_text("Aguardando vistoria")
+    inspection_passed(application, today)
+    page.reload()
+    click_action(page, "Deferir")
+    expect(page.get_by_test_id("application-state")).to_have_text("Deferido")
+    page.get_by_test_id("issued-permit").click()
+    expect(page.get_by_test_id("permit-state")).to_have_text("Ativo")
+    until = renewal_day(case.vehicle.plate, today)
+    expect(page.get_by_text(f"{today:%d/%m/%Y} a {until:%d/%m/%Y}")).to_be_visible()
+    permit = Permit.objects.get(application=application)
+    assert permit.valid_until == until
+
+    second = extra_vehicle(case, 2, as_of=today)
+    refused = create_application(page, live_server, case, "vehicle_permit", second.pk)
+    to_analysis(page)
+    expect(page.locator('[data-finding="one_taxi"]')).to_have_attribute("data-status", "not_met")
+    refused.refresh_from_db()
+    services.application_require_inspection(application=refused, actor=None, as_of=today)
+    inspection_passed(refused, today)
+    page.reload()
+    click_action(page, "Deferir")
+    expect(page.get_by_role("alert")).to_contain_text("art. 9º")
+    assert not Permit.objects.filter(vehicle=second).exists()
