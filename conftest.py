@@ -29,6 +29,9 @@ from apps.accounts.testing import PERSONA_TOTP_KEY, complete_second_factor, give
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
 from apps.tenancy.services import membership_grant, municipality_create
+from lawcode.tests.hypothesis_profiles import load_profile
+
+load_profile()
 
 PERSONA_PASSWORD = "senha-de-teste-123"
 

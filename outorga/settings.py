@@ -107,6 +107,10 @@ INSTALLED_APPS = [
     "apps.public",
     "apps.portal",
     "apps.platforms",
+    "apps.jobs",
+    "apps.ops",
+    "django_tasks",
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
@@ -119,6 +123,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django_otp.middleware.OTPMiddleware",
+    "apps.tenancy.querysets.RequestRolesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "apps.accounts.middleware.SessionExpiryMiddleware",
     "apps.accounts.middleware.IdleTimeoutMiddleware",
@@ -289,6 +294,13 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "outorga@localhost")
 SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 
 SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 8 * 3600)
+
+# Background tasks (apps/jobs): django-tasks with the database backend, so the embedded setup needs no other
+# server. `manage.py db_worker` runs them and `manage.py outorga_scheduler` queues the periodic jobs.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+OUTORGA_JOBS_DISABLED = env_list("OUTORGA_JOBS_DISABLED", [])
+# Prometheus scrapes /metricas/ with "Authorization: Bearer <METRICS_TOKEN>"; with no token the endpoint is off.
+METRICS_TOKEN = env_str("METRICS_TOKEN", "")
 
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from apps.accounts.decorators import recent_authentication_required
 from apps.audit.services import audit_personal_data_read
 from apps.finance.models import FeeSchedule
-from apps.licensing import services
+from apps.licensing import hooks, services
 from apps.licensing.choices import ApplicationState
 from apps.licensing.forms import (
     ApplicationCreateForm,
@@ -253,9 +253,14 @@ def permit_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse
     permit = _permit(request, municipality, pk)
     audit_personal_data_read(actor=request.user, municipality=municipality, obj=permit, fields=["holder_document"],
                              request_id=getattr(request, "request_id", ""))  # fmt: skip
-    context = {"municipality": municipality, "permit": permit, "decision": decision_view(permit.decision),
-               "verify_url": request.build_absolute_uri(verify_path(permit.qr_token)),
-               "application_states": ApplicationState}  # fmt: skip
+    context = {
+        "municipality": municipality,
+        "permit": permit,
+        "decision": decision_view(permit.decision),
+        "verify_url": request.build_absolute_uri(verify_path(permit.qr_token)),
+        "application_states": ApplicationState,
+        "permit_notes": hooks.permit_notes(permit, timezone.localdate()),
+    }
     return render(request, "licensing/permit_detail.html", context)
 
 

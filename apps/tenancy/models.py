@@ -34,7 +34,7 @@ class Municipality(models.Model):
     name = models.CharField("nome", max_length=120)
     uf = models.CharField("UF", max_length=2, choices=UF.choices)
     slug = models.SlugField("identificador na URL", max_length=80, unique=True)
-    # Regime ids from lawcode (e.g. "olimpia_sp_escolar"); JSON keeps SQLite and PostgreSQL alike.
+    # Regime ids from lawcode (e.g. "exemplo_sp_escolar"); JSON keeps SQLite and PostgreSQL alike.
     regimes = models.JSONField("regimes legais", default=list, blank=True, validators=[validate_regime_ids])
 
     objects = MunicipalityQuerySet.as_manager()
