@@ -75,10 +75,12 @@ static: $(STATIC_STAMP) ## Collect static files into staticfiles/ (served by Whi
 
 # --- running ------------------------------------------------------------------------------------------
 
-migrate: $(BASE_STAMP) ## Check the database connection, then apply migrations
+migrate: $(BASE_STAMP) ## Check the database connection, then apply migrations and create the cache table
 	$(PY) manage.py outorga_dbcheck
 	echo "==> Applying migrations"
 	$(PY) manage.py migrate --noinput
+	# The database cache shared by every worker (rate limits, proof-of-work tokens); idempotent.
+	$(PY) manage.py createcachetable
 
 seed: migrate ## Load the demo data (idempotent) and print the demo logins
 	echo "==> Loading demo data"

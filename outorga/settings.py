@@ -77,6 +77,19 @@ if not DEBUG and not ALLOWED_HOSTS:
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 CSRF_FAILURE_VIEW = "apps.web.errors.csrf_failure"
 
+# --- Audit chain keys and checkpoints (apps.audit; docs/security.md) ---------------------------------------
+# HMAC keys of the audit chain, kept outside the database: AUDIT_HMAC_KEYS="<id>:<key>,..." or
+# AUDIT_HMAC_KEYS_FILE (one <id>:<key> per line). New events use AUDIT_HMAC_KEY_ID (default: the last key
+# listed); old events verify with the id they recorded. DEBUG uses a public development key; DEBUG=0
+# refuses to start without a real one. `manage.py audit_anchor` writes signed chain heads to
+# AUDIT_CHECKPOINT_DIR (keep it off the database server) and mails them to AUDIT_CHECKPOINT_RECIPIENTS.
+from apps.audit.keys import load_audit_keys  # noqa: E402  (stdlib-only module, no app registry needed)
+
+AUDIT_KEYS = load_audit_keys(os.environ, debug=DEBUG)
+AUDIT_CHECKPOINT_DIR = Path(env_str("AUDIT_CHECKPOINT_DIR", str(VAR_DIR / "audit-checkpoints")))
+AUDIT_CHECKPOINT_RECIPIENTS = env_list("AUDIT_CHECKPOINT_RECIPIENTS", [])
+# --- end of audit block -------------------------------------------------------------------------------------
+
 INSTALLED_APPS = [
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -122,8 +135,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django_otp.middleware.OTPMiddleware",
     "apps.tenancy.querysets.RequestRolesMiddleware",
+    "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "apps.accounts.middleware.SessionExpiryMiddleware",
     "apps.accounts.middleware.IdleTimeoutMiddleware",
@@ -345,3 +358,69 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
+
+# --- Abuse limits, security headers and error exposure (issue 10 §4–5) ---------------------------------
+# Rate-limit counters and proof-of-work tokens live in a cache every server process shares: Django's
+# database cache by default (table outorga_cache, created by `manage.py createcachetable`, which `make
+# migrate` runs), or Redis when REDIS_URL is set (e.g. redis://127.0.0.1:6379/0; needs the `redis` package).
+REDIS_URL = env_str("REDIS_URL", "")
+if REDIS_URL:
+    try:
+        import redis  # noqa: F401
+    except ImportError as exc:
+        raise ImproperlyConfigured(
+            "REDIS_URL is set but the Python package 'redis' is not installed; install it or unset REDIS_URL "
+            "to count rate limits in the database cache."
+        ) from exc
+    CACHES: dict[str, dict[str, object]] = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "outorga.cache.AtomicDatabaseCache",
+            "LOCATION": "outorga_cache",
+            # Culling drops random rows: with the default 300 a burst of clients would erase live counters.
+            "OPTIONS": {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 200_000)},
+        }
+    }
+
+# Content-Security-Policy (django-csp 4): only our own files run. Inline scripts need the request's nonce
+# ({{ request.csp_nonce }}); inline style attributes and on*= handlers are not allowed (use static files).
+from csp.constants import NONCE, NONE, SELF  # noqa: E402
+
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "frame-ancestors": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+    }
+}
+# No page needs these browser features; a script injected despite the CSP cannot use them either.
+PERMISSIONS_POLICY = (
+    "accelerometer=(), autoplay=(), camera=(), display-capture=(), geolocation=(), gyroscope=(), "
+    "magnetometer=(), microphone=(), midi=(), payment=(), usb=(), screen-wake-lock=(), xr-spatial-tracking=()"
+)
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+# With DEBUG on, Django's debug pages (traceback, URL list) are shown only to these addresses; any other
+# client gets the Portuguese 404/500 pages (apps.web.middleware.LocalDebugOnlyMiddleware and the reporter).
+INTERNAL_IPS = env_list("INTERNAL_IPS", ["127.0.0.1", "::1"])
+DEFAULT_EXCEPTION_REPORTER = "apps.web.errors.LocalOnlyExceptionReporter"
+MIDDLEWARE = [
+    *MIDDLEWARE,
+    "csp.middleware.CSPMiddleware",
+    # Permissions-Policy on every answer, Cache-Control: no-store on every authenticated one.
+    "apps.web.middleware.SecurityHeadersMiddleware",
+    # Last, so it sees a view's exception before Django's debug handler does.
+    "apps.web.middleware.LocalDebugOnlyMiddleware",
+]
+INSTALLED_APPS = [*INSTALLED_APPS, "csp"]

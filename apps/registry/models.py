@@ -77,7 +77,11 @@ class Person(Address):
         return format_cpf(self.cpf)
 
     def audit_snapshot(self) -> dict[str, Any]:
-        return {"cpf": self.cpf, "name": self.name, "birth_date": self.birth_date, "city": self.city}
+        # Every personal field, so a change shows in the trail; audit_record minimizes them (apps.audit.minimization).
+        return {
+            "cpf": self.cpf, "name": self.name, "birth_date": self.birth_date, "email": self.email,
+            "phone": self.phone, "address": self.address_line, "city": self.city,
+        }  # fmt: skip
 
 
 class CompanyQuerySet(MunicipalityScopedQuerySet["Company"]):

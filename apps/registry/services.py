@@ -13,6 +13,7 @@ from django.db import IntegrityError, models, transaction
 from apps.accounts.models import User
 from apps.audit.services import audit_record
 from apps.registry import identifiers as ids
+from apps.registry import plausibility
 from apps.registry.choices import DocumentStatus, OperatorKind, OperatorStatus
 from apps.registry.errors import refuse
 from apps.registry.models import Attendant, Ban, Company, Document, Driver, Operator, Person, Vehicle
@@ -107,6 +108,8 @@ def _race_refusal(exc: IntegrityError) -> ValidationError:
 
 def _check_person(person: Person, *, as_of: dt.date) -> None:
     _not_after(person.birth_date, as_of, "birth_date", "Data de nascimento")
+    plausibility.check_birth_date(person.birth_date, as_of)
+    plausibility.normalize_address(person)
     duplicate = Person.objects.filter(municipality=person.municipality, cpf=person.cpf).exclude(pk=person.pk)
     if duplicate.exists():
         raise refuse(
@@ -137,10 +140,11 @@ def person_update(*, actor: Actor, person: Person, as_of: dt.date, **fields: Any
 
 
 def _check_company(company: Company) -> None:
-    if company.seat_municipality_ibge and not (
-        len(company.seat_municipality_ibge) == 7 and company.seat_municipality_ibge.isdigit()
-    ):
-        raise refuse("seat_municipality_ibge", "Código IBGE do município-sede: informe os 7 dígitos.")
+    if company.seat_municipality_ibge:
+        plausibility.check_ibge_code(
+            company.seat_municipality_ibge, "seat_municipality_ibge", "Código IBGE do município-sede"
+        )
+    plausibility.normalize_address(company)
     duplicate = Company.objects.filter(municipality=company.municipality, cnpj=company.cnpj).exclude(
         pk=company.pk
     )
@@ -367,18 +371,18 @@ def _check_vehicle(vehicle: Vehicle, *, as_of: dt.date) -> None:
         raise refuse(
             "manufacture_year", f"Ano de fabricação: {vehicle.manufacture_year} está no futuro.", "future"
         )
+    plausibility.check_manufacture_year(vehicle.manufacture_year)
     if not vehicle.manufacture_year <= vehicle.model_year <= vehicle.manufacture_year + 1:
         raise refuse("model_year", "Ano do modelo: deve ser o ano de fabricação ou o seguinte.")
     if vehicle.seats < 1 or vehicle.doors < 1:
         raise refuse(
             "seats" if vehicle.seats < 1 else "doors", "Lugares e portas: informe números positivos."
         )
-    if not (
-        len(vehicle.registration_municipality_ibge) == 7 and vehicle.registration_municipality_ibge.isdigit()
-    ):
-        raise refuse(
-            "registration_municipality_ibge", "Código IBGE do município de registro: informe os 7 dígitos."
-        )
+    plausibility.check_ibge_code(
+        vehicle.registration_municipality_ibge,
+        "registration_municipality_ibge",
+        "Código IBGE do município de registro",
+    )
     _not_after(vehicle.ownership_since, as_of, "ownership_since", "Detém o veículo desde")
     if vehicle.operator is not None and vehicle.operator.municipality_id != vehicle.municipality_id:
         raise refuse("operator", "Autorizatário: cadastro de outro município.")

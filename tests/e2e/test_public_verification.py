@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from django.core.cache import caches
 from django.utils import timezone
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 
 from apps.licensing import services
 from apps.licensing.casebook import pf_case
@@ -118,7 +118,20 @@ def test_a_parent_scans_the_qr_code_and_a_revoked_code_stops_working(
     expect(phone.get_by_test_id("status-message")).to_contain_text("substituído")
 
 
+def csp_violations(page: Page) -> list[str]:
+    """Console messages of what the Content-Security-Policy blocked on this page (inline script or style)."""
+    blocked: list[str] = []
+
+    def keep(message: ConsoleMessage) -> None:
+        if "Content Security Policy" in message.text:
+            blocked.append(message.text)
+
+    page.on("console", keep)
+    return blocked
+
+
 def test_a_parent_reports_a_van_without_a_permit(phone: Page, live_server: Any, van: Permit) -> None:
+    blocked = csp_violations(phone)
     phone.goto(f"{live_server.url}/consulta/?municipio=3533908&q=ZZZ9Z99")
     expect(phone.get_by_test_id("verdict")).to_have_attribute("data-status", "unknown")
     phone.get_by_role("link", name="Denunciar um problema").tap()
@@ -132,3 +145,4 @@ def test_a_parent_reports_a_van_without_a_permit(phone: Page, live_server: Any, 
     expect(phone.get_by_role("alert")).to_contain_text(complaint.number)
     assert (complaint.plate, complaint.category, complaint.permit) == ("ZZZ9Z99", "no_permit", None)
     assert Municipality.objects.get(pk=complaint.municipality_id).ibge_code == "3533908"
+    assert blocked == []  # the proof-of-work script and the pages run under the strict CSP

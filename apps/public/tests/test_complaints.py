@@ -11,6 +11,7 @@ from django.test import Client
 
 from apps.audit.models import AuditEvent
 from apps.licensing.models import Permit
+from apps.public import pow
 from apps.public.models import Complaint
 from apps.public.services import complaint_basis, complaint_file, complaint_move
 from apps.tenancy.models import Municipality
@@ -25,7 +26,13 @@ def _form(today: dt.date, **overrides: str) -> dict[str, str]:
         "occurred_on": today.isoformat(), "place": "Escola Municipal Centro",
         "description": "O condutor não quis mostrar a autorização na saída da escola.", "contact": "",
     }  # fmt: skip
-    return data | overrides
+    return data | solved_challenge() | overrides
+
+
+def solved_challenge() -> dict[str, str]:
+    """What the form's script adds before sending: a fresh challenge and its proof of work."""
+    challenge = pow.issue()
+    return {"pow_challenge": challenge.token, "pow_nonce": pow.solve(challenge.token, challenge.bits)}
 
 
 def test_a_parent_reports_a_problem_about_a_plate(
