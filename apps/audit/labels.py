@@ -45,6 +45,14 @@ FIELD_LABELS: dict[str, str] = {
     "birth_date": "data de nascimento",
     "cpf": "CPF",
     "address": "endereço",
+    # Keys services add to a snapshot that are not fields of the audited model.
+    "guide_status": "situação da guia",
+    "reason": "motivo",
+    "events": "eventos",
+    "reported_by": "comunicado por",
+    "user_id": "usuário",
+    "municipality": "município",
+    "role": "papel",
 }
 
 PROTECTED_VALUE = "(valor protegido)"
@@ -85,23 +93,38 @@ def detail_lines(object_type: str, before: Any, after: Any) -> list[DetailLine]:
         old, new = before.get(name), after.get(name)
         if name in (CHANGED_KEY, "fields"):
             old, new = _field_names(model, old), _field_names(model, new)
-        lines.append(
-            DetailLine(
-                field_label(model, name), format_value(old), format_value(new), name in before and old != new
-            )
-        )
+        else:
+            old, new = _choice_label(model, name, old), _choice_label(model, name, new)
+        changed = name in before and old != new
+        lines.append(DetailLine(field_label(model, name), format_value(old), format_value(new), changed))
     return lines
+
+
+def _model_field(model: Any, name: str) -> Any:
+    if model is None:
+        return None
+    for candidate in (name, name.removesuffix("_id")):
+        try:
+            return model._meta.get_field(candidate)
+        except FieldDoesNotExist:
+            continue
+    return None
+
+
+def _choice_label(model: Any, name: str, value: Any) -> Any:
+    """A stored choice ("answered") as people read it ("Respondido")."""
+    choices = getattr(_model_field(model, name), "choices", None)
+    if not choices or not isinstance(value, str):
+        return value
+    return dict(choices).get(value, value)
 
 
 def field_label(model: Any, name: str) -> str:
     if name in FIELD_LABELS:
         return FIELD_LABELS[name]
-    if model is not None:
-        for candidate in (name, name.removesuffix("_id")):
-            try:
-                return str(model._meta.get_field(candidate).verbose_name)
-            except FieldDoesNotExist:
-                continue
+    field = _model_field(model, name)
+    if field is not None:
+        return str(field.verbose_name)
     return name.replace("_", " ")
 
 
