@@ -106,3 +106,47 @@ def test_production_static_files_collect_with_every_reference_resolved(tmp_path:
     hashed_font = manifest["vendor/@fontsource/raleway/files/raleway-latin-400-normal.woff2"]
     assert hashed_font.rsplit("/", 1)[-1] in rawline
     assert "http" not in rawline
+
+
+HEADERS_PROBE = """
+import json
+from django.test import Client
+response = Client().get("/api/v1/openapi.json", secure=True, HTTP_HOST="outorga.olimpia.sp.gov.br")
+print(json.dumps({"status": response.status_code, **{k: v for k, v in response.headers.items()}}))
+"""
+
+
+def test_production_answers_carry_the_security_headers(tmp_path: Path) -> None:
+    result = manage(tmp_path, "shell", "-c", HEADERS_PROBE, **PRODUCTION)
+    assert result.returncode == 0, result.stderr
+    headers = json.loads(result.stdout.strip().splitlines()[-1])
+    assert headers["status"] == 200
+    assert headers["Strict-Transport-Security"] == "max-age=31536000; includeSubDomains; preload"
+    csp = headers["Content-Security-Policy"]
+    for directive in ("default-src 'self'", "object-src 'none'", "frame-ancestors 'none'", "base-uri 'self'",
+                      "form-action 'self'"):  # fmt: skip
+        assert directive in csp
+    assert "unsafe-inline" not in csp
+    assert "camera=()" in headers["Permissions-Policy"]
+    assert headers["X-Frame-Options"] == "DENY"
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["Referrer-Policy"] == "same-origin"
+    assert headers["Cross-Origin-Opener-Policy"] == "same-origin"
+
+
+def test_production_counts_rate_limits_in_the_shared_database_cache(tmp_path: Path) -> None:
+    probe = "from django.conf import settings; print(settings.CACHES['default']['BACKEND'])"
+    result = manage(tmp_path, "shell", "-c", probe, **PRODUCTION)
+    assert result.stdout.strip().splitlines()[-1] == "outorga.cache.AtomicDatabaseCache", result.stderr
+
+
+def test_redis_url_without_the_redis_package_stops_with_a_clear_message(tmp_path: Path) -> None:
+    result = manage(tmp_path, "check", **PRODUCTION, REDIS_URL="redis://127.0.0.1:6379/0")
+    try:
+        import redis  # noqa: F401
+    except ImportError:
+        assert result.returncode != 0
+        assert "REDIS_URL is set but the Python package 'redis' is not installed" in result.stderr
+        assert "Traceback" not in result.stderr
+    else:
+        assert result.returncode == 0, result.stderr

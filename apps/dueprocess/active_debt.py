@@ -21,6 +21,7 @@ from apps.dueprocess.models import Sanction
 from apps.finance.choices import GuideStatus
 from apps.registry.identifiers import format_cnpj, format_cpf
 from apps.tenancy.models import Municipality
+from apps.web.csvsafe import safe_row
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ def to_csv(rows: list[DebtRow]) -> str:
     writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
     writer.writerow(FIELDS)
     for row in rows:
-        writer.writerow([_text(value) for value in asdict(row).values()])
+        writer.writerow(safe_row(_text(value) for value in asdict(row).values()))
     return "\ufeff" + buffer.getvalue()
 
 

@@ -17,6 +17,13 @@ from apps.registry.models import Driver
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 MAX_PHOTOS = 10
+# Free texts of an auto: long enough for any account of the facts, short enough that a pasted 100 KB blob
+# (or a script's) is refused instead of stored and printed on every notice.
+TEXT_MAX_LENGTH = 4000
+
+
+def _too_long(label: str) -> dict[str, str]:
+    return {"max_length": f"{label}: no máximo %(limit_value)d caracteres (o texto tem %(show_value)d)."}
 
 
 def add_service_errors(form: forms.Form, error: ValidationError) -> None:
@@ -62,11 +69,13 @@ class AutoForm(forms.Form):
     )  # fmt: skip
     place = forms.CharField(label="Local", max_length=300, required=False)
     description = forms.CharField(
-        label="Descrição da infração", required=False, widget=forms.Textarea(attrs={"rows": 3})
-    )
+        label="Descrição da infração", required=False, max_length=TEXT_MAX_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 3}), error_messages=_too_long("Descrição da infração"),
+    )  # fmt: skip
     circumstances = forms.CharField(
-        label="Circunstâncias", required=False, widget=forms.Textarea(attrs={"rows": 2})
-    )
+        label="Circunstâncias", required=False, max_length=TEXT_MAX_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 2}), error_messages=_too_long("Circunstâncias"),
+    )  # fmt: skip
     driver = forms.TypedChoiceField(label="Condutor cadastrado", required=False, coerce=int, empty_value=None)
     driver_name = forms.CharField(label="Condutor (se não cadastrado)", max_length=200, required=False)
     offender_name = forms.CharField(label="Autuado (se sem autorização)", max_length=200, required=False)

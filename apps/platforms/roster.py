@@ -22,6 +22,7 @@ from apps.audit.services import audit_record
 from apps.platforms.choices import RosterImportState
 from apps.platforms.models import Platform, RosterEntry, RosterImport
 from apps.tenancy.models import Municipality
+from apps.web.csvsafe import safe_row
 
 REQUIRED_COLUMNS = ("cpf", "nome", "placa", "categoria_cnh")
 OPTIONAL_COLUMNS = ("validade_cnh",)
@@ -242,5 +243,5 @@ def report_csv(record: RosterImport) -> str:
     writer = csv.writer(out, delimiter=";")
     writer.writerow(["linha", "campo", "codigo", "motivo"])
     for item in record.rejections:
-        writer.writerow([item["line"], item["field"], item["code"], item["message"]])
+        writer.writerow(safe_row([item["line"], item["field"], item["code"], item["message"]]))
     return out.getvalue()

@@ -13,9 +13,13 @@ A plate or number with no permit is an answer, not an error: 200 with status "un
 from __future__ import annotations
 
 from django.http import HttpRequest, JsonResponse
-from django.views.decorators.http import require_GET
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.decorators import api_view, authentication_classes, permission_classes
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 
 from apps.public import lookups
+from apps.public.schema import PublicErrorSerializer, VerificationAnswerSerializer
 from apps.public.verification import InvalidQuery, unknown
 
 MISSING = "Informe placa e municipio, alvara e municipio, ou codigo."
@@ -38,8 +42,27 @@ def _lookup(request: HttpRequest) -> lookups.Outcome:
     raise InvalidQuery("missing_parameter", MISSING)
 
 
-@require_GET
-def verification(request: HttpRequest) -> JsonResponse:
+@extend_schema(
+    summary="Consulta pública: o veículo pode transportar passageiros hoje? (sem login)",
+    parameters=[
+        OpenApiParameter("municipio", str, description="Código IBGE do município (com placa ou alvara)."),
+        OpenApiParameter("placa", str, description="Placa antiga (ABC1234) ou Mercosul (ABC1D23)."),
+        OpenApiParameter("alvara", str, description="Número do alvará, NNNN/AAAA."),
+        OpenApiParameter("codigo", str, description="Código do QR impresso no alvará."),
+    ],
+    responses={200: VerificationAnswerSerializer, 400: PublicErrorSerializer, 404: PublicErrorSerializer,
+               429: PublicErrorSerializer},
+    auth=[],
+)  # fmt: skip
+@api_view(["GET"])
+@authentication_classes([])
+@permission_classes([AllowAny])
+def verification(request: Request) -> JsonResponse:
+    """Documented in the OpenAPI schema through DRF; the answer itself is the same plain JSON as before."""
+    return _verification(request._request)
+
+
+def _verification(request: HttpRequest) -> JsonResponse:
     try:
         outcome = _lookup(request)
     except lookups.RateLimited as error:

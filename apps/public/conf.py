@@ -2,8 +2,14 @@
 
 PUBLIC_RATE_LIMIT          lookups one client may make per window (default 30)
 PUBLIC_RATE_WINDOW         window length in seconds (default 60)
-PUBLIC_RATE_LIMIT_CACHE    cache alias holding the counters (default "default"); with several server
-                           processes point it at a shared cache (DatabaseCache works on SQLite too)
+PUBLIC_RATE_LIMIT_CACHE    cache alias holding the counters and the used proof-of-work challenges (default
+                           "default": the database cache every process shares, or Redis with REDIS_URL)
+PUBLIC_COMPLAINT_RATE_LIMIT   complaints one client may send per window (default 5)
+PUBLIC_COMPLAINT_RATE_WINDOW  that window in seconds (default 600)
+PUBLIC_COMPLAINT_POW_BITS     leading zero bits the complaint form's proof of work needs (default 16: about
+                              65,000 SHA-256 hashes, under a second on a desktop, a few on an old phone);
+                              0 turns it off
+PUBLIC_COMPLAINT_POW_TTL      seconds a challenge stays valid after the form is opened (default 3600)
 PUBLIC_CLIENT_IP_META      request.META key with the client address (default REMOTE_ADDR; behind a proxy
                            that sets it, e.g. HTTP_X_REAL_IP)
 OPEN_DATA_DIR              where `export_open_data` writes its files (default <VAR_DIR>/open-data)
@@ -42,6 +48,25 @@ def rate_limit() -> int:
 
 def rate_window_seconds() -> int:
     return _positive_int("PUBLIC_RATE_WINDOW", 60)
+
+
+def complaint_rate_limit() -> int:
+    return _positive_int("PUBLIC_COMPLAINT_RATE_LIMIT", 5)
+
+
+def complaint_rate_window_seconds() -> int:
+    return _positive_int("PUBLIC_COMPLAINT_RATE_WINDOW", 600)
+
+
+def complaint_pow_bits() -> int:
+    bits = _non_negative_int("PUBLIC_COMPLAINT_POW_BITS", 16)
+    if bits > 32:
+        raise ImproperlyConfigured(f"PUBLIC_COMPLAINT_POW_BITS must be at most 32, got {bits}")
+    return bits
+
+
+def complaint_pow_ttl_seconds() -> int:
+    return _positive_int("PUBLIC_COMPLAINT_POW_TTL", 3600)
 
 
 def _non_negative_int(name: str, default: int) -> int:

@@ -26,6 +26,7 @@ from apps.public.choices import VerificationStatus
 from apps.public.verification import status_on, without_document_numbers
 from apps.registry.identifiers import format_plate
 from apps.tenancy.models import Municipality
+from apps.web.csvsafe import safe_dict
 
 FIELDS = (
     "regime", "permit_number", "permit_kind", "plate", "vehicle_make", "vehicle_model", "holder_name",
@@ -85,7 +86,7 @@ def to_csv(rows: list[dict[str, Any]]) -> str:
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=FIELDS, lineterminator="\n")
     writer.writeheader()
-    writer.writerows(rows)
+    writer.writerows(safe_dict(row) for row in rows)  # holder names are free text: no formulas
     return buffer.getvalue()
 
 

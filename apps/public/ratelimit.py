@@ -1,7 +1,10 @@
-"""Per-client rate limiting of public lookups, in fixed windows, on Django's cache.
+"""Rate limiting in fixed windows, counted in the cache every server process shares.
 
-The client is its IP address, and the cache key is a keyed hash of it: the counters say how busy a client is,
-never who it is, and expire with their window. `time.time()` only cuts windows here; no legal date depends on it.
+The counters live in Django's cache (settings.CACHES: the database cache by default, whose `incr` is atomic —
+outorga.cache — or Redis), so a limit of 30 a minute is 30 a minute whether one process serves or ten.
+A public client is its IP address, and the key is a keyed hash of it: the counters say how busy a client is,
+never who it is, and expire with their window. The platform API counts per token (apps.platforms.throttling).
+`time.time()` only cuts windows here; no legal date depends on it.
 """
 
 from __future__ import annotations
@@ -24,18 +27,31 @@ class RateDecision:
     retry_after: int
 
 
-def client_key(request: HttpRequest, scope: str) -> str:
-    address = str(request.META.get(conf.client_ip_meta_key(), "") or "unknown").split(",")[0].strip()
-    digest = hmac.new(settings.SECRET_KEY.encode(), f"{scope}:{address}".encode(), hashlib.sha256)
+@dataclass(frozen=True)
+class Limit:
+    requests: int
+    window_seconds: int
+
+
+def keyed(scope: str, identity: str) -> str:
+    digest = hmac.new(settings.SECRET_KEY.encode(), f"{scope}:{identity}".encode(), hashlib.sha256)
     return digest.hexdigest()[:32]
 
 
-def hit(request: HttpRequest, scope: str = "lookup") -> RateDecision:
-    """Count one request of this client in the current window and say whether it is within the limit."""
-    window = conf.rate_window_seconds()
+def client_address(request: HttpRequest) -> str:
+    return str(request.META.get(conf.client_ip_meta_key(), "") or "unknown").split(",")[0].strip()
+
+
+def client_key(request: HttpRequest, scope: str) -> str:
+    return keyed(scope, client_address(request))
+
+
+def count(scope: str, identity: str, limit: Limit) -> RateDecision:
+    """Count one request of `identity` in the current window of `scope` and say whether it is within `limit`."""
+    window = limit.window_seconds
     now = time.time()
     window_index = int(now // window)
-    key = f"public-rate:{client_key(request, scope)}:{window_index}"
+    key = f"rate:{scope}:{keyed(scope, identity)}:{window_index}"
     cache = caches[conf.rate_limit_cache_alias()]
     cache.add(key, 0, timeout=window + 1)
     try:
@@ -44,4 +60,18 @@ def hit(request: HttpRequest, scope: str = "lookup") -> RateDecision:
         cache.set(key, 1, timeout=window + 1)
         used = 1
     retry_after = max(1, int((window_index + 1) * window - now))
-    return RateDecision(allowed=used <= conf.rate_limit(), retry_after=retry_after)
+    return RateDecision(allowed=used <= limit.requests, retry_after=retry_after)
+
+
+def lookup_limit() -> Limit:
+    return Limit(conf.rate_limit(), conf.rate_window_seconds())
+
+
+def complaint_limit() -> Limit:
+    return Limit(conf.complaint_rate_limit(), conf.complaint_rate_window_seconds())
+
+
+def hit(request: HttpRequest, scope: str = "lookup") -> RateDecision:
+    """Count one public request of this client (scope "lookup" or "complaint")."""
+    limit = complaint_limit() if scope == "complaint" else lookup_limit()
+    return count(scope, client_address(request), limit)

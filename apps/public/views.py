@@ -15,7 +15,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from apps.audit.services import audit_personal_data_read
-from apps.public import lookups, opendata, ratelimit, services
+from apps.public import lookups, opendata, pow, ratelimit, services
 from apps.public.choices import OPEN_COMPLAINT_STATES, ComplaintState
 from apps.public.forms import ComplaintForm, ComplaintMoveForm, LookupForm
 from apps.public.models import Complaint
@@ -30,6 +30,12 @@ def _rate_limited(request: HttpRequest, error: lookups.RateLimited) -> HttpRespo
     response = render(request, "public/rate_limited.html", {"message": error.message_pt}, status=429)
     response["Retry-After"] = str(error.retry_after)
     return response
+
+
+COMPLAINTS_LIMITED = (
+    "Muitas denúncias em pouco tempo a partir desta conexão. Aguarde {seconds} segundos e tente de novo; "
+    "se for urgente, ligue para a prefeitura."
+)
 
 
 @require_GET
@@ -71,21 +77,40 @@ def verify_token(request: HttpRequest, qr_token: str) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def complaint_new(request: HttpRequest) -> HttpResponse:
-    """'Report a problem': recorded for the secretariat, which answers within its procedures."""
+    """'Report a problem': recorded for the secretariat, which answers within its procedures. Each client may
+    send a few per window (ratelimit), and each send carries a proof of work solved by the browser (pow)."""
     form = ComplaintForm(request.POST or None, initial=_complaint_initial(request))
     if request.method == "POST":
         decision = ratelimit.hit(request, scope="complaint")
         if not decision.allowed:
-            return _rate_limited(request, lookups.RateLimited(decision.retry_after))
-        if form.is_valid():
+            message = COMPLAINTS_LIMITED.format(seconds=decision.retry_after)
+            response = render(request, "public/rate_limited.html", {"message": message}, status=429)
+            response["Retry-After"] = str(decision.retry_after)
+            return response
+        if form.is_valid() and _proof_accepted(request, form):
             complaint = _file_complaint(form)
             if complaint is not None:
                 messages.success(
                     request, f"Denúncia registrada sob o protocolo {complaint.number}. Obrigado."
                 )
                 return redirect("public:complaint-sent")
-        return render(request, "public/complaint_form.html", {"form": form}, status=400)
-    return render(request, "public/complaint_form.html", {"form": form})
+        return _complaint_page(request, form, status=400)
+    return _complaint_page(request, form)
+
+
+def _proof_accepted(request: HttpRequest, form: ComplaintForm) -> bool:
+    try:
+        pow.verify(request.POST.get("pow_challenge", ""), request.POST.get("pow_nonce", ""))
+    except pow.ProofRefused as refusal:
+        form.add_error(None, refusal.message_pt)
+        return False
+    return True
+
+
+def _complaint_page(request: HttpRequest, form: ComplaintForm, status: int = 200) -> HttpResponse:
+    """Every rendering gets a fresh challenge: a refused or expired one is never offered again."""
+    context = {"form": form, "challenge": pow.issue() if pow.enabled() else None}
+    return render(request, "public/complaint_form.html", context, status=status)
 
 
 def _complaint_initial(request: HttpRequest) -> dict[str, str]:

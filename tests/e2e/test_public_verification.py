@@ -8,7 +8,6 @@ test follows the printed code, not a URL it built itself.
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +16,7 @@ from typing import Any
 import pytest
 from django.core.cache import caches
 from django.utils import timezone
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 
 from apps.licensing import services
 from apps.licensing.casebook import pf_case
@@ -27,6 +26,7 @@ from apps.licensing.urls_public import verify_path
 from apps.public.models import Complaint
 from apps.tenancy.models import Municipality
 from apps.tenancy.services import municipality_create
+from outorga.pytest_plugin import require_tools
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -75,8 +75,8 @@ def van(db: None) -> Permit:
 
 def scan_qr(permit: Permit, base_url: str, folder: Path) -> str:
     """What the phone camera reads off the printed permit."""
-    if shutil.which("pdftoppm") is None or shutil.which("zbarimg") is None:
-        pytest.skip("pdftoppm/zbarimg not installed (apt-get install poppler-utils zbar-tools)")
+    require_tools("pdftoppm", package="poppler-utils")
+    require_tools("zbarimg", package="zbar-tools")
     pdf = folder / "alvara.pdf"
     pdf.write_bytes(permit_pdf(permit, base_url + verify_path(permit.qr_token)))
     subprocess.run(
@@ -118,7 +118,20 @@ def test_a_parent_scans_the_qr_code_and_a_revoked_code_stops_working(
     expect(phone.get_by_test_id("status-message")).to_contain_text("substituído")
 
 
+def csp_violations(page: Page) -> list[str]:
+    """Console messages of what the Content-Security-Policy blocked on this page (inline script or style)."""
+    blocked: list[str] = []
+
+    def keep(message: ConsoleMessage) -> None:
+        if "Content Security Policy" in message.text:
+            blocked.append(message.text)
+
+    page.on("console", keep)
+    return blocked
+
+
 def test_a_parent_reports_a_van_without_a_permit(phone: Page, live_server: Any, van: Permit) -> None:
+    blocked = csp_violations(phone)
     phone.goto(f"{live_server.url}/consulta/?municipio=3533908&q=ZZZ9Z99")
     expect(phone.get_by_test_id("verdict")).to_have_attribute("data-status", "unknown")
     phone.get_by_role("link", name="Denunciar um problema").tap()
@@ -132,3 +145,4 @@ def test_a_parent_reports_a_van_without_a_permit(phone: Page, live_server: Any, 
     expect(phone.get_by_role("alert")).to_contain_text(complaint.number)
     assert (complaint.plate, complaint.category, complaint.permit) == ("ZZZ9Z99", "no_permit", None)
     assert Municipality.objects.get(pk=complaint.municipality_id).ibge_code == "3533908"
+    assert blocked == []  # the proof-of-work script and the pages run under the strict CSP

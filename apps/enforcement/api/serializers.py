@@ -7,6 +7,7 @@ from typing import Any
 from rest_framework import serializers
 
 from apps.enforcement.choices import NoticeChannel, NoticePurpose, ReturnedReason
+from apps.enforcement.forms import TEXT_MAX_LENGTH
 from apps.enforcement.models import CaseEvent, InfractionCase, Notice
 
 
@@ -49,19 +50,26 @@ class CaseDetailSerializer(CaseSerializer):
 class CaseCreateSerializer(serializers.Serializer[Any]):
     municipality = serializers.CharField(help_text="Código IBGE")
     regime_id = serializers.CharField(required=False, allow_blank=True)
-    infraction_code = serializers.CharField(allow_blank=True)
-    plate = serializers.CharField(allow_blank=True)
+    infraction_code = serializers.CharField(allow_blank=True, max_length=32)
+    plate = serializers.CharField(allow_blank=True, max_length=10)
     occurred_at = serializers.DateTimeField()
-    place = serializers.CharField(required=False, allow_blank=True, default="")
-    description = serializers.CharField(required=False, allow_blank=True, default="")
-    circumstances = serializers.CharField(required=False, allow_blank=True, default="")
+    # Max lengths are the columns' (PostgreSQL refuses longer text with an error, not a message).
+    place = serializers.CharField(required=False, allow_blank=True, default="", max_length=300)
+    description = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=TEXT_MAX_LENGTH
+    )
+    circumstances = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=TEXT_MAX_LENGTH
+    )
     driver = serializers.IntegerField(required=False, allow_null=True, default=None)
-    driver_name = serializers.CharField(required=False, allow_blank=True, default="")
-    offender_name = serializers.CharField(required=False, allow_blank=True, default="")
-    offender_address = serializers.CharField(required=False, allow_blank=True, default="")
-    agent_registration = serializers.CharField(required=False, allow_blank=True, default="")
+    driver_name = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
+    offender_name = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
+    offender_address = serializers.CharField(required=False, allow_blank=True, default="", max_length=300)
+    agent_registration = serializers.CharField(required=False, allow_blank=True, default="", max_length=40)
     already_punished_as_traffic_only = serializers.BooleanField(required=False, default=False)
-    traffic_only_reference = serializers.CharField(required=False, allow_blank=True, default="")
+    traffic_only_reference = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=200
+    )
 
 
 class NoticeCreateSerializer(serializers.Serializer[Any]):

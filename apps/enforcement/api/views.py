@@ -33,11 +33,16 @@ def _refusal(exc: DjangoValidationError) -> Response:
     return Response(body, status=status.HTTP_400_BAD_REQUEST)
 
 
+DRIVER_UNKNOWN = "Condutor cadastrado: não há condutor com este código em {municipality}."
+
+
 class CaseViewSet(viewsets.ReadOnlyModelViewSet[InfractionCase]):
     """Autos de infração of the municipalities where the user may read them; others answer 404.
 
     Filters: ?municipality=<IBGE>&state=&mine=1. POST creates an auto (agent role); POST …/notices/ sends a notice.
     """
+
+    lookup_value_regex = r"[0-9]+"  # a non-numeric id is an unknown address (404), never a 500
 
     queryset = InfractionCase.objects.none()  # schema generation only; real reads go through get_queryset
 
@@ -72,6 +77,9 @@ class CaseViewSet(viewsets.ReadOnlyModelViewSet[InfractionCase]):
         values["driver"] = (
             Driver.objects.filter(municipality=municipality, pk=driver_id).first() if driver_id else None
         )
+        if driver_id and values["driver"] is None:  # another town's driver, or none: refuse, never drop it
+            return Response({"driver": [DRIVER_UNKNOWN.format(municipality=municipality)]},
+                            status=status.HTTP_400_BAD_REQUEST)  # fmt: skip
         try:
             case = services.case_open(
                 municipality=municipality, actor=request.user, details=services.AutoDetails(**values),
@@ -100,13 +108,16 @@ class CaseViewSet(viewsets.ReadOnlyModelViewSet[InfractionCase]):
 class NoticeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Notice]):
     """Notices of the cases the user may read; POST …/receipt/ records the AR or electronic return."""
 
+    lookup_value_regex = r"[0-9]+"  # a non-numeric id is an unknown address (404), never a 500
+
     serializer_class = NoticeSerializer
     queryset = Notice.objects.none()
 
     def get_queryset(self) -> QuerySet[Notice]:
         rows = Notice.objects.for_user(self.request.user, "view")
-        if self.request.query_params.get("case"):
-            rows = rows.filter(case_id=self.request.query_params["case"])
+        case = self.request.query_params.get("case", "")
+        if case:
+            rows = rows.filter(case_id=case) if case.isdigit() else rows.none()
         ordered: QuerySet[Notice] = rows.order_by("-sent_on", "-pk")
         return ordered
 

@@ -86,3 +86,36 @@ def test_a_judge_reads_but_cannot_file(
     assert client.get(f"{CASES}{case.pk}/").status_code == 200
     response = client.post(CASES, auto(olimpia), format="json")
     assert response.status_code == 400 and "agente de fiscalização" in str(response.data)
+
+
+def test_another_municipalitys_driver_is_refused_not_stored_as_none(
+    olimpia: Municipality, votuporanga: Municipality, agent_olimpia: User
+) -> None:
+    from apps.licensing.casebook import pj_case
+
+    other = pj_case(votuporanga, 61, "Vans de Outra Cidade Ltda", "Otávio Outro", as_of=dt.date(2026, 3, 1))
+    response = api(agent_olimpia).post(CASES, auto(olimpia, driver=other.driver.pk), format="json")
+    assert response.status_code == 400
+    assert response.data == {
+        "driver": ["Condutor cadastrado: não há condutor com este código em Olímpia-SP."]
+    }
+    assert "Otávio" not in response.content.decode()
+    assert not InfractionCase.objects.exists()
+
+
+@pytest.mark.parametrize("path", ["cases/abc/notices/", "notices/abc/receipt/", "cases/1e3/", "notices/x/"])
+def test_a_non_numeric_id_answers_404_not_500(agent_olimpia: User, path: str) -> None:
+    response = api(agent_olimpia).post(f"/api/v1/enforcement/{path}", {}, format="json")
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"
+
+
+def test_a_non_numeric_case_filter_lists_nothing_instead_of_failing(agent_olimpia: User) -> None:
+    response = api(agent_olimpia).get("/api/v1/enforcement/notices/", {"case": "abc"})
+    assert response.status_code == 200 and response.json()["results"] == []
+
+
+def test_a_100_kb_description_is_refused_by_the_api(olimpia: Municipality, agent_olimpia: User) -> None:
+    response = api(agent_olimpia).post(CASES, auto(olimpia, description="x" * 102_400), format="json")
+    assert response.status_code == 400 and "description" in response.data
+    assert not InfractionCase.objects.exists()

@@ -199,3 +199,21 @@ def test_the_authority_filters_autos_by_state(
                 sent_on=notified.drawn_on, as_of=notified.drawn_on, refused=True)  # fmt: skip
     body = client_for(judge_olimpia).get(url("case_list", olimpia), {"situacao": "notified"}).content.decode()
     assert notified.number in body and drafted.number not in body
+
+
+def test_a_100_kb_description_is_refused_naming_the_field(olimpia: Municipality, agent_olimpia: User) -> None:
+    response = client_for(agent_olimpia).post(url("case_new", olimpia), form_data(description="x" * 102_400))
+    assert response.status_code == 400
+    assert (
+        "Descrição da infração: no máximo 4000 caracteres (o texto tem 102400)." in response.content.decode()
+    )
+    assert not InfractionCase.objects.exists()
+
+
+def test_the_autos_pdf_with_personal_data_is_never_stored_by_browsers_or_proxies(
+    olimpia: Municipality, agent_olimpia: User
+) -> None:
+    case = open_auto(olimpia, agent_olimpia, plate="ABC1D23")
+    response = client_for(agent_olimpia).get(url("case_pdf", olimpia, case.pk))
+    assert response.content.startswith(b"%PDF")
+    assert response["Cache-Control"] == "no-store"

@@ -37,6 +37,8 @@ class PaymentGuideViewSet(viewsets.ReadOnlyModelViewSet[PaymentGuide]):
     The payer's CPF/CNPJ is not part of the API (personal data: read it on the audited guide page).
     """
 
+    lookup_value_regex = r"[0-9]+"  # a non-numeric id is an unknown address (404), never a 500
+
     serializer_class = PaymentGuideSerializer
     queryset = PaymentGuide.objects.none()  # schema generation only; real reads go through get_queryset
 

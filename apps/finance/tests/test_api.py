@@ -103,3 +103,9 @@ def test_the_openapi_schema_lists_the_finance_endpoints(client: Client) -> None:
     schema = json.loads(client.get("/api/v1/openapi.json").content)
     assert GUIDES in schema["paths"]
     assert "/api/v1/finance/guides/{id}/payment/" in schema["paths"]
+
+
+def test_a_payment_on_a_non_numeric_guide_id_answers_404_not_500(finance_olimpia_client: Client) -> None:
+    response = finance_olimpia_client.post(f"{GUIDES}abc/payment/", {}, content_type="application/json")
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"

@@ -44,6 +44,7 @@ FILTERS = {
     "vehicle": "vehicle_id",
     "kind": "kind",
 }
+NUMERIC_FILTERS = {"vehicle"}
 
 
 def _refusal(exc: DjangoValidationError) -> Response:
@@ -58,8 +59,22 @@ def _scoped(queryset: Any, user: Any, action_name: str, pk: Any) -> Any:
     return row
 
 
+INSPECTOR_UNKNOWN = "Vistoriador: não há servidor com este código em {municipality}."
+
+
+def _inspector(user_id: int, vehicle: Vehicle) -> User | None:
+    """Only the vehicle's municipality's staff: another town's user id is "not found", never named."""
+    return (
+        User.objects.filter(pk=user_id, memberships__municipality_id=vehicle.municipality_id)
+        .distinct()
+        .first()
+    )
+
+
 class InspectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet[Inspection]):
     """Inspections of the municipalities where the user may read them; others answer 404."""
+
+    lookup_value_regex = r"[0-9]+"  # a non-numeric id is an unknown address (404), never a 500
 
     queryset = Inspection.objects.none()  # schema generation only; real reads go through get_queryset
     serializer_class = InspectionSerializer
@@ -67,8 +82,11 @@ class InspectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet[I
     def get_queryset(self) -> QuerySet[Inspection]:
         rows = Inspection.objects.for_user(self.request.user, "view").for_list()
         for param, column in FILTERS.items():
-            if self.request.query_params.get(param):
-                rows = rows.filter(**{column: self.request.query_params[param]})
+            value = self.request.query_params.get(param)
+            if value and param in NUMERIC_FILTERS and not value.isdigit():
+                return rows.none()
+            if value:
+                rows = rows.filter(**{column: value})
         return rows.order_by("scheduled_for", "pk")
 
     @extend_schema(request=ScheduleSerializer, responses={201: InspectionSerializer})
@@ -81,7 +99,10 @@ class InspectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet[I
             raise NotFound("Registro não encontrado.")
         application = _scoped(Application.objects, request.user, "view", values["application"]) \
             if values.get("application") else None  # fmt: skip
-        inspector = User.objects.filter(pk=values["inspector"]).first() if values.get("inspector") else None
+        inspector = _inspector(values.get("inspector"), vehicle) if values.get("inspector") else None
+        if values.get("inspector") and inspector is None:
+            return Response({"inspector": [INSPECTOR_UNKNOWN.format(municipality=vehicle.municipality)]},
+                            status=status.HTTP_400_BAD_REQUEST)  # fmt: skip
         try:
             row = services.inspection_schedule(
                 actor=request.user, vehicle=vehicle, scheduled_for=values["scheduled_for"], kind=values.get("kind"),

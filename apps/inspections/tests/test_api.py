@@ -102,3 +102,29 @@ def test_the_calendar_endpoint_answers_per_regime_and_hides_other_municipalities
     assert section["months"][7]["due"] == 1
     assert inspector_olimpia_client.get(f"{BASE}calendar/", query).status_code == 404
     assert admin_client.get(f"{BASE}calendar/", {"municipality": "3557105"}).status_code == 400
+
+
+def test_another_municipalitys_user_as_inspector_is_refused_without_their_name(
+    inspector_olimpia_client: Client, olimpia_case: Case, inspector_patrocinio: object
+) -> None:
+    body = {"vehicle": olimpia_case.vehicle.pk, "scheduled_for": timezone.localdate().isoformat(),
+            "kind": "periodic", "inspector": inspector_patrocinio.pk}  # type: ignore[attr-defined]  # fmt: skip
+    response = inspector_olimpia_client.post(BASE, body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json() == {"inspector": ["Vistoriador: não há servidor com este código em Olímpia-SP."]}
+    assert "Pia" not in response.content.decode()
+    assert not Inspection.objects.exists()
+
+
+def test_a_non_numeric_id_answers_404_not_500(inspector_olimpia_client: Client) -> None:
+    response = inspector_olimpia_client.post(f"{BASE}abc/result/", {}, content_type="application/json")
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"
+
+
+def test_a_non_numeric_vehicle_filter_lists_nothing_instead_of_failing(
+    inspector_olimpia_client: Client, olimpia_case: Case
+) -> None:
+    scheduled(olimpia_case, as_of=timezone.localdate())
+    response = inspector_olimpia_client.get(BASE, {"vehicle": "abc"})
+    assert response.status_code == 200 and response.json()["results"] == []

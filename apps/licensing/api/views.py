@@ -38,6 +38,7 @@ class ApplicationViewSet(viewsets.ReadOnlyModelViewSet[Application]):
     Filters: ?municipality=<IBGE>&state=&kind=&regime=&q=<name, CPF/CNPJ or plate>.
     """
 
+    lookup_value_regex = r"[0-9]+"  # a non-numeric id is an unknown address (404), never a 500
     queryset = Application.objects.none()  # schema generation only; real reads go through get_queryset
 
     def get_serializer_class(self) -> Any:

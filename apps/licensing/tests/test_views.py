@@ -254,3 +254,13 @@ def test_an_application_awaiting_inspection_links_to_scheduling_it(
     assert link not in auditor_olimpia_client.get(detail).content  # reads, may not schedule
     form = analyst_olimpia_client.get(f"{schedule}?requerimento={application.pk}").content.decode()
     assert f'value="{application.pk}" selected' in form
+
+
+def test_api_transition_on_a_non_numeric_id_answers_404_not_500(analyst_olimpia_client: Client) -> None:
+    response = analyst_olimpia_client.post(
+        "/api/v1/licensing/applications/abc/transition/",
+        {"action": "submit"},
+        content_type="application/json",
+    )
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"

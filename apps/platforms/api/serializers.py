@@ -31,12 +31,14 @@ class CheckRequestSerializer(serializers.Serializer[Any]):
 
 
 class CheckItemSerializer(serializers.Serializer[Any]):
-    authorized = serializers.BooleanField()
-    status = serializers.ChoiceField(choices=VerificationStatus.choices)
-    valid_until = serializers.DateField(allow_null=True)
-    suspended_until = serializers.DateField(allow_null=True)
-    permit_number = serializers.CharField(allow_null=True)
-    error = ErrorSerializer(required=False)
+    """An item answered has every field but `error`; a malformed item (bad CPF or plate) has only `error`."""
+
+    authorized = serializers.BooleanField(required=False)
+    status = serializers.ChoiceField(choices=VerificationStatus.choices, required=False)
+    valid_until = serializers.DateField(allow_null=True, required=False)
+    suspended_until = serializers.DateField(allow_null=True, required=False)
+    permit_number = serializers.CharField(allow_null=True, required=False)
+    error = ErrorSerializer(required=False, help_text="Só num item malformado; os demais campos faltam.")
 
 
 class DriverCheckSerializer(CheckItemSerializer):

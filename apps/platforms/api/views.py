@@ -23,6 +23,7 @@ from apps.platforms.checks import check_drivers, check_vehicles
 from apps.platforms.errors import PlatformAPIError, not_found, wrong_municipality
 from apps.platforms.models import PlatformCredential, RosterImport, SubstitutionReport
 from apps.platforms.services import substitution_report
+from apps.platforms.throttling import PlatformTokenThrottle
 
 FEED_PAGE = 500
 GENERIC_CODES = {
@@ -30,8 +31,8 @@ GENERIC_CODES = {
     exceptions.UnsupportedMediaType: ("media_type_unsupported", "Tipo de conteúdo não aceito."),
     exceptions.MethodNotAllowed: ("method_not_allowed", "Método não permitido neste endereço."),
     exceptions.NotFound: ("not_found", "Registro não encontrado."),
-    exceptions.Throttled: ("rate_limited", "Muitas requisições; tente de novo em instantes."),
 }
+RATE_LIMITED = "Muitas requisições com este token; aguarde {seconds} segundos (cabeçalho Retry-After)."
 
 
 def platform_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -41,6 +42,10 @@ def platform_exception_handler(exc: Exception, context: dict[str, Any]) -> Respo
         return response
     if isinstance(exc, exceptions.ValidationError):
         response.data = {"code": "invalid_request", "message": "Requisição inválida.", "fields": exc.detail}
+        return response
+    if isinstance(exc, exceptions.Throttled):
+        seconds = int(getattr(exc, "wait", None) or 1)
+        response.data = {"code": "rate_limited", "message": RATE_LIMITED.format(seconds=seconds)}
         return response
     code, message = next(((c, m) for kind, (c, m) in GENERIC_CODES.items() if isinstance(exc, kind)),
                          ("error", str(getattr(exc, "detail", "Erro."))))  # fmt: skip
@@ -63,6 +68,7 @@ class SameMunicipality(BasePermission):
 class PlatformView(APIView):
     authentication_classes = [PlatformTokenAuthentication]
     permission_classes = [SameMunicipality]
+    throttle_classes = [PlatformTokenThrottle]
     parser_classes = [JSONParser]
 
     def get_exception_handler(self) -> Callable[..., Response | None]:
@@ -74,7 +80,7 @@ class PlatformView(APIView):
         return self.request.auth
 
 
-ERRORS = {401: s.ErrorSerializer, 403: s.ErrorSerializer}
+ERRORS = {401: s.ErrorSerializer, 403: s.ErrorSerializer, 429: s.ErrorSerializer}
 
 
 class CheckView(PlatformView):

