@@ -23,7 +23,28 @@ ACTION_LABELS: dict[str, str] = {
     PERSONAL_DATA_READ: "Leitura de dados pessoais",
     PERSONAL_DATA_EXPORT: "Exportação do relatório do titular (LGPD)",
     "user.set_password": "Troca de senha",
+    "user.password_change": "Troca de senha",
+    "user.password_set": "Definição de senha",
+    "user.password_reset": "Redefinição de senha",
+    "user.password_reset_request": "Pedido de redefinição de senha",
+    "user.deactivate": "Desativação da conta",
+    "user.reactivate": "Reativação da conta",
     "municipality.create": "Criação do município",
+    "auth.login": "Entrada no sistema",
+    "auth.logout": "Saída do sistema",
+    "auth.login_failed": "Tentativa de entrada recusada",
+    "auth.locked_out": "Conta bloqueada por tentativas",
+    "auth.reauthenticated": "Confirmação de senha",
+    "auth.second_factor_verified": "Segundo fator confirmado",
+    "auth.second_factor_failed": "Segundo fator recusado",
+    "auth.recovery_code_used": "Uso de código de recuperação",
+    "mfa.device_add": "Cadastro de autenticador",
+    "mfa.device_remove": "Remoção de autenticador",
+    "mfa.recovery_codes_generate": "Geração de códigos de recuperação",
+    "mfa.reset": "Reinício da autenticação em dois fatores",
+    "data_subject_request.create": "Registro de requerimento de titular",
+    "data_subject_request.progress": "Andamento de requerimento de titular",
+    "data_subject_request.answer": "Resposta a requerimento de titular",
 }
 
 VERB_LABELS: dict[str, str] = {
@@ -37,6 +58,8 @@ VERB_LABELS: dict[str, str] = {
     "activate": "Ativação", "choose": "Escolha", "add": "Inclusão", "remove": "Remoção", "send": "Envio",
     "receipt": "Recebimento", "publish": "Publicação", "scheduled": "Agendamento", "rescheduled": "Reagendamento",
     "mark_paid": "Pagamento", "receive": "Recebimento", "answer": "Resposta", "progress": "Andamento",
+    "accept": "Aceite", "reactivate": "Reativação", "release": "Liberação", "regularize": "Regularização",
+    "inspection_done": "Vistoria realizada",
 }  # fmt: skip
 
 FIELD_LABELS: dict[str, str] = {
