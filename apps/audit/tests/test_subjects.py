@@ -208,6 +208,9 @@ def test_closing_a_request_needs_the_answer_and_is_audited(
     assert row.status == "answered" and row.answered_on == dt.date.today()
     answer = AuditEvent.objects.get(action="data_subject_request.answer")
     assert answer.before["status"] == "received" and answer.after["status"] == "answered"  # type: ignore[index]
+    detail = auditor_olimpia_client.get(reverse("audit:event_detail", args=[answer.pk])).content.decode()
+    assert "Resposta a requerimento de titular" in detail
+    assert "<td>situação</td><td>Recebido</td><td>Respondido</td>" in detail
     closed = auditor_olimpia_client.get(reverse("audit:request_list")).content.decode()
     assert f'data-request-id="{row.pk}"' not in closed
 
