@@ -34,8 +34,8 @@ STATIC_STAMP := staticfiles/.outorga-collected
 # Every project static file (ours and the apps'), so collectstatic reruns when one changes.
 STATIC_SOURCES := $(shell find static apps -path '*/static/*' -type f 2>/dev/null)
 
-.PHONY: help run serve install install-dev assets static migrate seed test pytest lawcode-test test-pg lint \
-	lock bench check-chromium clean
+.PHONY: help run serve worker scheduler install install-dev assets static migrate seed test pytest lawcode-test test-pg lint \
+	lock bench check-chromium check-system check-system-run check-system-pg clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -68,7 +68,7 @@ $(STATIC_STAMP): $(NODE_STAMP) $(BASE_STAMP) outorga/settings.py $(STATIC_SOURCE
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	touch $@
 
-install: $(BASE_STAMP) $(NODE_STAMP) ## Install runtime dependencies (Python and front-end)
+install: check-system-run $(BASE_STAMP) $(NODE_STAMP) ## Install runtime dependencies (Python and front-end)
 install-dev: $(DEV_STAMP) $(NODE_STAMP) ## Install runtime and test/lint dependencies
 assets: $(NODE_STAMP) ## Install the front-end packages (gov.br DS, HTMX, fonts) with npm ci
 static: $(STATIC_STAMP) ## Collect static files into staticfiles/ (served by WhiteNoise)
@@ -88,12 +88,36 @@ seed: migrate ## Load the demo data (idempotent) and print the demo logins
 
 run: install static seed serve ## From a clean clone: install, migrate, load the demo and serve on 127.0.0.1:8000
 
-serve: $(BASE_STAMP) ## Serve with gunicorn (no setup steps)
-	echo "Outorga em http://$(HOST):$(PORT)/ (Ctrl+C para parar)"
-	exec $(VENV)/bin/gunicorn outorga.wsgi:application --bind $(HOST):$(PORT) --workers $(WORKERS) \
-		--worker-class sync --timeout 60 --access-logfile - --error-logfile -
+# The web server, the task worker and the scheduler together; Ctrl+C (or any of them ending) stops all three.
+serve: $(BASE_STAMP) ## Serve with gunicorn, the task worker and the scheduler (no setup steps)
+	echo "Outorga em http://$(HOST):$(PORT)/ (Ctrl+C para parar), com a fila de tarefas e o agendador"
+	pids=()
+	trap 'kill "$${pids[@]}" 2>/dev/null; wait' EXIT
+	$(PY) manage.py db_worker --no-reload --no-startup-delay & pids+=($$!)
+	$(PY) manage.py outorga_scheduler & pids+=($$!)
+	$(VENV)/bin/gunicorn outorga.wsgi:application --bind $(HOST):$(PORT) --workers $(WORKERS) \
+		--worker-class sync --timeout 60 --access-logfile - --error-logfile - & pids+=($$!)
+	wait -n "$${pids[@]}"
+
+worker: $(BASE_STAMP) ## Only the task worker (manage.py db_worker), as its own service in production
+	exec $(PY) manage.py db_worker --no-reload
+
+scheduler: $(BASE_STAMP) ## Only the scheduler of the periodic jobs (manage.py outorga_scheduler)
+	exec $(PY) manage.py outorga_scheduler
 
 # --- tests ----------------------------------------------------------------------------------------------
+
+# The system packages come from the one list in README.md (tools/system-packages reads it). A Chromium at
+# another path (CHROMIUM=...) stands in for the chromium package.
+SKIP_CHROMIUM_PACKAGE := $(if $(filter /usr/bin/chromium,$(CHROMIUM)),,chromium)
+check-system-run: ## Check the system packages make run needs (the README's list)
+	tools/system-packages check run
+
+check-system: check-chromium ## Check the system packages make test needs (the README's list)
+	SYSTEM_PACKAGES_SKIP="$(SKIP_CHROMIUM_PACKAGE)" tools/system-packages check run test
+
+check-system-pg:
+	tools/system-packages check test-pg
 
 check-chromium:
 	if [ ! -x "$(CHROMIUM)" ]; then
@@ -110,7 +134,7 @@ test: ## Run the whole suite: pytest (unit, integration, browser) and the law sc
 	exit "$$status"
 
 # pytest exits 5 when it collected nothing: that is a broken suite, never a pass.
-pytest: $(DEV_STAMP) $(STATIC_STAMP) check-chromium ## Run pytest only (PYTEST_ARGS=... to pass options)
+pytest: check-system $(DEV_STAMP) $(STATIC_STAMP) ## Run pytest only (PYTEST_ARGS=... to pass options)
 	export OUTORGA_REQUIRE_BROWSER=$(REQUIRE_BROWSER) OUTORGA_CHROMIUM="$(CHROMIUM)"
 	status=0
 	echo "==> pytest ($(BROWSER_NOTE))"
@@ -132,7 +156,7 @@ lawcode-test: $(DEV_STAMP) ## Run the law engine's tests without Django, then th
 	exit "$$status"
 
 # A throwaway database per run: created, used by pytest (which makes its own test_ copy), always dropped.
-test-pg: $(DEV_STAMP) $(STATIC_STAMP) check-chromium ## Run pytest against PostgreSQL on 127.0.0.1:5432
+test-pg: check-system check-system-pg $(DEV_STAMP) $(STATIC_STAMP) ## Run pytest against PostgreSQL on 127.0.0.1:5432
 	db="outorga_ci_$$$$_$$(date +%s)"
 	psql_admin() { PGOPTIONS="-c client_min_messages=warning" psql "$(PG_URL)/postgres" -v ON_ERROR_STOP=1 --quiet --no-psqlrc "$$@"; }
 	drop_databases() {

@@ -9,6 +9,10 @@ Personas:
   outsider             staff account with no membership anywhere
   admin_user           pytest-django's superuser (sees everything by design)
 Each persona has a `<persona>_client` logged in as it (pytest-django's `admin_client` for the superuser).
+
+Staff must pass a second factor (apps/accounts): every staff persona has an authenticator holding
+PERSONA_TOTP_KEY, and `Client.force_login` here also completes the second factor, as typing the code would.
+A test of the second factor itself logs in through the login form instead.
 """
 
 from __future__ import annotations
@@ -21,9 +25,13 @@ from django.test import Client
 
 from apps.accounts.models import User
 from apps.accounts.services import user_create
+from apps.accounts.testing import PERSONA_TOTP_KEY, complete_second_factor, give_authenticator
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
 from apps.tenancy.services import membership_grant, municipality_create
+from lawcode.tests.hypothesis_profiles import load_profile
+
+load_profile()
 
 PERSONA_PASSWORD = "senha-de-teste-123"
 
@@ -39,6 +47,19 @@ def _public_lookup_counts_written_at_once(settings: Any) -> None:
 def _fast_password_hashing(settings: Any) -> None:
     # PBKDF2's deliberate slowness (~0.4 s a hash) would dominate the suite; tests do not need it.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _force_login_passes_the_second_factor(monkeypatch: pytest.MonkeyPatch) -> None:
+    # force_login skips the password; it skips the second factor too, or every staff test would land on
+    # the verification page. Tests of the second factor use the real login form.
+    original = Client.force_login
+
+    def force_login(self: Client, user: Any, backend: str | None = None) -> None:
+        original(self, user, backend)
+        complete_second_factor(self, user)
+
+    monkeypatch.setattr(Client, "force_login", force_login)
 
 
 @pytest.fixture
@@ -73,6 +94,7 @@ def make_staff(db: None) -> Callable[..., User]:
             actor=None, username=username, password=PERSONA_PASSWORD,
             full_name=fields.pop("full_name", username.replace(".", " ").title()), **fields,
         )  # fmt: skip
+        give_authenticator(user, PERSONA_TOTP_KEY)
         for municipality, role in grants:
             membership_grant(actor=None, user=user, municipality=municipality, role=role)
         return user

@@ -212,6 +212,7 @@ PORT = _free_port()
 def start_server(workers: int) -> subprocess.Popen[bytes]:
     env = {
         **os.environ, "DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "127.0.0.1",
+        "AUDIT_HMAC_KEYS": f"bench:{secrets.token_urlsafe(48)}",
         "SECURE_SSL_REDIRECT": "0", "PUBLIC_RATE_LIMIT": str(10**9), "LOG_LEVEL": "WARNING",
     }  # fmt: skip
     command = [

@@ -6,7 +6,7 @@ imposes, and says why, article by article. Pure Python: no Django import. Contra
     import datetime as dt
     import lawcode
 
-    decision = lawcode.evaluate("olimpia_sp_escolar", "vehicle_permit", facts, as_of=dt.date(2026, 3, 1))
+    decision = lawcode.evaluate("exemplo_sp_escolar", "vehicle_permit", facts, as_of=dt.date(2026, 3, 1))
     decision.outcome              # "granted" / "denied"
     print(decision.explain())     # Portuguese explanation with citations, parameters and interpretations
     stored = decision.to_dict()   # JSON-safe; lawcode.Decision.from_dict(stored) replays it

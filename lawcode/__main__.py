@@ -1,9 +1,10 @@
-"""Command line: ``python -m lawcode test|explain|coverage|interpretations``.
+"""Command line: ``python -m lawcode test|explain|coverage|interpretations|new-regime``.
 
     python -m lawcode test lawcode/regimes              # every scenarios/**/*.yaml below the folder
     python -m lawcode explain FILE --case NAME          # full decision trace in Portuguese
     python -m lawcode coverage --regime ID --check      # fails on dispositivos nobody implements
     python -m lawcode interpretations --regime ID       # the register of interpretations
+    python -m lawcode new-regime --law FILE --id ID     # a regime folder's skeleton from its law's text
 
 Exit status: 0 on success, 1 when a scenario fails, nothing ran, the matrix has gaps or is stale, or the
 input is invalid.
@@ -19,8 +20,9 @@ from typing import TextIO
 
 from lawcode.coverage import build_matrix, check_regime, matrix_path, render_markdown, write_matrix
 from lawcode.errors import LawcodeError, ScenarioError
+from lawcode.new_regime import new_regime
 from lawcode.regime import Regime
-from lawcode.registry import all_regimes, get_regime
+from lawcode.registry import REGIMES_DIR, all_regimes, get_regime
 from lawcode.scenarios import (
     CaseResult,
     RegimeLocator,
@@ -64,13 +66,29 @@ def _parser() -> argparse.ArgumentParser:
     coverage.add_argument(
         "--check", action="store_true", help="falha se houver lacuna ou arquivo desatualizado"
     )
-    coverage.add_argument("--docs", type=Path, default=None, help="pasta dos arquivos (padrão: docs/lawcode)")
+    coverage.add_argument(
+        "--docs",
+        type=Path,
+        default=None,
+        help="pasta dos arquivos (padrão: docs/lawcode; com --regime-dir fora de lawcode/regimes, a pasta que "
+        "contém o regime)",
+    )
     coverage.add_argument("--regime-dir", type=Path, help="pasta de um regime fora de lawcode/regimes")
     coverage.set_defaults(handler=_cmd_coverage)
     interpretations = commands.add_parser("interpretations", help="lista as interpretações registradas")
     interpretations.add_argument("--regime", help="id do regime (padrão: todos)")
     interpretations.add_argument("--regime-dir", type=Path, help="pasta de um regime fora de lawcode/regimes")
     interpretations.set_defaults(handler=_cmd_interpretations)
+    new = commands.add_parser("new-regime", help="esqueleto da pasta de um regime a partir do texto da lei")
+    new.add_argument(
+        "--law", type=Path, action="append", required=True, help="texto da lei (repita: 1º = principal)"
+    )
+    new.add_argument("--id", dest="regime_id", required=True, help="id do regime: <município>_<uf>_<tipo>")
+    new.add_argument(
+        "--out", type=Path, default=None, help="pasta onde criar <id>/ (padrão: lawcode/regimes)"
+    )
+    new.add_argument("--municipality", help="nome do município (padrão: o encontrado no texto)")
+    new.set_defaults(handler=_cmd_new_regime)
     return parser
 
 
@@ -150,14 +168,26 @@ def _selected_regimes(args: argparse.Namespace) -> list[Regime]:
 
 def _cmd_coverage(args: argparse.Namespace, out: TextIO) -> int:
     status = 0
+    docs = _docs_dir(args)
     for regime in _selected_regimes(args):
         if args.write:
-            print(f"gravado {_display(write_matrix(regime, args.docs))}", file=out)
+            print(f"gravado {_display(write_matrix(regime, docs))}", file=out)
         if args.check:
-            status = max(status, _check_coverage(regime, args.docs, out))
+            status = max(status, _check_coverage(regime, docs, out))
         if not args.write and not args.check:
             print(render_markdown(build_matrix(regime)), file=out)
     return status
+
+
+def _docs_dir(args: argparse.Namespace) -> Path | None:
+    """Where the coverage page goes: --docs; else, for a regime folder outside lawcode/regimes, next to it (so
+    trying a regime elsewhere never writes into the repository); else docs/lawcode."""
+    docs: Path | None = args.docs
+    regime_dir: Path | None = args.regime_dir
+    if docs is not None or regime_dir is None:
+        return docs
+    folder = regime_dir.resolve()
+    return None if folder.parent == REGIMES_DIR.resolve() else folder.parent
 
 
 def _check_coverage(regime: Regime, docs: Path | None, out: TextIO) -> int:
@@ -188,6 +218,15 @@ def _cmd_interpretations(args: argparse.Namespace, out: TextIO) -> int:
             print(f"  fundamento: {', '.join(item.basis) or '—'}", file=out)
             print(f"  razão: {item.rationale}", file=out)
         print(file=out)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------------- new-regime
+
+
+def _cmd_new_regime(args: argparse.Namespace, out: TextIO) -> int:
+    for line in new_regime(args.law, args.regime_id, args.out or REGIMES_DIR, args.municipality):
+        print(line, file=out)
     return 0
 
 

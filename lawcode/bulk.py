@@ -1,7 +1,7 @@
 """Bulk evaluation and reforms: evaluate many subjects, optionally under a what-if, and report what changes.
 
     reform = Reform.from_parameters({"max_vehicle_age": 10}, cite="art13_incII", name="idade máxima 10 anos")
-    report = evaluate_many("olimpia_sp_escolar", "vehicle_permit", applications, as_of=date(2026, 3, 1),
+    report = evaluate_many("exemplo_sp_escolar", "vehicle_permit", applications, as_of=date(2026, 3, 1),
                            reform=reform)
     report.baseline        # Counter({"granted": 251_234, "denied": 48_766})
     report.reform          # Counter({"granted": 180_022, "denied": 119_978})

@@ -20,7 +20,7 @@ inspection it follows, so it is not a kind items apply to.
 Loading validates every citation against the regime's acts: a wrong cite raises ``UnknownDispositivoError``
 with file and line, exactly like parameters and the catalog. Pure Python, no Django.
 
-    checklist = checklist_for("patrocinio_mg_aplicativo")
+    checklist = checklist_for("exemplo_sp_escolar")
     for item in checklist.items_for("initial"):
         item.code, item.label, [c.render() for c in checklist.citations(item, on=date(2026, 3, 1))]
 """

@@ -7,7 +7,7 @@
         "closures": [{"date": "2026-10-30", "name": "Ponto facultativo (Decreto …)"}],
         "early_closings": [{"date": "2026-12-23", "name": "Expediente até 12h (Decreto …)"}],
     })
-    lawcode.evaluate("patrocinio_mg_aplicativo", "fine_amount", facts, as_of=day, config=config)
+    lawcode.evaluate("exemplo_sp_escolar", "fine_amount", facts, as_of=day, config=config)
 
 Parameter override values need a ``cite`` like any other value; the regime validates the citations and the
 parameter names when it evaluates (UnknownParameterError / UnknownDispositivoError).

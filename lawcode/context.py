@@ -28,10 +28,10 @@ from lawcode.errors import (
     RegimeDefinitionError,
     UnknownParameterError,
 )
-from lawcode.fiscal import round_brl
+from lawcode.fiscal import index_factor, round_brl
 from lawcode.interpretations import choose
 from lawcode.params import Parameter, ParameterValue
-from lawcode.units import Unit
+from lawcode.units import FineUnit, Unit
 
 if TYPE_CHECKING:
     from lawcode.calendar import LegalCalendar
@@ -92,7 +92,7 @@ class Context:
         self._record_parameter(parameter, value, day)
         return value
 
-    def param_unit(self, name: str) -> Unit:
+    def param_unit(self, name: str) -> Unit | FineUnit:
         return self._parameter(name).unit
 
     def has_param(self, name: str) -> bool:
@@ -183,33 +183,40 @@ class Context:
 
     # --- money and facts -----------------------------------------------------------------------------
 
-    def to_brl(self, quantity: Decimal | int | str, unit: Unit | str, on: dt.date) -> Decimal:
-        """``quantity`` of ``unit`` in reais on ``on`` (centavos, ROUND_HALF_UP); the unit value is recorded."""
-        unit = Unit.parse(unit) if not isinstance(unit, Unit) else unit
-        if unit is Unit.BRL:
-            return round_brl(Decimal(quantity))
-        if unit is Unit.UFESP:
-            unit_value = self._ufesp_on(on)
-        elif unit is Unit.UFM:
-            unit_value = Decimal(self.param_on("ufm", on))
-        else:
-            raise RegimeDefinitionError(
-                f"cannot convert unit {unit.value!r} to reais",
-                message_pt=f"a unidade {unit.label_pt} não é monetária",
-            )
-        return round_brl(Decimal(quantity) * unit_value)
+    def to_brl(self, quantity: Decimal | int | str, unit: Unit | FineUnit | str, on: dt.date) -> Decimal:
+        """``quantity`` of ``unit`` in reais on ``on`` (centavos, ROUND_HALF_UP); the values used are recorded.
 
-    def _ufesp_on(self, on: dt.date) -> Decimal:
-        value = self.param_value("ufesp", on)
-        if value.effective_from.year != on.year:
+        ``unit`` is ``brl`` (face value) or a unit the regime declares in units.yaml (fiscal.py explains how
+        each is valued)."""
+        key = unit if isinstance(unit, str) else unit.value
+        declared = self.regime.vocabulary.fine_unit(key)
+        if declared is None:
+            return round_brl(Decimal(quantity))
+        return round_brl(Decimal(quantity) * self.unit_value(declared, on))
+
+    def unit_value(self, unit: FineUnit, on: dt.date) -> Decimal:
+        """What one ``unit`` is worth in reais on ``on`` (unrounded for an index), recorded in the trace."""
+        if unit.valued_by == "index":
+            return self._index_factor(unit, on)
+        value = self.param_value(unit.parameter, on)
+        if unit.per_calendar_year and value.effective_from.year != on.year:
             raise MissingParameterError(
                 self.regime.id,
-                "ufesp",
+                unit.parameter,
                 on,
-                reason=f"the UFESP table has no value for {on.year} (each value holds for one calendar year); "
-                f"add the SEFAZ-SP value to lawcode/data/ufesp.csv or Config.parameters['ufesp']",
+                reason=f"the {unit.label} table has no value for {on.year} (each value holds for one calendar "
+                f"year); add that year's value to Config.parameters['{unit.parameter}']",
             )
         return Decimal(value.value)
+
+    def _index_factor(self, unit: FineUnit, on: dt.date) -> Decimal:
+        """Π (1 + p/100) of the yearly re-indexing percentages dated after the unit's base, up to ``on``."""
+        assert unit.base is not None  # the loader requires a base for valued_by: index
+        parameter = self._parameter(unit.parameter)
+        factor, used = index_factor(parameter.values, unit.base, on)
+        for value in used:
+            self._record_parameter(parameter, value, on)
+        return factor
 
     def require(self, value: T | None, field_path: str) -> T:
         """``value`` if given; MissingFactError naming ``field_path`` otherwise."""

@@ -6,9 +6,9 @@ deadline/procedure question), parameters (the ``cite`` of each value), catalog i
 interpretations (their ``basis``) that rest on it — or the reason in ``not_computable.yaml`` why nothing can
 compute it. A dispositivo with neither is a **gap**::
 
-    matrix = build_matrix(get_regime("olimpia_sp_escolar"))
+    matrix = build_matrix(get_regime("exemplo_sp_escolar"))
     matrix.gaps                      # rows nobody implements
-    render_markdown(matrix)          # docs/lawcode/olimpia_sp_escolar.md
+    render_markdown(matrix)          # docs/lawcode/exemplo_sp_escolar.md
     check_regime(regime, docs_dir)   # problems: gaps, plus a stale or missing committed file
 
 The rendering is deterministic, so the committed Markdown can be compared with a fresh one (``--check``).

@@ -99,12 +99,21 @@ class RuleResult:
 
 
 def eligibility(
-    findings: Iterable[Finding], result: Mapping[str, Any] | None = None, explanation: str | None = None
+    findings: Iterable[Finding],
+    result: Mapping[str, Any] | None = None,
+    explanation: str | None = None,
+    *,
+    if_granted: Mapping[str, Any] | None = None,
 ) -> RuleResult:
-    """``granted`` when no finding is ``not_met``, else ``denied``."""
+    """``granted`` when no finding is ``not_met``, else ``denied``.
+
+    ``if_granted`` holds what only a grant gives (a permit's ``valid_until``): a denial never carries it, so no
+    screen can show "Indeferido — válido até …".
+    """
     found = list(findings)
     denied = any(f.status is Status.NOT_MET for f in found)
-    return RuleResult("denied" if denied else "granted", found, dict(result or {}), explanation)
+    merged = dict(result or {}) if denied else {**(result or {}), **(if_granted or {})}
+    return RuleResult("denied" if denied else "granted", found, merged, explanation)
 
 
 @dataclass(frozen=True)

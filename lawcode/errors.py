@@ -175,14 +175,18 @@ class MissingFactError(LawcodeError):
 class InvalidFactError(LawcodeError):
     """A fact has the wrong type or a value outside its closed list."""
 
-    def __init__(self, field_path: str, problem: str, where: str | None = None) -> None:
+    def __init__(
+        self, field_path: str, problem: str, where: str | None = None, *, problem_pt: str | None = None
+    ) -> None:
         self.field_path = field_path
         self.problem = problem
+        self.problem_pt = problem_pt
         self.where = where
         context = f" in {where}" if where else ""
         super().__init__(
             f"invalid fact '{field_path}'{context}: {problem}",
-            message_pt=f"informação inválida em '{field_path}': {problem}",
+            # A regime-declared field has a Portuguese label: its message names it instead of the path.
+            message_pt=problem_pt or f"informação inválida em '{field_path}': {problem}",
             field=field_path,
         )
 

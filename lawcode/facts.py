@@ -21,37 +21,6 @@ from typing import Any, Literal, TypeVar, Union, get_args, get_origin
 
 from lawcode.errors import InvalidFactError, MissingFactError
 
-DOCUMENT_KINDS: dict[str, str] = {
-    "cnh": "Carteira Nacional de Habilitação (CNH)",
-    "school_transport_course": "Certificado do curso especializado para condução de escolares",
-    "criminal_record_certificate": "Atestado de antecedentes criminais",
-    "criminal_distribution_certificate": "Certidão negativa de distribuição criminal",
-    "address_proof": "Comprovante de endereço",
-    "municipal_registration": "Inscrição no cadastro municipal",
-    "municipal_tax_clearance": "Certidão negativa de tributos municipais",
-    "no_gravissima_proof": "Comprovante de não cometimento de infração gravíssima",
-    "detran_fines_clearance": "Certidão negativa de multas do DETRAN",
-    "crv": "Certificado de Registro de Veículo (CRV)",
-    "crlv": "Certificado de Registro e Licenciamento de Veículo (CRLV-e)",
-    "app_insurance": "Apólice de seguro de Acidentes Pessoais de Passageiros (APP)",
-    "detran_school_authorization": "Autorização do DETRAN para transporte escolar",
-    "cnpj_card": "Cartão CNPJ",
-    "articles_of_association": "Contrato social",
-    "company_seat_proof": "Comprovante de sede no município",
-    "employment_contract": "Contrato de trabalho",
-    "lease_contract": "Contrato de arrendamento ou locação",
-    "comodato_contract": "Contrato de comodato",
-    "platform_registration": "Comprovante de cadastro na plataforma",
-    "inss_registration": "Inscrição no INSS como contribuinte individual",
-    "toxicology_exam": "Exame toxicológico",
-    "platform_exclusivity_pledge": "Compromisso de prestação exclusiva por plataforma",
-    "alvara_fee_receipt": "Comprovante de pagamento da taxa de alvará",
-    "inspection_fee_receipt": "Comprovante de pagamento da taxa de vistoria",
-    "identity_document": "Documento de identidade",
-    "decharacterization_proof": "Comprovante de descaracterização do veículo anterior",
-    "maintenance_record": "Comprovante de manutenção",
-}
-
 Severity = Literal["leve", "media", "grave", "gravissima"]
 DriverRole = Literal["principal", "auxiliary", "employee", "emergency"]
 OwnershipKind = Literal[
@@ -73,19 +42,14 @@ class CNH:
 
 @dataclass(frozen=True)
 class Document:
-    """A presented document; ``kind`` is a key of DOCUMENT_KINDS; ``details`` holds kind-specific extras."""
+    """A presented document; ``kind`` is a kind the regime declares (documents.yaml) and ``details`` its
+    declared detail fields — both checked, and the details typed, when the regime evaluates the facts."""
 
     kind: str
     issue_date: dt.date | None = None
     expiry_date: dt.date | None = None
     valid: bool | None = None
     details: dict[str, Any] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        if self.kind not in DOCUMENT_KINDS:
-            raise InvalidFactError(
-                "kind", f"unknown document kind {self.kind!r}; use one of: " + ", ".join(DOCUMENT_KINDS)
-            )
 
 
 @dataclass(frozen=True)
@@ -118,6 +82,8 @@ class Company:
     cnpj: str | None = None
     seat_municipality: str | None = None
     documents: tuple[Document, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Answers to the regime's own questions about the company (facts.yaml, entity ``company``)."""
 
     def document(self, kind: str) -> Document | None:
         return _latest(self.documents, kind)
@@ -156,6 +122,8 @@ class Vehicle:
     """Olímpia art. 13 V: the alvará number is shown on both front doors."""
     inspection_approved_on: dt.date | None = None
     """Date of the last approved municipal vistoria (Patrocínio arts. 4 II b and 9); None = not approved yet."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Answers to the regime's own questions about the vehicle (facts.yaml, entity ``vehicle``)."""
 
     def document(self, kind: str) -> Document | None:
         return _latest(self.documents, kind)
@@ -165,11 +133,15 @@ class Vehicle:
 class Driver:
     person: Person
     role: DriverRole
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Answers to the regime's own questions about the driver (facts.yaml, entity ``driver``)."""
 
 
 @dataclass(frozen=True)
 class Attendant:
     person: Person
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Answers to the regime's own questions about the attendant (facts.yaml, entity ``attendant``)."""
 
 
 @dataclass(frozen=True)
@@ -202,6 +174,8 @@ class Operator:
     bans: tuple[Ban, ...] = ()
     in_service_since: dt.date | None = None
     """Date the operator started providing the service (Olímpia art. 40: transitions for those already active)."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Answers to the regime's own questions about the operator (facts.yaml, entity ``operator``)."""
 
 
 @dataclass(frozen=True)
@@ -221,6 +195,8 @@ class PermitApplication:
     """Olímpia art. 17: vehicle licensed elsewhere carrying students to schools outside the municipality."""
     platform_notified_on: dt.date | None = None
     """Patrocínio art. 11-A: date the platform reported a temporary vehicle substitution to the authorities."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Answers to the regime's own questions about the application (facts.yaml, entity ``application``)."""
 
 
 @dataclass(frozen=True)
@@ -242,6 +218,11 @@ class InfractionCase:
     """Name of the driver or attendant who committed it (operator's joint liability, Olímpia art. 28)."""
     auto_omissions: tuple[str, ...] = ()
     """Mandatory contents missing from the auto (Olímpia art. 30 I–VIII keys, e.g. "officer", "place_date_time")."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Answers to the regime's own questions about the infraction (facts.yaml, entity ``infraction``)."""
+    judged: dict[str, Decimal] = field(default_factory=dict)
+    """Quantities the judging authority chose within the legal range, by penalty key (penalties.yaml ``days:
+    judgment`` / ``amount: judgment``): a suspension's days, a fine's quantity."""
 
 
 @dataclass(frozen=True)
@@ -295,10 +276,11 @@ class TripFacts:
 
 @dataclass(frozen=True)
 class FineFacts:
-    """A fine in fiscal units and the dates that may value it (which one applies is an interpretation)."""
+    """A fine in a unit (``brl`` or one the regime declares in units.yaml) and the dates that may value it
+    (which one applies is the law's or an interpretation's choice)."""
 
     quantity: Decimal
-    unit: Literal["ufesp", "ufm", "brl"]
+    unit: str
     infraction_date: dt.date
     auto_date: dt.date | None = None
     guide_issue_date: dt.date | None = None

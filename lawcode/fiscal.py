@@ -1,4 +1,8 @@
-"""Fiscal units → reais.
+"""Fine units → reais, and the loader of a regime's ``units.yaml`` (format: units.py).
+
+A declared unit is valued on a date by its parameter: ``valued_by: parameter`` (UFESP, UFM, a tariff set by
+decree — one unit is worth the parameter's value) or ``valued_by: index`` (reais at a base date re-indexed by
+each yearly percentage dated after it: factor = Π (1 + p/100), applied unrounded, the amount rounded once).
 
 UFESP (São Paulo): yearly values from ``data/ufesp.csv`` (1 January–31 December), each cited to its SEFAZ-SP
 comunicado (declared in external_acts.yaml). A municipality may override or extend the table with the
@@ -8,7 +12,7 @@ Patrocínio — conversion raises MissingParameterError naming what to configure
 
 Conversions round to centavos with ROUND_HALF_UP. Use it through the context::
 
-    ctx.to_brl(Decimal("15"), Unit.UFESP, on=infraction_date)     # Decimal('576.30') in 2026
+    ctx.to_brl(Decimal("15"), "ufesp", on=infraction_date)     # Decimal('576.30') in 2026
 """
 
 from __future__ import annotations
@@ -21,9 +25,11 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
 
+from lawcode.citations import Citer
 from lawcode.errors import RegimeDefinitionError
 from lawcode.params import Parameter, ParameterValue
-from lawcode.units import Unit
+from lawcode.units import VALUATIONS, FineUnit, Unit
+from lawcode.yamlsource import YamlMap, load_yaml, reject_unknown_keys, require_keys, require_map
 
 UFESP_FILE = Path(__file__).parent / "data" / "ufesp.csv"
 CENTAVOS = Decimal("0.01")
@@ -88,3 +94,104 @@ def ufesp_parameter() -> Parameter:
         for row in ufesp_table()
     )
     return Parameter("ufesp", "Valor da UFESP (SEFAZ-SP)", Unit.BRL, values, str(UFESP_FILE))
+
+
+_UNIT_KEYS = ("label", "name", "valued_by", "parameter", "base", "per_calendar_year", "cite", "note")
+
+
+def load_units(folder: Path, citer: Citer) -> dict[str, FineUnit]:
+    """units.yaml of ``folder``: the regime's fine units (absent: only plain reais, ``brl``)."""
+    path = folder / "units.yaml"
+    if not path.exists():
+        return {}
+    root = require_map(load_yaml(path) or YamlMap(), str(path), "units.yaml")
+    reject_unknown_keys(root, ("units",), "units.yaml")
+    require_keys(root, ("units",), "units.yaml")
+    units = require_map(root["units"], str(path), "units", root.line_of("units"))
+    out = {}
+    for key, node in units.items():
+        entry = require_map(node, str(path), f"unit '{key}'", units.line_of(str(key)))
+        out[str(key)] = _fine_unit(str(key), entry, citer)
+    return out
+
+
+def _fine_unit(key: str, node: YamlMap, citer: Citer) -> FineUnit:
+    where = f"unit '{key}'"
+    if key in {u.value for u in Unit}:
+        raise RegimeDefinitionError(
+            f"{where}: {key!r} is an engine measure (plain reais are 'brl'); pick another key",
+            message_pt=f"{where}: {key!r} já é uma unidade do engine",
+            file=node.source,
+            line=node.line,
+        )
+    reject_unknown_keys(node, _UNIT_KEYS, where)
+    require_keys(node, ("label", "name", "valued_by", "parameter", "cite"), where)
+    valued_by = str(node["valued_by"])
+    if valued_by not in VALUATIONS:
+        raise RegimeDefinitionError(
+            f"{where}: valued_by must be one of {', '.join(VALUATIONS)}, got {valued_by!r}",
+            message_pt=f"{where}: 'valued_by' deve ser {' ou '.join(VALUATIONS)}",
+            file=node.source,
+            line=node.line_of("valued_by"),
+        )
+    base = node.get("base")
+    if (valued_by == "index") != (base is not None) or (
+        base is not None and (not isinstance(base, dt.date) or isinstance(base, dt.datetime))
+    ):
+        raise RegimeDefinitionError(
+            f"{where}: 'base' (a date YYYY-MM-DD: when the amounts are expressed) is required for, and only "
+            "for, valued_by: index",
+            message_pt=f"{where}: 'base' (data AAAA-MM-DD) é exigida só para valued_by: index",
+            file=node.source,
+            line=node.line_of("base"),
+        )
+    per_year = node.get("per_calendar_year", False)
+    if not isinstance(per_year, bool):
+        raise RegimeDefinitionError(
+            f"{where}: per_calendar_year must be true or false",
+            file=node.source,
+            line=node.line_of("per_calendar_year"),
+        )
+    return FineUnit(
+        key,
+        str(node["label"]),
+        str(node["name"]),
+        valued_by,
+        str(node["parameter"]),
+        citer.validate(node["cite"], file=node.source, line=node.line_of("cite")),
+        base,
+        per_year,
+        f"{node.source}:{node.line}",
+    )
+
+
+def check_unit_parameters(
+    units: dict[str, FineUnit], parameters: dict[str, Parameter], regime_id: str
+) -> None:
+    """Each unit's parameter exists with the right unit (brl for ``parameter``, percent for ``index``)."""
+    for unit in units.values():
+        wanted = Unit.PERCENT if unit.valued_by == "index" else Unit.BRL
+        parameter = parameters.get(unit.parameter)
+        if parameter is None or parameter.unit is not wanted:
+            file, _, line = unit.source.rpartition(":")
+            raise RegimeDefinitionError(
+                f"unit '{unit.key}' of {regime_id} is valued by parameter '{unit.parameter}', which must be declared "
+                f"in parameters.yaml with unit {wanted.value}",
+                message_pt=f"a unidade '{unit.key}' usa o parâmetro '{unit.parameter}', que deve existir com unidade "
+                f"{wanted.label_pt}",
+                file=file or None,
+                line=int(line) if line.isdigit() else None,
+            )
+
+
+def index_factor(
+    values: tuple[ParameterValue, ...], base: dt.date, on: dt.date
+) -> tuple[Decimal, list[ParameterValue]]:
+    """Π (1 + p/100) over the percentages dated after ``base`` up to ``on``, and the values used."""
+    factor = Decimal(1)
+    used = []
+    for value in values:
+        if base < value.effective_from <= on and value.value is not None:
+            factor *= 1 + Decimal(value.value) / 100
+            used.append(value)
+    return factor, used

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from lawcode.errors import CitationMissingError, MissingParameterError, RegimeDefinitionError
-from lawcode.units import Unit
+from lawcode.units import AnyUnit, FineUnit, Unit
 from lawcode.yamlsource import YamlList, YamlMap, load_yaml, reject_unknown_keys, require_keys, require_map
 
 CONFIDENCE_GRADES = ("V", "S", "M", "NF")
@@ -55,7 +55,7 @@ class Parameter:
 
     name: str
     description: str
-    unit: Unit
+    unit: AnyUnit
     values: tuple[ParameterValue, ...]
     source: str = ""
     configurable: bool = False
@@ -90,8 +90,11 @@ class Parameter:
         )
 
 
-def load_parameters(path: Path, validate_cite: CiteValidator) -> dict[str, Parameter]:
-    """Load a parameters.yaml; ``validate_cite(ref, file, line)`` checks each citation (Citer.validate)."""
+def load_parameters(
+    path: Path, validate_cite: CiteValidator, money: Mapping[str, FineUnit] | None = None
+) -> dict[str, Parameter]:
+    """Load a parameters.yaml; ``validate_cite(ref, file, line)`` checks each citation (Citer.validate);
+    ``money`` are the regime's declared fine units a parameter may be counted in (units.yaml)."""
     if not path.exists():
         return {}
     data = load_yaml(path)
@@ -100,13 +103,18 @@ def load_parameters(path: Path, validate_cite: CiteValidator) -> dict[str, Param
     root = require_map(data, str(path), "parameters.yaml")
     return {
         name: parse_parameter(
-            name, require_map(node, root.source, f"parameter '{name}'", root.line_of(name)), validate_cite
+            name,
+            require_map(node, root.source, f"parameter '{name}'", root.line_of(name)),
+            validate_cite,
+            money,
         )
         for name, node in root.items()
     }
 
 
-def parse_parameter(name: str, node: YamlMap, validate_cite: CiteValidator) -> Parameter:
+def parse_parameter(
+    name: str, node: YamlMap, validate_cite: CiteValidator, money: Mapping[str, FineUnit] | None = None
+) -> Parameter:
     """One parameter of parameters.yaml (description, unit, dated values), validated with file:line."""
     where = f"parameter '{name}'"
     reject_unknown_keys(node, _PARAMETER_KEYS, where)
@@ -118,7 +126,7 @@ def parse_parameter(name: str, node: YamlMap, validate_cite: CiteValidator) -> P
             file=node.source,
             line=node.line,
         )
-    unit = Unit.parse(node["unit"], file=node.source, line=node.line_of("unit"))
+    unit = Unit.parse(node["unit"], money=money, file=node.source, line=node.line_of("unit"))
     values = node["values"]
     if not isinstance(values, YamlList):
         raise RegimeDefinitionError(
@@ -156,7 +164,7 @@ def _configurable(node: YamlMap, where: str) -> bool:
     return flag
 
 
-def parse_value(name: str, unit: Unit, node: YamlMap, validate_cite: CiteValidator) -> ParameterValue:
+def parse_value(name: str, unit: AnyUnit, node: YamlMap, validate_cite: CiteValidator) -> ParameterValue:
     """One ``{from, value, cite}`` item; CitationMissingError (file:line) when ``cite`` is absent."""
     where = f"value of parameter '{name}'"
     reject_unknown_keys(node, _VALUE_KEYS, where)
@@ -195,7 +203,7 @@ def parse_value(name: str, unit: Unit, node: YamlMap, validate_cite: CiteValidat
     return ParameterValue(start, value, cite, confidence, node.get("note"), f"{node.source}:{node.line}")
 
 
-def coerce_value(raw: Any, unit: Unit, *, file: str | None = None, line: int | None = None) -> Any:
+def coerce_value(raw: Any, unit: AnyUnit, *, file: str | None = None, line: int | None = None) -> Any:
     """Normalise a YAML value for ``unit``: money and percent → Decimal, counts → int; lists/maps recursively."""
     if raw is None:
         return None
@@ -214,7 +222,7 @@ def coerce_value(raw: Any, unit: Unit, *, file: str | None = None, line: int | N
         ) from None
 
 
-def _coerce_scalar(raw: Any, unit: Unit) -> Any:
+def _coerce_scalar(raw: Any, unit: AnyUnit) -> Any:
     if unit is Unit.BOOLEAN:
         if not isinstance(raw, bool):
             raise TypeError(raw)

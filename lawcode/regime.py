@@ -3,7 +3,7 @@
 Folder ``lawcode/regimes/<id>/``: regime.yaml, law.txt, parameters.yaml, interpretations.yaml, catalog.yaml,
 calendar.yaml, not_computable.yaml, and a Python package whose ``__init__`` imports its rule modules::
 
-    # lawcode/regimes/olimpia_sp_escolar/rules/permit.py
+    # lawcode/regimes/exemplo_sp_escolar/rules/permit.py
     from lawcode.regime import rule
 
     @rule("vehicle_permit", cites=("art13_incII", "art13_incIII", "ctb:art136"))
@@ -39,13 +39,16 @@ from lawcode.errors import (
 from lawcode.facts import from_dict, to_dict
 from lawcode.interpretations import Interpretation, choose
 from lawcode.params import CONFIDENCE_GRADES, Parameter, ParameterValue, coerce_value
+from lawcode.procedure import Procedure
 from lawcode.questions import question_spec
 from lawcode.regime_files import ActSource, AmendmentBinding
 from lawcode.regime_files import CatalogEntry as CatalogEntry  # re-exported: rules import it from here
 from lawcode.texts import LawText
+from lawcode.vocabulary import Vocabulary
 
 if TYPE_CHECKING:
     from lawcode.calendar import LegalCalendar
+    from lawcode.penalties import PenaltyCatalog
 
 RuleFunction = Callable[[Context, Any], RuleResult]
 
@@ -144,7 +147,11 @@ class Regime:
     calendar_data: Any
     rules: dict[str, RuleSpec]
     metadata: Mapping[str, Any]
+    procedure: Procedure
     act_sources: tuple[ActSource, ...] = ()
+    vocabulary: Vocabulary = field(default_factory=Vocabulary)
+    """Declared document kinds, extra fact fields and fine units (documents/facts/units.yaml)."""
+    penalties: PenaltyCatalog | None = None  # penalties.yaml (lawcode.penalties); required to answer sanction
     citer: Citer = field(init=False)
     _calendar: LegalCalendar | None = field(default=None, init=False, repr=False)
     _merged: tuple[Config, dict[str, Parameter]] | None = field(default=None, init=False, repr=False)
@@ -209,13 +216,16 @@ class Regime:
         typed = self._typed_facts(spec.facts_class, facts, question)
         ctx = Context(self, as_of, config, allowed_cites=rule_spec.cites)
         result = rule_spec.function(ctx, typed)
+        if question == "sanction" and self.penalties is not None and isinstance(result, RuleResult):
+            self.penalties.check_result(result.result, file=rule_spec.file, line=rule_spec.line)
         return self._decision(question, spec.outcomes, rule_spec, ctx, typed, result)
 
     def _typed_facts(self, facts_class: type, facts: Any, question: str) -> Any:
+        where = f"{self.id}/{question}"
         if isinstance(facts, facts_class):
-            return facts
+            return self.vocabulary.typed_facts(facts, where)
         if isinstance(facts, Mapping):
-            return from_dict(facts_class, facts, where=f"{self.id}/{question}")
+            return self.vocabulary.typed_facts(from_dict(facts_class, facts, where=where), where)
         raise InvalidFactError(
             "facts", f"{question} takes {facts_class.__name__}, got {type(facts).__name__}"
         )
@@ -238,6 +248,7 @@ class Regime:
                 line=rule_spec.line,
             )
         self._check_findings_cite(rule_spec, result)
+        labelled = self._with_penalty_labels(rule_spec, result.result)
         parameters = ctx.parameter_uses()
         every = [c for f in result.findings for c in f.citations] + [p.citation for p in parameters]
         citations = tuple(sorted(dict.fromkeys(every), key=self.citer.sort_key))
@@ -248,7 +259,7 @@ class Regime:
             ctx.as_of,
             result.outcome,
             tuple(result.findings),
-            dict(result.result),
+            labelled,
             citations,
             parameters,
             ctx.interpretation_uses(),
@@ -276,6 +287,28 @@ class Regime:
                         file=rule_spec.file,
                         line=rule_spec.line,
                     )
+
+    def _with_penalty_labels(self, rule_spec: RuleSpec, result: Mapping[str, Any]) -> dict[str, Any]:
+        """The result with each of its ``penalties`` labelled in Portuguese (``label``), so no screen ever shows
+        an engine code; a kind with no label (procedure.yaml ``labels.penalties``) is a RegimeDefinitionError."""
+        out = dict(result)
+        penalties = out.get("penalties")
+        if isinstance(penalties, list):
+            out["penalties"] = [self._labelled(rule_spec, penalty) for penalty in penalties]
+        return out
+
+    def _labelled(self, rule_spec: RuleSpec, penalty: Any) -> dict[str, Any]:
+        kind = str(penalty.get("kind")) if isinstance(penalty, Mapping) else repr(penalty)
+        try:
+            return {**penalty, "label": self.procedure.penalty_label(kind)}
+        except RegimeDefinitionError:
+            raise RegimeDefinitionError(
+                f"rule {rule_spec.name} returned penalty kind {kind!r}, which has no label; declare it "
+                f"under labels.penalties in {self.procedure.source}",
+                message_pt=f"a penalidade {kind!r} não tem nome declarado (procedure.yaml, labels.penalties)",
+                file=rule_spec.file,
+                line=rule_spec.line,
+            ) from None
 
     def _declared_pairs(self, rule_spec: RuleSpec) -> frozenset[tuple[str, str | None]]:
         pairs = self._declared.get(rule_spec.question)

@@ -30,6 +30,7 @@ from lawcode.fiscal import ufesp_parameter
 from lawcode.interpretations import Interpretation, load_interpretations
 from lawcode.params import Parameter, load_parameters
 from lawcode.texts import Amendment, parse_law_text
+from lawcode.units import FineUnit
 from lawcode.yamlsource import YamlList, YamlMap, load_yaml, reject_unknown_keys, require_keys, require_map
 
 REGIME_KEYS = (
@@ -274,7 +275,9 @@ def load_catalog(path: Path, citer: Citer) -> dict[str, CatalogEntry]:
     if not path.exists():
         return {}
     root = require_map(load_yaml(path) or YamlMap(), str(path), "catalog.yaml")
-    items = root.get("infractions") or []
+    items = root.get("infractions")
+    if items is None or items == []:
+        return {}  # a law with no infractions of its own (or a catalog still to write)
     if not isinstance(items, YamlList):
         raise RegimeDefinitionError(
             "catalog.yaml: 'infractions' must be a list", file=str(path), line=root.line_of("infractions")
@@ -312,7 +315,9 @@ def load_not_computable(path: Path, citer: Citer) -> dict[str, str]:
     if not path.exists():
         return {}
     root = require_map(load_yaml(path) or YamlMap(), str(path), "not_computable.yaml")
-    items = root.get("not_computable") or {}
+    items = root.get("not_computable")
+    if items is None or items in ({}, []):
+        return {}
     pairs: list[tuple[Any, Any, int]]
     if isinstance(items, YamlMap):
         pairs = [(key, value, items.line_of(key)) for key, value in items.items()]
@@ -341,12 +346,15 @@ def load_not_computable(path: Path, citer: Citer) -> dict[str, str]:
 
 def load_interpretations_for(folder: Path, citer: Citer) -> dict[str, Interpretation]:
     """The folder's interpretations.yaml, each basis citation validated."""
-    return load_interpretations(folder / "interpretations.yaml", _validator(citer))
+    return load_interpretations(folder / "interpretations.yaml", citation_validator(citer))
 
 
-def load_parameters_for(folder: Path, citer: Citer) -> dict[str, Parameter]:
-    """The folder's parameters.yaml plus the engine's ``ufesp`` table (which a regime may not redeclare)."""
-    parameters = load_parameters(folder / "parameters.yaml", _validator(citer))
+def load_parameters_for(
+    folder: Path, citer: Citer, money: Mapping[str, FineUnit] | None = None
+) -> dict[str, Parameter]:
+    """The folder's parameters.yaml plus the engine's ``ufesp`` table (which a regime may not redeclare);
+    ``money`` are the regime's declared fine units, in which a parameter may be counted."""
+    parameters = load_parameters(folder / "parameters.yaml", citation_validator(citer), money)
     if "ufesp" in parameters:
         raise RegimeDefinitionError(
             "'ufesp' is the engine's table (data/ufesp.csv); do not redeclare it",
@@ -356,7 +364,9 @@ def load_parameters_for(folder: Path, citer: Citer) -> dict[str, Parameter]:
     return parameters
 
 
-def _validator(citer: Citer) -> Callable[[object, str | None, int | None], str]:
+def citation_validator(citer: Citer) -> Callable[[object, str | None, int | None], str]:
+    """``citer.validate`` as the loaders of each regime file call it: (reference, file, line) → reference."""
+
     def validate(ref: object, file: str | None, line: int | None) -> str:
         return citer.validate(ref, file=file, line=line)
 

@@ -1,7 +1,7 @@
 """Discovery of regimes: every folder of lawcode/regimes/ holding a regime.yaml.
 
     from lawcode.registry import get_regime, all_regimes
-    regime = get_regime("olimpia_sp_escolar")     # loads, validates and caches it
+    regime = get_regime("exemplo_sp_escolar")     # loads, validates and caches it
     all_regimes()                                  # every regime, sorted by id (fails loudly if one is broken)
 
 Adding a municipality is adding a folder: nothing here changes. The folder's name is the regime id and
@@ -17,16 +17,20 @@ from typing import TYPE_CHECKING, Any
 from lawcode.acts import ActRegistry
 from lawcode.citations import Citer
 from lawcode.errors import RegimeDefinitionError
+from lawcode.penalties import PENALTIES_FILE, load_penalties
+from lawcode.procedure import load_procedure
 from lawcode.regime import Regime, registered_rules
 from lawcode.regime_files import (
     REGIME_KEYS,
     check_bindings,
+    citation_validator,
     load_catalog,
     load_interpretations_for,
     load_not_computable,
     load_parameters_for,
     parse_acts,
 )
+from lawcode.vocabulary import check_vocabulary, load_vocabulary
 from lawcode.yamlsource import YamlMap, load_yaml, reject_unknown_keys, require_keys, require_map
 
 if TYPE_CHECKING:
@@ -72,6 +76,8 @@ def load_regime(folder: Path, package: str | None = None) -> Regime:
     citer = Citer(ActRegistry.with_external([source.build() for source in sources], main_key))
     interpretations = load_interpretations_for(folder, citer)
     check_bindings(sources, interpretations)
+    catalog = load_catalog(folder / "catalog.yaml", citer)
+    vocabulary = load_vocabulary(folder, citer)
     regime = Regime(
         id=str(meta["id"]),
         name=str(meta["name"]),
@@ -85,16 +91,21 @@ def load_regime(folder: Path, package: str | None = None) -> Regime:
         acts=citer.registry,
         in_force=main.in_force,
         published=main.published,
-        parameters=load_parameters_for(folder, citer),
+        parameters=load_parameters_for(folder, citer, vocabulary.units),
         interpretations=interpretations,
-        catalog=load_catalog(folder / "catalog.yaml", citer),
+        catalog=catalog,
         not_computable=load_not_computable(folder / "not_computable.yaml", citer),
         calendar_data=_calendar_data(folder),
         rules={},
         metadata=dict(meta),
+        procedure=load_procedure(folder, citation_validator(citer), catalog),
         act_sources=tuple(sources),
+        vocabulary=vocabulary,
     )
     regime.rules = _rules_for(regime)
+    check_vocabulary(vocabulary, regime.parameters, set(regime.rules), regime.id)
+    if "sanction" in regime.rules or (folder / PENALTIES_FILE).is_file():
+        regime.penalties = load_penalties(folder / PENALTIES_FILE, citer, regime.parameters, regime.id)
     return regime
 
 
@@ -158,7 +169,7 @@ def evaluate(
 ) -> Decision:
     """Answer ``question`` about ``facts`` under regime ``regime_id`` on ``as_of``.
 
-        decision = lawcode.evaluate("olimpia_sp_escolar", "vehicle_permit", application, as_of=date(2026, 3, 1))
+        decision = lawcode.evaluate("exemplo_sp_escolar", "vehicle_permit", application, as_of=date(2026, 3, 1))
         decision.outcome            # "granted" | "denied"
         print(decision.explain())   # article by article, in Portuguese
 

@@ -2,7 +2,7 @@
 
 A scenario file holds one regime and several cases (format reference: docs/lawcode/scenarios.md)::
 
-    regime: olimpia_sp_escolar
+    regime: exemplo_sp_escolar
     cases:
       - name: veiculo_16_anos_indeferido
         as_of: 2026-03-01

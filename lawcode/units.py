@@ -1,19 +1,45 @@
-"""The closed set of units a legal parameter can have.
+"""Units: the engine's measures (days, years, counts…, reais) and the fine units a regime declares.
 
 A parameter's unit says how to read its number: ``days`` is the law's bare "dias" (how those days count is a
 deadline question, see deadlines.py), ``calendar_days`` are "dias corridos", ``business_days`` "dias úteis";
-``ufesp``/``ufm`` are fiscal units converted to reais by fiscal.py on a chosen date; ``brl`` is reais.
+``brl`` is reais at face value. Every other unit of money — a fiscal unit (UFESP, UFM), reais re-indexed
+yearly by an index (INPC, IPCA), multiples of a tariff set by decree — is declared by the regime in
+``units.yaml`` and valued on a date by dated parameters::
+
+    units:
+      ufesp:
+        label: UFESP
+        name: Unidade Fiscal do Estado de São Paulo
+        valued_by: parameter          # one unit is worth the parameter's value (in reais) on the date
+        parameter: ufesp              # a parameter with unit brl (the engine's table for UFESP)
+        per_calendar_year: true       # optional: a value holds only within its calendar year
+        cite: art30_incVII
+      brl_inpc:
+        label: reais corrigidos pelo INPC
+        name: Reais de 2012 reajustados anualmente pelo INPC
+        valued_by: index              # reais at ``base``, re-indexed by each percentage dated after it
+        parameter: fine_reindex_inpc  # a parameter with unit percent: each dated value is one yearly reajuste
+        base: 2012-06-01
+        cite: art60
+
+fiscal.py turns a quantity of a declared unit into reais (centavos, ROUND_HALF_UP) through ``ctx.to_brl``.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass
 from enum import StrEnum
 
 from lawcode.errors import RegimeDefinitionError
 
 
 class Unit(StrEnum):
-    """Unit of a parameter value; ``label_pt`` is how users read it."""
+    """A measure of a parameter value (the closed set of the engine); ``label_pt`` is how users read it.
+
+    Money other than plain reais is a regime-declared FineUnit (below), never a member of this set.
+    """
 
     YEARS = "years"
     DAYS = "days"
@@ -21,8 +47,6 @@ class Unit(StrEnum):
     BUSINESS_DAYS = "business_days"
     HOURS = "hours"
     MONTHS = "months"
-    UFESP = "ufesp"
-    UFM = "ufm"
     BRL = "brl"
     COUNT = "count"
     PERCENT = "percent"
@@ -36,26 +60,77 @@ class Unit(StrEnum):
     @property
     def is_money(self) -> bool:
         """True for units whose values are amounts of money (kept as Decimal)."""
-        return self in (Unit.UFESP, Unit.UFM, Unit.BRL)
+        return self is Unit.BRL
 
     @property
     def is_fiscal_unit(self) -> bool:
-        """True for units that fiscal.py converts to reais."""
-        return self in (Unit.UFESP, Unit.UFM)
+        """Measures are never converted to reais; only a declared FineUnit is."""
+        return False
 
     @classmethod
-    def parse(cls, text: object, *, file: str | None = None, line: int | None = None) -> Unit:
-        """The unit named ``text``; raises RegimeDefinitionError listing the closed set otherwise."""
+    def parse(
+        cls,
+        text: object,
+        *,
+        money: Mapping[str, FineUnit] | None = None,
+        file: str | None = None,
+        line: int | None = None,
+    ) -> Unit | FineUnit:
+        """The measure or the declared fine unit (``money``) named ``text``; RegimeDefinitionError otherwise."""
         for unit in cls:
             if unit.value == text:
                 return unit
-        allowed = ", ".join(u.value for u in cls)
+        if money is not None and isinstance(text, str) and text in money:
+            return money[text]
+        allowed = ", ".join([u.value for u in cls] + list(money or {}))
         raise RegimeDefinitionError(
-            f"unknown unit {text!r}; use one of: {allowed}",
-            message_pt=f"unidade desconhecida {text!r}; use uma de: {allowed}",
+            f"unknown unit {text!r}; use one of: {allowed} (fine units are declared in units.yaml)",
+            message_pt=f"unidade desconhecida {text!r}; use uma de: {allowed} (unidades de multa: units.yaml)",
             file=file,
             line=line,
         )
+
+
+VALUATIONS = ("parameter", "index")
+
+
+@dataclass(frozen=True)
+class FineUnit:
+    """A regime-declared unit of money, valued in reais on a date by a dated parameter.
+
+    ``valued_by`` ``parameter``: one unit is worth the parameter's value (unit brl) on the date; ``index``:
+    reais at ``base`` re-indexed by every percentage (unit percent) dated after ``base`` up to the date.
+    Quacks like ``Unit`` (``value``, ``label_pt``, ``is_money``) so a parameter may be counted in it.
+    """
+
+    key: str
+    label: str
+    name: str
+    valued_by: str
+    parameter: str
+    cite: str
+    base: dt.date | None = None
+    per_calendar_year: bool = False
+    source: str = ""
+
+    @property
+    def value(self) -> str:
+        return self.key
+
+    @property
+    def label_pt(self) -> str:
+        return self.label
+
+    @property
+    def is_money(self) -> bool:
+        return True
+
+    @property
+    def is_fiscal_unit(self) -> bool:
+        return True
+
+
+AnyUnit = Unit | FineUnit
 
 
 _LABELS_PT: dict[Unit, str] = {
@@ -65,8 +140,6 @@ _LABELS_PT: dict[Unit, str] = {
     Unit.BUSINESS_DAYS: "dias úteis",
     Unit.HOURS: "horas",
     Unit.MONTHS: "meses",
-    Unit.UFESP: "UFESP",
-    Unit.UFM: "UFM",
     Unit.BRL: "reais",
     Unit.COUNT: "unidades",
     Unit.PERCENT: "%",

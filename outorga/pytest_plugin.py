@@ -1,14 +1,16 @@
 """Pytest plugin: make "the browser tests did not run" impossible to mistake for success.
 
 Loaded for every run through ``addopts`` in pyproject.toml. It only acts when the environment variable
-OUTORGA_REQUIRE_BROWSER is "1" (``make test`` and CI set it): then a test marked ``browser`` that is
-skipped counts as failed, and a run in which no browser test passed fails the session. Without the
-variable (a developer running a subset by hand) it changes nothing.
+OUTORGA_REQUIRE_BROWSER is "1" (``make test`` and CI set it for the whole suite): then a test marked
+``browser`` that is skipped counts as failed, a run in which no browser test passed fails the session, and
+``require_tools`` fails (instead of skipping) a test whose system tool is missing. Without the variable (a
+developer running a subset by hand) a missing tool skips the test and nothing else changes.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Generator
 
 import pytest
@@ -19,6 +21,22 @@ REQUIRE_ENV = "OUTORGA_REQUIRE_BROWSER"
 
 def browser_tests_required() -> bool:
     return os.environ.get(REQUIRE_ENV, "") == "1"
+
+
+def require_tools(*commands: str, package: str) -> None:
+    """Skip the calling test when a system command is missing, or fail it when the whole suite runs.
+
+    The package is the Debian package of README.md's system-packages table that provides the commands, so the
+    message says how to fix the machine. Tests never call ``shutil.which`` + ``pytest.skip`` themselves
+    (tests/test_system_tools.py checks it), so a missing package can never hide as a skip in CI.
+    """
+    missing = [command for command in commands if shutil.which(command) is None]
+    if not missing:
+        return
+    reason = f"{', '.join(missing)} not installed (apt-get install {package}; see README.md, Pré-requisitos)"
+    if browser_tests_required():
+        pytest.fail(f"System tool missing while the whole suite runs: {reason}", pytrace=False)
+    pytest.skip(reason)
 
 
 class BrowserRunTally:

@@ -7,6 +7,7 @@ DEBUG=0 plus SECRET_KEY, ALLOWED_HOSTS and DATABASE_URL; see README.md.
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -76,6 +77,19 @@ if not DEBUG and not ALLOWED_HOSTS:
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 CSRF_FAILURE_VIEW = "apps.web.errors.csrf_failure"
 
+# --- Audit chain keys and checkpoints (apps.audit; docs/security.md) ---------------------------------------
+# HMAC keys of the audit chain, kept outside the database: AUDIT_HMAC_KEYS="<id>:<key>,..." or
+# AUDIT_HMAC_KEYS_FILE (one <id>:<key> per line). New events use AUDIT_HMAC_KEY_ID (default: the last key
+# listed); old events verify with the id they recorded. DEBUG uses a public development key; DEBUG=0
+# refuses to start without a real one. `manage.py audit_anchor` writes signed chain heads to
+# AUDIT_CHECKPOINT_DIR (keep it off the database server) and mails them to AUDIT_CHECKPOINT_RECIPIENTS.
+from apps.audit.keys import load_audit_keys  # noqa: E402  (stdlib-only module, no app registry needed)
+
+AUDIT_KEYS = load_audit_keys(os.environ, debug=DEBUG)
+AUDIT_CHECKPOINT_DIR = Path(env_str("AUDIT_CHECKPOINT_DIR", str(VAR_DIR / "audit-checkpoints")))
+AUDIT_CHECKPOINT_RECIPIENTS = env_list("AUDIT_CHECKPOINT_RECIPIENTS", [])
+# --- end of audit block -------------------------------------------------------------------------------------
+
 INSTALLED_APPS = [
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -87,6 +101,11 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "outorga",
+    # Authentication at ASVS L2 (see the block "Authentication" below).
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
+    "axes",
     "apps.accounts",
     "apps.tenancy",
     "apps.audit",
@@ -101,6 +120,10 @@ INSTALLED_APPS = [
     "apps.public",
     "apps.portal",
     "apps.platforms",
+    "apps.jobs",
+    "apps.ops",
+    "django_tasks",
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
@@ -112,11 +135,17 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "apps.tenancy.querysets.RequestRolesMiddleware",
+    "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "apps.accounts.middleware.SessionExpiryMiddleware",
+    "apps.accounts.middleware.IdleTimeoutMiddleware",
+    "apps.accounts.middleware.SecondFactorRequiredMiddleware",
     "apps.web.middleware.DatabaseUnavailableMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the Portuguese lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "outorga.urls"
@@ -175,16 +204,53 @@ def _database_from_env() -> dict[str, object]:
 DATABASES = {"default": _database_from_env()}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# --- Authentication (ASVS 5.0 level 2; owner: apps/accounts, see docs/security.md) -------------------------
 AUTH_USER_MODEL = "accounts.User"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
+# django-axes first: it refuses a locked-out account or client before the password is even checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+PASSWORD_MIN_LENGTH = env_int("PASSWORD_MIN_LENGTH", 12)
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {
+        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+        "OPTIONS": {"min_length": PASSWORD_MIN_LENGTH},
+    },
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Reset links by e-mail are valid for this long (seconds); a used link stops working at once.
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3600)
+# Lockout (django-axes, database handler: one store shared by every worker). After LOGIN_FAILURE_LIMIT
+# failures an account is locked (from any client) and so is a client (for any account), for
+# LOGIN_LOCKOUT_MINUTES after the last failure. A successful login clears that account's count.
+AXES_ENABLED = env_bool("AXES_ENABLED", True)
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_FORM_FIELD = "username"
+AXES_LOCKOUT_CALLABLE = "apps.accounts.lockout.lockout_response"
+AXES_ENABLE_ADMIN = False
+# Behind a reverse proxy every request comes from the proxy's address: tell axes how many trusted
+# proxies add X-Forwarded-For, or one attacker would lock out the whole city hall.
+AXES_IPWARE_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0) or None
+AXES_IPWARE_META_PRECEDENCE_ORDER = (
+    ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR") if AXES_IPWARE_PROXY_COUNT else ("REMOTE_ADDR",)
+)
+# Second factor (django-otp): TOTP apps and single-use recovery codes. Mandatory for staff.
+OTP_TOTP_ISSUER = env_str("OTP_TOTP_ISSUER", "Outorga")
+OTP_TOTP_TOLERANCE = 1
+# A session idle for this long is closed; a sensitive action needs password + code this recently.
+SESSION_IDLE_TIMEOUT_MINUTES = env_int("SESSION_IDLE_TIMEOUT_MINUTES", 30)
+REAUTHENTICATION_MINUTES = env_int("REAUTHENTICATION_MINUTES", 15)
+# --- end of authentication -------------------------------------------------------------------------------
 
 LANGUAGE_CODE = "pt-br"
 LANGUAGES = [("pt-br", "Português (Brasil)")]
@@ -241,6 +307,13 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "outorga@localhost")
 SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 
 SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 8 * 3600)
+
+# Background tasks (apps/jobs): django-tasks with the database backend, so the embedded setup needs no other
+# server. `manage.py db_worker` runs them and `manage.py outorga_scheduler` queues the periodic jobs.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+OUTORGA_JOBS_DISABLED = env_list("OUTORGA_JOBS_DISABLED", [])
+# Prometheus scrapes /metricas/ with "Authorization: Bearer <METRICS_TOKEN>"; with no token the endpoint is off.
+METRICS_TOKEN = env_str("METRICS_TOKEN", "")
 
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

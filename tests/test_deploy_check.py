@@ -13,6 +13,9 @@ ROOT = Path(__file__).resolve().parent.parent
 CONFIG_VARS = (
     "DEBUG",
     "SECRET_KEY",
+    "AUDIT_HMAC_KEYS",
+    "AUDIT_HMAC_KEYS_FILE",
+    "AUDIT_HMAC_KEY_ID",
     "ALLOWED_HOSTS",
     "CSRF_TRUSTED_ORIGINS",
     "DATABASE_URL",
@@ -26,6 +29,7 @@ CONFIG_VARS = (
 PRODUCTION = {
     "DEBUG": "0",
     "SECRET_KEY": "t3st-only-1a2b3c4d5e6f7a8b9c0d-ZYXWVUTSRQPONMLKJIHGFEDCBA-zyxwvutsrqponmlk",
+    "AUDIT_HMAC_KEYS": "t3st:audit-only-0f1e2d3c4b5a69788796a5b4c3d2e1f0",
     "ALLOWED_HOSTS": "outorga.olimpia.sp.gov.br",
 }
 

@@ -21,6 +21,9 @@ ROOT = Path(__file__).resolve().parent.parent
 CONFIG_VARS = (
     "DEBUG",
     "SECRET_KEY",
+    "AUDIT_HMAC_KEYS",
+    "AUDIT_HMAC_KEYS_FILE",
+    "AUDIT_HMAC_KEY_ID",
     "SECRET_KEY_FALLBACKS",
     "ALLOWED_HOSTS",
     "CSRF_TRUSTED_ORIGINS",
@@ -36,6 +39,7 @@ CONFIG_VARS = (
 PRODUCTION = {
     "DEBUG": "0",
     "SECRET_KEY": "t3st-only-9f8e7d6c5b4a39281706f5e4d3c2b1a0-zyxwvutsrqponmlkjihgfedcba",
+    "AUDIT_HMAC_KEYS": "t3st:audit-only-0f1e2d3c4b5a69788796a5b4c3d2e1f0",
     "ALLOWED_HOSTS": "outorga.olimpia.sp.gov.br, outorga.votuporanga.sp.gov.br",
 }
 READ_BACK = """

@@ -5,3 +5,6 @@ class AccountsConfig(AppConfig):
     name = "apps.accounts"
     label = "accounts"
     verbose_name = "Contas de usuário"
+
+    def ready(self) -> None:
+        from apps.accounts import demo, receivers  # noqa: F401  (registrations run on import)

@@ -3,7 +3,19 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth import authenticate
+from django.contrib.auth.forms import (
+    AuthenticationForm,
+    PasswordChangeForm,
+    PasswordResetForm,
+    SetPasswordForm,
+)
+from django.http import HttpRequest
+
+from apps.accounts import services
+from apps.accounts.models import User
+
+CODE_HELP = "Os 6 números que o aplicativo autenticador mostra agora."
 
 
 class LoginForm(AuthenticationForm):
@@ -21,3 +33,139 @@ class LoginForm(AuthenticationForm):
         super().__init__(*args, **kwargs)
         self.fields["username"].widget.attrs.update({"autocomplete": "username", "autofocus": True})
         self.fields["password"].widget.attrs.update({"autocomplete": "current-password"})
+
+
+def normalize_code(raw: str) -> str:
+    """Codes are typed with spaces or dashes (recovery codes are shown in groups); the devices want them bare."""
+    return "".join(raw.split()).replace("-", "").lower()
+
+
+class CodeField(forms.CharField):
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("label", "Código")
+        kwargs.setdefault("max_length", 32)
+        super().__init__(**kwargs)
+        self.widget.attrs.update(
+            {
+                "autocomplete": "one-time-code",
+                "inputmode": "text",
+                "spellcheck": "false",
+                "autocapitalize": "off",
+            }
+        )
+
+    def clean(self, value: Any) -> str:
+        return normalize_code(super().clean(value))
+
+
+class SecondFactorForm(forms.Form):
+    """The code after the password: from the authenticator app, or one of the recovery codes."""
+
+    code = CodeField(
+        help_text="Os 6 números do aplicativo autenticador ou um dos seus códigos de recuperação."
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["code"].widget.attrs["autofocus"] = True
+
+
+class EnrolForm(forms.Form):
+    code = CodeField(label="Código mostrado no aplicativo", help_text=CODE_HELP)
+
+
+class ReauthenticationForm(forms.Form):
+    """Password again, plus the second factor when the user has one."""
+
+    password = forms.CharField(label="Senha", strip=False, widget=forms.PasswordInput)
+
+    def __init__(self, *args: Any, request: HttpRequest, with_code: bool, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.request = request
+        self.fields["password"].widget.attrs.update({"autocomplete": "current-password", "autofocus": True})
+        if with_code:
+            self.fields["code"] = CodeField(
+                help_text="Os 6 números do aplicativo autenticador ou um dos seus códigos de recuperação."
+            )
+
+    def clean_password(self) -> str:
+        password: str = self.cleaned_data["password"]
+        user = self.request.user
+        # Through authenticate(), so django-axes counts a wrong password here like one at the login page.
+        confirmed = authenticate(self.request, username=user.get_username(), password=password)
+        if confirmed is None or confirmed.pk != user.pk:
+            raise forms.ValidationError("Senha incorreta.", code="invalid_password")
+        return password
+
+
+class PasswordFieldsMixin:
+    """Portuguese labels; the new password goes through services.user_set_password (validated, audited)."""
+
+    password_reason = "change"
+    fields: dict[str, forms.Field]
+    user: User
+    cleaned_data: dict[str, Any]
+
+    def _label_fields(self) -> None:
+        self.fields["new_password1"].label = "Nova senha"
+        self.fields["new_password1"].help_text = (
+            "Pelo menos 12 caracteres. Uma frase com palavras que só você associa é fácil de lembrar e difícil de "
+            "adivinhar. Não use seu nome, usuário, e-mail nem senhas comuns."
+        )
+        self.fields["new_password2"].label = "Repita a nova senha"
+        self.fields["new_password2"].help_text = ""
+
+    def save(self, commit: bool = True) -> User:
+        services.user_set_password(
+            actor=self.user,
+            user=self.user,
+            password=self.cleaned_data["new_password1"],
+            reason=self.password_reason,
+        )
+        return self.user
+
+
+class OwnPasswordChangeForm(PasswordFieldsMixin, PasswordChangeForm):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["old_password"].label = "Senha atual"
+        self._label_fields()
+
+
+class ResetSetPasswordForm(PasswordFieldsMixin, SetPasswordForm):  # type: ignore[type-arg]  # generic only in stubs
+    password_reason = "reset"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._label_fields()
+
+
+class ResetRequestForm(PasswordResetForm):
+    """Same answer whether or not the address has an account (no account discovery); the mail leaves after commit."""
+
+    email = forms.EmailField(
+        label="E-mail cadastrado", max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"})
+    )
+
+    def send_mail(
+        self,
+        subject_template_name: str,
+        email_template_name: str,
+        context: dict[str, Any],
+        from_email: str | None,
+        to_email: str,
+        html_email_template_name: str | None = None,
+    ) -> None:
+        parent_send = super().send_mail
+
+        def send() -> None:
+            parent_send(
+                subject_template_name,
+                email_template_name,
+                context,
+                from_email,
+                to_email,
+                html_email_template_name,
+            )
+
+        services.password_reset_mail_schedule(user=context["user"], send=send)

@@ -1,14 +1,33 @@
-"""Writes for accounts, each in one transaction with its audit event (global chain: users are not municipal)."""
+"""Writes for accounts, each in one transaction with its audit event (global chain: users are not municipal).
+
+Sign-in events (login, failure, lockout, logout, second factor) are written here too, so every
+account-security fact lands in the audit trail the same way. No event ever carries a password, a
+one-time code or a recovery code.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from django_otp.models import Device
+from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from apps.accounts.choices import UserKind
 from apps.accounts.models import User
+from apps.accounts.notifications import send_password_changed_mail
+from apps.accounts.selectors import second_factor_mandatory
 from apps.audit.services import audit_record
+
+RECOVERY_CODE_COUNT = 10
+# 16 base32 characters = 80 random bits per code (django-otp's default of 8 would be 40).
+RECOVERY_CODE_LENGTH = 16
+TOTP_DEVICE_NAME = "Aplicativo autenticador"
+RECOVERY_DEVICE_NAME = "Códigos de recuperação"
 
 
 def _snapshot(user: User) -> dict[str, Any]:
@@ -20,6 +39,14 @@ def _snapshot(user: User) -> dict[str, Any]:
         "kind": user.kind,
         "is_active": user.is_active,
     }
+
+
+def password_check(*, password: str, user: User) -> None:
+    """Django's validators (length, common passwords, all digits, similar to the user's data), under `password`."""
+    try:
+        validate_password(password, user=user)
+    except ValidationError as exc:
+        raise ValidationError({"password": exc.messages}) from exc
 
 
 @transaction.atomic
@@ -35,15 +62,200 @@ def user_create(
     phone: str = "",
 ) -> User:
     user = User(username=username, full_name=full_name, kind=kind, email=email, cpf=cpf, phone=phone)
-    user.set_password(password)
-    user.full_clean()
+    user.set_password(password)  # hashed now so full_clean sees a password; saved only if everything is valid
+    errors: dict[str, list[str]] = {}
+    checks: tuple[Callable[[], None], ...] = (
+        lambda: password_check(password=password, user=user),
+        user.full_clean,
+    )
+    for check in checks:
+        try:
+            check()
+        except ValidationError as exc:
+            errors.update(exc.message_dict)
+    if errors:  # every problem at once, each under its field
+        raise ValidationError(errors)
     user.save()
     audit_record(actor=actor, municipality=None, action="user.create", obj=user, after=_snapshot(user))
     return user
 
 
 @transaction.atomic
-def user_set_password(*, actor: User | None, user: User, password: str) -> None:
+def user_set_password(*, actor: User | None, user: User, password: str, reason: str = "set") -> None:
+    """Set a new password (validated). `reason` says how: "set" by an administrator, "change" by the user
+    knowing the old one, "reset" through an e-mailed link. The owner is told by e-mail after commit."""
+    password_check(password=password, user=user)
     user.set_password(password)
     user.save(update_fields=["password"])
-    audit_record(actor=actor, municipality=None, action="user.set_password", obj=user)
+    audit_record(actor=actor, municipality=None, action=f"user.password_{reason}", obj=user)
+    if user.email:
+        transaction.on_commit(lambda: send_password_changed_mail(user))
+
+
+@transaction.atomic
+def password_reset_mail_schedule(*, user: User, send: Callable[[], None]) -> None:
+    """Record that a reset link was requested for `user` and send it once the record is committed."""
+    audit_record(actor=None, municipality=None, action="user.password_reset_request", obj=user)
+    transaction.on_commit(send)
+
+
+# --- sign-in events ----------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def login_success_record(*, user: User, client_ip: str, path: str) -> None:
+    audit_record(
+        actor=user, municipality=None, action="auth.login", obj=user, after={"ip": client_ip, "path": path}
+    )
+
+
+@transaction.atomic
+def login_failure_record(*, username: str, client_ip: str, path: str) -> None:
+    """A wrong password (or a refused locked-out attempt). The typed name is kept only when it is an account's:
+    people type their password into the username field, and that must never reach a permanent log."""
+    user = User.objects.filter(username=username).first() if username else None
+    after = {"ip": client_ip, "path": path, "known_account": user is not None}
+    if user is not None:
+        audit_record(actor=None, municipality=None, action="auth.login_failed", obj=user, after=after)
+    else:
+        audit_record(
+            actor=None,
+            municipality=None,
+            action="auth.login_failed",
+            object_type="accounts.user",
+            object_id="?",
+            after=after,
+        )
+
+
+@transaction.atomic
+def lockout_record(*, username: str, client_ip: str, path: str) -> None:
+    user = User.objects.filter(username=username).first() if username else None
+    after = {"ip": client_ip, "path": path, "known_account": user is not None}
+    object_id = str(user.pk) if user is not None else "?"
+    audit_record(
+        actor=None,
+        municipality=None,
+        action="auth.locked_out",
+        object_type="accounts.user",
+        object_id=object_id,
+        after=after,
+    )
+
+
+@transaction.atomic
+def logout_record(*, user: User, client_ip: str, reason: str) -> None:
+    audit_record(
+        actor=user,
+        municipality=None,
+        action="auth.logout",
+        obj=user,
+        after={"ip": client_ip, "reason": reason},
+    )
+
+
+@transaction.atomic
+def second_factor_failure_record(*, user: User, client_ip: str) -> None:
+    audit_record(
+        actor=user, municipality=None, action="auth.second_factor_failed", obj=user, after={"ip": client_ip}
+    )
+
+
+@transaction.atomic
+def second_factor_success_record(*, user: User, device: Device, client_ip: str, purpose: str) -> None:
+    """`purpose` is "login" or "reauthentication". A recovery code is single-use: say how many remain."""
+    after: dict[str, Any] = {"ip": client_ip, "purpose": purpose, "device": device.persistent_id}
+    action = "auth.second_factor_verified"
+    if isinstance(device, StaticDevice):
+        action = "auth.recovery_code_used"
+        after["recovery_codes_left"] = device.token_set.count()
+    audit_record(actor=user, municipality=None, action=action, obj=user, after=after)
+
+
+@transaction.atomic
+def reauthentication_record(*, user: User, client_ip: str, next_path: str) -> None:
+    audit_record(
+        actor=user,
+        municipality=None,
+        action="auth.reauthenticated",
+        obj=user,
+        after={"ip": client_ip, "next": next_path},
+    )
+
+
+# --- second-factor devices ---------------------------------------------------------------------------------
+
+
+def totp_device_pending(*, user: User) -> TOTPDevice:
+    """The not-yet-confirmed authenticator being enrolled (a fresh secret the first time)."""
+    device = TOTPDevice.objects.filter(user=user, confirmed=False).order_by("-pk").first()
+    if device is None:
+        device = TOTPDevice.objects.create(user=user, name=TOTP_DEVICE_NAME, confirmed=False)
+    return device
+
+
+@transaction.atomic
+def totp_device_confirm(*, actor: User, device: TOTPDevice, token: str) -> list[str] | None:
+    """Confirm an enrolment with a first code from the app. Returns fresh recovery codes, or None if the code
+    is wrong (nothing changes then). The codes are shown once; only the owner ever sees them."""
+    device = TOTPDevice.objects.select_for_update().get(pk=device.pk, user=actor, confirmed=False)
+    if not device.verify_token(token):
+        return None
+    device.confirmed = True
+    device.save(update_fields=["confirmed"])
+    audit_record(
+        actor=actor,
+        municipality=None,
+        action="mfa.device_add",
+        obj=actor,
+        after={"device": device.persistent_id, "kind": "totp"},
+    )
+    return recovery_codes_generate(actor=actor, user=actor)
+
+
+@transaction.atomic
+def recovery_codes_generate(*, actor: User, user: User) -> list[str]:
+    """Replace the user's recovery codes with new ones (old ones stop working)."""
+    StaticDevice.objects.filter(user=user).delete()
+    device = StaticDevice.objects.create(user=user, name=RECOVERY_DEVICE_NAME, confirmed=True)
+    codes = [_random_recovery_code() for _ in range(RECOVERY_CODE_COUNT)]
+    StaticToken.objects.bulk_create(StaticToken(device=device, token=code) for code in codes)
+    audit_record(
+        actor=actor,
+        municipality=None,
+        action="mfa.recovery_codes_generate",
+        obj=user,
+        after={"device": device.persistent_id, "count": len(codes)},
+    )
+    return codes
+
+
+def _random_recovery_code() -> str:
+    return "".join(StaticToken.random_token() for _ in range(RECOVERY_CODE_LENGTH // 8))
+
+
+@transaction.atomic
+def totp_device_remove(*, actor: User, device: TOTPDevice) -> None:
+    """Remove one authenticator. Staff must keep at least one (the second factor is mandatory for them)."""
+    user = device.user
+    others = TOTPDevice.objects.filter(user=user, confirmed=True).exclude(pk=device.pk)
+    if second_factor_mandatory(user) and not others.exists():
+        raise ValidationError(
+            "Servidores da prefeitura precisam de um aplicativo autenticador: cadastre outro antes de remover este."
+        )
+    persistent_id = device.persistent_id
+    device.delete()
+    if not others.exists():
+        StaticDevice.objects.filter(user=user).delete()
+    audit_record(
+        actor=actor, municipality=None, action="mfa.device_remove", obj=user, after={"device": persistent_id}
+    )
+
+
+@transaction.atomic
+def second_factor_reset(*, actor: User, user: User) -> None:
+    """An administrator clears a user's lost second factor; a staff member enrols again at the next login."""
+    removed = [device.persistent_id for device in TOTPDevice.objects.filter(user=user)]
+    TOTPDevice.objects.filter(user=user).delete()
+    StaticDevice.objects.filter(user=user).delete()
+    audit_record(actor=actor, municipality=None, action="mfa.reset", obj=user, after={"devices": removed})

@@ -1,13 +1,26 @@
-"""Canonical form and SHA-256 of an audit event. Changing this breaks every existing chain."""
+"""Canonical form and hash of an audit event. Changing the canonical form breaks every existing chain.
+
+New events are HMAC-SHA256 with a key kept outside the database (apps.audit.keys), and the scheme and key
+id are part of what is signed, so an event cannot be passed off under another key or as a keyless one.
+Events written before the keyed chain keep their plain SHA-256 and verify as they were written.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from datetime import UTC, datetime
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
+
+from apps.audit.keys import AuditKeys
+from apps.audit.models import HashScheme
+
+
+class UnknownHashSchemeError(ValueError):
+    pass
 
 
 def to_json_safe(value: Any) -> Any:
@@ -21,10 +34,38 @@ def canonical_timestamp(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def event_hash(fields: dict[str, Any], prev_hash: str) -> str:
-    payload = dict(fields, prev_hash=prev_hash)
-    canonical = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+def canonical_bytes(payload: dict[str, Any]) -> bytes:
+    return json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def legacy_event_hash(fields: dict[str, Any], prev_hash: str) -> str:
+    """The keyless SHA-256 of events written before the keyed chain (kept only to verify them)."""
+    return hashlib.sha256(canonical_bytes(dict(fields, prev_hash=prev_hash))).hexdigest()
+
+
+def keyed_event_hash(fields: dict[str, Any], prev_hash: str, *, key_id: str, secret: bytes) -> str:
+    payload = dict(fields, prev_hash=prev_hash, hash_scheme=HashScheme.HMAC_SHA256.value, key_id=key_id)
+    return sign(payload, secret)
+
+
+def sign(payload: dict[str, Any], secret: bytes) -> str:
+    return hmac.new(secret, canonical_bytes(payload), hashlib.sha256).hexdigest()
+
+
+def signatures_match(expected: str, found: str) -> bool:
+    return hmac.compare_digest(expected.encode(), found.encode())
+
+
+def compute_event_hash(event: Any, keys: AuditKeys) -> str:
+    """The hash the event must carry, by the scheme and key id it recorded (UnknownAuditKeyError if gone)."""
+    fields = hashed_fields(event)
+    if event.hash_scheme == HashScheme.HMAC_SHA256:
+        return keyed_event_hash(
+            fields, event.prev_hash, key_id=event.key_id, secret=keys.secret(event.key_id)
+        )
+    if event.hash_scheme == HashScheme.LEGACY_SHA256:
+        return legacy_event_hash(fields, event.prev_hash)
+    raise UnknownHashSchemeError(event.hash_scheme)
 
 
 def hashed_fields(event: Any) -> dict[str, Any]:

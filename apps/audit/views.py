@@ -1,15 +1,37 @@
 from __future__ import annotations
 
+from django import forms
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods
 
-from apps.audit.forms import AuditEventFilterForm
-from apps.audit.models import AuditEvent
+from apps.audit.forms import (
+    AuditEventFilterForm,
+    DataSubjectRequestForm,
+    DataSubjectRequestUpdateForm,
+    SubjectSearchForm,
+)
+from apps.audit.labels import action_label, detail_lines, is_read, object_label
+from apps.audit.models import AuditEvent, DataSubjectRequest
+from apps.audit.pdf import subject_report_pdf
+from apps.audit.services import (
+    PERSONAL_DATA_EXPORT,
+    audit_personal_data_read,
+    audit_record,
+    data_subject_request_create,
+    data_subject_request_update,
+)
+from apps.audit.subjects import events_of, find_people, masked_cpf, subject_of
+from apps.registry.identifiers import format_cpf
+from apps.registry.models import Person
 from apps.tenancy.models import Municipality
-from apps.tenancy.querysets import get_object_for_user_or_404
+from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 
 PAGE_SIZE = 25
 
@@ -42,3 +64,188 @@ def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
         AuditEvent.objects.select_related("municipality"), request.user, "view", pk=event_id
     )
     return render(request, "audit/event_detail.html", {"event": event})
+
+
+# --- the encarregado's (DPO's) tools: data subjects and their requests (LGPD arts. 18–19) -------------------
+
+SUBJECT_PAGE_SIZE = 50
+SUBJECT_FIELDS_SHOWN = ("cpf", "birth_date", "email", "phone", "address")
+
+
+def _audit_municipalities(request: HttpRequest) -> list[Municipality]:
+    """Municipalities where the user audits (the auditor/DPO); none answers 404 like any other page."""
+    municipalities = list(Municipality.objects.where_user_may(request.user, "audit.auditevent", "audit"))
+    if not municipalities:
+        raise Http404("Registro não encontrado.")
+    return municipalities
+
+
+def _subject_person(request: HttpRequest, person_id: int) -> Person:
+    municipalities = _audit_municipalities(request)
+    person = Person.objects.filter(pk=person_id, municipality__in=municipalities).select_related(
+        "municipality"
+    )
+    found = person.first()
+    if found is None:
+        raise Http404("Registro não encontrado.")
+    return found
+
+
+@login_required
+@require_GET
+def subject_search(request: HttpRequest) -> HttpResponse:
+    """Find a data subject by CPF or name; results show the CPF masked (opening one is the audited read)."""
+    municipalities = _audit_municipalities(request)
+    form = SubjectSearchForm(request.GET or None)
+    people = (
+        find_people(form.cleaned_data["q"], municipalities)[:50] if form.is_bound and form.is_valid() else []
+    )
+    rows = [(person, masked_cpf(person)) for person in people]
+    return render(request, "audit/subject_search.html", {"form": form, "rows": rows})
+
+
+@login_required
+@require_GET
+def subject_detail(request: HttpRequest, person_id: int) -> HttpResponse:
+    """What Outorga holds on the person and every event on it: "who read or changed my data, and when"."""
+    person = _subject_person(request, person_id)
+    subject = subject_of(person)
+    audit_personal_data_read(
+        actor=request.user, municipality=person.municipality, obj=person, fields=SUBJECT_FIELDS_SHOWN,
+        request_id=getattr(request, "request_id", ""),
+    )  # fmt: skip
+    events = events_of(subject, AuditEvent.objects.for_user(request.user, "audit"))
+    page = Paginator(events, SUBJECT_PAGE_SIZE).get_page(request.GET.get("pagina"))
+    rows = [_event_row(event) for event in page]
+    context = {"subject": subject, "person": person, "page": page, "rows": rows}
+    return _no_store(render(request, "audit/subject_detail.html", context))
+
+
+def _event_row(event: AuditEvent) -> dict[str, object]:
+    return {
+        "event": event,
+        "kind": "Leitura" if is_read(event.action) else "Alteração",
+        "label": action_label(event.action, event.object_type),
+        "object": f"{object_label(event.object_type)} nº {event.object_id}",
+        "lines": detail_lines(event.object_type, event.before, event.after),
+    }
+
+
+@login_required
+@require_GET
+def subject_report(request: HttpRequest, person_id: int) -> HttpResponse:
+    """The subject-access report as PDF; issuing it is itself recorded (a personal-data export)."""
+    person = _subject_person(request, person_id)
+    subject = subject_of(person)
+    events = list(events_of(subject, AuditEvent.objects.for_user(request.user, "audit")))
+    with transaction.atomic():
+        audit_record(
+            actor=request.user, municipality=person.municipality, action=PERSONAL_DATA_EXPORT, obj=person,
+            after={"fields": list(SUBJECT_FIELDS_SHOWN), "events": len(events)},
+        )  # fmt: skip
+    actor = getattr(request.user, "display_name", "") or request.user.get_username()
+    content = subject_report_pdf(subject, events, generated_by=actor)
+    response = HttpResponse(content, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="relatorio-titular-{person.pk}.pdf"'
+    return _no_store(response)
+
+
+def _no_store(response: HttpResponse) -> HttpResponse:
+    response["Cache-Control"] = "no-store"  # personal data: never kept by a browser or proxy cache
+    return response
+
+
+def _request_municipalities(request: HttpRequest, action: str) -> list[Municipality]:
+    municipalities = list(
+        Municipality.objects.where_user_may(request.user, "audit.datasubjectrequest", action)
+    )
+    if not municipalities:
+        raise Http404("Registro não encontrado.")
+    return municipalities
+
+
+@login_required
+@require_GET
+def request_list(request: HttpRequest) -> HttpResponse:
+    """The queue of data-subject requests, the nearest deadline first; the closed ones on request."""
+    _request_municipalities(request, "view")
+    rows = DataSubjectRequest.objects.for_user(request.user, "view").select_related("municipality")
+    show_all = request.GET.get("todos") == "1"
+    if not show_all:
+        rows = rows.pending()
+    today = timezone.localdate()
+    context = {
+        "rows": [(row, row.is_late(today), (row.due_on - today).days) for row in rows],
+        "show_all": show_all,
+    }
+    return _no_store(render(request, "audit/request_list.html", context))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def request_create(request: HttpRequest) -> HttpResponse:
+    municipalities = _request_municipalities(request, "change")
+    form = DataSubjectRequestForm(
+        request.POST or None, municipalities=municipalities, initial={"received_on": timezone.localdate()}
+    )
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        municipality = next(m for m in municipalities if m.ibge_code == data["municipality"])
+        try:
+            row = data_subject_request_create(
+                actor=request.user, municipality=municipality, requester_name=data["requester_name"],
+                requester_cpf=data["requester_cpf"], contact=data["contact"], kind=data["kind"],
+                description=data["description"], received_on=data["received_on"], as_of=timezone.localdate(),
+            )  # fmt: skip
+        except ValidationError as refusal:
+            _attach(form, refusal)
+        else:
+            messages.success(
+                request, f"Requerimento nº {row.pk} registrado; prazo de resposta: {row.due_on:%d/%m/%Y}."
+            )
+            return redirect("audit:request_detail", request_id=row.pk)
+    return render(request, "audit/request_form.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def request_detail(request: HttpRequest, request_id: int) -> HttpResponse:
+    """One request with the requester's data (an audited read) and the form that moves or answers it."""
+    row = get_object_for_user_or_404(
+        DataSubjectRequest.objects.select_related("municipality", "person"),
+        request.user,
+        "view",
+        pk=request_id,
+    )
+    can_change = user_can(request.user, row.municipality_id, "audit.datasubjectrequest", "change")
+    form = DataSubjectRequestUpdateForm(
+        request.POST or None, initial={"status": row.status, "answer": row.answer}
+    )
+    if request.method == "POST" and can_change and form.is_valid():
+        try:
+            data_subject_request_update(
+                actor=request.user, request=row, status=form.cleaned_data["status"],
+                answer=form.cleaned_data["answer"], as_of=timezone.localdate(),
+            )  # fmt: skip
+        except ValidationError as refusal:
+            _attach(form, refusal)
+        else:
+            messages.success(request, "Requerimento atualizado.")
+            return redirect("audit:request_detail", request_id=row.pk)
+    audit_personal_data_read(
+        actor=request.user, municipality=row.municipality, obj=row, fields=("requester_cpf", "contact"),
+        request_id=getattr(request, "request_id", ""),
+    )  # fmt: skip
+    context = {
+        "row": row, "form": form if can_change and not row.is_closed else None,
+        "late": row.is_late(timezone.localdate()), "cpf": format_cpf(row.requester_cpf),
+    }  # fmt: skip
+    return _no_store(render(request, "audit/request_detail.html", context))
+
+
+def _attach(form: forms.Form, refusal: ValidationError) -> None:
+    if hasattr(refusal, "error_dict"):
+        for field, errors in refusal.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, refusal)

@@ -9,8 +9,14 @@ class DueProcessConfig(AppConfig):
     def ready(self) -> None:
         # Registrations run on import: permissions, enforcement hooks (timeline, history), the fine payment
         # handler and the home cards.
-        from apps.dueprocess import cards, demo, hooks, menu, permissions, sweep  # noqa: F401
+        from apps.dueprocess import cards, demo, effects, hooks, menu, permissions, sweep  # noqa: F401
+        from apps.enforcement.hooks import register_case_opened
+        from apps.licensing.hooks import register_permit_notes, register_permit_replaced
         from apps.licensing.sweep import register_sweep_step as step
+
+        register_case_opened(effects.apply_immediate)
+        register_permit_replaced(effects.carry_to_successor)
+        register_permit_notes(effects.permit_notes)
 
         step("cases_finalized", sweep.finalize_lapsed, 70, label="Processos transitados sem recurso")
         step("conditional_cassations", sweep.revoke_unregularized, 80, label="Cassações sem regularização")

@@ -40,3 +40,14 @@ class EffectKind(models.TextChoices):
     REVOCATION = "revocation", "Alvará cassado"
     BAN = "ban", "Impedimento registrado"
     SKIPPED = "skipped", "Efeito não aplicado"
+    RECORDED = "recorded", "Registrado"
+
+
+class EffectState(models.TextChoices):
+    """Where one effect of a penalty stands (whether a period runs today is read from its dates)."""
+
+    APPLIED = "applied", "Aplicado"
+    QUEUED = "queued", "Aplicado em sequência (após a suspensão em curso)"
+    NOT_APPLIED = "not_applied", "Não aplicado"
+    LIFTED = "lifted", "Levantado"
+    RELEASED = "released", "Veículo liberado"

@@ -18,7 +18,6 @@ from apps.dueprocess.choices import FinalityReason, Instance, SanctionState
 from apps.dueprocess.models import Sanction
 from apps.dueprocess.procedure import proceeding
 from apps.enforcement.choices import CaseState, EventKind
-from apps.enforcement.lawbridge import penalty_text
 from apps.enforcement.models import InfractionCase
 from apps.enforcement.services import case_event_add, case_move, locked_case
 from apps.finance.choices import GuideStatus
@@ -26,6 +25,7 @@ from apps.finance.formatting import brl
 from apps.finance.services import guide_cancel, refund_create
 from apps.tenancy.querysets import user_can
 from lawcode import Decision
+from lawcode.penalties import PenaltyKind
 
 __all__ = [
     "FinalityReason",
@@ -44,24 +44,27 @@ def _date(value: Any) -> dt.date | None:
     return value if isinstance(value, dt.date) else None
 
 
-def _first(penalties: list[dict[str, Any]], kind: str) -> dict[str, Any] | None:
-    return next((p for p in penalties if p.get("kind") == kind), None)
+def _first(declared: list[tuple[dict[str, Any], PenaltyKind]], *mechanisms: str) -> dict[str, Any] | None:
+    """The first penalty of the decision whose declared mechanism is one of ``mechanisms``."""
+    return next((item for item, kind in declared if kind.mechanism in mechanisms), None)
 
 
-def _fill(sanction: Sanction, decision: Decision) -> None:
-    """Copy the engine's result into the row (the whole Decision is kept too, replayable)."""
+def _fill(sanction: Sanction, decision: Decision, regime_id: str) -> None:
+    """Copy the engine's result into the row (the whole Decision is kept too, replayable); each summary column
+    is read by the mechanism the regime declares for its penalties, never by a penalty's name."""
     result, stored = decision.result, decision.to_dict()
     penalties = list(result.get("penalties") or [])
     sanction.outcome, sanction.decision = decision.outcome, stored
     sanction.penalties = stored["result"].get("penalties") or []
-    sanction.penalty_text = penalty_text(penalties)[:500]
+    sanction.penalty_text = effects.penalties_text(regime_id, penalties)[:500]
     sanction.recidivism = bool(result.get("recidivism"))
-    _fill_fine(sanction, _first(penalties, "fine"))
-    _fill_suspension(sanction, _first(penalties, "suspension"))
-    sanction.inspection_required = _first(penalties, "inspection_required") is not None
-    sanction.cassation = _first(penalties, "cassation") is not None
+    declared = effects.declared_items(regime_id, penalties)
+    _fill_fine(sanction, _first(declared, "fine"))
+    _fill_suspension(sanction, _first(declared, "suspension", "precautionary_suspension"))
+    sanction.inspection_required = _first(declared, "inspection_hold") is not None
+    sanction.cassation = _first(declared, "cassation") is not None
     sanction.cassation_if_not_regularized_by = _date(result.get("cassation_if_not_regularized_by"))
-    ban = _first(penalties, "ban")
+    ban = _first(declared, "ban")
     sanction.ban_start = _date(ban.get("start")) if ban else None
     sanction.ban_until = _date(ban.get("end")) if ban else None
 
@@ -93,7 +96,7 @@ def sanction_condemn_first(
     decision = lawbridge.sanction(case, None, as_of)
     sanction = Sanction(case=case, operator=case.operator, state=SanctionState.AWAITING_APPEAL,
                         condemned_on=condemned_on)  # fmt: skip
-    _fill(sanction, decision)
+    _fill(sanction, decision, case.regime_id)
     sanction.save()
     case_event_add(
         case=case,
@@ -123,7 +126,8 @@ def case_finalize(
         final_on,
         reason,
     )
-    _fill(sanction, decision)
+    _fill(sanction, decision, row.regime_id)
+    sanction.regularized_on = lawbridge.regularized_by(row)
     sanction.save()
     sanction.effects = effects.apply(sanction=sanction, case=row, actor=actor, as_of=as_of)
     sanction.save(update_fields=["effects", "ban", "updated_at"])
@@ -182,11 +186,14 @@ def sanction_annul(*, case: InfractionCase, actor: Any, as_of: dt.date, reason: 
     (Olímpia art. 35: by bank transfer)."""
     sanction: Sanction | None = Sanction.objects.select_for_update().filter(case=case).first()
     if sanction is None:
+        # Nothing final yet, but a suspension applied when the auto was registered ends with the case.
+        effects.lift_case_effects(case=case, actor=actor, as_of=as_of, reason=reason)
         return None
     before = sanction.audit_snapshot()
     sanction.state = SanctionState.ANNULLED
     sanction.save(update_fields=["state", "updated_at"])
     _undo_fine(sanction, case, actor, as_of, reason)
+    effects.lift_case_effects(case=case, actor=actor, as_of=as_of, reason=reason)
     audit_record(actor=actor, municipality=case.municipality, action="sanction.annul", obj=sanction, before=before,
                  after=sanction.audit_snapshot())  # fmt: skip
     return sanction

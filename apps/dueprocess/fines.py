@@ -21,7 +21,7 @@ from apps.finance.choices import GuideStatus, OriginType
 from apps.finance.formatting import brl
 from apps.finance.models import Payment, PaymentGuide
 from apps.finance.services import guide_issue
-from apps.finance.valuation import Charge
+from apps.finance.valuation import Charge, declared_unit
 from apps.tenancy.querysets import user_can
 
 SANCTION = "dueprocess.sanction"
@@ -84,8 +84,13 @@ def fine_issue(*, sanction: Sanction, actor: Any, as_of: dt.date) -> PaymentGuid
 def _check_chargeable(sanction: Sanction) -> dt.date:
     if sanction.state == SanctionState.ANNULLED:
         raise refuse("guide", "Guia da multa: a penalidade foi anulada (recurso procedente).")
-    if not sanction.has_fine or sanction.fine_unit not in ("ufesp", "ufm", "brl"):
+    if not sanction.has_fine or not sanction.fine_unit:
         raise refuse("guide", "Guia da multa: esta penalidade não tem multa municipal a cobrar.")
+    try:
+        declared_unit(sanction.case.regime_id, sanction.fine_unit)
+    except ValidationError as exc:
+        # The unit comes from the regime's decision: one its units.yaml no longer declares cannot be valued.
+        raise refuse("guide", f"Guia da multa: {' '.join(exc.messages)}") from None
     if sanction.guide is not None and sanction.guide.status != GuideStatus.CANCELLED:
         raise refuse("guide", f"Guia da multa: já emitida (guia {sanction.guide.number}).")
     ciencia = decision_notice_ciencia(sanction)

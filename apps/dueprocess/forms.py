@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -63,3 +64,28 @@ class JudgmentForm(forms.Form):
     verdict = forms.ChoiceField(label="Decisão", choices=Verdict.choices)
     decided_on = forms.DateField(label="Data do julgamento", widget=DATE)
     reasoning = forms.CharField(label="Fundamentação", widget=forms.Textarea(attrs={"rows": 8}))
+
+    def __init__(self, *args: Any, choices: Sequence[Any] = (), **kwargs: Any) -> None:
+        """``choices``: the quantities the law lets the authority fix (services.Choice); one field each, checked
+        against the legal range by the service (which names the field and the article)."""
+        super().__init__(*args, **kwargs)
+        self.choices = list(choices)
+        for choice in self.choices:
+            self.fields[choice.field] = forms.CharField(
+                label=f"{choice.describe()} ({choice.article}) — se condenar",
+                required=False,
+                widget=forms.TextInput(attrs={"inputmode": "numeric" if choice.whole else "decimal"}),
+            )
+
+    def chosen(self) -> dict[str, str]:
+        return {choice.key: self.cleaned_data.get(choice.field) or "" for choice in self.choices}
+
+
+class RegularizationForm(forms.Form):
+    regularized_on = forms.DateField(label="Data da regularização", widget=DATE)
+    description = forms.CharField(label="O que foi regularizado", widget=forms.Textarea(attrs={"rows": 3}))
+    evidence = forms.FileField(
+        label="Comprovante (PDF, JPEG ou PNG, até 10 MB)",
+        required=False,
+        widget=forms.ClearableFileInput(attrs={"accept": "image/jpeg,image/png,application/pdf"}),
+    )

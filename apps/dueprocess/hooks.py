@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import datetime as dt
 
+from apps.dueprocess import effects
 from apps.dueprocess.choices import Instance
 from apps.dueprocess.finality import lapse_deadline
 from apps.dueprocess.fines import fine_paid
 from apps.dueprocess.history import operator_history
-from apps.dueprocess.models import Appeal, Sanction
+from apps.dueprocess.models import Appeal, Effect, Sanction
 from apps.dueprocess.procedure import instance_label
 from apps.enforcement.choices import CaseState
 from apps.enforcement.hooks import TimelineItem, register_history_provider, register_timeline_source
@@ -32,11 +33,22 @@ def _appeal_items(appeal: Appeal) -> list[TimelineItem]:
     return items
 
 
+def _effect_items(case: InfractionCase) -> list[TimelineItem]:
+    """The last day of each suspension the case imposed, as applied (queued after another, carried over)."""
+    rows = Effect.objects.filter(case=case, state__in=effects.RUNNING, mechanism__in=effects.SUSPENDING)
+    return [
+        TimelineItem(
+            on=row.ends_on,
+            label=f"Fim: {row.label.lower()}" + (f" (alvará {row.permit.number})" if row.permit else ""),
+            detail=f"desde {row.starts_on:%d/%m/%Y}" if row.starts_on else "",
+        )
+        for row in rows.select_related("permit")
+        if row.ends_on is not None
+    ]
+
+
 def _sanction_items(sanction: Sanction) -> list[TimelineItem]:
     items = []
-    if sanction.suspension_start and sanction.suspension_end:
-        items.append(TimelineItem(on=sanction.suspension_end, label="Fim da suspensão do alvará",
-                                  detail=f"desde {sanction.suspension_start:%d/%m/%Y}"))  # fmt: skip
     if sanction.ban_until:
         items.append(TimelineItem(on=sanction.ban_until, label="Fim do impedimento de atuar"))
     guide = sanction.guide
@@ -57,7 +69,7 @@ def _pending_second_instance(case: InfractionCase, as_of: dt.date) -> list[Timel
 
 
 def due_process_timeline(case: InfractionCase, as_of: dt.date) -> list[TimelineItem]:
-    items: list[TimelineItem] = _pending_second_instance(case, as_of)
+    items: list[TimelineItem] = _pending_second_instance(case, as_of) + _effect_items(case)
     for appeal in Appeal.objects.filter(case=case).select_related("judgment", "case"):
         items += _appeal_items(appeal)
     sanction = Sanction.objects.filter(case=case).select_related("guide__payment").first()

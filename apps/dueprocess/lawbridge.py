@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from apps.dueprocess.history import operator_history
+from apps.dueprocess.models import Judgment, Regularization
 from apps.dueprocess.procedure import proceeding
 from apps.enforcement.models import InfractionCase as CaseRow
 from apps.lawconfig import engine
@@ -79,12 +81,28 @@ def _committed_by(case: CaseRow) -> str | None:
     return None if case.driver_name.strip().casefold() == holder.strip().casefold() else case.driver_name
 
 
+def regularized_by(case: CaseRow) -> dt.date | None:
+    """The day the irregularity was regularized (Olímpia art. 24 sole §), as recorded with its evidence."""
+    row = Regularization.objects.filter(case=case).first()
+    return row.regularized_on if row else None
+
+
+def judged_quantities(case: CaseRow) -> dict[str, Decimal]:
+    """What the judging authority fixed within the legal range, by penalty key; a later instance's choice
+    replaces an earlier one."""
+    chosen: dict[str, Decimal] = {}
+    for judgment in Judgment.objects.filter(appeal__case=case).order_by("decided_on", "pk"):
+        chosen.update({key: Decimal(str(value)) for key, value in (judgment.chosen or {}).items()})
+    return chosen
+
+
 def sanction_facts(case: CaseRow, decided_final_on: dt.date | None, as_of: dt.date) -> InfractionCase:
     return InfractionCase(
         code=case.infraction_code, date=infraction_date(case), operator=_operator(case, as_of),
         already_punished_as_traffic_only=case.already_punished_as_traffic_only, decided_final_on=decided_final_on,
         auto_date=case.drawn_on, guide_issue_date=as_of, committed_by=_committed_by(case),
-        auto_omissions=tuple(case.auto_omissions),
+        auto_omissions=tuple(case.auto_omissions), regularized_by=regularized_by(case),
+        judged=judged_quantities(case),
     )  # fmt: skip
 
 

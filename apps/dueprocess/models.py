@@ -12,7 +12,14 @@ from typing import Any, ClassVar
 from django.conf import settings
 from django.db import models
 
-from apps.dueprocess.choices import FilingChannel, FinalityReason, Instance, SanctionState, Verdict
+from apps.dueprocess.choices import (
+    EffectState,
+    FilingChannel,
+    FinalityReason,
+    Instance,
+    SanctionState,
+    Verdict,
+)
 from apps.tenancy.querysets import MunicipalityScopedQuerySet
 
 
@@ -89,6 +96,12 @@ class Judgment(models.Model):
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     decided_by_name = models.CharField("julgador", max_length=200)
     role = models.CharField("papel do julgador", max_length=32)
+    chosen = models.JSONField(
+        "quantidades fixadas no julgamento",
+        default=dict,
+        blank=True,
+        help_text="Por chave de penalidade (penalties.yaml, days/amount: judgment): dias ou quantidade.",
+    )
     created_at = models.DateTimeField("registrado em", auto_now_add=True)
 
     objects = JudgmentQuerySet.as_manager()
@@ -102,8 +115,14 @@ class Judgment(models.Model):
         return f"{self.get_verdict_display()} em {self.decided_on:%d/%m/%Y}"
 
     def audit_snapshot(self) -> dict[str, Any]:
-        return {"appeal_id": self.appeal_id, "decided_on": self.decided_on, "verdict": self.verdict,
-                "role": self.role, "decided_by_id": self.decided_by_id}  # fmt: skip
+        return {
+            "appeal_id": self.appeal_id,
+            "decided_on": self.decided_on,
+            "verdict": self.verdict,
+            "role": self.role,
+            "decided_by_id": self.decided_by_id,
+            "chosen": self.chosen,
+        }
 
 
 class SanctionQuerySet(CaseChildQuerySet):
@@ -214,3 +233,117 @@ class AppealAttachment(models.Model):
 
     def __str__(self) -> str:
         return f"Anexo {self.pk} ({self.content_type})"
+
+
+class EffectQuerySet(CaseChildQuerySet):
+    def in_force_on(self, day: Any) -> EffectQuerySet:
+        """Applied effects whose period covers ``day`` (a seizure: not yet released)."""
+        applied = self.filter(state__in=(EffectState.APPLIED, EffectState.QUEUED))
+        return applied.filter(models.Q(starts_on__isnull=True) | models.Q(starts_on__lte=day)).filter(
+            models.Q(ends_on__isnull=True) | models.Q(ends_on__gte=day)
+        )
+
+
+class Effect(models.Model):
+    """One effect of one penalty on one target (a permit, the vehicle, the operator), as the regime's
+    penalties.yaml declares it; an effect that could not apply is kept with the reason, never dropped."""
+
+    case = models.ForeignKey("enforcement.InfractionCase", on_delete=models.PROTECT, related_name="effects")
+    sanction = models.ForeignKey(
+        Sanction, on_delete=models.PROTECT, null=True, blank=True, related_name="effect_rows"
+    )
+    penalty_key = models.CharField("penalidade", max_length=64)
+    label = models.CharField("descrição", max_length=200)
+    mechanism = models.CharField("mecanismo", max_length=32)
+    target = models.CharField("alvo", max_length=16)
+    state = models.CharField("situação", max_length=16, choices=EffectState.choices)
+    permit = models.ForeignKey(
+        "licensing.Permit", on_delete=models.PROTECT, null=True, blank=True, related_name="effects"
+    )
+    vehicle = models.ForeignKey(
+        "registry.Vehicle", on_delete=models.PROTECT, null=True, blank=True, related_name="effects"
+    )
+    operator = models.ForeignKey(
+        "registry.Operator", on_delete=models.PROTECT, null=True, blank=True, related_name="effects"
+    )
+    starts_on = models.DateField("de", null=True, blank=True)
+    ends_on = models.DateField("até", null=True, blank=True)
+    days = models.PositiveIntegerField("dias", null=True, blank=True)
+    points = models.PositiveIntegerField("pontos", null=True, blank=True)
+    note = models.TextField("o que foi feito (ou por que não)")
+    data = models.JSONField("dados", default=dict, blank=True)
+    ended_on = models.DateField("levantado/liberado em", null=True, blank=True)
+    created_at = models.DateTimeField("registrado em", auto_now_add=True)
+
+    objects = EffectQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "efeito de penalidade"
+        verbose_name_plural = "efeitos de penalidades"
+        ordering = ["created_at", "pk"]
+        indexes = [models.Index(fields=["permit", "state"], name="effect_permit_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.label} — auto {self.case.number}"
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {
+            "case_id": self.case_id,
+            "penalty_key": self.penalty_key,
+            "mechanism": self.mechanism,
+            "target": self.target,
+            "state": self.state,
+            "permit_id": self.permit_id,
+            "vehicle_id": self.vehicle_id,
+            "starts_on": self.starts_on,
+            "ends_on": self.ends_on,
+            "days": self.days,
+            "note": self.note,
+            "ended_on": self.ended_on,
+        }
+
+
+def regularization_path(row: Regularization, filename: str) -> str:
+    case = row.case
+    return (
+        f"dueprocess/{case.municipality.ibge_code}/{case.pk}/regularizacao-{uuid.uuid4().hex}{row.extension}"
+    )
+
+
+class RegularizationQuerySet(CaseChildQuerySet):
+    pass
+
+
+class Regularization(models.Model):
+    """The irregularity of a case regularized (Olímpia art. 24 sole §), with the evidence that shows it: the
+    date reaches the engine as ``InfractionCase.regularized_by`` and decides the conditional cassação."""
+
+    case = models.OneToOneField(
+        "enforcement.InfractionCase", on_delete=models.PROTECT, related_name="regularization"
+    )
+    regularized_on = models.DateField("regularizado em")
+    description = models.TextField("o que foi regularizado")
+    evidence = models.FileField("comprovante", upload_to=regularization_path, max_length=200)
+    content_type = models.CharField("tipo do arquivo", max_length=40)
+    extension = models.CharField("extensão", max_length=8)
+    size_bytes = models.PositiveIntegerField("tamanho (bytes)")
+    sha256 = models.CharField("SHA-256", max_length=64)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField("registrado em", auto_now_add=True)
+
+    objects = RegularizationQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "regularização"
+        verbose_name_plural = "regularizações"
+
+    def __str__(self) -> str:
+        return f"Regularização do auto {self.case.number} em {self.regularized_on:%d/%m/%Y}"
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {
+            "case_id": self.case_id,
+            "regularized_on": self.regularized_on,
+            "sha256": self.sha256,
+            "description": self.description,
+        }

@@ -1,13 +1,10 @@
-"""How each regime's proceeding is shaped: which instances exist, the name the engine gives each one, the
-dispositivos the screens point to, and when a fine becomes chargeable. Deadlines themselves come from the
-engine (lawbridge); this only names the steps, like apps.enforcement.regime_rules.
+"""The shape of a regime's proceeding, as its folder declares it (``procedure.yaml``, read by lawcode): which
+instances exist, what the screens call them, the dispositivo each rests on, who judges it, the name the engine
+gives it for deadlines, and whether the fine is chargeable after the first condemnation.
 
-- Olímpia (Lei 5.171/2025): first instance within 10 days of ciência of the auto (art. 31), judged within 30
-  days of filing (art. 31 §2); second instance within 10 days of ciência of the decision (art. 32). Upheld in
-  either instance, the fine is due (art. 33), so it is charged after the first condemnation and refunded if the
-  second instance grants the appeal (art. 35).
-- Votuporanga (Lei 5.722/2015): appeal to the Secretary within 15 days (art. 17), then to the JARI (art. 18).
-- Patrocínio (Lei 5.832/2025): one defence against the auto (art. 19); no second instance in the law.
+Nothing here knows a municipality: a regime without the declaration does not load (lawcode raises
+RegimeDefinitionError naming the file), and a declaration naming an instance or a judging role these apps do
+not have fails just as loudly, with the file and line of the declaration.
 """
 
 from __future__ import annotations
@@ -17,13 +14,25 @@ from dataclasses import dataclass
 
 import lawcode
 from apps.dueprocess.choices import Instance
+from apps.tenancy.choices import Role
+from lawcode.errors import RegimeDefinitionError
+from lawcode.procedure import Instance as DeclaredInstance
+
+# Whom the queues, cards and permissions (apps.dueprocess.permissions) route each instance to. A regime
+# declaring another judge for an instance fails at first use instead of being judged by the wrong people.
+ROUTED_TO = {Instance.FIRST: Role.JUDGING_AUTHORITY, Instance.SECOND: Role.APPEAL_BOARD}
 
 
 @dataclass(frozen=True)
 class InstanceSpec:
-    engine_name: str | None  # DeadlineFacts.instance for the engine's appeal_deadline
+    engine_name: (
+        str | None
+    )  # DeadlineFacts.instance for the engine's appeal_deadline; None: the law sets none
     label: str
     cite: str
+    judged_by: Role
+    suspensive: bool
+    suspensive_cite: str
 
 
 @dataclass(frozen=True)
@@ -35,32 +44,42 @@ class Proceeding:
         return instance in self.instances
 
     def last_instance(self) -> str:
-        return Instance.SECOND if Instance.SECOND in self.instances else Instance.FIRST
-
-
-PROCEEDINGS: dict[str, Proceeding] = {
-    "olimpia_sp_escolar": Proceeding(
-        instances={
-            Instance.FIRST: InstanceSpec("first", "Recurso em 1ª instância", "art31"),
-            Instance.SECOND: InstanceSpec("second", "Recurso em 2ª instância", "art32"),
-        },
-        fine_due_on_first_condemnation="art33",
-    ),
-    "votuporanga_sp_escolar": Proceeding(
-        instances={
-            Instance.FIRST: InstanceSpec("secretary", "Recurso ao Secretário", "art17"),
-            Instance.SECOND: InstanceSpec("jari", "Recurso à JARI", "art18"),
-        }
-    ),
-    "patrocinio_mg_aplicativo": Proceeding(
-        instances={Instance.FIRST: InstanceSpec(None, "Defesa contra o auto", "art19")}
-    ),
-}
-DEFAULT = Proceeding(instances={Instance.FIRST: InstanceSpec("first", "Defesa", "")})
+        return list(self.instances)[-1]
 
 
 def proceeding(regime_id: str) -> Proceeding:
-    return PROCEEDINGS.get(regime_id, DEFAULT)
+    """The regime's declared proceeding (lawcode loads each regime once)."""
+    declared = lawcode.get_regime(regime_id).procedure.due_process
+    fine_due = declared.fine_due_on_first_condemnation
+    return Proceeding(
+        instances={spec.key: _instance(spec) for spec in declared.instances},
+        fine_due_on_first_condemnation=fine_due.cite,
+    )
+
+
+def _instance(spec: DeclaredInstance) -> InstanceSpec:
+    if spec.key not in Instance.values:
+        raise RegimeDefinitionError(
+            f"instance {spec.key!r}: due process stores only {', '.join(Instance.values)}",
+            message_pt=f"a instância {spec.key!r} não é suportada pelo processo administrativo",
+            file=spec.where,
+        )
+    routed = ROUTED_TO[Instance(spec.key)]
+    if spec.judged_by != routed:
+        raise RegimeDefinitionError(
+            f"judged_by {spec.judged_by!r}: the {spec.key} instance is judged by the role {routed.value!r} "
+            f"({routed.label}); declare it, and name the authority in 'label'",
+            message_pt=f"a {spec.key} instância é julgada pelo papel «{routed.label}»",
+            file=spec.where,
+        )
+    return InstanceSpec(
+        engine_name=spec.engine_instance.cite,
+        label=spec.label,
+        cite=spec.cite,
+        judged_by=Role(spec.judged_by),
+        suspensive=spec.suspensive,
+        suspensive_cite=spec.suspensive_cite,
+    )
 
 
 def instance_label(regime_id: str, instance: str) -> str:
@@ -68,8 +87,56 @@ def instance_label(regime_id: str, instance: str) -> str:
     return spec.label if spec else Instance(instance).label
 
 
+def judging_role(regime_id: str, instance: str) -> Role:
+    """Who judges the instance, as the regime declares it."""
+    spec = proceeding(regime_id).instances.get(instance)
+    if spec is None:
+        raise RegimeDefinitionError(
+            f"regime {regime_id} has no instance {instance!r}",
+            message_pt=f"o processo deste município não tem a instância «{Instance(instance).label}»",
+            field="instance",
+        )
+    return spec.judged_by
+
+
 def cite_pt(regime_id: str, ref: str, on: dt.date) -> str:
-    """The dispositivo rendered on the date ("Lei 5.171/2025 (Olímpia), art. 31"); empty when none is named."""
-    if not ref:
-        return ""
+    """The dispositivo rendered on the date ("Lei 5.171/2025 (Olímpia), art. 31")."""
     return lawcode.get_regime(regime_id).resolve_citation(ref, on).render()
+
+
+@dataclass(frozen=True)
+class StepText:
+    """One instance as the case page tells it: what it is, on which dispositivo, who judges, whether it suspends."""
+
+    label: str
+    basis: str
+    judge: str
+    suspensive: str
+
+
+def steps_pt(regime_id: str, on: dt.date) -> list[StepText]:
+    """The declared instances in Portuguese, each dispositivo rendered with its wording on ``on``."""
+    out = []
+    for spec in proceeding(regime_id).instances.values():
+        effect = (
+            "suspende os efeitos da penalidade"
+            if spec.suspensive
+            else "não suspende os efeitos da penalidade"
+        )
+        out.append(
+            StepText(
+                spec.label,
+                cite_pt(regime_id, spec.cite, on),
+                spec.judged_by.label,
+                f"{effect} ({cite_pt(regime_id, spec.suspensive_cite, on)})",
+            )
+        )
+    return out
+
+
+def fine_due_pt(regime_id: str, on: dt.date) -> str:
+    """When the fine becomes chargeable, with the dispositivo that says so."""
+    ref = proceeding(regime_id).fine_due_on_first_condemnation
+    if ref is None:
+        return "A multa é cobrada quando a decisão se torna definitiva."
+    return f"A multa é cobrada já após a condenação em primeira instância ({cite_pt(regime_id, ref, on)})."

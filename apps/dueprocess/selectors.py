@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from apps.dueprocess.models import Appeal, Sanction
+from apps.dueprocess.models import Appeal, Effect, Regularization, Sanction
 from apps.enforcement.models import InfractionCase
 
 
@@ -25,3 +25,14 @@ def sanction_findings(sanction: Sanction) -> list[dict[str, Any]]:
          "cites": "; ".join(c.get("text", "") for c in f.get("citations", []))}
         for f in sanction.decision.get("findings", [])
     ]  # fmt: skip
+
+
+def case_effects(case: InfractionCase) -> list[Effect]:
+    """Every effect of the case's penalties, applied or not (with the reason), oldest first."""
+    return list(
+        Effect.objects.filter(case=case).select_related("permit", "vehicle").order_by("created_at", "pk")
+    )
+
+
+def case_regularization(case: InfractionCase) -> Regularization | None:
+    return Regularization.objects.filter(case=case).select_related("recorded_by").first()

@@ -9,7 +9,9 @@ with its deadline and filing day, never refused — the authority decides (verdi
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -17,18 +19,21 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
 
 from apps.audit.services import audit_record
-from apps.dueprocess import finality, lawbridge
-from apps.dueprocess.choices import CONDEMNING, FilingChannel, Instance, Verdict
-from apps.dueprocess.models import Appeal, AppealAttachment, Judgment
+from apps.dueprocess import effects, finality, lawbridge
+from apps.dueprocess.choices import CONDEMNING, EffectState, FilingChannel, Instance, Verdict
+from apps.dueprocess.models import Appeal, AppealAttachment, Effect, Judgment, Regularization, Sanction
 from apps.dueprocess.permissions import JUDGE_FIRST, JUDGE_SECOND
-from apps.dueprocess.procedure import instance_label, proceeding
+from apps.dueprocess.procedure import instance_label, judging_role, proceeding
 from apps.enforcement.choices import CaseState, EventKind, NoticePurpose
 from apps.enforcement.models import InfractionCase
-from apps.enforcement.services import case_move, locked_case
+from apps.enforcement.services import case_event_add, case_move, locked_case
 from apps.enforcement.timeline import infraction_ciencia
+from apps.lawconfig import engine
 from apps.registry.uploads import CheckedUpload, check_upload
-from apps.tenancy.choices import Role
 from apps.tenancy.querysets import user_can
+from lawcode.decision import format_decimal_pt
+from lawcode.penalties import PenaltyKind
+from lawcode.registry import get_regime
 
 APPEAL = "dueprocess.appeal"
 FILABLE_FROM = {
@@ -37,7 +42,6 @@ FILABLE_FROM = {
 }
 MOVES_TO = {Instance.FIRST: CaseState.IN_DEFENCE, Instance.SECOND: CaseState.IN_APPEAL}
 JUDGING_ACTION = {Instance.FIRST: JUDGE_FIRST, Instance.SECOND: JUDGE_SECOND}
-JUDGING_ROLE = {Instance.FIRST: Role.JUDGING_AUTHORITY, Instance.SECOND: Role.APPEAL_BOARD}
 
 
 def refuse(field: str, message: str) -> ValidationError:
@@ -167,22 +171,106 @@ def _filing_note(appeal: Appeal) -> str:
 # --- judging ----------------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Choice:
+    """A quantity the law lets the judging authority fix within a range (penalties.yaml ``days: judgment`` or
+    ``amount: judgment``), with the range as the law stands on the infraction date."""
+
+    key: str
+    label: str
+    unit: str
+    minimum: Decimal
+    maximum: Decimal
+    article: str
+    whole: bool
+
+    @property
+    def field(self) -> str:
+        return f"chosen_{self.key}"
+
+    def describe(self) -> str:
+        return f"{self.label}: {self.unit}, de {format_decimal_pt(self.minimum)} a {format_decimal_pt(self.maximum)}"
+
+
+def judgment_choices(case: InfractionCase, as_of: dt.date) -> list[Choice]:
+    """What the judgment form must ask: the chosen-at-judgment penalties the law imposes on this case."""
+    penalties = effects.catalog(case.regime_id)
+    if not any(kind.chosen_at_judgment for kind in penalties.kinds.values()):
+        return []
+    decision = lawbridge.sanction(case, None, as_of)
+    if decision.outcome != "penalty":
+        return []
+    regime = get_regime(case.regime_id)
+    parameters = regime.parameters_with(engine.config_for(case.municipality, case.regime_id))
+    on = lawbridge.infraction_date(case)
+    out = []
+    for item, kind in effects.declared_items(case.regime_id, decision.to_dict()["result"]["penalties"]):
+        if not kind.chosen_at_judgment or kind.range is None:
+            continue
+        low, high = penalties.judgment_range(kind.key, on, parameters)
+        low = Decimal(str(item["min"])) if item.get("min") is not None else low
+        high = Decimal(str(item["max"])) if item.get("max") is not None else high
+        whole = kind.mechanism != "fine"
+        unit = "dias" if whole else str(item.get("unit") or parameters[kind.range.minimum].unit).upper()
+        out.append(Choice(kind.key, kind.label, unit, low, high, _cite(case, kind.range.cite, on), whole))
+    return out
+
+
+def _check_choices(choices: list[Choice], chosen: Mapping[str, Any]) -> dict[str, str]:
+    """Each chosen quantity present, a number (whole days), inside the legal range; stored as text."""
+    stored = {}
+    for choice in choices:
+        raw = chosen.get(choice.key)
+        bounds = (
+            f"entre {format_decimal_pt(choice.minimum)} e {format_decimal_pt(choice.maximum)} {choice.unit}"
+        )
+        if raw in (None, ""):
+            raise refuse(choice.field, f"{choice.label}: informe o valor, {bounds} ({choice.article}).")
+        try:
+            value = Decimal(str(raw))
+        except InvalidOperation:
+            raise refuse(
+                choice.field, f"{choice.label}: informe um número, {bounds} ({choice.article})."
+            ) from None
+        if choice.whole and value != value.to_integral_value():
+            raise refuse(
+                choice.field, f"{choice.label}: informe um número inteiro de dias ({choice.article})."
+            )
+        if not choice.minimum <= value <= choice.maximum:
+            raise refuse(
+                choice.field,
+                f"{choice.label}: {format_decimal_pt(value)} {choice.unit} está fora da "
+                f"faixa legal — informe um valor {bounds} ({choice.article}).",
+            )
+        stored[choice.key] = str(int(value) if choice.whole else value)
+    return stored
+
+
 @transaction.atomic
 def appeal_judge(
-    *, appeal: Appeal, verdict: str, reasoning: str, decided_on: dt.date, actor: Any, as_of: dt.date
+    *,
+    appeal: Appeal,
+    verdict: str,
+    reasoning: str,
+    decided_on: dt.date,
+    actor: Any,
+    as_of: dt.date,
+    chosen: Mapping[str, Any] | None = None,
 ) -> Judgment:
-    """Judge an appeal: only the judging authority (1ª) or the appeal board/JARI (2ª) may."""
+    """Judge an appeal: only the judging authority (1ª) or the appeal board/JARI (2ª) may. A condemnation fixes
+    the quantities the law leaves to the authority (``chosen``: penalty key → days or quantity), each checked
+    against its legal range."""
     row = Appeal.objects.select_for_update().select_related("case__municipality").get(pk=appeal.pk)
     case = locked_case(row.case)
     instance = Instance(row.instance)
+    role = judging_role(case.regime_id, instance)
     if not user_can(actor, case.municipality.pk, APPEAL, JUDGING_ACTION[instance]):
-        raise refuse(
-            "judgment", f"Julgamento: só a {JUDGING_ROLE[instance].label.lower()} julga este recurso."
-        )
+        raise refuse("judgment", f"Julgamento: só a {role.label.lower()} julga este recurso.")
     _check_judgment(row, verdict, reasoning, decided_on, as_of)
+    fixed = _check_choices(judgment_choices(case, as_of), chosen or {}) if verdict in CONDEMNING else {}
     judgment = Judgment.objects.create(
         appeal=row, decided_on=decided_on, verdict=verdict, reasoning=reasoning.strip(), decided_by=actor,
-        decided_by_name=actor_name(actor), role=JUDGING_ROLE[instance],
+        decided_by_name=actor_name(actor), role=role, chosen=fixed,
     )  # fmt: skip
     audit_record(actor=actor, municipality=case.municipality, action="appeal.judge", obj=judgment,
                  after=judgment.audit_snapshot())  # fmt: skip
@@ -230,32 +318,158 @@ def _after_judgment(
     finality.sanction_condemn_first(case=case, condemned_on=on, actor=actor, as_of=as_of)
 
 
-# --- regularization (Olímpia art. 24 sole §) ---------------------------------------------------------------
+# --- regularization (a suspension that becomes cassação unless regularized: Olímpia art. 24 sole §) ---------
+
+
+def regularization_terms(case: InfractionCase) -> tuple[PenaltyKind, dt.date] | None:
+    """The case's penalty that ends in cassação unless regularized, and the last day to regularize (the end of
+    its suspension); None when the case has none."""
+    sanction = Sanction.objects.filter(case=case).first()
+    for kind in effects.catalog(case.regime_id).kinds.values():
+        if kind.regularization is None:
+            continue
+        row = Effect.objects.filter(case=case, penalty_key=kind.key, ends_on__isnull=False).first()
+        limit = row.ends_on if row else (sanction.cassation_if_not_regularized_by if sanction else None)
+        if limit is not None:
+            return kind, limit
+    return None
 
 
 @transaction.atomic
-def sanction_regularize(*, sanction: Any, regularized_on: dt.date, actor: Any, as_of: dt.date) -> Any:
-    """Record that the irregularity was regularized before the immediate suspension ended, so the conditional
-    cassação does not happen (the sweep's revoke_unregularized skips it)."""
-    from apps.dueprocess.models import Sanction
-
-    row = Sanction.objects.select_for_update().select_related("case__municipality").get(pk=sanction.pk)
-    if not user_can(actor, row.case.municipality.pk, "dueprocess.sanction", "change"):
+def case_regularize(
+    *,
+    case: InfractionCase,
+    regularized_on: dt.date,
+    description: str,
+    evidence: UploadedFile | None,
+    actor: Any,
+    as_of: dt.date,
+) -> Regularization:
+    """Record that the irregularity was regularized, with the evidence: the date reaches the engine as
+    ``regularized_by`` and, if in time, the conditional cassação does not happen (nor the ban after it)."""
+    row = locked_case(case)
+    if not user_can(actor, row.municipality.pk, "dueprocess.sanction", "change"):
         raise refuse("regularized_on", "Regularização: você não pode registrá-la neste município.")
-    limit = row.cassation_if_not_regularized_by
-    if limit is None or row.conditional_cassation_on is not None:
+    terms = regularization_terms(row)
+    if terms is None:
         raise refuse(
-            "regularized_on", "Regularização: esta penalidade não prevê cassação por falta de regularização."
+            "regularized_on",
+            "Regularização: a penalidade deste auto não prevê cassação por falta de regularização.",
+        )
+    kind, limit = terms
+    _check_regularization(row, kind, limit, regularized_on, description, evidence, as_of)
+    assert evidence is not None
+    info = check_upload(evidence, field="evidence")
+    regularization = Regularization(
+        case=row,
+        regularized_on=regularized_on,
+        description=description.strip(),
+        content_type=info.content_type,
+        extension=info.extension,
+        size_bytes=info.size,
+        sha256=info.sha256,
+        recorded_by=actor,
+    )
+    regularization.evidence.save(f"regularizacao{info.extension}", evidence, save=False)
+    regularization.save()
+    Sanction.objects.filter(case=row).update(regularized_on=regularized_on)
+    cite = _cite(row, kind.regularization.cite if kind.regularization else kind.cites[0], regularized_on)
+    case_event_add(
+        case=row,
+        kind=EventKind.NOTE,
+        actor=actor,
+        on=regularized_on,
+        note=f"Irregularidade regularizada em {regularized_on:%d/%m/%Y}, dentro do prazo (até "
+        f"{limit:%d/%m/%Y}): não haverá cassação ({cite}).",
+        data={"regularization_id": regularization.pk},
+    )
+    audit_record(
+        actor=actor,
+        municipality=row.municipality,
+        action="case.regularize",
+        obj=regularization,
+        after=regularization.audit_snapshot(),
+    )
+    return regularization
+
+
+def _cite(case: InfractionCase, ref: str, on: dt.date) -> str:
+    return engine.citation_text(case.municipality, case.regime_id, ref, on)
+
+
+def _check_regularization(
+    case: InfractionCase,
+    kind: PenaltyKind,
+    limit: dt.date,
+    regularized_on: dt.date,
+    description: str,
+    evidence: UploadedFile | None,
+    as_of: dt.date,
+) -> None:
+    if Regularization.objects.filter(case=case).exists():
+        raise refuse("regularized_on", f"Regularização: já registrada para o auto {case.number}.")
+    sanction = Sanction.objects.filter(case=case).first()
+    if sanction is not None and sanction.conditional_cassation_on is not None:
+        raise refuse(
+            "regularized_on",
+            "Regularização: o alvará já foi cassado por falta de regularização em "
+            f"{sanction.conditional_cassation_on:%d/%m/%Y}.",
         )
     if regularized_on > as_of:
         raise refuse("regularized_on", f"Data da regularização: não pode ser posterior a {as_of:%d/%m/%Y}.")
+    if regularized_on < lawbridge.infraction_date(case):
+        raise refuse("regularized_on", "Data da regularização: anterior à infração.")
     if regularized_on > limit:
+        article = _cite(case, kind.regularization.cite if kind.regularization else kind.cites[0], limit)
         raise refuse(
-            "regularized_on", f"Data da regularização: o prazo para sanar terminou em {limit:%d/%m/%Y}."
+            "regularized_on",
+            f"Data da regularização: o prazo para sanar terminou em "
+            f"{limit:%d/%m/%Y}, fim da suspensão ({article}).",
         )
+    if not description.strip():
+        raise refuse("description", "O que foi regularizado: campo obrigatório.")
+    if evidence is None:
+        raise refuse(
+            "evidence", "Comprovante da regularização: anexe o documento ou a foto (PDF, JPEG ou PNG)."
+        )
+
+
+# --- apreensão -------------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def seizure_release(*, effect: Effect, released_on: dt.date, note: str, actor: Any, as_of: dt.date) -> Effect:
+    """The owner met the release conditions the regime declares: the vehicle is released (audited, on the case)."""
+    row: Effect = Effect.objects.select_for_update().select_related("case__municipality").get(pk=effect.pk)
+    if not user_can(actor, row.case.municipality.pk, "dueprocess.sanction", "change"):
+        raise refuse("released_on", "Liberação do veículo: você não pode registrá-la neste município.")
+    if row.mechanism != "seizure" or row.state != EffectState.APPLIED:
+        raise refuse("released_on", "Liberação do veículo: não há apreensão em vigor neste registro.")
+    if released_on > as_of:
+        raise refuse("released_on", f"Data da liberação: não pode ser posterior a {as_of:%d/%m/%Y}.")
+    if row.starts_on is not None and released_on < row.starts_on:
+        raise refuse("released_on", f"Data da liberação: anterior à apreensão ({row.starts_on:%d/%m/%Y}).")
+    if not note.strip():
+        conditions = "; ".join(row.data.get("conditions") or [])
+        raise refuse("note", f"Condições cumpridas: informe como foram atendidas ({conditions}).")
     before = row.audit_snapshot()
-    row.regularized_on = regularized_on
-    row.save(update_fields=["regularized_on", "updated_at"])
-    audit_record(actor=actor, municipality=row.case.municipality, action="sanction.regularize", obj=row,
-                 before=before, after={**row.audit_snapshot(), "regularized_on": regularized_on})  # fmt: skip
+    row.state, row.ended_on = EffectState.RELEASED, released_on
+    row.note = f"{row.note} Liberado em {released_on:%d/%m/%Y}: {note.strip()}"
+    row.save(update_fields=["state", "ended_on", "note"])
+    case_event_add(
+        case=row.case,
+        kind=EventKind.NOTE,
+        actor=actor,
+        on=released_on,
+        note=f"Veículo liberado em {released_on:%d/%m/%Y}: {note.strip()}",
+        data={"effect_id": row.pk},
+    )
+    audit_record(
+        actor=actor,
+        municipality=row.case.municipality,
+        action="effect.release",
+        obj=row,
+        before=before,
+        after=row.audit_snapshot(),
+    )
     return row

@@ -20,8 +20,7 @@ from django.db.models import Exists, OuterRef, QuerySet
 
 from apps.audit.services import audit_record
 from apps.dueprocess import effects, lawbridge
-from apps.dueprocess.choices import EffectKind, SanctionState
-from apps.dueprocess.effects import effect
+from apps.dueprocess.choices import SanctionState
 from apps.dueprocess.finality import LAPSING, case_finalize_unappealed, lapse_deadline
 from apps.dueprocess.models import Sanction
 from apps.enforcement.models import InfractionCase
@@ -29,16 +28,20 @@ from apps.inspections.choices import InspectionResult
 from apps.inspections.models import Inspection
 from apps.licensing.choices import PermitState
 from apps.licensing.models import Permit
-from apps.licensing.services import permit_revoke
 
 
 def suspensions_awaiting_inspection(as_of: dt.date) -> QuerySet[Permit]:
-    """Suspended permits ending before ``as_of`` whose final penalty requires an inspection not yet passed."""
+    """Suspended permits ending before ``as_of`` whose final penalty requires an inspection not yet passed (the
+    permit the suspension was applied or carried to)."""
     passed = Inspection.objects.filter(
         vehicle=OuterRef("vehicle"), result=InspectionResult.PASSED, performed_on__gte=OuterRef("start")
     )
-    sanctions = Sanction.objects.filter(state=SanctionState.FINAL, inspection_required=True,
-                                        case__permit=OuterRef("pk")).values("suspension_start")[:1]  # fmt: skip
+    sanctions = Sanction.objects.filter(
+        state=SanctionState.FINAL,
+        inspection_required=True,
+        effect_rows__permit=OuterRef("pk"),
+        effect_rows__mechanism__in=effects.SUSPENDING,
+    ).values("suspension_start")[:1]
     due = Permit.objects.filter(state=PermitState.SUSPENDED, suspended_until__lt=as_of)
     return due.annotate(start=sanctions).filter(start__isnull=False).filter(~Exists(passed))
 
@@ -66,14 +69,10 @@ def revoke_unregularized(as_of: dt.date) -> int:
 
 def _revoke_one(sanction: Sanction, as_of: dt.date) -> None:
     case, limit = sanction.case, sanction.cassation_if_not_regularized_by
+    assert limit is not None  # selected by unregularized()
     answer = lawbridge.if_not_regularized(sanction)
-    permit = case.permit
-    done = []
-    if permit is not None and permit.state in (PermitState.ACTIVE, PermitState.SUSPENDED):
-        reason = f"Cassação: irregularidade do auto {case.number} não sanada até {limit:%d/%m/%Y}."
-        permit_revoke(permit=permit, actor=None, as_of=as_of, reason=reason)
-        done.append(effect(EffectKind.REVOCATION, reason, permit=permit.number))
     before = sanction.audit_snapshot()
+    done = effects.conditional_cassation(sanction=sanction, case=case, actor=None, as_of=as_of, limit=limit)
     if answer:
         done.append(effects.conditional_ban(sanction=sanction, case=case, actor=None, answer=answer))
     sanction.conditional_cassation_on, sanction.cassation = as_of, True

@@ -16,11 +16,12 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from apps.accounts.decorators import recent_authentication_required
 from apps.dueprocess import active_debt, finality, fines, forms, selectors, services
 from apps.dueprocess.choices import Instance
-from apps.dueprocess.models import Appeal, AppealAttachment, Sanction
+from apps.dueprocess.models import Appeal, AppealAttachment, Regularization, Sanction
 from apps.dueprocess.permissions import CHARGE, EXPORT, JUDGE_FIRST, JUDGE_SECOND
-from apps.dueprocess.procedure import instance_label, proceeding
+from apps.dueprocess.procedure import fine_due_pt, instance_label, proceeding, steps_pt
 from apps.enforcement.models import InfractionCase
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
@@ -69,16 +70,24 @@ def queue(request: HttpRequest, ibge_code: str, instance: str) -> HttpResponse:
 
 
 @login_required
+@recent_authentication_required
 @require_http_methods(["GET", "POST"])
 def judge(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     appeal = _appeal_to_judge(request, ibge_code, pk)
     municipality = appeal.case.municipality
-    form = forms.JudgmentForm(request.POST or None, initial={"decided_on": _today()})
+    choices = _choices(appeal.case)
+    form = forms.JudgmentForm(request.POST or None, initial={"decided_on": _today()}, choices=choices)
     if request.method == "POST" and form.is_valid():
         try:
-            services.appeal_judge(appeal=appeal, verdict=form.cleaned_data["verdict"],
-                                  reasoning=form.cleaned_data["reasoning"], decided_on=form.cleaned_data["decided_on"],
-                                  actor=request.user, as_of=_today())  # fmt: skip
+            services.appeal_judge(
+                appeal=appeal,
+                verdict=form.cleaned_data["verdict"],
+                reasoning=form.cleaned_data["reasoning"],
+                decided_on=form.cleaned_data["decided_on"],
+                actor=request.user,
+                as_of=_today(),
+                chosen=form.chosen(),
+            )
         except ValidationError as error:
             forms.add_service_errors(form, error)
         else:
@@ -87,6 +96,15 @@ def judge(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     context = {"municipality": municipality, "appeal": appeal, "form": form, "case": appeal.case,
                "label": instance_label(appeal.case.regime_id, appeal.instance)}  # fmt: skip
     return render(request, "dueprocess/judge.html", context, status=400 if form.errors else 200)
+
+
+def _choices(case: InfractionCase) -> list[services.Choice]:
+    """The quantities to fix at judgment; none when the law cannot compute the penalty yet (the service then
+    refuses a condemnation with the engine's reason)."""
+    try:
+        return services.judgment_choices(case, _today())
+    except ValidationError:
+        return []
 
 
 def _appeal_to_judge(request: HttpRequest, ibge_code: str, pk: int) -> Appeal:
@@ -111,11 +129,23 @@ def _instances(case: InfractionCase) -> list[tuple[str, str]]:
     return [(key, instance_label(case.regime_id, key)) for key in proceeding(case.regime_id).instances]
 
 
-def _case_context(request: HttpRequest, municipality: Municipality, case: InfractionCase,
-                  appeal_form: forms.AppealForm | None = None) -> dict[str, object]:  # fmt: skip
+def _case_context(
+    request: HttpRequest,
+    municipality: Municipality,
+    case: InfractionCase,
+    appeal_form: forms.AppealForm | None = None,
+    regularization_form: forms.RegularizationForm | None = None,
+) -> dict[str, object]:
     sanction = selectors.case_sanction(case)
     today = _today()
+    regularization = selectors.case_regularization(case)
+    terms = services.regularization_terms(case) if regularization is None else None
     return {
+        "effect_rows": selectors.case_effects(case), "regularization": regularization,
+        "regularization_limit": terms[1] if terms else None,
+        "can_regularize": terms is not None and user_can(request.user, municipality.pk, SANCTION, "change")
+        and not (sanction and sanction.conditional_cassation_on),
+        "regularization_form": regularization_form or forms.RegularizationForm(initial={"regularized_on": today}),
         "municipality": municipality, "case": case, "appeals": selectors.case_appeals(case), "sanction": sanction,
         "findings": selectors.sanction_findings(sanction) if sanction else [],
         "can_file": user_can(request.user, municipality.pk, APPEAL, "change"),
@@ -125,6 +155,7 @@ def _case_context(request: HttpRequest, municipality: Municipality, case: Infrac
         "can_charge": user_can(request.user, municipality.pk, SANCTION, CHARGE) and sanction is not None
         and sanction.has_fine and sanction.guide is None and sanction.state != "annulled",
         "appeal_form": appeal_form or forms.AppealForm(instances=_instances(case), initial={"filed_on": today}),
+        "steps": steps_pt(case.regime_id, today), "fine_due": fine_due_pt(case.regime_id, today),
         "today": today,
     }  # fmt: skip
 
@@ -158,6 +189,42 @@ def appeal_new(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
             return redirect("dueprocess:case", municipality.ibge_code, case.pk)
     context = _case_context(request, municipality, case, appeal_form=form)
     return render(request, "dueprocess/case.html", context, status=400)
+
+
+@login_required
+@recent_authentication_required
+@require_POST
+def regularize(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, SANCTION, "change")
+    case = _case(request, municipality, pk)
+    form = forms.RegularizationForm(request.POST, request.FILES)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.case_regularize(
+                case=case,
+                regularized_on=data["regularized_on"],
+                description=data["description"],
+                evidence=data["evidence"],
+                actor=request.user,
+                as_of=_today(),
+            )
+        except ValidationError as error:
+            forms.add_service_errors(form, error)
+        else:
+            messages.success(request, f"Regularização do auto {case.number} registrada.")
+            return redirect("dueprocess:case", municipality.ibge_code, case.pk)
+    context = _case_context(request, municipality, case, regularization_form=form)
+    return render(request, "dueprocess/case.html", context, status=400)
+
+
+@login_required
+@require_GET
+def regularization_file(request: HttpRequest, ibge_code: str, pk: int) -> FileResponse:
+    municipality = _municipality(request, ibge_code, APPEAL, "view")
+    rows = Regularization.objects.filter(case__municipality=municipality)
+    row = get_object_for_user_or_404(rows, request.user, "view", pk=pk)
+    return FileResponse(row.evidence.open("rb"), content_type=row.content_type)
 
 
 @login_required

@@ -9,9 +9,6 @@ from dataclasses import dataclass
 import lawcode
 from lawcode.regime_files import CatalogEntry
 
-# Words that mark the catalog entry for transport without any authorization (Olímpia art. 27 and the like).
-CLANDESTINE_KEYWORD = "clandestino"
-
 
 @dataclass(frozen=True)
 class Infraction:
@@ -58,8 +55,6 @@ def search(regime_id: str, words: str, on: dt.date) -> list[Infraction]:
 
 
 def clandestine_infraction(regime_id: str, on: dt.date) -> Infraction | None:
-    """The entry for transport without authorization, if the regime's catalog has one."""
-    for entry in lawcode.get_regime(regime_id).catalog.values():
-        if CLANDESTINE_KEYWORD in (_fold(k) for k in entry.keywords):
-            return _infraction(regime_id, entry, on)
-    return None
+    """The entry the regime declares for transport without authorization (procedure.yaml), if it names one."""
+    code = lawcode.get_regime(regime_id).procedure.clandestine.infraction
+    return None if code is None else infraction(regime_id, code, on)

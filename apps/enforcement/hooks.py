@@ -5,6 +5,9 @@
 - History provider: due process knows the operator's final sanctions (recidivism); the printed auto uses it to
   show the fine the engine would impose today.
     register_history_provider(lambda operator, as_of: (PriorSanction(...), ...))
+- Case opened: due process applies the penalties the law makes immediate (suspension in flagrante, apreensão)
+  when the auto is registered, in the same transaction.
+    register_case_opened(lambda case, actor, as_of: ...)
 """
 
 from __future__ import annotations
@@ -34,9 +37,11 @@ class TimelineItem:
 
 TimelineSource = Callable[["InfractionCase", dt.date], list[TimelineItem]]
 HistoryProvider = Callable[[Any, dt.date], tuple[PriorSanction, ...]]
+CaseOpened = Callable[["InfractionCase", Any, dt.date], None]
 
 _TIMELINE_SOURCES: list[TimelineSource] = []
 _HISTORY: list[HistoryProvider] = []
+_OPENED: list[CaseOpened] = []
 
 
 def register_timeline_source(source: TimelineSource) -> None:
@@ -56,3 +61,13 @@ def register_history_provider(provider: HistoryProvider) -> None:
 def operator_history(operator: Any, as_of: dt.date) -> tuple[PriorSanction, ...]:
     """The operator's final sanctions as the provider knows them; none when nobody registered one."""
     return _HISTORY[0](operator, as_of) if _HISTORY else ()
+
+
+def register_case_opened(handler: CaseOpened) -> None:
+    if handler not in _OPENED:
+        _OPENED.append(handler)
+
+
+def case_opened(case: InfractionCase, actor: Any, as_of: dt.date) -> None:
+    for handler in _OPENED:
+        handler(case, actor, as_of)

@@ -15,7 +15,7 @@ from django.utils import timezone
 from apps.enforcement.hooks import operator_history
 from apps.lawconfig import engine
 from apps.registry.lawfacts import operator_facts
-from lawcode.decision import format_decimal_pt, format_value_pt
+from lawcode.decision import format_value_pt
 from lawcode.errors import (
     InvalidFactError,
     MissingFactError,
@@ -107,18 +107,16 @@ def sanction_preview(case: Any, as_of: dt.date) -> Answer | None:
     return Answer(None, decision.to_dict(), penalty_text(decision.result.get("penalties", [])))
 
 
-PENALTY_PT = {"warning": "advertência", "fine": "multa", "suspension": "suspensão", "cassation": "cassação",
-              "ban": "proibição de atuar", "inspection_required": "nova vistoria"}  # fmt: skip
-
-
 def penalty_text(penalties: list[dict[str, Any]]) -> str:
-    """«multa de 15 UFESP (R$ 559,05)», «suspensão de 30 dias»… joined; «nenhuma» when empty."""
+    """«multa de 15 UFESP (R$ 559,05)», «suspensão de 30 dias»… joined; «nenhuma» when empty. Each penalty
+    carries the Portuguese ``label`` the engine gives it (the regime declares the labels of its own kinds)."""
     parts = []
     for item in penalties:
-        text = PENALTY_PT.get(str(item.get("kind")), str(item.get("kind")))
+        text = str(item["label"])
         if item.get("kind") == "fine" and item.get("quantity") is not None:
-            text += f" de {format_decimal_pt(item['quantity'])} {str(item.get('unit', '')).upper()}"
-            if item.get("brl") is not None:
+            unit = str(item.get("unit", ""))
+            text += f" de {format_value_pt(item['quantity'], unit)}"
+            if item.get("brl") is not None and unit != "brl":
                 text += f" ({format_value_pt(item['brl'], 'brl')})"
         elif item.get("days"):
             text += f" de {item['days']} dias"

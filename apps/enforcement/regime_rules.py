@@ -1,8 +1,10 @@
-"""Which dispositivos of each regime the enforcement screens point to (the law decides; this only names them).
+"""What each regime declares about enforcement (its ``procedure.yaml``, read by lawcode), as the screens need it:
+the contents an auto must have and what an omission does, the rule on clandestine transport and the catalog
+entry to suggest, and the guard against punishing again a fact punished only as a traffic infraction.
 
-Only Olímpia's law lists the mandatory contents of the auto (art. 30; omissions do not void it, parágrafo
-único) and forbids punishing again a fact punished only as a traffic infraction (art. 21 §2). Citations are
-rendered by lawcode on the date, so a later wording shows up by itself.
+No regime is named here: a provision the law does not contain is declared absent in the regime folder (with
+the reason), and the screens then show the generic form. Citations are rendered by lawcode on the date, so a
+later wording shows up by itself.
 """
 
 from __future__ import annotations
@@ -10,29 +12,33 @@ from __future__ import annotations
 import datetime as dt
 
 import lawcode
-
-# Olímpia art. 30 items, keyed as lawcode's InfractionCase.auto_omissions expects them: (dispositivo, what).
-AUTO_CONTENTS: dict[str, dict[str, tuple[str, str]]] = {
-    "olimpia_sp_escolar": {
-        "place_date_time": ("art30_incI", "local, data e hora da infração"),
-        "driver_vehicle": ("art30_incII", "dados do condutor e do veículo"),
-        "officer": ("art30_incIII", "identificação do servidor responsável"),
-        "description": ("art30_incIV", "descrição da infração e circunstâncias"),
-        "supporting_documents": ("art30_incVI", "documentos que embasam o auto"),
-    }
-}
-AUTO_CONTENTS_RULE = {"olimpia_sp_escolar": "art30_parun"}
-TRAFFIC_ONLY_RULE = {"olimpia_sp_escolar": "art21_par2"}
-CLANDESTINE_RULE = {"olimpia_sp_escolar": "art27"}
+from lawcode.procedure import AutoContents, Clandestine
 
 
 def cite_pt(regime_id: str, ref: str, on: dt.date) -> str:
     return lawcode.get_regime(regime_id).resolve_citation(ref, on).render()
 
 
-def lists_auto_contents(regime_id: str) -> bool:
-    return regime_id in AUTO_CONTENTS
+def auto_contents(regime_id: str) -> AutoContents:
+    return lawcode.get_regime(regime_id).procedure.auto
 
 
-def guards_traffic_only(regime_id: str) -> bool:
-    return regime_id in TRAFFIC_ONLY_RULE
+def clandestine(regime_id: str) -> Clandestine:
+    return lawcode.get_regime(regime_id).procedure.clandestine
+
+
+def traffic_only_rule(regime_id: str) -> str | None:
+    """The dispositivo forbidding a municipal penalty for a fact punished only as a traffic infraction, if any."""
+    return lawcode.get_regime(regime_id).procedure.traffic_only_guard.cite
+
+
+def traffic_only_rule_pt(regime_id: str, on: dt.date) -> str:
+    """That dispositivo rendered on the date; empty when the law has no such guard."""
+    ref = traffic_only_rule(regime_id)
+    return cite_pt(regime_id, ref, on) if ref else ""
+
+
+def clandestine_rule_pt(regime_id: str, on: dt.date) -> str:
+    """The dispositivo qualifying transport without authorization, rendered; empty when the law has none."""
+    ref = clandestine(regime_id).provision.cite
+    return cite_pt(regime_id, ref, on) if ref else ""

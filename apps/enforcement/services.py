@@ -9,7 +9,7 @@ Due process moves the case on with case_move and adds its own timeline lines wit
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,10 +19,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.audit.services import audit_record
-from apps.enforcement import catalog, lawbridge
+from apps.enforcement import catalog, hooks, lawbridge
 from apps.enforcement.choices import CaseState, EventKind
 from apps.enforcement.models import CaseEvent, CaseSequence, Evidence, InfractionCase
-from apps.enforcement.regime_rules import AUTO_CONTENTS, AUTO_CONTENTS_RULE, TRAFFIC_ONLY_RULE, cite_pt
+from apps.enforcement.regime_rules import auto_contents, cite_pt, traffic_only_rule
 from apps.enforcement.selectors import lookup_plate
 from apps.lawconfig.engine import RegimeChoiceError, regime_for
 from apps.licensing.numbering import take_next_number
@@ -31,6 +31,7 @@ from apps.registry.models import Driver
 from apps.registry.uploads import CheckedUpload, check_upload
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import user_can
+from lawcode.procedure import AutoContents
 
 NO_INFRACTION_PT = "Infração: escolha uma infração do catálogo da lei do município."
 
@@ -125,12 +126,14 @@ def case_open(
 ) -> InfractionCase:  # fmt: skip
     """Draw up an auto: plate looked up, catalog infraction required, date not after ``recorded_at``.
 
-    Omissions of the auto's contents are warnings (Olímpia art. 30 parágrafo único), never a refusal.
+    Omissions of the auto's contents are warnings (what the regime's procedure.yaml declares, e.g. Olímpia art. 30
+    parágrafo único), never a refusal.
     """
     _check_agent(actor, municipality)
     regime = _regime(municipality, regime_id)
     as_of = timezone.localtime(recorded_at).date()
     entry = _check_infraction(regime, details.infraction_code, as_of)
+    _check_traffic_only_allowed(regime, details.already_punished_as_traffic_only)
     plate = _check_plate(details.plate)
     _check_occurred_at(details.occurred_at, recorded_at)
     checked = [(item, check_upload(item.file, field="evidence")) for item in evidence]
@@ -145,6 +148,7 @@ def case_open(
                    data={"warnings": case.warnings, "clandestine": case.clandestine})  # fmt: skip
     audit_record(actor=actor, municipality=municipality, action="infractioncase.open", obj=case,
                  after=case.audit_snapshot())  # fmt: skip
+    hooks.case_opened(case, actor, as_of)  # immediate effects the law attaches to the auto (due process)
     return case
 
 
@@ -165,6 +169,14 @@ def _check_infraction(regime_id: str, code: str, on: dt.date) -> catalog.Infract
     if entry is None:
         raise refuse("infraction_code", NO_INFRACTION_PT)
     return entry
+
+
+def _check_traffic_only_allowed(regime_id: str, already_punished: bool) -> None:
+    if already_punished and traffic_only_rule(regime_id) is None:
+        raise refuse("already_punished_as_traffic_only", TRAFFIC_ONLY_NOT_IN_LAW)
+
+
+TRAFFIC_ONLY_NOT_IN_LAW = "Infração de trânsito: a lei deste município não prevê essa exclusão."
 
 
 def _check_plate(plate: str) -> str:
@@ -227,39 +239,60 @@ def _store_evidence(
 # --- warnings (never refusals) -------------------------------------------------------------------------
 
 
-def auto_omissions(case: InfractionCase) -> list[str]:
-    """Which listed contents the auto lacks (keys of lawcode's InfractionCase.auto_omissions)."""
-    missing = {
-        "place_date_time": not case.place,
-        "driver_vehicle": case.driver_id is None and not case.driver_name,
-        "officer": not case.agent_registration,
-        "description": not case.description,
-        "supporting_documents": not case.evidence.exists(),
-    }
-    return [key for key, absent in missing.items() if absent]
-
-
-def _warnings(case: InfractionCase, omissions: list[str], on: dt.date) -> list[dict[str, str]]:
-    items = AUTO_CONTENTS.get(case.regime_id)
-    if items is None:
-        return [{"code": key, "message": f"Campo não preenchido: {GENERIC_LABELS[key]}."}
-                for key in omissions if key in GENERIC_LABELS]  # fmt: skip
-    rule = cite_pt(case.regime_id, AUTO_CONTENTS_RULE[case.regime_id], on)
-    return [
-        {"code": key, "cite": cite_pt(case.regime_id, items[key][0], on),
-         "message": f"O auto não traz {items[key][1]} ({cite_pt(case.regime_id, items[key][0], on)}). "
-                    f"A omissão não anula o auto se ele permitir identificar a infração e o infrator ({rule})."}
-        for key in omissions
-    ]  # fmt: skip
-
-
+# What the auto form records for each item an auto may have to contain (lawcode.procedure.AUTO_ITEMS): True
+# when the record lacks it. The other items (dispositivo, fine, penalties, appeal deadline) the system prints on
+# the auto itself, so they are never omitted.
+RECORD_OMITS: dict[str, Callable[[InfractionCase], bool]] = {
+    "place_date_time": lambda case: not case.place,
+    "driver_vehicle": lambda case: case.driver_id is None and not case.driver_name,
+    "officer": lambda case: not case.agent_registration,
+    "description": lambda case: not case.description,
+    "supporting_documents": lambda case: not case.evidence.exists(),
+}
+PRINTED_BY_THE_SYSTEM = frozenset({"legal_provision", "fine_value", "penalties", "appeal_deadline"})
 GENERIC_LABELS = {"place_date_time": "local da infração", "description": "descrição da infração",
                   "driver_vehicle": "condutor", "supporting_documents": "provas (fotos ou documentos)"}  # fmt: skip
 
 
+def auto_omissions(case: InfractionCase) -> list[str]:
+    """Which contents the auto record lacks (keys of lawcode's InfractionCase.auto_omissions)."""
+    return [key for key, omits in RECORD_OMITS.items() if omits(case)]
+
+
+def _warnings(case: InfractionCase, omissions: list[str], on: dt.date) -> list[dict[str, str]]:
+    """One warning per omission: citing the law where it lists the item, else naming the empty field."""
+    contents = auto_contents(case.regime_id)
+    out = []
+    for key in omissions:
+        item = contents.item(key)
+        if item is None:
+            if key in GENERIC_LABELS:
+                out.append({"code": key, "message": f"Campo não preenchido: {GENERIC_LABELS[key]}."})
+            continue
+        cite = cite_pt(case.regime_id, item.cite, on)
+        out.append(
+            {
+                "code": key,
+                "cite": cite,
+                "message": f"O auto não traz {item.label} ({cite}).{_omission_effect(case, contents, on)}",
+            }
+        )
+    return out
+
+
+def _omission_effect(case: InfractionCase, contents: AutoContents, on: dt.date) -> str:
+    if contents.omission.cite is None:
+        return ""
+    rule = cite_pt(case.regime_id, contents.omission.cite, on)
+    if contents.omission_voids:
+        return f" A omissão anula o auto ({rule})."
+    return f" A omissão não anula o auto se ele permitir identificar a infração e o infrator ({rule})."
+
+
 def _record_warnings(case: InfractionCase, on: dt.date) -> None:
     omissions = auto_omissions(case)
-    case.auto_omissions = omissions if case.regime_id in AUTO_CONTENTS else []
+    contents = auto_contents(case.regime_id)
+    case.auto_omissions = [key for key in omissions if contents.item(key) is not None]
     case.warnings = _warnings(case, omissions, on)
     case.save(update_fields=["auto_omissions", "warnings", "updated_at"])
 
@@ -299,11 +332,12 @@ def evidence_add(
 def case_mark_traffic_only(
     *, case: InfractionCase, actor: Any, reference: str, as_of: dt.date
 ) -> InfractionCase:
-    """Record that the fact was already punished only as a traffic infraction (Olímpia art. 21 §2)."""
+    """Record that the fact was already punished only as a traffic infraction, where the law forbids punishing
+    it again (the regime's declared traffic-only guard, e.g. Olímpia art. 21 §2)."""
     row = locked_case(case)
-    if row.regime_id not in TRAFFIC_ONLY_RULE:
-        raise refuse("already_punished_as_traffic_only",
-                     "Infração de trânsito: a lei deste município não prevê essa exclusão.")  # fmt: skip
+    rule_ref = traffic_only_rule(row.regime_id)
+    if rule_ref is None:
+        raise refuse("already_punished_as_traffic_only", TRAFFIC_ONLY_NOT_IN_LAW)
     if not reference.strip():
         raise refuse("traffic_only_reference", "Referência da autuação de trânsito: informe o número do auto de "
                                                "trânsito ou do processo que já puniu o fato.")  # fmt: skip
@@ -312,7 +346,7 @@ def case_mark_traffic_only(
     before = row.audit_snapshot()
     row.already_punished_as_traffic_only, row.traffic_only_reference = True, reference.strip()
     row.save(update_fields=["already_punished_as_traffic_only", "traffic_only_reference", "updated_at"])
-    rule = cite_pt(row.regime_id, TRAFFIC_ONLY_RULE[row.regime_id], as_of)
+    rule = cite_pt(row.regime_id, rule_ref, as_of)
     case_event_add(case=row, kind=EventKind.TRAFFIC_ONLY_MARKED, actor=actor, on=as_of,
                    note=f"{reference.strip()} — sem penalidade municipal ({rule}).")  # fmt: skip
     audit_record(actor=actor, municipality=row.municipality, action="infractioncase.traffic_only", obj=row,

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from apps.enforcement import catalog, forms, lawbridge, notices, pdf, services
 from apps.enforcement.choices import CaseState
 from apps.enforcement.models import Edital, Evidence, InfractionCase, Notice
-from apps.enforcement.regime_rules import CLANDESTINE_RULE, TRAFFIC_ONLY_RULE, cite_pt
+from apps.enforcement.regime_rules import clandestine_rule_pt, traffic_only_rule_pt
 from apps.enforcement.selectors import PlateLookup, lookup_plate
 from apps.enforcement.timeline import case_timeline, infraction_ciencia, notice_limit_passed, svg_height
 from apps.registry.identifiers import plate_format
@@ -103,6 +103,7 @@ def case_new(request: HttpRequest, ibge_code: str) -> HttpResponse:
             return redirect("enforcement:case_detail", municipality.ibge_code, case.pk)
     infractions = catalog.search(regime, request.POST.get("q", ""), _today()) if regime else []
     context = {"municipality": municipality, "form": form, "regime": regime, "infractions": infractions,
+               "traffic_rule": traffic_only_rule_pt(regime, _today()) if regime else "",
                "chosen_code": request.POST.get("infraction_code", ""), "lookup": _lookup_context(
                    municipality, request.POST.get("plate", ""), regime)}  # fmt: skip
     return _render(request, "enforcement/case_form.html", context, status=400 if form.errors else 200)
@@ -115,9 +116,8 @@ def _lookup_context(municipality: Municipality, plate: str, regime: str) -> dict
         return {"state": "invalid", "plate": plate}
     found: PlateLookup = lookup_plate(municipality, plate, regime)
     clandestine = catalog.clandestine_infraction(regime, _today()) if found.clandestine else None
-    rule = CLANDESTINE_RULE.get(regime)
     return {"state": "found", "found": found, "clandestine_infraction": clandestine,
-            "clandestine_rule": cite_pt(regime, rule, _today()) if rule else ""}  # fmt: skip
+            "clandestine_rule": clandestine_rule_pt(regime, _today())}  # fmt: skip
 
 
 @login_required
@@ -219,8 +219,7 @@ def case_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
         "can_add_evidence": user_can(request.user, municipality.pk, "enforcement.evidence", "change"),
         "notice_form": forms.NoticeForm(initial={"sent_on": today}), "receipt_form": forms.ReceiptForm(),
         "evidence_form": forms.EvidenceForm(), "traffic_form": forms.TrafficOnlyForm(),
-        "traffic_rule": cite_pt(case.regime_id, TRAFFIC_ONLY_RULE[case.regime_id], today)
-        if case.regime_id in TRAFFIC_ONLY_RULE else "",
+        "traffic_rule": traffic_only_rule_pt(case.regime_id, today),
         "can_mark_traffic": user_can(request.user, municipality.pk, CASE, "change"),
     }  # fmt: skip
     return _render(request, "enforcement/case_detail.html", context)

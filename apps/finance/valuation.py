@@ -1,9 +1,10 @@
 """What a charge costs in reais on a date, decided by the law engine (never computed here).
 
-Amounts in UFM/UFESP go through the regime's ``fine_amount`` question (via apps.lawconfig.engine), which reads
-the municipality's UFM table and the official UFESP values, applies the regime's interpretation of which date
-values the unit (Patrocínio: INT-PAT-UFM-DATE) and rounds half up to centavos. The Decision is stored on the
-guide so the figure can be explained and replayed. Amounts already in reais only need rounding.
+An amount in a unit the regime declares (units.yaml: a fiscal unit such as UFM or UFESP, reais re-indexed
+yearly by an index, multiples of a tariff) goes through the regime's ``fine_amount`` question (via
+apps.lawconfig.engine), which reads the dated values the municipality configured, applies the law's or the
+interpretation's valuation date and rounds half up to centavos. The Decision is stored on the guide so the
+figure can be explained and replayed. Amounts already in reais (``brl``) only need rounding.
 """
 
 from __future__ import annotations
@@ -11,19 +12,19 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, Literal, cast
+from typing import Any
 
 from django.core.exceptions import ValidationError
 
 import lawcode
-from apps.finance.choices import ChargeUnit
-from apps.finance.formatting import decimal_pt
+from apps.finance.formatting import brl, decimal_pt
 from apps.lawconfig import engine
 from apps.tenancy.models import Municipality
 from lawcode.facts import FineFacts
+from lawcode.units import FineUnit
 
 CENTAVOS = Decimal("0.01")
-UNIT_LABELS = {ChargeUnit.UFM: "UFM", ChargeUnit.UFESP: "UFESP", ChargeUnit.BRL: "R$"}
+REAIS = "brl"
 
 
 @dataclass(frozen=True)
@@ -59,16 +60,42 @@ def legal_basis(municipality: Municipality, regime_id: str, cite: str, on: dt.da
         ) from exc
 
 
+def declared_unit(regime_id: str, unit: str) -> FineUnit | None:
+    """The unit as the regime declares it (None for plain reais); ValidationError when it declares no such unit."""
+    try:
+        return lawcode.get_regime(regime_id).vocabulary.fine_unit(unit)
+    except lawcode.LawcodeError:
+        units = lawcode.get_regime(regime_id).vocabulary.units
+        known = ", ".join(["R$", *(u.label for u in units.values())])
+        raise ValidationError(
+            {"unit": f"Unidade: {unit!r} não é prevista pela lei do regime (unidades previstas: {known})."}
+        ) from None
+
+
+def unit_label(regime_id: str, unit: str) -> str:
+    """How people read the unit: "R$" for reais, the regime's label otherwise ("UFESP", "UFM", "R$ (INPC)")."""
+    declared = declared_unit(regime_id, unit)
+    return "R$" if declared is None else declared.label
+
+
+def quantity_text(regime_id: str, quantity: Decimal, unit: str) -> str:
+    """A quantity as people read it: "R$ 286,00" for reais (never "286,00 BRL"), "15 UFESP" otherwise."""
+    if unit == REAIS:
+        return brl(quantity)
+    return f"{decimal_pt(quantity)} {unit_label(regime_id, unit)}"
+
+
 def valuate(
     *, municipality: Municipality, regime_id: str, charge: Charge, fact_date: dt.date, issue_date: dt.date
 ) -> Valuation:
     """The charge in reais; ValidationError in Portuguese when the law cannot value it yet (no UFM…)."""
     basis = legal_basis(municipality, regime_id, charge.cite, fact_date)
-    if charge.unit == ChargeUnit.BRL:
+    unit = declared_unit(regime_id, charge.unit)
+    if unit is None:
         amount = charge.quantity.quantize(CENTAVOS, rounding=ROUND_HALF_UP)
         return Valuation(amount, None, None, basis)
     decision = _ask_engine(municipality, regime_id, charge, fact_date, issue_date, basis)
-    unit_value, valued_on = _unit_value_used(decision, charge.unit)
+    unit_value, valued_on = _unit_value_used(decision, unit)
     amount = Decimal(str(decision.result["brl"])).quantize(CENTAVOS, rounding=ROUND_HALF_UP)
     return Valuation(amount, unit_value, valued_on, basis, decision.to_dict())
 
@@ -81,9 +108,13 @@ def _ask_engine(
     issue_date: dt.date,
     basis: str,
 ) -> lawcode.Decision:
-    unit = cast(Literal["ufesp", "ufm", "brl"], charge.unit)
-    facts = FineFacts(quantity=charge.quantity, unit=unit, infraction_date=fact_date, auto_date=charge.auto_date,
-                      guide_issue_date=issue_date)  # fmt: skip
+    facts = FineFacts(
+        quantity=charge.quantity,
+        unit=charge.unit,
+        infraction_date=fact_date,
+        auto_date=charge.auto_date,
+        guide_issue_date=issue_date,
+    )
     try:
         return engine.evaluate(
             municipality=municipality,
@@ -94,7 +125,7 @@ def _ask_engine(
         )
     except lawcode.MissingParameterError as exc:
         raise ValidationError(
-            {"amount_brl": _missing_unit_message(municipality, charge, exc, basis)}
+            {"amount_brl": _missing_unit_message(municipality, regime_id, charge, exc, basis)}
         ) from exc
     except lawcode.LawcodeError as exc:
         raise ValidationError(
@@ -103,19 +134,29 @@ def _ask_engine(
 
 
 def _missing_unit_message(
-    municipality: Municipality, charge: Charge, exc: lawcode.MissingParameterError, basis: str
+    municipality: Municipality, regime_id: str, charge: Charge, exc: lawcode.MissingParameterError, basis: str
 ) -> str:
-    unit = UNIT_LABELS.get(ChargeUnit(charge.unit), charge.unit.upper())
+    unit = declared_unit(regime_id, charge.unit)
+    label = unit_label(regime_id, charge.unit)
+    what = (
+        f"o valor da {label}" if unit is None or unit.valued_by == "parameter" else f"o reajuste ({exc.name})"
+    )
     return (
-        f"Valor em reais: não é possível converter {decimal_pt(charge.quantity)} {unit} ({basis}) porque o valor "
-        f"da {unit} de {municipality.name} em {exc.on:%d/%m/%Y} não está configurado. Um administrador deve "
-        f"cadastrá-lo na configuração legal do município (valores de unidade fiscal)."
+        f"Valor em reais: não é possível converter {decimal_pt(charge.quantity)} {label} ({basis}) porque {what} "
+        f"de {municipality.name} em {exc.on:%d/%m/%Y} não está configurado. Um administrador deve cadastrá-lo na "
+        "configuração legal do município."
     )
 
 
-def _unit_value_used(decision: lawcode.Decision, unit: str) -> tuple[Decimal | None, dt.date | None]:
-    """The unit value and the date it was read on, from the decision's parameter trace."""
-    for use in decision.parameters:
-        if use.name == unit:
-            return Decimal(str(use.value)), use.on
-    return None, None
+def _unit_value_used(decision: lawcode.Decision, unit: FineUnit) -> tuple[Decimal | None, dt.date | None]:
+    """What one unit was worth and the date it was valued on, from the decision's parameter trace: the
+    parameter's value (a fiscal unit, a tariff), or the cumulative factor of the re-indexing percentages."""
+    uses = [use for use in decision.parameters if use.name == unit.parameter]
+    if not uses:
+        return (Decimal(1), None) if unit.valued_by == "index" else (None, None)
+    if unit.valued_by == "index":
+        factor = Decimal(1)
+        for use in uses:
+            factor *= 1 + Decimal(str(use.value)) / 100
+        return factor.quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP), uses[-1].on
+    return Decimal(str(uses[0].value)), uses[0].on

@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from apps.accounts.decorators import recent_authentication_required
 from apps.accounts.models import User
 from apps.audit.services import audit_personal_data_read
 from apps.finance import services
@@ -125,6 +126,7 @@ def guide_pdf_view(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespons
 
 
 @login_required
+@recent_authentication_required
 @require_http_methods(["GET", "POST"])
 def payment_register(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     municipality = _municipality(request, ibge_code, GUIDE, "change")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
+from apps.finance.formatting import brl_unit_value
 from apps.lawconfig.models import FiscalUnitValue, InterpretationChoice, MunicipalClosure
 from apps.tenancy.querysets import user_can
 from apps.web.cards import Card, CardContext, CardItem, register_card
@@ -24,7 +25,10 @@ def lawconfig_card(ctx: CardContext) -> Card | None:
         municipality=ctx.municipality, date__gte=ctx.today
     )
     items = (
-        CardItem("UFM vigente", f"R$ {latest_ufm.value_brl}" if latest_ufm else "não informada"),
+        CardItem(
+            f"{latest_ufm.unit_label} vigente" if latest_ufm else "Unidade fiscal do município",
+            brl_unit_value(latest_ufm.value_brl) if latest_ufm else "não informada",
+        ),
         CardItem("Interpretações escolhidas", choices.count()),
         CardItem("Dias sem expediente a seguir", closures.count()),
     )

@@ -79,7 +79,7 @@ def citation_text(municipality: Municipality, regime_id: str | None, ref: str, o
 
 
 def _parameters(municipality: Municipality, regime: lawcode.Regime) -> dict[str, tuple[ParameterValue, ...]]:
-    """The UFM table, then the configured parameters (which win over the table on the same date)."""
+    """The unit table (UFM…), then the configured parameters (which win over the table on the same date)."""
     merged = dict(_fiscal_parameters(municipality, regime))
     for name, values in _configured(municipality, regime).items():
         merged[name] = merged.get(name, ()) + values
@@ -104,17 +104,26 @@ def _configured(municipality: Municipality, regime: lawcode.Regime) -> dict[str,
 def _fiscal_parameters(
     municipality: Municipality, regime: lawcode.Regime
 ) -> dict[str, tuple[ParameterValue, ...]]:
-    """The UFM table, only for regimes that declare a ``ufm`` parameter (others would reject it)."""
-    if "ufm" not in regime.parameters:
-        return {}
-    rows = FiscalUnitValue.objects.filter(municipality=municipality, unit="ufm").order_by("valid_from")
-    values = tuple(
-        ParameterValue(
-            row.valid_from, row.value_brl, row.cite, "V", row.source, f"lawconfig.FiscalUnitValue#{row.pk}"
+    """The unit table, for the units the regime declares valued by a parameter (others would reject it)."""
+    out: dict[str, tuple[ParameterValue, ...]] = {}
+    for key, unit in regime.vocabulary.units.items():
+        if unit.valued_by != "parameter" or unit.parameter not in regime.parameters:
+            continue
+        rows = FiscalUnitValue.objects.filter(municipality=municipality, unit=key).order_by("valid_from")
+        values = tuple(
+            ParameterValue(
+                row.valid_from,
+                row.value_brl,
+                row.cite,
+                "V",
+                row.source,
+                f"lawconfig.FiscalUnitValue#{row.pk}",
+            )
+            for row in rows
         )
-        for row in rows
-    )
-    return {"ufm": values} if values else {}
+        if values:
+            out[unit.parameter] = values
+    return out
 
 
 def _interpretations(municipality: Municipality, regime_id: str) -> dict[str, str]:

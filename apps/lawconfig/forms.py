@@ -1,20 +1,57 @@
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.core.exceptions import ValidationError
 
 from apps.lawconfig.choices import ClosureKind
+from lawcode.fields import parse_decimal_pt
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
 
+class DecimalCommaField(forms.CharField):
+    """A number as Brazilians write it — "5,56", "1.234,5678" (or "5.56") —, at most ``places`` decimals."""
+
+    def __init__(self, *args: Any, places: int = 4, **kwargs: Any) -> None:
+        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "decimal"}))
+        super().__init__(*args, **kwargs)
+        self.places = places
+
+    def clean(self, value: Any) -> Decimal | None:
+        text = super().clean(value)
+        if text in (None, ""):
+            return None
+        try:
+            number = parse_decimal_pt(str(text))
+        except ValueError:
+            raise ValidationError(
+                f"{self.label}: informe um número, com vírgula para decimais (ex.: 5,56)."
+            ) from None
+        exponent = number.as_tuple().exponent
+        if isinstance(exponent, int) and -exponent > self.places:
+            raise ValidationError(f"{self.label}: use no máximo {self.places} casas decimais.")
+        return number
+
+
 class FiscalUnitValueForm(forms.Form):
+    """A dated value of one of the units the municipality's law leaves to it (``units``: key → label)."""
+
+    unit = forms.ChoiceField(label="Unidade", required=False)
     valid_from = forms.DateField(label="Vigente a partir de", widget=DATE)
-    value_brl = forms.DecimalField(label="Valor da UFM (R$)", max_digits=12, decimal_places=4, min_value=0)
-    cite = forms.CharField(label="Dispositivo da lei que usa a UFM", max_length=80, help_text="Ex.: art8")
+    value_brl = DecimalCommaField(label="Valor da unidade (R$)", help_text="Ex.: 5,45")
+    cite = forms.CharField(label="Dispositivo da lei que usa a unidade", max_length=80, help_text="Ex.: art8")
     source = forms.CharField(label="Ato que fixou o valor", max_length=255,
                              help_text="Ex.: Decreto municipal nº 1.234/2026")  # fmt: skip
+    field_order = ["unit"]
+
+    def __init__(self, *args: Any, units: dict[str, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["unit"].choices = list(units.items())  # type: ignore[attr-defined]
+        if len(units) == 1:
+            self.fields["unit"].initial = next(iter(units))
 
 
 class InterpretationChoiceForm(forms.Form):
@@ -40,7 +77,9 @@ class ParameterValueForm(forms.Form):
 
     target = forms.ChoiceField(label="Parâmetro")
     valid_from = forms.DateField(label="Vigente a partir de", widget=DATE)
-    value = forms.DecimalField(label="Valor", max_digits=14, decimal_places=4)
+    value = DecimalCommaField(
+        label="Valor", help_text="Com vírgula para decimais: 5,56 (%), 4,3587 (R$), 120"
+    )
     cite = forms.CharField(label="Dispositivo da lei", max_length=80, help_text="Ex.: art4A")
     source = forms.CharField(label="Ato que fixou o valor", max_length=255,
                              help_text="Ex.: Decreto municipal nº 1.234/2026")  # fmt: skip

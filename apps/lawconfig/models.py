@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db import models
 
-from apps.lawconfig.choices import ClosureKind, FiscalUnit
+from apps.lawconfig.choices import ClosureKind
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import MunicipalityScopedQuerySet
 
@@ -17,12 +17,14 @@ class FiscalUnitValueQuerySet(MunicipalityScopedQuerySet["FiscalUnitValue"]):
 
 
 class FiscalUnitValue(models.Model):
-    """One dated value of the municipal fiscal unit (UFM) in reais; the latest valid_from ≤ date applies."""
+    """One dated value, in reais, of a unit a regime of the municipality declares and leaves to it (units.yaml
+    ``valued_by: parameter`` over a configurable parameter: a UFM, a tariff set by decree); the latest
+    valid_from ≤ date applies."""
 
     municipality = models.ForeignKey(
         Municipality, on_delete=models.PROTECT, related_name="fiscal_unit_values", verbose_name="município"
     )
-    unit = models.CharField("unidade", max_length=8, choices=FiscalUnit.choices, default=FiscalUnit.UFM)
+    unit = models.CharField("unidade", max_length=32, help_text="A chave da unidade no units.yaml do regime")
     valid_from = models.DateField("vigente a partir de")
     value_brl = models.DecimalField("valor em reais", max_digits=12, decimal_places=4)
     cite = models.CharField(
@@ -48,7 +50,15 @@ class FiscalUnitValue(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_unit_display()} desde {self.valid_from:%d/%m/%Y}: R$ {self.value_brl}"
+        return f"{self.unit_label} desde {self.valid_from:%d/%m/%Y}: R$ {self.value_brl}"
+
+    @property
+    def unit_label(self) -> str:
+        """The unit as the municipality's regimes name it (UFM), never a list kept here."""
+        from apps.lawconfig.services import municipal_units
+
+        declared = municipal_units(self.municipality).get(self.unit)
+        return declared.label if declared is not None else self.unit
 
     def audit_snapshot(self) -> dict[str, Any]:
         return {

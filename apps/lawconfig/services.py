@@ -17,6 +17,7 @@ from apps.lawconfig.models import FiscalUnitValue, InterpretationChoice, Municip
 from apps.tenancy.models import Municipality
 from lawcode.errors import LawcodeError
 from lawcode.params import Parameter
+from lawcode.units import FineUnit, Unit
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -28,15 +29,41 @@ def _refuse(field: str, message: str) -> ValidationError:
     return ValidationError({field: ValidationError(message)})
 
 
-def _ufm_regimes(municipality: Municipality) -> list[lawcode.Regime]:
-    return [r for r in (lawcode.get_regime(i) for i in municipality.regimes) if "ufm" in r.parameters]
+def municipal_units(municipality: Municipality) -> dict[str, FineUnit]:
+    """Units the municipality's regimes declare and leave to it: valued by a parameter the law marks
+    ``configurable`` (a UFM, a tariff set by decree). The UFESP is the state's table, not the town's."""
+    units: dict[str, FineUnit] = {}
+    for regime in _regimes(municipality):
+        for key, unit in regime.vocabulary.units.items():
+            parameter = regime.parameters.get(unit.parameter)
+            if unit.valued_by == "parameter" and parameter is not None and parameter.configurable:
+                units.setdefault(key, unit)
+    return units
 
 
-def _check_cite(municipality: Municipality, cite: str) -> None:
-    regimes = _ufm_regimes(municipality)
-    if not regimes:
-        raise _refuse("value_brl", "Nenhum regime deste município usa a UFM.")
-    for regime in regimes:
+def _regimes(municipality: Municipality) -> list[lawcode.Regime]:
+    return [lawcode.get_regime(regime_id) for regime_id in municipality.regimes or []]
+
+
+def _chosen_unit(municipality: Municipality, unit: str | None) -> FineUnit:
+    units = municipal_units(municipality)
+    if not units:
+        raise _refuse(
+            "value_brl",
+            "Nenhum regime deste município usa uma unidade fiscal fixada pelo município (como a UFM).",
+        )
+    if not unit and len(units) == 1:
+        return next(iter(units.values()))
+    if unit not in units:
+        shown = ", ".join(u.label for u in units.values())
+        raise _refuse("unit", f"Unidade: escolha uma das unidades que a lei deixa ao município ({shown}).")
+    return units[unit]
+
+
+def _check_cite(municipality: Municipality, unit: FineUnit, cite: str) -> None:
+    for regime in _regimes(municipality):
+        if unit.key not in regime.vocabulary.units:
+            continue
         try:
             regime.citer.validate(cite)
         except LawcodeError:
@@ -52,21 +79,26 @@ def fiscal_unit_value_set(
     value_brl: Decimal,
     cite: str,
     source: str,
+    unit: str | None = None,
 ) -> FiscalUnitValue:
-    """Add (or correct, same date) a UFM value; older values stay for decisions about earlier dates."""
+    """Add (or correct, same date) a value of a unit the law leaves to the municipality (``unit``: its key in
+    units.yaml, optional when there is only one); older values stay for decisions about earlier dates."""
     if value_brl <= 0:
         raise _refuse("value_brl", "Valor em reais: deve ser maior que zero.")
-    _check_cite(municipality, cite)
-    row = FiscalUnitValue.objects.filter(municipality=municipality, unit="ufm", valid_from=valid_from).first()
+    chosen = _chosen_unit(municipality, unit)
+    _check_cite(municipality, chosen, cite)
+    row = FiscalUnitValue.objects.filter(
+        municipality=municipality, unit=chosen.key, valid_from=valid_from
+    ).first()
     before = row.audit_snapshot() if row else None
-    row = row or FiscalUnitValue(municipality=municipality, unit="ufm", valid_from=valid_from)
+    row = row or FiscalUnitValue(municipality=municipality, unit=chosen.key, valid_from=valid_from)
     row.value_brl, row.cite, row.source = value_brl, cite, source
     row.full_clean(validate_constraints=False)
     row.save()
     audit_record(
         actor=actor,
         municipality=municipality,
-        action="lawconfig.ufm.set",
+        action="lawconfig.fiscal_unit.set",
         obj=row,
         before=before,
         after=row.audit_snapshot(),
@@ -85,6 +117,12 @@ def configurable_parameter(municipality: Municipality, regime_id: str, name: str
 
 
 def _check_value(parameter: Parameter, value: Decimal) -> None:
+    """Money and percentages take decimals (a 5,56 % INPC re-indexing); a reajuste may be zero or negative
+    (deflation) but never take away the whole amount; counts, days and years are positive whole numbers."""
+    if parameter.unit is Unit.PERCENT:
+        if value <= -100:
+            raise _refuse("value", f"Valor: {parameter.description} deve ser maior que -100 %.")
+        return
     if value <= 0:
         raise _refuse("value", "Valor: deve ser maior que zero.")
     if not parameter.unit.is_money and value != value.to_integral_value():

@@ -1,4 +1,5 @@
-"""Legal configuration screens, for administrators: UFM table, parameters the law leaves to the municipality,
+"""Legal configuration screens, for administrators: the table of units left to the municipality (UFM…),
+parameters the law leaves to the municipality,
 interpretation choices, closures/holidays."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 import lawcode
+from apps.accounts.decorators import recent_authentication_required
 from apps.lawconfig import engine, services
 from apps.lawconfig.forms import (
     ClosureForm,
@@ -25,8 +27,10 @@ from apps.lawconfig.forms import (
 from apps.lawconfig.models import FiscalUnitValue, InterpretationChoice, MunicipalClosure, ParameterValue
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from lawcode.decision import format_value_pt
 from lawcode.errors import MissingParameterError
 from lawcode.params import Parameter
+from lawcode.units import FineUnit
 
 
 def _municipality(request: HttpRequest, ibge_code: str, model_label: str) -> Municipality:
@@ -70,14 +74,23 @@ def _interpretation_rows(
     return rows
 
 
-def _regime_ufm(municipality: Municipality) -> list[tuple[str, Any]]:
-    """UFM values the regimes themselves declare (sourced in their parameters.yaml); the table adds to them."""
+def _regime_units(municipality: Municipality) -> list[tuple[str, FineUnit, Any]]:
+    """Values the regimes themselves declare for the units left to the municipality (sourced in their
+    parameters.yaml): (regime, unit, values); the table adds to them."""
+    units = services.municipal_units(municipality)
     rows = []
     for regime_id in municipality.regimes:
-        parameter = lawcode.get_regime(regime_id).parameters.get("ufm")
-        if parameter is not None:
-            rows.append((regime_id, parameter.values))
+        regime = lawcode.get_regime(regime_id)
+        for key, unit in regime.vocabulary.units.items():
+            if key in units and unit.parameter in regime.parameters:
+                rows.append((regime_id, unit, regime.parameters[unit.parameter].values))
     return rows
+
+
+def _unit_choices(municipality: Municipality) -> dict[str, str]:
+    return {
+        key: f"{unit.label} — {unit.name}" for key, unit in services.municipal_units(municipality).items()
+    }
 
 
 @dataclass(frozen=True)
@@ -93,6 +106,11 @@ class ConfigurableRow:
     @property
     def is_money(self) -> bool:
         return self.parameter.unit.is_money
+
+    @property
+    def display(self) -> str:
+        """The value as Brazilians read it: "5,56 %", "120 unidades", "30 dias"."""
+        return format_value_pt(self.current, self.parameter.unit.value)
 
 
 def _configurable_rows(municipality: Municipality) -> list[ConfigurableRow]:
@@ -126,11 +144,11 @@ def _page(request: HttpRequest, municipality: Municipality, **forms: Any) -> Htt
         "ufm_values": FiscalUnitValue.objects.for_user(request.user, "view").filter(
             municipality=municipality
         ),
-        "ufm_form": forms.get("ufm_form") or FiscalUnitValueForm(),
+        "ufm_form": forms.get("ufm_form") or FiscalUnitValueForm(units=_unit_choices(municipality)),
         "closures": MunicipalClosure.objects.for_user(request.user, "view").filter(municipality=municipality),
         "closure_form": forms.get("closure_form") or ClosureForm(),
         "interpretations": _interpretation_rows(municipality, forms.get("interpretation_form")),
-        "regime_ufm": _regime_ufm(municipality),
+        "regime_units": _regime_units(municipality),
         "configurable": _configurable_rows(municipality),
         "parameter_values": ParameterValue.objects.for_user(request.user, "view").filter(
             municipality=municipality
@@ -153,22 +171,26 @@ def _attach(form: Any, refusal: ValidationError) -> None:
 
 
 @login_required
+@recent_authentication_required
 @require_POST
 def ufm_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
     municipality = _municipality(request, ibge_code, "lawconfig.fiscalunitvalue")
-    form = FiscalUnitValueForm(request.POST)
+    form = FiscalUnitValueForm(request.POST, units=_unit_choices(municipality))
     if form.is_valid():
         try:
-            services.fiscal_unit_value_set(actor=request.user, municipality=municipality, **form.cleaned_data)
+            row = services.fiscal_unit_value_set(
+                actor=request.user, municipality=municipality, **form.cleaned_data
+            )
         except ValidationError as refusal:
             _attach(form, refusal)
         else:
-            messages.success(request, "Valor da UFM registrado.")
+            messages.success(request, f"Valor da {row.unit_label} registrado.")
             return redirect("lawconfig:overview", ibge_code)
     return _page(request, municipality, ufm_form=form)
 
 
 @login_required
+@recent_authentication_required
 @require_POST
 def parameter_value_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
     municipality = _municipality(request, ibge_code, "lawconfig.parametervalue")
@@ -187,6 +209,7 @@ def parameter_value_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
 
 
 @login_required
+@recent_authentication_required
 @require_POST
 def interpretation_choose(request: HttpRequest, ibge_code: str, interpretation_id: str) -> HttpResponse:
     municipality = _municipality(request, ibge_code, "lawconfig.interpretationchoice")
@@ -208,6 +231,7 @@ def interpretation_choose(request: HttpRequest, ibge_code: str, interpretation_i
 
 
 @login_required
+@recent_authentication_required
 @require_http_methods(["POST"])
 def closure_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
     municipality = _municipality(request, ibge_code, "lawconfig.municipalclosure")
@@ -224,6 +248,7 @@ def closure_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
 
 
 @login_required
+@recent_authentication_required
 @require_POST
 def closure_remove(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     municipality = _municipality(request, ibge_code, "lawconfig.municipalclosure")

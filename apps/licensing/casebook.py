@@ -11,6 +11,7 @@ from typing import Any
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from apps.registry.catalog import regime_kinds
 from apps.registry.models import Company, Driver, Operator, Person, Vehicle
 from apps.registry.services import (
     company_create,
@@ -88,18 +89,15 @@ PROFILES: dict[str, RegimeProfile] = {
     ),
     "votuporanga_sp_escolar": RegimeProfile(
         "votuporanga_sp_escolar", "Votuporanga", "3557105", "SP", "D",
-        person_documents=("school_transport_course", "municipal_registration", "municipal_tax_clearance",
-                          "address_proof"),
+        person_documents=("school_transport_course", "municipal_registration", "municipal_tax_clearance"),
         vehicle_documents=("crlv", "app_insurance", "detran_school_authorization"),
         negative_certificates=("criminal_distribution_certificate",),
-        company_documents=("cnpj_card", "articles_of_association", "company_seat_proof", "municipal_registration",
-                           "municipal_tax_clearance"),
+        company_documents=("municipal_registration", "municipal_tax_clearance"),
     ),
     "patrocinio_mg_aplicativo": RegimeProfile(
         "patrocinio_mg_aplicativo", "Patrocínio", "3148103", "MG", "B",
-        person_documents=("identity_document", "address_proof", "criminal_record_certificate",
-                          "criminal_distribution_certificate", "inss_registration", "toxicology_exam",
-                          "platform_registration", "platform_exclusivity_pledge"),
+        person_documents=("criminal_record_certificate", "criminal_distribution_certificate", "inss_registration",
+                          "toxicology_exam", "platform_registration", "platform_exclusivity_pledge"),
         vehicle_documents=("crlv", "app_insurance"),
         manufacture_year=2019, seats=5, category="particular",
     ),
@@ -117,11 +115,14 @@ class Case:
 
 def upload_documents(owner: Any, kinds: tuple[str, ...], *, as_of: dt.date, regime_id: str) -> None:
     issued = as_of - dt.timedelta(days=10)
+    declared = regime_kinds(regime_id)
     for kind in kinds:
         expiry = as_of + dt.timedelta(days=300) if kind in EXPIRING_KINDS else None
-        details = DETAILS.get(kind, {}) | (
+        read = DETAILS.get(kind, {}) | (
             {"presented_on": as_of.isoformat()} if kind.startswith("criminal") else {}
         )
+        # Only what the regime asks about this kind (documents.yaml): another regime's detail is refused.
+        details = {key: value for key, value in read.items() if key in declared[kind].details}
         document_upload(actor=None, owner=owner, kind=kind, upload=pdf(), issue_date=issued, expiry_date=expiry,
                         as_of=as_of, details=details or None, regime_id=regime_id)  # fmt: skip
 
@@ -179,7 +180,7 @@ def _negative_certificate(person: Person, kind: str, *, as_of: dt.date) -> None:
     """Votuporanga asks whether the certificate is negative: the clerk answers «Certidão negativa? Sim» on the
     upload form, which the law reads as Document.valid."""
     document_upload(actor=None, owner=person, kind=kind, upload=pdf(), issue_date=as_of - dt.timedelta(days=10),
-                    as_of=as_of, details={"valid": True, "presented_on": as_of.isoformat()},
+                    as_of=as_of, details={"valid": True},
                     regime_id=person.municipality.regimes[0])  # fmt: skip
 
 

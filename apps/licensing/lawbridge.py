@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from apps.lawconfig.engine import RegimeChoiceError, evaluate
 from apps.licensing.choices import PERMIT_IN_FORCE_STATES, ApplicationKind, PermitKind
 from apps.registry import lawfacts
+from apps.registry.catalog import regime_kinds
 from apps.registry.choices import DocumentStatus
 from lawcode import Decision, Status
 from lawcode import facts as f
@@ -140,6 +141,8 @@ def fee_receipts(application: Application, receipt_kind: str) -> tuple[f.Documen
     guide = application.fee_guide
     if guide is None or guide.status != "paid" or RECEIPT_BY_FEE.get(guide.fee_kind) != receipt_kind:
         return ()
+    if receipt_kind not in regime_kinds(application.operator.regime_id):
+        return ()  # the regime's law does not list the receipt among its documents (documents.yaml)
     paid_on = guide.payment.paid_on
     return (f.Document(kind=receipt_kind, issue_date=paid_on, details={"guide": guide.number}),)
 

@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from apps.audit.services import audit_record
-from apps.licensing import lawbridge
+from apps.licensing import hooks, lawbridge
 from apps.licensing.choices import (
     DRIVER_KINDS,
     PERMIT_KINDS,
@@ -437,6 +437,8 @@ def permit_issue(*, application: Application, actor: Any, as_of: dt.date) -> Per
                  after=permit.audit_snapshot())  # fmt: skip
     if replaced is not None:
         _close_replaced(replaced, permit, application, actor=actor, as_of=as_of)
+        hooks.permit_replaced(replaced, permit, actor, as_of)  # due process carries its suspensions over
+        permit.refresh_from_db()
     return permit
 
 
@@ -511,23 +513,50 @@ def permit_close(*, permit: Permit | None, actor: Any, as_of: dt.date, state: st
 
 
 @transaction.atomic
-def permit_suspend(*, permit: Permit, actor: Any, as_of: dt.date, until: dt.date, reason: str) -> Permit:
-    """Suspend until a date (the sweep reactivates it the day after); a sanction decision is the reason."""
+def permit_suspend(
+    *, permit: Permit, actor: Any, as_of: dt.date, until: dt.date, reason: str, extend: bool = False
+) -> Permit:
+    """Suspend until a date (the sweep reactivates it the day after); a sanction decision is the reason.
+    ``extend``: a permit already suspended stays suspended until the later of both dates (a suspension queued
+    after the running one)."""
     if until < as_of:
         raise refuse("until", "Suspenso até: a data não pode ser anterior à de hoje.")
     if not reason.strip():
         raise refuse("reason", "Motivo da suspensão: informe-o.")
     row = Permit.objects.select_for_update().get(pk=permit.pk)
-    if row.state != PermitState.ACTIVE:
+    extending = extend and row.state == PermitState.SUSPENDED
+    if row.state != PermitState.ACTIVE and not extending:
         raise refuse(
             "permit",
             f"Só se suspende um alvará ativo; o {row.number} está {row.get_state_display().lower()}.",
         )
     before = row.audit_snapshot()
+    if extending and row.suspended_until is not None and row.suspended_until > until:
+        until = row.suspended_until
     row.state, row.suspended_until, row.closed_reason = PermitState.SUSPENDED, until, reason.strip()
     row.save(update_fields=["state", "suspended_until", "closed_reason"])
     audit_record(actor=actor, municipality=row.municipality, action="permit.suspend", obj=row, before=before,
                  after=row.audit_snapshot())  # fmt: skip
+    return row
+
+
+@transaction.atomic
+def permit_reactivate(*, permit: Permit, actor: Any, as_of: dt.date, reason: str) -> Permit:
+    """End a suspension before its date (a precautionary suspension lifted when its case is cancelled)."""
+    row = Permit.objects.select_for_update().get(pk=permit.pk)
+    if row.state != PermitState.SUSPENDED:
+        raise refuse("permit", f"O alvará {row.number} não está suspenso.")
+    before = row.audit_snapshot()
+    row.state, row.suspended_until, row.closed_reason = PermitState.ACTIVE, None, reason.strip()
+    row.save(update_fields=["state", "suspended_until", "closed_reason"])
+    audit_record(
+        actor=actor,
+        municipality=row.municipality,
+        action="permit.reactivate",
+        obj=row,
+        before=before,
+        after=row.audit_snapshot(),
+    )
     return row
 
 

@@ -14,13 +14,12 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
-from django.conf import settings
-from django.core.mail import EmailMessage, get_connection
 from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, QuerySet, Value
 from django.db.models.functions import Coalesce, NullIf
 
 from apps.audit.services import audit_record
+from apps.jobs.services import MailDraft, mail_queue
 from apps.licensing.choices import (
     PERMIT_IN_FORCE_STATES,
     REMINDER_DAYS,
@@ -30,9 +29,9 @@ from apps.licensing.choices import (
     ReminderTarget,
 )
 from apps.licensing.models import Application, ApplicationEvent, Permit, Reminder
+from apps.registry.catalog import kind_labels
 from apps.registry.choices import DocumentStatus
 from apps.registry.models import Document
-from lawcode.facts import DOCUMENT_KINDS
 
 BATCH = 5000
 DENIAL_AFTER_INSPECTION = ("Prazo para sanar as falhas da vistoria encerrado sem nova vistoria aprovada: "
@@ -174,7 +173,7 @@ def remind_documents(as_of: dt.date) -> int:
     sent = 0
     for days, first, last in reminder_windows(as_of):
         due = documents_to_remind(days, first, last).values_list("pk", flat=True)
-        fields = ("pk", "municipality_id", "valid_until", "recipient", "kind")
+        fields = ("pk", "municipality_id", "valid_until", "recipient", "kind", "municipality__regimes")
         rows = _with_recipients(Document.objects.all(), due, DOCUMENT_EMAIL, fields)
         sent += _remind(ReminderTarget.DOCUMENT, days, rows, as_of, _document_message)
     _refresh_reminder_statistics(sent)
@@ -207,7 +206,7 @@ def _permit_message(row: dict[str, Any], days: int) -> tuple[str, str]:
 
 
 def _document_message(row: dict[str, Any], days: int) -> tuple[str, str]:
-    label = DOCUMENT_KINDS.get(row["kind"], row["kind"])
+    label = kind_labels(tuple(row["municipality__regimes"] or ())).get(row["kind"], row["kind"])
     subject = f"{label}: vence em {row['valid_until']:%d/%m/%Y}"
     body = (f"O documento «{label}» cadastrado na Prefeitura vale até {row['valid_until']:%d/%m/%Y} (em {days} dias "
             "ou menos). Envie o documento atualizado antes do vencimento.")  # fmt: skip
@@ -218,19 +217,20 @@ def _remind(
     target: str, days: int, rows: Iterator[dict[str, Any]], as_of: dt.date,
     message: Callable[[dict[str, Any], int], tuple[str, str]],
 ) -> int:  # fmt: skip
-    """Record the reminders (unique key: object, threshold, expiry date) and e-mail those with an address."""
+    """Record the reminders (unique key: object, threshold, expiry date) and queue e-mails for those with an
+    address; the outbox (apps.jobs) sends them after this step's transaction commits, and retries failures."""
     total = 0
-    with get_connection() as connection:
-        for batch in _batches(rows):
-            Reminder.objects.bulk_create(
-                [Reminder(municipality_id=r["municipality_id"], target=target, target_id=r["pk"], days_before=days,
-                          expires_on=r["valid_until"], recipient=r["recipient"], sent_on=as_of) for r in batch],
-                ignore_conflicts=True,
-            )  # fmt: skip
-            mails = [EmailMessage(*message(r, days), settings.DEFAULT_FROM_EMAIL, [r["recipient"]])
-                     for r in batch if r["recipient"]]  # fmt: skip
-            connection.send_messages(mails)
-            total += len(batch)
+    for batch in _batches(rows):
+        Reminder.objects.bulk_create(
+            [Reminder(municipality_id=r["municipality_id"], target=target, target_id=r["pk"], days_before=days,
+                      expires_on=r["valid_until"], recipient=r["recipient"], sent_on=as_of) for r in batch],
+            ignore_conflicts=True,
+        )  # fmt: skip
+        drafts = (
+            MailDraft(r["recipient"], *message(r, days), municipality_id=r["municipality_id"]) for r in batch
+        )
+        mail_queue(drafts=drafts, reason=f"licensing.reminder.{target}")
+        total += len(batch)
     return total
 
 

@@ -19,9 +19,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from apps.accounts.decorators import recent_authentication_required
 from apps.audit.services import audit_personal_data_read
 from apps.finance.models import FeeSchedule
-from apps.licensing import services
+from apps.licensing import hooks, services
 from apps.licensing.choices import ApplicationState
 from apps.licensing.forms import (
     ApplicationCreateForm,
@@ -158,6 +159,7 @@ def _run_action(action: str, application: Application, request: HttpRequest) -> 
 
 
 @login_required
+@recent_authentication_required(actions=("deferir",))
 @require_POST
 def application_action(request: HttpRequest, ibge_code: str, pk: int, action: str) -> HttpResponse:
     municipality = _municipality(request, ibge_code, APPLICATION, "change")
@@ -251,9 +253,14 @@ def permit_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse
     permit = _permit(request, municipality, pk)
     audit_personal_data_read(actor=request.user, municipality=municipality, obj=permit, fields=["holder_document"],
                              request_id=getattr(request, "request_id", ""))  # fmt: skip
-    context = {"municipality": municipality, "permit": permit, "decision": decision_view(permit.decision),
-               "verify_url": request.build_absolute_uri(verify_path(permit.qr_token)),
-               "application_states": ApplicationState}  # fmt: skip
+    context = {
+        "municipality": municipality,
+        "permit": permit,
+        "decision": decision_view(permit.decision),
+        "verify_url": request.build_absolute_uri(verify_path(permit.qr_token)),
+        "application_states": ApplicationState,
+        "permit_notes": hooks.permit_notes(permit, timezone.localdate()),
+    }
     return render(request, "licensing/permit_detail.html", context)
 
 

@@ -9,6 +9,11 @@ class PortalRole(models.TextChoices):
     ATTENDANT = "attendant", "Monitor"
 
 
+class PortalInvitationVia(models.TextChoices):
+    SECRETARIAT = "secretariat", "Convite da secretaria"
+    CLAIM = "claim", "Pedido pelo próprio interessado (CPF)"
+
+
 # Applications an operator may start online (the rest — links of drivers, attendants — stay at the counter).
 PORTAL_APPLICATION_KINDS: tuple[str, ...] = (
     "vehicle_permit",

@@ -10,11 +10,13 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.forms import Form
 
+from apps.accounts.validators import validate_cpf
 from apps.licensing.choices import ApplicationKind
 from apps.licensing.models import Permit
 from apps.portal.choices import PORTAL_APPLICATION_KINDS, PortalRole
 from apps.portal.selectors import PortalScope
 from apps.registry.models import Attendant, Driver, Operator, Vehicle
+from apps.tenancy.models import Municipality
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
@@ -98,8 +100,8 @@ class AppealForm(forms.Form):
     )
 
 
-class PortalAccountForm(forms.Form):
-    """Staff form: invite the holder, a driver or an attendant of one operator to the portal."""
+class PortalInvitationForm(forms.Form):
+    """Staff form: invite the holder, a driver or an attendant of one operator to the portal by e-mail."""
 
     operator = forms.ModelChoiceField(label="Autorizatário", queryset=Operator.objects.none())
     role = forms.ChoiceField(label="Papel", choices=PortalRole.choices)
@@ -109,13 +111,35 @@ class PortalAccountForm(forms.Form):
     attendant = forms.ModelChoiceField(
         label="Monitor (se o papel for monitor)", queryset=Attendant.objects.none(), required=False
     )
-    username = forms.CharField(label="Usuário", max_length=150)
-    full_name = forms.CharField(label="Nome completo", max_length=200)
-    email = forms.EmailField(label="E-mail", required=False)
-    password = forms.CharField(label="Senha inicial", min_length=10, widget=forms.PasswordInput)
+    email = forms.EmailField(label="E-mail (em branco: o do cadastro)", required=False)
+    full_name = forms.CharField(label="Nome (em branco: o do cadastro)", max_length=200, required=False)
 
     def __init__(self, *args: Any, municipality: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["operator"].queryset = Operator.objects.filter(municipality=municipality)  # type: ignore[attr-defined]
-        self.fields["driver"].queryset = Driver.objects.filter(municipality=municipality, active=True)  # type: ignore[attr-defined]
-        self.fields["attendant"].queryset = Attendant.objects.filter(municipality=municipality, active=True)  # type: ignore[attr-defined]
+        self._choose_from("operator", Operator.objects.filter(municipality=municipality).with_holder())
+        self._choose_from("driver", Driver.objects.filter(municipality=municipality, active=True))
+        self._choose_from("attendant", Attendant.objects.filter(municipality=municipality, active=True))
+
+    def _choose_from(self, name: str, queryset: Any) -> None:
+        field = self.fields[name]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = queryset
+
+
+class PortalClaimForm(forms.Form):
+    """Public form: someone already registered asks for their portal login by CPF."""
+
+    municipality = forms.ModelChoiceField(
+        label="Município onde você é cadastrado",
+        queryset=Municipality.objects.all(),
+        empty_label="Escolha o município",
+    )
+    cpf = forms.CharField(
+        label="CPF", max_length=14, widget=forms.TextInput({"inputmode": "numeric", "autocomplete": "off"})
+    )
+    email = forms.EmailField(label="E-mail informado no seu cadastro na prefeitura")
+
+    def clean_cpf(self) -> str:
+        digits = "".join(ch for ch in self.cleaned_data["cpf"] if ch.isdigit())
+        validate_cpf(digits)
+        return digits

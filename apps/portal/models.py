@@ -9,8 +9,8 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
-from apps.portal.choices import PortalRole
-from apps.tenancy.models import Municipality
+from apps.portal.choices import PortalInvitationVia, PortalRole
+from apps.tenancy.models import Invitation, Municipality
 from apps.tenancy.querysets import MunicipalityScopedQuerySet
 
 
@@ -126,3 +126,65 @@ class AppealAttachment(models.Model):
     def audit_snapshot(self) -> dict[str, Any]:
         return {"appeal_id": self.appeal_id, "sha256": self.sha256, "size_bytes": self.size_bytes,
                 "content_type": self.content_type}  # fmt: skip
+
+
+class PortalInvitationQuerySet(MunicipalityScopedQuerySet["PortalInvitation"]):
+    pass
+
+
+class PortalInvitation(Invitation):
+    """A one-time link to create a portal login tied to one operator's records (same link rules as PortalAccount).
+
+    Sent by the secretariat, or asked for by the person themselves by CPF (`via` claim): then it always goes to
+    the e-mail on record, never to an address typed in the request.
+    """
+
+    municipality = models.ForeignKey(
+        Municipality, on_delete=models.PROTECT, related_name="portal_invitations", verbose_name="município"
+    )
+    operator = models.ForeignKey(
+        "registry.Operator",
+        on_delete=models.PROTECT,
+        related_name="portal_invitations",
+        verbose_name="autorizatário",
+    )
+    role = models.CharField("papel", max_length=16, choices=PortalRole.choices)
+    driver = models.ForeignKey(
+        "registry.Driver",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="condutor",
+    )
+    attendant = models.ForeignKey(
+        "registry.Attendant",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="monitor",
+    )
+    via = models.CharField("origem", max_length=16, choices=PortalInvitationVia.choices)
+
+    objects = PortalInvitationQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "convite do portal"
+        verbose_name_plural = "convites do portal"
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"Convite do portal para {self.full_name} ({self.get_role_display()})"
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        # No e-mail address in the permanent log (LGPD art. 6 III); the row keeps it while it is needed.
+        return {
+            "operator_id": self.operator_id,
+            "role": self.role,
+            "driver_id": self.driver_id,
+            "attendant_id": self.attendant_id,
+            "via": self.via,
+            "expires_at": self.expires_at,
+            "invited_by": self.invited_by_id,
+        }

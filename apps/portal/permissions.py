@@ -6,5 +6,6 @@ from apps.tenancy.permissions import CHANGE, VIEW, register
 MANAGERS = {Role.ADMINISTRATOR, Role.ANALYST}
 
 register("portal.portalaccount", {VIEW: MANAGERS | {Role.AUDITOR_DPO}, CHANGE: MANAGERS})
+register("portal.portalinvitation", {VIEW: MANAGERS | {Role.AUDITOR_DPO}, CHANGE: MANAGERS})
 register("portal.appealattachment", {VIEW: {Role.ADMINISTRATOR, Role.JUDGING_AUTHORITY, Role.APPEAL_BOARD,
                                             Role.AUDITOR_DPO}})  # fmt: skip

@@ -20,10 +20,11 @@ from apps.finance.choices import OriginType
 from apps.finance.models import PaymentGuide
 from apps.licensing.choices import PERMIT_IN_FORCE_STATES
 from apps.licensing.models import Application, Permit
-from apps.portal.models import PortalAccount
+from apps.portal.models import PortalAccount, PortalInvitation
 from apps.registry.choices import DocumentStatus
 from apps.registry.models import Attendant, Document, Driver, Operator, Vehicle
 from apps.registry.selectors import decision_reason, operator_documents
+from apps.tenancy.tokens import token_digest
 
 
 def portal_account_of(user: Any) -> PortalAccount | None:
@@ -36,6 +37,15 @@ def portal_account_of(user: Any) -> PortalAccount | None:
             "municipality", "operator__person", "operator__company", "driver__person", "attendant__person"
         )  # fmt: skip
         .filter(user_id=user.pk)
+        .first()
+    )
+
+
+def portal_invitation_for_token(token: str) -> PortalInvitation | None:
+    """The invitation a link names (any state), or None; the link is the only credential, so no gate."""
+    return (
+        PortalInvitation.objects.select_related("municipality", "operator__person", "operator__company")
+        .filter(token_hash=token_digest(token))
         .first()
     )
 

@@ -14,6 +14,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
+from django.utils import timezone
 
 from apps.accounts.choices import UserKind
 from apps.accounts.models import User
@@ -24,12 +25,17 @@ from apps.dueprocess.services import appeal_file
 from apps.enforcement.models import InfractionCase
 from apps.licensing.models import Application
 from apps.licensing.services import application_create, application_submit
-from apps.portal.choices import PORTAL_APPLICATION_KINDS, PortalRole
-from apps.portal.models import AppealAttachment, PortalAccount
-from apps.registry.models import Attendant, Document, Driver, Operator
+from apps.portal.choices import PORTAL_APPLICATION_KINDS, PortalInvitationVia, PortalRole
+from apps.portal.models import AppealAttachment, PortalAccount, PortalInvitation
+from apps.registry.choices import OperatorStatus
+from apps.registry.models import Attendant, Document, Driver, Operator, Person
 from apps.registry.services import document_upload
 from apps.registry.uploads import CheckedUpload, check_upload
+from apps.tenancy.mail import mail_after_commit
+from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import user_can
+from apps.tenancy.services import check_new_password, check_username_free, invitation_link
+from apps.tenancy.tokens import INVITATION_VALIDITY, new_token, token_digest
 
 ACCOUNT = "portal.portalaccount"
 MAX_ATTACHMENTS = 5
@@ -89,6 +95,243 @@ def portal_account_set_active(*, actor: User | None, account: PortalAccount, act
     account.save(update_fields=["active"])
     audit_record(actor=actor, municipality=account.municipality, action="portal.account.set_active", obj=account,
                  before=before, after=account.audit_snapshot())  # fmt: skip
+    return account
+
+
+# --- invitations and claims -------------------------------------------------------------------------------
+
+PORTAL_INVITATION_UNUSABLE = (
+    "Este link não pode mais ser usado: ele já foi usado, expirou ou foi cancelado. Peça um novo à secretaria "
+    "ou solicite outro pelo seu CPF na página de entrada do portal."
+)
+CLAIM_ANSWER = (
+    "Pedido recebido. Se o CPF e o e-mail conferirem com o cadastro da prefeitura, você receberá nesse e-mail um "
+    "link para criar sua conta, válido por 3 dias. Se nada chegar, confira o spam ou procure a secretaria para "
+    "atualizar seu e-mail."
+)
+
+
+def _link_person(operator: Operator, role: str, driver: Driver | None, attendant: Attendant | None) -> Any:
+    """Who the login is for: the linked driver/attendant, else the holder (person or company)."""
+    if role == PortalRole.DRIVER and driver is not None:
+        return driver.person
+    if role == PortalRole.ATTENDANT and attendant is not None:
+        return attendant.person
+    return operator.person or operator.company
+
+
+def _link_has_account(
+    operator: Operator, role: str, driver: Driver | None, attendant: Attendant | None
+) -> bool:
+    """Whether this operator/role/person already has a login, active or suspended: a suspended one is restored by
+    the secretariat, never replaced by a fresh invitation or claim (that would undo the suspension)."""
+    return PortalAccount.objects.filter(
+        operator=operator, role=role, driver=driver, attendant=attendant
+    ).exists()
+
+
+def _send_portal_invitation(invitation: PortalInvitation, token: str, base_url: str) -> None:
+    mail_after_commit(
+        to=invitation.email,
+        subject=f"Portal do Outorga — Prefeitura de {invitation.municipality.name}-{invitation.municipality.uf}",
+        template="portal/mail/invitation.txt",
+        context={
+            "invitation": invitation,
+            "link": invitation_link(base_url, "portal:invitation-accept", token),
+        },
+    )
+
+
+def _issue_invitation(
+    *,
+    actor: User | None,
+    operator: Operator,
+    role: str,
+    driver: Driver | None,
+    attendant: Attendant | None,
+    email: str,
+    full_name: str,
+    via: str,
+    base_url: str,
+) -> PortalInvitation:
+    """Store a new link for this operator/role/person (cancelling any earlier pending one) and mail it."""
+    now = timezone.now()
+    earlier = PortalInvitation.objects.filter(
+        operator=operator, role=role, driver=driver, attendant=attendant
+    )
+    for pending in earlier.filter(accepted_at__isnull=True, revoked_at__isnull=True, expires_at__gt=now):
+        pending.revoked_at = now
+        pending.save(update_fields=["revoked_at"])
+        audit_record(
+            actor=actor,
+            municipality=operator.municipality,
+            action="portal.invitation.revoke",
+            obj=pending,
+            after={"revoked_at": now},
+        )
+    token, digest = new_token()
+    invitation = PortalInvitation(
+        municipality=operator.municipality,
+        operator=operator,
+        role=role,
+        driver=driver,
+        attendant=attendant,
+        email=email,
+        full_name=full_name,
+        via=via,
+        token_hash=digest,
+        expires_at=now + INVITATION_VALIDITY,
+        invited_by=actor,
+    )
+    invitation.full_clean()
+    invitation.save()
+    audit_record(
+        actor=actor,
+        municipality=operator.municipality,
+        action=f"portal.invitation.{via}",
+        obj=invitation,
+        after=invitation.audit_snapshot(),
+    )
+    _send_portal_invitation(invitation, token, base_url)
+    return invitation
+
+
+@transaction.atomic
+def portal_invitation_create(
+    *,
+    actor: User,
+    operator: Operator,
+    role: str,
+    base_url: str,
+    email: str = "",
+    full_name: str = "",
+    driver: Driver | None = None,
+    attendant: Attendant | None = None,
+) -> PortalInvitation:
+    """The secretariat invites the holder, a driver or an attendant; the e-mail defaults to the one on record."""
+    if not user_can(actor, operator.municipality_id, ACCOUNT, "change"):
+        raise refuse("operator", f"Conta do portal: você não pode convidar em {operator.municipality}.")
+    _check_link(operator, role, driver, attendant)
+    if _link_has_account(operator, role, driver, attendant):
+        raise refuse(
+            "role",
+            "Conta do portal: esta pessoa já tem conta para este autorizatário (se estiver suspensa, reative-a).",
+        )
+    person = _link_person(operator, role, driver, attendant)
+    email = email.strip() or getattr(person, "email", "")
+    if not email:
+        raise refuse("email", "E-mail: o cadastro não tem e-mail; informe o e-mail do convidado.")
+    full_name = full_name.strip() or str(person)
+    return _issue_invitation(
+        actor=actor,
+        operator=operator,
+        role=role,
+        driver=driver,
+        attendant=attendant,
+        email=email,
+        full_name=full_name,
+        via=PortalInvitationVia.SECRETARIAT,
+        base_url=base_url,
+    )
+
+
+def _claimable_link(person: Person) -> tuple[Operator, str, Driver | None, Attendant | None] | None:
+    """The first link of this person that has no portal account yet: holder first (it sees the most)."""
+    links: list[tuple[Operator, str, Driver | None, Attendant | None]] = []
+    links += [
+        (op, PortalRole.OPERATOR, None, None)
+        for op in Operator.objects.filter(person=person)
+        .exclude(status=OperatorStatus.CANCELLED)
+        .order_by("pk")
+    ]
+    links += [
+        (d.operator, PortalRole.DRIVER, d, None)
+        for d in Driver.objects.filter(person=person, active=True).select_related("operator").order_by("pk")
+    ]
+    links += [
+        (a.operator, PortalRole.ATTENDANT, None, a)
+        for a in Attendant.objects.filter(person=person, active=True)
+        .select_related("operator")
+        .order_by("pk")
+    ]
+    return next((link for link in links if not _link_has_account(*link)), None)
+
+
+@transaction.atomic
+def portal_claim_request(*, municipality: Municipality, cpf: str, email: str, base_url: str) -> None:
+    """Someone registered as operator, driver or attendant asks for their portal login by CPF.
+
+    The link goes only to the e-mail on record, and only when the typed e-mail is that same one; whatever the
+    outcome the caller shows CLAIM_ANSWER, so the page never tells whether a CPF is registered. Unmatched requests
+    store nothing (no CPF typed by a stranger ends up in the permanent log).
+    """
+    person = Person.objects.filter(municipality=municipality, cpf=cpf).first()
+    if person is None or not person.email or person.email.strip().lower() != email.strip().lower():
+        return
+    link = _claimable_link(person)
+    if link is None:
+        return
+    operator, role, driver, attendant = link
+    _issue_invitation(
+        actor=None,
+        operator=operator,
+        role=role,
+        driver=driver,
+        attendant=attendant,
+        email=person.email.strip(),
+        full_name=person.name,
+        via=PortalInvitationVia.CLAIM,
+        base_url=base_url,
+    )
+
+
+@transaction.atomic
+def portal_invitation_accept(*, token: str, username: str, password: str) -> PortalAccount:
+    """The invitee chooses a username and a password; the portal login is created (recorded as the inviter's doing,
+    or the system's for a claim) and the acceptance as the invitee's."""
+    invitation = (
+        PortalInvitation.objects.select_for_update()
+        .select_related("municipality", "operator", "driver", "attendant", "invited_by")
+        .filter(token_hash=token_digest(token))
+        .first()
+    )
+    now = timezone.now()
+    if invitation is None or not invitation.is_usable(now):
+        raise ValidationError(PORTAL_INVITATION_UNUSABLE)
+    inviter = invitation.invited_by
+    if inviter is not None and not user_can(inviter, invitation.municipality_id, ACCOUNT, "change"):
+        raise ValidationError(PORTAL_INVITATION_UNUSABLE)
+    links = (invitation.operator, invitation.role, invitation.driver, invitation.attendant)
+    if _link_has_account(*links):
+        raise ValidationError(PORTAL_INVITATION_UNUSABLE)
+    check_username_free(username)
+    check_new_password(password, username=username, email=invitation.email, full_name=invitation.full_name)
+    try:
+        _check_link(*links)
+    except ValidationError:
+        raise ValidationError(
+            "O cadastro mudou desde o convite (o vínculo não está mais ativo). Procure a secretaria."
+        ) from None
+    account = portal_account_create(
+        actor=inviter,
+        operator=invitation.operator,
+        role=invitation.role,
+        username=username,
+        password=password,
+        full_name=invitation.full_name,
+        email=invitation.email,
+        driver=invitation.driver,
+        attendant=invitation.attendant,
+    )
+    invitation.accepted_at, invitation.user = now, account.user
+    invitation.save(update_fields=["accepted_at", "user"])
+    audit_record(
+        actor=account.user,
+        municipality=invitation.municipality,
+        action="portal.invitation.accept",
+        obj=invitation,
+        after={"user_id": account.user_id, "account_id": account.pk},
+    )
     return account
 
 

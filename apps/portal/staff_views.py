@@ -9,11 +9,12 @@ from django.core.exceptions import ValidationError
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_http_methods
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.portal import services
-from apps.portal.forms import PortalAccountForm, apply_refusal
-from apps.portal.models import AppealAttachment, PortalAccount
+from apps.portal.forms import PortalInvitationForm, apply_refusal
+from apps.portal.models import AppealAttachment, PortalAccount, PortalInvitation
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 
@@ -35,24 +36,61 @@ def _municipality(
 @login_required
 @require_http_methods(["GET", "POST"])
 def account_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    """Portal logins of the municipality, pending invitations, and the form to invite someone by e-mail."""
     municipality = _municipality(request, ibge_code, "view")
     can_change = user_can(request.user, municipality.pk, ACCOUNT, "change")
-    form = PortalAccountForm(request.POST or None, municipality=municipality)
+    initial = {"operator": request.GET.get("autorizatario"), "role": request.GET.get("papel")}
+    form = PortalInvitationForm(request.POST or None, municipality=municipality, initial=initial)
     if request.method == "POST":
         if not can_change:
             raise Http404("Registro não encontrado.")
         if form.is_valid():
             try:
-                account = services.portal_account_create(actor=request.user, **form.cleaned_data)  # type: ignore[arg-type]
+                invitation = services.portal_invitation_create(
+                    actor=request.user,  # type: ignore[arg-type]
+                    base_url=request.build_absolute_uri("/"),
+                    **form.cleaned_data,
+                )
             except ValidationError as exc:
                 apply_refusal(form, exc)
             else:
-                messages.success(request, f"Conta do portal criada: {account.user.username}.")
+                messages.success(request, f"Convite do portal enviado para {invitation.email}.")
                 return redirect("portal:staff-accounts", ibge_code=municipality.ibge_code)
     accounts = PortalAccount.objects.for_user(request.user, "view").filter(municipality=municipality)
     accounts = accounts.select_related("user", "operator__person", "operator__company")
-    return render(request, "portal/staff_accounts.html", {"municipality": municipality, "accounts": accounts,
-                                                          "form": form, "can_change": can_change})  # fmt: skip
+    invitations = PortalInvitation.objects.for_user(request.user, "view").filter(
+        municipality=municipality,
+        accepted_at__isnull=True,
+        revoked_at__isnull=True,
+        expires_at__gt=timezone.now(),
+    )
+    invitations = invitations.select_related("operator__person", "operator__company")
+    context = {
+        "municipality": municipality,
+        "accounts": accounts,
+        "invitations": invitations,
+        "form": form,
+        "can_change": can_change,
+    }
+    return render(request, "portal/staff_accounts.html", context)
+
+
+@login_required
+@require_POST
+def account_set_active(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    """Suspend or restore a portal login (the secretariat's answer to a lost phone or a person who left)."""
+    municipality = _municipality(request, ibge_code, "change")
+    account = get_object_for_user_or_404(
+        PortalAccount.objects.filter(municipality=municipality).select_related("user"),
+        request.user,
+        "change",
+        pk=pk,
+    )
+    active = request.POST.get("active") == "1"
+    services.portal_account_set_active(actor=request.user, account=account, active=active)  # type: ignore[arg-type]
+    state = "reativada" if active else "suspensa"
+    messages.success(request, f"Conta do portal {account.user.username} {state}.")
+    return redirect("portal:staff-accounts", ibge_code=municipality.ibge_code)
 
 
 @login_required

@@ -8,6 +8,8 @@ app_name = "portal"
 
 urlpatterns = [
     path("portal/entrar/", views.PortalLoginView.as_view(), name="login"),
+    path("portal/primeiro-acesso/", views.claim, name="claim"),
+    path("portal/convite/<str:token>/", views.invitation_accept, name="invitation-accept"),
     path("portal/", views.home, name="home"),
     path("portal/veiculos/", views.vehicles, name="vehicles"),
     path("portal/alvaras/<int:pk>/pdf/", views.permit_pdf, name="permit-pdf"),
@@ -24,6 +26,11 @@ urlpatterns = [
     path("portal/autos/<int:pk>/", views.case_detail, name="case"),
     path("portal/notificacoes/<int:pk>/pdf/", views.notice_pdf, name="notice-pdf"),
     path("municipios/<str:ibge_code>/portal/contas/", staff_views.account_list, name="staff-accounts"),
+    path(
+        "municipios/<str:ibge_code>/portal/contas/<int:pk>/situacao/",
+        staff_views.account_set_active,
+        name="staff-account-set-active",
+    ),
     path(
         "municipios/<str:ibge_code>/portal/anexos/<int:pk>/",
         staff_views.attachment_download,

@@ -8,7 +8,9 @@ from functools import wraps
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth import authenticate, login
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.password_validation import password_validators_help_texts
 from django.core.exceptions import ValidationError
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
@@ -27,10 +29,24 @@ from apps.licensing.choices import OPEN_STATES
 from apps.licensing.pdf import permit_pdf as render_permit_pdf
 from apps.licensing.urls_public import verify_path
 from apps.portal import services
-from apps.portal.forms import AppealForm, ApplicationStartForm, DocumentRenewForm, apply_refusal
+from apps.portal.forms import (
+    AppealForm,
+    ApplicationStartForm,
+    DocumentRenewForm,
+    PortalClaimForm,
+    apply_refusal,
+)
 from apps.portal.presenters import appeal_window, application_deadlines
 from apps.portal.receipts import payment_receipt_pdf
-from apps.portal.selectors import PortalScope, document_lines, get_in_scope, next_expiring, portal_account_of
+from apps.portal.selectors import (
+    PortalScope,
+    document_lines,
+    get_in_scope,
+    next_expiring,
+    portal_account_of,
+    portal_invitation_for_token,
+)
+from apps.tenancy.forms import SetPasswordFromInvitationForm
 
 PortalView = Callable[..., HttpResponseBase]
 
@@ -267,3 +283,48 @@ def notice_pdf(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRespons
     response: HttpResponseBase = FileResponse(notice.pdf.open("rb"), content_type="application/pdf",
                                           filename=f"notificacao-{notice.pk}.pdf")  # fmt: skip
     return response
+
+
+# --- first access: claim by CPF and the invitation link (no login: the link is the credential) -------------
+
+
+@require_http_methods(["GET", "POST"])
+def claim(request: HttpRequest) -> HttpResponse:
+    """Someone registered as operator, driver or attendant asks for a login; the answer never says whether the
+    CPF is registered (the same message, whatever happened)."""
+    form = PortalClaimForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        services.portal_claim_request(
+            municipality=form.cleaned_data["municipality"],
+            cpf=form.cleaned_data["cpf"],
+            email=form.cleaned_data["email"],
+            base_url=request.build_absolute_uri("/"),
+        )
+        messages.info(request, services.CLAIM_ANSWER)
+        return redirect("portal:login")
+    return render(request, "portal/claim.html", {"form": form})
+
+
+@require_http_methods(["GET", "POST"])
+def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
+    invitation = portal_invitation_for_token(token)
+    if invitation is None or not invitation.is_usable(timezone.now()):
+        unusable = {"message": services.PORTAL_INVITATION_UNUSABLE}
+        return render(request, "portal/invitation_unusable.html", unusable, status=404)
+    form = SetPasswordFromInvitationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        username, password = form.cleaned_data["username"].strip(), form.cleaned_data["password"]
+        try:
+            services.portal_invitation_accept(token=token, username=username, password=password)
+        except ValidationError as exc:
+            apply_refusal(form, exc)
+        else:
+            user = authenticate(request, username=username, password=password)
+            if user is None:
+                messages.success(request, "Conta criada. Entre com o usuário e a senha que você escolheu.")
+                return redirect("portal:login")
+            login(request, user)
+            messages.success(request, "Sua conta do portal está pronta.")
+            return redirect("portal:home")
+    context = {"invitation": invitation, "form": form, "password_rules": password_validators_help_texts()}
+    return render(request, "portal/invitation_accept.html", context)

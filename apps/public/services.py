@@ -18,15 +18,6 @@ from apps.public.models import Complaint, ComplaintSequence
 from apps.public.verification import InvalidQuery, parse_permit_number, parse_plate
 from apps.tenancy.models import Municipality
 
-# The article that entitles parents and passengers to see the authorization, which is what a complaint
-# about a vehicle invokes (Votuporanga art. 9º, II; Patrocínio art. 11, par. único; Olímpia: carrying
-# passengers without the permit on board is an infraction, art. 23, I).
-COMPLAINT_BASIS = {
-    "olimpia_sp_escolar": "art23_incI",
-    "votuporanga_sp_escolar": "art9_incII",
-    "patrocinio_mg_aplicativo": "art11_parun",
-}
-
 TRANSITIONS: dict[str, frozenset[str]] = {
     ComplaintState.RECEIVED: frozenset(
         {ComplaintState.IN_REVIEW, ComplaintState.FORWARDED, ComplaintState.CLOSED}
@@ -37,11 +28,17 @@ TRANSITIONS: dict[str, frozenset[str]] = {
 }
 
 
+FEDERAL_BASIS = "Lei 12.527/2011 (acesso à informação) e Lei 13.460/2017 (participação do usuário)"
+
+
 def complaint_basis(regime_id: str, on: dt.date) -> str:
-    ref = COMPLAINT_BASIS.get(regime_id)
-    if ref is None:
-        return "Lei 12.527/2011 (acesso à informação) e Lei 13.460/2017 (participação do usuário)"
-    return lawcode.get_regime(regime_id).resolve_citation(ref, on).render()
+    """What a complaint about a vehicle invokes, as the regime declares it (procedure.yaml ``complaint_basis``,
+    e.g. the duty to show the authorization to passengers), rendered on the date. A municipality that has no
+    regime yet still hears the public under the federal laws on access and participation."""
+    if not regime_id:
+        return FEDERAL_BASIS
+    regime = lawcode.get_regime(regime_id)
+    return "; ".join(regime.resolve_citation(ref, on).render() for ref in regime.procedure.complaint_basis)
 
 
 def _refuse(field: str, message: str) -> ValidationError:

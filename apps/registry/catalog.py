@@ -1,26 +1,31 @@
-"""The catalog of document kinds each regime's law asks for, read from the engine, not kept by hand.
+"""The document kinds each regime declares (its documents.yaml), read from the engine, never kept here.
 
-A kind belongs to a regime's catalog when the engine's document_validity judges it (a kind the law does not
-mention is refused by the engine with InvalidFactError on ``kind``); the articles are the decision's citations.
-Probing all kinds costs about a second per regime, so the result is cached per regime and day: the catalog
-changes only when the law's wording does (a dated event the cache key covers).
+A municipality accepts the kinds its regimes declare; each kind says who presents it, the typed details it
+carries and how its validity is decided. Labels, the form's choices and detail fields, and the catalog page
+all come from these declarations, so a new kind (a medical certificate…) needs no code and no migration.
 """
 
 from __future__ import annotations
 
-import datetime as dt
+import functools
+from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 
-from apps.lawconfig.engine import evaluate
+import lawcode
 from apps.tenancy.models import Municipality
-from lawcode.errors import InvalidFactError, LawcodeError
-from lawcode.facts import DOCUMENT_KINDS
-from lawcode.facts import Document as DocumentFact
+from lawcode.documents import PRESENTER_LABELS, DocumentKind
 
-# Details every rule that reads them accepts, so the probe reaches the article instead of a missing detail.
-_PROBE_DETAILS = {"court": "state", "third_party_bodily_coverage": True, "mentions_school_transport": True,
-                  "mentions_transport": True}  # fmt: skip
+# Which registry owner may hold a document presented by whom (a person is an operator, driver or attendant).
+OWNER_PRESENTERS = {
+    "person": frozenset({"operator", "driver", "attendant"}),
+    "company": frozenset({"operator", "company"}),
+    "vehicle": frozenset({"vehicle"}),
+    "operator": frozenset({"operator"}),
+}
+VALIDITY_TEXT = {
+    "document_validity": "calculada pela regra do regime",
+    "printed_expiry": "a validade impressa no documento",
+}
 
 
 @dataclass(frozen=True)
@@ -28,42 +33,54 @@ class CatalogEntry:
     kind: str
     label: str
     articles: tuple[str, ...]
+    presenters: str
+    validity: str
 
 
-def document_catalog(municipality: Municipality, regime_id: str, as_of: dt.date) -> tuple[CatalogEntry, ...]:
-    """The kinds the regime's law asks for on ``as_of``, each with the articles that ask for it."""
-    return _catalog(municipality, regime_id, as_of)
+def regime_kinds(regime_id: str) -> dict[str, DocumentKind]:
+    """The kinds regime ``regime_id`` declares, in declaration order."""
+    return dict(lawcode.get_regime(regime_id).vocabulary.documents.kinds)
 
 
-@lru_cache(maxsize=64)
-def _catalog(municipality: Municipality, regime_id: str, as_of: dt.date) -> tuple[CatalogEntry, ...]:
-    entries = []
-    for kind, label in DOCUMENT_KINDS.items():
-        articles = _articles(municipality, regime_id, kind, as_of)
-        if articles is not None:
-            entries.append(CatalogEntry(kind, label, articles))
-    return tuple(entries)
+def municipality_kinds(
+    municipality: Municipality, regime_ids: Iterable[str] | None = None
+) -> dict[str, DocumentKind]:
+    """Every kind the municipality's regimes (or ``regime_ids``) declare; the first regime's wording wins."""
+    kinds: dict[str, DocumentKind] = {}
+    for regime_id in regime_ids if regime_ids is not None else municipality.regimes:
+        for key, kind in regime_kinds(regime_id).items():
+            kinds.setdefault(key, kind)
+    return kinds
 
 
-def _articles(
-    municipality: Municipality, regime_id: str, kind: str, as_of: dt.date
-) -> tuple[str, ...] | None:
-    probe = DocumentFact(kind=kind, issue_date=as_of, expiry_date=as_of + dt.timedelta(days=365), valid=True,
-                         details=dict(_PROBE_DETAILS))  # fmt: skip
-    try:
-        decision = evaluate(municipality=municipality, question="document_validity", facts=probe, as_of=as_of,
-                            regime_id=regime_id)  # fmt: skip
-    except InvalidFactError as exc:
-        return None if exc.field_path.split(".")[-1] == "kind" else ()
-    except LawcodeError:
-        return ()
-    return tuple(str(citation) for citation in decision.citations)
+@functools.lru_cache(maxsize=64)
+def kind_labels(regime_ids: tuple[str, ...]) -> dict[str, str]:
+    """Kind → label over the given regimes (regime declarations are code: they never change while running)."""
+    labels: dict[str, str] = {}
+    for regime_id in regime_ids:
+        for key, kind in regime_kinds(regime_id).items():
+            labels.setdefault(key, kind.label)
+    return labels
 
 
-def grouped_kind_choices(catalog: tuple[CatalogEntry, ...]) -> list[tuple[str, list[tuple[str, str]]]]:
-    """Choices for a select: the law's kinds first, every other kind after (optgroups)."""
-    asked = {entry.kind for entry in catalog}
-    return [
-        ("Exigidos pela lei do regime", [(e.kind, e.label) for e in catalog]),
-        ("Outros documentos", [(k, label) for k, label in DOCUMENT_KINDS.items() if k not in asked]),
-    ]
+def kind_label(municipality: Municipality, kind: str) -> str:
+    """How people read a stored kind; one no regime of the municipality declares any more says so."""
+    label = kind_labels(tuple(municipality.regimes or ())).get(kind)
+    return label if label is not None else f"{kind} (tipo não previsto pela lei do município)"
+
+
+def document_catalog(regime_id: str) -> tuple[CatalogEntry, ...]:
+    """The kinds regime ``regime_id`` declares, each with the article asking for it and its validity rule."""
+    return tuple(_entry(kind) for kind in regime_kinds(regime_id).values())
+
+
+def _entry(kind: DocumentKind) -> CatalogEntry:
+    presenters = ", ".join(PRESENTER_LABELS[p] for p in kind.presented_by)
+    validity = VALIDITY_TEXT[kind.validity.rule]
+    if kind.validity.cite_text != kind.cite_text:
+        validity += f" ({kind.validity.cite_text})"
+    return CatalogEntry(kind.key, kind.label, (kind.cite_text,), presenters, validity)
+
+
+def kind_choices(kinds: dict[str, DocumentKind]) -> list[tuple[str, str]]:
+    return [(key, kind.label) for key, kind in kinds.items()]

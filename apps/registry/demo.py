@@ -95,7 +95,7 @@ def seed_patrocinio(municipality: Municipality, as_of: dt.date) -> None:
     person = _person(municipality, 3, "Paulo Motorista (demonstração)", "Patrocínio", "MG", as_of)
     document_upload(actor=None, owner=person, kind="criminal_record_certificate", upload=_pdf(),
                     issue_date=as_of - dt.timedelta(days=10), as_of=as_of,
-                    details={"court": "state", "valid": True})  # fmt: skip
+                    details={"valid": True})  # fmt: skip
 
 
 SEEDERS = {"3533908": seed_olimpia, "3557105": seed_votuporanga, "3148103": seed_patrocinio}

@@ -7,6 +7,7 @@ with ours.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django import forms
@@ -14,10 +15,13 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.forms.models import fields_for_model
 
+from apps.registry.catalog import kind_choices
 from apps.registry.choices import OperatorKind
-from apps.registry.models import DOCUMENT_KIND_CHOICES, Company, Document, Driver, Person, Vehicle
+from apps.registry.models import Company, Document, Driver, Person, Vehicle
 from apps.registry.services import COMPANY_FIELDS, DRIVER_FIELDS, PERSON_FIELDS, VEHICLE_FIELDS
-from lawcode.facts import DOCUMENT_KINDS
+from apps.registry.validity import detail_field, extra_field
+from lawcode.documents import DocumentKind
+from lawcode.fields import FieldSpec
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 OWNERSHIP_FIELDS = ("owner_name", "owner_document", "ownership_kind", "ownership_since", "ownership_registered",
@@ -111,52 +115,81 @@ class OwnershipForm(OwnershipFieldsForm):  # type: ignore[misc, valid-type]
         self.fields["ownership_contract"].queryset = contracts
 
 
-# Certificates (certidões, atestados): the clerk reads whether they are negative.
-CERTIFICATE_KINDS = frozenset(
-    kind for kind in DOCUMENT_KINDS if kind.endswith(("_certificate", "_clearance"))
-)
 YES_NO_UNKNOWN = [("", "Não informado"), ("true", "Sim"), ("false", "Não")]
 
 
+def _yes_no(label: str, help_text: str = "") -> forms.TypedChoiceField:
+    return forms.TypedChoiceField(
+        label=label,
+        required=False,
+        choices=YES_NO_UNKNOWN,
+        help_text=help_text,
+        coerce=lambda v: v == "true",
+        empty_value=None,
+    )
+
+
+def declared_field(spec: FieldSpec, *, applies_to: str = "") -> forms.Field:
+    """A form field for a regime-declared field (document detail or extra fact), typed as declared.
+
+    Decimals stay text so "5,56" reaches lawcode's reading of the decimal comma; the service types every value
+    against the declaration and refuses a bad one naming the label and the article.
+    """
+    help_text = " ".join(part for part in (spec.help, applies_to, f"({spec.cite_text})") if part)
+    if spec.type == "bool":
+        return _yes_no(spec.label, help_text)
+    if spec.type == "int":
+        return forms.IntegerField(label=spec.label, required=False, help_text=help_text)
+    if spec.type == "date":
+        return forms.DateField(label=spec.label, required=False, widget=DATE, help_text=help_text)
+    if spec.type == "choice":
+        choices = [("", "Não informado"), *spec.choices.items()]
+        return forms.ChoiceField(label=spec.label, required=False, choices=choices, help_text=help_text)
+    widget = forms.TextInput(attrs={"inputmode": "decimal"}) if spec.type == "decimal" else None
+    return forms.CharField(
+        label=spec.label, required=False, max_length=200, widget=widget, help_text=help_text
+    )
+
+
 class DocumentForm(forms.Form):
+    """Upload of a document of a kind the regime declares; its detail fields are the declared ones."""
+
     owner = forms.ChoiceField(label="Documento de")
-    kind = forms.ChoiceField(label="Tipo de documento", choices=DOCUMENT_KIND_CHOICES)
+    kind = forms.ChoiceField(label="Tipo de documento")
     file = forms.FileField(label="Arquivo (PDF, JPEG ou PNG, até 10 MB)")
     issue_date = forms.DateField(label="Data de emissão", widget=DATE)
     expiry_date = forms.DateField(label="Validade impressa (se houver)", required=False, widget=DATE)
-    court = forms.ChoiceField(label="Órgão emissor da certidão", required=False,
-                              choices=[("", "Não se aplica"), ("federal", "Justiça Federal"),
-                                       ("state", "Justiça Estadual")])  # fmt: skip
-    third_party_bodily_coverage = forms.TypedChoiceField(
-        label="Seguro cobre danos corporais a terceiros?", required=False, choices=YES_NO_UNKNOWN,
-        coerce=lambda v: v == "true", empty_value=None,
-    )  # fmt: skip
-    mentions_school_transport = forms.TypedChoiceField(
-        label="Documento menciona transporte escolar?", required=False, choices=YES_NO_UNKNOWN,
-        coerce=lambda v: v == "true", empty_value=None,
-    )  # fmt: skip
-
-    valid = forms.TypedChoiceField(
-        label="O conteúdo atende ao exigido (ex.: certidão negativa)?", required=False, choices=YES_NO_UNKNOWN,
-        coerce=lambda v: v == "true", empty_value=None,
-    )  # fmt: skip
-    negative = forms.TypedChoiceField(
-        label="Certidão negativa?", required=False, choices=YES_NO_UNKNOWN, coerce=lambda v: v == "true",
-        empty_value=None, help_text="Só para certidões e atestados: «Não» quando a certidão aponta registros.",
-    )  # fmt: skip
+    valid = _yes_no("O conteúdo atende ao exigido (ex.: certidão negativa)?")
 
     def __init__(
-        self, *args: Any, owners: list[tuple[str, str]], kinds: list[Any] | None = None, **kwargs: Any
+        self, *args: Any, owners: list[tuple[str, str]], kinds: dict[str, DocumentKind], **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
+        self.kinds = kinds
         self.fields["owner"].choices = owners  # type: ignore[attr-defined]
-        if kinds is not None:
-            self.fields["kind"].choices = kinds  # type: ignore[attr-defined]
+        self.fields["kind"].choices = kind_choices(kinds)  # type: ignore[attr-defined]
+        certificates = [kind.label for kind in kinds.values() if kind.negative_certificate]
+        if certificates:
+            self.fields["negative"] = _yes_no(
+                "Certidão negativa?",
+                "Só para certidões e atestados: «Não» quando a certidão aponta registros.",
+            )
+        for key, (spec, labels) in self._detail_specs().items():
+            self.fields[detail_field(key)] = declared_field(spec, applies_to=f"Para: {'; '.join(labels)}.")
+
+    def _detail_specs(self) -> dict[str, tuple[FieldSpec, list[str]]]:
+        """Each detail key declared by some kind, with the kinds that carry it (the first declaration labels it)."""
+        specs: dict[str, tuple[FieldSpec, list[str]]] = {}
+        for kind in self.kinds.values():
+            for key, spec in kind.details.items():
+                specs.setdefault(key, (spec, []))[1].append(kind.label)
+        return specs
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         negative = data.get("negative")
-        if negative is not None and data.get("kind") and data["kind"] not in CERTIFICATE_KINDS:
+        kind = self.kinds.get(data.get("kind") or "")
+        if negative is not None and kind is not None and not kind.negative_certificate:
             self.add_error("negative", "Certidão negativa?: só se aplica a certidões e atestados.")
         elif negative is not None and data.get("valid") not in (None, negative):
             self.add_error(
@@ -165,15 +198,43 @@ class DocumentForm(forms.Form):
         return data
 
     def details(self) -> dict[str, Any]:
-        """Kind-specific facts, named as lawcode names them; unanswered ones are left out. A negative
-        certificate is one whose content meets the law (lawfacts.document_fact reads it as Document.valid)."""
-        keys = ("court", "third_party_bodily_coverage", "mentions_school_transport", "valid")
-        details = {
-            key: self.cleaned_data[key] for key in keys if self.cleaned_data.get(key) not in (None, "")
-        }
+        """The chosen kind's declared details, named as the regime names them (unanswered ones left out), and
+        the clerk's reading of the content as ``valid`` (a negative certificate is one that meets the law)."""
+        kind = self.kinds.get(self.cleaned_data.get("kind") or "")
+        details: dict[str, Any] = {}
+        for key in kind.details if kind is not None else ():
+            value = self.cleaned_data.get(detail_field(key))
+            if value not in (None, ""):
+                details[key] = value
+        if self.cleaned_data.get("valid") is not None:
+            details["valid"] = self.cleaned_data["valid"]
         if self.cleaned_data.get("negative") is not None:
             details["valid"] = self.cleaned_data["negative"]
         return details
+
+
+def add_extra_fields(
+    form: forms.Form, specs: Mapping[str, FieldSpec], values: Mapping[str, Any] | None = None
+) -> None:
+    """The regime's extra questions (facts.yaml) about the entity, as ``extra_<key>`` fields."""
+    for key, spec in specs.items():
+        form.fields[extra_field(key)] = declared_field(spec)
+        if values and key in values and not form.is_bound:
+            form.initial[extra_field(key)] = _initial(spec, values[key])
+
+
+def _initial(spec: FieldSpec, value: Any) -> Any:
+    if spec.type == "bool":
+        return "true" if value else "false"
+    if spec.type == "decimal":
+        return str(value).replace(".", ",")
+    return value
+
+
+def extra_values(form: forms.Form, specs: Mapping[str, FieldSpec]) -> dict[str, Any]:
+    """The answers to the extra questions, keyed as the regime names them (unanswered ones left out)."""
+    values = {key: form.cleaned_data.get(extra_field(key)) for key in specs}
+    return {key: value for key, value in values.items() if value not in (None, "")}
 
 
 class OperatorFilterForm(forms.Form):

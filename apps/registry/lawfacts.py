@@ -74,6 +74,7 @@ def company_facts(company: Company, *, as_of: dt.date) -> f.Company:
         cnpj=company.cnpj,
         seat_municipality=company.city or None,
         documents=_documents(company.documents.all(), as_of),
+        extra=dict(company.extra or {}),
     )
 
 
@@ -91,7 +92,7 @@ def operator_facts(operator: Operator, *, as_of: dt.date, **overrides: Any) -> f
         person=person_facts(person, as_of=as_of, driver=_own_driver(operator)) if person is not None else None,
         company=company_facts(company, as_of=as_of) if company is not None else None,
         auxiliary_drivers=operator.drivers.filter(active=True, role="auxiliary").count(),
-        bans=tuple(ban_fact(b) for b in bans.filter(start__lte=as_of)),
+        bans=tuple(ban_fact(b) for b in bans.filter(start__lte=as_of)), extra=dict(operator.extra or {}),
     )  # fmt: skip
     return dataclasses.replace(facts, **overrides)
 
@@ -102,11 +103,12 @@ def _own_driver(operator: Operator) -> Driver | None:
 
 
 def driver_facts(driver: Driver, *, as_of: dt.date) -> f.Driver:
-    return f.Driver(person=person_facts(driver.person, as_of=as_of, driver=driver), role=driver.role)  # type: ignore[arg-type]
+    return f.Driver(person=person_facts(driver.person, as_of=as_of, driver=driver), role=driver.role,  # type: ignore[arg-type]
+                    extra=dict(driver.extra or {}))  # fmt: skip
 
 
 def attendant_facts(attendant: Attendant, *, as_of: dt.date) -> f.Attendant:
-    return f.Attendant(person=person_facts(attendant.person, as_of=as_of))
+    return f.Attendant(person=person_facts(attendant.person, as_of=as_of), extra=dict(attendant.extra or {}))
 
 
 def ownership_fact(vehicle: Vehicle) -> f.Ownership:
@@ -126,7 +128,7 @@ def vehicle_facts(vehicle: Vehicle, *, as_of: dt.date, **overrides: Any) -> f.Ve
         category=vehicle.category,  # type: ignore[arg-type]
         ownership=ownership_fact(vehicle), tachograph_ok=vehicle.tachograph_ok,
         documents=_documents(vehicle.documents.all(), as_of), last_maintenance=vehicle.last_maintenance,
-        accessibility=vehicle.accessibility or None,
+        accessibility=vehicle.accessibility or None, extra=dict(vehicle.extra or {}),
     )  # fmt: skip
     return dataclasses.replace(facts, **overrides)
 

@@ -18,9 +18,6 @@ from apps.registry import choices as c
 from apps.registry.identifiers import format_cnpj, format_cpf, format_plate, to_mercosul
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import MunicipalityScopedQuerySet
-from lawcode.facts import DOCUMENT_KINDS
-
-DOCUMENT_KIND_CHOICES = list(DOCUMENT_KINDS.items())
 
 
 class Address(models.Model):
@@ -80,7 +77,11 @@ class Person(Address):
         return format_cpf(self.cpf)
 
     def audit_snapshot(self) -> dict[str, Any]:
-        return {"cpf": self.cpf, "name": self.name, "birth_date": self.birth_date, "city": self.city}
+        # Every personal field, so a change shows in the trail; audit_record minimizes them (apps.audit.minimization).
+        return {
+            "cpf": self.cpf, "name": self.name, "birth_date": self.birth_date, "email": self.email,
+            "phone": self.phone, "address": self.address_line, "city": self.city,
+        }  # fmt: skip
 
 
 class CompanyQuerySet(MunicipalityScopedQuerySet["Company"]):
@@ -95,6 +96,8 @@ class Company(Address):
     legal_name = models.CharField("razão social", max_length=200)
     trade_name = models.CharField("nome fantasia", max_length=200, blank=True)
     seat_municipality_ibge = models.CharField("código IBGE do município-sede", max_length=7, blank=True)
+    # Answers to the regime's own questions (facts.yaml), typed by its schema: a new question needs no migration.
+    extra = models.JSONField("informações exigidas pelo regime", default=dict, blank=True)
     created_at = models.DateTimeField("cadastrada em", auto_now_add=True)
 
     objects = CompanyQuerySet.as_manager()
@@ -119,6 +122,7 @@ class Company(Address):
             "trade_name": self.trade_name,
             "seat_municipality_ibge": self.seat_municipality_ibge,
             "city": self.city,
+            "extra": self.extra,
         }
 
 
@@ -155,6 +159,8 @@ class Operator(models.Model):
         "situação", max_length=16, choices=c.OperatorStatus.choices, default=c.OperatorStatus.PENDING
     )
     registered_on = models.DateField("cadastrado em", null=True, blank=True)
+    # Answers to the regime's own questions (facts.yaml), typed by its schema: a new question needs no migration.
+    extra = models.JSONField("informações exigidas pelo regime", default=dict, blank=True)
     created_at = models.DateTimeField("criado em", auto_now_add=True)
 
     objects = OperatorQuerySet.as_manager()
@@ -239,6 +245,8 @@ class Driver(models.Model):
     cnh_first_issue = models.DateField("primeira habilitação", null=True, blank=True)
     cnh_expiry = models.DateField("validade da CNH", null=True, blank=True)
     course_completed_on = models.DateField("curso especializado concluído em", null=True, blank=True)
+    # Answers to the regime's own questions (facts.yaml), typed by its schema: a new question needs no migration.
+    extra = models.JSONField("informações exigidas pelo regime", default=dict, blank=True)
     active = models.BooleanField("ativo", default=True)
     created_at = models.DateTimeField("criado em", auto_now_add=True)
 
@@ -268,6 +276,7 @@ class Driver(models.Model):
             "cnh_ear": self.cnh_ear,
             "cnh_expiry": self.cnh_expiry,
             "active": self.active,
+            "extra": self.extra,
         }
 
 
@@ -287,6 +296,8 @@ class Attendant(models.Model):
     person = models.ForeignKey(
         Person, on_delete=models.PROTECT, related_name="attendant_links", verbose_name="pessoa"
     )
+    # Answers to the regime's own questions (facts.yaml), typed by its schema: a new question needs no migration.
+    extra = models.JSONField("informações exigidas pelo regime", default=dict, blank=True)
     active = models.BooleanField("ativo", default=True)
     created_at = models.DateTimeField("criado em", auto_now_add=True)
 
@@ -358,6 +369,8 @@ class Vehicle(models.Model):
     )
     ownership_registered = models.BooleanField("contrato registrado (RTD/RENAVAM)", default=False)
     owner_signature_notarized = models.BooleanField("firma do proprietário reconhecida", default=False)
+    # Answers to the regime's own questions (facts.yaml), typed by its schema: a new question needs no migration.
+    extra = models.JSONField("informações exigidas pelo regime", default=dict, blank=True)
     created_at = models.DateTimeField("cadastrado em", auto_now_add=True)
 
     objects = VehicleQuerySet.as_manager()
@@ -397,6 +410,7 @@ class Vehicle(models.Model):
             "seats": self.seats,
             "ownership_kind": self.ownership_kind,
             "category": self.category,
+            "extra": self.extra,
         }
 
 
@@ -417,7 +431,8 @@ class Document(models.Model):
     municipality = models.ForeignKey(
         Municipality, on_delete=models.PROTECT, related_name="documents", verbose_name="município"
     )
-    kind = models.CharField("tipo", max_length=48, choices=DOCUMENT_KIND_CHOICES)
+    # A kind one of the municipality's regimes declares (documents.yaml); checked by the upload service.
+    kind = models.CharField("tipo", max_length=48)
     person = models.ForeignKey(
         Person, on_delete=models.PROTECT, null=True, blank=True, related_name="documents"
     )
@@ -497,6 +512,12 @@ class Document(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} ({self.issue_date:%d/%m/%Y})"
+
+    def get_kind_display(self) -> str:
+        """The kind's name as the municipality's law declares it (no closed list of kinds here)."""
+        from apps.registry.catalog import kind_label
+
+        return kind_label(self.municipality, self.kind)
 
     @property
     def owner(self) -> models.Model | None:

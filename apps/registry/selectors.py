@@ -67,7 +67,9 @@ def next_to_expire(documents: Any, as_of: dt.date) -> Document | None:
 
 def decision_reason(decision: dict[str, Any]) -> str:
     """The law's reason stored with a document: the engine's findings and the articles they cite."""
-    if "not_governed" in decision:
+    if "declared_validity" in decision:
+        return str(decision["declared_validity"].get("text", ""))
+    if "not_governed" in decision:  # stored before the regimes declared their document kinds
         return str(decision["not_governed"])
     parts = []
     for finding in decision.get("findings", []):

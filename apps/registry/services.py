@@ -17,7 +17,7 @@ from apps.registry import plausibility
 from apps.registry.choices import DocumentStatus, OperatorKind, OperatorStatus
 from apps.registry.errors import refuse
 from apps.registry.models import Attendant, Ban, Company, Document, Driver, Operator, Person, Vehicle
-from apps.registry.validity import ban_refusal, document_validity
+from apps.registry.validity import ban_refusal, document_validity, extra_schema, typed_extra
 from apps.tenancy.models import Municipality
 
 if TYPE_CHECKING:
@@ -46,9 +46,29 @@ def _not_after(value: dt.date | None, as_of: dt.date, field: str, label: str) ->
 
 def _apply(obj: models.Model, fields: tuple[str, ...], values: dict[str, Any]) -> None:
     for name, value in values.items():
+        if name == "extra":
+            continue  # typed against the regime's facts.yaml by _set_extra
         if name not in fields:
             raise TypeError(f"{type(obj).__name__} has no editable field {name!r}")
         setattr(obj, name, value)
+
+
+ENTITY_LABELS = {
+    "operator": "Autorizatário",
+    "company": "Empresa",
+    "driver": "Condutor",
+    "attendant": "Monitor",
+    "vehicle": "Veículo",
+}
+
+
+def _set_extra(obj: Any, entity: str, regime_id: str | None, values: dict[str, Any]) -> None:
+    """The answers to the regime's own questions about ``obj`` (facts.yaml), typed and validated; the whole
+    mapping is replaced (a form submits every question), so an unanswered question is removed."""
+    if "extra" not in values:
+        return
+    schema = extra_schema(obj.municipality, regime_id, entity)
+    obj.extra = typed_extra(schema, values["extra"] or {}, ENTITY_LABELS[entity])
 
 
 def _save(obj: Any, *, actor: Actor, action: str, before: dict[str, Any] | None) -> None:
@@ -140,6 +160,7 @@ def _check_company(company: Company) -> None:
 def company_create(*, actor: Actor, municipality: Municipality, cnpj: str, **fields: Any) -> Company:
     company = Company(municipality=municipality, cnpj=ids.validate_cnpj(cnpj))
     _apply(company, COMPANY_FIELDS, fields)
+    _set_extra(company, "company", None, fields)
     _check_company(company)
     _save(company, actor=actor, action="registry.company.create", before=None)
     return company
@@ -149,6 +170,7 @@ def company_create(*, actor: Actor, municipality: Municipality, cnpj: str, **fie
 def company_update(*, actor: Actor, company: Company, **fields: Any) -> Company:
     before = company.audit_snapshot()
     _apply(company, COMPANY_FIELDS, fields)
+    _set_extra(company, "company", None, fields)
     _check_company(company)
     _save(company, actor=actor, action="registry.company.update", before=before)
     return company
@@ -186,8 +208,10 @@ def operator_create(
     as_of: dt.date,
     person: Person | None = None,
     company: Company | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> Operator:
-    """Register an autorizatário; a person or company under a ban in force is refused with article and end."""
+    """Register an autorizatário; a person or company under a ban in force is refused with article and end.
+    ``extra`` answers the regime's own questions about the operator (facts.yaml)."""
     _check_operator_holder(municipality, regime_id, person, company)
     operator = Operator(
         municipality=municipality,
@@ -197,6 +221,7 @@ def operator_create(
         kind=OperatorKind.PF if person else OperatorKind.PJ,
         status=OperatorStatus.PENDING,
     )
+    _set_extra(operator, "operator", regime_id, {"extra": extra} if extra is not None else {})
     operator.save()
     refusal = ban_refusal(operator, as_of=as_of)
     if refusal is not None:
@@ -269,6 +294,7 @@ def _check_same_municipality(operator: Operator, person: Person, field: str) -> 
 def driver_link(*, actor: Actor, operator: Operator, person: Person, as_of: dt.date, **fields: Any) -> Driver:
     driver = Driver(municipality=operator.municipality, operator=operator, person=person)
     _apply(driver, DRIVER_FIELDS, fields)
+    _set_extra(driver, "driver", operator.regime_id, fields)
     _check_driver(driver, as_of=as_of)
     _save(driver, actor=actor, action="registry.driver.link", before=None)
     return driver
@@ -278,6 +304,7 @@ def driver_link(*, actor: Actor, operator: Operator, person: Person, as_of: dt.d
 def driver_update(*, actor: Actor, driver: Driver, as_of: dt.date, **fields: Any) -> Driver:
     before = driver.audit_snapshot()
     _apply(driver, DRIVER_FIELDS, fields)
+    _set_extra(driver, "driver", driver.operator.regime_id, fields)
     _check_driver(driver, as_of=as_of)
     _save(driver, actor=actor, action="registry.driver.update", before=before)
     return driver
@@ -300,11 +327,14 @@ def driver_unlink(*, actor: Actor, driver: Driver) -> Driver:
 
 
 @transaction.atomic
-def attendant_link(*, actor: Actor, operator: Operator, person: Person) -> Attendant:
+def attendant_link(
+    *, actor: Actor, operator: Operator, person: Person, extra: dict[str, Any] | None = None
+) -> Attendant:
     _check_same_municipality(operator, person, "person")
     if Attendant.objects.filter(operator=operator, person=person, active=True).exists():
         raise refuse("person", f"Pessoa: {person} já é monitor ativo deste autorizatário.", "duplicate")
     attendant = Attendant(municipality=operator.municipality, operator=operator, person=person)
+    _set_extra(attendant, "attendant", operator.regime_id, {"extra": extra} if extra is not None else {})
     _save(attendant, actor=actor, action="registry.attendant.link", before=None)
     return attendant
 
@@ -405,6 +435,7 @@ def vehicle_create(
         municipality=municipality, operator=operator, plate=_plate(plate), renavam=_renavam(renavam)
     )
     _apply(vehicle, VEHICLE_FIELDS, fields)
+    _set_extra(vehicle, "vehicle", operator.regime_id if operator else None, fields)
     vehicle.owner_document = _owner_document(vehicle.owner_document)
     _check_vehicle(vehicle, as_of=as_of)
     _save(vehicle, actor=actor, action="registry.vehicle.create", before=None)
@@ -420,6 +451,7 @@ def vehicle_update(*, actor: Actor, vehicle: Vehicle, as_of: dt.date, **fields: 
     if "operator" in fields:
         vehicle.operator = fields.pop("operator")
     _apply(vehicle, VEHICLE_FIELDS + ("ownership_contract",), fields)
+    _set_extra(vehicle, "vehicle", vehicle.operator.regime_id if vehicle.operator else None, fields)
     vehicle.owner_document = _owner_document(vehicle.owner_document)
     _check_vehicle(vehicle, as_of=as_of)
     _save(vehicle, actor=actor, action="registry.vehicle.update", before=before)

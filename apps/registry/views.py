@@ -18,7 +18,7 @@ from apps.audit.services import audit_personal_data_read
 from apps.registry import forms as f
 from apps.registry import identifiers as ids
 from apps.registry import services
-from apps.registry.catalog import document_catalog, grouped_kind_choices
+from apps.registry.catalog import document_catalog, regime_kinds
 from apps.registry.choices import OperatorStatus
 from apps.registry.models import Attendant, Ban, Company, Document, Driver, Operator, Person, Vehicle
 from apps.registry.selectors import (
@@ -28,6 +28,7 @@ from apps.registry.selectors import (
     operator_list,
     operator_search,
 )
+from apps.registry.validity import extra_schema
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 
@@ -188,8 +189,10 @@ def person_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 def company_create(request: HttpRequest, ibge_code: str) -> HttpResponse:
     municipality = _municipality(request, ibge_code, "registry.company", "change")
     form = f.CompanyCreateForm(request.POST or None)
+    schema = extra_schema(municipality, None, "company")
+    f.add_extra_fields(form, schema)
     if form.is_bound and form.is_valid():
-        values = f.service_values(form, services.COMPANY_FIELDS)
+        values = f.service_values(form, services.COMPANY_FIELDS) | {"extra": f.extra_values(form, schema)}
         company = _run(form, lambda: services.company_create(actor=request.user, municipality=municipality,
                                                              cnpj=form.cleaned_data["cnpj"], **values))  # fmt: skip
         if company is not None:
@@ -207,8 +210,10 @@ def company_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     form = f.CompanyForm(
         request.POST or None, initial={n: getattr(company, n) for n in services.COMPANY_FIELDS}
     )
+    schema = extra_schema(municipality, None, "company")
+    f.add_extra_fields(form, schema, company.extra)
     if form.is_bound and form.is_valid():
-        values = f.service_values(form, services.COMPANY_FIELDS)
+        values = f.service_values(form, services.COMPANY_FIELDS) | {"extra": f.extra_values(form, schema)}
         if (
             _run(form, lambda: services.company_update(actor=request.user, company=company, **values))
             is not None
@@ -240,11 +245,14 @@ def _holder(municipality: Municipality, kind: str, document: str) -> dict[str, A
 def operator_create(request: HttpRequest, ibge_code: str) -> HttpResponse:
     municipality = _municipality(request, ibge_code, "registry.operator", "change")
     form = f.OperatorForm(request.POST or None, regimes=list(municipality.regimes))
+    f.add_extra_fields(form, extra_schema(municipality, None, "operator"))
     if form.is_bound and form.is_valid():
         data = form.cleaned_data
+        # Only the chosen regime's questions are kept: the form shows those of every regime of the municipality.
+        asked = extra_schema(municipality, data["regime_id"], "operator")
         operator = _run(form, lambda: services.operator_create(
             actor=request.user, municipality=municipality, regime_id=data["regime_id"], as_of=timezone.localdate(),
-            **_holder(municipality, data["kind"], data["document"]),
+            extra=f.extra_values(form, asked), **_holder(municipality, data["kind"], data["document"]),
         ))  # fmt: skip
         if operator is not None:
             messages.success(request, f"Autorizatário {operator} cadastrado.")
@@ -267,8 +275,10 @@ def driver_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse
     municipality = _municipality(request, ibge_code, "registry.driver", "change")
     operator = _operator(request, municipality, pk, "change")
     form = f.DriverForm(request.POST or None, vehicles=operator.vehicles.all())
+    schema = extra_schema(municipality, operator.regime_id, "driver")
+    f.add_extra_fields(form, schema)
     if form.is_bound and form.is_valid():
-        values = f.service_values(form, services.DRIVER_FIELDS)
+        values = f.service_values(form, services.DRIVER_FIELDS) | {"extra": f.extra_values(form, schema)}
         driver = _run(form, lambda: services.driver_link(
             actor=request.user, operator=operator, as_of=timezone.localdate(),
             person=_person_by_cpf(municipality, form.cleaned_data["person_cpf"]), **values,
@@ -294,10 +304,12 @@ def driver_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
         "vehicle": driver.vehicle,
     }
     form = f.DriverForm(request.POST or None, initial=initial, vehicles=driver.operator.vehicles.all())
+    schema = extra_schema(municipality, driver.operator.regime_id, "driver")
+    f.add_extra_fields(form, schema, driver.extra)
     if not form.is_bound:
         _audit_read(request, municipality, driver, ("cpf", "cnh_number"))
     if form.is_bound and form.is_valid():
-        values = f.service_values(form, services.DRIVER_FIELDS)
+        values = f.service_values(form, services.DRIVER_FIELDS) | {"extra": f.extra_values(form, schema)}
         if _run(form, lambda: services.driver_update(actor=request.user, driver=driver, as_of=timezone.localdate(),
                                                      **values)) is not None:  # fmt: skip
             messages.success(request, f"Condutor {driver.person} atualizado.")
@@ -313,9 +325,12 @@ def attendant_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespo
     municipality = _municipality(request, ibge_code, "registry.attendant", "change")
     operator = _operator(request, municipality, pk, "change")
     form = f.AttendantForm(request.POST or None)
+    schema = extra_schema(municipality, operator.regime_id, "attendant")
+    f.add_extra_fields(form, schema)
     if form.is_bound and form.is_valid():
         attendant = _run(form, lambda: services.attendant_link(
             actor=request.user, operator=operator, person=_person_by_cpf(municipality, form.cleaned_data["person_cpf"]),
+            extra=f.extra_values(form, schema),
         ))  # fmt: skip
         if attendant is not None:
             messages.success(request, f"Monitor {attendant.person} vinculado.")
@@ -329,11 +344,14 @@ def vehicle_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespons
     municipality = _municipality(request, ibge_code, "registry.vehicle", "change")
     operator = _operator(request, municipality, pk, "change")
     form = f.VehicleForm(request.POST or None)
+    schema = extra_schema(municipality, operator.regime_id, "vehicle")
+    f.add_extra_fields(form, schema)
     if form.is_bound and form.is_valid():
         data = form.cleaned_data
         vehicle = _run(form, lambda: services.vehicle_create(
             actor=request.user, municipality=municipality, operator=operator, plate=data["plate"],
-            renavam=data["renavam"], as_of=timezone.localdate(), **f.service_values(form, services.VEHICLE_FIELDS),
+            renavam=data["renavam"], as_of=timezone.localdate(), extra=f.extra_values(form, schema),
+            **f.service_values(form, services.VEHICLE_FIELDS),
         ))  # fmt: skip
         if vehicle is not None:
             messages.success(request, f"Veículo {vehicle.plate_display} cadastrado.")
@@ -359,8 +377,11 @@ def vehicle_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     vehicle = _vehicle(request, municipality, pk)
     initial = {n: getattr(vehicle, n) for n in (*services.VEHICLE_FIELDS, "plate", "renavam")}
     form = f.VehicleForm(request.POST or None, initial=initial)
+    schema = extra_schema(municipality, vehicle.operator.regime_id if vehicle.operator else None, "vehicle")
+    f.add_extra_fields(form, schema, vehicle.extra)
     if form.is_bound and form.is_valid():
         values = f.service_values(form, (*services.VEHICLE_FIELDS, "plate", "renavam"))
+        values["extra"] = f.extra_values(form, schema)
         if _run(form, lambda: services.vehicle_update(actor=request.user, vehicle=vehicle,
                                                       as_of=timezone.localdate(), **values)) is not None:  # fmt: skip
             messages.success(request, f"Veículo {vehicle.plate_display} atualizado.")
@@ -418,9 +439,8 @@ def document_upload(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespon
     operator = _operator(request, municipality, pk, "change")
     owners = _document_owners(operator)
     choices = [(key, _owner_label(key, owner)) for key, owner in owners.items()]
-    catalog = document_catalog(municipality, operator.regime_id, timezone.localdate())
     form = f.DocumentForm(request.POST or None, request.FILES or None, owners=choices,
-                          kinds=grouped_kind_choices(catalog))  # fmt: skip
+                          kinds=regime_kinds(operator.regime_id))  # fmt: skip
     if form.is_bound and form.is_valid():
         data = form.cleaned_data
         document = _run(form, lambda: services.document_upload(
@@ -473,11 +493,9 @@ def link_deactivate(request: HttpRequest, ibge_code: str, kind: str, pk: int) ->
 @login_required
 @require_GET
 def document_catalog_view(request: HttpRequest, ibge_code: str) -> HttpResponse:
-    """Which documents each of the municipality's laws asks for, with the articles, as the engine reads them."""
+    """Which documents each of the municipality's laws asks for, with the articles, as each regime declares."""
     municipality = _municipality(request, ibge_code, "registry.document")
     as_of = timezone.localdate()
-    catalogs = [
-        (regime_id, document_catalog(municipality, regime_id, as_of)) for regime_id in municipality.regimes
-    ]
+    catalogs = [(regime_id, document_catalog(regime_id)) for regime_id in municipality.regimes]
     context = {"municipality": municipality, "catalogs": catalogs, "as_of": as_of}
     return render(request, "registry/document_catalog.html", context)

@@ -1,8 +1,9 @@
 """Demo data: the three municipalities of the project and one staff login per role in each.
 
-Login scheme (documented in the README): `<municipality>.<role>` with password
-`demo-<municipality>-<role>`, e.g. olimpia.analista / demo-olimpia-analista; the regional
-administrator of all three is admin.regional / demo-admin-regional.
+Login scheme (documented in the README): `<municipality>.<role>`, e.g. olimpia.analista; the regional
+administrator of all three is admin.regional. Every demo login shares the public password DEMO_PASSWORD
+(one that passes the password validators: "demo-<username>" would be refused as too similar to the
+username) and, for staff, the public authenticator key of apps/accounts/demo.py.
 
 Everything goes through the services, so the audit chains start with the demo. Re-running finds
 what exists and creates nothing. Later apps add their own demo rows with @register_demo_seeder.
@@ -66,6 +67,7 @@ class DemoLogin:
 class DemoLog:
     logins: list[DemoLogin] = field(default_factory=list)
     created: int = 0
+    notes: list[str] = field(default_factory=list)  # printed after the login table
 
 
 DemoSeeder = Callable[[DemoLog], None]
@@ -78,8 +80,11 @@ def register_demo_seeder(seeder: DemoSeeder) -> DemoSeeder:
     return seeder
 
 
+DEMO_PASSWORD = "demo-publica-do-outorga"
+
+
 def demo_password(username: str) -> str:
-    return "demo-" + username.replace(".", "-")
+    return DEMO_PASSWORD
 
 
 def demo_cpf(number: int) -> str:

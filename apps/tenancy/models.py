@@ -34,7 +34,7 @@ class Municipality(models.Model):
     name = models.CharField("nome", max_length=120)
     uf = models.CharField("UF", max_length=2, choices=UF.choices)
     slug = models.SlugField("identificador na URL", max_length=80, unique=True)
-    # Regime ids from lawcode (e.g. "olimpia_sp_escolar"); JSON keeps SQLite and PostgreSQL alike.
+    # Regime ids from lawcode (e.g. "exemplo_sp_escolar"); JSON keeps SQLite and PostgreSQL alike.
     regimes = models.JSONField("regimes legais", default=list, blank=True, validators=[validate_regime_ids])
 
     objects = MunicipalityQuerySet.as_manager()
@@ -88,3 +88,129 @@ class Membership(models.Model):
 
     def audit_snapshot(self) -> dict[str, Any]:
         return {"user_id": self.user_id, "municipality": self.municipality.ibge_code, "role": self.role}
+
+
+class DeploymentAdministrator(models.Model):
+    """The installation's administrator (whoever runs the Outorga server for one or more prefeituras).
+
+    Not a Django superuser: it sees no municipal row by itself. It may create municipalities and becomes
+    the administrator (a Membership) of each one it creates, so everything it does there goes through the
+    same permission matrix and audit trail as any municipal administrator. Created by
+    `manage.py outorga_setup_admin`.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="deployment_admin",
+        verbose_name="usuário",
+    )
+    created_at = models.DateTimeField("criado em", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "administrador da instalação"
+        verbose_name_plural = "administradores da instalação"
+
+    def __str__(self) -> str:
+        return str(self.user)
+
+
+def is_deployment_admin(user: Any) -> bool:
+    if user is None or not user.is_authenticated or not user.is_active:
+        return False
+    return DeploymentAdministrator.objects.filter(user_id=user.pk).exists()
+
+
+class InvitationState(models.TextChoices):
+    PENDING = "pending", "Aguardando o convidado"
+    ACCEPTED = "accepted", "Aceito"
+    REVOKED = "revoked", "Cancelado"
+    EXPIRED = "expired", "Expirado"
+
+
+class Invitation(models.Model):
+    """A one-time link sent by e-mail that lets someone create their login and set their password.
+
+    Only the SHA-256 of the token is stored: a copy of the database does not hold usable links. The account
+    itself is created when the link is used, so an expired or cancelled invitation leaves nothing behind.
+    """
+
+    email = models.EmailField("e-mail")
+    full_name = models.CharField("nome completo", max_length=200)
+    token_hash = models.CharField("resumo do token", max_length=64, unique=True)
+    created_at = models.DateTimeField("criado em", auto_now_add=True)
+    expires_at = models.DateTimeField("expira em")
+    accepted_at = models.DateTimeField("aceito em", null=True, blank=True)
+    revoked_at = models.DateTimeField("cancelado em", null=True, blank=True)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="convidado por",
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="conta criada",
+    )
+
+    class Meta:
+        abstract = True
+
+    def state(self, now: Any) -> InvitationState:
+        if self.accepted_at is not None:
+            return InvitationState.ACCEPTED
+        if self.revoked_at is not None:
+            return InvitationState.REVOKED
+        if now >= self.expires_at:
+            return InvitationState.EXPIRED
+        return InvitationState.PENDING
+
+    def is_usable(self, now: Any) -> bool:
+        return self.state(now) == InvitationState.PENDING
+
+
+def validate_role_list(value: Any) -> None:
+    if not isinstance(value, list) or not value or not set(value) <= set(Role.values):
+        raise ValidationError("Papéis: escolha ao menos um papel da lista.", code="invalid_roles")
+
+
+class StaffInvitationQuerySet(MunicipalityScopedQuerySet["StaffInvitation"]):
+    pass
+
+
+class StaffInvitation(Invitation):
+    """A municipality's administrator invites a servidor, who gets these roles when accepting."""
+
+    municipality = models.ForeignKey(
+        Municipality, on_delete=models.PROTECT, related_name="staff_invitations", verbose_name="município"
+    )
+    roles = models.JSONField("papéis", default=list, validators=[validate_role_list])
+
+    objects = StaffInvitationQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "convite de servidor"
+        verbose_name_plural = "convites de servidores"
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"Convite de {self.full_name} para {self.municipality}"
+
+    @property
+    def role_labels(self) -> list[str]:
+        return [Role(role).label for role in self.roles]
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        # The e-mail address stays out of the permanent log (LGPD art. 6 III): the row keeps it.
+        return {
+            "municipality": self.municipality.ibge_code,
+            "roles": list(self.roles),
+            "expires_at": self.expires_at,
+            "invited_by": self.invited_by_id,
+        }

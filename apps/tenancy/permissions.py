@@ -71,3 +71,8 @@ register(
     "accounts.user",
     {VIEW: {Role.ADMINISTRATOR, Role.AUDITOR_DPO}},
 )
+# Invitations carry roles: only who may grant roles may see and send them.
+register(
+    "tenancy.staffinvitation",
+    {VIEW: {Role.ADMINISTRATOR}, CHANGE: {Role.ADMINISTRATOR}},
+)

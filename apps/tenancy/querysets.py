@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar
 
 from django.apps import apps
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 
 from apps.tenancy.permissions import roles_allowed
 
@@ -59,8 +61,43 @@ def user_can(user: AnyUser | None, municipality_id: int, model_label: str, actio
         return False
     if getattr(user, "is_superuser", False):
         return True
-    membership = apps.get_model("tenancy", "Membership")
     roles = roles_allowed(model_label, action)
-    return bool(
-        membership.objects.filter(user_id=user.pk, municipality_id=municipality_id, role__in=roles).exists()
+    return not roles.isdisjoint(_roles_of(user.pk, municipality_id))
+
+
+# Within one request a page asks user_can many times (every menu entry, every card): the user's roles are read
+# once per request (RequestRolesMiddleware opens the cache) instead of one EXISTS query per question. Outside a
+# request (services, commands, tests) nothing is cached, so a role granted a moment ago always counts.
+_request_roles: ContextVar[dict[tuple[Any, int], frozenset[str]] | None] = ContextVar(
+    "request_roles", default=None
+)
+
+
+def _roles_of(user_id: Any, municipality_id: int) -> frozenset[str]:
+    cache = _request_roles.get()
+    key = (user_id, municipality_id)
+    if cache is not None and key in cache:
+        return cache[key]
+    membership = apps.get_model("tenancy", "Membership")
+    roles = frozenset(
+        membership.objects.filter(user_id=user_id, municipality_id=municipality_id).values_list(
+            "role", flat=True
+        )
     )
+    if cache is not None:
+        cache[key] = roles
+    return roles
+
+
+class RequestRolesMiddleware:
+    """Opens the per-request roles cache of user_can and closes it when the response is ready."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        token = _request_roles.set({})
+        try:
+            return self.get_response(request)
+        finally:
+            _request_roles.reset(token)

@@ -2,16 +2,31 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Any
 
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.text import slugify
 
+from apps.accounts.choices import UserKind
+from apps.accounts.models import User
+from apps.accounts.services import user_create
 from apps.audit.services import audit_record
-from apps.tenancy.models import Membership, Municipality
-
-if TYPE_CHECKING:
-    from apps.accounts.models import User
+from apps.tenancy.choices import Role
+from apps.tenancy.mail import mail_after_commit
+from apps.tenancy.models import (
+    DeploymentAdministrator,
+    Membership,
+    Municipality,
+    StaffInvitation,
+    is_deployment_admin,
+)
+from apps.tenancy.querysets import user_can
+from apps.tenancy.tokens import INVITATION_VALIDITY, new_token, token_digest
 
 
 @transaction.atomic
@@ -56,3 +71,275 @@ def membership_revoke(*, actor: User | None, membership: Membership) -> None:
         actor=actor, municipality=municipality, action="membership.revoke",
         object_type="tenancy.membership", object_id=object_id, before=before,
     )  # fmt: skip
+
+
+# --- the installation's administrator and new municipalities ------------------------------------------------
+
+MEMBERSHIP = "tenancy.membership"
+INVITATION_UNUSABLE = (
+    "Este convite não pode mais ser usado: ele já foi aceito, expirou ou foi cancelado. "
+    "Peça um novo convite ao administrador do município."
+)
+
+
+@dataclass(frozen=True)
+class FirstAdmin:
+    user: User
+    created: bool
+
+
+def check_new_password(password: str, *, username: str, email: str, full_name: str) -> None:
+    """Django's password validators (settings.AUTH_PASSWORD_VALIDATORS), with the error on the password field.
+
+    The candidate user lets the similarity validator compare the password with the name and the e-mail.
+    """
+    candidate = User(username=username, email=email, full_name=full_name)
+    try:
+        validate_password(password, user=candidate)
+    except ValidationError as exc:
+        raise ValidationError({"password": exc.messages}) from None
+
+
+def check_username_free(username: str) -> None:
+    if not username.strip():
+        raise ValidationError({"username": "Usuário: informe o nome de usuário para entrar no Outorga."})
+    if User.objects.filter(username__iexact=username.strip()).exists():
+        raise ValidationError({"username": f"Usuário: «{username.strip()}» já está em uso; escolha outro."})
+
+
+@transaction.atomic
+def deployment_admin_create_first(*, username: str, email: str, password: str, full_name: str) -> FirstAdmin:
+    """Create the installation's administrator, once. Run again, it changes nothing and says who exists."""
+    existing = DeploymentAdministrator.objects.select_related("user").order_by("pk").first()
+    if existing is not None:
+        return FirstAdmin(existing.user, created=False)
+    username, email, full_name = username.strip(), email.strip(), full_name.strip()
+    check_username_free(username)
+    if not email:
+        raise ValidationError(
+            {"email": "E-mail: informe o e-mail do administrador (para recuperar a senha)."}
+        )
+    check_new_password(password, username=username, email=email, full_name=full_name)
+    user = user_create(
+        actor=None,
+        username=username,
+        password=password,
+        full_name=full_name or username,
+        kind=UserKind.STAFF,
+        email=email,
+    )
+    admin = DeploymentAdministrator.objects.create(user=user)
+    audit_record(
+        actor=None,
+        municipality=None,
+        action="deployment_admin.create",
+        obj=admin,
+        after={"user_id": user.pk, "username": user.username},
+    )
+    return FirstAdmin(user, created=True)
+
+
+@transaction.atomic
+def municipality_setup(
+    *, actor: User, ibge_code: str, name: str, uf: str, regimes: list[str]
+) -> Municipality:
+    """The installation's administrator creates a municipality and becomes its first administrator.
+
+    Holding the administrator role there (an audited Membership) is what lets it configure the law's values
+    and invite the prefeitura's staff through the same gate as anyone else; it can later hand over.
+    """
+    if not is_deployment_admin(actor):
+        raise PermissionDenied("Somente o administrador da instalação pode criar municípios.")
+    if not regimes:
+        raise ValidationError({"regimes": "Regimes: escolha ao menos um regime legal para o município."})
+    municipality = municipality_create(
+        actor=actor, ibge_code=ibge_code.strip(), name=name.strip(), uf=uf, regimes=list(regimes)
+    )
+    membership_grant(actor=actor, user=actor, municipality=municipality, role=Role.ADMINISTRATOR)
+    return municipality
+
+
+# --- the team of a municipality: invitations, roles, accounts -----------------------------------------------
+
+
+def _require_admin(actor: User, municipality: Municipality, what: str) -> None:
+    if not user_can(actor, municipality.pk, MEMBERSHIP, "change"):
+        raise PermissionDenied(f"{what}: você não administra a equipe de {municipality}.")
+
+
+def invitation_link(base_url: str, route: str, token: str) -> str:
+    return base_url.rstrip("/") + reverse(route, args=[token])
+
+
+@transaction.atomic
+def staff_invitation_create(
+    *, actor: User, municipality: Municipality, email: str, full_name: str, roles: list[str], base_url: str
+) -> StaffInvitation:
+    """Invite a servidor by e-mail; the link (valid for INVITATION_VALIDITY, once) creates their login.
+
+    Inviting the same e-mail again cancels the earlier pending invitation, so only the newest link works.
+    """
+    _require_admin(actor, municipality, "Convite")
+    email = email.strip()
+    now = timezone.now()
+    for earlier in StaffInvitation.objects.filter(municipality=municipality, email__iexact=email):
+        if earlier.is_usable(now):
+            _revoke(actor, earlier, now)
+    token, digest = new_token()
+    ordered_roles = [role for role in Role.values if role in set(roles)]
+    invitation = StaffInvitation(
+        municipality=municipality, email=email, full_name=full_name.strip(), roles=ordered_roles,
+        token_hash=digest, expires_at=now + INVITATION_VALIDITY, invited_by=actor,
+    )  # fmt: skip
+    invitation.full_clean()
+    invitation.save()
+    audit_record(
+        actor=actor,
+        municipality=municipality,
+        action="staff_invitation.create",
+        obj=invitation,
+        after=invitation.audit_snapshot(),
+    )
+    mail_after_commit(
+        to=email, subject=f"Convite para o Outorga — Prefeitura de {municipality.name}-{municipality.uf}",
+        template="tenancy/mail/staff_invitation.txt",
+        context={"invitation": invitation, "inviter": actor, "municipality": municipality,
+                 "link": invitation_link(base_url, "tenancy:invitation_accept", token)},
+    )  # fmt: skip
+    return invitation
+
+
+def _revoke(actor: User, invitation: StaffInvitation, now: Any) -> None:
+    invitation.revoked_at = now
+    invitation.save(update_fields=["revoked_at"])
+    audit_record(
+        actor=actor,
+        municipality=invitation.municipality,
+        action="staff_invitation.revoke",
+        obj=invitation,
+        after={"revoked_at": now},
+    )
+
+
+@transaction.atomic
+def staff_invitation_revoke(*, actor: User, invitation: StaffInvitation) -> StaffInvitation:
+    _require_admin(actor, invitation.municipality, "Convite")
+    if not invitation.is_usable(timezone.now()):
+        raise ValidationError({"invitation": "Convite: só um convite ainda pendente pode ser cancelado."})
+    _revoke(actor, invitation, timezone.now())
+    return invitation
+
+
+@transaction.atomic
+def staff_invitation_accept(*, token: str, username: str, password: str) -> User:
+    """The invitee chooses a username and a password; the account and the invited roles are created together.
+
+    The account and the roles are recorded as the inviter's doing (it was their decision), the acceptance as the
+    invitee's. An invitation whose inviter no longer administers the municipality is void.
+    """
+    invitation = (
+        StaffInvitation.objects.select_for_update()
+        .select_related("municipality", "invited_by")
+        .filter(token_hash=token_digest(token))
+        .first()
+    )
+    now = timezone.now()
+    if invitation is None or not invitation.is_usable(now):
+        raise ValidationError(INVITATION_UNUSABLE)
+    inviter = invitation.invited_by
+    if not user_can(inviter, invitation.municipality_id, MEMBERSHIP, "change"):
+        raise ValidationError(INVITATION_UNUSABLE)
+    check_username_free(username)
+    check_new_password(password, username=username, email=invitation.email, full_name=invitation.full_name)
+    user = user_create(
+        actor=inviter,
+        username=username.strip(),
+        password=password,
+        full_name=invitation.full_name,
+        kind=UserKind.STAFF,
+        email=invitation.email,
+    )
+    for role in invitation.roles:
+        membership_grant(actor=inviter, user=user, municipality=invitation.municipality, role=role)
+    invitation.accepted_at, invitation.user = now, user
+    invitation.save(update_fields=["accepted_at", "user"])
+    audit_record(
+        actor=user,
+        municipality=invitation.municipality,
+        action="staff_invitation.accept",
+        obj=invitation,
+        after={"user_id": user.pk, "roles": list(invitation.roles)},
+    )
+    return user
+
+
+@transaction.atomic
+def team_role_assign(*, actor: User, municipality: Municipality, user: User, role: str) -> Membership:
+    """Give one more role to someone already in the municipality's team (newcomers get an invitation)."""
+    _require_admin(actor, municipality, "Papel")
+    if not Membership.objects.filter(user=user, municipality=municipality).exists():
+        raise ValidationError(
+            {"user": "Servidor: não faz parte da equipe deste município; envie um convite."}
+        )
+    if role not in Role.values:
+        raise ValidationError({"role": "Papel: escolha um papel da lista."})
+    return membership_grant(actor=actor, user=user, municipality=municipality, role=role)
+
+
+@transaction.atomic
+def team_role_remove(*, actor: User, membership: Membership) -> None:
+    """Take a role away; the municipality always keeps at least one active administrator."""
+    _require_admin(actor, membership.municipality, "Papel")
+    if membership.role == Role.ADMINISTRATOR:
+        others = Membership.objects.filter(
+            municipality=membership.municipality, role=Role.ADMINISTRATOR, user__is_active=True
+        ).exclude(pk=membership.pk)
+        if not others.exists():
+            raise ValidationError(
+                {
+                    "role": "Papel: este é o último administrador do município; nomeie outro antes de retirá-lo."
+                }
+            )
+    membership_revoke(actor=actor, membership=membership)
+
+
+@transaction.atomic
+def staff_account_set_active(*, actor: User, municipality: Municipality, user: User, active: bool) -> User:
+    """Deactivate (or reactivate) a servidor's login: an inactive account cannot sign in and its open sessions
+    stop working at the next request. Its roles and its history stay.
+
+    The login is one for every municipality, so a municipality's administrator may switch it off only when every
+    role it holds is in a municipality that administrator also administers.
+    """
+    _require_admin(actor, municipality, "Conta")
+    held = Membership.objects.filter(user=user)
+    if not held.filter(municipality=municipality).exists():
+        raise ValidationError({"user": "Servidor: não faz parte da equipe deste município."})
+    if user.pk == actor.pk:
+        raise ValidationError({"user": "Conta: você não pode desativar ou reativar a sua própria conta."})
+    if DeploymentAdministrator.objects.filter(user_id=user.pk).exists():
+        raise ValidationError(
+            {"user": "Conta: a conta do administrador da instalação não se altera por aqui."}
+        )
+    administered = Membership.objects.filter(user_id=actor.pk, role=Role.ADMINISTRATOR).values(
+        "municipality_id"
+    )
+    if not actor.is_superuser and held.exclude(municipality_id__in=administered).exists():
+        raise ValidationError(
+            {
+                "user": "Conta: este servidor também trabalha em outro município; retire os "
+                "papéis dele neste município em vez de desativar a conta."
+            }
+        )
+    before = {"is_active": user.is_active}
+    user.is_active = active
+    user.save(update_fields=["is_active"])
+    audit_record(
+        actor=actor,
+        municipality=municipality,
+        action="user.reactivate" if active else "user.deactivate",
+        obj=user,
+        before=before,
+        after={"is_active": active},
+    )
+    return user

@@ -1,14 +1,39 @@
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from typing import Any
 
-from apps.accounts.models import PERSONAL_DATA_FIELDS
+from django.contrib import messages
+from django.contrib.auth import authenticate, login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.password_validation import password_validators_help_texts
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from apps.accounts.models import PERSONAL_DATA_FIELDS, User
 from apps.audit.services import audit_personal_data_read
-from apps.tenancy.models import Membership, Municipality
+from apps.tenancy import services
+from apps.tenancy.choices import Role
+from apps.tenancy.forms import (
+    MunicipalityForm,
+    RoleAssignForm,
+    SetPasswordFromInvitationForm,
+    StaffInvitationForm,
+    apply_refusal,
+)
+from apps.tenancy.models import Membership, Municipality, StaffInvitation, is_deployment_admin
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from apps.tenancy.selectors import pending_invitations, staff_invitation_for_token, team_rows
+
+MEMBERSHIP = "tenancy.membership"
+
+
+def _actor(request: HttpRequest) -> User:
+    """The signed-in user of a @login_required view."""
+    assert isinstance(request.user, User)
+    return request.user
 
 
 def _municipality(request: HttpRequest, ibge_code: str) -> Municipality:
@@ -19,15 +44,11 @@ def _municipality(request: HttpRequest, ibge_code: str) -> Municipality:
 @require_GET
 def team_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
     municipality = _municipality(request, ibge_code)
-    memberships = (
-        Membership.objects.for_user(request.user, "view")
-        .filter(municipality=municipality)
-        .select_related("user")
-        .order_by("user__full_name", "role")
-    )
     context = {
         "municipality": municipality,
-        "memberships": memberships,
+        "rows": team_rows(request.user, municipality),
+        "invitations": pending_invitations(request.user, municipality),
+        "can_manage": user_can(request.user, municipality.pk, MEMBERSHIP, "change"),
         "can_see_personal_data": user_can(request.user, municipality.pk, "accounts.user", "view"),
     }
     return render(request, "tenancy/team_list.html", context)
@@ -49,8 +70,233 @@ def member_detail(request: HttpRequest, ibge_code: str, user_id: int) -> HttpRes
         raise Http404("Registro não encontrado.")
     member = memberships[0].user
     audit_personal_data_read(
-        actor=request.user, municipality=municipality, obj=member, fields=PERSONAL_DATA_FIELDS,
+        actor=_actor(request), municipality=municipality, obj=member, fields=PERSONAL_DATA_FIELDS,
         request_id=getattr(request, "request_id", ""),
     )  # fmt: skip
     context = {"municipality": municipality, "member": member, "memberships": memberships}
     return render(request, "tenancy/member_detail.html", context)
+
+
+# --- set-up by the installation's administrator -------------------------------------------------------------
+
+
+def _deployment_admin_only(request: HttpRequest) -> None:
+    """Anyone else gets 404: the set-up screens are not even shown to exist."""
+    if not is_deployment_admin(request.user):
+        raise Http404("Página não encontrada.")
+
+
+@login_required
+@require_GET
+def municipality_list(request: HttpRequest) -> HttpResponse:
+    _deployment_admin_only(request)
+    administered = set(
+        Membership.objects.filter(user=_actor(request), role=Role.ADMINISTRATOR).values_list(
+            "municipality_id", flat=True
+        )
+    )
+    rows = [(municipality, municipality.pk in administered) for municipality in Municipality.objects.all()]
+    return render(request, "tenancy/municipality_list.html", {"rows": rows})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def municipality_new(request: HttpRequest) -> HttpResponse:
+    _deployment_admin_only(request)
+    form = MunicipalityForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            municipality = services.municipality_setup(actor=_actor(request), **form.cleaned_data)
+        except ValidationError as exc:
+            apply_refusal(form, exc)
+        else:
+            messages.success(
+                request,
+                f"Município {municipality} criado; você é o administrador dele. Agora defina os valores "
+                "configuráveis da lei e convide a equipe da prefeitura.",
+            )
+            return redirect("lawconfig:overview", ibge_code=municipality.ibge_code)
+    return render(request, "tenancy/municipality_new.html", {"form": form})
+
+
+# --- team management by the municipality's administrator ----------------------------------------------------
+
+
+def _administered(request: HttpRequest, ibge_code: str) -> Municipality:
+    """The municipality, if the user administers its team; 404 otherwise (like a row outside their scope)."""
+    municipality = _municipality(request, ibge_code)
+    if not user_can(request.user, municipality.pk, MEMBERSHIP, "change"):
+        raise Http404("Registro não encontrado.")
+    return municipality
+
+
+def _team_member(
+    request: HttpRequest, municipality: Municipality, user_id: int
+) -> tuple[User, list[Membership]]:
+    memberships = list(
+        Membership.objects.for_user(request.user, "change")
+        .filter(municipality=municipality, user_id=user_id)
+        .select_related("user")
+    )
+    if not memberships:
+        raise Http404("Registro não encontrado.")
+    return memberships[0].user, memberships
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def staff_invite(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    municipality = _administered(request, ibge_code)
+    form = StaffInvitationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            invitation = services.staff_invitation_create(
+                actor=_actor(request),
+                municipality=municipality,
+                base_url=request.build_absolute_uri("/"),
+                **form.cleaned_data,
+            )
+        except ValidationError as exc:
+            apply_refusal(form, exc)
+        else:
+            messages.success(
+                request,
+                f"Convite enviado para {invitation.email}. O link vale até "
+                f"{timezone.localtime(invitation.expires_at):%d/%m/%Y às %H:%M} e só pode ser usado uma vez.",
+            )
+            return redirect("tenancy:team_list", ibge_code=municipality.ibge_code)
+    return render(request, "tenancy/staff_invite.html", {"municipality": municipality, "form": form})
+
+
+@login_required
+@require_POST
+def staff_invitation_revoke(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _administered(request, ibge_code)
+    invitation = get_object_for_user_or_404(
+        StaffInvitation.objects.filter(municipality=municipality), request.user, "change", pk=pk
+    )
+    try:
+        services.staff_invitation_revoke(actor=_actor(request), invitation=invitation)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, f"Convite de {invitation.full_name} cancelado: o link não funciona mais.")
+    return redirect("tenancy:team_list", ibge_code=municipality.ibge_code)
+
+
+@login_required
+@require_GET
+def member_roles(request: HttpRequest, ibge_code: str, user_id: int) -> HttpResponse:
+    """Roles of one servidor in this municipality: add one, remove one, switch the account off or on."""
+    municipality = _administered(request, ibge_code)
+    member, memberships = _team_member(request, municipality, user_id)
+    form = RoleAssignForm(held={m.role for m in memberships})
+    return _member_roles_page(request, municipality, member, memberships, form)
+
+
+@login_required
+@require_POST
+def member_role_add(request: HttpRequest, ibge_code: str, user_id: int) -> HttpResponse:
+    municipality = _administered(request, ibge_code)
+    member, memberships = _team_member(request, municipality, user_id)
+    form = RoleAssignForm(request.POST, held={m.role for m in memberships})
+    if form.is_valid():
+        try:
+            membership = services.team_role_assign(
+                actor=_actor(request), municipality=municipality, user=member, role=form.cleaned_data["role"]
+            )
+        except ValidationError as exc:
+            apply_refusal(form, exc)
+        else:
+            messages.success(request, f"Papel {membership.get_role_display()} dado a {member.display_name}.")
+            return redirect("tenancy:member_roles", ibge_code=municipality.ibge_code, user_id=member.pk)
+    return _member_roles_page(request, municipality, member, memberships, form)
+
+
+def _member_roles_page(
+    request: HttpRequest, municipality: Municipality, member: User, memberships: list[Membership], form: Any
+) -> HttpResponse:
+    context = {
+        "municipality": municipality,
+        "member": member,
+        "memberships": memberships,
+        "form": form,
+        "is_self": member.pk == request.user.pk,
+    }
+    return render(request, "tenancy/member_roles.html", context)
+
+
+@login_required
+@require_POST
+def member_role_remove(
+    request: HttpRequest, ibge_code: str, user_id: int, membership_id: int
+) -> HttpResponse:
+    municipality = _administered(request, ibge_code)
+    _, memberships = _team_member(request, municipality, user_id)
+    membership = next((m for m in memberships if m.pk == membership_id), None)
+    if membership is None:
+        raise Http404("Registro não encontrado.")
+    label, name = membership.get_role_display(), membership.user.display_name
+    try:
+        services.team_role_remove(actor=_actor(request), membership=membership)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, f"Papel {label} retirado de {name}.")
+    if not Membership.objects.filter(municipality=municipality, user_id=user_id).exists():
+        return redirect("tenancy:team_list", ibge_code=municipality.ibge_code)
+    return redirect("tenancy:member_roles", ibge_code=municipality.ibge_code, user_id=user_id)
+
+
+@login_required
+@require_POST
+def member_set_active(request: HttpRequest, ibge_code: str, user_id: int) -> HttpResponse:
+    municipality = _administered(request, ibge_code)
+    member, _ = _team_member(request, municipality, user_id)
+    active = request.POST.get("active") == "1"
+    try:
+        services.staff_account_set_active(
+            actor=_actor(request), municipality=municipality, user=member, active=active
+        )
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        done = "reativada: pode entrar de novo" if active else "desativada: não consegue mais entrar"
+        messages.success(request, f"Conta de {member.display_name} {done}.")
+    return redirect("tenancy:member_roles", ibge_code=municipality.ibge_code, user_id=member.pk)
+
+
+# --- the invitee's side (no login: the link is the credential) ----------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
+    invitation = staff_invitation_for_token(token)
+    if invitation is None or not invitation.is_usable(timezone.now()):
+        return render(
+            request, "tenancy/invitation_unusable.html", {"message": services.INVITATION_UNUSABLE}, status=404
+        )
+    form = SetPasswordFromInvitationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        username, password = form.cleaned_data["username"], form.cleaned_data["password"]
+        try:
+            services.staff_invitation_accept(token=token, username=username, password=password)
+        except ValidationError as exc:
+            apply_refusal(form, exc)
+        else:
+            return _sign_in_new_account(request, username, password, invitation.municipality)
+    context = {"invitation": invitation, "form": form, "password_rules": password_validators_help_texts()}
+    return render(request, "tenancy/invitation_accept.html", context)
+
+
+def _sign_in_new_account(
+    request: HttpRequest, username: str, password: str, municipality: Municipality
+) -> HttpResponse:
+    """Sign the new servidor in through the normal authentication backends (lockout, audit) and show their home."""
+    user = authenticate(request, username=username.strip(), password=password)
+    if user is None:
+        messages.success(request, "Conta criada. Entre com o usuário e a senha que você escolheu.")
+        return redirect("login")
+    login(request, user)
+    messages.success(request, f"Bem-vindo(a) ao Outorga, {user}. Sua conta está pronta.")
+    return redirect("municipality_home", ibge_code=municipality.ibge_code)

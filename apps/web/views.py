@@ -8,7 +8,7 @@ from django.views.decorators.http import require_GET
 
 from apps.accounts.choices import UserKind
 from apps.tenancy.choices import Role
-from apps.tenancy.models import Membership, Municipality
+from apps.tenancy.models import Membership, Municipality, is_deployment_admin
 from apps.web.cards import Card, CardContext, cards_for
 from apps.web.selectors import default_municipality, municipalities_of, municipality_for_request
 
@@ -22,6 +22,8 @@ def home(request: HttpRequest) -> HttpResponse:
         # Operators and drivers have no staff home: theirs is the portal, whichever login they used.
         return redirect("portal:home")
     municipality = default_municipality(request)
+    if municipality is None and is_deployment_admin(request.user):
+        return redirect("tenancy:municipality_list")
     if municipality is None:
         return render(request, "web/no_municipality.html")
     return redirect("municipality_home", ibge_code=municipality.ibge_code)

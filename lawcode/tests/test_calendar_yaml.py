@@ -178,7 +178,6 @@ def test_every_regime_calendar_loads(path: Path) -> None:
     uf = _uf_of(path.parent)
     data: Any = load_yaml(path)  # the loader lawcode.registry uses
     city = LegalCalendar.from_yaml_data(uf, data, str(path))
-    assert city.municipal_holidays, f"{path} lists no municipal holiday"
     for holiday in city.municipal_holidays:
         day = holiday.date_in(2026)
         assert day is None or not city.is_business_day(day)

@@ -25,9 +25,9 @@ def _load(path: Path, regime_id: str = "olimpia_sp_escolar") -> object:
     return load_checklist(path, get_regime(regime_id).citer, regime_id)
 
 
-@pytest.mark.parametrize("regime_id", regime_ids())
-def test_every_regime_has_a_checklist_whose_items_all_cite(regime_id: str) -> None:
-    assert has_checklist(regime_id)
+@pytest.mark.parametrize("regime_id", [r for r in regime_ids() if has_checklist(r)])
+def test_every_checklist_item_cites(regime_id: str) -> None:
+    """The checklist is optional (a law may require no vistoria); where there is one, every item cites."""
     checklist = checklist_for(regime_id)
     assert checklist.items
     for item in checklist.items:

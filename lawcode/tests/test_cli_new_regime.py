@@ -50,12 +50,15 @@ def test_the_page_holds_every_file_of_the_folder() -> None:
             "law.txt",
             "regime.yaml",
             "parameters.yaml",
+            "units.yaml",
             "interpretations.yaml",
             "catalog.yaml",
             "calendar.yaml",
             "not_computable.yaml",
+            "procedure.yaml",
             "__init__.py",
             "rules/__init__.py",
+            "rules/procedures.py",
             "rules/vehicle.py",
             "scenarios/vehicle_permit.yaml",
         )
@@ -65,7 +68,7 @@ def test_the_page_holds_every_file_of_the_folder() -> None:
 def test_its_scenarios_pass_from_the_folder_alone(regime_folder: Path) -> None:
     run = lawcode("test", regime_folder)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.splitlines()[-1] == "6 passed, 0 failed"
+    assert run.stdout.splitlines()[-1] == "7 passed, 0 failed"
 
 
 def test_explain_shows_the_counterfactual(regime_folder: Path) -> None:
@@ -82,10 +85,38 @@ def test_its_coverage_is_complete_and_can_be_written_and_checked(regime_folder: 
     assert lawcode("coverage", "--regime-dir", regime_folder, "--docs", tmp_path, "--write").returncode == 0
     run = lawcode("coverage", "--regime-dir", regime_folder, "--docs", tmp_path, "--check")
     assert run.returncode == 0, run.stdout
-    assert run.stdout.startswith("OK exemplo_sp_escolar — 6 dispositivos cobertos")
+    assert run.stdout.startswith("OK exemplo_sp_escolar — 7 dispositivos cobertos")
 
 
 def test_its_interpretations_are_listed(regime_folder: Path) -> None:
     run = lawcode("interpretations", "--regime-dir", regime_folder)
     assert "INT-EXE-VEHICLE-AGE" in run.stdout
     assert "calendar_year_difference (padrão)" in run.stdout
+
+
+def test_coverage_of_a_folder_outside_the_repository_goes_next_to_it(regime_folder: Path) -> None:
+    """Section 6: --regime-dir without --docs writes and checks <folder>.md beside the folder, not docs/lawcode."""
+    page = regime_folder.parent / "exemplo_sp_escolar.md"
+    assert lawcode("coverage", "--regime-dir", regime_folder, "--write").returncode == 0
+    assert page.is_file() and not (ROOT / "docs" / "lawcode" / "exemplo_sp_escolar.md").exists()
+    run = lawcode("coverage", "--regime-dir", regime_folder, "--check")
+    assert run.returncode == 0, run.stdout
+    assert run.stdout.startswith("OK exemplo_sp_escolar — 7 dispositivos cobertos")
+
+
+def test_new_regime_finds_the_walk_through_laws_numbers(regime_folder: Path, tmp_path: Path) -> None:
+    """Section 0: the skeleton from the page's law.txt lists its three numbers as candidates, cited."""
+    run = lawcode(
+        "new-regime", "--law", regime_folder / "law.txt", "--id", "exemplo_sp_escolar", "--out", tmp_path
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "law.txt: Lei nº 1.234, de 5 de fevereiro de 2024 — 7 dispositivos" in run.stdout
+    candidates = (tmp_path / "exemplo_sp_escolar" / "candidate_parameters.yaml").read_text(encoding="utf-8")
+    for cite, value, unit in (
+        ("art2", 12, "years"),
+        ("art3", 20, "ufesp"),
+        ("art3_parun", 10, "calendar_days"),
+    ):
+        assert f"  - cite: {cite}\n    value: {value}\n    unit: {unit}\n" in candidates
+    meta = (tmp_path / "exemplo_sp_escolar" / "regime.yaml").read_text(encoding="utf-8")
+    assert "in_force: 2024-02-05" in meta and "municipality: Exemplo" in meta

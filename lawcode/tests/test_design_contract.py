@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from lawcode import errors
-from lawcode.facts import DOCUMENT_KINDS
+from lawcode import documents, errors, factfields, fields
 from lawcode.questions import QUESTIONS
 from lawcode.units import Unit
 
@@ -37,7 +36,11 @@ def test_documented_errors_exist_and_every_error_is_documented() -> None:
     assert documented == set(errors.__all__)
 
 
-def test_document_kinds_match() -> None:
+def test_declaration_formats_are_documented() -> None:
     text = section("Facts (`facts.py`)")
-    kinds = text[text.index("Document kinds") :]
-    assert set(re.findall(r"`([a-z_]+)`", kinds)) >= set(DOCUMENT_KINDS)
+    kinds = text[text.index("### Document kinds") :]
+    words = set(re.findall(r"[a-z_]+", kinds))
+    assert set(documents.PRESENTERS) | set(documents.VALIDITY_RULES) <= words
+    assert {"label", "presented_by", "cite", "validity", "negative_certificate", "details"} <= words
+    assert set(factfields.ENTITIES) <= words
+    assert set(fields.FIELD_TYPES) <= words

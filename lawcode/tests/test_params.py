@@ -11,7 +11,7 @@ from lawcode.config import Config
 from lawcode.errors import InvalidFactError, MissingParameterError, RegimeDefinitionError
 from lawcode.fiscal import comunicado_key, round_brl, ufesp_parameter
 from lawcode.params import Parameter, ParameterValue, coerce_value
-from lawcode.units import Unit
+from lawcode.units import FineUnit, Unit
 
 
 def value(start: dt.date, amount: object) -> ParameterValue:
@@ -48,7 +48,9 @@ def test_with_values_lets_the_override_win_on_the_same_date() -> None:
 
 def test_values_are_coerced_by_unit() -> None:
     assert coerce_value(5.45, Unit.BRL) == Decimal("5.45")
-    assert coerce_value("0.25", Unit.UFM) == Decimal("0.25")
+    ufm = FineUnit("ufm", "UFM", "Unidade Fiscal do Município", "parameter", "ufm", "art8")
+    assert coerce_value("0.25", ufm) == Decimal("0.25")
+    assert coerce_value("5.56", Unit.PERCENT) == Decimal("5.56")
     assert coerce_value(15, Unit.YEARS) == 15
     assert coerce_value({"1": [2, 8]}, Unit.COUNT) == {"1": (2, 8)}
     with pytest.raises(RegimeDefinitionError):

@@ -1,22 +1,35 @@
-"""Every real regime folder loads and validates; the Patrocínio UFM is never invented."""
+"""Every regime folder is discovered, loads and validates — whatever regimes the registry holds.
+
+These tests name no regime: adding a municipality's folder is enough for it to be checked here. What a
+regime's own data says (its dates, its unknown UFM…) is tested in its folder, ``lawcode/regimes/<id>/tests``.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
+import shutil
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
-from lawcode.errors import MissingParameterError, RegimeDefinitionError
-from lawcode.registry import all_regimes, get_regime, regime_ids
+from lawcode.config import Config
+from lawcode.errors import LawNotInForceError, RegimeDefinitionError
+from lawcode.regime import Regime
+from lawcode.registry import REGIMES_DIR, all_regimes, get_regime, load_regime, regime_ids
 
-EXPECTED = ["olimpia_sp_escolar", "patrocinio_mg_aplicativo", "votuporanga_sp_escolar"]
+from .conftest import DEMO_PACKAGE
+
+IDS = regime_ids()
+Copy = Callable[[dict[str, str]], Regime]
 
 
-def test_discovers_every_regime_folder() -> None:
-    assert regime_ids() == EXPECTED
+def test_discovers_every_folder_holding_a_regime_yaml() -> None:
+    folders = sorted(p.name for p in REGIMES_DIR.iterdir() if p.is_dir() and (p / "regime.yaml").exists())
+    assert folders == IDS and IDS
 
 
-@pytest.mark.parametrize("regime_id", EXPECTED)
+@pytest.mark.parametrize("regime_id", IDS)
 def test_every_regime_loads_with_valid_citations(regime_id: str) -> None:
     regime = get_regime(regime_id)
     assert regime.id == regime_id
@@ -28,36 +41,59 @@ def test_every_regime_loads_with_valid_citations(regime_id: str) -> None:
 
 
 def test_all_regimes_is_sorted_by_id() -> None:
-    assert [r.id for r in all_regimes()] == EXPECTED
+    assert [r.id for r in all_regimes()] == IDS
 
 
 def test_unknown_regime_lists_the_known_ones() -> None:
     with pytest.raises(RegimeDefinitionError) as error:
-        get_regime("olimpia")
-    assert "olimpia_sp_escolar" in error.value.message
+        get_regime(IDS[0] + "_typo")
+    assert all(regime_id in error.value.message for regime_id in IDS)
 
 
-def test_patrocinio_ufm_is_unknown_and_says_what_to_configure() -> None:
-    regime = get_regime("patrocinio_mg_aplicativo")
-    with pytest.raises(MissingParameterError) as error:
-        regime.parameters["ufm"].value_on(dt.date(2026, 3, 1), regime.id)
-    assert error.value.name == "ufm" and "patrocinio_mg_aplicativo" in error.value.message
-
-
-def test_votuporanga_amendment_dates_come_from_regime_yaml() -> None:
-    law = get_regime("votuporanga_sp_escolar").main_act
-    assert law.amendments[0].key == "lei6151_2018"
-    assert law.text is not None
-    assert law.text.wording("art4_par2", on=dt.date(2017, 1, 1)).version_key == "original"
-    assert law.text.wording("art4_par2", on=dt.date(2019, 1, 1)).version_key == "lei6151_2018"
-
-
-def test_patrocinio_is_not_in_force_during_its_vacatio_legis() -> None:
-    from lawcode.errors import LawNotInForceError
-
-    regime = get_regime("patrocinio_mg_aplicativo")
-    assert regime.in_force == dt.date(2025, 12, 22)
+@pytest.mark.parametrize("regime_id", IDS)
+def test_no_question_is_answered_before_the_law_is_in_force(regime_id: str) -> None:
+    regime = get_regime(regime_id)
     question = next(q for q in regime.questions() if q != "law_in_force")
+    day_before = regime.in_force - dt.timedelta(days=1)
     with pytest.raises(LawNotInForceError) as error:
-        regime.evaluate(question, {}, as_of=dt.date(2025, 12, 21))
-    assert "22/12/2025" in error.value.message_pt
+        regime.evaluate(question, {}, as_of=day_before)
+    assert f"{regime.in_force:%d/%m/%Y}" in error.value.message_pt
+
+
+# --- what docs/lawcode/new-regime.md lists as optional is optional ------------------------------------------
+
+
+@pytest.fixture
+def bare_copy(tmp_path: Path) -> Callable[..., Path]:
+    """A copy of the fixture regime without some of its files."""
+    from .conftest import DEMO_FOLDER
+
+    def build(*removed: str) -> Path:
+        folder = tmp_path / "demo_sp"
+        shutil.copytree(DEMO_FOLDER, folder, ignore=shutil.ignore_patterns("__pycache__"))
+        for name in removed:
+            (folder / name).unlink()
+        return folder
+
+    return build
+
+
+def test_a_regime_without_calendar_or_municipal_holidays_loads(bare_copy: Callable[..., Path]) -> None:
+    regime = load_regime(bare_copy("calendar.yaml"), DEMO_PACKAGE)
+    calendar = regime.calendar_for(Config())
+    assert not calendar.municipal_holidays
+    assert not calendar.is_business_day(dt.date(2022, 9, 7))  # the national holidays still count
+
+
+def test_a_regime_without_checklist_catalog_or_not_computable_loads(bare_copy: Callable[..., Path]) -> None:
+    folder = bare_copy("catalog.yaml", "not_computable.yaml")
+    assert not (folder / "inspection_checklist.yaml").exists()
+    regime = load_regime(folder, DEMO_PACKAGE)
+    assert regime.catalog == {} and regime.not_computable == {}
+
+
+@pytest.mark.parametrize("required", ["regime.yaml", "law.txt", "procedure.yaml"])
+def test_a_required_file_missing_is_a_loud_error(bare_copy: Callable[..., Path], required: str) -> None:
+    with pytest.raises(RegimeDefinitionError) as error:
+        load_regime(bare_copy(required), DEMO_PACKAGE)
+    assert required in error.value.message

@@ -10,8 +10,13 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from django_otp.plugins.otp_totp.models import TOTPDevice
+
+from apps.accounts.testing import next_code
+from conftest import PERSONA_PASSWORD
 
 CHROMIUM = Path(os.environ.get("OUTORGA_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -57,3 +62,20 @@ def page(browser: object) -> Iterator[object]:
     page.set_default_timeout(10_000)
     yield page
     context.close()
+
+
+def sign_in(
+    page: Any, base_url: str, username: str, password: str = PERSONA_PASSWORD, *, path: str = "/entrar/"
+) -> None:
+    """Log in as a person would: username and password, then (when the page asks) the code their authenticator
+    app shows now, computed from the device's key. A wrong password stays on the login page."""
+    page.goto(f"{base_url}{path}")
+    page.get_by_label("Usuário").fill(username)
+    page.get_by_label("Senha").fill(password)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Entrar").click()
+    if "/entrar/verificacao/" in page.url:
+        device = TOTPDevice.objects.get(user__username=username, confirmed=True)
+        page.get_by_label("Código").fill(next_code(device))
+        with page.expect_navigation():
+            page.get_by_role("button", name="Confirmar").click()

@@ -20,7 +20,8 @@ from apps.licensing.casebook import Case, pf_case, pj_case, upload_documents
 from apps.licensing.tests.conftest import _votuporanga_fleet_cap, issue_permit  # noqa: F401  (fixture reuse)
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
-from conftest import PERSONA_PASSWORD
+
+from .conftest import sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -62,10 +63,7 @@ def _licensed(municipality: Municipality, number: int) -> Case:
 
 
 def _log_in(page: Page, url: str, username: str) -> None:
-    page.goto(f"{url}/entrar/")
-    page.get_by_label("Usuário").fill(username)
-    page.get_by_label("Senha").fill(PERSONA_PASSWORD)
-    page.get_by_role("button", name="Entrar").click()
+    sign_in(page, url, username)
 
 
 WIDEST = """() => [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > 392)

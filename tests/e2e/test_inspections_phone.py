@@ -18,7 +18,8 @@ from apps.licensing.casebook import pf_case
 from apps.licensing.models import Application
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
-from conftest import PERSONA_PASSWORD
+
+from .conftest import sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -55,10 +56,7 @@ def waiting(olimpia: Municipality, inspector: User, settings: Any, tmp_path: Any
 
 
 def _log_in(page: Page, url: str) -> None:
-    page.goto(f"{url}/entrar/")
-    page.get_by_label("Usuário").fill("ivo.vistoriador")
-    page.get_by_label("Senha").fill(PERSONA_PASSWORD)
-    page.get_by_role("button", name="Entrar").click()
+    sign_in(page, url, "ivo.vistoriador")
 
 
 def _choose(page: Page, code: str, choice: str) -> None:

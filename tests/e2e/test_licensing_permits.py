@@ -27,7 +27,8 @@ from apps.licensing.casebook import Case, extra_vehicle, pf_case, pj_case
 from apps.licensing.models import Application, Permit
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
-from conftest import PERSONA_PASSWORD
+
+from .conftest import sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -45,10 +46,7 @@ def today() -> dt.date:
 
 
 def log_in(page: Page, live_server: Any, username: str) -> None:
-    page.goto(f"{live_server.url}/entrar/")
-    page.get_by_label("Usuário").fill(username)
-    page.get_by_label("Senha").fill(PERSONA_PASSWORD)
-    page.get_by_role("button", name="Entrar").click()
+    sign_in(page, live_server.url, username)
 
 
 def click_action(page: Page, label: str) -> None:

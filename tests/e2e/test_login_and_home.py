@@ -12,16 +12,15 @@ from apps.tenancy.models import Municipality
 from apps.tenancy.services import membership_grant
 from conftest import PERSONA_PASSWORD
 
+from .conftest import sign_in
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SCREENSHOT = "/tmp/outorga-home.png"
 
 
 def log_in(page: Page, live_server: Any, username: str, password: str = PERSONA_PASSWORD) -> None:
-    page.goto(f"{live_server.url}/entrar/")
-    page.get_by_label("Usuário").fill(username)
-    page.get_by_label("Senha").fill(password)
-    page.get_by_role("button", name="Entrar").click()
+    sign_in(page, live_server.url, username, password)
 
 
 def test_it_logs_in_and_shows_olimpia_home_with_real_counts(

@@ -8,7 +8,6 @@ test follows the printed code, not a URL it built itself.
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,6 +26,7 @@ from apps.licensing.urls_public import verify_path
 from apps.public.models import Complaint
 from apps.tenancy.models import Municipality
 from apps.tenancy.services import municipality_create
+from outorga.pytest_plugin import require_tools
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -75,8 +75,8 @@ def van(db: None) -> Permit:
 
 def scan_qr(permit: Permit, base_url: str, folder: Path) -> str:
     """What the phone camera reads off the printed permit."""
-    if shutil.which("pdftoppm") is None or shutil.which("zbarimg") is None:
-        pytest.skip("pdftoppm/zbarimg not installed (apt-get install poppler-utils zbar-tools)")
+    require_tools("pdftoppm", package="poppler-utils")
+    require_tools("zbarimg", package="zbar-tools")
     pdf = folder / "alvara.pdf"
     pdf.write_bytes(permit_pdf(permit, base_url + verify_path(permit.qr_token)))
     subprocess.run(

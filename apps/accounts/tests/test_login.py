@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from apps.accounts.middleware import SESSION_EXPIRED_MESSAGE
 from apps.accounts.models import User
+from apps.accounts.testing import give_authenticator, next_code
 from conftest import PERSONA_PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -18,6 +19,9 @@ def test_it_logs_in_with_username_and_goes_to_the_municipality_home(
     response = client.post(
         reverse("login"), {"username": "ana.analista", "password": PERSONA_PASSWORD}, follow=True
     )
+    assert response.redirect_chain[-1][0].startswith(reverse("second_factor_verify"))
+    code = next_code(give_authenticator(analyst_olimpia))
+    response = client.post(response.redirect_chain[-1][0], {"code": code}, follow=True)
     assert response.redirect_chain[-1][0] == reverse("municipality_home", args=["3533908"])
     assert "Painel de Olímpia" in response.content.decode()
 

@@ -6,6 +6,8 @@ import datetime as dt
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from django.core.files.uploadedfile import SimpleUploadedFile
+
 from apps.dueprocess.finality import case_finalize_unappealed
 from apps.dueprocess.models import Sanction
 from apps.enforcement.choices import NoticeChannel, NoticePurpose
@@ -38,3 +40,7 @@ def final_without_appeal(
 ) -> Sanction:
     notify(case, agent, notified_on)
     return case_finalize_unappealed(case=case, actor=judge, as_of=as_of)
+
+
+def evidence_pdf(name: str = "comprovante.pdf") -> SimpleUploadedFile:
+    return SimpleUploadedFile(name, b"%PDF-1.4\n" + b"0" * 64 + b"\n%%EOF\n", content_type="application/pdf")

@@ -10,7 +10,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from apps.dueprocess.models import Sanction
-from apps.dueprocess.services import sanction_regularize
+from apps.dueprocess.services import case_regularize
 from apps.dueprocess.sweep import finalize_lapsed, hold_suspensions_awaiting_inspection, revoke_unregularized
 from apps.enforcement.choices import CaseState
 from apps.inspections.models import Inspection
@@ -18,7 +18,7 @@ from apps.licensing.choices import PermitState
 from apps.licensing.sweep import lift_suspensions
 from apps.registry.models import Ban
 
-from .helpers import final_without_appeal, notify, open_case
+from .helpers import evidence_pdf, final_without_appeal, notify, open_case
 
 pytestmark = pytest.mark.django_db
 D = dt.date
@@ -90,16 +90,16 @@ def test_regularized_in_time_the_permit_is_not_revoked(
     olimpia: Any, agent_olimpia: Any, judge_olimpia: Any, olimpia_licensed: Any
 ) -> None:
     sanction = _final(olimpia, agent_olimpia, judge_olimpia, olimpia_licensed, "OLI-24-II")
-    with pytest.raises(ValidationError, match="terminou em 10/04/2026"):
-        sanction_regularize(
-            sanction=sanction, regularized_on=D(2026, 4, 11), actor=judge_olimpia, as_of=D(2026, 4, 12)
-        )
-    sanction_regularize(
-        sanction=sanction, regularized_on=D(2026, 4, 5), actor=judge_olimpia, as_of=D(2026, 4, 5)
-    )
+    args = {"case": sanction.case, "description": "Tacógrafo instalado", "actor": judge_olimpia}
+    with pytest.raises(ValidationError, match="terminou em 10/04/2026, fim da suspensão .*art. 24"):
+        case_regularize(**args, regularized_on=D(2026, 4, 11), evidence=evidence_pdf(), as_of=D(2026, 4, 12))
+    with pytest.raises(ValidationError, match="Comprovante"):
+        case_regularize(**args, regularized_on=D(2026, 4, 5), evidence=None, as_of=D(2026, 4, 5))
+    case_regularize(**args, regularized_on=D(2026, 4, 5), evidence=evidence_pdf(), as_of=D(2026, 4, 5))
     assert revoke_unregularized(D(2026, 4, 11)) == 0
     olimpia_licensed[1].refresh_from_db()
     assert olimpia_licensed[1].state != PermitState.REVOKED
+    assert not Ban.objects.exists()
 
 
 def test_cases_nobody_appealed_become_final_the_day_after_the_deadline(

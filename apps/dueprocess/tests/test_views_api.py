@@ -196,3 +196,15 @@ def test_paper_filing_keeps_checked_attachments_and_refuses_the_wrong_type(
     download = reverse("dueprocess:attachment", args=[olimpia.ibge_code, attachment.pk])
     assert b"".join(analyst_olimpia_client.get(download).streaming_content).startswith(b"%PDF")
     assert outsider_client.get(download).status_code == 404
+
+
+def test_the_case_page_tells_the_declared_instances_and_when_the_fine_is_due(
+    filed: Any, olimpia: Any, analyst_olimpia_client: Any
+) -> None:
+    """Straight from Olímpia's procedure.yaml: arts. 31 and 32, who judges, art. 21 and art. 33."""
+    page = analyst_olimpia_client.get(reverse("dueprocess:case", args=[olimpia.ibge_code, filed.case_id]))
+    text = page.content.decode()
+    assert "<strong>Recurso em 1ª instância</strong> (Lei 5.171/2025 (Olímpia), art. 31)" in text
+    assert "julga: Junta de recursos (2ª instância / JARI)" in text
+    assert "suspende os efeitos da penalidade (Lei 5.171/2025 (Olímpia), art. 21)" in text
+    assert "cobrada já após a condenação em primeira instância (Lei 5.171/2025 (Olímpia), art. 33)" in text

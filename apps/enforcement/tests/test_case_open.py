@@ -126,3 +126,44 @@ def test_the_traffic_only_mark_cites_art_21_par_2(olimpia: Municipality, agent_o
     )
     assert case.already_punished_as_traffic_only
     assert "art. 21, § 2º" in case.events.get(kind=EventKind.TRAFFIC_ONLY_MARKED).note
+
+
+def test_where_the_law_has_no_traffic_only_guard_the_mark_is_refused_at_opening(
+    patrocinio: Municipality, agent_patrocinio: User
+) -> None:
+    """Patrocínio's procedure.yaml declares the guard absent (art. 17 sends the driver to the CTB as well)."""
+    with pytest.raises(ValidationError) as error:
+        open_auto(
+            patrocinio,
+            agent_patrocinio,
+            plate="ABC1D23",
+            infraction_code="PAT-5",
+            already_punished_as_traffic_only=True,
+            traffic_only_reference="AIT 1",
+        )
+    assert "não prevê essa exclusão" in error.value.message_dict["already_punished_as_traffic_only"][0]
+    assert not InfractionCase.objects.exists()
+
+
+def test_omissions_of_contents_the_law_lists_cite_it_and_others_name_the_field(
+    patrocinio: Municipality, agent_patrocinio: User
+) -> None:
+    """Patrocínio art. 19 asks the auto to describe the conduct; it says nothing of the place (generic warning)."""
+    case = open_auto(
+        patrocinio, agent_patrocinio, plate="ABC1D23", infraction_code="PAT-5", place="", description=""
+    )
+    assert case.auto_omissions == ["description"]
+    by_code = {warning["code"]: warning["message"] for warning in case.warnings}
+    assert (
+        by_code["description"]
+        == "O auto não traz descrição da conduta (Lei 5.832/2025 (Patrocínio), art. 19)."
+    )
+    assert by_code["place_date_time"] == "Campo não preenchido: local da infração."
+
+
+def test_every_auto_item_lawcode_knows_is_checked_on_the_record_or_printed_by_the_system() -> None:
+    from apps.enforcement.services import PRINTED_BY_THE_SYSTEM, RECORD_OMITS
+    from lawcode.procedure import AUTO_ITEMS
+
+    assert set(RECORD_OMITS) | PRINTED_BY_THE_SYSTEM == set(AUTO_ITEMS)
+    assert not set(RECORD_OMITS) & PRINTED_BY_THE_SYSTEM

@@ -4,7 +4,6 @@ marks (events, deadlines met / due / overdue) with deadlines from the engine, ar
 from __future__ import annotations
 
 import datetime as dt
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from apps.enforcement.views import _appeal_text
 from apps.licensing.casebook import Case
 from apps.licensing.models import Permit
 from apps.tenancy.models import Municipality
+from outorga.pytest_plugin import require_tools
 
 from .test_case_open import open_auto
 
@@ -29,8 +29,7 @@ pytestmark = pytest.mark.django_db
 
 
 def pdf_text(content: bytes, tmp_path: Path) -> str:
-    if shutil.which("pdftotext") is None:
-        pytest.skip("pdftotext (poppler-utils) not installed")
+    require_tools("pdftotext", package="poppler-utils")
     path = tmp_path / "doc.pdf"
     path.write_bytes(content)
     return subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from django import template
 
@@ -27,3 +28,18 @@ def decimal_pt(value: Decimal | None) -> str:
 @register.filter
 def payer_document(value: str) -> str:
     return formatting.payer_document_display(value)
+
+
+@register.filter
+def fine_text(sanction: Any) -> str:
+    """A sanction's fine as people read it, in its regime's unit: "R$ 286,00" or "15 UFESP" (never "BRL")."""
+    from django.core.exceptions import ValidationError
+
+    from apps.finance.valuation import quantity_text
+
+    if sanction.fine_quantity is None:
+        return "—"
+    try:
+        return quantity_text(sanction.case.regime_id, sanction.fine_quantity, sanction.fine_unit)
+    except ValidationError:  # a unit the regime no longer declares: show what was decided, and say so
+        return f"{formatting.decimal_pt(sanction.fine_quantity)} {sanction.fine_unit} (unidade não prevista pela lei)"

@@ -13,7 +13,6 @@ from apps.accounts.models import User
 from apps.finance.models import FeeSchedule, PaymentGuide
 from apps.finance.tests.conftest import issue_permit_guide
 from apps.tenancy.models import Municipality
-from conftest import PERSONA_PASSWORD
 from tests.e2e import conftest as e2e
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -28,10 +27,7 @@ SCREENSHOT = "/tmp/outorga-finance-guide.png"
 
 
 def log_in(page: Page, live_server: Any, username: str) -> None:
-    page.goto(f"{live_server.url}/entrar/")
-    page.get_by_label("Usuário").fill(username)
-    page.get_by_label("Senha").fill(PERSONA_PASSWORD)
-    page.get_by_role("button", name="Entrar").click()
+    e2e.sign_in(page, live_server.url, username)
 
 
 def test_finance_finds_a_guide_registers_its_payment_and_prints_it(

@@ -209,9 +209,28 @@ def test_it_refuses_a_fact_date_after_the_issue_date(
         )
 
 
-def test_a_fine_in_ufesp_is_valued_by_the_engine(votuporanga: Municipality) -> None:
+def test_a_unit_the_regime_does_not_declare_is_refused(votuporanga: Municipality) -> None:
     configure_pix(votuporanga)
-    charge = Charge(quantity=Decimal("15"), unit=ChargeUnit.UFESP, cite="art13", description="Multa")
+    charge = Charge(quantity=Decimal("15"), unit="ufesp", cite="art13", description="Multa")
+    with pytest.raises(ValidationError) as error:
+        guide_issue(
+            actor=None,
+            municipality=votuporanga,
+            regime_id=None,
+            charge=charge,
+            payer_name="José",
+            payer_document="11.222.333/0001-81",
+            origin_type=OriginType.FINE,
+            origin_id=3,
+            fact_date=DAY,
+            as_of=DAY,
+        )
+    assert "'ufesp' não é prevista pela lei do regime (unidades previstas: R$, UFM)" in str(error.value)
+
+
+def test_a_fine_in_the_regimes_fiscal_unit_is_valued_by_the_engine(votuporanga: Municipality) -> None:
+    configure_pix(votuporanga)
+    charge = Charge(quantity=Decimal("85"), unit="ufm", cite="art13", description="Multa")
     guide = guide_issue(
         actor=None,
         municipality=votuporanga,
@@ -224,8 +243,8 @@ def test_a_fine_in_ufesp_is_valued_by_the_engine(votuporanga: Municipality) -> N
         fact_date=DAY,
         as_of=DAY,
     )
-    assert guide.amount_brl == Decimal("576.30")  # 15 × R$ 38,42 (UFESP 2026)
-    assert (guide.unit_value_used, guide.valuation_date) == (Decimal("38.42"), DAY)
+    assert guide.amount_brl == Decimal("463.25")  # 85 × R$ 5,45 (UFM de Votuporanga em 2026, art. 13)
+    assert (guide.unit_value_used, guide.valuation_date) == (Decimal("5.45"), DAY)
     assert guide.payer_document == "11222333000181"
 
 
@@ -463,11 +482,11 @@ def test_a_fine_is_valued_on_the_auto_date_when_the_municipality_reads_the_law_s
     interpretation_choose(actor=None, municipality=votuporanga, regime_id="votuporanga_sp_escolar",
                           interpretation_id="INT-VOT-UFM-VALUATION-DATE", option="decision_date",
                           decided_by_act="Parecer (teste)", decided_on=DAY)  # fmt: skip
-    charge = Charge(quantity=Decimal("10"), unit=ChargeUnit.UFESP, cite="art13", description="Multa",
+    charge = Charge(quantity=Decimal("10"), unit="ufm", cite="art13", description="Multa",
                     auto_date=dt.date(2025, 12, 30))  # fmt: skip
     guide = guide_issue(actor=None, municipality=votuporanga, regime_id=None, charge=charge, payer_name="José",
                         payer_document="52998224725", origin_type=OriginType.FINE, origin_id=4,
                         fact_date=dt.date(2025, 12, 20), as_of=DAY)  # fmt: skip
     assert guide.valuation_date == dt.date(2025, 12, 30)
-    assert guide.unit_value_used == Decimal("37.02")  # UFESP 2025
-    assert guide.amount_brl == Decimal("370.20")
+    assert guide.unit_value_used == Decimal("5.20")  # UFM de Votuporanga em 2025
+    assert guide.amount_brl == Decimal("52.00")

@@ -29,6 +29,7 @@ def test_patrocinio_ufm_comes_from_the_table(patrocinio: Municipality) -> None:
         evaluate(municipality=patrocinio, question="fine_amount", facts=FINE, as_of=dt.date(2026, 3, 2))
     FiscalUnitValue.objects.create(
         municipality=patrocinio,
+        unit="ufm",
         valid_from=dt.date(2026, 1, 1),
         value_brl=Decimal("5.4500"),
         cite="art8",
@@ -43,6 +44,7 @@ def test_patrocinio_ufm_comes_from_the_table(patrocinio: Municipality) -> None:
 def test_ufm_is_not_passed_to_a_regime_without_ufm(olimpia: Municipality) -> None:
     FiscalUnitValue.objects.create(
         municipality=olimpia,
+        unit="ufm",
         valid_from=dt.date(2026, 1, 1),
         value_brl=Decimal("1.0000"),
         cite="art1",

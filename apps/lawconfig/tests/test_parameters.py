@@ -77,8 +77,8 @@ def test_values_the_law_does_not_allow_are_refused_naming_the_field(
 
 
 def test_a_ufm_set_as_a_parameter_wins_over_the_table_on_the_same_date(patrocinio: Municipality) -> None:
-    FiscalUnitValue.objects.create(municipality=patrocinio, valid_from=D(2026, 1, 1), value_brl=Decimal("5.4500"),
-                                   cite="art8", source="Tabela")  # fmt: skip
+    FiscalUnitValue.objects.create(municipality=patrocinio, unit="ufm", valid_from=D(2026, 1, 1),
+                                   value_brl=Decimal("5.4500"), cite="art8", source="Tabela")  # fmt: skip
     _set(
         patrocinio,
         regime_id="patrocinio_mg_aplicativo",
@@ -132,3 +132,41 @@ def test_the_demo_sets_votuporangas_fleet_cap_once(votuporanga: Municipality) ->
     row = ParameterValue.objects.get(municipality=votuporanga, parameter="fleet_cap")
     assert row.source == "Decreto de demonstração (dados fictícios)"
     assert _fleet_cap_on(votuporanga, D(2026, 3, 1)).value == 120
+
+
+def test_a_value_is_entered_with_a_decimal_comma(make_staff: Any, votuporanga: Municipality) -> None:
+    from apps.tenancy.choices import Role
+
+    client = Client()
+    client.force_login(make_staff("vot.admin", (votuporanga, Role.ADMINISTRATOR)))
+    add = reverse("lawconfig:parameter_value_add", args=[votuporanga.ibge_code])
+    target = {
+        "target": "votuporanga_sp_escolar/ufm",
+        "valid_from": "2027-01-01",
+        "cite": "art13",
+        "source": DECREE,
+    }
+    bad = client.post(add, {**target, "value": "cinco"})
+    assert (
+        bad.status_code == 400
+        and "Valor: informe um número, com vírgula para decimais" in bad.content.decode()
+    )
+    too_precise = client.post(add, {**target, "value": "5,123456"})
+    assert too_precise.status_code == 400 and "no máximo 4 casas decimais" in too_precise.content.decode()
+    assert client.post(add, {**target, "value": "5,6712"}).status_code == 302
+    assert ParameterValue.objects.get().value == Decimal("5.6712")
+
+
+def test_a_percentage_takes_decimals_and_may_be_zero_or_negative_but_not_minus_100() -> None:
+    from apps.lawconfig.services import _check_value
+    from lawcode.params import Parameter
+    from lawcode.units import Unit
+
+    reindex = Parameter("fine_reindex", "Reajuste anual das multas (INPC)", Unit.PERCENT, ())
+    for value in ("5.56", "0", "-1.2"):
+        _check_value(reindex, Decimal(value))
+    with pytest.raises(ValidationError, match="maior que -100 %"):
+        _check_value(reindex, Decimal(-100))
+    count = Parameter("fleet_cap", "Frota máxima", Unit.COUNT, ())
+    with pytest.raises(ValidationError, match="número inteiro"):
+        _check_value(count, Decimal("40.5"))

@@ -71,7 +71,9 @@ def test_ufm_for_a_regime_without_ufm_is_refused(admin_olimpia: User, olimpia: M
                                            {"valid_from": "2026-01-01", "value_brl": "5", "cite": "art8",
                                             "source": "Decreto"})  # fmt: skip
     assert (
-        response.status_code == 400 and "Nenhum regime deste município usa a UFM" in response.content.decode()
+        response.status_code == 400
+        and "Nenhum regime deste município usa uma unidade fiscal fixada pelo município"
+        in response.content.decode()
     )
     assert not FiscalUnitValue.objects.exists()
 
@@ -124,7 +126,9 @@ def test_the_regimes_own_ufm_values_are_shown(make_staff: object, votuporanga: M
 
     admin = make_staff("vot.admin", (votuporanga, Role.ADMINISTRATOR))  # type: ignore[operator]
     content = _client(admin).get(reverse("lawconfig:overview", args=[votuporanga.ibge_code])).content.decode()
-    assert 'data-regime-ufm="votuporanga_sp_escolar"' in content and "R$ 4,74 desde 01/01/2023" in content
+    assert (
+        'data-regime-unit="votuporanga_sp_escolar/ufm"' in content and "R$ 4,74 desde 01/01/2023" in content
+    )
     assert "sem valor desde 01/01/2027" in content
 
 

@@ -3,7 +3,6 @@ public verification URL."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from apps.licensing.casebook import Case
 from apps.licensing.pdf import permit_pdf
 from apps.licensing.tests.conftest import issue_permit
 from apps.licensing.urls_public import VERIFY_ROUTE, verify_path
+from outorga.pytest_plugin import require_tools
 
 pytestmark = pytest.mark.django_db
 
@@ -26,8 +26,7 @@ def test_the_pdf_carries_what_an_agent_checks(olimpia_pf: Case, tmp_path: Path) 
     permit = issue_permit(olimpia_pf)
     content = permit_pdf(permit, f"https://outorga.example/verificar/{permit.qr_token}/")
     assert content.startswith(b"%PDF") and content.rstrip().endswith(b"%%EOF")
-    if shutil.which("pdftotext") is None:
-        pytest.skip("pdftotext (poppler-utils) not installed")
+    require_tools("pdftotext", package="poppler-utils")
     path = tmp_path / "alvara.pdf"
     path.write_bytes(content)
     text = subprocess.run(
@@ -41,8 +40,8 @@ def test_the_pdf_carries_what_an_agent_checks(olimpia_pf: Case, tmp_path: Path) 
 
 def _assert_qr_decodes_to(pdf: Path, url: str) -> None:
     """Rasterize the page and read the QR code back, as a phone camera would."""
-    if shutil.which("pdftoppm") is None or shutil.which("zbarimg") is None:
-        pytest.skip("pdftoppm/zbarimg not installed")
+    require_tools("pdftoppm", package="poppler-utils")
+    require_tools("zbarimg", package="zbar-tools")
     subprocess.run(
         ["pdftoppm", "-png", "-r", "150", "-singlefile", str(pdf), str(pdf.with_suffix(""))], check=True
     )

@@ -13,6 +13,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from apps.audit.models import AuditEvent
+from apps.jobs.models import OutboundMail
+from apps.jobs.services import outbox_deliver
 from apps.licensing import services
 from apps.licensing.casebook import Case, extra_vehicle
 from apps.licensing.models import Application, Permit, Reminder
@@ -80,13 +82,29 @@ def test_reminder_windows_send_only_the_nearest_threshold() -> None:
     ]
 
 
+def sweep_and_deliver(as_of: dt.date) -> None:
+    """The sweep only queues e-mails; the worker's delivery (run here in-process) sends them."""
+    run_sweep(as_of)
+    outbox_deliver()
+
+
+def test_a_reminder_is_queued_not_sent_inside_the_sweep(olimpia_pf: Case) -> None:
+    permit = issue_permit(olimpia_pf)
+    assert permit.valid_until is not None
+    mail.outbox.clear()
+    run_sweep(permit.valid_until - dt.timedelta(days=7))
+    assert mail.outbox == []
+    queued = OutboundMail.objects.get(subject__contains=permit.number)
+    assert queued.status == "pending" and queued.recipient == olimpia_pf.person.email
+
+
 def test_permit_reminders_at_60_30_and_7_days_each_sent_once(olimpia_pf: Case) -> None:
     permit = issue_permit(olimpia_pf)
     assert permit.valid_until is not None
     sent: list[int] = []
     for days in (60, 59, 30, 29, 7, 6):
         mail.outbox.clear()
-        run_sweep(permit.valid_until - dt.timedelta(days=days))
+        sweep_and_deliver(permit.valid_until - dt.timedelta(days=days))
         sent.append(len([m for m in mail.outbox if permit.number in m.subject]))
     assert sent == [1, 0, 1, 0, 1, 0]
     assert sorted(Reminder.objects.filter(target="permit").values_list("days_before", flat=True)) == [
@@ -102,7 +120,7 @@ def test_document_reminder_goes_to_the_owner(olimpia_pf: Case) -> None:
     document = Document.objects.filter(vehicle=olimpia_pf.vehicle, kind="crlv").get()
     assert document.valid_until is not None
     mail.outbox.clear()
-    run_sweep(document.valid_until - dt.timedelta(days=30))
+    sweep_and_deliver(document.valid_until - dt.timedelta(days=30))
     crlv = [m for m in mail.outbox if m.subject.startswith("Certificado de Registro e Licenciamento")]
     assert crlv and crlv[0].to == [olimpia_pf.person.email]
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from decimal import Decimal
+from typing import Any
 
 import pytest
+from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
@@ -22,7 +24,7 @@ from apps.finance.services import payment_register
 from apps.licensing.casebook import PROFILES, Case, make_driver, make_person
 from apps.licensing.models import Application, Permit
 from apps.portal.choices import PortalRole
-from apps.portal.models import AppealAttachment, PortalAccount
+from apps.portal.models import AppealAttachment, PortalAccount, PortalInvitation
 from apps.portal.tests.conftest import AS_OF, PASSWORD, make_account, pdf_upload, portal_client
 from apps.registry.models import Document
 from apps.tenancy.choices import Role
@@ -219,14 +221,20 @@ def test_the_permit_pdf_downloads(alice_client: Client, alice_permit: Permit) ->
 
 
 def test_an_analyst_invites_an_operator_from_the_back_office(
-    analyst_olimpia_client: Client, olimpia: object, alice_case: Case
+    analyst_olimpia_client: Client,
+    olimpia: object,
+    alice_case: Case,
+    django_capture_on_commit_callbacks: Callable[..., Any],
 ) -> None:
     url = reverse("portal:staff-accounts", args=["3533908"])
-    response = analyst_olimpia_client.post(url, {"operator": alice_case.operator.pk, "role": "operator",
-                                                 "username": "joao.portal", "full_name": "João da Silva",
-                                                 "password": "uma-senha-longa-1"}, follow=True)  # fmt: skip
-    assert "Conta do portal criada: joao.portal" in response.content.decode()
-    assert PortalAccount.objects.filter(user__username="joao.portal", operator=alice_case.operator).exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = analyst_olimpia_client.post(
+            url, {"operator": alice_case.operator.pk, "role": "operator"}, follow=True
+        )
+    assert f"Convite do portal enviado para {alice_case.person.email}" in response.content.decode()
+    (message,) = mail.outbox
+    assert message.to == [alice_case.person.email] and "http://testserver/portal/convite/" in message.body
+    assert PortalInvitation.objects.filter(operator=alice_case.operator, role="operator").exists()
 
 
 def test_other_municipalities_staff_get_404_on_the_accounts_screen(

@@ -11,7 +11,6 @@ from playwright.sync_api import FilePayload, Page, expect
 from apps.accounts.models import User
 from apps.registry.models import Document, Operator, Vehicle
 from apps.registry.tests.conftest import PDF_BYTES
-from conftest import PERSONA_PASSWORD
 from tests.e2e import conftest as e2e
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -29,10 +28,7 @@ VEHICLE = {
 
 
 def log_in(page: Page, live_server: Any, username: str) -> None:
-    page.goto(f"{live_server.url}/entrar/")
-    page.get_by_label("Usuário").fill(username)
-    page.get_by_label("Senha").fill(PERSONA_PASSWORD)
-    page.get_by_role("button", name="Entrar").click()
+    e2e.sign_in(page, live_server.url, username)
 
 
 def _fill(page: Page, values: dict[str, str]) -> None:

@@ -10,6 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from apps.audit.models import AuditEvent
 from apps.registry.models import Company, Document, Driver, Operator, Person, Vehicle
+from apps.registry.selectors import decision_reason
 from apps.registry.services import (
     ban_record,
     company_create,
@@ -197,10 +198,57 @@ def test_future_issue_date_is_refused(kombi: Vehicle) -> None:
     assert not Document.objects.exists()
 
 
-def test_kind_the_law_does_not_govern_keeps_printed_validity(joao: Person) -> None:
-    document = document_upload(actor=None, owner=joao, kind="identity_document", upload=pdf_upload(),
-                               issue_date=dt.date(2020, 1, 1), as_of=AS_OF)  # fmt: skip
-    assert document.valid_until is None and "not_governed" in document.decision
+def test_a_kind_the_regime_does_not_declare_is_refused_naming_the_law(joao: Person) -> None:
+    with pytest.raises(ValidationError) as excinfo:
+        document_upload(
+            actor=None,
+            owner=joao,
+            kind="identity_document",
+            upload=pdf_upload(),
+            issue_date=dt.date(2020, 1, 1),
+            as_of=AS_OF,
+        )
+    message = _errors(excinfo)["kind"][0]
+    assert "não é previsto pela Lei 5.171/2025 (Olímpia)" in message and "Comprovante de endereço" in message
+    assert not Document.objects.exists()
+
+
+def test_a_kind_declared_with_printed_expiry_keeps_it_and_cites_the_article(joao: Person) -> None:
+    document = document_upload(
+        actor=None,
+        owner=joao,
+        kind="cnh",
+        upload=pdf_upload(),
+        as_of=AS_OF,
+        issue_date=dt.date(2020, 1, 1),
+        expiry_date=dt.date(2030, 1, 1),
+    )
+    assert document.valid_until == dt.date(2030, 1, 1) and document.status == "valid"
+    assert document.decision["declared_validity"]["cite"] == "art9_incIII"
+    assert "art. 9º, III" in decision_reason(document.decision)
+    expired = document_upload(
+        actor=None,
+        owner=joao,
+        kind="cnh",
+        upload=pdf_upload(),
+        as_of=AS_OF,
+        issue_date=dt.date(2015, 1, 1),
+        expiry_date=dt.date(2020, 1, 1),
+    )
+    assert expired.status == "expired"
+
+
+def test_a_document_presented_by_someone_else_is_refused(kombi: Vehicle) -> None:
+    with pytest.raises(ValidationError) as excinfo:
+        document_upload(
+            actor=None,
+            owner=kombi,
+            kind="address_proof",
+            upload=pdf_upload(),
+            issue_date=dt.date(2026, 1, 10),
+            as_of=AS_OF,
+        )
+    assert "é apresentado por autorizatário, condutor" in _errors(excinfo)["owner"][0]
 
 
 def test_patrocinio_insurance_needs_its_coverage_detail(patrocinio: Municipality) -> None:
@@ -208,7 +256,8 @@ def test_patrocinio_insurance_needs_its_coverage_detail(patrocinio: Municipality
     with pytest.raises(ValidationError) as excinfo:
         document_upload(actor=None, owner=person, kind="app_insurance", upload=pdf_upload(),
                         issue_date=dt.date(2026, 1, 1), expiry_date=dt.date(2027, 1, 1), as_of=AS_OF)  # fmt: skip
-    assert "Cobertura de danos corporais" in _errors(excinfo)["third_party_bodily_coverage"][0]
+    message = _errors(excinfo)["detail_third_party_bodily_coverage"][0]
+    assert "O seguro cobre danos corporais a terceiros?" in message and "art. 4º, I, h" in message
     assert not Document.objects.exists()
     document = document_upload(actor=None, owner=person, kind="app_insurance", upload=pdf_upload(),
                                issue_date=dt.date(2026, 1, 1), expiry_date=dt.date(2027, 1, 1), as_of=AS_OF,

@@ -259,10 +259,8 @@ def test_document_catalog_is_per_regime(analyst_votuporanga_client: Client) -> N
     content = analyst_votuporanga_client.get(
         reverse("registry:document_catalog", args=["3557105"])
     ).content.decode()
-    assert (
-        'data-kind="decharacterization_proof"' in content
-        and 'data-kind="school_transport_course"' not in content
-    )
+    assert 'data-kind="decharacterization_proof"' in content and 'data-kind="toxicology_exam"' not in content
+    assert "a validade impressa no documento" in content  # its CNH: the law fixes no validity of its own
 
 
 def test_htmx_search_returns_only_the_results(analyst_olimpia_client: Client, kombi: Vehicle) -> None:

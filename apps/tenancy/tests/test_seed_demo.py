@@ -28,9 +28,10 @@ def test_it_seeds_three_municipalities_with_every_role() -> None:
     call_command("seed_demo", stdout=out)
     assert set(Municipality.objects.values_list("ibge_code", flat=True)) == {"3533908", "3557105", "3148103"}
     assert Membership.objects.count() == 3 * 8 + 3
-    assert User.objects.get(username="olimpia.analista").check_password("demo-olimpia-analista")
+    assert User.objects.get(username="olimpia.analista").check_password("demo-publica-do-outorga")
     assert User.objects.get(username="admin.regional").memberships.count() == 3
-    assert "olimpia.analista  " in out.getvalue() and "demo-olimpia-analista" in out.getvalue()
+    assert "olimpia.analista  " in out.getvalue() and "demo-publica-do-outorga" in out.getvalue()
+    assert "N52XI33SM5QS2ZDFNVXW443UOJQWGYLP" in out.getvalue()  # the demo authenticator key
 
 
 @override_settings(DEBUG=True)

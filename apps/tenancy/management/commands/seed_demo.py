@@ -24,6 +24,8 @@ class Command(BaseCommand):
             )
         log = seed_demo()
         self._print_logins(log)
+        for note in log.notes:
+            self.stdout.write(note)
         self.stdout.write(self.style.SUCCESS(f"Demo data ready: {log.created} new record(s) created."))
 
     def _print_logins(self, log: DemoLog) -> None:

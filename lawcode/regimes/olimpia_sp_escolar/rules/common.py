@@ -14,7 +14,7 @@ from lawcode.calendar import format_date_pt
 from lawcode.context import Context
 from lawcode.deadlines import DayCounting, MonthRounding, add_months
 from lawcode.decision import Finding, Status
-from lawcode.facts import DOCUMENT_KINDS, Document
+from lawcode.facts import Document
 
 MUNICIPALITY = "olimpia"
 _MUNICIPALITY_PREFIXES = ("estancia turistica de ", "municipio de ")
@@ -90,18 +90,19 @@ def day_counting(ctx: Context, *, plain_days: bool) -> tuple[DayCounting, bool]:
     return DayCounting.CALENDAR, True
 
 
-def label(kind: str) -> str:
-    return DOCUMENT_KINDS[kind]
+def label(ctx: Context, kind: str) -> str:
+    """The kind's name as documents.yaml declares it."""
+    return ctx.regime.vocabulary.documents.label(kind)
 
 
-def document_problem(document: Document | None, kind: str, reference: dt.date) -> str | None:
-    """Why a document is not acceptable on ``reference`` (pt-BR), or None when it is."""
+def document_problem(document: Document | None, name: str, reference: dt.date) -> str | None:
+    """Why a document (called ``name``) is not acceptable on ``reference`` (pt-BR), or None when it is."""
     if document is None:
-        return f"{label(kind)}: não apresentado"
+        return f"{name}: não apresentado"
     if document.valid is False:
-        return f"{label(kind)}: documento apresentado não é válido"
+        return f"{name}: documento apresentado não é válido"
     if document.expiry_date is not None and document.expiry_date < reference:
-        return f"{label(kind)}: vencido em {br(document.expiry_date)}"
+        return f"{name}: vencido em {br(document.expiry_date)}"
     return None
 
 
@@ -115,10 +116,12 @@ def document_finding(
     reference: dt.date | None = None,
 ) -> Finding:
     """met when the document is present, valid and not expired on ``reference`` (default as_of)."""
-    problem = document_problem(document, kind, reference or ctx.as_of)
+    problem = document_problem(document, label(ctx, kind), reference or ctx.as_of)
     if problem is None:
-        return ctx.finding(code, Status.MET, f"{label(kind)}: apresentado e em vigor", cites=tuple(cites))
-    counterfactual = f"seria atendido com a apresentação do documento em vigor ({label(kind)})"
+        return ctx.finding(
+            code, Status.MET, f"{label(ctx, kind)}: apresentado e em vigor", cites=tuple(cites)
+        )
+    counterfactual = f"seria atendido com a apresentação do documento em vigor ({label(ctx, kind)})"
     return ctx.finding(code, Status.NOT_MET, problem, cites=tuple(cites), counterfactual=counterfactual)
 
 

@@ -133,7 +133,7 @@ def certificate_finding(
     fresh = document.valid is not False and (age <= max_days if inclusive else age < max_days)
     limit = "até" if inclusive else "menos de"
     message = (
-        f"{label(kind)}: emitido em {br(issued)}, {age} dias antes de {br(reference)} "
+        f"{label(ctx, kind)}: emitido em {br(issued)}, {age} dias antes de {br(reference)} "
         f"(exige-se {limit} {max_days} dias)"
     )
     data = {"issued": issued, "reference": reference, "age_days": age}

@@ -13,7 +13,6 @@ from lawcode.decision import Finding, RuleResult, Status
 from lawcode.errors import InvalidFactError, LawNotInForceError
 from lawcode.facts import FineFacts, InfractionCase, PriorSanction
 from lawcode.regime import CatalogEntry, rule
-from lawcode.units import Unit
 
 from .common import br, money, months_later, period_end, years_period_end
 from .penalty_table import (
@@ -27,16 +26,6 @@ from .penalty_table import (
 )
 
 SEVERITY_PT = {"leve": "leve", "media": "média", "grave": "grave", "gravissima": "gravíssima"}
-AUTO_ITEMS = {
-    "place_date_time": "art30_incI",
-    "driver_vehicle": "art30_incII",
-    "officer": "art30_incIII",
-    "description": "art30_incIV",
-    "legal_provision": "art30_incV",
-    "supporting_documents": "art30_incVI",
-    "fine_ufesp": "art30_incVII",
-    "appeal_deadline": "art30_incVIII",
-}
 
 
 @dataclasses.dataclass
@@ -49,6 +38,7 @@ class Penalties:
     suspension_days: int | None = None
     suspension_start: dt.date | None = None
     suspension_end: dt.date | None = None
+    immediate: bool = False  # art. 24 sole §: applied when the auto is drawn up (penalties.yaml)
     inspection_required: bool = False
     cassation: bool = False
     cassation_on: dt.date | None = None
@@ -177,6 +167,7 @@ def apply_special(ctx: Context, case: InfractionCase, special: SpecialRule, pena
         penalties.cite("inspection", special.cite)
         return
     penalties.cite("cassation", special.cite)
+    penalties.immediate = True
     start = case.date  # "de forma imediata"
     penalties.suspension_start, penalties.suspension_end = start, period_end(start, penalties.suspension_days)
     immediate_cassation(ctx, case, penalties)
@@ -306,14 +297,15 @@ def cassation_findings(ctx: Context, penalties: Penalties) -> list[Finding]:
 
 def auto_finding(ctx: Context, case: InfractionCase) -> Finding:
     """Art. 30: omissions in the auto warn but never void it (sole paragraph)."""
-    unknown = [item for item in case.auto_omissions if item not in AUTO_ITEMS]
+    contents = {item.item: item.cite for item in ctx.regime.procedure.auto.items}  # procedure.yaml, art. 30
+    unknown = [item for item in case.auto_omissions if item not in contents]
     if unknown:
-        raise InvalidFactError("auto_omissions", f"unknown item(s) {unknown}; use: {', '.join(AUTO_ITEMS)}")
+        raise InvalidFactError("auto_omissions", f"unknown item(s) {unknown}; use: {', '.join(contents)}")
     if not case.auto_omissions:
         return ctx.finding(
             "auto_contents", Status.MET, "Auto de infração com os elementos do art. 30", cites=("art30",)
         )
-    incisos = tuple(AUTO_ITEMS[item] for item in case.auto_omissions)
+    incisos = tuple(contents[item] for item in case.auto_omissions)
     return ctx.finding(
         "auto_contents",
         Status.WARNING,
@@ -340,7 +332,7 @@ def penalty_list(penalties: Penalties, brl: Decimal | None) -> list[dict[str, An
     if penalties.suspension_days:
         out.append(
             {
-                "kind": "suspension",
+                "kind": "immediate_suspension" if penalties.immediate else "suspension",
                 "days": penalties.suspension_days,
                 "start": penalties.suspension_start,
                 "end": penalties.suspension_end,
@@ -507,7 +499,7 @@ def sanction(ctx: Context, case: InfractionCase) -> RuleResult:
     penalties, extra = penalties_for(ctx, case, entry)
     valued_on = valuation_date(ctx, case) if penalties.fine_quantity is not None else None
     brl = (
-        ctx.to_brl(penalties.fine_quantity, Unit.UFESP, valued_on)
+        ctx.to_brl(penalties.fine_quantity, "ufesp", valued_on)
         if penalties.fine_quantity is not None and valued_on
         else None
     )
@@ -525,7 +517,7 @@ def fine_amount(ctx: Context, fine: FineFacts) -> RuleResult:
         option, fine.infraction_date
     )
     day = ctx.require(valued_on, "auto_date" if option == "auto_date" else "guide_issue_date")
-    brl = ctx.to_brl(fine.quantity, Unit.UFESP, day)
+    brl = ctx.to_brl(fine.quantity, "ufesp", day)
     finding = ctx.finding(
         "fine", Status.INFO, f"{fine.quantity} UFESP em {br(day)} = {money(brl)}", cites=("art30_incVII",)
     )

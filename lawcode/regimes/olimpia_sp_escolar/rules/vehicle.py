@@ -215,8 +215,8 @@ def vehicle_findings(ctx: Context, facts: PermitApplication, pf: bool) -> list[F
             "inspection",
             vehicle.detran_inspection_approved,
             "vehicle.detran_inspection_approved",
-            "Aprovado na vistoria",
-            "Sem aprovação em vistoria do órgão competente",
+            "Aprovado na vistoria do órgão de trânsito (DETRAN), exigida antes de prestar o serviço",
+            "Sem comprovante de aprovação em vistoria do órgão de trânsito (DETRAN)",
             "art15",
         ),
     ]
@@ -331,7 +331,7 @@ def scope_result(ctx: Context) -> RuleResult:
     return RuleResult(
         "denied",
         [finding],
-        {"valid_until": None, "outside_scope": True},
+        {"outside_scope": True},
         "Fora do âmbito da Lei 5.171/2025 (art. 17): não há alvará municipal a expedir.",
     )
 
@@ -411,6 +411,5 @@ def vehicle_permit(ctx: Context, facts: PermitApplication) -> RuleResult:
         adjusted = [with_transition(ctx, f) for f in findings]
         findings = [f for f, _ in adjusted]
         caps += [cap for _, cap in adjusted if cap is not None]
-    return eligibility(
-        findings, {"valid_until": min([permit_end(ctx, facts), *caps]), "vehicle_age_years": age}
-    )
+    valid_until = min([permit_end(ctx, facts), *caps])
+    return eligibility(findings, {"vehicle_age_years": age}, if_granted={"valid_until": valid_until})

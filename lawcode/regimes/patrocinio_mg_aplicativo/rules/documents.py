@@ -11,7 +11,7 @@ import datetime as dt
 from lawcode.context import Context
 from lawcode.decision import Finding, RuleResult, Status, eligibility
 from lawcode.errors import InvalidFactError
-from lawcode.facts import DOCUMENT_KINDS, Document
+from lawcode.facts import Document
 from lawcode.regime import rule
 
 from .certificates import atestado_needs_freshness, fresh_until, renewal_due, toxicology_valid_until
@@ -60,7 +60,9 @@ def document_validity(ctx: Context, facts: Document) -> RuleResult:
         return _insurance(ctx, facts)
     if facts.kind in PLAIN_DOCUMENTS:
         return _plain(ctx, facts, PLAIN_DOCUMENTS[facts.kind])
-    raise InvalidFactError("kind", f"Lei 5.832/2025 does not require {DOCUMENT_KINDS[facts.kind]!r}")
+    raise InvalidFactError(
+        "kind", f"Lei 5.832/2025 does not require {ctx.regime.vocabulary.documents.label(facts.kind)!r}"
+    )
 
 
 def _certificate(ctx: Context, document: Document) -> RuleResult:
@@ -119,7 +121,7 @@ def _plain(ctx: Context, document: Document, cite: str) -> RuleResult:
 
 
 def _validity_finding(ctx: Context, document: Document, until: dt.date | None, cite: str) -> Finding:
-    label = DOCUMENT_KINDS[document.kind]
+    label = ctx.regime.vocabulary.documents.label(document.kind)
     ok = document.valid is not False and (until is None or ctx.as_of <= until)
     if until is None:
         message = f"{label}: " + ("aceito; sem prazo de validade." if ok else "marcado como inválido.")

@@ -10,11 +10,9 @@ from __future__ import annotations
 import datetime as dt
 
 from lawcode.context import Context
-from lawcode.decision import RuleResult, Status
-from lawcode.errors import InvalidFactError
+from lawcode.decision import RuleResult, Status, format_decimal_pt, format_value_pt
 from lawcode.facts import FineFacts
 from lawcode.regime import rule
-from lawcode.units import Unit
 
 from .common import br
 
@@ -23,19 +21,21 @@ UFM_DATE = "INT-PAT-UFM-DATE"
 
 @rule("fine_amount", cites=("art8",))
 def fine_amount(ctx: Context, facts: FineFacts) -> RuleResult:
-    if facts.unit == "ufesp":
-        raise InvalidFactError("unit", "Patrocínio-MG values amounts in UFM (art. 8), not in UFESP")
+    # Another unit than reais or UFM is refused before the rule runs (units.yaml declares only the UFM).
     if facts.unit == "brl":
-        brl = ctx.to_brl(facts.quantity, Unit.BRL, facts.infraction_date)
-        finding = ctx.finding("amount", Status.INFO, f"Valor já em reais: R$ {brl}.", cites=("art8",))
+        brl = ctx.to_brl(facts.quantity, "brl", facts.infraction_date)
+        finding = ctx.finding(
+            "amount", Status.INFO, f"Valor já em reais: {format_value_pt(brl, 'brl')}.", cites=("art8",)
+        )
         return RuleResult("computed", [finding], {"brl": brl, "unit_value": None, "valued_on": None})
     on = _valuation_date(ctx, facts)
-    brl = ctx.to_brl(facts.quantity, Unit.UFM, on)
+    brl = ctx.to_brl(facts.quantity, "ufm", on)
     unit_value = ctx.param_on("ufm", on)
     finding = ctx.finding(
         "amount",
         Status.INFO,
-        f"{facts.quantity} UFM × R$ {unit_value} (UFM vigente em {br(on)}) = R$ {brl}.",
+        f"{format_decimal_pt(facts.quantity)} UFM × {format_value_pt(unit_value, 'brl')} (UFM vigente em "
+        f"{br(on)}) = {format_value_pt(brl, 'brl')}.",
         cites=("art8",),
     )
     return RuleResult("computed", [finding], {"brl": brl, "unit_value": unit_value, "valued_on": on})

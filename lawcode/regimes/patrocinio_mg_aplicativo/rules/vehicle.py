@@ -70,13 +70,9 @@ def vehicle_permit(ctx: Context, facts: PermitApplication) -> RuleResult:
     inspection_finding, inspection_until = _inspection_finding(ctx, vehicle, result)
     findings += [inspection_finding, _maintenance_finding(ctx, vehicle, result)]
     findings += _accessibility(ctx, vehicle, result)
-    decision = eligibility(findings, result)
-    granted = decision.outcome == "granted" and inspection_until is not None
     # Valid while both the yearly vistoria and the age limit (or the art. 4 §2 transition) hold.
-    decision.result["valid_until"] = (
-        min(inspection_until, last_allowed) if granted and inspection_until else None
-    )
-    return with_cure_window(ctx, decision)
+    validity = {"valid_until": min(inspection_until, last_allowed)} if inspection_until else {}
+    return with_cure_window(ctx, eligibility(findings, result, if_granted=validity))
 
 
 # --- art. 2 and art. 4 II a: capacity, category, doors, air conditioning ---------------------------------

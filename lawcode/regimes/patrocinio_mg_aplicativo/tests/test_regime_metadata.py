@@ -80,3 +80,14 @@ def test_every_dispositivo_is_implemented_or_not_computable(regime: Regime) -> N
     assert not both, f"listed as not computable but implemented: {sorted(both)}"
     missing = [d for d in regime.main_act.ids() if d not in implemented and d not in regime.not_computable]
     assert missing == []
+
+
+def test_the_ufm_is_unknown_and_says_what_to_configure(regime: Regime) -> None:
+    """The law fixes values in UFM without the UFM's value: never invented (moved from the core tests)."""
+    import pytest
+
+    from lawcode.errors import MissingParameterError
+
+    with pytest.raises(MissingParameterError) as error:
+        regime.parameters["ufm"].value_on(dt.date(2026, 3, 1), regime.id)
+    assert error.value.name == "ufm" and regime.id in error.value.message

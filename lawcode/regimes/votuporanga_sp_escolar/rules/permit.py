@@ -33,15 +33,14 @@ def vehicle_permit(ctx: Context, facts: PermitApplication) -> RuleResult:
     findings = vehicle + _drivers(ctx, facts) + [_quota(ctx, facts, result)]
     findings += _fleet(ctx, facts, result)
     findings += _by_kind(ctx, facts)
-    result["valid_until"] = permit_valid_until(ctx, ctx.as_of)
-    return eligibility(findings, result)
+    return eligibility(findings, result, if_granted={"valid_until": permit_valid_until(ctx, ctx.as_of)})
 
 
 def _temporary(ctx: Context, facts: PermitApplication) -> RuleResult:
     """Art. 8º: another vehicle while the authorized one cannot be used; up to 30 days from the grant."""
     findings = temporary_vehicle_findings(ctx, facts.vehicle) + _drivers(ctx, facts)
     days = int(ctx.param("temporary_vehicle_days"))
-    return eligibility(findings, {"valid_until": days_period_end(ctx, ctx.as_of, days)})
+    return eligibility(findings, if_granted={"valid_until": days_period_end(ctx, ctx.as_of, days)})
 
 
 def _finding(

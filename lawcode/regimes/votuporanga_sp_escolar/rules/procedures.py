@@ -14,7 +14,6 @@ from lawcode.decision import RuleResult, Status, format_decimal_pt, format_value
 from lawcode.errors import InvalidFactError
 from lawcode.facts import DeadlineFacts, FineFacts, NoticeFacts
 from lawcode.regime import rule
-from lawcode.units import Unit
 
 from .common import br, day_counting
 
@@ -100,13 +99,17 @@ def cure_deadline(ctx: Context, facts: DeadlineFacts) -> RuleResult:
 @rule("fine_amount", cites=("art4_par5", "art13"))
 def fine_amount(ctx: Context, facts: FineFacts) -> RuleResult:
     valued_on = _valuation_date(ctx, facts)
-    unit = Unit(facts.unit)
-    brl = ctx.to_brl(facts.quantity, unit, valued_on)
-    unit_value = ctx.to_brl(Decimal(1), unit, valued_on)
+    brl = ctx.to_brl(facts.quantity, facts.unit, valued_on)
+    unit_value = ctx.to_brl(Decimal(1), facts.unit, valued_on)
+    quantity = (
+        format_value_pt(facts.quantity, "brl")
+        if facts.unit == "brl"
+        else f"{format_decimal_pt(facts.quantity)} {ctx.regime.vocabulary.unit_label(facts.unit)}"
+    )
     finding = ctx.finding(
         "fine_amount",
         Status.INFO,
-        f"{format_decimal_pt(facts.quantity)} {unit.label_pt} em {br(valued_on)}: {format_value_pt(brl, 'brl')}",
+        f"{quantity} em {br(valued_on)}: {format_value_pt(brl, 'brl')}",
         cites=("art13", "art4_par5"),
     )
     result = {"brl": brl, "unit_value": unit_value, "valued_on": valued_on, "quantity": facts.quantity}

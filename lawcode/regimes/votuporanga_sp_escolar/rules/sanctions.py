@@ -20,7 +20,6 @@ from lawcode.decision import Finding, RuleResult, Status, format_value_pt
 from lawcode.errors import InvalidFactError, LawNotInForceError
 from lawcode.facts import InfractionCase, PriorSanction
 from lawcode.regime import CatalogEntry, rule
-from lawcode.units import Unit
 
 from .common import PUBLISHED_ON, br, day_counting, months_later
 
@@ -194,7 +193,7 @@ def _penalty_message(step: Step, result: dict[str, Any]) -> str:
 def _fine(ctx: Context, facts: InfractionCase, parameter: str, result: dict[str, Any]) -> dict[str, Any]:
     quantity = Decimal(ctx.param_on(parameter, facts.date))
     valued_on = _valuation_date(ctx, facts)
-    brl = ctx.to_brl(quantity, Unit.UFM, valued_on)
+    brl = ctx.to_brl(quantity, "ufm", valued_on)
     result.update({"fine_quantity": quantity, "fine_unit": "ufm", "fine_brl": brl, "valued_on": valued_on})
     return {"kind": "fine", "quantity": quantity, "unit": "ufm", "brl": brl}
 

@@ -211,14 +211,14 @@ def safety(ctx: Context, vehicle: Vehicle) -> Finding:
             ctx,
             "vehicle_safety",
             Status.MET,
-            "Aprovado na vistoria (exigências de segurança do CTB, CONTRAN e DETRAN)",
+            "Aprovado na vistoria de segurança do DETRAN (exigências do CTB e do CONTRAN)",
             cites,
         )
     return _finding(
         ctx,
         "vehicle_safety",
         Status.NOT_MET,
-        "Veículo não aprovado na vistoria de segurança",
+        "Veículo sem aprovação na vistoria de segurança do DETRAN",
         cites,
         counterfactual="seria deferido após aprovação na vistoria",
     )

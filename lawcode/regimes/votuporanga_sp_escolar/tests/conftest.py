@@ -18,10 +18,12 @@ DATA_FILES = (
     "regime.yaml",
     "law.txt",
     "parameters.yaml",
+    "penalties.yaml",
     "interpretations.yaml",
     "catalog.yaml",
     "calendar.yaml",
     "not_computable.yaml",
+    "procedure.yaml",
 )
 
 

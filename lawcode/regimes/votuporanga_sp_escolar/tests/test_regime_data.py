@@ -155,3 +155,12 @@ def test_same_facts_same_date_give_identical_decisions(regime: Regime) -> None:
     second = regime.evaluate("sanction", facts, as_of=dt.date(2026, 3, 10)).to_dict()
     assert first == second
     assert first["result"]["fine_brl"] == "463.25"
+
+
+def test_amendment_dates_come_from_regime_yaml(regime: Regime) -> None:
+    """Lei 6.151/2018's wording of art. 4º § 2º holds from its in_force date (moved from the core tests)."""
+    law = regime.main_act
+    assert law.amendments[0].key == "lei6151_2018"
+    assert law.text is not None
+    assert law.text.wording("art4_par2", on=dt.date(2017, 1, 1)).version_key == "original"
+    assert law.text.wording("art4_par2", on=dt.date(2019, 1, 1)).version_key == "lei6151_2018"

@@ -1,0 +1,32 @@
+"""Demo: every demo staff login gets the same public authenticator key, so the demonstration stays usable with
+any authenticator app (or `oathtool --totp -b KEY`). Public like the demo passwords: never in production."""
+
+from __future__ import annotations
+
+from base64 import b32encode
+
+from django_otp.plugins.otp_totp.models import TOTPDevice
+
+from apps.accounts.models import User
+from apps.accounts.selectors import second_factor_mandatory
+from apps.accounts.services import TOTP_DEVICE_NAME
+from apps.tenancy.demo import DemoLog, register_demo_seeder
+
+DEMO_TOTP_KEY = b"outorga-demonstracao".hex()
+DEMO_TOTP_KEY_BASE32 = b32encode(bytes.fromhex(DEMO_TOTP_KEY)).decode()
+
+
+@register_demo_seeder
+def seed_demo_authenticators(log: DemoLog) -> None:
+    usernames = {login.username for login in log.logins}
+    for user in User.objects.filter(username__in=usernames):
+        if (
+            second_factor_mandatory(user)
+            and not TOTPDevice.objects.filter(user=user, confirmed=True).exists()
+        ):
+            TOTPDevice.objects.create(user=user, name=TOTP_DEVICE_NAME, key=DEMO_TOTP_KEY, confirmed=True)
+            log.created += 1
+    log.notes.append(
+        f"Segundo fator dos servidores de demonstração: cadastre a chave {DEMO_TOTP_KEY_BASE32} (TOTP, 6 dígitos, "
+        "30 s) num aplicativo autenticador, ou gere o código com: oathtool --totp -b " + DEMO_TOTP_KEY_BASE32
+    )

@@ -1,0 +1,143 @@
+"""How an audit event reads to people: the action in Portuguese and its before/after as "campo: antes → depois".
+
+The action names are engineering identifiers ("registry.person.update"); screens and reports show what
+happened ("Alteração — pessoa") with field labels from the model and values in Brazilian formats.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from django.apps import apps
+from django.core.exceptions import FieldDoesNotExist
+
+from apps.audit.minimization import CHANGED_KEY
+from apps.audit.services import PERSONAL_DATA_EXPORT, PERSONAL_DATA_READ
+
+ISO_DATE_LENGTH = len("2026-03-02")
+
+# Whole actions whose wording is not "<verb> — <object>".
+ACTION_LABELS: dict[str, str] = {
+    PERSONAL_DATA_READ: "Leitura de dados pessoais",
+    PERSONAL_DATA_EXPORT: "Exportação do relatório do titular (LGPD)",
+    "user.set_password": "Troca de senha",
+    "municipality.create": "Criação do município",
+}
+
+VERB_LABELS: dict[str, str] = {
+    "create": "Cadastro", "update": "Alteração", "save": "Alteração", "set": "Definição",
+    "status": "Mudança de situação",
+    "link": "Vínculo", "unlink": "Desvínculo", "upload": "Envio de documento", "expire": "Vencimento",
+    "record": "Registro", "set_active": "Ativação ou desativação", "grant": "Concessão", "revoke": "Revogação",
+    "issue": "Emissão", "suspend": "Suspensão", "cancel": "Cancelamento", "register": "Registro",
+    "file": "Protocolo", "submitted": "Envio", "evaluated": "Avaliação", "open": "Abertura",
+    "notified": "Notificação", "judge": "Julgamento", "attach": "Anexo", "report": "Comunicação",
+    "activate": "Ativação", "choose": "Escolha", "add": "Inclusão", "remove": "Remoção", "send": "Envio",
+    "receipt": "Recebimento", "publish": "Publicação", "scheduled": "Agendamento", "rescheduled": "Reagendamento",
+    "mark_paid": "Pagamento", "receive": "Recebimento", "answer": "Resposta", "progress": "Andamento",
+}  # fmt: skip
+
+FIELD_LABELS: dict[str, str] = {
+    CHANGED_KEY: "campos pessoais alterados",
+    "fields": "campos exibidos",
+    "birth_date": "data de nascimento",
+    "cpf": "CPF",
+    "address": "endereço",
+}
+
+PROTECTED_VALUE = "(valor protegido)"
+
+
+def object_label(object_type: str) -> str:
+    model = _model(object_type)
+    return str(model._meta.verbose_name) if model is not None else "registro"
+
+
+def action_label(action: str, object_type: str = "") -> str:
+    if action in ACTION_LABELS:
+        return ACTION_LABELS[action]
+    verb = action.rsplit(".", 1)[-1]
+    what = object_label(object_type) if object_type else "registro"
+    return f"{VERB_LABELS.get(verb, 'Registro')} — {what}"
+
+
+def is_read(action: str) -> bool:
+    return action in (PERSONAL_DATA_READ, PERSONAL_DATA_EXPORT)
+
+
+@dataclass(frozen=True)
+class DetailLine:
+    field: str
+    before: str
+    after: str
+    changed: bool
+
+
+def detail_lines(object_type: str, before: Any, after: Any) -> list[DetailLine]:
+    """One line per field of before/after, labelled and formatted; fields listed by name show their labels."""
+    before = before if isinstance(before, dict) else {}
+    after = after if isinstance(after, dict) else {}
+    model = _model(object_type)
+    lines = []
+    for name in list(dict.fromkeys([*before, *after])):
+        old, new = before.get(name), after.get(name)
+        if name in (CHANGED_KEY, "fields"):
+            old, new = _field_names(model, old), _field_names(model, new)
+        lines.append(
+            DetailLine(
+                field_label(model, name), format_value(old), format_value(new), name in before and old != new
+            )
+        )
+    return lines
+
+
+def field_label(model: Any, name: str) -> str:
+    if name in FIELD_LABELS:
+        return FIELD_LABELS[name]
+    if model is not None:
+        for candidate in (name, name.removesuffix("_id")):
+            try:
+                return str(model._meta.get_field(candidate).verbose_name)
+            except FieldDoesNotExist:
+                continue
+    return name.replace("_", " ")
+
+
+def _field_names(model: Any, names: Any) -> Any:
+    if not isinstance(names, list):
+        return names
+    return ", ".join(field_label(model, str(name)) for name in names)
+
+
+def format_value(value: Any) -> str:
+    if value is None or value == "":
+        return "—"
+    if value is True:
+        return "Sim"
+    if value is False:
+        return "Não"
+    if isinstance(value, str) and value.startswith("hmac:"):
+        return PROTECTED_VALUE
+    if isinstance(value, str):
+        return _date_pt(value) or value
+    if isinstance(value, list):
+        return ", ".join(format_value(item) for item in value) or "—"
+    if isinstance(value, dict):
+        return "; ".join(f"{key.replace('_', ' ')}: {format_value(item)}" for key, item in value.items())
+    return str(value)
+
+
+def _date_pt(text: str) -> str:
+    try:
+        return dt.date.fromisoformat(text).strftime("%d/%m/%Y") if len(text) == ISO_DATE_LENGTH else ""
+    except ValueError:
+        return ""
+
+
+def _model(object_type: str) -> Any:
+    try:
+        return apps.get_model(object_type)
+    except (LookupError, ValueError):
+        return None

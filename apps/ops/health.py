@@ -1,0 +1,76 @@
+"""Readiness checks for monitoring and load balancers: database, migrations, file storage, task queue.
+
+Each check answers ok or not with a short Portuguese detail for the person reading ``outorga_status``; the
+HTTP endpoint only says which checks failed (anonymous callers learn nothing about the installation).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from dataclasses import dataclass
+
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
+from django.db.migrations.executor import MigrationExecutor
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
+
+# A task still waiting after this long means no worker is consuming the queue.
+STALE_QUEUE = dt.timedelta(minutes=15)
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    ok: bool
+    detail: str
+
+
+def database() -> Check:
+    try:
+        with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except DatabaseError as error:
+        return Check("database", False, f"o banco não responde ({type(error).__name__})")
+    return Check("database", True, f"o banco responde ({connections[DEFAULT_DB_ALIAS].vendor})")
+
+
+def migrations() -> Check:
+    executor = MigrationExecutor(connections[DEFAULT_DB_ALIAS])
+    pending = executor.migration_plan(executor.loader.graph.leaf_nodes())
+    if pending:
+        return Check("migrations", False, f"{len(pending)} migração(ões) pendente(s): rode manage.py migrate")
+    return Check("migrations", True, "todas as migrações aplicadas")
+
+
+def storage() -> Check:
+    name = f"health/{uuid.uuid4().hex}.txt"
+    try:
+        saved = default_storage.save(name, ContentFile(b"ok"))
+        default_storage.delete(saved)
+    except OSError as error:
+        return Check("storage", False, f"não foi possível gravar arquivos ({type(error).__name__})")
+    return Check("storage", True, "arquivos podem ser gravados e apagados")
+
+
+def task_queue(now: dt.datetime | None = None) -> Check:
+    now = now or timezone.now()
+    waiting = DBTaskResult.objects.ready()
+    oldest = waiting.order_by("enqueued_at").values_list("enqueued_at", flat=True).first()
+    if oldest is not None and now - oldest > STALE_QUEUE:
+        minutes = int((now - oldest).total_seconds() // 60)
+        return Check(
+            "task_queue",
+            False,
+            f"{waiting.count()} tarefa(s) esperando há {minutes} min: a fila está parada?",
+        )
+    return Check("task_queue", True, f"{waiting.count()} tarefa(s) na fila")
+
+
+def run_checks() -> list[Check]:
+    first = database()
+    if not first.ok:  # the other checks all need the database
+        return [first]
+    return [first, migrations(), storage(), task_queue()]

@@ -1,0 +1,40 @@
+"""manage.py outorga_status: the health checks, the periodic jobs and the queues, for a person to read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from apps.jobs.choices import MailStatus
+from apps.jobs.models import OutboundMail
+from apps.jobs.selectors import mail_counts, schedule_status
+from apps.ops.health import run_checks
+
+
+class Command(BaseCommand):
+    help = "Mostra a saúde do Outorga: banco, migrações, arquivos, fila de tarefas, rotinas e e-mails."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        checks = run_checks()
+        self.stdout.write("Verificações:")
+        for check in checks:
+            self.stdout.write(f"  [{'ok' if check.ok else 'FALHOU'}] {check.name}: {check.detail}")
+        if checks[0].ok:
+            self._jobs()
+        if not all(check.ok for check in checks):
+            raise CommandError("Há verificações com falha (veja acima).", returncode=1)
+
+    def _jobs(self) -> None:
+        self.stdout.write("Rotinas:")
+        for item in schedule_status():
+            last = item.last
+            when = (
+                f"{last.enqueued_at:%d/%m/%Y %H:%M} — {last.get_status_display()}"
+                if last
+                else "ainda não executada"
+            )
+            self.stdout.write(f"  {item.job.label} ({item.job.when.describe()}): {when}")
+        counts = mail_counts(OutboundMail.objects.all())
+        summary = "; ".join(f"{label}: {counts.get(value, 0)}" for value, label in MailStatus.choices)
+        self.stdout.write(f"E-mails: {summary}")

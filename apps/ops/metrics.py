@@ -1,0 +1,93 @@
+"""Prometheus metrics in the text exposition format, computed from the database at scrape time.
+
+Everything here is read from shared state (the database), so every gunicorn worker answers the same numbers
+and no per-process registry is needed. Request counts and latency come from the reverse proxy and gunicorn's
+access log (see docs), not from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from django.db.models import Count, Max, Sum
+from django_tasks_db.models import DBTaskResult
+
+from apps.audit.models import AuditEvent
+from apps.jobs.models import JobRun, OutboundMail
+from apps.ops.health import run_checks
+from apps.public.models import LookupCount
+
+Sample = tuple[dict[str, str], float]
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def _family(name: str, kind: str, help_text: str, samples: Iterable[Sample]) -> Iterator[str]:
+    yield f"# HELP {name} {help_text}"
+    yield f"# TYPE {name} {kind}"
+    for labels, value in samples:
+        rendered = ",".join(f'{key}="{_escape(str(val))}"' for key, val in sorted(labels.items()))
+        yield f"{name}{{{rendered}}} {value:g}" if rendered else f"{name} {value:g}"
+
+
+def _checks() -> list[Sample]:
+    return [({"check": check.name}, 1.0 if check.ok else 0.0) for check in run_checks()]
+
+
+def _tasks() -> list[Sample]:
+    rows = DBTaskResult.objects.order_by().values_list("status").annotate(total=Count("pk"))
+    return [({"status": str(status)}, float(total)) for status, total in rows]
+
+
+def _job_runs() -> list[Sample]:
+    rows = JobRun.objects.order_by().values_list("job", "status").annotate(last=Max("finished_at"))
+    return [
+        ({"job": job, "status": status}, last.timestamp()) for job, status, last in rows if last is not None
+    ]
+
+
+def _outbox() -> list[Sample]:
+    rows = OutboundMail.objects.order_by().values_list("status").annotate(total=Count("pk"))
+    return [({"status": status}, float(total)) for status, total in rows]
+
+
+def _lookups() -> list[Sample]:
+    rows = LookupCount.objects.order_by().values_list("municipality__ibge_code").annotate(total=Sum("count"))
+    return [({"municipality": code or "desconhecido"}, float(total or 0)) for code, total in rows]
+
+
+def _last_sweep() -> list[Sample]:
+    event = AuditEvent.objects.filter(action="licensing.daily_sweep").order_by("-occurred_at", "-pk").first()
+    if event is None or not isinstance(event.after, dict):
+        return []
+    return [({"step": str(step)}, float(total)) for step, total in event.after.items()]
+
+
+def exposition() -> str:
+    families = [
+        ("outorga_ready", "gauge", "1 when the readiness check passes, per check", _checks()),
+        ("outorga_tasks", "gauge", "background tasks by status (READY = waiting for a worker)", _tasks()),
+        (
+            "outorga_job_last_finished_timestamp_seconds",
+            "gauge",
+            "when each periodic job last finished, by status",
+            _job_runs(),
+        ),
+        ("outorga_mail_outbox", "gauge", "e-mails in the outbox by status", _outbox()),
+        (
+            "outorga_public_lookups_total",
+            "counter",
+            "public vehicle lookups per municipality (IBGE code)",
+            _lookups(),
+        ),
+        (
+            "outorga_sweep_last_changes",
+            "gauge",
+            "rows changed by each step of the latest daily sweep",
+            _last_sweep(),
+        ),
+    ]
+    lines = [line for name, kind, text, samples in families for line in _family(name, kind, text, samples)]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,44 @@
+"""Health and metrics endpoints for load balancers and monitoring (JSON and Prometheus text, no session)."""
+
+from __future__ import annotations
+
+import hmac
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from apps.ops.health import run_checks
+from apps.ops.metrics import exposition
+
+
+@never_cache
+@require_GET
+def live(request: HttpRequest) -> JsonResponse:
+    """The process answers (no database touched): for the supervisor's restart decision."""
+    return JsonResponse({"status": "ok"})
+
+
+@never_cache
+@require_GET
+def ready(request: HttpRequest) -> JsonResponse:
+    """Whether this instance can serve: 503 names the failed checks (never their internals)."""
+    checks = run_checks()
+    failed = [check.name for check in checks if not check.ok]
+    body = {
+        "status": "fail" if failed else "ok",
+        "checks": {c.name: "ok" if c.ok else "falhou" for c in checks},
+    }
+    return JsonResponse(body, status=503 if failed else 200)
+
+
+@never_cache
+@require_GET
+def metrics(request: HttpRequest) -> HttpResponse:
+    """Prometheus metrics, behind METRICS_TOKEN (Authorization: Bearer …); without a token, off (404)."""
+    token = getattr(settings, "METRICS_TOKEN", "")
+    given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+    if not token or not hmac.compare_digest(given.encode(), token.encode()):
+        raise Http404("Registro não encontrado.")
+    return HttpResponse(exposition(), content_type="text/plain; version=0.0.4; charset=utf-8")

@@ -1,0 +1,83 @@
+"""Fact fields beyond the common schema, declared by a regime in ``facts.yaml``.
+
+A law may ask something the common facts classes have no field for (are children under 12 aboard? what is the
+CNH's status? how many years has the licence been held in the category?). The regime declares the question,
+typed and labelled, per entity; the facts carry the answers in the entity's ``extra`` mapping::
+
+    fields:
+      vehicle:
+        children_under_12_aboard:
+          type: bool
+          label: Transporta crianças menores de 12 anos?
+          help: Exigência de cadeirinha e cinto (CTB art. 64).
+          cite: art12_incIV
+      driver:
+        cnh_status:
+          type: choice
+          label: Situação da CNH
+          choices: {regular: Regular, suspended: Suspensa, cancelled: Cassada}
+          cite: art5_incII
+
+Entities: operator, company, driver, attendant, vehicle, application (PermitApplication) and infraction
+(InfractionCase). A rule reads ``facts.vehicle.extra.get("children_under_12_aboard")`` (through
+``ctx.require`` when it needs it); ``Regime.evaluate`` types every ``extra`` against this schema and refuses an
+undeclared key or a badly typed value with an InvalidFactError naming the field's label.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lawcode.citations import Citer
+from lawcode.fields import FieldSpec, coerce_fields, parse_fields
+from lawcode.yamlsource import YamlMap, load_yaml, reject_unknown_keys, require_keys, require_map
+
+ENTITIES = ("operator", "company", "driver", "attendant", "vehicle", "application", "infraction")
+ENTITY_LABELS = {
+    "operator": "Autorizatário",
+    "company": "Empresa",
+    "driver": "Condutor",
+    "attendant": "Monitor",
+    "vehicle": "Veículo",
+    "application": "Requerimento",
+    "infraction": "Infração",
+}
+
+
+@dataclass(frozen=True)
+class FactSchema:
+    """Declared extra fields, by entity then key."""
+
+    fields: Mapping[str, Mapping[str, FieldSpec]] = field(default_factory=dict)
+    source: str = ""
+
+    def for_entity(self, entity: str) -> Mapping[str, FieldSpec]:
+        return self.fields.get(entity, {})
+
+    def typed(self, entity: str, values: Mapping[str, Any], path: str, where: str | None) -> dict[str, Any]:
+        """``values`` typed by the entity's declared fields; an undeclared key is an InvalidFactError."""
+        return coerce_fields(self.for_entity(entity), values, path, where, ENTITY_LABELS[entity])
+
+
+def load_fact_schema(folder: Path, citer: Citer) -> FactSchema:
+    """facts.yaml of ``folder`` (absent: the regime asks nothing beyond the common schema)."""
+    path = folder / "facts.yaml"
+    if not path.exists():
+        return FactSchema()
+    root = require_map(load_yaml(path) or YamlMap(), str(path), "facts.yaml")
+    reject_unknown_keys(root, ("fields",), "facts.yaml")
+    require_keys(root, ("fields",), "facts.yaml")
+    entities = require_map(root["fields"], str(path), "fields", root.line_of("fields"))
+    reject_unknown_keys(entities, ENTITIES, "facts.yaml fields (entities)")
+    return FactSchema(
+        {
+            str(entity): parse_fields(
+                node, str(path), f"fields.{entity}", entities.line_of(str(entity)), citer
+            )
+            for entity, node in entities.items()
+        },
+        str(path),
+    )

@@ -1,0 +1,444 @@
+"""What a regime declares about its proceeding and enforcement (``procedure.yaml``), typed and validated.
+
+The apps run one generic proceeding and one generic auto de infração; everything that differs between laws
+is declared here by the regime folder, each item citing the dispositivo that says so::
+
+    procedure = get_regime(regime_id).procedure
+    procedure.due_process.instances          # the appeal instances, in order (key "first", "second", …)
+    procedure.due_process.instance("first").engine_instance   # DeadlineFacts.instance for appeal_deadline
+    procedure.auto.items                     # what the auto must contain (empty when the law lists nothing)
+    procedure.clandestine.infraction         # catalog code suggested for transport without authorization
+    procedure.traffic_only_guard.present     # the law forbids punishing again a fact punished as traffic only
+    procedure.complaint_basis                # dispositivos a public complaint invokes
+    procedure.penalty_label("suspension")    # Portuguese label of a penalty kind (engine's or the regime's)
+
+Nothing has a default: every section must be written, and a provision the law does not contain is written
+``{absent: "<why, in Portuguese>"}`` — so a missing line is a loud ``RegimeDefinitionError`` (file:line),
+never a silent fallback. The format is documented in docs/lawcode/design.md ("procedure.yaml").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lawcode.errors import RegimeDefinitionError
+from lawcode.yamlsource import YamlList, YamlMap, load_yaml, reject_unknown_keys, require_keys, require_map
+
+PROCEDURE_FILE = "procedure.yaml"
+
+# The n-th instance is named by its ordinal, so the apps can store an appeal's instance without knowing the law.
+INSTANCE_KEYS = ("first", "second", "third")
+
+# What an auto de infração may be required to contain (the keys of facts.InfractionCase.auto_omissions) and
+# the generic Portuguese name of each; a regime labels each item it requires with its law's own words.
+AUTO_ITEMS: dict[str, str] = {
+    "place_date_time": "local, data e hora da infração",
+    "driver_vehicle": "dados do condutor e do veículo",
+    "officer": "identificação do servidor responsável",
+    "description": "descrição da infração",
+    "legal_provision": "dispositivo legal infringido",
+    "supporting_documents": "documentos que embasam o auto",
+    "fine_value": "valor da multa",
+    "penalties": "penalidades cabíveis",
+    "appeal_deadline": "prazo para recurso",
+}
+
+# Penalty kinds every regime may return in ``sanction`` results, with their Portuguese names. A regime that
+# returns another kind declares its label under ``labels.penalties`` (checked when the sanction is decided).
+COMMON_PENALTY_LABELS: dict[str, str] = {
+    "warning": "advertência",
+    "fine": "multa",
+    "suspension": "suspensão",
+    "cassation": "cassação",
+    "ban": "proibição de atuar",
+    "inspection_required": "nova vistoria",
+}
+
+_TOP_KEYS = ("due_process", "auto", "clandestine", "traffic_only_guard", "complaint_basis", "labels", "note")
+_INSTANCE_KEYS = (
+    "key",
+    "label",
+    "cite",
+    "judged_by",
+    "engine_instance",
+    "suspensive",
+    "suspensive_cite",
+    "note",
+)
+_ROLE = re.compile(r"^[a-z][a-z0-9_]*$")
+
+Validate = Callable[[object, str | None, int | None], str]
+
+
+@dataclass(frozen=True)
+class Provision:
+    """A provision the law may or may not contain: the dispositivo that states it, or why there is none."""
+
+    cite: str | None
+    absent_reason: str | None
+    where: str
+
+    @property
+    def present(self) -> bool:
+        return self.cite is not None
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One appeal instance: its key (ordinal), label, the dispositivo that opens it and who judges it."""
+
+    key: str
+    label: str
+    cite: str
+    judged_by: str
+    """A staff role key of the apps (e.g. ``judging_authority``, ``appeal_board``); the apps check it exists."""
+    engine_instance: Provision
+    """``cite`` holds the name the regime's ``appeal_deadline`` / ``judgment_deadline`` rules take as
+    ``DeadlineFacts.instance``; absent when the law sets no deadline for this instance."""
+    suspensive: bool
+    """Whether filing this appeal holds the penalty's effects until it is judged."""
+    suspensive_cite: str
+    where: str
+
+
+@dataclass(frozen=True)
+class DueProcess:
+    instances: tuple[Instance, ...]
+    fine_due_on_first_condemnation: Provision
+    """Present when the fine is chargeable once the first instance condemns (before the decision is final)."""
+
+    def has(self, key: str) -> bool:
+        return any(instance.key == key for instance in self.instances)
+
+    def instance(self, key: str) -> Instance:
+        for instance in self.instances:
+            if instance.key == key:
+                return instance
+        known = ", ".join(i.key for i in self.instances)
+        raise RegimeDefinitionError(
+            f"the proceeding has no instance {key!r}; it has: {known}",
+            message_pt=f"o processo deste regime não tem a instância {key!r}",
+            field="instance",
+        )
+
+    @property
+    def last(self) -> Instance:
+        return self.instances[-1]
+
+
+@dataclass(frozen=True)
+class AutoItem:
+    item: str
+    cite: str
+    label: str
+
+
+@dataclass(frozen=True)
+class AutoContents:
+    """What the law says an auto de infração must contain, and what an omission does."""
+
+    listed: Provision
+    """Present (citing the article that lists the contents) when the law lists them; absent otherwise."""
+    items: tuple[AutoItem, ...]
+    omission: Provision
+    """The dispositivo on the effect of an omission, or why the law says nothing about it."""
+    omission_voids: bool | None
+    """Whether an omission voids the auto (None when the law is silent)."""
+
+    def item(self, key: str) -> AutoItem | None:
+        return next((item for item in self.items if item.item == key), None)
+
+
+@dataclass(frozen=True)
+class Clandestine:
+    """Transport without any authorization: the dispositivo that qualifies it and the catalog entry to suggest."""
+
+    provision: Provision
+    infraction: str | None
+
+
+@dataclass(frozen=True)
+class Procedure:
+    due_process: DueProcess
+    auto: AutoContents
+    clandestine: Clandestine
+    traffic_only_guard: Provision
+    """The dispositivo forbidding a municipal penalty for a fact punished only as a traffic infraction."""
+    complaint_basis: tuple[str, ...]
+    penalty_labels: Mapping[str, str]
+    """The regime's own penalty kinds (beyond COMMON_PENALTY_LABELS) and their Portuguese names."""
+    source: str
+
+    def penalty_label(self, kind: str) -> str:
+        """The Portuguese name of a penalty kind; an undeclared kind is a RegimeDefinitionError."""
+        label = COMMON_PENALTY_LABELS.get(kind) or self.penalty_labels.get(kind)
+        if label is None:
+            raise RegimeDefinitionError(
+                f"penalty kind {kind!r} has no label; declare it under labels.penalties",
+                message_pt=f"a penalidade {kind!r} não tem nome declarado (labels.penalties)",
+                file=self.source,
+                field="labels.penalties",
+            )
+        return label
+
+
+def load_procedure(folder: Path, validate: Validate, catalog: Mapping[str, Any]) -> Procedure:
+    """The folder's procedure.yaml, every citation validated and the clandestine infraction in the catalog."""
+    path = folder / PROCEDURE_FILE
+    if not path.is_file():
+        raise RegimeDefinitionError(
+            f"{PROCEDURE_FILE} is missing: declare the due process, the auto's contents, clandestine transport, "
+            "the traffic-only guard, the complaint basis and the labels (docs/lawcode/design.md)",
+            message_pt=f"falta {PROCEDURE_FILE}: o regime deve declarar seu processo e sua fiscalização",
+            file=str(path),
+        )
+    root = require_map(load_yaml(path), str(path), PROCEDURE_FILE)
+    _refuse_todos(root)
+    reject_unknown_keys(root, _TOP_KEYS, PROCEDURE_FILE)
+    require_keys(root, tuple(k for k in _TOP_KEYS if k != "note"), PROCEDURE_FILE)
+    reader = _Reader(validate)
+    return Procedure(
+        due_process=reader.due_process(_map(root, "due_process")),
+        auto=reader.auto(_map(root, "auto")),
+        clandestine=reader.clandestine(_map(root, "clandestine"), catalog),
+        traffic_only_guard=reader.provision(_map(root, "traffic_only_guard"), "traffic_only_guard"),
+        complaint_basis=reader.complaint_basis(_map(root, "complaint_basis")),
+        penalty_labels=_penalty_labels(_map(root, "labels")),
+        source=str(path),
+    )
+
+
+class _Reader:
+    def __init__(self, validate: Validate) -> None:
+        self.validate = validate
+
+    def cite(self, node: YamlMap, key: str) -> str:
+        return self.validate(node.get(key), node.source, node.line_of(key))
+
+    def provision(self, node: YamlMap, what: str, *, extra: tuple[str, ...] = ()) -> Provision:
+        """``{cite: …}`` or ``{absent: "<reason>"}`` (exactly one of them)."""
+        reject_unknown_keys(node, ("cite", "absent", "note", *extra), what)
+        return self.either(node, what)
+
+    def either(self, node: YamlMap, what: str) -> Provision:
+        where = f"{node.source}:{node.line}"
+        has_cite, has_absent = node.get("cite") is not None, node.get("absent") is not None
+        if has_cite == has_absent:
+            raise RegimeDefinitionError(
+                f"{what}: give either 'cite' (the dispositivo) or 'absent' (why the law has none), not both "
+                "and not neither",
+                message_pt=f"{what}: informe 'cite' ou 'absent' (com o motivo)",
+                file=node.source,
+                line=node.line,
+            )
+        if has_absent:
+            return Provision(None, _text(node, "absent"), where)
+        return Provision(self.cite(node, "cite"), None, where)
+
+    def due_process(self, node: YamlMap) -> DueProcess:
+        reject_unknown_keys(node, ("instances", "fine_due_on_first_condemnation", "note"), "due_process")
+        require_keys(node, ("instances", "fine_due_on_first_condemnation"), "due_process")
+        items = node["instances"]
+        if not isinstance(items, YamlList) or not items:
+            raise RegimeDefinitionError(
+                "due_process.instances must list at least one instance",
+                message_pt="due_process.instances: declare ao menos uma instância",
+                file=node.source,
+                line=node.line_of("instances"),
+            )
+        if len(items) > len(INSTANCE_KEYS):
+            raise RegimeDefinitionError(
+                f"at most {len(INSTANCE_KEYS)} instances are supported", file=node.source, line=items.line
+            )
+        instances = tuple(
+            self.instance(require_map(item, node.source, "instance", items.line_at(i)), INSTANCE_KEYS[i])
+            for i, item in enumerate(items)
+        )
+        fine_due = self.provision(
+            _map(node, "fine_due_on_first_condemnation"), "due_process.fine_due_on_first_condemnation"
+        )
+        return DueProcess(instances, fine_due)
+
+    def instance(self, node: YamlMap, expected_key: str) -> Instance:
+        reject_unknown_keys(node, _INSTANCE_KEYS, "instance")
+        require_keys(node, tuple(k for k in _INSTANCE_KEYS if k != "note"), "instance")
+        key = str(node["key"])
+        if key != expected_key:
+            raise RegimeDefinitionError(
+                f"instance key {key!r}: instances are keyed by their order ({', '.join(INSTANCE_KEYS)}); "
+                f"this one is {expected_key!r}",
+                message_pt=f"a instância nesta posição tem a chave {expected_key!r}",
+                file=node.source,
+                line=node.line_of("key"),
+            )
+        role = str(node["judged_by"])
+        if not _ROLE.match(role):
+            raise RegimeDefinitionError(
+                f"judged_by {role!r} must be a role key such as judging_authority",
+                file=node.source,
+                line=node.line_of("judged_by"),
+            )
+        if not isinstance(node["suspensive"], bool):
+            raise RegimeDefinitionError(
+                "'suspensive' must be true or false", file=node.source, line=node.line_of("suspensive")
+            )
+        return Instance(
+            key=key,
+            label=_text(node, "label"),
+            cite=self.cite(node, "cite"),
+            judged_by=role,
+            engine_instance=self.engine_instance(node),
+            suspensive=node["suspensive"],
+            suspensive_cite=self.cite(node, "suspensive_cite"),
+            where=f"{node.source}:{node.line}",
+        )
+
+    def engine_instance(self, node: YamlMap) -> Provision:
+        """``engine_instance: first`` (a name the regime's deadline rules take) or ``{absent: "<reason>"}``."""
+        value = node["engine_instance"]
+        where = f"{node.source}:{node.line_of('engine_instance')}"
+        if isinstance(value, YamlMap):
+            reject_unknown_keys(value, ("absent",), "engine_instance")
+            require_keys(value, ("absent",), "engine_instance")
+            return Provision(None, _text(value, "absent"), where)
+        if not isinstance(value, str) or not value.strip():
+            raise RegimeDefinitionError(
+                "'engine_instance' must be the instance name of the regime's appeal_deadline rule, "
+                'or {absent: "<reason>"}',
+                file=node.source,
+                line=node.line_of("engine_instance"),
+            )
+        return Provision(value.strip(), None, where)
+
+    def auto(self, node: YamlMap) -> AutoContents:
+        reject_unknown_keys(node, ("cite", "absent", "items", "omission", "note"), "auto")
+        require_keys(node, ("omission",), "auto")
+        listed = self.either(node, "auto")
+        items = self.auto_items(node) if listed.present else ()
+        if not listed.present and node.get("items"):
+            raise RegimeDefinitionError(
+                "auto: 'items' needs the 'cite' of the article that lists them",
+                file=node.source,
+                line=node.line_of("items"),
+            )
+        omission_node = _map(node, "omission")
+        omission = self.provision(omission_node, "auto.omission", extra=("voids",))
+        voids = omission_node.get("voids")
+        if omission.present != isinstance(voids, bool):
+            raise RegimeDefinitionError(
+                "auto.omission: with 'cite' say 'voids: true|false'; with 'absent' leave 'voids' out",
+                file=omission_node.source,
+                line=omission_node.line,
+            )
+        return AutoContents(listed, items, omission, voids if isinstance(voids, bool) else None)
+
+    def auto_items(self, node: YamlMap) -> tuple[AutoItem, ...]:
+        items = node.get("items")
+        if not isinstance(items, YamlList) or not items:
+            raise RegimeDefinitionError(
+                "auto: list the contents under 'items' ({item, cite, label})",
+                file=node.source,
+                line=node.line,
+            )
+        out: list[AutoItem] = []
+        for index, raw in enumerate(items):
+            entry = require_map(raw, node.source, "auto item", items.line_at(index))
+            reject_unknown_keys(entry, ("item", "cite", "label"), "auto item")
+            require_keys(entry, ("item", "cite", "label"), "auto item")
+            key = str(entry["item"])
+            if key not in AUTO_ITEMS or any(seen.item == key for seen in out):
+                raise RegimeDefinitionError(
+                    f"auto item {key!r} is unknown or repeated; use one of: {', '.join(AUTO_ITEMS)}",
+                    message_pt=f"item do auto {key!r} desconhecido ou repetido",
+                    file=entry.source,
+                    line=entry.line_of("item"),
+                )
+            out.append(AutoItem(key, self.cite(entry, "cite"), _text(entry, "label")))
+        return tuple(out)
+
+    def clandestine(self, node: YamlMap, catalog: Mapping[str, Any]) -> Clandestine:
+        provision = self.provision(node, "clandestine", extra=("infraction",))
+        code = node.get("infraction")
+        if provision.present and code is None:
+            raise RegimeDefinitionError(
+                "clandestine: name the catalog 'infraction' suggested for transport without authorization",
+                file=node.source,
+                line=node.line,
+            )
+        if code is not None and str(code) not in catalog:
+            raise RegimeDefinitionError(
+                f"clandestine.infraction {code!r} is not in catalog.yaml",
+                message_pt=f"a infração {code!r} não está no catálogo",
+                file=node.source,
+                line=node.line_of("infraction"),
+            )
+        return Clandestine(provision, None if code is None else str(code))
+
+    def complaint_basis(self, node: YamlMap) -> tuple[str, ...]:
+        reject_unknown_keys(node, ("cites", "note"), "complaint_basis")
+        require_keys(node, ("cites",), "complaint_basis")
+        cites = node["cites"]
+        if not isinstance(cites, YamlList) or not cites:
+            raise RegimeDefinitionError(
+                "complaint_basis.cites must list the dispositivos a public complaint invokes",
+                file=node.source,
+                line=node.line_of("cites"),
+            )
+        return tuple(self.validate(ref, node.source, cites.line_at(i)) for i, ref in enumerate(cites))
+
+
+def _penalty_labels(node: YamlMap) -> dict[str, str]:
+    reject_unknown_keys(node, ("penalties",), "labels")
+    require_keys(node, ("penalties",), "labels")
+    penalties = node["penalties"]
+    if not isinstance(penalties, YamlMap):
+        raise RegimeDefinitionError(
+            "labels.penalties must map each penalty kind the regime introduces to its Portuguese name "
+            "({} when it introduces none)",
+            file=node.source,
+            line=node.line_of("penalties"),
+        )
+    out: dict[str, str] = {}
+    for kind in penalties:
+        if kind in COMMON_PENALTY_LABELS:
+            raise RegimeDefinitionError(
+                f"labels.penalties: {kind!r} is a common penalty kind, already labelled "
+                f"{COMMON_PENALTY_LABELS[kind]!r}",
+                file=penalties.source,
+                line=penalties.line_of(kind),
+            )
+        out[str(kind)] = _text(penalties, kind)
+    return out
+
+
+def _refuse_todos(root: YamlMap) -> None:
+    """A skeleton (python -m lawcode new-regime) marks each section ``todo``: name them all, with their lines."""
+    todos = [(key, node) for key, node in root.items() if isinstance(node, YamlMap) and "todo" in node]
+    if todos:
+        where = "; ".join(f"{key} (linha {node.line_of('todo')})" for key, node in todos)
+        raise RegimeDefinitionError(
+            f"{PROCEDURE_FILE} is still a skeleton: write {where} (docs/lawcode/design.md, procedure.yaml)",
+            message_pt=f"{PROCEDURE_FILE} ainda é um esqueleto: escreva {where}",
+            file=root.source,
+            line=todos[0][1].line_of("todo"),
+        )
+
+
+def _map(node: YamlMap, key: str) -> YamlMap:
+    return require_map(node.get(key), node.source, key, node.line_of(key))
+
+
+def _text(node: YamlMap, key: str) -> str:
+    value = node.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise RegimeDefinitionError(
+            f"'{key}' must be a non-empty text (in Portuguese)",
+            message_pt=f"'{key}' deve ser um texto não vazio",
+            file=node.source,
+            line=node.line_of(key),
+        )
+    return value.strip()

@@ -1,0 +1,164 @@
+"""procedure.yaml: every regime declares its proceeding and enforcement; nothing is defaulted, all is cited."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from lawcode.errors import RegimeDefinitionError, UnknownDispositivoError
+from lawcode.facts import InfractionCase, Operator
+from lawcode.procedure import COMMON_PENALTY_LABELS
+from lawcode.regime import Regime
+from lawcode.registry import all_regimes
+
+Copy = Callable[[dict[str, str]], Regime]
+DEMO_PROCEDURE = (Path(__file__).parent / "fixtures" / "core" / "demo_sp" / "procedure.yaml").read_text(
+    encoding="utf-8"
+)
+
+
+def procedure(old: str, new: str) -> dict[str, str]:
+    assert old in DEMO_PROCEDURE, old
+    return {"procedure.yaml": DEMO_PROCEDURE.replace(old, new, 1)}
+
+
+def error_of(demo_copy: Copy, replacement: dict[str, str]) -> RegimeDefinitionError:
+    with pytest.raises(RegimeDefinitionError) as error:
+        demo_copy(replacement)
+    return error.value
+
+
+# --- the real regimes ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("regime", all_regimes(), ids=lambda r: r.id)
+def test_every_regime_declares_a_proceeding_whose_citations_resolve(regime: Regime) -> None:
+    declared = regime.procedure
+    on = max(regime.in_force, dt.date(2026, 3, 1))
+    instances = declared.due_process.instances
+    assert [i.key for i in instances] == ["first", "second", "third"][: len(instances)]
+    refs = (
+        [i.cite for i in instances] + [i.suspensive_cite for i in instances] + list(declared.complaint_basis)
+    )
+    refs += [item.cite for item in declared.auto.items]
+    for provision in (declared.traffic_only_guard, declared.clandestine.provision, declared.auto.omission):
+        assert provision.present or provision.absent_reason, provision.where
+        refs += [provision.cite] if provision.cite else []
+    for ref in refs:
+        assert regime.resolve_citation(ref, on).render()
+    if declared.clandestine.infraction is not None:
+        assert declared.clandestine.infraction in regime.catalog
+
+
+# --- what loading refuses ------------------------------------------------------------------------------------
+
+
+def test_a_folder_without_procedure_yaml_does_not_load(tmp_path: Path, demo_copy: Copy) -> None:
+    demo_copy({})  # the copy loads as is
+    (tmp_path / "demo_sp" / "procedure.yaml").unlink()
+    from lawcode.registry import load_regime
+    from lawcode.tests.conftest import DEMO_PACKAGE
+
+    with pytest.raises(RegimeDefinitionError) as error:
+        load_regime(tmp_path / "demo_sp", DEMO_PACKAGE)
+    assert error.value.file is not None and error.value.file.endswith("procedure.yaml")
+    assert "procedure.yaml is missing" in error.value.message
+
+
+def test_a_missing_section_names_it(demo_copy: Copy) -> None:
+    error = error_of(demo_copy, procedure("traffic_only_guard:\n  absent: A lei de teste não trata de infrações de "
+                                          "trânsito.\n", ""))  # fmt: skip
+    assert (
+        "missing 'traffic_only_guard'" in error.message
+        and error.file
+        and error.file.endswith("procedure.yaml")
+    )
+
+
+def test_a_provision_must_cite_or_say_why_it_is_absent(demo_copy: Copy) -> None:
+    error = error_of(
+        demo_copy, procedure("  absent: A lei de teste não trata de infrações de trânsito.", "  note: x")
+    )
+    assert "either 'cite'" in error.message and error.line == 20
+
+
+def test_citing_and_declaring_absent_at_once_is_refused(demo_copy: Copy) -> None:
+    error = error_of(
+        demo_copy,
+        procedure(
+            "  absent: A lei de teste não trata de infrações de trânsito.", "  cite: art1\n  absent: x"
+        ),
+    )
+    assert "not both" in error.message
+
+
+def test_an_unknown_dispositivo_fails_with_its_line(demo_copy: Copy) -> None:
+    with pytest.raises(UnknownDispositivoError) as error:
+        demo_copy(procedure("cites: [art1]", "cites: [art99]"))
+    assert error.value.line == 22
+
+
+def test_instances_are_keyed_by_their_order(demo_copy: Copy) -> None:
+    error = error_of(demo_copy, procedure("- key: first", "- key: second"))
+    assert "keyed by their order" in error.message and error.line == 3
+
+
+def test_suspensive_effect_must_be_said(demo_copy: Copy) -> None:
+    error = error_of(demo_copy, procedure("      suspensive: true\n", ""))
+    assert "missing 'suspensive'" in error.message
+
+
+def test_an_unknown_auto_item_is_refused(demo_copy: Copy) -> None:
+    auto = "auto:\n  cite: art1\n  items:\n    - {item: colour, cite: art1, label: cor}\n"
+    error = error_of(
+        demo_copy, procedure("auto:\n  absent: A lei de teste não lista o conteúdo do auto.\n", auto)
+    )
+    assert "'colour' is unknown" in error.message and error.line == 16
+
+
+def test_omission_effect_needs_voids_when_cited(demo_copy: Copy) -> None:
+    error = error_of(
+        demo_copy,
+        procedure(
+            "  omission:\n    absent: A lei de teste não trata de omissões.", "  omission:\n    cite: art1"
+        ),
+    )
+    assert "voids: true|false" in error.message
+
+
+def test_the_clandestine_infraction_must_be_in_the_catalog(demo_copy: Copy) -> None:
+    error = error_of(
+        demo_copy,
+        procedure("clandestino.\n", "clandestino.\n  infraction: DEM-99\n"),
+    )
+    assert "'DEM-99' is not in catalog.yaml" in error.message
+
+
+def test_a_common_penalty_kind_cannot_be_relabelled(demo_copy: Copy) -> None:
+    error = error_of(demo_copy, procedure("penalties: {}", "penalties: {fine: pena pecuniária}"))
+    assert "common penalty kind" in error.message
+
+
+# --- labels ------------------------------------------------------------------------------------------------
+
+
+def case(code: str) -> InfractionCase:
+    return InfractionCase(code=code, date=dt.date(2022, 3, 1), operator=Operator(kind="PF"))
+
+
+def test_a_sanction_returning_an_unlabelled_penalty_kind_fails(demo: Regime) -> None:
+    assert demo.evaluate("sanction", case("DEM-2A"), as_of=dt.date(2022, 3, 1)).outcome == "penalty"
+    with pytest.raises(RegimeDefinitionError) as error:
+        demo.evaluate("sanction", case("DEM-SEIZE"), as_of=dt.date(2022, 3, 1))
+    assert "'vehicle_seizure', which has no label" in error.value.message
+    assert error.value.file is not None and error.value.file.endswith("rules.py")
+
+
+def test_a_declared_label_names_the_regimes_own_penalty(demo_copy: Copy) -> None:
+    regime = demo_copy(procedure("penalties: {}", "penalties: {vehicle_seizure: apreensão do veículo}"))
+    decision = regime.evaluate("sanction", case("DEM-SEIZE"), as_of=dt.date(2022, 3, 1))
+    labels = [(p["kind"], p["label"]) for p in decision.result["penalties"]]
+    assert labels == [("fine", COMMON_PENALTY_LABELS["fine"]), ("vehicle_seizure", "apreensão do veículo")]

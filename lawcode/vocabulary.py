@@ -1,0 +1,134 @@
+"""A regime's open vocabularies: its document kinds (documents.yaml), its extra fact fields (facts.yaml) and its
+fine units (units.yaml), loaded with checked citations; and the check that types the facts against them.
+
+``Regime.evaluate`` passes every facts object through ``Vocabulary.typed_facts``: each Document's kind must be
+declared and its details typed by the kind's detail fields; each ``extra`` mapping is typed by the entity's
+declared fields; a FineFacts unit must be ``brl`` or a declared unit. Any violation is an InvalidFactError whose
+Portuguese message names the field's label (and, for declared fields, the article asking it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lawcode import facts as f
+from lawcode.citations import Citer
+from lawcode.documents import DocumentCatalog, load_documents
+from lawcode.errors import InvalidFactError, RegimeDefinitionError
+from lawcode.factfields import FactSchema, load_fact_schema
+from lawcode.fiscal import load_units
+from lawcode.units import FineUnit, Unit
+
+# Facts classes carrying an ``extra`` mapping → the facts.yaml entity that types it.
+ENTITY_OF: dict[type, str] = {
+    f.Operator: "operator",
+    f.Company: "company",
+    f.Driver: "driver",
+    f.Attendant: "attendant",
+    f.Vehicle: "vehicle",
+    f.PermitApplication: "application",
+    f.InfractionCase: "infraction",
+}
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    documents: DocumentCatalog = field(default_factory=DocumentCatalog)
+    facts: FactSchema = field(default_factory=FactSchema)
+    units: Mapping[str, FineUnit] = field(default_factory=dict)
+
+    def fine_unit(self, key: str) -> FineUnit | None:
+        """The declared unit ``key``; None for plain reais (``brl``); RegimeDefinitionError when undeclared."""
+        if key == Unit.BRL.value:
+            return None
+        unit = self.units.get(key)
+        if unit is None:
+            raise RegimeDefinitionError(
+                f"unit {key!r} is not declared in units.yaml (declared: {', '.join(self.units) or 'none'}; "
+                "plain reais are 'brl')",
+                message_pt=f"unidade {key!r} não declarada pelo regime (units.yaml)",
+                field="unit",
+            )
+        return unit
+
+    def unit_label(self, key: str) -> str:
+        """How people read a unit: "R$" for reais, the declared label otherwise (UFESP, UFM…)."""
+        unit = self.fine_unit(key)
+        return "R$" if unit is None else unit.label
+
+    def typed_facts(self, facts: Any, where: str | None = None, path: str = "") -> Any:
+        """``facts`` with documents and extras checked and typed against the declarations."""
+        if isinstance(facts, f.Document):
+            return self._document(facts, path, where)
+        if isinstance(facts, f.FineFacts):
+            self._check_unit(facts.unit, _join(path, "unit"), where)
+            return facts
+        if isinstance(facts, tuple):
+            return tuple(self.typed_facts(item, where, f"{path}[{i}]") for i, item in enumerate(facts))
+        if not dataclasses.is_dataclass(facts) or isinstance(facts, type):
+            return facts
+        changes: dict[str, Any] = {}
+        for spec in dataclasses.fields(facts):
+            value = getattr(facts, spec.name)
+            if spec.name == "extra" and type(facts) in ENTITY_OF:
+                typed = self.facts.typed(ENTITY_OF[type(facts)], value, _join(path, "extra"), where)
+            elif dataclasses.is_dataclass(value) or isinstance(value, tuple):
+                typed = self.typed_facts(value, where, _join(path, spec.name))
+            else:
+                continue
+            if typed is not value:
+                changes[spec.name] = typed
+        return dataclasses.replace(facts, **changes) if changes else facts
+
+    def _document(self, document: f.Document, path: str, where: str | None) -> f.Document:
+        if document.kind not in self.documents:
+            raise self.documents.unknown(document.kind, _join(path, "kind"), where)
+        details = self.documents.typed_details(document.kind, document.details, path or "document", where)
+        return dataclasses.replace(document, details=details) if details != document.details else document
+
+    def _check_unit(self, key: str, path: str, where: str | None) -> None:
+        if key != Unit.BRL.value and key not in self.units:
+            labels = ", ".join(["brl", *self.units])
+            raise InvalidFactError(
+                path,
+                f"unit {key!r} is not declared by the regime; use one of: {labels}",
+                where,
+                problem_pt=f"Unidade da multa: {key!r} não é prevista pela lei do regime (previstas: {labels}).",
+            )
+
+
+def _join(path: str, name: str) -> str:
+    return f"{path}.{name}" if path else name
+
+
+def load_vocabulary(folder: Path, citer: Citer) -> Vocabulary:
+    """documents.yaml, facts.yaml and units.yaml of a regime folder (each optional; absent = nothing declared)."""
+    return Vocabulary(
+        load_documents(folder, citer), load_fact_schema(folder, citer), load_units(folder, citer)
+    )
+
+
+def check_vocabulary(
+    vocabulary: Vocabulary, parameters: Mapping[str, Any], questions: set[str], regime_id: str
+) -> None:
+    """Cross-checks once the regime is loaded: unit parameters exist with the right unit, and a kind judged by
+    ``document_validity`` belongs to a regime that answers that question."""
+    from lawcode.fiscal import check_unit_parameters
+
+    check_unit_parameters(dict(vocabulary.units), dict(parameters), regime_id)
+    if "document_validity" in questions:
+        return
+    for kind in vocabulary.documents.kinds.values():
+        if kind.validity.rule == "document_validity":
+            file, _, line = kind.source.rpartition(":")
+            raise RegimeDefinitionError(
+                f"document '{kind.key}' is judged by the document_validity rule, which {regime_id} does not "
+                "define; write the rule or declare validity rule: printed_expiry",
+                message_pt=f"o documento '{kind.key}' depende da regra document_validity, que o regime não tem",
+                file=file or None,
+                line=int(line) if line.isdigit() else None,
+            )

@@ -1,0 +1,77 @@
+"""Set-up without a shell, in the browser: the installation's administrator signs in, creates a municipality and
+invites an analyst; the analyst follows the link from the mail, chooses a login and a password and lands on the
+municipality's home."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.core import mail
+from playwright.sync_api import Browser, Page, expect
+
+from apps.tenancy.services import deployment_admin_create_first
+
+from .test_login_and_home import log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+INSTALLER_PASSWORD = "Instalacao-Outorga-2026"
+ANALYST_PASSWORD = "Analise-de-Alvaras-77"
+OLIMPIA_REGIME = "Transporte coletivo escolar particular — Olímpia/SP"
+
+
+def _link_in_last_mail() -> str:
+    body = mail.outbox[-1].body
+    return next(line for line in body.splitlines() if "/convite/" in line).strip()
+
+
+def test_the_installer_creates_a_municipality_and_the_invited_analyst_lands_on_its_home(
+    page: Page, browser: Browser, live_server: Any
+) -> None:
+    deployment_admin_create_first(
+        username="instalador",
+        email="ti@example.gov.br",
+        password=INSTALLER_PASSWORD,
+        full_name="Equipe de TI",
+    )
+    log_in(page, live_server, "instalador", INSTALLER_PASSWORD)
+    expect(page.get_by_role("heading", name="Municípios da instalação")).to_be_visible()
+
+    page.get_by_role("link", name="Novo município").click()
+    page.get_by_label("Código IBGE do município (7 dígitos)").fill("3533908")
+    page.get_by_label("Nome do município").fill("Olímpia")
+    page.get_by_label("UF").select_option("SP")
+    page.get_by_text(OLIMPIA_REGIME).click()
+    page.get_by_role("button", name="Criar município").click()
+    expect(page.get_by_role("heading", name="Configuração legal de Olímpia")).to_be_visible()
+    expect(page.get_by_role("alert").filter(has_text="Município Olímpia-SP criado")).to_be_visible()
+
+    page.locator('[data-menu="team"]').click()
+    page.get_by_role("link", name="Convidar servidor").click()
+    page.get_by_label("Nome completo").fill("Nádia Analista")
+    page.get_by_label("E-mail (o convite será enviado para ele)").fill("nadia@olimpia.example.gov.br")
+    page.get_by_text("Analista", exact=True).click()
+    page.get_by_role("button", name="Enviar convite").click()
+    expect(
+        page.get_by_role("alert").filter(has_text="Convite enviado para nadia@olimpia.example.gov.br")
+    ).to_be_visible()
+    assert mail.outbox[-1].to == ["nadia@olimpia.example.gov.br"]
+    link = _link_in_last_mail()
+    assert link.startswith(live_server.url)
+
+    analyst = browser.new_context(locale="pt-BR").new_page()
+    analyst.goto(link)
+    expect(analyst.get_by_role("heading", name="Criar sua conta no Outorga")).to_be_visible()
+    analyst.get_by_label("Usuário (com ele você entrará no Outorga)").fill("nadia.analista")
+    analyst.get_by_label("Senha", exact=True).fill(ANALYST_PASSWORD)
+    analyst.get_by_label("Repita a senha").fill(ANALYST_PASSWORD)
+    analyst.get_by_role("button", name="Criar conta e entrar").click()
+    expect(analyst).to_have_url(f"{live_server.url}/municipios/3533908/")
+    expect(analyst.get_by_role("heading", name="Painel de Olímpia")).to_be_visible()
+    expect(analyst.get_by_text(re.compile("Seu papel: Analista"))).to_be_visible()
+
+    analyst.goto(link)  # the link worked once and is dead now
+    expect(analyst.get_by_role("heading", name="Convite indisponível")).to_be_visible()
+    analyst.context.close()
