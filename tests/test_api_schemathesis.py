@@ -8,10 +8,13 @@ deadline, no example database; the whole run stays around a minute on a loaded t
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from django.test import Client
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
@@ -26,6 +29,18 @@ schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", application)
 CSRF_SECRET = "s" * 32  # a known CSRF secret sent as cookie and header, as a browser client would
 PLATFORM_PREFIX = "/api/v1/platform/"
 PUBLIC_PREFIX = "/api/publica/"
+
+
+@pytest.fixture(autouse=True)
+def _connection_kept_across_requests() -> Iterator[None]:
+    """The WSGI handler closes "old" connections at each request's start and end; inside the test's
+    transaction that would close the test database connection (PostgreSQL); Django's test client disconnects
+    them for the same reason."""
+    for signal in (request_started, request_finished):
+        signal.disconnect(close_old_connections)
+    yield
+    for signal in (request_started, request_finished):
+        signal.connect(close_old_connections)
 
 
 @pytest.fixture
