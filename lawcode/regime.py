@@ -289,8 +289,8 @@ class Regime:
                     )
 
     def _with_penalty_labels(self, rule_spec: RuleSpec, result: Mapping[str, Any]) -> dict[str, Any]:
-        """The result with each of its ``penalties`` labelled in Portuguese (``label``), so no screen ever shows
-        an engine code; a kind with no label (procedure.yaml ``labels.penalties``) is a RegimeDefinitionError."""
+        """The result with each of its ``penalties`` labelled in Portuguese (``label``, as penalties.yaml names
+        it), so no screen ever shows an engine code; an undeclared kind is a RegimeDefinitionError."""
         out = dict(result)
         penalties = out.get("penalties")
         if isinstance(penalties, list):
@@ -299,16 +299,14 @@ class Regime:
 
     def _labelled(self, rule_spec: RuleSpec, penalty: Any) -> dict[str, Any]:
         kind = str(penalty.get("kind")) if isinstance(penalty, Mapping) else repr(penalty)
-        try:
-            return {**penalty, "label": self.procedure.penalty_label(kind)}
-        except RegimeDefinitionError:
+        if self.penalties is None or kind not in self.penalties.kinds:
             raise RegimeDefinitionError(
-                f"rule {rule_spec.name} returned penalty kind {kind!r}, which has no label; declare it "
-                f"under labels.penalties in {self.procedure.source}",
-                message_pt=f"a penalidade {kind!r} não tem nome declarado (procedure.yaml, labels.penalties)",
+                f"rule {rule_spec.name} returned penalty kind {kind!r}, which penalties.yaml does not declare",
+                message_pt=f"a penalidade {kind!r} não está declarada em penalties.yaml",
                 file=rule_spec.file,
                 line=rule_spec.line,
-            ) from None
+            )
+        return {**penalty, "label": self.penalties.label(kind)}
 
     def _declared_pairs(self, rule_spec: RuleSpec) -> frozenset[tuple[str, str | None]]:
         pairs = self._declared.get(rule_spec.question)

@@ -118,12 +118,13 @@ def sanction_preview(case: Any, as_of: dt.date) -> Answer | None:
 
 
 def penalty_text(penalties: list[dict[str, Any]]) -> str:
-    """«multa de 15 UFESP (R$ 559,05)», «suspensão de 30 dias»… joined; «nenhuma» when empty. Each penalty
-    carries the Portuguese ``label`` the engine gives it (the regime declares the labels of its own kinds)."""
+    """«multa de 15 UFESP (R$ 559,05)», «suspensão da autorização de 30 dias»… joined; «nenhuma» when empty.
+    Each penalty carries the Portuguese ``label`` its regime declares (penalties.yaml), read here mid-sentence."""
     parts = []
     for item in penalties:
-        text = str(item["label"])
-        if item.get("kind") == "fine" and item.get("quantity") is not None:
+        label = str(item["label"])
+        text = label[:1].lower() + label[1:]
+        if item.get("quantity") is not None:
             unit = str(item.get("unit", ""))
             text += f" de {format_value_pt(item['quantity'], unit)}"
             if item.get("brl") is not None and unit != "brl":

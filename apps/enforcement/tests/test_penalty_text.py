@@ -51,5 +51,9 @@ def test_the_label_is_the_one_the_engine_gives_not_the_code() -> None:
 def test_every_penalty_a_real_regime_returns_is_labelled() -> None:
     case = InfractionCase(code="OLI-25-I", date=dt.date(2026, 3, 2), operator=Operator(kind="PF"))
     decision = lawcode.evaluate("olimpia_sp_escolar", "sanction", case, as_of=dt.date(2026, 3, 2))
-    assert [p["label"] for p in decision.result["penalties"]] == ["multa", "suspensão", "nova vistoria"]
-    assert penalty_text(decision.result["penalties"]).startswith("multa de 30 UFESP (R$ ")
+    assert [p["label"] for p in decision.result["penalties"]] == [
+        "Multa administrativa municipal",
+        "Suspensão da autorização",
+        "Vistoria do veículo ao fim da suspensão",
+    ]
+    assert penalty_text(decision.result["penalties"]).startswith("multa administrativa municipal de 30 UFESP (R$ ")

@@ -15,17 +15,11 @@ REGIME_ID = "olimpia_sp_escolar"
 PACKAGE = f"lawcode.regimes.{REGIME_ID}"
 FOLDER = Path(__file__).resolve().parent.parent
 SCENARIOS = FOLDER / "scenarios"
-DATA_FILES = (
-    "regime.yaml",
-    "law.txt",
-    "parameters.yaml",
-    "penalties.yaml",
-    "interpretations.yaml",
-    "catalog.yaml",
-    "calendar.yaml",
-    "not_computable.yaml",
-    "procedure.yaml",
-)
+
+
+def data_files() -> list[Path]:
+    """Every declaration and law text of the folder (not rules/, scenarios/ or tests/): what a copy needs."""
+    return [path for path in FOLDER.iterdir() if path.is_file() and path.suffix in {".yaml", ".txt"}]
 
 
 def scenario_documents() -> list[dict[str, Any]]:
@@ -45,8 +39,8 @@ def copied_regime(tmp_path: Path) -> Path:
     """A copy of the regime's data files in ``tmp_path/<regime id>`` (rules stay in the real package)."""
     target = tmp_path / REGIME_ID
     target.mkdir()
-    for name in DATA_FILES:
-        shutil.copy(FOLDER / name, target / name)
+    for path in data_files():
+        shutil.copy(path, target / path.name)
     return target
 
 

@@ -14,17 +14,6 @@ from lawcode.registry import get_regime, load_regime
 REGIME_ID = "votuporanga_sp_escolar"
 FOLDER = Path(__file__).resolve().parent.parent
 PACKAGE = f"lawcode.regimes.{REGIME_ID}"
-DATA_FILES = (
-    "regime.yaml",
-    "law.txt",
-    "parameters.yaml",
-    "penalties.yaml",
-    "interpretations.yaml",
-    "catalog.yaml",
-    "calendar.yaml",
-    "not_computable.yaml",
-    "procedure.yaml",
-)
 
 
 @pytest.fixture(scope="session")
@@ -39,8 +28,9 @@ def broken_copy(tmp_path: Path) -> Callable[[str, Callable[[str], str]], Regime]
     def build(name: str, edit: Callable[[str], str]) -> Regime:
         folder = tmp_path / REGIME_ID
         folder.mkdir(exist_ok=True)
-        for data_file in DATA_FILES:
-            shutil.copy(FOLDER / data_file, folder / data_file)
+        for path in FOLDER.iterdir():
+            if path.is_file() and path.suffix in {".yaml", ".txt"}:  # declarations and law texts, not rules
+                shutil.copy(path, folder / path.name)
         target = folder / name
         edited = edit(target.read_text(encoding="utf-8"))
         assert edited != target.read_text(encoding="utf-8"), f"the edit did not change {name}"
