@@ -22,6 +22,7 @@ from lawcode.errors import (
     MissingFactError,
     MissingParameterError,
     QuestionNotApplicableError,
+    RegimeDefinitionError,
 )
 from lawcode.facts import DeadlineFacts, InfractionCase, NoticeFacts, Operator
 
@@ -114,16 +115,20 @@ def sanction_preview(case: Any, as_of: dt.date) -> Answer | None:
         )
     except (QuestionNotApplicableError, MissingFactError, InvalidFactError, MissingParameterError):
         return None
-    return Answer(None, decision.to_dict(), penalty_text(decision.result.get("penalties", [])))
+    return Answer(
+        None, decision.to_dict(), penalty_text(case.regime_id, decision.result.get("penalties", []))
+    )
 
 
-def penalty_text(penalties: list[dict[str, Any]]) -> str:
-    """«multa de 15 UFESP (R$ 559,05)», «suspensão da autorização de 30 dias»… joined; «nenhuma» when empty.
-    Each penalty carries the Portuguese ``label`` its regime declares (penalties.yaml), read here mid-sentence."""
+def penalty_text(regime_id: str, penalties: list[dict[str, Any]]) -> str:
+    """«Multa de 15 UFESP (R$ 559,05)», «Suspensão de 30 dias», «Multa de R$ 286,00»… joined, each penalty under
+    the label its regime declares (penalties.yaml); «nenhuma penalidade municipal» when empty."""
+    declared = lawcode.get_regime(regime_id).penalties
     parts = []
     for item in penalties:
-        label = str(item["label"])
-        text = label[:1].lower() + label[1:]
+        if declared is None:  # a regime that sanctions must declare its penalties; lawcode refuses to load it
+            raise RegimeDefinitionError(f"regime {regime_id} declares no penalties.yaml", field="penalties")
+        text = declared.label(str(item.get("kind")))
         if item.get("quantity") is not None:
             unit = str(item.get("unit", ""))
             text += f" de {format_value_pt(item['quantity'], unit)}"

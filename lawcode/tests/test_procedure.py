@@ -9,10 +9,8 @@ from pathlib import Path
 import pytest
 
 from lawcode.errors import RegimeDefinitionError, UnknownDispositivoError
-from lawcode.facts import InfractionCase, Operator
 from lawcode.regime import Regime
 from lawcode.registry import all_regimes
-from lawcode.tests.conftest import DEMO_FOLDER
 
 Copy = Callable[[dict[str, str]], Regime]
 DEMO_PROCEDURE = (Path(__file__).parent / "fixtures" / "core" / "demo_sp" / "procedure.yaml").read_text(
@@ -135,30 +133,3 @@ def test_the_clandestine_infraction_must_be_in_the_catalog(demo_copy: Copy) -> N
         procedure("clandestino.\n", "clandestino.\n  infraction: DEM-99\n"),
     )
     assert "'DEM-99' is not in catalog.yaml" in error.message
-
-
-# --- labels ------------------------------------------------------------------------------------------------
-
-
-def case(code: str) -> InfractionCase:
-    return InfractionCase(code=code, date=dt.date(2022, 3, 1), operator=Operator(kind="PF"))
-
-
-def test_a_sanction_returning_an_undeclared_penalty_kind_fails(demo: Regime) -> None:
-    assert demo.evaluate("sanction", case("DEM-2A"), as_of=dt.date(2022, 3, 1)).outcome == "penalty"
-    with pytest.raises(RegimeDefinitionError) as error:
-        demo.evaluate("sanction", case("DEM-SEIZE"), as_of=dt.date(2022, 3, 1))
-    assert "'vehicle_seizure', not declared in" in error.value.message
-    assert error.value.file is not None and error.value.file.endswith("rules.py")
-
-
-def test_each_penalty_is_labelled_as_penalties_yaml_names_it(demo_copy: Copy) -> None:
-    seizure = (
-        "  - {key: vehicle_seizure, label: Apreensão do veículo, mechanism: seizure, target: vehicle, cite: art2A,\n"
-        "     release: {conditions: [pagamento da multa], cite: art2A}}\n"
-    )
-    penalties = (DEMO_FOLDER / "penalties.yaml").read_text() + seizure
-    regime = demo_copy({"penalties.yaml": penalties})
-    decision = regime.evaluate("sanction", case("DEM-SEIZE"), as_of=dt.date(2022, 3, 1))
-    labels = [(p["kind"], p["label"]) for p in decision.result["penalties"]]
-    assert labels == [("fine", "Multa"), ("vehicle_seizure", "Apreensão do veículo")]

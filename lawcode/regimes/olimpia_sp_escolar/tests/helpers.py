@@ -15,11 +15,9 @@ REGIME_ID = "olimpia_sp_escolar"
 PACKAGE = f"lawcode.regimes.{REGIME_ID}"
 FOLDER = Path(__file__).resolve().parent.parent
 SCENARIOS = FOLDER / "scenarios"
-
-
-def data_files() -> list[Path]:
-    """Every declaration and law text of the folder (not rules/, scenarios/ or tests/): what a copy needs."""
-    return [path for path in FOLDER.iterdir() if path.is_file() and path.suffix in {".yaml", ".txt"}]
+# Every data file of the folder (YAML and law texts), whatever files the regime declares: the rules stay in the
+# real package.
+DATA_FILES = tuple(sorted(p.name for p in FOLDER.iterdir() if p.suffix in (".yaml", ".txt")))
 
 
 def scenario_documents() -> list[dict[str, Any]]:
@@ -39,8 +37,8 @@ def copied_regime(tmp_path: Path) -> Path:
     """A copy of the regime's data files in ``tmp_path/<regime id>`` (rules stay in the real package)."""
     target = tmp_path / REGIME_ID
     target.mkdir()
-    for path in data_files():
-        shutil.copy(path, target / path.name)
+    for name in DATA_FILES:
+        shutil.copy(FOLDER / name, target / name)
     return target
 
 

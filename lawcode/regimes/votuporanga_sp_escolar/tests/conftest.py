@@ -14,6 +14,9 @@ from lawcode.registry import get_regime, load_regime
 REGIME_ID = "votuporanga_sp_escolar"
 FOLDER = Path(__file__).resolve().parent.parent
 PACKAGE = f"lawcode.regimes.{REGIME_ID}"
+# Every data file of the folder (YAML and law texts), whatever files the regime declares: the rules stay in the
+# real package.
+DATA_FILES = tuple(sorted(p.name for p in FOLDER.iterdir() if p.suffix in (".yaml", ".txt")))
 
 
 @pytest.fixture(scope="session")
@@ -28,9 +31,8 @@ def broken_copy(tmp_path: Path) -> Callable[[str, Callable[[str], str]], Regime]
     def build(name: str, edit: Callable[[str], str]) -> Regime:
         folder = tmp_path / REGIME_ID
         folder.mkdir(exist_ok=True)
-        for path in FOLDER.iterdir():
-            if path.is_file() and path.suffix in {".yaml", ".txt"}:  # declarations and law texts, not rules
-                shutil.copy(path, folder / path.name)
+        for data_file in DATA_FILES:
+            shutil.copy(FOLDER / data_file, folder / data_file)
         target = folder / name
         edited = edit(target.read_text(encoding="utf-8"))
         assert edited != target.read_text(encoding="utf-8"), f"the edit did not change {name}"
