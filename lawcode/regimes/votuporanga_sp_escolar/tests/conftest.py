@@ -19,6 +19,8 @@ DATA_FILES = (
     "law.txt",
     "parameters.yaml",
     "penalties.yaml",
+    "units.yaml",
+    "documents.yaml",
     "interpretations.yaml",
     "catalog.yaml",
     "calendar.yaml",
