@@ -29,7 +29,8 @@ from apps.licensing.casebook import Case, extra_vehicle, pf_case
 from apps.licensing.models import Application, Permit
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
-from conftest import PERSONA_PASSWORD
+
+from .conftest import sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -58,10 +59,7 @@ def sao_jose(make_municipality: Callable[..., Municipality], today: dt.date) -> 
 
 
 def log_in(page: Page, live_server: Any, username: str) -> None:
-    page.goto(f"{live_server.url}/entrar/")
-    page.get_by_label("Usuário").fill(username)
-    page.get_by_label("Senha").fill(PERSONA_PASSWORD)
-    page.get_by_role("button", name="Entrar").click()
+    sign_in(page, live_server.url, username)
 
 
 def click_action(page: Page, label: str) -> None:
