@@ -315,7 +315,7 @@ def test_the_operator_page_can_link_to_a_prefilled_invitation(
 ) -> None:
     url = reverse("portal:staff-accounts", args=["3533908"])
     page = analyst_olimpia_client.get(
-        url, {"autorizatario": alice_case.operator.pk, "papel": "driver"}
+        url, {"autorizatario": str(alice_case.operator.pk), "papel": "driver"}
     ).content.decode()
     assert f'<option value="{alice_case.operator.pk}" selected>' in page
     assert '<option value="driver" selected>' in page
