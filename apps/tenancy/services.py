@@ -128,15 +128,26 @@ def deployment_admin_create_first(*, username: str, email: str, password: str, f
         kind=UserKind.STAFF,
         email=email,
     )
+    deployment_admin_grant(actor=None, user=user)
+    return FirstAdmin(user, created=True)
+
+
+@transaction.atomic
+def deployment_admin_grant(*, actor: User | None, user: User) -> DeploymentAdministrator:
+    """Make an existing staff account an installation administrator (the demo's regional administrator);
+    granting it again changes nothing."""
+    existing = DeploymentAdministrator.objects.filter(user=user).first()
+    if existing is not None:
+        return existing
     admin = DeploymentAdministrator.objects.create(user=user)
     audit_record(
-        actor=None,
+        actor=actor,
         municipality=None,
         action="deployment_admin.create",
         obj=admin,
         after={"user_id": user.pk, "username": user.username},
     )
-    return FirstAdmin(user, created=True)
+    return admin
 
 
 @transaction.atomic
