@@ -9,8 +9,10 @@ import pytest
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from apps.accounts.models import User
+from apps.accounts.testing import next_code
 from apps.tenancy import services
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Membership, Municipality, StaffInvitation
@@ -228,8 +230,12 @@ def test_the_invitee_sets_a_password_and_lands_on_the_municipality_home(
     assert "Nova Analista" in page and "Analista" in page
     data = {"username": "nova.analista", "password": GOOD_PASSWORD, "password_confirm": GOOD_PASSWORD}
     response = client.post(invitation_link, data, follow=True)
-    assert response.redirect_chain[-1][0] == reverse("municipality_home", args=["3533908"])
-    assert "Painel de Olímpia" in response.content.decode()
+    home = reverse("municipality_home", args=["3533908"])
+    # staff must enrol an authenticator app before anything else (apps/accounts), then go on home
+    assert response.redirect_chain[-1][0] == f"{reverse('second_factor_enrol')}?next={home.replace('/', '%2F')}"
+    device = TOTPDevice.objects.get(user__username="nova.analista", confirmed=False)
+    client.post(reverse("second_factor_enrol"), {"code": next_code(device), "next": home})
+    assert "Painel de Olímpia" in client.get(home).content.decode()
     assert client.get(invitation_link).status_code == 404  # used: the link is dead
 
 
