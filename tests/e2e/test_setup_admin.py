@@ -13,6 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from apps.tenancy.services import deployment_admin_create_first
 
+from .conftest import enrol_authenticator
 from .test_login_and_home import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -68,6 +69,7 @@ def test_the_installer_creates_a_municipality_and_the_invited_analyst_lands_on_i
     analyst.get_by_label("Senha", exact=True).fill(ANALYST_PASSWORD)
     analyst.get_by_label("Repita a senha").fill(ANALYST_PASSWORD)
     analyst.get_by_role("button", name="Criar conta e entrar").click()
+    enrol_authenticator(analyst)  # staff enrol an authenticator app before anything else
     expect(analyst).to_have_url(f"{live_server.url}/municipios/3533908/")
     expect(analyst.get_by_role("heading", name="Painel de Olímpia")).to_be_visible()
     expect(analyst.get_by_text(re.compile("Seu papel: Analista"))).to_be_visible()
