@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
+from apps.accounts.decorators import recent_authentication_required
 from apps.audit.forms import (
     AuditEventFilterForm,
     DataSubjectRequestForm,
@@ -132,9 +133,13 @@ def _event_row(event: AuditEvent) -> dict[str, object]:
 
 
 @login_required
+@recent_authentication_required
 @require_GET
 def subject_report(request: HttpRequest, person_id: int) -> HttpResponse:
-    """The subject-access report as PDF; issuing it is itself recorded (a personal-data export)."""
+    """The subject-access report as PDF; issuing it is itself recorded (a personal-data export).
+
+    A whole person's file leaving the system is a sensitive action: it asks for a recent password and code.
+    """
     person = _subject_person(request, person_id)
     subject = subject_of(person)
     events = list(events_of(subject, AuditEvent.objects.for_user(request.user, "audit")))
