@@ -18,7 +18,7 @@ from apps.audit.forms import (
     DataSubjectRequestUpdateForm,
     SubjectSearchForm,
 )
-from apps.audit.labels import action_label, detail_lines, is_read, object_label
+from apps.audit.labels import action_label, is_read, object_label, summary_lines
 from apps.audit.models import AuditEvent, DataSubjectRequest
 from apps.audit.pdf import subject_report_pdf
 from apps.audit.services import (
@@ -128,7 +128,8 @@ def _event_row(event: AuditEvent) -> dict[str, object]:
         "kind": "Leitura" if is_read(event.action) else "Alteração",
         "label": action_label(event.action, event.object_type),
         "object": f"{object_label(event.object_type)} nº {event.object_id}",
-        "lines": detail_lines(event.object_type, event.before, event.after),
+        "lines": summary_lines(event.action, event.object_type, event.before, event.after),
+        "created": event.before is None and not is_read(event.action),
     }
 
 

@@ -95,6 +95,7 @@ def test_the_subject_page_answers_who_read_or_changed_the_data_in_portuguese(
     assert "Alteração — pessoa" in html and "Cadastro — pessoa" in html
     assert "Leitura de dados pessoais" in html and "Ana Analista" in html
     assert "campos pessoais alterados: telefone" in html
+    assert "<div>telefone: (valor protegido) → (valor protegido)</div>" in html
     assert "registry.person" not in html and "{&#x27;" not in html and "personal_data" not in html
 
 
