@@ -76,6 +76,15 @@ FIELD_LABELS: dict[str, str] = {
     "user_id": "usuário",
     "municipality": "município",
     "role": "papel",
+    "outcome": "resultado",
+    # Relations some models leave with Django's English default label.
+    "person": "pessoa",
+    "company": "empresa",
+    "vehicle": "veículo",
+    "operator": "autorizatário",
+    "driver": "condutor",
+    "permit": "alvará",
+    "platform": "plataforma",
 }
 
 PROTECTED_VALUE = "(valor protegido)"
@@ -100,6 +109,7 @@ def is_read(action: str) -> bool:
 
 @dataclass(frozen=True)
 class DetailLine:
+    key: str
     field: str
     before: str
     after: str
@@ -119,7 +129,9 @@ def detail_lines(object_type: str, before: Any, after: Any) -> list[DetailLine]:
         else:
             old, new = _choice_label(model, name, old), _choice_label(model, name, new)
         changed = name in before and old != new
-        lines.append(DetailLine(field_label(model, name), format_value(old), format_value(new), changed))
+        lines.append(
+            DetailLine(name, field_label(model, name), format_value(old), format_value(new), changed)
+        )
     return lines
 
 
@@ -140,6 +152,14 @@ def _choice_label(model: Any, name: str, value: Any) -> Any:
     if not choices or not isinstance(value, str):
         return value
     return dict(choices).get(value, value)
+
+
+def summary_lines(action: str, object_type: str, before: Any, after: Any) -> list[DetailLine]:
+    """What a data subject needs to read: every line of a read, only the changed lines of a change."""
+    lines = detail_lines(object_type, before, after)
+    if is_read(action) or not isinstance(before, dict):
+        return lines
+    return [line for line in lines if line.changed or line.key == CHANGED_KEY]
 
 
 def field_label(model: Any, name: str) -> str:
