@@ -88,12 +88,31 @@ _UNITS: tuple[tuple[str, str, str], ...] = (
     (r"UFM['’]?s?\b", "ufm", "UFM"),
     (r"(?:%|por\s+cento)", "percent", "por cento"),
     (
-        r"(lugares|assentos|passageiros|portas|habitantes|ve[íi]culos?|permiss[õo]es|alunos|condutores)\b",
+        r"(lugares|assentos|passageiros|portas|habitantes|ve[íi]culos?|permiss[õo]es|alunos|condutores|t[áa]xis?|"
+        r"auxiliar(?:es)?|autoriza[çc][õo]es|substitui[çc][õo]es|trocas?|associados|cooperados)\b",
         "count",
         "",
     ),
 )
 _MONEY = re.compile(r"R\$\s*" + _NUMBER)
+# Small numbers the law spells out ("duas substituições", "dois anos"), and "em dobro" (a multiplier of 2).
+_SPELLED_NUMBERS = {
+    "um": 1,
+    "uma": 1,
+    "dois": 2,
+    "duas": 2,
+    "três": 3,
+    "tres": 3,
+    "quatro": 4,
+    "cinco": 5,
+    "seis": 6,
+    "sete": 7,
+    "oito": 8,
+    "nove": 9,
+    "dez": 10,
+}
+_SPELLED_NUMBER = re.compile(r"(?<![(\w])(" + "|".join(_SPELLED_NUMBERS) + r")\s+", re.IGNORECASE)
+_DOUBLE = re.compile(r"\bem\s+dobro\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -324,15 +343,26 @@ def _numbers(line: str) -> list[tuple[Decimal, str, str, int, int]]:
     for match in re.finditer(_NUMBER + _SPELLED + r"\s*", line):
         if any(start <= match.start() < end for start, end in taken):
             continue
-        rest = line[match.end() :]
-        for pattern, unit, what in _UNITS:
-            unit_match = re.match(pattern, rest, re.IGNORECASE)
-            if unit_match:
-                noun = what or unit_match.group(1).lower()
-                end = match.end() + unit_match.end()
-                found.append((_decimal(match.group(1)), unit, noun, match.start(), end))
-                break
+        unit = _unit_after(line[match.end() :])
+        if unit is not None:
+            found.append((_decimal(match.group(1)), unit[0], unit[1], match.start(), match.end() + unit[2]))
+    for match in _SPELLED_NUMBER.finditer(line):
+        unit = _unit_after(line[match.end() :])
+        if unit is not None:
+            value = Decimal(_SPELLED_NUMBERS[match.group(1).lower()])
+            found.append((value, unit[0], unit[1], match.start(), match.end() + unit[2]))
+    for match in _DOUBLE.finditer(line):
+        found.append((Decimal(2), "count", "em dobro (multiplicador)", match.start(), match.end()))
     return sorted(found, key=lambda item: item[3])
+
+
+def _unit_after(rest: str) -> tuple[str, str, int] | None:
+    """(unit, what, length) of the unit word that starts ``rest``, if any."""
+    for pattern, unit, what in _UNITS:
+        unit_match = re.match(pattern, rest, re.IGNORECASE)
+        if unit_match:
+            return unit, what or unit_match.group(1).lower(), unit_match.end()
+    return None
 
 
 def _decimal(text: str) -> Decimal:

@@ -134,6 +134,10 @@ def _candidates(folder: Path) -> list[dict[str, Any]]:
         ("art4_par3", 2, "years"),  # the transferor barred for 2 years
         ("art4_par4", 3, "years"),  # re-transfer only after 3 years
         ("art2_par1_incII", 10, "percent"),  # executive taxis: at most 10% of the members
+        ("art9", 1, "count"),  # one taxi per driver ("01 táxi")
+        ("art10_par2", 2, "count"),  # two changes of auxiliary a year
+        ("art14_par2", 2, "count"),  # "duas substituições de veículo", spelled out
+        ("art23_par3", 2, "count"),  # fines "em dobro" on specific recidivism
         ("art24_par2", Decimal("1544.85"), "brl"),  # clandestine transport
         ("art24_par3_incVI", 90, "days"),  # the 90-day ceiling of the process
         ("sao-jose-dos-campos-9093-2014:art1", 107, None),
