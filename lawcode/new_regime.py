@@ -12,8 +12,9 @@ What it writes (never over an existing folder) is a head start for a person, not
   shows them all as LACUNA until a rule, parameter, infraction or interpretation cites each;
 - ``procedure.yaml`` with every section marked ``todo`` (loading fails, naming each, until a person writes
   them: a law's due process cannot be guessed);
-- ``candidate_parameters.yaml``: every number of days, years, months, hours, seats/vehicles/inhabitants,
-  percentage and amount in UFESP/UFM/R$ found in the text, with its citation, for a person to confirm
+- ``candidate_parameters.yaml``: every number of days, years, months, hours, seats/vehicles/permits/inhabitants,
+  percentage and amount in UFESP/UFM/R$ found in the text (digits, small numbers spelled out, "em dobro"),
+  with its citation, for a person to confirm
   (copy into parameters.yaml) or discard;
 - empty parameters, interpretations, catalog and calendar files, ``__init__.py`` and ``rules/__init__.py``.
 """
