@@ -312,6 +312,18 @@ def _declared_unit_labels(regime_id: str) -> Mapping[str, str]:
         return {}
 
 
+def _loaded_unit_labels() -> dict[str, str]:
+    """Labels of the units the regimes loaded so far declare (first declaration wins), for callers that format
+    a value without naming its regime; a regime's decision always has been loaded before its values print."""
+    from lawcode.registry import loaded_regimes
+
+    labels: dict[str, str] = {}
+    for regime in loaded_regimes():
+        for key, unit in regime.vocabulary.units.items():
+            labels.setdefault(key, unit.label)
+    return labels
+
+
 def _parameter_line(use: ParameterUse, labels: Mapping[str, str]) -> str:
     since = use.effective_from.strftime("%d/%m/%Y")
     name = use.description or use.name
@@ -354,7 +366,10 @@ def format_value_pt(value: Any, unit: str, labels: Mapping[str, str] | None = No
         return "R$ " + format_decimal_pt(Decimal(str(value)), places=2)
     if isinstance(value, (Decimal, float)) or (isinstance(value, str) and _is_number(value)):
         value = format_decimal_pt(Decimal(str(value)))
-    label = _UNIT_WORDS[unit] if unit in _UNIT_WORDS else (labels or {}).get(unit, unit)
+    if unit in _UNIT_WORDS:
+        label = _UNIT_WORDS[unit]
+    else:
+        label = (labels if labels is not None else _loaded_unit_labels()).get(unit, unit)
     if isinstance(value, (list, tuple, dict, Mapping)):
         return f"{json_safe(value)} ({label})"
     return f"{value} {label}".strip()

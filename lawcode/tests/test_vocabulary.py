@@ -260,3 +260,12 @@ def test_explanations_name_a_declared_unit_by_its_label() -> None:
     assert format_value_pt(Decimal("286"), "brl", labels) == "R$ 286,00"
     assert format_value_pt(120, "count", labels) == "120"
     assert _declared_unit_labels("not_a_regime") == {}
+
+
+def test_a_value_formatted_without_its_regime_uses_the_loaded_regimes_labels() -> None:
+    from lawcode.decision import format_value_pt
+    from lawcode.registry import get_regime
+
+    get_regime("olimpia_sp_escolar")
+    assert format_value_pt(Decimal("15"), "ufesp") == "15 UFESP"
+    assert format_value_pt(Decimal("3"), "ufir") == "3 ufir"
