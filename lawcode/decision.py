@@ -312,16 +312,20 @@ def _declared_unit_labels(regime_id: str) -> Mapping[str, str]:
         return {}
 
 
-def _loaded_unit_labels() -> dict[str, str]:
-    """Labels of the units the regimes loaded so far declare (first declaration wins), for callers that format
-    a value without naming its regime; a regime's decision always has been loaded before its values print."""
-    from lawcode.registry import loaded_regimes
+def _unit_label_anywhere(unit: str) -> str:
+    """The label a regime's units.yaml gives ``unit`` (first declaration wins), for callers that format a value
+    without naming its regime; loaded regimes first, then the whole registry once; the key when none declares it."""
+    from lawcode.errors import LawcodeError
+    from lawcode.registry import all_regimes, loaded_regimes
 
-    labels: dict[str, str] = {}
-    for regime in loaded_regimes():
-        for key, unit in regime.vocabulary.units.items():
-            labels.setdefault(key, unit.label)
-    return labels
+    for regimes in (loaded_regimes, all_regimes):
+        try:
+            for regime in regimes():
+                if unit in regime.vocabulary.units:
+                    return regime.vocabulary.units[unit].label
+        except LawcodeError:
+            return unit
+    return unit
 
 
 def _parameter_line(use: ParameterUse, labels: Mapping[str, str]) -> str:
@@ -369,7 +373,7 @@ def format_value_pt(value: Any, unit: str, labels: Mapping[str, str] | None = No
     if unit in _UNIT_WORDS:
         label = _UNIT_WORDS[unit]
     else:
-        label = (labels if labels is not None else _loaded_unit_labels()).get(unit, unit)
+        label = labels.get(unit, unit) if labels is not None else _unit_label_anywhere(unit)
     if isinstance(value, (list, tuple, dict, Mapping)):
         return f"{json_safe(value)} ({label})"
     return f"{value} {label}".strip()
