@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 def test_the_demo_seeds_pix_receivers_and_patrocinios_inspection_fee_once() -> None:
     seed_demo()
     seed_demo()
-    assert FinanceSettings.objects.count() == 3
+    assert FinanceSettings.objects.count() == 4
     fee = FeeSchedule.objects.get()
     assert (fee.municipality.ibge_code, fee.fee_kind, fee.quantity, fee.unit, fee.cite) == (
         "3148103", FeeKind.INSPECTION, Decimal("0.25"), "ufm", "art8")  # fmt: skip
