@@ -276,8 +276,9 @@ def _explanation_lines(decision: Decision) -> list[str]:
         lines += ["", "Texto dos dispositivos citados (redação vigente na data):"]
         lines += [f"  - {c.render()}: “{c.wording}”" for c in worded]
     if decision.parameters:
+        labels = _declared_unit_labels(decision.regime)
         lines += ["", "Valores legais utilizados:"]
-        lines += [_parameter_line(use) for use in decision.parameters]
+        lines += [_parameter_line(use, labels) for use in decision.parameters]
     if decision.interpretations:
         lines += ["", "Interpretações aplicadas:"]
         lines += [_interpretation_line(use) for use in decision.interpretations]
@@ -299,12 +300,39 @@ def _finding_lines(finding: Finding) -> list[str]:
     return lines
 
 
-def _parameter_line(use: ParameterUse) -> str:
+def _declared_unit_labels(regime_id: str) -> Mapping[str, str]:
+    """The regime's fine units by key → label (units.yaml); none when the regime cannot be loaded here (a
+    decision replayed from storage outside the registry keeps the unit's key)."""
+    from lawcode.errors import LawcodeError
+    from lawcode.registry import get_regime
+
+    try:
+        return {key: unit.label for key, unit in get_regime(regime_id).vocabulary.units.items()}
+    except LawcodeError:
+        return {}
+
+
+def _unit_label_anywhere(unit: str) -> str:
+    """The label a regime's units.yaml gives ``unit`` (first declaration wins), for callers that format a value
+    without naming its regime; loaded regimes first, then the whole registry once; the key when none declares it."""
+    from lawcode.errors import LawcodeError
+    from lawcode.registry import all_regimes, loaded_regimes
+
+    for regimes in (loaded_regimes, all_regimes):
+        try:
+            for regime in regimes():
+                if unit in regime.vocabulary.units:
+                    return regime.vocabulary.units[unit].label
+        except LawcodeError:
+            return unit
+    return unit
+
+
+def _parameter_line(use: ParameterUse, labels: Mapping[str, str]) -> str:
     since = use.effective_from.strftime("%d/%m/%Y")
     name = use.description or use.name
-    return (
-        f"  - {name}: {format_value_pt(use.value, use.unit)} (vigente desde {since}; {use.citation.render()})"
-    )
+    value = format_value_pt(use.value, use.unit, labels)
+    return f"  - {name}: {value} (vigente desde {since}; {use.citation.render()})"
 
 
 def _interpretation_line(use: InterpretationUse) -> str:
@@ -331,8 +359,9 @@ def _plain(value: Any, key: str = "") -> str:
     return "—" if value is None else str(value)
 
 
-def format_value_pt(value: Any, unit: str) -> str:
-    """A parameter value as a Brazilian reader writes it: "15 anos", "R$ 38,42", "10 UFESP"."""
+def format_value_pt(value: Any, unit: str, labels: Mapping[str, str] | None = None) -> str:
+    """A parameter value as a Brazilian reader writes it: "15 anos", "R$ 38,42", "10 UFESP" (``labels``: the
+    regime's declared units, key → label)."""
     if isinstance(value, bool):
         return "sim" if value else "não"
     if isinstance(value, dt.date):
@@ -341,7 +370,10 @@ def format_value_pt(value: Any, unit: str) -> str:
         return "R$ " + format_decimal_pt(Decimal(str(value)), places=2)
     if isinstance(value, (Decimal, float)) or (isinstance(value, str) and _is_number(value)):
         value = format_decimal_pt(Decimal(str(value)))
-    label = _UNIT_WORDS.get(unit, unit)
+    if unit in _UNIT_WORDS:
+        label = _UNIT_WORDS[unit]
+    else:
+        label = labels.get(unit, unit) if labels is not None else _unit_label_anywhere(unit)
     if isinstance(value, (list, tuple, dict, Mapping)):
         return f"{json_safe(value)} ({label})"
     return f"{value} {label}".strip()
@@ -377,8 +409,6 @@ _UNIT_WORDS = {
     "business_days": "dias úteis",
     "hours": "horas",
     "months": "meses",
-    "ufesp": "UFESP",
-    "ufm": "UFM",
     "count": "",
     "percent": "%",
     "boolean": "",

@@ -62,6 +62,11 @@ def get_regime(regime_id: str) -> Regime:
     return _CACHE[regime_id]
 
 
+def loaded_regimes() -> list[Regime]:
+    """The regimes loaded so far (none is loaded by asking)."""
+    return list(_CACHE.values())
+
+
 def all_regimes() -> list[Regime]:
     """Every regime, loaded and validated, sorted by id."""
     return [get_regime(regime_id) for regime_id in regime_ids()]

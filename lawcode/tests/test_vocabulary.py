@@ -249,3 +249,23 @@ def test_decimal_comma_is_read_as_brazilians_write_it() -> None:
     assert parse_decimal_pt("5.56 %") == Decimal("5.56")
     with pytest.raises(ValueError):
         parse_decimal_pt("cinco")
+
+
+def test_explanations_name_a_declared_unit_by_its_label() -> None:
+    from lawcode.decision import _declared_unit_labels, format_value_pt
+
+    labels = _declared_unit_labels("olimpia_sp_escolar")
+    assert labels == {"ufesp": "UFESP"}
+    assert format_value_pt(Decimal("15"), "ufesp", labels) == "15 UFESP"
+    assert format_value_pt(Decimal("286"), "brl", labels) == "R$ 286,00"
+    assert format_value_pt(120, "count", labels) == "120"
+    assert _declared_unit_labels("not_a_regime") == {}
+
+
+def test_a_value_formatted_without_its_regime_uses_the_loaded_regimes_labels() -> None:
+    from lawcode.decision import format_value_pt
+    from lawcode.registry import get_regime
+
+    get_regime("olimpia_sp_escolar")
+    assert format_value_pt(Decimal("15"), "ufesp") == "15 UFESP"
+    assert format_value_pt(Decimal("3"), "ufir") == "3 ufir"
