@@ -29,7 +29,6 @@ from apps.public.choices import LookupVia, VerificationStatus
 from apps.public.verification import Query, verify
 from apps.registry.models import Ban
 from lawcode.penalties import PenaltyCatalog, PenaltyKind, load_penalties
-from lawcode.procedure import COMMON_PENALTY_LABELS
 from lawcode.registry import get_regime
 
 from .helpers import at, evidence_pdf, final_without_appeal, notify, open_case
@@ -60,11 +59,6 @@ def _declare(
     loaded = load_penalties(path, regime.citer, regime.parameters, regime_id)
     kinds = dict(loaded.kinds)
     monkeypatch.setattr(regime, "penalties", dataclasses.replace(loaded, kinds=kinds))
-    labels = {**regime.procedure.penalty_labels}
-    labels.update(
-        {key: kind.label.lower() for key, kind in kinds.items() if key not in COMMON_PENALTY_LABELS}
-    )
-    monkeypatch.setattr(regime, "procedure", dataclasses.replace(regime.procedure, penalty_labels=labels))
     return regime.penalties  # type: ignore[return-value]
 
 
