@@ -89,3 +89,8 @@ class RegularizationForm(forms.Form):
         required=False,
         widget=forms.ClearableFileInput(attrs={"accept": "image/jpeg,image/png,application/pdf"}),
     )
+
+
+class SeizureReleaseForm(forms.Form):
+    released_on = forms.DateField(label="Liberado em", widget=DATE)
+    note = forms.CharField(label="Condições cumpridas", required=False)

@@ -27,3 +27,5 @@ register(
     "dueprocess.sanction",
     {VIEW: READERS, CHANGE: FILERS, CHARGE: {Role.FINANCE, Role.ADMINISTRATOR}, EXPORT: {Role.FINANCE}},
 )
+register("dueprocess.effect", {VIEW: READERS, CHANGE: FILERS})
+register("dueprocess.regularization", {VIEW: READERS})

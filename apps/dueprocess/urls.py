@@ -14,6 +14,7 @@ urlpatterns = [
     path(f"{PREFIX}autos/<int:pk>/definitiva/", views.finalize, name="finalize"),
     path(f"{PREFIX}autos/<int:pk>/regularizacao/", views.regularize, name="regularize"),
     path(f"{PREFIX}regularizacoes/<int:pk>/", views.regularization_file, name="regularization_file"),
+    path(f"{PREFIX}efeitos/<int:pk>/liberar/", views.seizure_release, name="seizure_release"),
     path(f"{PREFIX}anexos/<int:pk>/", views.attachment_file, name="attachment"),
     path(f"{PREFIX}penalidades/<int:pk>/guia/", views.fine_issue, name="fine_issue"),
     path("municipios/<str:ibge_code>/financeiro/divida-ativa/", views.active_debt_view, name="active_debt"),

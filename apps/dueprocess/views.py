@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from apps.accounts.decorators import recent_authentication_required
 from apps.dueprocess import active_debt, finality, fines, forms, selectors, services
 from apps.dueprocess.choices import Instance
-from apps.dueprocess.models import Appeal, AppealAttachment, Regularization, Sanction
+from apps.dueprocess.models import Appeal, AppealAttachment, Effect, Regularization, Sanction
 from apps.dueprocess.permissions import CHARGE, EXPORT, JUDGE_FIRST, JUDGE_SECOND
 from apps.dueprocess.procedure import fine_due_pt, instance_label, proceeding, steps_pt
 from apps.enforcement.models import InfractionCase
@@ -142,6 +142,7 @@ def _case_context(
     terms = services.regularization_terms(case) if regularization is None else None
     return {
         "effect_rows": selectors.case_effects(case), "regularization": regularization,
+        "can_release": user_can(request.user, municipality.pk, SANCTION, "change"),
         "regularization_limit": terms[1] if terms else None,
         "can_regularize": terms is not None and user_can(request.user, municipality.pk, SANCTION, "change")
         and not (sanction and sanction.conditional_cassation_on),
@@ -215,6 +216,31 @@ def regularize(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
             return redirect("dueprocess:case", municipality.ibge_code, case.pk)
     context = _case_context(request, municipality, case, regularization_form=form)
     return render(request, "dueprocess/case.html", context, status=400)
+
+
+@login_required
+@require_POST
+def seizure_release(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code, SANCTION, "change")
+    rows = Effect.objects.filter(case__municipality=municipality, mechanism="seizure")
+    row = get_object_for_user_or_404(rows, request.user, "view", pk=pk)
+    form = forms.SeizureReleaseForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
+        return redirect("dueprocess:case", municipality.ibge_code, row.case_id)
+    try:
+        services.seizure_release(
+            effect=row,
+            released_on=form.cleaned_data["released_on"],
+            note=form.cleaned_data["note"],
+            actor=request.user,
+            as_of=_today(),
+        )
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, "Liberação do veículo registrada.")
+    return redirect("dueprocess:case", municipality.ibge_code, row.case_id)
 
 
 @login_required

@@ -541,3 +541,53 @@ def test_the_case_page_and_the_permit_page_show_the_immediate_suspension(
     permit_page = admin_olimpia_client.get(permit_url).content.decode()
     assert "Suspenso" in permit_page and 'data-testid="permit-notes"' in permit_page
     assert f"auto {case.number}" in permit_page
+
+
+def test_the_case_page_records_the_regularization_with_its_evidence(
+    olimpia: Any, agent_olimpia: Any, admin_olimpia_client: Any, olimpia_licensed: Any
+) -> None:
+    from django.urls import reverse
+    from django.utils import timezone
+
+    today = timezone.localdate()
+    case = open_case(olimpia, agent_olimpia, code="OLI-24-III", plate=_plate(olimpia_licensed), on=today)
+    url = reverse("dueprocess:regularize", args=[olimpia.ibge_code, case.pk])
+    refused = admin_olimpia_client.post(
+        url, {"regularized_on": today.isoformat(), "description": "Tacógrafo"}
+    )
+    assert refused.status_code == 400 and "Comprovante da regularização" in refused.content.decode()
+    answer = admin_olimpia_client.post(
+        url, {"regularized_on": today.isoformat(), "description": "Tacógrafo", "evidence": evidence_pdf()}
+    )
+    assert answer.status_code == 302
+    page = admin_olimpia_client.get(
+        reverse("dueprocess:case", args=[olimpia.ibge_code, case.pk])
+    ).content.decode()
+    assert 'data-testid="regularization"' in page and "comprovante (application/pdf)" in page
+    evidence = reverse("dueprocess:regularization_file", args=[olimpia.ibge_code, case.regularization.pk])
+    assert b"".join(admin_olimpia_client.get(evidence).streaming_content).startswith(b"%PDF")
+
+
+def test_the_case_page_releases_a_seized_vehicle(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Any,
+    olimpia: Any,
+    agent_olimpia: Any,
+    admin_olimpia_client: Any,
+    olimpia_licensed: Any,
+) -> None:
+    from django.urls import reverse
+    from django.utils import timezone
+
+    _declare(monkeypatch, tmp_path, OLIMPIA, SEIZURE)
+    _wrap_rule(monkeypatch, OLIMPIA, lambda facts, result: result["penalties"].append({"kind": "seizure"}))
+    today = timezone.localdate()
+    case = open_case(olimpia, agent_olimpia, code="OLI-24-I", plate=_plate(olimpia_licensed), on=today)
+    row = Effect.objects.get(case=case, penalty_key="seizure")
+    page = admin_olimpia_client.get(
+        reverse("dueprocess:case", args=[olimpia.ibge_code, case.pk])
+    ).content.decode()
+    assert 'data-testid="seizure-release"' in page
+    url = reverse("dueprocess:seizure_release", args=[olimpia.ibge_code, row.pk])
+    admin_olimpia_client.post(url, {"released_on": today.isoformat(), "note": "Multa paga."})
+    assert Effect.objects.get(pk=row.pk).state == EffectState.RELEASED
