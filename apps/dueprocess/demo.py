@@ -21,7 +21,7 @@ from apps.dueprocess.finality import case_finalize_unappealed
 from apps.dueprocess.fines import fine_issue
 from apps.dueprocess.models import Appeal, Sanction
 from apps.dueprocess.procedure import proceeding
-from apps.dueprocess.services import appeal_file, appeal_judge
+from apps.dueprocess.services import appeal_file, appeal_judge, judgment_choices
 from apps.enforcement.choices import NoticeChannel, NoticePurpose
 from apps.enforcement.models import InfractionCase
 from apps.enforcement.notices import notice_send
@@ -99,9 +99,15 @@ def _file(case: InfractionCase, staff: Staff, instance: str, on: dt.date, today:
 
 
 def _judge(appeal: Appeal, staff: Staff, verdict: str, on: dt.date, today: dt.date) -> None:
+    """A demo condemnation fixes each quantity the law leaves to the authority at its legal minimum."""
     actor = staff.judge if appeal.instance == Instance.FIRST else staff.board
+    chosen = (
+        {c.key: c.minimum for c in judgment_choices(appeal.case, today)}
+        if verdict == Verdict.UPHELD
+        else None
+    )
     appeal_judge(appeal=appeal, verdict=verdict, reasoning="Fundamentação de demonstração.", decided_on=on,
-                 actor=actor, as_of=today)  # fmt: skip
+                 actor=actor, as_of=today, chosen=chosen)  # fmt: skip
 
 
 def _seed(municipality: Municipality, staff: Staff, permit: Permit, regime: str, today: dt.date) -> None:
