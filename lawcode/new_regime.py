@@ -474,8 +474,6 @@ traffic_only_guard:
     ou {absent: motivo}
 complaint_basis:
   todo: "cites: [dispositivos que uma denúncia do público invoca]"
-labels:
-  penalties: {}
 """
 
 

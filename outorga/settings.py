@@ -144,8 +144,6 @@ MIDDLEWARE = [
     "apps.web.middleware.DatabaseUnavailableMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # Last, as django-axes asks: it turns a locked-out login into the Portuguese lockout page.
-    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "outorga.urls"
@@ -424,3 +422,7 @@ MIDDLEWARE = [
     "apps.web.middleware.LocalDebugOnlyMiddleware",
 ]
 INSTALLED_APPS = [*INSTALLED_APPS, "csp"]
+
+# Authentication (continued): django-axes innermost, as it asks, so the lockout page it substitutes for the
+# login page still passes through every other middleware (CSP, Permissions-Policy, no-store).
+MIDDLEWARE = [*MIDDLEWARE, "axes.middleware.AxesMiddleware"]

@@ -253,7 +253,7 @@ def totp_device_remove(*, actor: User, device: TOTPDevice) -> None:
 
 
 @transaction.atomic
-def second_factor_reset(*, actor: User, user: User) -> None:
+def second_factor_reset(*, actor: User | None, user: User) -> None:
     """An administrator clears a user's lost second factor; a staff member enrols again at the next login."""
     removed = [device.persistent_id for device in TOTPDevice.objects.filter(user=user)]
     TOTPDevice.objects.filter(user=user).delete()

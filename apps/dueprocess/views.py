@@ -192,7 +192,6 @@ def appeal_new(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 
 
 @login_required
-@recent_authentication_required
 @require_POST
 def regularize(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     municipality = _municipality(request, ibge_code, SANCTION, "change")
@@ -228,6 +227,7 @@ def regularization_file(request: HttpRequest, ibge_code: str, pk: int) -> FileRe
 
 
 @login_required
+@recent_authentication_required
 @require_POST
 def finalize(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     municipality = _municipality(request, ibge_code, SANCTION, "change")

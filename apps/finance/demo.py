@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from apps.finance.choices import ChargeUnit, FeeKind
+from apps.finance.choices import FeeKind
 from apps.finance.models import FeeSchedule, FinanceSettings
 from apps.finance.services import fee_schedule_create, finance_settings_save
 from apps.tenancy.demo import DEMO_MUNICIPALITIES, DemoLog, register_demo_seeder
@@ -59,6 +59,6 @@ def _ensure_patrocinio_fee(log: DemoLog, municipality: Municipality) -> None:
         return
     fee_schedule_create(
         actor=None, municipality=municipality, regime_id="patrocinio_mg_aplicativo", fee_kind=FeeKind.INSPECTION,
-        quantity=Decimal("0.25"), unit=ChargeUnit.UFM, cite="art8", valid_from=PATROCINIO_FEE_FROM,
+        quantity=Decimal("0.25"), unit="ufm", cite="art8", valid_from=PATROCINIO_FEE_FROM,
     )  # fmt: skip
     log.created += 1

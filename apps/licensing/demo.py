@@ -45,7 +45,13 @@ HOLDERS = {
         "Vânia Queiroz",
     ),
     "3148103": ("Marcelo Tavares", "Patrícia Gomes", "Ricardo Fonseca", "Luana Martins", "Diego Barros"),
-    "3549904": ("Antônio Carlos Ribeiro", "Benedito Souza", "Cláudia Vieira", "Edson Moreira", "Fátima Nogueira"),
+    "3549904": (
+        "Antônio Carlos Ribeiro",
+        "Benedito Souza",
+        "Cláudia Vieira",
+        "Edson Moreira",
+        "Fátima Nogueira",
+    ),
 }
 
 

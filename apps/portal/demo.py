@@ -1,4 +1,4 @@
-"""Demo portal logins: one holder per regime, `<municipality>.permissionario` / `demo-<municipality>-permissionario`.
+"""Demo portal logins: one holder per regime, `<municipality>.permissionario` with the shared demo password.
 
 Each is tied to the operator, among those with a permit in force (active or suspended), that the enforcement demo
 drew the most autos against: the login shows permits, documents, applications, notices and autos to defend.

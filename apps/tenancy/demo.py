@@ -21,7 +21,7 @@ from apps.accounts.models import User
 from apps.accounts.services import user_create
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
-from apps.tenancy.services import membership_grant, municipality_create
+from apps.tenancy.services import deployment_admin_grant, membership_grant, municipality_create
 
 
 @dataclass(frozen=True)
@@ -150,3 +150,4 @@ def seed_regional_admin(log: DemoLog) -> None:
     admin = _ensure_user(log, REGIONAL_ADMIN, "Administração regional (demonstração)", "17999999999")
     for demo in DEMO_MUNICIPALITIES:
         _grant(log, admin, Municipality.objects.get(ibge_code=demo.ibge_code), Role.ADMINISTRATOR)
+    deployment_admin_grant(actor=None, user=admin)  # so the demo also shows "Municípios da instalação"

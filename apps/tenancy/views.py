@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from apps.accounts.decorators import recent_authentication_required
 from apps.accounts.models import PERSONAL_DATA_FIELDS, User
 from apps.audit.services import audit_personal_data_read
 from apps.tenancy import services
@@ -100,6 +101,7 @@ def municipality_list(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+@recent_authentication_required
 @require_http_methods(["GET", "POST"])
 def municipality_new(request: HttpRequest) -> HttpResponse:
     _deployment_admin_only(request)
@@ -144,6 +146,7 @@ def _team_member(
 
 
 @login_required
+@recent_authentication_required
 @require_http_methods(["GET", "POST"])
 def staff_invite(request: HttpRequest, ibge_code: str) -> HttpResponse:
     municipality = _administered(request, ibge_code)
@@ -169,6 +172,7 @@ def staff_invite(request: HttpRequest, ibge_code: str) -> HttpResponse:
 
 
 @login_required
+@recent_authentication_required
 @require_POST
 def staff_invitation_revoke(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     municipality = _administered(request, ibge_code)
@@ -195,6 +199,7 @@ def member_roles(request: HttpRequest, ibge_code: str, user_id: int) -> HttpResp
 
 
 @login_required
+@recent_authentication_required
 @require_POST
 def member_role_add(request: HttpRequest, ibge_code: str, user_id: int) -> HttpResponse:
     municipality = _administered(request, ibge_code)
@@ -227,6 +232,7 @@ def _member_roles_page(
 
 
 @login_required
+@recent_authentication_required
 @require_POST
 def member_role_remove(
     request: HttpRequest, ibge_code: str, user_id: int, membership_id: int
@@ -249,6 +255,7 @@ def member_role_remove(
 
 
 @login_required
+@recent_authentication_required
 @require_POST
 def member_set_active(request: HttpRequest, ibge_code: str, user_id: int) -> HttpResponse:
     municipality = _administered(request, ibge_code)

@@ -79,7 +79,9 @@ class Fine:
     base: Decimal
     multiplier: Decimal
     unit: str
-    fixed_by_law: bool  # True when the law fixes the amount (first-offence minimum); False = authority's choice
+    fixed_by_law: (
+        bool  # True when the law fixes the amount (first-offence minimum); False = authority's choice
+    )
 
     @property
     def doubled(self) -> bool:

@@ -225,14 +225,27 @@ def test_later_offence_takes_the_chosen_amount_doubled_on_recidivism() -> None:
     fine = range_fine(
         RANGE, first_offence=False, first_offence_at_minimum=True, chosen=Decimal(200), multiplier=Decimal(2)
     )
-    assert (fine.base, fine.amount, fine.fixed_by_law, fine.doubled) == (Decimal(200), Decimal(400), False, True)
+    assert (fine.base, fine.amount, fine.fixed_by_law, fine.doubled) == (
+        Decimal(200),
+        Decimal(400),
+        False,
+        True,
+    )
     with pytest.raises(ValueError, match="at least 1"):
-        range_fine(RANGE, first_offence=False, first_offence_at_minimum=True, chosen=None, multiplier=Decimal(0))
-    unset = range_fine(RANGE, first_offence=False, first_offence_at_minimum=True, chosen=None, multiplier=Decimal(1))
+        range_fine(
+            RANGE, first_offence=False, first_offence_at_minimum=True, chosen=None, multiplier=Decimal(0)
+        )
+    unset = range_fine(
+        RANGE, first_offence=False, first_offence_at_minimum=True, chosen=None, multiplier=Decimal(1)
+    )
     assert unset.amount == Decimal("77.24")
     with pytest.raises(ValueError, match="outside"):
         range_fine(
-            RANGE, first_offence=False, first_offence_at_minimum=True, chosen=Decimal(400), multiplier=Decimal(1)
+            RANGE,
+            first_offence=False,
+            first_offence_at_minimum=True,
+            chosen=Decimal(400),
+            multiplier=Decimal(1),
         )
 
 

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import os
 import shutil
+from base64 import b32decode
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django_otp.oath import totp
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from apps.accounts.testing import next_code
@@ -68,7 +70,8 @@ def sign_in(
     page: Any, base_url: str, username: str, password: str = PERSONA_PASSWORD, *, path: str = "/entrar/"
 ) -> None:
     """Log in as a person would: username and password, then (when the page asks) the code their authenticator
-    app shows now, computed from the device's key. A wrong password stays on the login page."""
+    app shows now, computed from the device's key; a staff member without one enrols it on the way (see
+    enrol_authenticator). A wrong password stays on the login page."""
     page.goto(f"{base_url}{path}")
     page.get_by_label("Usuário").fill(username)
     page.get_by_label("Senha").fill(password)
@@ -79,3 +82,17 @@ def sign_in(
         page.get_by_label("Código").fill(next_code(device))
         with page.expect_navigation():
             page.get_by_role("button", name="Confirmar").click()
+    elif "/conta/autenticador/novo/" in page.url:
+        enrol_authenticator(page)
+
+
+def enrol_authenticator(page: Any) -> None:
+    """On the enrolment page: do what the phone does with the key shown (type it into an authenticator app),
+    confirm with the first code, and go on past the recovery codes."""
+    key = page.get_by_test_id("manual-key").inner_text().replace(" ", "")
+    secret = b32decode(key + "=" * (-len(key) % 8))
+    page.get_by_label("Código mostrado no aplicativo").fill(f"{totp(secret):06d}")
+    page.get_by_role("button", name="Confirmar cadastro").click()
+    page.get_by_test_id("recovery-codes").wait_for()
+    with page.expect_navigation():
+        page.get_by_role("link", name="Já guardei os códigos, continuar").click()

@@ -25,6 +25,7 @@ from apps.registry.models import Document
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
 
+from .conftest import sign_in
 from .test_enforcement_phone import PHONE, WIDEST
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -70,10 +71,7 @@ def test_an_operator_renews_a_document_and_files_a_defence_on_the_phone(
                           password=PASSWORD, full_name="João da Silva")  # fmt: skip
     crlv = Document.objects.get(vehicle=case.vehicle, kind="crlv")
 
-    phone.goto(f"{live_server.url}/portal/entrar/")
-    phone.get_by_label("Usuário").fill("joao.portal")
-    phone.get_by_label("Senha").fill(PASSWORD)
-    phone.get_by_role("button", name="Entrar").tap()
+    sign_in(phone, live_server.url, "joao.portal", PASSWORD, path="/portal/entrar/")
     expect(phone.get_by_role("heading", name="O que vence primeiro")).to_be_visible()
     _fits_the_phone(phone)
 

@@ -96,3 +96,13 @@ def test_login_and_logout_are_audited() -> None:
     client.post(reverse("logout"))
     actions = list(AuditEvent.objects.filter(object_id=str(user.pk)).values_list("action", flat=True))
     assert "auth.login" in actions and "auth.logout" in actions
+
+
+def test_the_lockout_page_carries_the_security_headers(analyst_olimpia: User) -> None:
+    client = Client()
+    for n in range(10):
+        _try(client, reverse("login"), "ana.analista", f"errada-{n}")
+    response = client.post(reverse("login"), {"username": "ana.analista", "password": PERSONA_PASSWORD})
+    assert response.status_code == 429
+    assert "default-src 'self'" in response["Content-Security-Policy"]
+    assert "Permissions-Policy" in response

@@ -182,3 +182,16 @@ def test_a_portal_user_removes_theirs_and_it_is_audited() -> None:
     client.post(reverse("authenticator_remove", args=[device.pk]))
     assert not TOTPDevice.objects.filter(user=user).exists()
     assert AuditEvent.objects.filter(action="mfa.device_remove", object_id=str(user.pk)).exists()
+
+
+def test_a_lost_phone_is_reset_by_command_and_the_user_enrols_again(analyst_olimpia: User) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    call_command("second_factor_reset", "ana.analista", stdout=StringIO())
+    assert not TOTPDevice.objects.filter(user=analyst_olimpia).exists()
+    assert AuditEvent.objects.filter(action="mfa.reset", object_id=str(analyst_olimpia.pk)).exists()
+    client = Client()
+    _password_only(client, "ana.analista")
+    assert client.get(reverse("home"))["Location"].startswith(reverse("second_factor_enrol"))

@@ -128,6 +128,11 @@ def test_a_harmless_action_on_the_same_view_does_not_ask(analyst_olimpia_client:
         ("lawconfig:parameter_value_add", ["3533908"]),
         ("lawconfig:interpretation_choose", ["3533908", "INT-X"]),
         ("lawconfig:closure_remove", ["3533908", 1]),
+        ("tenancy:municipality_new", []),
+        ("tenancy:staff_invite", ["3533908"]),
+        ("tenancy:member_role_add", ["3533908", 1]),
+        ("tenancy:member_role_remove", ["3533908", 1, 1]),
+        ("tenancy:member_set_active", ["3533908", 1]),
     ],
 )
 def test_every_sensitive_view_asks_for_it(admin_olimpia_client: Client, name: str, args: list[Any]) -> None:

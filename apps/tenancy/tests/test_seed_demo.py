@@ -8,7 +8,7 @@ from django.test import override_settings
 
 from apps.accounts.models import User
 from apps.audit.models import AuditEvent
-from apps.tenancy.models import Membership, Municipality
+from apps.tenancy.models import DeploymentAdministrator, Membership, Municipality
 
 pytestmark = pytest.mark.django_db
 
@@ -35,6 +35,7 @@ def test_it_seeds_four_municipalities_with_every_role() -> None:
     assert Membership.objects.count() == 4 * 8 + 4
     assert User.objects.get(username="olimpia.analista").check_password("demo-publica-do-outorga")
     assert User.objects.get(username="admin.regional").memberships.count() == 4
+    assert DeploymentAdministrator.objects.get().user.username == "admin.regional"
     assert "olimpia.analista  " in out.getvalue() and "demo-publica-do-outorga" in out.getvalue()
     assert "N52XI33SM5QS2ZDFNVXW443UOJQWGYLP" in out.getvalue()  # the demo authenticator key
 
