@@ -60,7 +60,7 @@ def test_the_graded_fine_is_asked_in_reais_of_2012_with_the_article(
     notify(second, agent, D(2026, 4, 2))
     defence = appeal_file(case=second, instance=Instance.FIRST, filed_on=D(2026, 4, 6), text="Defesa.", actor=judge,
                           as_of=D(2026, 4, 6))  # fmt: skip
-    judge_it = {"appeal": defence, "verdict": Verdict.UPHELD, "reasoning": "Mantido.", "decided_on": D(2026, 4, 20),
+    judge_it: dict[str, Any] = {"appeal": defence, "verdict": Verdict.UPHELD, "reasoning": "Mantido.", "decided_on": D(2026, 4, 20),
                 "actor": judge, "as_of": D(2026, 4, 20)}  # fmt: skip
     with pytest.raises(ValidationError) as missing:
         appeal_judge(**judge_it)
