@@ -40,8 +40,16 @@ def sao_jose(make_municipality: Callable[..., Municipality]) -> Municipality:
     values = [("fleet_cap", D(2026, 1, 1), Decimal(440), "art19")]
     values += [("fine_update_percent", D(year, 1, 1), Decimal(5), "art22_par2") for year in range(2013, 2027)]
     for parameter, start, value, cite in values:
-        parameter_value_set(actor=None, municipality=municipality, regime_id=REGIME, parameter=parameter,
-                            valid_from=start, value=value, cite=cite, source="Decreto de teste")  # fmt: skip
+        parameter_value_set(
+            actor=None,
+            municipality=municipality,
+            regime_id=REGIME,
+            parameter=parameter,
+            valid_from=start,
+            value=value,
+            cite=cite,
+            source="Decreto de teste",
+        )
     return municipality
 
 
@@ -58,10 +66,22 @@ def test_the_graded_fine_is_asked_in_reais_of_2012_with_the_article(
     # A second infraction of another inciso: not the first (art. 23 § 2º), graded within the range of art. 23, X.
     second = open_case(sao_jose, agent, code="SJC-23-X", plate=plate, on=D(2026, 4, 1))
     notify(second, agent, D(2026, 4, 2))
-    defence = appeal_file(case=second, instance=Instance.FIRST, filed_on=D(2026, 4, 6), text="Defesa.", actor=judge,
-                          as_of=D(2026, 4, 6))  # fmt: skip
-    judge_it: dict[str, Any] = {"appeal": defence, "verdict": Verdict.UPHELD, "reasoning": "Mantido.", "decided_on": D(2026, 4, 20),
-                "actor": judge, "as_of": D(2026, 4, 20)}  # fmt: skip
+    defence = appeal_file(
+        case=second,
+        instance=Instance.FIRST,
+        filed_on=D(2026, 4, 6),
+        text="Defesa.",
+        actor=judge,
+        as_of=D(2026, 4, 6),
+    )
+    judge_it: dict[str, Any] = {
+        "appeal": defence,
+        "verdict": Verdict.UPHELD,
+        "reasoning": "Mantido.",
+        "decided_on": D(2026, 4, 20),
+        "actor": judge,
+        "as_of": D(2026, 4, 20),
+    }
     with pytest.raises(ValidationError) as missing:
         appeal_judge(**judge_it)
     message = str(missing.value)
