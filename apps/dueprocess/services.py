@@ -211,7 +211,8 @@ def judgment_choices(case: InfractionCase, as_of: dt.date) -> list[Choice]:
         low = Decimal(str(item["min"])) if item.get("min") is not None else low
         high = Decimal(str(item["max"])) if item.get("max") is not None else high
         whole = kind.mechanism != "fine"
-        unit = "dias" if whole else str(item.get("unit") or parameters[kind.range.minimum].unit).upper()
+        unit_key = str(item.get("unit") or parameters[kind.range.minimum].unit.value)
+        unit = "dias" if whole else regime.vocabulary.unit_label(unit_key)  # "UFESP", "R$", a declared label
         out.append(Choice(kind.key, kind.label, unit, low, high, _cite(case, kind.range.cite, on), whole))
     return out
 

@@ -287,17 +287,27 @@ STEPS = (ChainStep("defense", "Defesa", 15), ChainStep("judgment", "Julgamento",
 def test_chain_counts_each_step_from_the_previous_end_or_the_actual_act() -> None:
     opened = D(2026, 3, 2)
     planned = chain(
-        opened, STEPS, acted={}, counting=DayCounting.CALENDAR, calendar=SP, extend_to_business_day=True,
+        opened,
+        STEPS,
+        acted={},
+        counting=DayCounting.CALENDAR,
+        calendar=SP,
+        extend_to_business_day=True,
         ceiling_days=90,
-    )  # fmt: skip
+    )
     assert planned.link("defense").deadline.end == D(2026, 3, 17)
     assert planned.link("judgment").deadline.end == D(2026, 4, 16)
     assert planned.ceiling is not None and planned.ceiling.end == D(2026, 5, 31)  # a Sunday: never extended
     assert not planned.exceeds_ceiling
     acted = chain(
-        opened, STEPS, acted={"defense": D(2026, 3, 10)}, counting=DayCounting.CALENDAR, calendar=SP,
-        extend_to_business_day=True, ceiling_days=35,
-    )  # fmt: skip
+        opened,
+        STEPS,
+        acted={"defense": D(2026, 3, 10)},
+        counting=DayCounting.CALENDAR,
+        calendar=SP,
+        extend_to_business_day=True,
+        ceiling_days=35,
+    )
     assert acted.link("judgment").deadline.end == D(2026, 4, 9)
     assert acted.exceeds_ceiling and not acted.link("defense").late
     assert "Defesa: até 17/03/2026" in planned.describe_pt()

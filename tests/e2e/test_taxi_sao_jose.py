@@ -62,9 +62,16 @@ def today() -> dt.date:
 @pytest.fixture
 def sao_jose(make_municipality: Callable[..., Municipality], today: dt.date) -> Municipality:
     municipality = make_municipality("3549904", "São José dos Campos", "SP", [REGIME])
-    parameter_value_set(actor=None, municipality=municipality, regime_id=REGIME, parameter="fleet_cap",
-                        valid_from=dt.date(today.year, 1, 1), value=Decimal(440), cite="art19",
-                        source="Decreto do número de táxis (teste de navegador)")  # fmt: skip
+    parameter_value_set(
+        actor=None,
+        municipality=municipality,
+        regime_id=REGIME,
+        parameter="fleet_cap",
+        valid_from=dt.date(today.year, 1, 1),
+        value=Decimal(440),
+        cite="art19",
+        source="Decreto do número de táxis (teste de navegador)",
+    )
     return municipality
 
 
@@ -181,17 +188,28 @@ def _yearly_updates(municipality: Municipality, today: dt.date) -> Decimal:
     """Configure the update of every 1st January since 2013, as the administrator would; the factor to today."""
     factor = Decimal(1)
     for year in range(2013, today.year + 1):
-        parameter_value_set(actor=None, municipality=municipality, regime_id=REGIME, parameter="fine_update_percent",
-                            valid_from=dt.date(year, 1, 1), value=UPDATE_PERCENT, cite="art22_par2",
-                            source=f"Índice de {year} (teste de navegador)")  # fmt: skip
+        parameter_value_set(
+            actor=None,
+            municipality=municipality,
+            regime_id=REGIME,
+            parameter="fine_update_percent",
+            valid_from=dt.date(year, 1, 1),
+            value=UPDATE_PERCENT,
+            cite="art22_par2",
+            source=f"Índice de {year} (teste de navegador)",
+        )
         factor *= 1 + UPDATE_PERCENT / 100
     return factor
 
 
 def test_sao_jose_auto_for_refusing_a_passenger_to_a_final_fine_judged_in_two_instances(
-    phone: Page, page: Page, live_server: Any, sao_jose: Municipality, make_staff: Callable[..., User],
+    phone: Page,
+    page: Page,
+    live_server: Any,
+    sao_jose: Municipality,
+    make_staff: Callable[..., User],
     today: dt.date,
-) -> None:  # fmt: skip
+) -> None:
     _staff(make_staff, sao_jose)
     factor = _yearly_updates(sao_jose, today)
     licensed = pf_case(sao_jose, 80, "Benedito Taxista", as_of=today - dt.timedelta(days=3))

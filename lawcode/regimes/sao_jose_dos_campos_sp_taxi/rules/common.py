@@ -22,9 +22,19 @@ CABIN_ACT = "sjc-9093-2014"
 CABIN_IN_FORCE = dt.date(2014, 2, 28)
 MUNICIPALITY = "sao jose dos campos"
 MONTHS_PT = (
-    "janeiro", "fevereiro", "março", "abril", "maio", "junho",
-    "julho", "agosto", "setembro", "outubro", "novembro", "dezembro",
-)  # fmt: skip
+    "janeiro",
+    "fevereiro",
+    "março",
+    "abril",
+    "maio",
+    "junho",
+    "julho",
+    "agosto",
+    "setembro",
+    "outubro",
+    "novembro",
+    "dezembro",
+)
 
 
 def br(day: dt.date) -> str:

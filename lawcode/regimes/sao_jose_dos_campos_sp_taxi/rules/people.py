@@ -26,9 +26,17 @@ PERSONAL_DOCUMENTS = (
     ("municipal_tax_clearance", "art3_incIX", "Certidão negativa de débitos municipais"),
 )
 PERSON_CITES = (
-    "art2", "art3", "art3_incI", "art3_incII", "art3_incIII", "art3_incVI", "art3_incVIII", "art3_incIX", "art8",
+    "art2",
+    "art3",
+    "art3_incI",
+    "art3_incII",
+    "art3_incIII",
+    "art3_incVI",
+    "art3_incVIII",
+    "art3_incIX",
+    "art8",
     "ctb:art147_par5",
-)  # fmt: skip
+)
 
 
 def person_findings(ctx: Context, person: Person, where: str) -> list[Finding]:

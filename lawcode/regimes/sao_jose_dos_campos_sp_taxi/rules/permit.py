@@ -32,9 +32,20 @@ from .transfer import (
 )
 
 VEHICLE_CITES = (
-    "art1", "art1_par1", "art3_incVII", "art6", "art12", "art13", "art13_incI", "art13_incII", "art13_incIII",
-    "art12_parun", "art14", "art14_par1", "ctb:art135",
-)  # fmt: skip
+    "art1",
+    "art1_par1",
+    "art3_incVII",
+    "art6",
+    "art12",
+    "art13",
+    "art13_incI",
+    "art13_incII",
+    "art13_incIII",
+    "art12_parun",
+    "art14",
+    "art14_par1",
+    "ctb:art135",
+)
 FLEET_CITES = ("art19", "art19_par1", "art19_par2")
 PERMIT_CITES = (
     *OPERATOR_CITES,

@@ -92,9 +92,14 @@ ORDINARY = {
     "second": "Recurso ao Secretário de Transportes (2ª instância)",
 }
 APPEAL_CITES = (
-    *INSTANCE_CITES, "lei9784:art59", "art24", "art24_par3", "art24_par3_incIV", "art24_par3_incV",
+    *INSTANCE_CITES,
+    "lei9784:art59",
+    "art24",
+    "art24_par3",
+    "art24_par3_incIV",
+    "art24_par3_incV",
     *COUNTING_CITES,
-)  # fmt: skip
+)
 
 
 @rule("appeal_deadline", cites=APPEAL_CITES)
@@ -124,17 +129,30 @@ def appeal_deadline(ctx: Context, facts: DeadlineFacts) -> RuleResult:
 
 
 JUDGMENT_CITES = (
-    *INSTANCE_CITES, "lei9784:art59_par1", "lei9784:art59_par2", "art24_par3_incIV", "art24_par3_incV",
-    "art24_par3_incVI", "art24_par3", *COUNTING_CITES,
-)  # fmt: skip
+    *INSTANCE_CITES,
+    "lei9784:art59_par1",
+    "lei9784:art59_par2",
+    "art24_par3_incIV",
+    "art24_par3_incV",
+    "art24_par3_incVI",
+    "art24_par3",
+    *COUNTING_CITES,
+)
 CLANDESTINE_STEPS = (
     ("defense", "Defesa escrita", "clandestine_defense_days"),
-    ("final_allegations", "Alegações finais (sem audiência de instrução)", "clandestine_final_allegations_days"),
+    (
+        "final_allegations",
+        "Alegações finais (sem audiência de instrução)",
+        "clandestine_final_allegations_days",
+    ),
     ("judgment", "Julgamento pelo Secretário de Transportes", "clandestine_judgment_days"),
-    ("appeal", "Recurso à autoridade superior (contado da ciência, aqui suposta no dia do julgamento)",
-     "clandestine_appeal_days"),
+    (
+        "appeal",
+        "Recurso à autoridade superior (contado da ciência, aqui suposta no dia do julgamento)",
+        "clandestine_appeal_days",
+    ),
     ("final_decision", "Decisão definitiva da autoridade superior", "clandestine_appeal_judgment_days"),
-)  # fmt: skip
+)
 
 
 @rule("judgment_deadline", cites=JUDGMENT_CITES)
@@ -283,9 +301,14 @@ def cure_deadline(ctx: Context, facts: DeadlineFacts) -> RuleResult:
         days = tiers[:asked] if successive else (tiers[asked - 1],)
         steps = [ChainStep(f"extension_{i + 1}", f"Prorrogação de {d} dias", d) for i, d in enumerate(days)]
         extended = chain(
-            base.end.date(), steps, acted={}, counting=counting, calendar=ctx.calendar,
-            extend_to_business_day=extend, ceiling_days=None,
-        )  # fmt: skip
+            base.end.date(),
+            steps,
+            acted={},
+            counting=counting,
+            calendar=ctx.calendar,
+            extend_to_business_day=extend,
+            ceiling_days=None,
+        )
         end = dt.datetime.combine(extended.last_end, base.end.timetz())
         findings.append(
             ctx.finding(

@@ -31,16 +31,47 @@ from .common import IN_FORCE, br
 from .fines import FINE_UNIT, FINE_UPDATE_CITES, Reindexed, reindexed
 
 ART23_INCISOS = (
-    "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV", "XV", "XVI", "XVII",
-    "XVIII", "XIX", "XX", "XXI", "XXII",
-)  # fmt: skip
+    "I",
+    "II",
+    "III",
+    "IV",
+    "V",
+    "VI",
+    "VII",
+    "VIII",
+    "IX",
+    "X",
+    "XI",
+    "XII",
+    "XIII",
+    "XIV",
+    "XV",
+    "XVI",
+    "XVII",
+    "XVIII",
+    "XIX",
+    "XX",
+    "XXI",
+    "XXII",
+)
 # Art. 22 I–IV: what the judging authority may apply, separately or cumulatively, in any order.
 ALLOWED_PENALTIES = ("warning", "fine", "seizure", "suspension")
 ART22_CITES = ("art22", "art22_incI", "art22_incII", "art22_incIII", "art22_incIV")
 SANCTION_CITES = (
-    *ART22_CITES, "art23", *(f"art23_inc{n}" for n in ART23_INCISOS), "art23_par1", "art23_par2", "art23_par3",
-    "art23_par4", "art24", "art24_par1", "art24_par2", "art24_par3", "art24_par4", *FINE_UPDATE_CITES,
-)  # fmt: skip
+    *ART22_CITES,
+    "art23",
+    *(f"art23_inc{n}" for n in ART23_INCISOS),
+    "art23_par1",
+    "art23_par2",
+    "art23_par3",
+    "art23_par4",
+    "art24",
+    "art24_par1",
+    "art24_par2",
+    "art24_par3",
+    "art24_par4",
+    *FINE_UPDATE_CITES,
+)
 WINDOW_MONTHS = {"no_window": None, "five_years": 60}
 GRADED_FINE = "graded_fine"  # penalties.yaml: amount fixed at judgment within the range the rule gives
 

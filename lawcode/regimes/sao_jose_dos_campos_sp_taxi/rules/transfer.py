@@ -23,9 +23,18 @@ from lawcode.facts import PermitApplication
 from .common import br, day_counting
 
 TRANSFER_CITES = (
-    "art4", "art4_incI", "art4_incII", "art4_incIII", "art4_par1", "art4_par2", "art4_par3", "art4_par4",
-    "art4_par5", "art5", "art14_par1",
-)  # fmt: skip
+    "art4",
+    "art4_incI",
+    "art4_incII",
+    "art4_incIII",
+    "art4_par1",
+    "art4_par2",
+    "art4_par3",
+    "art4_par4",
+    "art4_par5",
+    "art5",
+    "art14_par1",
+)
 REPLACEMENT_CITES = ("art14_par2", "art14_par2_incI", "art14_par2_incII")
 ALLOWED_RELATIONSHIPS = {
     "death": ("spouse", "heir"),
@@ -97,8 +106,13 @@ def heir_cnh_grace(ctx: Context, facts: PermitApplication) -> Finding | None:
         facts.extra.get("transfer_process_opened_on"), "application.extra.transfer_process_opened_on"
     )
     counting, extend = day_counting(ctx)
-    deadline = count_days(opened, int(ctx.param("heir_cnh_days")), counting=counting, calendar=ctx.calendar,
-                          extend_to_business_day=extend)  # fmt: skip
+    deadline = count_days(
+        opened,
+        int(ctx.param("heir_cnh_days")),
+        counting=counting,
+        calendar=ctx.calendar,
+        extend_to_business_day=extend,
+    )
     person = facts.operator.person
     if person is not None and person.cnh is not None:
         return None
@@ -119,8 +133,13 @@ def _invalidity_request(ctx: Context, facts: PermitApplication) -> Finding:
     )
     filed = facts.filed_on or ctx.as_of
     counting, extend = day_counting(ctx)
-    deadline = count_days(declared, int(ctx.param("invalidity_transfer_request_days")), counting=counting,
-                          calendar=ctx.calendar, extend_to_business_day=extend)  # fmt: skip
+    deadline = count_days(
+        declared,
+        int(ctx.param("invalidity_transfer_request_days")),
+        counting=counting,
+        calendar=ctx.calendar,
+        extend_to_business_day=extend,
+    )
     timely = filed <= deadline.end
     return ctx.finding(
         "invalidity_request",
