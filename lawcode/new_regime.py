@@ -1,6 +1,6 @@
 """``python -m lawcode new-regime``: a regime folder's skeleton, written from the text of its law(s).
 
-    python -m lawcode new-regime --law lei-8698-2012.txt --law lei-9093-2014.txt --id sao_jose_dos_campos_sp_taxi
+    python -m lawcode new-regime --law lei-8698-2012.txt --law lei-9093-2014.txt --id exemplo_sp_taxi
 
 What it writes (never over an existing folder) is a head start for a person, not a regime:
 
@@ -474,8 +474,6 @@ traffic_only_guard:
     ou {absent: motivo}
 complaint_basis:
   todo: "cites: [dispositivos que uma denúncia do público invoca]"
-labels:
-  penalties: {}
 """
 
 

@@ -10,7 +10,6 @@ is declared here by the regime folder, each item citing the dispositivo that say
     procedure.clandestine.infraction         # catalog code suggested for transport without authorization
     procedure.traffic_only_guard.present     # the law forbids punishing again a fact punished as traffic only
     procedure.complaint_basis                # dispositivos a public complaint invokes
-    procedure.penalty_label("suspension")    # Portuguese label of a penalty kind (engine's or the regime's)
 
 Nothing has a default: every section must be written, and a provision the law does not contain is written
 ``{absent: "<why, in Portuguese>"}`` — so a missing line is a loud ``RegimeDefinitionError`` (file:line),
@@ -47,18 +46,7 @@ AUTO_ITEMS: dict[str, str] = {
     "appeal_deadline": "prazo para recurso",
 }
 
-# Penalty kinds every regime may return in ``sanction`` results, with their Portuguese names. A regime that
-# returns another kind declares its label under ``labels.penalties`` (checked when the sanction is decided).
-COMMON_PENALTY_LABELS: dict[str, str] = {
-    "warning": "advertência",
-    "fine": "multa",
-    "suspension": "suspensão",
-    "cassation": "cassação",
-    "ban": "proibição de atuar",
-    "inspection_required": "nova vistoria",
-}
-
-_TOP_KEYS = ("due_process", "auto", "clandestine", "traffic_only_guard", "complaint_basis", "labels", "note")
+_TOP_KEYS = ("due_process", "auto", "clandestine", "traffic_only_guard", "complaint_basis", "note")
 _INSTANCE_KEYS = (
     "key",
     "label",
@@ -169,21 +157,7 @@ class Procedure:
     traffic_only_guard: Provision
     """The dispositivo forbidding a municipal penalty for a fact punished only as a traffic infraction."""
     complaint_basis: tuple[str, ...]
-    penalty_labels: Mapping[str, str]
-    """The regime's own penalty kinds (beyond COMMON_PENALTY_LABELS) and their Portuguese names."""
     source: str
-
-    def penalty_label(self, kind: str) -> str:
-        """The Portuguese name of a penalty kind; an undeclared kind is a RegimeDefinitionError."""
-        label = COMMON_PENALTY_LABELS.get(kind) or self.penalty_labels.get(kind)
-        if label is None:
-            raise RegimeDefinitionError(
-                f"penalty kind {kind!r} has no label; declare it under labels.penalties",
-                message_pt=f"a penalidade {kind!r} não tem nome declarado (labels.penalties)",
-                file=self.source,
-                field="labels.penalties",
-            )
-        return label
 
 
 def load_procedure(folder: Path, validate: Validate, catalog: Mapping[str, Any]) -> Procedure:
@@ -192,7 +166,7 @@ def load_procedure(folder: Path, validate: Validate, catalog: Mapping[str, Any])
     if not path.is_file():
         raise RegimeDefinitionError(
             f"{PROCEDURE_FILE} is missing: declare the due process, the auto's contents, clandestine transport, "
-            "the traffic-only guard, the complaint basis and the labels (docs/lawcode/design.md)",
+            "the traffic-only guard and the complaint basis (docs/lawcode/design.md)",
             message_pt=f"falta {PROCEDURE_FILE}: o regime deve declarar seu processo e sua fiscalização",
             file=str(path),
         )
@@ -207,7 +181,6 @@ def load_procedure(folder: Path, validate: Validate, catalog: Mapping[str, Any])
         clandestine=reader.clandestine(_map(root, "clandestine"), catalog),
         traffic_only_guard=reader.provision(_map(root, "traffic_only_guard"), "traffic_only_guard"),
         complaint_basis=reader.complaint_basis(_map(root, "complaint_basis")),
-        penalty_labels=_penalty_labels(_map(root, "labels")),
         source=str(path),
     )
 
@@ -389,30 +362,6 @@ class _Reader:
                 line=node.line_of("cites"),
             )
         return tuple(self.validate(ref, node.source, cites.line_at(i)) for i, ref in enumerate(cites))
-
-
-def _penalty_labels(node: YamlMap) -> dict[str, str]:
-    reject_unknown_keys(node, ("penalties",), "labels")
-    require_keys(node, ("penalties",), "labels")
-    penalties = node["penalties"]
-    if not isinstance(penalties, YamlMap):
-        raise RegimeDefinitionError(
-            "labels.penalties must map each penalty kind the regime introduces to its Portuguese name "
-            "({} when it introduces none)",
-            file=node.source,
-            line=node.line_of("penalties"),
-        )
-    out: dict[str, str] = {}
-    for kind in penalties:
-        if kind in COMMON_PENALTY_LABELS:
-            raise RegimeDefinitionError(
-                f"labels.penalties: {kind!r} is a common penalty kind, already labelled "
-                f"{COMMON_PENALTY_LABELS[kind]!r}",
-                file=penalties.source,
-                line=penalties.line_of(kind),
-            )
-        out[str(kind)] = _text(penalties, kind)
-    return out
 
 
 def _refuse_todos(root: YamlMap) -> None:

@@ -248,7 +248,6 @@ class Regime:
                 line=rule_spec.line,
             )
         self._check_findings_cite(rule_spec, result)
-        labelled = self._with_penalty_labels(rule_spec, result.result)
         parameters = ctx.parameter_uses()
         every = [c for f in result.findings for c in f.citations] + [p.citation for p in parameters]
         citations = tuple(sorted(dict.fromkeys(every), key=self.citer.sort_key))
@@ -259,7 +258,7 @@ class Regime:
             ctx.as_of,
             result.outcome,
             tuple(result.findings),
-            labelled,
+            dict(result.result),
             citations,
             parameters,
             ctx.interpretation_uses(),
@@ -287,28 +286,6 @@ class Regime:
                         file=rule_spec.file,
                         line=rule_spec.line,
                     )
-
-    def _with_penalty_labels(self, rule_spec: RuleSpec, result: Mapping[str, Any]) -> dict[str, Any]:
-        """The result with each of its ``penalties`` labelled in Portuguese (``label``), so no screen ever shows
-        an engine code; a kind with no label (procedure.yaml ``labels.penalties``) is a RegimeDefinitionError."""
-        out = dict(result)
-        penalties = out.get("penalties")
-        if isinstance(penalties, list):
-            out["penalties"] = [self._labelled(rule_spec, penalty) for penalty in penalties]
-        return out
-
-    def _labelled(self, rule_spec: RuleSpec, penalty: Any) -> dict[str, Any]:
-        kind = str(penalty.get("kind")) if isinstance(penalty, Mapping) else repr(penalty)
-        try:
-            return {**penalty, "label": self.procedure.penalty_label(kind)}
-        except RegimeDefinitionError:
-            raise RegimeDefinitionError(
-                f"rule {rule_spec.name} returned penalty kind {kind!r}, which has no label; declare it "
-                f"under labels.penalties in {self.procedure.source}",
-                message_pt=f"a penalidade {kind!r} não tem nome declarado (procedure.yaml, labels.penalties)",
-                file=rule_spec.file,
-                line=rule_spec.line,
-            ) from None
 
     def _declared_pairs(self, rule_spec: RuleSpec) -> frozenset[tuple[str, str | None]]:
         pairs = self._declared.get(rule_spec.question)

@@ -25,7 +25,7 @@ def readme_packages() -> set[str]:
     return set(listed.stdout.split())
 
 
-def test_files() -> list[Path]:
+def scanned_test_files() -> list[Path]:
     return [
         path
         for root in TEST_ROOTS
@@ -51,7 +51,7 @@ def test_the_readme_table_lists_the_packages() -> None:
 
 def test_every_package_a_test_requires_is_in_the_readme_list() -> None:
     listed = readme_packages()
-    needed = {package for path in test_files() for package in required_packages(path)}
+    needed = {package for path in scanned_test_files() for package in required_packages(path)}
     assert needed, "no test calls require_tools: the scan is broken"
     assert needed <= listed, f"add to README.md's system-packages table: {sorted(needed - listed)}"
 
@@ -59,7 +59,7 @@ def test_every_package_a_test_requires_is_in_the_readme_list() -> None:
 def test_no_test_skips_on_a_missing_tool_by_itself() -> None:
     offenders = [
         str(path.relative_to(ROOT))
-        for path in test_files()
+        for path in scanned_test_files()
         if path not in WHICH_ALLOWED and re.search(r"shutil\.which\(", path.read_text())
     ]
     assert offenders == [], f"use outorga.pytest_plugin.require_tools instead of shutil.which: {offenders}"

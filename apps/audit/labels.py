@@ -23,7 +23,28 @@ ACTION_LABELS: dict[str, str] = {
     PERSONAL_DATA_READ: "Leitura de dados pessoais",
     PERSONAL_DATA_EXPORT: "Exportação do relatório do titular (LGPD)",
     "user.set_password": "Troca de senha",
+    "user.password_change": "Troca de senha",
+    "user.password_set": "Definição de senha",
+    "user.password_reset": "Redefinição de senha",
+    "user.password_reset_request": "Pedido de redefinição de senha",
+    "user.deactivate": "Desativação da conta",
+    "user.reactivate": "Reativação da conta",
     "municipality.create": "Criação do município",
+    "auth.login": "Entrada no sistema",
+    "auth.logout": "Saída do sistema",
+    "auth.login_failed": "Tentativa de entrada recusada",
+    "auth.locked_out": "Conta bloqueada por tentativas",
+    "auth.reauthenticated": "Confirmação de senha",
+    "auth.second_factor_verified": "Segundo fator confirmado",
+    "auth.second_factor_failed": "Segundo fator recusado",
+    "auth.recovery_code_used": "Uso de código de recuperação",
+    "mfa.device_add": "Cadastro de autenticador",
+    "mfa.device_remove": "Remoção de autenticador",
+    "mfa.recovery_codes_generate": "Geração de códigos de recuperação",
+    "mfa.reset": "Reinício da autenticação em dois fatores",
+    "data_subject_request.create": "Registro de requerimento de titular",
+    "data_subject_request.progress": "Andamento de requerimento de titular",
+    "data_subject_request.answer": "Resposta a requerimento de titular",
 }
 
 VERB_LABELS: dict[str, str] = {
@@ -37,6 +58,8 @@ VERB_LABELS: dict[str, str] = {
     "activate": "Ativação", "choose": "Escolha", "add": "Inclusão", "remove": "Remoção", "send": "Envio",
     "receipt": "Recebimento", "publish": "Publicação", "scheduled": "Agendamento", "rescheduled": "Reagendamento",
     "mark_paid": "Pagamento", "receive": "Recebimento", "answer": "Resposta", "progress": "Andamento",
+    "accept": "Aceite", "reactivate": "Reativação", "release": "Liberação", "regularize": "Regularização",
+    "inspection_done": "Vistoria realizada",
 }  # fmt: skip
 
 FIELD_LABELS: dict[str, str] = {
@@ -45,6 +68,23 @@ FIELD_LABELS: dict[str, str] = {
     "birth_date": "data de nascimento",
     "cpf": "CPF",
     "address": "endereço",
+    # Keys services add to a snapshot that are not fields of the audited model.
+    "guide_status": "situação da guia",
+    "reason": "motivo",
+    "events": "eventos",
+    "reported_by": "comunicado por",
+    "user_id": "usuário",
+    "municipality": "município",
+    "role": "papel",
+    "outcome": "resultado",
+    # Relations some models leave with Django's English default label.
+    "person": "pessoa",
+    "company": "empresa",
+    "vehicle": "veículo",
+    "operator": "autorizatário",
+    "driver": "condutor",
+    "permit": "alvará",
+    "platform": "plataforma",
 }
 
 PROTECTED_VALUE = "(valor protegido)"
@@ -69,6 +109,7 @@ def is_read(action: str) -> bool:
 
 @dataclass(frozen=True)
 class DetailLine:
+    key: str
     field: str
     before: str
     after: str
@@ -85,23 +126,48 @@ def detail_lines(object_type: str, before: Any, after: Any) -> list[DetailLine]:
         old, new = before.get(name), after.get(name)
         if name in (CHANGED_KEY, "fields"):
             old, new = _field_names(model, old), _field_names(model, new)
+        else:
+            old, new = _choice_label(model, name, old), _choice_label(model, name, new)
+        changed = name in before and old != new
         lines.append(
-            DetailLine(
-                field_label(model, name), format_value(old), format_value(new), name in before and old != new
-            )
+            DetailLine(name, field_label(model, name), format_value(old), format_value(new), changed)
         )
     return lines
+
+
+def _model_field(model: Any, name: str) -> Any:
+    if model is None:
+        return None
+    for candidate in (name, name.removesuffix("_id")):
+        try:
+            return model._meta.get_field(candidate)
+        except FieldDoesNotExist:
+            continue
+    return None
+
+
+def _choice_label(model: Any, name: str, value: Any) -> Any:
+    """A stored choice ("answered") as people read it ("Respondido")."""
+    choices = getattr(_model_field(model, name), "choices", None)
+    if not choices or not isinstance(value, str):
+        return value
+    return dict(choices).get(value, value)
+
+
+def summary_lines(action: str, object_type: str, before: Any, after: Any) -> list[DetailLine]:
+    """What a data subject needs to read: every line of a read, only the changed lines of a change."""
+    lines = detail_lines(object_type, before, after)
+    if is_read(action) or not isinstance(before, dict):
+        return lines
+    return [line for line in lines if line.changed or line.key == CHANGED_KEY]
 
 
 def field_label(model: Any, name: str) -> str:
     if name in FIELD_LABELS:
         return FIELD_LABELS[name]
-    if model is not None:
-        for candidate in (name, name.removesuffix("_id")):
-            try:
-                return str(model._meta.get_field(candidate).verbose_name)
-            except FieldDoesNotExist:
-                continue
+    field = _model_field(model, name)
+    if field is not None:
+        return str(field.verbose_name)
     return name.replace("_", " ")
 
 

@@ -15,7 +15,7 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from apps.audit.labels import action_label, detail_lines, is_read
+from apps.audit.labels import action_label, is_read, summary_lines
 from apps.audit.models import AuditEvent
 from apps.audit.subjects import HeldRecord, Subject
 
@@ -91,15 +91,17 @@ def _history(events: list[AuditEvent]) -> list[object]:
     for event in events:
         details = "; ".join(
             f"{line.field}: {line.before} → {line.after}" if line.changed else f"{line.field}: {line.after}"
-            for line in detail_lines(event.object_type, event.before, event.after)
+            for line in summary_lines(event.action, event.object_type, event.before, event.after)
         )
+        if not details:
+            details = "registro criado" if event.before is None else "—"
         rows.append(
             [
                 _p(_when(event.occurred_at), SMALL),
                 _p(event.actor_name, SMALL),
                 _p("Leitura" if is_read(event.action) else "Alteração", SMALL),
                 _p(action_label(event.action, event.object_type), SMALL),
-                _p(details or "—", SMALL),
+                _p(details, SMALL),
             ]
         )
     table = Table(rows, colWidths=[26 * MM, 30 * MM, 18 * MM, 40 * MM, 60 * MM], repeatRows=1)

@@ -11,13 +11,14 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
+from apps.accounts.decorators import recent_authentication_required
 from apps.audit.forms import (
     AuditEventFilterForm,
     DataSubjectRequestForm,
     DataSubjectRequestUpdateForm,
     SubjectSearchForm,
 )
-from apps.audit.labels import action_label, detail_lines, is_read, object_label
+from apps.audit.labels import action_label, is_read, object_label, summary_lines
 from apps.audit.models import AuditEvent, DataSubjectRequest
 from apps.audit.pdf import subject_report_pdf
 from apps.audit.services import (
@@ -127,14 +128,19 @@ def _event_row(event: AuditEvent) -> dict[str, object]:
         "kind": "Leitura" if is_read(event.action) else "Alteração",
         "label": action_label(event.action, event.object_type),
         "object": f"{object_label(event.object_type)} nº {event.object_id}",
-        "lines": detail_lines(event.object_type, event.before, event.after),
+        "lines": summary_lines(event.action, event.object_type, event.before, event.after),
+        "created": event.before is None and not is_read(event.action),
     }
 
 
 @login_required
+@recent_authentication_required
 @require_GET
 def subject_report(request: HttpRequest, person_id: int) -> HttpResponse:
-    """The subject-access report as PDF; issuing it is itself recorded (a personal-data export)."""
+    """The subject-access report as PDF; issuing it is itself recorded (a personal-data export).
+
+    A whole person's file leaving the system is a sensitive action: it asks for a recent password and code.
+    """
     person = _subject_person(request, person_id)
     subject = subject_of(person)
     events = list(events_of(subject, AuditEvent.objects.for_user(request.user, "audit")))

@@ -36,6 +36,7 @@ ORDINARY = {
     "olimpia_sp_escolar": "OLI-23-I",
     "votuporanga_sp_escolar": "VOT-9-I",
     "patrocinio_mg_aplicativo": "PAT-3",
+    "sao_jose_dos_campos_sp_taxi": "SJC-23-IV",
 }
 SUSPENDING = {"olimpia_sp_escolar": "OLI-25-IV"}
 

@@ -33,7 +33,7 @@ from apps.licensing.services import permit_reactivate, permit_revoke, permit_sus
 from apps.registry.identifiers import normalize_cnpj, normalize_cpf
 from apps.registry.models import Company, Person
 from apps.registry.services import ban_record
-from lawcode.decision import format_decimal_pt, format_value_pt
+from lawcode.decision import format_value_pt
 from lawcode.errors import RegimeDefinitionError
 from lawcode.penalties import PenaltyCatalog, PenaltyKind
 from lawcode.registry import get_regime
@@ -66,8 +66,9 @@ def penalties_text(regime_id: str, items: Iterable[dict[str, Any]]) -> str:
     for item, kind in declared_items(regime_id, items):
         text = kind.label
         if item.get("quantity") is not None:
-            text += f" de {format_decimal_pt(Decimal(str(item['quantity'])))} {str(item.get('unit') or '').upper()}"
-            if item.get("brl") is not None:
+            unit = str(item.get("unit") or "")
+            text += f" de {format_value_pt(Decimal(str(item['quantity'])), unit)}"
+            if item.get("brl") is not None and unit != "brl":
                 text += f" ({format_value_pt(Decimal(str(item['brl'])), 'brl')})"
         elif item.get("days"):
             text += f" de {item['days']} dias"

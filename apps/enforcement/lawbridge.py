@@ -12,6 +12,7 @@ from typing import Any
 
 from django.utils import timezone
 
+import lawcode
 from apps.enforcement.hooks import operator_history
 from apps.lawconfig import engine
 from apps.registry.lawfacts import operator_facts
@@ -21,6 +22,7 @@ from lawcode.errors import (
     MissingFactError,
     MissingParameterError,
     QuestionNotApplicableError,
+    RegimeDefinitionError,
 )
 from lawcode.facts import DeadlineFacts, InfractionCase, NoticeFacts, Operator
 
@@ -63,8 +65,17 @@ def notice_limit(case: Any, as_of: dt.date, auto_received_on: dt.date | None = N
 
 
 def appeal_deadline(case: Any, start: dt.date, instance: str, as_of: dt.date) -> Answer | None:
-    """The last day to appeal, counted from ciência (engine ``appeal_deadline``)."""
+    """The last day to appeal, counted from ciência (engine ``appeal_deadline``; ``instance`` is the name the
+    regime's rule takes, as its procedure.yaml declares it)."""
     return _ask(case, "appeal_deadline", DeadlineFacts(start=start, instance=instance), as_of, "end")
+
+
+def defence_deadline(case: Any, start: dt.date, as_of: dt.date) -> Answer | None:
+    """The last day of the first instance against the auto; None where the law sets no deadline for it (the
+    regime's procedure.yaml declares its ``engine_instance`` absent)."""
+    first = lawcode.get_regime(case.regime_id).procedure.due_process.instances[0]
+    name = first.engine_instance.cite
+    return None if name is None else appeal_deadline(case, start, name, as_of)
 
 
 def ciencia_refusal(case: Any, facts: NoticeFacts, as_of: dt.date) -> str:
@@ -104,16 +115,21 @@ def sanction_preview(case: Any, as_of: dt.date) -> Answer | None:
         )
     except (QuestionNotApplicableError, MissingFactError, InvalidFactError, MissingParameterError):
         return None
-    return Answer(None, decision.to_dict(), penalty_text(decision.result.get("penalties", [])))
+    return Answer(
+        None, decision.to_dict(), penalty_text(case.regime_id, decision.result.get("penalties", []))
+    )
 
 
-def penalty_text(penalties: list[dict[str, Any]]) -> str:
-    """«multa de 15 UFESP (R$ 559,05)», «suspensão de 30 dias»… joined; «nenhuma» when empty. Each penalty
-    carries the Portuguese ``label`` the engine gives it (the regime declares the labels of its own kinds)."""
+def penalty_text(regime_id: str, penalties: list[dict[str, Any]]) -> str:
+    """«Multa de 15 UFESP (R$ 559,05)», «Suspensão de 30 dias», «Multa de R$ 286,00»… joined, each penalty under
+    the label its regime declares (penalties.yaml); «nenhuma penalidade municipal» when empty."""
+    declared = lawcode.get_regime(regime_id).penalties
     parts = []
     for item in penalties:
-        text = str(item["label"])
-        if item.get("kind") == "fine" and item.get("quantity") is not None:
+        if declared is None:  # a regime that sanctions must declare its penalties; lawcode refuses to load it
+            raise RegimeDefinitionError(f"regime {regime_id} declares no penalties.yaml", field="penalties")
+        text = declared.label(str(item.get("kind")))
+        if item.get("quantity") is not None:
             unit = str(item.get("unit", ""))
             text += f" de {format_value_pt(item['quantity'], unit)}"
             if item.get("brl") is not None and unit != "brl":

@@ -67,7 +67,7 @@ def infraction_ciencia(case: InfractionCase) -> dt.date | None:
 
 def defence_deadline(case: InfractionCase, as_of: dt.date) -> TimelineItem | None:
     ciencia = infraction_ciencia(case)
-    answer = lawbridge.appeal_deadline(case, ciencia, "first", as_of) if ciencia else None
+    answer = lawbridge.defence_deadline(case, ciencia, as_of) if ciencia else None
     if answer is None or answer.value is None:
         return None
     return TimelineItem(on=answer.value, label="Prazo de defesa / recurso (1ª instância)", deadline=True,

@@ -184,9 +184,10 @@ def case_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
 
 
 def _appeal_text(case: InfractionCase, as_of: dt.date) -> str:
-    """Olímpia art. 30 VIII: the deadline from the ciência if known, otherwise as counted from the auto date."""
+    """The defence deadline the auto states (e.g. Olímpia art. 30 VIII): from the ciência if known, otherwise as
+    counted from the auto date."""
     ciencia = infraction_ciencia(case)
-    answer = lawbridge.appeal_deadline(case, ciencia or case.drawn_on, "first", as_of)
+    answer = lawbridge.defence_deadline(case, ciencia or case.drawn_on, as_of)
     if answer is None or answer.value is None:
         return answer.message if answer else "A lei do município não fixa prazo de recurso."
     if ciencia:

@@ -9,12 +9,6 @@ class FeeKind(models.TextChoices):
     TEMPORARY = "temporary", "Taxa de veículo provisório"
 
 
-class ChargeUnit(models.TextChoices):
-    BRL = "brl", "R$"
-    UFM = "ufm", "UFM"
-    UFESP = "ufesp", "UFESP"
-
-
 class GuideStatus(models.TextChoices):
     OPEN = "open", "Em aberto"
     PAID = "paid", "Paga"

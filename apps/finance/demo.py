@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from apps.finance.choices import ChargeUnit, FeeKind
+from apps.finance.choices import FeeKind
 from apps.finance.models import FeeSchedule, FinanceSettings
 from apps.finance.services import fee_schedule_create, finance_settings_save
 from apps.tenancy.demo import DEMO_MUNICIPALITIES, DemoLog, register_demo_seeder
@@ -22,6 +22,7 @@ DEMO_PIX = {
     "olimpia": ("3f1c2b7a-0d4e-4c1a-9b8e-6a5d4c3b2a10", "PREFEITURA DE OLIMPIA", "OLIMPIA"),
     "votuporanga": ("7a9e4d21-5b3c-4f6e-8a1d-2c3b4a5d6e70", "PREF MUN VOTUPORANGA", "VOTUPORANGA"),
     "patrocinio": ("c4b3a2d1-9e8f-4a7b-8c6d-5e4f3a2b1c00", "PREF MUN PATROCINIO", "PATROCINIO"),
+    "saojose": ("5d2e8f10-3a4b-4c5d-9e6f-7a8b9c0d1e20", "PREF MUN SAO JOSE CAMPOS", "S JOSE CAMPOS"),
 }
 PATROCINIO_FEE_FROM = dt.date(2025, 12, 22)  # the law's entry into force (publication + 90 days, art. 26)
 
@@ -58,6 +59,6 @@ def _ensure_patrocinio_fee(log: DemoLog, municipality: Municipality) -> None:
         return
     fee_schedule_create(
         actor=None, municipality=municipality, regime_id="patrocinio_mg_aplicativo", fee_kind=FeeKind.INSPECTION,
-        quantity=Decimal("0.25"), unit=ChargeUnit.UFM, cite="art8", valid_from=PATROCINIO_FEE_FROM,
+        quantity=Decimal("0.25"), unit="ufm", cite="art8", valid_from=PATROCINIO_FEE_FROM,
     )  # fmt: skip
     log.created += 1

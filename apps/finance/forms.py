@@ -6,8 +6,9 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
-from apps.finance.choices import ChargeUnit, FeeKind, GuideStatus, PaymentMethod
-from apps.finance.models import PaymentGuideQuerySet
+import lawcode
+from apps.finance.choices import FeeKind, GuideStatus, PaymentMethod
+from apps.finance.models import REAIS, PaymentGuideQuerySet
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
@@ -103,15 +104,24 @@ class FinanceSettingsForm(forms.Form):
     )
 
 
+def unit_choices(regimes: list[str]) -> list[tuple[str, str]]:
+    """Reais, then every unit the regimes declare (units.yaml), labelled as the law names them."""
+    choices = {REAIS: "R$"}
+    for regime_id in regimes:
+        for key, unit in lawcode.get_regime(regime_id).vocabulary.units.items():
+            choices.setdefault(key, f"{unit.label} — {unit.name}")
+    return list(choices.items())
+
+
 class FeeScheduleForm(forms.Form):
-    """A fee the municipality configures (a value in R$, UFM or UFESP, cited to the article that fixes it)."""
+    """A fee the municipality configures (in reais or a unit its regimes declare, cited to the article)."""
 
     regime_id = forms.ChoiceField(label="Regime")
     fee_kind = forms.ChoiceField(label="Taxa", choices=FeeKind.choices)
     quantity = forms.DecimalField(
         label="Quantidade", max_digits=12, decimal_places=4, min_value=0, localize=True
     )
-    unit = forms.ChoiceField(label="Unidade", choices=ChargeUnit.choices)
+    unit = forms.ChoiceField(label="Unidade")
     cite = forms.CharField(label="Dispositivo que fixa a taxa (ex.: art8)", max_length=80)
     valid_from = forms.DateField(label="Vigente a partir de", widget=DATE)
 
@@ -120,3 +130,4 @@ class FeeScheduleForm(forms.Form):
     def __init__(self, *args: Any, regimes: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["regime_id"].choices = [(regime, regime) for regime in regimes]  # type: ignore[attr-defined]
+        self.fields["unit"].choices = unit_choices(regimes)  # type: ignore[attr-defined]

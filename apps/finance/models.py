@@ -14,7 +14,6 @@ from django.conf import settings
 from django.db import models
 
 from apps.finance.choices import (
-    ChargeUnit,
     FeeKind,
     GuideStatus,
     OriginType,
@@ -25,6 +24,9 @@ from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import MunicipalityScopedQuerySet
 
 POSITIVE = models.Q(amount_brl__gt=Decimal("0"))
+
+
+REAIS = "brl"  # plain reais; any other unit is declared by the regime (units.yaml)
 
 
 class FinanceSettingsQuerySet(MunicipalityScopedQuerySet["FinanceSettings"]):
@@ -72,7 +74,8 @@ class FeeSchedule(models.Model):
     regime_id = models.CharField("regime", max_length=64)
     fee_kind = models.CharField("taxa", max_length=16, choices=FeeKind.choices)
     quantity = models.DecimalField("quantidade", max_digits=12, decimal_places=4)
-    unit = models.CharField("unidade", max_length=8, choices=ChargeUnit.choices)
+    # "brl" or a unit the regime declares in units.yaml (UFM…): no closed list of units here.
+    unit = models.CharField("unidade", max_length=32)
     cite = models.CharField("dispositivo que fixa a taxa", max_length=80, help_text="Ex.: art8")
     valid_from = models.DateField("vigente a partir de")
 
@@ -92,6 +95,9 @@ class FeeSchedule(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_fee_kind_display()}: {self.quantity.normalize()} {self.get_unit_display()}"
+
+    def get_unit_display(self) -> str:
+        return unit_display(self.regime_id, self.unit)
 
     def audit_snapshot(self) -> dict[str, Any]:
         return {"regime_id": self.regime_id, "fee_kind": self.fee_kind, "quantity": self.quantity,
@@ -135,7 +141,7 @@ class PaymentGuide(models.Model):
     origin_type = models.CharField("origem", max_length=16, choices=OriginType.choices)
     origin_id = models.PositiveBigIntegerField("id da origem")
     quantity = models.DecimalField("quantidade", max_digits=12, decimal_places=4)
-    unit = models.CharField("unidade", max_length=8, choices=ChargeUnit.choices)
+    unit = models.CharField("unidade", max_length=32)
     legal_basis = models.CharField("fundamento legal", max_length=255)
     amount_brl = models.DecimalField("valor (R$)", max_digits=12, decimal_places=2)
     unit_value_used = models.DecimalField("valor da unidade (R$)", max_digits=12, decimal_places=4, null=True)
@@ -182,7 +188,22 @@ class PaymentGuide(models.Model):
 
     @property
     def is_unit_converted(self) -> bool:
-        return self.unit != ChargeUnit.BRL
+        return self.unit != REAIS
+
+    def get_unit_display(self) -> str:
+        return unit_display(self.regime_id, self.unit)
+
+
+def unit_display(regime_id: str, unit: str) -> str:
+    """The unit as the regime names it ("R$", "UFM"); a unit it no longer declares shows its key, and says so."""
+    from django.core.exceptions import ValidationError
+
+    from apps.finance.valuation import unit_label
+
+    try:
+        return unit_label(regime_id, unit)
+    except ValidationError:
+        return f"{unit} (unidade não prevista pela lei)"
 
 
 class PaymentQuerySet(MunicipalityScopedQuerySet["Payment"]):

@@ -13,12 +13,12 @@ from django.db.models import Sum
 
 from apps.audit.services import audit_record
 from apps.finance import pix
-from apps.finance.choices import ChargeUnit, FeeKind, GuideStatus, OriginType, PaymentMethod, RefundStatus
+from apps.finance.choices import FeeKind, GuideStatus, OriginType, PaymentMethod, RefundStatus
 from apps.finance.formatting import brl
 from apps.finance.models import FeeSchedule, FinanceSettings, GuideSequence, Payment, PaymentGuide, Refund
 from apps.finance.origins import payment_handler
 from apps.finance.selectors import fee_in_force, guide_for_update
-from apps.finance.valuation import Charge, legal_basis, valuate
+from apps.finance.valuation import Charge, declared_unit, legal_basis, valuate
 from apps.lawconfig import engine
 from apps.registry.identifiers import validate_cnpj, validate_cpf
 from apps.tenancy.models import Municipality
@@ -71,7 +71,7 @@ def fee_schedule_create(
 ) -> FeeSchedule:  # fmt: skip
     """A fee from ``valid_from`` on; the dispositivo must exist in the regime's law on that date."""
     regime = _regime(municipality, regime_id)
-    _check_fee(fee_kind, quantity, unit)
+    _check_fee(fee_kind, quantity, unit, regime)
     legal_basis(municipality, regime, cite, valid_from)
     if FeeSchedule.objects.filter(
         municipality=municipality, regime_id=regime, fee_kind=fee_kind, valid_from=valid_from
@@ -86,11 +86,10 @@ def fee_schedule_create(
     return fee
 
 
-def _check_fee(fee_kind: str, quantity: Decimal, unit: str) -> None:
+def _check_fee(fee_kind: str, quantity: Decimal, unit: str, regime_id: str) -> None:
     if fee_kind not in FeeKind.values:
         raise _refuse("fee_kind", f"Taxa: tipo desconhecido {fee_kind!r}.")
-    if unit not in ChargeUnit.values:
-        raise _refuse("unit", f"Unidade: use {', '.join(ChargeUnit.values)}.")
+    declared_unit(regime_id, unit)  # "brl" or a unit of the regime's units.yaml; refuses any other
     if quantity <= 0:
         raise _refuse("quantity", "Quantidade: deve ser maior que zero.")
 

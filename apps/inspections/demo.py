@@ -27,6 +27,7 @@ FAILURES = {
     "olimpia_sp_escolar": ("seat_belts", "Dois cintos do banco traseiro sem trava."),
     "votuporanga_sp_escolar": ("capacity_notice", "Autorização com a lotação não afixada no interior."),
     "patrocinio_mg_aplicativo": ("recent_maintenance", "Sem comprovante de manutenção nos últimos 6 meses."),
+    "sao_jose_dos_campos_sp_taxi": ("taximeter", "Lacre do taxímetro rompido; aferir de novo."),
 }
 
 

@@ -1,6 +1,6 @@
 """Demo legal configuration: closure days each prefeitura decreed, so deadlines in the demo move around them,
-and Votuporanga's fleet cap (art. 4º-A leaves it to a decree) from a demonstration decree, so the demo can
-issue Votuporanga permits.
+Votuporanga's fleet cap (art. 4º-A leaves it to a decree) from a demonstration decree, so the demo can
+issue Votuporanga permits, and São José dos Campos' taxi count (art. 19) and fine updates (art. 22 § 2º).
 
 UFM values and interpretation choices are left to the administrator: Patrocínio's UFM is unknown
 (docs/domain/facts.md §1.2) and a reading of the law is a legal decision the demo must not make up.
@@ -29,9 +29,17 @@ DEMO_CLOSURES = (
 
 
 # (IBGE, regime, parameter, from, value, cite, source): values the law leaves to a municipal decree.
+# São José dos Campos: the yearly taxi count (art. 19) and the yearly update of the fines (art. 22 § 2º, by the
+# index the municipality applies to its tax debts) are demonstration values, to be replaced by the real ones.
+SJC_TAXI = "sao_jose_dos_campos_sp_taxi"
 DEMO_PARAMETERS = (
     ("3557105", "votuporanga_sp_escolar", "fleet_cap", dt.date(2018, 3, 20), Decimal(120), "art4A",
      "Decreto de demonstração (dados fictícios)"),
+    ("3549904", SJC_TAXI, "fleet_cap", dt.date(2025, 1, 1), Decimal(440), "art19",
+     "Decreto de demonstração (dados fictícios)"),
+    *(("3549904", SJC_TAXI, "fine_update_percent", dt.date(year, 1, 1), Decimal(5), "art22_par2",
+       "Percentual de demonstração (dados fictícios; informar o índice oficial de correção dos débitos fiscais)")
+      for year in range(2013, 2027)),
 )  # fmt: skip
 
 
@@ -47,7 +55,7 @@ def _seed_parameters(log: DemoLog) -> None:
         if municipality is None or regime_id not in municipality.regimes:
             continue
         if ParameterValue.objects.filter(
-            municipality=municipality, regime_id=regime_id, parameter=name
+            municipality=municipality, regime_id=regime_id, parameter=name, valid_from=start
         ).exists():
             continue
         parameter_value_set(actor=None, municipality=municipality, regime_id=regime_id, parameter=name,

@@ -101,6 +101,12 @@ PROFILES: dict[str, RegimeProfile] = {
         vehicle_documents=("crlv", "app_insurance"),
         manufacture_year=2019, seats=5, category="particular",
     ),
+    "sao_jose_dos_campos_sp_taxi": RegimeProfile(
+        "sao_jose_dos_campos_sp_taxi", "São José dos Campos", "3549904", "SP", "B",
+        person_documents=("identity_document", "cnh_record_certificate", "municipal_tax_clearance"),
+        negative_certificates=("criminal_record_certificate",),
+        vehicle_documents=("crlv",), manufacture_year=2022, seats=5, category="aluguel",
+    ),
 }  # fmt: skip
 
 

@@ -28,7 +28,7 @@ from apps.tenancy.models import Municipality
 from lawcode.errors import MissingParameterError
 
 # Numbers for the casebook identifiers, far apart per municipality (CPF 500 + n, plates and RENAVAM from n).
-BASE = {"3533908": 1000, "3557105": 2000, "3148103": 3000}
+BASE = {"3533908": 1000, "3557105": 2000, "3148103": 3000, "3549904": 4000}
 HOLDERS = {
     "3533908": (
         "Ana Beatriz Moura",
@@ -45,6 +45,13 @@ HOLDERS = {
         "Vânia Queiroz",
     ),
     "3148103": ("Marcelo Tavares", "Patrícia Gomes", "Ricardo Fonseca", "Luana Martins", "Diego Barros"),
+    "3549904": (
+        "Antônio Carlos Ribeiro",
+        "Benedito Souza",
+        "Cláudia Vieira",
+        "Edson Moreira",
+        "Fátima Nogueira",
+    ),
 }
 
 

@@ -46,6 +46,7 @@ from apps.portal.selectors import (
     portal_account_of,
     portal_invitation_for_token,
 )
+from apps.public import ratelimit
 from apps.tenancy.forms import SetPasswordFromInvitationForm
 
 PortalView = Callable[..., HttpResponseBase]
@@ -288,18 +289,37 @@ def notice_pdf(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRespons
 # --- first access: claim by CPF and the invitation link (no login: the link is the credential) -------------
 
 
+# Links one CPF may receive per hour, whoever asks: a stranger cannot flood someone's mailbox. Over it the page
+# still gives the usual answer (a different one would tell that the CPF is registered).
+CLAIM_MAILS_PER_CPF = ratelimit.Limit(requests=3, window_seconds=3600)
+CLAIMS_LIMITED = (
+    "Muitos pedidos em pouco tempo a partir desta conexão. Aguarde {seconds} segundos e tente de novo."
+)
+
+
 @require_http_methods(["GET", "POST"])
 def claim(request: HttpRequest) -> HttpResponse:
     """Someone registered as operator, driver or attendant asks for a login; the answer never says whether the
-    CPF is registered (the same message, whatever happened)."""
+    CPF is registered (the same message, whatever happened). Each client may ask a few times per window."""
     form = PortalClaimForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        services.portal_claim_request(
-            municipality=form.cleaned_data["municipality"],
-            cpf=form.cleaned_data["cpf"],
-            email=form.cleaned_data["email"],
-            base_url=request.build_absolute_uri("/"),
+    if request.method == "POST":
+        decision = ratelimit.count(
+            "portal_claim", ratelimit.client_address(request), ratelimit.complaint_limit()
         )
+        if not decision.allowed:
+            message = CLAIMS_LIMITED.format(seconds=decision.retry_after)
+            response = render(request, "portal/claim_limited.html", {"message": message}, status=429)
+            response["Retry-After"] = str(decision.retry_after)
+            return response
+    if request.method == "POST" and form.is_valid():
+        cpf = form.cleaned_data["cpf"]
+        if ratelimit.count("portal_claim_cpf", cpf, CLAIM_MAILS_PER_CPF).allowed:
+            services.portal_claim_request(
+                municipality=form.cleaned_data["municipality"],
+                cpf=cpf,
+                email=form.cleaned_data["email"],
+                base_url=request.build_absolute_uri("/"),
+            )
         messages.info(request, services.CLAIM_ANSWER)
         return redirect("portal:login")
     return render(request, "portal/claim.html", {"form": form})

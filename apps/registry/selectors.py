@@ -54,7 +54,8 @@ def operator_documents(operator: Operator) -> Any:
         owners |= Q(company_id=operator.company_id)
     return (
         Document.objects.filter(owners, municipality=operator.municipality)
-        .select_related("person", "company", "vehicle")
+        # the municipality names each kind (its regimes' documents.yaml): fetched with the rows, not per row
+        .select_related("person", "company", "vehicle", "municipality")
         .order_by("valid_until", "kind")
     )
 

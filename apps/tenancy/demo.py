@@ -1,7 +1,7 @@
-"""Demo data: the three municipalities of the project and one staff login per role in each.
+"""Demo data: the four municipalities of the project and one staff login per role in each.
 
 Login scheme (documented in the README): `<municipality>.<role>`, e.g. olimpia.analista; the regional
-administrator of all three is admin.regional. Every demo login shares the public password DEMO_PASSWORD
+administrator of all four is admin.regional. Every demo login shares the public password DEMO_PASSWORD
 (one that passes the password validators: "demo-<username>" would be refused as too similar to the
 username) and, for staff, the public authenticator key of apps/accounts/demo.py.
 
@@ -21,7 +21,7 @@ from apps.accounts.models import User
 from apps.accounts.services import user_create
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
-from apps.tenancy.services import membership_grant, municipality_create
+from apps.tenancy.services import deployment_admin_grant, membership_grant, municipality_create
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,7 @@ DEMO_MUNICIPALITIES = (
     DemoMunicipality("olimpia", "3533908", "Olímpia", "SP", "olimpia_sp_escolar", "17"),
     DemoMunicipality("votuporanga", "3557105", "Votuporanga", "SP", "votuporanga_sp_escolar", "17"),
     DemoMunicipality("patrocinio", "3148103", "Patrocínio", "MG", "patrocinio_mg_aplicativo", "34"),
+    DemoMunicipality("saojose", "3549904", "São José dos Campos", "SP", "sao_jose_dos_campos_sp_taxi", "12"),
 )
 
 # Short Portuguese word used in demo usernames, per role.
@@ -149,3 +150,4 @@ def seed_regional_admin(log: DemoLog) -> None:
     admin = _ensure_user(log, REGIONAL_ADMIN, "Administração regional (demonstração)", "17999999999")
     for demo in DEMO_MUNICIPALITIES:
         _grant(log, admin, Municipality.objects.get(ibge_code=demo.ibge_code), Role.ADMINISTRATOR)
+    deployment_admin_grant(actor=None, user=admin)  # so the demo also shows "Municípios da instalação"

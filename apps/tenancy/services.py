@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.urls import reverse
@@ -14,7 +13,7 @@ from django.utils.text import slugify
 
 from apps.accounts.choices import UserKind
 from apps.accounts.models import User
-from apps.accounts.services import user_create
+from apps.accounts.services import password_check, user_create
 from apps.audit.services import audit_record
 from apps.tenancy.choices import Role
 from apps.tenancy.mail import mail_after_commit
@@ -89,15 +88,10 @@ class FirstAdmin:
 
 
 def check_new_password(password: str, *, username: str, email: str, full_name: str) -> None:
-    """Django's password validators (settings.AUTH_PASSWORD_VALIDATORS), with the error on the password field.
-
-    The candidate user lets the similarity validator compare the password with the name and the e-mail.
-    """
-    candidate = User(username=username, email=email, full_name=full_name)
-    try:
-        validate_password(password, user=candidate)
-    except ValidationError as exc:
-        raise ValidationError({"password": exc.messages}) from None
+    """The accounts policy (Django's validators, under the password field) before any row is written, so a
+    form or the command can ask again. The candidate user lets the similarity validator compare the password
+    with the name and the e-mail."""
+    password_check(password=password, user=User(username=username, email=email, full_name=full_name))
 
 
 def check_username_free(username: str) -> None:
@@ -128,15 +122,26 @@ def deployment_admin_create_first(*, username: str, email: str, password: str, f
         kind=UserKind.STAFF,
         email=email,
     )
+    deployment_admin_grant(actor=None, user=user)
+    return FirstAdmin(user, created=True)
+
+
+@transaction.atomic
+def deployment_admin_grant(*, actor: User | None, user: User) -> DeploymentAdministrator:
+    """Make an existing staff account an installation administrator (the demo's regional administrator);
+    granting it again changes nothing."""
+    existing = DeploymentAdministrator.objects.filter(user=user).first()
+    if existing is not None:
+        return existing
     admin = DeploymentAdministrator.objects.create(user=user)
     audit_record(
-        actor=None,
+        actor=actor,
         municipality=None,
         action="deployment_admin.create",
         obj=admin,
         after={"user_id": user.pk, "username": user.username},
     )
-    return FirstAdmin(user, created=True)
+    return admin
 
 
 @transaction.atomic

@@ -172,6 +172,7 @@ def staff_invite(request: HttpRequest, ibge_code: str) -> HttpResponse:
 
 
 @login_required
+@recent_authentication_required
 @require_POST
 def staff_invitation_revoke(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     municipality = _administered(request, ibge_code)

@@ -94,8 +94,15 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     return render(request, "403_csrf.html", status=403)
 
 
+FORWARDING_HEADERS = ("HTTP_X_FORWARDED_FOR", "HTTP_X_REAL_IP", "HTTP_FORWARDED")
+
+
 def is_internal_client(request: HttpRequest | None) -> bool:
-    return request is not None and request.META.get("REMOTE_ADDR", "") in settings.INTERNAL_IPS
+    """A client on this machine: its address is in INTERNAL_IPS and no proxy forwarded the request (behind a
+    reverse proxy every request comes from loopback, whoever sent it)."""
+    if request is None or any(request.META.get(header) for header in FORWARDING_HEADERS):
+        return False
+    return request.META.get("REMOTE_ADDR", "") in settings.INTERNAL_IPS
 
 
 class LocalOnlyExceptionReporter(ExceptionReporter):

@@ -35,37 +35,6 @@ def test_every_checklist_item_cites(regime_id: str) -> None:
         assert citations and all(c.render() for c in citations)
 
 
-def test_olimpia_checks_the_tachograph_under_art_13_iv_and_ctb_136_iv() -> None:
-    checklist = checklist_for("olimpia_sp_escolar")
-    rendered = [c.render() for c in checklist.citations(checklist.item("tachograph"), on=ON)]
-    assert "Lei 5.171/2025 (Olímpia), art. 13, IV" in rendered
-    assert "CTB, art. 136, IV" in rendered
-
-
-def test_permit_number_on_doors_is_not_asked_before_the_permit_exists() -> None:
-    checklist = checklist_for("olimpia_sp_escolar")
-    assert "permit_number_doors" not in [i.code for i in checklist.items_for("initial")]
-    assert "permit_number_doors" in [i.code for i in checklist.items_for("periodic")]
-
-
-def test_votuporanga_magnetic_stripe_only_on_a_temporary_vehicle() -> None:
-    checklist = checklist_for("votuporanga_sp_escolar")
-    assert "temporary_magnetic_stripe" in [i.code for i in checklist.items_for("temporary")]
-    assert "temporary_magnetic_stripe" not in [i.code for i in checklist.items_for("semestral")]
-
-
-def test_only_patrocinio_declares_a_cure_window_after_a_failure() -> None:
-    cure = checklist_for("patrocinio_mg_aplicativo").failure_cure
-    assert cure is not None and cure.instance == "inspection" and cure.cite == "art9_par3"
-    assert checklist_for("olimpia_sp_escolar").failure_cure is None
-    assert checklist_for("votuporanga_sp_escolar").failure_cure is None
-
-
-def test_patrocinio_items_cover_art_9_i_to_iii_and_art_5() -> None:
-    cited = {ref for item in checklist_for("patrocinio_mg_aplicativo").items for ref in item.cites}
-    assert {"art9_incI", "art9_incII", "art9_incIII", "art4_incII_a", "art5", "art5_parun"} <= cited
-
-
 def test_a_cite_to_a_missing_dispositivo_fails_loading_with_its_line(tmp_path: Path) -> None:
     path = _write(tmp_path, "items:\n  - code: tachograph\n    label: Tacógrafo\n    cite: art13_incIX\n")
     with pytest.raises(UnknownDispositivoError) as caught:

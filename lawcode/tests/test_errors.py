@@ -24,9 +24,9 @@ def test_specific_errors_have_distinct_portuguese_messages() -> None:
     errors: list[LawcodeError] = [
         UnknownDispositivoError("art99", file="parameters.yaml", line=3),
         DispositivoNotInForceError("lei", "art4A", DAY, "2018-03-20–…"),
-        MissingParameterError("patrocinio_mg_aplicativo", "ufm", DAY),
-        UnknownParameterError("olimpia_sp_escolar", "max_age"),
-        LawNotInForceError("patrocinio_mg_aplicativo", DAY, dt.date(2026, 4, 1), "Lei nº 5.832"),
+        MissingParameterError("exemplo_sp_escolar", "ufm", DAY),
+        UnknownParameterError("exemplo_sp_escolar", "max_age"),
+        LawNotInForceError("exemplo_sp_escolar", DAY, dt.date(2026, 4, 1), "Lei nº 5.832"),
         MissingFactError("vehicle.manufacture_year", "cenário"),
         InvalidFactError("operator.kind", "'XX' is not one of PF, PJ"),
         ScenarioError("a.yaml", 4, "missing 'as_of'"),
@@ -43,6 +43,6 @@ def test_location_prefixes_both_messages() -> None:
 
 
 def test_missing_parameter_says_what_to_configure() -> None:
-    error = MissingParameterError("patrocinio_mg_aplicativo", "ufm", DAY)
+    error = MissingParameterError("exemplo_sp_escolar", "ufm", DAY)
     assert "Config.parameters" in error.message and "parameters.yaml" in error.message
     assert "01/03/2026" in error.message_pt and error.field == "ufm"

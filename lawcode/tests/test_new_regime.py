@@ -40,7 +40,6 @@ auto: {absent: ainda não lido, omission: {absent: ainda não lido}}
 clandestine: {absent: ainda não lido}
 traffic_only_guard: {absent: ainda não lido}
 complaint_basis: {cites: [art1]}
-labels: {penalties: {}}
 """
 
 

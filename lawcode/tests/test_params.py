@@ -86,15 +86,21 @@ def test_config_parsing_errors_name_the_field() -> None:
     assert config.to_dict()["closures"] == [{"date": "2025-10-31", "name": "Dia do Servidor"}]
 
 
-def test_parameters_the_municipality_sets_are_flagged_configurable_and_keep_the_flag_when_merged() -> None:
+def test_a_configurable_parameter_keeps_the_flag_when_merged() -> None:
+    """Each regime's own flags are tested in its folder; here, that merging values never drops the flag."""
     import lawcode
+    from lawcode.registry import regime_ids
 
-    votuporanga = lawcode.get_regime("votuporanga_sp_escolar").parameters
-    assert votuporanga["fleet_cap"].configurable and votuporanga["ufm"].configurable
-    assert not votuporanga["max_vehicle_age"].configurable
-    assert lawcode.get_regime("patrocinio_mg_aplicativo").parameters["ufm"].configurable
-    merged = votuporanga["fleet_cap"].with_values([ParameterValue(dt.date(2026, 1, 1), 40, "art4A")])
-    assert merged.configurable and merged.value_on(dt.date(2026, 2, 1), "r").value == 40
+    configurable = [
+        parameter
+        for regime_id in regime_ids()
+        for parameter in lawcode.get_regime(regime_id).parameters.values()
+        if parameter.configurable
+    ]
+    assert configurable
+    for parameter in configurable:
+        merged = parameter.with_values([ParameterValue(dt.date(2026, 1, 1), 40, "art1")])
+        assert merged.configurable and merged.value_on(dt.date(2026, 2, 1), "r").value == 40
 
 
 def test_configurable_must_be_a_boolean(tmp_path: object) -> None:

@@ -9,8 +9,6 @@ from pathlib import Path
 import pytest
 
 from lawcode.errors import RegimeDefinitionError, UnknownDispositivoError
-from lawcode.facts import InfractionCase, Operator
-from lawcode.procedure import COMMON_PENALTY_LABELS
 from lawcode.regime import Regime
 from lawcode.registry import all_regimes
 
@@ -135,30 +133,3 @@ def test_the_clandestine_infraction_must_be_in_the_catalog(demo_copy: Copy) -> N
         procedure("clandestino.\n", "clandestino.\n  infraction: DEM-99\n"),
     )
     assert "'DEM-99' is not in catalog.yaml" in error.message
-
-
-def test_a_common_penalty_kind_cannot_be_relabelled(demo_copy: Copy) -> None:
-    error = error_of(demo_copy, procedure("penalties: {}", "penalties: {fine: pena pecuniária}"))
-    assert "common penalty kind" in error.message
-
-
-# --- labels ------------------------------------------------------------------------------------------------
-
-
-def case(code: str) -> InfractionCase:
-    return InfractionCase(code=code, date=dt.date(2022, 3, 1), operator=Operator(kind="PF"))
-
-
-def test_a_sanction_returning_an_unlabelled_penalty_kind_fails(demo: Regime) -> None:
-    assert demo.evaluate("sanction", case("DEM-2A"), as_of=dt.date(2022, 3, 1)).outcome == "penalty"
-    with pytest.raises(RegimeDefinitionError) as error:
-        demo.evaluate("sanction", case("DEM-SEIZE"), as_of=dt.date(2022, 3, 1))
-    assert "'vehicle_seizure', which has no label" in error.value.message
-    assert error.value.file is not None and error.value.file.endswith("rules.py")
-
-
-def test_a_declared_label_names_the_regimes_own_penalty(demo_copy: Copy) -> None:
-    regime = demo_copy(procedure("penalties: {}", "penalties: {vehicle_seizure: apreensão do veículo}"))
-    decision = regime.evaluate("sanction", case("DEM-SEIZE"), as_of=dt.date(2022, 3, 1))
-    labels = [(p["kind"], p["label"]) for p in decision.result["penalties"]]
-    assert labels == [("fine", COMMON_PENALTY_LABELS["fine"]), ("vehicle_seizure", "apreensão do veículo")]

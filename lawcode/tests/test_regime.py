@@ -350,7 +350,7 @@ def test_unknown_or_mistyped_facts_are_rejected(demo: Regime) -> None:
 
 def test_question_not_implemented_or_unknown(demo: Regime) -> None:
     with pytest.raises(QuestionNotApplicableError) as error:
-        demo.evaluate("ban_status", {}, as_of=dt.date(2022, 3, 1))
+        demo.evaluate("sanction", {}, as_of=dt.date(2022, 3, 1))
     assert "fine_amount" in error.value.message
     with pytest.raises(QuestionNotApplicableError):
         demo.evaluate("make_coffee", {}, as_of=dt.date(2022, 3, 1))

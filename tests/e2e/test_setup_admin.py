@@ -9,12 +9,13 @@ from typing import Any
 
 import pytest
 from django.core import mail
+from django_otp.plugins.otp_totp.models import TOTPDevice
 from playwright.sync_api import Browser, Page, expect
 
+from apps.accounts.testing import give_authenticator, next_code
 from apps.tenancy.services import deployment_admin_create_first
 
-from .conftest import enrol_authenticator
-from .test_login_and_home import log_in
+from .conftest import sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -31,13 +32,14 @@ def _link_in_last_mail() -> str:
 def test_the_installer_creates_a_municipality_and_the_invited_analyst_lands_on_its_home(
     page: Page, browser: Browser, live_server: Any
 ) -> None:
-    deployment_admin_create_first(
+    installer = deployment_admin_create_first(
         username="instalador",
         email="ti@example.gov.br",
         password=INSTALLER_PASSWORD,
         full_name="Equipe de TI",
-    )
-    log_in(page, live_server, "instalador", INSTALLER_PASSWORD)
+    ).user
+    give_authenticator(installer)  # the installer's phone, already enrolled: signing in asks for its code
+    sign_in(page, live_server.url, "instalador", INSTALLER_PASSWORD)
     expect(page.get_by_role("heading", name="Municípios da instalação")).to_be_visible()
 
     page.get_by_role("link", name="Novo município").click()
@@ -69,7 +71,12 @@ def test_the_installer_creates_a_municipality_and_the_invited_analyst_lands_on_i
     analyst.get_by_label("Senha", exact=True).fill(ANALYST_PASSWORD)
     analyst.get_by_label("Repita a senha").fill(ANALYST_PASSWORD)
     analyst.get_by_role("button", name="Criar conta e entrar").click()
-    enrol_authenticator(analyst)  # staff enrol an authenticator app before anything else
+    # Staff sign in with a second factor: the new analyst enrols the authenticator app first, then goes home.
+    expect(analyst.get_by_role("heading", name="Cadastrar aplicativo autenticador")).to_be_visible()
+    device = TOTPDevice.objects.get(user__username="nadia.analista", confirmed=False)
+    analyst.get_by_label("Código mostrado no aplicativo").fill(next_code(device))
+    analyst.get_by_role("button", name="Confirmar cadastro").click()
+    analyst.get_by_role("link", name="Já guardei os códigos, continuar").click()
     expect(analyst).to_have_url(f"{live_server.url}/municipios/3533908/")
     expect(analyst.get_by_role("heading", name="Painel de Olímpia")).to_be_visible()
     expect(analyst.get_by_text(re.compile("Seu papel: Analista"))).to_be_visible()

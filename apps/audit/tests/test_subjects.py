@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import re
+import time
 import zlib
 from collections.abc import Callable
 
@@ -13,6 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from apps.accounts.models import User
+from apps.accounts.session import AUTH_CONFIRMED_AT_KEY
 from apps.audit.models import AuditEvent, DataSubjectRequest
 from apps.audit.services import (
     PERSONAL_DATA_EXPORT,
@@ -93,6 +95,7 @@ def test_the_subject_page_answers_who_read_or_changed_the_data_in_portuguese(
     assert "Alteração — pessoa" in html and "Cadastro — pessoa" in html
     assert "Leitura de dados pessoais" in html and "Ana Analista" in html
     assert "campos pessoais alterados: telefone" in html
+    assert "<div>telefone: (valor protegido) → (valor protegido)</div>" in html
     assert "registry.person" not in html and "{&#x27;" not in html and "personal_data" not in html
 
 
@@ -208,6 +211,9 @@ def test_closing_a_request_needs_the_answer_and_is_audited(
     assert row.status == "answered" and row.answered_on == dt.date.today()
     answer = AuditEvent.objects.get(action="data_subject_request.answer")
     assert answer.before["status"] == "received" and answer.after["status"] == "answered"  # type: ignore[index]
+    detail = auditor_olimpia_client.get(reverse("audit:event_detail", args=[answer.pk])).content.decode()
+    assert "Resposta a requerimento de titular" in detail
+    assert "<td>situação</td><td>Recebido</td><td>Respondido</td>" in detail
     closed = auditor_olimpia_client.get(reverse("audit:request_list")).content.decode()
     assert f'data-request-id="{row.pk}"' not in closed
 
@@ -255,3 +261,12 @@ def test_an_invalid_cpf_is_refused_on_its_field(
     assert response.context["form"].errors["requester_cpf"] == [
         "CPF: número inválido (dígitos verificadores não conferem)."
     ]
+
+
+def test_the_report_asks_for_a_recent_authentication(auditor_olimpia_client: Client, maria: Person) -> None:
+    session = auditor_olimpia_client.session
+    session[AUTH_CONFIRMED_AT_KEY] = time.time() - 60 * 60
+    session.save()
+    response = auditor_olimpia_client.get(reverse("audit:subject_report", args=[maria.pk]))
+    assert response.status_code == 302 and response["Location"].startswith(reverse("reauthenticate"))
+    assert not AuditEvent.objects.filter(action=PERSONAL_DATA_EXPORT).exists()

@@ -98,3 +98,11 @@ def test_it_gives_404_on_event_pages_to_the_outsider_and_the_analyst(
     url = reverse("audit:event_detail", args=[event.pk])
     assert outsider_client.get(url).status_code == 404
     assert analyst_olimpia_client.get(url).status_code == 404
+
+
+def test_actions_read_in_portuguese() -> None:
+    from apps.audit.labels import action_label
+
+    assert action_label("auth.login_failed", "accounts.user") == "Tentativa de entrada recusada"
+    assert action_label("registry.driver.unlink", "registry.driver") == "Desvínculo — condutor"
+    assert action_label("something.unheard_of", "no.such_model") == "Registro — registro"

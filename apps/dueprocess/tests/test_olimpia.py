@@ -84,7 +84,7 @@ def judge_clerk(municipality: Any) -> Any:
     user = user_create(
         actor=None,
         username=f"protocolo.{municipality.pk}",
-        password="protocolo-geral-de-teste",
+        password="x-senha-protocolo-123",
         full_name="Protocolo Geral",
     )
     membership_grant(actor=None, user=user, municipality=municipality, role=Role.ANALYST)

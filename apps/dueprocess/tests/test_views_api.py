@@ -208,3 +208,10 @@ def test_the_case_page_tells_the_declared_instances_and_when_the_fine_is_due(
     assert "julga: Junta de recursos (2ª instância / JARI)" in text
     assert "suspende os efeitos da penalidade (Lei 5.171/2025 (Olímpia), art. 21)" in text
     assert "cobrada já após a condenação em primeira instância (Lei 5.171/2025 (Olímpia), art. 33)" in text
+
+
+def test_the_appeals_table_names_the_instance_as_the_law_does(
+    filed: Any, olimpia: Any, analyst_olimpia_client: Any
+) -> None:
+    page = analyst_olimpia_client.get(reverse("dueprocess:case", args=[olimpia.ibge_code, filed.case_id]))
+    assert "<td>Recurso em 1ª instância</td>" in page.content.decode()

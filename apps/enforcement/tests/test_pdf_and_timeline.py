@@ -62,7 +62,7 @@ def test_the_printed_auto_lists_every_art_30_item_and_the_appeal_deadline(
 def test_the_fine_shown_on_the_auto_comes_from_the_engine(olimpia: Municipality, agent_olimpia: User) -> None:
     case = open_auto(olimpia, agent_olimpia, plate="ABC1D23", infraction_code="OLI-27")
     answer = sanction_preview(case, dt.date(2026, 3, 12))
-    assert answer is not None and "multa de 75 UFESP" in answer.message
+    assert answer is not None and "Multa administrativa municipal de 75 UFESP (R$ " in answer.message
 
 
 def test_an_ar_notice_prints_a_letter_with_the_receipt_slip(

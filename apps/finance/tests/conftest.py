@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from apps.accounts.models import User
-from apps.finance.choices import ChargeUnit, FeeKind, OriginType
+from apps.finance.choices import FeeKind, OriginType
 from apps.finance.models import FeeSchedule, FinanceSettings, PaymentGuide
 from apps.finance.origins import payment_handlers_replaced
 from apps.finance.services import fee_guide_issue, fee_schedule_create, finance_settings_save
@@ -83,7 +83,7 @@ def olimpia_permit_fee(olimpia: Municipality) -> FeeSchedule:
         regime_id=None,
         fee_kind=FeeKind.PERMIT,
         quantity=Decimal("150.00"),
-        unit=ChargeUnit.BRL,
+        unit="brl",
         cite="art3",
         valid_from=dt.date(2025, 9, 24),
     )
@@ -98,7 +98,7 @@ def patrocinio_inspection_fee(patrocinio: Municipality) -> FeeSchedule:
         regime_id=None,
         fee_kind=FeeKind.INSPECTION,
         quantity=Decimal("0.25"),
-        unit=ChargeUnit.UFM,
+        unit="ufm",
         cite="art8",
         valid_from=dt.date(2025, 12, 22),
     )

@@ -5,7 +5,7 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import ValidationError
 
-from apps.finance.choices import ChargeUnit, FeeKind, OriginType
+from apps.finance.choices import FeeKind, OriginType
 from apps.finance.models import FeeSchedule, FinanceSettings, PaymentGuide
 from apps.finance.services import fee_guide_issue
 from apps.finance.tests.conftest import DAY
@@ -18,10 +18,10 @@ pytestmark = pytest.mark.django_db
 def test_the_demo_seeds_pix_receivers_and_patrocinios_inspection_fee_once() -> None:
     seed_demo()
     seed_demo()
-    assert FinanceSettings.objects.count() == 3
+    assert FinanceSettings.objects.count() == 4
     fee = FeeSchedule.objects.get()
     assert (fee.municipality.ibge_code, fee.fee_kind, fee.quantity, fee.unit, fee.cite) == (
-        "3148103", FeeKind.INSPECTION, Decimal("0.25"), ChargeUnit.UFM, "art8")  # fmt: skip
+        "3148103", FeeKind.INSPECTION, Decimal("0.25"), "ufm", "art8")  # fmt: skip
 
 
 def test_the_demo_leaves_patrocinios_ufm_unknown_so_the_fee_guide_says_so() -> None:

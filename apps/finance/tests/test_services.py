@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 
 from apps.audit.models import AuditEvent
 from apps.finance import pix
-from apps.finance.choices import ChargeUnit, FeeKind, GuideStatus, OriginType, PaymentMethod, RefundStatus
+from apps.finance.choices import FeeKind, GuideStatus, OriginType, PaymentMethod, RefundStatus
 from apps.finance.models import FeeSchedule, GuideSequence, Payment, PaymentGuide, Refund
 from apps.finance.origins import payment_handlers_replaced
 from apps.finance.services import (
@@ -78,7 +78,7 @@ def test_the_inspection_fee_guide_is_valued_once_an_administrator_adds_the_ufm(
     add_patrocinio_ufm(patrocinio, "4.3587")
     guide = issue_inspection_guide(patrocinio)
     assert guide.amount_brl == Decimal("1.09")  # 0.25 × 4.3587 = 1.089675 → R$ 1,09 (half up)
-    assert (guide.quantity, guide.unit) == (Decimal("0.25"), ChargeUnit.UFM)
+    assert (guide.quantity, guide.unit) == (Decimal("0.25"), "ufm")
     assert guide.unit_value_used == Decimal("4.3587")
     assert guide.valuation_date == DAY  # INT-PAT-UFM-DATE default: the date of the chargeable fact
     assert guide.legal_basis.endswith("art. 8º")
@@ -176,7 +176,7 @@ def test_it_refuses_a_fee_the_municipality_has_not_configured(olimpia: Municipal
 
 
 def test_it_refuses_to_issue_without_a_pix_receiver(olimpia: Municipality) -> None:
-    charge = Charge(quantity=Decimal("10"), unit=ChargeUnit.BRL, cite="art3", description="Taxa")
+    charge = Charge(quantity=Decimal("10"), unit="brl", cite="art3", description="Taxa")
     with pytest.raises(ValidationError, match="ainda não configurou a chave PIX"):
         guide_issue(
             actor=None,
@@ -259,7 +259,7 @@ def test_a_fee_must_cite_a_dispositivo_that_exists(patrocinio: Municipality) -> 
             regime_id=None,
             fee_kind=FeeKind.PERMIT,
             quantity=Decimal("1"),
-            unit=ChargeUnit.UFM,
+            unit="ufm",
             cite="art99",
             valid_from=DAY,
         )
@@ -275,7 +275,7 @@ def test_a_fee_must_be_of_a_regime_the_municipality_runs(patrocinio: Municipalit
             regime_id="olimpia_sp_escolar",
             fee_kind=FeeKind.PERMIT,
             quantity=Decimal("1"),
-            unit=ChargeUnit.BRL,
+            unit="brl",
             cite="art3",
             valid_from=DAY,
         )

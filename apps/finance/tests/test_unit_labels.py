@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 
 from apps.finance.templatetags.finance_format import fine_text
 from apps.finance.valuation import quantity_text, unit_label
+from apps.tenancy.models import Municipality
 
 
 def test_reais_print_as_reais_never_as_brl() -> None:
@@ -38,3 +39,50 @@ def test_the_case_page_filter_shows_the_fine_in_its_unit() -> None:
     assert fine_text(sanction("286", "brl")) == "R$ 286,00"
     assert fine_text(sanction("0.25", "ufm")) == "0,25 UFM"
     assert fine_text(sanction("3", "ufir")) == "3 ufir (unidade não prevista pela lei)"
+
+
+def test_the_fee_form_offers_reais_and_the_units_the_regimes_declare() -> None:
+    from apps.finance.forms import FeeScheduleForm
+
+    form = FeeScheduleForm(regimes=["patrocinio_mg_aplicativo", "olimpia_sp_escolar"])
+    assert form.fields["unit"].choices == [  # type: ignore[attr-defined]
+        ("brl", "R$"),
+        ("ufm", "UFM — Unidade Fiscal do Município de Patrocínio"),
+        ("ufesp", "UFESP — Unidade Fiscal do Estado de São Paulo"),
+    ]
+
+
+@pytest.mark.django_db
+def test_a_fee_in_a_unit_the_regime_does_not_declare_is_refused(patrocinio: Municipality) -> None:
+    import datetime as dt
+
+    from apps.finance.choices import FeeKind
+    from apps.finance.models import FeeSchedule
+    from apps.finance.services import fee_schedule_create
+
+    with pytest.raises(ValidationError) as error:
+        fee_schedule_create(
+            actor=None,
+            municipality=patrocinio,
+            regime_id=None,
+            fee_kind=FeeKind.INSPECTION,
+            quantity=Decimal("1"),
+            unit="ufesp",
+            cite="art8",
+            valid_from=dt.date(2026, 1, 1),
+        )
+    assert (
+        "'ufesp' não é prevista pela lei do regime (unidades previstas: R$, UFM)"
+        in error.value.message_dict["unit"][0]
+    )
+    fee = fee_schedule_create(
+        actor=None,
+        municipality=patrocinio,
+        regime_id=None,
+        fee_kind=FeeKind.INSPECTION,
+        quantity=Decimal("0.25"),
+        unit="ufm",
+        cite="art8",
+        valid_from=dt.date(2026, 1, 1),
+    )
+    assert str(FeeSchedule.objects.get(pk=fee.pk)).endswith("0.25 UFM")

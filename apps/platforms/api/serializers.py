@@ -18,10 +18,19 @@ class ErrorSerializer(serializers.Serializer[Any]):
     message = serializers.CharField(help_text="Mensagem em português para pessoas.")
 
 
+class TextOnlyField(serializers.CharField):
+    """A string and nothing else: a CPF sent as a JSON number has already lost its leading zeros."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
 class CheckRequestSerializer(serializers.Serializer[Any]):
-    drivers = serializers.ListField(child=serializers.CharField(allow_blank=True), required=False,
+    drivers = serializers.ListField(child=TextOnlyField(allow_blank=True), required=False,
                                     max_length=MAX_BATCH, help_text="CPFs (com ou sem pontuação).")  # fmt: skip
-    vehicles = serializers.ListField(child=serializers.CharField(allow_blank=True), required=False,
+    vehicles = serializers.ListField(child=TextOnlyField(allow_blank=True), required=False,
                                      max_length=MAX_BATCH, help_text="Placas (antiga ou Mercosul).")  # fmt: skip
 
     def validate(self, attrs: dict[str, list[str]]) -> dict[str, list[str]]:

@@ -134,3 +134,13 @@ def test_a_linked_auxiliary_driver_is_authorized_only_while_the_link_is_active(
     assert (answer["authorized"], answer["permit_number"]) == (True, patrocinio_permit.number)
     Driver.objects.filter(pk=link.pk).update(active=False)
     assert check(api, patrocinio, drivers=[helper.cpf])["drivers"][0]["status"] == "unknown"
+
+
+def test_a_cpf_or_plate_sent_as_a_json_number_is_refused(api: Client, patrocinio: Municipality) -> None:
+    # 01234567890 as a number is 1234567890: the leading zero is gone before the API sees it.
+    response = post_json(
+        api, url(patrocinio.ibge_code, "checks/"), {"drivers": [1234567890], "vehicles": [0]}
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_request"
+    assert set(response.json()["fields"]) == {"drivers", "vehicles"}

@@ -27,7 +27,6 @@ from apps.enforcement.tests.conftest import (  # noqa: F401  (fixture reuse)
     olimpia_licensed,
     votuporanga_licensed,
 )
-from apps.finance.choices import ChargeUnit
 from apps.finance.models import FeeSchedule, PaymentGuide
 from apps.finance.services import fee_schedule_create
 from apps.licensing.casebook import MINIMAL_PDF, Case, pf_case
@@ -123,7 +122,7 @@ def make_guide() -> Callable[..., PaymentGuide]:
         municipality = case.operator.municipality
         if not FeeSchedule.objects.filter(municipality=municipality, fee_kind="renewal").exists():
             fee_schedule_create(actor=None, municipality=municipality, regime_id=None, fee_kind="renewal",
-                                quantity=Decimal("150"), unit=ChargeUnit.BRL, cite="art3",
+                                quantity=Decimal("150"), unit="brl", cite="art3",
                                 valid_from=dt.date(2026, 1, 1))  # fmt: skip
         application = application_create(actor=None, operator=case.operator, kind="renewal", as_of=AS_OF,
                                           vehicle=case.vehicle, permit=permit)  # fmt: skip

@@ -23,6 +23,7 @@ def test_a_portal_login_per_regime_that_signs_in(settings: Any, tmp_path: Any) -
     logins = [login for login in log.logins if login.role == PORTAL_LOGIN_LABEL]
     assert {login.username for login in logins} == {
         "olimpia.permissionario", "votuporanga.permissionario", "patrocinio.permissionario",
+        "saojose.permissionario",
     }  # fmt: skip
     for login in logins:
         account = PortalAccount.objects.get(user__username=login.username)
@@ -33,6 +34,6 @@ def test_a_portal_login_per_regime_that_signs_in(settings: Any, tmp_path: Any) -
         assert response.redirect_chain[-1][0] == reverse("portal:home")
         assert account.operator.holder_name in response.content.decode()
         assert account.operator.infraction_cases.exists(), login.username
-    assert PortalAccount.objects.count() == 3
+    assert PortalAccount.objects.count() == 4
     seed_demo()
-    assert PortalAccount.objects.count() == 3
+    assert PortalAccount.objects.count() == 4

@@ -315,7 +315,26 @@ def test_the_operator_page_can_link_to_a_prefilled_invitation(
 ) -> None:
     url = reverse("portal:staff-accounts", args=["3533908"])
     page = analyst_olimpia_client.get(
-        url, {"autorizatario": alice_case.operator.pk, "papel": "driver"}
+        url, {"autorizatario": str(alice_case.operator.pk), "papel": "driver"}
     ).content.decode()
     assert f'<option value="{alice_case.operator.pk}" selected>' in page
     assert '<option value="driver" selected>' in page
+
+
+def test_one_client_may_ask_only_a_few_times(client: Client, olimpia: Municipality) -> None:
+    data = {"municipality": olimpia.pk, "cpf": "52998224725", "email": "x@exemplo.org.br"}
+    statuses = [client.post(reverse("portal:claim"), data).status_code for _ in range(6)]
+    assert statuses == [302] * 5 + [429]
+    limited = client.post(reverse("portal:claim"), data)
+    assert int(limited["Retry-After"]) > 0 and "Aguarde" in limited.content.decode()
+
+
+def test_one_cpf_gets_at_most_three_links_an_hour_with_the_same_answer(
+    alice_case: Case, olimpia: Municipality, django_capture_on_commit_callbacks: Callable[..., Any]
+) -> None:
+    data = {"municipality": olimpia.pk, "cpf": alice_case.person.cpf, "email": alice_case.person.email}
+    for address in ("10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4"):
+        with django_capture_on_commit_callbacks(execute=True):
+            response = Client(REMOTE_ADDR=address).post(reverse("portal:claim"), data, follow=True)
+        assert services.CLAIM_ANSWER in response.content.decode()
+    assert len(mail.outbox) == 3

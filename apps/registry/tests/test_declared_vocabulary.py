@@ -16,7 +16,7 @@ from django.urls import reverse
 import lawcode
 from apps.accounts.models import User
 from apps.registry.lawfacts import document_fact, vehicle_facts
-from apps.registry.models import Operator, Vehicle
+from apps.registry.models import Operator, Person, Vehicle
 from apps.registry.services import document_upload, vehicle_create, vehicle_update
 from apps.registry.tests.conftest import AS_OF, pdf_upload, vehicle_fields
 from apps.tenancy.models import Municipality
@@ -101,11 +101,11 @@ def test_the_vehicle_form_asks_the_regimes_questions(
     assert kombi.extra == {"children_under_12_aboard": True, "taximeter_sealed_on": "2026-02-10"}
 
 
-def test_a_date_detail_is_stored_json_safe_and_read_back_by_the_engine(joao: object) -> None:
+def test_a_date_detail_is_stored_json_safe_and_read_back_by_the_engine(joao: Person) -> None:
     document = document_upload(
         actor=None,
         owner=joao,
-        kind="criminal_record_certificate",  # type: ignore[arg-type]
+        kind="criminal_record_certificate",
         upload=pdf_upload(),
         issue_date=dt.date(2026, 2, 20),
         as_of=AS_OF,
@@ -117,13 +117,13 @@ def test_a_date_detail_is_stored_json_safe_and_read_back_by_the_engine(joao: obj
     assert document_fact(document).details == {"presented_on": "2026-02-25"}
 
 
-def test_a_detail_another_kind_carries_is_refused(joao: object) -> None:
+def test_a_detail_another_kind_carries_is_refused(joao: Person) -> None:
     with pytest.raises(ValidationError) as error:
         document_upload(
             actor=None,
             owner=joao,
             kind="address_proof",
-            upload=pdf_upload(),  # type: ignore[arg-type]
+            upload=pdf_upload(),
             issue_date=dt.date(2026, 2, 20),
             as_of=AS_OF,
             details={"presented_on": "2026-02-25"},

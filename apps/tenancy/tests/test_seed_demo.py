@@ -8,7 +8,7 @@ from django.test import override_settings
 
 from apps.accounts.models import User
 from apps.audit.models import AuditEvent
-from apps.tenancy.models import Membership, Municipality
+from apps.tenancy.models import DeploymentAdministrator, Membership, Municipality
 
 pytestmark = pytest.mark.django_db
 
@@ -23,13 +23,19 @@ def counts() -> tuple[int, int, int, int]:
 
 
 @override_settings(DEBUG=True)
-def test_it_seeds_three_municipalities_with_every_role() -> None:
+def test_it_seeds_four_municipalities_with_every_role() -> None:
     out = StringIO()
     call_command("seed_demo", stdout=out)
-    assert set(Municipality.objects.values_list("ibge_code", flat=True)) == {"3533908", "3557105", "3148103"}
-    assert Membership.objects.count() == 3 * 8 + 3
+    assert set(Municipality.objects.values_list("ibge_code", flat=True)) == {
+        "3533908",
+        "3557105",
+        "3148103",
+        "3549904",
+    }
+    assert Membership.objects.count() == 4 * 8 + 4
     assert User.objects.get(username="olimpia.analista").check_password("demo-publica-do-outorga")
-    assert User.objects.get(username="admin.regional").memberships.count() == 3
+    assert User.objects.get(username="admin.regional").memberships.count() == 4
+    assert DeploymentAdministrator.objects.get().user.username == "admin.regional"
     assert "olimpia.analista  " in out.getvalue() and "demo-publica-do-outorga" in out.getvalue()
     assert "N52XI33SM5QS2ZDFNVXW443UOJQWGYLP" in out.getvalue()  # the demo authenticator key
 
@@ -49,7 +55,7 @@ def test_it_starts_a_verifiable_audit_chain_per_municipality() -> None:
     call_command("seed_demo", stdout=StringIO())
     out = StringIO()
     call_command("audit_verify", stdout=out)
-    assert "OK: 4 chain(s)" in out.getvalue()
+    assert "OK: 5 chain(s)" in out.getvalue()
 
 
 @override_settings(DEBUG=False)
@@ -58,4 +64,4 @@ def test_it_refuses_to_run_in_production_without_force() -> None:
         call_command("seed_demo", stdout=StringIO())
     assert not Municipality.objects.exists()
     call_command("seed_demo", "--force", stdout=StringIO())
-    assert Municipality.objects.count() == 3
+    assert Municipality.objects.count() == 4

@@ -143,3 +143,12 @@ def test_with_debug_on_the_developer_on_loopback_still_gets_the_debug_page(setti
     response = Client(raise_request_exception=False).get("/erro/")  # REMOTE_ADDR 127.0.0.1
     assert response.status_code == 500
     assert "ZeroDivisionError" in response.content.decode()
+
+
+def test_with_debug_on_a_request_forwarded_by_a_proxy_never_sees_the_traceback(settings: object) -> None:
+    # Behind a reverse proxy on the same machine every request arrives from 127.0.0.1.
+    settings.DEBUG = True  # type: ignore[attr-defined]
+    client = Client(raise_request_exception=False, HTTP_X_FORWARDED_FOR=REMOTE)
+    response = client.get("/erro/")
+    assert response.status_code == 500
+    assert "ZeroDivisionError" not in response.content.decode()

@@ -15,17 +15,9 @@ REGIME_ID = "olimpia_sp_escolar"
 PACKAGE = f"lawcode.regimes.{REGIME_ID}"
 FOLDER = Path(__file__).resolve().parent.parent
 SCENARIOS = FOLDER / "scenarios"
-DATA_FILES = (
-    "regime.yaml",
-    "law.txt",
-    "parameters.yaml",
-    "penalties.yaml",
-    "interpretations.yaml",
-    "catalog.yaml",
-    "calendar.yaml",
-    "not_computable.yaml",
-    "procedure.yaml",
-)
+# Every data file of the folder (YAML and law texts), whatever files the regime declares: the rules stay in the
+# real package.
+DATA_FILES = tuple(sorted(p.name for p in FOLDER.iterdir() if p.suffix in (".yaml", ".txt")))
 
 
 def scenario_documents() -> list[dict[str, Any]]:

@@ -91,3 +91,7 @@ def test_the_ufm_is_unknown_and_says_what_to_configure(regime: Regime) -> None:
     with pytest.raises(MissingParameterError) as error:
         regime.parameters["ufm"].value_on(dt.date(2026, 3, 1), regime.id)
     assert error.value.name == "ufm" and regime.id in error.value.message
+
+
+def test_the_ufm_is_configurable(regime: Regime) -> None:
+    assert regime.parameters["ufm"].configurable

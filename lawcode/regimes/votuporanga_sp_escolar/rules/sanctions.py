@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from lawcode.blocks.penalties import Ladder
+from lawcode.blocks.recidivism import Anchor, CountFrom, RecidivismRule, Scope, recidivism
 from lawcode.context import Context
 from lawcode.deadlines import count_hours
 from lawcode.decision import Finding, RuleResult, Status, format_value_pt
@@ -21,7 +23,7 @@ from lawcode.errors import InvalidFactError, LawNotInForceError
 from lawcode.facts import InfractionCase, PriorSanction
 from lawcode.regime import CatalogEntry, rule
 
-from .common import PUBLISHED_ON, br, day_counting, months_later
+from .common import PUBLISHED_ON, br, day_counting
 
 
 @dataclass(frozen=True)
@@ -35,12 +37,14 @@ class Step:
 
 
 # Index = highest prior step (0 = no prior that counts). Arts. 12, 13, 14 I, 14 II and 15 I.
-LADDER = (
-    Step("warning", ("art12", "art11_incI")),
-    Step("fine", ("art13", "art11_incII"), fine_parameter="recidivism_fine_ufm"),
-    Step("suspension", ("art14_incI", "art11_incIII"), suspension_parameter="first_suspension_days"),
-    Step("suspension", ("art14_incII", "art11_incIII"), suspension_parameter="second_suspension_days"),
-    Step("cassation", ("art15_incI", "art15", "art11_incIV")),
+LADDER = Ladder(
+    (
+        Step("warning", ("art12", "art11_incI")),
+        Step("fine", ("art13", "art11_incII"), fine_parameter="recidivism_fine_ufm"),
+        Step("suspension", ("art14_incI", "art11_incIII"), suspension_parameter="first_suspension_days"),
+        Step("suspension", ("art14_incII", "art11_incIII"), suspension_parameter="second_suspension_days"),
+        Step("cassation", ("art15_incI", "art15", "art11_incIV")),
+    )
 )
 FIXED_FINE = Step("fine", ("art4_par5",), fine_parameter="missed_inspection_fine_ufm")
 DIRECT_CASSATION = Step("cassation", ("art15", "art11_incIV", "art15_parun"))
@@ -97,8 +101,9 @@ def _step(ctx: Context, facts: InfractionCase, entry: CatalogEntry) -> tuple[Ste
         return Step("cassation", (entry.cite, *DIRECT_CASSATION.cites)), False
     if penalty == "fixed_fine":
         return FIXED_FINE, False
-    highest = max((_rank(prior) for prior in facts.operator.history if _counts(ctx, facts, prior)), default=0)
-    return LADDER[min(highest, len(LADDER) - 1)], highest > 0
+    counted = recidivism(facts.operator.history, facts.code, facts.date, _recidivism_rule(ctx)).priors
+    highest = max((_rank(prior) for prior in counted), default=0)
+    return LADDER.next_after(highest), highest > 0
 
 
 def _rank(prior: PriorSanction) -> int:
@@ -112,21 +117,14 @@ def _rank(prior: PriorSanction) -> int:
     return 1 if "warning" in prior.penalties else 0
 
 
-def _counts(ctx: Context, facts: InfractionCase, prior: PriorSanction) -> bool:
-    """Whether ``prior`` makes the new infraction a recidivism (final before it, in scope and window)."""
-    if prior.final_on >= facts.date:
-        return False
-    if (
-        ctx.interpretation("INT-VOT-RECIDIVISM-SCOPE") == "same_infraction"
-        and prior.infraction_code != facts.code
-    ):
-        return False
-    window = ctx.interpretation("INT-VOT-RECIDIVISM-WINDOW")
-    if window == "no_window":
-        return True
-    anchor_option = ctx.interpretation("INT-VOT-RECIDIVISM-ANCHOR")
-    anchor = prior.final_on if anchor_option == "prior_final_decision" else prior.infraction_date
-    return facts.date <= months_later(anchor, WINDOW_MONTHS[window])
+def _recidivism_rule(ctx: Context) -> RecidivismRule:
+    """Which final priors count: scope, window and anchor as the interpretations read arts. 12 to 15."""
+    specific = ctx.interpretation("INT-VOT-RECIDIVISM-SCOPE") == "same_infraction"
+    window = WINDOW_MONTHS.get(ctx.interpretation("INT-VOT-RECIDIVISM-WINDOW"))
+    anchor = Anchor.PRIOR_FINAL
+    if window is not None and ctx.interpretation("INT-VOT-RECIDIVISM-ANCHOR") == "prior_infraction_date":
+        anchor = Anchor.PRIOR_INFRACTION
+    return RecidivismRule(Scope.SPECIFIC if specific else Scope.GENERIC, window, anchor, CountFrom.FIRST)
 
 
 def _penalty(ctx: Context, facts: InfractionCase, step: Step, result: dict[str, Any]) -> Finding:

@@ -14,17 +14,9 @@ from lawcode.registry import get_regime, load_regime
 REGIME_ID = "votuporanga_sp_escolar"
 FOLDER = Path(__file__).resolve().parent.parent
 PACKAGE = f"lawcode.regimes.{REGIME_ID}"
-DATA_FILES = (
-    "regime.yaml",
-    "law.txt",
-    "parameters.yaml",
-    "penalties.yaml",
-    "interpretations.yaml",
-    "catalog.yaml",
-    "calendar.yaml",
-    "not_computable.yaml",
-    "procedure.yaml",
-)
+# Every data file of the folder (YAML and law texts), whatever files the regime declares: the rules stay in the
+# real package.
+DATA_FILES = tuple(sorted(p.name for p in FOLDER.iterdir() if p.suffix in (".yaml", ".txt")))
 
 
 @pytest.fixture(scope="session")

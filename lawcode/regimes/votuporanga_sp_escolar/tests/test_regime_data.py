@@ -164,3 +164,9 @@ def test_amendment_dates_come_from_regime_yaml(regime: Regime) -> None:
     assert law.text is not None
     assert law.text.wording("art4_par2", on=dt.date(2017, 1, 1)).version_key == "original"
     assert law.text.wording("art4_par2", on=dt.date(2019, 1, 1)).version_key == "lei6151_2018"
+
+
+def test_the_numbers_the_municipality_sets_are_configurable(regime: Regime) -> None:
+    """Art. 4º-A leaves the fleet cap to a decree; the UFM is the municipality's table."""
+    assert regime.parameters["fleet_cap"].configurable and regime.parameters["ufm"].configurable
+    assert not regime.parameters["max_vehicle_age"].configurable

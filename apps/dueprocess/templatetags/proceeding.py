@@ -1,0 +1,17 @@
+"""{{ appeal|instance_name }}: the instance as the regime's law calls it («Recurso à JARI»), not the generic
+model label."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from apps.dueprocess.procedure import instance_label
+
+register = template.Library()
+
+
+@register.filter
+def instance_name(appeal: Any) -> str:
+    return instance_label(appeal.case.regime_id, appeal.instance)
