@@ -104,6 +104,8 @@ class IdleTimeoutMiddleware:
     def _sign_out(request: HttpRequest) -> HttpResponse:
         setattr(request, LOGOUT_REASON_ATTRIBUTE, "idle")
         logout(request)
+        if request.path.startswith("/api/"):  # an API client gets JSON, not the login page
+            return JsonResponse({"detail": idle_timeout_message()}, status=401)
         messages.warning(request, idle_timeout_message())
         next_path = request.get_full_path() if request.method == "GET" else ""
         url = _login_url_for(request)

@@ -73,7 +73,7 @@ def _switch_user(page: Page, url: str, username: str) -> None:
 
 def _file_on_paper(page: Page, case_url: str, instance: str) -> None:
     page.goto(case_url)
-    page.get_by_label("Instância").select_option(instance)
+    page.get_by_label("Instância", exact=True).select_option(instance)
     page.get_by_label("Data do protocolo").fill(timezone.localdate().isoformat())
     page.get_by_label("Razões").fill("O autuado nega os fatos.")
     page.get_by_role("button", name="Protocolar").click()

@@ -42,6 +42,13 @@ def test_an_idle_session_is_closed_with_a_portuguese_message(
     assert event.after == {"ip": "127.0.0.1", "reason": "idle"}
 
 
+def test_an_idle_api_session_gets_json(analyst_olimpia_client: Client, settings: Any) -> None:
+    _age_session(analyst_olimpia_client, LAST_SEEN_KEY, settings.SESSION_IDLE_TIMEOUT_MINUTES + 1)
+    response = analyst_olimpia_client.get("/api/v1/municipalities/")
+    assert response.status_code == 401
+    assert "sem atividade" in response.json()["detail"]
+
+
 def test_activity_keeps_the_session_open(analyst_olimpia_client: Client, settings: Any) -> None:
     settings.SESSION_IDLE_TIMEOUT_MINUTES = 30
     home = reverse("municipality_home", args=["3533908"])
