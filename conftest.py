@@ -18,6 +18,7 @@ A test of the second factor itself logs in through the login form instead.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -34,6 +35,14 @@ from lawcode.tests.hypothesis_profiles import load_profile
 load_profile()
 
 PERSONA_PASSWORD = "senha-de-teste-123"
+
+
+@pytest.fixture(autouse=True)
+def _checkpoints_in_tmp(settings: Any, tmp_path: Path) -> Path:
+    """Audit checkpoints of test databases never land in (or are checked against) the developer's var/."""
+    settings.AUDIT_CHECKPOINT_DIR = tmp_path / "audit-checkpoints"
+    settings.AUDIT_CHECKPOINT_RECIPIENTS = []
+    return Path(settings.AUDIT_CHECKPOINT_DIR)
 
 
 @pytest.fixture(autouse=True)

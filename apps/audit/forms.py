@@ -81,7 +81,10 @@ class DataSubjectRequestForm(forms.Form):
     contact = forms.CharField(label="Contato para a resposta (e-mail, telefone ou endereço)", max_length=200)
     kind = forms.ChoiceField(label="Direito solicitado", choices=RequestKind.choices)
     description = forms.CharField(label="Pedido", max_length=4000, widget=forms.Textarea(attrs={"rows": 4}))
-    received_on = forms.DateField(label="Recebido em", widget=forms.DateInput(attrs={"type": "date"}))
+    # ISO format: a browser's date input ignores a value in the locale's dd/mm/aaaa.
+    received_on = forms.DateField(
+        label="Recebido em", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
 
     def __init__(self, *args: Any, municipalities: list[Municipality], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -71,6 +71,9 @@ SCHEDULE: tuple[Job, ...] = (
     ),
     Job("open_data", "Exportação dos dados abertos", Daily(dt.time(3, 0)), ("export_open_data",)),
     Job("audit_verify", "Verificação da trilha de auditoria", Daily(dt.time(4, 0)), ("audit_verify",)),
+    # Signed heads of the audit chains outside the database (docs/security.md): the interval bounds how many
+    # recent events a deleted tail could take undetected.
+    Job("audit_anchor", "Ponto de verificação da trilha de auditoria", Every(60), ("audit_anchor",)),
 )
 
 

@@ -18,6 +18,10 @@ from django.db import transaction
 from apps.audit.models import AuditEvent
 from apps.audit.services import audit_record
 from apps.audit.tests.tampering import rehash_from, run, tamper
+from apps.jobs.choices import RunStatus
+from apps.jobs.models import JobRun
+from apps.jobs.schedule import Every, job_named
+from apps.jobs.services import job_run_execute
 from apps.tenancy.models import Municipality
 
 pytestmark = pytest.mark.django_db
@@ -141,3 +145,10 @@ def test_it_mails_the_checkpoint_to_the_auditors(olimpia: Municipality, settings
     name, content, mimetype = message.attachments[0]
     assert name.startswith("checkpoint-") and mimetype == "application/json"
     assert json.loads(content)["heads"][0]["chain"] == CHAIN
+
+
+def test_the_scheduler_anchors_every_hour(olimpia: Municipality, _checkpoints_in_tmp: Path) -> None:
+    assert job_named("audit_anchor").when == Every(60)
+    run = JobRun.objects.create(job="audit_anchor", slot="x")
+    assert job_run_execute(run_id=run.pk).status == RunStatus.DONE
+    assert len(list(_checkpoints_in_tmp.glob("checkpoint-*.json"))) == 1

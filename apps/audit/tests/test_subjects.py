@@ -270,3 +270,8 @@ def test_the_report_asks_for_a_recent_authentication(auditor_olimpia_client: Cli
     response = auditor_olimpia_client.get(reverse("audit:subject_report", args=[maria.pk]))
     assert response.status_code == 302 and response["Location"].startswith(reverse("reauthenticate"))
     assert not AuditEvent.objects.filter(action=PERSONAL_DATA_EXPORT).exists()
+
+
+def test_the_request_form_starts_with_today_in_the_date_inputs_format(auditor_olimpia_client: Client) -> None:
+    html = auditor_olimpia_client.get(reverse("audit:request_create")).content.decode()
+    assert f'type="date" name="received_on" value="{dt.date.today().isoformat()}"' in html
