@@ -418,7 +418,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     # Permissions-Policy on every answer, Cache-Control: no-store on every authenticated one.
     "apps.web.middleware.SecurityHeadersMiddleware",
-    # Last, so it sees a view's exception before Django's debug handler does.
+    # Innermost but for axes (which handles no exceptions): it sees a view's exception before Django's
+    # debug handler does.
     "apps.web.middleware.LocalDebugOnlyMiddleware",
 ]
 INSTALLED_APPS = [*INSTALLED_APPS, "csp"]
