@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Iterable
-from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -33,7 +32,6 @@ from apps.licensing.services import permit_reactivate, permit_revoke, permit_sus
 from apps.registry.identifiers import normalize_cnpj, normalize_cpf
 from apps.registry.models import Company, Person
 from apps.registry.services import ban_record
-from lawcode.decision import format_value_pt
 from lawcode.errors import RegimeDefinitionError
 from lawcode.penalties import PenaltyCatalog, PenaltyKind
 from lawcode.registry import get_regime
@@ -57,23 +55,6 @@ def catalog(regime_id: str) -> PenaltyCatalog:
 
 def penalty_label(regime_id: str, key: str) -> str:
     return catalog(regime_id).label(key)
-
-
-def penalties_text(regime_id: str, items: Iterable[dict[str, Any]]) -> str:
-    """«Multa administrativa municipal de 15 UFESP (R$ 559,05); Suspensão da autorização de 30 dias», with the
-    labels the regime declares; «nenhuma penalidade municipal» when empty."""
-    parts = []
-    for item, kind in declared_items(regime_id, items):
-        text = kind.label
-        if item.get("quantity") is not None:
-            unit = str(item.get("unit") or "")
-            text += f" de {format_value_pt(Decimal(str(item['quantity'])), unit)}"
-            if item.get("brl") is not None and unit != "brl":
-                text += f" ({format_value_pt(Decimal(str(item['brl'])), 'brl')})"
-        elif item.get("days"):
-            text += f" de {item['days']} dias"
-        parts.append(text + (" (em dobro)" if item.get("doubled") else ""))
-    return "; ".join(parts) or "nenhuma penalidade municipal"
 
 
 def effect(kind: str, note: str, **data: Any) -> dict[str, Any]:

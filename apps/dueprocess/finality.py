@@ -18,6 +18,7 @@ from apps.dueprocess.choices import FinalityReason, Instance, SanctionState
 from apps.dueprocess.models import Sanction
 from apps.dueprocess.procedure import proceeding
 from apps.enforcement.choices import CaseState, EventKind
+from apps.enforcement.lawbridge import penalty_text
 from apps.enforcement.models import InfractionCase
 from apps.enforcement.services import case_event_add, case_move, locked_case
 from apps.finance.choices import GuideStatus
@@ -56,7 +57,7 @@ def _fill(sanction: Sanction, decision: Decision, regime_id: str) -> None:
     penalties = list(result.get("penalties") or [])
     sanction.outcome, sanction.decision = decision.outcome, stored
     sanction.penalties = stored["result"].get("penalties") or []
-    sanction.penalty_text = effects.penalties_text(regime_id, penalties)[:500]
+    sanction.penalty_text = penalty_text(regime_id, penalties)[:500]
     sanction.recidivism = bool(result.get("recidivism"))
     declared = effects.declared_items(regime_id, penalties)
     _fill_fine(sanction, _first(declared, "fine"))
