@@ -289,8 +289,9 @@ def portal_claim_request(*, municipality: Municipality, cpf: str, email: str, ba
 def portal_invitation_accept(*, token: str, username: str, password: str) -> PortalAccount:
     """The invitee chooses a username and a password; the portal login is created (recorded as the inviter's doing,
     or the system's for a claim) and the acceptance as the invitee's."""
+    # Lock the invitation row only: its optional operator/driver links are outer joins, which PostgreSQL cannot lock.
     invitation = (
-        PortalInvitation.objects.select_for_update()
+        PortalInvitation.objects.select_for_update(of=("self",))
         .select_related("municipality", "operator", "driver", "attendant", "invited_by")
         .filter(token_hash=token_digest(token))
         .first()

@@ -243,7 +243,7 @@ def staff_invitation_accept(*, token: str, username: str, password: str) -> User
     invitee's. An invitation whose inviter no longer administers the municipality is void.
     """
     invitation = (
-        StaffInvitation.objects.select_for_update()
+        StaffInvitation.objects.select_for_update(of=("self",))
         .select_related("municipality", "invited_by")
         .filter(token_hash=token_digest(token))
         .first()
