@@ -20,6 +20,7 @@ from apps.registry.choices import OperatorKind
 from apps.registry.models import Company, Document, Driver, Person, Vehicle
 from apps.registry.services import COMPANY_FIELDS, DRIVER_FIELDS, PERSON_FIELDS, VEHICLE_FIELDS
 from apps.registry.validity import detail_field, extra_field
+from apps.tenancy.regimes import regime_options
 from lawcode.documents import DocumentKind
 from lawcode.fields import FieldSpec
 
@@ -80,7 +81,7 @@ class OperatorForm(forms.Form):
 
     def __init__(self, *args: Any, regimes: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["regime_id"].choices = [(r, r) for r in regimes]  # type: ignore[attr-defined]
+        self.fields["regime_id"].choices = regime_options(regimes)  # type: ignore[attr-defined]
 
 
 class DriverForm(DriverFieldsForm):  # type: ignore[misc, valid-type]
@@ -247,5 +248,5 @@ class OperatorFilterForm(forms.Form):
         self, *args: Any, regimes: list[str], statuses: list[tuple[str, str]], **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["regime_id"].choices = [("", "Todos"), *((r, r) for r in regimes)]  # type: ignore[attr-defined]
+        self.fields["regime_id"].choices = [("", "Todos"), *regime_options(regimes)]  # type: ignore[attr-defined]
         self.fields["status"].choices = [("", "Todas"), *statuses]  # type: ignore[attr-defined]
