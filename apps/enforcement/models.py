@@ -1,8 +1,8 @@
 """Autos de infração (InfractionCase) with their evidence, notices, editais and timeline.
 
 Every write goes through services.py. A case number is 'AI-NNNN/YYYY', sequential per municipality and year
-(CaseSequence is the row locked while a number is taken; the unique constraint is the last line). Files
-(evidence, notice PDFs) live under MEDIA_ROOT, never in the database.
+(the municipality's tenancy.Counter row is locked while a number is taken; the unique constraint is the last
+line). Files (evidence, notice PDFs) live under MEDIA_ROOT, never in the database.
 """
 
 from __future__ import annotations
@@ -43,34 +43,6 @@ class EditalQuerySet(MunicipalityScopedQuerySet["Edital"]):
 
 def _sequence_meta(name: str) -> list[models.BaseConstraint]:
     return [models.UniqueConstraint(fields=["municipality", "year"], name=name)]
-
-
-class CaseSequence(models.Model):
-    """The last auto number given in a municipality and year (locked while a number is taken)."""
-
-    municipality = models.ForeignKey(Municipality, on_delete=models.PROTECT, related_name="+")
-    year = models.PositiveSmallIntegerField()
-    last = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        constraints = _sequence_meta("case_sequence_one_per_year")
-
-    def __str__(self) -> str:
-        return f"Autos de {self.year}: {self.last}"
-
-
-class EditalSequence(models.Model):
-    """The last edital number given in a municipality and year."""
-
-    municipality = models.ForeignKey(Municipality, on_delete=models.PROTECT, related_name="+")
-    year = models.PositiveSmallIntegerField()
-    last = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        constraints = _sequence_meta("edital_sequence_one_per_year")
-
-    def __str__(self) -> str:
-        return f"Editais de {self.year}: {self.last}"
 
 
 class InfractionCase(models.Model):

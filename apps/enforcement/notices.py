@@ -21,10 +21,10 @@ from django.utils import timezone
 from apps.audit.services import audit_record
 from apps.enforcement import lawbridge, pdf
 from apps.enforcement.choices import CaseState, EventKind, NoticeChannel, NoticePurpose, ReturnedReason
-from apps.enforcement.models import Edital, EditalSequence, InfractionCase, Notice
+from apps.enforcement.models import Edital, InfractionCase, Notice
 from apps.enforcement.services import case_event_add, locked_case, refresh_notice_limit, refuse
-from apps.licensing.numbering import take_next_number
 from apps.tenancy.models import Municipality
+from apps.tenancy.numbering import number_take
 from apps.tenancy.querysets import user_can
 from lawcode.facts import NoticeFacts
 
@@ -198,7 +198,7 @@ def edital_publish(
     """Publish one edital for the offenders not reached; each case gets an edital notice with its ciência."""
     _check_notifier(actor, municipality)
     _check_edital(municipality, purpose, cases, published_on, publication_ref, as_of)
-    sequence = take_next_number(EditalSequence, municipality, published_on.year)
+    sequence = number_take(kind="edital", municipality=municipality, year=published_on.year)
     edital = Edital(
         municipality=municipality,
         regime_id=cases[0].regime_id,

@@ -21,15 +21,15 @@ from django.utils import timezone
 from apps.audit.services import audit_record
 from apps.enforcement import catalog, hooks, lawbridge
 from apps.enforcement.choices import CaseState, EventKind
-from apps.enforcement.models import CaseEvent, CaseSequence, Evidence, InfractionCase
+from apps.enforcement.models import CaseEvent, Evidence, InfractionCase
 from apps.enforcement.regime_rules import auto_contents, cite_pt, traffic_only_rule
 from apps.enforcement.selectors import lookup_plate
 from apps.lawconfig.engine import RegimeChoiceError, regime_for
-from apps.licensing.numbering import take_next_number
 from apps.registry.identifiers import validate_plate
 from apps.registry.models import Driver
 from apps.registry.uploads import CheckedUpload, check_upload
 from apps.tenancy.models import Municipality
+from apps.tenancy.numbering import number_take
 from apps.tenancy.querysets import user_can
 from lawcode.procedure import AutoContents
 
@@ -204,7 +204,7 @@ def _create_case(
     municipality: Municipality, regime: str, actor: Any, details: AutoDetails, entry: catalog.Infraction,
     found: Any, as_of: dt.date,
 ) -> InfractionCase:  # fmt: skip
-    sequence = take_next_number(CaseSequence, municipality, as_of.year)
+    sequence = number_take(kind="infraction_case", municipality=municipality, year=as_of.year)
     return InfractionCase.objects.create(
         municipality=municipality, regime_id=regime, year=as_of.year, sequence=sequence,
         number=f"AI-{sequence:04d}/{as_of.year}", infraction_code=entry.code, infraction_title=entry.title,

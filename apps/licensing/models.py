@@ -1,7 +1,8 @@
 """Applications (requerimentos) with their timeline, permits (alvarás) with their numbering, and reminders.
 
 Every write goes through services.py; the models only hold the invariants of one row. A permit number is
-'NNNN/YYYY', sequential per municipality and year: PermitSequence is the row locked while a number is taken,
+'NNNN/YYYY', sequential per municipality and year: the municipality's permit counter
+(tenancy.Counter) is the row locked while a number is taken,
 and the unique constraint on (municipality, year, sequence) is the last line if anything slips.
 """
 
@@ -28,38 +29,6 @@ from apps.tenancy.models import Municipality
 def new_qr_token() -> str:
     """32 URL-safe characters from 24 random bytes: unguessable, and short enough for a small QR code."""
     return secrets.token_urlsafe(24)
-
-
-class ApplicationSequence(models.Model):
-    """The last application number given in a municipality and year (locked while a number is taken)."""
-
-    municipality = models.ForeignKey(Municipality, on_delete=models.PROTECT, related_name="+")
-    year = models.PositiveSmallIntegerField()
-    last = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["municipality", "year"], name="application_sequence_one_per_year")
-        ]
-
-    def __str__(self) -> str:
-        return f"Requerimentos de {self.year}: {self.last}"
-
-
-class PermitSequence(models.Model):
-    """The last permit number given in a municipality and year (locked while a number is taken)."""
-
-    municipality = models.ForeignKey(Municipality, on_delete=models.PROTECT, related_name="+")
-    year = models.PositiveSmallIntegerField()
-    last = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["municipality", "year"], name="permit_sequence_one_per_year")
-        ]
-
-    def __str__(self) -> str:
-        return f"Alvarás de {self.year}: {self.last}"
 
 
 class Application(models.Model):

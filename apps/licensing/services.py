@@ -29,14 +29,12 @@ from apps.licensing.choices import (
 from apps.licensing.models import (
     Application,
     ApplicationEvent,
-    ApplicationSequence,
     Permit,
-    PermitSequence,
     new_qr_token,
 )
-from apps.licensing.numbering import format_number, take_next_number
 from apps.registry import lawfacts
 from apps.registry.models import Attendant, Driver, Operator, Vehicle
+from apps.tenancy.numbering import format_number, number_take
 from lawcode import Decision
 
 S = ApplicationState
@@ -68,7 +66,7 @@ def application_create(
     _check_targets(kind, operator, vehicle=vehicle, driver=driver, attendant=attendant, permit=permit)
     _check_dates(as_of, platform_notified_on=platform_notified_on)
     _check_not_banned(operator, as_of)
-    sequence = take_next_number(ApplicationSequence, operator.municipality, as_of.year)
+    sequence = number_take(kind="application", municipality=operator.municipality, year=as_of.year)
     application = Application.objects.create(
         municipality=operator.municipality, regime_id=operator.regime_id, year=as_of.year, sequence=sequence,
         number=format_number(sequence, as_of.year), kind=kind, operator=operator, vehicle=vehicle, driver=driver,
@@ -417,7 +415,7 @@ def permit_issue(*, application: Application, actor: Any, as_of: dt.date) -> Per
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("permit_issue runs inside application_approve's transaction")
     kind, valid_until, decision = _validity(application, as_of)
-    sequence = take_next_number(PermitSequence, application.municipality, as_of.year)
+    sequence = number_take(kind="permit", municipality=application.municipality, year=as_of.year)
     replaced = (
         application.permit
         if application.kind in (ApplicationKind.RENEWAL, ApplicationKind.SUBSTITUTION)
