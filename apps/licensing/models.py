@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
+from apps.audit.timeline import TimelineEvent
 from apps.licensing.choices import (
     ApplicationKind,
     ApplicationState,
@@ -122,27 +123,16 @@ class Application(models.Model):
         }  # fmt: skip
 
 
-class ApplicationEvent(models.Model):
+class ApplicationEvent(TimelineEvent):
     """One line of an application's timeline; written by the services, never edited."""
 
     application = models.ForeignKey(Application, on_delete=models.CASCADE, related_name="events")
-    at = models.DateTimeField("em", auto_now_add=True)
-    on = models.DateField("data")
     kind = models.CharField("evento", max_length=24, choices=EventKind.choices)
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+")
-    actor_name = models.CharField("por", max_length=150)
-    state_from = models.CharField("de", max_length=24, blank=True)
-    state_to = models.CharField("para", max_length=24, blank=True)
-    note = models.TextField("observação", blank=True)
-    data = models.JSONField("dados", default=dict, blank=True)
 
     class Meta:
         verbose_name = "evento do requerimento"
         verbose_name_plural = "eventos do requerimento"
         ordering = ["at", "pk"]
-
-    def __str__(self) -> str:
-        return f"{self.get_kind_display()} em {self.on:%d/%m/%Y}"
 
 
 class Permit(models.Model):

@@ -138,21 +138,20 @@ def _check_not_banned(operator: Operator, as_of: dt.date) -> None:
 # --- the timeline -------------------------------------------------------------------------------------
 
 
-def _actor_name(actor: Any) -> str:
-    if actor is None or not getattr(actor, "is_authenticated", False):
-        return "sistema"
-    return getattr(actor, "display_name", "") or actor.get_username()
-
-
 def _event(
     application: Application, kind: str, *, actor: Any, as_of: dt.date, state_from: str, note: str = "",
     data: dict[str, Any] | None = None,
 ) -> ApplicationEvent:  # fmt: skip
-    return ApplicationEvent.objects.create(
-        application=application, on=as_of, kind=kind, state_from=state_from, state_to=application.state,
-        actor=actor if getattr(actor, "is_authenticated", False) else None, actor_name=_actor_name(actor),
-        note=note, data=data or {},
-    )  # fmt: skip
+    return ApplicationEvent.record(
+        application=application,
+        actor=actor,
+        on=as_of,
+        kind=kind,
+        state_from=state_from,
+        state_to=application.state,
+        note=note,
+        data=data,
+    )
 
 
 def _locked(application: Application) -> Application:
