@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
 
@@ -32,6 +31,7 @@ from apps.enforcement.timeline import infraction_ciencia
 from apps.lawconfig import engine
 from apps.registry.uploads import CheckedUpload, check_upload
 from apps.tenancy.querysets import user_can
+from apps.web.refusals import refuse
 from lawcode.decision import format_decimal_pt
 from lawcode.penalties import PenaltyKind
 from lawcode.registry import get_regime
@@ -43,10 +43,6 @@ FILABLE_FROM = {
 }
 MOVES_TO = {Instance.FIRST: CaseState.IN_DEFENCE, Instance.SECOND: CaseState.IN_APPEAL}
 JUDGING_ACTION = {Instance.FIRST: JUDGE_FIRST, Instance.SECOND: JUDGE_SECOND}
-
-
-def refuse(field: str, message: str) -> ValidationError:
-    return ValidationError({field: message})
 
 
 # --- filing -----------------------------------------------------------------------------------------------

@@ -23,10 +23,11 @@ from apps.audit.services import audit_record
 from apps.enforcement import lawbridge, pdf
 from apps.enforcement.choices import CaseState, EventKind, NoticeChannel, NoticePurpose, ReturnedReason
 from apps.enforcement.models import Edital, InfractionCase, Notice
-from apps.enforcement.services import case_event_add, locked_case, refresh_notice_limit, refuse
+from apps.enforcement.services import case_event_add, locked_case, refresh_notice_limit
 from apps.tenancy.models import Municipality
 from apps.tenancy.numbering import number_take
 from apps.tenancy.querysets import user_can
+from apps.web.refusals import refuse
 from lawcode.facts import NoticeFacts
 
 DIRECT_CHANNELS = (NoticeChannel.IN_PERSON, NoticeChannel.AR, NoticeChannel.ELECTRONIC)

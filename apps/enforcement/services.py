@@ -32,13 +32,10 @@ from apps.registry.uploads import CheckedUpload, check_upload
 from apps.tenancy.models import Municipality
 from apps.tenancy.numbering import number_take
 from apps.tenancy.querysets import user_can
+from apps.web.refusals import refuse
 from lawcode.procedure import AutoContents
 
 NO_INFRACTION_PT = "Infração: escolha uma infração do catálogo da lei do município."
-
-
-def refuse(field: str, message: str) -> ValidationError:
-    return ValidationError({field: message})
 
 
 @dataclass(frozen=True)

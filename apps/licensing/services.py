@@ -11,7 +11,6 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from apps.audit.services import audit_record
@@ -35,6 +34,7 @@ from apps.licensing.models import (
 from apps.registry import lawfacts
 from apps.registry.models import Attendant, Driver, Operator, Vehicle
 from apps.tenancy.numbering import format_number, number_take
+from apps.web.refusals import refuse
 from lawcode import Decision
 
 S = ApplicationState
@@ -45,10 +45,6 @@ OPEN_BEFORE_DECISION = (
     S.AWAITING_FEE,
     S.AWAITING_INSPECTION,
 )
-
-
-def refuse(field: str, message: str) -> ValidationError:
-    return ValidationError({field: message})
 
 
 # --- creation ------------------------------------------------------------------------------------------

@@ -36,13 +36,10 @@ from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import user_can
 from apps.tenancy.services import check_new_password, check_username_free, invitation_link
 from apps.tenancy.tokens import INVITATION_VALIDITY, new_token, token_digest
+from apps.web.refusals import refuse
 
 ACCOUNT = "portal.portalaccount"
 MAX_ATTACHMENTS = 5
-
-
-def refuse(field: str, message: str) -> ValidationError:
-    return ValidationError({field: message})
 
 
 # --- accounts (staff) -------------------------------------------------------------------------------------

@@ -15,10 +15,10 @@ from apps.audit.services import audit_record
 from apps.registry import identifiers as ids
 from apps.registry import plausibility
 from apps.registry.choices import DocumentStatus, OperatorKind, OperatorStatus
-from apps.registry.errors import refuse
 from apps.registry.models import Attendant, Ban, Company, Document, Driver, Operator, Person, Vehicle
 from apps.registry.validity import ban_refusal, document_validity, extra_schema, typed_extra
 from apps.tenancy.models import Municipality
+from apps.web.refusals import refuse
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from django.core.files.uploadedfile import UploadedFile
 
-from apps.registry.errors import refuse
+from apps.web.refusals import refuse
 
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
 # Leading bytes of each accepted format and the extension stored for it.
