@@ -37,15 +37,22 @@ def traffic_infraction_declare(
     if severity not in InfractionSeverity.values:
         raise refuse("severity", "Natureza: escolha leve, média, grave ou gravíssima.")
     infraction = TrafficInfraction(
-        municipality=person.municipality, person=person, date=date, severity=severity,
-        description=description.strip(), declared_by=_user(actor),
-    )  # fmt: skip
+        municipality=person.municipality,
+        person=person,
+        date=date,
+        severity=severity,
+        description=description.strip(),
+        declared_by=_user(actor),
+    )
     infraction.full_clean()
     infraction.save()
     audit_record(
-        actor=actor, municipality=person.municipality, action="registry.traffic_infraction.declare",
-        obj=infraction, after=infraction.audit_snapshot(),
-    )  # fmt: skip
+        actor=actor,
+        municipality=person.municipality,
+        action="registry.traffic_infraction.declare",
+        obj=infraction,
+        after=infraction.audit_snapshot(),
+    )
     return infraction
 
 
@@ -54,9 +61,13 @@ def traffic_infraction_withdraw(*, actor: Actor, infraction: TrafficInfraction) 
     """Remove a wrongly declared infraction; confirmations already made keep their own frozen list."""
     before = infraction.audit_snapshot()
     audit_record(
-        actor=actor, municipality=infraction.municipality, action="registry.traffic_infraction.withdraw",
-        obj=infraction, before=before, after=None,
-    )  # fmt: skip
+        actor=actor,
+        municipality=infraction.municipality,
+        action="registry.traffic_infraction.withdraw",
+        obj=infraction,
+        before=before,
+        after=None,
+    )
     infraction.delete()
 
 
@@ -72,12 +83,18 @@ def traffic_record_confirm(
         raise refuse("document", "Documento: a data de emissão está no futuro.")
     declared = person.traffic_infractions.filter(date__lte=document.issue_date).order_by("date", "id")
     confirmation = TrafficRecordConfirmation(
-        municipality=person.municipality, person=person, document=document,
-        infractions=[i.as_record_entry() for i in declared], confirmed_by=_user(actor),
-    )  # fmt: skip
+        municipality=person.municipality,
+        person=person,
+        document=document,
+        infractions=[i.as_record_entry() for i in declared],
+        confirmed_by=_user(actor),
+    )
     confirmation.save()
     audit_record(
-        actor=actor, municipality=person.municipality, action="registry.traffic_record.confirm",
-        obj=confirmation, after=confirmation.audit_snapshot(),
-    )  # fmt: skip
+        actor=actor,
+        municipality=person.municipality,
+        action="registry.traffic_record.confirm",
+        obj=confirmation,
+        after=confirmation.audit_snapshot(),
+    )
     return confirmation

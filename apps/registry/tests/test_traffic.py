@@ -24,20 +24,39 @@ pytestmark = pytest.mark.django_db
 
 
 def _certidao(person: Person, issued: dt.date = dt.date(2026, 2, 20)) -> Document:
-    return document_upload(actor=None, owner=person, kind="no_gravissima_proof", upload=pdf_upload(),
-                           issue_date=issued, as_of=AS_OF)  # fmt: skip
+    return document_upload(
+        actor=None,
+        owner=person,
+        kind="no_gravissima_proof",
+        upload=pdf_upload(),
+        issue_date=issued,
+        as_of=AS_OF,
+    )
 
 
 def _gravissima_finding(operator: Operator, municipality: Municipality, as_of: dt.date = AS_OF) -> dict:
-    decision = evaluate(municipality=municipality, question="operator_registration", as_of=as_of,
-                        facts=operator_facts(operator, as_of=as_of))  # fmt: skip
+    decision = evaluate(
+        municipality=municipality,
+        question="operator_registration",
+        as_of=as_of,
+        facts=operator_facts(operator, as_of=as_of),
+    )
     return next(f for f in decision.to_dict()["findings"] if f["code"] == "no_gravissima")
 
 
 @pytest.fixture
 def joao_drives(joao_operator: Operator, joao: Person) -> Operator:
-    driver_link(actor=None, operator=joao_operator, person=joao, as_of=AS_OF, role="principal",
-                cnh_number="02650306461", cnh_category="D", cnh_ear=True, cnh_first_issue=dt.date(2000, 1, 1))  # fmt: skip
+    driver_link(
+        actor=None,
+        operator=joao_operator,
+        person=joao,
+        as_of=AS_OF,
+        role="principal",
+        cnh_number="02650306461",
+        cnh_category="D",
+        cnh_ear=True,
+        cnh_first_issue=dt.date(2000, 1, 1),
+    )
     return joao_operator
 
 
@@ -57,8 +76,14 @@ def test_an_unconfirmed_record_is_unknown_to_the_law_never_zero(
 def test_a_confirmed_gravissima_counts_and_denies_under_the_municipal_reading(
     joao_drives: Operator, joao: Person, olimpia: Municipality
 ) -> None:
-    traffic_infraction_declare(actor=None, person=joao, date=dt.date(2025, 11, 3), severity="gravissima",
-                               as_of=AS_OF, description="Art. 165 do CTB")  # fmt: skip
+    traffic_infraction_declare(
+        actor=None,
+        person=joao,
+        date=dt.date(2025, 11, 3),
+        severity="gravissima",
+        as_of=AS_OF,
+        description="Art. 165 do CTB",
+    )
     traffic_record_confirm(actor=None, person=joao, document=_certidao(joao), as_of=AS_OF)
     finding = _gravissima_finding(joao_drives, olimpia)
     assert (finding["status"], finding["data"]["count"]) == ("not_met", 1)
@@ -82,32 +107,36 @@ def test_the_record_is_known_only_from_the_documents_date_and_frozen_when_confir
     traffic_record_confirm(
         actor=None, person=joao, document=_certidao(joao, dt.date(2026, 2, 20)), as_of=AS_OF
     )
-    traffic_infraction_declare(actor=None, person=joao, date=dt.date(2026, 2, 27), severity="gravissima",
-                               as_of=AS_OF)  # fmt: skip
+    traffic_infraction_declare(
+        actor=None, person=joao, date=dt.date(2026, 2, 27), severity="gravissima", as_of=AS_OF
+    )
     assert person_facts(joao, as_of=dt.date(2026, 2, 19)).traffic_infractions is None
     record = person_facts(joao, as_of=AS_OF).traffic_infractions
     assert record is not None and [(i.date, i.severity) for i in record] == [(dt.date(2025, 6, 1), "grave")]
 
 
 def test_each_write_is_audited(joao: Person) -> None:
-    infraction = traffic_infraction_declare(actor=None, person=joao, date=dt.date(2025, 6, 1), severity="media",
-                                            as_of=AS_OF)  # fmt: skip
+    infraction = traffic_infraction_declare(
+        actor=None, person=joao, date=dt.date(2025, 6, 1), severity="media", as_of=AS_OF
+    )
     traffic_infraction_withdraw(actor=None, infraction=infraction)
     traffic_record_confirm(actor=None, person=joao, document=_certidao(joao), as_of=AS_OF)
     actions = list(
         AuditEvent.objects.filter(action__startswith="registry.traffic").values_list("action", flat=True)
     )
     assert sorted(actions) == [
-        "registry.traffic_infraction.declare", "registry.traffic_infraction.withdraw",
+        "registry.traffic_infraction.declare",
+        "registry.traffic_infraction.withdraw",
         "registry.traffic_record.confirm",
-    ]  # fmt: skip
+    ]
 
 
 def test_refusals_name_the_field(joao: Person, olimpia: Municipality) -> None:
     other = person_create(actor=None, municipality=olimpia, cpf="111.444.777-35", name="Maria", as_of=AS_OF)
     with pytest.raises(ValidationError) as future:
-        traffic_infraction_declare(actor=None, person=joao, date=AS_OF + dt.timedelta(days=1), severity="leve",
-                                   as_of=AS_OF)  # fmt: skip
+        traffic_infraction_declare(
+            actor=None, person=joao, date=AS_OF + dt.timedelta(days=1), severity="leve", as_of=AS_OF
+        )
     assert "date" in future.value.message_dict
     with pytest.raises(ValidationError) as foreign:
         traffic_record_confirm(actor=None, person=joao, document=_certidao(other), as_of=AS_OF)
