@@ -7,6 +7,7 @@ apps.lawconfig.engine with the adapters in lawfacts.py.
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from pathlib import PurePath
 from typing import Any
@@ -680,6 +681,17 @@ class TrafficRecordConfirmation(models.Model):
 
     def __str__(self) -> str:
         return f"Prontuário de {self.person} confirmado em {self.confirmed_at:%d/%m/%Y}"
+
+    @property
+    def infractions_display(self) -> str:
+        """The frozen list in Portuguese: «Gravíssima em 03/11/2025 (art. 165); …» or «Nenhuma»."""
+        labels = dict(c.InfractionSeverity.choices)
+        parts = []
+        for entry in self.infractions:
+            day = dt.date.fromisoformat(entry["date"])
+            note = f" ({entry['description']})" if entry.get("description") else ""
+            parts.append(f"{labels[entry['severity']]} em {day:%d/%m/%Y}{note}")
+        return "; ".join(parts) or "Nenhuma"
 
     def audit_snapshot(self) -> dict[str, Any]:
         return {

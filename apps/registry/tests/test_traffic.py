@@ -6,11 +6,13 @@ import datetime as dt
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.test import Client
+from django.urls import reverse
 
 from apps.audit.models import AuditEvent
 from apps.lawconfig.engine import evaluate
 from apps.registry.lawfacts import operator_facts, person_facts
-from apps.registry.models import Document, Operator, Person
+from apps.registry.models import Document, Operator, Person, TrafficInfraction, TrafficRecordConfirmation
 from apps.registry.services import document_upload, driver_link, person_create
 from apps.registry.tests.conftest import AS_OF, pdf_upload
 from apps.registry.traffic import (
@@ -141,3 +143,57 @@ def test_refusals_name_the_field(joao: Person, olimpia: Municipality) -> None:
     with pytest.raises(ValidationError) as foreign:
         traffic_record_confirm(actor=None, person=joao, document=_certidao(other), as_of=AS_OF)
     assert "document" in foreign.value.message_dict
+
+
+# --- the driver's page ------------------------------------------------------------------------------------
+
+
+def _record_url(operator: Operator) -> str:
+    return reverse(
+        "registry:driver_record", args=[operator.municipality.ibge_code, operator.drivers.get().pk]
+    )
+
+
+def test_the_analyst_declares_and_confirms_on_the_drivers_page(
+    analyst_olimpia_client: Client, joao_drives: Operator, joao: Person, olimpia: Municipality
+) -> None:
+    url = _record_url(joao_drives)
+    page = analyst_olimpia_client.get(url).content.decode()
+    assert "Prontuário ainda não confirmado" in page and "desconhecidas" in page
+    declared = analyst_olimpia_client.post(
+        url, {"acao": "declarar", "date": "2025-11-03", "severity": "gravissima", "description": "Art. 165"}
+    )
+    assert declared.status_code == 302
+    document = _certidao(joao)
+    confirmed = analyst_olimpia_client.post(url, {"acao": "confirmar", "document": document.pk})
+    assert confirmed.status_code == 302
+    page = analyst_olimpia_client.get(url).content.decode()
+    assert "Prontuário confirmado" in page and "Gravíssima em 03/11/2025 (Art. 165)" in page
+    assert "<td>Gravíssima</td>" in page  # the label, never the raw code
+    assert _gravissima_finding(joao_drives, olimpia)["data"]["count"] == 1
+
+
+def test_a_future_date_is_refused_on_the_field(analyst_olimpia_client: Client, joao_drives: Operator) -> None:
+    response = analyst_olimpia_client.post(
+        _record_url(joao_drives), {"acao": "declarar", "date": "2099-01-01", "severity": "leve"}
+    )
+    assert response.status_code == 400 and "está no futuro" in response.content.decode()
+    assert not TrafficInfraction.objects.exists()
+
+
+def test_who_may_see_declare_and_confirm(
+    auditor_olimpia_client: Client, agent_votuporanga_client: Client, joao_drives: Operator, joao: Person
+) -> None:
+    url = _record_url(joao_drives)
+    assert auditor_olimpia_client.get(url).status_code == 200
+    assert agent_votuporanga_client.get(url).status_code == 404
+    refused = auditor_olimpia_client.post(url, {"acao": "confirmar", "document": _certidao(joao).pk})
+    assert refused.status_code == 404 and not TrafficRecordConfirmation.objects.exists()
+    infraction = traffic_infraction_declare(
+        actor=None, person=joao, date=dt.date(2025, 6, 1), severity="leve", as_of=AS_OF
+    )
+    remove = reverse(
+        "registry:traffic_infraction_remove", args=["3533908", joao_drives.drivers.get().pk, infraction.pk]
+    )
+    assert auditor_olimpia_client.post(remove).status_code == 404
+    assert TrafficInfraction.objects.filter(pk=infraction.pk).exists()
