@@ -24,7 +24,8 @@ def test_the_holder_declares_an_infraction_that_waits_for_the_prefeitura(
     # The lawful case was confirmed from its certidão; a new declaration does not change that by itself.
     assert "Conferido pela prefeitura" in page and "Nenhuma" in page
     response = alice_client.post(
-        URL, {"driver": alice_case.driver.pk, "date": "2026-01-15", "severity": "gravissima", "description": ""}
+        URL,
+        {"driver": alice_case.driver.pk, "date": "2026-01-15", "severity": "gravissima", "description": ""},
     )
     assert response.status_code == 302
     infraction = TrafficInfraction.objects.get(person=alice_case.person)
