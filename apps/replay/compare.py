@@ -37,6 +37,8 @@ class Difference:
     after: str
     cites: str = ""
     code: str = ""
+    kind: str = "outcome"
+    """outcome, finding, result or parameter."""
 
     @property
     def reason(self) -> str:
@@ -130,7 +132,12 @@ def _findings(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Diffe
             continue
         found.append(
             Difference(
-                f"Item «{code}»", _finding_text(was), _finding_text(now), _cites(now or was), code=code
+                f"Item «{code}»",
+                _finding_text(was),
+                _finding_text(now),
+                _cites(now or was),
+                code=code,
+                kind="finding",
             )
         )
     return found
@@ -139,7 +146,13 @@ def _findings(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Diffe
 def _results(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Difference]:
     old, new = before.get("result") or {}, after.get("result") or {}
     return [
-        Difference(f"Resultado calculado «{key}»", _value(old.get(key)), _value(new.get(key)), code=key)
+        Difference(
+            f"Resultado calculado «{key}»",
+            _value(old.get(key)),
+            _value(new.get(key)),
+            code=key,
+            kind="result",
+        )
         for key in dict.fromkeys([*old, *new])
         if old.get(key) != new.get(key)
     ]
@@ -175,6 +188,7 @@ def _parameters(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Dif
                 _value(now["value"]) if now else "não usado",
                 Citation.from_dict(used["citation"]).render(),
                 code=name,
+                kind="parameter",
             )
         )
     return found

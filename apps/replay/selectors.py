@@ -53,6 +53,11 @@ class MunicipalityReport:
     failed: list[RowReplay] = field(default_factory=list)
     reasons: Counter[str] = field(default_factory=Counter)
 
+    @property
+    def outcome_changed(self) -> int:
+        """Decisions whose very outcome (granted, denied, penalty…) would now be another."""
+        return sum(1 for item in self.differing if any(d.kind == "outcome" for d in item.replay.differences))
+
 
 def replay_municipality(municipality: Municipality) -> MunicipalityReport:
     report, configs = MunicipalityReport(), _Configs(municipality)

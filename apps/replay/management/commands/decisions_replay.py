@@ -34,7 +34,8 @@ class Command(BaseCommand):
         same = report.total - len(report.differing) - len(report.failed)
         self.stdout.write(
             f"{municipality.ibge_code} {municipality}: {report.total} stored decisions replayed; "
-            f"{len(report.differing)} would now differ, {same} unchanged, {len(report.failed)} could not be replayed."
+            f"{len(report.differing)} would now differ ({report.outcome_changed} with another outcome), "
+            f"{same} unchanged, {len(report.failed)} could not be replayed."
         )
         if report.reasons:
             self.stdout.write("Why (finding or point, with its article), by number of decisions:")
