@@ -146,10 +146,15 @@ class PortalClaimForm(forms.Form):
         return digits
 
 
+class DriverChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
+    def label_from_instance(self, obj: Any) -> str:
+        return f"{obj.person.name} — {obj.get_role_display()}"
+
+
 class TrafficInfractionDeclareForm(forms.Form):
     """An infraction on the record of one of the account's drivers (the prefeitura confirms it later)."""
 
-    driver = forms.ModelChoiceField(label="Condutor", queryset=Driver.objects.none())
+    driver = DriverChoiceField(label="Condutor", queryset=Driver.objects.none())
     date = forms.DateField(label="Data da infração", widget=DATE)
     severity = forms.ChoiceField(label="Natureza (CTB art. 258)", choices=InfractionSeverity.choices)
     description = forms.CharField(label="Descrição (enquadramento no CTB)", max_length=200, required=False)
@@ -159,4 +164,3 @@ class TrafficInfractionDeclareForm(forms.Form):
         field = self.fields["driver"]
         assert isinstance(field, forms.ModelChoiceField)
         field.queryset = drivers
-        field.label_from_instance = lambda d: f"{d.person.name} — {d.get_role_display()}"

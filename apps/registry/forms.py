@@ -264,10 +264,15 @@ class TrafficInfractionForm(forms.Form):
     )
 
 
+class DocumentChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
+    def label_from_instance(self, obj: Any) -> str:
+        return f"{obj.get_kind_display()} — emitido em {obj.issue_date:%d/%m/%Y}"
+
+
 class TrafficRecordConfirmForm(forms.Form):
     """The analyst names the person's document the record was read from (e.g. certidão de prontuário)."""
 
-    document = forms.ModelChoiceField(
+    document = DocumentChoiceField(
         label="Documento conferido",
         queryset=Document.objects.none(),
         help_text="As infrações declaradas até a data de emissão deste documento ficam confirmadas.",
@@ -278,4 +283,3 @@ class TrafficRecordConfirmForm(forms.Form):
         field = self.fields["document"]
         assert isinstance(field, forms.ModelChoiceField)
         field.queryset = documents
-        field.label_from_instance = lambda d: f"{d.get_kind_display()} — emitido em {d.issue_date:%d/%m/%Y}"

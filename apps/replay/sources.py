@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.apps import apps
-from django.db.models import Model, QuerySet
+from django.db.models import Model
 
 from apps.replay.compare import is_stored_decision
 from apps.tenancy.models import Municipality
+from apps.tenancy.querysets import MunicipalityScopedQuerySet
 
 
 @dataclass(frozen=True)
@@ -31,10 +32,17 @@ class Source:
     def model(self) -> type[Model]:
         return apps.get_model(self.model_label)
 
-    def rows(self, municipality: Municipality) -> QuerySet[Any]:
-        manager: Any = self.model._default_manager
-        path = manager.all().municipality_field
-        return manager.filter(**{path: municipality}).exclude(**{self.field: {}}).order_by("pk")
+    def scoped(self) -> MunicipalityScopedQuerySet[Any]:
+        rows = self.model._default_manager.all()
+        if not isinstance(rows, MunicipalityScopedQuerySet):
+            raise TypeError(f"{self.model_label} has no municipality-scoped queryset")
+        return rows
+
+    def rows(self, municipality: Municipality) -> MunicipalityScopedQuerySet[Any]:
+        """The rows of ``municipality`` that hold a decision in the field."""
+        rows = self.scoped()
+        path = rows.municipality_field
+        return rows.filter(**{path: municipality}).exclude(**{self.field: {}}).order_by("pk")
 
 
 SOURCES: tuple[Source, ...] = (

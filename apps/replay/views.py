@@ -3,6 +3,8 @@ Read through the same gate as the row's own page (another municipality or role a
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -24,7 +26,7 @@ def decision_replay(request: HttpRequest, ibge_code: str, source: str, pk: int) 
     municipality = get_object_for_user_or_404(
         Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
     )
-    row = get_object_for_user_or_404(chosen.rows(municipality), request.user, "view", pk=pk)
+    row: Any = get_object_for_user_or_404(chosen.rows(municipality), request.user, "view", pk=pk)
     replays = [
         {
             "name": item.name,

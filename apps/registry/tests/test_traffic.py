@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -36,7 +37,9 @@ def _certidao(person: Person, issued: dt.date = dt.date(2026, 2, 20)) -> Documen
     )
 
 
-def _gravissima_finding(operator: Operator, municipality: Municipality, as_of: dt.date = AS_OF) -> dict:
+def _gravissima_finding(
+    operator: Operator, municipality: Municipality, as_of: dt.date = AS_OF
+) -> dict[str, Any]:
     decision = evaluate(
         municipality=municipality,
         question="operator_registration",

@@ -18,6 +18,7 @@ from apps.licensing import services
 from apps.licensing.casebook import Case, pf_case, pj_case
 from apps.licensing.models import Application
 from apps.licensing.tests.conftest import AS_OF, issue_permit, to_analysis
+from apps.replay.compare import Replay
 from apps.replay.selectors import replay_row
 from apps.replay.sources import BY_KEY, SOURCES
 from apps.tenancy.choices import Role
@@ -53,15 +54,14 @@ def _lower_fleet_cap(municipality: Municipality) -> None:
     )
 
 
-def _replay(application: Application):  # type: ignore[no-untyped-def]
+def _replay(application: Application) -> Replay:
     [item] = replay_row(BY_KEY["requerimento"], application, application.municipality)
     return item.replay
 
 
 def test_every_source_is_a_scoped_model_field() -> None:
     for source in SOURCES:
-        manager = source.model._default_manager
-        assert hasattr(manager.all(), "for_user") and manager.all().municipality_field, source
+        assert source.scoped().municipality_field, source  # refuses a model without the gate
         source.model._meta.get_field(source.field)
 
 
