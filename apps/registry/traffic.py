@@ -9,22 +9,14 @@ audit event.
 from __future__ import annotations
 
 import datetime as dt
-from typing import TYPE_CHECKING
 
 from django.db import transaction
 
-from apps.accounts.models import User
+from apps.accounts.actors import Actor, actor_user
 from apps.audit.services import audit_record
 from apps.registry.choices import InfractionSeverity
 from apps.registry.errors import refuse
 from apps.registry.models import Document, Person, TrafficInfraction, TrafficRecordConfirmation
-
-if TYPE_CHECKING:
-    from apps.registry.services import Actor
-
-
-def _user(actor: Actor) -> User | None:
-    return actor if isinstance(actor, User) else None
 
 
 @transaction.atomic
@@ -42,7 +34,7 @@ def traffic_infraction_declare(
         date=date,
         severity=severity,
         description=description.strip(),
-        declared_by=_user(actor),
+        declared_by=actor_user(actor),
     )
     infraction.full_clean()
     infraction.save()
@@ -87,7 +79,7 @@ def traffic_record_confirm(
         person=person,
         document=document,
         infractions=[i.as_record_entry() for i in declared],
-        confirmed_by=_user(actor),
+        confirmed_by=actor_user(actor),
     )
     confirmation.save()
     audit_record(
