@@ -122,6 +122,7 @@ INSTALLED_APPS = [
     "apps.platforms",
     "apps.jobs",
     "apps.ops",
+    "apps.replay",
     "django_tasks",
     "django_tasks_db",
 ]

@@ -28,8 +28,9 @@ from apps.licensing.services import application_create, application_submit
 from apps.portal.choices import PORTAL_APPLICATION_KINDS, PortalInvitationVia, PortalRole
 from apps.portal.models import AppealAttachment, PortalAccount, PortalInvitation
 from apps.registry.choices import OperatorStatus
-from apps.registry.models import Attendant, Document, Driver, Operator, Person
+from apps.registry.models import Attendant, Document, Driver, Operator, Person, TrafficInfraction
 from apps.registry.services import document_upload
+from apps.registry.traffic import traffic_infraction_declare
 from apps.registry.uploads import CheckedUpload, check_upload
 from apps.tenancy.mail import mail_after_commit
 from apps.tenancy.models import Municipality
@@ -361,6 +362,30 @@ def portal_document_renew(
         actor=account.user, owner=owner, kind=document.kind, upload=upload, issue_date=issue_date,
         expiry_date=expiry_date, as_of=as_of, details=details or None, regime_id=account.operator.regime_id,
     )  # fmt: skip
+
+
+@transaction.atomic
+def portal_traffic_infraction_declare(
+    *,
+    account: PortalAccount,
+    driver: Driver,
+    date: dt.date,
+    severity: str,
+    as_of: dt.date,
+    description: str = "",
+) -> TrafficInfraction:
+    """The applicant declares an infraction on a driver's record (one the account can see); it counts for the
+    law only once the analyst confirms the record from a document."""
+    if driver.operator_id != account.operator_id:
+        raise refuse("driver", "Condutor: não é condutor desta autorização.")
+    return traffic_infraction_declare(
+        actor=account.user,
+        person=driver.person,
+        date=date,
+        severity=severity,
+        as_of=as_of,
+        description=description,
+    )
 
 
 @transaction.atomic

@@ -34,6 +34,7 @@ from apps.portal.forms import (
     ApplicationStartForm,
     DocumentRenewForm,
     PortalClaimForm,
+    TrafficInfractionDeclareForm,
     apply_refusal,
 )
 from apps.portal.presenters import appeal_window, application_deadlines
@@ -41,6 +42,7 @@ from apps.portal.receipts import payment_receipt_pdf
 from apps.portal.selectors import (
     PortalScope,
     document_lines,
+    driving_record_lines,
     get_in_scope,
     next_expiring,
     portal_account_of,
@@ -148,6 +150,31 @@ def document_renew(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRes
                                       f"{renewed.get_status_display().lower()}{until}.")  # fmt: skip
             return redirect("portal:documents")
     return _render(request, scope, "document_renew.html", document=document, form=form)
+
+
+@require_http_methods(["GET", "POST"])
+@portal_view()
+def driving_records(request: HttpRequest, scope: PortalScope) -> HttpResponse:
+    """The drivers' traffic records: what was declared, whether the prefeitura confirmed it; declare one more."""
+    drivers = scope.drivers()
+    form = TrafficInfractionDeclareForm(request.POST or None, drivers=drivers)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.portal_traffic_infraction_declare(
+                account=scope.account,
+                driver=data["driver"],
+                date=data["date"],
+                severity=data["severity"],
+                description=data["description"],
+                as_of=timezone.localdate(),
+            )
+        except ValidationError as exc:
+            apply_refusal(form, exc)
+        else:
+            messages.success(request, "Infração declarada. A prefeitura a confere com a certidão do DETRAN.")
+            return redirect("portal:driving-records")
+    return _render(request, scope, "driving_records.html", drivers=driving_record_lines(drivers), form=form)
 
 
 # --- applications -----------------------------------------------------------------------------------------

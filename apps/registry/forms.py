@@ -16,7 +16,7 @@ from django.db import models
 from django.forms.models import fields_for_model
 
 from apps.registry.catalog import kind_choices
-from apps.registry.choices import OperatorKind
+from apps.registry.choices import InfractionSeverity, OperatorKind
 from apps.registry.models import Company, Document, Driver, Person, Vehicle
 from apps.registry.services import COMPANY_FIELDS, DRIVER_FIELDS, PERSON_FIELDS, VEHICLE_FIELDS
 from apps.registry.validity import detail_field, extra_field
@@ -249,3 +249,37 @@ class OperatorFilterForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["regime_id"].choices = [("", "Todos"), *((r, r) for r in regimes)]  # type: ignore[attr-defined]
         self.fields["status"].choices = [("", "Todas"), *statuses]  # type: ignore[attr-defined]
+
+
+class TrafficInfractionForm(forms.Form):
+    """One CTB infraction on the driving record, as the applicant or the clerk declares it."""
+
+    date = forms.DateField(label="Data da infração", widget=DATE)
+    severity = forms.ChoiceField(label="Natureza (CTB art. 258)", choices=InfractionSeverity.choices)
+    description = forms.CharField(
+        label="Descrição (enquadramento no CTB)",
+        max_length=200,
+        required=False,
+        help_text="Ex.: art. 165 do CTB — dirigir sob influência de álcool.",
+    )
+
+
+class DocumentChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
+    def label_from_instance(self, obj: Any) -> str:
+        return f"{obj.get_kind_display()} — emitido em {obj.issue_date:%d/%m/%Y}"
+
+
+class TrafficRecordConfirmForm(forms.Form):
+    """The analyst names the person's document the record was read from (e.g. certidão de prontuário)."""
+
+    document = DocumentChoiceField(
+        label="Documento conferido",
+        queryset=Document.objects.none(),
+        help_text="As infrações declaradas até a data de emissão deste documento ficam confirmadas.",
+    )
+
+    def __init__(self, *args: Any, documents: models.QuerySet[Document], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["document"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = documents

@@ -58,6 +58,7 @@ def _urls(operator: Operator, vehicle: Vehicle, document: Document) -> list[str]
         reverse("registry:company_edit", args=[ibge, company.pk]),
         reverse("registry:driver_create", args=[ibge, operator.pk]),
         reverse("registry:driver_edit", args=[ibge, driver.pk]),
+        reverse("registry:driver_record", args=[ibge, driver.pk]),
         reverse("registry:attendant_create", args=[ibge, operator.pk]),
         reverse("registry:vehicle_create", args=[ibge, operator.pk]),
         reverse("registry:vehicle_edit", args=[ibge, vehicle.pk]),
