@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 
 import lawcode
 from apps.inspections.choices import InspectionResult
@@ -41,6 +42,7 @@ class ServiceVehicle:
     permit_number: str
     in_service_from: dt.date
     passed_on: tuple[dt.date, ...]
+    permit_id: int | None = None
 
     def last_passed(self, until: dt.date) -> dt.date | None:
         earlier = [day for day in self.passed_on if day <= until]
@@ -89,7 +91,15 @@ def month_end(year: int, month: int) -> dt.date:
 
 def vehicles_in_service(municipality: Municipality, regime_id: str, user: Any) -> list[ServiceVehicle]:
     """Vehicles (readable by ``user``) holding a regular permit in force under the regime, with passed dates."""
-    permits = Permit.objects.for_user(user, "view").filter(
+    return service_vehicles(Permit.objects.for_user(user, "view"), municipality, regime_id)
+
+
+def service_vehicles(
+    permits: QuerySet[Permit], municipality: Municipality, regime_id: str
+) -> list[ServiceVehicle]:
+    """Vehicles of ``permits`` (already gated by the caller, or all of them for the sweep) holding a regular
+    permit in force under the regime, with every date they passed an inspection."""
+    permits = permits.filter(
         municipality=municipality,
         regime_id=regime_id,
         state__in=PERMIT_IN_FORCE_STATES,
@@ -108,8 +118,10 @@ def vehicles_in_service(municipality: Municipality, regime_id: str, user: Any) -
             passed[permit.vehicle_id].add(permit.application.inspection_passed_on)
     unique = {p.vehicle_id: p for p in rows}
     since = in_service_since(list(unique.values()))
-    return [ServiceVehicle(p.vehicle, p.number, since[p.pk], tuple(sorted(passed[p.vehicle_id])))
-            for p in unique.values()]  # fmt: skip
+    return [
+        ServiceVehicle(p.vehicle, p.number, since[p.pk], tuple(sorted(passed[p.vehicle_id])), permit_id=p.pk)
+        for p in unique.values()
+    ]
 
 
 def in_service_since(permits: list[Permit]) -> dict[int, dt.date]:
@@ -159,6 +171,11 @@ def _ask_calendar(
                    facts=facts, as_of=as_of, field="calendar")  # fmt: skip
     except ValidationError:
         return None  # the regime needs a fact this vehicle lacks (Patrocínio: no inspection yet)
+
+
+def cycle_answer(ctx: CalendarContext, item: ServiceVehicle) -> Decision | None:
+    """The engine's answer for the vehicle's current due month on ``ctx.today`` (the sweep's question)."""
+    return _calendar(ctx, item, ctx.today, item.last_passed(ctx.today))
 
 
 def month_status(ctx: CalendarContext, item: ServiceVehicle, year: int, month: int) -> VehicleDue | None:
