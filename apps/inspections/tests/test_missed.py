@@ -125,3 +125,46 @@ def test_the_agent_dismisses_with_a_reason(votuporanga_case: Case, agent_votupor
 def test_a_regime_without_a_calendar_penalty_keeps_nothing(olimpia_case: Case, patrocinio_case: Case) -> None:
     issue_permit(olimpia_case)
     assert find_missed_inspections(D(2027, 9, 2)) == 0
+
+
+def _url(name: str, municipality: Municipality, *args: int) -> str:
+    from django.urls import reverse
+
+    return reverse(f"inspections:{name}", args=[municipality.ibge_code, *args])
+
+
+def test_the_agent_sees_the_miss_and_draws_up_the_auto_from_the_page(
+    votuporanga_case: Case, votuporanga: Municipality, agent_votuporanga_client: object
+) -> None:
+    from django.test import Client
+
+    client: Client = agent_votuporanga_client  # type: ignore[assignment]
+    issue_permit(votuporanga_case)
+    find_missed_inspections(D(2026, 9, 2))
+    missed = MissedInspection.objects.get()
+    page = client.get(_url("missed", votuporanga)).content.decode()
+    assert "vistoria de 08/2026" in page and "Penalidade: 135 UFM" in page and "art. 4º, § 5º" in page
+    assert "Lavrar auto" in page
+    response = client.post(_url("missed_confirm", votuporanga, missed.pk), {"agent_registration": "M-77"})
+    case = InfractionCase.objects.get()
+    assert response.status_code == 302 and response["Location"].endswith(f"/autos/{case.pk}/")
+    assert case.agent_registration == "M-77"
+    resolved = client.get(_url("missed", votuporanga)).content.decode()
+    assert case.number in resolved and "Auto lavrado" in resolved
+
+
+def test_other_municipalities_and_outsiders_get_404(
+    votuporanga_case: Case, votuporanga: Municipality, analyst_olimpia_client: object, outsider_client: object
+) -> None:
+    from django.test import Client
+
+    issue_permit(votuporanga_case)
+    find_missed_inspections(D(2026, 9, 2))
+    missed = MissedInspection.objects.get()
+    for client in (analyst_olimpia_client, outsider_client):
+        assert isinstance(client, Client)
+        assert client.get(_url("missed", votuporanga)).status_code == 404
+        assert client.post(_url("missed_confirm", votuporanga, missed.pk)).status_code == 404
+        assert client.post(_url("missed_dismiss", votuporanga, missed.pk), {"reason": "x"}).status_code == 404
+    missed.refresh_from_db()
+    assert missed.state == "pending"
