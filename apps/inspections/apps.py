@@ -7,7 +7,7 @@ class InspectionsConfig(AppConfig):
     verbose_name = "Vistorias"
 
     def ready(self) -> None:
-        from apps.inspections import cards, demo, menu, permissions, sweep  # noqa: F401  (registrations run on import)
+        from apps.inspections import cards, menu, permissions, sweep  # noqa: F401  (registrations run on import)
         from apps.licensing.sweep import register_sweep_step
 
         # After licensing flags overdue inspections (130), before the reminders.

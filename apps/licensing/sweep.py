@@ -24,6 +24,7 @@ from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, QuerySet, Value
 from django.db.models.functions import Coalesce, NullIf
 
+from apps.accounts.actors import SYSTEM_ACTOR_NAME
 from apps.audit.services import AuditEntry, audit_record, audit_record_batch
 from apps.jobs.services import MailDraft, mail_queue
 from apps.licensing.choices import (
@@ -220,7 +221,7 @@ def _close_applications(
                 application_id=row["pk"],
                 on=as_of,
                 kind=kind,
-                actor_name="sistema",
+                actor_name=SYSTEM_ACTOR_NAME,
                 state_from=row["state"],
                 state_to=changes["state"],
                 note=note,
