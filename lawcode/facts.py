@@ -266,6 +266,9 @@ class InspectionFacts:
     fee_paid_on: dt.date | None = None
     year: int | None = None
     last_inspection: dt.date | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Answers to the regime's own questions about the inspection (facts.yaml, entity ``inspection``), e.g. the
+    day the vehicle entered service, before which no calendar inspection was owed."""
 
 
 @dataclass(frozen=True)
