@@ -47,8 +47,12 @@ EFFECTS: dict[str, str] = {
     "irregular": "Irregular — não autorizado a operar até a regularização dos documentos",
     "suspended": "Suspenso até a regularização dos documentos",
 }
-WHOSE = {"operator": "do autorizatário", "company": "da empresa autorizatária", "driver": "do condutor",
-         "vehicle": "do veículo"}  # fmt: skip
+WHOSE = {
+    "operator": "do autorizatário",
+    "company": "da empresa autorizatária",
+    "driver": "do condutor",
+    "vehicle": "do veículo",
+}
 _ROOT_KEYS = ("cite", "effect", "mandatory", "note")
 _ITEM_KEYS = ("kind", "of", "cite", "licence_record")
 
@@ -113,8 +117,11 @@ def load_standing(
     effect, interpretation = _effect(root, interpretations)
     items = root["mandatory"]
     if not isinstance(items, YamlList) or not items:
-        raise RegimeDefinitionError("standing.mandatory must list the documents that must stay in force",
-                                    file=root.source, line=root.line_of("mandatory"))  # fmt: skip
+        raise RegimeDefinitionError(
+            "standing.mandatory must list the documents that must stay in force",
+            file=root.source,
+            line=root.line_of("mandatory"),
+        )
     mandatory = tuple(
         _item(require_map(node, root.source, "standing.mandatory[]", items.line), citer, documents)
         for node in items
@@ -134,8 +141,11 @@ def _root(path: Path) -> YamlMap:
 def _refs(raw: Any, node: YamlMap, key: str) -> list[str]:
     items = list(raw) if isinstance(raw, YamlList) else [raw]
     if not items or any(not isinstance(item, str) or not item for item in items):
-        raise RegimeDefinitionError(f"standing: '{key}' must name the dispositivos (a string or a list)",
-                                    file=node.source, line=node.line_of(key))  # fmt: skip
+        raise RegimeDefinitionError(
+            f"standing: '{key}' must name the dispositivos (a string or a list)",
+            file=node.source,
+            line=node.line_of(key),
+        )
     return [str(item) for item in items]
 
 
@@ -148,19 +158,24 @@ def _effect(root: YamlMap, interpretations: Mapping[str, Interpretation]) -> tup
         key = str(raw["interpretation"])
         chosen = interpretations.get(key)
         if chosen is None:
-            raise RegimeDefinitionError(f"standing.effect: interpretation {key!r} is not declared",
-                                        file=root.source, line=line)  # fmt: skip
+            raise RegimeDefinitionError(
+                f"standing.effect: interpretation {key!r} is not declared", file=root.source, line=line
+            )
         unknown = [option for option in chosen.options if option not in EFFECTS]
         if unknown:
             raise RegimeDefinitionError(
                 f"standing.effect: options of {key} must be effects ({', '.join(EFFECTS)}); got {', '.join(unknown)}",
-                file=root.source, line=line,
-            )  # fmt: skip
+                file=root.source,
+                line=line,
+            )
         return None, key
     if raw not in EFFECTS:
-        raise RegimeDefinitionError(f"standing.effect {raw!r} is not one of {', '.join(EFFECTS)}",
-                                    message_pt=f"efeito {raw!r} desconhecido; use {' ou '.join(EFFECTS)}",
-                                    file=root.source, line=line)  # fmt: skip
+        raise RegimeDefinitionError(
+            f"standing.effect {raw!r} is not one of {', '.join(EFFECTS)}",
+            message_pt=f"efeito {raw!r} desconhecido; use {' ou '.join(EFFECTS)}",
+            file=root.source,
+            line=line,
+        )
     return str(raw), None
 
 
@@ -169,17 +184,26 @@ def _item(node: YamlMap, citer: Citer, documents: DocumentCatalog) -> MandatoryD
     require_keys(node, ("kind", "of", "cite"), "standing.mandatory[]")
     kind = str(node["kind"])
     if kind not in documents:
-        raise RegimeDefinitionError(f"standing: document kind {kind!r} is not declared in documents.yaml",
-                                    file=node.source, line=node.line_of("kind"))  # fmt: skip
+        raise RegimeDefinitionError(
+            f"standing: document kind {kind!r} is not declared in documents.yaml",
+            file=node.source,
+            line=node.line_of("kind"),
+        )
     raw_of = node["of"]
     of = tuple(str(role) for role in (raw_of if isinstance(raw_of, YamlList) else [raw_of]))
     if not of or any(role not in ROLES for role in of):
-        raise RegimeDefinitionError(f"standing: 'of' must list some of {', '.join(ROLES)}; got {', '.join(of)}",
-                                    file=node.source, line=node.line_of("of"))  # fmt: skip
+        raise RegimeDefinitionError(
+            f"standing: 'of' must list some of {', '.join(ROLES)}; got {', '.join(of)}",
+            file=node.source,
+            line=node.line_of("of"),
+        )
     licence = node.get("licence_record", False)
     if not isinstance(licence, bool):
-        raise RegimeDefinitionError("standing: 'licence_record' must be true or false",
-                                    file=node.source, line=node.line_of("licence_record"))  # fmt: skip
+        raise RegimeDefinitionError(
+            "standing: 'licence_record' must be true or false",
+            file=node.source,
+            line=node.line_of("licence_record"),
+        )
     cite = citer.validate(str(node["cite"]), file=node.source, line=node.line_of("cite"))
     return MandatoryDocument(kind, documents.label(kind), of, cite, licence)
 
@@ -239,8 +263,14 @@ def decide(ctx: Context, declaration: StandingDeclaration | None, facts: Standin
         for item in declaration.items_for(subject.role):
             state = held(subject, item, ctx.as_of)
             ok = state.state == "valid"
-            findings.append(ctx.finding(f"document_{item.kind}_{subject.role}", Status.MET if ok else Status.NOT_MET,
-                                        _message(item, subject, state), cites=(item.cite,)))  # fmt: skip
+            findings.append(
+                ctx.finding(
+                    f"document_{item.kind}_{subject.role}",
+                    Status.MET if ok else Status.NOT_MET,
+                    _message(item, subject, state),
+                    cites=(item.cite,),
+                )
+            )
             if not ok:
                 lapsed.append(_lapse(item, subject, state, index))
         _check_kinds(declaration, subject, index)
@@ -250,16 +280,28 @@ def decide(ctx: Context, declaration: StandingDeclaration | None, facts: Standin
     reason = f"{EFFECTS[effect]}: " + "; ".join(entry["message"] for entry in lapsed)
     findings.append(ctx.finding("document_standing", Status.NOT_MET, reason, cites=declaration.cite))
     since = [entry["since"] for entry in lapsed if entry["since"] is not None]
-    result = {"status": effect, "effect_label": EFFECTS[effect], "since": min(since) if since else None,
-              "lapsed": lapsed, "reason": reason}  # fmt: skip
+    result = {
+        "status": effect,
+        "effect_label": EFFECTS[effect],
+        "since": min(since) if since else None,
+        "lapsed": lapsed,
+        "reason": reason,
+    }
     return RuleResult(effect, findings, result, explanation=reason)
 
 
 def _lapse(item: MandatoryDocument, subject: StandingSubject, state: Held, index: int) -> dict[str, Any]:
     since = state.valid_until + dt.timedelta(days=1) if state.valid_until is not None else None
     message = _message(item, subject, state).rstrip(".")
-    return {"kind": item.kind, "label": item.label, "role": subject.role, "subject": index, "state": state.state,
-            "since": since, "message": message}  # fmt: skip
+    return {
+        "kind": item.kind,
+        "label": item.label,
+        "role": subject.role,
+        "subject": index,
+        "state": state.state,
+        "since": since,
+        "message": message,
+    }
 
 
 def _check_kinds(declaration: StandingDeclaration, subject: StandingSubject, index: int) -> None:
