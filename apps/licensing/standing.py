@@ -97,20 +97,25 @@ def permit_standing(permit: Permit, *, as_of: dt.date) -> Standing:
 def permits_standing(permits: Iterable[Permit], *, as_of: dt.date) -> dict[int, Standing]:
     """Permit pk → its standing on ``as_of``."""
     permits = list(permits)
-    answers = {p.pk: by_acts(p, as_of) for p in permits}
-    in_force = [p for p in permits if answers[p.pk].status == LegalStatus.REGULAR]
-    rows = _Rows.load(in_force)
-    for permit in in_force:
-        answers[permit.pk] = _by_documents(permit, rows, as_of, extra_driver=None)
-    return answers
+    found = standings([(permit, None) for permit in permits], as_of=as_of)
+    return {permit.pk: standing for permit, standing in zip(permits, found, strict=True)}
 
 
 def driver_standing(permit: Permit, driver: Driver | None, *, as_of: dt.date) -> Standing:
     """The permit's standing for one driver under it: the permit's own, then that driver's documents too."""
-    base = by_acts(permit, as_of)
-    if base.status != LegalStatus.REGULAR:
-        return base
-    return _by_documents(permit, _Rows.load([permit], [driver] if driver else []), as_of, extra_driver=driver)
+    return standings([(permit, driver)], as_of=as_of)[0]
+
+
+def standings(pairs: Iterable[tuple[Permit, Driver | None]], *, as_of: dt.date) -> list[Standing]:
+    """The standing of each (permit, driver under it or None), in order; rows loaded once for all of them."""
+    pairs = list(pairs)
+    answers = [by_acts(permit, as_of) for permit, _ in pairs]
+    open_pairs = [(i, pair) for i, pair in enumerate(pairs) if answers[i].status == LegalStatus.REGULAR]
+    if open_pairs:
+        rows = _Rows.load([p for _, (p, _) in open_pairs], [d for _, (_, d) in open_pairs if d is not None])
+        for index, (permit, driver) in open_pairs:
+            answers[index] = _by_documents(permit, rows, as_of, extra_driver=driver)
+    return answers
 
 
 def by_acts(permit: Permit, as_of: dt.date) -> Standing:
@@ -234,10 +239,10 @@ def _subjects(permit: Permit, rows: _Rows, extra_driver: Driver | None) -> tuple
         "vehicle", credentials=rows.credentials(regime, ("vehicle_id", permit.vehicle_id))
     )
     subjects = [holder, vehicle]
-    drivers = [extra_driver] if extra_driver is not None else []
+    drivers = {extra_driver.pk: extra_driver} if extra_driver is not None else {}
     if permit.kind == PermitKind.EMERGENCY and permit.driver_id:
-        drivers += [d for d in rows.own_drivers.values() if d.pk == permit.driver_id]
-    for driver in drivers:
+        drivers |= {d.pk: d for d in rows.own_drivers.values() if d.pk == permit.driver_id}
+    for driver in drivers.values():
         if operator.kind == OperatorKind.PF and driver.person_id == operator.person_id:
             continue  # the holder who drives is already checked as the holder
         subjects.append(

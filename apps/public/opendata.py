@@ -65,6 +65,7 @@ class _Row:
 
     def __init__(self, row: dict[str, Any]) -> None:
         self.state, self.valid_from, self.valid_until = row["state"], row["valid_from"], row["valid_until"]
+        self.suspended_until, self.closed_on, self.closed_reason = row["suspended_until"], None, ""
 
 
 def _public_row(row: dict[str, Any], as_of: dt.date) -> dict[str, Any]:

@@ -47,6 +47,10 @@ class CheckItemSerializer(serializers.Serializer[Any]):
     valid_until = serializers.DateField(allow_null=True, required=False)
     suspended_until = serializers.DateField(allow_null=True, required=False)
     permit_number = serializers.CharField(allow_null=True, required=False)
+    reason = serializers.CharField(allow_blank=True, required=False,
+                                   help_text="Por que não está autorizado (documento vencido…), em português.")
+    articles = serializers.ListField(child=serializers.CharField(), required=False,
+                                     help_text="Dispositivos legais do motivo.")
     error = ErrorSerializer(required=False, help_text="Só num item malformado; os demais campos faltam.")
 
 
