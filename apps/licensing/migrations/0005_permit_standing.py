@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('licensing', '0002_alter_applicationevent_kind'),
+        ('licensing', '0004_timeline_event_base'),
     ]
 
     operations = [

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('public', '0001_initial'),
+        ('public', '0002_numbers_from_tenancy_counter'),
     ]
 
     operations = [
