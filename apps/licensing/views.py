@@ -231,7 +231,8 @@ def permit_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
     rows = Permit.objects.for_user(request.user, "view").filter(municipality=municipality).for_list()
     if form.is_valid():
         rows = form.apply(rows)
-    context = {"municipality": municipality, "form": form, "page": _page(request, rows.order_by("-year", "-sequence")),
+    page = _page(request, rows.order_by("-year", "-sequence"))
+    context = {"municipality": municipality, "form": form, "page": page, "lines": permit_lines(page, _today()),
                "query": _query_without_page(request), "today": _today()}  # fmt: skip
     return render(request, "licensing/permit_list.html", context)
 

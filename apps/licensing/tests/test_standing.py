@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import pytest
 
@@ -116,3 +117,24 @@ def test_many_permits_cost_a_fixed_number_of_queries(
     permits = list(Permit.objects.filter(pk=permit.pk))
     with django_assert_max_num_queries(12):  # type: ignore[operator]
         assert permits_standing(permits, as_of=AS_OF)[permit.pk].status == LegalStatus.REGULAR
+
+
+def test_the_staff_pages_show_the_legal_status_with_reason_and_article(
+    olimpia_pf: Case, analyst_olimpia_client: Any
+) -> None:
+    from django.urls import reverse
+    from django.utils import timezone
+
+    permit = issue_permit(olimpia_pf)
+    today = timezone.localdate()
+    driver_update(actor=None, driver=olimpia_pf.driver, as_of=AS_OF, cnh_expiry=today - dt.timedelta(days=1))
+    pages = [
+        reverse("licensing:permit_detail", args=["3533908", permit.pk]),
+        reverse("licensing:permit_list", args=["3533908"]),
+        reverse("licensing:operator_permits", args=["3533908", olimpia_pf.operator.pk]),
+    ]
+    for page in pages:
+        html = analyst_olimpia_client.get(page).content.decode()
+        assert 'data-status="irregular"' in html and "Irregular" in html, page
+        assert "Carteira Nacional de Habilitação (CNH) do autorizatário: vencido desde" in html, page
+        assert "Fundamento:" in html and "art. 9º, III" in html, page
