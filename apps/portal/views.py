@@ -37,7 +37,7 @@ from apps.portal.forms import (
     TrafficInfractionDeclareForm,
     apply_refusal,
 )
-from apps.portal.presenters import appeal_window, application_deadlines
+from apps.portal.presenters import appeal_window, application_deadlines, permit_lines
 from apps.portal.receipts import payment_receipt_pdf
 from apps.portal.selectors import (
     PortalScope,
@@ -98,7 +98,7 @@ def home(request: HttpRequest, scope: PortalScope) -> HttpResponse:
     today = timezone.localdate()
     running = scope.cases().exclude(state__in=(CaseState.CLOSED, CaseState.CANCELLED))
     open_cases = [(case, appeal_window(case, today)) for case in running]
-    return _render(request, scope, "home.html", today=today, permits=scope.permits_in_force(),
+    return _render(request, scope, "home.html", today=today, permits=permit_lines(scope.permits_in_force(), today),
                    drivers=scope.drivers(), attendants=scope.attendants(),
                    next_document=next_expiring(scope.documents(), today),
                    applications=scope.applications().filter(state__in=OPEN_STATES),
@@ -108,7 +108,8 @@ def home(request: HttpRequest, scope: PortalScope) -> HttpResponse:
 @require_GET
 @portal_view()
 def vehicles(request: HttpRequest, scope: PortalScope) -> HttpResponse:
-    return _render(request, scope, "vehicles.html", vehicles=scope.vehicles(), permits=scope.permits())
+    permits = permit_lines(scope.permits(), timezone.localdate())
+    return _render(request, scope, "vehicles.html", vehicles=scope.vehicles(), permits=permits)
 
 
 @require_GET

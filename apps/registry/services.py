@@ -12,8 +12,8 @@ from django.db import IntegrityError, models, transaction
 
 from apps.accounts.models import User
 from apps.audit.services import audit_record
+from apps.registry import hooks, plausibility
 from apps.registry import identifiers as ids
-from apps.registry import plausibility
 from apps.registry.choices import DocumentStatus, OperatorKind, OperatorStatus
 from apps.registry.models import Attendant, Ban, Company, Document, Driver, Operator, Person, Vehicle
 from apps.registry.validity import ban_refusal, document_validity, extra_schema, typed_extra
@@ -307,6 +307,7 @@ def driver_update(*, actor: Actor, driver: Driver, as_of: dt.date, **fields: Any
     _set_extra(driver, "driver", driver.operator.regime_id, fields)
     _check_driver(driver, as_of=as_of)
     _save(driver, actor=actor, action="registry.driver.update", before=before)
+    hooks.holdings_changed(actor, driver, as_of)
     return driver
 
 
@@ -527,6 +528,7 @@ def document_upload(
             obj=document,
             after=document.audit_snapshot(),
         )
+        hooks.holdings_changed(actor, owner, as_of)
     except Exception:
         document.file.delete(save=False)
         raise
