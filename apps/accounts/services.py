@@ -54,20 +54,23 @@ def user_create(
     *,
     actor: User | None,
     username: str,
-    password: str,
+    password: str | None,
     full_name: str,
     kind: str = UserKind.STAFF,
     email: str = "",
     cpf: str = "",
     phone: str = "",
 ) -> User:
+    """`password` None: an account that signs in only through gov.br (no password until the owner sets one by
+    "Esqueci minha senha")."""
     user = User(username=username, full_name=full_name, kind=kind, email=email, cpf=cpf, phone=phone)
-    user.set_password(password)  # hashed now so full_clean sees a password; saved only if everything is valid
+    checks: tuple[Callable[[], None], ...] = (user.full_clean,)
+    if password is None:
+        user.set_unusable_password()
+    else:
+        user.set_password(password)  # hashed now so full_clean sees a password; saved only if all is valid
+        checks = (lambda: password_check(password=password, user=user), *checks)
     errors: dict[str, list[str]] = {}
-    checks: tuple[Callable[[], None], ...] = (
-        lambda: password_check(password=password, user=user),
-        user.full_clean,
-    )
     for check in checks:
         try:
             check()

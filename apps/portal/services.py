@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.utils import timezone
+from django.utils.crypto import get_random_string
 
 from apps.accounts.choices import UserKind
 from apps.accounts.models import User
@@ -50,8 +51,8 @@ def refuse(field: str, message: str) -> ValidationError:
 
 @transaction.atomic
 def portal_account_create(
-    *, actor: User | None, operator: Operator, role: str, username: str, password: str, full_name: str,
-    email: str = "", driver: Driver | None = None, attendant: Attendant | None = None,
+    *, actor: User | None, operator: Operator, role: str, username: str, password: str | None, full_name: str,
+    email: str = "", cpf: str = "", driver: Driver | None = None, attendant: Attendant | None = None,
 ) -> PortalAccount:  # fmt: skip
     """Invite someone to the portal: a login (User.kind operator or driver) tied to the operator's records.
 
@@ -64,7 +65,7 @@ def portal_account_create(
         raise refuse("username", f"Usuário: «{username}» já está em uso; escolha outro.")
     kind = UserKind.OPERATOR if role == PortalRole.OPERATOR else UserKind.DRIVER
     user = user_create(actor=actor, username=username.strip(), password=password, full_name=full_name.strip(),
-                       kind=kind, email=email.strip())  # fmt: skip
+                       kind=kind, email=email.strip(), cpf=cpf)  # fmt: skip
     account = PortalAccount.objects.create(user=user, municipality=operator.municipality, operator=operator,
                                            role=role, driver=driver, attendant=attendant)  # fmt: skip
     audit_record(actor=actor, municipality=operator.municipality, action="portal.account.create", obj=account,
@@ -283,6 +284,39 @@ def portal_claim_request(*, municipality: Municipality, cpf: str, email: str, ba
         via=PortalInvitationVia.CLAIM,
         base_url=base_url,
     )
+
+
+@transaction.atomic
+def portal_account_govbr_create(*, cpf: str, full_name: str, email: str) -> PortalAccount | None:
+    """A first gov.br login by someone the municipality registered (operator, driver or attendant) but who has no
+    portal login yet: gov.br vouched for the CPF, which is what the e-mailed claim link proves otherwise, so the
+    login is created now, without a password (the owner may set one later by "Esqueci minha senha").
+
+    None when no registered person with this CPF has a link without an account: nobody is created from gov.br
+    alone. The e-mail on record wins over gov.br's (claims never take a new address either).
+    """
+    for person in Person.objects.filter(cpf=cpf).order_by("pk"):
+        link = _claimable_link(person)
+        if link is None:
+            continue
+        operator, role, driver, attendant = link
+        account = portal_account_create(
+            actor=None, operator=operator, role=role, username=_govbr_username(), password=None,
+            full_name=person.name or full_name, email=(person.email or email).strip(), cpf=cpf,
+            driver=driver, attendant=attendant,
+        )  # fmt: skip
+        audit_record(actor=account.user, municipality=operator.municipality, action="portal.account.govbr_link",
+                     obj=account, after={"via": "govbr", "role": role})  # fmt: skip
+        return account
+    return None
+
+
+def _govbr_username() -> str:
+    # Random, not derived from the CPF: usernames show on screens and in the audit trail.
+    while True:
+        candidate = f"govbr-{get_random_string(10, 'abcdefghijkmnpqrstuvwxyz23456789')}"
+        if not User.objects.filter(username=candidate).exists():
+            return candidate
 
 
 @transaction.atomic
