@@ -22,7 +22,6 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_otp import login as otp_login
 from django_otp import verify_token
 from django_otp.models import Device
-from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from apps.accounts import selectors, services
@@ -36,7 +35,7 @@ from apps.accounts.forms import (
     ResetSetPasswordForm,
     SecondFactorForm,
 )
-from apps.accounts.models import User
+from apps.accounts.models import RecoveryCodeDevice, User
 from apps.accounts.receivers import client_ip
 from apps.accounts.session import mark_authentication_confirmed, second_factor_step
 
@@ -100,7 +99,7 @@ def _verify_code(request: HttpRequest, user: User, code: str, purpose: str) -> D
 
 
 def _matching_device(user: User, code: str) -> Device | None:
-    kind: type[Device] = TOTPDevice if code.isdigit() else StaticDevice
+    kind: type[Device] = TOTPDevice if code.isdigit() else RecoveryCodeDevice
     for candidate in kind.objects.filter(user=user, confirmed=True):
         device = verify_token(user, candidate.persistent_id, code)
         if device is not None:
