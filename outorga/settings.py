@@ -383,7 +383,8 @@ LOGGING = {
 # --- Abuse limits, security headers and error exposure (issue 10 §4–5) ---------------------------------
 # Rate-limit counters and proof-of-work tokens live in a cache every server process shares: Django's
 # database cache by default (table outorga_cache, created by `manage.py createcachetable`, which `make
-# migrate` runs), or Redis when REDIS_URL is set (e.g. redis://127.0.0.1:6379/0; needs the `redis` package).
+# migrate` runs), or Redis when REDIS_URL is set (e.g. redis://127.0.0.1:6379/0; tested in
+# apps/public/tests/test_rate_limit_redis.py).
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
     try:

@@ -20,7 +20,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from apps.accounts.choices import UserKind
 from apps.accounts.models import RecoveryCode, RecoveryCodeDevice, User, recovery_code_digests
-from apps.accounts.notifications import send_password_changed_mail
+from apps.accounts.notifications import send_password_changed_mail, send_second_factor_reset_mail
 from apps.accounts.selectors import second_factor_mandatory
 from apps.audit.services import audit_record
 
@@ -261,9 +261,23 @@ def totp_device_remove(*, actor: User, device: TOTPDevice) -> None:
 
 
 @transaction.atomic
-def second_factor_reset(*, actor: User | None, user: User) -> None:
-    """An administrator clears a user's lost second factor; a staff member enrols again at the next login."""
+def second_factor_reset(*, actor: User | None, user: User, municipality_ibge: str = "") -> None:
+    """An administrator clears a user's lost second factor; a staff member enrols again at the next login (and
+    any session of theirs verified with the removed app must verify again). The owner is told by e-mail.
+
+    From the team screen (`municipality_ibge` says which), an administrator may not clear their own second factor
+    nor a superuser's unless they are one: those go through `manage.py second_factor_reset`.
+    """
+    if actor is not None and actor.pk == user.pk:
+        raise ValidationError("Para trocar o seu próprio aplicativo autenticador, use “Minha conta”.")
+    if actor is not None and user.is_superuser and not actor.is_superuser:
+        raise ValidationError("O segundo fator de um superusuário só pode ser zerado por outro superusuário.")
     removed = [device.persistent_id for device in TOTPDevice.objects.filter(user=user)]
     TOTPDevice.objects.filter(user=user).delete()
     RecoveryCodeDevice.objects.filter(user=user).delete()
-    audit_record(actor=actor, municipality=None, action="mfa.reset", obj=user, after={"devices": removed})
+    after: dict[str, Any] = {"devices": removed}
+    if municipality_ibge:
+        after["municipality"] = municipality_ibge
+    audit_record(actor=actor, municipality=None, action="mfa.reset", obj=user, after=after)
+    if user.email:
+        transaction.on_commit(lambda: send_second_factor_reset_mail(user, actor))
