@@ -249,6 +249,29 @@ OTP_TOTP_TOLERANCE = 1
 # A session idle for this long is closed; a sensitive action needs password + code this recently.
 SESSION_IDLE_TIMEOUT_MINUTES = env_int("SESSION_IDLE_TIMEOUT_MINUTES", 30)
 REAUTHENTICATION_MINUTES = env_int("REAUTHENTICATION_MINUTES", 15)
+# Portal login with a gov.br account (OpenID Connect, mozilla-django-oidc; see docs/security-authentication.md).
+# Off (button hidden, backend inert) unless GOVBR_OIDC_CLIENT_ID is set. Endpoints follow gov.br's layout under
+# the issuer (staging: https://sso.staging.acesso.gov.br); each can be overridden.
+GOVBR_OIDC_ISSUER = env_str("GOVBR_OIDC_ISSUER", "https://sso.acesso.gov.br").rstrip("/")
+GOVBR_ENABLED = bool(env_str("GOVBR_OIDC_CLIENT_ID", ""))
+OIDC_RP_CLIENT_ID = env_str("GOVBR_OIDC_CLIENT_ID", "")
+OIDC_RP_CLIENT_SECRET = env_str("GOVBR_OIDC_CLIENT_SECRET", "")
+if GOVBR_ENABLED and not OIDC_RP_CLIENT_SECRET:
+    raise ImproperlyConfigured("GOVBR_OIDC_CLIENT_ID is set but GOVBR_OIDC_CLIENT_SECRET is empty.")
+OIDC_OP_AUTHORIZATION_ENDPOINT = env_str(
+    "GOVBR_OIDC_AUTHORIZATION_ENDPOINT", f"{GOVBR_OIDC_ISSUER}/authorize"
+)
+OIDC_OP_TOKEN_ENDPOINT = env_str("GOVBR_OIDC_TOKEN_ENDPOINT", f"{GOVBR_OIDC_ISSUER}/token")
+OIDC_OP_USER_ENDPOINT = env_str("GOVBR_OIDC_USERINFO_ENDPOINT", f"{GOVBR_OIDC_ISSUER}/userinfo/")
+OIDC_OP_JWKS_ENDPOINT = env_str("GOVBR_OIDC_JWKS_ENDPOINT", f"{GOVBR_OIDC_ISSUER}/jwk")
+OIDC_RP_SIGN_ALGO = "RS256"
+OIDC_RP_SCOPES = "openid email profile govbr_confiabilidades"
+OIDC_USE_PKCE = True
+OIDC_USE_NONCE = True
+OIDC_AUTHENTICATION_CALLBACK_URL = "portal:govbr-callback"
+OIDC_CREATE_USER = False  # never: a CPF the municipality does not know is refused (apps.portal.govbr)
+OIDC_TIMEOUT = env_int("GOVBR_OIDC_TIMEOUT_SECONDS", 10)
+AUTHENTICATION_BACKENDS = [*AUTHENTICATION_BACKENDS, "apps.portal.govbr.GovBrBackend"]
 # --- end of authentication -------------------------------------------------------------------------------
 
 LANGUAGE_CODE = "pt-br"
@@ -361,7 +384,8 @@ LOGGING = {
 # --- Abuse limits, security headers and error exposure (issue 10 §4–5) ---------------------------------
 # Rate-limit counters and proof-of-work tokens live in a cache every server process shares: Django's
 # database cache by default (table outorga_cache, created by `manage.py createcachetable`, which `make
-# migrate` runs), or Redis when REDIS_URL is set (e.g. redis://127.0.0.1:6379/0; needs the `redis` package).
+# migrate` runs), or Redis when REDIS_URL is set (e.g. redis://127.0.0.1:6379/0; tested in
+# apps/public/tests/test_rate_limit_redis.py).
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
     try:

@@ -21,6 +21,7 @@ from apps.enforcement.choices import NoticePurpose
 from apps.enforcement.models import InfractionCase
 from apps.finance.models import PaymentGuide
 from apps.finance.services import payment_register
+from apps.jobs.services import outbox_deliver
 from apps.licensing.casebook import PROFILES, Case, make_driver, make_person
 from apps.licensing.models import Application, Permit
 from apps.portal.choices import PortalRole
@@ -232,6 +233,7 @@ def test_an_analyst_invites_an_operator_from_the_back_office(
             url, {"operator": alice_case.operator.pk, "role": "operator"}, follow=True
         )
     assert f"Convite do portal enviado para {alice_case.person.email}" in response.content.decode()
+    outbox_deliver()
     (message,) = mail.outbox
     assert message.to == [alice_case.person.email] and "http://testserver/portal/convite/" in message.body
     assert PortalInvitation.objects.filter(operator=alice_case.operator, role="operator").exists()
