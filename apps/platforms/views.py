@@ -23,6 +23,7 @@ from apps.platforms.services import (
 )
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from outorga.routers import reads_from_replica
 
 MODEL = "platforms.substitutionreport"
 
@@ -188,6 +189,7 @@ def roster_import_progress(request: HttpRequest, ibge_code: str, pk: int) -> Htt
 
 @login_required
 @require_GET
+@reads_from_replica
 def roster_import_report(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     municipality = _municipality_for(request, ibge_code, ROSTER, "view")
     record = get_object_for_user_or_404(
