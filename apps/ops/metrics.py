@@ -7,6 +7,7 @@ the Counter table (apps.ops.counters); the scraping process writes its own sums 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 
 from django.db.models import Count, Max, Sum
@@ -69,7 +70,18 @@ def _last_sweep() -> list[Sample]:
 
 
 def _series(name: str) -> list[tuple[str, float]]:
-    return list(Counter.objects.filter(name=name).order_by("labels").values_list("labels", "value"))
+    rows = list(Counter.objects.filter(name=name).order_by("labels").values_list("labels", "value"))
+    return sorted(rows, key=_bucket_order) if name.endswith("_bucket") else rows
+
+
+LE = re.compile(r'(?:^|,)le="([^"]+)"')
+
+
+def _bucket_order(row: tuple[str, float]) -> tuple[str, float]:
+    """Buckets of one series together, in increasing upper bound (+Inf last), as the text format wants."""
+    labels = row[0]
+    bound = LE.search(labels)
+    return LE.sub("", labels), float(bound[1]) if bound else float("inf")
 
 
 def _counter_family(name: str, kind: str, help_text: str, parts: tuple[str, ...] = ("",)) -> Iterator[str]:
@@ -82,17 +94,17 @@ def _counter_family(name: str, kind: str, help_text: str, parts: tuple[str, ...]
 
 
 def _replica() -> list[str]:
+    """Whether reads may use the replica and its lag; the families are declared even without a replica."""
     from outorga.routers import replica_configured, replica_health
 
-    if not replica_configured():
-        return []
-    health = replica_health(refresh=True)
-    lines = list(_family("outorga_replica_up", "gauge", "1 when reads may use the replica (reachable, lag "
-                         "within REPLICA_MAX_LAG_SECONDS)", [({}, 1.0 if health.usable else 0.0)]))  # fmt: skip
-    if health.lag_seconds is not None:
-        lines += _family("outorga_replica_lag_seconds", "gauge", "how far the replica is behind the primary",
-                         [({}, health.lag_seconds)])  # fmt: skip
-    return lines
+    health = replica_health(refresh=True) if replica_configured() else None
+    up = [] if health is None else [({}, 1.0 if health.usable else 0.0)]
+    lag = [] if health is None or health.lag_seconds is None else [({}, health.lag_seconds)]
+    return [
+        *_family("outorga_replica_up", "gauge",
+                 "1 when reads may use the replica (reachable, lag within REPLICA_MAX_LAG_SECONDS)", up),
+        *_family("outorga_replica_lag_seconds", "gauge", "how far the replica is behind the primary", lag),
+    ]  # fmt: skip
 
 
 def _counted() -> list[str]:

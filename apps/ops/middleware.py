@@ -31,8 +31,10 @@ def route_name(request: HttpRequest) -> str:
 def request_observe(*, route: str, method: str, status: int, seconds: float) -> None:
     counter_add(REQUESTS, {"route": route, "method": method, "status": str(status)})
     for bound in BUCKETS:
-        if seconds <= bound:
-            counter_add(f"{DURATION}_bucket", {"route": route, "le": f"{bound:g}"})
+        # Adding 0 to the bounds not reached keeps every bucket in the table, as Prometheus expects them all.
+        counter_add(
+            f"{DURATION}_bucket", {"route": route, "le": f"{bound:g}"}, 1.0 if seconds <= bound else 0.0
+        )
     counter_add(f"{DURATION}_bucket", {"route": route, "le": "+Inf"})
     counter_add(f"{DURATION}_sum", {"route": route}, seconds)
     counter_add(f"{DURATION}_count", {"route": route})
