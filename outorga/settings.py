@@ -176,8 +176,8 @@ def _parse_database_url(url: str) -> dict[str, object]:
         ) from exc
 
 
-def _database_from_env() -> dict[str, object]:
-    url = os.environ.get("DATABASE_URL", "")
+def _database_from_env(url: str | None = None) -> dict[str, object]:
+    url = os.environ.get("DATABASE_URL", "") if url is None else url
     if not url:
         VAR_DIR.mkdir(parents=True, exist_ok=True)
         url = f"sqlite:///{VAR_DIR / 'outorga.sqlite3'}"
@@ -201,6 +201,29 @@ def _database_from_env() -> dict[str, object]:
 
 
 DATABASES = {"default": _database_from_env()}
+# A streaming replica (PostgreSQL) for public lookups, reports and exports; see outorga/routers.py and
+# docs/scaling.md. Reads fall back to the primary while it is down or lags more than REPLICA_MAX_LAG_SECONDS.
+DATABASE_REPLICA_URL = env_str("DATABASE_REPLICA_URL", "")
+REPLICA_MAX_LAG_SECONDS = env_int("REPLICA_MAX_LAG_SECONDS", 30)
+REPLICA_CHECK_SECONDS = env_int("REPLICA_CHECK_SECONDS", 5)
+# A client that has just written reads from the primary this long (longer than the lag the replica may have).
+REPLICA_PIN_SECONDS = env_int("REPLICA_PIN_SECONDS", REPLICA_MAX_LAG_SECONDS + 5)
+# Writes a public lookup makes as bookkeeping (rate-limit cache, request counters, lookup counts): they do not
+# send the rest of the request to the primary, since no page reads them back.
+REPLICA_BOOKKEEPING_TABLES = frozenset({"outorga_cache", "ops_counter", "public_lookupcount"})
+if DATABASE_REPLICA_URL:
+    _replica = _database_from_env(DATABASE_REPLICA_URL)
+    if _replica["ENGINE"] != "django.db.backends.postgresql":
+        raise ImproperlyConfigured(
+            "DATABASE_REPLICA_URL must be a PostgreSQL streaming replica (postgresql://…)."
+        )
+    # A dead replica must not hold a request for long: the health check gives up quickly and reads fall back.
+    _replica["OPTIONS"] = {
+        **_replica["OPTIONS"],
+        "connect_timeout": env_int("DATABASE_REPLICA_CONNECT_TIMEOUT", 3),
+    }  # type: ignore[dict-item]
+    DATABASES["replica"] = {**_replica, "TEST": {"MIRROR": "default"}}
+    DATABASE_ROUTERS = ["outorga.routers.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Authentication (ASVS 5.0 level 2; owner: apps/accounts, see docs/security.md) -------------------------
@@ -373,13 +396,30 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# LOG_FORMAT=json (default with DEBUG off): one JSON object per line with the request id (apps/ops/logging.py);
+# LOG_FORMAT=plain for a person reading a terminal. outorga.request is the access log (route, status, ms).
+LOG_FORMAT = env_str("LOG_FORMAT", "plain" if DEBUG else "json")
+if LOG_FORMAT not in ("json", "plain"):
+    raise ImproperlyConfigured(f"LOG_FORMAT must be json or plain, not {LOG_FORMAT!r}.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+        "json": {"()": "apps.ops.logging.JsonFormatter"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {"outorga.request": {"level": env_str("ACCESS_LOG_LEVEL", "INFO")}},
 }
+# Request count and latency by route (apps/ops/middleware.py), just inside the request id; and, with a
+# replica, the middleware that keeps a client that just wrote on the primary (outorga/routers.py).
+OPS_COUNTER_FLUSH_SECONDS = env_int("OPS_COUNTER_FLUSH_SECONDS", 10)
+_after_request_id = MIDDLEWARE.index("apps.audit.middleware.RequestIdMiddleware") + 1
+MIDDLEWARE[_after_request_id:_after_request_id] = [
+    "apps.ops.middleware.RequestMetricsMiddleware",
+    "outorga.routers.ReadYourWritesMiddleware",
+]
 
 # --- Abuse limits, security headers and error exposure (issue 10 §4–5) ---------------------------------
 # Rate-limit counters and proof-of-work tokens live in a cache every server process shares: Django's

@@ -22,6 +22,7 @@ from apps.public.models import Complaint
 from apps.public.verification import InvalidQuery, municipality_by_ibge
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from outorga.routers import reads_from_replica
 
 COMPLAINT = "public.complaint"
 
@@ -39,6 +40,7 @@ COMPLAINTS_LIMITED = (
 
 
 @require_GET
+@reads_from_replica
 def search(request: HttpRequest) -> HttpResponse:
     """The phone-first page: choose the town, type the plate or the permit number."""
     form = LookupForm(request.GET if "q" in request.GET else None)
@@ -59,6 +61,7 @@ def search(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+@reads_from_replica
 def verify_token(request: HttpRequest, qr_token: str) -> HttpResponse:
     """The page the QR code printed on every permit opens (licensing.urls_public reserves the route)."""
     try:
@@ -140,6 +143,7 @@ def complaint_sent(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+@reads_from_replica
 def open_data(request: HttpRequest) -> HttpResponse:
     towns = [(m, opendata.published_on(m)) for m in Municipality.objects.order_by("name")]
     return render(request, "public/open_data.html", {"towns": towns, "fields": opendata.FIELDS})
