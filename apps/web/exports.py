@@ -122,7 +122,8 @@ def export_response(
             fmt=fmt,
             request_id=getattr(request, "request_id", ""),
         )
-    rows = rows.select_related(*spec.select_related) if spec.select_related else rows
+    if spec.select_related and isinstance(rows, QuerySet):
+        rows = rows.select_related(*spec.select_related)
     name = _file_name(spec, municipality, fmt)
     if fmt == CSV:
         response = StreamingHttpResponse(csv_lines(spec, rows), content_type="text/csv; charset=utf-8")
