@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.utils import timezone
 
+from apps.accounts.actors import actor_name, actor_user
 from apps.audit.context import current_request_id
 from apps.audit.hashing import hashed_fields, keyed_event_hash, to_json_safe
 from apps.audit.keys import configured_keys
@@ -27,7 +28,6 @@ if TYPE_CHECKING:
 
     from apps.tenancy.models import Municipality
 
-SYSTEM_ACTOR_NAME = "sistema"
 PERSONAL_DATA_READ = "personal_data.read"
 PERSONAL_DATA_EXPORT = "personal_data.export"
 PERSONAL_DATA_LIST_EXPORT = "personal_data.list_export"
@@ -104,10 +104,8 @@ def _advisory_lock_key(chain: str) -> int:
 
 
 def _actor_fields(actor: AbstractBaseUser | AnonymousUser | None) -> dict[str, Any]:
-    if actor is None or not actor.is_authenticated:
-        return {"actor_id": None, "actor_name": SYSTEM_ACTOR_NAME}
-    name = getattr(actor, "display_name", "") or actor.get_username()
-    return {"actor_id": actor.pk, "actor_name": name}
+    user = actor_user(actor)
+    return {"actor_id": user.pk if user else None, "actor_name": actor_name(actor)}
 
 
 def audit_personal_data_read(

@@ -9,7 +9,7 @@ class DueProcessConfig(AppConfig):
     def ready(self) -> None:
         # Registrations run on import: permissions, enforcement hooks (timeline, history), the fine payment
         # handler and the home cards.
-        from apps.dueprocess import cards, demo, effects, hooks, menu, permissions, sweep  # noqa: F401
+        from apps.dueprocess import cards, effects, hooks, menu, permissions, sweep  # noqa: F401
         from apps.enforcement.hooks import register_case_opened
         from apps.licensing.hooks import register_permit_notes, register_permit_replaced
         from apps.licensing.sweep import register_sweep_step as step

@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
 
+from apps.accounts.actors import actor_name
 from apps.audit.services import audit_record
 from apps.dueprocess import effects, finality, lawbridge
 from apps.dueprocess.choices import CONDEMNING, EffectState, FilingChannel, Instance, Verdict
@@ -46,12 +47,6 @@ JUDGING_ACTION = {Instance.FIRST: JUDGE_FIRST, Instance.SECOND: JUDGE_SECOND}
 
 def refuse(field: str, message: str) -> ValidationError:
     return ValidationError({field: message})
-
-
-def actor_name(actor: Any) -> str:
-    if actor is None or not getattr(actor, "is_authenticated", False):
-        return "sistema"
-    return getattr(actor, "display_name", "") or actor.get_username()
 
 
 # --- filing -----------------------------------------------------------------------------------------------

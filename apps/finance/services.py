@@ -8,20 +8,21 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Sum
 
 from apps.audit.services import audit_record
 from apps.finance import pix
 from apps.finance.choices import FeeKind, GuideStatus, OriginType, PaymentMethod, RefundStatus
 from apps.finance.formatting import brl
-from apps.finance.models import FeeSchedule, FinanceSettings, GuideSequence, Payment, PaymentGuide, Refund
+from apps.finance.models import FeeSchedule, FinanceSettings, Payment, PaymentGuide, Refund
 from apps.finance.origins import payment_handler
 from apps.finance.selectors import fee_in_force, guide_for_update
 from apps.finance.valuation import Charge, declared_unit, legal_basis, valuate
 from apps.lawconfig import engine
 from apps.registry.identifiers import validate_cnpj, validate_cpf
 from apps.tenancy.models import Municipality
+from apps.tenancy.numbering import number_take
 
 if TYPE_CHECKING:
     from apps.accounts.models import User
@@ -149,7 +150,8 @@ def guide_issue(
     valuation = valuate(
         municipality=municipality, regime_id=regime, charge=charge, fact_date=fact_date, issue_date=as_of
     )
-    year, sequence = _next_number(municipality, as_of.year)
+    year = as_of.year
+    sequence = number_take(kind="payment_guide", municipality=municipality, year=year)
     guide = PaymentGuide(
         municipality=municipality, regime_id=regime, number=f"{sequence:06d}/{year}", year=year, sequence=sequence,
         payer_name=payer[0], payer_document=payer[1], description=charge.description[:200], fee_kind=charge.fee_kind,
@@ -203,19 +205,6 @@ def _check_origin(municipality: Municipality, origin_type: str, origin_id: int, 
             f"Já existe a guia {duplicate.number} ({duplicate.get_status_display().lower()}) "
             "para esta cobrança; cancele-a antes de emitir outra.",
         )
-
-
-def _next_number(municipality: Municipality, year: int) -> tuple[int, int]:
-    """Next sequence of the year, under a row lock (SQLite: the IMMEDIATE transaction already serializes)."""
-    try:
-        with transaction.atomic():
-            GuideSequence.objects.get_or_create(municipality=municipality, year=year)
-    except IntegrityError:
-        pass  # another transaction created the row first; we lock it below
-    sequence = GuideSequence.objects.select_for_update().get(municipality=municipality, year=year)
-    sequence.last += 1
-    sequence.save(update_fields=["last"])
-    return year, sequence.last
 
 
 def _due_date(

@@ -7,4 +7,4 @@ class InspectionsConfig(AppConfig):
     verbose_name = "Vistorias"
 
     def ready(self) -> None:
-        from apps.inspections import cards, demo, menu, permissions  # noqa: F401  (registrations run on import)
+        from apps.inspections import cards, menu, permissions  # noqa: F401  (registrations run on import)

@@ -16,6 +16,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from apps.accounts.actors import actor_user
 from apps.audit.services import audit_record
 from apps.inspections import lawbridge
 from apps.inspections.choices import KIND_BY_APPLICATION, InspectionKind, InspectionResult
@@ -65,7 +66,7 @@ def inspection_schedule(
     row = Inspection.objects.create(
         municipality=vehicle.municipality, regime_id=regime_id, vehicle=vehicle, application=application, kind=kind,
         checklist_kind=kind, scheduled_for=scheduled_for, deadline=deadline.on if deadline else None,
-        deadline_basis=deadline.basis if deadline else "", inspector=inspector, created_by=_user(actor),
+        deadline_basis=deadline.basis if deadline else "", inspector=inspector, created_by=actor_user(actor),
         decision={"scheduling": deadline.decision} if deadline else {},
     )  # fmt: skip
     audit_record(actor=actor, municipality=row.municipality, action="inspection.scheduled", obj=row,
@@ -143,10 +144,6 @@ def _application_deadline(
                                          fee_paid_on=payment.paid_on, as_of=as_of)  # fmt: skip
 
 
-def _user(actor: Any) -> Any:
-    return actor if getattr(actor, "is_authenticated", False) else None
-
-
 @transaction.atomic
 def inspection_reschedule(
     *, actor: Any, inspection: Inspection, scheduled_for: dt.date, as_of: dt.date, inspector: Any = None
@@ -196,7 +193,11 @@ def inspection_record_result(
     _check_performed_on(row, performed_on, as_of)
     before = row.audit_snapshot()
     row.items = _item_rows(row, items, performed_on)
-    row.performed_on, row.notes, row.inspector = performed_on, notes.strip(), _user(actor) or row.inspector
+    row.performed_on, row.notes, row.inspector = (
+        performed_on,
+        notes.strip(),
+        actor_user(actor) or row.inspector,
+    )
     row.result = InspectionResult.PASSED if not row.failed_items else InspectionResult.FAILED
     if row.result == InspectionResult.FAILED:
         _open_cure_window(row, as_of)
@@ -260,7 +261,7 @@ def _schedule_reinspection(row: Inspection, *, actor: Any) -> Inspection:
         kind=InspectionKind.REINSPECTION, checklist_kind=row.checklist_kind,
         scheduled_for=row.cure_deadline or performed_on, deadline=row.cure_deadline,
         deadline_basis=row.decision.get("cure_basis", ""), inspector=row.inspector, previous=row,
-        created_by=_user(actor),
+        created_by=actor_user(actor),
     )  # fmt: skip
     audit_record(actor=actor, municipality=row.municipality, action="inspection.scheduled", obj=follow_up,
                  after=follow_up.audit_snapshot())  # fmt: skip

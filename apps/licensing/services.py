@@ -29,14 +29,12 @@ from apps.licensing.choices import (
 from apps.licensing.models import (
     Application,
     ApplicationEvent,
-    ApplicationSequence,
     Permit,
-    PermitSequence,
     new_qr_token,
 )
-from apps.licensing.numbering import format_number, take_next_number
 from apps.registry import lawfacts
 from apps.registry.models import Attendant, Driver, Operator, Vehicle
+from apps.tenancy.numbering import format_number, number_take
 from lawcode import Decision
 
 S = ApplicationState
@@ -68,7 +66,7 @@ def application_create(
     _check_targets(kind, operator, vehicle=vehicle, driver=driver, attendant=attendant, permit=permit)
     _check_dates(as_of, platform_notified_on=platform_notified_on)
     _check_not_banned(operator, as_of)
-    sequence = take_next_number(ApplicationSequence, operator.municipality, as_of.year)
+    sequence = number_take(kind="application", municipality=operator.municipality, year=as_of.year)
     application = Application.objects.create(
         municipality=operator.municipality, regime_id=operator.regime_id, year=as_of.year, sequence=sequence,
         number=format_number(sequence, as_of.year), kind=kind, operator=operator, vehicle=vehicle, driver=driver,
@@ -140,21 +138,20 @@ def _check_not_banned(operator: Operator, as_of: dt.date) -> None:
 # --- the timeline -------------------------------------------------------------------------------------
 
 
-def _actor_name(actor: Any) -> str:
-    if actor is None or not getattr(actor, "is_authenticated", False):
-        return "sistema"
-    return getattr(actor, "display_name", "") or actor.get_username()
-
-
 def _event(
     application: Application, kind: str, *, actor: Any, as_of: dt.date, state_from: str, note: str = "",
     data: dict[str, Any] | None = None,
 ) -> ApplicationEvent:  # fmt: skip
-    return ApplicationEvent.objects.create(
-        application=application, on=as_of, kind=kind, state_from=state_from, state_to=application.state,
-        actor=actor if getattr(actor, "is_authenticated", False) else None, actor_name=_actor_name(actor),
-        note=note, data=data or {},
-    )  # fmt: skip
+    return ApplicationEvent.record(
+        application=application,
+        actor=actor,
+        on=as_of,
+        kind=kind,
+        state_from=state_from,
+        state_to=application.state,
+        note=note,
+        data=data,
+    )
 
 
 def _locked(application: Application) -> Application:
@@ -417,7 +414,7 @@ def permit_issue(*, application: Application, actor: Any, as_of: dt.date) -> Per
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("permit_issue runs inside application_approve's transaction")
     kind, valid_until, decision = _validity(application, as_of)
-    sequence = take_next_number(PermitSequence, application.municipality, as_of.year)
+    sequence = number_take(kind="permit", municipality=application.municipality, year=as_of.year)
     replaced = (
         application.permit
         if application.kind in (ApplicationKind.RENEWAL, ApplicationKind.SUBSTITUTION)

@@ -12,11 +12,11 @@ from django.db import transaction
 import lawcode
 from apps.audit.services import audit_record
 from apps.licensing.models import Permit
-from apps.licensing.numbering import format_number, take_next_number
 from apps.public.choices import ComplaintCategory, ComplaintState
-from apps.public.models import Complaint, ComplaintSequence
+from apps.public.models import Complaint
 from apps.public.verification import InvalidQuery, parse_permit_number, parse_plate
 from apps.tenancy.models import Municipality
+from apps.tenancy.numbering import format_number, number_take
 
 TRANSITIONS: dict[str, frozenset[str]] = {
     ComplaintState.RECEIVED: frozenset(
@@ -74,7 +74,7 @@ def complaint_file(
         raise _refuse("description", "Conte o que aconteceu em pelo menos 10 caracteres.")
     plate, permit_number = _identifiers(plate, permit_number)
     regime_id = str(municipality.regimes[0]) if municipality.regimes else ""
-    sequence = take_next_number(ComplaintSequence, municipality, as_of.year)
+    sequence = number_take(kind="complaint", municipality=municipality, year=as_of.year)
     complaint = Complaint.objects.create(
         municipality=municipality, regime_id=regime_id, number="DEN-" + format_number(sequence, as_of.year),
         year=as_of.year, sequence=sequence, category=category, plate=plate, permit_number=permit_number,

@@ -410,11 +410,11 @@ def _owner_document(value: str) -> str:
     if len(raw) == 11 and raw.isdigit():
         try:
             return ids.validate_cpf(raw)
-        except Exception:
+        except ValidationError:
             raise refuse("owner_document", "Proprietário: CPF inválido.") from None
     try:
         return ids.validate_cnpj(raw)
-    except Exception:
+    except ValidationError:
         raise refuse(
             "owner_document", "Proprietário: informe um CPF (11 dígitos) ou CNPJ (14) válido."
         ) from None
@@ -461,20 +461,19 @@ def vehicle_update(*, actor: Actor, vehicle: Vehicle, as_of: dt.date, **fields: 
 def _plate(value: str) -> str:
     try:
         return ids.validate_plate(value)
-    except Exception as exc:
+    except ValidationError as exc:
         raise refuse("plate", _message(exc)) from None
 
 
 def _renavam(value: str) -> str:
     try:
         return ids.validate_renavam(value)
-    except Exception as exc:
+    except ValidationError as exc:
         raise refuse("renavam", _message(exc)) from None
 
 
-def _message(exc: Exception) -> str:
-    messages = getattr(exc, "messages", None)
-    return str(messages[0]) if messages else str(exc)
+def _message(exc: ValidationError) -> str:
+    return str(exc.messages[0])
 
 
 # --- documents and bans ---------------------------------------------------------------------------------

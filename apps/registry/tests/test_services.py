@@ -299,3 +299,20 @@ def test_regime_without_bans_never_refuses_registration(patrocinio: Municipality
     operator = operator_create(actor=None, municipality=patrocinio, regime_id="patrocinio_mg_aplicativo",
                                person=person, as_of=AS_OF)  # fmt: skip
     assert operator.status == "pending"
+
+
+@pytest.mark.parametrize("validator", ["validate_plate", "validate_renavam", "validate_cpf"])
+def test_a_bug_in_an_identifier_validator_is_not_reported_as_bad_input(
+    olimpia: Municipality, monkeypatch: pytest.MonkeyPatch, validator: str
+) -> None:
+    """Only the validator's own ValidationError means "invalid input"; any other error is a bug and must surface."""
+
+    def broken(value: str) -> str:
+        raise TypeError("bug")
+
+    monkeypatch.setattr(f"apps.registry.identifiers.{validator}", broken)
+    with pytest.raises(TypeError):
+        vehicle_create(
+            actor=None, municipality=olimpia, as_of=AS_OF, **vehicle_fields(owner_document="52998224725")
+        )
+    assert not Vehicle.objects.exists()
