@@ -17,6 +17,7 @@ from apps.audit.services import PERSONAL_DATA_LIST_EXPORT
 from apps.dueprocess.exports import APPEALS, DEBTS
 from apps.enforcement.exports import CASES
 from apps.finance.exports import GUIDES, REFUNDS
+from apps.inspections.exports import INSPECTIONS
 from apps.licensing.exports import APPLICATIONS, PERMITS
 from apps.public.exports import COMPLAINTS
 from apps.registry.exports import DOCUMENTS, DRIVERS, OPERATORS, VEHICLES
@@ -34,6 +35,7 @@ LISTS: list[tuple[str, list[str], ExportSpec]] = [
     ("registry:document_list", [OLIMPIA], DOCUMENTS),
     ("licensing:application_list", [OLIMPIA], APPLICATIONS),
     ("licensing:permit_list", [OLIMPIA], PERMITS),
+    ("inspections:calendar", [OLIMPIA], INSPECTIONS),
     ("enforcement:case_list", [OLIMPIA], CASES),
     ("dueprocess:queue", [OLIMPIA, "first"], APPEALS),
     ("dueprocess:active_debt", [OLIMPIA], DEBTS),
