@@ -121,6 +121,7 @@ INSTALLED_APPS = [
     "apps.portal",
     "apps.platforms",
     "apps.jobs",
+    "apps.reports",
     "apps.ops",
     "apps.replay",
     "django_tasks",

@@ -17,7 +17,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from apps.enforcement import catalog, forms, lawbridge, notices, pdf, services
+from apps.enforcement import catalog, exports, forms, lawbridge, notices, pdf, services
 from apps.enforcement.choices import CaseState
 from apps.enforcement.models import Edital, Evidence, InfractionCase, Notice
 from apps.enforcement.regime_rules import clandestine_rule_pt, traffic_only_rule_pt
@@ -26,6 +26,7 @@ from apps.enforcement.timeline import case_timeline, infraction_ciencia, notice_
 from apps.registry.identifiers import plate_format
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from apps.web.exports import export_response, requested_format
 
 CASE = "enforcement.infractioncase"
 FILE = "file"
@@ -175,6 +176,8 @@ def case_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
     if state:
         rows = rows.filter(state=state)
     rows = rows.with_penalty_notice().order_by("-year", "-sequence")
+    if (fmt := requested_format(request)) is not None:
+        return export_response(request, spec=exports.CASES, rows=rows, municipality=municipality, fmt=fmt)
     context = {"municipality": municipality, "page": _page(request, rows), "title": "Autos de infração",
                "mine": False, "state": state, "states": CaseState.choices, "today": _today()}  # fmt: skip
     return _render(request, "enforcement/case_list.html", context)
