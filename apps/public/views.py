@@ -43,14 +43,14 @@ COMPLAINTS_LIMITED = (
 @require_GET
 @reads_from_replica
 def search(request: HttpRequest) -> HttpResponse:
-    """The phone-first page: choose the town, type the plate or the permit number."""
+    """The phone-first page: type the plate (searched in every town) or the permit number (with its town)."""
     form = LookupForm(request.GET if "q" in request.GET else None)
-    context: dict[str, object] = {"form": form}
+    context: dict[str, object] = {"form": form, "towns": Municipality.objects.order_by("name")}
     if form.is_bound and form.is_valid():
         try:
-            context["outcome"] = lookups.by_text(
-                request, form.cleaned_data["municipio"], form.cleaned_data["q"]
-            )
+            outcome = lookups.by_text(request, form.cleaned_data["municipio"] or None, form.cleaned_data["q"])
+            context["outcome"] = outcome
+            context["complaint_town"] = _complaint_town(outcome, form.cleaned_data["municipio"])
         except lookups.RateLimited as error:
             return _rate_limited(request, error)
         except InvalidQuery as error:
@@ -59,6 +59,13 @@ def search(request: HttpRequest) -> HttpResponse:
     elif form.is_bound:
         return render(request, "public/search.html", context, status=400)
     return render(request, "public/search.html", context)
+
+
+def _complaint_town(outcome: lookups.Outcome, chosen: str) -> str:
+    """The town a complaint about this lookup goes to: the vehicle's, else the one chosen on the form."""
+    if outcome.results:
+        return outcome.results[0].municipality_ibge
+    return outcome.query.municipality.ibge_code if outcome.query.municipality else chosen
 
 
 @require_GET

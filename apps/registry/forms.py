@@ -26,7 +26,7 @@ from apps.registry.choices import (
 from apps.registry.models import Company, Document, Driver, Person, Vehicle
 from apps.registry.services import COMPANY_FIELDS, DRIVER_FIELDS, PERSON_FIELDS, VEHICLE_FIELDS
 from apps.registry.validity import detail_field, extra_field
-from apps.tenancy.regimes import regime_summary
+from apps.tenancy.regimes import regime_options
 from lawcode.documents import DocumentKind
 from lawcode.fields import FieldSpec
 
@@ -87,7 +87,7 @@ class OperatorForm(forms.Form):
 
     def __init__(self, *args: Any, regimes: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["regime_id"].choices = [(r, r) for r in regimes]  # type: ignore[attr-defined]
+        self.fields["regime_id"].choices = regime_options(regimes)  # type: ignore[attr-defined]
 
 
 class DriverForm(DriverFieldsForm):  # type: ignore[misc, valid-type]
@@ -254,7 +254,7 @@ class OperatorFilterForm(forms.Form):
         self, *args: Any, regimes: list[str], statuses: list[tuple[str, str]], **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["regime_id"].choices = [("", "Todos"), *((r, r) for r in regimes)]  # type: ignore[attr-defined]
+        self.fields["regime_id"].choices = [("", "Todos"), *regime_options(regimes)]  # type: ignore[attr-defined]
         self.fields["status"].choices = [("", "Todas"), *statuses]  # type: ignore[attr-defined]
 
 
@@ -294,7 +294,7 @@ class TrafficRecordConfirmForm(forms.Form):
 
 def regime_choices(regimes: list[str]) -> list[tuple[str, str]]:
     """The municipality's regimes by name (people never read the internal id)."""
-    return [("", "Todos"), *((regime, regime_summary(regime)[0]) for regime in regimes)]
+    return [("", "Todos"), *regime_options(regimes)]
 
 
 YES_NO_ALL = [("", "Todos"), ("sim", "Sim"), ("nao", "Não")]

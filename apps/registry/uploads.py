@@ -18,6 +18,17 @@ SIGNATURES: tuple[tuple[bytes, str, str], ...] = (
 )
 # The trailer markers a complete file ends with; a truncated upload lacks them and cannot be opened.
 TRAILERS: dict[str, bytes] = {"application/pdf": b"%%EOF", "image/jpeg": b"\xff\xd9", "image/png": b"IEND"}
+# What the screens call each accepted format (never the MIME type).
+KIND_LABELS: dict[str, str] = {
+    "application/pdf": "PDF",
+    "image/jpeg": "imagem JPEG",
+    "image/png": "imagem PNG",
+}
+
+
+def kind_label(content_type: str) -> str:
+    """«PDF», «imagem JPEG»…; a type stored before the checks existed reads as a plain «arquivo»."""
+    return KIND_LABELS.get(content_type, "arquivo")
 
 
 @dataclass(frozen=True)

@@ -563,7 +563,7 @@ def test_the_case_page_records_the_regularization_with_its_evidence(
     page = admin_olimpia_client.get(
         reverse("dueprocess:case", args=[olimpia.ibge_code, case.pk])
     ).content.decode()
-    assert 'data-testid="regularization"' in page and "comprovante (application/pdf)" in page
+    assert 'data-testid="regularization"' in page and "comprovante (PDF)" in page
     evidence = reverse("dueprocess:regularization_file", args=[olimpia.ibge_code, case.regularization.pk])
     assert b"".join(admin_olimpia_client.get(evidence).streaming_content).startswith(b"%PDF")
 
