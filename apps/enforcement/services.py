@@ -26,6 +26,7 @@ from apps.enforcement.regime_rules import auto_contents, cite_pt, traffic_only_r
 from apps.enforcement.selectors import lookup_plate
 from apps.lawconfig.engine import RegimeChoiceError, regime_for
 from apps.licensing.numbering import take_next_number
+from apps.ops.storage import attach_after_commit
 from apps.registry.identifiers import validate_plate
 from apps.registry.models import Driver
 from apps.registry.uploads import CheckedUpload, check_upload
@@ -231,7 +232,7 @@ def _store_evidence(
         caption=item.caption.strip()[:300],
         uploaded_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
-    row.file.save(f"evidence{upload.extension}", item.file, save=False)
+    attach_after_commit(row.file, f"evidence{upload.extension}", upload.content)
     row.save()
     return row
 
