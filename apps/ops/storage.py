@@ -18,6 +18,7 @@ import hashlib
 import logging
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 from django.core.files.base import ContentFile
 from django.core.files.storage import Storage
@@ -68,6 +69,57 @@ def _write(storage: Storage, name: str, content: bytes) -> None:
         raise
     if saved != name:
         raise StoredNameChangedError(f"storage saved {name!r} as {saved!r}")
+
+
+# --- which column keeps each file's hash ---------------------------------------------------------------
+
+
+def hash_field_name(field: models.FileField) -> str:
+    """The column with the file's SHA-256: ``<field>_sha256`` (e.g. ``pdf_sha256``) or the row's ``sha256``."""
+    names = {f.name for f in field.model._meta.get_fields()}
+    for candidate in (f"{field.name}_sha256", "sha256"):
+        if candidate in names:
+            return candidate
+    raise LookupError(
+        f"{field.model._meta.label}.{field.name} keeps no SHA-256 ({field.name}_sha256 or sha256)"
+    )
+
+
+def hashed_file_fields() -> list[models.FileField]:
+    """Every file field of every installed model (each must keep a hash: ``hash_field_name`` raises if not)."""
+    from django.apps import apps
+
+    return [
+        field
+        for model in apps.get_models()
+        for field in model._meta.get_fields()
+        if isinstance(field, models.FileField)
+    ]
+
+
+@dataclass(frozen=True)
+class Problem:
+    label: str
+    pk: Any
+    name: str
+    missing: bool
+
+
+def verify_all() -> tuple[int, list[Problem]]:
+    """(files checked, files missing or not matching their hash), for storage_verify and the restore test."""
+    checked, problems = 0, []
+    for field in hashed_file_fields():
+        hash_name = hash_field_name(field)
+        rows = field.model._default_manager.exclude(**{field.name: ""}).only("pk", field.name, hash_name)
+        for row in rows.iterator():
+            fieldfile = getattr(row, field.name)
+            verdict = verify(fieldfile, getattr(row, hash_name))
+            checked += 1
+            if not verdict.ok:
+                problems.append(
+                    Problem(field.model._meta.label_lower, row.pk, fieldfile.name, verdict.missing)
+                )
+    return checked, problems
 
 
 # --- reading: the hash check and the response -------------------------------------------------------------
