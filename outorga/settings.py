@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -321,8 +322,66 @@ STATICFILES_DIRS = [
     BASE_DIR / "static",
     *((f"vendor/{folder}", NODE_MODULES / folder) for folder in VENDOR_STATIC_DIRS),
 ]
+
+
+# Uploaded and generated files: the local disk (MEDIA_ROOT) unless STORAGE_S3_BUCKET names an S3-compatible
+# bucket (AWS, MinIO, Ceph). Keys left empty fall back to boto3's chain (environment, instance role).
+def s3_storage(
+    *,
+    bucket: str,
+    endpoint_url: str = "",
+    region: str = "",
+    access_key: str = "",
+    secret_key: str = "",
+    prefix: str = "",
+    addressing_style: str = "path",
+    url_seconds: int = 60,
+) -> dict[str, Any]:
+    """The STORAGES entry for an S3 bucket (also used by the tests against moto, so both stay the same)."""
+    from boto3.s3.transfer import TransferConfig
+
+    return {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": bucket,
+            "endpoint_url": endpoint_url or None,
+            "region_name": region or None,
+            "access_key": access_key or None,
+            "secret_key": secret_key or None,
+            "location": prefix,
+            # MinIO and Ceph answer on one host name: path-style addressing (bucket in the path).
+            "addressing_style": addressing_style,
+            "signature_version": "s3v4",
+            # Objects are private; a file is handed out only as a signed URL that expires quickly.
+            "default_acl": None,
+            "querystring_auth": True,
+            "querystring_expire": url_seconds,
+            "file_overwrite": False,
+            # S3 keeps the SHA-256 it verified on upload, so a read can check a file without downloading
+            # it; one PUT per file (uploads are at most 10 MB) keeps it a whole-object checksum.
+            "object_parameters": {"ChecksumAlgorithm": "SHA256"},
+            "transfer_config": TransferConfig(multipart_threshold=64 * 1024 * 1024, use_threads=False),
+        },
+    }
+
+
+STORAGE_S3_BUCKET = env_str("STORAGE_S3_BUCKET", "")
+DEFAULT_STORAGE = (
+    s3_storage(
+        bucket=STORAGE_S3_BUCKET,
+        endpoint_url=env_str("STORAGE_S3_ENDPOINT_URL", ""),
+        region=env_str("STORAGE_S3_REGION", ""),
+        access_key=env_str("STORAGE_S3_ACCESS_KEY_ID", ""),
+        secret_key=env_str("STORAGE_S3_SECRET_ACCESS_KEY", ""),
+        prefix=env_str("STORAGE_S3_PREFIX", ""),
+        addressing_style=env_str("STORAGE_S3_ADDRESSING_STYLE", "path"),
+        url_seconds=env_int("STORAGE_S3_URL_SECONDS", 60),
+    )
+    if STORAGE_S3_BUCKET
+    else {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+)
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": DEFAULT_STORAGE,
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"

@@ -11,7 +11,8 @@ from decimal import Decimal
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -24,6 +25,7 @@ from apps.dueprocess.permissions import CHARGE, EXPORT, JUDGE_FIRST, JUDGE_SECON
 from apps.dueprocess.procedure import fine_due_pt, instance_label, proceeding, steps_pt
 from apps.enforcement.models import InfractionCase
 from apps.enforcement.pdf import auto_rows
+from apps.ops.storage import stored_file_response
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
@@ -265,11 +267,18 @@ def seizure_release(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespon
 
 @login_required
 @require_GET
-def regularization_file(request: HttpRequest, ibge_code: str, pk: int) -> FileResponse:
+def regularization_file(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponseBase:
     municipality = _municipality(request, ibge_code, APPEAL, "view")
     rows = Regularization.objects.filter(case__municipality=municipality)
     row = get_object_for_user_or_404(rows, request.user, "view", pk=pk)
-    return FileResponse(row.evidence.open("rb"), content_type=row.content_type)
+    return stored_file_response(
+        request,
+        row=row,
+        fieldfile=row.evidence,
+        sha256=row.sha256,
+        municipality=municipality,
+        content_type=row.content_type,
+    )
 
 
 @login_required
@@ -304,11 +313,18 @@ def fine_issue(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def attachment_file(request: HttpRequest, ibge_code: str, pk: int) -> FileResponse:
+def attachment_file(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponseBase:
     municipality = _municipality(request, ibge_code, APPEAL, "view")
     rows = AppealAttachment.objects.filter(appeal__case__municipality=municipality)
     attachment = get_object_for_user_or_404(rows, request.user, "view", pk=pk)
-    return FileResponse(attachment.file.open("rb"), content_type=attachment.content_type)
+    return stored_file_response(
+        request,
+        row=attachment,
+        fieldfile=attachment.file,
+        sha256=attachment.sha256,
+        municipality=municipality,
+        content_type=attachment.content_type,
+    )
 
 
 # --- dívida ativa -----------------------------------------------------------------------------------------

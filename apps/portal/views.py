@@ -14,7 +14,7 @@ from django.contrib.auth import authenticate, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.password_validation import password_validators_help_texts
 from django.core.exceptions import SuspiciousOperation, ValidationError
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -32,6 +32,7 @@ from apps.finance.pdf import guide_pdf, pix_qr_svg
 from apps.licensing.choices import OPEN_STATES
 from apps.licensing.pdf import permit_pdf as render_permit_pdf
 from apps.licensing.urls_public import verify_path
+from apps.ops.storage import stored_file_response
 from apps.portal import govbr, services
 from apps.portal.forms import (
     AppealForm,
@@ -359,9 +360,15 @@ def notice_pdf(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRespons
     notice = get_in_scope(scope.notices(), pk=pk)
     if not notice.pdf:
         raise Http404("Esta notificação não tem PDF.")
-    response: HttpResponseBase = FileResponse(notice.pdf.open("rb"), content_type="application/pdf",
-                                          filename=f"notificacao-{notice.pk}.pdf")  # fmt: skip
-    return response
+    return stored_file_response(
+        request,
+        row=notice,
+        fieldfile=notice.pdf,
+        sha256=notice.pdf_sha256,
+        municipality=notice.case.municipality,
+        content_type="application/pdf",
+        filename=f"notificacao-{notice.pk}.pdf",
+    )
 
 
 # --- first access: claim by CPF and the invitation link (no login: the link is the credential) -------------
