@@ -7,4 +7,4 @@ class AccountsConfig(AppConfig):
     verbose_name = "Contas de usuário"
 
     def ready(self) -> None:
-        from apps.accounts import demo, receivers  # noqa: F401  (registrations run on import)
+        from apps.accounts import receivers  # noqa: F401  (registrations run on import)

@@ -10,13 +10,13 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 from apps.accounts.models import User
 from apps.accounts.selectors import second_factor_mandatory
 from apps.accounts.services import TOTP_DEVICE_NAME
-from apps.tenancy.demo import DemoLog, register_demo_seeder
+from apps.tenancy.demo import DemoLog, register_demo_finisher
 
 DEMO_TOTP_KEY = b"outorga-demonstracao".hex()
 DEMO_TOTP_KEY_BASE32 = b32encode(bytes.fromhex(DEMO_TOTP_KEY)).decode()
 
 
-@register_demo_seeder
+@register_demo_finisher
 def seed_demo_authenticators(log: DemoLog) -> None:
     usernames = {login.username for login in log.logins}
     for user in User.objects.filter(username__in=usernames):

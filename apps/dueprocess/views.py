@@ -11,21 +11,24 @@ from decimal import Decimal
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.accounts.decorators import recent_authentication_required
-from apps.dueprocess import active_debt, finality, fines, forms, selectors, services, verdicts
+from apps.dueprocess import active_debt, exports, finality, fines, forms, selectors, services, verdicts
 from apps.dueprocess.choices import Instance
 from apps.dueprocess.models import Appeal, AppealAttachment, Effect, Regularization, Sanction
 from apps.dueprocess.permissions import CHARGE, EXPORT, JUDGE_FIRST, JUDGE_SECOND
 from apps.dueprocess.procedure import fine_due_pt, instance_label, proceeding, steps_pt
 from apps.enforcement.models import InfractionCase
 from apps.enforcement.pdf import auto_rows
+from apps.ops.storage import stored_file_response
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from apps.web.exports import export_response, requested_format
 
 APPEAL = "dueprocess.appeal"
 SANCTION = "dueprocess.sanction"
@@ -65,6 +68,8 @@ def queue(request: HttpRequest, ibge_code: str, instance: str) -> HttpResponse:
     rows = (
         Appeal.objects.for_user(request.user, action).filter(case__municipality=municipality).queue(instance)
     )
+    if (fmt := requested_format(request)) is not None:
+        return export_response(request, spec=exports.APPEALS, rows=rows, municipality=municipality, fmt=fmt)
     context = {"municipality": municipality, "appeals": rows, "today": _today(),
                "title": Instance(instance).label}  # fmt: skip
     return render(request, "dueprocess/queue.html", context)
@@ -262,11 +267,18 @@ def seizure_release(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespon
 
 @login_required
 @require_GET
-def regularization_file(request: HttpRequest, ibge_code: str, pk: int) -> FileResponse:
+def regularization_file(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponseBase:
     municipality = _municipality(request, ibge_code, APPEAL, "view")
     rows = Regularization.objects.filter(case__municipality=municipality)
     row = get_object_for_user_or_404(rows, request.user, "view", pk=pk)
-    return FileResponse(row.evidence.open("rb"), content_type=row.content_type)
+    return stored_file_response(
+        request,
+        row=row,
+        fieldfile=row.evidence,
+        sha256=row.sha256,
+        municipality=municipality,
+        content_type=row.content_type,
+    )
 
 
 @login_required
@@ -301,11 +313,18 @@ def fine_issue(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def attachment_file(request: HttpRequest, ibge_code: str, pk: int) -> FileResponse:
+def attachment_file(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponseBase:
     municipality = _municipality(request, ibge_code, APPEAL, "view")
     rows = AppealAttachment.objects.filter(appeal__case__municipality=municipality)
     attachment = get_object_for_user_or_404(rows, request.user, "view", pk=pk)
-    return FileResponse(attachment.file.open("rb"), content_type=attachment.content_type)
+    return stored_file_response(
+        request,
+        row=attachment,
+        fieldfile=attachment.file,
+        sha256=attachment.sha256,
+        municipality=municipality,
+        content_type=attachment.content_type,
+    )
 
 
 # --- dívida ativa -----------------------------------------------------------------------------------------
@@ -316,24 +335,20 @@ def attachment_file(request: HttpRequest, ibge_code: str, pk: int) -> FileRespon
 def active_debt_view(request: HttpRequest, ibge_code: str) -> HttpResponse:
     municipality = _municipality(request, ibge_code, SANCTION, EXPORT)
     today = _today()
+    if (fmt := requested_format(request)) is not None:
+        rows = active_debt.iter_unpaid_final_fines(municipality, today)
+        return export_response(request, spec=exports.DEBTS, rows=rows, municipality=municipality, fmt=fmt)
     rows = active_debt.unpaid_final_fines(municipality, today)
-    kind = request.GET.get("formato", "")
-    if kind in ("csv", "json"):
-        return _download(rows, municipality, today, kind)
+    if request.GET.get("formato") == "json":
+        return _download(rows, municipality, today)
     total = sum((row.amount_brl for row in rows), Decimal("0.00"))
     context = {"municipality": municipality, "rows": rows, "today": today, "total": total}
     return render(request, "dueprocess/active_debt.html", context)
 
 
-def _download(
-    rows: list[active_debt.DebtRow], municipality: Municipality, today: dt.date, kind: str
-) -> HttpResponse:
-    if kind == "csv":
-        response = HttpResponse(active_debt.to_csv(rows), content_type="text/csv; charset=utf-8")
-    else:
-        response = HttpResponse(
-            active_debt.to_json(rows, municipality, today), content_type="application/json"
-        )
-    name = f"divida-ativa-{municipality.ibge_code}-{today:%Y%m%d}.{kind}"
+def _download(rows: list[active_debt.DebtRow], municipality: Municipality, today: dt.date) -> HttpResponse:
+    """The JSON for the tax system; the spreadsheets go through the shared list export."""
+    response = HttpResponse(active_debt.to_json(rows, municipality, today), content_type="application/json")
+    name = f"divida-ativa-{municipality.ibge_code}-{today:%Y%m%d}.json"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response

@@ -7,4 +7,4 @@ class EnforcementConfig(AppConfig):
     verbose_name = "Fiscalização e autos de infração"
 
     def ready(self) -> None:
-        from apps.enforcement import cards, demo, menu, permissions  # noqa: F401  (registrations run on import)
+        from apps.enforcement import cards, menu, permissions  # noqa: F401  (registrations run on import)

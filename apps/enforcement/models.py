@@ -1,8 +1,8 @@
 """Autos de infração (InfractionCase) with their evidence, notices, editais and timeline.
 
 Every write goes through services.py. A case number is 'AI-NNNN/YYYY', sequential per municipality and year
-(CaseSequence is the row locked while a number is taken; the unique constraint is the last line). Files
-(evidence, notice PDFs) live under MEDIA_ROOT, never in the database.
+(the municipality's tenancy.Counter row is locked while a number is taken; the unique constraint is the last
+line). Files (evidence, notice PDFs) live under MEDIA_ROOT, never in the database.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 from django.conf import settings
 from django.db import models
 
+from apps.audit.timeline import TimelineEvent
 from apps.enforcement.choices import CaseState, EventKind, NoticeChannel, NoticePurpose, ReturnedReason
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import MunicipalityScopedQuerySet
@@ -43,34 +44,6 @@ class EditalQuerySet(MunicipalityScopedQuerySet["Edital"]):
 
 def _sequence_meta(name: str) -> list[models.BaseConstraint]:
     return [models.UniqueConstraint(fields=["municipality", "year"], name=name)]
-
-
-class CaseSequence(models.Model):
-    """The last auto number given in a municipality and year (locked while a number is taken)."""
-
-    municipality = models.ForeignKey(Municipality, on_delete=models.PROTECT, related_name="+")
-    year = models.PositiveSmallIntegerField()
-    last = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        constraints = _sequence_meta("case_sequence_one_per_year")
-
-    def __str__(self) -> str:
-        return f"Autos de {self.year}: {self.last}"
-
-
-class EditalSequence(models.Model):
-    """The last edital number given in a municipality and year."""
-
-    municipality = models.ForeignKey(Municipality, on_delete=models.PROTECT, related_name="+")
-    year = models.PositiveSmallIntegerField()
-    last = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        constraints = _sequence_meta("edital_sequence_one_per_year")
-
-    def __str__(self) -> str:
-        return f"Editais de {self.year}: {self.last}"
 
 
 class InfractionCase(models.Model):
@@ -224,6 +197,7 @@ class Edital(models.Model):
     published_on = models.DateField("publicado em")
     publication_ref = models.CharField("veículo de publicação", max_length=300)
     pdf = models.FileField("PDF", upload_to=edital_pdf_path, max_length=200, blank=True)
+    pdf_sha256 = models.CharField("SHA-256 do PDF", max_length=64, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
     )
@@ -265,6 +239,7 @@ class Notice(models.Model):
     ciencia_on = models.DateField("ciência em", null=True, blank=True)
     decision = models.JSONField("decisão da ciência", default=dict, blank=True)
     pdf = models.FileField("PDF", upload_to=notice_pdf_path, max_length=200, blank=True)
+    pdf_sha256 = models.CharField("SHA-256 do PDF", max_length=64, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
     )
@@ -293,19 +268,11 @@ class Notice(models.Model):
         }  # fmt: skip
 
 
-class CaseEvent(models.Model):
+class CaseEvent(TimelineEvent):
     """One line of the case timeline; written by the services (of enforcement and due process), never edited."""
 
     case = models.ForeignKey(InfractionCase, on_delete=models.CASCADE, related_name="events")
-    at = models.DateTimeField("registrado em", auto_now_add=True)
-    on = models.DateField("data")
     kind = models.CharField("evento", max_length=24, choices=EventKind.choices)
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+")
-    actor_name = models.CharField("por", max_length=200)
-    state_from = models.CharField("de", max_length=16, blank=True)
-    state_to = models.CharField("para", max_length=16, blank=True)
-    note = models.TextField("observação", blank=True)
-    data = models.JSONField("dados", default=dict, blank=True)
 
     objects = CaseChildQuerySet.as_manager()
 
@@ -313,6 +280,3 @@ class CaseEvent(models.Model):
         verbose_name = "evento do auto"
         verbose_name_plural = "eventos do auto"
         ordering = ["on", "at", "pk"]
-
-    def __str__(self) -> str:
-        return f"{self.get_kind_display()} em {self.on:%d/%m/%Y}"

@@ -14,18 +14,20 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
 
+from apps.accounts.actors import actor_user
 from apps.audit.services import audit_record
 from apps.enforcement import lawbridge, pdf
 from apps.enforcement.choices import CaseState, EventKind, NoticeChannel, NoticePurpose, ReturnedReason
-from apps.enforcement.models import Edital, EditalSequence, InfractionCase, Notice
-from apps.enforcement.services import case_event_add, locked_case, refresh_notice_limit, refuse
-from apps.licensing.numbering import take_next_number
+from apps.enforcement.models import Edital, InfractionCase, Notice
+from apps.enforcement.services import case_event_add, locked_case, refresh_notice_limit
+from apps.ops.storage import attach_after_commit, sha256_hex
 from apps.tenancy.models import Municipality
+from apps.tenancy.numbering import number_take
 from apps.tenancy.querysets import user_can
+from apps.web.refusals import refuse
 from lawcode.facts import NoticeFacts
 
 DIRECT_CHANNELS = (NoticeChannel.IN_PERSON, NoticeChannel.AR, NoticeChannel.ELECTRONIC)
@@ -75,7 +77,7 @@ def notice_send(
     notice = Notice(case=row, purpose=purpose, channel=channel, sent_on=sent_on,
                     recipient_name=(recipient_name or name).strip() or "Autuado não identificado",
                     recipient_address=(recipient_address or address).strip(), refused=refused,
-                    signature_name=signature_name.strip(), created_by=_user(actor))  # fmt: skip
+                    signature_name=signature_name.strip(), created_by=actor_user(actor))  # fmt: skip
     notice.body = pdf.notice_body(notice, note)
     if channel == NoticeChannel.IN_PERSON:
         notice.received_on = sent_on
@@ -88,10 +90,6 @@ def notice_send(
     audit_record(actor=actor, municipality=row.municipality, action="notice.send", obj=notice,
                  after=notice.audit_snapshot())  # fmt: skip
     return notice
-
-
-def _user(actor: Any) -> Any:
-    return actor if getattr(actor, "is_authenticated", False) else None
 
 
 def _check_send(
@@ -121,7 +119,14 @@ def _apply_ciencia(
 
 def _store_pdf(notice: Notice) -> None:
     notice.save()
-    notice.pdf.save(f"notificacao-{notice.pk}.pdf", ContentFile(pdf.notice_pdf(notice)), save=True)
+    _attach_pdf(notice, f"notificacao-{notice.pk}.pdf", pdf.notice_pdf(notice))
+
+
+def _attach_pdf(row: Notice | Edital, filename: str, content: bytes) -> None:
+    """The generated PDF and its hash on the row; the file itself is written once the transaction commits."""
+    attach_after_commit(row.pdf, filename, content)
+    row.pdf_sha256 = sha256_hex(content)
+    row.save(update_fields=["pdf", "pdf_sha256"])
 
 
 def _after_ciencia(notice: Notice, case: InfractionCase, actor: Any, as_of: dt.date) -> None:
@@ -198,7 +203,7 @@ def edital_publish(
     """Publish one edital for the offenders not reached; each case gets an edital notice with its ciência."""
     _check_notifier(actor, municipality)
     _check_edital(municipality, purpose, cases, published_on, publication_ref, as_of)
-    sequence = take_next_number(EditalSequence, municipality, published_on.year)
+    sequence = number_take(kind="edital", municipality=municipality, year=published_on.year)
     edital = Edital(
         municipality=municipality,
         regime_id=cases[0].regime_id,
@@ -208,13 +213,14 @@ def edital_publish(
         purpose=purpose,
         published_on=published_on,
         publication_ref=publication_ref.strip(),
-        created_by=_user(actor),
+        created_by=actor_user(actor),
     )
     edital.text = pdf.edital_text(edital, cases)
     edital.save()
-    edital.pdf.save(f"edital-{edital.pk}.pdf", ContentFile(pdf.edital_pdf(edital)), save=True)
+    content = pdf.edital_pdf(edital)
+    _attach_pdf(edital, f"edital-{edital.pk}.pdf", content)
     for case in cases:
-        _edital_notice(edital, locked_case(case), actor, as_of)
+        _edital_notice(edital, locked_case(case), actor, as_of, content)
     audit_record(
         actor=actor,
         municipality=municipality,
@@ -249,14 +255,16 @@ def _check_edital(
         raise refuse("published_on", f"Edital: {reason}")
 
 
-def _edital_notice(edital: Edital, case: InfractionCase, actor: Any, as_of: dt.date) -> Notice:
+def _edital_notice(
+    edital: Edital, case: InfractionCase, actor: Any, as_of: dt.date, content: bytes
+) -> Notice:
     name, address = _recipient(case)
     notice = Notice(case=case, purpose=edital.purpose, channel=NoticeChannel.EDITAL, sent_on=edital.published_on,
                     recipient_name=name or "Autuado não identificado", recipient_address=address, edital=edital,
-                    body=edital.text, created_by=_user(actor))  # fmt: skip
+                    body=edital.text, created_by=actor_user(actor))  # fmt: skip
     _apply_ciencia(notice, case, as_of, published_on=edital.published_on)
     notice.save()
-    notice.pdf.save(f"edital-{edital.pk}-{case.pk}.pdf", ContentFile(pdf.edital_pdf(edital)), save=True)
+    _attach_pdf(notice, f"edital-{edital.pk}-{case.pk}.pdf", content)
     case_event_add(
         case=case,
         kind=EventKind.EDITAL_PUBLISHED,

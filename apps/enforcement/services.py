@@ -18,26 +18,25 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.utils import timezone
 
+from apps.accounts.actors import actor_name
 from apps.audit.services import audit_record
 from apps.enforcement import catalog, hooks, lawbridge
 from apps.enforcement.choices import CaseState, EventKind
-from apps.enforcement.models import CaseEvent, CaseSequence, Evidence, InfractionCase
+from apps.enforcement.models import CaseEvent, Evidence, InfractionCase
 from apps.enforcement.regime_rules import auto_contents, cite_pt, traffic_only_rule
 from apps.enforcement.selectors import lookup_plate
 from apps.lawconfig.engine import RegimeChoiceError, regime_for
-from apps.licensing.numbering import take_next_number
+from apps.ops.storage import attach_after_commit
 from apps.registry.identifiers import validate_plate
 from apps.registry.models import Driver
 from apps.registry.uploads import CheckedUpload, check_upload
 from apps.tenancy.models import Municipality
+from apps.tenancy.numbering import number_take
 from apps.tenancy.querysets import user_can
+from apps.web.refusals import refuse
 from lawcode.procedure import AutoContents
 
 NO_INFRACTION_PT = "Infração: escolha uma infração do catálogo da lei do município."
-
-
-def refuse(field: str, message: str) -> ValidationError:
-    return ValidationError({field: message})
 
 
 @dataclass(frozen=True)
@@ -49,12 +48,6 @@ class EvidenceUpload:
 # --- the timeline -------------------------------------------------------------------------------------
 
 
-def _actor_name(actor: Any) -> str:
-    if actor is None or not getattr(actor, "is_authenticated", False):
-        return "sistema"
-    return getattr(actor, "display_name", "") or actor.get_username()
-
-
 def case_event_add(
     *, case: InfractionCase, kind: str, actor: Any, on: dt.date, note: str = "", state_from: str = "",
     data: dict[str, Any] | None = None,
@@ -62,11 +55,16 @@ def case_event_add(
     """One timeline line; must run inside the caller's transaction (services of enforcement and due process)."""
     if kind not in EventKind.values:
         raise ValueError(f"unknown case event kind {kind!r}")
-    return CaseEvent.objects.create(
-        case=case, on=on, kind=kind, actor=actor if getattr(actor, "is_authenticated", False) else None,
-        actor_name=_actor_name(actor), state_from=state_from, state_to=case.state if state_from else "",
-        note=note, data=data or {},
-    )  # fmt: skip
+    return CaseEvent.record(
+        case=case,
+        actor=actor,
+        on=on,
+        kind=kind,
+        state_from=state_from,
+        state_to=case.state if state_from else "",
+        note=note,
+        data=data,
+    )
 
 
 def locked_case(case: InfractionCase) -> InfractionCase:
@@ -204,7 +202,7 @@ def _create_case(
     municipality: Municipality, regime: str, actor: Any, details: AutoDetails, entry: catalog.Infraction,
     found: Any, as_of: dt.date,
 ) -> InfractionCase:  # fmt: skip
-    sequence = take_next_number(CaseSequence, municipality, as_of.year)
+    sequence = number_take(kind="infraction_case", municipality=municipality, year=as_of.year)
     return InfractionCase.objects.create(
         municipality=municipality, regime_id=regime, year=as_of.year, sequence=sequence,
         number=f"AI-{sequence:04d}/{as_of.year}", infraction_code=entry.code, infraction_title=entry.title,
@@ -214,7 +212,7 @@ def _create_case(
         driver_name=(details.driver_name.strip() or (str(details.driver.person) if details.driver else "")),
         offender_name=details.offender_name.strip(), offender_document=details.offender_document.strip(),
         offender_address=details.offender_address.strip(), clandestine=found.clandestine, agent=actor,
-        agent_name_at_time=_actor_name(actor), agent_registration=details.agent_registration.strip(),
+        agent_name_at_time=actor_name(actor), agent_registration=details.agent_registration.strip(),
         already_punished_as_traffic_only=details.already_punished_as_traffic_only,
         traffic_only_reference=details.traffic_only_reference.strip(),
     )  # fmt: skip
@@ -231,7 +229,7 @@ def _store_evidence(
         caption=item.caption.strip()[:300],
         uploaded_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
-    row.file.save(f"evidence{upload.extension}", item.file, save=False)
+    attach_after_commit(row.file, f"evidence{upload.extension}", upload.content)
     row.save()
     return row
 

@@ -104,22 +104,6 @@ class FeeSchedule(models.Model):
                 "unit": self.unit, "cite": self.cite, "valid_from": self.valid_from}  # fmt: skip
 
 
-class GuideSequence(models.Model):
-    """The last guide number given in a municipality and year; its row lock serializes issuance."""
-
-    municipality = models.ForeignKey(Municipality, on_delete=models.PROTECT, related_name="+")
-    year = models.PositiveSmallIntegerField()
-    last = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["municipality", "year"], name="guide_sequence_one_per_year")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.year}: {self.last}"
-
-
 class PaymentGuideQuerySet(MunicipalityScopedQuerySet["PaymentGuide"]):
     pass
 

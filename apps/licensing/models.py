@@ -1,7 +1,8 @@
 """Applications (requerimentos) with their timeline, permits (alvarás) with their numbering, and reminders.
 
 Every write goes through services.py; the models only hold the invariants of one row. A permit number is
-'NNNN/YYYY', sequential per municipality and year: PermitSequence is the row locked while a number is taken,
+'NNNN/YYYY', sequential per municipality and year: the municipality's permit counter
+(tenancy.Counter) is the row locked while a number is taken,
 and the unique constraint on (municipality, year, sequence) is the last line if anything slips.
 """
 
@@ -13,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
+from apps.audit.timeline import TimelineEvent
 from apps.licensing.choices import (
     ApplicationKind,
     ApplicationState,
@@ -28,38 +30,6 @@ from apps.tenancy.models import Municipality
 def new_qr_token() -> str:
     """32 URL-safe characters from 24 random bytes: unguessable, and short enough for a small QR code."""
     return secrets.token_urlsafe(24)
-
-
-class ApplicationSequence(models.Model):
-    """The last application number given in a municipality and year (locked while a number is taken)."""
-
-    municipality = models.ForeignKey(Municipality, on_delete=models.PROTECT, related_name="+")
-    year = models.PositiveSmallIntegerField()
-    last = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["municipality", "year"], name="application_sequence_one_per_year")
-        ]
-
-    def __str__(self) -> str:
-        return f"Requerimentos de {self.year}: {self.last}"
-
-
-class PermitSequence(models.Model):
-    """The last permit number given in a municipality and year (locked while a number is taken)."""
-
-    municipality = models.ForeignKey(Municipality, on_delete=models.PROTECT, related_name="+")
-    year = models.PositiveSmallIntegerField()
-    last = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["municipality", "year"], name="permit_sequence_one_per_year")
-        ]
-
-    def __str__(self) -> str:
-        return f"Alvarás de {self.year}: {self.last}"
 
 
 class Application(models.Model):
@@ -153,27 +123,16 @@ class Application(models.Model):
         }  # fmt: skip
 
 
-class ApplicationEvent(models.Model):
+class ApplicationEvent(TimelineEvent):
     """One line of an application's timeline; written by the services, never edited."""
 
     application = models.ForeignKey(Application, on_delete=models.CASCADE, related_name="events")
-    at = models.DateTimeField("em", auto_now_add=True)
-    on = models.DateField("data")
     kind = models.CharField("evento", max_length=24, choices=EventKind.choices)
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+")
-    actor_name = models.CharField("por", max_length=150)
-    state_from = models.CharField("de", max_length=24, blank=True)
-    state_to = models.CharField("para", max_length=24, blank=True)
-    note = models.TextField("observação", blank=True)
-    data = models.JSONField("dados", default=dict, blank=True)
 
     class Meta:
         verbose_name = "evento do requerimento"
         verbose_name_plural = "eventos do requerimento"
         ordering = ["at", "pk"]
-
-    def __str__(self) -> str:
-        return f"{self.get_kind_display()} em {self.on:%d/%m/%Y}"
 
 
 class Permit(models.Model):
@@ -217,6 +176,9 @@ class Permit(models.Model):
     closed_reason = models.CharField("motivo do encerramento", max_length=500, blank=True)
     qr_token = models.CharField("código de verificação", max_length=64, unique=True, default=new_qr_token)
     decision = models.JSONField("decisão da lei", default=dict, blank=True)
+    # The last document-driven status recorded (apps.licensing.standing): what the audit trail and the platform
+    # feed were told, so the next change is recorded once. Empty: regular by its documents.
+    standing = models.JSONField("situação documental registrada", default=dict, blank=True)
 
     objects = PermitQuerySet.as_manager()
 

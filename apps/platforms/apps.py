@@ -7,5 +7,5 @@ class PlatformsConfig(AppConfig):
     verbose_name = "Plataformas de aplicativo (API, substituições e cadastros)"
 
     def ready(self) -> None:
-        from apps.platforms import demo, menu, permissions  # noqa: F401  (registrations run on import)
+        from apps.platforms import menu, permissions  # noqa: F401  (registrations run on import)
         from apps.platforms.api import schema  # noqa: F401  (OpenAPI security scheme)

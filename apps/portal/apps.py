@@ -7,4 +7,4 @@ class PortalConfig(AppConfig):
     verbose_name = "Portal do autorizatário e do condutor"
 
     def ready(self) -> None:
-        from apps.portal import demo, menu, permissions  # noqa: F401  (registrations run on import)
+        from apps.portal import menu, permissions  # noqa: F401  (registrations run on import)

@@ -7,4 +7,4 @@ class PublicConfig(AppConfig):
     verbose_name = "Consulta pública, denúncias e dados abertos"
 
     def ready(self) -> None:
-        from apps.public import cards, demo, menu, permissions  # noqa: F401  (registrations run on import)
+        from apps.public import cards, menu, permissions  # noqa: F401  (registrations run on import)

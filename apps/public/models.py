@@ -60,22 +60,6 @@ class LookupCount(models.Model):
         return f"{self.day:%d/%m/%Y} {self.get_via_display()} {self.get_result_display()}: {self.count}"
 
 
-class ComplaintSequence(models.Model):
-    """The last complaint number given in a municipality and year (locked while a number is taken)."""
-
-    municipality = models.ForeignKey(Municipality, on_delete=models.PROTECT, related_name="+")
-    year = models.PositiveSmallIntegerField()
-    last = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["municipality", "year"], name="complaint_sequence_one_per_year")
-        ]
-
-    def __str__(self) -> str:
-        return f"Denúncias de {self.year}: {self.last}"
-
-
 class ComplaintQuerySet(MunicipalityScopedQuerySet["Complaint"]):
     def for_queue(self) -> ComplaintQuerySet:
         return self.select_related("municipality", "permit", "handled_by").order_by("created_at", "pk")

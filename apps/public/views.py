@@ -15,13 +15,15 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from apps.audit.services import audit_personal_data_read
-from apps.public import lookups, opendata, pow, ratelimit, services
+from apps.public import exports, lookups, opendata, pow, ratelimit, services
 from apps.public.choices import OPEN_COMPLAINT_STATES, ComplaintState
 from apps.public.forms import ComplaintForm, ComplaintMoveForm, LookupForm
 from apps.public.models import Complaint
 from apps.public.verification import InvalidQuery, municipality_by_ibge
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from apps.web.exports import export_response, requested_format
+from outorga.routers import reads_from_replica
 
 COMPLAINT = "public.complaint"
 
@@ -39,6 +41,7 @@ COMPLAINTS_LIMITED = (
 
 
 @require_GET
+@reads_from_replica
 def search(request: HttpRequest) -> HttpResponse:
     """The phone-first page: type the plate (searched in every town) or the permit number (with its town)."""
     form = LookupForm(request.GET if "q" in request.GET else None)
@@ -66,6 +69,7 @@ def _complaint_town(outcome: lookups.Outcome, chosen: str) -> str:
 
 
 @require_GET
+@reads_from_replica
 def verify_token(request: HttpRequest, qr_token: str) -> HttpResponse:
     """The page the QR code printed on every permit opens (licensing.urls_public reserves the route)."""
     try:
@@ -147,6 +151,7 @@ def complaint_sent(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+@reads_from_replica
 def open_data(request: HttpRequest) -> HttpResponse:
     towns = [(m, opendata.published_on(m)) for m in Municipality.objects.order_by("name")]
     return render(request, "public/open_data.html", {"towns": towns, "fields": opendata.FIELDS})
@@ -181,6 +186,10 @@ def complaint_queue(request: HttpRequest, ibge_code: str) -> HttpResponse:
     show_closed = request.GET.get("encerradas") == "1"
     rows = Complaint.objects.for_user(request.user, "view").filter(municipality=municipality).for_queue()
     rows = rows if show_closed else rows.filter(state__in=OPEN_COMPLAINT_STATES)
+    if (fmt := requested_format(request)) is not None:
+        return export_response(
+            request, spec=exports.COMPLAINTS, rows=rows, municipality=municipality, fmt=fmt
+        )
     page = Paginator(rows, 25).get_page(request.GET.get("pagina"))
     context = {
         "municipality": municipality,

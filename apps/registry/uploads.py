@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.core.files.uploadedfile import UploadedFile
 
-from apps.registry.errors import refuse
+from apps.web.refusals import refuse
 
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
 # Leading bytes of each accepted format and the extension stored for it.
@@ -37,6 +37,8 @@ class CheckedUpload:
     extension: str
     size: int
     sha256: str
+    # The bytes themselves, written to the storage only after the transaction commits (apps.ops.storage).
+    content: bytes = field(repr=False, default=b"")
 
 
 def check_upload(upload: UploadedFile, field: str = "file") -> CheckedUpload:
@@ -55,7 +57,7 @@ def check_upload(upload: UploadedFile, field: str = "file") -> CheckedUpload:
                     "Arquivo: o arquivo está incompleto ou corrompido e não pode ser lido.",
                     "unreadable",
                 )
-            return CheckedUpload(content_type, extension, size, hashlib.sha256(content).hexdigest())
+            return CheckedUpload(content_type, extension, size, hashlib.sha256(content).hexdigest(), content)
     raise refuse(
         field, "Arquivo: envie um PDF, JPEG ou PNG (o conteúdo não corresponde a nenhum deles).", "unreadable"
     )

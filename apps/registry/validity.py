@@ -11,10 +11,10 @@ import lawcode
 from apps.lawconfig.engine import RegimeChoiceError, evaluate, regime_for
 from apps.registry.catalog import OWNER_PRESENTERS
 from apps.registry.choices import DocumentStatus
-from apps.registry.errors import refuse
 from apps.registry.lawfacts import document_fact, operator_facts
 from apps.registry.models import Document, Operator
 from apps.tenancy.models import Municipality
+from apps.web.refusals import refuse
 from lawcode.calendar import format_date_pt
 from lawcode.documents import PRESENTER_LABELS, DocumentKind
 from lawcode.errors import InvalidFactError, LawcodeError, MissingFactError, QuestionNotApplicableError

@@ -14,7 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from django.apps import apps as django_apps
 from django.db import transaction
+from django.utils.module_loading import autodiscover_modules
 
 from apps.accounts.choices import UserKind
 from apps.accounts.models import User
@@ -75,9 +77,19 @@ DemoSeeder = Callable[[DemoLog], None]
 _SEEDERS: list[DemoSeeder] = []
 
 
+_FINISHERS: list[DemoSeeder] = []
+
+
 def register_demo_seeder(seeder: DemoSeeder) -> DemoSeeder:
     if seeder not in _SEEDERS:
         _SEEDERS.append(seeder)
+    return seeder
+
+
+def register_demo_finisher(seeder: DemoSeeder) -> DemoSeeder:
+    """A seeder that works on what every other seeder created (e.g. the logins they listed): it runs last."""
+    if seeder not in _FINISHERS:
+        _FINISHERS.append(seeder)
     return seeder
 
 
@@ -100,9 +112,27 @@ def demo_cpf(number: int) -> str:
 def seed_demo() -> DemoLog:
     log = DemoLog()
     with transaction.atomic():
-        for seeder in _SEEDERS:
+        for seeder in demo_seeders():
             seeder(log)
     return log
+
+
+def demo_seeders() -> list[DemoSeeder]:
+    """Every app's seeders, in INSTALLED_APPS order, then in the order each `demo` module registers them.
+
+    The `demo` modules are imported here, when someone asks for demo data, and never by `ready()`: a production
+    process does not load the public demo passwords. Sorting by app keeps the order right even when a test imported
+    some app's `demo` module first (municipalities before the people in them, people before their permits).
+    """
+    autodiscover_modules("demo")
+    apps_in_order = [config.name for config in django_apps.get_app_configs()]
+
+    def position(seeder: DemoSeeder) -> int:
+        module = seeder.__module__.removesuffix(".demo")
+        return apps_in_order.index(module) if module in apps_in_order else len(apps_in_order)
+
+    # sorted() is stable: within an app, registration order
+    return sorted(_SEEDERS, key=position) + sorted(_FINISHERS, key=position)
 
 
 def _ensure_user(log: DemoLog, username: str, full_name: str, phone: str) -> User:

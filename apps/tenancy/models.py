@@ -214,3 +214,26 @@ class StaffInvitation(Invitation):
             "expires_at": self.expires_at,
             "invited_by": self.invited_by_id,
         }
+
+
+class Counter(models.Model):
+    """The last number given, per municipality, kind of number and year (applications, permits, autos, …).
+
+    One table serves every yearly sequence; `apps.tenancy.numbering.number_take` is the only writer. Its row
+    stays locked from the increment to the commit, so numbers are gapless and never repeat.
+    """
+
+    municipality = models.ForeignKey(Municipality, on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(max_length=32)
+    year = models.PositiveSmallIntegerField()
+    last = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["municipality", "kind", "year"], name="counter_one_per_kind_and_year"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.year}: {self.last}"

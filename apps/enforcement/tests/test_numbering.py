@@ -1,5 +1,5 @@
 """Auto numbers 'AI-NNNN/YYYY': sequential per municipality and year, no gap or duplicate when eight agents
-file at once (CaseSequence row lock + unique constraint). The race only exists on PostgreSQL."""
+file at once (tenancy.Counter row lock + unique constraint). The race only exists on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 from django.db import connection, connections
 
 from apps.accounts.models import User
-from apps.enforcement.models import CaseSequence, InfractionCase
+from apps.enforcement.models import InfractionCase
 from apps.enforcement.services import case_open
-from apps.tenancy.models import Municipality
+from apps.tenancy.models import Counter, Municipality
 
 from .conftest import RECORDED_AT
 from .test_case_open import FULL
@@ -52,4 +52,7 @@ def test_eight_agents_filing_at_once_get_every_number_exactly_once(
     assert [worker.exitcode for worker in workers] == [0] * PROCESSES
     numbers = sorted(InfractionCase.objects.values_list("number", flat=True))
     assert numbers == [f"AI-{n:04d}/2026" for n in range(1, PROCESSES * PER_PROCESS + 1)]
-    assert CaseSequence.objects.get(municipality=olimpia, year=2026).last == PROCESSES * PER_PROCESS
+    assert (
+        Counter.objects.get(municipality=olimpia, kind="infraction_case", year=2026).last
+        == PROCESSES * PER_PROCESS
+    )

@@ -7,9 +7,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.db import connection
 
-from apps.finance.models import FeeSchedule, GuideSequence, PaymentGuide
+from apps.finance.models import FeeSchedule, PaymentGuide
 from apps.finance.tests.conftest import DAY, issue_permit_guide
-from apps.tenancy.models import Municipality
+from apps.tenancy.models import Counter, Municipality
 
 WORKERS = 8
 
@@ -33,4 +33,4 @@ def test_eight_concurrent_issuers_get_distinct_consecutive_numbers(
         numbers = list(pool.map(lambda origin: _issue_in_own_connection(olimpia.pk, origin), range(1, 33)))
     assert sorted(numbers) == [f"{n:06d}/2026" for n in range(1, 33)]
     assert PaymentGuide.objects.count() == 32
-    assert GuideSequence.objects.get(municipality=olimpia, year=2026).last == 32
+    assert Counter.objects.get(municipality=olimpia, kind="payment_guide", year=2026).last == 32

@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from apps.audit.models import AuditEvent
 from apps.finance import pix
 from apps.finance.choices import FeeKind, GuideStatus, OriginType, PaymentMethod, RefundStatus
-from apps.finance.models import FeeSchedule, GuideSequence, Payment, PaymentGuide, Refund
+from apps.finance.models import FeeSchedule, Payment, PaymentGuide, Refund
 from apps.finance.origins import payment_handlers_replaced
 from apps.finance.services import (
     fee_guide_issue,
@@ -25,7 +25,7 @@ from apps.finance.services import (
 )
 from apps.finance.tests.conftest import DAY, add_patrocinio_ufm, configure_pix, issue_permit_guide
 from apps.finance.valuation import Charge
-from apps.tenancy.models import Municipality
+from apps.tenancy.models import Counter, Municipality
 
 pytestmark = pytest.mark.django_db
 
@@ -69,7 +69,7 @@ def test_the_inspection_fee_guide_fails_while_patrocinios_ufm_is_not_configured(
     assert "valor da UFM de Patrocínio em 02/03/2026 não está configurado" in message
     assert "administrador" in message
     assert not PaymentGuide.objects.exists()
-    assert not GuideSequence.objects.exists()  # nothing stored, not even a consumed number
+    assert not Counter.objects.exists()  # nothing stored, not even a consumed number
 
 
 def test_the_inspection_fee_guide_is_valued_once_an_administrator_adds_the_ufm(

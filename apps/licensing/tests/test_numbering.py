@@ -1,5 +1,5 @@
 """Permit numbers: 'NNNN/YYYY', sequential per municipality and year, with no gap or duplicate when many
-processes issue at once (PermitSequence row lock + unique constraint)."""
+processes issue at once (the tenancy.Counter row lock + unique constraint)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from django.db import IntegrityError, connection, connections, transaction
 
 from apps.licensing import services
 from apps.licensing.casebook import Case
-from apps.licensing.models import Application, Permit, PermitSequence
-from apps.licensing.numbering import format_number, take_next_number
+from apps.licensing.models import Application, Permit
 from apps.licensing.tests.conftest import AS_OF, issue_permit
-from apps.tenancy.models import Municipality
+from apps.tenancy.models import Counter, Municipality
+from apps.tenancy.numbering import format_number, number_take
 
 PROCESSES = 8
 PER_PROCESS = 5
@@ -30,16 +30,16 @@ def test_numbers_restart_each_year_and_are_separate_per_municipality(
     olimpia: Municipality, votuporanga: Municipality
 ) -> None:
     with transaction.atomic():
-        taken = [take_next_number(PermitSequence, olimpia, 2026) for _ in range(3)]
-        taken.append(take_next_number(PermitSequence, olimpia, 2027))
-        taken.append(take_next_number(PermitSequence, votuporanga, 2026))
+        taken = [number_take(kind="permit", municipality=olimpia, year=2026) for _ in range(3)]
+        taken.append(number_take(kind="permit", municipality=olimpia, year=2027))
+        taken.append(number_take(kind="permit", municipality=votuporanga, year=2026))
     assert taken == [1, 2, 3, 1, 1]
 
 
 @pytest.mark.django_db(transaction=True)
 def test_taking_a_number_outside_a_transaction_is_a_programming_error(olimpia: Municipality) -> None:
     with pytest.raises(RuntimeError, match="transaction.atomic"):
-        take_next_number(PermitSequence, olimpia, 2026)
+        number_take(kind="permit", municipality=olimpia, year=2026)
 
 
 @pytest.mark.django_db
@@ -91,4 +91,7 @@ def test_eight_processes_issuing_at_once_get_every_number_exactly_once(olimpia_p
     assert [worker.exitcode for worker in workers] == [0] * PROCESSES
     sequences = sorted(Permit.objects.filter(year=2026).values_list("sequence", flat=True))
     assert sequences == list(range(1, PROCESSES * PER_PROCESS + 1))  # no duplicate, no gap
-    assert PermitSequence.objects.get(municipality=olimpia_pf.operator.municipality, year=2026).last == 40
+    assert (
+        Counter.objects.get(municipality=olimpia_pf.operator.municipality, kind="permit", year=2026).last
+        == 40
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -147,11 +148,14 @@ def test_driver_link_checks_dates_category_and_duplicates(joao_operator: Operato
     assert Driver.objects.count() == 1
 
 
-def test_document_upload_stores_file_and_engine_validity(kombi: Vehicle) -> None:
-    document = document_upload(
-        actor=None, owner=kombi, kind="crlv", upload=pdf_upload(), issue_date=dt.date(2026, 1, 10),
-        expiry_date=dt.date(2026, 12, 31), as_of=AS_OF,
-    )  # fmt: skip
+def test_document_upload_stores_file_and_engine_validity(
+    kombi: Vehicle, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):  # the file is written once the upload commits
+        document = document_upload(
+            actor=None, owner=kombi, kind="crlv", upload=pdf_upload(), issue_date=dt.date(2026, 1, 10),
+            expiry_date=dt.date(2026, 12, 31), as_of=AS_OF,
+        )  # fmt: skip
     assert document.valid_until == dt.date(2026, 12, 31) and document.status == "valid"
     assert document.decision["question"] == "document_validity"
     assert document.content_type == "application/pdf" and document.file.name.startswith(
@@ -299,3 +303,20 @@ def test_regime_without_bans_never_refuses_registration(patrocinio: Municipality
     operator = operator_create(actor=None, municipality=patrocinio, regime_id="patrocinio_mg_aplicativo",
                                person=person, as_of=AS_OF)  # fmt: skip
     assert operator.status == "pending"
+
+
+@pytest.mark.parametrize("validator", ["validate_plate", "validate_renavam", "validate_cpf"])
+def test_a_bug_in_an_identifier_validator_is_not_reported_as_bad_input(
+    olimpia: Municipality, monkeypatch: pytest.MonkeyPatch, validator: str
+) -> None:
+    """Only the validator's own ValidationError means "invalid input"; any other error is a bug and must surface."""
+
+    def broken(value: str) -> str:
+        raise TypeError("bug")
+
+    monkeypatch.setattr(f"apps.registry.identifiers.{validator}", broken)
+    with pytest.raises(TypeError):
+        vehicle_create(
+            actor=None, municipality=olimpia, as_of=AS_OF, **vehicle_fields(owner_document="52998224725")
+        )
+    assert not Vehicle.objects.exists()

@@ -65,3 +65,30 @@ def test_it_refuses_to_run_in_production_without_force() -> None:
     assert not Municipality.objects.exists()
     call_command("seed_demo", "--force", stdout=StringIO())
     assert Municipality.objects.count() == 4
+
+
+def test_demo_modules_are_loaded_only_when_demo_data_is_asked_for() -> None:
+    """A production process never imports the demo seeders (and their public passwords) at start-up."""
+    import subprocess
+    import sys
+
+    code = (
+        "import django, os, sys; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'outorga.settings'); django.setup();"
+        "loaded = sorted(m for m in sys.modules if m.startswith('apps.') and m.endswith('.demo'));"
+        "print(','.join(loaded))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == ""
+
+
+def test_seeders_run_in_app_order_whatever_was_imported_first() -> None:
+    import apps.finance.demo  # noqa: F401  (imported before the municipalities' seeder on purpose)
+    from apps.tenancy.demo import demo_seeders
+
+    modules = [seeder.__module__ for seeder in demo_seeders()]
+    first_of = {module: modules.index(module) for module in reversed(modules)}
+    assert modules[0] == "apps.tenancy.demo"
+    assert first_of["apps.registry.demo"] < first_of["apps.finance.demo"] < first_of["apps.licensing.demo"]
+    assert (
+        modules[-1] == "apps.accounts.demo"
+    )  # the authenticators go to the logins every other seeder listed
