@@ -5,6 +5,7 @@ entered service; the agent draws up the auto or dismisses the finding, both audi
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -24,6 +25,18 @@ from apps.licensing.sweep import run_sweep
 from apps.tenancy.models import Municipality
 
 pytestmark = pytest.mark.django_db
+
+
+def _before(event: AuditEvent) -> dict[str, Any]:
+    assert isinstance(event.before, dict)
+    return event.before
+
+
+def _after(event: AuditEvent) -> dict[str, Any]:
+    assert isinstance(event.after, dict)
+    return event.after
+
+
 D = dt.date
 
 
@@ -66,7 +79,7 @@ def test_a_missed_august_is_kept_once_with_its_penalty_and_article(votuporanga_c
     )
     assert "art. 4º, § 5º" in missed.basis and "135 UFM" in missed.message
     event = AuditEvent.objects.get(action="missedinspection.found", object_id=str(missed.pk))
-    assert event.after["due_month"] == "2026-08" and event.after["infraction_code"] == "VOT-4-PAR5"
+    assert _after(event)["due_month"] == "2026-08" and _after(event)["infraction_code"] == "VOT-4-PAR5"
     assert run_sweep(D(2026, 9, 3))["missed_inspections"] == 0  # idempotent: the same miss is not kept twice
     assert MissedInspection.objects.count() == 1
 
@@ -118,7 +131,7 @@ def test_the_agent_dismisses_with_a_reason(votuporanga_case: Case, agent_votupor
     )
     assert done.state == "dismissed" and "laudo" in done.dismissal_reason
     event = AuditEvent.objects.get(action="missedinspection.dismiss", object_id=str(missed.pk))
-    assert event.before["state"] == "pending" and event.after["state"] == "dismissed"
+    assert _before(event)["state"] == "pending" and _after(event)["state"] == "dismissed"
     assert find_missed_inspections(D(2026, 9, 5)) == 0  # a dismissed miss is not found again
 
 
