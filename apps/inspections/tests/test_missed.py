@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from apps.accounts.models import User
@@ -141,17 +143,13 @@ def test_a_regime_without_a_calendar_penalty_keeps_nothing(olimpia_case: Case, p
 
 
 def _url(name: str, municipality: Municipality, *args: int) -> str:
-    from django.urls import reverse
-
     return reverse(f"inspections:{name}", args=[municipality.ibge_code, *args])
 
 
 def test_the_agent_sees_the_miss_and_draws_up_the_auto_from_the_page(
-    votuporanga_case: Case, votuporanga: Municipality, agent_votuporanga_client: object
+    votuporanga_case: Case, votuporanga: Municipality, agent_votuporanga_client: Client
 ) -> None:
-    from django.test import Client
-
-    client: Client = agent_votuporanga_client  # type: ignore[assignment]
+    client = agent_votuporanga_client
     issue_permit(votuporanga_case)
     find_missed_inspections(D(2026, 9, 2))
     missed = MissedInspection.objects.get()
@@ -167,17 +165,41 @@ def test_the_agent_sees_the_miss_and_draws_up_the_auto_from_the_page(
 
 
 def test_other_municipalities_and_outsiders_get_404(
-    votuporanga_case: Case, votuporanga: Municipality, analyst_olimpia_client: object, outsider_client: object
+    votuporanga_case: Case, votuporanga: Municipality, analyst_olimpia_client: Client, outsider_client: Client
 ) -> None:
-    from django.test import Client
-
     issue_permit(votuporanga_case)
     find_missed_inspections(D(2026, 9, 2))
     missed = MissedInspection.objects.get()
     for client in (analyst_olimpia_client, outsider_client):
-        assert isinstance(client, Client)
         assert client.get(_url("missed", votuporanga)).status_code == 404
         assert client.post(_url("missed_confirm", votuporanga, missed.pk)).status_code == 404
         assert client.post(_url("missed_dismiss", votuporanga, missed.pk), {"reason": "x"}).status_code == 404
     missed.refresh_from_db()
     assert missed.state == "pending"
+
+
+def test_the_agents_home_card_counts_the_pending_misses(
+    votuporanga_case: Case,
+    votuporanga: Municipality,
+    agent_votuporanga_client: Client,
+    agent_votuporanga: User,
+) -> None:
+    home = reverse("municipality_home", args=[votuporanga.ibge_code])
+    issue_permit(votuporanga_case)
+    assert all(
+        card.key != "missed_inspections" for card in agent_votuporanga_client.get(home).context["cards"]
+    )
+    find_missed_inspections(D(2026, 9, 2))
+    card = next(
+        c for c in agent_votuporanga_client.get(home).context["cards"] if c.key == "missed_inspections"
+    )
+    assert {item.label: item.value for item in card.items} == {"Aguardando o agente": 1}
+    missed_inspection_dismiss(
+        missed=MissedInspection.objects.get(),
+        actor=agent_votuporanga,
+        as_of=D(2026, 9, 3),
+        reason="Laudo do DETRAN apresentado.",
+    )
+    assert all(
+        card.key != "missed_inspections" for card in agent_votuporanga_client.get(home).context["cards"]
+    )
