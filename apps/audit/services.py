@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 PERSONAL_DATA_READ = "personal_data.read"
 PERSONAL_DATA_EXPORT = "personal_data.export"
+PERSONAL_DATA_LIST_EXPORT = "personal_data.list_export"
 
 
 class AuditOutsideTransactionError(RuntimeError):
@@ -177,6 +178,31 @@ def audit_personal_data_read(
             actor=actor, municipality=municipality, action=PERSONAL_DATA_READ, obj=obj,
             after={"fields": sorted(set(fields))}, request_id=request_id,
         )  # fmt: skip
+
+
+def audit_list_export(
+    *,
+    actor: AbstractBaseUser | AnonymousUser,
+    municipality: Municipality | None,
+    list_name: str,
+    fields: Iterable[str],
+    filters: dict[str, str],
+    fmt: str,
+    request_id: str,
+) -> AuditEvent:
+    """Record that a staff member downloaded a list whose columns hold personal data, with the filters used.
+
+    Its own small transaction, as for a read: the download itself changes nothing.
+    """
+    with transaction.atomic():
+        return audit_record(
+            actor=actor,
+            municipality=municipality,
+            action=PERSONAL_DATA_LIST_EXPORT,
+            object_type=f"export.{list_name}",
+            after={"fields": list(fields), "filters": filters, "format": fmt},
+            request_id=request_id,
+        )
 
 
 # --- data-subject requests (LGPD arts. 18–19) --------------------------------------------------------------

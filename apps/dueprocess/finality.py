@@ -9,7 +9,6 @@ import datetime as dt
 from decimal import Decimal
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from apps.audit.services import audit_record
@@ -25,6 +24,7 @@ from apps.finance.choices import GuideStatus
 from apps.finance.formatting import brl
 from apps.finance.services import guide_cancel, refund_create
 from apps.tenancy.querysets import user_can
+from apps.web.refusals import refuse
 from lawcode import Decision
 from lawcode.penalties import PenaltyKind
 
@@ -35,10 +35,6 @@ __all__ = [
     "sanction_annul",
     "sanction_condemn_first",
 ]
-
-
-def refuse(field: str, message: str) -> ValidationError:
-    return ValidationError({field: message})
 
 
 def _date(value: Any) -> dt.date | None:

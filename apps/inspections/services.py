@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -27,10 +26,7 @@ from apps.licensing.choices import PERMIT_IN_FORCE_STATES
 from apps.licensing.models import Application, Permit
 from apps.registry.models import Vehicle
 from apps.tenancy.choices import Role
-
-
-def refuse(field: str, message: str) -> ValidationError:
-    return ValidationError({field: message})
+from apps.web.refusals import refuse
 
 
 @dataclass(frozen=True)

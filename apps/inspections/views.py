@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from apps.accounts.models import User
 from apps.inspections import calendar as cal
-from apps.inspections import services
+from apps.inspections import exports, services
 from apps.inspections.cards import overdue_filter
 from apps.inspections.choices import InspectionResult, MissedState
 from apps.inspections.forms import (
@@ -39,6 +39,7 @@ from apps.registry.models import Vehicle
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from apps.web.exports import export_response, requested_format
 
 MODEL = "inspections.inspection"
 
@@ -238,11 +239,21 @@ def calendar_view(request: HttpRequest, ibge_code: str) -> HttpResponse:
         if form.is_valid()
         else (today.year, today.month)
     )
+    if (fmt := requested_format(request)) is not None:
+        rows = _month_inspections(request, municipality, year, month)
+        return export_response(
+            request, spec=exports.INSPECTIONS, rows=rows, municipality=municipality, fmt=fmt
+        )
     sections = [_calendar_section(request, municipality, regime_id, today, year, month)
                 for regime_id in municipality.regimes or []]  # fmt: skip
     context = {**_menu(request, municipality), "form": form, "year": year, "month": month, "sections": sections,
                "month_label": cal.MONTHS_PT[month - 1], "today": today, **_neighbours(year, month)}  # fmt: skip
     return render(request, "inspections/calendar.html", context)
+
+
+def _month_inspections(request: HttpRequest, municipality: Municipality, year: int, month: int) -> Any:
+    rows = Inspection.objects.for_user(request.user, "view").filter(municipality=municipality)
+    return rows.filter(scheduled_for__year=year, scheduled_for__month=month).order_by("scheduled_for", "pk")
 
 
 def _calendar_section(request: HttpRequest, municipality: Municipality, regime_id: str, today: dt.date, year: int,

@@ -36,6 +36,7 @@ from apps.licensing.choices import (
     ReminderTarget,
 )
 from apps.licensing.models import Application, ApplicationEvent, Permit, Reminder
+from apps.licensing.services import permit_standing_record
 from apps.registry.catalog import kind_labels
 from apps.registry.choices import DocumentStatus
 from apps.registry.models import Document
@@ -190,6 +191,16 @@ def expire_documents(as_of: dt.date) -> int:
         action="document.expired",
         audited=DOCUMENT_AUDITED,
         changes={"status": DocumentStatus.EXPIRED},
+    )
+
+
+def record_standings(as_of: dt.date) -> int:
+    """After documents expire: each active permit whose document-driven status changed today gets it recorded
+    and audited (permit_standing_record), so the public page, the platforms' check and their feed agree."""
+    active = Permit.objects.filter(state=PermitState.ACTIVE).select_related("municipality").order_by("pk")
+    return sum(
+        permit_standing_record(permits=batch, actor=None, as_of=as_of)
+        for batch in _batches(active.iterator(chunk_size=BATCH), 500)
     )
 
 
@@ -391,6 +402,7 @@ STEPS: tuple[Step, ...] = (
     Step("suspensions_lifted", "Suspensões encerradas", lift_suspensions, 100),
     Step("permits_expired", "Alvarás vencidos", expire_permits, 110),
     Step("documents_expired", "Documentos vencidos", expire_documents, 120),
+    Step("standings_recorded", "Situação documental dos alvarás", record_standings, 125),
     Step("inspections_overdue", "Vistorias atrasadas", flag_overdue_inspections, 130),
     Step("applications_archived", "Requerimentos arquivados", archive_past_cure, 140),
     Step("applications_denied_after_inspection", "Requerimentos indeferidos após vistoria reprovada",

@@ -14,7 +14,17 @@ from typing import Any, Protocol
 
 import lawcode
 from apps.registry.choices import OperatorKind
-from apps.registry.models import Attendant, Ban, Company, Document, Driver, Operator, Person, Vehicle
+from apps.registry.models import (
+    Attendant,
+    Ban,
+    Company,
+    Document,
+    Driver,
+    Operator,
+    Person,
+    TrafficRecordConfirmation,
+    Vehicle,
+)
 from lawcode import facts as f
 
 # apps.licensing application kinds → the engine's PermitApplication.kind.
@@ -54,7 +64,21 @@ def person_facts(person: Person, *, as_of: dt.date, driver: Driver | None = None
         name=person.name, birth_date=person.birth_date, cnh=_cnh(driver),
         documents=_documents(person.documents.all(), as_of), resident_municipality=person.city or None,
         course_completed=(course is not None and course <= as_of) if driver is not None else None,
+        traffic_infractions=traffic_infractions_fact(person, as_of=as_of),
     )  # fmt: skip
+
+
+def traffic_infractions_fact(person: Person, *, as_of: dt.date) -> tuple[f.TrafficInfraction, ...] | None:
+    """The infractions of the latest record an analyst confirmed from a document issued by ``as_of``; None
+    (unknown, never "no infractions") when nobody confirmed one — declarations alone are not facts."""
+    confirmation = TrafficRecordConfirmation.objects.filter(person=person).known_on(as_of).first()
+    if confirmation is None:
+        return None
+    entries = [
+        f.from_dict(f.TrafficInfraction, {"date": e["date"], "severity": e["severity"]})
+        for e in confirmation.infractions
+    ]
+    return tuple(e for e in entries if e.date <= as_of)
 
 
 def _cnh(driver: Driver | None) -> f.CNH | None:
