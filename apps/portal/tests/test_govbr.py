@@ -80,7 +80,8 @@ def shown(response: Any) -> list[str]:
 
 def signed_in_user(client: Client) -> User | None:
     response = client.get(reverse("portal:home"))
-    return response.wsgi_request.user if response.status_code == 200 else None
+    user = response.wsgi_request.user
+    return user if response.status_code == 200 and isinstance(user, User) else None
 
 
 def cpf_of(case: Case) -> str:
@@ -109,7 +110,7 @@ def test_a_holder_with_a_portal_account_signs_in_with_gov_br(
     # The token request carried the PKCE verifier and the client secret; the provider checked both.
     assert govbr.token_requests[-1]["code_verifier"]
     login = AuditEvent.objects.filter(action="auth.login", object_id=str(alice.user.pk)).latest("pk")
-    assert login.after["path"] == reverse("portal:govbr-callback")
+    assert login.after is not None and login.after["path"] == reverse("portal:govbr-callback")
 
 
 def test_a_registered_driver_without_a_login_gets_one_tied_to_the_record(
