@@ -174,3 +174,25 @@ def next_expiring(documents: QuerySet[Document], as_of: dt.date) -> DocumentLine
     if document is None or document.valid_until is None:
         return None
     return DocumentLine(document, decision_reason(document.decision), (document.valid_until - as_of).days)
+
+
+@dataclass(frozen=True)
+class DrivingRecordLine:
+    """One driver's record as the portal shows it: the declared infractions and the latest confirmation."""
+
+    driver: Driver
+    declared: list[Any]
+    confirmation: Any
+
+
+def driving_record_lines(drivers: QuerySet[Driver]) -> list[DrivingRecordLine]:
+    lines = []
+    for driver in drivers:
+        person = driver.person
+        latest = (
+            person.traffic_records.select_related("document").order_by("-document__issue_date", "-id").first()
+        )
+        lines.append(
+            DrivingRecordLine(driver, list(person.traffic_infractions.order_by("-date", "-id")), latest)
+        )
+    return lines

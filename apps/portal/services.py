@@ -28,23 +28,22 @@ from apps.enforcement.models import InfractionCase
 from apps.jobs.services import MailDraft, mail_queue
 from apps.licensing.models import Application
 from apps.licensing.services import application_create, application_submit
+from apps.ops.storage import attach_after_commit
 from apps.portal.choices import PORTAL_APPLICATION_KINDS, PortalInvitationVia, PortalRole
 from apps.portal.models import AppealAttachment, PortalAccount, PortalInvitation
 from apps.registry.choices import OperatorStatus
-from apps.registry.models import Attendant, Document, Driver, Operator, Person
+from apps.registry.models import Attendant, Document, Driver, Operator, Person, TrafficInfraction
 from apps.registry.services import document_upload
+from apps.registry.traffic import traffic_infraction_declare
 from apps.registry.uploads import CheckedUpload, check_upload
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import user_can
 from apps.tenancy.services import check_new_password, check_username_free, invitation_link
 from apps.tenancy.tokens import INVITATION_VALIDITY, new_token, token_digest
+from apps.web.refusals import refuse
 
 ACCOUNT = "portal.portalaccount"
 MAX_ATTACHMENTS = 5
-
-
-def refuse(field: str, message: str) -> ValidationError:
-    return ValidationError({field: message})
 
 
 # --- accounts (staff) -------------------------------------------------------------------------------------
@@ -421,6 +420,30 @@ def portal_document_renew(
 
 
 @transaction.atomic
+def portal_traffic_infraction_declare(
+    *,
+    account: PortalAccount,
+    driver: Driver,
+    date: dt.date,
+    severity: str,
+    as_of: dt.date,
+    description: str = "",
+) -> TrafficInfraction:
+    """The applicant declares an infraction on a driver's record (one the account can see); it counts for the
+    law only once the analyst confirms the record from a document."""
+    if driver.operator_id != account.operator_id:
+        raise refuse("driver", "Condutor: não é condutor desta autorização.")
+    return traffic_infraction_declare(
+        actor=account.user,
+        person=driver.person,
+        date=date,
+        severity=severity,
+        as_of=as_of,
+        description=description,
+    )
+
+
+@transaction.atomic
 def portal_application_start(
     *, account: PortalAccount, kind: str, as_of: dt.date, **targets: Any
 ) -> Application:
@@ -449,7 +472,7 @@ def portal_appeal_file(
     checked = _checked_attachments(attachments)
     appeal = appeal_file(case=case, instance=instance, filed_on=as_of, text=text, actor=account.user,
                          as_of=as_of, via_portal=True, appellant_name=account.operator.holder_name)  # fmt: skip
-    _store_attachments(appeal, account, list(zip(attachments, checked, strict=True)))
+    _store_attachments(appeal, account, checked)
     return appeal
 
 
@@ -459,21 +482,12 @@ def _checked_attachments(attachments: Sequence[UploadedFile]) -> list[CheckedUpl
     return [check_upload(upload, "attachments") for upload in attachments]
 
 
-def _store_attachments(
-    appeal: Appeal, account: PortalAccount, files: list[tuple[UploadedFile, CheckedUpload]]
-) -> None:
-    saved: list[AppealAttachment] = []
-    try:
-        for upload, checked in files:
-            row = AppealAttachment(municipality=account.municipality, appeal=appeal,
-                                   content_type=checked.content_type, size_bytes=checked.size,
-                                   sha256=checked.sha256, uploaded_by=account.user)  # fmt: skip
-            row.file.save(f"anexo{checked.extension}", upload, save=False)
-            saved.append(row)
-            row.save()
-            audit_record(actor=account.user, municipality=account.municipality, action="portal.appeal.attach",
-                         obj=row, after=row.audit_snapshot())  # fmt: skip
-    except Exception:
-        for row in saved:
-            row.file.delete(save=False)
-        raise
+def _store_attachments(appeal: Appeal, account: PortalAccount, files: list[CheckedUpload]) -> None:
+    for checked in files:
+        row = AppealAttachment(municipality=account.municipality, appeal=appeal,
+                               content_type=checked.content_type, size_bytes=checked.size,
+                               sha256=checked.sha256, uploaded_by=account.user)  # fmt: skip
+        attach_after_commit(row.file, f"anexo{checked.extension}", checked.content)
+        row.save()
+        audit_record(actor=account.user, municipality=account.municipality, action="portal.appeal.attach",
+                     obj=row, after=row.audit_snapshot())  # fmt: skip

@@ -17,6 +17,7 @@ urlpatterns = [
     path("portal/alvaras/<int:pk>/pdf/", views.permit_pdf, name="permit-pdf"),
     path("portal/documentos/", views.documents, name="documents"),
     path("portal/documentos/<int:pk>/renovar/", views.document_renew, name="document-renew"),
+    path("portal/prontuarios/", views.driving_records, name="driving-records"),
     path("portal/requerimentos/", views.applications, name="applications"),
     path("portal/requerimentos/novo/", views.application_new, name="application-new"),
     path("portal/requerimentos/<int:pk>/", views.application_detail, name="application"),

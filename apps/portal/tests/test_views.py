@@ -285,12 +285,13 @@ def test_the_holder_sees_and_pays_a_fine_but_never_another_operators(
 
 def test_the_judge_downloads_a_portal_attachment_and_others_get_404(
     alice_client: Client, alice_case: Case, make_case: Callable[..., InfractionCase], judge_olimpia: User,
-    agent_olimpia: User,
+    agent_olimpia: User, django_capture_on_commit_callbacks: Callable[..., Any],
 ) -> None:  # fmt: skip
     auto = make_case(alice_case, dt.date.today() - dt.timedelta(days=1))
-    alice_client.post(
-        reverse("portal:case", args=[auto.pk]), {"text": "Razões.", "attachments": [pdf_upload()]}
-    )
+    with django_capture_on_commit_callbacks(execute=True):  # the file is written once the appeal commits
+        alice_client.post(
+            reverse("portal:case", args=[auto.pk]), {"text": "Razões.", "attachments": [pdf_upload()]}
+        )
     attachment = AppealAttachment.objects.get(appeal__case=auto)
     url = reverse("portal:staff-attachment", args=["3533908", attachment.pk])
     judge = Client()
