@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -169,7 +170,7 @@ def my_cases(request: HttpRequest, ibge_code: str) -> HttpResponse:
 
 @login_required
 @require_GET
-def case_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
+def case_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
     municipality = _municipality(request, ibge_code)
     rows = InfractionCase.objects.for_user(request.user, "view").filter(municipality=municipality)
     state = request.GET.get("situacao", "")
