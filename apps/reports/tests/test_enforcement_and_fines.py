@@ -10,17 +10,9 @@ import pytest
 
 from apps.accounts.models import User
 from apps.dueprocess.fines import fine_issue
-from apps.dueprocess.tests.conftest import _pix, finance_olimpia  # noqa: F401  (fixture reuse)
 from apps.dueprocess.tests.helpers import final_without_appeal, notify, open_case
 from apps.enforcement.choices import NoticePurpose
-from apps.enforcement.tests.conftest import (  # noqa: F401  (fixture reuse)
-    _media_root,
-    agent_olimpia,
-    judge_olimpia,
-    olimpia_licensed,
-)
 from apps.finance.models import PaymentGuide
-from apps.licensing.tests.conftest import _votuporanga_fleet_cap  # noqa: F401
 from apps.reports import selectors as s
 from apps.tenancy.models import Municipality
 
@@ -33,9 +25,9 @@ def fined(
     olimpia: Municipality,
     agent_olimpia: User,
     judge_olimpia: User,
-    finance_olimpia: User,  # noqa: F811
+    finance_olimpia: User,
     olimpia_licensed: Any,
-) -> PaymentGuide:  # noqa: F811
+) -> PaymentGuide:
     """One auto of March 2026, final without appeal, its fine issued on 25/03 and due on 24/04."""
     plate = olimpia_licensed[1].vehicle.plate
     case = open_case(olimpia, agent_olimpia, code="OLI-23-I", plate=plate, on=D(2026, 3, 12))

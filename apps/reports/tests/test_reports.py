@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 import subprocess
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from django.test import Client
@@ -25,11 +24,6 @@ from outorga.pytest_plugin import require_tools
 pytestmark = pytest.mark.django_db
 AS_OF = dt.date(2026, 3, 10)
 OLIMPIA = "3533908"
-
-
-@pytest.fixture(autouse=True)
-def _media_root(settings: Any, tmp_path: Any) -> None:
-    settings.MEDIA_ROOT = tmp_path / "media"
 
 
 @pytest.fixture
