@@ -46,6 +46,8 @@ ACTION_LABELS: dict[str, str] = {
     "data_subject_request.create": "Registro de requerimento de titular",
     "data_subject_request.progress": "Andamento de requerimento de titular",
     "data_subject_request.answer": "Resposta a requerimento de titular",
+    "file.tampered": "Arquivo recusado: conteúdo diferente do registrado",
+    "file.missing": "Arquivo recusado: não encontrado no armazenamento",
 }
 
 VERB_LABELS: dict[str, str] = {
@@ -78,6 +80,9 @@ FIELD_LABELS: dict[str, str] = {
     "municipality": "município",
     "role": "papel",
     "outcome": "resultado",
+    "file": "arquivo",
+    "sha256_recorded": "SHA-256 registrado",
+    "sha256_found": "SHA-256 encontrado",
     # Relations some models leave with Django's English default label.
     "person": "pessoa",
     "company": "empresa",

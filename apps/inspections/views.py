@@ -24,7 +24,7 @@ from apps.accounts.models import User
 from apps.inspections import calendar as cal
 from apps.inspections import exports, services
 from apps.inspections.cards import overdue_filter
-from apps.inspections.choices import InspectionResult
+from apps.inspections.choices import InspectionResult, MissedState
 from apps.inspections.forms import (
     ITEM_CHOICES,
     CalendarForm,
@@ -33,7 +33,7 @@ from apps.inspections.forms import (
     ScheduleForm,
     add_service_errors,
 )
-from apps.inspections.models import Inspection
+from apps.inspections.models import Inspection, MissedInspection
 from apps.inspections.presenters import checklist_rows, year_chart
 from apps.licensing.models import Application
 from apps.registry.models import Vehicle
@@ -273,3 +273,70 @@ def _neighbours(year: int, month: int) -> dict[str, tuple[int, int]]:
     previous = (year, month - 1) if month > 1 else (year - 1, 12)
     following = (year, month + 1) if month < 12 else (year + 1, 1)
     return {"previous": previous, "following": following}
+
+
+MISSED = "inspections.missedinspection"
+
+
+def _missed(request: HttpRequest, municipality: Municipality, pk: int, action: str) -> MissedInspection:
+    rows = MissedInspection.objects.select_related("vehicle", "permit", "case").filter(
+        municipality=municipality
+    )
+    return get_object_for_user_or_404(rows, request.user, action, pk=pk)
+
+
+@login_required
+@require_GET
+def missed_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    """Calendar inspections the daily sweep found missed: pending ones first, for the agent to confirm."""
+    municipality = _municipality(request, ibge_code)
+    if not user_can(request.user, municipality.pk, MISSED, "view"):
+        raise Http404("Registro não encontrado.")
+    rows = MissedInspection.objects.for_user(request.user, "view").filter(municipality=municipality)
+    rows = rows.select_related("vehicle", "permit", "case", "resolved_by")
+    context = {
+        **_menu(request, municipality),
+        "pending": list(rows.pending().order_by("due_month", "pk")),
+        "resolved": list(rows.exclude(state=MissedState.PENDING).order_by("-resolved_on", "-pk")[:50]),
+        "can_confirm": user_can(request.user, municipality.pk, MISSED, "change"),
+    }
+    return render(request, "inspections/missed.html", context)
+
+
+@login_required
+@require_POST
+def missed_confirm(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code)
+    missed = _missed(request, municipality, pk, "change")
+    try:
+        done = services.missed_inspection_confirm(
+            missed=missed,
+            actor=request.user,
+            recorded_at=timezone.now(),
+            agent_registration=request.POST.get("agent_registration", ""),
+        )
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect("inspections:missed", ibge_code)
+    assert done.case is not None
+    messages.success(request, f"Auto {done.case.number} lavrado ({done.basis}).")
+    return redirect("enforcement:case_detail", ibge_code, done.case.pk)
+
+
+@login_required
+@require_POST
+def missed_dismiss(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code)
+    missed = _missed(request, municipality, pk, "change")
+    try:
+        services.missed_inspection_dismiss(
+            missed=missed,
+            actor=request.user,
+            as_of=timezone.localdate(),
+            reason=request.POST.get("reason", ""),
+        )
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, "Vistoria não realizada descartada, com o motivo registrado.")
+    return redirect("inspections:missed", ibge_code)

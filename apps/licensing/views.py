@@ -35,7 +35,8 @@ from apps.licensing.forms import (
 )
 from apps.licensing.models import Application, Permit
 from apps.licensing.pdf import permit_pdf as render_permit_pdf
-from apps.licensing.presenters import application_timeline, available_actions, decision_view
+from apps.licensing.presenters import application_timeline, available_actions, decision_view, permit_lines
+from apps.licensing.standing import permit_standing
 from apps.licensing.urls_public import verify_path
 from apps.registry.models import Operator
 from apps.tenancy.models import Municipality
@@ -197,7 +198,9 @@ def _operator(request: HttpRequest, municipality: Municipality, operator_id: int
 def operator_permits(request: HttpRequest, ibge_code: str, operator_id: int) -> HttpResponse:
     municipality = _municipality(request, ibge_code, PERMIT)
     operator = _operator(request, municipality, operator_id, "view")
-    permits = Permit.objects.for_user(request.user, "view").filter(operator=operator).for_list()
+    permits = permit_lines(
+        Permit.objects.for_user(request.user, "view").filter(operator=operator).for_list(), _today()
+    )
     applications = Application.objects.for_user(request.user, "view").filter(operator=operator).for_list()
     context = {"municipality": municipality, "operator": operator, "permits": permits, "applications": applications,
                "can_create": user_can(request.user, municipality.pk, APPLICATION, "change")}  # fmt: skip
@@ -246,7 +249,8 @@ def permit_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
             municipality=municipality,
             fmt=fmt,
         )
-    context = {"municipality": municipality, "form": form, "page": _page(request, rows.order_by("-year", "-sequence")),
+    page = _page(request, rows.order_by("-year", "-sequence"))
+    context = {"municipality": municipality, "form": form, "page": page, "lines": permit_lines(page, _today()),
                "query": _query_without_page(request), "today": _today()}  # fmt: skip
     return render(request, "licensing/permit_list.html", context)
 
@@ -278,6 +282,7 @@ def permit_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse
         "verify_url": request.build_absolute_uri(verify_path(permit.qr_token)),
         "application_states": ApplicationState,
         "permit_notes": hooks.permit_notes(permit, timezone.localdate()),
+        "standing": permit_standing(permit, as_of=timezone.localdate()),
     }
     return render(request, "licensing/permit_detail.html", context)
 

@@ -16,11 +16,17 @@ from django.db import models
 from django.forms.models import fields_for_model
 
 from apps.registry.catalog import kind_choices
-from apps.registry.choices import DocumentStatus, DriverRole, OperatorKind, VehicleCategory
+from apps.registry.choices import (
+    DocumentStatus,
+    DriverRole,
+    InfractionSeverity,
+    OperatorKind,
+    VehicleCategory,
+)
 from apps.registry.models import Company, Document, Driver, Person, Vehicle
 from apps.registry.services import COMPANY_FIELDS, DRIVER_FIELDS, PERSON_FIELDS, VEHICLE_FIELDS
 from apps.registry.validity import detail_field, extra_field
-from apps.tenancy.regimes import regime_summary
+from apps.tenancy.regimes import regime_options
 from lawcode.documents import DocumentKind
 from lawcode.fields import FieldSpec
 
@@ -81,7 +87,7 @@ class OperatorForm(forms.Form):
 
     def __init__(self, *args: Any, regimes: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["regime_id"].choices = [(r, r) for r in regimes]  # type: ignore[attr-defined]
+        self.fields["regime_id"].choices = regime_options(regimes)  # type: ignore[attr-defined]
 
 
 class DriverForm(DriverFieldsForm):  # type: ignore[misc, valid-type]
@@ -248,13 +254,47 @@ class OperatorFilterForm(forms.Form):
         self, *args: Any, regimes: list[str], statuses: list[tuple[str, str]], **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["regime_id"].choices = [("", "Todos"), *((r, r) for r in regimes)]  # type: ignore[attr-defined]
+        self.fields["regime_id"].choices = [("", "Todos"), *regime_options(regimes)]  # type: ignore[attr-defined]
         self.fields["status"].choices = [("", "Todas"), *statuses]  # type: ignore[attr-defined]
+
+
+class TrafficInfractionForm(forms.Form):
+    """One CTB infraction on the driving record, as the applicant or the clerk declares it."""
+
+    date = forms.DateField(label="Data da infração", widget=DATE)
+    severity = forms.ChoiceField(label="Natureza (CTB art. 258)", choices=InfractionSeverity.choices)
+    description = forms.CharField(
+        label="Descrição (enquadramento no CTB)",
+        max_length=200,
+        required=False,
+        help_text="Ex.: art. 165 do CTB — dirigir sob influência de álcool.",
+    )
+
+
+class DocumentChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
+    def label_from_instance(self, obj: Any) -> str:
+        return f"{obj.get_kind_display()} — emitido em {obj.issue_date:%d/%m/%Y}"
+
+
+class TrafficRecordConfirmForm(forms.Form):
+    """The analyst names the person's document the record was read from (e.g. certidão de prontuário)."""
+
+    document = DocumentChoiceField(
+        label="Documento conferido",
+        queryset=Document.objects.none(),
+        help_text="As infrações declaradas até a data de emissão deste documento ficam confirmadas.",
+    )
+
+    def __init__(self, *args: Any, documents: models.QuerySet[Document], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["document"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = documents
 
 
 def regime_choices(regimes: list[str]) -> list[tuple[str, str]]:
     """The municipality's regimes by name (people never read the internal id)."""
-    return [("", "Todos"), *((regime, regime_summary(regime)[0]) for regime in regimes)]
+    return [("", "Todos"), *regime_options(regimes)]
 
 
 YES_NO_ALL = [("", "Todos"), ("sim", "Sim"), ("nao", "Não")]

@@ -11,13 +11,14 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Model
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
 from apps.audit.services import audit_personal_data_read
+from apps.ops.storage import stored_file_response
 from apps.registry import exports, services
 from apps.registry import forms as f
 from apps.registry import identifiers as ids
@@ -572,14 +573,21 @@ def document_upload(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespon
 
 @login_required
 @require_GET
-def document_file(request: HttpRequest, ibge_code: str, pk: int) -> FileResponse:
+def document_file(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponseBase:
     """The stored file, behind the same gate as every read (never a public MEDIA_URL)."""
     municipality = _municipality(request, ibge_code, "registry.document")
     document = get_object_for_user_or_404(Document.objects.filter(municipality=municipality), request.user, "view",
                                           pk=pk)  # fmt: skip
     extension = document.file.name.rsplit(".", 1)[-1]
-    return FileResponse(document.file.open("rb"), content_type=document.content_type,
-                        filename=f"{document.kind}-{document.pk}.{extension}")  # fmt: skip
+    return stored_file_response(
+        request,
+        row=document,
+        fieldfile=document.file,
+        sha256=document.sha256,
+        municipality=municipality,
+        content_type=document.content_type,
+        filename=f"{document.kind}-{document.pk}.{extension}",
+    )
 
 
 @login_required

@@ -177,7 +177,7 @@ def test_the_case_timeline_shows_the_due_process_deadlines(olimpia: Any, agent_o
 
 def test_paper_filing_keeps_checked_attachments_and_refuses_the_wrong_type(
     olimpia: Any, agent_olimpia: Any, olimpia_licensed: Any, analyst_olimpia_client: Any, outsider_client: Any,
-    settings: Any, tmp_path: Any,
+    settings: Any, tmp_path: Any, django_capture_on_commit_callbacks: Any,
 ) -> None:  # fmt: skip
     from django.core.files.uploadedfile import SimpleUploadedFile
 
@@ -193,7 +193,8 @@ def test_paper_filing_keeps_checked_attachments_and_refuses_the_wrong_type(
     pdf = SimpleUploadedFile(
         "defesa.pdf", b"%PDF-1.4\n" + b"0" * 64 + b"\n%%EOF\n", content_type="application/pdf"
     )
-    assert analyst_olimpia_client.post(url, {**data, "attachments": [pdf]}).status_code == 302
+    with django_capture_on_commit_callbacks(execute=True):  # the file is written once the appeal commits
+        assert analyst_olimpia_client.post(url, {**data, "attachments": [pdf]}).status_code == 302
     attachment = Appeal.objects.get().attachments.get()
     download = reverse("dueprocess:attachment", args=[olimpia.ibge_code, attachment.pk])
     assert b"".join(analyst_olimpia_client.get(download).streaming_content).startswith(b"%PDF")
