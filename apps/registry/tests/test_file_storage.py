@@ -201,3 +201,17 @@ def test_a_missing_file_is_refused_and_audited(
     assert response.status_code == 409
     assert "não foi encontrado no armazenamento" in response.content.decode()
     assert audited("file.missing")["sha256_found"] == ""
+
+
+# --- the same with real commits and rollbacks (no captured hooks): what a request in production does --------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_real_commit_writes_the_file_and_a_real_rollback_leaves_none(kombi: Vehicle, storage: Any) -> None:
+    committed = upload(kombi)  # document_upload's own transaction is the outermost one: it commits
+    assert all_names(storage) == [committed.file.name]
+    with pytest.raises(Rollback), transaction.atomic():
+        upload(kombi)
+        raise Rollback
+    assert all_names(storage) == [committed.file.name]
+    assert list(Document.objects.values_list("pk", flat=True)) == [committed.pk]
