@@ -54,7 +54,7 @@ def _find_in(municipality: Municipality, regime_id: str, as_of: dt.date) -> int:
         "pk", "municipality_id", "vehicle_id", "permit_id", "due_month", "infraction_code", "penalty", "basis"
     )
     return audit_rows(
-        saved,
+        saved,  # type: ignore[arg-type]  # the values() rows are plain dicts; mypy sees a TypedDict
         action="missedinspection.found",
         object_type="inspections.missedinspection",
         before=_nothing,

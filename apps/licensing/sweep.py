@@ -374,7 +374,7 @@ def _remind(
         audit_rows(
             batch,
             action=f"{target}.reminder",
-            object_type=REMINDED_TYPES[target],
+            object_type=REMINDED_TYPES[ReminderTarget(target)],
             before=_nothing,
             after=lambda row: {
                 "days_before": days,
