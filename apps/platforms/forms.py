@@ -28,7 +28,9 @@ class CredentialIssueForm(forms.Form):
 class RosterUploadForm(forms.Form):
     """A platform's roster file, sent by the secretariat on the platform's behalf."""
 
-    platform = forms.ModelChoiceField(label="Plataforma", queryset=None, empty_label="Escolha a plataforma")  # type: ignore[arg-type]
+    platform: forms.ModelChoiceField[Platform] = forms.ModelChoiceField(
+        label="Plataforma", queryset=Platform.objects.none(), empty_label="Escolha a plataforma"
+    )
     file = forms.FileField(
         label="Arquivo CSV",
         # The column names are the file's format, shown as data (<code>), not words of the page.
