@@ -66,7 +66,10 @@ class Person:
     birth_date: dt.date | None = None
     cnh: CNH | None = None
     documents: tuple[Document, ...] = ()
-    traffic_infractions: tuple[TrafficInfraction, ...] = ()
+    traffic_infractions: tuple[TrafficInfraction, ...] | None = None
+    """The driving record (CTB infractions) as confirmed from a document such as the DETRAN certidão de
+    prontuário; ``()`` is a confirmed clean record and None a record nobody confirmed: a rule that counts
+    infractions must then say the fact is unknown, never count zero."""
     resident_municipality: str | None = None
     course_completed: bool | None = None
     holds_other_jurisdiction_permit: bool | None = None
@@ -263,6 +266,9 @@ class InspectionFacts:
     fee_paid_on: dt.date | None = None
     year: int | None = None
     last_inspection: dt.date | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Answers to the regime's own questions about the inspection (facts.yaml, entity ``inspection``), e.g. the
+    day the vehicle entered service, before which no calendar inspection was owed."""
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,6 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 
@@ -37,6 +36,7 @@ from apps.licensing.models import (
 from apps.registry import lawfacts
 from apps.registry.models import Attendant, Company, Driver, Operator, Person, Vehicle
 from apps.tenancy.numbering import format_number, number_take
+from apps.web.refusals import refuse
 from lawcode import Decision
 
 S = ApplicationState
@@ -47,10 +47,6 @@ OPEN_BEFORE_DECISION = (
     S.AWAITING_FEE,
     S.AWAITING_INSPECTION,
 )
-
-
-def refuse(field: str, message: str) -> ValidationError:
-    return ValidationError({field: message})
 
 
 # --- creation ------------------------------------------------------------------------------------------

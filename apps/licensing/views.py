@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from apps.accounts.decorators import recent_authentication_required
 from apps.audit.services import audit_personal_data_read
 from apps.finance.models import FeeSchedule
-from apps.licensing import hooks, services
+from apps.licensing import exports, hooks, services
 from apps.licensing.choices import ApplicationState
 from apps.licensing.forms import (
     ApplicationCreateForm,
@@ -40,6 +40,7 @@ from apps.licensing.urls_public import verify_path
 from apps.registry.models import Operator
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from apps.web.exports import export_response, requested_format
 
 PAGE_SIZE = 25
 APPLICATION = "licensing.application"
@@ -81,6 +82,14 @@ def application_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
     rows = Application.objects.for_user(request.user, "view").filter(municipality=municipality).for_list()
     if form.is_valid():
         rows = form.apply(rows)
+    if (fmt := requested_format(request)) is not None:
+        return export_response(
+            request,
+            spec=exports.APPLICATIONS,
+            rows=rows.order_by("-year", "-sequence"),
+            municipality=municipality,
+            fmt=fmt,
+        )
     context = {"municipality": municipality, "form": form, "page": _page(request, rows.order_by("-year", "-sequence")),
                "query": _query_without_page(request)}  # fmt: skip
     template = (
@@ -231,6 +240,14 @@ def permit_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
     rows = Permit.objects.for_user(request.user, "view").filter(municipality=municipality).for_list()
     if form.is_valid():
         rows = form.apply(rows)
+    if (fmt := requested_format(request)) is not None:
+        return export_response(
+            request,
+            spec=exports.PERMITS,
+            rows=rows.order_by("-year", "-sequence"),
+            municipality=municipality,
+            fmt=fmt,
+        )
     page = _page(request, rows.order_by("-year", "-sequence"))
     context = {"municipality": municipality, "form": form, "page": page, "lines": permit_lines(page, _today()),
                "query": _query_without_page(request), "today": _today()}  # fmt: skip

@@ -25,5 +25,15 @@ class DeliveryState(models.TextChoices):
 
 
 class RosterImportState(models.TextChoices):
+    QUEUED = "queued", "Na fila"
+    READING = "reading", "Conferindo as linhas"
+    STORING = "storing", "Gravando o cadastro"
     IMPORTED = "imported", "Importado"
     REJECTED = "rejected", "Recusado (nada importado)"
+    FAILED = "failed", "Falhou (nada importado)"
+
+
+# An import in one of these states will not change any more.
+ROSTER_FINISHED = frozenset(
+    {RosterImportState.IMPORTED, RosterImportState.REJECTED, RosterImportState.FAILED}
+)

@@ -186,15 +186,19 @@ def _permits_for(query: Query) -> Iterable[Permit]:
         return rows.filter(qr_token=query.value)
     if query.via == LookupVia.PLATE:
         # An emergency driver's authorization rides on the vehicle's own permit, which answers for the plate.
-        # Both columns of the vehicle's (municipality, plate) unique index, or PostgreSQL scans the whole index.
-        vehicle_permits = rows.filter(
-            municipality=query.municipality,
-            vehicle__municipality=query.municipality,
-            vehicle__plate=query.value,
-        )
-        return vehicle_permits.exclude(kind=PermitKind.EMERGENCY)
+        return _plate_rows(rows, query).exclude(kind=PermitKind.EMERGENCY)
     sequence, year = query.value.split("/")
     return rows.filter(municipality=query.municipality, year=int(year), sequence=int(sequence))
+
+
+def _plate_rows(rows: Any, query: Query) -> Any:
+    """A plate is unique nationally: without a municipality it is looked up in all of them (vehicle_plate_idx);
+    with one, both columns of the vehicle's (municipality, plate) unique index, or PostgreSQL scans it whole."""
+    if query.municipality is None:
+        return rows.filter(vehicle__plate=query.value)
+    return rows.filter(
+        municipality=query.municipality, vehicle__municipality=query.municipality, vehicle__plate=query.value
+    )
 
 
 def _by_vehicle(permits: list[Permit]) -> dict[int, list[Permit]]:

@@ -12,13 +12,14 @@ from django.db import IntegrityError, models, transaction
 
 from apps.accounts.models import User
 from apps.audit.services import audit_record
+from apps.ops.storage import attach_after_commit
 from apps.registry import hooks, plausibility
 from apps.registry import identifiers as ids
 from apps.registry.choices import DocumentStatus, OperatorKind, OperatorStatus
-from apps.registry.errors import refuse
 from apps.registry.models import Attendant, Ban, Company, Document, Driver, Operator, Person, Vehicle
 from apps.registry.validity import ban_refusal, document_validity, extra_schema, typed_extra
 from apps.tenancy.models import Municipality
+from apps.web.refusals import refuse
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -493,7 +494,7 @@ def document_upload(
     details: dict[str, Any] | None = None,
     regime_id: str | None = None,
 ) -> Document:
-    """Store the file under MEDIA_ROOT and the engine's validity decision; a refusal stores nothing."""
+    """Store the engine's validity decision and, once committed, the file; a refusal stores nothing."""
     from apps.registry.uploads import check_upload
 
     _not_after(issue_date, as_of, "issue_date", "Data de emissão")
@@ -518,20 +519,16 @@ def document_upload(
         validity.stored,
         validity.status,
     )
-    document.file.save(f"documento{checked.extension}", upload, save=False)
-    try:
-        document.save()
-        audit_record(
-            actor=actor,
-            municipality=document.municipality,
-            action="registry.document.upload",
-            obj=document,
-            after=document.audit_snapshot(),
-        )
-        hooks.holdings_changed(actor, owner, as_of)
-    except Exception:
-        document.file.delete(save=False)
-        raise
+    attach_after_commit(document.file, f"documento{checked.extension}", checked.content)
+    document.save()
+    audit_record(
+        actor=actor,
+        municipality=document.municipality,
+        action="registry.document.upload",
+        obj=document,
+        after=document.audit_snapshot(),
+    )
+    hooks.holdings_changed(actor, owner, as_of)
     return document
 
 
