@@ -29,8 +29,8 @@ def test_a_lapsed_cnh_and_its_renewal_are_audited_checked_and_fed(
     api: Client, patrocinio: Municipality, driver_case: Case, patrocinio_permit: Permit, today: dt.date
 ) -> None:
     driver_update(actor=None, driver=driver_case.driver, as_of=today, cnh_expiry=today - dt.timedelta(days=1))
-    event = AuditEvent.objects.get(action="permit.standing")
-    assert event.after["status"] == "irregular" and "art. 12" in " ".join(event.after["articles"])
+    after = AuditEvent.objects.get(action="permit.standing").after or {}
+    assert after["status"] == "irregular" and "art. 12" in " ".join(after["articles"])
     cpf = driver_case.person.cpf
     [answer] = post_json(api, url(patrocinio.ibge_code, "checks/"), {"drivers": [cpf]}).json()["drivers"]
     assert (answer["authorized"], answer["status"]) == (False, "irregular")
@@ -50,7 +50,9 @@ def test_a_lapsed_cnh_and_its_renewal_are_audited_checked_and_fed(
 def test_the_sweep_records_a_lapse_once_and_the_feed_carries_it_once(
     patrocinio: Municipality, patrocinio_permit: Permit, today: dt.date
 ) -> None:
-    later = patrocinio_permit.vehicle.documents.get(kind="crlv").valid_until + dt.timedelta(days=1)
+    last_day = patrocinio_permit.vehicle.documents.get(kind="crlv").valid_until
+    assert last_day is not None
+    later = last_day + dt.timedelta(days=1)
     assert record_standings(later) == 1 and record_standings(later) == 0
     changes.capture(patrocinio, as_of=later)
     changes.capture(patrocinio, as_of=later)
