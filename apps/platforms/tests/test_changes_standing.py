@@ -11,7 +11,7 @@ from apps.audit.models import AuditEvent
 from apps.licensing import services
 from apps.licensing.casebook import Case
 from apps.licensing.models import Permit
-from apps.licensing.sweep import record_standings
+from apps.licensing.sweep import lift_suspensions, record_standings
 from apps.platforms import changes
 from apps.platforms.models import StatusChange
 from apps.platforms.tests.conftest import post_json, url
@@ -62,18 +62,24 @@ def test_the_sweep_records_a_lapse_once_and_the_feed_carries_it_once(
 
 
 def test_a_suspension_that_ran_its_course_is_fed_as_lifted_the_day_after(
-    api: Client, patrocinio: Municipality, patrocinio_permit: Permit, today: dt.date
+    patrocinio: Municipality, patrocinio_permit: Permit, today: dt.date
 ) -> None:
-    until = today + dt.timedelta(days=2)
-    services.permit_suspend(permit=patrocinio_permit, actor=None, as_of=today, until=until, reason="Auto 7")
-    changes.capture(patrocinio, as_of=until)
+    last_day = today - dt.timedelta(days=1)
+    services.permit_suspend(
+        permit=patrocinio_permit,
+        actor=None,
+        as_of=today - dt.timedelta(days=3),
+        until=last_day,
+        reason="Auto 7",
+    )
+    lift_suspensions(last_day)
+    changes.capture(patrocinio, as_of=last_day)
     assert not StatusChange.objects.filter(kind="lifted").exists()
-    changes.capture(patrocinio, as_of=until + dt.timedelta(days=1))
-    changes.capture(patrocinio, as_of=until + dt.timedelta(days=5))
+    lift_suspensions(today)
+    changes.capture(patrocinio, as_of=today)
+    changes.capture(patrocinio, as_of=today + dt.timedelta(days=5))
     lifted = StatusChange.objects.filter(kind="lifted")
-    assert [(c.permit_id, c.effective_on) for c in lifted] == [
-        (patrocinio_permit.pk, until + dt.timedelta(days=1))
-    ]
+    assert [(c.permit_id, c.effective_on) for c in lifted] == [(patrocinio_permit.pk, today)]
 
 
 def test_a_suspension_lifted_early_is_fed_once_from_the_audit_trail(
