@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings as django_settings
 from django.test import Client
 
 from apps.accounts.models import User
@@ -35,6 +36,11 @@ from apps.tenancy.services import membership_grant, municipality_create
 from lawcode.tests.hypothesis_profiles import load_profile
 
 load_profile()
+
+# Each process writes its request-metric sums every OPS_COUNTER_FLUSH_SECONDS. A request made where the database is
+# blocked (Schemathesis loads the OpenAPI schema at collection) must not try: in tests the sums wait for /metricas/
+# or for a test of the flush, which sets its own interval.
+django_settings.OPS_COUNTER_FLUSH_SECONDS = 24 * 3600
 
 PERSONA_PASSWORD = "senha-de-teste-123"
 

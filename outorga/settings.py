@@ -221,9 +221,9 @@ if DATABASE_REPLICA_URL:
         )
     # A dead replica must not hold a request for long: the health check gives up quickly and reads fall back.
     _replica["OPTIONS"] = {
-        **_replica["OPTIONS"],
+        **dict(_replica["OPTIONS"]),  # type: ignore[call-overload]
         "connect_timeout": env_int("DATABASE_REPLICA_CONNECT_TIMEOUT", 3),
-    }  # type: ignore[dict-item]
+    }
     DATABASES["replica"] = {**_replica, "TEST": {"MIRROR": "default"}}
     DATABASE_ROUTERS = ["outorga.routers.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -292,6 +292,7 @@ OIDC_OP_JWKS_ENDPOINT = env_str("GOVBR_OIDC_JWKS_ENDPOINT", f"{GOVBR_OIDC_ISSUER
 OIDC_RP_SIGN_ALGO = "RS256"
 OIDC_RP_SCOPES = "openid email profile govbr_confiabilidades"
 OIDC_USE_PKCE = True
+OIDC_TOKEN_USE_BASIC_AUTH = True  # gov.br authenticates the client at /token by HTTP Basic
 OIDC_USE_NONCE = True
 OIDC_AUTHENTICATION_CALLBACK_URL = "portal:govbr-callback"
 OIDC_CREATE_USER = False  # never: a CPF the municipality does not know is refused (apps.portal.govbr)
