@@ -151,7 +151,8 @@ def home(request: HttpRequest, scope: PortalScope) -> HttpResponse:
     today = timezone.localdate()
     running = scope.cases().exclude(state__in=(CaseState.CLOSED, CaseState.CANCELLED))
     open_cases = [(case, appeal_window(case, today)) for case in running]
-    return _render(request, scope, "home.html", today=today, permits=permit_lines(scope.permits_in_force(), today),
+    permits = permit_lines(scope.permits_in_force(), today, driver=scope.account.driver)
+    return _render(request, scope, "home.html", today=today, permits=permits,
                    drivers=scope.drivers(), attendants=scope.attendants(),
                    next_document=next_expiring(scope.documents(), today),
                    applications=scope.applications().filter(state__in=OPEN_STATES),
@@ -161,7 +162,7 @@ def home(request: HttpRequest, scope: PortalScope) -> HttpResponse:
 @require_GET
 @portal_view()
 def vehicles(request: HttpRequest, scope: PortalScope) -> HttpResponse:
-    permits = permit_lines(scope.permits(), timezone.localdate())
+    permits = permit_lines(scope.permits(), timezone.localdate(), driver=scope.account.driver)
     return _render(request, scope, "vehicles.html", vehicles=scope.vehicles(), permits=permits)
 
 
