@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
 
+from apps.accounts.actors import Actor
 from apps.accounts.choices import UserKind
 from apps.accounts.models import User
 from apps.accounts.services import password_check, user_create
@@ -46,7 +47,7 @@ def municipality_create(
 
 @transaction.atomic
 def municipality_public_contact_save(
-    *, actor: User, municipality: Municipality, contact: str
+    *, actor: Actor, municipality: Municipality, contact: str
 ) -> Municipality:
     """The secretariat's contact the public lookup shows; only the municipality's administrator sets it."""
     row = Municipality.objects.select_for_update().get(pk=municipality.pk)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from .conftest import sign_in
 from .ux_checks import axe_violations, check_page, same_site_links, watch_console
@@ -26,8 +26,8 @@ STAFF = [f"olimpia.{role}" for role in ROLES] + ["votuporanga.analista", "admin.
 PORTAL = ["olimpia.permissionario", "votuporanga.permissionario", "patrocinio.permissionario",
           "saojose.permissionario"]  # fmt: skip
 PAGES_PER_PERSONA = 14
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 @pytest.fixture
@@ -36,7 +36,7 @@ def demo(settings: Any, tmp_path: Any) -> None:
     call_command("seed_demo", "--force", stdout=io.StringIO())  # a throwaway test database
 
 
-def _context(browser: Browser, viewport: dict[str, int]) -> Any:
+def _context(browser: Browser, viewport: ViewportSize) -> Any:
     phone = viewport == PHONE
     return browser.new_context(locale="pt-BR", viewport=viewport, is_mobile=phone, has_touch=phone)
 
@@ -94,7 +94,7 @@ def test_every_persona_sees_portuguese_accessible_pages_without_errors(
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_the_public_lookup_has_no_wcag_violation_and_no_error(
-    browser: Browser, live_server: Any, demo: None, viewport: dict[str, int]
+    browser: Browser, live_server: Any, demo: None, viewport: ViewportSize
 ) -> None:
     context = _context(browser, viewport)
     page = context.new_page()
