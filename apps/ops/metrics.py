@@ -1,12 +1,13 @@
 """Prometheus metrics in the text exposition format, computed from the database at scrape time.
 
 Everything here is read from shared state (the database), so every gunicorn worker answers the same numbers
-and no per-process registry is needed. Request counts and latency come from the reverse proxy and gunicorn's
-access log (see docs), not from here.
+and no per-process registry is needed. Request counts and latencies are counted by each process and summed in
+the Counter table (apps.ops.counters); the scraping process writes its own sums first.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 
 from django.db.models import Count, Max, Sum
@@ -14,7 +15,10 @@ from django_tasks_db.models import DBTaskResult
 
 from apps.audit.models import AuditEvent
 from apps.jobs.models import JobRun, OutboundMail
+from apps.ops.counters import counters_flush
 from apps.ops.health import run_checks
+from apps.ops.middleware import DURATION, REQUESTS
+from apps.ops.models import Counter
 from apps.public.models import LookupCount
 
 Sample = tuple[dict[str, str], float]
@@ -65,6 +69,60 @@ def _last_sweep() -> list[Sample]:
     return [({"step": str(step)}, float(total)) for step, total in event.after.items()]
 
 
+def _series(name: str) -> list[tuple[str, float]]:
+    rows = list(Counter.objects.filter(name=name).order_by("labels").values_list("labels", "value"))
+    return sorted(rows, key=_bucket_order) if name.endswith("_bucket") else rows
+
+
+LE = re.compile(r'(?:^|,)le="([^"]+)"')
+
+
+def _bucket_order(row: tuple[str, float]) -> tuple[str, float]:
+    """Buckets of one series together, in increasing upper bound (+Inf last), as the text format wants."""
+    labels = row[0]
+    bound = LE.search(labels)
+    return LE.sub("", labels), float(bound[1]) if bound else float("inf")
+
+
+def _counter_family(name: str, kind: str, help_text: str, parts: tuple[str, ...] = ("",)) -> Iterator[str]:
+    """A family stored in the Counter table; a histogram is stored as its _bucket, _sum and _count series."""
+    yield f"# HELP {name} {help_text}"
+    yield f"# TYPE {name} {kind}"
+    for part in parts:
+        for labels, value in _series(name + part):
+            yield f"{name}{part}{{{labels}}} {value:g}" if labels else f"{name}{part} {value:g}"
+
+
+def _replica() -> list[str]:
+    """Whether reads may use the replica and its lag; the families are declared even without a replica."""
+    from outorga.routers import replica_configured, replica_health
+
+    health = replica_health(refresh=True) if replica_configured() else None
+    up = [] if health is None else [({}, 1.0 if health.usable else 0.0)]
+    lag = [] if health is None or health.lag_seconds is None else [({}, health.lag_seconds)]
+    return [
+        *_family("outorga_replica_up", "gauge",
+                 "1 when reads may use the replica (reachable, lag within REPLICA_MAX_LAG_SECONDS)", up),
+        *_family("outorga_replica_lag_seconds", "gauge", "how far the replica is behind the primary", lag),
+    ]  # fmt: skip
+
+
+def _counted() -> list[str]:
+    counters_flush()
+    families = [
+        _counter_family(REQUESTS, "counter", "HTTP requests by route name, method and status"),
+        _counter_family(
+            DURATION, "histogram", "HTTP request latency by route name", ("_bucket", "_sum", "_count")
+        ),  # fmt: skip
+        _counter_family(
+            "outorga_replica_fallbacks_total",
+            "counter",
+            "reads meant for the replica served by the primary, by reason",
+        ),  # fmt: skip
+    ]
+    return [line for family in families for line in family]
+
+
 def exposition() -> str:
     families = [
         ("outorga_ready", "gauge", "1 when the readiness check passes, per check", _checks()),
@@ -90,4 +148,4 @@ def exposition() -> str:
         ),
     ]
     lines = [line for name, kind, text, samples in families for line in _family(name, kind, text, samples)]
-    return "\n".join(lines) + "\n"
+    return "\n".join([*lines, *_counted(), *_replica()]) + "\n"

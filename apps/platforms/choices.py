@@ -13,6 +13,9 @@ class ChangeKind(models.TextChoices):
     REVOKED = "revoked", "Alvará cassado"
     CANCELLED = "cancelled", "Alvará cancelado"
     EXPIRED = "expired", "Alvará vencido"
+    IRREGULAR = "irregular", "Situação irregular (documento vencido ou ausente)"
+    REGULARIZED = "regularized", "Situação regularizada (documentos em dia)"
+    LIFTED = "lifted", "Suspensão encerrada"
 
 
 class DeliveryState(models.TextChoices):
@@ -22,5 +25,15 @@ class DeliveryState(models.TextChoices):
 
 
 class RosterImportState(models.TextChoices):
+    QUEUED = "queued", "Na fila"
+    READING = "reading", "Conferindo as linhas"
+    STORING = "storing", "Gravando o cadastro"
     IMPORTED = "imported", "Importado"
     REJECTED = "rejected", "Recusado (nada importado)"
+    FAILED = "failed", "Falhou (nada importado)"
+
+
+# An import in one of these states will not change any more.
+ROSTER_FINISHED = frozenset(
+    {RosterImportState.IMPORTED, RosterImportState.REJECTED, RosterImportState.FAILED}
+)

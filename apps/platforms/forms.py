@@ -1,9 +1,14 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.core.exceptions import ValidationError
 
+from apps.platforms.models import Platform
+from apps.platforms.roster import MAX_UPLOAD_BYTES, TOO_LARGE
 from apps.registry.identifiers import validate_cnpj
+from apps.tenancy.models import Municipality
 
 
 class CredentialIssueForm(forms.Form):
@@ -17,3 +22,24 @@ class CredentialIssueForm(forms.Form):
             return validate_cnpj(self.cleaned_data["cnpj"])
         except ValidationError as exc:
             raise ValidationError(exc.messages) from None
+
+
+class RosterUploadForm(forms.Form):
+    """A platform's roster file, sent by the secretariat on the platform's behalf."""
+
+    platform = forms.ModelChoiceField(label="Plataforma", queryset=None, empty_label="Escolha a plataforma")  # type: ignore[arg-type]
+    file = forms.FileField(label="Arquivo CSV (cpf, nome, placa, categoria_cnh[, validade_cnh])")
+
+    def __init__(self, *args: Any, municipality: Municipality, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["platform"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = Platform.objects.filter(
+            credentials__municipality=municipality, credentials__revoked_at__isnull=True
+        ).distinct()
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_UPLOAD_BYTES:
+            raise ValidationError(TOO_LARGE)
+        return upload

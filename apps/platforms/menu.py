@@ -17,3 +17,11 @@ register_menu_entry(
         model_label="platforms.platformcredential", action="view",
     )
 )  # fmt: skip
+
+register_menu_entry(
+    MenuEntry(
+        key="platform-rosters", label="Cadastros das plataformas", order=64,
+        url=lambda municipality: reverse("platforms:roster-imports", args=[municipality.ibge_code]),
+        model_label="platforms.rosterimport", action="view",
+    )
+)  # fmt: skip

@@ -133,6 +133,8 @@ class StatusChange(models.Model):
     plate = models.CharField("placa", max_length=7)
     valid_until = models.DateField("válido até", null=True, blank=True)
     suspended_until = models.DateField("suspenso até", null=True, blank=True)
+    # Why, in Portuguese with the article, for the law's own status changes (a lapsed document…).
+    reason = models.TextField("motivo", blank=True)
     source_key = models.CharField("origem", max_length=40, unique=True)
     recorded_at = models.DateTimeField("registrada em", auto_now_add=True)
 
@@ -175,23 +177,55 @@ class WebhookDelivery(models.Model):
         return f"{self.credential_id}→{self.change_id} ({self.state})"
 
 
+class RosterImportQuerySet(MunicipalityScopedQuerySet["RosterImport"]):
+    pass
+
+
 class RosterImport(models.Model):
-    """One uploaded roster file: imported whole, or rejected whole with every refused line in `rejections`."""
+    """One uploaded roster file: imported whole, or rejected whole with every refused line in `rejections`.
+
+    A file sent from the web or the API is queued and processed by the task worker; the counters below are
+    its progress (read and rejected grow while the lines are checked; stored is set when the roster commits).
+    """
 
     platform = models.ForeignKey(Platform, on_delete=models.PROTECT, related_name="imports")
     municipality = models.ForeignKey(Municipality, on_delete=models.PROTECT, related_name="+")
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        verbose_name="enviado por",
+    )  # fmt: skip
     file_name = models.CharField("arquivo", max_length=200)
     uploaded_at = models.DateTimeField("enviado em", auto_now_add=True)
+    finished_at = models.DateTimeField("concluído em", null=True, blank=True)
     state = models.CharField("resultado", max_length=12, choices=RosterImportState.choices)
-    total_rows = models.PositiveIntegerField("linhas")
-    rejected_rows = models.PositiveIntegerField("linhas recusadas")
+    expected_rows = models.PositiveIntegerField("linhas no arquivo (estimativa)", default=0)
+    total_rows = models.PositiveIntegerField("linhas lidas", default=0)
+    rejected_rows = models.PositiveIntegerField("linhas recusadas", default=0)
+    stored_rows = models.PositiveIntegerField("linhas gravadas", default=0)
     rejections = models.JSONField("linhas recusadas e motivos", default=list, blank=True)
+
+    objects = RosterImportQuerySet.as_manager()
 
     class Meta:
         ordering = ["-uploaded_at", "-id"]
 
     def __str__(self) -> str:
         return f"{self.file_name} ({self.get_state_display()})"
+
+
+class RosterUpload(models.Model):
+    """The bytes of a queued roster file, kept in the database so any worker machine can read them.
+
+    Deleted in the transaction that records the outcome: the CSV holds CPFs and is not kept after the import.
+    """
+
+    roster_import = models.OneToOneField(
+        RosterImport, on_delete=models.CASCADE, primary_key=True, related_name="upload"
+    )
+    content = models.BinaryField()
+
+    def __str__(self) -> str:
+        return f"arquivo do envio {self.roster_import_id}"
 
 
 class RosterEntry(models.Model):

@@ -11,3 +11,7 @@ register(
     "platforms.platformcredential",
     {VIEW: {Role.ADMINISTRATOR, Role.AUDITOR_DPO}, CHANGE: {Role.ADMINISTRATOR}},
 )
+register(
+    "platforms.rosterimport",
+    {VIEW: HANDLERS | {Role.AUDITOR_DPO}, CHANGE: HANDLERS},
+)

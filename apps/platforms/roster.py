@@ -4,6 +4,10 @@ Every line is checked (CPF, plate, CNH category, dates, duplicates) before anyth
 line refuses the file, and the answer lists every refused line with its number and reason. A clean file
 replaces the platform's roster in the municipality in one transaction (delete + insert; COPY on PostgreSQL),
 so a reader never sees half of the old and half of the new roster.
+
+Files sent over HTTP (the staff screen and the platform API) are queued (`roster_upload_accept`) and imported
+by the task worker (`roster_import_run`), which writes its progress on the import's row as it reads, so no web
+worker waits for a 300,000-line file and the progress page can show lines read, rejected and stored.
 """
 
 from __future__ import annotations
@@ -12,15 +16,17 @@ import csv
 import datetime as dt
 import io
 import re
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 from django.db import connection, transaction
+from django.utils import timezone
 
 from apps.audit.services import audit_record
-from apps.platforms.choices import RosterImportState
-from apps.platforms.models import Platform, RosterEntry, RosterImport
+from apps.platforms.choices import ROSTER_FINISHED, RosterImportState
+from apps.platforms.models import Platform, RosterEntry, RosterImport, RosterUpload
 from apps.tenancy.models import Municipality
 from apps.web.csvsafe import safe_row
 
@@ -32,6 +38,10 @@ NOT_DIGITS = re.compile(r"\D")
 PLATE_SEPARATORS = re.compile(r"[\s.\-/]")
 BR_DATE = re.compile(r"^(\d{2})/(\d{2})/(\d{4})$")
 INSERT_BATCH = 5000
+PROGRESS_EVERY_SECONDS = 0.5
+# 300,000 lines take about 15 MB; the bytes wait in the database until the worker reads them.
+MAX_UPLOAD_BYTES = 64 * 1024 * 1024
+TOO_LARGE = "Arquivo grande demais: o limite é 64 MB (cerca de 1,2 milhão de linhas)."
 
 
 @dataclass(frozen=True)
@@ -50,6 +60,7 @@ class Validated:
     rows: list[tuple[int, str, str, str, str, dt.date | None]] = field(default_factory=list)
     rejections: list[Rejection] = field(default_factory=list)
     total: int = 0
+    rejected_lines: int = 0
 
 
 def cpf_is_valid(digits: str) -> bool:
@@ -64,9 +75,14 @@ def cpf_is_valid(digits: str) -> bool:
     return True
 
 
-def read_csv(stream: IO[str], progress: Callable[[int], object] | None = None) -> Validated:
-    """Validate the whole file; `progress(n)` is told every 1,000 lines (the command draws a bar)."""
-    result = Validated()
+def read_csv(
+    stream: IO[str], progress: Callable[[int], object] | None = None, into: Validated | None = None
+) -> Validated:
+    """Validate the whole file; `progress(n)` is told every 1,000 lines (the command draws a bar).
+
+    `into` lets the caller watch the result fill up while it is read (the background import reports it).
+    """
+    result = into if into is not None else Validated()
     try:
         sample = stream.readline()
         reader = csv.reader(
@@ -125,6 +141,7 @@ def _read_rows(
                 continue
             message = f"A linha tem {len(cells)} campos; o cabeçalho tem {width}."
             result.rejections.append(Rejection(line, "", "field_count", message))
+            result.rejected_lines += 1
             continue
         _validate_row(line, dict(zip(columns, cells, strict=True)), result, first_line_of)
     if progress is not None:
@@ -157,6 +174,7 @@ def _validate_row(line: int, row: dict[str, str], result: Validated, first_line_
     errors += expiry_error
     if errors:
         result.rejections.extend(errors)
+        result.rejected_lines += 1
         return
     first_line_of[cpf] = line
     result.rows.append((line, cpf, name, plate, category, expiry))
@@ -179,20 +197,106 @@ def _parse_date(text: str, line: int) -> tuple[dt.date | None, list[Rejection]]:
 def roster_import(
     *, platform: Platform, municipality: Municipality, file_name: str, validated: Validated
 ) -> RosterImport:
-    """Store the outcome; replace the roster only when no line was refused."""
-    state = RosterImportState.REJECTED if validated.rejections else RosterImportState.IMPORTED
+    """Store the outcome of a file read in this process (the command); replace the roster only if clean."""
     record = RosterImport.objects.create(
-        platform=platform, municipality=municipality, file_name=file_name[:200], state=state,
-        total_rows=validated.total, rejected_rows=len({r.line for r in validated.rejections}),
-        rejections=[r.to_dict() for r in validated.rejections],
-    )  # fmt: skip
+        platform=platform,
+        municipality=municipality,
+        file_name=file_name[:200],
+        state=RosterImportState.READING,
+    )
+    return _store(record, validated)
+
+
+def _store(record: RosterImport, validated: Validated) -> RosterImport:
+    """Record the outcome on `record` and, when no line was refused, replace the roster (caller's transaction)."""
+    # One import at a time per platform: two concurrent replacements would collide on the unique CPF key.
+    list(Platform.objects.select_for_update().filter(pk=record.platform_id).values_list("pk", flat=True))
+    state = RosterImportState.REJECTED if validated.rejections else RosterImportState.IMPORTED
+    record.state, record.total_rows, record.finished_at = state, validated.total, timezone.now()
+    record.rejected_rows = len({r.line for r in validated.rejections})
+    record.rejections = [r.to_dict() for r in validated.rejections]
     if state == RosterImportState.IMPORTED:
-        RosterEntry.objects.filter(platform=platform, municipality=municipality).delete()
+        RosterEntry.objects.filter(platform=record.platform_id, municipality=record.municipality_id).delete()
         _insert_entries(record, validated.rows)
-    audit_record(actor=None, municipality=municipality, action=f"platform_roster.{state}", obj=record,
-                 after={"platform": platform.name, "file": record.file_name, "rows": record.total_rows,
-                        "rejected_rows": record.rejected_rows})  # fmt: skip
+        record.stored_rows = len(validated.rows)
+    record.save()
+    RosterUpload.objects.filter(roster_import=record).delete()
+    audit_record(actor=record.uploaded_by, municipality=record.municipality, action=f"platform_roster.{state}",
+                 obj=record, after={"platform": record.platform.name, "file": record.file_name,
+                                    "rows": record.total_rows, "rejected_rows": record.rejected_rows})  # fmt: skip
     return record
+
+
+@transaction.atomic
+def roster_upload_accept(
+    *, actor: Any, platform: Platform, municipality: Municipality, file_name: str, content: bytes
+) -> RosterImport:
+    """Queue a file for the task worker; the import row, the bytes and the task commit together."""
+    from apps.platforms.tasks import import_roster
+
+    record = RosterImport.objects.create(
+        platform=platform, municipality=municipality, uploaded_by=actor, file_name=file_name[:200],
+        state=RosterImportState.QUEUED, expected_rows=max(_line_count(content) - 1, 0),
+    )  # fmt: skip
+    RosterUpload.objects.create(roster_import=record, content=content)
+    audit_record(actor=actor, municipality=municipality, action="platform_roster.queued", obj=record,
+                 after={"platform": platform.name, "file": record.file_name, "bytes": len(content)})  # fmt: skip
+    # The database task backend stores the task in this same transaction: queued if and only if committed.
+    import_roster.enqueue(record.pk)
+    return record
+
+
+def _line_count(content: bytes) -> int:
+    return content.count(b"\n") + (0 if content.endswith(b"\n") or not content else 1)
+
+
+def roster_import_run(*, import_id: int) -> RosterImport:
+    """Import a queued file (run by the task worker). A second run of the same task finds it taken and stops."""
+    if not RosterImport.objects.filter(pk=import_id, state=RosterImportState.QUEUED).update(
+        state=RosterImportState.READING
+    ):
+        return RosterImport.objects.get(pk=import_id)
+    record = RosterImport.objects.select_related("platform", "municipality", "uploaded_by").get(pk=import_id)
+    try:
+        validated = _read_with_progress(record)
+        RosterImport.objects.filter(pk=record.pk).update(state=RosterImportState.STORING)
+        with transaction.atomic():
+            return _store(record, validated)
+    except Exception:
+        _fail(record)
+        raise
+
+
+def _read_with_progress(record: RosterImport) -> Validated:
+    content = bytes(RosterUpload.objects.get(roster_import=record).content)
+    validated = Validated()
+    last = [0.0]
+
+    def report(_lines: int) -> None:
+        now = time.monotonic()
+        if now - last[0] >= PROGRESS_EVERY_SECONDS:
+            last[0] = now
+            RosterImport.objects.filter(pk=record.pk).update(
+                total_rows=validated.total, rejected_rows=validated.rejected_lines
+            )
+
+    text = io.TextIOWrapper(io.BytesIO(content), encoding="utf-8-sig", newline="")
+    read_csv(text, progress=report, into=validated)
+    RosterImport.objects.filter(pk=record.pk).update(
+        total_rows=validated.total, rejected_rows=validated.rejected_lines
+    )
+    return validated
+
+
+def _fail(record: RosterImport) -> None:
+    """Nothing was stored (the storing transaction rolled back): say so and drop the file's bytes."""
+    with transaction.atomic():
+        RosterImport.objects.filter(pk=record.pk).update(
+            state=RosterImportState.FAILED, finished_at=timezone.now(), stored_rows=0
+        )
+        RosterUpload.objects.filter(roster_import=record).delete()
+        audit_record(actor=record.uploaded_by, municipality=record.municipality,
+                     action="platform_roster.failed", obj=record, after={"file": record.file_name})  # fmt: skip
 
 
 def _insert_entries(record: RosterImport, rows: list[tuple[int, str, str, str, str, dt.date | None]]) -> None:
@@ -236,6 +340,36 @@ COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r
 
 def _copy_text(value: str) -> str:
     return value.translate(COPY_ESCAPES)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What the progress page shows: a percentage of the lines read, and whether to keep asking."""
+
+    finished: bool
+    percent: int
+    step: str
+
+
+def roster_progress(record: RosterImport) -> Progress:
+    finished = record.state in ROSTER_FINISHED
+    if finished or record.state == RosterImportState.STORING:
+        percent = 100
+    else:
+        percent = min(99, record.total_rows * 100 // record.expected_rows) if record.expected_rows else 0
+    return Progress(finished=finished, percent=percent, step=STEP_TEXT[record.state])
+
+
+STEP_TEXT = {
+    RosterImportState.QUEUED: "Na fila: o arquivo será conferido em instantes.",
+    RosterImportState.READING: "Conferindo as linhas (CPF, placa, categoria da CNH, datas, repetições).",
+    RosterImportState.STORING: "Todas as linhas conferidas; gravando o cadastro de uma só vez (tudo ou nada).",
+    RosterImportState.IMPORTED: "Importado: o cadastro anterior desta plataforma foi substituído por este.",
+    RosterImportState.REJECTED: "Recusado: nada foi importado e o cadastro anterior continua valendo. "
+    "Corrija as linhas listadas e envie de novo.",
+    RosterImportState.FAILED: "Falhou por um erro do sistema: nada foi importado e o cadastro anterior "
+    "continua valendo. Envie de novo; se persistir, avise a equipe de TI.",
+}
 
 
 def report_csv(record: RosterImport) -> str:

@@ -1,4 +1,4 @@
-"""Staff screens: the queue of art. 11-A substitution notices the platforms sent, and their handling."""
+"""Staff screens: art. 11-A substitution notices, platform tokens, and roster files with their progress."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.platforms.choices import SubstitutionState
-from apps.platforms.forms import CredentialIssueForm
-from apps.platforms.models import Platform, PlatformCredential, SubstitutionReport
+from apps.platforms.forms import CredentialIssueForm, RosterUploadForm
+from apps.platforms.models import Platform, PlatformCredential, RosterImport, SubstitutionReport
+from apps.platforms.roster import report_csv, roster_progress, roster_upload_accept
 from apps.platforms.services import (
     IssuedCredential,
     credential_issue,
@@ -22,6 +23,7 @@ from apps.platforms.services import (
 )
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from outorga.routers import reads_from_replica
 
 MODEL = "platforms.substitutionreport"
 
@@ -134,3 +136,65 @@ def credential_revoke_view(request: HttpRequest, ibge_code: str, pk: int) -> Htt
             request, f"Token {credential.token_prefix}… revogado: chamadas com ele passam a ser recusadas."
         )
     return redirect("platforms:credentials", municipality.ibge_code)
+
+
+ROSTER = "platforms.rosterimport"
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def roster_imports(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    """The roster files sent in this town, and the form to send one (queued: the answer never waits)."""
+    municipality = _municipality_for(request, ibge_code, ROSTER, "view")
+    can_change = user_can(request.user, municipality.pk, ROSTER, "change")
+    form = RosterUploadForm(request.POST or None, request.FILES or None, municipality=municipality)
+    if request.method == "POST":
+        if not can_change:
+            raise Http404("Registro não encontrado.")
+        if form.is_valid():
+            upload = form.cleaned_data["file"]
+            record = roster_upload_accept(
+                actor=request.user, platform=form.cleaned_data["platform"], municipality=municipality,
+                file_name=upload.name or "cadastro.csv", content=upload.read(),
+            )  # fmt: skip
+            return redirect("platforms:roster-import", municipality.ibge_code, record.pk)
+    rows = (
+        RosterImport.objects.for_user(request.user, "view")
+        .filter(municipality=municipality)
+        .select_related("platform")
+    )
+    context = {
+        "municipality": municipality, "form": form, "can_change": can_change,
+        "page": Paginator(rows, 25).get_page(request.GET.get("pagina")),
+    }  # fmt: skip
+    return render(request, "platforms/roster_imports.html", context)
+
+
+@login_required
+@require_GET
+def roster_import_progress(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    """Progress of one file; htmx asks for the panel alone every few seconds until the import finishes."""
+    municipality = _municipality_for(request, ibge_code, ROSTER, "view")
+    record = get_object_for_user_or_404(
+        RosterImport.objects.select_related("platform"),
+        request.user,
+        "view",
+        municipality=municipality,
+        pk=pk,
+    )
+    context = {"municipality": municipality, "record": record, "progress": roster_progress(record)}
+    template = "platforms/_roster_progress.html" if request.htmx else "platforms/roster_import.html"
+    return render(request, template, context)
+
+
+@login_required
+@require_GET
+@reads_from_replica
+def roster_import_report(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality_for(request, ibge_code, ROSTER, "view")
+    record = get_object_for_user_or_404(
+        RosterImport.objects.all(), request.user, "view", municipality=municipality, pk=pk
+    )
+    response = HttpResponse(report_csv(record), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="cadastro-{record.pk}-recusas.csv"'
+    return response

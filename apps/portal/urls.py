@@ -8,6 +8,8 @@ app_name = "portal"
 
 urlpatterns = [
     path("portal/entrar/", views.PortalLoginView.as_view(), name="login"),
+    path("portal/entrar/govbr/", views.GovBrLoginView.as_view(), name="govbr-login"),
+    path("portal/entrar/govbr/retorno/", views.GovBrCallbackView.as_view(), name="govbr-callback"),
     path("portal/primeiro-acesso/", views.claim, name="claim"),
     path("portal/convite/<str:token>/", views.invitation_accept, name="invitation-accept"),
     path("portal/", views.home, name="home"),

@@ -21,6 +21,7 @@ from rest_framework.request import Request
 from apps.public import lookups
 from apps.public.schema import PublicErrorSerializer, VerificationAnswerSerializer
 from apps.public.verification import InvalidQuery, unknown
+from outorga.routers import reads_from_replica
 
 MISSING = "Informe placa e municipio, alvara e municipio, ou codigo."
 
@@ -62,6 +63,7 @@ def verification(request: Request) -> JsonResponse:
     return _verification(request._request)
 
 
+@reads_from_replica
 def _verification(request: HttpRequest) -> JsonResponse:
     try:
         outcome = _lookup(request)

@@ -12,6 +12,7 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+import lawcode
 from apps.registry.choices import OperatorKind
 from apps.registry.models import (
     Attendant,
@@ -155,6 +156,25 @@ def vehicle_facts(vehicle: Vehicle, *, as_of: dt.date, **overrides: Any) -> f.Ve
         accessibility=vehicle.accessibility or None, extra=dict(vehicle.extra or {}),
     )  # fmt: skip
     return dataclasses.replace(facts, **overrides)
+
+
+def inspection_facts(
+    plate: str | None,
+    *,
+    regime_id: str,
+    year: int | None = None,
+    last_inspection: dt.date | None = None,
+    fee_paid_on: dt.date | None = None,
+    in_service_from: dt.date | None = None,
+) -> f.InspectionFacts:
+    """The calendar's facts. ``in_service_from`` (the vehicle's first day in service, from its permits, which
+    the registry does not hold) is given to the law only where the regime asks it (facts.yaml
+    ``inspection.in_service_from``): a regime that does not ask would refuse the undeclared answer."""
+    asked = lawcode.get_regime(regime_id).vocabulary.facts.for_entity("inspection")
+    extra = {"in_service_from": in_service_from} if in_service_from and "in_service_from" in asked else {}
+    return f.InspectionFacts(
+        plate=plate, fee_paid_on=fee_paid_on, year=year, last_inspection=last_inspection, extra=extra
+    )
 
 
 def permit_application_facts(

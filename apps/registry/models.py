@@ -380,6 +380,8 @@ class Vehicle(models.Model):
         verbose_name = "veículo"
         verbose_name_plural = "veículos"
         ordering = ["plate"]
+        # The public lookup finds a plate in every municipality of the deployment (a plate is unique nationally).
+        indexes = [models.Index(fields=["plate"], name="vehicle_plate_idx")]
         constraints = [
             models.UniqueConstraint(fields=["municipality", "plate"], name="vehicle_unique_plate"),
             models.UniqueConstraint(fields=["municipality", "renavam"], name="vehicle_unique_renavam"),

@@ -15,8 +15,8 @@ from django.db import transaction
 from apps.accounts.actors import Actor, actor_user
 from apps.audit.services import audit_record
 from apps.registry.choices import InfractionSeverity
-from apps.registry.errors import refuse
 from apps.registry.models import Document, Person, TrafficInfraction, TrafficRecordConfirmation
+from apps.web.refusals import refuse
 
 
 @transaction.atomic

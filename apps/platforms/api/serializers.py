@@ -47,6 +47,14 @@ class CheckItemSerializer(serializers.Serializer[Any]):
     valid_until = serializers.DateField(allow_null=True, required=False)
     suspended_until = serializers.DateField(allow_null=True, required=False)
     permit_number = serializers.CharField(allow_null=True, required=False)
+    reason = serializers.CharField(
+        allow_blank=True,
+        required=False,
+        help_text="Por que não está autorizado (documento vencido…), em português.",
+    )
+    articles = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="Dispositivos legais do motivo."
+    )
     error = ErrorSerializer(required=False, help_text="Só num item malformado; os demais campos faltam.")
 
 
@@ -92,6 +100,7 @@ class ChangeSerializer(serializers.Serializer[Any]):
     plate = serializers.CharField()
     valid_until = serializers.DateField(allow_null=True)
     suspended_until = serializers.DateField(allow_null=True)
+    reason = serializers.CharField(allow_blank=True, help_text="Motivo com o artigo (documento vencido…).")
 
 
 class ChangeFeedSerializer(serializers.Serializer[Any]):
@@ -115,6 +124,9 @@ class RosterImportSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     state = serializers.ChoiceField(choices=RosterImportState.choices)
     file_name = serializers.CharField()
-    total_rows = serializers.IntegerField()
-    rejected_rows = serializers.IntegerField()
+    expected_rows = serializers.IntegerField(help_text="Linhas no arquivo (estimativa, sem o cabeçalho).")
+    total_rows = serializers.IntegerField(help_text="Linhas lidas e conferidas até agora.")
+    rejected_rows = serializers.IntegerField(help_text="Linhas recusadas até agora.")
+    stored_rows = serializers.IntegerField(help_text="Linhas gravadas (só ao final, tudo ou nada).")
+    finished = serializers.BooleanField(help_text="O envio terminou (imported, rejected ou failed).")
     rejections = RejectionSerializer(many=True)

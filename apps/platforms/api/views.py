@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +19,7 @@ from apps.platforms import changes, roster
 from apps.platforms.api import serializers as s
 from apps.platforms.authentication import PlatformTokenAuthentication
 from apps.platforms.checks import check_drivers, check_vehicles
+from apps.platforms.choices import ROSTER_FINISHED
 from apps.platforms.errors import PlatformAPIError, not_found, wrong_municipality
 from apps.platforms.models import PlatformCredential, RosterImport, SubstitutionReport
 from apps.platforms.services import substitution_report
@@ -175,33 +175,36 @@ def _int_param(request: Request, name: str, default: int) -> int:
 
 
 def import_to_dict(record: RosterImport) -> dict[str, Any]:
-    return {"id": record.pk, "state": record.state, "file_name": record.file_name, "total_rows": record.total_rows,
-            "rejected_rows": record.rejected_rows, "rejections": record.rejections}  # fmt: skip
+    return {"id": record.pk, "state": record.state, "file_name": record.file_name,
+            "expected_rows": record.expected_rows, "total_rows": record.total_rows,
+            "rejected_rows": record.rejected_rows, "stored_rows": record.stored_rows,
+            "finished": record.state in ROSTER_FINISHED, "rejections": record.rejections}  # fmt: skip
 
 
 class RosterUploadView(PlatformView):
     parser_classes = [MultiPartParser]
 
     @extend_schema(
-        summary="Enviar o cadastro de motoristas (CSV): importado inteiro ou recusado inteiro",
+        summary="Enviar o cadastro de motoristas (CSV): entra na fila; acompanhe em roster/<id>/",
         request={"multipart/form-data": s.RosterUploadSerializer},
-        responses={
-            201: s.RosterImportSerializer,
-            422: s.RosterImportSerializer,
-            400: s.ErrorSerializer,
-            **ERRORS,
-        },
+        responses={202: s.RosterImportSerializer, 400: s.ErrorSerializer, 413: s.ErrorSerializer, **ERRORS},
     )
     def post(self, request: Request, ibge_code: str) -> Response:
         upload = request.FILES.get("file")
         if upload is None:
             raise PlatformAPIError("file_missing", "Envie o arquivo CSV no campo “file”.")
-        text = io.TextIOWrapper(upload.file, encoding="utf-8-sig", newline="")
-        credential, validated = self.credential, roster.read_csv(text)
-        record = roster.roster_import(platform=credential.platform, municipality=credential.municipality,
-                                      file_name=upload.name or "cadastro.csv", validated=validated)  # fmt: skip
-        code = status.HTTP_201_CREATED if record.state == "imported" else status.HTTP_422_UNPROCESSABLE_ENTITY
-        return Response(import_to_dict(record), status=code)
+        if upload.size is not None and upload.size > roster.MAX_UPLOAD_BYTES:
+            raise PlatformAPIError(
+                "file_too_large", roster.TOO_LARGE, status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+            )
+        credential = self.credential
+        record = roster.roster_upload_accept(
+            actor=None, platform=credential.platform, municipality=credential.municipality,
+            file_name=upload.name or "cadastro.csv", content=upload.read(),
+        )  # fmt: skip
+        response = Response(import_to_dict(record), status=status.HTTP_202_ACCEPTED)
+        response["Location"] = f"{request.path}{record.pk}/"
+        return response
 
 
 class RosterImportView(PlatformView):

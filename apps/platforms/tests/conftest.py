@@ -6,6 +6,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
@@ -67,6 +68,13 @@ def issued(platform: Platform, patrocinio: Municipality) -> IssuedCredential:
 @pytest.fixture
 def api(issued: IssuedCredential) -> Client:
     return Client(HTTP_AUTHORIZATION=f"Bearer {issued.token}")
+
+
+def run_tasks() -> None:
+    """Run every queued background task to the end, as `manage.py db_worker` does in production."""
+    call_command(
+        "db_worker", "--batch", "--no-startup-delay", "--no-reload", "--interval", "0.1", verbosity=0
+    )
 
 
 def url(ibge: str, tail: str) -> str:

@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from apps.platforms import roster
-from apps.platforms.models import Platform, RosterEntry, RosterImport
-from apps.platforms.tests.conftest import PLATFORM_CNPJ, url
+from apps.platforms.models import Platform, RosterEntry, RosterUpload
+from apps.platforms.tests.conftest import PLATFORM_CNPJ, run_tasks, url
 from apps.registry.identifiers import validate_cpf
 from apps.tenancy.models import Municipality
 
@@ -27,15 +27,25 @@ GOOD_2 = "cpf,nome,placa,categoria_cnh\n11144477735,João Silva,ABC-1234,AB\n390
 
 
 def upload(api: Client, municipality: Municipality, text: str | bytes, name: str = "cadastro.csv") -> Any:
+    """Send the file (queued: 202), let the task worker import it, and answer the import's final state."""
     data = text.encode() if isinstance(text, str) else text
-    return api.post(url(municipality.ibge_code, "roster/"), {"file": SimpleUploadedFile(name, data)})
+    queued = api.post(url(municipality.ibge_code, "roster/"), {"file": SimpleUploadedFile(name, data)})
+    assert queued.status_code == 202
+    assert (queued.json()["state"], queued.json()["finished"]) == ("queued", False)
+    run_tasks()
+    return api.get(queued["Location"])
+
+
+def state(response: Any) -> str:
+    assert response.status_code == 200
+    return str(response.json()["state"])
 
 
 def test_a_clean_file_replaces_the_roster_whole(api: Client, patrocinio: Municipality) -> None:
-    assert upload(api, patrocinio, GOOD).status_code == 201
+    assert state(upload(api, patrocinio, GOOD)) == "imported"
     response = upload(api, patrocinio, GOOD_2)
-    assert response.status_code == 201
-    assert response.json()["total_rows"] == 2
+    assert state(response) == "imported"
+    assert (response.json()["total_rows"], response.json()["stored_rows"]) == (2, 2)
     assert sorted(RosterEntry.objects.values_list("cpf", "plate", "cnh_category")) == [
         ("11144477735", "ABC1234", "AB"), ("39053344705", "QWE2R34", "B")
     ]  # fmt: skip
@@ -54,7 +64,7 @@ def test_broken_rows_refuse_the_file_and_keep_the_old_roster(api: Client, patroc
         "12345678909;Ok;AAA9A99;D\n"
     )
     response = upload(api, patrocinio, broken)
-    assert response.status_code == 422
+    assert state(response) == "rejected" and response.json()["stored_rows"] == 0
     report = response.json()
     assert report["state"] == "rejected" and (report["total_rows"], report["rejected_rows"]) == (6, 4)
     assert [(r["line"], r["code"]) for r in report["rejections"]] == [
@@ -82,7 +92,7 @@ def test_bad_files_are_refused_with_a_code(
     api: Client, patrocinio: Municipality, text: str | bytes, code: str
 ) -> None:
     response = upload(api, patrocinio, text)
-    assert response.status_code == 422
+    assert state(response) == "rejected"
     assert code in {r["code"] for r in response.json()["rejections"]}
     assert not RosterEntry.objects.exists()
 
@@ -101,10 +111,10 @@ def test_a_failure_while_inserting_leaves_nothing(
         raise RuntimeError("disco cheio")
 
     monkeypatch.setattr(roster, "_insert_entries", explode)
-    with pytest.raises(RuntimeError):
-        upload(api, patrocinio, GOOD_2)
+    response = upload(api, patrocinio, GOOD_2)
+    assert state(response) == "failed" and response.json()["finished"]
     assert list(RosterEntry.objects.values_list("cpf", flat=True)) == ["52998224725"]
-    assert RosterImport.objects.count() == 1
+    assert not RosterUpload.objects.exists()  # the CPFs of the file are not kept
 
 
 def test_another_platform_cannot_read_the_report(api: Client, patrocinio: Municipality, issued: Any) -> None:
@@ -153,5 +163,5 @@ def test_valid_cpfs_are_accepted_by_the_fast_check() -> None:
 
 def test_free_text_with_tabs_and_backslashes_is_stored_as_sent(api: Client, patrocinio: Municipality) -> None:
     text = 'cpf;nome;placa;categoria_cnh\n52998224725;"Ana\\\\Lima\tde Souza";ABC1D23;B\n'
-    assert upload(api, patrocinio, text).status_code == 201
+    assert state(upload(api, patrocinio, text)) == "imported"
     assert RosterEntry.objects.get().name == "Ana\\\\Lima\tde Souza"

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from apps.public.opendata import export_municipality
 from apps.tenancy.models import Municipality
+from outorga.routers import reads_from_replica
 
 
 class Command(BaseCommand):
@@ -19,6 +20,7 @@ class Command(BaseCommand):
         parser.add_argument("--as-of", help="Data de referência (AAAA-MM-DD); padrão: hoje.")
         parser.add_argument("--municipio", help="Código IBGE de um só município; padrão: todos.")
 
+    @reads_from_replica
     def handle(self, *args: Any, **options: Any) -> None:
         as_of = _as_of(options["as_of"])
         municipalities = Municipality.objects.order_by("name")
