@@ -221,9 +221,9 @@ if DATABASE_REPLICA_URL:
         )
     # A dead replica must not hold a request for long: the health check gives up quickly and reads fall back.
     _replica["OPTIONS"] = {
-        **_replica["OPTIONS"],
+        **dict(_replica["OPTIONS"]),  # type: ignore[call-overload]
         "connect_timeout": env_int("DATABASE_REPLICA_CONNECT_TIMEOUT", 3),
-    }  # type: ignore[dict-item]
+    }
     DATABASES["replica"] = {**_replica, "TEST": {"MIRROR": "default"}}
     DATABASE_ROUTERS = ["outorga.routers.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
