@@ -6,7 +6,8 @@ the daily sweep for each day, and checks, for every row:
 
 - a document's stored status and validity equal a fresh ``document_validity`` evaluation as of that day (a
   validity that ended before the day is an expired document);
-- a permit is in force exactly while the engine's grant, replayed as of its own date, says it is valid;
+- a permit is in force exactly while the engine's grant, replayed as of its own date, says it is valid, and
+  the document-driven status it stores is the ``document_standing`` decision as of that day;
 - a driver's traffic record is never a silent zero: the engine sees the infractions only once confirmed, and
   its finding on them is met only when a confirmed record shows none that counts.
 
@@ -30,6 +31,7 @@ from apps.lawconfig.services import parameter_value_set
 from apps.licensing.casebook import DETAILS, EXPIRING_KINDS, PROFILES, Case, pdf, pf_case, upload_documents
 from apps.licensing.choices import PERMIT_IN_FORCE_STATES
 from apps.licensing.models import Permit
+from apps.licensing.standing import permits_standing
 from apps.licensing.sweep import run_sweep
 from apps.licensing.tests.conftest import issue_permit
 from apps.registry.catalog import regime_kinds
@@ -56,6 +58,7 @@ REGIMES = (
 FLEET_CAPS = {"votuporanga_sp_escolar": ("art4A", 60), "sao_jose_dos_campos_sp_taxi": ("art19", 440)}
 # What the permit path asks beyond the casebook's documents (the fee receipt Patrocínio art. 8 requires).
 EXTRA_VEHICLE_DOCUMENTS = {"patrocinio_mg_aplicativo": ("inspection_fee_receipt",)}
+DOCUMENT_DRIVEN = ("regular", "irregular", "suspended")
 EXAMPLES = 200 if settings.default.max_examples >= 1000 else 4
 ACTIONS = ("advance", "expire_soon", "renew", "declare", "confirm")
 SEVERITIES = ("leve", "media", "grave", "gravissima")
@@ -194,6 +197,23 @@ def _check_permits(day: dt.date, replayed: set[int]) -> None:
         assert (permit.state in PERMIT_IN_FORCE_STATES) == (day <= permit.valid_until), (permit, day)
 
 
+def _check_standings(day: dt.date) -> None:
+    """A permit in force stores the document-driven status the law gives today (an expired CRLV or insurance
+    makes it irregular, the renewed one regular again) — never a status of another day."""
+    permits = list(Permit.objects.all())
+    fresh = permits_standing(permits, as_of=day)
+    for permit in permits:
+        standing = fresh[permit.pk]
+        if (
+            standing.status not in DOCUMENT_DRIVEN
+            or not standing.document_driven
+            and standing.status != "regular"
+        ):
+            continue  # the permit's own acts speak (expired, revoked, suspended by a sanction)
+        expected = standing.to_dict() if standing.document_driven else {}
+        assert (permit.standing or {}) == expected, (permit, day, standing)
+
+
 def _check_traffic_record(case: Case, day: dt.date) -> None:
     facts = person_facts(case.person, as_of=day)
     confirmed = case.person.traffic_records.known_on(day).first()
@@ -224,6 +244,7 @@ def _check(cases: list[Case], day: dt.date, replayed: Replayed) -> None:
     run_sweep(day)
     _check_documents(day, replayed.documents)
     _check_permits(day, replayed.permits)
+    _check_standings(day)
     for case in cases:
         _check_traffic_record(case, day)
 
