@@ -292,6 +292,7 @@ OIDC_OP_JWKS_ENDPOINT = env_str("GOVBR_OIDC_JWKS_ENDPOINT", f"{GOVBR_OIDC_ISSUER
 OIDC_RP_SIGN_ALGO = "RS256"
 OIDC_RP_SCOPES = "openid email profile govbr_confiabilidades"
 OIDC_USE_PKCE = True
+OIDC_TOKEN_USE_BASIC_AUTH = True  # gov.br authenticates the client at /token by HTTP Basic
 OIDC_USE_NONCE = True
 OIDC_AUTHENTICATION_CALLBACK_URL = "portal:govbr-callback"
 OIDC_CREATE_USER = False  # never: a CPF the municipality does not know is refused (apps.portal.govbr)

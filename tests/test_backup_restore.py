@@ -16,6 +16,7 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -23,6 +24,7 @@ import pytest
 BASE_DIR = Path(__file__).resolve().parent.parent
 # One key for both installations: the keys travel apart from the backup, as they must in production.
 AUDIT_KEYS = "backup-test:" + "k" * 40
+SIDES = ("original", "restored")
 
 
 @dataclass(frozen=True)
@@ -47,7 +49,7 @@ class Installation:
         return result.stdout
 
 
-def _installation(tmp_path: Path, name: str, database_url: str) -> Installation:
+def _installation(tmp_path: Path, name: str, database_url: str, **extra: str) -> Installation:
     env = {key: value for key, value in os.environ.items() if not key.startswith(("DATABASE_", "STORAGE_S3"))}
     env.update(
         DATABASE_URL=database_url,
@@ -55,6 +57,7 @@ def _installation(tmp_path: Path, name: str, database_url: str) -> Installation:
         MEDIA_ROOT=str(tmp_path / name / "media"),
         AUDIT_CHECKPOINT_DIR=str(tmp_path / name / "checkpoints"),
         AUDIT_HMAC_KEYS=AUDIT_KEYS,
+        **extra,
     )
     return Installation(env, tmp_path / name / "media")
 
@@ -123,3 +126,29 @@ def test_a_damaged_backup_is_refused_before_anything_is_restored(tmp_path: Path)
     result = restored.manage("outorga_restore", str(tmp_path / "backup"))
     assert result.returncode == 1 and "the backup is damaged" in result.stderr
     assert not restored.media.exists()
+
+
+def test_with_s3_the_restored_database_finds_its_files_in_the_bucket(tmp_path: Path, s3_storage: Any) -> None:
+    """The files stay in the (versioned, replicated) bucket; the restored rows must still match them."""
+    urls = (f"sqlite:///{tmp_path / 'original.sqlite3'}", f"sqlite:///{tmp_path / 'restored.sqlite3'}")
+    bucket = {
+        "STORAGE_S3_BUCKET": s3_storage.bucket_name,
+        "STORAGE_S3_ENDPOINT_URL": s3_storage.endpoint_url,
+        "STORAGE_S3_REGION": "us-east-1",
+        "STORAGE_S3_ACCESS_KEY_ID": "testing",
+        "STORAGE_S3_SECRET_ACCESS_KEY": "testing",
+    }
+    original, restored = (
+        _installation(tmp_path, side, url, **bucket) for side, url in zip(SIDES, urls, strict=True)
+    )
+    original.ok("migrate", "--no-input", "--verbosity=0")
+    original.ok("seed_demo")
+    stored = original.ok("storage_verify")
+    assert not stored.startswith("0 ") and not original.media.exists()  # nothing on the local disk
+    assert "S3 bucket are not copied" in original.ok("outorga_backup", str(tmp_path / "backup"))
+    output = restored.ok("outorga_restore", str(tmp_path / "backup"))
+    assert stored.strip() in output and "Restore verified" in output
+    first = next(iter(s3_storage.bucket.objects.all()))
+    first.delete()
+    broken = restored.manage("storage_verify")
+    assert broken.returncode == 1 and f"{first.key}: missing" in broken.stdout

@@ -336,8 +336,8 @@ def active_debt_view(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
     municipality = _municipality(request, ibge_code, SANCTION, EXPORT)
     today = _today()
     if (fmt := requested_format(request)) is not None:
-        debts = active_debt.iter_unpaid_final_fines(municipality, today)
-        return export_response(request, spec=exports.DEBTS, rows=debts, municipality=municipality, fmt=fmt)
+        streamed = active_debt.iter_unpaid_final_fines(municipality, today)
+        return export_response(request, spec=exports.DEBTS, rows=streamed, municipality=municipality, fmt=fmt)
     rows = active_debt.unpaid_final_fines(municipality, today)
     if request.GET.get("formato") == "json":
         return _download(rows, municipality, today)

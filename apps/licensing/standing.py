@@ -131,13 +131,18 @@ def by_acts(permit: Permit, as_of: dt.date) -> Standing:
             closed[PermitState(permit.state)], as_of, permit.closed_reason, since=permit.closed_on
         )
     if permit.valid_until is not None and permit.valid_until < as_of:
-        return Standing(LegalStatus.EXPIRED, as_of, "Validade encerrada.", since=permit.valid_until)
+        ended = permit.valid_until + dt.timedelta(days=1)
+        return Standing(
+            LegalStatus.EXPIRED,
+            as_of,
+            f"Validade encerrada em {format_date_pt(permit.valid_until)}.",
+            since=ended,
+        )
     if permit.state == PermitState.SUSPENDED and (
         permit.suspended_until is None or permit.suspended_until >= as_of
     ):
-        until = permit.suspended_until
-        reason = f"Suspenso até {format_date_pt(until)}." if until else "Suspenso."
-        return Standing(LegalStatus.SUSPENDED, as_of, reason, until=until)
+        # The period shows as "até dd/mm/aaaa" beside the label; the reason is the act's (the sanction's).
+        return Standing(LegalStatus.SUSPENDED, as_of, permit.closed_reason, until=permit.suspended_until)
     if permit.valid_from > as_of:
         return Standing(
             LegalStatus.NOT_YET_VALID, as_of, f"Em vigor a partir de {format_date_pt(permit.valid_from)}."

@@ -18,7 +18,7 @@ import hashlib
 import logging
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from django.core.files.base import ContentFile
 from django.core.files.storage import Storage
@@ -30,6 +30,9 @@ from django.shortcuts import render
 
 from apps.audit.services import audit_record
 from apps.tenancy.models import Municipality
+
+if TYPE_CHECKING:
+    from storages.backends.s3 import S3Storage
 
 logger = logging.getLogger("outorga.storage")
 
@@ -171,9 +174,9 @@ def _s3_reported_sha256(storage: Storage, name: str) -> str | None:
     from storages.utils import clean_name
 
     try:
-        head = storage.connection.meta.client.head_object(  # type: ignore[attr-defined]
-            Bucket=storage.bucket_name,  # type: ignore[attr-defined]
-            Key=storage._normalize_name(clean_name(name)),  # type: ignore[attr-defined]
+        head = storage.connection.meta.client.head_object(
+            Bucket=storage.bucket_name,
+            Key=storage._normalize_name(clean_name(name)),
             ChecksumMode="ENABLED",
         )
     except Exception as error:
@@ -191,7 +194,7 @@ def _is_not_found(error: Exception) -> bool:
     return str(response.get("Error", {}).get("Code", "")) in {"404", "NoSuchKey", "NotFound"}
 
 
-def is_s3(storage: Storage) -> bool:
+def is_s3(storage: Storage) -> TypeGuard[S3Storage]:
     from storages.backends.s3 import S3Storage
 
     return isinstance(storage, S3Storage)
@@ -217,21 +220,21 @@ def stored_file_response(
     if not verdict.ok:
         return _refuse(request, row, fieldfile, sha256, verdict, municipality)
     if is_s3(fieldfile.storage):
-        return _signed_redirect(fieldfile, content_type, filename, as_attachment)
+        return _signed_redirect(fieldfile.storage, str(fieldfile.name), content_type, filename, as_attachment)
     return FileResponse(
         fieldfile.open("rb"), content_type=content_type, filename=filename, as_attachment=as_attachment
     )
 
 
 def _signed_redirect(
-    fieldfile: FieldFile, content_type: str, filename: str, as_attachment: bool
+    storage: S3Storage, name: str, content_type: str, filename: str, as_attachment: bool
 ) -> HttpResponseRedirect:
     disposition = "attachment" if as_attachment else "inline"
     parameters = {
         "ResponseContentType": content_type,
         "ResponseContentDisposition": f'{disposition}; filename="{filename}"' if filename else disposition,
     }
-    url = fieldfile.storage.url(fieldfile.name, parameters=parameters)  # type: ignore[call-arg]
+    url = storage.url(name, parameters=parameters)
     response = HttpResponseRedirect(url)
     response["Cache-Control"] = "no-store"  # the signed URL is a short-lived credential
     return response

@@ -4,6 +4,7 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.safestring import mark_safe
 
 from apps.platforms.models import Platform
 from apps.platforms.roster import MAX_UPLOAD_BYTES, TOO_LARGE
@@ -30,7 +31,15 @@ class RosterUploadForm(forms.Form):
     platform: forms.ModelChoiceField[Platform] = forms.ModelChoiceField(
         label="Plataforma", queryset=Platform.objects.none(), empty_label="Escolha a plataforma"
     )
-    file = forms.FileField(label="Arquivo CSV (cpf, nome, placa, categoria_cnh[, validade_cnh])")
+    file = forms.FileField(
+        label="Arquivo CSV",
+        # The column names are the file's format, shown as data (<code>), not words of the page.
+        help_text=mark_safe(  # noqa: S308  (a constant, no user input)
+            "Colunas, nesta ordem: <code data-ux-code>cpf</code>, <code data-ux-code>nome</code>, "
+            "<code data-ux-code>placa</code>, <code data-ux-code>categoria_cnh</code> e, se houver, "
+            "<code data-ux-code>validade_cnh</code>."
+        ),
+    )
 
     def __init__(self, *args: Any, municipality: Municipality, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

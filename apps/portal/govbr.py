@@ -53,16 +53,17 @@ def refuse(request: HttpRequest, reason: str) -> PermissionDenied:
     return PermissionDenied(reason)
 
 
-class GovBrBackend(OIDCAuthenticationBackend):  # type: ignore[misc]  # mozilla-django-oidc ships no types
+class GovBrBackend(OIDCAuthenticationBackend):  # type: ignore[misc]  # the package has no type hints
     """Only for the gov.br callback (which passes `nonce`): a password login never reaches the provider."""
 
     def authenticate(self, request: HttpRequest | None, **kwargs: Any) -> User | None:
         if not settings.GOVBR_ENABLED or request is None or "nonce" not in kwargs:
             return None
         try:
-            return super().authenticate(request, **kwargs)  # type: ignore[no-any-return]
+            user: User | None = super().authenticate(request, **kwargs)
         except requests.RequestException as exc:
             raise refuse(request, "unavailable") from exc
+        return user
 
     def verify_token(self, token: str, **kwargs: Any) -> dict[str, Any]:
         """Signature by a key of gov.br's JWKS, issuer, audience (this client), expiry, and the nonce this browser

@@ -5,6 +5,7 @@ legal status with its reason and article (licensing's standing, the same the pub
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from apps.dueprocess import lawbridge
@@ -12,11 +13,11 @@ from apps.dueprocess.choices import Instance
 from apps.dueprocess.procedure import instance_label, proceeding
 from apps.dueprocess.services import FILABLE_FROM, counts_from
 from apps.enforcement.models import InfractionCase
-from apps.licensing.models import Application
-from apps.licensing.presenters import application_timeline, permit_lines
+from apps.licensing.models import Application, Permit
+from apps.licensing.presenters import application_timeline
+from apps.licensing.standing import Standing, standings
 from apps.licensing.timeline import PlacedMark
-
-__all__ = ["AppealWindow", "appeal_window", "application_deadlines", "permit_lines"]
+from apps.registry.models import Driver
 
 
 @dataclass(frozen=True)
@@ -58,3 +59,12 @@ def application_deadlines(application: Application, today: dt.date) -> list[Plac
     events = list(application.events.order_by("on", "pk"))
     return [mark for mark in application_timeline(application, events, today) if mark.status in
             ("met", "due", "overdue")]  # fmt: skip
+
+
+def permit_lines(
+    permits: Iterable[Permit], today: dt.date, *, driver: Driver | None = None
+) -> list[tuple[Permit, Standing]]:
+    """Each permit with its legal status today (reason and article). A driver's account sees the status for
+    them — their own CNH counts — the same answer the platforms' check gives for their CPF."""
+    rows = list(permits)
+    return list(zip(rows, standings([(permit, driver) for permit in rows], as_of=today), strict=True))

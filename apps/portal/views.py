@@ -100,16 +100,17 @@ class PortalLoginView(auth_views.LoginView):
 # --- gov.br (OpenID Connect) ------------------------------------------------------------------------------
 
 
-class GovBrLoginView(OIDCAuthenticationRequestView):  # type: ignore[misc]  # untyped base
+class GovBrLoginView(OIDCAuthenticationRequestView):  # type: ignore[misc]  # the package has no type hints
     """«Entrar com gov.br»: off to gov.br with a fresh state, nonce and PKCE challenge kept in the session."""
 
     def get(self, request: HttpRequest) -> HttpResponse:
         if not settings.GOVBR_ENABLED:
             raise Http404("Entrada pelo gov.br não está disponível nesta prefeitura.")
-        return super().get(request)  # type: ignore[no-any-return]
+        response: HttpResponse = super().get(request)
+        return response
 
 
-class GovBrCallbackView(OIDCAuthenticationCallbackView):  # type: ignore[misc]  # untyped base
+class GovBrCallbackView(OIDCAuthenticationCallbackView):  # type: ignore[misc]  # no type hints either
     """gov.br sends the browser back here with a code; the backend exchanges it (apps.portal.govbr). A refusal is
     explained on the portal's login page; a user with an authenticator still types its code."""
 
@@ -119,10 +120,11 @@ class GovBrCallbackView(OIDCAuthenticationCallbackView):  # type: ignore[misc]  
         if request.GET.get("error"):
             setattr(request, govbr.REFUSAL_ATTRIBUTE, "cancelled")
         try:
-            return super().get(request)  # type: ignore[no-any-return]
+            response: HttpResponse = super().get(request)
         except SuspiciousOperation:  # a state this session never issued (forged, replayed or another browser)
             setattr(request, govbr.REFUSAL_ATTRIBUTE, "state")
             return self.login_failure()
+        return response
 
     def login_failure(self) -> HttpResponse:
         reason = getattr(self.request, govbr.REFUSAL_ATTRIBUTE, None) or "state"
@@ -149,7 +151,8 @@ def home(request: HttpRequest, scope: PortalScope) -> HttpResponse:
     today = timezone.localdate()
     running = scope.cases().exclude(state__in=(CaseState.CLOSED, CaseState.CANCELLED))
     open_cases = [(case, appeal_window(case, today)) for case in running]
-    return _render(request, scope, "home.html", today=today, permits=permit_lines(scope.permits_in_force(), today),
+    permits = permit_lines(scope.permits_in_force(), today, driver=scope.account.driver)
+    return _render(request, scope, "home.html", today=today, permits=permits,
                    drivers=scope.drivers(), attendants=scope.attendants(),
                    next_document=next_expiring(scope.documents(), today),
                    applications=scope.applications().filter(state__in=OPEN_STATES),
@@ -159,7 +162,7 @@ def home(request: HttpRequest, scope: PortalScope) -> HttpResponse:
 @require_GET
 @portal_view()
 def vehicles(request: HttpRequest, scope: PortalScope) -> HttpResponse:
-    permits = permit_lines(scope.permits(), timezone.localdate())
+    permits = permit_lines(scope.permits(), timezone.localdate(), driver=scope.account.driver)
     return _render(request, scope, "vehicles.html", vehicles=scope.vehicles(), permits=permits)
 
 

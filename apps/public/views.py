@@ -52,6 +52,7 @@ def search(request: HttpRequest) -> HttpResponse:
             outcome = lookups.by_text(request, form.cleaned_data["municipio"] or None, form.cleaned_data["q"])
             context["outcome"] = outcome
             context["complaint_town"] = _complaint_town(outcome, form.cleaned_data["municipio"])
+            context["contacts"] = _contacts(outcome)
         except lookups.RateLimited as error:
             return _rate_limited(request, error)
         except InvalidQuery as error:
@@ -60,6 +61,16 @@ def search(request: HttpRequest) -> HttpResponse:
     elif form.is_bound:
         return render(request, "public/search.html", context, status=400)
     return render(request, "public/search.html", context)
+
+
+def _contacts(outcome: lookups.Outcome) -> list[Municipality]:
+    """Whom to call about the answer: the vehicle's town; with nothing found, the town asked about, or every
+    town searched (a plate is looked up in all of them). Only towns that published a contact."""
+    codes = {result.municipality_ibge for result in outcome.results}
+    if not codes and outcome.query.municipality is not None:
+        codes = {outcome.query.municipality.ibge_code}
+    towns = Municipality.objects.exclude(public_contact="").order_by("name")
+    return list(towns.filter(ibge_code__in=codes) if codes else towns)
 
 
 def _complaint_town(outcome: lookups.Outcome, chosen: str) -> str:
@@ -84,7 +95,8 @@ def verify_token(request: HttpRequest, qr_token: str) -> HttpResponse:
         return render(
             request, "public/token_problem.html", {"message": message, "not_found": True}, status=404
         )
-    return render(request, "public/verify.html", {"outcome": outcome, "via_qr": True})
+    context = {"outcome": outcome, "via_qr": True, "contacts": _contacts(outcome)}
+    return render(request, "public/verify.html", context)
 
 
 @require_http_methods(["GET", "POST"])

@@ -21,10 +21,6 @@ for _key, _label, _order, _model in (
 ):
     register_menu_entry(
         MenuEntry(
-            key=_key,
-            label=_label,
-            order=_order,
-            model_label=f"registry.{_model}",
-            url=_list_url(_model),
+            key=_key, label=_label, order=_order, model_label=f"registry.{_model}", url=_list_url(_model)
         )
     )

@@ -73,15 +73,16 @@ def value_text(value: Any, money: bool) -> str:
     return f"{int(value):,}".replace(",", ".")
 
 
-def _nice_max(value: float) -> float:
-    """The top of the axis: 1, 2, 2.5 or 5 times a power of ten, at or above the largest value."""
-    if value <= 0:
-        return 1.0
-    power = 10 ** math.floor(math.log10(value))
-    for step in (1, 2, 2.5, 5, 10):
-        if value <= step * power:
-            return float(step * power)
-    return float(10 * power)
+def _axis_top(peak: float, money: bool) -> float:
+    """The top of the axis: TICKS steps of 1, 2 or 5 times a power of ten (2.5 too for money), at or above
+    the largest value, so every tick is a round number (a count axis never gets a fractional tick)."""
+    if peak <= 0:
+        return float(TICKS)
+    wanted = peak / TICKS
+    power = 10 ** math.floor(math.log10(wanted))
+    steps = (1, 2, 2.5, 5, 10) if money or power >= 10 else (1, 2, 5, 10)
+    step = next(s * power for s in steps if wanted <= s * power)
+    return float(max(step, 1) * TICKS) if not money else float(step * TICKS)
 
 
 def bar_chart(section: Section) -> Chart:
@@ -89,7 +90,7 @@ def bar_chart(section: Section) -> Chart:
     count = max(len(section.categories), 1)
     totals = [sum(float(v) for v in values) for _, values in section.rows]
     peak = max(totals if section.stacked else [float(v) for s in section.series for v in s.values] or [0])
-    top = _nice_max(peak)
+    top = _axis_top(peak, section.money)
     plot_height = HEIGHT - TOP - BOTTOM
     slot = (WIDTH - LEFT - RIGHT) / count
     baseline = float(HEIGHT - BOTTOM)

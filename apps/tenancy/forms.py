@@ -52,6 +52,19 @@ class MunicipalityForm(forms.Form):
         self.fields["regimes"].choices = regime_choices()  # type: ignore[attr-defined]
 
 
+class PublicContactForm(forms.Form):
+    contact = forms.CharField(
+        label="Contato da secretaria exibido na consulta pública",
+        max_length=500,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=(
+            "Órgão responsável, telefone, e-mail e endereço de atendimento. Em branco, a consulta não mostra "
+            "contato."
+        ),
+    )
+
+
 class StaffInvitationForm(forms.Form):
     full_name = forms.CharField(label="Nome completo", max_length=200)
     email = forms.EmailField(label="E-mail (o convite será enviado para ele)")

@@ -45,6 +45,23 @@ def municipality_create(
 
 
 @transaction.atomic
+def municipality_public_contact_save(
+    *, actor: User, municipality: Municipality, contact: str
+) -> Municipality:
+    """The secretariat's contact the public lookup shows; only the municipality's administrator sets it."""
+    row = Municipality.objects.select_for_update().get(pk=municipality.pk)
+    if not user_can(actor, row.pk, MEMBERSHIP, "change"):
+        raise PermissionDenied("Somente o administrador do município altera o contato exibido ao público.")
+    before = {"public_contact": row.public_contact}
+    row.public_contact = contact.strip()
+    row.full_clean()
+    row.save(update_fields=["public_contact"])
+    audit_record(actor=actor, municipality=row, action="municipality.public_contact", obj=row, before=before,
+                 after={"public_contact": row.public_contact})  # fmt: skip
+    return row
+
+
+@transaction.atomic
 def membership_grant(*, actor: User | None, user: User, municipality: Municipality, role: str) -> Membership:
     """Give `user` the role in the municipality; granting a role already held changes nothing."""
     existing = Membership.objects.filter(user=user, municipality=municipality, role=role).first()

@@ -19,6 +19,7 @@ from apps.tenancy import services
 from apps.tenancy.choices import Role
 from apps.tenancy.forms import (
     MunicipalityForm,
+    PublicContactForm,
     RoleAssignForm,
     SetPasswordFromInvitationForm,
     StaffInvitationForm,
@@ -122,6 +123,21 @@ def municipality_new(request: HttpRequest) -> HttpResponse:
 
 
 # --- team management by the municipality's administrator ----------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def public_contact(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    """The secretariat's contact shown by the public lookup, set by the municipality's administrator."""
+    municipality = _administered(request, ibge_code)
+    form = PublicContactForm(request.POST or None, initial={"contact": municipality.public_contact})
+    if request.method == "POST" and form.is_valid():
+        services.municipality_public_contact_save(
+            actor=request.user, municipality=municipality, contact=form.cleaned_data["contact"]
+        )
+        messages.success(request, "Contato da consulta pública atualizado.")
+        return redirect("tenancy:public_contact", ibge_code=ibge_code)
+    return render(request, "tenancy/public_contact.html", {"municipality": municipality, "form": form})
 
 
 def _administered(request: HttpRequest, ibge_code: str) -> Municipality:

@@ -28,7 +28,7 @@ from django.http import FileResponse, HttpRequest, StreamingHttpResponse
 from django.utils import timezone
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
@@ -217,7 +217,7 @@ def xlsx_cell(sheet: Any, value: Any) -> Any:
     return safe_cell(ILLEGAL_CHARACTERS_RE.sub("", str(value)))
 
 
-def _formatted(sheet: Any, value: Any, number_format: str) -> Cell:
+def _formatted(sheet: Any, value: Any, number_format: str) -> Any:
     cell = WriteOnlyCell(sheet, value=value)
     cell.number_format = number_format
     return cell
@@ -239,7 +239,7 @@ def xlsx_file(spec: ExportSpec, rows: Iterable[Any]) -> Any:
     return target
 
 
-def _header_cell(sheet: Any, header: str, font: Font) -> Cell:
+def _header_cell(sheet: Any, header: str, font: Font) -> Any:
     cell = WriteOnlyCell(sheet, value=header)
     cell.font = font
     return cell

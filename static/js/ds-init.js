@@ -1,6 +1,6 @@
 /* Starts the gov.br Design System components Outorga's pages use. The DS's core-init.min.js starts every
    component it knows and stops at the first one whose markup differs from the DS example (our plain tables and
-   native selects keep the DS look but not its table toolbar or custom select), leaving what comes after it
+   native selects and file inputs keep the DS look but not its table toolbar, custom select or upload widget), leaving what comes after it
    without behaviour and an error in the console of every page. Here each component we use starts on its own,
    and a failure is still reported in the console (the browser tests fail on it). */
 (function () {
@@ -16,7 +16,6 @@
     "initInstanceMessage",
     "initInstancePagination",
     "initInstanceTextarea",
-    "initInstanceUpload",
     "initInstanceFooter"
   ].forEach(function (name) {
     try {

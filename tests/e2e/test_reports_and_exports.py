@@ -21,6 +21,8 @@ from .conftest import sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+SCREENSHOT = "/tmp/outorga-report.png"
+
 
 @pytest.fixture(autouse=True)
 def _media_root(settings: Any, tmp_path: Path) -> None:
@@ -61,6 +63,7 @@ def test_a_manager_reads_the_report_and_prints_it(
     page.get_by_role("button", name="Atualizar").click()
     expect(page.get_by_text("6 mês(es) até")).to_be_visible()
     assert page.locator('[data-section="permits"] tbody tr').count() == 6
+    page.screenshot(path=SCREENSHOT, full_page=True)
     pdf_path = page.get_by_test_id("monthly-pdf").get_attribute("href") or ""
     response = page.request.get(f"{live_server.url}{pdf_path}")
     assert response.ok and response.body().startswith(b"%PDF")

@@ -25,20 +25,27 @@ LEAKS: dict[str, re.Pattern[str]] = {
     ),
     "valor Python": re.compile(r"\{'[^']+': |\bNone\b|\bTrue\b|\bFalse\b"),
     "data ISO fora de <time>": re.compile(r"\b\d{4}-\d{2}-\d{2}\b"),
-    "ação de auditoria crua": re.compile(r"\b[a-z]+\.[a-z_]+\.(?:read|create|update|delete)\b|\b[a-z_]+\.[a-z_]+_read\b"),
+    "ação de auditoria crua": re.compile(
+        r"\b[a-z_]+\.(?:read|create|update|delete|issue|judge|file|send|add|save|approve|submit|final|annul)\b"
+    ),
 }
 
-# The page's words as a person reads them: hidden parts included (an opened <details> shows them), the
-# machine-readable <time datetime>, scripts and the values people type excluded.
+# The page's words as a person reads them: hidden parts included (an opened <details> shows them); the
+# machine-readable <time datetime>, scripts, and names a page shows on purpose as data ([data-ux-code]: the
+# open-data column names) excluded.
 VISIBLE_TEXT = """() => {
   const copy = document.body.cloneNode(true);
   copy.querySelectorAll('script, style, noscript, time, template, [data-ux-code]').forEach(e => e.remove());
   return copy.textContent.replace(/\\s+/g, ' ');
 }"""
 
-LINKS = """() => [...document.querySelectorAll('main a[href], nav a[href]')].map(a => a.getAttribute('href'))"""
+LINKS = (
+    """() => [...document.querySelectorAll('main a[href], nav a[href]')].map(a => a.getAttribute('href'))"""
+)
 
-SKIP = re.compile(r"/sair/|/logout|\.pdf|\.csv|\.json|\.xlsx|formato=|/static/|/media/|/api/|download|/anexos/|/provas/")
+SKIP = re.compile(
+    r"/sair/|/logout|\.pdf|/pdf/|/qr|/arquivo|\.csv|\.json|\.xlsx|formato=|/static/|/media/|/api/|download|/anexos/|/provas/"
+)
 
 
 @dataclass

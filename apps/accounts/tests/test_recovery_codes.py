@@ -4,11 +4,14 @@ already hold (stored in clear by django-otp before) keep working after the migra
 from __future__ import annotations
 
 import importlib
+import re
 from typing import Any
 
 import pytest
 from django.apps import apps as django_apps
 from django.db import connection
+from django.test import Client
+from django.urls import reverse
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 
 from apps.accounts.models import RecoveryCode, RecoveryCodeDevice, User, recovery_code_digests
@@ -74,3 +77,11 @@ def test_the_migration_hashes_the_codes_django_otp_kept_in_clear(analyst_olimpia
     device = RecoveryCodeDevice.objects.get(user=analyst_olimpia)
     assert device.confirmed and device.codes.count() == 2
     assert device.verify_token("qrstuvwxyz234567")
+
+
+def test_codes_are_shown_once_and_never_again(analyst_olimpia_client: Client) -> None:
+    shown = analyst_olimpia_client.post(reverse("recovery_codes_regenerate"))
+    codes = re.findall(r"<li><code>([a-z2-7-]+)</code></li>", shown.content.decode())
+    assert len(codes) == 10 and "no-store" in shown["Cache-Control"]
+    later = analyst_olimpia_client.get(reverse("account_security")).content.decode()
+    assert "10" in later and not any(code in later or code.replace("-", "") in later for code in codes)

@@ -127,7 +127,8 @@ def test_finance_exports_unpaid_final_fines_and_others_cannot(
     finance = client_for(finance_olimpia)
     page = reverse("dueprocess:active_debt", args=[olimpia.ibge_code])
     assert analyst_olimpia_client.get(page).status_code == 404
-    csv_text = b"".join(finance.get(page + "?formato=csv").streaming_content).decode("utf-8-sig")
+    download: Any = finance.get(page + "?formato=csv")
+    csv_text = b"".join(download.streaming_content).decode("utf-8-sig")
     assert csv_text.splitlines()[0].startswith("Devedor;CPF/CNPJ;")
     assert ";576,30;" in csv_text  # the Brazilian convention, as every list export
     assert case.number in csv_text  # today is long after the 24/04/2026 due date

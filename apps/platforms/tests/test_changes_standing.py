@@ -11,7 +11,7 @@ from apps.audit.models import AuditEvent
 from apps.licensing import services
 from apps.licensing.casebook import Case
 from apps.licensing.models import Permit
-from apps.licensing.sweep import record_standings
+from apps.licensing.sweep import lift_suspensions, record_standings
 from apps.platforms import changes
 from apps.platforms.models import StatusChange
 from apps.platforms.tests.conftest import post_json, url
@@ -29,8 +29,8 @@ def test_a_lapsed_cnh_and_its_renewal_are_audited_checked_and_fed(
     api: Client, patrocinio: Municipality, driver_case: Case, patrocinio_permit: Permit, today: dt.date
 ) -> None:
     driver_update(actor=None, driver=driver_case.driver, as_of=today, cnh_expiry=today - dt.timedelta(days=1))
-    event = AuditEvent.objects.get(action="permit.standing")
-    assert event.after["status"] == "irregular" and "art. 12" in " ".join(event.after["articles"])
+    after = AuditEvent.objects.get(action="permit.standing").after or {}
+    assert after["status"] == "irregular" and "art. 12" in " ".join(after["articles"])
     cpf = driver_case.person.cpf
     [answer] = post_json(api, url(patrocinio.ibge_code, "checks/"), {"drivers": [cpf]}).json()["drivers"]
     assert (answer["authorized"], answer["status"]) == (False, "irregular")
@@ -50,7 +50,9 @@ def test_a_lapsed_cnh_and_its_renewal_are_audited_checked_and_fed(
 def test_the_sweep_records_a_lapse_once_and_the_feed_carries_it_once(
     patrocinio: Municipality, patrocinio_permit: Permit, today: dt.date
 ) -> None:
-    later = patrocinio_permit.vehicle.documents.get(kind="crlv").valid_until + dt.timedelta(days=1)
+    last_day = patrocinio_permit.vehicle.documents.get(kind="crlv").valid_until
+    assert last_day is not None
+    later = last_day + dt.timedelta(days=1)
     assert record_standings(later) == 1 and record_standings(later) == 0
     changes.capture(patrocinio, as_of=later)
     changes.capture(patrocinio, as_of=later)
@@ -60,18 +62,24 @@ def test_the_sweep_records_a_lapse_once_and_the_feed_carries_it_once(
 
 
 def test_a_suspension_that_ran_its_course_is_fed_as_lifted_the_day_after(
-    api: Client, patrocinio: Municipality, patrocinio_permit: Permit, today: dt.date
+    patrocinio: Municipality, patrocinio_permit: Permit, today: dt.date
 ) -> None:
-    until = today + dt.timedelta(days=2)
-    services.permit_suspend(permit=patrocinio_permit, actor=None, as_of=today, until=until, reason="Auto 7")
-    changes.capture(patrocinio, as_of=until)
+    last_day = today - dt.timedelta(days=1)
+    services.permit_suspend(
+        permit=patrocinio_permit,
+        actor=None,
+        as_of=today - dt.timedelta(days=3),
+        until=last_day,
+        reason="Auto 7",
+    )
+    lift_suspensions(last_day)
+    changes.capture(patrocinio, as_of=last_day)
     assert not StatusChange.objects.filter(kind="lifted").exists()
-    changes.capture(patrocinio, as_of=until + dt.timedelta(days=1))
-    changes.capture(patrocinio, as_of=until + dt.timedelta(days=5))
+    lift_suspensions(today)
+    changes.capture(patrocinio, as_of=today)
+    changes.capture(patrocinio, as_of=today + dt.timedelta(days=5))
     lifted = StatusChange.objects.filter(kind="lifted")
-    assert [(c.permit_id, c.effective_on) for c in lifted] == [
-        (patrocinio_permit.pk, until + dt.timedelta(days=1))
-    ]
+    assert [(c.permit_id, c.effective_on) for c in lifted] == [(patrocinio_permit.pk, today)]
 
 
 def test_a_suspension_lifted_early_is_fed_once_from_the_audit_trail(

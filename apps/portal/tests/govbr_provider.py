@@ -66,8 +66,7 @@ class LocalGovBr:
     @property
     def issuer(self) -> str:
         assert self._server is not None, "start() the provider first"
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://127.0.0.1:{self._server.server_port}"
 
     def add_account(
         self, cpf: str, name: str, email: str = "", password: str = "senha-gov-br"

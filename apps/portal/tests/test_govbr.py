@@ -80,7 +80,8 @@ def shown(response: Any) -> list[str]:
 
 def signed_in_user(client: Client) -> User | None:
     response = client.get(reverse("portal:home"))
-    return response.wsgi_request.user if response.status_code == 200 else None
+    user = response.wsgi_request.user
+    return user if response.status_code == 200 and isinstance(user, User) else None
 
 
 def cpf_of(case: Case) -> str:
@@ -106,10 +107,11 @@ def test_a_holder_with_a_portal_account_signs_in_with_gov_br(
     assert response.status_code == 302 and response["Location"] == reverse("portal:home")
     assert signed_in_user(client) == alice.user
     assert client.session[AUTH_CONFIRMED_AT_KEY]
-    # The token request carried the PKCE verifier and the client secret; the provider checked both.
-    assert govbr.token_requests[-1]["code_verifier"]
+    # The token request carried the PKCE verifier, and the client secret by HTTP Basic (never in the form, as gov.br
+    # expects); the provider checked both.
+    assert govbr.token_requests[-1]["code_verifier"] and "client_secret" not in govbr.token_requests[-1]
     login = AuditEvent.objects.filter(action="auth.login", object_id=str(alice.user.pk)).latest("pk")
-    assert login.after["path"] == reverse("portal:govbr-callback")
+    assert login.after is not None and login.after["path"] == reverse("portal:govbr-callback")
 
 
 def test_a_registered_driver_without_a_login_gets_one_tied_to_the_record(
@@ -265,3 +267,14 @@ def test_a_password_login_never_reaches_the_provider(
         f"{reverse('portal:login')}?code=abc&state=def", {"username": "ninguem", "password": "x" * 12}
     )
     assert len(govbr.token_requests) == before
+
+
+def test_a_token_endpoint_that_refuses_the_client_is_explained(
+    govbr: LocalGovBr, alice: PortalAccount, alice_case: Case, settings: Any
+) -> None:
+    """A wrong client secret (or gov.br down): the exchange fails, nobody is signed in, the page says so."""
+    govbr.add_account(cpf_of(alice_case), "Alice da Silva")
+    settings.OIDC_RP_CLIENT_SECRET = "segredo-errado"
+    client = Client()
+    assert shown(govbr_login(client, govbr, cpf_of(alice_case))) == [REFUSALS["unavailable"]]
+    assert signed_in_user(client) is None

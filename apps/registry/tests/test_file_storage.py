@@ -72,6 +72,12 @@ def stored(kombi: Vehicle, storage: Any, django_capture_on_commit_callbacks: Cal
     return committed_upload(kombi, django_capture_on_commit_callbacks)
 
 
+def audited(action: str) -> dict[str, Any]:
+    after = AuditEvent.objects.get(action=action).after
+    assert isinstance(after, dict)
+    return after
+
+
 def file_url(document: Document) -> str:
     return reverse("registry:document_file", args=[document.municipality.ibge_code, document.pk])
 
@@ -159,6 +165,7 @@ def test_a_tampered_file_is_refused_and_audited(
     page = response.content.decode()
     assert "não confere com o resumo SHA-256" in page and "Location" not in response
     event = AuditEvent.objects.get(action="file.tampered")
+    assert isinstance(event.after, dict)
     assert (event.object_type, event.object_id) == ("registry.document", str(stored.pk))
     assert event.actor_id == analyst_olimpia.pk
     assert event.after["sha256_recorded"] == stored.sha256
@@ -179,10 +186,7 @@ def test_s3_replacement_is_caught_from_its_checksum_without_a_download(
     monkeypatch.setattr(type(s3_storage._wrapped), "open", _no_download)
     response = analyst_olimpia_client.get(file_url(stored))
     assert response.status_code == 409
-    assert (
-        AuditEvent.objects.get(action="file.tampered").after["sha256_found"]
-        == hashlib.sha256(forged).hexdigest()
-    )
+    assert audited("file.tampered")["sha256_found"] == hashlib.sha256(forged).hexdigest()
 
 
 def _no_download(*args: Any, **kwargs: Any) -> None:
@@ -196,4 +200,18 @@ def test_a_missing_file_is_refused_and_audited(
     response = analyst_olimpia_client.get(file_url(stored))
     assert response.status_code == 409
     assert "não foi encontrado no armazenamento" in response.content.decode()
-    assert AuditEvent.objects.get(action="file.missing").after["sha256_found"] == ""
+    assert audited("file.missing")["sha256_found"] == ""
+
+
+# --- the same with real commits and rollbacks (no captured hooks): what a request in production does --------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_real_commit_writes_the_file_and_a_real_rollback_leaves_none(kombi: Vehicle, storage: Any) -> None:
+    committed = upload(kombi)  # document_upload's own transaction is the outermost one: it commits
+    assert all_names(storage) == [committed.file.name]
+    with pytest.raises(Rollback), transaction.atomic():
+        upload(kombi)
+        raise Rollback
+    assert all_names(storage) == [committed.file.name]
+    assert list(Document.objects.values_list("pk", flat=True)) == [committed.pk]

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 import subprocess
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from django.test import Client
@@ -25,11 +25,6 @@ from outorga.pytest_plugin import require_tools
 pytestmark = pytest.mark.django_db
 AS_OF = dt.date(2026, 3, 10)
 OLIMPIA = "3533908"
-
-
-@pytest.fixture(autouse=True)
-def _media_root(settings: Any, tmp_path: Any) -> None:
-    settings.MEDIA_ROOT = tmp_path / "media"
 
 
 @pytest.fixture
@@ -142,6 +137,9 @@ def test_the_page_draws_each_chart_with_its_table(
     assert content.count("<svg") == 6 and content.count("<caption>") == 6
     assert "style=" not in content.split("<main", 1)[-1]  # strict CSP: presentation attributes only
     assert "limite legal" in content and "R$ 0,00" in content
+    # SVG coordinates need a decimal point: the pt-BR locale must not turn 12.5 into "12,5".
+    assert re.search(r'<rect x="[0-9]+\.[0-9]"', content)
+    assert not re.search(r'(x|y|x1|y1|width|height)="-?[0-9]+,[0-9]', content)
 
 
 def test_a_section_needs_the_right_to_list_its_rows(
@@ -175,5 +173,5 @@ def test_stacked_bars_pile_up_and_scale_to_the_axis() -> None:
     heights = [bar.height for bar in chart.bars]
     assert heights[0] == heights[1] == heights[3]  # 1 and 1 in "a", 1 of "y" in "b"
     assert heights[2] == pytest.approx(3 * heights[0], abs=0.2)
-    assert chart.ticks[-1].label == "5"  # 4 rounds up to the next nice value
+    assert [tick.label for tick in chart.ticks] == ["0", "1", "2", "3", "4"]  # round ticks, no fractions
     assert chart.bars[1].y + chart.bars[1].height == pytest.approx(chart.bars[0].y, abs=0.2)

@@ -69,7 +69,7 @@ def test_numbers_and_plain_text_are_left_as_they_are() -> None:
 
 
 def test_xlsx_cells_are_typed_and_shown_the_brazilian_way() -> None:
-    sheet = load_workbook(xlsx_file(SPEC, [ROW])).active
+    sheet = load_workbook(xlsx_file(SPEC, [ROW])).worksheets[0]
     assert [cell.value for cell in sheet[1]] == list(SPEC.headers)
     name, amount, due, at, paid, place = sheet[2]
     assert name.value == '\'=HYPERLINK("http://x","Clique")' and name.data_type == "s"
@@ -82,7 +82,7 @@ def test_xlsx_cells_are_typed_and_shown_the_brazilian_way() -> None:
 
 def test_xlsx_drops_characters_a_spreadsheet_cannot_hold() -> None:
     row = SimpleNamespace(**{**vars(ROW), "name": "Jo\x00ão\x1b"})
-    assert load_workbook(xlsx_file(SPEC, [row])).active["A2"].value == "João"
+    assert load_workbook(xlsx_file(SPEC, [row])).worksheets[0]["A2"].value == "João"
 
 
 @pytest.mark.django_db

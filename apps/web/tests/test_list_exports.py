@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -59,14 +60,14 @@ def test_every_list_downloads_csv_and_xlsx_with_its_portuguese_headers(
     name: str, args: list[str], spec: ExportSpec, everyone_client: Client
 ) -> None:
     url = reverse(name, args=args)
-    csv_response = everyone_client.get(url, {"formato": "csv"})
+    csv_response: Any = everyone_client.get(url, {"formato": "csv"})
     assert csv_response.status_code == 200
     assert csv_response["Content-Type"] == "text/csv; charset=utf-8"
     assert f'filename="{spec.name}' in csv_response["Content-Disposition"]
     body = b"".join(csv_response.streaming_content).decode("utf-8")
     assert body.startswith("\ufeff" + ";".join(spec.headers) + "\r\n")
-    xlsx_response = everyone_client.get(url, {"formato": "xlsx"})
-    sheet = load_workbook(io.BytesIO(b"".join(xlsx_response.streaming_content))).active
+    xlsx_response: Any = everyone_client.get(url, {"formato": "xlsx"})
+    sheet = load_workbook(io.BytesIO(b"".join(xlsx_response.streaming_content))).worksheets[0]
     assert [cell.value for cell in sheet[1]] == spec.headers
     audited = AuditEvent.objects.filter(action=PERSONAL_DATA_LIST_EXPORT, object_type=f"export.{spec.name}")
     assert audited.count() == (2 if spec.personal_headers else 0)

@@ -2,4 +2,14 @@
 
 from . import documents, driver, enforcement, fees, notices, procedures, standing, vehicle, vigencia
 
-__all__ = ["documents", "driver", "enforcement", "fees", "notices", "procedures", "standing", "vehicle", "vigencia"]
+__all__ = [
+    "documents",
+    "driver",
+    "enforcement",
+    "fees",
+    "notices",
+    "procedures",
+    "standing",
+    "vehicle",
+    "vigencia",
+]
