@@ -29,52 +29,66 @@ def _driver(request: HttpRequest, ibge_code: str, pk: int) -> Driver:
     return get_object_for_user_or_404(queryset, request.user, "view", pk=pk)
 
 
+def _allowed_action(request: HttpRequest, driver: Driver) -> tuple[str | None, bool, bool]:
+    """The POSTed ``acao`` (None on GET) and what the user may do; an action they may not do answers 404."""
+    municipality_id = driver.municipality_id
+    can_declare = user_can(request.user, municipality_id, "registry.trafficinfraction", "change")
+    can_confirm = user_can(request.user, municipality_id, "registry.trafficrecordconfirmation", "change")
+    action = request.POST.get("acao") if request.method == "POST" else None
+    allowed = {None: True, DECLARE: can_declare, CONFIRM: can_confirm}
+    if not allowed.get(action, False):
+        raise Http404("Registro não encontrado.")
+    return action, can_declare, can_confirm
+
+
+def _declare(request: HttpRequest, driver: Driver, form: f.TrafficInfractionForm) -> bool:
+    def call() -> object:
+        return traffic_infraction_declare(
+            actor=request.user, person=driver.person, as_of=timezone.localdate(), **form.cleaned_data
+        )
+
+    if not form.is_valid() or _run(form, call) is None:
+        return False
+    messages.success(request, "Infração declarada. Ela só conta para a lei depois de confirmada.")
+    return True
+
+
+def _confirm(request: HttpRequest, driver: Driver, form: f.TrafficRecordConfirmForm) -> bool:
+    def call() -> object:
+        document = form.cleaned_data["document"]
+        return traffic_record_confirm(
+            actor=request.user, person=driver.person, document=document, as_of=timezone.localdate()
+        )
+
+    if not form.is_valid() or _run(form, call) is None:
+        return False
+    messages.success(request, f"Prontuário confirmado a partir de {form.cleaned_data['document']}.")
+    return True
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def driver_record(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     """GET shows the record; POST with ``acao`` = declarar (a clerk adds an infraction) or confirmar (the
     analyst confirms the record from a document)."""
     driver = _driver(request, ibge_code, pk)
-    person, municipality = driver.person, driver.municipality
-    can_declare = user_can(request.user, municipality.pk, "registry.trafficinfraction", "change")
-    can_confirm = user_can(request.user, municipality.pk, "registry.trafficrecordconfirmation", "change")
-    action = request.POST.get("acao") if request.method == "POST" else None
-    if action not in (None, DECLARE, CONFIRM) or (action == DECLARE and not can_declare):
-        raise Http404("Registro não encontrado.")
-    if action == CONFIRM and not can_confirm:
-        raise Http404("Registro não encontrado.")
-    today = timezone.localdate()
+    person = driver.person
+    action, can_declare, can_confirm = _allowed_action(request, driver)
     declare = f.TrafficInfractionForm(request.POST if action == DECLARE else None)
-    confirm = f.TrafficRecordConfirmForm(
-        request.POST if action == CONFIRM else None, documents=person.documents.order_by("-issue_date")
+    documents = person.documents.order_by("-issue_date")
+    confirm = f.TrafficRecordConfirmForm(request.POST if action == CONFIRM else None, documents=documents)
+    done = (action == DECLARE and _declare(request, driver, declare)) or (
+        action == CONFIRM and _confirm(request, driver, confirm)
     )
-    if action == DECLARE and declare.is_valid():
-        done = _run(
-            declare,
-            lambda: traffic_infraction_declare(
-                actor=request.user, person=person, as_of=today, **declare.cleaned_data
-            ),
-        )
-        if done is not None:
-            messages.success(request, "Infração declarada. Ela só conta para a lei depois de confirmada.")
-            return redirect("registry:driver_record", ibge_code, driver.pk)
-    if action == CONFIRM and confirm.is_valid():
-        document = confirm.cleaned_data["document"]
-        done = _run(
-            confirm,
-            lambda: traffic_record_confirm(actor=request.user, person=person, document=document, as_of=today),
-        )
-        if done is not None:
-            messages.success(request, f"Prontuário confirmado a partir de {document}.")
-            return redirect("registry:driver_record", ibge_code, driver.pk)
+    if done:
+        return redirect("registry:driver_record", ibge_code, driver.pk)
+    confirmations = person.traffic_records.select_related("document", "confirmed_by")
     context = {
-        "municipality": municipality,
+        "municipality": driver.municipality,
         "driver": driver,
         "person": person,
         "declared": person.traffic_infractions.order_by("-date", "-id"),
-        "confirmations": person.traffic_records.select_related("document", "confirmed_by").order_by(
-            "-document__issue_date", "-id"
-        ),
+        "confirmations": confirmations.order_by("-document__issue_date", "-id"),
         "declare_form": declare,
         "confirm_form": confirm,
         "can_declare": can_declare,

@@ -6,47 +6,136 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('registry', '0004_regime_declared_vocabulary'),
-        ('tenancy', '0002_deployment_admin_and_invitations'),
+        ("registry", "0004_regime_declared_vocabulary"),
+        ("tenancy", "0002_deployment_admin_and_invitations"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='TrafficInfraction',
+            name="TrafficInfraction",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('date', models.DateField(verbose_name='data da infração')),
-                ('severity', models.CharField(choices=[('leve', 'Leve'), ('media', 'Média'), ('grave', 'Grave'), ('gravissima', 'Gravíssima')], max_length=10, verbose_name='natureza')),
-                ('description', models.CharField(blank=True, max_length=200, verbose_name='descrição (enquadramento no CTB)')),
-                ('declared_at', models.DateTimeField(auto_now_add=True, verbose_name='declarada em')),
-                ('declared_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='declarada por')),
-                ('municipality', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='traffic_infractions', to='tenancy.municipality', verbose_name='município')),
-                ('person', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='traffic_infractions', to='registry.person', verbose_name='pessoa')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("date", models.DateField(verbose_name="data da infração")),
+                (
+                    "severity",
+                    models.CharField(
+                        choices=[
+                            ("leve", "Leve"),
+                            ("media", "Média"),
+                            ("grave", "Grave"),
+                            ("gravissima", "Gravíssima"),
+                        ],
+                        max_length=10,
+                        verbose_name="natureza",
+                    ),
+                ),
+                (
+                    "description",
+                    models.CharField(
+                        blank=True, max_length=200, verbose_name="descrição (enquadramento no CTB)"
+                    ),
+                ),
+                ("declared_at", models.DateTimeField(auto_now_add=True, verbose_name="declarada em")),
+                (
+                    "declared_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="declarada por",
+                    ),
+                ),
+                (
+                    "municipality",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="traffic_infractions",
+                        to="tenancy.municipality",
+                        verbose_name="município",
+                    ),
+                ),
+                (
+                    "person",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="traffic_infractions",
+                        to="registry.person",
+                        verbose_name="pessoa",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'infração de trânsito declarada',
-                'verbose_name_plural': 'infrações de trânsito declaradas',
-                'ordering': ['-date', '-id'],
+                "verbose_name": "infração de trânsito declarada",
+                "verbose_name_plural": "infrações de trânsito declaradas",
+                "ordering": ["-date", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='TrafficRecordConfirmation',
+            name="TrafficRecordConfirmation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('infractions', models.JSONField(blank=True, default=list, verbose_name='infrações confirmadas')),
-                ('confirmed_at', models.DateTimeField(auto_now_add=True, verbose_name='confirmado em')),
-                ('confirmed_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='confirmado por')),
-                ('document', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='traffic_records', to='registry.document', verbose_name='documento')),
-                ('municipality', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='traffic_records', to='tenancy.municipality', verbose_name='município')),
-                ('person', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='traffic_records', to='registry.person', verbose_name='pessoa')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "infractions",
+                    models.JSONField(blank=True, default=list, verbose_name="infrações confirmadas"),
+                ),
+                ("confirmed_at", models.DateTimeField(auto_now_add=True, verbose_name="confirmado em")),
+                (
+                    "confirmed_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="confirmado por",
+                    ),
+                ),
+                (
+                    "document",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="traffic_records",
+                        to="registry.document",
+                        verbose_name="documento",
+                    ),
+                ),
+                (
+                    "municipality",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="traffic_records",
+                        to="tenancy.municipality",
+                        verbose_name="município",
+                    ),
+                ),
+                (
+                    "person",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="traffic_records",
+                        to="registry.person",
+                        verbose_name="pessoa",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'prontuário de trânsito confirmado',
-                'verbose_name_plural': 'prontuários de trânsito confirmados',
-                'ordering': ['-confirmed_at', '-id'],
+                "verbose_name": "prontuário de trânsito confirmado",
+                "verbose_name_plural": "prontuários de trânsito confirmados",
+                "ordering": ["-confirmed_at", "-id"],
             },
         ),
     ]

@@ -143,3 +143,15 @@ def test_the_screen_for_the_analyst_and_the_auditor_linked_from_the_decision(
         assert "Hoje a decisão seria diferente" in text and "Indeferido" in text and "art. 4º-A" in text
     assert analyst_olimpia_client.get(url).status_code == 404  # another municipality: absent
     assert analyst.get(url.replace("requerimento", "inexistente")).status_code == 404
+
+
+def test_a_document_validity_is_replayed_from_the_operator_page(
+    analyst_olimpia_client: Client, olimpia_pf: Case
+) -> None:
+    document = olimpia_pf.vehicle.documents.exclude(decision={}).filter(decision__has_key="inputs").first()
+    assert document is not None
+    url = reverse("replay:decision", args=["3533908", "documento", document.pk])
+    operator_page = reverse("registry:operator_detail", args=["3533908", olimpia_pf.operator.pk])
+    assert url in analyst_olimpia_client.get(operator_page).content.decode()
+    page = analyst_olimpia_client.get(url).content.decode()
+    assert "mesma decisão" in page
