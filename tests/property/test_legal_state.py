@@ -59,7 +59,7 @@ FLEET_CAPS = {"votuporanga_sp_escolar": ("art4A", 60), "sao_jose_dos_campos_sp_t
 # What the permit path asks beyond the casebook's documents (the fee receipt Patrocínio art. 8 requires).
 EXTRA_VEHICLE_DOCUMENTS = {"patrocinio_mg_aplicativo": ("inspection_fee_receipt",)}
 DOCUMENT_DRIVEN = ("regular", "irregular", "suspended")
-EXAMPLES = 200 if settings.default.max_examples >= 1000 else 4
+EXAMPLES = 200 if (settings.default is not None and settings.default.max_examples >= 1000) else 4
 ACTIONS = ("advance", "expire_soon", "renew", "declare", "confirm")
 SEVERITIES = ("leve", "media", "grave", "gravissima")
 
@@ -194,6 +194,7 @@ def _check_permits(day: dt.date, replayed: set[int]) -> None:
             again = replay(permit.decision, config_for(permit.municipality))
             assert again.error == "" and again.differences == (), (permit, again.differences)
             replayed.add(permit.pk)
+        assert permit.valid_until is not None
         assert (permit.state in PERMIT_IN_FORCE_STATES) == (day <= permit.valid_until), (permit, day)
 
 
