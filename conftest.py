@@ -17,7 +17,7 @@ A test of the second factor itself logs in through the login form instead.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +50,18 @@ def _public_lookup_counts_written_at_once(settings: Any) -> None:
     # In production each process batches its lookup counts and writes them at exit; in tests the test
     # database is gone by then, so counts are written through inside the test (tests of batching opt in).
     settings.PUBLIC_COUNT_FLUSH_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
+def _request_counters_kept_in_memory(settings: Any) -> Iterator[None]:
+    # In production each process writes its request counters every OPS_COUNTER_FLUSH_SECONDS and at exit; in
+    # tests that write could land in a test without database access or after the test database is dropped. So
+    # they stay in memory (/metricas/ still writes them when scraped) and are dropped after each test.
+    from apps.ops.counters import counters_discard
+
+    settings.OPS_COUNTER_FLUSH_SECONDS = 10**9
+    yield
+    counters_discard()
 
 
 @pytest.fixture(autouse=True)

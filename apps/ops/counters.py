@@ -72,6 +72,12 @@ def counters_flush() -> None:
         logger.warning("Os contadores de métricas não foram gravados; nova tentativa no próximo envio.")
 
 
+def counters_discard() -> None:
+    """Drop the sums not written yet (tests: their database is gone before the process exits)."""
+    with _lock:
+        _pending.clear()
+
+
 def pending_total(name: str) -> float:
     """What this process counted for `name` and has not written yet (for tests and outorga_status)."""
     with _lock:
