@@ -17,11 +17,14 @@ A test of the second factor itself logs in through the login form instead.
 
 from __future__ import annotations
 
+import socket
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings as django_settings
 from django.test import Client
 
 from apps.accounts.models import User
@@ -33,6 +36,11 @@ from apps.tenancy.services import membership_grant, municipality_create
 from lawcode.tests.hypothesis_profiles import load_profile
 
 load_profile()
+
+# Each process writes its request-metric sums every OPS_COUNTER_FLUSH_SECONDS. A request made where the database is
+# blocked (Schemathesis loads the OpenAPI schema at collection) must not try: in tests the sums wait for /metricas/
+# or for a test of the flush, which sets its own interval.
+django_settings.OPS_COUNTER_FLUSH_SECONDS = 24 * 3600
 
 PERSONA_PASSWORD = "senha-de-teste-123"
 
@@ -180,3 +188,47 @@ def admin_olimpia_client(admin_olimpia: User) -> Client:
 @pytest.fixture
 def outsider_client(outsider: User) -> Client:
     return _client_for(outsider)
+
+
+# --- S3 storage against a real S3 API: moto in server mode on a free localhost port (apps.ops.storage) ------
+
+
+@pytest.fixture(scope="session")
+def s3_endpoint() -> Iterator[str]:
+    from moto.server import ThreadedMotoServer
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    yield f"http://127.0.0.1:{port}"
+    server.stop()
+
+
+@pytest.fixture
+def s3_storage(settings: Any, s3_endpoint: str) -> Any:
+    """The default storage switched to a fresh, empty bucket on the moto server (same options as production)."""
+    import boto3
+    from django.core.files.storage import default_storage
+
+    from outorga.settings import s3_storage as s3_storage_entry
+
+    bucket = f"outorga-{uuid.uuid4().hex[:16]}"
+    entry = s3_storage_entry(
+        bucket=bucket,
+        endpoint_url=s3_endpoint,
+        region="us-east-1",
+        access_key="testing",
+        secret_key="testing",
+    )
+    client = boto3.client(
+        "s3",
+        endpoint_url=s3_endpoint,
+        region_name="us-east-1",
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
+    )
+    client.create_bucket(Bucket=bucket)
+    settings.STORAGES = {**settings.STORAGES, "default": entry}
+    return default_storage

@@ -52,6 +52,9 @@ OUTCOME_PT: dict[str, str] = {
     "computed": "Calculado",
     "in_force": "Lei em vigor",
     "not_in_force": "Lei ainda não está em vigor",
+    "regular": "Regular",
+    "irregular": "Irregular",
+    "suspended": "Suspenso",
 }
 
 

@@ -18,10 +18,11 @@ typed and labelled, per entity; the facts carry the answers in the entity's ``ex
           choices: {regular: Regular, suspended: Suspensa, cancelled: Cassada}
           cite: art5_incII
 
-Entities: operator, company, driver, attendant, vehicle, application (PermitApplication) and infraction
-(InfractionCase). A rule reads ``facts.vehicle.extra.get("children_under_12_aboard")`` (through
-``ctx.require`` when it needs it); ``Regime.evaluate`` types every ``extra`` against this schema and refuses an
-undeclared key or a badly typed value with an InvalidFactError naming the field's label.
+Entities: operator, company, driver, attendant, vehicle, application (PermitApplication), infraction
+(InfractionCase) and inspection (InspectionFacts). A rule reads
+``facts.vehicle.extra.get("children_under_12_aboard")`` (through ``ctx.require`` when it needs it);
+``Regime.evaluate`` types every ``extra`` against this schema and refuses an undeclared key or a badly typed
+value with an InvalidFactError naming the field's label.
 """
 
 from __future__ import annotations
@@ -35,7 +36,16 @@ from lawcode.citations import Citer
 from lawcode.fields import FieldSpec, coerce_fields, parse_fields
 from lawcode.yamlsource import YamlMap, load_yaml, reject_unknown_keys, require_keys, require_map
 
-ENTITIES = ("operator", "company", "driver", "attendant", "vehicle", "application", "infraction")
+ENTITIES = (
+    "operator",
+    "company",
+    "driver",
+    "attendant",
+    "vehicle",
+    "application",
+    "infraction",
+    "inspection",
+)
 ENTITY_LABELS = {
     "operator": "Autorizatário",
     "company": "Empresa",
@@ -44,6 +54,7 @@ ENTITY_LABELS = {
     "vehicle": "Veículo",
     "application": "Requerimento",
     "infraction": "Infração",
+    "inspection": "Vistoria",
 }
 
 

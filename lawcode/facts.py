@@ -66,7 +66,10 @@ class Person:
     birth_date: dt.date | None = None
     cnh: CNH | None = None
     documents: tuple[Document, ...] = ()
-    traffic_infractions: tuple[TrafficInfraction, ...] = ()
+    traffic_infractions: tuple[TrafficInfraction, ...] | None = None
+    """The driving record (CTB infractions) as confirmed from a document such as the DETRAN certidão de
+    prontuário; ``()`` is a confirmed clean record and None a record nobody confirmed: a rule that counts
+    infractions must then say the fact is unknown, never count zero."""
     resident_municipality: str | None = None
     course_completed: bool | None = None
     holds_other_jurisdiction_permit: bool | None = None
@@ -263,6 +266,9 @@ class InspectionFacts:
     fee_paid_on: dt.date | None = None
     year: int | None = None
     last_inspection: dt.date | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Answers to the regime's own questions about the inspection (facts.yaml, entity ``inspection``), e.g. the
+    day the vehicle entered service, before which no calendar inspection was owed."""
 
 
 @dataclass(frozen=True)
@@ -284,6 +290,38 @@ class FineFacts:
     infraction_date: dt.date
     auto_date: dt.date | None = None
     guide_issue_date: dt.date | None = None
+
+
+StandingRole = Literal["operator", "company", "driver", "vehicle"]
+
+
+@dataclass(frozen=True)
+class Credential:
+    """A mandatory document on file, as the apps already judged it: accepted or not, valid until when
+    (None: no expiry). ``kind`` is a kind the regime declares (documents.yaml)."""
+
+    kind: str
+    valid_until: dt.date | None = None
+    accepted: bool = True
+    issue_date: dt.date | None = None
+
+
+@dataclass(frozen=True)
+class StandingSubject:
+    """Who must keep mandatory documents in force: the autorizatário (a person, ``operator``, or a
+    ``company``), a ``driver`` or the ``vehicle``; ``licence`` is the CNH on the driver's record."""
+
+    role: StandingRole
+    label: str = ""
+    credentials: tuple[Credential, ...] = ()
+    licence: CNH | None = None
+
+
+@dataclass(frozen=True)
+class StandingFacts:
+    """``document_standing``: the subjects of one permit (or of one driver) and what each holds on file."""
+
+    subjects: tuple[StandingSubject, ...] = ()
 
 
 def _latest(documents: tuple[Document, ...], kind: str) -> Document | None:

@@ -505,6 +505,10 @@ traffic_only_guard:
     ou {absent: motivo}
 complaint_basis:
   todo: "cites: [dispositivos que uma denúncia do público invoca]"
+nullity:
+  todo: >-
+    rules: [{limit: penalty_notice, cite: dispositivo, reason: o que o processo mostra}] para cada prazo cuja
+    perda anula o auto ou a notificação, ou {absent: motivo}
 """
 
 

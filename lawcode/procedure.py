@@ -10,6 +10,7 @@ is declared here by the regime folder, each item citing the dispositivo that say
     procedure.clandestine.infraction         # catalog code suggested for transport without authorization
     procedure.traffic_only_guard.present     # the law forbids punishing again a fact punished as traffic only
     procedure.complaint_basis                # dispositivos a public complaint invokes
+    procedure.nullity.rules                  # time limits whose loss voids the case (empty when the law has none)
 
 Nothing has a default: every section must be written, and a provision the law does not contain is written
 ``{absent: "<why, in Portuguese>"}`` — so a missing line is a loud ``RegimeDefinitionError`` (file:line),
@@ -46,7 +47,22 @@ AUTO_ITEMS: dict[str, str] = {
     "appeal_deadline": "prazo para recurso",
 }
 
-_TOP_KEYS = ("due_process", "auto", "clandestine", "traffic_only_guard", "complaint_basis", "note")
+# Time limits whose loss can void a case, by the act that must happen in time and where the apps find its last
+# day: ``penalty_notice`` — the penalty notice sent by the end of the engine's ``notice_limit`` (e.g. Patrocínio
+# art. 19 § 1º). A regime names the ones its law attaches nullity to (``nullity.rules``).
+NULLITY_LIMITS: dict[str, str] = {
+    "penalty_notice": "notificação da penalidade (pergunta notice_limit)",
+}
+
+_TOP_KEYS = (
+    "due_process",
+    "auto",
+    "clandestine",
+    "traffic_only_guard",
+    "complaint_basis",
+    "nullity",
+    "note",
+)
 _INSTANCE_KEYS = (
     "key",
     "label",
@@ -150,6 +166,29 @@ class Clandestine:
 
 
 @dataclass(frozen=True)
+class NullityRule:
+    """A time limit whose loss voids the case: the act that had to happen by it, the dispositivo, and the reason
+    the case shows (in Portuguese) when the system applies it."""
+
+    limit: str
+    """A key of NULLITY_LIMITS."""
+    cite: str
+    reason: str
+    where: str
+
+
+@dataclass(frozen=True)
+class Nullity:
+    """The law's nullity by lost time limit: its rules, or why it has none (``provision`` absent)."""
+
+    provision: Provision
+    rules: tuple[NullityRule, ...]
+
+    def rule(self, limit: str) -> NullityRule | None:
+        return next((rule for rule in self.rules if rule.limit == limit), None)
+
+
+@dataclass(frozen=True)
 class Procedure:
     due_process: DueProcess
     auto: AutoContents
@@ -157,6 +196,7 @@ class Procedure:
     traffic_only_guard: Provision
     """The dispositivo forbidding a municipal penalty for a fact punished only as a traffic infraction."""
     complaint_basis: tuple[str, ...]
+    nullity: Nullity
     source: str
 
 
@@ -181,6 +221,7 @@ def load_procedure(folder: Path, validate: Validate, catalog: Mapping[str, Any])
         clandestine=reader.clandestine(_map(root, "clandestine"), catalog),
         traffic_only_guard=reader.provision(_map(root, "traffic_only_guard"), "traffic_only_guard"),
         complaint_basis=reader.complaint_basis(_map(root, "complaint_basis")),
+        nullity=reader.nullity(_map(root, "nullity")),
         source=str(path),
     )
 
@@ -362,6 +403,52 @@ class _Reader:
                 line=node.line_of("cites"),
             )
         return tuple(self.validate(ref, node.source, cites.line_at(i)) for i, ref in enumerate(cites))
+
+    def nullity(self, node: YamlMap) -> Nullity:
+        """``{rules: [{limit, cite, reason}, …]}`` or ``{absent: "<why no lost limit voids a case>"}``."""
+        reject_unknown_keys(node, ("rules", "absent", "note"), "nullity")
+        where = f"{node.source}:{node.line}"
+        rules, absent = node.get("rules"), node.get("absent")
+        if (rules is None) == (absent is None):
+            raise RegimeDefinitionError(
+                "nullity: give either 'rules' (the time limits whose loss voids the case) or 'absent' (why the "
+                "law has none), not both and not neither",
+                message_pt="nullity: informe 'rules' ou 'absent' (com o motivo)",
+                file=node.source,
+                line=node.line,
+            )
+        if absent is not None:
+            return Nullity(Provision(None, _text(node, "absent"), where), ())
+        if not isinstance(rules, YamlList) or not rules:
+            raise RegimeDefinitionError(
+                "nullity.rules must list at least one {limit, cite, reason}",
+                file=node.source,
+                line=node.line_of("rules"),
+            )
+        parsed = tuple(
+            self.nullity_rule(require_map(raw, node.source, "nullity rule", rules.line_at(i)))
+            for i, raw in enumerate(rules)
+        )
+        if len({rule.limit for rule in parsed}) != len(parsed):
+            raise RegimeDefinitionError(
+                "nullity.rules: a limit is repeated", file=node.source, line=node.line
+            )
+        return Nullity(Provision(parsed[0].cite, None, where), parsed)
+
+    def nullity_rule(self, node: YamlMap) -> NullityRule:
+        reject_unknown_keys(node, ("limit", "cite", "reason", "note"), "nullity rule")
+        require_keys(node, ("limit", "cite", "reason"), "nullity rule")
+        limit = str(node["limit"])
+        if limit not in NULLITY_LIMITS:
+            raise RegimeDefinitionError(
+                f"nullity limit {limit!r} is unknown; use one of: {', '.join(NULLITY_LIMITS)}",
+                message_pt=f"prazo de nulidade {limit!r} desconhecido",
+                file=node.source,
+                line=node.line_of("limit"),
+            )
+        return NullityRule(
+            limit, self.cite(node, "cite"), _text(node, "reason"), f"{node.source}:{node.line}"
+        )
 
 
 def _refuse_todos(root: YamlMap) -> None:

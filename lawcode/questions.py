@@ -47,6 +47,12 @@ QUESTIONS: dict[str, QuestionSpec] = {
             "Alvará/autorização do veículo: veículo, operador, condutores, cotas, impedimentos e transições",
         ),
         _spec("document_validity", f.Document, ELIGIBILITY, "O documento é aceito na data? Até quando?"),
+        _spec(
+            "document_standing",
+            f.StandingFacts,
+            ("regular", "irregular", "suspended"),
+            "Documentos obrigatórios vencidos ou ausentes: o que a lei diz da situação na data?",
+        ),
         _spec("ban_status", f.Operator, ("banned", "not_banned"), "O operador está impedido de atuar?"),
         _spec("sanction", f.InfractionCase, ("penalty", "no_penalty"), "Penalidade aplicável à infração"),
         _spec("appeal_deadline", f.DeadlineFacts, COMPUTED, "Prazo para recurso"),

@@ -47,6 +47,7 @@ from lawcode.texts import LawText
 from lawcode.vocabulary import Vocabulary
 
 if TYPE_CHECKING:
+    from lawcode.blocks.standing import StandingDeclaration
     from lawcode.calendar import LegalCalendar
     from lawcode.penalties import PenaltyCatalog
 
@@ -152,6 +153,7 @@ class Regime:
     vocabulary: Vocabulary = field(default_factory=Vocabulary)
     """Declared document kinds, extra fact fields and fine units (documents/facts/units.yaml)."""
     penalties: PenaltyCatalog | None = None  # penalties.yaml (lawcode.penalties); required to answer sanction
+    standing: StandingDeclaration | None = None  # standing.yaml (lawcode.blocks.standing); for document_standing
     citer: Citer = field(init=False)
     _calendar: LegalCalendar | None = field(default=None, init=False, repr=False)
     _merged: tuple[Config, dict[str, Parameter]] | None = field(default=None, init=False, repr=False)

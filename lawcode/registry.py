@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lawcode.acts import ActRegistry
+from lawcode.blocks.standing import STANDING_FILE, load_standing
 from lawcode.citations import Citer
 from lawcode.errors import RegimeDefinitionError
 from lawcode.penalties import PENALTIES_FILE, load_penalties
@@ -109,9 +110,24 @@ def load_regime(folder: Path, package: str | None = None) -> Regime:
     )
     regime.rules = _rules_for(regime)
     check_vocabulary(vocabulary, regime.parameters, set(regime.rules), regime.id)
+    _load_standing(regime, citer)
     if "sanction" in regime.rules or (folder / PENALTIES_FILE).is_file():
         regime.penalties = load_penalties(folder / PENALTIES_FILE, citer, regime.parameters, regime.id)
     return regime
+
+
+def _load_standing(regime: Regime, citer: Citer) -> None:
+    """standing.yaml and the document_standing rule come together: the rule without the file fails while its
+    module is imported (lawcode.blocks.standing.declared_cites), the file without the rule fails here."""
+    if "document_standing" in regime.rules:
+        regime.standing = load_standing(
+            regime.folder, citer, regime.vocabulary.documents, regime.interpretations
+        )
+    elif (regime.folder / STANDING_FILE).is_file():
+        raise RegimeDefinitionError(
+            f"{regime.id}: standing.yaml without a document_standing rule (lawcode.blocks.standing.decide)",
+            file=str(regime.folder / STANDING_FILE),
+        )
 
 
 def _read_meta(folder: Path) -> YamlMap:

@@ -31,7 +31,7 @@ import yaml
 
 from lawcode.citations import Citation, split_ref
 from lawcode.config import Config
-from lawcode.decision import Decision, Status
+from lawcode.decision import Decision, Finding, Status
 from lawcode.errors import LawcodeError, RegimeDefinitionError, ScenarioError
 from lawcode.facts import from_dict
 from lawcode.questions import question_spec
@@ -46,6 +46,7 @@ EXPECT_KEYS = frozenset(
         "outcome",
         "error",
         "cites",
+        "decisive_cites",
         "findings",
         "result",
         "interpretations",
@@ -191,6 +192,9 @@ class Expectation:
     outcome: str | None
     error: str | None
     cites: tuple[str, ...] = ()
+    decisive_cites: tuple[str, ...] = ()
+    """Citations each borne by a finding the outcome rests on (decisive_findings), not merely somewhere in the
+    decision (met requirements beside a penalty, parameters)."""
     findings: Mapping[str, str] = field(default_factory=dict)
     result: Mapping[str, Any] = field(default_factory=dict)
     interpretations: Mapping[str, str | None] = field(default_factory=dict)
@@ -416,6 +420,7 @@ def _parse_expect(path: Path, node: Any, line: int, where: _Where) -> Expectatio
         outcome=_optional_text(path, node, "outcome", where),
         error=_optional_text(path, node, "error", where),
         cites=_text_list(path, node, "cites", where),
+        decisive_cites=_text_list(path, node, "decisive_cites", where),
         findings=_findings(path, node, where),
         result=_mapping(path, node, "result", where),
         interpretations=_interpretations(path, node, where),
@@ -425,7 +430,7 @@ def _parse_expect(path: Path, node: Any, line: int, where: _Where) -> Expectatio
     )
 
 
-DECISION_ONLY_KEYS = ("cites", "findings", "result", "interpretations", "parameters")
+DECISION_ONLY_KEYS = ("cites", "decisive_cites", "findings", "result", "interpretations", "parameters")
 
 
 def _reject_decision_keys_with_error(path: Path, node: MarkedDict, where: _Where) -> None:
@@ -770,6 +775,7 @@ def _decision_failures(case: ScenarioCase, decision: Decision, regime: Regime) -
             f"{_at(case, 'outcome')}: esperado outcome {expect.outcome!r}, veio {decision.outcome!r}"
         )
     failures += _cite_failures(case, decision, regime)
+    failures += _decisive_cite_failures(case, decision, regime)
     failures += _finding_failures(case, decision)
     failures += [
         f"{_at(case, 'result')}: {problem}"
@@ -793,6 +799,48 @@ def _cite_failures(case: ScenarioCase, decision: Decision, regime: Regime) -> li
         if split_ref(ref, regime.acts.main) not in cited:
             shown = ", ".join(_short_ref(c, regime) for c in decision.citations) or "nenhuma"
             failures.append(f"{_at(case, 'cites')}: esperada a citação {ref!r}; citadas: {shown}")
+    return failures
+
+
+def decisive_findings(decision: Decision) -> tuple[Finding, ...]:
+    """The findings the outcome rests on: the unmet ones when there are any (a denial, a missed inspection);
+    for a grant, the requirements met; otherwise what the decision states (info and warnings: the infraction
+    and its penalties, a computed date), or the met ones when it states nothing else. Context beside them (a
+    requirement met next to a penalty, a check that does not apply) and the parameters' citations are not."""
+
+    def having(*statuses: Status) -> tuple[Finding, ...]:
+        return tuple(f for f in decision.findings if f.status in statuses)
+
+    if unmet := having(Status.NOT_MET):
+        return unmet
+    if decision.outcome == "granted":  # lawcode.decision.eligibility: granted when nothing is unmet
+        return having(Status.MET)
+    return having(Status.INFO, Status.WARNING) or having(Status.MET)
+
+
+def _decisive_cite_failures(case: ScenarioCase, decision: Decision, regime: Regime) -> list[str]:
+    decisive = decisive_findings(decision)
+    cited = {(c.act_key, c.dispositivo) for f in decisive for c in f.citations}
+    failures: list[str] = []
+    for ref in case.expect.decisive_cites:
+        try:
+            regime.citer.validate(ref)
+        except LawcodeError as exc:
+            failures.append(
+                f"{_at(case, 'decisive_cites')}: a citação esperada {ref!r} não existe ({exc.message_pt})"
+            )
+            continue
+        if split_ref(ref, regime.acts.main) not in cited:
+            shown = (
+                "; ".join(
+                    f"{f.code}: {', '.join(_short_ref(c, regime) for c in f.citations)}" for f in decisive
+                )
+                or "nenhuma constatação decisiva"
+            )
+            failures.append(
+                f"{_at(case, 'decisive_cites')}: esperada a citação {ref!r} numa constatação decisiva; "
+                f"decisivas: {shown}"
+            )
     return failures
 
 

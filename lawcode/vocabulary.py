@@ -32,6 +32,7 @@ ENTITY_OF: dict[type, str] = {
     f.Vehicle: "vehicle",
     f.PermitApplication: "application",
     f.InfractionCase: "infraction",
+    f.InspectionFacts: "inspection",
 }
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -121,7 +122,9 @@ INSTALLED_APPS = [
     "apps.portal",
     "apps.platforms",
     "apps.jobs",
+    "apps.reports",
     "apps.ops",
+    "apps.replay",
     "django_tasks",
     "django_tasks_db",
 ]
@@ -271,6 +274,29 @@ OTP_TOTP_TOLERANCE = 1
 # A session idle for this long is closed; a sensitive action needs password + code this recently.
 SESSION_IDLE_TIMEOUT_MINUTES = env_int("SESSION_IDLE_TIMEOUT_MINUTES", 30)
 REAUTHENTICATION_MINUTES = env_int("REAUTHENTICATION_MINUTES", 15)
+# Portal login with a gov.br account (OpenID Connect, mozilla-django-oidc; see docs/security-authentication.md).
+# Off (button hidden, backend inert) unless GOVBR_OIDC_CLIENT_ID is set. Endpoints follow gov.br's layout under
+# the issuer (staging: https://sso.staging.acesso.gov.br); each can be overridden.
+GOVBR_OIDC_ISSUER = env_str("GOVBR_OIDC_ISSUER", "https://sso.acesso.gov.br").rstrip("/")
+GOVBR_ENABLED = bool(env_str("GOVBR_OIDC_CLIENT_ID", ""))
+OIDC_RP_CLIENT_ID = env_str("GOVBR_OIDC_CLIENT_ID", "")
+OIDC_RP_CLIENT_SECRET = env_str("GOVBR_OIDC_CLIENT_SECRET", "")
+if GOVBR_ENABLED and not OIDC_RP_CLIENT_SECRET:
+    raise ImproperlyConfigured("GOVBR_OIDC_CLIENT_ID is set but GOVBR_OIDC_CLIENT_SECRET is empty.")
+OIDC_OP_AUTHORIZATION_ENDPOINT = env_str(
+    "GOVBR_OIDC_AUTHORIZATION_ENDPOINT", f"{GOVBR_OIDC_ISSUER}/authorize"
+)
+OIDC_OP_TOKEN_ENDPOINT = env_str("GOVBR_OIDC_TOKEN_ENDPOINT", f"{GOVBR_OIDC_ISSUER}/token")
+OIDC_OP_USER_ENDPOINT = env_str("GOVBR_OIDC_USERINFO_ENDPOINT", f"{GOVBR_OIDC_ISSUER}/userinfo/")
+OIDC_OP_JWKS_ENDPOINT = env_str("GOVBR_OIDC_JWKS_ENDPOINT", f"{GOVBR_OIDC_ISSUER}/jwk")
+OIDC_RP_SIGN_ALGO = "RS256"
+OIDC_RP_SCOPES = "openid email profile govbr_confiabilidades"
+OIDC_USE_PKCE = True
+OIDC_USE_NONCE = True
+OIDC_AUTHENTICATION_CALLBACK_URL = "portal:govbr-callback"
+OIDC_CREATE_USER = False  # never: a CPF the municipality does not know is refused (apps.portal.govbr)
+OIDC_TIMEOUT = env_int("GOVBR_OIDC_TIMEOUT_SECONDS", 10)
+AUTHENTICATION_BACKENDS = [*AUTHENTICATION_BACKENDS, "apps.portal.govbr.GovBrBackend"]
 # --- end of authentication -------------------------------------------------------------------------------
 
 LANGUAGE_CODE = "pt-br"
@@ -296,8 +322,66 @@ STATICFILES_DIRS = [
     BASE_DIR / "static",
     *((f"vendor/{folder}", NODE_MODULES / folder) for folder in VENDOR_STATIC_DIRS),
 ]
+
+
+# Uploaded and generated files: the local disk (MEDIA_ROOT) unless STORAGE_S3_BUCKET names an S3-compatible
+# bucket (AWS, MinIO, Ceph). Keys left empty fall back to boto3's chain (environment, instance role).
+def s3_storage(
+    *,
+    bucket: str,
+    endpoint_url: str = "",
+    region: str = "",
+    access_key: str = "",
+    secret_key: str = "",
+    prefix: str = "",
+    addressing_style: str = "path",
+    url_seconds: int = 60,
+) -> dict[str, Any]:
+    """The STORAGES entry for an S3 bucket (also used by the tests against moto, so both stay the same)."""
+    from boto3.s3.transfer import TransferConfig
+
+    return {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": bucket,
+            "endpoint_url": endpoint_url or None,
+            "region_name": region or None,
+            "access_key": access_key or None,
+            "secret_key": secret_key or None,
+            "location": prefix,
+            # MinIO and Ceph answer on one host name: path-style addressing (bucket in the path).
+            "addressing_style": addressing_style,
+            "signature_version": "s3v4",
+            # Objects are private; a file is handed out only as a signed URL that expires quickly.
+            "default_acl": None,
+            "querystring_auth": True,
+            "querystring_expire": url_seconds,
+            "file_overwrite": False,
+            # S3 keeps the SHA-256 it verified on upload, so a read can check a file without downloading
+            # it; one PUT per file (uploads are at most 10 MB) keeps it a whole-object checksum.
+            "object_parameters": {"ChecksumAlgorithm": "SHA256"},
+            "transfer_config": TransferConfig(multipart_threshold=64 * 1024 * 1024, use_threads=False),
+        },
+    }
+
+
+STORAGE_S3_BUCKET = env_str("STORAGE_S3_BUCKET", "")
+DEFAULT_STORAGE = (
+    s3_storage(
+        bucket=STORAGE_S3_BUCKET,
+        endpoint_url=env_str("STORAGE_S3_ENDPOINT_URL", ""),
+        region=env_str("STORAGE_S3_REGION", ""),
+        access_key=env_str("STORAGE_S3_ACCESS_KEY_ID", ""),
+        secret_key=env_str("STORAGE_S3_SECRET_ACCESS_KEY", ""),
+        prefix=env_str("STORAGE_S3_PREFIX", ""),
+        addressing_style=env_str("STORAGE_S3_ADDRESSING_STYLE", "path"),
+        url_seconds=env_int("STORAGE_S3_URL_SECONDS", 60),
+    )
+    if STORAGE_S3_BUCKET
+    else {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+)
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": DEFAULT_STORAGE,
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
@@ -400,7 +484,8 @@ MIDDLEWARE[_after_request_id:_after_request_id] = [
 # --- Abuse limits, security headers and error exposure (issue 10 §4–5) ---------------------------------
 # Rate-limit counters and proof-of-work tokens live in a cache every server process shares: Django's
 # database cache by default (table outorga_cache, created by `manage.py createcachetable`, which `make
-# migrate` runs), or Redis when REDIS_URL is set (e.g. redis://127.0.0.1:6379/0; needs the `redis` package).
+# migrate` runs), or Redis when REDIS_URL is set (e.g. redis://127.0.0.1:6379/0; tested in
+# apps/public/tests/test_rate_limit_redis.py).
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
     try:

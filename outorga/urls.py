@@ -31,7 +31,9 @@ urlpatterns = [
     path("", include("apps.portal.urls")),
     path("", include("apps.platforms.urls")),
     path("", include("apps.jobs.urls")),
+    path("", include("apps.reports.urls")),
     path("", include("apps.ops.urls")),
+    path("", include("apps.replay.urls")),
     path("api/v1/openapi.json", SpectacularJSONAPIView.as_view(), name="api-schema"),
     path("api/v1/", include((api_router.urls, "api"), namespace="v1")),
 ]

@@ -19,3 +19,15 @@ def send_password_changed_mail(user: User) -> None:
         from_email=settings.DEFAULT_FROM_EMAIL,
         recipient_list=[user.email],
     )
+
+
+def send_second_factor_reset_mail(user: User, actor: User | None) -> None:
+    """Tell the owner an administrator cleared their second factor (ASVS 6.3.7), so a reset they did not ask for
+    is noticed."""
+    context = {"user": user, "actor": actor, "when": timezone.localtime()}
+    send_mail(
+        subject="Outorga: o segundo fator da sua conta foi zerado",
+        message=render_to_string("accounts/mail/second_factor_reset.txt", context),
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        recipient_list=[user.email],
+    )

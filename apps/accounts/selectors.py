@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from apps.accounts.choices import UserKind
+from apps.accounts.models import RecoveryCode
 
 
 def second_factor_mandatory(user: Any) -> bool:
@@ -25,5 +25,4 @@ def authenticators(user: Any) -> list[TOTPDevice]:
 
 
 def recovery_codes_left(user: Any) -> int:
-    device = StaticDevice.objects.filter(user=user, confirmed=True).first()
-    return int(device.token_set.count()) if device is not None else 0
+    return RecoveryCode.objects.filter(device__user=user, device__confirmed=True).count()

@@ -7,6 +7,8 @@ one-time code or a recovery code.
 
 from __future__ import annotations
 
+import secrets
+from base64 import b32encode
 from collections.abc import Callable
 from typing import Any
 
@@ -14,12 +16,11 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django_otp.models import Device
-from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from apps.accounts.choices import UserKind
-from apps.accounts.models import User
-from apps.accounts.notifications import send_password_changed_mail
+from apps.accounts.models import RecoveryCode, RecoveryCodeDevice, User, recovery_code_digests
+from apps.accounts.notifications import send_password_changed_mail, send_second_factor_reset_mail
 from apps.accounts.selectors import second_factor_mandatory
 from apps.audit.services import audit_record
 
@@ -54,20 +55,23 @@ def user_create(
     *,
     actor: User | None,
     username: str,
-    password: str,
+    password: str | None,
     full_name: str,
     kind: str = UserKind.STAFF,
     email: str = "",
     cpf: str = "",
     phone: str = "",
 ) -> User:
+    """`password` None: an account that signs in only through gov.br (no password until the owner sets one by
+    "Esqueci minha senha")."""
     user = User(username=username, full_name=full_name, kind=kind, email=email, cpf=cpf, phone=phone)
-    user.set_password(password)  # hashed now so full_clean sees a password; saved only if everything is valid
+    checks: tuple[Callable[[], None], ...] = (user.full_clean,)
+    if password is None:
+        user.set_unusable_password()
+    else:
+        user.set_password(password)  # hashed now so full_clean sees a password; saved only if all is valid
+        checks = (lambda: password_check(password=password, user=user), *checks)
     errors: dict[str, list[str]] = {}
-    checks: tuple[Callable[[], None], ...] = (
-        lambda: password_check(password=password, user=user),
-        user.full_clean,
-    )
     for check in checks:
         try:
             check()
@@ -166,9 +170,9 @@ def second_factor_success_record(*, user: User, device: Device, client_ip: str, 
     """`purpose` is "login" or "reauthentication". A recovery code is single-use: say how many remain."""
     after: dict[str, Any] = {"ip": client_ip, "purpose": purpose, "device": device.persistent_id}
     action = "auth.second_factor_verified"
-    if isinstance(device, StaticDevice):
+    if isinstance(device, RecoveryCodeDevice):
         action = "auth.recovery_code_used"
-        after["recovery_codes_left"] = device.token_set.count()
+        after["recovery_codes_left"] = device.codes.count()
     audit_record(actor=user, municipality=None, action=action, obj=user, after=after)
 
 
@@ -215,11 +219,14 @@ def totp_device_confirm(*, actor: User, device: TOTPDevice, token: str) -> list[
 
 @transaction.atomic
 def recovery_codes_generate(*, actor: User, user: User) -> list[str]:
-    """Replace the user's recovery codes with new ones (old ones stop working)."""
-    StaticDevice.objects.filter(user=user).delete()
-    device = StaticDevice.objects.create(user=user, name=RECOVERY_DEVICE_NAME, confirmed=True)
+    """Replace the user's recovery codes with new ones (old ones stop working). The codes are returned to be shown
+    once; only their keyed hashes are stored."""
+    RecoveryCodeDevice.objects.filter(user=user).delete()
+    device = RecoveryCodeDevice.objects.create(user=user, name=RECOVERY_DEVICE_NAME, confirmed=True)
     codes = [_random_recovery_code() for _ in range(RECOVERY_CODE_COUNT)]
-    StaticToken.objects.bulk_create(StaticToken(device=device, token=code) for code in codes)
+    RecoveryCode.objects.bulk_create(
+        RecoveryCode(device=device, digest=recovery_code_digests(code)[0]) for code in codes
+    )
     audit_record(
         actor=actor,
         municipality=None,
@@ -231,7 +238,8 @@ def recovery_codes_generate(*, actor: User, user: User) -> list[str]:
 
 
 def _random_recovery_code() -> str:
-    return "".join(StaticToken.random_token() for _ in range(RECOVERY_CODE_LENGTH // 8))
+    # Lowercase base32 without padding: what people type back (normalize_code lowercases and drops dashes).
+    return b32encode(secrets.token_bytes(RECOVERY_CODE_LENGTH * 5 // 8)).decode().lower()
 
 
 @transaction.atomic
@@ -246,16 +254,30 @@ def totp_device_remove(*, actor: User, device: TOTPDevice) -> None:
     persistent_id = device.persistent_id
     device.delete()
     if not others.exists():
-        StaticDevice.objects.filter(user=user).delete()
+        RecoveryCodeDevice.objects.filter(user=user).delete()
     audit_record(
         actor=actor, municipality=None, action="mfa.device_remove", obj=user, after={"device": persistent_id}
     )
 
 
 @transaction.atomic
-def second_factor_reset(*, actor: User | None, user: User) -> None:
-    """An administrator clears a user's lost second factor; a staff member enrols again at the next login."""
+def second_factor_reset(*, actor: User | None, user: User, municipality_ibge: str = "") -> None:
+    """An administrator clears a user's lost second factor; a staff member enrols again at the next login (and
+    any session of theirs verified with the removed app must verify again). The owner is told by e-mail.
+
+    From the team screen (`municipality_ibge` says which), an administrator may not clear their own second factor
+    nor a superuser's unless they are one: those go through `manage.py second_factor_reset`.
+    """
+    if actor is not None and actor.pk == user.pk:
+        raise ValidationError("Para trocar o seu próprio aplicativo autenticador, use “Minha conta”.")
+    if actor is not None and user.is_superuser and not actor.is_superuser:
+        raise ValidationError("O segundo fator de um superusuário só pode ser zerado por outro superusuário.")
     removed = [device.persistent_id for device in TOTPDevice.objects.filter(user=user)]
     TOTPDevice.objects.filter(user=user).delete()
-    StaticDevice.objects.filter(user=user).delete()
-    audit_record(actor=actor, municipality=None, action="mfa.reset", obj=user, after={"devices": removed})
+    RecoveryCodeDevice.objects.filter(user=user).delete()
+    after: dict[str, Any] = {"devices": removed}
+    if municipality_ibge:
+        after["municipality"] = municipality_ibge
+    audit_record(actor=actor, municipality=None, action="mfa.reset", obj=user, after=after)
+    if user.email:
+        transaction.on_commit(lambda: send_second_factor_reset_mail(user, actor))

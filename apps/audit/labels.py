@@ -14,7 +14,7 @@ from django.apps import apps
 from django.core.exceptions import FieldDoesNotExist
 
 from apps.audit.minimization import CHANGED_KEY
-from apps.audit.services import PERSONAL_DATA_EXPORT, PERSONAL_DATA_READ
+from apps.audit.services import PERSONAL_DATA_EXPORT, PERSONAL_DATA_LIST_EXPORT, PERSONAL_DATA_READ
 
 ISO_DATE_LENGTH = len("2026-03-02")
 
@@ -22,6 +22,7 @@ ISO_DATE_LENGTH = len("2026-03-02")
 ACTION_LABELS: dict[str, str] = {
     PERSONAL_DATA_READ: "Leitura de dados pessoais",
     PERSONAL_DATA_EXPORT: "Exportação do relatório do titular (LGPD)",
+    PERSONAL_DATA_LIST_EXPORT: "Exportação de lista com dados pessoais",
     "user.set_password": "Troca de senha",
     "user.password_change": "Troca de senha",
     "user.password_set": "Definição de senha",
@@ -45,6 +46,8 @@ ACTION_LABELS: dict[str, str] = {
     "data_subject_request.create": "Registro de requerimento de titular",
     "data_subject_request.progress": "Andamento de requerimento de titular",
     "data_subject_request.answer": "Resposta a requerimento de titular",
+    "file.tampered": "Arquivo recusado: conteúdo diferente do registrado",
+    "file.missing": "Arquivo recusado: não encontrado no armazenamento",
 }
 
 VERB_LABELS: dict[str, str] = {
@@ -77,6 +80,9 @@ FIELD_LABELS: dict[str, str] = {
     "municipality": "município",
     "role": "papel",
     "outcome": "resultado",
+    "file": "arquivo",
+    "sha256_recorded": "SHA-256 registrado",
+    "sha256_found": "SHA-256 encontrado",
     # Relations some models leave with Django's English default label.
     "person": "pessoa",
     "company": "empresa",
@@ -104,7 +110,7 @@ def action_label(action: str, object_type: str = "") -> str:
 
 
 def is_read(action: str) -> bool:
-    return action in (PERSONAL_DATA_READ, PERSONAL_DATA_EXPORT)
+    return action in (PERSONAL_DATA_READ, PERSONAL_DATA_EXPORT, PERSONAL_DATA_LIST_EXPORT)
 
 
 @dataclass(frozen=True)

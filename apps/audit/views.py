@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
 from apps.accounts.decorators import recent_authentication_required
+from apps.audit import exports
 from apps.audit.forms import (
     AuditEventFilterForm,
     DataSubjectRequestForm,
@@ -33,6 +34,7 @@ from apps.registry.identifiers import format_cpf
 from apps.registry.models import Person
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from apps.web.exports import export_response, requested_format
 
 PAGE_SIZE = 25
 
@@ -50,6 +52,9 @@ def event_list(request: HttpRequest) -> HttpResponse:
         events = form.apply(events)
     elif form.is_bound:
         events = events.none()
+    if (fmt := requested_format(request)) is not None:
+        rows = events.order_by("-occurred_at", "-id")
+        return export_response(request, spec=exports.EVENTS, rows=rows, municipality=None, fmt=fmt)
     page = Paginator(events.order_by("-occurred_at", "-id"), PAGE_SIZE).get_page(request.GET.get("pagina"))
     query = request.GET.copy()
     query.pop("pagina", None)

@@ -1,8 +1,10 @@
 """Unpaid final fines past due, with the fields a Certidão de Dívida Ativa needs (Patrocínio art. 21; Lei
 6.830/1980 art. 2 §5: debtor and document, origin and legal basis, amount, the dates the debt runs from).
 
-CSV: UTF-8 with BOM (opens in spreadsheets), «;» separated, amounts with a decimal point and dates ISO 8601 so a
-tax system imports them unambiguously. JSON: the same rows, amounts as strings (never floats).
+Machine files for the tax system (API and `to_csv`): UTF-8 with BOM, «;» separated, field names as headers,
+amounts with a decimal point and dates ISO 8601 so it imports them unambiguously. JSON: the same rows, amounts
+as strings (never floats). People download the same rows as a spreadsheet in the Brazilian convention through
+the shared list export (apps.dueprocess.exports.DEBTS).
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ import csv
 import datetime as dt
 import io
 import json
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from decimal import Decimal
 
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from apps.dueprocess.choices import SanctionState
@@ -71,13 +75,24 @@ def _row(sanction: Sanction, as_of: dt.date) -> DebtRow:
     )  # fmt: skip
 
 
-def unpaid_final_fines(municipality: Municipality, as_of: dt.date) -> list[DebtRow]:
+def _unpaid(municipality: Municipality, as_of: dt.date) -> QuerySet[Sanction]:
     """Final sanctions whose fine guide is still open after its due date, oldest due first."""
-    rows = Sanction.objects.filter(
+    return Sanction.objects.filter(
         case__municipality=municipality, state=SanctionState.FINAL, guide__status=GuideStatus.OPEN,
         guide__due_on__lt=as_of,
     ).select_related("case", "guide").order_by("guide__due_on", "pk")  # fmt: skip
-    return [_row(row, as_of) for row in rows]
+
+
+def unpaid_final_fines(municipality: Municipality, as_of: dt.date) -> list[DebtRow]:
+    return [_row(row, as_of) for row in _unpaid(municipality, as_of)]
+
+
+def iter_unpaid_final_fines(
+    municipality: Municipality, as_of: dt.date, chunk_size: int = 2000
+) -> Iterator[DebtRow]:
+    """The same rows read in chunks, for the spreadsheet download of a large municipality."""
+    for row in _unpaid(municipality, as_of).iterator(chunk_size=chunk_size):
+        yield _row(row, as_of)
 
 
 def _text(value: object) -> str:

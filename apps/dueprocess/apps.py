@@ -9,7 +9,7 @@ class DueProcessConfig(AppConfig):
     def ready(self) -> None:
         # Registrations run on import: permissions, enforcement hooks (timeline, history), the fine payment
         # handler and the home cards.
-        from apps.dueprocess import cards, effects, hooks, menu, permissions, sweep  # noqa: F401
+        from apps.dueprocess import cards, effects, hooks, menu, nullity, permissions, sweep  # noqa: F401
         from apps.enforcement.hooks import register_case_opened
         from apps.licensing.hooks import register_permit_notes, register_permit_replaced
         from apps.licensing.sweep import register_sweep_step as step
@@ -18,6 +18,8 @@ class DueProcessConfig(AppConfig):
         register_permit_replaced(effects.carry_to_successor)
         register_permit_notes(effects.permit_notes)
 
+        # A case voided for a lost limit must not become final the same night.
+        step("cases_voided", nullity.void_lapsed_cases, 60, label="Processos arquivados por prazo perdido")
         step("cases_finalized", sweep.finalize_lapsed, 70, label="Processos transitados sem recurso")
         step("conditional_cassations", sweep.revoke_unregularized, 80, label="Cassações sem regularização")
         step(

@@ -9,7 +9,6 @@ import datetime as dt
 from decimal import Decimal
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from apps.audit.services import audit_record
@@ -25,6 +24,7 @@ from apps.finance.choices import GuideStatus
 from apps.finance.formatting import brl
 from apps.finance.services import guide_cancel, refund_create
 from apps.tenancy.querysets import user_can
+from apps.web.refusals import refuse
 from lawcode import Decision
 from lawcode.penalties import PenaltyKind
 
@@ -35,10 +35,6 @@ __all__ = [
     "sanction_annul",
     "sanction_condemn_first",
 ]
-
-
-def refuse(field: str, message: str) -> ValidationError:
-    return ValidationError({field: message})
 
 
 def _date(value: Any) -> dt.date | None:
@@ -182,9 +178,11 @@ def case_finalize_unappealed(*, case: InfractionCase, actor: Any, as_of: dt.date
 
 
 @transaction.atomic
-def sanction_annul(*, case: InfractionCase, actor: Any, as_of: dt.date, reason: str) -> Sanction | None:
-    """An appeal was granted: the infraction is cancelled; an open guide is cancelled, a paid fine refunded
-    (Olímpia art. 35: by bank transfer)."""
+def sanction_annul(
+    *, case: InfractionCase, actor: Any, as_of: dt.date, reason: str, ground: str = "Recurso procedente"
+) -> Sanction | None:
+    """An appeal was granted (or the case was voided: ``ground`` says which): the infraction is cancelled; an
+    open guide is cancelled, a paid fine refunded (Olímpia art. 35: by bank transfer)."""
     sanction: Sanction | None = Sanction.objects.select_for_update().filter(case=case).first()
     if sanction is None:
         # Nothing final yet, but a suspension applied when the auto was registered ends with the case.
@@ -193,19 +191,21 @@ def sanction_annul(*, case: InfractionCase, actor: Any, as_of: dt.date, reason: 
     before = sanction.audit_snapshot()
     sanction.state = SanctionState.ANNULLED
     sanction.save(update_fields=["state", "updated_at"])
-    _undo_fine(sanction, case, actor, as_of, reason)
+    _undo_fine(sanction, case, actor, as_of, reason, ground)
     effects.lift_case_effects(case=case, actor=actor, as_of=as_of, reason=reason)
     audit_record(actor=actor, municipality=case.municipality, action="sanction.annul", obj=sanction, before=before,
                  after=sanction.audit_snapshot())  # fmt: skip
     return sanction
 
 
-def _undo_fine(sanction: Sanction, case: InfractionCase, actor: Any, as_of: dt.date, reason: str) -> None:
+def _undo_fine(
+    sanction: Sanction, case: InfractionCase, actor: Any, as_of: dt.date, reason: str, ground: str
+) -> None:
     guide = sanction.guide
     if guide is None:
         return
     if guide.status == GuideStatus.OPEN:
-        guide_cancel(actor=actor, guide=guide, reason=f"Recurso procedente — {reason}", as_of=as_of)
+        guide_cancel(actor=actor, guide=guide, reason=f"{ground} — {reason}", as_of=as_of)
         return
     payment = getattr(guide, "payment", None)
     if guide.status != GuideStatus.PAID or payment is None:
@@ -215,7 +215,7 @@ def _undo_fine(sanction: Sanction, case: InfractionCase, actor: Any, as_of: dt.d
         payment=payment,
         amount_brl=payment.amount_brl,
         due_on=as_of,
-        reason=f"Recurso procedente: multa do auto {case.number} devolvida",
+        reason=f"{ground}: multa do auto {case.number} devolvida",
         as_of=as_of,
     )
     case_event_add(case=case, kind=EventKind.REFUND_DUE, actor=actor, on=as_of,

@@ -23,14 +23,11 @@ from apps.finance.models import Payment, PaymentGuide
 from apps.finance.services import guide_issue
 from apps.finance.valuation import Charge, declared_unit
 from apps.tenancy.querysets import user_can
+from apps.web.refusals import refuse
 
 SANCTION = "dueprocess.sanction"
 DECISION_NOTICES = (NoticePurpose.FIRST_DECISION, NoticePurpose.SECOND_DECISION, NoticePurpose.FINAL_DECISION,
                     NoticePurpose.PAYMENT)  # fmt: skip
-
-
-def refuse(field: str, message: str) -> ValidationError:
-    return ValidationError({field: message})
 
 
 def decision_notice_ciencia(sanction: Sanction) -> dt.date | None:

@@ -61,14 +61,29 @@ class AppealForm(forms.Form):
 
 
 class JudgmentForm(forms.Form):
-    verdict = forms.ChoiceField(label="Decisão", choices=Verdict.choices)
+    # Radio buttons with nothing checked: a verdict is always a deliberate choice, never a default.
+    verdict = forms.ChoiceField(
+        label="Decisão",
+        choices=Verdict.choices,
+        widget=forms.RadioSelect,
+        error_messages={"required": "Decisão: escolha uma das decisões."},
+    )
     decided_on = forms.DateField(label="Data do julgamento", widget=DATE)
     reasoning = forms.CharField(label="Fundamentação", widget=forms.Textarea(attrs={"rows": 8}))
 
-    def __init__(self, *args: Any, choices: Sequence[Any] = (), **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        choices: Sequence[Any] = (),
+        verdicts: Sequence[tuple[str, str]] | None = None,
+        **kwargs: Any,
+    ) -> None:
         """``choices``: the quantities the law lets the authority fix (services.Choice); one field each, checked
-        against the legal range by the service (which names the field and the article)."""
+        against the legal range by the service (which names the field and the article). ``verdicts``: the
+        verdicts open to this appeal (verdicts.verdicts_for)."""
         super().__init__(*args, **kwargs)
+        if verdicts is not None:
+            self.fields["verdict"].choices = list(verdicts)  # type: ignore[attr-defined]
         self.choices = list(choices)
         for choice in self.choices:
             self.fields[choice.field] = forms.CharField(

@@ -347,3 +347,44 @@ class Regularization(models.Model):
             "sha256": self.sha256,
             "description": self.description,
         }
+
+
+class CaseNullityQuerySet(CaseChildQuerySet):
+    pass
+
+
+class CaseNullity(models.Model):
+    """A case voided because a time limit the law attaches nullity to was lost (procedure.yaml ``nullity``, e.g.
+    Patrocínio art. 19 § 1º: no penalty notice within 90 days). Applied by the daily sweep; the reason and the
+    article are shown on the case."""
+
+    case = models.OneToOneField(
+        "enforcement.InfractionCase", on_delete=models.PROTECT, related_name="nullity"
+    )
+    limit = models.CharField("prazo perdido", max_length=32)  # a key of lawcode.procedure.NULLITY_LIMITS
+    limit_day = models.DateField("último dia do prazo")
+    cite = models.CharField("dispositivo", max_length=64)
+    basis = models.CharField("fundamento", max_length=300)
+    reason = models.TextField("motivo")
+    applied_on = models.DateField("aplicada em")
+    created_at = models.DateTimeField("registrada em", auto_now_add=True)
+
+    objects = CaseNullityQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "nulidade por prazo perdido"
+        verbose_name_plural = "nulidades por prazo perdido"
+
+    def __str__(self) -> str:
+        return f"Nulidade do auto {self.case.number} ({self.basis})"
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {
+            "case_id": self.case_id,
+            "limit": self.limit,
+            "limit_day": self.limit_day,
+            "cite": self.cite,
+            "basis": self.basis,
+            "reason": self.reason,
+            "applied_on": self.applied_on,
+        }

@@ -20,10 +20,15 @@ def case_sanction(case: InfractionCase) -> Sanction | None:
 
 def sanction_findings(sanction: Sanction) -> list[dict[str, Any]]:
     """The engine's findings with their citations rendered, for the «por quê» of the page."""
+    return decision_findings(sanction.decision)
+
+
+def decision_findings(decision: dict[str, Any]) -> list[dict[str, Any]]:
+    """A stored Decision's findings (``Decision.to_dict()``), each with its citations rendered."""
     return [
         {"message": f.get("message", ""), "status": f.get("status", ""),
          "cites": "; ".join(c.get("text", "") for c in f.get("citations", []))}
-        for f in sanction.decision.get("findings", [])
+        for f in decision.get("findings", [])
     ]  # fmt: skip
 
 

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
 
@@ -30,8 +29,10 @@ from apps.enforcement.models import InfractionCase
 from apps.enforcement.services import case_event_add, case_move, locked_case
 from apps.enforcement.timeline import infraction_ciencia
 from apps.lawconfig import engine
+from apps.ops.storage import attach_after_commit
 from apps.registry.uploads import CheckedUpload, check_upload
 from apps.tenancy.querysets import user_can
+from apps.web.refusals import refuse
 from lawcode.decision import format_decimal_pt
 from lawcode.penalties import PenaltyKind
 from lawcode.registry import get_regime
@@ -43,10 +44,6 @@ FILABLE_FROM = {
 }
 MOVES_TO = {Instance.FIRST: CaseState.IN_DEFENCE, Instance.SECOND: CaseState.IN_APPEAL}
 JUDGING_ACTION = {Instance.FIRST: JUDGE_FIRST, Instance.SECOND: JUDGE_SECOND}
-
-
-def refuse(field: str, message: str) -> ValidationError:
-    return ValidationError({field: message})
 
 
 # --- filing -----------------------------------------------------------------------------------------------
@@ -63,27 +60,27 @@ def appeal_file(
     if not via_portal and not user_can(actor, row.municipality.pk, APPEAL, "change"):
         raise refuse("appeal", f"Recurso: você não pode protocolar recursos em {row.municipality}.")
     _check_filing(row, instance, filed_on, text, as_of)
-    checked = [(upload, check_upload(upload, field="attachments")) for upload in attachments]
+    checked = [check_upload(upload, field="attachments") for upload in attachments]
     appeal = _build_appeal(row, instance, filed_on, text, actor, via_portal, appellant_name, as_of)
     try:
         with transaction.atomic():
             appeal.save()
     except IntegrityError:
         raise refuse("instance", _twice_message(row, instance)) from None
-    for upload, info in checked:
-        _store_attachment(appeal, upload, info)
+    for info in checked:
+        _store_attachment(appeal, info)
     case_move(case=row, to=MOVES_TO[Instance(instance)], allowed=FILABLE_FROM[Instance(instance)], actor=actor,
               on=filed_on, event=EventKind.APPEAL_FILED, note=_filing_note(appeal),
               data={"appeal_id": appeal.pk, "late": appeal.late})  # fmt: skip
     audit_record(actor=actor, municipality=row.municipality, action="appeal.file", obj=appeal,
-                 after={**appeal.audit_snapshot(), "attachments": [info.sha256 for _, info in checked]})  # fmt: skip
+                 after={**appeal.audit_snapshot(), "attachments": [info.sha256 for info in checked]})  # fmt: skip
     return appeal
 
 
-def _store_attachment(appeal: Appeal, upload: UploadedFile, info: CheckedUpload) -> AppealAttachment:
+def _store_attachment(appeal: Appeal, info: CheckedUpload) -> AppealAttachment:
     row = AppealAttachment(appeal=appeal, content_type=info.content_type, extension=info.extension,
                            size_bytes=info.size, sha256=info.sha256)  # fmt: skip
-    row.file.save(f"anexo{info.extension}", upload, save=False)
+    attach_after_commit(row.file, f"anexo{info.extension}", info.content)
     row.save()
     return row
 
@@ -366,7 +363,7 @@ def case_regularize(
         sha256=info.sha256,
         recorded_by=actor,
     )
-    regularization.evidence.save(f"regularizacao{info.extension}", evidence, save=False)
+    attach_after_commit(regularization.evidence, f"regularizacao{info.extension}", info.content)
     regularization.save()
     Sanction.objects.filter(case=row).update(regularized_on=regularized_on)
     cite = _cite(row, kind.regularization.cite if kind.regularization else kind.cites[0], regularized_on)

@@ -1,5 +1,8 @@
 """Due process's steps for the daily sweep (apps.licensing's daily_sweep calls them; see the report/README).
 
+Every row a step changes is audited in the step's transaction: the set-based step through licensing's
+update_audited, the per-case steps through the services they call.
+
 - hold_suspensions_awaiting_inspection: set-based. A suspension whose penalty requires an inspection at its end
   (Olímpia art. 25 §1) stays in force, one day at a time, until the vehicle passes an inspection after the
   suspension began. MUST run before licensing's lift_suspensions, which reactivates every ended suspension.
@@ -28,6 +31,7 @@ from apps.inspections.choices import InspectionResult
 from apps.inspections.models import Inspection
 from apps.licensing.choices import PermitState
 from apps.licensing.models import Permit
+from apps.licensing.sweep import PERMIT_AUDITED, update_audited
 
 
 def suspensions_awaiting_inspection(as_of: dt.date) -> QuerySet[Permit]:
@@ -48,7 +52,12 @@ def suspensions_awaiting_inspection(as_of: dt.date) -> QuerySet[Permit]:
 
 def hold_suspensions_awaiting_inspection(as_of: dt.date) -> int:
     ids = list(suspensions_awaiting_inspection(as_of).values_list("pk", flat=True))
-    return Permit.objects.filter(pk__in=ids).update(suspended_until=as_of)
+    return update_audited(
+        Permit.objects.filter(pk__in=ids),
+        action="permit.suspension_held",
+        audited=PERMIT_AUDITED,
+        changes={"suspended_until": as_of},
+    )
 
 
 def unregularized(as_of: dt.date) -> QuerySet[Sanction]:

@@ -11,20 +11,24 @@ from decimal import Decimal
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.accounts.decorators import recent_authentication_required
-from apps.dueprocess import active_debt, finality, fines, forms, selectors, services
+from apps.dueprocess import active_debt, exports, finality, fines, forms, selectors, services, verdicts
 from apps.dueprocess.choices import Instance
 from apps.dueprocess.models import Appeal, AppealAttachment, Effect, Regularization, Sanction
 from apps.dueprocess.permissions import CHARGE, EXPORT, JUDGE_FIRST, JUDGE_SECOND
 from apps.dueprocess.procedure import fine_due_pt, instance_label, proceeding, steps_pt
 from apps.enforcement.models import InfractionCase
+from apps.enforcement.pdf import auto_rows
+from apps.ops.storage import stored_file_response
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from apps.web.exports import export_response, requested_format
 
 APPEAL = "dueprocess.appeal"
 SANCTION = "dueprocess.sanction"
@@ -64,6 +68,8 @@ def queue(request: HttpRequest, ibge_code: str, instance: str) -> HttpResponse:
     rows = (
         Appeal.objects.for_user(request.user, action).filter(case__municipality=municipality).queue(instance)
     )
+    if (fmt := requested_format(request)) is not None:
+        return export_response(request, spec=exports.APPEALS, rows=rows, municipality=municipality, fmt=fmt)
     context = {"municipality": municipality, "appeals": rows, "today": _today(),
                "title": Instance(instance).label}  # fmt: skip
     return render(request, "dueprocess/queue.html", context)
@@ -76,7 +82,8 @@ def judge(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     appeal = _appeal_to_judge(request, ibge_code, pk)
     municipality = appeal.case.municipality
     choices = _choices(appeal.case)
-    form = forms.JudgmentForm(request.POST or None, initial={"decided_on": _today()}, choices=choices)
+    form = forms.JudgmentForm(request.POST or None, initial={"decided_on": _today()}, choices=choices,
+                              verdicts=verdicts.verdicts_for(appeal))  # fmt: skip
     if request.method == "POST" and form.is_valid():
         try:
             services.appeal_judge(
@@ -94,8 +101,21 @@ def judge(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
             messages.success(request, f"Recurso do auto {appeal.case.number} julgado.")
             return redirect("dueprocess:case", municipality.ibge_code, appeal.case_id)
     context = {"municipality": municipality, "appeal": appeal, "form": form, "case": appeal.case,
-               "label": instance_label(appeal.case.regime_id, appeal.instance)}  # fmt: skip
+               "label": instance_label(appeal.case.regime_id, appeal.instance), **_judge_record(appeal)}  # fmt: skip
     return render(request, "dueprocess/judge.html", context, status=400 if form.errors else 200)
+
+
+def _judge_record(appeal: Appeal) -> dict[str, object]:
+    """Everything the judge weighs, on the judging page itself: the auto, its evidence, the defence and its
+    attachments, the earlier instances and what each verdict would do."""
+    case = appeal.case
+    # Items I–VI of the auto (VII, the penalty, and VIII, the deadline, are answered below by the previews).
+    rows = auto_rows(case, fine_text="", appeal_text="")[:6]
+    earlier = [row for row in selectors.case_appeals(case) if row.pk != appeal.pk]
+    return {
+        "auto_rows": rows, "evidence": case.evidence.all(), "attachments": appeal.attachments.all(),
+        "earlier_appeals": earlier, "previews": verdicts.verdict_previews(appeal, _today()),
+    }  # fmt: skip
 
 
 def _choices(case: InfractionCase) -> list[services.Choice]:
@@ -140,6 +160,8 @@ def _case_context(
     today = _today()
     regularization = selectors.case_regularization(case)
     terms = services.regularization_terms(case) if regularization is None else None
+    # Finality for want of an appeal is offered only once the appeal period has really run out.
+    lapse = finality.lapse_deadline(case, today) if case.state in finality.LAPSING else None
     return {
         "effect_rows": selectors.case_effects(case), "regularization": regularization,
         "can_release": user_can(request.user, municipality.pk, SANCTION, "change"),
@@ -151,8 +173,8 @@ def _case_context(
         "findings": selectors.sanction_findings(sanction) if sanction else [],
         "can_file": user_can(request.user, municipality.pk, APPEAL, "change"),
         "can_finalize": user_can(request.user, municipality.pk, SANCTION, "change")
-        and case.state in finality.LAPSING,
-        "lapse_deadline": finality.lapse_deadline(case, today) if case.state in finality.LAPSING else None,
+        and lapse is not None and today > lapse,
+        "lapsing": case.state in finality.LAPSING, "lapse_deadline": lapse,
         "can_charge": user_can(request.user, municipality.pk, SANCTION, CHARGE) and sanction is not None
         and sanction.has_fine and sanction.guide is None and sanction.state != "annulled",
         "appeal_form": appeal_form or forms.AppealForm(instances=_instances(case), initial={"filed_on": today}),
@@ -245,11 +267,18 @@ def seizure_release(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespon
 
 @login_required
 @require_GET
-def regularization_file(request: HttpRequest, ibge_code: str, pk: int) -> FileResponse:
+def regularization_file(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponseBase:
     municipality = _municipality(request, ibge_code, APPEAL, "view")
     rows = Regularization.objects.filter(case__municipality=municipality)
     row = get_object_for_user_or_404(rows, request.user, "view", pk=pk)
-    return FileResponse(row.evidence.open("rb"), content_type=row.content_type)
+    return stored_file_response(
+        request,
+        row=row,
+        fieldfile=row.evidence,
+        sha256=row.sha256,
+        municipality=municipality,
+        content_type=row.content_type,
+    )
 
 
 @login_required
@@ -284,11 +313,18 @@ def fine_issue(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def attachment_file(request: HttpRequest, ibge_code: str, pk: int) -> FileResponse:
+def attachment_file(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponseBase:
     municipality = _municipality(request, ibge_code, APPEAL, "view")
     rows = AppealAttachment.objects.filter(appeal__case__municipality=municipality)
     attachment = get_object_for_user_or_404(rows, request.user, "view", pk=pk)
-    return FileResponse(attachment.file.open("rb"), content_type=attachment.content_type)
+    return stored_file_response(
+        request,
+        row=attachment,
+        fieldfile=attachment.file,
+        sha256=attachment.sha256,
+        municipality=municipality,
+        content_type=attachment.content_type,
+    )
 
 
 # --- dívida ativa -----------------------------------------------------------------------------------------
@@ -299,24 +335,20 @@ def attachment_file(request: HttpRequest, ibge_code: str, pk: int) -> FileRespon
 def active_debt_view(request: HttpRequest, ibge_code: str) -> HttpResponse:
     municipality = _municipality(request, ibge_code, SANCTION, EXPORT)
     today = _today()
+    if (fmt := requested_format(request)) is not None:
+        rows = active_debt.iter_unpaid_final_fines(municipality, today)
+        return export_response(request, spec=exports.DEBTS, rows=rows, municipality=municipality, fmt=fmt)
     rows = active_debt.unpaid_final_fines(municipality, today)
-    kind = request.GET.get("formato", "")
-    if kind in ("csv", "json"):
-        return _download(rows, municipality, today, kind)
+    if request.GET.get("formato") == "json":
+        return _download(rows, municipality, today)
     total = sum((row.amount_brl for row in rows), Decimal("0.00"))
     context = {"municipality": municipality, "rows": rows, "today": today, "total": total}
     return render(request, "dueprocess/active_debt.html", context)
 
 
-def _download(
-    rows: list[active_debt.DebtRow], municipality: Municipality, today: dt.date, kind: str
-) -> HttpResponse:
-    if kind == "csv":
-        response = HttpResponse(active_debt.to_csv(rows), content_type="text/csv; charset=utf-8")
-    else:
-        response = HttpResponse(
-            active_debt.to_json(rows, municipality, today), content_type="application/json"
-        )
-    name = f"divida-ativa-{municipality.ibge_code}-{today:%Y%m%d}.{kind}"
+def _download(rows: list[active_debt.DebtRow], municipality: Municipality, today: dt.date) -> HttpResponse:
+    """The JSON for the tax system; the spreadsheets go through the shared list export."""
+    response = HttpResponse(active_debt.to_json(rows, municipality, today), content_type="application/json")
+    name = f"divida-ativa-{municipality.ibge_code}-{today:%Y%m%d}.json"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response

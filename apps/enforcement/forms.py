@@ -14,6 +14,7 @@ from apps.enforcement.choices import NoticeChannel, NoticePurpose, ReturnedReaso
 from apps.enforcement.services import NO_INFRACTION_PT, AutoDetails, EvidenceUpload
 from apps.registry.identifiers import validate_plate
 from apps.registry.models import Driver
+from apps.tenancy.regimes import regime_options
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 MAX_PHOTOS = 10
@@ -95,7 +96,7 @@ class AutoForm(forms.Form):
 
     def __init__(self, *args: Any, regimes: list[str], drivers: list[Driver], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["regime_id"].choices = [(r, r) for r in regimes]  # type: ignore[attr-defined]
+        self.fields["regime_id"].choices = regime_options(regimes)  # type: ignore[attr-defined]
         if len(regimes) <= 1:
             self.fields["regime_id"].widget = forms.HiddenInput()
         self.drivers = {d.pk: d for d in drivers}

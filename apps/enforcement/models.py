@@ -197,6 +197,7 @@ class Edital(models.Model):
     published_on = models.DateField("publicado em")
     publication_ref = models.CharField("veículo de publicação", max_length=300)
     pdf = models.FileField("PDF", upload_to=edital_pdf_path, max_length=200, blank=True)
+    pdf_sha256 = models.CharField("SHA-256 do PDF", max_length=64, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
     )
@@ -238,6 +239,7 @@ class Notice(models.Model):
     ciencia_on = models.DateField("ciência em", null=True, blank=True)
     decision = models.JSONField("decisão da ciência", default=dict, blank=True)
     pdf = models.FileField("PDF", upload_to=notice_pdf_path, max_length=200, blank=True)
+    pdf_sha256 = models.CharField("SHA-256 do PDF", max_length=64, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
     )

@@ -14,7 +14,6 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
 
@@ -23,10 +22,12 @@ from apps.audit.services import audit_record
 from apps.enforcement import lawbridge, pdf
 from apps.enforcement.choices import CaseState, EventKind, NoticeChannel, NoticePurpose, ReturnedReason
 from apps.enforcement.models import Edital, InfractionCase, Notice
-from apps.enforcement.services import case_event_add, locked_case, refresh_notice_limit, refuse
+from apps.enforcement.services import case_event_add, locked_case, refresh_notice_limit
+from apps.ops.storage import attach_after_commit, sha256_hex
 from apps.tenancy.models import Municipality
 from apps.tenancy.numbering import number_take
 from apps.tenancy.querysets import user_can
+from apps.web.refusals import refuse
 from lawcode.facts import NoticeFacts
 
 DIRECT_CHANNELS = (NoticeChannel.IN_PERSON, NoticeChannel.AR, NoticeChannel.ELECTRONIC)
@@ -118,7 +119,14 @@ def _apply_ciencia(
 
 def _store_pdf(notice: Notice) -> None:
     notice.save()
-    notice.pdf.save(f"notificacao-{notice.pk}.pdf", ContentFile(pdf.notice_pdf(notice)), save=True)
+    _attach_pdf(notice, f"notificacao-{notice.pk}.pdf", pdf.notice_pdf(notice))
+
+
+def _attach_pdf(row: Notice | Edital, filename: str, content: bytes) -> None:
+    """The generated PDF and its hash on the row; the file itself is written once the transaction commits."""
+    attach_after_commit(row.pdf, filename, content)
+    row.pdf_sha256 = sha256_hex(content)
+    row.save(update_fields=["pdf", "pdf_sha256"])
 
 
 def _after_ciencia(notice: Notice, case: InfractionCase, actor: Any, as_of: dt.date) -> None:
@@ -209,9 +217,10 @@ def edital_publish(
     )
     edital.text = pdf.edital_text(edital, cases)
     edital.save()
-    edital.pdf.save(f"edital-{edital.pk}.pdf", ContentFile(pdf.edital_pdf(edital)), save=True)
+    content = pdf.edital_pdf(edital)
+    _attach_pdf(edital, f"edital-{edital.pk}.pdf", content)
     for case in cases:
-        _edital_notice(edital, locked_case(case), actor, as_of)
+        _edital_notice(edital, locked_case(case), actor, as_of, content)
     audit_record(
         actor=actor,
         municipality=municipality,
@@ -246,14 +255,16 @@ def _check_edital(
         raise refuse("published_on", f"Edital: {reason}")
 
 
-def _edital_notice(edital: Edital, case: InfractionCase, actor: Any, as_of: dt.date) -> Notice:
+def _edital_notice(
+    edital: Edital, case: InfractionCase, actor: Any, as_of: dt.date, content: bytes
+) -> Notice:
     name, address = _recipient(case)
     notice = Notice(case=case, purpose=edital.purpose, channel=NoticeChannel.EDITAL, sent_on=edital.published_on,
                     recipient_name=name or "Autuado não identificado", recipient_address=address, edital=edital,
                     body=edital.text, created_by=actor_user(actor))  # fmt: skip
     _apply_ciencia(notice, case, as_of, published_on=edital.published_on)
     notice.save()
-    notice.pdf.save(f"edital-{edital.pk}-{case.pk}.pdf", ContentFile(pdf.edital_pdf(edital)), save=True)
+    _attach_pdf(notice, f"edital-{edital.pk}-{case.pk}.pdf", content)
     case_event_add(
         case=case,
         kind=EventKind.EDITAL_PUBLISHED,

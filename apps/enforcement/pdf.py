@@ -20,6 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 import lawcode
 from apps.enforcement.choices import NoticeChannel, NoticePurpose
+from apps.registry.uploads import kind_label
 
 if TYPE_CHECKING:
     from apps.enforcement.models import Edital, InfractionCase, Notice
@@ -128,7 +129,8 @@ def _when(case: InfractionCase) -> str:
 def auto_rows(case: InfractionCase, fine_text: str, appeal_text: str) -> list[tuple[str, str]]:
     """Every item of Olímpia art. 30 (I–VIII), in its order, for the PDF and the case page."""
     evidence = [
-        e.caption or f"Arquivo {e.content_type} (SHA-256 {e.sha256[:12]}…)" for e in case.evidence.all()
+        e.caption or f"Arquivo {kind_label(e.content_type)} (SHA-256 {e.sha256[:12]}…)"
+        for e in case.evidence.all()
     ]
     return [
         ("I — Local, data e hora", f"{case.place or '(não informado)'} — {_when(case)}"),

@@ -26,19 +26,17 @@ from apps.enforcement.models import CaseEvent, Evidence, InfractionCase
 from apps.enforcement.regime_rules import auto_contents, cite_pt, traffic_only_rule
 from apps.enforcement.selectors import lookup_plate
 from apps.lawconfig.engine import RegimeChoiceError, regime_for
+from apps.ops.storage import attach_after_commit
 from apps.registry.identifiers import validate_plate
 from apps.registry.models import Driver
 from apps.registry.uploads import CheckedUpload, check_upload
 from apps.tenancy.models import Municipality
 from apps.tenancy.numbering import number_take
 from apps.tenancy.querysets import user_can
+from apps.web.refusals import refuse
 from lawcode.procedure import AutoContents
 
 NO_INFRACTION_PT = "Infração: escolha uma infração do catálogo da lei do município."
-
-
-def refuse(field: str, message: str) -> ValidationError:
-    return ValidationError({field: message})
 
 
 @dataclass(frozen=True)
@@ -231,7 +229,7 @@ def _store_evidence(
         caption=item.caption.strip()[:300],
         uploaded_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
-    row.file.save(f"evidence{upload.extension}", item.file, save=False)
+    attach_after_commit(row.file, f"evidence{upload.extension}", upload.content)
     row.save()
     return row
 

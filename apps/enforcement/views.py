@@ -12,20 +12,23 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from apps.enforcement import catalog, forms, lawbridge, notices, pdf, services
+from apps.enforcement import catalog, exports, forms, lawbridge, notices, pdf, services
 from apps.enforcement.choices import CaseState
 from apps.enforcement.models import Edital, Evidence, InfractionCase, Notice
 from apps.enforcement.regime_rules import clandestine_rule_pt, traffic_only_rule_pt
 from apps.enforcement.selectors import PlateLookup, lookup_plate
 from apps.enforcement.timeline import case_timeline, infraction_ciencia, notice_limit_passed, svg_height
+from apps.ops.storage import stored_file_response
 from apps.registry.identifiers import plate_format
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from apps.web.exports import export_response, requested_format
 
 CASE = "enforcement.infractioncase"
 FILE = "file"
@@ -175,6 +178,8 @@ def case_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
     if state:
         rows = rows.filter(state=state)
     rows = rows.with_penalty_notice().order_by("-year", "-sequence")
+    if (fmt := requested_format(request)) is not None:
+        return export_response(request, spec=exports.CASES, rows=rows, municipality=municipality, fmt=fmt)
     context = {"municipality": municipality, "page": _page(request, rows), "title": "Autos de infração",
                "mine": False, "state": state, "states": CaseState.choices, "today": _today()}  # fmt: skip
     return _render(request, "enforcement/case_list.html", context)
@@ -241,13 +246,20 @@ def case_pdf(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def evidence_file(request: HttpRequest, ibge_code: str, pk: int, evidence_id: int) -> FileResponse:
+def evidence_file(request: HttpRequest, ibge_code: str, pk: int, evidence_id: int) -> HttpResponseBase:
     municipality = _municipality(request, ibge_code)
     case = _case(request, municipality, pk)
     evidence = get_object_for_user_or_404(
         Evidence.objects.filter(case=case), request.user, "view", pk=evidence_id
     )
-    return FileResponse(evidence.file.open("rb"), content_type=evidence.content_type)
+    return stored_file_response(
+        request,
+        row=evidence,
+        fieldfile=evidence.file,
+        sha256=evidence.sha256,
+        municipality=municipality,
+        content_type=evidence.content_type,
+    )
 
 
 def _back(case: InfractionCase) -> HttpResponse:
@@ -342,11 +354,17 @@ def notice_receipt(request: HttpRequest, ibge_code: str, notice_id: int) -> Http
 
 @login_required
 @require_GET
-def notice_pdf(request: HttpRequest, ibge_code: str, notice_id: int) -> FileResponse:
+def notice_pdf(request: HttpRequest, ibge_code: str, notice_id: int) -> HttpResponseBase:
     municipality = _municipality(request, ibge_code, NOTICE)
     notice = _notice(request, municipality, notice_id)
-    return FileResponse(
-        notice.pdf.open("rb"), content_type="application/pdf", filename=f"notificacao-{notice.pk}.pdf"
+    return stored_file_response(
+        request,
+        row=notice,
+        fieldfile=notice.pdf,
+        sha256=notice.pdf_sha256,
+        municipality=municipality,
+        content_type="application/pdf",
+        filename=f"notificacao-{notice.pk}.pdf",
     )
 
 
@@ -391,11 +409,17 @@ def edital_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
 
 @login_required
 @require_GET
-def edital_pdf(request: HttpRequest, ibge_code: str, pk: int) -> FileResponse:
+def edital_pdf(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponseBase:
     municipality = _municipality(request, ibge_code, EDITAL)
     edital = get_object_for_user_or_404(
         Edital.objects.all(), request.user, "view", municipality=municipality, pk=pk
     )
-    return FileResponse(
-        edital.pdf.open("rb"), content_type="application/pdf", filename=f"edital-{edital.pk}.pdf"
+    return stored_file_response(
+        request,
+        row=edital,
+        fieldfile=edital.pdf,
+        sha256=edital.pdf_sha256,
+        municipality=municipality,
+        content_type="application/pdf",
+        filename=f"edital-{edital.pk}.pdf",
     )

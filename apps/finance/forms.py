@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 import lawcode
 from apps.finance.choices import FeeKind, GuideStatus, PaymentMethod
 from apps.finance.models import REAIS, PaymentGuideQuerySet
+from apps.tenancy.regimes import regime_options
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
@@ -129,5 +130,5 @@ class FeeScheduleForm(forms.Form):
 
     def __init__(self, *args: Any, regimes: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["regime_id"].choices = [(regime, regime) for regime in regimes]  # type: ignore[attr-defined]
+        self.fields["regime_id"].choices = regime_options(regimes)  # type: ignore[attr-defined]
         self.fields["unit"].choices = unit_choices(regimes)  # type: ignore[attr-defined]

@@ -17,6 +17,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from apps.finance.formatting import brl, brl_unit_value, decimal_pt, payer_document_display
 from apps.finance.models import PaymentGuide
+from apps.tenancy.regimes import regime_summary
 
 MM: float = mm  # reportlab is untyped; one millimetre in points
 LEFT = 20 * MM
@@ -133,7 +134,8 @@ def _footer(canvas: Canvas, guide: PaymentGuide) -> None:
     canvas.setFont("Helvetica", 8)
     canvas.setFillColor(colors.HexColor("#555555"))
     lines = (
-        f"Regime: {guide.regime_id}. O valor em reais foi calculado pelo motor legal na emissão e não muda depois.",
+        f"{regime_summary(guide.regime_id)[0]}. O valor em reais foi calculado na emissão, conforme a lei, e não "
+        "muda depois.",
         "Após o pagamento, o comprovante é registrado pelo setor financeiro da prefeitura.",
     )
     for index, line in enumerate(lines):

@@ -23,13 +23,10 @@ from apps.lawconfig import engine
 from apps.registry.identifiers import validate_cnpj, validate_cpf
 from apps.tenancy.models import Municipality
 from apps.tenancy.numbering import number_take
+from apps.web.refusals import refuse
 
 if TYPE_CHECKING:
     from apps.accounts.models import User
-
-
-def _refuse(field: str, message: str) -> ValidationError:
-    return ValidationError({field: message})
 
 
 # --- settings and fee schedule ------------------------------------------------------------------------
@@ -46,12 +43,12 @@ def finance_settings_save(
         pix.key_kind(key)
         name, city = pix.receiver_name_field(receiver_name), pix.city_field(receiver_city)
     except pix.PixError as exc:
-        raise _refuse(
+        raise refuse(
             {"key": "pix_key", "receiver_name": "receiver_name", "city": "receiver_city"}[exc.field],
             exc.message,
         ) from exc
     if not 1 <= guide_due_days <= 90:
-        raise _refuse("guide_due_days", "Vencimento da guia: entre 1 e 90 dias corridos.")
+        raise refuse("guide_due_days", "Vencimento da guia: entre 1 e 90 dias corridos.")
     current = FinanceSettings.objects.select_for_update().filter(municipality=municipality).first()
     before = current.audit_snapshot() if current else None
     settings = current or FinanceSettings(municipality=municipality)
@@ -77,7 +74,7 @@ def fee_schedule_create(
     if FeeSchedule.objects.filter(
         municipality=municipality, regime_id=regime, fee_kind=fee_kind, valid_from=valid_from
     ).exists():
-        raise _refuse("valid_from", "Vigência: já existe um valor desta taxa a partir desta data.")
+        raise refuse("valid_from", "Vigência: já existe um valor desta taxa a partir desta data.")
     fee = FeeSchedule.objects.create(municipality=municipality, regime_id=regime, fee_kind=fee_kind,
                                      quantity=quantity, unit=unit, cite=cite, valid_from=valid_from)  # fmt: skip
     audit_record(
@@ -89,17 +86,17 @@ def fee_schedule_create(
 
 def _check_fee(fee_kind: str, quantity: Decimal, unit: str, regime_id: str) -> None:
     if fee_kind not in FeeKind.values:
-        raise _refuse("fee_kind", f"Taxa: tipo desconhecido {fee_kind!r}.")
+        raise refuse("fee_kind", f"Taxa: tipo desconhecido {fee_kind!r}.")
     declared_unit(regime_id, unit)  # "brl" or a unit of the regime's units.yaml; refuses any other
     if quantity <= 0:
-        raise _refuse("quantity", "Quantidade: deve ser maior que zero.")
+        raise refuse("quantity", "Quantidade: deve ser maior que zero.")
 
 
 def _regime(municipality: Municipality, regime_id: str | None) -> str:
     try:
         return engine.regime_for(municipality, regime_id)
     except engine.RegimeChoiceError as exc:
-        raise _refuse("regime_id", f"Regime: {exc.message_pt}") from exc
+        raise refuse("regime_id", f"Regime: {exc.message_pt}") from exc
 
 
 # --- guides ---------------------------------------------------------------------------------------------
@@ -146,7 +143,7 @@ def guide_issue(
     payer = _payer(payer_name, payer_document)
     _check_origin(municipality, origin_type, origin_id, charge.fee_kind)
     if fact_date > as_of:
-        raise _refuse("fact_date", "Data do fato gerador: não pode ser posterior à data de emissão.")
+        raise refuse("fact_date", "Data do fato gerador: não pode ser posterior à data de emissão.")
     valuation = valuate(
         municipality=municipality, regime_id=regime, charge=charge, fact_date=fact_date, issue_date=as_of
     )
@@ -172,7 +169,7 @@ def guide_issue(
 def _finance_settings(municipality: Municipality) -> FinanceSettings:
     settings = FinanceSettings.objects.filter(municipality=municipality).first()
     if settings is None:
-        raise _refuse(
+        raise refuse(
             "pix_key",
             f"Recebimento PIX: {municipality.name} ainda não configurou a chave PIX, o nome e a "
             "cidade do recebedor; um administrador deve configurá-los antes da emissão de guias.",
@@ -183,24 +180,24 @@ def _finance_settings(municipality: Municipality) -> FinanceSettings:
 def _payer(name: str, document: str) -> tuple[str, str]:
     clean_name = " ".join(name.split())
     if not clean_name:
-        raise _refuse("payer_name", "Contribuinte: informe o nome.")
+        raise refuse("payer_name", "Contribuinte: informe o nome.")
     raw = "".join(ch for ch in document if ch.isalnum()).upper()
     validate = validate_cpf if len(raw) == 11 else validate_cnpj
     try:
         return clean_name, validate(raw)
     except ValidationError as exc:
-        raise _refuse("payer_document", f"CPF/CNPJ do contribuinte: {exc.messages[0]}") from exc
+        raise refuse("payer_document", f"CPF/CNPJ do contribuinte: {exc.messages[0]}") from exc
 
 
 def _check_origin(municipality: Municipality, origin_type: str, origin_id: int, fee_kind: str) -> None:
     if origin_type not in OriginType.values:
-        raise _refuse("origin_type", f"Origem da guia: tipo desconhecido {origin_type!r}.")
+        raise refuse("origin_type", f"Origem da guia: tipo desconhecido {origin_type!r}.")
     duplicate = PaymentGuide.objects.filter(
         municipality=municipality, origin_type=origin_type, origin_id=origin_id, fee_kind=fee_kind,
         status__in=[GuideStatus.OPEN, GuideStatus.PAID],
     ).first()  # fmt: skip
     if duplicate is not None:
-        raise _refuse(
+        raise refuse(
             "origin_id",
             f"Já existe a guia {duplicate.number} ({duplicate.get_status_display().lower()}) "
             "para esta cobrança; cancele-a antes de emitir outra.",
@@ -223,7 +220,7 @@ def _pix_payload(settings: FinanceSettings, guide: PaymentGuide) -> str:
     try:
         return pix.payload(charge)
     except pix.PixError as exc:
-        raise _refuse("pix_key", f"Configuração PIX do município: {exc.message}") from exc
+        raise refuse("pix_key", f"Configuração PIX do município: {exc.message}") from exc
 
 
 @transaction.atomic
@@ -231,13 +228,13 @@ def guide_cancel(*, actor: User | None, guide: PaymentGuide, reason: str, as_of:
     """Cancel an open guide; a paid one is refunded instead (refund_create), never cancelled."""
     guide = guide_for_update(guide.pk)
     if guide.status != GuideStatus.OPEN:
-        raise _refuse(
+        raise refuse(
             "status",
             f"Guia {guide.number}: só uma guia em aberto pode ser cancelada "
             f"(situação atual: {guide.get_status_display().lower()}).",
         )
     if not reason.strip():
-        raise _refuse("reason", "Motivo do cancelamento: campo obrigatório.")
+        raise refuse("reason", "Motivo do cancelamento: campo obrigatório.")
     before = guide.audit_snapshot()
     guide.status, guide.cancelled_on, guide.cancel_reason = GuideStatus.CANCELLED, as_of, reason.strip()[:255]
     guide.save(update_fields=["status", "cancelled_on", "cancel_reason"])
@@ -284,19 +281,19 @@ def _check_payable(
     guide: PaymentGuide, paid_on: dt.date, amount: Decimal, method: str, as_of: dt.date
 ) -> None:
     if guide.status == GuideStatus.CANCELLED:
-        raise _refuse("guide", f"Guia {guide.number}: está cancelada e não pode ser paga.")
+        raise refuse("guide", f"Guia {guide.number}: está cancelada e não pode ser paga.")
     if guide.status != GuideStatus.OPEN or Payment.objects.filter(guide=guide).exists():
-        raise _refuse("guide", f"Guia {guide.number}: o pagamento já foi registrado; não se paga duas vezes.")
+        raise refuse("guide", f"Guia {guide.number}: o pagamento já foi registrado; não se paga duas vezes.")
     if method not in PaymentMethod.values:
-        raise _refuse("method", "Forma de pagamento: escolha uma das opções.")
+        raise refuse("method", "Forma de pagamento: escolha uma das opções.")
     if paid_on > as_of:
-        raise _refuse("paid_on", "Data do pagamento: não pode ser no futuro.")
+        raise refuse("paid_on", "Data do pagamento: não pode ser no futuro.")
     if paid_on < guide.issued_on:
-        raise _refuse(
+        raise refuse(
             "paid_on", f"Data do pagamento: anterior à emissão da guia ({guide.issued_on:%d/%m/%Y})."
         )
     if amount != guide.amount_brl:
-        raise _refuse(
+        raise refuse(
             "amount_brl", f"Valor pago: {brl(amount)} difere do valor da guia ({brl(guide.amount_brl)})."
         )
 
@@ -309,16 +306,16 @@ def refund_create(
     guide = guide_for_update(payment.guide_id)
     already = _refunded_total(payment)
     if amount_brl <= 0:
-        raise _refuse("amount_brl", "Valor da restituição: deve ser maior que zero.")
+        raise refuse("amount_brl", "Valor da restituição: deve ser maior que zero.")
     if already + amount_brl > payment.amount_brl:
-        raise _refuse(
+        raise refuse(
             "amount_brl",
             f"Valor da restituição: excede o que resta do pagamento ({brl(payment.amount_brl - already)}).",
         )
     if due_on < as_of:
-        raise _refuse("due_on", "Prazo da restituição: não pode ser no passado.")
+        raise refuse("due_on", "Prazo da restituição: não pode ser no passado.")
     if not reason.strip():
-        raise _refuse("reason", "Motivo da restituição: campo obrigatório.")
+        raise refuse("reason", "Motivo da restituição: campo obrigatório.")
     refund = Refund.objects.create(
         payment=payment, amount_brl=amount_brl, due_on=due_on, reason=reason.strip()[:255], created_by=actor
     )
@@ -342,11 +339,11 @@ def refund_mark_paid(
     guide = guide_for_update(refund.payment.guide_id)
     refund = Refund.objects.select_for_update().get(pk=refund.pk)
     if refund.status == RefundStatus.PAID:
-        raise _refuse("status", "Restituição: já consta como paga.")
+        raise refuse("status", "Restituição: já consta como paga.")
     if paid_on > as_of:
-        raise _refuse("paid_on", "Data da restituição: não pode ser no futuro.")
+        raise refuse("paid_on", "Data da restituição: não pode ser no futuro.")
     if paid_on < refund.payment.paid_on:
-        raise _refuse("paid_on", "Data da restituição: anterior ao pagamento que ela devolve.")
+        raise refuse("paid_on", "Data da restituição: anterior ao pagamento que ela devolve.")
     before = refund.audit_snapshot()
     refund.status, refund.paid_on, refund.paid_reference = RefundStatus.PAID, paid_on, reference.strip()[:100]
     refund.save(update_fields=["status", "paid_on", "paid_reference"])

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from apps.accounts.decorators import recent_authentication_required
 from apps.accounts.models import User
 from apps.audit.services import audit_personal_data_read
-from apps.finance import services
+from apps.finance import exports, services
 from apps.finance.forms import (
     CancelForm,
     FeeScheduleForm,
@@ -35,6 +35,7 @@ from apps.finance.models import FeeSchedule, FinanceSettings, PaymentGuide, Refu
 from apps.finance.pdf import guide_pdf, pix_qr_svg
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from apps.web.exports import export_response, requested_format
 
 PAGE_SIZE = 25
 GUIDE = "finance.paymentguide"
@@ -83,6 +84,14 @@ def guide_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
         guides = form.apply(guides, timezone.localdate())
     elif form.is_bound:
         guides = guides.none()
+    if (fmt := requested_format(request)) is not None:
+        return export_response(
+            request,
+            spec=exports.GUIDES,
+            rows=guides.order_by("-year", "-sequence"),
+            municipality=municipality,
+            fmt=fmt,
+        )
     page = Paginator(guides.order_by("-year", "-sequence"), PAGE_SIZE).get_page(request.GET.get("pagina"))
     query = request.GET.copy()
     query.pop("pagina", None)
@@ -183,6 +192,10 @@ def refund_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
         .select_related("payment__guide")
         .order_by("status", "due_on", "id")
     )
+    if (fmt := requested_format(request)) is not None:
+        return export_response(
+            request, spec=exports.REFUNDS, rows=refunds, municipality=municipality, fmt=fmt
+        )
     page = Paginator(refunds, PAGE_SIZE).get_page(request.GET.get("pagina"))
     context = {"municipality": municipality, "page": page, "paid_form": RefundPaidForm(),
                "today": timezone.localdate(), **_menu(request, municipality)}  # fmt: skip

@@ -7,4 +7,13 @@ class InspectionsConfig(AppConfig):
     verbose_name = "Vistorias"
 
     def ready(self) -> None:
-        from apps.inspections import cards, menu, permissions  # noqa: F401  (registrations run on import)
+        from apps.inspections import cards, menu, permissions, sweep  # noqa: F401  (registrations run on import)
+        from apps.licensing.sweep import register_sweep_step
+
+        # After licensing flags overdue inspections (130), before the reminders.
+        register_sweep_step(
+            "missed_inspections",
+            sweep.find_missed_inspections,
+            135,
+            label="Vistorias do calendário não realizadas",
+        )

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 
 import lawcode
 from apps.inspections.choices import InspectionResult
@@ -23,10 +24,10 @@ from apps.inspections.models import Inspection
 from apps.licensing.choices import PERMIT_IN_FORCE_STATES, PermitKind
 from apps.licensing.lawbridge import ask
 from apps.licensing.models import Permit
+from apps.registry import lawfacts
 from apps.registry.models import Vehicle
 from apps.tenancy.models import Municipality
 from lawcode import Decision
-from lawcode import facts as f
 
 MONTHS_PT = ("jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez")
 DONE, DUE, OVERDUE, UPCOMING = "done", "due", "overdue", "upcoming"
@@ -41,6 +42,7 @@ class ServiceVehicle:
     permit_number: str
     in_service_from: dt.date
     passed_on: tuple[dt.date, ...]
+    permit_id: int | None = None
 
     def last_passed(self, until: dt.date) -> dt.date | None:
         earlier = [day for day in self.passed_on if day <= until]
@@ -89,7 +91,15 @@ def month_end(year: int, month: int) -> dt.date:
 
 def vehicles_in_service(municipality: Municipality, regime_id: str, user: Any) -> list[ServiceVehicle]:
     """Vehicles (readable by ``user``) holding a regular permit in force under the regime, with passed dates."""
-    permits = Permit.objects.for_user(user, "view").filter(
+    return service_vehicles(Permit.objects.for_user(user, "view"), municipality, regime_id)
+
+
+def service_vehicles(
+    permits: QuerySet[Permit], municipality: Municipality, regime_id: str
+) -> list[ServiceVehicle]:
+    """Vehicles of ``permits`` (already gated by the caller, or all of them for the sweep) holding a regular
+    permit in force under the regime, with every date they passed an inspection."""
+    permits = permits.filter(
         municipality=municipality,
         regime_id=regime_id,
         state__in=PERMIT_IN_FORCE_STATES,
@@ -107,8 +117,28 @@ def vehicles_in_service(municipality: Municipality, regime_id: str, user: Any) -
         if permit.application is not None and permit.application.inspection_passed_on:
             passed[permit.vehicle_id].add(permit.application.inspection_passed_on)
     unique = {p.vehicle_id: p for p in rows}
-    return [ServiceVehicle(p.vehicle, p.number, p.valid_from, tuple(sorted(passed[p.vehicle_id])))
-            for p in unique.values()]  # fmt: skip
+    since = in_service_since(list(unique.values()))
+    return [
+        ServiceVehicle(p.vehicle, p.number, since[p.pk], tuple(sorted(passed[p.vehicle_id])), permit_id=p.pk)
+        for p in unique.values()
+    ]
+
+
+def in_service_since(permits: list[Permit]) -> dict[int, dt.date]:
+    """Per permit: the day its vehicle entered service, following the permits it renewed for the same vehicle
+    (a renewal keeps the vehicle in service; a substitution puts a new vehicle in service with the new permit).
+    One query for every earlier permit of these vehicles."""
+    earlier = Permit.objects.filter(vehicle_id__in={p.vehicle_id for p in permits}).values_list(
+        "pk", "vehicle_id", "replaces_id", "valid_from"
+    )
+    rows = {pk: (vehicle_id, replaces_id, valid_from) for pk, vehicle_id, replaces_id, valid_from in earlier}
+    since = {}
+    for permit in permits:
+        start, previous = permit.valid_from, permit.replaces_id
+        while previous in rows and rows[previous][0] == permit.vehicle_id:
+            start, previous = min(start, rows[previous][2]), rows[previous][1]
+        since[permit.pk] = start
+    return since
 
 
 def answers_calendar(regime_id: str) -> bool:
@@ -116,21 +146,36 @@ def answers_calendar(regime_id: str) -> bool:
     return "inspection_calendar" in lawcode.get_regime(regime_id).questions()
 
 
-def _calendar(ctx: CalendarContext, plate: str, as_of: dt.date, last: dt.date | None) -> Decision | None:
+def _calendar(
+    ctx: CalendarContext, item: ServiceVehicle, as_of: dt.date, last: dt.date | None
+) -> Decision | None:
     """The engine's answer, asked once per (plate, day, last inspection) in a page: a year has 12 months."""
-    key = (plate, as_of, last)
+    key = (item.vehicle.plate, as_of, last)
     if key not in ctx.answers:
-        ctx.answers[key] = _ask_calendar(ctx, plate, as_of, last)
+        ctx.answers[key] = _ask_calendar(ctx, item, as_of, last)
     return ctx.answers[key]
 
 
-def _ask_calendar(ctx: CalendarContext, plate: str, as_of: dt.date, last: dt.date | None) -> Decision | None:
-    facts = f.InspectionFacts(plate=plate, year=as_of.year, last_inspection=last)
+def _ask_calendar(
+    ctx: CalendarContext, item: ServiceVehicle, as_of: dt.date, last: dt.date | None
+) -> Decision | None:
+    facts = lawfacts.inspection_facts(
+        item.vehicle.plate,
+        regime_id=ctx.regime_id,
+        year=as_of.year,
+        last_inspection=last,
+        in_service_from=item.in_service_from,
+    )
     try:
         return ask(municipality=ctx.municipality, regime_id=ctx.regime_id, question="inspection_calendar",
                    facts=facts, as_of=as_of, field="calendar")  # fmt: skip
     except ValidationError:
         return None  # the regime needs a fact this vehicle lacks (Patrocínio: no inspection yet)
+
+
+def cycle_answer(ctx: CalendarContext, item: ServiceVehicle) -> Decision | None:
+    """The engine's answer for the vehicle's current due month on ``ctx.today`` (the sweep's question)."""
+    return _calendar(ctx, item, ctx.today, item.last_passed(ctx.today))
 
 
 def month_status(ctx: CalendarContext, item: ServiceVehicle, year: int, month: int) -> VehicleDue | None:
@@ -140,7 +185,7 @@ def month_status(ctx: CalendarContext, item: ServiceVehicle, year: int, month: i
         return None  # not in service yet that month
     # The due months (by plate digit, or a year after the inspection before this month) do not depend on the
     # day asked: one question per vehicle and prior inspection, on today.
-    probe = _calendar(ctx, item.vehicle.plate, ctx.today, item.last_passed(first - dt.timedelta(days=1)))
+    probe = _calendar(ctx, item, ctx.today, item.last_passed(first - dt.timedelta(days=1)))
     if probe is None:
         return None
     if "due_months" in probe.result:
@@ -158,9 +203,11 @@ def _semestral(
         return _due(item, UPCOMING, probe, "status", None)
     judged_on = ctx.today if ctx.today <= end else end + dt.timedelta(days=1)
     last = item.last_passed(min(end, ctx.today))
-    decision = _calendar(ctx, item.vehicle.plate, judged_on, last)
+    decision = _calendar(ctx, item, judged_on, last)
     if decision is None:
         return None
+    if decision.result["status"] == "not_in_service":
+        return None  # the law owes nothing for a month before the vehicle entered service
     status = {"ok": DONE, "due": DUE, "overdue": OVERDUE}[str(decision.result["status"])]
     return _due(item, status, decision, "inspection_status", last)
 

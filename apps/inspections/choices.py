@@ -22,3 +22,11 @@ KIND_BY_APPLICATION = {
     "renewal": InspectionKind.PERIODIC,
     "temporary_vehicle": InspectionKind.TEMPORARY,
 }
+
+
+class MissedState(models.TextChoices):
+    """A missed calendar inspection the sweep found: waiting for an agent, who draws up the auto or dismisses it."""
+
+    PENDING = "pending", "Aguardando o agente"
+    CONFIRMED = "confirmed", "Auto lavrado"
+    DISMISSED = "dismissed", "Descartado pelo agente"

@@ -12,7 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
-from apps.inspections.choices import InspectionKind, InspectionResult
+from apps.inspections.choices import InspectionKind, InspectionResult, MissedState
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import MunicipalityScopedQuerySet
 
@@ -108,3 +108,88 @@ class Inspection(models.Model):
             "performed_on": self.performed_on, "result": self.result, "cure_deadline": self.cure_deadline,
             "previous_id": self.previous_id, "failed_items": [item["code"] for item in self.failed_items],
         }  # fmt: skip
+
+
+class MissedInspectionQuerySet(MunicipalityScopedQuerySet["MissedInspection"]):
+    def pending(self) -> MissedInspectionQuerySet:
+        return self.filter(state=MissedState.PENDING)
+
+
+class MissedInspection(models.Model):
+    """A calendar inspection the engine says was missed, with its penalty (e.g. Votuporanga art. 4º § 5º), found
+    by the daily sweep and kept for an agent to confirm: the agent draws up the auto (an InfractionCase, whose
+    deadlines start then) or dismisses it with a reason. One row per vehicle and due month (the sweep is
+    idempotent)."""
+
+    municipality = models.ForeignKey(
+        Municipality, on_delete=models.PROTECT, related_name="missed_inspections", verbose_name="município"
+    )
+    regime_id = models.CharField("regime", max_length=64)
+    vehicle = models.ForeignKey(
+        "registry.Vehicle",
+        on_delete=models.PROTECT,
+        related_name="missed_inspections",
+        verbose_name="veículo",
+    )
+    permit = models.ForeignKey(
+        "licensing.Permit", on_delete=models.PROTECT, related_name="missed_inspections", verbose_name="alvará"
+    )
+    due_month = models.CharField("mês da vistoria", max_length=7)  # YYYY-MM, the engine's cycle_month
+    found_on = models.DateField("constatada em")
+    infraction_code = models.CharField("infração do catálogo", max_length=32)
+    penalty = models.CharField("penalidade", max_length=120)
+    message = models.CharField("constatação", max_length=300)
+    basis = models.CharField("fundamento", max_length=300)
+    decision = models.JSONField("decisão da lei", default=dict)
+    state = models.CharField(
+        "situação", max_length=12, choices=MissedState.choices, default=MissedState.PENDING
+    )
+    case = models.OneToOneField(
+        "enforcement.InfractionCase",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="missed_inspection",
+        verbose_name="auto de infração",
+    )
+    resolved_on = models.DateField("resolvida em", null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="resolvida por",
+    )
+    dismissal_reason = models.CharField("motivo do descarte", max_length=500, blank=True)
+
+    objects = MissedInspectionQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "vistoria não realizada"
+        verbose_name_plural = "vistorias não realizadas"
+        ordering = ["-due_month", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["vehicle", "due_month"], name="missed_inspection_once_per_month")
+        ]
+
+    def __str__(self) -> str:
+        return f"Vistoria de {self.due_month_display} não realizada ({self.vehicle.plate_display})"
+
+    @property
+    def due_month_display(self) -> str:
+        year, month = self.due_month.split("-")
+        return f"{month}/{year}"
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {
+            "vehicle_id": self.vehicle_id,
+            "permit_id": self.permit_id,
+            "due_month": self.due_month,
+            "infraction_code": self.infraction_code,
+            "penalty": self.penalty,
+            "basis": self.basis,
+            "state": self.state,
+            "case_id": self.case_id,
+            "dismissal_reason": self.dismissal_reason,
+        }

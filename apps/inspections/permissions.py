@@ -18,3 +18,9 @@ register(
         CHANGE: {Role.INSPECTOR, Role.ADMINISTRATOR},
     },
 )
+
+# Missed calendar inspections: agents draw up the auto (or dismiss the finding); the others read them.
+register(
+    "inspections.missedinspection",
+    {VIEW: READERS, CHANGE: {Role.ENFORCEMENT_AGENT, Role.ADMINISTRATOR}},
+)

@@ -13,22 +13,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 
 from apps.accounts.actors import actor_user
 from apps.audit.services import audit_record
+from apps.enforcement.services import AutoDetails, case_open
 from apps.inspections import lawbridge
-from apps.inspections.choices import KIND_BY_APPLICATION, InspectionKind, InspectionResult
-from apps.inspections.models import Inspection
+from apps.inspections.choices import KIND_BY_APPLICATION, InspectionKind, InspectionResult, MissedState
+from apps.inspections.models import Inspection, MissedInspection
 from apps.licensing.choices import PERMIT_IN_FORCE_STATES
 from apps.licensing.models import Application, Permit
 from apps.registry.models import Vehicle
 from apps.tenancy.choices import Role
-
-
-def refuse(field: str, message: str) -> ValidationError:
-    return ValidationError({field: message})
+from apps.web.refusals import refuse
 
 
 @dataclass(frozen=True)
@@ -295,3 +293,92 @@ def _notify_permits(row: Inspection, *, actor: Any) -> None:
     permits = Permit.objects.filter(vehicle=row.vehicle, state__in=PERMIT_IN_FORCE_STATES)
     for permit in permits.order_by("pk"):
         permit_inspection_done(permit=permit, performed_on=row.performed_on or row.scheduled_for, actor=actor)
+
+
+# --- missed calendar inspections (found by the daily sweep, apps/inspections/sweep.py) ------------------------
+
+
+def _locked_pending(missed: MissedInspection) -> MissedInspection:
+    row = (
+        MissedInspection.objects.select_for_update()
+        .select_related("municipality", "vehicle")
+        .get(pk=missed.pk)
+    )
+    if row.state != MissedState.PENDING:
+        raise refuse(
+            "missed", f"Esta vistoria não realizada já foi tratada ({row.get_state_display().lower()})."
+        )
+    return row
+
+
+def _missed_description(row: MissedInspection) -> str:
+    return (
+        f"{row.message}. Fundamento: {row.basis}. Constatada pela rotina diária em {row.found_on:%d/%m/%Y}."
+    )
+
+
+def _day_after_due_month(due_month: str) -> dt.datetime:
+    """The infraction happens when the due month ends without the inspection: the first moment after it."""
+    year, month = (int(part) for part in due_month.split("-"))
+    first = dt.date(year + month // 12, month % 12 + 1, 1)
+    return timezone.make_aware(dt.datetime.combine(first, dt.time.min))
+
+
+@transaction.atomic
+def missed_inspection_confirm(
+    *, missed: MissedInspection, actor: Any, recorded_at: dt.datetime, agent_registration: str = ""
+) -> MissedInspection:
+    """The agent confirms the miss: the auto is drawn up (enforcement's case_open, which checks the agent's role
+    and starts the case's deadlines) citing the article, and the row points to it."""
+    row = _locked_pending(missed)
+    details = AutoDetails(
+        infraction_code=row.infraction_code,
+        plate=row.vehicle.plate,
+        occurred_at=_day_after_due_month(row.due_month),
+        description=_missed_description(row),
+        agent_registration=agent_registration,
+    )
+    case = case_open(
+        municipality=row.municipality,
+        actor=actor,
+        details=details,
+        recorded_at=recorded_at,
+        regime_id=row.regime_id,
+    )
+    before = row.audit_snapshot()
+    row.state, row.case = MissedState.CONFIRMED, case
+    row.resolved_on, row.resolved_by = timezone.localtime(recorded_at).date(), actor
+    row.save(update_fields=["state", "case", "resolved_on", "resolved_by"])
+    audit_record(
+        actor=actor,
+        municipality=row.municipality,
+        action="missedinspection.confirm",
+        obj=row,
+        before=before,
+        after=row.audit_snapshot(),
+    )
+    return row
+
+
+@transaction.atomic
+def missed_inspection_dismiss(
+    *, missed: MissedInspection, actor: Any, as_of: dt.date, reason: str
+) -> MissedInspection:
+    """The agent finds no infraction (e.g. the inspection was held elsewhere and the proof came late): no auto,
+    the reason kept and audited."""
+    if not reason.strip():
+        raise refuse("reason", "Motivo do descarte: informe por que não há infração.")
+    row = _locked_pending(missed)
+    before = row.audit_snapshot()
+    row.state, row.dismissal_reason = MissedState.DISMISSED, reason.strip()[:500]
+    row.resolved_on, row.resolved_by = as_of, actor
+    row.save(update_fields=["state", "dismissal_reason", "resolved_on", "resolved_by"])
+    audit_record(
+        actor=actor,
+        municipality=row.municipality,
+        action="missedinspection.dismiss",
+        obj=row,
+        before=before,
+        after=row.audit_snapshot(),
+    )
+    return row

@@ -21,9 +21,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from apps.accounts.models import User
 from apps.inspections import calendar as cal
-from apps.inspections import services
+from apps.inspections import exports, services
 from apps.inspections.cards import overdue_filter
-from apps.inspections.choices import InspectionResult
+from apps.inspections.choices import InspectionResult, MissedState
 from apps.inspections.forms import (
     ITEM_CHOICES,
     CalendarForm,
@@ -32,13 +32,14 @@ from apps.inspections.forms import (
     ScheduleForm,
     add_service_errors,
 )
-from apps.inspections.models import Inspection
+from apps.inspections.models import Inspection, MissedInspection
 from apps.inspections.presenters import checklist_rows, year_chart
 from apps.licensing.models import Application
 from apps.registry.models import Vehicle
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from apps.web.exports import export_response, requested_format
 
 MODEL = "inspections.inspection"
 
@@ -238,11 +239,21 @@ def calendar_view(request: HttpRequest, ibge_code: str) -> HttpResponse:
         if form.is_valid()
         else (today.year, today.month)
     )
+    if (fmt := requested_format(request)) is not None:
+        rows = _month_inspections(request, municipality, year, month)
+        return export_response(
+            request, spec=exports.INSPECTIONS, rows=rows, municipality=municipality, fmt=fmt
+        )
     sections = [_calendar_section(request, municipality, regime_id, today, year, month)
                 for regime_id in municipality.regimes or []]  # fmt: skip
     context = {**_menu(request, municipality), "form": form, "year": year, "month": month, "sections": sections,
                "month_label": cal.MONTHS_PT[month - 1], "today": today, **_neighbours(year, month)}  # fmt: skip
     return render(request, "inspections/calendar.html", context)
+
+
+def _month_inspections(request: HttpRequest, municipality: Municipality, year: int, month: int) -> Any:
+    rows = Inspection.objects.for_user(request.user, "view").filter(municipality=municipality)
+    return rows.filter(scheduled_for__year=year, scheduled_for__month=month).order_by("scheduled_for", "pk")
 
 
 def _calendar_section(request: HttpRequest, municipality: Municipality, regime_id: str, today: dt.date, year: int,
@@ -261,3 +272,70 @@ def _neighbours(year: int, month: int) -> dict[str, tuple[int, int]]:
     previous = (year, month - 1) if month > 1 else (year - 1, 12)
     following = (year, month + 1) if month < 12 else (year + 1, 1)
     return {"previous": previous, "following": following}
+
+
+MISSED = "inspections.missedinspection"
+
+
+def _missed(request: HttpRequest, municipality: Municipality, pk: int, action: str) -> MissedInspection:
+    rows = MissedInspection.objects.select_related("vehicle", "permit", "case").filter(
+        municipality=municipality
+    )
+    return get_object_for_user_or_404(rows, request.user, action, pk=pk)
+
+
+@login_required
+@require_GET
+def missed_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    """Calendar inspections the daily sweep found missed: pending ones first, for the agent to confirm."""
+    municipality = _municipality(request, ibge_code)
+    if not user_can(request.user, municipality.pk, MISSED, "view"):
+        raise Http404("Registro não encontrado.")
+    rows = MissedInspection.objects.for_user(request.user, "view").filter(municipality=municipality)
+    rows = rows.select_related("vehicle", "permit", "case", "resolved_by")
+    context = {
+        **_menu(request, municipality),
+        "pending": list(rows.pending().order_by("due_month", "pk")),
+        "resolved": list(rows.exclude(state=MissedState.PENDING).order_by("-resolved_on", "-pk")[:50]),
+        "can_confirm": user_can(request.user, municipality.pk, MISSED, "change"),
+    }
+    return render(request, "inspections/missed.html", context)
+
+
+@login_required
+@require_POST
+def missed_confirm(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code)
+    missed = _missed(request, municipality, pk, "change")
+    try:
+        done = services.missed_inspection_confirm(
+            missed=missed,
+            actor=request.user,
+            recorded_at=timezone.now(),
+            agent_registration=request.POST.get("agent_registration", ""),
+        )
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect("inspections:missed", ibge_code)
+    assert done.case is not None
+    messages.success(request, f"Auto {done.case.number} lavrado ({done.basis}).")
+    return redirect("enforcement:case_detail", ibge_code, done.case.pk)
+
+
+@login_required
+@require_POST
+def missed_dismiss(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    municipality = _municipality(request, ibge_code)
+    missed = _missed(request, municipality, pk, "change")
+    try:
+        services.missed_inspection_dismiss(
+            missed=missed,
+            actor=request.user,
+            as_of=timezone.localdate(),
+            reason=request.POST.get("reason", ""),
+        )
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, "Vistoria não realizada descartada, com o motivo registrado.")
+    return redirect("inspections:missed", ibge_code)

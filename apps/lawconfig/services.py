@@ -7,7 +7,6 @@ import datetime as dt
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 
 import lawcode
@@ -15,6 +14,7 @@ from apps.audit.services import audit_record
 from apps.lawconfig.choices import ClosureKind
 from apps.lawconfig.models import FiscalUnitValue, InterpretationChoice, MunicipalClosure, ParameterValue
 from apps.tenancy.models import Municipality
+from apps.web.refusals import refuse
 from lawcode.errors import LawcodeError
 from lawcode.params import Parameter
 from lawcode.units import FineUnit, Unit
@@ -23,10 +23,6 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
     Actor = AbstractBaseUser | AnonymousUser | None
-
-
-def _refuse(field: str, message: str) -> ValidationError:
-    return ValidationError({field: ValidationError(message)})
 
 
 def municipal_units(municipality: Municipality) -> dict[str, FineUnit]:
@@ -48,7 +44,7 @@ def _regimes(municipality: Municipality) -> list[lawcode.Regime]:
 def _chosen_unit(municipality: Municipality, unit: str | None) -> FineUnit:
     units = municipal_units(municipality)
     if not units:
-        raise _refuse(
+        raise refuse(
             "value_brl",
             "Nenhum regime deste município usa uma unidade fiscal fixada pelo município (como a UFM).",
         )
@@ -56,7 +52,7 @@ def _chosen_unit(municipality: Municipality, unit: str | None) -> FineUnit:
         return next(iter(units.values()))
     if unit not in units:
         shown = ", ".join(u.label for u in units.values())
-        raise _refuse("unit", f"Unidade: escolha uma das unidades que a lei deixa ao município ({shown}).")
+        raise refuse("unit", f"Unidade: escolha uma das unidades que a lei deixa ao município ({shown}).")
     return units[unit]
 
 
@@ -67,7 +63,7 @@ def _check_cite(municipality: Municipality, unit: FineUnit, cite: str) -> None:
         try:
             regime.citer.validate(cite)
         except LawcodeError:
-            raise _refuse("cite", f"Dispositivo: {cite!r} não existe na lei do regime {regime.id}.") from None
+            raise refuse("cite", f"Dispositivo: {cite!r} não existe na lei do regime {regime.id}.") from None
 
 
 @transaction.atomic
@@ -84,7 +80,7 @@ def fiscal_unit_value_set(
     """Add (or correct, same date) a value of a unit the law leaves to the municipality (``unit``: its key in
     units.yaml, optional when there is only one); older values stay for decisions about earlier dates."""
     if value_brl <= 0:
-        raise _refuse("value_brl", "Valor em reais: deve ser maior que zero.")
+        raise refuse("value_brl", "Valor em reais: deve ser maior que zero.")
     chosen = _chosen_unit(municipality, unit)
     _check_cite(municipality, chosen, cite)
     row = FiscalUnitValue.objects.filter(
@@ -109,10 +105,10 @@ def fiscal_unit_value_set(
 def configurable_parameter(municipality: Municipality, regime_id: str, name: str) -> Parameter:
     """The regime's parameter ``name`` if the municipality runs the regime and the law leaves it to the town."""
     if regime_id not in municipality.regimes:
-        raise _refuse("parameter", f"Regime: {municipality} não aplica {regime_id!r}.")
+        raise refuse("parameter", f"Regime: {municipality} não aplica {regime_id!r}.")
     parameter = lawcode.get_regime(regime_id).parameters.get(name)
     if parameter is None or not parameter.configurable:
-        raise _refuse("parameter", f"Parâmetro: {name!r} não é fixado pelo município no regime {regime_id}.")
+        raise refuse("parameter", f"Parâmetro: {name!r} não é fixado pelo município no regime {regime_id}.")
     return parameter
 
 
@@ -121,19 +117,19 @@ def _check_value(parameter: Parameter, value: Decimal) -> None:
     (deflation) but never take away the whole amount; counts, days and years are positive whole numbers."""
     if parameter.unit is Unit.PERCENT:
         if value <= -100:
-            raise _refuse("value", f"Valor: {parameter.description} deve ser maior que -100 %.")
+            raise refuse("value", f"Valor: {parameter.description} deve ser maior que -100 %.")
         return
     if value <= 0:
-        raise _refuse("value", "Valor: deve ser maior que zero.")
+        raise refuse("value", "Valor: deve ser maior que zero.")
     if not parameter.unit.is_money and value != value.to_integral_value():
-        raise _refuse("value", f"Valor: {parameter.description} é um número inteiro.")
+        raise refuse("value", f"Valor: {parameter.description} é um número inteiro.")
 
 
 def _check_regime_cite(regime_id: str, cite: str) -> None:
     try:
         lawcode.get_regime(regime_id).citer.validate(cite)
     except LawcodeError:
-        raise _refuse("cite", f"Dispositivo: {cite!r} não existe na lei do regime {regime_id}.") from None
+        raise refuse("cite", f"Dispositivo: {cite!r} não existe na lei do regime {regime_id}.") from None
 
 
 @transaction.atomic
@@ -153,7 +149,7 @@ def parameter_value_set(
     _check_value(spec, value)
     _check_regime_cite(regime_id, cite)
     if not source.strip():
-        raise _refuse("source", "Ato: informe o decreto ou a portaria que fixou o valor.")
+        raise refuse("source", "Ato: informe o decreto ou a portaria que fixou o valor.")
     row = ParameterValue.objects.filter(
         municipality=municipality, regime_id=regime_id, parameter=parameter, valid_from=valid_from
     ).first()
@@ -182,14 +178,14 @@ def interpretation_choose(
 ) -> InterpretationChoice:
     """Record the municipality's reading of an INT-…; choosing the default again is recorded too."""
     if regime_id not in municipality.regimes:
-        raise _refuse("regime_id", f"Regime: {municipality} não aplica {regime_id!r}.")
+        raise refuse("regime_id", f"Regime: {municipality} não aplica {regime_id!r}.")
     interpretation = lawcode.get_regime(regime_id).interpretations.get(interpretation_id)
     if interpretation is None:
-        raise _refuse("interpretation_id", f"Interpretação: {interpretation_id!r} não existe em {regime_id}.")
+        raise refuse("interpretation_id", f"Interpretação: {interpretation_id!r} não existe em {regime_id}.")
     if option not in interpretation.options:
-        raise _refuse("option", f"Opção: {option!r} não é uma das opções de {interpretation_id}.")
+        raise refuse("option", f"Opção: {option!r} não é uma das opções de {interpretation_id}.")
     if not decided_by_act.strip():
-        raise _refuse("decided_by_act", "Ato que decidiu: informe o parecer, decreto ou portaria.")
+        raise refuse("decided_by_act", "Ato que decidiu: informe o parecer, decreto ou portaria.")
     row = InterpretationChoice.objects.filter(
         municipality=municipality, regime_id=regime_id, interpretation_id=interpretation_id
     ).first()
@@ -215,9 +211,9 @@ def closure_add(
     *, actor: Actor, municipality: Municipality, date: dt.date, description: str, kind: str
 ) -> MunicipalClosure:
     if kind not in ClosureKind.values:
-        raise _refuse("kind", "Tipo: escolha feriado, sem expediente ou expediente reduzido.")
+        raise refuse("kind", "Tipo: escolha feriado, sem expediente ou expediente reduzido.")
     if MunicipalClosure.objects.filter(municipality=municipality, date=date).exists():
-        raise _refuse("date", f"Data: {date:%d/%m/%Y} já está cadastrada.")
+        raise refuse("date", f"Data: {date:%d/%m/%Y} já está cadastrada.")
     row = MunicipalClosure(municipality=municipality, date=date, description=description, kind=kind)
     row.full_clean(validate_constraints=False)
     row.save()

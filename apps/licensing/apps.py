@@ -10,6 +10,10 @@ class LicensingConfig(AppConfig):
         from apps.finance.choices import OriginType
         from apps.finance.origins import register_payment_handler
         from apps.licensing import cards, permissions  # noqa: F401  (registrations run on import)
-        from apps.licensing.services import application_fee_paid
+        from apps.licensing.services import application_fee_paid, permit_standing_refresh
+        from apps.registry.hooks import register_holdings_changed
 
         register_payment_handler(OriginType.APPLICATION, application_fee_paid)
+        register_holdings_changed(
+            lambda actor, owner, as_of: permit_standing_refresh(actor=actor, owner=owner, as_of=as_of)
+        )

@@ -21,6 +21,7 @@ from apps.registry.services import (
     person_create,
     vehicle_create,
 )
+from apps.registry.traffic import traffic_record_confirm
 from apps.tenancy.demo import demo_cpf
 from apps.tenancy.models import Municipality
 
@@ -77,6 +78,8 @@ class RegimeProfile:
     category: str = "aluguel"
     # Certificates registry uploads cannot record as negative yet (lawfacts.document_fact maps no `valid`).
     negative_certificates: tuple[str, ...] = ()
+    # The person's document the analyst reads the driving record from (a clean record is confirmed from it).
+    traffic_record_document: str | None = None
 
 
 PROFILES: dict[str, RegimeProfile] = {
@@ -86,12 +89,14 @@ PROFILES: dict[str, RegimeProfile] = {
                           "municipal_tax_clearance", "no_gravissima_proof", "criminal_record_certificate",
                           "criminal_distribution_certificate", "detran_fines_clearance"),
         vehicle_documents=("crv", "crlv", "app_insurance", "detran_school_authorization"),
+        traffic_record_document="no_gravissima_proof",
     ),
     "votuporanga_sp_escolar": RegimeProfile(
         "votuporanga_sp_escolar", "Votuporanga", "3557105", "SP", "D",
-        person_documents=("school_transport_course", "municipal_registration", "municipal_tax_clearance"),
+        person_documents=("school_transport_course", "municipal_registration", "municipal_tax_clearance",
+                          "cnh_record_certificate"),
         vehicle_documents=("crlv", "app_insurance", "detran_school_authorization"),
-        negative_certificates=("criminal_distribution_certificate",),
+        negative_certificates=("criminal_distribution_certificate",), traffic_record_document="cnh_record_certificate",
         company_documents=("municipal_registration", "municipal_tax_clearance"),
     ),
     "patrocinio_mg_aplicativo": RegimeProfile(
@@ -106,6 +111,7 @@ PROFILES: dict[str, RegimeProfile] = {
         person_documents=("identity_document", "cnh_record_certificate", "municipal_tax_clearance"),
         negative_certificates=("criminal_record_certificate",),
         vehicle_documents=("crlv",), manufacture_year=2022, seats=5, category="aluguel",
+        traffic_record_document="cnh_record_certificate",
     ),
 }  # fmt: skip
 
@@ -179,6 +185,9 @@ def make_driver(operator: Operator, person: Person, *, as_of: dt.date, profile: 
     upload_documents(person, profile.person_documents, as_of=as_of, regime_id=profile.regime_id)
     for kind in profile.negative_certificates:
         _negative_certificate(person, kind, as_of=as_of)
+    if profile.traffic_record_document is not None:
+        record = person.documents.filter(kind=profile.traffic_record_document).latest("issue_date")
+        traffic_record_confirm(actor=None, person=person, document=record, as_of=as_of)
     return driver
 
 

@@ -70,6 +70,18 @@ class PermitState(models.TextChoices):
     EXPIRED = "expired", "Vencido"
 
 
+class LegalStatus(models.TextChoices):
+    """What the law says of a permit on a day (apps.licensing.standing); only REGULAR may operate."""
+
+    REGULAR = "regular", "Regular"
+    IRREGULAR = "irregular", "Irregular"
+    SUSPENDED = "suspended", "Suspenso"
+    EXPIRED = "expired", "Vencido"
+    REVOKED = "revoked", "Cassado"
+    CANCELLED = "cancelled", "Encerrado"
+    NOT_YET_VALID = "not_yet_valid", "Ainda não vigente"
+
+
 # States in which a permit still counts against the operator's quota.
 PERMIT_IN_FORCE_STATES = frozenset({PermitState.ACTIVE, PermitState.SUSPENDED})
 

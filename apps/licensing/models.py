@@ -176,6 +176,9 @@ class Permit(models.Model):
     closed_reason = models.CharField("motivo do encerramento", max_length=500, blank=True)
     qr_token = models.CharField("código de verificação", max_length=64, unique=True, default=new_qr_token)
     decision = models.JSONField("decisão da lei", default=dict, blank=True)
+    # The last document-driven status recorded (apps.licensing.standing): what the audit trail and the platform
+    # feed were told, so the next change is recorded once. Empty: regular by its documents.
+    standing = models.JSONField("situação documental registrada", default=dict, blank=True)
 
     objects = PermitQuerySet.as_manager()
 

@@ -5,11 +5,13 @@ application's state allows, and the timeline marks. No queries beyond the rows p
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from apps.licensing.choices import PERMIT_KINDS, ApplicationState, EventKind
-from apps.licensing.models import Application, ApplicationEvent
+from apps.licensing.models import Application, ApplicationEvent, Permit
+from apps.licensing.standing import Standing, permits_standing
 from apps.licensing.timeline import Deadline, Mark, PlacedMark, layout
 from lawcode.decision import OUTCOME_PT, Status
 
@@ -163,3 +165,10 @@ def application_timeline(
 def _day_label(day_events: list[ApplicationEvent]) -> str:
     more = len(day_events) - 1
     return day_events[-1].get_kind_display() + (f" (+{more})" if more else "")
+
+
+def permit_lines(permits: Iterable[Permit], as_of: dt.date) -> list[tuple[Permit, Standing]]:
+    """Each permit with its legal status on ``as_of`` (reason and article), for a list or a detail page."""
+    rows = list(permits)
+    found = permits_standing(rows, as_of=as_of)
+    return [(permit, found[permit.pk]) for permit in rows]

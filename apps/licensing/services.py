@@ -11,8 +11,8 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 
 from apps.audit.services import audit_record
 from apps.licensing import hooks, lawbridge
@@ -23,6 +23,7 @@ from apps.licensing.choices import (
     ApplicationKind,
     ApplicationState,
     EventKind,
+    LegalStatus,
     PermitKind,
     PermitState,
 )
@@ -33,8 +34,9 @@ from apps.licensing.models import (
     new_qr_token,
 )
 from apps.registry import lawfacts
-from apps.registry.models import Attendant, Driver, Operator, Vehicle
+from apps.registry.models import Attendant, Company, Driver, Operator, Person, Vehicle
 from apps.tenancy.numbering import format_number, number_take
+from apps.web.refusals import refuse
 from lawcode import Decision
 
 S = ApplicationState
@@ -45,10 +47,6 @@ OPEN_BEFORE_DECISION = (
     S.AWAITING_FEE,
     S.AWAITING_INSPECTION,
 )
-
-
-def refuse(field: str, message: str) -> ValidationError:
-    return ValidationError({field: message})
 
 
 # --- creation ------------------------------------------------------------------------------------------
@@ -584,3 +582,62 @@ def permit_revoke(*, permit: Permit, actor: Any, as_of: dt.date, reason: str) ->
     row.qr_token = new_qr_token()
     row.save(update_fields=["qr_token"])
     return row
+
+
+@transaction.atomic
+def permit_standing_record(*, permits: Iterable[Permit], actor: Any, as_of: dt.date) -> int:
+    """Record each permit whose document-driven status changed on ``as_of`` (an expired CNH makes it irregular,
+    the renewed one makes it regular again): the new status on the row and one audit event per change, in the
+    caller's transaction. The platform feed reads these events (apps.platforms.changes). Returns the count."""
+    from apps.licensing.standing import permits_standing
+
+    rows = list(permits)
+    changed = 0
+    found = permits_standing(rows, as_of=as_of)
+    for permit in rows:
+        standing = found[permit.pk]
+        if standing.status not in (LegalStatus.REGULAR, LegalStatus.IRREGULAR, LegalStatus.SUSPENDED):
+            continue  # the permit's own acts speak (expired, revoked…); their services audit them
+        if standing.status == LegalStatus.SUSPENDED and not standing.document_driven:
+            continue
+        after = standing.to_dict() if standing.document_driven else {}
+        if after == (permit.standing or {}):
+            continue
+        before = permit.standing or {"status": LegalStatus.REGULAR}
+        Permit.objects.filter(pk=permit.pk).update(standing=after)
+        audit_record(
+            actor=actor,
+            municipality=permit.municipality,
+            action="permit.standing",
+            obj=permit,
+            before=before,
+            after=after or {"status": LegalStatus.REGULAR, "since": as_of.isoformat()},
+        )
+        changed += 1
+    return changed
+
+
+@transaction.atomic
+def permit_standing_refresh(*, actor: Any, owner: Any, as_of: dt.date) -> int:
+    """A document or a driver's record changed (registry hook): record the active permits it concerns."""
+    permits = Permit.objects.filter(_permits_of(owner), state=PermitState.ACTIVE).select_related(
+        "municipality"
+    )
+    return permit_standing_record(permits=permits.distinct(), actor=actor, as_of=as_of)
+
+
+def _permits_of(owner: Any) -> Q:
+    """The vehicle's permits, the holder's (a person or a company), an emergency driver's authorization."""
+    if isinstance(owner, Vehicle):
+        return Q(vehicle=owner)
+    if isinstance(owner, Operator):
+        return Q(operator=owner)
+    if isinstance(owner, Company):
+        return Q(operator__company=owner)
+    if isinstance(owner, Driver):
+        return Q(operator=owner.operator_id, operator__person=owner.person_id) | Q(
+            kind=PermitKind.EMERGENCY, driver=owner
+        )
+    if isinstance(owner, Person):
+        return Q(operator__person=owner) | Q(kind=PermitKind.EMERGENCY, driver__person=owner)
+    raise TypeError(f"no permits hold documents of a {type(owner).__name__}")

@@ -2,14 +2,20 @@
 
 Idempotent by construction: every step's WHERE excludes what a previous run already changed (a permit already
 expired is not "in force"; a reminder already in the Reminder table is not sent again). No step loads model
-instances to loop over them; the only rows read into Python are the ids of what changed (for the timeline and
-the e-mails), in batches.
+instances to loop over them; the only rows read into Python are the ids and audited columns of what changed, a
+batch at a time (locked, then updated by id).
+
+Every row a step changes gets its own audit event in the step's transaction (update_audited, audit_rows: one
+batched append per municipality's chain under its lock), so a failed step leaves neither the change nor its
+record, and the trail says what happened to each permit, document and application. E-mails go to the outbox in
+the same transaction and leave only after it commits.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterator
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any
@@ -18,7 +24,8 @@ from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, QuerySet, Value
 from django.db.models.functions import Coalesce, NullIf
 
-from apps.audit.services import audit_record
+from apps.accounts.actors import SYSTEM_ACTOR_NAME
+from apps.audit.services import AuditEntry, audit_record, audit_record_batch
 from apps.jobs.services import MailDraft, mail_queue
 from apps.licensing.choices import (
     PERMIT_IN_FORCE_STATES,
@@ -29,9 +36,11 @@ from apps.licensing.choices import (
     ReminderTarget,
 )
 from apps.licensing.models import Application, ApplicationEvent, Permit, Reminder
+from apps.licensing.services import permit_standing_record
 from apps.registry.catalog import kind_labels
 from apps.registry.choices import DocumentStatus
 from apps.registry.models import Document
+from apps.tenancy.models import Municipality
 
 BATCH = 5000
 DENIAL_AFTER_INSPECTION = ("Prazo para sanar as falhas da vistoria encerrado sem nova vistoria aprovada: "
@@ -104,49 +113,174 @@ def documents_to_remind(days: int, first: dt.date, last: dt.date) -> QuerySet[Do
 # --- steps --------------------------------------------------------------------------------------------------
 
 
+PERMIT_AUDITED = ("number", "state", "valid_until", "suspended_until", "closed_on")
+DOCUMENT_AUDITED = ("kind", "status", "valid_until")
+APPLICATION_AUDITED = ("number", "kind", "state")
+
+
+def audit_rows(
+    rows: Iterable[dict[str, Any]],
+    *,
+    action: str,
+    object_type: str,
+    before: Callable[[dict[str, Any]], dict[str, Any]],
+    after: Callable[[dict[str, Any]], dict[str, Any]],
+) -> int:
+    """One audit event per row (each row a dict with ``pk`` and ``municipality_id``), appended to each
+    municipality's chain in one batch under its lock, in the caller's transaction. Chains are taken in
+    municipality order so two sweeps never lock them in opposite orders."""
+    by_municipality: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        by_municipality[row["municipality_id"]].append(row)
+    municipalities = Municipality.objects.in_bulk(list(by_municipality))
+    total = 0
+    for municipality_id in sorted(by_municipality):
+        entries = (
+            AuditEntry(action, object_type, str(row["pk"]), before(row), after(row))
+            for row in by_municipality[municipality_id]
+        )
+        total += audit_record_batch(actor=None, municipality=municipalities[municipality_id], entries=entries)
+    return total
+
+
+def _public(row: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in row.items() if key not in ("pk", "municipality_id")}
+
+
+def update_audited(
+    rows: QuerySet[Any], *, action: str, changes: dict[str, Any], audited: tuple[str, ...]
+) -> int:
+    """UPDATE the rows the step's WHERE selects, locked and a batch at a time, each with its audit event
+    (before: the audited columns as they were; after: the same with the changes) in the same transaction."""
+    model = rows.model
+    columns = tuple(dict.fromkeys(("pk", "municipality_id", *audited, *changes)))
+    selected = rows.select_for_update(of=("self",)).order_by("pk").values(*columns)
+    total = 0
+    for batch in _batches(iter(list(selected))):
+        total += model.objects.filter(pk__in=[row["pk"] for row in batch]).update(**changes)
+        audit_rows(
+            batch,
+            action=action,
+            object_type=model._meta.label_lower,
+            before=_public,
+            after=lambda row: {**_public(row), **changes},
+        )
+    return total
+
+
 def lift_suspensions(as_of: dt.date) -> int:
-    return suspensions_ending(as_of).update(state=PermitState.ACTIVE, suspended_until=None)
+    # The same action as an early end of a suspension (services.permit_reactivate): the permit operates again.
+    return update_audited(
+        suspensions_ending(as_of),
+        action="permit.reactivate",
+        audited=PERMIT_AUDITED,
+        changes={"state": PermitState.ACTIVE, "suspended_until": None},
+    )
 
 
 def expire_permits(as_of: dt.date) -> int:
-    return permits_past_validity(as_of).update(state=PermitState.EXPIRED, closed_on=as_of,
-                                               closed_reason="Validade encerrada.")  # fmt: skip
+    changes = {"state": PermitState.EXPIRED, "closed_on": as_of, "closed_reason": "Validade encerrada."}
+    return update_audited(
+        permits_past_validity(as_of), action="permit.validity_ended", audited=PERMIT_AUDITED, changes=changes
+    )
 
 
 def expire_documents(as_of: dt.date) -> int:
-    return documents_past_validity(as_of).update(status=DocumentStatus.EXPIRED)
+    return update_audited(
+        documents_past_validity(as_of),
+        action="document.expired",
+        audited=DOCUMENT_AUDITED,
+        changes={"status": DocumentStatus.EXPIRED},
+    )
+
+
+def record_standings(as_of: dt.date) -> int:
+    """After documents expire: each active permit whose document-driven status changed today gets it recorded
+    and audited (permit_standing_record), so the public page, the platforms' check and their feed agree."""
+    active = Permit.objects.filter(state=PermitState.ACTIVE).select_related("municipality").order_by("pk")
+    return sum(
+        permit_standing_record(permits=batch, actor=None, as_of=as_of)
+        for batch in _batches(active.iterator(chunk_size=BATCH), 500)
+    )
 
 
 def flag_overdue_inspections(as_of: dt.date) -> int:
-    return inspections_newly_overdue(as_of).update(inspection_overdue=True)
+    return update_audited(
+        inspections_newly_overdue(as_of),
+        action="permit.inspection_overdue",
+        audited=(*PERMIT_AUDITED, "inspection_due_on"),
+        changes={"inspection_overdue": True},
+    )
+
+
+def _close_applications(
+    rows: QuerySet[Application],
+    *,
+    as_of: dt.date,
+    kind: str,
+    note: str,
+    changes: dict[str, Any],
+    data: Callable[[dict[str, Any]], dict[str, Any]],
+) -> int:
+    """Close what the WHERE selects: a timeline line and an audit event each, then the UPDATE by id."""
+    columns = ("pk", "municipality_id", "cure_deadline", *APPLICATION_AUDITED)
+    selected = rows.select_for_update(of=("self",)).order_by("pk").values(*columns)
+    total = 0
+    for batch in _batches(iter(list(selected))):
+        ApplicationEvent.objects.bulk_create(
+            ApplicationEvent(
+                application_id=row["pk"],
+                on=as_of,
+                kind=kind,
+                actor_name=SYSTEM_ACTOR_NAME,
+                state_from=row["state"],
+                state_to=changes["state"],
+                note=note,
+                data=data(row),
+            )
+            for row in batch
+        )
+        total += Application.objects.filter(pk__in=[row["pk"] for row in batch]).update(**changes)
+        audit_rows(
+            batch,
+            action=f"application.{kind}",
+            object_type="licensing.application",
+            before=_public,
+            after=lambda row: {**_public(row), **changes, "note": note},
+        )
+    return total
 
 
 def archive_past_cure(as_of: dt.date) -> int:
     """Archive what passed its cure deadline (fees forfeited, Patrocínio art. 7), with a timeline line each."""
-    selected = applications_past_cure(as_of).select_for_update().values_list("pk", flat=True).order_by("pk")
-    for ids in _batches(iter(list(selected))):
-        ApplicationEvent.objects.bulk_create(
-            ApplicationEvent(application_id=pk, on=as_of, kind=EventKind.ARCHIVED, actor_name="sistema",
-                             state_from=ApplicationState.PENDING_DOCUMENTS, state_to=ApplicationState.ARCHIVED,
-                             note=ARCHIVE_REASON, data={"fees_forfeited": True})
-            for pk in ids
-        )  # fmt: skip
-    return applications_past_cure(as_of).update(state=ApplicationState.ARCHIVED, archived_reason=ARCHIVE_REASON,
-                                                fees_forfeited=True, decided_on=as_of)  # fmt: skip
+    changes = {
+        "state": ApplicationState.ARCHIVED,
+        "archived_reason": ARCHIVE_REASON,
+        "fees_forfeited": True,
+        "decided_on": as_of,
+    }
+    return _close_applications(
+        applications_past_cure(as_of),
+        as_of=as_of,
+        kind=EventKind.ARCHIVED,
+        note=ARCHIVE_REASON,
+        changes=changes,
+        data=lambda row: {"fees_forfeited": True},
+    )
 
 
 def deny_failed_inspection_past_cure(as_of: dt.date) -> int:
     """Deny what still failed its inspection when the cure window closed (Patrocínio art. 9 § 3), each with a
     timeline line citing the window the failed inspection opened."""
-    selected = applications_failed_past_cure(as_of).select_for_update().values_list("pk", "cure_deadline")
-    for rows in _batches(iter(list(selected.order_by("pk")))):
-        ApplicationEvent.objects.bulk_create(
-            ApplicationEvent(application_id=pk, on=as_of, kind=EventKind.DENIED, actor_name="sistema",
-                             state_from=ApplicationState.AWAITING_INSPECTION, state_to=ApplicationState.DENIED,
-                             note=DENIAL_AFTER_INSPECTION, data={"cure_deadline": cure.isoformat()})
-            for pk, cure in rows
-        )  # fmt: skip
-    return applications_failed_past_cure(as_of).update(state=ApplicationState.DENIED, decided_on=as_of)
+    changes = {"state": ApplicationState.DENIED, "decided_on": as_of}
+    return _close_applications(
+        applications_failed_past_cure(as_of),
+        as_of=as_of,
+        kind=EventKind.DENIED,
+        note=DENIAL_AFTER_INSPECTION,
+        changes=changes,
+        data=lambda row: {"cure_deadline": row["cure_deadline"].isoformat()},
+    )
 
 
 def _email(*paths: str) -> Coalesce:
@@ -213,6 +347,13 @@ def _document_message(row: dict[str, Any], days: int) -> tuple[str, str]:
     return subject, body
 
 
+REMINDED_TYPES = {ReminderTarget.PERMIT: "licensing.permit", ReminderTarget.DOCUMENT: "registry.document"}
+
+
+def _nothing(row: dict[str, Any]) -> dict[str, Any]:
+    return {}
+
+
 def _remind(
     target: str, days: int, rows: Iterator[dict[str, Any]], as_of: dt.date,
     message: Callable[[dict[str, Any], int], tuple[str, str]],
@@ -230,6 +371,17 @@ def _remind(
             MailDraft(r["recipient"], *message(r, days), municipality_id=r["municipality_id"]) for r in batch
         )
         mail_queue(drafts=drafts, reason=f"licensing.reminder.{target}")
+        audit_rows(
+            batch,
+            action=f"{target}.reminder",
+            object_type=REMINDED_TYPES[target],
+            before=_nothing,
+            after=lambda row: {
+                "days_before": days,
+                "expires_on": row["valid_until"],
+                "mail_queued": bool(row["recipient"]),
+            },
+        )
         total += len(batch)
     return total
 
@@ -247,6 +399,7 @@ STEPS: tuple[Step, ...] = (
     Step("suspensions_lifted", "Suspensões encerradas", lift_suspensions, 100),
     Step("permits_expired", "Alvarás vencidos", expire_permits, 110),
     Step("documents_expired", "Documentos vencidos", expire_documents, 120),
+    Step("standings_recorded", "Situação documental dos alvarás", record_standings, 125),
     Step("inspections_overdue", "Vistorias atrasadas", flag_overdue_inspections, 130),
     Step("applications_archived", "Requerimentos arquivados", archive_past_cure, 140),
     Step("applications_denied_after_inspection", "Requerimentos indeferidos após vistoria reprovada",
@@ -270,10 +423,16 @@ def sweep_steps() -> tuple[Step, ...]:
     return tuple(sorted((*STEPS, *_REGISTERED.values()), key=lambda step: step.order))
 
 
-def run_sweep(as_of: dt.date, *, steps: Iterator[Step] | tuple[Step, ...] | None = None) -> dict[str, int]:
-    """Run every step in its own transaction (a failure keeps the earlier steps) and audit the totals."""
+def run_sweep(
+    as_of: dt.date, *, steps: Iterable[Step] | None = None, on_step: Callable[[Step], None] | None = None
+) -> dict[str, int]:
+    """Run every step in its own transaction (its row changes and their audit events commit together; a failure
+    rolls that step back whole and stops the run, keeping the earlier steps), then record the run's totals
+    (the metrics' "last sweep"; the per-row events are the record of what changed)."""
     counts: dict[str, int] = {}
     for step in sweep_steps() if steps is None else steps:
+        if on_step is not None:
+            on_step(step)
         with transaction.atomic():
             counts[step.key] = step.run(as_of)
     with transaction.atomic():

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from apps.accounts.decorators import recent_authentication_required
 from apps.audit.services import audit_personal_data_read
 from apps.finance.models import FeeSchedule
-from apps.licensing import hooks, services
+from apps.licensing import exports, hooks, services
 from apps.licensing.choices import ApplicationState
 from apps.licensing.forms import (
     ApplicationCreateForm,
@@ -34,11 +34,13 @@ from apps.licensing.forms import (
 )
 from apps.licensing.models import Application, Permit
 from apps.licensing.pdf import permit_pdf as render_permit_pdf
-from apps.licensing.presenters import application_timeline, available_actions, decision_view
+from apps.licensing.presenters import application_timeline, available_actions, decision_view, permit_lines
+from apps.licensing.standing import permit_standing
 from apps.licensing.urls_public import verify_path
 from apps.registry.models import Operator
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from apps.web.exports import export_response, requested_format
 
 PAGE_SIZE = 25
 APPLICATION = "licensing.application"
@@ -80,6 +82,14 @@ def application_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
     rows = Application.objects.for_user(request.user, "view").filter(municipality=municipality).for_list()
     if form.is_valid():
         rows = form.apply(rows)
+    if (fmt := requested_format(request)) is not None:
+        return export_response(
+            request,
+            spec=exports.APPLICATIONS,
+            rows=rows.order_by("-year", "-sequence"),
+            municipality=municipality,
+            fmt=fmt,
+        )
     context = {"municipality": municipality, "form": form, "page": _page(request, rows.order_by("-year", "-sequence")),
                "query": _query_without_page(request)}  # fmt: skip
     template = (
@@ -187,7 +197,9 @@ def _operator(request: HttpRequest, municipality: Municipality, operator_id: int
 def operator_permits(request: HttpRequest, ibge_code: str, operator_id: int) -> HttpResponse:
     municipality = _municipality(request, ibge_code, PERMIT)
     operator = _operator(request, municipality, operator_id, "view")
-    permits = Permit.objects.for_user(request.user, "view").filter(operator=operator).for_list()
+    permits = permit_lines(
+        Permit.objects.for_user(request.user, "view").filter(operator=operator).for_list(), _today()
+    )
     applications = Application.objects.for_user(request.user, "view").filter(operator=operator).for_list()
     context = {"municipality": municipality, "operator": operator, "permits": permits, "applications": applications,
                "can_create": user_can(request.user, municipality.pk, APPLICATION, "change")}  # fmt: skip
@@ -228,7 +240,16 @@ def permit_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
     rows = Permit.objects.for_user(request.user, "view").filter(municipality=municipality).for_list()
     if form.is_valid():
         rows = form.apply(rows)
-    context = {"municipality": municipality, "form": form, "page": _page(request, rows.order_by("-year", "-sequence")),
+    if (fmt := requested_format(request)) is not None:
+        return export_response(
+            request,
+            spec=exports.PERMITS,
+            rows=rows.order_by("-year", "-sequence"),
+            municipality=municipality,
+            fmt=fmt,
+        )
+    page = _page(request, rows.order_by("-year", "-sequence"))
+    context = {"municipality": municipality, "form": form, "page": page, "lines": permit_lines(page, _today()),
                "query": _query_without_page(request), "today": _today()}  # fmt: skip
     return render(request, "licensing/permit_list.html", context)
 
@@ -260,6 +281,7 @@ def permit_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse
         "verify_url": request.build_absolute_uri(verify_path(permit.qr_token)),
         "application_states": ApplicationState,
         "permit_notes": hooks.permit_notes(permit, timezone.localdate()),
+        "standing": permit_standing(permit, as_of=timezone.localdate()),
     }
     return render(request, "licensing/permit_detail.html", context)
 

@@ -17,6 +17,8 @@ from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
+from apps.ops.storage import is_s3
+
 # A task still waiting after this long means no worker is consuming the queue.
 STALE_QUEUE = dt.timedelta(minutes=15)
 
@@ -50,9 +52,10 @@ def storage() -> Check:
     try:
         saved = default_storage.save(name, ContentFile(b"ok"))
         default_storage.delete(saved)
-    except OSError as error:
+    except Exception as error:  # disk (OSError) or S3 (botocore errors, which are not OSError)
         return Check("storage", False, f"não foi possível gravar arquivos ({type(error).__name__})")
-    return Check("storage", True, "arquivos podem ser gravados e apagados")
+    where = f"bucket {default_storage.bucket_name}" if is_s3(default_storage) else "disco local"
+    return Check("storage", True, f"arquivos podem ser gravados e apagados ({where})")
 
 
 def task_queue(now: dt.datetime | None = None) -> Check:

@@ -1,10 +1,14 @@
-"""The status-change feed platforms read to stop dispatching (suspension, revocation, expiry…).
+"""The status-change feed platforms read to stop (or resume) dispatching: issue, suspension and its end,
+revocation, expiry, and the law's document-driven irregularity and its end.
 
-Two sources, captured into StatusChange idempotently (source_key is unique):
-- the municipality's audit chain: every permit service (issue, suspend, revoke, cancel, close as expired)
-  writes an audit row in its own transaction, so reading the chain past a watermark misses nothing;
+Three sources, captured into StatusChange idempotently (source_key is unique):
+- the municipality's audit chain: every permit service (issue, suspend, reactivate, revoke, cancel, close as
+  expired, and permit_standing_record for a lapsed or renewed document) writes an audit row in its own
+  transaction, so reading the chain past a watermark misses nothing;
 - the Permit table for expiries: the nightly sweep expires permits set-based without a row per permit in the
-  audit chain, and a permit past its validity is expired for a platform even before the sweep runs.
+  audit chain, and a permit past its validity is expired for a platform even before the sweep runs;
+- the feed itself for suspensions that ran to their last day: the day after it, the suspension is over (the
+  sweep lifts it set-based), unless the permit was suspended again or closed meanwhile.
 The watermark row is locked while capturing, so captures of one municipality are serialized and StatusChange
 ids grow in commit order: a reader that saw id N will never later find a new row below N.
 """
@@ -29,8 +33,10 @@ AUDIT_ACTIONS = {
     f"permit.{PermitState.REVOKED}": ChangeKind.REVOKED,
     f"permit.{PermitState.CANCELLED}": ChangeKind.CANCELLED,
     f"permit.{PermitState.EXPIRED}": ChangeKind.EXPIRED,
+    "permit.reactivate": ChangeKind.LIFTED,
+    "permit.standing": ChangeKind.IRREGULAR,  # or REGULARIZED, by the status recorded (_standing_kind)
 }
-PERMIT_COLUMNS = ("pk", "number", "valid_until", "suspended_until", "closed_on", "vehicle__plate")
+PERMIT_COLUMNS = ("pk", "number", "state", "valid_until", "suspended_until", "closed_on", "vehicle__plate")
 
 
 @transaction.atomic
@@ -41,6 +47,9 @@ def capture(municipality: Municipality, *, as_of: dt.date) -> int:
     rows, last_id = _from_audit(municipality, mark.last_audit_id)
     rows += _expiries(municipality, as_of, {r.permit_id for r in rows if r.kind == ChangeKind.EXPIRED})
     StatusChange.objects.bulk_create(rows, batch_size=1000, ignore_conflicts=True)
+    lifts = _lifts(municipality, as_of)  # reads the suspensions just captured too
+    StatusChange.objects.bulk_create(lifts, batch_size=1000, ignore_conflicts=True)
+    rows += lifts
     if last_id != mark.last_audit_id:
         ChangeWatermark.objects.filter(pk=mark.pk).update(last_audit_id=last_id)
     return len(rows)
@@ -62,14 +71,73 @@ def _from_audit(municipality: Municipality, after_id: int) -> tuple[list[StatusC
 
 def _change_from_event(event: dict[str, Any], permit: Permit, municipality: Municipality) -> StatusChange:
     after = event["after"] or {}
-    kind = AUDIT_ACTIONS[event["action"]]
-    effective = after.get("closed_on") if kind != ChangeKind.ISSUED else after.get("valid_from")
+    kind = _standing_kind(after) if event["action"] == "permit.standing" else AUDIT_ACTIONS[event["action"]]
+    effective: Any = {
+        ChangeKind.ISSUED: after.get("valid_from"),
+        ChangeKind.IRREGULAR: after.get("since"),
+        ChangeKind.REGULARIZED: after.get("since"),
+        ChangeKind.LIFTED: None,
+    }.get(kind, after.get("closed_on"))
     return StatusChange(
-        municipality=municipality, permit=permit, kind=kind, permit_number=permit.number,
-        plate=permit.vehicle.plate, valid_until=_date(after.get("valid_until")) or permit.valid_until,
-        suspended_until=_date(after.get("suspended_until")),
-        effective_on=_date(effective) or event["occurred_at"].date(), source_key=f"audit:{event['pk']}",
-    )  # fmt: skip
+        municipality=municipality,
+        permit=permit,
+        kind=kind,
+        permit_number=permit.number,
+        plate=permit.vehicle.plate,
+        valid_until=_date(after.get("valid_until")) or permit.valid_until,
+        suspended_until=_date(after.get("suspended_until")) or _date(after.get("until")),
+        reason=str(after.get("reason") or ""),
+        effective_on=_date(effective) or event["occurred_at"].date(),
+        source_key=f"audit:{event['pk']}",
+    )
+
+
+def _standing_kind(after: dict[str, Any]) -> ChangeKind:
+    """A recorded lapse (irregular, or suspended by the documents) or its end (regular again)."""
+    return ChangeKind.REGULARIZED if after.get("status") == "regular" else ChangeKind.IRREGULAR
+
+
+def _lifts(municipality: Municipality, as_of: dt.date) -> list[StatusChange]:
+    """Suspensions in the feed whose last day is past, not yet followed by their end, a new suspension or a
+    closing: the day after the last day, platforms may dispatch the permit again."""
+    ran = StatusChange.objects.filter(
+        municipality=municipality, kind=ChangeKind.SUSPENDED, suspended_until__lt=as_of
+    ).select_related("permit")
+    later = _later_changes(municipality, {c.permit_id for c in ran})
+    rows = []
+    for change in ran:
+        assert change.suspended_until is not None  # filtered above
+        ended = change.suspended_until + dt.timedelta(days=1)
+        if any(c.pk > change.pk for c in later.get(change.permit_id, [])):
+            continue  # lifted early, suspended again or closed: that change says what followed
+        rows.append(
+            StatusChange(
+                municipality=municipality,
+                permit=change.permit,
+                kind=ChangeKind.LIFTED,
+                permit_number=change.permit_number,
+                plate=change.plate,
+                valid_until=change.valid_until,
+                effective_on=ended,
+                source_key=f"lifted:{change.pk}",
+            )
+        )
+    return rows
+
+
+def _later_changes(municipality: Municipality, permit_ids: set[int]) -> dict[int, list[StatusChange]]:
+    kinds = (
+        ChangeKind.LIFTED,
+        ChangeKind.SUSPENDED,
+        ChangeKind.REVOKED,
+        ChangeKind.CANCELLED,
+        ChangeKind.EXPIRED,
+    )
+    found: dict[int, list[StatusChange]] = {}
+    rows = StatusChange.objects.filter(municipality=municipality, permit_id__in=permit_ids, kind__in=kinds)
+    for change in rows.only("pk", "permit_id", "kind"):
+        found.setdefault(change.permit_id, []).append(change)
+    return found
 
 
 def _expiries(municipality: Municipality, as_of: dt.date, already: set[int]) -> list[StatusChange]:
@@ -110,4 +178,5 @@ def change_to_dict(change: StatusChange) -> dict[str, Any]:
         "permit_number": change.permit_number, "plate": change.plate,
         "valid_until": change.valid_until.isoformat() if change.valid_until else None,
         "suspended_until": change.suspended_until.isoformat() if change.suspended_until else None,
+        "reason": change.reason,
     }  # fmt: skip

@@ -18,18 +18,35 @@ from django.db.models import F
 
 from apps.licensing.choices import PermitKind
 from apps.licensing.models import Permit
+from apps.licensing.standing import Standing, standings
 from apps.public.choices import VerificationStatus
-from apps.public.verification import status_on
 from apps.registry.identifiers import normalize_plate, to_mercosul, validate_cpf, validate_plate
+from apps.registry.models import Driver
 from apps.tenancy.models import Municipality
 
 MAX_BATCH = 1000
-PERMIT_COLUMNS = ("pk", "number", "state", "kind", "valid_from", "valid_until", "suspended_until")
+PERMIT_COLUMNS = (
+    "pk",
+    "number",
+    "state",
+    "kind",
+    "valid_from",
+    "valid_until",
+    "suspended_until",
+    "closed_on",
+    "closed_reason",
+    "regime_id",
+    "municipality",
+    "operator",
+    "vehicle",
+    "driver",
+)
 # Preference when a person or car has several permits: the one that lets them work, then the most recent.
 STATUS_RANK = {
     VerificationStatus.REGULAR: 0,
-    VerificationStatus.SUSPENDED: 1,
-    VerificationStatus.NOT_YET_VALID: 2,
+    VerificationStatus.IRREGULAR: 1,
+    VerificationStatus.SUSPENDED: 2,
+    VerificationStatus.NOT_YET_VALID: 3,
 }
 
 
@@ -41,6 +58,7 @@ class CheckAnswer:
     permit: Permit | None = None
     error_code: str = ""
     error_message: str = ""
+    standing: Standing | None = None
 
     def to_dict(self) -> dict[str, Any]:
         if self.error_code:
@@ -52,24 +70,37 @@ class CheckAnswer:
             "valid_until": permit.valid_until.isoformat() if permit and permit.valid_until else None,
             "suspended_until": permit.suspended_until.isoformat() if permit and permit.suspended_until else None,
             "permit_number": permit.number if permit else None,
+            "reason": self.standing.reason if self.standing else "",
+            "articles": list(self.standing.articles) if self.standing else [],
         }  # fmt: skip
 
 
 def check_drivers(municipality: Municipality, cpfs: Iterable[str], *, as_of: dt.date) -> list[CheckAnswer]:
+    """A person may drive when a permit they drive under is regular — their own documents (CNH…) included."""
     parsed = [_parse(raw, validate_cpf) for raw in cpfs]
     valid = {value for value, error in parsed if not error}
     permits = _driver_permits(municipality, valid)
-    return [_answer("cpf", value, error, permits.get(value, []), as_of) for value, error in parsed]
+    links = _driver_links(municipality, valid)
+    pairs = {
+        (cpf, p.pk): (p, links.get((cpf, p.operator_id))) for cpf, found in permits.items() for p in found
+    }
+    judged = dict(zip(pairs, standings(pairs.values(), as_of=as_of), strict=True))
+    return [
+        _answer("cpf", value, error, [(p, judged[(value, p.pk)]) for p in permits.get(value, [])])
+        for value, error in parsed
+    ]
 
 
 def check_vehicles(municipality: Municipality, plates: Iterable[str], *, as_of: dt.date) -> list[CheckAnswer]:
     parsed = [_parse(raw, validate_plate) for raw in plates]
     forms = {value: _plate_forms(value) for value, error in parsed if not error}
     by_form = _vehicle_permits(municipality, {form for both in forms.values() for form in both})
+    every = {p.pk: p for found in by_form.values() for p in found}
+    judged = dict(zip(every, standings([(p, None) for p in every.values()], as_of=as_of), strict=True))
     answers = []
     for value, error in parsed:
         found = [p for form in forms.get(value, ()) for p in by_form.get(form, [])]
-        answers.append(_answer("plate", value, error, found, as_of))
+        answers.append(_answer("plate", value, error, [(p, judged[p.pk]) for p in found]))
     return answers
 
 
@@ -83,20 +114,30 @@ def _parse(raw: Any, validate: Callable[[str], str]) -> tuple[str, tuple[str, st
 
 
 def _answer(
-    key: str, value: str, error: tuple[str, str] | None, permits: list[Permit], as_of: dt.date
+    key: str, value: str, error: tuple[str, str] | None, judged: list[tuple[Permit, Standing]]
 ) -> CheckAnswer:
     if error is not None:
         return CheckAnswer(key, value, "", error_code=error[0], error_message=error[1])
-    if not permits:
+    if not judged:
         return CheckAnswer(key, value, VerificationStatus.UNKNOWN)
-    best = min(permits, key=lambda p: _preference(p, as_of))
-    return CheckAnswer(key, value, status_on(best, as_of), best)
+    best, standing = min(judged, key=_preference)
+    return CheckAnswer(key, value, standing.status, best, standing=standing)
 
 
-def _preference(permit: Permit, as_of: dt.date) -> tuple[int, int, int]:
-    status = status_on(permit, as_of)
+def _preference(item: tuple[Permit, Standing]) -> tuple[int, int, int]:
+    permit, standing = item
     until = permit.valid_until.toordinal() if permit.valid_until else dt.date.max.toordinal()
-    return STATUS_RANK.get(VerificationStatus(status), 9), -until, -permit.pk
+    return STATUS_RANK.get(VerificationStatus(standing.status), 9), -until, -permit.pk
+
+
+def _driver_links(municipality: Municipality, cpfs: set[str]) -> dict[tuple[str, int], Driver]:
+    """(CPF, operator) → the person's active driver link, whose CNH and documents the law checks."""
+    if not cpfs:
+        return {}
+    rows = Driver.objects.filter(municipality=municipality, person__cpf__in=cpfs, active=True).annotate(
+        cpf=F("person__cpf")
+    )
+    return {(row.cpf, row.operator_id): row for row in rows}  # type: ignore[attr-defined]
 
 
 def _plate_forms(plate: str) -> tuple[str, ...]:

@@ -13,6 +13,9 @@ class ChangeKind(models.TextChoices):
     REVOKED = "revoked", "Alvará cassado"
     CANCELLED = "cancelled", "Alvará cancelado"
     EXPIRED = "expired", "Alvará vencido"
+    IRREGULAR = "irregular", "Situação irregular (documento vencido ou ausente)"
+    REGULARIZED = "regularized", "Situação regularizada (documentos em dia)"
+    LIFTED = "lifted", "Suspensão encerrada"
 
 
 class DeliveryState(models.TextChoices):

@@ -133,6 +133,8 @@ class StatusChange(models.Model):
     plate = models.CharField("placa", max_length=7)
     valid_until = models.DateField("válido até", null=True, blank=True)
     suspended_until = models.DateField("suspenso até", null=True, blank=True)
+    # Why, in Portuguese with the article, for the law's own status changes (a lapsed document…).
+    reason = models.TextField("motivo", blank=True)
     source_key = models.CharField("origem", max_length=40, unique=True)
     recorded_at = models.DateTimeField("registrada em", auto_now_add=True)
 

@@ -15,6 +15,7 @@ from apps.licensing.choices import ApplicationKind
 from apps.licensing.models import Permit
 from apps.portal.choices import PORTAL_APPLICATION_KINDS, PortalRole
 from apps.portal.selectors import PortalScope
+from apps.registry.choices import InfractionSeverity
 from apps.registry.models import Attendant, Driver, Operator, Vehicle
 from apps.tenancy.models import Municipality
 
@@ -143,3 +144,23 @@ class PortalClaimForm(forms.Form):
         digits = "".join(ch for ch in self.cleaned_data["cpf"] if ch.isdigit())
         validate_cpf(digits)
         return digits
+
+
+class DriverChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
+    def label_from_instance(self, obj: Any) -> str:
+        return f"{obj.person.name} — {obj.get_role_display()}"
+
+
+class TrafficInfractionDeclareForm(forms.Form):
+    """An infraction on the record of one of the account's drivers (the prefeitura confirms it later)."""
+
+    driver = DriverChoiceField(label="Condutor", queryset=Driver.objects.none())
+    date = forms.DateField(label="Data da infração", widget=DATE)
+    severity = forms.ChoiceField(label="Natureza (CTB art. 258)", choices=InfractionSeverity.choices)
+    description = forms.CharField(label="Descrição (enquadramento no CTB)", max_length=200, required=False)
+
+    def __init__(self, *args: Any, drivers: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["driver"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = drivers

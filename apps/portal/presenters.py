@@ -1,5 +1,6 @@
 """What the portal shows about a case: whether a defence or appeal can be filed now and until when (the
-engine's deadline, through dueprocess), and an application's deadlines (licensing's own timeline)."""
+engine's deadline, through dueprocess), an application's deadlines (licensing's own timeline) and each permit's
+legal status with its reason and article (licensing's standing, the same the public page and platforms read)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ from apps.dueprocess.procedure import instance_label, proceeding
 from apps.dueprocess.services import FILABLE_FROM, counts_from
 from apps.enforcement.models import InfractionCase
 from apps.licensing.models import Application
-from apps.licensing.presenters import application_timeline
+from apps.licensing.presenters import application_timeline, permit_lines
 from apps.licensing.timeline import PlacedMark
+
+__all__ = ["AppealWindow", "appeal_window", "application_deadlines", "permit_lines"]
 
 
 @dataclass(frozen=True)

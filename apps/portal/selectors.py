@@ -20,6 +20,7 @@ from apps.finance.choices import OriginType
 from apps.finance.models import PaymentGuide
 from apps.licensing.choices import PERMIT_IN_FORCE_STATES
 from apps.licensing.models import Application, Permit
+from apps.portal.choices import PortalRole
 from apps.portal.models import PortalAccount, PortalInvitation
 from apps.registry.choices import DocumentStatus
 from apps.registry.models import Attendant, Document, Driver, Operator, Vehicle
@@ -38,6 +39,16 @@ def portal_account_of(user: Any) -> PortalAccount | None:
         )  # fmt: skip
         .filter(user_id=user.pk)
         .first()
+    )
+
+
+def portal_accounts_for_cpf(cpf: str) -> QuerySet[PortalAccount]:
+    """Portal accounts (active or not) whose person has this CPF: the holder, driver or attendant it is tied to.
+    A company holder's account has no CPF of its own and is never matched."""
+    return PortalAccount.objects.select_related("user").filter(
+        Q(role=PortalRole.OPERATOR, operator__person__cpf=cpf)
+        | Q(role=PortalRole.DRIVER, driver__person__cpf=cpf)
+        | Q(role=PortalRole.ATTENDANT, attendant__person__cpf=cpf)
     )
 
 
@@ -163,3 +174,25 @@ def next_expiring(documents: QuerySet[Document], as_of: dt.date) -> DocumentLine
     if document is None or document.valid_until is None:
         return None
     return DocumentLine(document, decision_reason(document.decision), (document.valid_until - as_of).days)
+
+
+@dataclass(frozen=True)
+class DrivingRecordLine:
+    """One driver's record as the portal shows it: the declared infractions and the latest confirmation."""
+
+    driver: Driver
+    declared: list[Any]
+    confirmation: Any
+
+
+def driving_record_lines(drivers: QuerySet[Driver]) -> list[DrivingRecordLine]:
+    lines = []
+    for driver in drivers:
+        person = driver.person
+        latest = (
+            person.traffic_records.select_related("document").order_by("-document__issue_date", "-id").first()
+        )
+        lines.append(
+            DrivingRecordLine(driver, list(person.traffic_infractions.order_by("-date", "-id")), latest)
+        )
+    return lines

@@ -14,7 +14,9 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
+from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.crypto import get_random_string
 
 from apps.accounts.choices import UserKind
 from apps.accounts.models import User
@@ -23,26 +25,25 @@ from apps.audit.services import audit_record
 from apps.dueprocess.models import Appeal
 from apps.dueprocess.services import appeal_file
 from apps.enforcement.models import InfractionCase
+from apps.jobs.services import MailDraft, mail_queue
 from apps.licensing.models import Application
 from apps.licensing.services import application_create, application_submit
+from apps.ops.storage import attach_after_commit
 from apps.portal.choices import PORTAL_APPLICATION_KINDS, PortalInvitationVia, PortalRole
 from apps.portal.models import AppealAttachment, PortalAccount, PortalInvitation
 from apps.registry.choices import OperatorStatus
-from apps.registry.models import Attendant, Document, Driver, Operator, Person
+from apps.registry.models import Attendant, Document, Driver, Operator, Person, TrafficInfraction
 from apps.registry.services import document_upload
+from apps.registry.traffic import traffic_infraction_declare
 from apps.registry.uploads import CheckedUpload, check_upload
-from apps.tenancy.mail import mail_after_commit
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import user_can
 from apps.tenancy.services import check_new_password, check_username_free, invitation_link
 from apps.tenancy.tokens import INVITATION_VALIDITY, new_token, token_digest
+from apps.web.refusals import refuse
 
 ACCOUNT = "portal.portalaccount"
 MAX_ATTACHMENTS = 5
-
-
-def refuse(field: str, message: str) -> ValidationError:
-    return ValidationError({field: message})
 
 
 # --- accounts (staff) -------------------------------------------------------------------------------------
@@ -50,8 +51,8 @@ def refuse(field: str, message: str) -> ValidationError:
 
 @transaction.atomic
 def portal_account_create(
-    *, actor: User | None, operator: Operator, role: str, username: str, password: str, full_name: str,
-    email: str = "", driver: Driver | None = None, attendant: Attendant | None = None,
+    *, actor: User | None, operator: Operator, role: str, username: str, password: str | None, full_name: str,
+    email: str = "", cpf: str = "", driver: Driver | None = None, attendant: Attendant | None = None,
 ) -> PortalAccount:  # fmt: skip
     """Invite someone to the portal: a login (User.kind operator or driver) tied to the operator's records.
 
@@ -64,7 +65,7 @@ def portal_account_create(
         raise refuse("username", f"Usuário: «{username}» já está em uso; escolha outro.")
     kind = UserKind.OPERATOR if role == PortalRole.OPERATOR else UserKind.DRIVER
     user = user_create(actor=actor, username=username.strip(), password=password, full_name=full_name.strip(),
-                       kind=kind, email=email.strip())  # fmt: skip
+                       kind=kind, email=email.strip(), cpf=cpf)  # fmt: skip
     account = PortalAccount.objects.create(user=user, municipality=operator.municipality, operator=operator,
                                            role=role, driver=driver, attendant=attendant)  # fmt: skip
     audit_record(actor=actor, municipality=operator.municipality, action="portal.account.create", obj=account,
@@ -130,15 +131,21 @@ def _link_has_account(
     ).exists()
 
 
+def _invitation_mail(invitation: PortalInvitation, token: str, base_url: str) -> MailDraft:
+    municipality = invitation.municipality
+    context = {"invitation": invitation, "link": invitation_link(base_url, "portal:invitation-accept", token)}
+    return MailDraft(
+        recipient=invitation.email,
+        subject=f"Portal do Outorga — Prefeitura de {municipality.name}-{municipality.uf}",
+        body=render_to_string("portal/mail/invitation.txt", context),
+        municipality_id=municipality.pk,
+    )
+
+
 def _send_portal_invitation(invitation: PortalInvitation, token: str, base_url: str) -> None:
-    mail_after_commit(
-        to=invitation.email,
-        subject=f"Portal do Outorga — Prefeitura de {invitation.municipality.name}-{invitation.municipality.uf}",
-        template="portal/mail/invitation.txt",
-        context={
-            "invitation": invitation,
-            "link": invitation_link(base_url, "portal:invitation-accept", token),
-        },
+    """Through the outbox (apps.jobs): stored with the invitation, sent once it commits, retried if SMTP fails."""
+    mail_queue(
+        drafts=[_invitation_mail(invitation, token, base_url)], reason=f"portal.invitation.{invitation.via}"
     )
 
 
@@ -235,22 +242,25 @@ def portal_invitation_create(
     )
 
 
-def _claimable_link(person: Person) -> tuple[Operator, str, Driver | None, Attendant | None] | None:
-    """The first link of this person that has no portal account yet: holder first (it sees the most)."""
+def _claimable_link(person_id: int) -> tuple[Operator, str, Driver | None, Attendant | None] | None:
+    """The first link of this person that has no portal account yet: holder first (it sees the most). Person id 0
+    (nobody) runs the same queries and finds nothing."""
     links: list[tuple[Operator, str, Driver | None, Attendant | None]] = []
     links += [
         (op, PortalRole.OPERATOR, None, None)
-        for op in Operator.objects.filter(person=person)
+        for op in Operator.objects.filter(person_id=person_id)
         .exclude(status=OperatorStatus.CANCELLED)
         .order_by("pk")
     ]
     links += [
         (d.operator, PortalRole.DRIVER, d, None)
-        for d in Driver.objects.filter(person=person, active=True).select_related("operator").order_by("pk")
+        for d in Driver.objects.filter(person_id=person_id, active=True)
+        .select_related("operator")
+        .order_by("pk")
     ]
     links += [
         (a.operator, PortalRole.ATTENDANT, None, a)
-        for a in Attendant.objects.filter(person=person, active=True)
+        for a in Attendant.objects.filter(person_id=person_id, active=True)
         .select_related("operator")
         .order_by("pk")
     ]
@@ -262,14 +272,17 @@ def portal_claim_request(*, municipality: Municipality, cpf: str, email: str, ba
     """Someone registered as operator, driver or attendant asks for their portal login by CPF.
 
     The link goes only to the e-mail on record, and only when the typed e-mail is that same one; whatever the
-    outcome the caller shows CLAIM_ANSWER, so the page never tells whether a CPF is registered. Unmatched requests
-    store nothing (no CPF typed by a stranger ends up in the permanent log).
+    outcome the caller shows CLAIM_ANSWER, so the page never tells whether a CPF is registered. Nor does the time
+    it takes: the link queries, the token and the mail are done whatever the outcome (the refused mail is thrown
+    away). Unmatched requests store nothing (no CPF typed by a stranger ends up in the permanent log).
     """
     person = Person.objects.filter(municipality=municipality, cpf=cpf).first()
-    if person is None or not person.email or person.email.strip().lower() != email.strip().lower():
-        return
-    link = _claimable_link(person)
-    if link is None:
+    link = _claimable_link(person.pk if person is not None else 0)
+    same_email = (
+        person is not None and bool(person.email) and person.email.strip().lower() == email.strip().lower()
+    )
+    if person is None or link is None or not same_email:
+        _render_refused_claim_mail(municipality, base_url)
         return
     operator, role, driver, attendant = link
     _issue_invitation(
@@ -283,6 +296,46 @@ def portal_claim_request(*, municipality: Municipality, cpf: str, email: str, ba
         via=PortalInvitationVia.CLAIM,
         base_url=base_url,
     )
+
+
+def _render_refused_claim_mail(municipality: Municipality, base_url: str) -> None:
+    # Same cost as a granted claim's token and mail (an unsaved invitation: its missing links render empty).
+    decoy = PortalInvitation(municipality=municipality, role=PortalRole.OPERATOR, via=PortalInvitationVia.CLAIM,
+                             expires_at=timezone.now() + INVITATION_VALIDITY)  # fmt: skip
+    _invitation_mail(decoy, new_token()[0], base_url)
+
+
+@transaction.atomic
+def portal_account_govbr_create(*, cpf: str, full_name: str, email: str) -> PortalAccount | None:
+    """A first gov.br login by someone the municipality registered (operator, driver or attendant) but who has no
+    portal login yet: gov.br vouched for the CPF, which is what the e-mailed claim link proves otherwise, so the
+    login is created now, without a password (the owner may set one later by "Esqueci minha senha").
+
+    None when no registered person with this CPF has a link without an account: nobody is created from gov.br
+    alone. The e-mail on record wins over gov.br's (claims never take a new address either).
+    """
+    for person in Person.objects.filter(cpf=cpf).order_by("pk"):
+        link = _claimable_link(person.pk)
+        if link is None:
+            continue
+        operator, role, driver, attendant = link
+        account = portal_account_create(
+            actor=None, operator=operator, role=role, username=_govbr_username(), password=None,
+            full_name=person.name or full_name, email=(person.email or email).strip(), cpf=cpf,
+            driver=driver, attendant=attendant,
+        )  # fmt: skip
+        audit_record(actor=account.user, municipality=operator.municipality, action="portal.account.govbr_link",
+                     obj=account, after={"via": "govbr", "role": role})  # fmt: skip
+        return account
+    return None
+
+
+def _govbr_username() -> str:
+    # Random, not derived from the CPF: usernames show on screens and in the audit trail.
+    while True:
+        candidate = f"govbr-{get_random_string(10, 'abcdefghijkmnpqrstuvwxyz23456789')}"
+        if not User.objects.filter(username=candidate).exists():
+            return candidate
 
 
 @transaction.atomic
@@ -367,6 +420,30 @@ def portal_document_renew(
 
 
 @transaction.atomic
+def portal_traffic_infraction_declare(
+    *,
+    account: PortalAccount,
+    driver: Driver,
+    date: dt.date,
+    severity: str,
+    as_of: dt.date,
+    description: str = "",
+) -> TrafficInfraction:
+    """The applicant declares an infraction on a driver's record (one the account can see); it counts for the
+    law only once the analyst confirms the record from a document."""
+    if driver.operator_id != account.operator_id:
+        raise refuse("driver", "Condutor: não é condutor desta autorização.")
+    return traffic_infraction_declare(
+        actor=account.user,
+        person=driver.person,
+        date=date,
+        severity=severity,
+        as_of=as_of,
+        description=description,
+    )
+
+
+@transaction.atomic
 def portal_application_start(
     *, account: PortalAccount, kind: str, as_of: dt.date, **targets: Any
 ) -> Application:
@@ -395,7 +472,7 @@ def portal_appeal_file(
     checked = _checked_attachments(attachments)
     appeal = appeal_file(case=case, instance=instance, filed_on=as_of, text=text, actor=account.user,
                          as_of=as_of, via_portal=True, appellant_name=account.operator.holder_name)  # fmt: skip
-    _store_attachments(appeal, account, list(zip(attachments, checked, strict=True)))
+    _store_attachments(appeal, account, checked)
     return appeal
 
 
@@ -405,21 +482,12 @@ def _checked_attachments(attachments: Sequence[UploadedFile]) -> list[CheckedUpl
     return [check_upload(upload, "attachments") for upload in attachments]
 
 
-def _store_attachments(
-    appeal: Appeal, account: PortalAccount, files: list[tuple[UploadedFile, CheckedUpload]]
-) -> None:
-    saved: list[AppealAttachment] = []
-    try:
-        for upload, checked in files:
-            row = AppealAttachment(municipality=account.municipality, appeal=appeal,
-                                   content_type=checked.content_type, size_bytes=checked.size,
-                                   sha256=checked.sha256, uploaded_by=account.user)  # fmt: skip
-            row.file.save(f"anexo{checked.extension}", upload, save=False)
-            saved.append(row)
-            row.save()
-            audit_record(actor=account.user, municipality=account.municipality, action="portal.appeal.attach",
-                         obj=row, after=row.audit_snapshot())  # fmt: skip
-    except Exception:
-        for row in saved:
-            row.file.delete(save=False)
-        raise
+def _store_attachments(appeal: Appeal, account: PortalAccount, files: list[CheckedUpload]) -> None:
+    for checked in files:
+        row = AppealAttachment(municipality=account.municipality, appeal=appeal,
+                               content_type=checked.content_type, size_bytes=checked.size,
+                               sha256=checked.sha256, uploaded_by=account.user)  # fmt: skip
+        attach_after_commit(row.file, f"anexo{checked.extension}", checked.content)
+        row.save()
+        audit_record(actor=account.user, municipality=account.municipality, action="portal.appeal.attach",
+                     obj=row, after=row.audit_snapshot())  # fmt: skip

@@ -6,12 +6,13 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from apps.ops.storage import stored_file_response
 from apps.portal import services
 from apps.portal.forms import PortalInvitationForm, apply_refusal
 from apps.portal.models import AppealAttachment, PortalAccount, PortalInvitation
@@ -103,7 +104,12 @@ def attachment_download(request: HttpRequest, ibge_code: str, pk: int) -> HttpRe
     )
     extension = attachment.file.name.rsplit(".", 1)[-1]
     name = f"anexo-recurso-{attachment.appeal_id}-{pk}.{extension}"
-    response: HttpResponseBase = FileResponse(
-        attachment.file.open("rb"), content_type=attachment.content_type, filename=name
+    return stored_file_response(
+        request,
+        row=attachment,
+        fieldfile=attachment.file,
+        sha256=attachment.sha256,
+        municipality=municipality,
+        content_type=attachment.content_type,
+        filename=name,
     )
-    return response

@@ -8,6 +8,8 @@ app_name = "portal"
 
 urlpatterns = [
     path("portal/entrar/", views.PortalLoginView.as_view(), name="login"),
+    path("portal/entrar/govbr/", views.GovBrLoginView.as_view(), name="govbr-login"),
+    path("portal/entrar/govbr/retorno/", views.GovBrCallbackView.as_view(), name="govbr-callback"),
     path("portal/primeiro-acesso/", views.claim, name="claim"),
     path("portal/convite/<str:token>/", views.invitation_accept, name="invitation-accept"),
     path("portal/", views.home, name="home"),
@@ -15,6 +17,7 @@ urlpatterns = [
     path("portal/alvaras/<int:pk>/pdf/", views.permit_pdf, name="permit-pdf"),
     path("portal/documentos/", views.documents, name="documents"),
     path("portal/documentos/<int:pk>/renovar/", views.document_renew, name="document-renew"),
+    path("portal/prontuarios/", views.driving_records, name="driving-records"),
     path("portal/requerimentos/", views.applications, name="applications"),
     path("portal/requerimentos/novo/", views.application_new, name="application-new"),
     path("portal/requerimentos/<int:pk>/", views.application_detail, name="application"),

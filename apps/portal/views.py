@@ -6,20 +6,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
+from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import authenticate, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.password_validation import password_validators_help_texts
-from django.core.exceptions import ValidationError
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.core.exceptions import SuspiciousOperation, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
+from mozilla_django_oidc.views import OIDCAuthenticationCallbackView, OIDCAuthenticationRequestView
 
 from apps.accounts.forms import LoginForm
+from apps.accounts.session import mark_authentication_confirmed, second_factor_step
 from apps.dueprocess.procedure import instance_label
 from apps.enforcement.choices import CaseState
 from apps.finance.choices import GuideStatus
@@ -28,19 +32,22 @@ from apps.finance.pdf import guide_pdf, pix_qr_svg
 from apps.licensing.choices import OPEN_STATES
 from apps.licensing.pdf import permit_pdf as render_permit_pdf
 from apps.licensing.urls_public import verify_path
-from apps.portal import services
+from apps.ops.storage import stored_file_response
+from apps.portal import govbr, services
 from apps.portal.forms import (
     AppealForm,
     ApplicationStartForm,
     DocumentRenewForm,
     PortalClaimForm,
+    TrafficInfractionDeclareForm,
     apply_refusal,
 )
-from apps.portal.presenters import appeal_window, application_deadlines
+from apps.portal.presenters import appeal_window, application_deadlines, permit_lines
 from apps.portal.receipts import payment_receipt_pdf
 from apps.portal.selectors import (
     PortalScope,
     document_lines,
+    driving_record_lines,
     get_in_scope,
     next_expiring,
     portal_account_of,
@@ -86,6 +93,52 @@ class PortalLoginView(auth_views.LoginView):
     def get_default_redirect_url(self) -> str:
         return reverse("portal:home")
 
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        return super().get_context_data(**kwargs) | {"govbr_enabled": settings.GOVBR_ENABLED}
+
+
+# --- gov.br (OpenID Connect) ------------------------------------------------------------------------------
+
+
+class GovBrLoginView(OIDCAuthenticationRequestView):
+    """«Entrar com gov.br»: off to gov.br with a fresh state, nonce and PKCE challenge kept in the session."""
+
+    def get(self, request: HttpRequest) -> HttpResponse:
+        if not settings.GOVBR_ENABLED:
+            raise Http404("Entrada pelo gov.br não está disponível nesta prefeitura.")
+        return super().get(request)
+
+
+class GovBrCallbackView(OIDCAuthenticationCallbackView):
+    """gov.br sends the browser back here with a code; the backend exchanges it (apps.portal.govbr). A refusal is
+    explained on the portal's login page; a user with an authenticator still types its code."""
+
+    def get(self, request: HttpRequest) -> HttpResponse:
+        if not settings.GOVBR_ENABLED:
+            raise Http404("Entrada pelo gov.br não está disponível nesta prefeitura.")
+        if request.GET.get("error"):
+            setattr(request, govbr.REFUSAL_ATTRIBUTE, "cancelled")
+        try:
+            return super().get(request)
+        except SuspiciousOperation:  # a state this session never issued (forged, replayed or another browser)
+            setattr(request, govbr.REFUSAL_ATTRIBUTE, "state")
+            return self.login_failure()
+
+    def login_failure(self) -> HttpResponse:
+        reason = getattr(self.request, govbr.REFUSAL_ATTRIBUTE, None) or "state"
+        messages.error(self.request, govbr.REFUSALS[reason])
+        return redirect("portal:login")
+
+    def login_success(self) -> HttpResponse:
+        super().login_success()
+        destination = reverse("portal:home")
+        step = second_factor_step(self.user)
+        if step is None:
+            mark_authentication_confirmed(self.request)
+            return redirect(destination)
+        page = "second_factor_verify" if step == "verify" else "second_factor_enrol"
+        return redirect(f"{reverse(page)}?{urlencode({'next': destination})}")
+
 
 # --- overview, vehicles, permits, documents ---------------------------------------------------------------
 
@@ -96,7 +149,7 @@ def home(request: HttpRequest, scope: PortalScope) -> HttpResponse:
     today = timezone.localdate()
     running = scope.cases().exclude(state__in=(CaseState.CLOSED, CaseState.CANCELLED))
     open_cases = [(case, appeal_window(case, today)) for case in running]
-    return _render(request, scope, "home.html", today=today, permits=scope.permits_in_force(),
+    return _render(request, scope, "home.html", today=today, permits=permit_lines(scope.permits_in_force(), today),
                    drivers=scope.drivers(), attendants=scope.attendants(),
                    next_document=next_expiring(scope.documents(), today),
                    applications=scope.applications().filter(state__in=OPEN_STATES),
@@ -106,7 +159,8 @@ def home(request: HttpRequest, scope: PortalScope) -> HttpResponse:
 @require_GET
 @portal_view()
 def vehicles(request: HttpRequest, scope: PortalScope) -> HttpResponse:
-    return _render(request, scope, "vehicles.html", vehicles=scope.vehicles(), permits=scope.permits())
+    permits = permit_lines(scope.permits(), timezone.localdate())
+    return _render(request, scope, "vehicles.html", vehicles=scope.vehicles(), permits=permits)
 
 
 @require_GET
@@ -148,6 +202,31 @@ def document_renew(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRes
                                       f"{renewed.get_status_display().lower()}{until}.")  # fmt: skip
             return redirect("portal:documents")
     return _render(request, scope, "document_renew.html", document=document, form=form)
+
+
+@require_http_methods(["GET", "POST"])
+@portal_view()
+def driving_records(request: HttpRequest, scope: PortalScope) -> HttpResponse:
+    """The drivers' traffic records: what was declared, whether the prefeitura confirmed it; declare one more."""
+    drivers = scope.drivers()
+    form = TrafficInfractionDeclareForm(request.POST or None, drivers=drivers)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.portal_traffic_infraction_declare(
+                account=scope.account,
+                driver=data["driver"],
+                date=data["date"],
+                severity=data["severity"],
+                description=data["description"],
+                as_of=timezone.localdate(),
+            )
+        except ValidationError as exc:
+            apply_refusal(form, exc)
+        else:
+            messages.success(request, "Infração declarada. A prefeitura a confere com a certidão do DETRAN.")
+            return redirect("portal:driving-records")
+    return _render(request, scope, "driving_records.html", drivers=driving_record_lines(drivers), form=form)
 
 
 # --- applications -----------------------------------------------------------------------------------------
@@ -281,9 +360,15 @@ def notice_pdf(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRespons
     notice = get_in_scope(scope.notices(), pk=pk)
     if not notice.pdf:
         raise Http404("Esta notificação não tem PDF.")
-    response: HttpResponseBase = FileResponse(notice.pdf.open("rb"), content_type="application/pdf",
-                                          filename=f"notificacao-{notice.pk}.pdf")  # fmt: skip
-    return response
+    return stored_file_response(
+        request,
+        row=notice,
+        fieldfile=notice.pdf,
+        sha256=notice.pdf_sha256,
+        municipality=notice.case.municipality,
+        content_type="application/pdf",
+        filename=f"notificacao-{notice.pk}.pdf",
+    )
 
 
 # --- first access: claim by CPF and the invitation link (no login: the link is the credential) -------------

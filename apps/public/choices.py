@@ -5,6 +5,7 @@ class VerificationStatus(models.TextChoices):
     """What a parent or passenger needs to know today; only REGULAR means the vehicle may carry passengers."""
 
     REGULAR = "regular", "Regular"
+    IRREGULAR = "irregular", "Irregular"
     SUSPENDED = "suspended", "Suspenso"
     EXPIRED = "expired", "Vencido"
     REVOKED = "revoked", "Cassado"
@@ -23,6 +24,7 @@ class LookupResult(models.TextChoices):
     """How a lookup ended, for the statistics: a verification status, or why there was none."""
 
     REGULAR = "regular", "Regular"
+    IRREGULAR = "irregular", "Irregular"
     SUSPENDED = "suspended", "Suspenso"
     EXPIRED = "expired", "Vencido"
     REVOKED = "revoked", "Cassado"

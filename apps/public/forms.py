@@ -14,16 +14,24 @@ def municipality_choices() -> list[tuple[str, str]]:
 
 
 class LookupForm(forms.Form):
-    municipio = forms.ChoiceField(label="Município")
+    """A plate is searched in every municipality of the deployment; the town is asked only for a permit number
+    (and never pre-selected: a wrong default would answer «não embarque» for a valid van of another town)."""
+
     q = forms.CharField(
         label="Placa ou número do alvará", max_length=20,
         widget=forms.TextInput(attrs={"autocapitalize": "characters", "autocomplete": "off",
                                       "placeholder": "ABC1D23 ou 0001/2026", "inputmode": "text"}),
     )  # fmt: skip
+    municipio = forms.ChoiceField(
+        label="Município (só para consulta pelo número do alvará)",
+        required=False,
+        help_text="A placa é procurada em todos os municípios atendidos por esta consulta.",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["municipio"].choices = municipality_choices()  # type: ignore[attr-defined]
+        choices = [("", "Escolha o município do alvará"), *municipality_choices()]
+        self.fields["municipio"].choices = choices  # type: ignore[attr-defined]
 
 
 class ComplaintForm(forms.Form):

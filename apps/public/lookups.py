@@ -15,6 +15,7 @@ from apps.public import conf, ratelimit
 from apps.public.choices import LookupResult, LookupVia, VerificationStatus
 from apps.public.stats import lookup_count_add
 from apps.public.verification import (
+    PERMIT_NUMBER_SHAPE,
     InvalidQuery,
     PublicVerification,
     Query,
@@ -114,12 +115,28 @@ def by_token(request: HttpRequest, token: str) -> Outcome:
     return _run(request, LookupVia.TOKEN, None, _as(LookupVia.TOKEN, parse_token), token)
 
 
-def by_text(request: HttpRequest, ibge_code: str, text: str) -> Outcome:
-    """The page's single field: a plate or a permit number, in a chosen municipality."""
-    return _run(request, LookupVia.PLATE, ibge_code, parse_plate_or_number, text)
+MUNICIPALITY_REQUIRED = "Para consultar pelo número do alvará, escolha o município que o emitiu."
 
 
-def by_plate(request: HttpRequest, ibge_code: str, plate: str) -> Outcome:
+def by_text(request: HttpRequest, ibge_code: str | None, text: str) -> Outcome:
+    """The page's single field. A plate is unique nationally, so it is looked up in every municipality of the
+    deployment whatever town is chosen; a permit number ('0001/2026' exists in each town) needs its town."""
+    if PERMIT_NUMBER_SHAPE.match((text or "").strip()):
+        return _run(request, LookupVia.PERMIT, ibge_code or None, _in_a_town(ibge_code), text)
+    return _run(request, LookupVia.PLATE, None, parse_plate_or_number, text)
+
+
+def _in_a_town(ibge_code: str | None) -> Parser:
+    def parse(raw: str) -> tuple[str, str]:
+        if not ibge_code:
+            raise InvalidQuery("municipality_required", MUNICIPALITY_REQUIRED)
+        return parse_plate_or_number(raw)
+
+    return parse
+
+
+def by_plate(request: HttpRequest, ibge_code: str | None, plate: str) -> Outcome:
+    """A plate in one municipality, or in all of them when none is named."""
     return _run(request, LookupVia.PLATE, ibge_code, _as(LookupVia.PLATE, parse_plate), plate)
 
 

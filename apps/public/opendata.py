@@ -14,6 +14,7 @@ import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +22,10 @@ from django.db.models import Q
 
 from apps.licensing.choices import PERMIT_IN_FORCE_STATES, PermitKind, PermitState
 from apps.licensing.models import Permit
+from apps.licensing.standing import permits_standing
 from apps.public import conf
 from apps.public.choices import VerificationStatus
-from apps.public.verification import status_on, without_document_numbers
+from apps.public.verification import without_document_numbers
 from apps.registry.identifiers import format_plate
 from apps.tenancy.models import Municipality
 from apps.web.csvsafe import safe_dict
@@ -33,6 +35,7 @@ FIELDS = (
     "valid_from", "valid_until", "status", "suspended_until",
 )  # fmt: skip
 FORMATS = {"csv": "text/csv; charset=utf-8", "json": "application/json; charset=utf-8"}
+CHUNK = 2000
 LICENSE = "Dados públicos (Lei 12.527/2011, art. 8º). Sem dados pessoais além do nome impresso no alvará."
 _COLUMNS = (
     "pk", "number", "kind", "state", "regime_id", "valid_from", "valid_until", "suspended_until", "issued_on",
@@ -50,25 +53,26 @@ class Export:
 
 
 def permits_in_force(municipality: Municipality, as_of: dt.date) -> Iterator[dict[str, Any]]:
-    """One dict per permit in force on as_of (active or suspended, not past its validity), by number."""
+    """One dict per permit in force on as_of (active or suspended, not past its validity), by number, with the
+    status the law gives that day (apps.licensing.standing: a lapsed CNH or CRLV makes it irregular)."""
     rows = (
         Permit.objects.filter(municipality=municipality, state__in=PERMIT_IN_FORCE_STATES)
         .filter(Q(valid_until__isnull=True) | Q(valid_until__gte=as_of))
         .order_by("year", "sequence").values(*_COLUMNS)
     )  # fmt: skip
-    for row in rows.iterator(chunk_size=5000):
-        yield _public_row(row, as_of)
+    iterator = rows.iterator(chunk_size=CHUNK)
+    while chunk := list(islice(iterator, CHUNK)):
+        statuses = _statuses([row["pk"] for row in chunk], as_of)
+        for row in chunk:
+            yield _public_row(row, statuses[row["pk"]])
 
 
-class _Row:
-    """Just what status_on reads, built from a values() dict."""
-
-    def __init__(self, row: dict[str, Any]) -> None:
-        self.state, self.valid_from, self.valid_until = row["state"], row["valid_from"], row["valid_until"]
+def _statuses(pks: list[int], as_of: dt.date) -> dict[int, str]:
+    permits = Permit.objects.filter(pk__in=pks).select_related("municipality")
+    return {pk: standing.status for pk, standing in permits_standing(permits, as_of=as_of).items()}
 
 
-def _public_row(row: dict[str, Any], as_of: dt.date) -> dict[str, Any]:
-    status = status_on(_Row(row), as_of)  # type: ignore[arg-type]
+def _public_row(row: dict[str, Any], status: str) -> dict[str, Any]:
     holder = row["operator__person__name"] or row["operator__company__legal_name"] or ""
     return {
         "regime": row["regime_id"], "permit_number": row["number"], "permit_kind": str(PermitKind(row["kind"]).label),

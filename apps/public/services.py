@@ -6,7 +6,6 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 
 import lawcode
@@ -17,6 +16,7 @@ from apps.public.models import Complaint
 from apps.public.verification import InvalidQuery, parse_permit_number, parse_plate
 from apps.tenancy.models import Municipality
 from apps.tenancy.numbering import format_number, number_take
+from apps.web.refusals import refuse
 
 TRANSITIONS: dict[str, frozenset[str]] = {
     ComplaintState.RECEIVED: frozenset(
@@ -41,16 +41,12 @@ def complaint_basis(regime_id: str, on: dt.date) -> str:
     return "; ".join(regime.resolve_citation(ref, on).render() for ref in regime.procedure.complaint_basis)
 
 
-def _refuse(field: str, message: str) -> ValidationError:
-    return ValidationError({field: [message]})
-
-
 def _identifiers(plate: str, permit_number: str) -> tuple[str, str]:
     try:
         return (parse_plate(plate) if plate.strip() else "",
                 parse_permit_number(permit_number) if permit_number.strip() else "")  # fmt: skip
     except InvalidQuery as exc:
-        raise _refuse("permit_number" if "alvará" in exc.message_pt else "plate", exc.message_pt) from None
+        raise refuse("permit_number" if "alvará" in exc.message_pt else "plate", exc.message_pt) from None
 
 
 def _matching_permit(municipality: Municipality, plate: str, permit_number: str) -> Permit | None:
@@ -67,11 +63,11 @@ def complaint_file(
 ) -> Complaint:  # fmt: skip
     """Record a complaint from the public; the permit is matched by plate or number when one is given."""
     if category not in ComplaintCategory.values:
-        raise _refuse("category", "Escolha o tipo de problema.")
+        raise refuse("category", "Escolha o tipo de problema.")
     if occurred_on > as_of:
-        raise _refuse("occurred_on", "Data do fato: não pode ser depois de hoje.")
+        raise refuse("occurred_on", "Data do fato: não pode ser depois de hoje.")
     if len(description.strip()) < 10:
-        raise _refuse("description", "Conte o que aconteceu em pelo menos 10 caracteres.")
+        raise refuse("description", "Conte o que aconteceu em pelo menos 10 caracteres.")
     plate, permit_number = _identifiers(plate, permit_number)
     regime_id = str(municipality.regimes[0]) if municipality.regimes else ""
     sequence = number_take(kind="complaint", municipality=municipality, year=as_of.year)
@@ -95,9 +91,9 @@ def complaint_move(
     row = Complaint.objects.select_for_update().get(pk=complaint.pk)
     if state not in TRANSITIONS.get(row.state, frozenset()):
         current = ComplaintState(row.state).label.lower()
-        raise _refuse("state", f"A denúncia {row.number} está {current} e não pode passar a esse estado.")
+        raise refuse("state", f"A denúncia {row.number} está {current} e não pode passar a esse estado.")
     if state == ComplaintState.CLOSED and not resolution.strip():
-        raise _refuse("resolution", "Para encerrar, descreva as providências tomadas.")
+        raise refuse("resolution", "Para encerrar, descreva as providências tomadas.")
     before = row.audit_snapshot()
     row.state, row.handled_by = state, actor
     row.resolution = resolution.strip() or row.resolution

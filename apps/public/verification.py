@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import lawcode
-from apps.licensing.choices import PermitKind, PermitState
+from apps.licensing.choices import PermitKind
 from apps.licensing.models import Permit
+from apps.licensing.standing import by_acts, permit_standing
 from apps.public.choices import LookupVia, VerificationStatus
 from apps.registry.identifiers import format_plate, normalize_plate, plate_format
 from apps.tenancy.models import Municipality
@@ -31,6 +32,7 @@ DOCUMENT_NUMBER_IN_NAME = re.compile(r"\s*\d(?:[\s./-]?\d){10,}")
 
 PUBLIC_FIELDS = (
     "pk", "number", "kind", "state", "regime_id", "valid_from", "valid_until", "suspended_until", "issued_on",
+    "closed_on", "closed_reason", "driver",
     "municipality__name", "municipality__uf", "municipality__ibge_code",
     "vehicle__make", "vehicle__model", "vehicle__plate",
     "operator__kind", "operator__person__name", "operator__company__legal_name",
@@ -39,6 +41,7 @@ PUBLIC_FIELDS = (
 STATUS_MESSAGES = {
     VerificationStatus.REGULAR: "Pode transportar passageiros hoje.",
     VerificationStatus.SUSPENDED: "NÃO pode transportar passageiros: a autorização está suspensa.",
+    VerificationStatus.IRREGULAR: "NÃO pode transportar passageiros: há documento obrigatório vencido ou ausente.",
     VerificationStatus.EXPIRED: "NÃO pode transportar passageiros: a autorização está vencida.",
     VerificationStatus.REVOKED: "NÃO pode transportar passageiros: a autorização foi cassada.",
     VerificationStatus.CANCELLED: "NÃO pode transportar passageiros: a autorização foi encerrada.",
@@ -79,6 +82,8 @@ class PublicVerification:
     vehicle_model: str = ""
     plate: str = ""
     holder_name: str = ""
+    reason: str = ""
+    articles: tuple[str, ...] = ()
 
     @property
     def may_carry_passengers(self) -> bool:
@@ -103,6 +108,7 @@ class PublicVerification:
             "valid_from": _iso(self.valid_from), "valid_until": _iso(self.valid_until),
             "suspended_until": _iso(self.suspended_until), "vehicle": {"make": self.vehicle_make,
             "model": self.vehicle_model, "plate": self.plate}, "holder_name": self.holder_name,
+            "reason": self.reason, "articles": list(self.articles),
         }  # fmt: skip
 
 
@@ -180,15 +186,19 @@ def _permits_for(query: Query) -> Iterable[Permit]:
         return rows.filter(qr_token=query.value)
     if query.via == LookupVia.PLATE:
         # An emergency driver's authorization rides on the vehicle's own permit, which answers for the plate.
-        # Both columns of the vehicle's (municipality, plate) unique index, or PostgreSQL scans the whole index.
-        vehicle_permits = rows.filter(
-            municipality=query.municipality,
-            vehicle__municipality=query.municipality,
-            vehicle__plate=query.value,
-        )
-        return vehicle_permits.exclude(kind=PermitKind.EMERGENCY)
+        return _plate_rows(rows, query).exclude(kind=PermitKind.EMERGENCY)
     sequence, year = query.value.split("/")
     return rows.filter(municipality=query.municipality, year=int(year), sequence=int(sequence))
+
+
+def _plate_rows(rows: Any, query: Query) -> Any:
+    """A plate is unique nationally: without a municipality it is looked up in all of them (vehicle_plate_idx);
+    with one, both columns of the vehicle's (municipality, plate) unique index, or PostgreSQL scans it whole."""
+    if query.municipality is None:
+        return rows.filter(vehicle__plate=query.value)
+    return rows.filter(
+        municipality=query.municipality, vehicle__municipality=query.municipality, vehicle__plate=query.value
+    )
 
 
 def _by_vehicle(permits: list[Permit]) -> dict[int, list[Permit]]:
@@ -206,19 +216,8 @@ def _current(permits: list[Permit], as_of: dt.date) -> Permit:
 
 
 def status_on(permit: Permit, as_of: dt.date) -> str:
-    closed = {
-        PermitState.REVOKED: VerificationStatus.REVOKED,
-        PermitState.CANCELLED: VerificationStatus.CANCELLED,
-        PermitState.SUSPENDED: VerificationStatus.SUSPENDED,
-        PermitState.EXPIRED: VerificationStatus.EXPIRED,
-    }
-    if permit.state in closed:
-        return closed[PermitState(permit.state)]
-    if permit.valid_until is not None and permit.valid_until < as_of:
-        return VerificationStatus.EXPIRED
-    if permit.valid_from > as_of:
-        return VerificationStatus.NOT_YET_VALID
-    return VerificationStatus.REGULAR
+    """The status the permit's own acts give (apps.licensing.standing); present() adds the documents."""
+    return by_acts(permit, as_of).status
 
 
 def published_holder_name(permit: Permit) -> str:
@@ -233,7 +232,8 @@ def without_document_numbers(name: str) -> str:
 
 
 def present(permit: Permit, as_of: dt.date) -> PublicVerification:
-    status = status_on(permit, as_of)
+    standing = permit_standing(permit, as_of=as_of)
+    status = standing.status
     return PublicVerification(
         status=status, checked_on=as_of, municipality=str(permit.municipality),
         municipality_ibge=permit.municipality.ibge_code, service=_service_name(permit.regime_id),
@@ -242,6 +242,7 @@ def present(permit: Permit, as_of: dt.date) -> PublicVerification:
         suspended_until=permit.suspended_until if status == VerificationStatus.SUSPENDED else None,
         vehicle_make=permit.vehicle.make, vehicle_model=permit.vehicle.model,
         plate=format_plate(permit.vehicle.plate), holder_name=published_holder_name(permit),
+        reason=standing.reason if standing.document_driven else "", articles=standing.articles,
     )  # fmt: skip
 
 

@@ -15,13 +15,14 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from apps.audit.services import audit_personal_data_read
-from apps.public import lookups, opendata, pow, ratelimit, services
+from apps.public import exports, lookups, opendata, pow, ratelimit, services
 from apps.public.choices import OPEN_COMPLAINT_STATES, ComplaintState
 from apps.public.forms import ComplaintForm, ComplaintMoveForm, LookupForm
 from apps.public.models import Complaint
 from apps.public.verification import InvalidQuery, municipality_by_ibge
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from apps.web.exports import export_response, requested_format
 from outorga.routers import reads_from_replica
 
 COMPLAINT = "public.complaint"
@@ -42,14 +43,14 @@ COMPLAINTS_LIMITED = (
 @require_GET
 @reads_from_replica
 def search(request: HttpRequest) -> HttpResponse:
-    """The phone-first page: choose the town, type the plate or the permit number."""
+    """The phone-first page: type the plate (searched in every town) or the permit number (with its town)."""
     form = LookupForm(request.GET if "q" in request.GET else None)
-    context: dict[str, object] = {"form": form}
+    context: dict[str, object] = {"form": form, "towns": Municipality.objects.order_by("name")}
     if form.is_bound and form.is_valid():
         try:
-            context["outcome"] = lookups.by_text(
-                request, form.cleaned_data["municipio"], form.cleaned_data["q"]
-            )
+            outcome = lookups.by_text(request, form.cleaned_data["municipio"] or None, form.cleaned_data["q"])
+            context["outcome"] = outcome
+            context["complaint_town"] = _complaint_town(outcome, form.cleaned_data["municipio"])
         except lookups.RateLimited as error:
             return _rate_limited(request, error)
         except InvalidQuery as error:
@@ -58,6 +59,13 @@ def search(request: HttpRequest) -> HttpResponse:
     elif form.is_bound:
         return render(request, "public/search.html", context, status=400)
     return render(request, "public/search.html", context)
+
+
+def _complaint_town(outcome: lookups.Outcome, chosen: str) -> str:
+    """The town a complaint about this lookup goes to: the vehicle's, else the one chosen on the form."""
+    if outcome.results:
+        return outcome.results[0].municipality_ibge
+    return outcome.query.municipality.ibge_code if outcome.query.municipality else chosen
 
 
 @require_GET
@@ -178,6 +186,10 @@ def complaint_queue(request: HttpRequest, ibge_code: str) -> HttpResponse:
     show_closed = request.GET.get("encerradas") == "1"
     rows = Complaint.objects.for_user(request.user, "view").filter(municipality=municipality).for_queue()
     rows = rows if show_closed else rows.filter(state__in=OPEN_COMPLAINT_STATES)
+    if (fmt := requested_format(request)) is not None:
+        return export_response(
+            request, spec=exports.COMPLAINTS, rows=rows, municipality=municipality, fmt=fmt
+        )
     page = Paginator(rows, 25).get_page(request.GET.get("pagina"))
     context = {
         "municipality": municipality,

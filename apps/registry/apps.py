@@ -7,4 +7,4 @@ class RegistryConfig(AppConfig):
     verbose_name = "Cadastro"
 
     def ready(self) -> None:
-        from apps.registry import cards, permissions  # noqa: F401  (registrations run on import)
+        from apps.registry import cards, menu, permissions  # noqa: F401  (registrations run on import)

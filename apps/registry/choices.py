@@ -48,3 +48,12 @@ class DocumentStatus(models.TextChoices):
     VALID = "valid", "Válido"
     NOT_ACCEPTED = "not_accepted", "Não aceito"
     EXPIRED = "expired", "Vencido"
+
+
+class InfractionSeverity(models.TextChoices):
+    """CTB art. 258 classes; values as lawcode.facts.Severity names them."""
+
+    LEVE = "leve", "Leve"
+    MEDIA = "media", "Média"
+    GRAVE = "grave", "Grave"
+    GRAVISSIMA = "gravissima", "Gravíssima"

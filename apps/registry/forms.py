@@ -16,10 +16,17 @@ from django.db import models
 from django.forms.models import fields_for_model
 
 from apps.registry.catalog import kind_choices
-from apps.registry.choices import OperatorKind
+from apps.registry.choices import (
+    DocumentStatus,
+    DriverRole,
+    InfractionSeverity,
+    OperatorKind,
+    VehicleCategory,
+)
 from apps.registry.models import Company, Document, Driver, Person, Vehicle
 from apps.registry.services import COMPANY_FIELDS, DRIVER_FIELDS, PERSON_FIELDS, VEHICLE_FIELDS
 from apps.registry.validity import detail_field, extra_field
+from apps.tenancy.regimes import regime_options
 from lawcode.documents import DocumentKind
 from lawcode.fields import FieldSpec
 
@@ -80,7 +87,7 @@ class OperatorForm(forms.Form):
 
     def __init__(self, *args: Any, regimes: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["regime_id"].choices = [(r, r) for r in regimes]  # type: ignore[attr-defined]
+        self.fields["regime_id"].choices = regime_options(regimes)  # type: ignore[attr-defined]
 
 
 class DriverForm(DriverFieldsForm):  # type: ignore[misc, valid-type]
@@ -247,5 +254,123 @@ class OperatorFilterForm(forms.Form):
         self, *args: Any, regimes: list[str], statuses: list[tuple[str, str]], **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["regime_id"].choices = [("", "Todos"), *((r, r) for r in regimes)]  # type: ignore[attr-defined]
+        self.fields["regime_id"].choices = [("", "Todos"), *regime_options(regimes)]  # type: ignore[attr-defined]
         self.fields["status"].choices = [("", "Todas"), *statuses]  # type: ignore[attr-defined]
+
+
+class TrafficInfractionForm(forms.Form):
+    """One CTB infraction on the driving record, as the applicant or the clerk declares it."""
+
+    date = forms.DateField(label="Data da infração", widget=DATE)
+    severity = forms.ChoiceField(label="Natureza (CTB art. 258)", choices=InfractionSeverity.choices)
+    description = forms.CharField(
+        label="Descrição (enquadramento no CTB)",
+        max_length=200,
+        required=False,
+        help_text="Ex.: art. 165 do CTB — dirigir sob influência de álcool.",
+    )
+
+
+class DocumentChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
+    def label_from_instance(self, obj: Any) -> str:
+        return f"{obj.get_kind_display()} — emitido em {obj.issue_date:%d/%m/%Y}"
+
+
+class TrafficRecordConfirmForm(forms.Form):
+    """The analyst names the person's document the record was read from (e.g. certidão de prontuário)."""
+
+    document = DocumentChoiceField(
+        label="Documento conferido",
+        queryset=Document.objects.none(),
+        help_text="As infrações declaradas até a data de emissão deste documento ficam confirmadas.",
+    )
+
+    def __init__(self, *args: Any, documents: models.QuerySet[Document], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["document"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = documents
+
+
+def regime_choices(regimes: list[str]) -> list[tuple[str, str]]:
+    """The municipality's regimes by name (people never read the internal id)."""
+    return [("", "Todos"), *regime_options(regimes)]
+
+
+YES_NO_ALL = [("", "Todos"), ("sim", "Sim"), ("nao", "Não")]
+
+
+class RegistryListForm(forms.Form):
+    """Search, filters and order of a registry list.
+
+    ``ORDERS`` maps each choice of "Ordenar por" to its label and ORM ordering; the first is the default.
+    Subclasses add their filter fields; ``regime`` (when present) lists the municipality's regimes.
+    """
+
+    ORDERS: dict[str, tuple[str, tuple[str, ...]]] = {}
+    q = forms.CharField(label="Buscar", required=False, max_length=100)
+    ordem = forms.ChoiceField(label="Ordenar por", required=False)
+
+    def __init__(self, *args: Any, regimes: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if "regime" in self.fields:
+            self.fields["regime"].choices = regime_choices(regimes)  # type: ignore[attr-defined]
+        self.fields["ordem"].choices = [(key, label) for key, (label, _) in self.ORDERS.items()]  # type: ignore[attr-defined]
+
+    def ordering(self) -> tuple[str, ...]:
+        chosen = self.cleaned_data.get("ordem") if self.is_bound and self.is_valid() else ""
+        return self.ORDERS[chosen or next(iter(self.ORDERS))][1]
+
+    def filters(self) -> dict[str, Any]:
+        """The non-empty filter values (search and order excluded); empty when the form is not valid."""
+        if not (self.is_bound and self.is_valid()):
+            return {}
+        skip = ("q", "ordem")
+        return {key: value for key, value in self.cleaned_data.items() if key not in skip and value}
+
+
+class VehicleFilterForm(RegistryListForm):
+    ORDERS = {
+        "placa": ("Placa", ("plate", "pk")),
+        "ano": ("Ano de fabricação (mais antigos primeiro)", ("manufacture_year", "plate", "pk")),
+        "recentes": ("Cadastrados por último", ("-created_at", "-pk")),
+    }
+    regime = forms.ChoiceField(label="Regime", required=False)
+    category = forms.ChoiceField(
+        label="Categoria", required=False, choices=[("", "Todas"), *VehicleCategory.choices]
+    )
+    made_until = forms.IntegerField(
+        label="Fabricados até o ano", required=False, min_value=1900, max_value=2100
+    )
+    field_order = ["q", "regime", "category", "made_until", "ordem"]
+
+
+class DriverFilterForm(RegistryListForm):
+    ORDERS = {
+        "nome": ("Nome", ("person__name", "pk")),
+        "cnh": ("Validade da CNH (mais próxima primeiro)", ("cnh_expiry", "person__name", "pk")),
+        "recentes": ("Cadastrados por último", ("-created_at", "-pk")),
+    }
+    regime = forms.ChoiceField(label="Regime", required=False)
+    role = forms.ChoiceField(label="Função", required=False, choices=[("", "Todas"), *DriverRole.choices])
+    active = forms.ChoiceField(label="Ativo", required=False, choices=YES_NO_ALL)
+    cnh_until = forms.DateField(label="CNH vence até", required=False, widget=DATE)
+    field_order = ["q", "regime", "role", "active", "cnh_until", "ordem"]
+
+
+class DocumentFilterForm(RegistryListForm):
+    ORDERS = {
+        "validade": ("Válido até (mais próximo primeiro)", ("valid_until", "pk")),
+        "emissao": ("Data de emissão (mais recentes primeiro)", ("-issue_date", "-pk")),
+        "recentes": ("Enviados por último", ("-uploaded_at", "-pk")),
+    }
+    kind = forms.ChoiceField(label="Tipo de documento", required=False)
+    status = forms.ChoiceField(
+        label="Situação", required=False, choices=[("", "Todas"), *DocumentStatus.choices]
+    )
+    valid_until = forms.DateField(label="Válido até (no máximo)", required=False, widget=DATE)
+    field_order = ["q", "kind", "status", "valid_until", "ordem"]
+
+    def __init__(self, *args: Any, kinds: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = [("", "Todos"), *kinds]  # type: ignore[attr-defined]

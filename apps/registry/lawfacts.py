@@ -12,8 +12,19 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+import lawcode
 from apps.registry.choices import OperatorKind
-from apps.registry.models import Attendant, Ban, Company, Document, Driver, Operator, Person, Vehicle
+from apps.registry.models import (
+    Attendant,
+    Ban,
+    Company,
+    Document,
+    Driver,
+    Operator,
+    Person,
+    TrafficRecordConfirmation,
+    Vehicle,
+)
 from lawcode import facts as f
 
 # apps.licensing application kinds → the engine's PermitApplication.kind.
@@ -53,7 +64,21 @@ def person_facts(person: Person, *, as_of: dt.date, driver: Driver | None = None
         name=person.name, birth_date=person.birth_date, cnh=_cnh(driver),
         documents=_documents(person.documents.all(), as_of), resident_municipality=person.city or None,
         course_completed=(course is not None and course <= as_of) if driver is not None else None,
+        traffic_infractions=traffic_infractions_fact(person, as_of=as_of),
     )  # fmt: skip
+
+
+def traffic_infractions_fact(person: Person, *, as_of: dt.date) -> tuple[f.TrafficInfraction, ...] | None:
+    """The infractions of the latest record an analyst confirmed from a document issued by ``as_of``; None
+    (unknown, never "no infractions") when nobody confirmed one — declarations alone are not facts."""
+    confirmation = TrafficRecordConfirmation.objects.filter(person=person).known_on(as_of).first()
+    if confirmation is None:
+        return None
+    entries = [
+        f.from_dict(f.TrafficInfraction, {"date": e["date"], "severity": e["severity"]})
+        for e in confirmation.infractions
+    ]
+    return tuple(e for e in entries if e.date <= as_of)
 
 
 def _cnh(driver: Driver | None) -> f.CNH | None:
@@ -131,6 +156,25 @@ def vehicle_facts(vehicle: Vehicle, *, as_of: dt.date, **overrides: Any) -> f.Ve
         accessibility=vehicle.accessibility or None, extra=dict(vehicle.extra or {}),
     )  # fmt: skip
     return dataclasses.replace(facts, **overrides)
+
+
+def inspection_facts(
+    plate: str | None,
+    *,
+    regime_id: str,
+    year: int | None = None,
+    last_inspection: dt.date | None = None,
+    fee_paid_on: dt.date | None = None,
+    in_service_from: dt.date | None = None,
+) -> f.InspectionFacts:
+    """The calendar's facts. ``in_service_from`` (the vehicle's first day in service, from its permits, which
+    the registry does not hold) is given to the law only where the regime asks it (facts.yaml
+    ``inspection.in_service_from``): a regime that does not ask would refuse the undeclared answer."""
+    asked = lawcode.get_regime(regime_id).vocabulary.facts.for_entity("inspection")
+    extra = {"in_service_from": in_service_from} if in_service_from and "in_service_from" in asked else {}
+    return f.InspectionFacts(
+        plate=plate, fee_paid_on=fee_paid_on, year=year, last_inspection=last_inspection, extra=extra
+    )
 
 
 def permit_application_facts(

@@ -7,6 +7,7 @@ apps.lawconfig.engine with the adapters in lawfacts.py.
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from pathlib import PurePath
 from typing import Any
@@ -379,6 +380,8 @@ class Vehicle(models.Model):
         verbose_name = "veículo"
         verbose_name_plural = "veículos"
         ordering = ["plate"]
+        # The public lookup finds a plate in every municipality of the deployment (a plate is unique nationally).
+        indexes = [models.Index(fields=["plate"], name="vehicle_plate_idx")]
         constraints = [
             models.UniqueConstraint(fields=["municipality", "plate"], name="vehicle_unique_plate"),
             models.UniqueConstraint(fields=["municipality", "renavam"], name="vehicle_unique_renavam"),
@@ -590,4 +593,112 @@ class Ban(models.Model):
             "start": self.start,
             "until": self.until,
             "source": self.source,
+        }
+
+
+class TrafficInfractionQuerySet(MunicipalityScopedQuerySet["TrafficInfraction"]):
+    pass
+
+
+class TrafficInfraction(models.Model):
+    """A CTB infraction on a person's driving record as the applicant (portal) or a clerk declared it.
+
+    A declaration is not yet a fact for the law: only a TrafficRecordConfirmation (the analyst, from a
+    document) makes the record known to the engine; until then the engine says the record is unknown.
+    """
+
+    municipality = models.ForeignKey(
+        Municipality, on_delete=models.PROTECT, related_name="traffic_infractions", verbose_name="município"
+    )
+    person = models.ForeignKey(
+        Person, on_delete=models.PROTECT, related_name="traffic_infractions", verbose_name="pessoa"
+    )
+    date = models.DateField("data da infração")
+    severity = models.CharField("natureza", max_length=10, choices=c.InfractionSeverity.choices)
+    description = models.CharField("descrição (enquadramento no CTB)", max_length=200, blank=True)
+    declared_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="declarada por",
+    )
+    declared_at = models.DateTimeField("declarada em", auto_now_add=True)
+
+    objects = TrafficInfractionQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "infração de trânsito declarada"
+        verbose_name_plural = "infrações de trânsito declaradas"
+        ordering = ["-date", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_severity_display()} em {self.date:%d/%m/%Y}"
+
+    def as_record_entry(self) -> dict[str, Any]:
+        return {"date": self.date.isoformat(), "severity": self.severity, "description": self.description}
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {"person_id": self.person_id, **self.as_record_entry()}
+
+
+class TrafficRecordConfirmationQuerySet(MunicipalityScopedQuerySet["TrafficRecordConfirmation"]):
+    def known_on(self, day: Any) -> TrafficRecordConfirmationQuerySet:
+        """Confirmations from documents issued by ``day``, the latest document first."""
+        return self.filter(document__issue_date__lte=day).order_by("-document__issue_date", "-id")
+
+
+class TrafficRecordConfirmation(models.Model):
+    """The analyst's reading of a person's driving record from a document (e.g. certidão de prontuário do
+    DETRAN): the infractions it lists, frozen as confirmed, as of the document's issue date."""
+
+    municipality = models.ForeignKey(
+        Municipality, on_delete=models.PROTECT, related_name="traffic_records", verbose_name="município"
+    )
+    person = models.ForeignKey(
+        Person, on_delete=models.PROTECT, related_name="traffic_records", verbose_name="pessoa"
+    )
+    document = models.ForeignKey(
+        Document, on_delete=models.PROTECT, related_name="traffic_records", verbose_name="documento"
+    )
+    # [{"date": ISO, "severity": CTB class, "description": text}]: later declarations never change it.
+    infractions = models.JSONField("infrações confirmadas", default=list, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="confirmado por",
+    )
+    confirmed_at = models.DateTimeField("confirmado em", auto_now_add=True)
+
+    objects = TrafficRecordConfirmationQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "prontuário de trânsito confirmado"
+        verbose_name_plural = "prontuários de trânsito confirmados"
+        ordering = ["-confirmed_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Prontuário de {self.person} confirmado em {self.confirmed_at:%d/%m/%Y}"
+
+    @property
+    def infractions_display(self) -> str:
+        """The frozen list in Portuguese: «Gravíssima em 03/11/2025 (art. 165); …» or «Nenhuma»."""
+        labels = dict(c.InfractionSeverity.choices)
+        parts = []
+        for entry in self.infractions:
+            day = dt.date.fromisoformat(entry["date"])
+            note = f" ({entry['description']})" if entry.get("description") else ""
+            parts.append(f"{labels[entry['severity']]} em {day:%d/%m/%Y}{note}")
+        return "; ".join(parts) or "Nenhuma"
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {
+            "person_id": self.person_id,
+            "document_id": self.document_id,
+            "record_date": self.document.issue_date,
+            "infractions": self.infractions,
         }

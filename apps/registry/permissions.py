@@ -10,7 +10,18 @@ from apps.tenancy.permissions import ALL_ROLES, CHANGE, VIEW, register
 
 REGISTRY_EDITORS = {Role.ADMINISTRATOR, Role.ANALYST}
 
-for _model in ("person", "company", "operator", "driver", "attendant", "vehicle", "document"):
+_MODELS = (
+    "person",
+    "company",
+    "operator",
+    "driver",
+    "attendant",
+    "vehicle",
+    "document",
+    "trafficinfraction",
+    "trafficrecordconfirmation",
+)
+for _model in _MODELS:
     register(f"registry.{_model}", {VIEW: ALL_ROLES, CHANGE: REGISTRY_EDITORS})
 register(
     "registry.ban", {VIEW: ALL_ROLES, CHANGE: REGISTRY_EDITORS | {Role.JUDGING_AUTHORITY, Role.APPEAL_BOARD}}

@@ -10,8 +10,8 @@ import datetime as dt
 import re
 from typing import Any
 
-from apps.registry.errors import refuse
 from apps.tenancy.choices import UF, UF_IBGE_PREFIX
+from apps.web.refusals import refuse
 
 OLDEST_BIRTH_YEARS = 120
 FIRST_MANUFACTURE_YEAR = 1900

@@ -77,3 +77,77 @@ def decision_reason(decision: dict[str, Any]) -> str:
         cites = ", ".join(c.get("text", "") for c in finding.get("citations", []))
         parts.append(f"{finding.get('message', '')} ({cites})" if cites else str(finding.get("message", "")))
     return "; ".join(parts)
+
+
+# --- the vehicle, driver and document lists ---------------------------------------------------------------
+
+CPF_AND_CNH_DIGITS = 11
+
+
+def _plates(text: str) -> set[str]:
+    raw = ids.normalize_plate(text)
+    return {raw, ids.to_mercosul(raw)} if ids.plate_format(raw) else set()
+
+
+def _holder_named(prefix: str, text: str) -> Q:
+    return (
+        Q(**{f"{prefix}person__name__icontains": text})
+        | Q(**{f"{prefix}company__legal_name__icontains": text})
+        | Q(**{f"{prefix}company__trade_name__icontains": text})
+    )
+
+
+def vehicle_rows(queryset: Any, text: str, filters: dict[str, Any]) -> Any:
+    """Vehicles with their operator's holder, searched by plate, make, model or holder name."""
+    rows = queryset.select_related("operator__person", "operator__company")
+    if text := text.strip():
+        match = Q(make__icontains=text) | Q(model__icontains=text) | _holder_named("operator__", text)
+        if plates := _plates(text):
+            match |= Q(plate__in=plates)
+        rows = rows.filter(match)
+    if filters.get("regime"):
+        rows = rows.filter(operator__regime_id=filters["regime"])
+    if filters.get("category"):
+        rows = rows.filter(category=filters["category"])
+    if filters.get("made_until"):
+        rows = rows.filter(manufacture_year__lte=filters["made_until"])
+    return rows
+
+
+def driver_rows(queryset: Any, text: str, filters: dict[str, Any]) -> Any:
+    """Drivers with person, operator and vehicle, searched by name, CPF or CNH number."""
+    rows = queryset.select_related("person", "operator__person", "operator__company", "vehicle")
+    if text := text.strip():
+        match = Q(person__name__icontains=text)
+        digits = ids.normalize_cpf(text)
+        if len(digits) == CPF_AND_CNH_DIGITS:
+            match |= Q(person__cpf=digits) | Q(cnh_number=digits)
+        rows = rows.filter(match)
+    if filters.get("regime"):
+        rows = rows.filter(operator__regime_id=filters["regime"])
+    if filters.get("role"):
+        rows = rows.filter(role=filters["role"])
+    if filters.get("active"):
+        rows = rows.filter(active=filters["active"] == "sim")
+    if filters.get("cnh_until"):
+        rows = rows.filter(cnh_expiry__lte=filters["cnh_until"])
+    return rows
+
+
+def document_rows(queryset: Any, text: str, filters: dict[str, Any]) -> Any:
+    """Documents with their owner, searched by the owner's name (person, company, operator) or plate."""
+    rows = queryset.select_related(
+        "municipality", "person", "company", "vehicle", "operator__person", "operator__company"
+    )
+    if text := text.strip():
+        match = Q(person__name__icontains=text) | Q(company__legal_name__icontains=text)
+        match |= Q(company__trade_name__icontains=text) | _holder_named("operator__", text)
+        if plates := _plates(text):
+            match |= Q(vehicle__plate__in=plates)
+        rows = rows.filter(match)
+    for name in ("kind", "status"):
+        if filters.get(name):
+            rows = rows.filter(**{name: filters[name]})
+    if filters.get("valid_until"):
+        rows = rows.filter(valid_until__lte=filters["valid_until"])
+    return rows

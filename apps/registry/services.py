@@ -12,13 +12,14 @@ from django.db import IntegrityError, models, transaction
 
 from apps.accounts.models import User
 from apps.audit.services import audit_record
+from apps.ops.storage import attach_after_commit
+from apps.registry import hooks, plausibility
 from apps.registry import identifiers as ids
-from apps.registry import plausibility
 from apps.registry.choices import DocumentStatus, OperatorKind, OperatorStatus
-from apps.registry.errors import refuse
 from apps.registry.models import Attendant, Ban, Company, Document, Driver, Operator, Person, Vehicle
 from apps.registry.validity import ban_refusal, document_validity, extra_schema, typed_extra
 from apps.tenancy.models import Municipality
+from apps.web.refusals import refuse
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -307,6 +308,7 @@ def driver_update(*, actor: Actor, driver: Driver, as_of: dt.date, **fields: Any
     _set_extra(driver, "driver", driver.operator.regime_id, fields)
     _check_driver(driver, as_of=as_of)
     _save(driver, actor=actor, action="registry.driver.update", before=before)
+    hooks.holdings_changed(actor, driver, as_of)
     return driver
 
 
@@ -492,7 +494,7 @@ def document_upload(
     details: dict[str, Any] | None = None,
     regime_id: str | None = None,
 ) -> Document:
-    """Store the file under MEDIA_ROOT and the engine's validity decision; a refusal stores nothing."""
+    """Store the engine's validity decision and, once committed, the file; a refusal stores nothing."""
     from apps.registry.uploads import check_upload
 
     _not_after(issue_date, as_of, "issue_date", "Data de emissão")
@@ -517,19 +519,16 @@ def document_upload(
         validity.stored,
         validity.status,
     )
-    document.file.save(f"documento{checked.extension}", upload, save=False)
-    try:
-        document.save()
-        audit_record(
-            actor=actor,
-            municipality=document.municipality,
-            action="registry.document.upload",
-            obj=document,
-            after=document.audit_snapshot(),
-        )
-    except Exception:
-        document.file.delete(save=False)
-        raise
+    attach_after_commit(document.file, f"documento{checked.extension}", checked.content)
+    document.save()
+    audit_record(
+        actor=actor,
+        municipality=document.municipality,
+        action="registry.document.upload",
+        obj=document,
+        after=document.audit_snapshot(),
+    )
+    hooks.holdings_changed(actor, owner, as_of)
     return document
 
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.core.files.uploadedfile import UploadedFile
 
-from apps.registry.errors import refuse
+from apps.web.refusals import refuse
 
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
 # Leading bytes of each accepted format and the extension stored for it.
@@ -18,6 +18,17 @@ SIGNATURES: tuple[tuple[bytes, str, str], ...] = (
 )
 # The trailer markers a complete file ends with; a truncated upload lacks them and cannot be opened.
 TRAILERS: dict[str, bytes] = {"application/pdf": b"%%EOF", "image/jpeg": b"\xff\xd9", "image/png": b"IEND"}
+# What the screens call each accepted format (never the MIME type).
+KIND_LABELS: dict[str, str] = {
+    "application/pdf": "PDF",
+    "image/jpeg": "imagem JPEG",
+    "image/png": "imagem PNG",
+}
+
+
+def kind_label(content_type: str) -> str:
+    """«PDF», «imagem JPEG»…; a type stored before the checks existed reads as a plain «arquivo»."""
+    return KIND_LABELS.get(content_type, "arquivo")
 
 
 @dataclass(frozen=True)
@@ -26,6 +37,8 @@ class CheckedUpload:
     extension: str
     size: int
     sha256: str
+    # The bytes themselves, written to the storage only after the transaction commits (apps.ops.storage).
+    content: bytes = field(repr=False, default=b"")
 
 
 def check_upload(upload: UploadedFile, field: str = "file") -> CheckedUpload:
@@ -44,7 +57,7 @@ def check_upload(upload: UploadedFile, field: str = "file") -> CheckedUpload:
                     "Arquivo: o arquivo está incompleto ou corrompido e não pode ser lido.",
                     "unreadable",
                 )
-            return CheckedUpload(content_type, extension, size, hashlib.sha256(content).hexdigest())
+            return CheckedUpload(content_type, extension, size, hashlib.sha256(content).hexdigest(), content)
     raise refuse(
         field, "Arquivo: envie um PDF, JPEG ou PNG (o conteúdo não corresponde a nenhum deles).", "unreadable"
     )

@@ -11,10 +11,10 @@ import lawcode
 from apps.lawconfig.engine import RegimeChoiceError, evaluate, regime_for
 from apps.registry.catalog import OWNER_PRESENTERS
 from apps.registry.choices import DocumentStatus
-from apps.registry.errors import refuse
 from apps.registry.lawfacts import document_fact, operator_facts
 from apps.registry.models import Document, Operator
 from apps.tenancy.models import Municipality
+from apps.web.refusals import refuse
 from lawcode.calendar import format_date_pt
 from lawcode.documents import PRESENTER_LABELS, DocumentKind
 from lawcode.errors import InvalidFactError, LawcodeError, MissingFactError, QuestionNotApplicableError
@@ -146,7 +146,9 @@ def document_validity(document: Document, *, as_of: dt.date, regime_id: str | No
             field, f"{label}: a lei exige esta informação para este documento ({kind.cite_text})."
         ) from None
     except InvalidFactError as exc:
-        raise refuse(_form_field(kind, exc.field_path)[0], exc.message_pt) from None
+        # The Portuguese problem alone: the engine's field path ('kind') means nothing to the clerk.
+        message = f"{kind.label}: {exc.problem_pt}." if exc.problem_pt else exc.message_pt
+        raise refuse(_form_field(kind, exc.field_path)[0], message) from None
     valid_until = decision.result.get("valid_until")
     granted = decision.outcome == "granted"
     status = DocumentStatus.VALID if granted else DocumentStatus.NOT_ACCEPTED

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -9,28 +11,34 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Model
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
 from apps.audit.services import audit_personal_data_read
+from apps.ops.storage import stored_file_response
+from apps.registry import exports, services
 from apps.registry import forms as f
 from apps.registry import identifiers as ids
-from apps.registry import services
-from apps.registry.catalog import document_catalog, regime_kinds
+from apps.registry.catalog import document_catalog, kind_choices, municipality_kinds, regime_kinds
 from apps.registry.choices import OperatorStatus
 from apps.registry.models import Attendant, Ban, Company, Document, Driver, Operator, Person, Vehicle
 from apps.registry.selectors import (
     decision_reason,
+    document_rows,
+    driver_rows,
     next_to_expire,
     operator_documents,
     operator_list,
     operator_search,
+    vehicle_rows,
 )
 from apps.registry.validity import extra_schema
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from apps.web.exports import ExportSpec, export_response, requested_format
 
 PAGE_SIZE = 25
 PERSONAL_DATA_SHOWN = ("cpf", "cnh_number", "address", "phone")
@@ -83,9 +91,12 @@ def operator_list_view(request: HttpRequest, ibge_code: str) -> HttpResponse:
         for name in ("regime_id", "kind", "status"):
             if form.cleaned_data[name]:
                 operators = operators.filter(**{name: form.cleaned_data[name]})
-    page = Paginator(operator_list(operators).order_by("-created_at", "-pk"), PAGE_SIZE).get_page(
-        request.GET.get("pagina")
-    )
+    operators = operator_list(operators).order_by("-created_at", "-pk")
+    if (fmt := requested_format(request)) is not None:
+        return export_response(
+            request, spec=exports.OPERATORS, rows=operators, municipality=municipality, fmt=fmt
+        )
+    page = Paginator(operators, PAGE_SIZE).get_page(request.GET.get("pagina"))
     query = request.GET.copy()
     query.pop("pagina", None)
     context = {"municipality": municipality, "form": form, "page": page, "query": query.urlencode(),
@@ -97,6 +108,109 @@ def operator_list_view(request: HttpRequest, ibge_code: str) -> HttpResponse:
         else "registry/operator_list.html"
     )
     return render(request, template, context)
+
+
+@dataclass(frozen=True)
+class RegistryList:
+    """One of the vehicle, driver and document lists: what it shows, filters and exports."""
+
+    model: type[Model]
+    label: str
+    title: str
+    url_name: str
+    results: str
+    rows: Callable[[Any, str, dict[str, Any]], Any]
+    form: Callable[..., f.RegistryListForm]
+    spec: ExportSpec
+
+
+def _registry_list(request: HttpRequest, ibge_code: str, listing: RegistryList) -> HttpResponseBase:
+    """Search, filter, order, paginate — or export the filtered rows (?formato=csv|xlsx)."""
+    municipality = _municipality(request, ibge_code, listing.model._meta.label_lower)
+    form = listing.form(request.GET or None, regimes=list(municipality.regimes), municipality=municipality)
+    queryset = listing.model.objects.for_user(request.user, "view").filter(municipality=municipality)  # type: ignore[attr-defined]
+    text = form.cleaned_data["q"] if form.is_bound and form.is_valid() else ""
+    rows = listing.rows(queryset, text, form.filters()).order_by(*form.ordering())
+    if (fmt := requested_format(request)) is not None:
+        return export_response(request, spec=listing.spec, rows=rows, municipality=municipality, fmt=fmt)
+    context = {
+        "municipality": municipality,
+        "form": form,
+        "listing": listing,
+        "as_of": timezone.localdate(),
+        "page": Paginator(rows, PAGE_SIZE).get_page(request.GET.get("pagina")),
+        "query": _query_without_page(request),
+    }
+    template = listing.results if getattr(request, "htmx", False) else "registry/registry_list.html"
+    return render(request, template, context)
+
+
+def _query_without_page(request: HttpRequest) -> str:
+    query = request.GET.copy()
+    query.pop("pagina", None)
+    return query.urlencode()
+
+
+def _plain_form(form_class: type[f.RegistryListForm]) -> Callable[..., f.RegistryListForm]:
+    def build(data: Any, *, regimes: list[str], municipality: Municipality) -> f.RegistryListForm:
+        return form_class(data, regimes=regimes)
+
+    return build
+
+
+def _document_form(data: Any, *, regimes: list[str], municipality: Municipality) -> f.RegistryListForm:
+    kinds = kind_choices(municipality_kinds(municipality))
+    return f.DocumentFilterForm(data, regimes=regimes, kinds=kinds)
+
+
+VEHICLES = RegistryList(
+    Vehicle,
+    "veículo(s)",
+    "Veículos",
+    "registry:vehicle_list",
+    "registry/_vehicle_results.html",
+    vehicle_rows,
+    _plain_form(f.VehicleFilterForm),
+    exports.VEHICLES,
+)
+DRIVERS = RegistryList(
+    Driver,
+    "condutor(es)",
+    "Condutores",
+    "registry:driver_list",
+    "registry/_driver_results.html",
+    driver_rows,
+    _plain_form(f.DriverFilterForm),
+    exports.DRIVERS,
+)
+DOCUMENTS = RegistryList(
+    Document,
+    "documento(s)",
+    "Documentos",
+    "registry:document_list",
+    "registry/_document_results.html",
+    document_rows,
+    _document_form,
+    exports.DOCUMENTS,
+)
+
+
+@login_required
+@require_GET
+def vehicle_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
+    return _registry_list(request, ibge_code, VEHICLES)
+
+
+@login_required
+@require_GET
+def driver_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
+    return _registry_list(request, ibge_code, DRIVERS)
+
+
+@login_required
+@require_GET
+def document_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
+    return _registry_list(request, ibge_code, DOCUMENTS)
 
 
 @login_required
@@ -459,14 +573,21 @@ def document_upload(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespon
 
 @login_required
 @require_GET
-def document_file(request: HttpRequest, ibge_code: str, pk: int) -> FileResponse:
+def document_file(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponseBase:
     """The stored file, behind the same gate as every read (never a public MEDIA_URL)."""
     municipality = _municipality(request, ibge_code, "registry.document")
     document = get_object_for_user_or_404(Document.objects.filter(municipality=municipality), request.user, "view",
                                           pk=pk)  # fmt: skip
     extension = document.file.name.rsplit(".", 1)[-1]
-    return FileResponse(document.file.open("rb"), content_type=document.content_type,
-                        filename=f"{document.kind}-{document.pk}.{extension}")  # fmt: skip
+    return stored_file_response(
+        request,
+        row=document,
+        fieldfile=document.file,
+        sha256=document.sha256,
+        municipality=municipality,
+        content_type=document.content_type,
+        filename=f"{document.kind}-{document.pk}.{extension}",
+    )
 
 
 @login_required

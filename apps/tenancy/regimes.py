@@ -19,3 +19,8 @@ def regime_summary(regime_id: str) -> tuple[str, str]:
     Votuporanga-SP", "Lei nº 5.722, de 22 de dezembro de 2015") — never the internal id."""
     regime = lawcode.get_regime(regime_id)
     return regime.name, regime.main_act.title
+
+
+def regime_options(regime_ids: list[str]) -> list[tuple[str, str]]:
+    """Choices for a form or filter: each regime by its name (the id only travels as the option's value)."""
+    return [(regime_id, regime_summary(regime_id)[0]) for regime_id in regime_ids]

@@ -58,8 +58,10 @@ class SecurityHeadersMiddleware:
 
 
 class LocalDebugOnlyMiddleware:
-    """With DEBUG on, a client outside INTERNAL_IPS never sees Django's debug pages (traceback, URL list):
-    it gets the same Portuguese pages (or JSON) production serves. Without DEBUG it does nothing.
+    """With DEBUG on, nobody sees Django's English debug page for a refusal (404, 403, 400): every user, on
+    this machine too, gets the Portuguese page production serves — a refusal is an answer, not a bug. A client
+    outside INTERNAL_IPS never sees a traceback either; the developer on loopback still does for a 500.
+    Without DEBUG it does nothing (the handlers in outorga.urls answer).
 
     It is the innermost middleware, so a view's exception reaches it before Django's debug handler.
     """
@@ -68,7 +70,7 @@ class LocalDebugOnlyMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if settings.DEBUG and not is_internal_client(request):
+        if settings.DEBUG:
             try:
                 resolve(request.path_info, getattr(request, "urlconf", None))
             except Resolver404 as exc:
@@ -76,7 +78,7 @@ class LocalDebugOnlyMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if not settings.DEBUG or is_internal_client(request):
+        if not settings.DEBUG:
             return None
         if isinstance(exception, Http404):
             return page_not_found(request, exception)
@@ -84,6 +86,8 @@ class LocalDebugOnlyMiddleware:
             return permission_denied(request, exception)
         if isinstance(exception, BadRequest | SuspiciousOperation):
             return bad_request(request, exception)
+        if is_internal_client(request):
+            return None
         if not isinstance(exception, DATABASE_DOWN_ERRORS):
             logger.error("Error serving %s %s", request.method, request.path, exc_info=exception)
         return server_error(request)

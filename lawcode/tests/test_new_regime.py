@@ -40,6 +40,7 @@ auto: {absent: ainda não lido, omission: {absent: ainda não lido}}
 clandestine: {absent: ainda não lido}
 traffic_only_guard: {absent: ainda não lido}
 complaint_basis: {cites: [art1]}
+nullity: {absent: ainda não lido}
 """
 
 

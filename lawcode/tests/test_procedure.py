@@ -49,6 +49,17 @@ def test_every_regime_declares_a_proceeding_whose_citations_resolve(regime: Regi
         assert regime.resolve_citation(ref, on).render()
     if declared.clandestine.infraction is not None:
         assert declared.clandestine.infraction in regime.catalog
+    assert declared.nullity.rules or declared.nullity.provision.absent_reason
+    for rule in declared.nullity.rules:
+        assert regime.resolve_citation(rule.cite, on).render() and rule.reason
+
+
+def test_patrocinio_voids_the_case_when_the_penalty_notice_misses_its_90_days() -> None:
+    from lawcode.registry import get_regime
+
+    rule = get_regime("patrocinio_mg_aplicativo").procedure.nullity.rule("penalty_notice")
+    assert rule is not None and rule.cite == "art19_par1" and "90 dias" in rule.reason
+    assert get_regime("olimpia_sp_escolar").procedure.nullity.rule("penalty_notice") is None
 
 
 # --- what loading refuses ------------------------------------------------------------------------------------
@@ -133,3 +144,22 @@ def test_the_clandestine_infraction_must_be_in_the_catalog(demo_copy: Copy) -> N
         procedure("clandestino.\n", "clandestino.\n  infraction: DEM-99\n"),
     )
     assert "'DEM-99' is not in catalog.yaml" in error.message
+
+
+def test_nullity_must_give_rules_or_say_why_there_are_none(demo_copy: Copy) -> None:
+    error = error_of(
+        demo_copy,
+        procedure(
+            "nullity:\n  absent: A lei de exemplo não anula o processo por prazo perdido.\n", "nullity: {}\n"
+        ),
+    )
+    assert "nullity" in str(error)
+
+
+def test_an_unknown_nullity_limit_is_refused_with_its_line(demo_copy: Copy) -> None:
+    rules = "nullity:\n  rules:\n    - {limit: defence_deadline, cite: art1, reason: Prazo perdido.}\n"
+    error = error_of(
+        demo_copy,
+        procedure("nullity:\n  absent: A lei de exemplo não anula o processo por prazo perdido.\n", rules),
+    )
+    assert "defence_deadline" in str(error) and "penalty_notice" in str(error) and error.line is not None

@@ -179,3 +179,45 @@ def test_subset_match_ignores_extra_keys_and_checks_lists_item_by_item() -> None
         "result.penalties: esperados 0"
     )
     assert subset_mismatches({"missing": 1}, actual, "result")[0].startswith("result.missing: ausente")
+
+
+DECISIVE = """\
+regime: olimpia_sp_escolar
+cases:
+  - name: sem_auxiliar
+    as_of: 2026-03-20
+    question: sanction
+    facts:
+      code: OLI-24-IX
+      date: 2026-03-10
+      already_punished_as_traffic_only: false
+      operator: {kind: PF, active_permits: 1, auxiliary_drivers: 0, bans: [], person: {name: Ana}, history: []}
+    expect:
+      outcome: penalty
+      cites: [art30]
+      decisive_cites: [art24_incIX, art13_incVI, art30]
+"""
+
+
+def test_decisive_cites_are_checked_on_the_findings_the_outcome_rests_on(tmp_path: Path) -> None:
+    """art30 is cited by the met «auto_contents» finding: enough for ``cites`` (the whole decision), not for
+    ``decisive_cites``, whose findings here are the infraction and its penalties."""
+    path = tmp_path / "scenarios" / "decisive.yaml"
+    path.parent.mkdir()
+    path.write_text(DECISIVE, encoding="utf-8")
+    (result,) = results(path).values()
+    (failure,) = result.failures
+    assert failure.startswith("linha 14: esperada a citação 'art30' numa constatação decisiva; decisivas: ")
+    assert "infraction: art24_incIX, art13_incVI, art21" in failure and "auto_contents" not in failure
+
+
+def test_decisive_findings_of_a_denial_are_the_unmet_ones() -> None:
+    from lawcode.decision import Status
+    from lawcode.scenarios import decisive_findings
+
+    case = load_scenario_file(
+        Path(__file__).parents[1] / "regimes" / "olimpia_sp_escolar" / "scenarios" / "vehicle_permit.yaml"
+    ).cases
+    denied = next(r.decision for r in map(run_case, case) if r.decision and r.decision.outcome == "denied")
+    assert denied is not None and decisive_findings(denied)
+    assert {f.status for f in decisive_findings(denied)} == {Status.NOT_MET}

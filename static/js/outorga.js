@@ -9,4 +9,15 @@
       field.form.submit();
     }
   });
+
+  /* The main menu on a phone: collapsed under the header's menu button (CSS shows it whole on wider screens). */
+  document.addEventListener("click", function (event) {
+    var toggle = event.target instanceof Element ? event.target.closest(".outorga-menu-toggle") : null;
+    var menu = toggle ? document.getElementById(toggle.getAttribute("aria-controls")) : null;
+    if (!menu) {
+      return;
+    }
+    var open = menu.classList.toggle("is-open");
+    toggle.setAttribute("aria-expanded", open ? "true" : "false");
+  });
 })();

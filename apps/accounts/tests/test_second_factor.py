@@ -9,10 +9,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from django_otp.oath import totp
-from django_otp.plugins.otp_static.models import StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from apps.accounts.models import User
+from apps.accounts.models import RecoveryCode, User
 from apps.accounts.services import user_create
 from apps.accounts.testing import give_authenticator, next_code
 from apps.audit.models import AuditEvent
@@ -138,7 +137,7 @@ def test_a_recovery_code_works_once_and_is_audited(
     assert (
         "Código incorreto" in again.post(reverse("second_factor_verify"), {"code": codes[0]}).content.decode()
     )
-    assert StaticToken.objects.filter(device__user=analyst_olimpia).count() == 9
+    assert RecoveryCode.objects.filter(device__user=analyst_olimpia).count() == 9
 
 
 def test_a_portal_user_without_an_authenticator_is_not_asked_for_one() -> None:

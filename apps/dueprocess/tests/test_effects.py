@@ -544,7 +544,11 @@ def test_the_case_page_and_the_permit_page_show_the_immediate_suspension(
 
 
 def test_the_case_page_records_the_regularization_with_its_evidence(
-    olimpia: Any, agent_olimpia: Any, admin_olimpia_client: Any, olimpia_licensed: Any
+    olimpia: Any,
+    agent_olimpia: Any,
+    admin_olimpia_client: Any,
+    olimpia_licensed: Any,
+    django_capture_on_commit_callbacks: Any,
 ) -> None:
     from django.urls import reverse
     from django.utils import timezone
@@ -556,14 +560,15 @@ def test_the_case_page_records_the_regularization_with_its_evidence(
         url, {"regularized_on": today.isoformat(), "description": "Tacógrafo"}
     )
     assert refused.status_code == 400 and "Comprovante da regularização" in refused.content.decode()
-    answer = admin_olimpia_client.post(
-        url, {"regularized_on": today.isoformat(), "description": "Tacógrafo", "evidence": evidence_pdf()}
-    )
+    with django_capture_on_commit_callbacks(execute=True):  # the evidence is written once the row commits
+        answer = admin_olimpia_client.post(
+            url, {"regularized_on": today.isoformat(), "description": "Tacógrafo", "evidence": evidence_pdf()}
+        )
     assert answer.status_code == 302
     page = admin_olimpia_client.get(
         reverse("dueprocess:case", args=[olimpia.ibge_code, case.pk])
     ).content.decode()
-    assert 'data-testid="regularization"' in page and "comprovante (application/pdf)" in page
+    assert 'data-testid="regularization"' in page and "comprovante (PDF)" in page
     evidence = reverse("dueprocess:regularization_file", args=[olimpia.ibge_code, case.regularization.pk])
     assert b"".join(admin_olimpia_client.get(evidence).streaming_content).startswith(b"%PDF")
 

@@ -127,8 +127,9 @@ def test_finance_exports_unpaid_final_fines_and_others_cannot(
     finance = client_for(finance_olimpia)
     page = reverse("dueprocess:active_debt", args=[olimpia.ibge_code])
     assert analyst_olimpia_client.get(page).status_code == 404
-    csv_text = finance.get(page + "?formato=csv").content.decode("utf-8-sig")
-    assert csv_text.splitlines()[0].startswith("debtor_name;debtor_document")
+    csv_text = b"".join(finance.get(page + "?formato=csv").streaming_content).decode("utf-8-sig")
+    assert csv_text.splitlines()[0].startswith("Devedor;CPF/CNPJ;")
+    assert ";576,30;" in csv_text  # the Brazilian convention, as every list export
     assert case.number in csv_text  # today is long after the 24/04/2026 due date
     api = finance.get(f"/api/v1/dueprocess/active-debt/?municipality={olimpia.ibge_code}").json()
     assert api["count"] == 1 and api["debts"][0]["amount_brl"] == "576.30"
@@ -175,7 +176,7 @@ def test_the_case_timeline_shows_the_due_process_deadlines(olimpia: Any, agent_o
 
 def test_paper_filing_keeps_checked_attachments_and_refuses_the_wrong_type(
     olimpia: Any, agent_olimpia: Any, olimpia_licensed: Any, analyst_olimpia_client: Any, outsider_client: Any,
-    settings: Any, tmp_path: Any,
+    settings: Any, tmp_path: Any, django_capture_on_commit_callbacks: Any,
 ) -> None:  # fmt: skip
     from django.core.files.uploadedfile import SimpleUploadedFile
 
@@ -191,7 +192,8 @@ def test_paper_filing_keeps_checked_attachments_and_refuses_the_wrong_type(
     pdf = SimpleUploadedFile(
         "defesa.pdf", b"%PDF-1.4\n" + b"0" * 64 + b"\n%%EOF\n", content_type="application/pdf"
     )
-    assert analyst_olimpia_client.post(url, {**data, "attachments": [pdf]}).status_code == 302
+    with django_capture_on_commit_callbacks(execute=True):  # the file is written once the appeal commits
+        assert analyst_olimpia_client.post(url, {**data, "attachments": [pdf]}).status_code == 302
     attachment = Appeal.objects.get().attachments.get()
     download = reverse("dueprocess:attachment", args=[olimpia.ibge_code, attachment.pk])
     assert b"".join(analyst_olimpia_client.get(download).streaming_content).startswith(b"%PDF")

@@ -37,10 +37,14 @@ def open_auto(municipality: Any, agent: Any, **changes: Any) -> InfractionCase:
 
 
 def test_it_finds_vehicle_permit_operator_and_numbers_the_auto(
-    olimpia: Municipality, agent_olimpia: User, olimpia_licensed: tuple[Case, Permit]
+    olimpia: Municipality,
+    agent_olimpia: User,
+    olimpia_licensed: tuple[Case, Permit],
+    django_capture_on_commit_callbacks: Any,
 ) -> None:
     licensed, permit = olimpia_licensed
-    case = open_auto(olimpia, agent_olimpia, plate=licensed.vehicle.plate.lower(), driver=licensed.driver)
+    with django_capture_on_commit_callbacks(execute=True):  # the evidence is written once the auto commits
+        case = open_auto(olimpia, agent_olimpia, plate=licensed.vehicle.plate.lower(), driver=licensed.driver)
     assert case.number == "AI-0001/2026"
     assert (case.vehicle, case.permit, case.operator, case.driver) == (
         licensed.vehicle, permit, licensed.operator, licensed.driver,

@@ -27,10 +27,11 @@ def send(case: Any, agent: Any, channel: str, sent_on: dt.date = dt.date(2026, 3
 
 
 def test_in_person_with_signature_gives_ciencia_and_notifies_the_case(
-    olimpia: Municipality, agent_olimpia: User
+    olimpia: Municipality, agent_olimpia: User, django_capture_on_commit_callbacks: Any
 ) -> None:
     case = open_auto(olimpia, agent_olimpia, plate="ABC1D23")
-    notice = send(case, agent_olimpia, NoticeChannel.IN_PERSON, signature_name="José Condutor")
+    with django_capture_on_commit_callbacks(execute=True):  # the PDF is written once the notice commits
+        notice = send(case, agent_olimpia, NoticeChannel.IN_PERSON, signature_name="José Condutor")
     case.refresh_from_db()
     assert notice.ciencia_on == dt.date(2026, 3, 13) and case.state == CaseState.NOTIFIED
     assert notice.pdf.read().startswith(b"%PDF")

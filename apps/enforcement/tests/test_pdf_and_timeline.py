@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -66,11 +67,18 @@ def test_the_fine_shown_on_the_auto_comes_from_the_engine(olimpia: Municipality,
 
 
 def test_an_ar_notice_prints_a_letter_with_the_receipt_slip(
-    olimpia: Municipality, agent_olimpia: User, tmp_path: Path
+    olimpia: Municipality, agent_olimpia: User, tmp_path: Path, django_capture_on_commit_callbacks: Any
 ) -> None:
     case = open_auto(olimpia, agent_olimpia, plate="ABC1D23")
-    notice = notice_send(case=case, actor=agent_olimpia, purpose=NoticePurpose.INFRACTION, channel=NoticeChannel.AR,
-                         sent_on=dt.date(2026, 3, 13), as_of=dt.date(2026, 3, 13))  # fmt: skip
+    with django_capture_on_commit_callbacks(execute=True):  # the PDF is written once the notice commits
+        notice = notice_send(
+            case=case,
+            actor=agent_olimpia,
+            purpose=NoticePurpose.INFRACTION,
+            channel=NoticeChannel.AR,
+            sent_on=dt.date(2026, 3, 13),
+            as_of=dt.date(2026, 3, 13),
+        )
     text = " ".join(pdf_text(notice.pdf.read(), tmp_path).split())
     assert "CARTA REGISTRADA (AR)" in text and case.number in text and "Aviso de recebimento" in text
 

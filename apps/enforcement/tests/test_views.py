@@ -129,14 +129,15 @@ def test_a_judge_reads_the_case_but_cannot_file_autos(
 
 
 def test_a_notice_is_sent_from_the_case_page_and_its_pdf_downloads(
-    olimpia: Municipality, agent_olimpia: User
+    olimpia: Municipality, agent_olimpia: User, django_capture_on_commit_callbacks: Any
 ) -> None:
     case = open_auto(olimpia, agent_olimpia, plate="ABC1D23")
     client = client_for(agent_olimpia)
     today = timezone.localdate().isoformat()
-    client.post(
-        url("notice_new", olimpia, case.pk), {"purpose": "infraction", "channel": "ar", "sent_on": today}
-    )
+    with django_capture_on_commit_callbacks(execute=True):  # the PDF is written once the notice commits
+        client.post(
+            url("notice_new", olimpia, case.pk), {"purpose": "infraction", "channel": "ar", "sent_on": today}
+        )
     notice = case.notices.get()
     response = client.get(url("notice_pdf", olimpia, notice.pk))
     assert b"".join(response.streaming_content).startswith(b"%PDF")  # type: ignore[attr-defined]

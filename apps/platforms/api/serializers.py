@@ -47,6 +47,14 @@ class CheckItemSerializer(serializers.Serializer[Any]):
     valid_until = serializers.DateField(allow_null=True, required=False)
     suspended_until = serializers.DateField(allow_null=True, required=False)
     permit_number = serializers.CharField(allow_null=True, required=False)
+    reason = serializers.CharField(
+        allow_blank=True,
+        required=False,
+        help_text="Por que não está autorizado (documento vencido…), em português.",
+    )
+    articles = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="Dispositivos legais do motivo."
+    )
     error = ErrorSerializer(required=False, help_text="Só num item malformado; os demais campos faltam.")
 
 
@@ -92,6 +100,7 @@ class ChangeSerializer(serializers.Serializer[Any]):
     plate = serializers.CharField()
     valid_until = serializers.DateField(allow_null=True)
     suspended_until = serializers.DateField(allow_null=True)
+    reason = serializers.CharField(allow_blank=True, help_text="Motivo com o artigo (documento vencido…).")
 
 
 class ChangeFeedSerializer(serializers.Serializer[Any]):

@@ -17,7 +17,17 @@ from apps.registry.identifiers import format_cpf
 from apps.tenancy.models import Municipality
 
 pytestmark = pytest.mark.django_db
-ALLOWED_KEYS = {"cpf", "plate", "authorized", "status", "valid_until", "suspended_until", "permit_number"}
+ALLOWED_KEYS = {
+    "cpf",
+    "plate",
+    "authorized",
+    "status",
+    "valid_until",
+    "suspended_until",
+    "permit_number",
+    "reason",
+    "articles",
+}
 
 
 def check(api: Client, municipality: Municipality, **body: list[str]) -> Any:

@@ -3,18 +3,24 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.core import mail
 from django.core.exceptions import ValidationError
+from django.db import connection, transaction
 from django.test import Client
+from django.test.signals import template_rendered
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.audit.models import AuditEvent
+from apps.jobs.models import OutboundMail
+from apps.jobs.services import outbox_deliver
 from apps.licensing.casebook import Case
 from apps.licensing.models import Permit
 from apps.portal import services
@@ -28,6 +34,8 @@ pytestmark = pytest.mark.django_db
 GOOD_PASSWORD = "Portal-do-Autorizatario-7"
 BASE_URL = "http://testserver/"
 Committed = Callable[..., Any]
+# What differs between any two answers of the same page.
+PER_REQUEST = r'(csrfmiddlewaretoken" value|nonce)="[^"]+"|Código da requisição: [0-9a-f-]+'
 
 
 def token_in(body: str) -> str:
@@ -38,11 +46,13 @@ def token_in(body: str) -> str:
 
 @pytest.fixture
 def committed(django_capture_on_commit_callbacks: Callable[..., Any]) -> Committed:
-    """Run a write and its after-commit callbacks (the mail), as a real request would."""
+    """Run a write and its after-commit callbacks, then deliver the outbox (the mail), as a real request would."""
 
     def run(write: Callable[..., Any], **kwargs: Any) -> Any:
         with django_capture_on_commit_callbacks(execute=True):
-            return write(**kwargs)
+            result = write(**kwargs)
+        outbox_deliver()  # what the worker woken after commit does
+        return result
 
     return run
 
@@ -223,6 +233,8 @@ def test_the_claim_page_says_the_same_thing_whether_the_cpf_exists_or_not(
     olimpia: Municipality,
     django_capture_on_commit_callbacks: Callable[..., Any],
 ) -> None:
+    """Same redirect, same page, byte for byte (but the per-request CSRF token, CSP nonce and request id),
+    whether the link was granted or not."""
     url = reverse("portal:claim")
     answers = []
     for cpf, email in (
@@ -232,15 +244,61 @@ def test_the_claim_page_says_the_same_thing_whether_the_cpf_exists_or_not(
     ):
         with django_capture_on_commit_callbacks(execute=True):
             response = client.post(url, {"municipality": olimpia.pk, "cpf": cpf, "email": email}, follow=True)
-        answers.append(
-            (
-                response.status_code,
-                response.redirect_chain,
-                services.CLAIM_ANSWER in response.content.decode(),
-            )
+        page = re.sub(PER_REQUEST, "", response.content.decode())
+        answers.append((response.status_code, response.redirect_chain, page))
+    assert answers[0] == answers[1] == answers[2]
+    assert (
+        answers[0][:2] == (200, [(reverse("portal:login"), 302)]) and services.CLAIM_ANSWER in answers[0][2]
+    )
+    assert OutboundMail.objects.count() == 1
+
+
+def test_a_refused_claim_does_the_same_reads_and_renders_the_same_mail(
+    alice_case: Case, olimpia: Municipality
+) -> None:
+    """The time to answer must not tell a registered CPF from an unknown one: the link queries, the token and
+    the mail are done in every branch (only the granted one stores them)."""
+    measured = []
+    for cpf, email in (("52998224725", "x@exemplo.org.br"), (alice_case.person.cpf, "outra@exemplo.org.br")):
+        rendered: list[str] = []
+
+        def note(sender: Any, template: Any, rendered: list[str] = rendered, **kwargs: Any) -> None:
+            rendered.append(template.name)
+
+        template_rendered.connect(note)
+        try:
+            with CaptureQueriesContext(connection) as queries:
+                services.portal_claim_request(municipality=olimpia, cpf=cpf, email=email, base_url=BASE_URL)
+        finally:
+            template_rendered.disconnect(note)
+        measured.append((len(queries), rendered))
+    # A known CPF also asks whether its first link has a login already: one indexed read more, no more.
+    assert abs(measured[0][0] - measured[1][0]) <= 1
+    assert measured[0][1] == measured[1][1] == ["portal/mail/invitation.txt"]
+    assert not OutboundMail.objects.exists() and not PortalInvitation.objects.exists()
+
+
+def test_the_claim_mail_waits_in_the_outbox_for_the_commit(alice_case: Case, olimpia: Municipality) -> None:
+    """Stored with the invitation (so a mail server that is down delays it, never loses it); nothing is sent or
+    kept when the transaction rolls back."""
+    with pytest.raises(RuntimeError), transaction.atomic():
+        claim_request = services.portal_claim_request
+        claim_request(
+            municipality=olimpia, cpf=alice_case.person.cpf, email=alice_case.person.email, base_url=BASE_URL
         )
-    assert answers[0] == answers[1] == answers[2] == (200, [(reverse("portal:login"), 302)], True)
-    assert len(mail.outbox) == 1
+        assert OutboundMail.objects.filter(reason="portal.invitation.claim").count() == 1
+        raise RuntimeError("rollback")
+    assert not OutboundMail.objects.exists() and mail.outbox == []
+    services.portal_claim_request(
+        municipality=olimpia, cpf=alice_case.person.cpf, email=alice_case.person.email, base_url=BASE_URL
+    )
+    queued = OutboundMail.objects.get()
+    expected = (alice_case.person.email, "portal.invitation.claim", olimpia.pk)
+    assert (queued.recipient, queued.reason, queued.municipality_id) == expected
+    assert mail.outbox == []
+    outbox_deliver()
+    (message,) = mail.outbox
+    assert message.to == [alice_case.person.email] and "/portal/convite/" in message.body
 
 
 def test_the_claim_page_accepts_a_formatted_cpf_and_refuses_an_invalid_one(
@@ -256,7 +314,7 @@ def test_the_claim_page_accepts_a_formatted_cpf_and_refuses_an_invalid_one(
             reverse("portal:claim"),
             {"municipality": olimpia.pk, "cpf": formatted, "email": alice_case.person.email},
         )
-    assert len(mail.outbox) == 1
+    assert OutboundMail.objects.filter(recipient=alice_case.person.email).count() == 1
     page = client.post(
         reverse("portal:claim"), {"municipality": olimpia.pk, "cpf": "123", "email": "a@b.org"}
     ).content.decode()
@@ -337,4 +395,4 @@ def test_one_cpf_gets_at_most_three_links_an_hour_with_the_same_answer(
         with django_capture_on_commit_callbacks(execute=True):
             response = Client(REMOTE_ADDR=address).post(reverse("portal:claim"), data, follow=True)
         assert services.CLAIM_ANSWER in response.content.decode()
-    assert len(mail.outbox) == 3
+    assert OutboundMail.objects.count() == 3

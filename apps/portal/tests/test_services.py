@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -139,11 +140,15 @@ def test_kinds_outside_the_portal_are_refused(alice: PortalAccount, alice_case: 
 
 
 def test_it_files_a_defence_in_time_with_attachments(
-    alice: PortalAccount, alice_case: Case, make_case: Callable[..., InfractionCase]
+    alice: PortalAccount,
+    alice_case: Case,
+    make_case: Callable[..., InfractionCase],
+    django_capture_on_commit_callbacks: Callable[..., Any],
 ) -> None:
     auto = make_case(alice_case, dt.date(2026, 3, 12))
-    appeal = portal_appeal_file(account=alice, case=auto, instance=Instance.FIRST, text="Não houve a infração.",
-                                attachments=[pdf_upload("prova.pdf")], as_of=dt.date(2026, 3, 16))  # fmt: skip
+    with django_capture_on_commit_callbacks(execute=True):  # the file is written once the appeal commits
+        appeal = portal_appeal_file(account=alice, case=auto, instance=Instance.FIRST, text="Não houve a infração.",
+                                    attachments=[pdf_upload("prova.pdf")], as_of=dt.date(2026, 3, 16))  # fmt: skip
     assert appeal.filed_by_portal and appeal.channel == FilingChannel.PORTAL and not appeal.late
     assert appeal.deadline is not None and appeal.deadline >= dt.date(2026, 3, 16)
     attachment = AppealAttachment.objects.get(appeal=appeal)

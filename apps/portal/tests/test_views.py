@@ -21,6 +21,7 @@ from apps.enforcement.choices import NoticePurpose
 from apps.enforcement.models import InfractionCase
 from apps.finance.models import PaymentGuide
 from apps.finance.services import payment_register
+from apps.jobs.services import outbox_deliver
 from apps.licensing.casebook import PROFILES, Case, make_driver, make_person
 from apps.licensing.models import Application, Permit
 from apps.portal.choices import PortalRole
@@ -232,6 +233,7 @@ def test_an_analyst_invites_an_operator_from_the_back_office(
             url, {"operator": alice_case.operator.pk, "role": "operator"}, follow=True
         )
     assert f"Convite do portal enviado para {alice_case.person.email}" in response.content.decode()
+    outbox_deliver()
     (message,) = mail.outbox
     assert message.to == [alice_case.person.email] and "http://testserver/portal/convite/" in message.body
     assert PortalInvitation.objects.filter(operator=alice_case.operator, role="operator").exists()
@@ -283,12 +285,13 @@ def test_the_holder_sees_and_pays_a_fine_but_never_another_operators(
 
 def test_the_judge_downloads_a_portal_attachment_and_others_get_404(
     alice_client: Client, alice_case: Case, make_case: Callable[..., InfractionCase], judge_olimpia: User,
-    agent_olimpia: User,
+    agent_olimpia: User, django_capture_on_commit_callbacks: Callable[..., Any],
 ) -> None:  # fmt: skip
     auto = make_case(alice_case, dt.date.today() - dt.timedelta(days=1))
-    alice_client.post(
-        reverse("portal:case", args=[auto.pk]), {"text": "Razões.", "attachments": [pdf_upload()]}
-    )
+    with django_capture_on_commit_callbacks(execute=True):  # the file is written once the appeal commits
+        alice_client.post(
+            reverse("portal:case", args=[auto.pk]), {"text": "Razões.", "attachments": [pdf_upload()]}
+        )
     attachment = AppealAttachment.objects.get(appeal__case=auto)
     url = reverse("portal:staff-attachment", args=["3533908", attachment.pk])
     judge = Client()

@@ -95,7 +95,7 @@ def test_the_json_answer_by_plate(client: Client, olimpia_permit: Permit) -> Non
     assert set(result) == {
         "status", "status_label", "may_carry_passengers", "message", "checked_on", "municipality",
         "municipality_ibge", "service", "permit_number", "permit_kind", "valid_from", "valid_until",
-        "suspended_until", "vehicle", "holder_name",
+        "suspended_until", "vehicle", "holder_name", "reason", "articles",
     }  # fmt: skip
 
 

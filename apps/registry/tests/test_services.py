@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -147,11 +148,14 @@ def test_driver_link_checks_dates_category_and_duplicates(joao_operator: Operato
     assert Driver.objects.count() == 1
 
 
-def test_document_upload_stores_file_and_engine_validity(kombi: Vehicle) -> None:
-    document = document_upload(
-        actor=None, owner=kombi, kind="crlv", upload=pdf_upload(), issue_date=dt.date(2026, 1, 10),
-        expiry_date=dt.date(2026, 12, 31), as_of=AS_OF,
-    )  # fmt: skip
+def test_document_upload_stores_file_and_engine_validity(
+    kombi: Vehicle, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):  # the file is written once the upload commits
+        document = document_upload(
+            actor=None, owner=kombi, kind="crlv", upload=pdf_upload(), issue_date=dt.date(2026, 1, 10),
+            expiry_date=dt.date(2026, 12, 31), as_of=AS_OF,
+        )  # fmt: skip
     assert document.valid_until == dt.date(2026, 12, 31) and document.status == "valid"
     assert document.decision["question"] == "document_validity"
     assert document.content_type == "application/pdf" and document.file.name.startswith(

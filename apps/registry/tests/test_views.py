@@ -58,6 +58,7 @@ def _urls(operator: Operator, vehicle: Vehicle, document: Document) -> list[str]
         reverse("registry:company_edit", args=[ibge, company.pk]),
         reverse("registry:driver_create", args=[ibge, operator.pk]),
         reverse("registry:driver_edit", args=[ibge, driver.pk]),
+        reverse("registry:driver_record", args=[ibge, driver.pk]),
         reverse("registry:attendant_create", args=[ibge, operator.pk]),
         reverse("registry:vehicle_create", args=[ibge, operator.pk]),
         reverse("registry:vehicle_edit", args=[ibge, vehicle.pk]),
@@ -99,8 +100,21 @@ def test_agent_may_read_but_not_change(agent_votuporanga: User, votuporanga: Mun
 
 
 def test_analyst_sees_the_list_and_the_file(
-    analyst_olimpia_client: Client, joao_operator: Operator, crlv: Document
+    analyst_olimpia_client: Client,
+    joao_operator: Operator,
+    kombi: Vehicle,
+    django_capture_on_commit_callbacks: Any,
 ) -> None:
+    with django_capture_on_commit_callbacks(execute=True):  # the file is written once the upload commits
+        crlv = document_upload(
+            actor=None,
+            owner=kombi,
+            kind="crlv",
+            upload=pdf_upload(),
+            issue_date=dt.date(2026, 1, 5),
+            expiry_date=dt.date(2026, 12, 31),
+            as_of=AS_OF,
+        )
     response = analyst_olimpia_client.get(reverse("registry:operator_list", args=["3533908"]))
     assert "João da Silva" in response.content.decode()
     file = analyst_olimpia_client.get(reverse("registry:document_file", args=["3533908", crlv.pk]))

@@ -152,3 +152,17 @@ def test_with_debug_on_a_request_forwarded_by_a_proxy_never_sees_the_traceback(s
     response = client.get("/erro/")
     assert response.status_code == 500
     assert "ZeroDivisionError" not in response.content.decode()
+
+
+def test_with_debug_on_a_refusal_is_the_portuguese_page_even_on_loopback(
+    settings: object, analyst_olimpia_client: Client
+) -> None:
+    settings.DEBUG = True  # type: ignore[attr-defined]
+    # The PIX settings of their own town, which only finance and the administrator open: 404, never 403.
+    response = analyst_olimpia_client.get("/municipios/3533908/financeiro/configuracao/")
+    assert response.status_code == 404
+    html = response.content.decode()
+    assert "Página não encontrada (404)" in html and 'lang="pt-BR"' in html
+    assert "Page not found" not in html and "URLconf" not in html
+    unknown = analyst_olimpia_client.get("/nao-existe/")
+    assert unknown.status_code == 404 and "Página não encontrada (404)" in unknown.content.decode()

@@ -8,5 +8,6 @@ from .rules import (  # noqa: F401  (imported for their @rule side effect)
     procedures,
     registration,
     sanctions,
+    standing,
     validity,
 )

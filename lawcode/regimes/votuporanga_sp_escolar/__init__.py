@@ -8,5 +8,6 @@ from .rules import (  # noqa: F401  (imported for their @rule side effect)
     procedures,
     sanctions,
     service,
+    standing,
     validity,
 )

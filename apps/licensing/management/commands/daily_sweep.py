@@ -32,10 +32,8 @@ class Command(BaseCommand):
         steps = sweep_steps()
         bar = tqdm(steps, desc=f"Rotina de {as_of:%d/%m/%Y}", unit="etapa", disable=options["no_progress"],
                    file=self.stderr)  # fmt: skip
-        counts: dict[str, int] = {}
-        for step in bar:
-            bar.set_postfix_str(step.label)
-            counts.update(run_sweep(as_of, steps=(step,)))
+        # One run, so the run's totals are recorded once (the metrics read them), not once per step.
+        counts = run_sweep(as_of, steps=bar, on_step=lambda step: bar.set_postfix_str(step.label))
         labels = {step.key: step.label for step in steps}
         for key, total in counts.items():
             self.stdout.write(f"{labels[key]}: {total}")

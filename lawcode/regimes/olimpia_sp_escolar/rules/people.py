@@ -73,17 +73,19 @@ def gravissima_finding(ctx: Context, person: Person) -> Finding:
     """No (or, by INT-OLI-CTB138-GRAVISSIMA, at most one) gravíssima in the 12 months before as_of."""
     months = int(ctx.param("gravissima_lookback_months"))
     window_start = months_later(ctx.as_of, -months)
-    count = sum(
-        1
-        for t in person.traffic_infractions
-        if t.severity == "gravissima" and window_start < t.date <= ctx.as_of
-    )
     reading = ctx.interpretation("INT-OLI-CTB138-GRAVISSIMA")
     cites: tuple[str, ...]
     if reading == "ctb_one":
         allowed, cites = int(ctx.param("gravissima_max_count_ctb")), ("art9_incVIII", "ctb:art138_incIV")
     else:
         allowed, cites = int(ctx.param("gravissima_max_count_municipal")), ("art9_incVIII",)
+    if person.traffic_infractions is None:
+        return unknown_record_finding(ctx, "no_gravissima", cites, allowed)
+    count = sum(
+        1
+        for t in person.traffic_infractions
+        if t.severity == "gravissima" and window_start < t.date <= ctx.as_of
+    )
     message = (
         f"{count} infração(ões) gravíssima(s) entre {br(window_start + dt.timedelta(days=1))} "
         f"e {br(ctx.as_of)}; admitida(s): {allowed}"
@@ -91,6 +93,19 @@ def gravissima_finding(ctx: Context, person: Person) -> Finding:
     status = Status.MET if count <= allowed else Status.NOT_MET
     return ctx.finding(
         "no_gravissima", status, message, cites=cites, data={"count": count, "allowed": allowed}
+    )
+
+
+def unknown_record_finding(ctx: Context, code: str, cites: tuple[str, ...], allowed: int) -> Finding:
+    """The driving record was never confirmed: the count is unknown, so the requirement is not shown met."""
+    return ctx.finding(
+        code,
+        Status.NOT_MET,
+        "Infrações gravíssimas do condutor desconhecidas: o prontuário de trânsito ainda não foi "
+        "confirmado pelo analista com documento (certidão de prontuário do DETRAN)",
+        cites=cites,
+        counterfactual=f"seria verificado com o prontuário confirmado; admitida(s): {allowed}",
+        data={"count": None, "allowed": allowed, "record_known": False},
     )
 
 

@@ -373,6 +373,14 @@ def penalty_result(
     }
 
 
+# Infractions that consist in breaching a requirement the law sets elsewhere: the sanction cites that requirement
+# too, so the decision shows which duty was broken (art. 24 IX: the attendant art. 13 VI requires for children up
+# to 3 years old).
+BREACHED_REQUIREMENT: dict[str, tuple[str, ...]] = {
+    "art24_incIX": ("art13_incVI",),
+}
+
+
 def context_findings(ctx: Context, case: InfractionCase, entry: CatalogEntry) -> list[Finding]:
     severity = SEVERITY_PT.get(entry.severity, "com penalidade própria")
     findings = [
@@ -380,7 +388,7 @@ def context_findings(ctx: Context, case: InfractionCase, entry: CatalogEntry) ->
             "infraction",
             Status.INFO,
             f"{entry.title} — infração {severity}, apurada após contraditório e ampla defesa",
-            cites=(entry.cite, "art21"),
+            cites=(entry.cite, *BREACHED_REQUIREMENT.get(entry.cite, ()), "art21"),
         ),
         auto_finding(ctx, case),
     ]
@@ -420,6 +428,7 @@ def penalties_for(ctx: Context, case: InfractionCase, entry: CatalogEntry) -> tu
 
 
 SANCTION_CITES = (
+    "art13_incVI",
     "art1",
     "art21",
     "art21_incI",

@@ -55,6 +55,7 @@ def test_rules_are_registered_for_the_questions_the_law_governs(regime: Regime) 
             "appeal_deadline",
             "ciencia_date",
             "cure_deadline",
+            "document_standing",
             "document_validity",
             "driver_registration",
             "fine_amount",

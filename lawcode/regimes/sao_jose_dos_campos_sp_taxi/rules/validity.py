@@ -33,6 +33,7 @@ def document_validity(ctx: Context, facts: Document) -> RuleResult:
             "kind",
             f"Lei 8.698/2012 (São José dos Campos) does not ask for {facts.kind!r}; it asks for: "
             + ", ".join(DOCUMENT_CITES),
+            problem_pt="a Lei 8.698/2012 (São José dos Campos) não exige este documento para o regime",
         )
     accepted, why = document_state(facts, ctx.as_of)
     finding = ctx.finding(

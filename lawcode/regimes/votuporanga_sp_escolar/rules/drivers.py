@@ -172,6 +172,8 @@ def _traffic_record(ctx: Context, person: Person, prefix: str, result: dict[str,
         )
     start = _window_start(ctx)
     record = person.traffic_infractions
+    if record is None:
+        return _unknown_record(ctx, code, option)
     counts = {
         "traffic_window_start": start,
         "gravissimas_in_window": _count(record, start, ctx.as_of, "gravissima"),
@@ -182,6 +184,21 @@ def _traffic_record(ctx: Context, person: Person, prefix: str, result: dict[str,
     if option == "current_ctb":
         return _current_ctb(ctx, code, counts)
     return _pre2021_ctb(ctx, code, counts)
+
+
+def _unknown_record(ctx: Context, code: str, option: str) -> Finding:
+    """Nobody confirmed the driving record: the infractions are unknown, never counted as none."""
+    cites = ("art4_incI_c", "ctb:art138_incIV") if option == "current_ctb" else ("art4_incI_c",)
+    return _finding(
+        ctx,
+        code,
+        Status.NOT_MET,
+        "Infrações de trânsito do condutor nos 12 últimos meses desconhecidas: o prontuário ainda não foi "
+        "confirmado pelo analista com documento (certidão de prontuário do DETRAN)",
+        cites,
+        counterfactual="seria verificado com o prontuário do condutor confirmado",
+        data={"record_known": False},
+    )
 
 
 def _pre2021_ctb(ctx: Context, code: str, counts: dict[str, Any]) -> Finding:

@@ -116,6 +116,9 @@ def _status(ctx: Context, facts: InspectionFacts, months: tuple[int, int], resul
     label = f"{MONTHS_PT[cycle[1] - 1]} de {cycle[0]}"
     cycle_info = {"cycle_month": _month_label(*cycle), "next_due_month": _month_label(*_shift(*cycle, 6))}
     result.update(cycle_info, missed_penalty_ufm=None)
+    in_service = facts.extra.get("in_service_from")
+    if in_service is not None and _month_end(*cycle) < in_service:
+        return _not_in_service(ctx, label, in_service, cycle, result)
     inspected = facts.last_inspection
     if inspected is not None and _counts(ctx, inspected, cycle):
         result["status"] = "ok"
@@ -126,6 +129,20 @@ def _status(ctx: Context, facts: InspectionFacts, months: tuple[int, int], resul
         message = f"Vistoria de {label} a fazer até {br(_month_end(*cycle))}"
         return ctx.finding("inspection_status", Status.INFO, message, cites=("art4_par4",))
     return _overdue(ctx, label, result)
+
+
+def _not_in_service(
+    ctx: Context, label: str, in_service: dt.date, cycle: tuple[int, int], result: dict[str, Any]
+) -> Finding:
+    """§ 4º submits the vehicle «usado na atividade»: a due month that ended before it entered service owes no
+    inspection, so neither is it missed (§ 5º)."""
+    result["status"] = "not_in_service"
+    year, month = _shift(*cycle, 6)
+    message = (
+        f"Veículo em serviço desde {br(in_service)}, depois do mês da vistoria de {label}: nada devido nesse "
+        f"mês; a primeira vistoria semestral é a de {MONTHS_PT[month - 1]} de {year}"
+    )
+    return ctx.finding("inspection_status", Status.NOT_APPLICABLE, message, cites=("art4_par4",))
 
 
 def _overdue(ctx: Context, label: str, result: dict[str, Any]) -> Finding:

@@ -106,6 +106,7 @@ def document_validity(ctx: Context, facts: Document) -> RuleResult:
             "kind",
             f"Lei 5.722/2015 (Votuporanga) does not ask for {facts.kind!r}; it asks for: "
             + ", ".join(DOCUMENT_CITES),
+            problem_pt="a Lei 5.722/2015 (Votuporanga) não exige este documento para o regime",
         )
     if facts.kind == "criminal_distribution_certificate":
         return _criminal_certificate(ctx, facts)

@@ -1,0 +1,108 @@
+"""Nullity by a lost time limit, applied: a case whose law voids it when a limit passes (procedure.yaml ``nullity``)
+is cancelled by the daily sweep, with the article and the reason on the case, its sanction annulled (open guide
+cancelled, paid fine refunded, effects lifted) and all of it audited in one transaction per case.
+
+The limits (lawcode.procedure.NULLITY_LIMITS) and how the apps see each one kept or lost:
+- ``penalty_notice``: the penalty notice (Notice «final_decision») sent on or before the case's
+  ``notice_limit`` — the last day the engine's ``notice_limit`` question gave (Patrocínio art. 19 § 1º).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Exists, OuterRef, QuerySet
+
+import lawcode
+from apps.audit.services import audit_record
+from apps.dueprocess import finality
+from apps.dueprocess.models import CaseNullity
+from apps.enforcement.choices import OPEN_STATES, CaseState, EventKind, NoticePurpose
+from apps.enforcement.models import InfractionCase, Notice
+from apps.enforcement.regime_rules import cite_pt
+from apps.enforcement.services import case_move
+from lawcode.procedure import NULLITY_LIMITS, NullityRule
+
+# States a case can still be voided in: running, or final while its penalty notice is still owed.
+VOIDABLE = (*OPEN_STATES, CaseState.FINAL)
+NULLITY_GROUND = "Nulidade por prazo perdido"
+
+
+def _penalty_notice_lost(as_of: dt.date) -> QuerySet[InfractionCase]:
+    """Cases whose penalty-notice limit ended before ``as_of`` without a penalty notice sent by it."""
+    in_time = Notice.objects.filter(
+        case=OuterRef("pk"), purpose=NoticePurpose.FINAL_DECISION, sent_on__lte=OuterRef("notice_limit")
+    )
+    return InfractionCase.objects.filter(state__in=VOIDABLE, notice_limit__lt=as_of).filter(~Exists(in_time))
+
+
+LOST: dict[str, tuple[Callable[[dt.date], QuerySet[InfractionCase]], str]] = {
+    # limit key → (the cases that lost it on a day, the field holding the limit's last day)
+    "penalty_notice": (_penalty_notice_lost, "notice_limit"),
+}
+assert set(LOST) == set(NULLITY_LIMITS), "every nullity limit lawcode declares needs its query here"
+
+
+def nullity_rule(regime_id: str, limit: str) -> NullityRule | None:
+    return lawcode.get_regime(regime_id).procedure.nullity.rule(limit)
+
+
+def cases_to_void(as_of: dt.date) -> list[tuple[InfractionCase, NullityRule]]:
+    """Every case that lost a limit its regime attaches nullity to, not voided yet, with the rule."""
+    found = []
+    for limit, (lost, _) in LOST.items():
+        rows = lost(as_of).filter(nullity__isnull=True).select_related("municipality").order_by("pk")
+        for case in rows:
+            rule = nullity_rule(case.regime_id, limit)
+            if rule is not None:
+                found.append((case, rule))
+    return found
+
+
+@transaction.atomic
+def case_void(*, case: InfractionCase, rule: NullityRule, actor: Any, as_of: dt.date) -> CaseNullity:
+    """Cancel the case for the lost limit: the nullity row (reason and article, shown on the case), the state
+    change with a timeline line citing the article, the sanction annulled, and the audit event."""
+    limit_day = getattr(case, LOST[rule.limit][1])
+    basis = cite_pt(case.regime_id, rule.cite, as_of)
+    nullity = CaseNullity.objects.create(
+        case=case,
+        limit=rule.limit,
+        limit_day=limit_day,
+        cite=rule.cite,
+        basis=basis,
+        reason=rule.reason,
+        applied_on=as_of,
+    )
+    note = f"{NULLITY_GROUND} ({basis}): {rule.reason}"
+    case_move(
+        case=case,
+        to=CaseState.CANCELLED,
+        allowed=VOIDABLE,
+        actor=actor,
+        on=as_of,
+        event=EventKind.STATE_CHANGED,
+        note=note,
+        data={"nullity": rule.limit, "limit_day": limit_day.isoformat()},
+    )
+    finality.sanction_annul(case=case, actor=actor, as_of=as_of, reason=note, ground=NULLITY_GROUND)
+    audit_record(
+        actor=actor,
+        municipality=case.municipality,
+        action="infractioncase.void",
+        obj=nullity,
+        after=nullity.audit_snapshot(),
+    )
+    return nullity
+
+
+def void_lapsed_cases(as_of: dt.date) -> int:
+    """The sweep's step: each case in its own (nested) transaction; a voided case is not selected again."""
+    voided = 0
+    for case, rule in cases_to_void(as_of):
+        case_void(case=case, rule=rule, actor=None, as_of=as_of)
+        voided += 1
+    return voided

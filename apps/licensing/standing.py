@@ -1,0 +1,279 @@
+"""The legal status of a permit (and of a driver under it) as of a date: the one place every screen, API answer
+and feed reads it from.
+
+Two layers, in order: the permit's own acts (revoked, cancelled, suspended until a day, expired, not yet in
+force), then — for a permit that is otherwise in force — the law's ``document_standing`` decision over the
+mandatory documents its regime declares (standing.yaml): an expired or missing CNH, CRLV or insurance makes it
+irregular or suspended, with the reason and the article. Rows are read in bulk: statuses for a thousand permits
+cost a handful of SELECTs, and the engine runs in memory.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import lawcode
+from apps.lawconfig.engine import config_for
+from apps.licensing.choices import LegalStatus, PermitKind, PermitState
+from apps.licensing.models import Permit
+from apps.registry.choices import DocumentStatus, OperatorKind
+from apps.registry.models import Document, Driver, Operator
+from lawcode import facts as f
+from lawcode.calendar import format_date_pt
+from lawcode.config import Config
+from lawcode.decision import Status
+
+DOCUMENT_COLUMNS = (
+    "kind",
+    "valid_until",
+    "status",
+    "issue_date",
+    "person_id",
+    "company_id",
+    "vehicle_id",
+    "operator_id",
+)
+DRIVER_COLUMNS = (
+    "pk",
+    "operator_id",
+    "person_id",
+    "role",
+    "cnh_category",
+    "cnh_ear",
+    "cnh_expiry",
+    "vehicle_id",
+)
+ROLE_LABELS = {
+    "auxiliary": "do condutor auxiliar",
+    "employee": "do condutor empregado",
+    "emergency": "do condutor emergencial",
+    "principal": "do condutor",
+}
+
+
+@dataclass(frozen=True)
+class Standing:
+    """What the law says of a permit (or a driver under it) on ``as_of``, ready to show in Portuguese."""
+
+    status: str
+    as_of: dt.date
+    reason: str = ""
+    articles: tuple[str, ...] = ()
+    since: dt.date | None = None
+    until: dt.date | None = None
+    decision: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return str(LegalStatus(self.status).label)
+
+    @property
+    def authorized(self) -> bool:
+        return self.status == LegalStatus.REGULAR
+
+    @property
+    def document_driven(self) -> bool:
+        return bool(self.decision)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape the feed and the audit trail keep (dates in ISO)."""
+        return {
+            "status": self.status,
+            "reason": self.reason,
+            "articles": list(self.articles),
+            "since": self.since.isoformat() if self.since else None,
+            "until": self.until.isoformat() if self.until else None,
+        }
+
+
+def permit_standing(permit: Permit, *, as_of: dt.date) -> Standing:
+    return permits_standing([permit], as_of=as_of)[permit.pk]
+
+
+def permits_standing(permits: Iterable[Permit], *, as_of: dt.date) -> dict[int, Standing]:
+    """Permit pk → its standing on ``as_of``."""
+    permits = list(permits)
+    found = standings([(permit, None) for permit in permits], as_of=as_of)
+    return {permit.pk: standing for permit, standing in zip(permits, found, strict=True)}
+
+
+def driver_standing(permit: Permit, driver: Driver | None, *, as_of: dt.date) -> Standing:
+    """The permit's standing for one driver under it: the permit's own, then that driver's documents too."""
+    return standings([(permit, driver)], as_of=as_of)[0]
+
+
+def standings(pairs: Iterable[tuple[Permit, Driver | None]], *, as_of: dt.date) -> list[Standing]:
+    """The standing of each (permit, driver under it or None), in order; rows loaded once for all of them."""
+    pairs = list(pairs)
+    answers = [by_acts(permit, as_of) for permit, _ in pairs]
+    open_pairs = [(i, pair) for i, pair in enumerate(pairs) if answers[i].status == LegalStatus.REGULAR]
+    if open_pairs:
+        rows = _Rows.load([p for _, (p, _) in open_pairs], [d for _, (_, d) in open_pairs if d is not None])
+        for index, (permit, driver) in open_pairs:
+            answers[index] = _by_documents(permit, rows, as_of, extra_driver=driver)
+    return answers
+
+
+def by_acts(permit: Permit, as_of: dt.date) -> Standing:
+    """The status the permit's own acts give on ``as_of`` (a suspension past its last day no longer counts,
+    an active permit past its validity is expired even before the nightly sweep marks it)."""
+    closed = {
+        PermitState.REVOKED: LegalStatus.REVOKED,
+        PermitState.CANCELLED: LegalStatus.CANCELLED,
+        PermitState.EXPIRED: LegalStatus.EXPIRED,
+    }
+    if permit.state in closed:
+        return Standing(
+            closed[PermitState(permit.state)], as_of, permit.closed_reason, since=permit.closed_on
+        )
+    if permit.valid_until is not None and permit.valid_until < as_of:
+        return Standing(LegalStatus.EXPIRED, as_of, "Validade encerrada.", since=permit.valid_until)
+    if permit.state == PermitState.SUSPENDED and (
+        permit.suspended_until is None or permit.suspended_until >= as_of
+    ):
+        until = permit.suspended_until
+        reason = f"Suspenso até {format_date_pt(until)}." if until else "Suspenso."
+        return Standing(LegalStatus.SUSPENDED, as_of, reason, until=until)
+    if permit.valid_from > as_of:
+        return Standing(
+            LegalStatus.NOT_YET_VALID, as_of, f"Em vigor a partir de {format_date_pt(permit.valid_from)}."
+        )
+    return Standing(LegalStatus.REGULAR, as_of)
+
+
+# --- the document layer ---------------------------------------------------------------------------------
+
+
+@dataclass
+class _Rows:
+    """Mandatory documents and driver links of a set of permits, loaded once."""
+
+    operators: dict[int, Operator]
+    documents: dict[tuple[str, int], list[dict[str, Any]]]
+    own_drivers: dict[tuple[int, int], Driver]
+    configs: dict[tuple[int, str], Config] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, permits: list[Permit], drivers: Iterable[Driver] = ()) -> _Rows:
+        operators = Operator.objects.only("pk", "kind", "person_id", "company_id", "municipality_id").in_bulk(
+            {p.operator_id for p in permits}
+        )
+        extra = [d for d in drivers if d is not None]
+        links = Driver.objects.filter(operator_id__in=operators, active=True).only(*DRIVER_COLUMNS)
+        own = {(d.operator_id, d.person_id): d for d in [*links, *extra]}
+        owners = {
+            "vehicle_id": {p.vehicle_id for p in permits},
+            "operator_id": set(operators),
+            "person_id": {o.person_id for o in operators.values() if o.person_id}
+            | {d.person_id for d in extra},
+            "company_id": {o.company_id for o in operators.values() if o.company_id},
+        }
+        kinds = set().union(*(_mandatory_kinds(p.regime_id) for p in permits)) if permits else set()
+        return cls(operators, _documents(owners, kinds), own)
+
+    def config(self, permit: Permit) -> Config:
+        key = (permit.municipality_id, permit.regime_id)
+        if key not in self.configs:
+            self.configs[key] = config_for(permit.municipality, permit.regime_id)
+        return self.configs[key]
+
+    def credentials(self, regime_id: str, *owners: tuple[str, int | None]) -> tuple[f.Credential, ...]:
+        kinds = _mandatory_kinds(regime_id)
+        rows = [row for owner, pk in owners if pk for row in self.documents.get((owner, pk), [])]
+        return tuple(
+            f.Credential(
+                row["kind"],
+                row["valid_until"],
+                row["status"] != DocumentStatus.NOT_ACCEPTED,
+                row["issue_date"],
+            )
+            for row in rows
+            if row["kind"] in kinds
+        )
+
+
+def _mandatory_kinds(regime_id: str) -> frozenset[str]:
+    """The kinds the regime's standing.yaml lists; a regime without one fails loudly when asked (below)."""
+    standing = lawcode.get_regime(regime_id).standing
+    return standing.kinds() if standing is not None else frozenset()
+
+
+def _documents(owners: dict[str, set[int]], kinds: set[str]) -> dict[tuple[str, int], list[dict[str, Any]]]:
+    found: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
+    if not kinds:
+        return found
+    for column, ids in owners.items():
+        if not ids:
+            continue
+        rows = Document.objects.filter(**{f"{column}__in": ids}, kind__in=kinds).values(*DOCUMENT_COLUMNS)
+        for row in rows:
+            found[(column, row[column])].append(row)
+    return found
+
+
+def _licence(driver: Driver | None) -> f.CNH | None:
+    if driver is None:
+        return None
+    return f.CNH(category=driver.cnh_category, ear=driver.cnh_ear, expiry=driver.cnh_expiry)
+
+
+def _subjects(permit: Permit, rows: _Rows, extra_driver: Driver | None) -> tuple[f.StandingSubject, ...]:
+    operator = rows.operators[permit.operator_id]
+    regime = permit.regime_id
+    own_rows = ("operator_id", operator.pk)
+    if operator.kind == OperatorKind.PF:
+        holder = f.StandingSubject(
+            "operator",
+            credentials=rows.credentials(regime, ("person_id", operator.person_id), own_rows),
+            licence=_licence(rows.own_drivers.get((operator.pk, operator.person_id or 0))),
+        )
+    else:
+        holder = f.StandingSubject(
+            "company", credentials=rows.credentials(regime, ("company_id", operator.company_id), own_rows)
+        )
+    vehicle = f.StandingSubject(
+        "vehicle", credentials=rows.credentials(regime, ("vehicle_id", permit.vehicle_id))
+    )
+    subjects = [holder, vehicle]
+    drivers = {extra_driver.pk: extra_driver} if extra_driver is not None else {}
+    if permit.kind == PermitKind.EMERGENCY and permit.driver_id:
+        drivers |= {d.pk: d for d in rows.own_drivers.values() if d.pk == permit.driver_id}
+    for driver in drivers.values():
+        if operator.kind == OperatorKind.PF and driver.person_id == operator.person_id:
+            continue  # the holder who drives is already checked as the holder
+        subjects.append(
+            f.StandingSubject(
+                "driver",
+                label=ROLE_LABELS.get(driver.role, ROLE_LABELS["principal"]),
+                credentials=rows.credentials(regime, ("person_id", driver.person_id)),
+                licence=_licence(driver),
+            )
+        )
+    return tuple(subjects)
+
+
+def _by_documents(permit: Permit, rows: _Rows, as_of: dt.date, *, extra_driver: Driver | None) -> Standing:
+    facts = f.StandingFacts(_subjects(permit, rows, extra_driver))
+    decision = lawcode.evaluate(
+        permit.regime_id, "document_standing", facts, as_of=as_of, config=rows.config(permit)
+    )
+    if decision.outcome == "regular":
+        return Standing(LegalStatus.REGULAR, as_of)
+    decisive = [
+        c.render()
+        for finding in decision.findings
+        if finding.status is Status.NOT_MET
+        for c in finding.citations
+    ]
+    return Standing(
+        LegalStatus(decision.outcome),
+        as_of,
+        str(decision.result.get("reason", "")),
+        tuple(dict.fromkeys(decisive)),
+        decision.result.get("since"),
+        decision=decision.to_dict(),
+    )

@@ -1,0 +1,21 @@
+from django.urls import reverse
+
+from apps.web.menu import MenuEntry, register_menu_entry
+
+for _key, _label, _order, _model in (
+    ("registry-operators", "Autorizatários", 20, "operator"),
+    ("registry-vehicles", "Veículos", 21, "vehicle"),
+    ("registry-drivers", "Condutores", 22, "driver"),
+    ("registry-documents", "Documentos", 23, "document"),
+):
+    register_menu_entry(
+        MenuEntry(
+            key=_key,
+            label=_label,
+            order=_order,
+            model_label=f"registry.{_model}",
+            url=lambda municipality, name=_model: reverse(
+                f"registry:{name}_list", args=[municipality.ibge_code]
+            ),
+        )
+    )

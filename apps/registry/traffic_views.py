@@ -1,0 +1,97 @@
+"""The driver's page for the driving record (prontuário de trânsito): what was declared, what the analyst
+confirmed from which document, and therefore what the law knows. Staff only; every read goes through the gate."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_POST
+
+from apps.registry import forms as f
+from apps.registry.models import Driver, TrafficInfraction
+from apps.registry.traffic import (
+    traffic_infraction_declare,
+    traffic_infraction_withdraw,
+    traffic_record_confirm,
+)
+from apps.registry.views import _municipality, _run
+from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+
+DECLARE, CONFIRM = "declarar", "confirmar"
+
+
+def _driver(request: HttpRequest, ibge_code: str, pk: int) -> Driver:
+    municipality = _municipality(request, ibge_code, "registry.driver")
+    queryset = Driver.objects.filter(municipality=municipality).select_related("person", "operator")
+    return get_object_for_user_or_404(queryset, request.user, "view", pk=pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def driver_record(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    """GET shows the record; POST with ``acao`` = declarar (a clerk adds an infraction) or confirmar (the
+    analyst confirms the record from a document)."""
+    driver = _driver(request, ibge_code, pk)
+    person, municipality = driver.person, driver.municipality
+    can_declare = user_can(request.user, municipality.pk, "registry.trafficinfraction", "change")
+    can_confirm = user_can(request.user, municipality.pk, "registry.trafficrecordconfirmation", "change")
+    action = request.POST.get("acao") if request.method == "POST" else None
+    if action not in (None, DECLARE, CONFIRM) or (action == DECLARE and not can_declare):
+        raise Http404("Registro não encontrado.")
+    if action == CONFIRM and not can_confirm:
+        raise Http404("Registro não encontrado.")
+    today = timezone.localdate()
+    declare = f.TrafficInfractionForm(request.POST if action == DECLARE else None)
+    confirm = f.TrafficRecordConfirmForm(
+        request.POST if action == CONFIRM else None, documents=person.documents.order_by("-issue_date")
+    )
+    if action == DECLARE and declare.is_valid():
+        done = _run(
+            declare,
+            lambda: traffic_infraction_declare(
+                actor=request.user, person=person, as_of=today, **declare.cleaned_data
+            ),
+        )
+        if done is not None:
+            messages.success(request, "Infração declarada. Ela só conta para a lei depois de confirmada.")
+            return redirect("registry:driver_record", ibge_code, driver.pk)
+    if action == CONFIRM and confirm.is_valid():
+        document = confirm.cleaned_data["document"]
+        done = _run(
+            confirm,
+            lambda: traffic_record_confirm(actor=request.user, person=person, document=document, as_of=today),
+        )
+        if done is not None:
+            messages.success(request, f"Prontuário confirmado a partir de {document}.")
+            return redirect("registry:driver_record", ibge_code, driver.pk)
+    context = {
+        "municipality": municipality,
+        "driver": driver,
+        "person": person,
+        "declared": person.traffic_infractions.order_by("-date", "-id"),
+        "confirmations": person.traffic_records.select_related("document", "confirmed_by").order_by(
+            "-document__issue_date", "-id"
+        ),
+        "declare_form": declare,
+        "confirm_form": confirm,
+        "can_declare": can_declare,
+        "can_confirm": can_confirm,
+    }
+    return render(request, "registry/driver_record.html", context, status=400 if action else 200)
+
+
+@login_required
+@require_POST
+def traffic_infraction_remove(
+    request: HttpRequest, ibge_code: str, pk: int, infraction_pk: int
+) -> HttpResponse:
+    """A clerk withdraws a wrongly declared infraction of the driver's person."""
+    driver = _driver(request, ibge_code, pk)
+    queryset = TrafficInfraction.objects.filter(person=driver.person_id)
+    infraction = get_object_for_user_or_404(queryset, request.user, "change", pk=infraction_pk)
+    traffic_infraction_withdraw(actor=request.user, infraction=infraction)
+    messages.success(request, "Infração declarada retirada.")
+    return redirect("registry:driver_record", ibge_code, driver.pk)

@@ -1,0 +1,135 @@
+"""Bar charts as plain SVG geometry, drawn on the server (no JavaScript, no CDN, nothing inline for the CSP).
+
+`bar_chart(section)` turns a report section into rectangles, axis ticks and a legend the template writes as
+SVG elements with presentation attributes (fill, x, y…), never `style=`. Stacked sections pile their series
+in one bar per category; the others put the series side by side.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from apps.finance.formatting import brl
+from apps.reports.selectors import Section
+
+WIDTH, HEIGHT = 720, 300
+LEFT, RIGHT, TOP, BOTTOM = 72, 12, 16, 78
+TICKS = 4
+# gov.br Design System colours: blue, green, warm yellow, red, then greys.
+PALETTE = ("#1351b4", "#168821", "#c47d00", "#e52207", "#636363")
+LIMIT_PALETTE = ("#1351b4", "#e52207")
+
+
+@dataclass(frozen=True)
+class Bar:
+    x: float
+    y: float
+    width: float
+    height: float
+    fill: str
+    title: str
+
+
+@dataclass(frozen=True)
+class Tick:
+    y: float
+    label: str
+
+
+@dataclass(frozen=True)
+class Label:
+    x: float
+    y: float
+    text: str
+
+
+@dataclass(frozen=True)
+class Legend:
+    x: float
+    fill: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Chart:
+    width: int
+    height: int
+    plot_left: int
+    plot_right: int
+    baseline: float
+    bars: tuple[Bar, ...]
+    ticks: tuple[Tick, ...]
+    labels: tuple[Label, ...]
+    legend: tuple[Legend, ...]
+    limit_x: float | None
+
+
+def value_text(value: Any, money: bool) -> str:
+    if money:
+        return brl(Decimal(value))
+    return f"{int(value):,}".replace(",", ".")
+
+
+def _nice_max(value: float) -> float:
+    """The top of the axis: 1, 2, 2.5 or 5 times a power of ten, at or above the largest value."""
+    if value <= 0:
+        return 1.0
+    power = 10 ** math.floor(math.log10(value))
+    for step in (1, 2, 2.5, 5, 10):
+        if value <= step * power:
+            return float(step * power)
+    return float(10 * power)
+
+
+def bar_chart(section: Section) -> Chart:
+    palette = LIMIT_PALETTE if section.limit_at is not None else PALETTE
+    count = max(len(section.categories), 1)
+    totals = [sum(float(v) for v in values) for _, values in section.rows]
+    peak = max(totals if section.stacked else [float(v) for s in section.series for v in s.values] or [0])
+    top = _nice_max(peak)
+    plot_height = HEIGHT - TOP - BOTTOM
+    slot = (WIDTH - LEFT - RIGHT) / count
+    baseline = float(HEIGHT - BOTTOM)
+
+    def height_of(value: Any) -> float:
+        return float(value) / top * plot_height
+
+    bars: list[Bar] = []
+    for index, (category, values) in enumerate(section.rows):
+        x0 = LEFT + index * slot + slot * 0.12
+        inner = slot * 0.76
+        stacked_y = baseline
+        for position, (series, value) in enumerate(zip(section.series, values, strict=True)):
+            if not value:
+                continue
+            h = height_of(value)
+            title = f"{category} — {series.label}: {value_text(value, section.money)}"
+            fill = palette[position % len(palette)]
+            if section.stacked:
+                stacked_y -= h
+                bars.append(Bar(round(x0, 1), round(stacked_y, 1), round(inner, 1), round(h, 1), fill, title))
+            else:
+                width = inner / len(section.series)
+                x = x0 + position * width
+                bars.append(
+                    Bar(round(x, 1), round(baseline - h, 1), round(width, 1), round(h, 1), fill, title)
+                )
+    ticks = tuple(
+        Tick(round(baseline - plot_height * i / TICKS, 1), value_text(top * i / TICKS, section.money))
+        for i in range(TICKS + 1)
+    )
+    every = max(1, math.ceil(count / 24))
+    labels = tuple(
+        Label(round(LEFT + i * slot + slot / 2, 1), baseline + 12, category[:18])
+        for i, category in enumerate(section.categories)
+        if i % every == 0
+    )
+    legend = tuple(
+        Legend(LEFT + i * 180, palette[i % len(palette)], series.label)
+        for i, series in enumerate(section.series)
+    )
+    limit_x = None if section.limit_at is None else round(LEFT + section.limit_at * slot, 1)
+    return Chart(WIDTH, HEIGHT, LEFT, WIDTH - RIGHT, baseline, tuple(bars), ticks, labels, legend, limit_x)
