@@ -13,7 +13,7 @@ import atexit
 import logging
 import threading
 import time
-from collections import Counter as Tally
+from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
 from django.conf import settings
@@ -22,9 +22,9 @@ from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, transaction
 logger = logging.getLogger(__name__)
 Key = tuple[str, str]
 
-_pending: Tally[Key] = Tally()
+_pending: defaultdict[Key, float] = defaultdict(float)
 _lock = threading.Lock()
-_last_flush = [time.monotonic()]
+_last_flush: list[float] = [time.monotonic()]
 
 
 def render_labels(labels: Mapping[str, str]) -> str:

@@ -27,7 +27,9 @@ class CredentialIssueForm(forms.Form):
 class RosterUploadForm(forms.Form):
     """A platform's roster file, sent by the secretariat on the platform's behalf."""
 
-    platform = forms.ModelChoiceField(label="Plataforma", queryset=None, empty_label="Escolha a plataforma")  # type: ignore[arg-type]
+    platform: forms.ModelChoiceField[Platform] = forms.ModelChoiceField(
+        label="Plataforma", queryset=Platform.objects.none(), empty_label="Escolha a plataforma"
+    )
     file = forms.FileField(label="Arquivo CSV (cpf, nome, placa, categoria_cnh[, validade_cnh])")
 
     def __init__(self, *args: Any, municipality: Municipality, **kwargs: Any) -> None:

@@ -357,7 +357,7 @@ def roster_progress(record: RosterImport) -> Progress:
         percent = 100
     else:
         percent = min(99, record.total_rows * 100 // record.expected_rows) if record.expected_rows else 0
-    return Progress(finished=finished, percent=percent, step=STEP_TEXT[record.state])
+    return Progress(finished=finished, percent=percent, step=STEP_TEXT[RosterImportState(record.state)])
 
 
 STEP_TEXT = {

@@ -183,7 +183,7 @@ def roster_import_progress(request: HttpRequest, ibge_code: str, pk: int) -> Htt
         pk=pk,
     )
     context = {"municipality": municipality, "record": record, "progress": roster_progress(record)}
-    template = "platforms/_roster_progress.html" if request.htmx else "platforms/roster_import.html"
+    template = "platforms/_roster_progress.html" if request.htmx else "platforms/roster_import.html"  # type: ignore[attr-defined]
     return render(request, template, context)
 
 
