@@ -13,7 +13,7 @@ from apps.accounts.validators import validate_cpf, validate_phone
 PERSONAL_DATA_FIELDS: tuple[str, ...] = ("cpf", "phone", "email")
 
 
-class User(AbstractUser):
+class User(AbstractUser):  # type: ignore[django-manager-missing]  # reverse manager of an untyped django-otp base
     """Every person who signs in: prefeitura staff, operators, drivers and platforms.
 
     Login stays by username; `full_name` replaces Django's first/last name split, which
@@ -54,11 +54,11 @@ def recovery_code_digests(code: str) -> list[str]:
     ]
 
 
-class RecoveryCodeDevice(ThrottlingMixin, Device):
+class RecoveryCodeDevice(ThrottlingMixin, Device):  # type: ignore[misc]  # django-otp ships no types
     """A user's single-use recovery codes (the backup of the authenticator app), kept only as keyed hashes: the
     codes themselves are shown once, when generated, and never stored."""
 
-    class Meta(Device.Meta):
+    class Meta(Device.Meta):  # type: ignore[misc]
         verbose_name = "códigos de recuperação"
         verbose_name_plural = "códigos de recuperação"
 

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
@@ -41,7 +42,7 @@ PAGE_SIZE = 25
 
 @login_required
 @require_GET
-def event_list(request: HttpRequest) -> HttpResponse:
+def event_list(request: HttpRequest) -> HttpResponseBase:
     """The audit trail of the municipalities the user may see (administrators, auditor/DPO)."""
     municipalities = list(Municipality.objects.where_user_may(request.user, "audit.auditevent", "view"))
     if not municipalities:

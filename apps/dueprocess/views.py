@@ -60,7 +60,7 @@ def _case(request: HttpRequest, municipality: Municipality, pk: int) -> Infracti
 
 @login_required
 @require_GET
-def queue(request: HttpRequest, ibge_code: str, instance: str) -> HttpResponse:
+def queue(request: HttpRequest, ibge_code: str, instance: str) -> HttpResponseBase:
     if instance not in JUDGING:
         raise Http404("Fila não encontrada.")
     action = JUDGING[Instance(instance)]
@@ -332,12 +332,12 @@ def attachment_file(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespon
 
 @login_required
 @require_GET
-def active_debt_view(request: HttpRequest, ibge_code: str) -> HttpResponse:
+def active_debt_view(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
     municipality = _municipality(request, ibge_code, SANCTION, EXPORT)
     today = _today()
     if (fmt := requested_format(request)) is not None:
-        rows = active_debt.iter_unpaid_final_fines(municipality, today)
-        return export_response(request, spec=exports.DEBTS, rows=rows, municipality=municipality, fmt=fmt)
+        debts = active_debt.iter_unpaid_final_fines(municipality, today)
+        return export_response(request, spec=exports.DEBTS, rows=debts, municipality=municipality, fmt=fmt)
     rows = active_debt.unpaid_final_fines(municipality, today)
     if request.GET.get("formato") == "json":
         return _download(rows, municipality, today)

@@ -171,7 +171,7 @@ def my_cases(request: HttpRequest, ibge_code: str) -> HttpResponse:
 
 @login_required
 @require_GET
-def case_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
+def case_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
     municipality = _municipality(request, ibge_code)
     rows = InfractionCase.objects.for_user(request.user, "view").filter(municipality=municipality)
     state = request.GET.get("situacao", "")

@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -76,7 +77,7 @@ def _audit_payer_read(request: HttpRequest, guide: PaymentGuide) -> None:
 
 @login_required
 @require_GET
-def guide_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
+def guide_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
     municipality = _municipality(request, ibge_code, GUIDE)
     form = GuideFilterForm(request.GET or None)
     guides = PaymentGuide.objects.for_user(request.user, "view").filter(municipality=municipality)
@@ -184,7 +185,7 @@ def guide_cancel(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def refund_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
+def refund_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
     municipality = _municipality(request, ibge_code, "finance.refund")
     refunds = (
         Refund.objects.for_user(request.user, "view")

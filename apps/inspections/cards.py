@@ -6,7 +6,7 @@ from django.db.models import Count, Q
 from django.urls import reverse
 
 from apps.inspections.choices import InspectionKind, InspectionResult
-from apps.inspections.models import Inspection
+from apps.inspections.models import Inspection, MissedInspection
 from apps.tenancy.querysets import user_can
 from apps.web.cards import Card, CardContext, CardItem, register_card
 
@@ -39,3 +39,23 @@ def inspections_card(ctx: CardContext) -> Card | None:
         key="inspections", title="Vistorias", items=items, order=40,
         link_url=reverse("inspections:agenda", args=[ctx.municipality.ibge_code]), link_label="Minha agenda",
     )  # fmt: skip
+
+
+@register_card
+def missed_inspections_card(ctx: CardContext) -> Card | None:
+    """For agents: missed calendar inspections the daily sweep found, waiting for the auto or a dismissal."""
+    if not user_can(ctx.user, ctx.municipality.pk, "inspections.missedinspection", "change"):
+        return None
+    pending = (
+        MissedInspection.objects.for_user(ctx.user, "view").filter(municipality=ctx.municipality).pending()
+    )
+    if not pending.exists():
+        return None
+    return Card(
+        key="missed_inspections",
+        title="Vistorias não realizadas",
+        items=(CardItem("Aguardando o agente", pending.count()),),
+        order=41,
+        link_url=reverse("inspections:missed", args=[ctx.municipality.ibge_code]),
+        link_label="Lavrar ou descartar",
+    )

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from apps.licensing.lawbridge import ask, result_date
+from apps.registry import lawfacts
 from lawcode import Decision
 from lawcode import facts as f
 from lawcode.checklists import Checklist, ChecklistItem, checklist_for
@@ -48,8 +49,14 @@ def scheduling_deadline(
     *, municipality: Municipality, regime_id: str, fee_paid_on: dt.date, as_of: dt.date
 ) -> LegalDate | None:
     """The last day to hold the inspection after its fee was paid, where the regime fixes one."""
-    decision = ask(municipality=municipality, regime_id=regime_id, question="inspection_scheduling",
-                   facts=f.InspectionFacts(fee_paid_on=fee_paid_on), as_of=as_of, field="scheduled_for")  # fmt: skip
+    decision = ask(
+        municipality=municipality,
+        regime_id=regime_id,
+        question="inspection_scheduling",
+        facts=lawfacts.inspection_facts(None, regime_id=regime_id, fee_paid_on=fee_paid_on),
+        as_of=as_of,
+        field="scheduled_for",
+    )
     return _legal_date(decision, "end")
 
 

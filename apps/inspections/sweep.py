@@ -10,6 +10,7 @@ and due month (unique), each with its audit event in the step's transaction, so 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from typing import Any
 
 import lawcode
@@ -54,7 +55,7 @@ def _find_in(municipality: Municipality, regime_id: str, as_of: dt.date) -> int:
         "pk", "municipality_id", "vehicle_id", "permit_id", "due_month", "infraction_code", "penalty", "basis"
     )
     return audit_rows(
-        saved,
+        saved,  # type: ignore[arg-type]  # the values() rows are plain dicts; mypy sees a TypedDict
         action="missedinspection.found",
         object_type="inspections.missedinspection",
         before=_nothing,
@@ -101,11 +102,11 @@ def _infraction_code(regime_id: str, decision: Decision, citations: Any, as_of: 
     )
 
 
-def _nothing(row: dict[str, Any]) -> dict[str, Any]:
+def _nothing(row: Mapping[str, Any]) -> dict[str, Any]:
     return {}
 
 
-def _found(row: dict[str, Any]) -> dict[str, Any]:
+def _found(row: Mapping[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in row.items() if key not in ("pk", "municipality_id")} | {
         "state": "pending"
     }

@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -229,7 +230,7 @@ def reschedule(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def calendar_view(request: HttpRequest, ibge_code: str) -> HttpResponse:
+def calendar_view(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
     """Vehicles due and overdue in a month, and the 12-month picture, per regime of the municipality."""
     municipality = _municipality(request, ibge_code)
     today = timezone.localdate()

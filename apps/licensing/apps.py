@@ -1,3 +1,6 @@
+import datetime as dt
+from typing import Any
+
 from django.apps import AppConfig
 
 
@@ -14,6 +17,8 @@ class LicensingConfig(AppConfig):
         from apps.registry.hooks import register_holdings_changed
 
         register_payment_handler(OriginType.APPLICATION, application_fee_paid)
-        register_holdings_changed(
-            lambda actor, owner, as_of: permit_standing_refresh(actor=actor, owner=owner, as_of=as_of)
-        )
+
+        def refresh_standing(actor: Any, owner: Any, as_of: dt.date) -> None:
+            permit_standing_refresh(actor=actor, owner=owner, as_of=as_of)
+
+        register_holdings_changed(refresh_standing)

@@ -245,8 +245,8 @@ def permit_next_inspection_due(permit: Permit, inspected_on: dt.date) -> dt.date
 def _calendar_next_due(
     municipality: Municipality, regime_id: str, vehicle: Any, inspected_on: dt.date, as_of: dt.date
 ) -> dt.date | None:
-    facts = f.InspectionFacts(
-        plate=vehicle.plate if vehicle else None, year=as_of.year, last_inspection=inspected_on
+    facts = lawfacts.inspection_facts(
+        vehicle.plate if vehicle else None, regime_id=regime_id, year=as_of.year, last_inspection=inspected_on
     )
     try:
         decision = ask(municipality=municipality, regime_id=regime_id, question="inspection_calendar",
@@ -268,9 +268,14 @@ def _month_last_day(decision: Decision | None, key: str) -> dt.date | None:
 
 def inspection_deadline(application: Application, paid_on: dt.date, as_of: dt.date) -> dt.date | None:
     """Patrocínio art. 8: the inspection is scheduled within days of paying its fee."""
-    decision = ask(municipality=application.municipality, regime_id=application.regime_id,
-                   question="inspection_scheduling", facts=f.InspectionFacts(fee_paid_on=paid_on), as_of=as_of,
-                   field="fee")  # fmt: skip
+    decision = ask(
+        municipality=application.municipality,
+        regime_id=application.regime_id,
+        question="inspection_scheduling",
+        as_of=as_of,
+        facts=lawfacts.inspection_facts(None, regime_id=application.regime_id, fee_paid_on=paid_on),
+        field="fee",
+    )
     return result_date(decision, "end")
 
 

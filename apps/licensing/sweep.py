@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any
@@ -119,17 +119,17 @@ APPLICATION_AUDITED = ("number", "kind", "state")
 
 
 def audit_rows(
-    rows: Iterable[dict[str, Any]],
+    rows: Iterable[Mapping[str, Any]],
     *,
     action: str,
     object_type: str,
-    before: Callable[[dict[str, Any]], dict[str, Any]],
-    after: Callable[[dict[str, Any]], dict[str, Any]],
+    before: Callable[[Mapping[str, Any]], dict[str, Any]],
+    after: Callable[[Mapping[str, Any]], dict[str, Any]],
 ) -> int:
     """One audit event per row (each row a dict with ``pk`` and ``municipality_id``), appended to each
     municipality's chain in one batch under its lock, in the caller's transaction. Chains are taken in
     municipality order so two sweeps never lock them in opposite orders."""
-    by_municipality: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    by_municipality: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
     for row in rows:
         by_municipality[row["municipality_id"]].append(row)
     municipalities = Municipality.objects.in_bulk(list(by_municipality))
@@ -143,7 +143,7 @@ def audit_rows(
     return total
 
 
-def _public(row: dict[str, Any]) -> dict[str, Any]:
+def _public(row: Mapping[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in row.items() if key not in ("pk", "municipality_id")}
 
 
@@ -347,10 +347,13 @@ def _document_message(row: dict[str, Any], days: int) -> tuple[str, str]:
     return subject, body
 
 
-REMINDED_TYPES = {ReminderTarget.PERMIT: "licensing.permit", ReminderTarget.DOCUMENT: "registry.document"}
+REMINDED_TYPES: dict[str, str] = {
+    ReminderTarget.PERMIT: "licensing.permit",
+    ReminderTarget.DOCUMENT: "registry.document",
+}
 
 
-def _nothing(row: dict[str, Any]) -> dict[str, Any]:
+def _nothing(row: Mapping[str, Any]) -> dict[str, Any]:
     return {}
 
 
@@ -374,7 +377,7 @@ def _remind(
         audit_rows(
             batch,
             action=f"{target}.reminder",
-            object_type=REMINDED_TYPES[target],
+            object_type=REMINDED_TYPES[ReminderTarget(target)],
             before=_nothing,
             after=lambda row: {
                 "days_before": days,

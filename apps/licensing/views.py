@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -76,7 +77,7 @@ def _page(request: HttpRequest, rows: Any) -> Any:
 
 @login_required
 @require_GET
-def application_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
+def application_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
     municipality = _municipality(request, ibge_code, APPLICATION)
     form = ApplicationFilterForm(request.GET or None, regimes=list(municipality.regimes))
     rows = Application.objects.for_user(request.user, "view").filter(municipality=municipality).for_list()
@@ -234,7 +235,7 @@ def _create_arguments(data: dict[str, Any]) -> dict[str, Any]:
 
 @login_required
 @require_GET
-def permit_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
+def permit_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
     municipality = _municipality(request, ibge_code, PERMIT)
     form = PermitFilterForm(request.GET or None)
     rows = Permit.objects.for_user(request.user, "view").filter(municipality=municipality).for_list()

@@ -127,7 +127,7 @@ def _dump_name(vendor: str) -> str:
 def _media_location() -> str:
     if not is_s3(default_storage):
         return "local"
-    return f"s3://{default_storage.bucket_name}/{default_storage.location}"
+    return f"s3://{getattr(default_storage, 'bucket_name', '')}/{getattr(default_storage, 'location', '')}"
 
 
 def _copy_tree(source: Path, target: Path) -> int:

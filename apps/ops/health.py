@@ -54,7 +54,9 @@ def storage() -> Check:
         default_storage.delete(saved)
     except Exception as error:  # disk (OSError) or S3 (botocore errors, which are not OSError)
         return Check("storage", False, f"não foi possível gravar arquivos ({type(error).__name__})")
-    where = f"bucket {default_storage.bucket_name}" if is_s3(default_storage) else "disco local"
+    where = (
+        f"bucket {getattr(default_storage, 'bucket_name', '')}" if is_s3(default_storage) else "disco local"
+    )
     return Check("storage", True, f"arquivos podem ser gravados e apagados ({where})")
 
 

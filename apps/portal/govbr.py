@@ -53,14 +53,14 @@ def refuse(request: HttpRequest, reason: str) -> PermissionDenied:
     return PermissionDenied(reason)
 
 
-class GovBrBackend(OIDCAuthenticationBackend):
+class GovBrBackend(OIDCAuthenticationBackend):  # type: ignore[misc]  # mozilla-django-oidc ships no types
     """Only for the gov.br callback (which passes `nonce`): a password login never reaches the provider."""
 
     def authenticate(self, request: HttpRequest | None, **kwargs: Any) -> User | None:
         if not settings.GOVBR_ENABLED or request is None or "nonce" not in kwargs:
             return None
         try:
-            return super().authenticate(request, **kwargs)
+            return super().authenticate(request, **kwargs)  # type: ignore[no-any-return]
         except requests.RequestException as exc:
             raise refuse(request, "unavailable") from exc
 

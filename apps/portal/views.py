@@ -100,16 +100,16 @@ class PortalLoginView(auth_views.LoginView):
 # --- gov.br (OpenID Connect) ------------------------------------------------------------------------------
 
 
-class GovBrLoginView(OIDCAuthenticationRequestView):
+class GovBrLoginView(OIDCAuthenticationRequestView):  # type: ignore[misc]  # untyped base
     """«Entrar com gov.br»: off to gov.br with a fresh state, nonce and PKCE challenge kept in the session."""
 
     def get(self, request: HttpRequest) -> HttpResponse:
         if not settings.GOVBR_ENABLED:
             raise Http404("Entrada pelo gov.br não está disponível nesta prefeitura.")
-        return super().get(request)
+        return super().get(request)  # type: ignore[no-any-return]
 
 
-class GovBrCallbackView(OIDCAuthenticationCallbackView):
+class GovBrCallbackView(OIDCAuthenticationCallbackView):  # type: ignore[misc]  # untyped base
     """gov.br sends the browser back here with a code; the backend exchanges it (apps.portal.govbr). A refusal is
     explained on the portal's login page; a user with an authenticator still types its code."""
 
@@ -119,7 +119,7 @@ class GovBrCallbackView(OIDCAuthenticationCallbackView):
         if request.GET.get("error"):
             setattr(request, govbr.REFUSAL_ATTRIBUTE, "cancelled")
         try:
-            return super().get(request)
+            return super().get(request)  # type: ignore[no-any-return]
         except SuspiciousOperation:  # a state this session never issued (forged, replayed or another browser)
             setattr(request, govbr.REFUSAL_ATTRIBUTE, "state")
             return self.login_failure()

@@ -41,7 +41,9 @@ class PublicResultSerializer(serializers.Serializer[Any]):
     suspended_until = serializers.DateField(allow_null=True)
     vehicle = PublicVehicleSerializer()
     holder_name = serializers.CharField(allow_blank=True)
-    reason = serializers.CharField(allow_blank=True, help_text="Por que não está regular (documento vencido…)")
+    reason = serializers.CharField(
+        allow_blank=True, help_text="Por que não está regular (documento vencido…)"
+    )
     articles = serializers.ListField(child=serializers.CharField(), help_text="Dispositivos legais do motivo")
 
 

@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import QuerySet
+
 import lawcode
 from apps.licensing.choices import PermitKind
 from apps.licensing.models import Permit
@@ -180,7 +182,9 @@ def unknown(as_of: dt.date, municipality: Municipality | None = None) -> PublicV
 
 
 def _permits_for(query: Query) -> Iterable[Permit]:
-    rows = Permit.objects.select_related("municipality", "vehicle", "operator__person", "operator__company")
+    rows: QuerySet[Permit] = Permit.objects.select_related(
+        "municipality", "vehicle", "operator__person", "operator__company"
+    )
     rows = rows.only(*PUBLIC_FIELDS).order_by()  # one vehicle's few permits: _current() picks, no sort needed
     if query.via == LookupVia.TOKEN:
         return rows.filter(qr_token=query.value)
@@ -191,7 +195,7 @@ def _permits_for(query: Query) -> Iterable[Permit]:
     return rows.filter(municipality=query.municipality, year=int(year), sequence=int(sequence))
 
 
-def _plate_rows(rows: Any, query: Query) -> Any:
+def _plate_rows(rows: QuerySet[Permit], query: Query) -> QuerySet[Permit]:
     """A plate is unique nationally: without a municipality it is looked up in all of them (vehicle_plate_idx);
     with one, both columns of the vehicle's (municipality, plate) unique index, or PostgreSQL scans it whole."""
     if query.municipality is None:

@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -181,7 +182,7 @@ def _staff_municipality(request: HttpRequest, ibge_code: str, action: str = "vie
 
 @login_required
 @require_GET
-def complaint_queue(request: HttpRequest, ibge_code: str) -> HttpResponse:
+def complaint_queue(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
     municipality = _staff_municipality(request, ibge_code)
     show_closed = request.GET.get("encerradas") == "1"
     rows = Complaint.objects.for_user(request.user, "view").filter(municipality=municipality).for_queue()

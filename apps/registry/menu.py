@@ -1,6 +1,17 @@
+from collections.abc import Callable
+
 from django.urls import reverse
 
+from apps.tenancy.models import Municipality
 from apps.web.menu import MenuEntry, register_menu_entry
+
+
+def _list_url(model: str) -> Callable[[Municipality], str]:
+    def url(municipality: Municipality) -> str:
+        return reverse(f"registry:{model}_list", args=[municipality.ibge_code])
+
+    return url
+
 
 for _key, _label, _order, _model in (
     ("registry-operators", "Autorizatários", 20, "operator"),
@@ -14,8 +25,6 @@ for _key, _label, _order, _model in (
             label=_label,
             order=_order,
             model_label=f"registry.{_model}",
-            url=lambda municipality, name=_model: reverse(
-                f"registry:{name}_list", args=[municipality.ibge_code]
-            ),
+            url=_list_url(_model),
         )
     )

@@ -81,7 +81,7 @@ def _form_page(
 
 @login_required
 @require_GET
-def operator_list_view(request: HttpRequest, ibge_code: str) -> HttpResponse:
+def operator_list_view(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
     municipality = _municipality(request, ibge_code, "registry.operator")
     form = f.OperatorFilterForm(request.GET or None, regimes=list(municipality.regimes),
                                 statuses=list(OperatorStatus.choices))  # fmt: skip

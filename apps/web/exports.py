@@ -28,7 +28,7 @@ from django.http import FileResponse, HttpRequest, StreamingHttpResponse
 from django.utils import timezone
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
@@ -107,7 +107,7 @@ def export_response(
     request: HttpRequest,
     *,
     spec: ExportSpec,
-    rows: QuerySet[Any],
+    rows: Iterable[Any],
     municipality: Municipality | None,
     fmt: str,
 ) -> StreamingHttpResponse | FileResponse:
@@ -133,7 +133,9 @@ def export_response(
 
 
 def _filters(request: HttpRequest) -> dict[str, str]:
-    return {key: value for key, value in request.GET.items() if key not in (FORMAT_PARAM, "pagina") and value}
+    return {
+        key: str(value) for key, value in request.GET.items() if key not in (FORMAT_PARAM, "pagina") and value
+    }
 
 
 def _file_name(spec: ExportSpec, municipality: Municipality | None, fmt: str) -> str:
@@ -215,7 +217,7 @@ def xlsx_cell(sheet: Any, value: Any) -> Any:
     return safe_cell(ILLEGAL_CHARACTERS_RE.sub("", str(value)))
 
 
-def _formatted(sheet: Any, value: Any, number_format: str) -> WriteOnlyCell:
+def _formatted(sheet: Any, value: Any, number_format: str) -> Cell:
     cell = WriteOnlyCell(sheet, value=value)
     cell.number_format = number_format
     return cell
@@ -237,7 +239,7 @@ def xlsx_file(spec: ExportSpec, rows: Iterable[Any]) -> Any:
     return target
 
 
-def _header_cell(sheet: Any, header: str, font: Font) -> WriteOnlyCell:
+def _header_cell(sheet: Any, header: str, font: Font) -> Cell:
     cell = WriteOnlyCell(sheet, value=header)
     cell.font = font
     return cell

@@ -47,6 +47,7 @@ def test_builds_nested_facts_with_dates_and_tuples() -> None:
     person = facts.operator.person
     assert person is not None and person.birth_date == dt.date(1980, 5, 2)
     assert person.cnh is not None and person.cnh.first_issue == dt.date(2001, 1, 1)
+    assert person.traffic_infractions is not None
     assert person.traffic_infractions[0].severity == "gravissima"
     assert facts.operator.history[0].final_on == dt.date(2025, 11, 1)
     assert facts.drivers[0].role == "auxiliary" and facts.kind == "renewal"

@@ -24,6 +24,13 @@ from apps.licensing.sweep import run_sweep
 from .helpers import notify, open_case
 
 pytestmark = pytest.mark.django_db
+
+
+def _after(event: AuditEvent) -> dict[str, Any]:
+    assert isinstance(event.after, dict)
+    return event.after
+
+
 D = dt.date
 
 
@@ -80,7 +87,7 @@ def test_the_case_is_voided_the_day_after_the_limit_without_a_penalty_notice(
     event = case.events.get(state_from=CaseState.FINAL)
     assert "Nulidade por prazo perdido" in event.note and "art. 19, § 1º" in event.note
     audit = AuditEvent.objects.get(action="infractioncase.void", object_id=str(nullity.pk))
-    assert audit.after["cite"] == "art19_par1"
+    assert _after(audit)["cite"] == "art19_par1"
     assert AuditEvent.objects.filter(action="infractioncase.cancelled", object_id=str(case.pk)).exists()
     assert run_sweep(limit + dt.timedelta(days=2))["cases_voided"] == 0  # idempotent
 

@@ -5,9 +5,12 @@ entered service; the agent draws up the auto or dismisses the finding, both audi
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from apps.accounts.models import User
@@ -24,6 +27,18 @@ from apps.licensing.sweep import run_sweep
 from apps.tenancy.models import Municipality
 
 pytestmark = pytest.mark.django_db
+
+
+def _before(event: AuditEvent) -> dict[str, Any]:
+    assert isinstance(event.before, dict)
+    return event.before
+
+
+def _after(event: AuditEvent) -> dict[str, Any]:
+    assert isinstance(event.after, dict)
+    return event.after
+
+
 D = dt.date
 
 
@@ -66,7 +81,7 @@ def test_a_missed_august_is_kept_once_with_its_penalty_and_article(votuporanga_c
     )
     assert "art. 4º, § 5º" in missed.basis and "135 UFM" in missed.message
     event = AuditEvent.objects.get(action="missedinspection.found", object_id=str(missed.pk))
-    assert event.after["due_month"] == "2026-08" and event.after["infraction_code"] == "VOT-4-PAR5"
+    assert _after(event)["due_month"] == "2026-08" and _after(event)["infraction_code"] == "VOT-4-PAR5"
     assert run_sweep(D(2026, 9, 3))["missed_inspections"] == 0  # idempotent: the same miss is not kept twice
     assert MissedInspection.objects.count() == 1
 
@@ -118,7 +133,7 @@ def test_the_agent_dismisses_with_a_reason(votuporanga_case: Case, agent_votupor
     )
     assert done.state == "dismissed" and "laudo" in done.dismissal_reason
     event = AuditEvent.objects.get(action="missedinspection.dismiss", object_id=str(missed.pk))
-    assert event.before["state"] == "pending" and event.after["state"] == "dismissed"
+    assert _before(event)["state"] == "pending" and _after(event)["state"] == "dismissed"
     assert find_missed_inspections(D(2026, 9, 5)) == 0  # a dismissed miss is not found again
 
 
@@ -128,17 +143,13 @@ def test_a_regime_without_a_calendar_penalty_keeps_nothing(olimpia_case: Case, p
 
 
 def _url(name: str, municipality: Municipality, *args: int) -> str:
-    from django.urls import reverse
-
     return reverse(f"inspections:{name}", args=[municipality.ibge_code, *args])
 
 
 def test_the_agent_sees_the_miss_and_draws_up_the_auto_from_the_page(
-    votuporanga_case: Case, votuporanga: Municipality, agent_votuporanga_client: object
+    votuporanga_case: Case, votuporanga: Municipality, agent_votuporanga_client: Client
 ) -> None:
-    from django.test import Client
-
-    client: Client = agent_votuporanga_client  # type: ignore[assignment]
+    client = agent_votuporanga_client
     issue_permit(votuporanga_case)
     find_missed_inspections(D(2026, 9, 2))
     missed = MissedInspection.objects.get()
@@ -154,17 +165,41 @@ def test_the_agent_sees_the_miss_and_draws_up_the_auto_from_the_page(
 
 
 def test_other_municipalities_and_outsiders_get_404(
-    votuporanga_case: Case, votuporanga: Municipality, analyst_olimpia_client: object, outsider_client: object
+    votuporanga_case: Case, votuporanga: Municipality, analyst_olimpia_client: Client, outsider_client: Client
 ) -> None:
-    from django.test import Client
-
     issue_permit(votuporanga_case)
     find_missed_inspections(D(2026, 9, 2))
     missed = MissedInspection.objects.get()
     for client in (analyst_olimpia_client, outsider_client):
-        assert isinstance(client, Client)
         assert client.get(_url("missed", votuporanga)).status_code == 404
         assert client.post(_url("missed_confirm", votuporanga, missed.pk)).status_code == 404
         assert client.post(_url("missed_dismiss", votuporanga, missed.pk), {"reason": "x"}).status_code == 404
     missed.refresh_from_db()
     assert missed.state == "pending"
+
+
+def test_the_agents_home_card_counts_the_pending_misses(
+    votuporanga_case: Case,
+    votuporanga: Municipality,
+    agent_votuporanga_client: Client,
+    agent_votuporanga: User,
+) -> None:
+    home = reverse("municipality_home", args=[votuporanga.ibge_code])
+    issue_permit(votuporanga_case)
+    assert all(
+        card.key != "missed_inspections" for card in agent_votuporanga_client.get(home).context["cards"]
+    )
+    find_missed_inspections(D(2026, 9, 2))
+    card = next(
+        c for c in agent_votuporanga_client.get(home).context["cards"] if c.key == "missed_inspections"
+    )
+    assert {item.label: item.value for item in card.items} == {"Aguardando o agente": 1}
+    missed_inspection_dismiss(
+        missed=MissedInspection.objects.get(),
+        actor=agent_votuporanga,
+        as_of=D(2026, 9, 3),
+        reason="Laudo do DETRAN apresentado.",
+    )
+    assert all(
+        card.key != "missed_inspections" for card in agent_votuporanga_client.get(home).context["cards"]
+    )

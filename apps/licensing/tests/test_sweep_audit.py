@@ -23,6 +23,16 @@ from apps.registry.models import Document
 pytestmark = pytest.mark.django_db
 
 
+def _before(event: AuditEvent) -> dict[str, Any]:
+    assert isinstance(event.before, dict)
+    return event.before
+
+
+def _after(event: AuditEvent) -> dict[str, Any]:
+    assert isinstance(event.after, dict)
+    return event.after
+
+
 def _events(action: str, object_type: str) -> dict[str, AuditEvent]:
     return {e.object_id: e for e in AuditEvent.objects.filter(action=action, object_type=object_type)}
 
@@ -37,13 +47,15 @@ def test_each_expired_permit_and_document_has_its_own_event(olimpia_pf: Case, vo
     for permit in permits:
         event = events[str(permit.pk)]
         assert event.municipality_id == permit.municipality_id and event.actor_name == "sistema"
-        assert event.before["state"] == "active" and event.after["state"] == "expired"
-        assert event.after["closed_on"] == "2030-01-01" and event.after["number"] == permit.number
+        assert _before(event)["state"] == "active" and _after(event)["state"] == "expired"
+        assert _after(event)["closed_on"] == "2030-01-01" and _after(event)["number"] == permit.number
     expired = set(Document.objects.filter(status="expired").values_list("pk", flat=True))
     documents = _events("document.expired", "registry.document")
     assert len(expired) == counts["documents_expired"] > 0
     assert {int(pk) for pk in documents} == expired
-    assert all(e.before["status"] == "valid" and e.after["status"] == "expired" for e in documents.values())
+    assert all(
+        _before(e)["status"] == "valid" and _after(e)["status"] == "expired" for e in documents.values()
+    )
 
 
 def test_a_second_run_of_the_same_day_writes_no_event(olimpia_pf: Case) -> None:
@@ -79,14 +91,14 @@ def test_a_lifted_suspension_and_an_archived_application_are_audited(
     services.application_request_documents(application=application, actor=None, as_of=AS_OF, note="Taxa.")
     run_sweep(dt.date(2026, 3, 26))
     lifted = AuditEvent.objects.get(action="permit.reactivate", object_id=str(permit.pk))
-    assert lifted.before["state"] == "suspended" and lifted.after == {
-        **lifted.before,
+    assert _before(lifted)["state"] == "suspended" and _after(lifted) == {
+        **_before(lifted),
         "state": "active",
         "suspended_until": None,
     }
     archived = AuditEvent.objects.get(action="application.archived", object_id=str(application.pk))
-    assert archived.before["state"] == "pending_documents" and archived.after["state"] == "archived"
-    assert "taxas recolhidas perdidas" in archived.after["note"]
+    assert _before(archived)["state"] == "pending_documents" and _after(archived)["state"] == "archived"
+    assert "taxas recolhidas perdidas" in _after(archived)["note"]
 
 
 def test_a_reminder_is_audited_with_its_mail_in_the_outbox(olimpia_pf: Case) -> None:
@@ -137,7 +149,7 @@ def test_the_command_records_one_run_with_every_step(olimpia_pf: Case) -> None:
     issue_permit(olimpia_pf)
     call_command("daily_sweep", "--as-of", "2030-01-01", "--no-progress")
     run = AuditEvent.objects.get(action="licensing.daily_sweep", object_id="2030-01-01")
-    assert run.after["permits_expired"] == 1 and set(run.after) == {s.key for s in sweep.sweep_steps()}
+    assert _after(run)["permits_expired"] == 1 and set(_after(run)) == {s.key for s in sweep.sweep_steps()}
 
 
 def test_an_untouched_application_has_no_event(olimpia_pf: Case) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
+from apps.audit.models import AuditEvent
 from apps.dueprocess.tests.helpers import final_without_appeal, open_case
 from apps.enforcement.tests.conftest import agent_olimpia, judge_olimpia, olimpia_licensed  # noqa: F401
 from apps.inspections.models import Inspection
@@ -48,6 +49,9 @@ def test_a_suspension_awaiting_its_inspection_is_not_lifted_until_the_vehicle_pa
     day_after = D(2026, 5, 23)
     first = run_sweep(day_after)
     assert (first["suspensions_held"], first["suspensions_lifted"]) == (1, 0)
+    held = AuditEvent.objects.get(action="permit.suspension_held", object_id=str(permit.pk))
+    assert (held.before or {}).get("suspended_until") == "2026-05-22"
+    assert (held.after or {}).get("suspended_until") == "2026-05-23"
     second = run_sweep(day_after)  # idempotent: the same day changes nothing
     assert (second["suspensions_held"], second["suspensions_lifted"]) == (0, 0)
     permit.refresh_from_db()
