@@ -61,6 +61,18 @@ def _public_lookup_counts_written_at_once(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _request_counters_kept_in_memory(settings: Any) -> Iterator[None]:
+    # In production each process writes its request counters every OPS_COUNTER_FLUSH_SECONDS and at exit; in
+    # tests that write could land in a test without database access or after the test database is dropped. So
+    # they stay in memory (/metricas/ still writes them when scraped) and are dropped after each test.
+    from apps.ops.counters import counters_discard
+
+    settings.OPS_COUNTER_FLUSH_SECONDS = 10**9
+    yield
+    counters_discard()
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings: Any) -> None:
     # PBKDF2's deliberate slowness (~0.4 s a hash) would dominate the suite; tests do not need it.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -13,12 +13,16 @@ temporary file, then, over the same file:
    table equivalent to platforms_rosterentry (same columns and the same unique key), in one transaction;
 2. import — roster.read_csv (every line validated: CPF check digits, plate, category, date, duplicates) and
    roster.roster_import (one transaction: import record, the previous roster deleted, the new one inserted);
-3. replace — the same import again, now replacing a roster of the same size (the platform's daily upload).
+3. replace — the same import again, now replacing a roster of the same size (the platform's daily upload);
+4. queued — the path of a file sent over HTTP: roster_upload_accept (all the web worker waits for: the bytes
+   stored and the task queued) and then roster_import_run (the task worker, writing its progress as it reads).
 
 The figures are import / copy and replace / copy. It is a benchmark, not a test: pytest does not collect it.
 
 PostgreSQL, 300,000 lines, shared machine, 30/11/2026: copy 2.95 s; import 10.81 s (validate 4.45 s, store
 6.37 s) = 3.67× COPY; replace 8.68 s = 2.94× COPY.
+Heavily loaded machine, 01/12/2026: copy 7.40 s; import 37.30 s = 5.04×; replace 49.23 s = 6.65×; queued: the
+web request 4.45 s (17.8 MB stored, task queued), the task worker 48.74 s = 6.59× COPY.
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 
 from apps.platforms import roster  # noqa: E402
-from apps.platforms.models import Platform, RosterEntry, RosterImport  # noqa: E402
+from apps.platforms.models import Platform, RosterEntry, RosterImport, RosterUpload  # noqa: E402
 from apps.tenancy.models import Municipality  # noqa: E402
 
 IBGE = "3148103"
@@ -97,6 +101,7 @@ def setup() -> tuple[Platform, Municipality]:
     )  # fmt: skip
     platform, _ = Platform.objects.get_or_create(cnpj=CNPJ, defaults={"name": "Plataforma (benchmark)"})
     RosterEntry.objects.filter(platform=platform).delete()
+    RosterUpload.objects.filter(roster_import__platform=platform).delete()
     RosterImport.objects.filter(platform=platform).delete()
     with connection.cursor() as cursor:
         cursor.execute(f"DROP TABLE IF EXISTS {COPY_TABLE}")
@@ -128,6 +133,17 @@ def outorga_import(path: Path, platform: Platform, municipality: Municipality) -
     return validate_s, insert_s, RosterEntry.objects.filter(platform=platform).count()
 
 
+def queued_import(path: Path, platform: Platform, municipality: Municipality) -> tuple[float, float, int]:
+    content = path.read_bytes()
+    accept_s, record = timed(lambda: roster.roster_upload_accept(actor=None, platform=platform,
+                                                                 municipality=municipality, file_name=path.name,
+                                                                 content=content))  # fmt: skip
+    run_s, done = timed(lambda: roster.roster_import_run(import_id=record.pk))
+    if done.state != "imported":
+        sys.exit(f"the queued file was not imported: {done.state}")
+    return accept_s, run_s, done.stored_rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -149,6 +165,9 @@ def main() -> None:
             total = validate_s + insert_s
             print(f"{label}:  {total:7.2f} s ({stored:,} rows; validate {validate_s:.2f} s, store {insert_s:.2f} s)"
                   f" = {total / copy_s:.2f}× COPY", flush=True)  # fmt: skip
+        accept_s, run_s, stored = queued_import(path, platform, municipality)
+        print(f"queued:  web request {accept_s:.2f} s; task worker {run_s:.2f} s ({stored:,} rows) = "
+              f"{run_s / copy_s:.2f}× COPY", flush=True)  # fmt: skip
     with connection.cursor() as cursor:
         cursor.execute(f"DROP TABLE {COPY_TABLE}")
 

@@ -220,10 +220,9 @@ if DATABASE_REPLICA_URL:
             "DATABASE_REPLICA_URL must be a PostgreSQL streaming replica (postgresql://…)."
         )
     # A dead replica must not hold a request for long: the health check gives up quickly and reads fall back.
-    _replica["OPTIONS"] = {
-        **dict(_replica["OPTIONS"]),  # type: ignore[call-overload]
-        "connect_timeout": env_int("DATABASE_REPLICA_CONNECT_TIMEOUT", 3),
-    }
+    _options = _replica["OPTIONS"]
+    assert isinstance(_options, dict)
+    _replica["OPTIONS"] = {**_options, "connect_timeout": env_int("DATABASE_REPLICA_CONNECT_TIMEOUT", 3)}
     DATABASES["replica"] = {**_replica, "TEST": {"MIRROR": "default"}}
     DATABASE_ROUTERS = ["outorga.routers.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

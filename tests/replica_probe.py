@@ -139,7 +139,11 @@ def lagging(client: Client, queries: Queries, log: Warnings) -> dict[str, Any]:
     time.sleep(2.5)
     routers.reset_replica_health()
     health = routers.replica_health()
-    observed = {"health": health.reason, "lag": health.lag_seconds, "lookup": lookup(client, queries)}
+    observed: dict[str, Any] = {
+        "health": health.reason,
+        "lag": health.lag_seconds,
+        "lookup": lookup(client, queries),
+    }
     replica_sql("SELECT pg_wal_replay_resume()")
     observed["caught_up"] = wait_on_replica(lambda: replica_has_platform("Depois da pausa"))
     routers.reset_replica_health()
@@ -175,7 +179,7 @@ def down() -> dict[str, Any]:
     queries, log, client = Queries(), Warnings(), Client()
     logging.getLogger("outorga.replica").addHandler(log)
     started = time.monotonic()
-    observed = {"lookup": lookup(client, queries), "health": routers.replica_health().reason}
+    observed: dict[str, Any] = {"lookup": lookup(client, queries), "health": routers.replica_health().reason}
     observed["seconds"] = round(time.monotonic() - started, 2)
     observed["log"] = list(log.messages)
     observed["metrics"] = [line for line in exposition().splitlines() if "replica" in line]

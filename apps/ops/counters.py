@@ -14,7 +14,7 @@ import logging
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, transaction
@@ -24,7 +24,7 @@ Key = tuple[str, str]
 
 _pending: defaultdict[Key, float] = defaultdict(float)
 _lock = threading.Lock()
-_last_flush = [time.monotonic()]
+_last_flush: list[float] = [time.monotonic()]
 
 
 def render_labels(labels: Mapping[str, str]) -> str:
@@ -36,10 +36,20 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
 
 
+def series_key(name: str, labels: Mapping[str, str]) -> Key:
+    return name, render_labels(labels)[:300]
+
+
 def counter_add(name: str, labels: Mapping[str, str], amount: float = 1.0) -> None:
     """Add to a series in this process; never touches the database (safe inside a query's routing)."""
+    counter_add_keys([(series_key(name, labels), amount)])
+
+
+def counter_add_keys(amounts: Iterable[tuple[Key, float]]) -> None:
+    """Add to several series at once, their keys made beforehand with series_key (the per-request path)."""
     with _lock:
-        _pending[(name, render_labels(labels)[:300])] += amount
+        for key, amount in amounts:
+            _pending[key] += amount
 
 
 def counters_flush_if_due() -> None:
@@ -70,6 +80,12 @@ def counters_flush() -> None:
             for name, labels, value in batch:
                 _pending[(name, labels)] += value
         logger.warning("Os contadores de métricas não foram gravados; nova tentativa no próximo envio.")
+
+
+def counters_discard() -> None:
+    """Drop the sums not written yet (tests: their database is gone before the process exits)."""
+    with _lock:
+        _pending.clear()
 
 
 def pending_total(name: str) -> float:

@@ -98,10 +98,8 @@ def _replica() -> list[str]:
     from outorga.routers import replica_configured, replica_health
 
     health = replica_health(refresh=True) if replica_configured() else None
-    up: list[tuple[dict[str, str], float]] = [] if health is None else [({}, 1.0 if health.usable else 0.0)]
-    lag: list[tuple[dict[str, str], float]] = (
-        [] if health is None or health.lag_seconds is None else [({}, health.lag_seconds)]
-    )
+    up: list[Sample] = [] if health is None else [({}, 1.0 if health.usable else 0.0)]
+    lag: list[Sample] = [] if health is None or health.lag_seconds is None else [({}, health.lag_seconds)]
     return [
         *_family("outorga_replica_up", "gauge",
                  "1 when reads may use the replica (reachable, lag within REPLICA_MAX_LAG_SECONDS)", up),

@@ -6,13 +6,15 @@ series per distinct path would grow without bound.
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.http import HttpRequest, HttpResponse
 
-from apps.ops.counters import counter_add, counters_flush_if_due
+from apps.ops.counters import Key, counter_add_keys, counters_flush_if_due, series_key
 
 logger = logging.getLogger("outorga.request")
 # Seconds; the upper bounds of the latency histogram (Prometheus "le"), +Inf implied by the count.
@@ -29,15 +31,41 @@ def route_name(request: HttpRequest) -> str:
 
 
 def request_observe(*, route: str, method: str, status: int, seconds: float) -> None:
-    counter_add(REQUESTS, {"route": route, "method": method, "status": str(status)})
-    for bound in BUCKETS:
-        # Adding 0 to the bounds not reached keeps every bucket in the table, as Prometheus expects them all.
-        counter_add(
-            f"{DURATION}_bucket", {"route": route, "le": f"{bound:g}"}, 1.0 if seconds <= bound else 0.0
-        )
-    counter_add(f"{DURATION}_bucket", {"route": route, "le": "+Inf"})
-    counter_add(f"{DURATION}_sum", {"route": route}, seconds)
-    counter_add(f"{DURATION}_count", {"route": route})
+    histogram = _histogram_keys(route)
+    # Every bucket gets an amount (0 when not reached), so every bound has a row, as Prometheus expects.
+    amounts = [
+        (key, 1.0 if seconds <= bound else 0.0) for key, bound in zip(histogram.buckets, BUCKETS, strict=True)
+    ]
+    amounts += [(_count_key(route, method, status), 1.0), (histogram.inf, 1.0), (histogram.count, 1.0),
+                (histogram.total, seconds)]  # fmt: skip
+    counter_add_keys(amounts)
+
+
+@dataclass(frozen=True)
+class HistogramKeys:
+    buckets: tuple[Key, ...]
+    inf: Key
+    total: Key
+    count: Key
+
+
+# Label text is built once per route (and status): the per-request cost is then a few dictionary additions.
+@functools.lru_cache(maxsize=2048)
+def _histogram_keys(route: str) -> HistogramKeys:
+    buckets = tuple(
+        series_key(f"{DURATION}_bucket", {"route": route, "le": f"{bound:g}"}) for bound in BUCKETS
+    )
+    return HistogramKeys(
+        buckets=buckets,
+        inf=series_key(f"{DURATION}_bucket", {"route": route, "le": "+Inf"}),
+        total=series_key(f"{DURATION}_sum", {"route": route}),
+        count=series_key(f"{DURATION}_count", {"route": route}),
+    )
+
+
+@functools.lru_cache(maxsize=8192)
+def _count_key(route: str, method: str, status: int) -> Key:
+    return series_key(REQUESTS, {"route": route, "method": method, "status": str(status)})
 
 
 class RequestMetricsMiddleware:

@@ -207,6 +207,8 @@ class RosterImport(models.Model):
     objects = RosterImportQuerySet.as_manager()
 
     class Meta:
+        verbose_name = "envio de cadastro de motoristas"
+        verbose_name_plural = "envios de cadastro de motoristas"
         ordering = ["-uploaded_at", "-id"]
 
     def __str__(self) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.core.management import call_command
@@ -71,10 +72,15 @@ def api(issued: IssuedCredential) -> Client:
 
 
 def run_tasks() -> None:
-    """Run every queued background task to the end, as `manage.py db_worker` does in production."""
-    call_command(
-        "db_worker", "--batch", "--no-startup-delay", "--no-reload", "--interval", "0.1", verbosity=0
-    )
+    """Run every queued background task to the end with the real worker (`manage.py db_worker --batch`).
+
+    The worker closes stale connections between tasks, which on PostgreSQL would close the connection holding
+    the test's transaction; that housekeeping is switched off here, the rest of the worker runs as deployed.
+    """
+    with mock.patch("django_tasks_db.management.commands.db_worker.close_old_connections"):
+        call_command(
+            "db_worker", "--batch", "--no-startup-delay", "--no-reload", "--interval", "0.1", verbosity=0
+        )
 
 
 def url(ibge: str, tail: str) -> str:
