@@ -9,7 +9,6 @@ PostgreSQL case needs DATABASE_URL on PostgreSQL and pg_dump/pg_restore; without
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import uuid
@@ -20,6 +19,8 @@ from typing import Any
 
 import psycopg
 import pytest
+
+from outorga.pytest_plugin import require_tools
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # One key for both installations: the keys travel apart from the backup, as they must in production.
@@ -66,8 +67,7 @@ def _postgres_server() -> str:
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith(("postgres://", "postgresql://")):
         pytest.skip("needs DATABASE_URL on PostgreSQL (make test-pg)")
-    if not (shutil.which("pg_dump") and shutil.which("pg_restore")):
-        pytest.skip("needs pg_dump and pg_restore (postgresql-client)")
+    require_tools("pg_dump", "pg_restore", package="postgresql-client")
     return url.rsplit("/", 1)[0]
 
 
