@@ -120,9 +120,12 @@ def make_staff(db: None) -> Callable[..., User]:
 
     def make(username: str, *grants: tuple[Municipality, str], **fields: Any) -> User:
         user = user_create(
-            actor=None, username=username, password=PERSONA_PASSWORD,
-            full_name=fields.pop("full_name", username.replace(".", " ").title()), **fields,
-        )  # fmt: skip
+            actor=None,
+            username=username,
+            password=PERSONA_PASSWORD,
+            full_name=fields.pop("full_name", username.replace(".", " ").title()),
+            **fields,
+        )
         give_authenticator(user, PERSONA_TOTP_KEY)
         for municipality, role in grants:
             membership_grant(actor=None, user=user, municipality=municipality, role=role)
@@ -149,9 +152,12 @@ def auditor_olimpia(make_staff: Callable[..., User], olimpia: Municipality) -> U
 @pytest.fixture
 def admin_olimpia(make_staff: Callable[..., User], olimpia: Municipality) -> User:
     return make_staff(
-        "otto.admin", (olimpia, Role.ADMINISTRATOR), full_name="Otto Administrador",
-        cpf="52998224725", phone="17991234567",
-    )  # fmt: skip
+        "otto.admin",
+        (olimpia, Role.ADMINISTRATOR),
+        full_name="Otto Administrador",
+        cpf="52998224725",
+        phone="17991234567",
+    )
 
 
 @pytest.fixture

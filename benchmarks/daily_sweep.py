@@ -82,12 +82,19 @@ def _bulk(model: type[Model], rows: Iterator[Model]) -> list[Any]:
 def _municipality() -> Municipality:
     others = Municipality.objects.exclude(ibge_code=IBGE)
     if others.exists():
-        sys.exit(f"Refusing to run: this database holds other municipalities ({others.count()}). "
-                 "Point DATABASE_URL at a database of its own.")  # fmt: skip
+        sys.exit(
+            f"Refusing to run: this database holds other municipalities ({others.count()}). "
+            "Point DATABASE_URL at a database of its own."
+        )
     municipality, _ = Municipality.objects.get_or_create(
-        ibge_code=IBGE, defaults={"name": "São Paulo (benchmark)", "uf": "SP", "slug": "sao-paulo-benchmark",
-                                  "regimes": ["olimpia_sp_escolar"]},
-    )  # fmt: skip
+        ibge_code=IBGE,
+        defaults={
+            "name": "São Paulo (benchmark)",
+            "uf": "SP",
+            "slug": "sao-paulo-benchmark",
+            "regimes": ["olimpia_sp_escolar"],
+        },
+    )
     return municipality
 
 
@@ -108,23 +115,57 @@ def _clear(municipality: Municipality) -> None:
 
 
 def _people(m: Municipality, n: int) -> list[int]:
-    return _bulk(Person, (Person(municipality=m, cpf=f"{i:011d}", name=f"Pessoa {i}", email=f"p{i}@exemplo.org")
-                          for i in range(n)))  # fmt: skip
+    return _bulk(
+        Person,
+        (
+            Person(municipality=m, cpf=f"{i:011d}", name=f"Pessoa {i}", email=f"p{i}@exemplo.org")
+            for i in range(n)
+        ),
+    )
 
 
 def _operators(m: Municipality, people: list[int]) -> list[int]:
-    return _bulk(Operator, (Operator(municipality=m, regime_id="olimpia_sp_escolar", kind="PF", person_id=p,
-                                     status="active", registered_on=AS_OF) for p in people))  # fmt: skip
+    return _bulk(
+        Operator,
+        (
+            Operator(
+                municipality=m,
+                regime_id="olimpia_sp_escolar",
+                kind="PF",
+                person_id=p,
+                status="active",
+                registered_on=AS_OF,
+            )
+            for p in people
+        ),
+    )
 
 
 def _vehicles(m: Municipality, operators: list[int]) -> list[int]:
-    return _bulk(Vehicle, (
-        Vehicle(municipality=m, operator_id=o, plate=f"B{i:06d}", renavam=f"{i:011d}", make="VW", model="Kombi",
-                manufacture_year=2020, model_year=2021, seats=15, doors=4, registration_municipality_ibge=IBGE,
-                registration_municipality_name="São Paulo", category="aluguel", owner_name="x",
-                owner_document="00000000000", ownership_kind="own")
-        for i, o in enumerate(operators)
-    ))  # fmt: skip
+    return _bulk(
+        Vehicle,
+        (
+            Vehicle(
+                municipality=m,
+                operator_id=o,
+                plate=f"B{i:06d}",
+                renavam=f"{i:011d}",
+                make="VW",
+                model="Kombi",
+                manufacture_year=2020,
+                model_year=2021,
+                seats=15,
+                doors=4,
+                registration_municipality_ibge=IBGE,
+                registration_municipality_name="São Paulo",
+                category="aluguel",
+                owner_name="x",
+                owner_document="00000000000",
+                ownership_kind="own",
+            )
+            for i, o in enumerate(operators)
+        ),
+    )
 
 
 def _drivers(m: Municipality, operators: list[int], people: list[int], vehicles: list[int]) -> None:
@@ -150,12 +191,22 @@ def _permits(m: Municipality, operators: list[int], vehicles: list[int], rng: ra
         for i, (o, v) in enumerate(zip(operators, vehicles, strict=True)):
             until = _days(rng, -30, 400)
             suspended = i % 50 == 0
-            yield Permit(municipality=m, regime_id="olimpia_sp_escolar", number=f"{i + 1:06d}/2026", year=2026,
-                         sequence=i + 1, operator_id=o, vehicle_id=v, issued_on=until - dt.timedelta(days=365),
-                         valid_from=until - dt.timedelta(days=365), valid_until=until,
-                         state="suspended" if suspended else "active",
-                         suspended_until=_days(rng, -10, 20) if suspended else None,
-                         inspection_due_on=_days(rng, -60, 180), qr_token=new_qr_token())  # fmt: skip
+            yield Permit(
+                municipality=m,
+                regime_id="olimpia_sp_escolar",
+                number=f"{i + 1:06d}/2026",
+                year=2026,
+                sequence=i + 1,
+                operator_id=o,
+                vehicle_id=v,
+                issued_on=until - dt.timedelta(days=365),
+                valid_from=until - dt.timedelta(days=365),
+                valid_until=until,
+                state="suspended" if suspended else "active",
+                suspended_until=_days(rng, -10, 20) if suspended else None,
+                inspection_due_on=_days(rng, -60, 180),
+                qr_token=new_qr_token(),
+            )
 
     _bulk(Permit, rows())
 
@@ -167,22 +218,43 @@ def _documents(
         for owner in owners:
             for kind in kinds:
                 until = _days(rng, -20, 500)
-                yield Document(municipality=m, kind=kind, file="documents/bench.pdf", content_type="application/pdf",
-                               size_bytes=1000, sha256="0" * 64, issue_date=until - dt.timedelta(days=365),
-                               valid_until=until, status="valid", **{f"{field}_id": owner})  # fmt: skip
+                yield Document(
+                    municipality=m,
+                    kind=kind,
+                    file="documents/bench.pdf",
+                    content_type="application/pdf",
+                    size_bytes=1000,
+                    sha256="0" * 64,
+                    issue_date=until - dt.timedelta(days=365),
+                    valid_until=until,
+                    status="valid",
+                    **{f"{field}_id": owner},
+                )
 
     _bulk(Document, rows())
 
 
 def _applications(m: Municipality, operators: list[int], vehicles: list[int], rng: random.Random) -> None:
     count = len(operators) // 10
-    _bulk(Application, (
-        Application(municipality=m, regime_id="olimpia_sp_escolar", number=f"{i + 1:06d}/2026", year=2026,
-                    sequence=i + 1, kind="vehicle_permit", state="pending_documents", operator_id=operators[i],
-                    vehicle_id=vehicles[i], submitted_on=AS_OF - dt.timedelta(days=40),
-                    cure_deadline=_days(rng, -20, 20))
-        for i in range(count)
-    ))  # fmt: skip
+    _bulk(
+        Application,
+        (
+            Application(
+                municipality=m,
+                regime_id="olimpia_sp_escolar",
+                number=f"{i + 1:06d}/2026",
+                year=2026,
+                sequence=i + 1,
+                kind="vehicle_permit",
+                state="pending_documents",
+                operator_id=operators[i],
+                vehicle_id=vehicles[i],
+                submitted_on=AS_OF - dt.timedelta(days=40),
+                cure_deadline=_days(rng, -20, 20),
+            )
+            for i in range(count)
+        ),
+    )
 
 
 def build(n: int) -> None:

@@ -132,12 +132,19 @@ def _bulk(model: type[Model], rows: Iterator[Model]) -> list[Any]:
 def _municipality() -> Municipality:
     others = Municipality.objects.exclude(ibge_code=IBGE)
     if others.exists():
-        sys.exit(f"Refusing to run: this database holds other municipalities ({others.count()}). "
-                 "Point DATABASE_URL at a database of its own.")  # fmt: skip
+        sys.exit(
+            f"Refusing to run: this database holds other municipalities ({others.count()}). "
+            "Point DATABASE_URL at a database of its own."
+        )
     municipality, _ = Municipality.objects.get_or_create(
-        ibge_code=IBGE, defaults={"name": "São Paulo (benchmark)", "uf": "SP", "slug": "sao-paulo-benchmark",
-                                  "regimes": [REGIME]},
-    )  # fmt: skip
+        ibge_code=IBGE,
+        defaults={
+            "name": "São Paulo (benchmark)",
+            "uf": "SP",
+            "slug": "sao-paulo-benchmark",
+            "regimes": [REGIME],
+        },
+    )
     return municipality
 
 
@@ -160,12 +167,20 @@ def _permit(
     elif roll < 0.15:
         state = "cancelled"
     return Permit(
-        municipality=m, regime_id=REGIME, number=f"{i + 1:04d}/2026", year=2026, sequence=i + 1,
-        operator_id=operator, vehicle_id=vehicle, issued_on=until - dt.timedelta(days=365),
-        valid_from=until - dt.timedelta(days=365), valid_until=until, state=state,
+        municipality=m,
+        regime_id=REGIME,
+        number=f"{i + 1:04d}/2026",
+        year=2026,
+        sequence=i + 1,
+        operator_id=operator,
+        vehicle_id=vehicle,
+        issued_on=until - dt.timedelta(days=365),
+        valid_from=until - dt.timedelta(days=365),
+        valid_until=until,
+        state=state,
         suspended_until=today + dt.timedelta(days=20) if state == "suspended" else None,
         qr_token=secrets.token_urlsafe(24),
-    )  # fmt: skip
+    )
 
 
 def build(n: int) -> Municipality:
@@ -177,17 +192,53 @@ def build(n: int) -> Municipality:
     started = time.perf_counter()
     _clear(municipality)
     rng, today, m = random.Random(SEED), timezone.localdate(), municipality
-    people = _bulk(Person, (Person(municipality=m, cpf=f"{i:011d}", name=f"Pessoa {i}", phone="11999990000",
-                                   street="Rua Sintética", postal_code="01000000") for i in range(n)))  # fmt: skip
-    operators = _bulk(Operator, (Operator(municipality=m, regime_id=REGIME, kind="PF", person_id=p,
-                                          status="active", registered_on=today) for p in people))  # fmt: skip
-    vehicles = _bulk(Vehicle, (
-        Vehicle(municipality=m, operator_id=o, plate=demo_plate(i), renavam=f"{i:011d}", make="Volkswagen",
-                model="Kombi", manufacture_year=2020, model_year=2021, seats=15, doors=4,
-                registration_municipality_ibge=IBGE, registration_municipality_name="São Paulo",
-                category="aluguel", owner_name=f"Pessoa {i}", owner_document=f"{i:011d}", ownership_kind="own")
-        for i, o in enumerate(operators)
-    ))  # fmt: skip
+    people = _bulk(
+        Person,
+        (
+            Person(
+                municipality=m,
+                cpf=f"{i:011d}",
+                name=f"Pessoa {i}",
+                phone="11999990000",
+                street="Rua Sintética",
+                postal_code="01000000",
+            )
+            for i in range(n)
+        ),
+    )
+    operators = _bulk(
+        Operator,
+        (
+            Operator(
+                municipality=m, regime_id=REGIME, kind="PF", person_id=p, status="active", registered_on=today
+            )
+            for p in people
+        ),
+    )
+    vehicles = _bulk(
+        Vehicle,
+        (
+            Vehicle(
+                municipality=m,
+                operator_id=o,
+                plate=demo_plate(i),
+                renavam=f"{i:011d}",
+                make="Volkswagen",
+                model="Kombi",
+                manufacture_year=2020,
+                model_year=2021,
+                seats=15,
+                doors=4,
+                registration_municipality_ibge=IBGE,
+                registration_municipality_name="São Paulo",
+                category="aluguel",
+                owner_name=f"Pessoa {i}",
+                owner_document=f"{i:011d}",
+                ownership_kind="own",
+            )
+            for i, o in enumerate(operators)
+        ),
+    )
     pairs = zip(operators, vehicles, strict=True)
     _bulk(Permit, (_permit(m, i, o, v, today, rng) for i, (o, v) in enumerate(pairs)))
     with connection.cursor() as cursor:
@@ -211,15 +262,30 @@ PORT = _free_port()
 
 def start_server(workers: int) -> subprocess.Popen[bytes]:
     env = {
-        **os.environ, "DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "127.0.0.1",
+        **os.environ,
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1",
         "AUDIT_HMAC_KEYS": f"bench:{secrets.token_urlsafe(48)}",
-        "SECURE_SSL_REDIRECT": "0", "PUBLIC_RATE_LIMIT": str(10**9), "LOG_LEVEL": "WARNING",
-    }  # fmt: skip
+        "SECURE_SSL_REDIRECT": "0",
+        "PUBLIC_RATE_LIMIT": str(10**9),
+        "LOG_LEVEL": "WARNING",
+    }
     command = [
-        str(Path(sys.executable).with_name("gunicorn")), "--chdir", str(ROOT), "--pythonpath",
-        f"{ROOT},{ROOT / 'benchmarks'}", "--workers", str(workers), "--bind", f"127.0.0.1:{PORT}",
-        "--log-level", "warning", "--preload", "public_lookup:application",
-    ]  # fmt: skip
+        str(Path(sys.executable).with_name("gunicorn")),
+        "--chdir",
+        str(ROOT),
+        "--pythonpath",
+        f"{ROOT},{ROOT / 'benchmarks'}",
+        "--workers",
+        str(workers),
+        "--bind",
+        f"127.0.0.1:{PORT}",
+        "--log-level",
+        "warning",
+        "--preload",
+        "public_lookup:application",
+    ]
     server = subprocess.Popen(command, env=env)
     for _ in range(150):
         if server.poll() is not None:
@@ -242,8 +308,11 @@ def sample_paths(n: int, kind: str, rng: random.Random) -> list[str]:
             if rng.random() >= 0.05
             else f"ZZZ{rng.randrange(10)}Z{rng.randrange(100):02d}"
         )
-        paths.append(f"/api/publica/v1/verificacao/?municipio={IBGE}&placa={plate}" if kind == "json"
-                     else f"/consulta/?municipio={IBGE}&q={plate}")  # fmt: skip
+        paths.append(
+            f"/api/publica/v1/verificacao/?municipio={IBGE}&placa={plate}"
+            if kind == "json"
+            else f"/consulta/?municipio={IBGE}&q={plate}"
+        )
     return paths
 
 
@@ -253,8 +322,9 @@ def check_answers(n: int) -> None:
         url = f"http://127.0.0.1:{PORT}/api/publica/v1/verificacao/?municipio={IBGE}&placa={plate}"
         with urllib.request.urlopen(url, timeout=5) as response:
             body = json.load(response)
-        assert body["status"] in ({expected} if expected else {"regular", "suspended", "expired", "revoked",
-                                                                "cancelled"}), body  # fmt: skip
+        assert body["status"] in (
+            {expected} if expected else {"regular", "suspended", "expired", "revoked", "cancelled"}
+        ), body
 
 
 # --- load ---------------------------------------------------------------------------------------------------
@@ -267,9 +337,23 @@ def run_wrk(paths: list[str], duration: int, connections: int) -> dict[str, floa
         request = "request = function() return wrk.format('GET', paths[math.random(#paths)]) end\n"
         script.write_text(f"paths = {{\n{table}\n}}\nmath.randomseed({SEED})\n{request}")
         output = subprocess.run(
-            ["wrk", "-t", "2", "-c", str(connections), "-d", f"{duration}s", "--latency", "-s", str(script),
-             f"http://127.0.0.1:{PORT}"], capture_output=True, text=True, check=True,
-        ).stdout  # fmt: skip
+            [
+                "wrk",
+                "-t",
+                "2",
+                "-c",
+                str(connections),
+                "-d",
+                f"{duration}s",
+                "--latency",
+                "-s",
+                str(script),
+                f"http://127.0.0.1:{PORT}",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
     return _parse_wrk(output)
 
 
@@ -284,10 +368,11 @@ def _parse_wrk(output: str) -> dict[str, float]:
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
     return {
         "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", output)[1]),  # type: ignore[index]
-        "p50_ms": percentile["50"], "p99_ms": percentile["99"],
+        "p50_ms": percentile["50"],
+        "p99_ms": percentile["99"],
         "requests": float(re.search(r"(\d+) requests in", output)[1]),  # type: ignore[index]
         "errors": float(errors[1]) if errors else 0.0,
-    }  # fmt: skip
+    }
 
 
 def python_client(paths: list[str], duration: int, connections: int) -> dict[str, float]:
@@ -316,9 +401,13 @@ def python_client(paths: list[str], duration: int, connections: int) -> dict[str
     for thread in threads:
         thread.join()
     latencies.sort()
-    return {"rps": len(latencies) / duration, "p50_ms": latencies[len(latencies) // 2],
-            "p99_ms": latencies[int(len(latencies) * 0.99)], "requests": float(len(latencies)),
-            "errors": float(errors[0])}  # fmt: skip
+    return {
+        "rps": len(latencies) / duration,
+        "p50_ms": latencies[len(latencies) // 2],
+        "p99_ms": latencies[int(len(latencies) * 0.99)],
+        "requests": float(len(latencies)),
+        "errors": float(errors[0]),
+    }
 
 
 def load_in_second_process(paths: list[str], duration: int, connections: int) -> dict[str, float]:
@@ -326,8 +415,16 @@ def load_in_second_process(paths: list[str], duration: int, connections: int) ->
         return run_wrk(paths, duration, connections) | {"tool": 0.0}
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
         json.dump(paths, handle)
-    command = [sys.executable, __file__, "--client", handle.name, "--duration", str(duration),
-               "--connections", str(connections)]  # fmt: skip
+    command = [
+        sys.executable,
+        __file__,
+        "--client",
+        handle.name,
+        "--duration",
+        str(duration),
+        "--connections",
+        str(connections),
+    ]
     result = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
     os.unlink(handle.name)
     return dict(result) | {"tool": 1.0}
@@ -352,13 +449,17 @@ def measure(n: int, duration: int, connections: int) -> dict[str, dict[str, floa
 
 def report(n: int, results: dict[str, dict[str, float]], args: argparse.Namespace) -> None:
     tool = "wrk" if results["ping"]["tool"] == 0.0 else "Python client (threads)"
-    print(f"\n{n:,} vehicles/permits on {connection.vendor}; gunicorn {args.workers} sync workers; {tool}, "
-          f"{args.connections} connections, {args.duration} s per round; {os.cpu_count()} CPUs shared.")  # fmt: skip
+    print(
+        f"\n{n:,} vehicles/permits on {connection.vendor}; gunicorn {args.workers} sync workers; {tool}, "
+        f"{args.connections} connections, {args.duration} s per round; {os.cpu_count()} CPUs shared."
+    )
     print(f"{'round':<6} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'requests':>9} {'errors':>7} {'ratio':>6}")
     base = results["ping"]["rps"]
     for name, r in results.items():
-        print(f"{name:<6} {r['rps']:>9.0f} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f} {r['requests']:>9.0f} "
-              f"{r['errors']:>7.0f} {r['rps'] / base:>6.2f}")  # fmt: skip
+        print(
+            f"{name:<6} {r['rps']:>9.0f} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f} {r['requests']:>9.0f} "
+            f"{r['errors']:>7.0f} {r['rps'] / base:>6.2f}"
+        )
     municipality = Municipality.objects.get(ibge_code=IBGE)
     counted = sum(LookupCount.objects.filter(municipality=municipality).values_list("count", flat=True))
     print(f"Lookups counted by the app (warm-ups included): {counted:,}.")

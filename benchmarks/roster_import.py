@@ -81,8 +81,10 @@ def write_csv(path: Path, rows: int) -> None:
         out.write("cpf;nome;placa;categoria_cnh;validade_cnh\n")
         for i, base in enumerate(bases):
             expiry = dt.date(2027, 1, 1) + dt.timedelta(days=i % 1500)
-            out.write(f"{cpf_with_check_digits(base)};Motorista {i:06d} da Silva;{plate(i)};"
-                      f"{CATEGORIES[i % 5]};{expiry.isoformat()}\n")  # fmt: skip
+            out.write(
+                f"{cpf_with_check_digits(base)};Motorista {i:06d} da Silva;{plate(i)};"
+                f"{CATEGORIES[i % 5]};{expiry.isoformat()}\n"
+            )
 
 
 def timed(work: Callable[[], Any]) -> tuple[float, Any]:
@@ -96,18 +98,25 @@ def setup() -> tuple[Platform, Municipality]:
     if others.exists():
         sys.exit("Refusing to run: this database holds other municipalities. Point DATABASE_URL at its own.")
     municipality, _ = Municipality.objects.get_or_create(
-        ibge_code=IBGE, defaults={"name": "Patrocínio (benchmark)", "uf": "MG", "slug": "patrocinio-benchmark",
-                                  "regimes": ["patrocinio_mg_aplicativo"]},
-    )  # fmt: skip
+        ibge_code=IBGE,
+        defaults={
+            "name": "Patrocínio (benchmark)",
+            "uf": "MG",
+            "slug": "patrocinio-benchmark",
+            "regimes": ["patrocinio_mg_aplicativo"],
+        },
+    )
     platform, _ = Platform.objects.get_or_create(cnpj=CNPJ, defaults={"name": "Plataforma (benchmark)"})
     RosterEntry.objects.filter(platform=platform).delete()
     RosterUpload.objects.filter(roster_import__platform=platform).delete()
     RosterImport.objects.filter(platform=platform).delete()
     with connection.cursor() as cursor:
         cursor.execute(f"DROP TABLE IF EXISTS {COPY_TABLE}")
-        cursor.execute(f"CREATE TABLE {COPY_TABLE} (id bigserial PRIMARY KEY, cpf varchar(11) NOT NULL UNIQUE, "
-                       "name varchar(150) NOT NULL, plate varchar(7) NOT NULL, cnh_category varchar(3) NOT NULL, "
-                       "cnh_expiry date NULL)")  # fmt: skip
+        cursor.execute(
+            f"CREATE TABLE {COPY_TABLE} (id bigserial PRIMARY KEY, cpf varchar(11) NOT NULL UNIQUE, "
+            "name varchar(150) NOT NULL, plate varchar(7) NOT NULL, cnh_category varchar(3) NOT NULL, "
+            "cnh_expiry date NULL)"
+        )
     return platform, municipality
 
 
@@ -126,8 +135,11 @@ def copy_baseline(path: Path) -> int:
 def outorga_import(path: Path, platform: Platform, municipality: Municipality) -> tuple[float, float, int]:
     with path.open(encoding="utf-8-sig", newline="") as stream:
         validate_s, validated = timed(lambda: roster.read_csv(stream))
-    insert_s, record = timed(lambda: roster.roster_import(platform=platform, municipality=municipality,
-                                                          file_name=path.name, validated=validated))  # fmt: skip
+    insert_s, record = timed(
+        lambda: roster.roster_import(
+            platform=platform, municipality=municipality, file_name=path.name, validated=validated
+        )
+    )
     if record.state != "imported":
         sys.exit(f"the synthetic file was refused: {record.rejections[:3]}")
     return validate_s, insert_s, RosterEntry.objects.filter(platform=platform).count()
@@ -135,9 +147,11 @@ def outorga_import(path: Path, platform: Platform, municipality: Municipality) -
 
 def queued_import(path: Path, platform: Platform, municipality: Municipality) -> tuple[float, float, int]:
     content = path.read_bytes()
-    accept_s, record = timed(lambda: roster.roster_upload_accept(actor=None, platform=platform,
-                                                                 municipality=municipality, file_name=path.name,
-                                                                 content=content))  # fmt: skip
+    accept_s, record = timed(
+        lambda: roster.roster_upload_accept(
+            actor=None, platform=platform, municipality=municipality, file_name=path.name, content=content
+        )
+    )
     run_s, done = timed(lambda: roster.roster_import_run(import_id=record.pk))
     if done.state != "imported":
         sys.exit(f"the queued file was not imported: {done.state}")
@@ -163,11 +177,17 @@ def main() -> None:
         for label in ("import", "replace"):
             validate_s, insert_s, stored = outorga_import(path, platform, municipality)
             total = validate_s + insert_s
-            print(f"{label}:  {total:7.2f} s ({stored:,} rows; validate {validate_s:.2f} s, store {insert_s:.2f} s)"
-                  f" = {total / copy_s:.2f}× COPY", flush=True)  # fmt: skip
+            print(
+                f"{label}:  {total:7.2f} s ({stored:,} rows; validate {validate_s:.2f} s, store {insert_s:.2f} s)"
+                f" = {total / copy_s:.2f}× COPY",
+                flush=True,
+            )
         accept_s, run_s, stored = queued_import(path, platform, municipality)
-        print(f"queued:  web request {accept_s:.2f} s; task worker {run_s:.2f} s ({stored:,} rows) = "
-              f"{run_s / copy_s:.2f}× COPY", flush=True)  # fmt: skip
+        print(
+            f"queued:  web request {accept_s:.2f} s; task worker {run_s:.2f} s ({stored:,} rows) = "
+            f"{run_s / copy_s:.2f}× COPY",
+            flush=True,
+        )
     with connection.cursor() as cursor:
         cursor.execute(f"DROP TABLE {COPY_TABLE}")
 

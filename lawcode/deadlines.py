@@ -34,9 +34,19 @@ CPC_ART219 = "cpc:art219"
 LC95_ART8_PAR1 = "lc95:art8_par1"
 
 MONTH_NAMES_PT = (
-    "janeiro", "fevereiro", "março", "abril", "maio", "junho",
-    "julho", "agosto", "setembro", "outubro", "novembro", "dezembro",
-)  # fmt: skip
+    "janeiro",
+    "fevereiro",
+    "março",
+    "abril",
+    "maio",
+    "junho",
+    "julho",
+    "agosto",
+    "setembro",
+    "outubro",
+    "novembro",
+    "dezembro",
+)
 
 
 class DayCounting(Enum):

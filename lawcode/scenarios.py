@@ -266,17 +266,21 @@ def load_scenario_file(path: Path | str) -> ScenarioFile:
     data = load_yaml_with_lines(text, str(path))
     if not isinstance(data, MarkedDict):
         raise _error(
-            path, 1, "a scenario file must be a mapping with 'regime' and 'cases'",
+            path,
+            1,
+            "a scenario file must be a mapping with 'regime' and 'cases'",
             "o arquivo de cenários deve ser um mapeamento com 'regime' e 'cases'",
-        )  # fmt: skip
+        )
     _reject_unknown_keys(path, data, FILE_KEYS, _FILE)
     regime = _required_text(path, data, "regime", _FILE)
     cases_node = data.get("cases")
     if not isinstance(cases_node, MarkedList) or not cases_node:
         raise _error(
-            path, data.line_of("cases"), "'cases' must be a non-empty list of cases",
+            path,
+            data.line_of("cases"),
+            "'cases' must be a non-empty list of cases",
             "'cases' deve ser uma lista não vazia de casos",
-        )  # fmt: skip
+        )
     cases = tuple(_parse_case(path, regime, case, cases_node.line_of(i)) for i, case in enumerate(cases_node))
     _reject_duplicate_names(path, cases)
     description = data.get("description")
@@ -288,9 +292,11 @@ def _reject_unknown_keys(path: Path, node: MarkedDict, allowed: frozenset[str], 
         if key not in allowed:
             known = ", ".join(sorted(allowed))
             raise _error(
-                path, node.line_of(key), f"unknown key {key!r} in {where.en}; allowed keys: {known}",
+                path,
+                node.line_of(key),
+                f"unknown key {key!r} in {where.en}; allowed keys: {known}",
                 f"chave desconhecida {key!r} em {where.pt}; chaves permitidas: {known}",
-            )  # fmt: skip
+            )
 
 
 def _required_text(path: Path, node: MarkedDict, key: str, where: _Where) -> str:
@@ -304,9 +310,11 @@ def _required_text(path: Path, node: MarkedDict, key: str, where: _Where) -> str
         )
     if not isinstance(value, str) or not value.strip():
         raise _error(
-            path, node.line_of(key), f"'{key}' in {where.en} must be a non-empty text",
+            path,
+            node.line_of(key),
+            f"'{key}' in {where.en} must be a non-empty text",
             f"'{key}' em {where.pt} deve ser um texto não vazio",
-        )  # fmt: skip
+        )
     return value.strip()
 
 
@@ -316,18 +324,22 @@ def _reject_duplicate_names(path: Path, cases: Sequence[ScenarioCase]) -> None:
         if case.name in seen:
             first = seen[case.name]
             raise _error(
-                path, case.line, f"duplicate case name {case.name!r} (first on line {first}); rename one",
+                path,
+                case.line,
+                f"duplicate case name {case.name!r} (first on line {first}); rename one",
                 f"nome de caso repetido {case.name!r} (o primeiro está na linha {first}); renomeie um deles",
-            )  # fmt: skip
+            )
         seen[case.name] = case.line
 
 
 def _parse_case(path: Path, regime: str, node: Any, line: int) -> ScenarioCase:
     if not isinstance(node, MarkedDict):
         raise _error(
-            path, line, "each item of 'cases' must be a mapping (name, as_of, question, facts, expect)",
+            path,
+            line,
+            "each item of 'cases' must be a mapping (name, as_of, question, facts, expect)",
             "cada item de 'cases' deve ser um mapeamento (name, as_of, question, facts, expect)",
-        )  # fmt: skip
+        )
     _reject_unknown_keys(path, node, CASE_KEYS, _Where("a case", "um caso"))
     for key in REQUIRED_CASE_KEYS:
         if key not in node:
@@ -360,9 +372,11 @@ def _facts(path: Path, node: MarkedDict, where: _Where) -> MarkedDict:
     facts = node["facts"]
     if not isinstance(facts, MarkedDict):
         raise _error(
-            path, node.line_of("facts"), f"'facts' of {where.en} must be a mapping",
+            path,
+            node.line_of("facts"),
+            f"'facts' of {where.en} must be a mapping",
             f"'facts' do {where.pt} deve ser um mapeamento",
-        )  # fmt: skip
+        )
     return facts
 
 
@@ -375,9 +389,11 @@ def _parse_date(path: Path, value: Any, line: int, where: _Where) -> dt.date:
         except ValueError:
             pass
     raise _error(
-        path, line, f"'as_of' of {where.en} must be a date written as YYYY-MM-DD, got {value!r}",
+        path,
+        line,
+        f"'as_of' of {where.en} must be a date written as YYYY-MM-DD, got {value!r}",
         f"'as_of' do {where.pt} deve ser uma data no formato AAAA-MM-DD, veio {value!r}",
-    )  # fmt: skip
+    )
 
 
 def _check_config(path: Path, config: Any, line: int, where: _Where) -> None:
@@ -394,9 +410,11 @@ def _check_config(path: Path, config: Any, line: int, where: _Where) -> None:
     for key in ("parameters", "interpretations"):
         if key in config and not isinstance(config[key], MarkedDict):
             raise _error(
-                path, config.line_of(key), f"'config.{key}' of {where.en} must be a mapping",
+                path,
+                config.line_of(key),
+                f"'config.{key}' of {where.en} must be a mapping",
                 f"'config.{key}' do {where.pt} deve ser um mapeamento",
-            )  # fmt: skip
+            )
 
 
 def _parse_expect(path: Path, node: Any, line: int, where: _Where) -> Expectation:
@@ -412,9 +430,11 @@ def _parse_expect(path: Path, node: Any, line: int, where: _Where) -> Expectatio
     )
     if ("outcome" in node) == ("error" in node):
         raise _error(
-            path, node.line, f"'expect' of {where.en} needs exactly one of 'outcome' or 'error'",
+            path,
+            node.line,
+            f"'expect' of {where.en} needs exactly one of 'outcome' or 'error'",
             f"'expect' do {where.pt} precisa de exatamente um entre 'outcome' e 'error'",
-        )  # fmt: skip
+        )
     _reject_decision_keys_with_error(path, node, where)
     return Expectation(
         outcome=_optional_text(path, node, "outcome", where),
@@ -440,9 +460,11 @@ def _reject_decision_keys_with_error(path: Path, node: MarkedDict, where: _Where
     for key in DECISION_ONLY_KEYS:
         if key in node:
             raise _error(
-                path, node.line_of(key), f"'expect.{key}' of {where.en} cannot be checked with 'error' (no decision)",
+                path,
+                node.line_of(key),
+                f"'expect.{key}' of {where.en} cannot be checked with 'error' (no decision)",
                 f"'expect.{key}' do {where.pt} não pode ser verificado junto com 'error' (não há decisão)",
-            )  # fmt: skip
+            )
 
 
 def _optional_text(path: Path, node: MarkedDict, key: str, where: _Where) -> str | None:
@@ -501,9 +523,11 @@ def _findings(path: Path, node: MarkedDict, where: _Where) -> Mapping[str, str]:
         if status not in known:
             line = node["findings"].line_of(code) if isinstance(node["findings"], MarkedDict) else node.line
             raise _error(
-                path, line, f"unknown status {status!r} for finding {code!r}; use one of: {', '.join(known)}",
+                path,
+                line,
+                f"unknown status {status!r} for finding {code!r}; use one of: {', '.join(known)}",
                 f"status desconhecido {status!r} no achado {code!r}; use um destes: {', '.join(known)}",
-            )  # fmt: skip
+            )
     return findings
 
 

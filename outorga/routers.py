@@ -195,9 +195,13 @@ class ReadYourWritesMiddleware:
             _primary_pinned.reset(token)
         if wrote[0] and request.method in UNSAFE_METHODS:
             response.set_cookie(
-                PIN_COOKIE, "1", max_age=settings.REPLICA_PIN_SECONDS, httponly=True, samesite="Lax",
+                PIN_COOKIE,
+                "1",
+                max_age=settings.REPLICA_PIN_SECONDS,
+                httponly=True,
+                samesite="Lax",
                 secure=settings.SESSION_COOKIE_SECURE,
-            )  # fmt: skip
+            )
         return response
 
 

@@ -39,10 +39,24 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def install(prefix: Path, user: str) -> subprocess.CompletedProcess[str]:
     done = subprocess.run(
-        ["bash", str(ROOT / "deploy" / "install.sh"), "--prefix", str(prefix), "--venv", str(ROOT / ".venv"),
-         "--user", user, "--host", "outorga.exemplo.sp.gov.br"],
-        capture_output=True, text=True, timeout=900, check=False, env=clean_env(),
-    )  # fmt: skip
+        [
+            "bash",
+            str(ROOT / "deploy" / "install.sh"),
+            "--prefix",
+            str(prefix),
+            "--venv",
+            str(ROOT / ".venv"),
+            "--user",
+            user,
+            "--host",
+            "outorga.exemplo.sp.gov.br",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+        env=clean_env(),
+    )
     assert done.returncode == 0, f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     return done
 
@@ -110,9 +124,13 @@ def services(installed: Path) -> Iterator[Running]:
             spec = unit(installed, name)
             command = re.sub(r"\$\{(\w+)\}", lambda m: config[m[1]], spec["ExecStart"]).split()
             started[name] = subprocess.Popen(
-                command, cwd=spec["WorkingDirectory"], env={"PATH": os.environ["PATH"], **config},
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-            )  # fmt: skip
+                command,
+                cwd=spec["WorkingDirectory"],
+                env={"PATH": os.environ["PATH"], **config},
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
         yield Running(config["OUTORGA_BIND"], started)
     finally:
         for process in started.values():

@@ -123,8 +123,13 @@ def test_production_answers_carry_the_security_headers(tmp_path: Path) -> None:
     assert headers["status"] == 200
     assert headers["Strict-Transport-Security"] == "max-age=31536000; includeSubDomains; preload"
     csp = headers["Content-Security-Policy"]
-    for directive in ("default-src 'self'", "object-src 'none'", "frame-ancestors 'none'", "base-uri 'self'",
-                      "form-action 'self'"):  # fmt: skip
+    for directive in (
+        "default-src 'self'",
+        "object-src 'none'",
+        "frame-ancestors 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+    ):
         assert directive in csp
     assert "unsafe-inline" not in csp
     assert "camera=()" in headers["Permissions-Policy"]

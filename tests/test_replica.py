@@ -63,8 +63,17 @@ class Cluster:
         assert done.returncode == 0, f"{program} {' '.join(args)}: {done.stdout}\n{done.stderr}"
 
     def start(self) -> None:
-        self.must("pg_ctl", "-D", str(self.data), "-l", str(self.data.parent / f"{self.data.name}.log"),
-                  "-w", "-t", "60", "start")  # fmt: skip
+        self.must(
+            "pg_ctl",
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.data.parent / f"{self.data.name}.log"),
+            "-w",
+            "-t",
+            "60",
+            "start",
+        )
 
     def stop(self) -> None:
         self.run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
@@ -106,15 +115,30 @@ def pair() -> Iterator[tuple[Cluster, Cluster]]:
     primary = Cluster(bin_dir, root / "primary", free_port(), as_postgres)
     replica = Cluster(bin_dir, root / "replica", free_port(), as_postgres)
     try:
-        made = primary.run("initdb", "-D", str(primary.data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
-                           "--locale=C")  # fmt: skip
+        made = primary.run(
+            "initdb", "-D", str(primary.data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C"
+        )
         if made.returncode != 0:
             pytest.skip(f"initdb cannot run here: {made.stderr.strip()[:300]}")
         with (primary.data / "postgresql.conf").open("a") as conf:
             conf.write(SERVER_SETTINGS.format(port=primary.port, sockets=root))
         primary.start()
-        primary.must("pg_basebackup", "-h", "127.0.0.1", "-p", str(primary.port), "-U", "postgres",
-                     "-D", str(replica.data), "-R", "-X", "stream", "-c", "fast")  # fmt: skip
+        primary.must(
+            "pg_basebackup",
+            "-h",
+            "127.0.0.1",
+            "-p",
+            str(primary.port),
+            "-U",
+            "postgres",
+            "-D",
+            str(replica.data),
+            "-R",
+            "-X",
+            "stream",
+            "-c",
+            "fast",
+        )
         with (replica.data / "postgresql.conf").open("a") as conf:
             conf.write(f"port = {replica.port}\n")
         replica.start()
@@ -129,16 +153,26 @@ def pair() -> Iterator[tuple[Cluster, Cluster]]:
 def child_env(primary: Cluster, replica: Cluster) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith(("DATABASE", "PYTEST"))}
     env.update(
-        DATABASE_URL=primary.url("outorga"), DATABASE_REPLICA_URL=replica.url("outorga"),
-        REPLICA_CHECK_SECONDS="0", OPS_COUNTER_FLUSH_SECONDS="0", LOG_FORMAT="json",
+        DATABASE_URL=primary.url("outorga"),
+        DATABASE_REPLICA_URL=replica.url("outorga"),
+        REPLICA_CHECK_SECONDS="0",
+        OPS_COUNTER_FLUSH_SECONDS="0",
+        LOG_FORMAT="json",
         DJANGO_SETTINGS_MODULE="outorga.settings",
-    )  # fmt: skip
+    )
     return env
 
 
 def probe(env: dict[str, str], scenario: str) -> dict[str, Any]:
-    done = subprocess.run([sys.executable, str(ROOT / "tests" / "replica_probe.py"), scenario], env=env,
-                          capture_output=True, text=True, timeout=300, check=False, cwd=ROOT)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "replica_probe.py"), scenario],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        cwd=ROOT,
+    )
     lines = [line for line in done.stdout.splitlines() if line.startswith("PROBE ")]
     assert done.returncode == 0 and lines, f"{done.stdout[-3000:]}\n{done.stderr[-5000:]}"
     return dict(json.loads(lines[-1].removeprefix("PROBE ")))
@@ -148,8 +182,15 @@ def probe(env: dict[str, str], scenario: str) -> dict[str, Any]:
 def migrated(pair: tuple[Cluster, Cluster]) -> dict[str, str]:
     env = child_env(*pair)
     for command in (["migrate", "--noinput"], ["createcachetable"]):
-        done = subprocess.run([sys.executable, "manage.py", *command, "-v", "0"], env=env, cwd=ROOT,
-                              capture_output=True, text=True, timeout=600, check=False)  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, "manage.py", *command, "-v", "0"],
+            env=env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
         assert done.returncode == 0, done.stderr[-3000:]
     return env
 

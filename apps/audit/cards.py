@@ -22,10 +22,13 @@ def audit_today_card(ctx: CardContext) -> Card | None:
         CardItem("Leituras de dados pessoais hoje", today.filter(action=PERSONAL_DATA_READ).count()),
     )
     return Card(
-        key="audit_today", title="Auditoria de hoje", items=items, order=30,
+        key="audit_today",
+        title="Auditoria de hoje",
+        items=items,
+        order=30,
         link_url=f"{reverse('audit:event_list')}?municipality={ctx.municipality.ibge_code}",
         link_label="Ver trilha de auditoria",
-    )  # fmt: skip
+    )
 
 
 @register_card
@@ -41,6 +44,10 @@ def data_subject_requests_card(ctx: CardContext) -> Card | None:
         CardItem("Com prazo vencido (art. 19, II)", pending.filter(due_on__lt=ctx.today).count()),
     )
     return Card(
-        key="data_subject_requests", title="Requerimentos LGPD", items=items, order=31,
-        link_url=reverse("audit:request_list"), link_label="Ver requerimentos",
-    )  # fmt: skip
+        key="data_subject_requests",
+        title="Requerimentos LGPD",
+        items=items,
+        order=31,
+        link_url=reverse("audit:request_list"),
+        link_label="Ver requerimentos",
+    )

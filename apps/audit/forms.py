@@ -94,6 +94,8 @@ class DataSubjectRequestForm(forms.Form):
 class DataSubjectRequestUpdateForm(forms.Form):
     status = forms.ChoiceField(label="Situação", choices=RequestStatus.choices)
     answer = forms.CharField(
-        label="Resposta ao titular (obrigatória para encerrar)", max_length=8000, required=False,
+        label="Resposta ao titular (obrigatória para encerrar)",
+        max_length=8000,
+        required=False,
         widget=forms.Textarea(attrs={"rows": 5}),
-    )  # fmt: skip
+    )

@@ -10,7 +10,7 @@ register_menu_entry(
         model_label="audit.auditevent",
         action="view",
         url=lambda municipality: f"{reverse('audit:event_list')}?municipality={municipality.ibge_code}",
-    )  # fmt: skip
+    )
 )
 
 register_menu_entry(

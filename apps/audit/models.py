@@ -84,9 +84,13 @@ class DataSubjectRequest(models.Model):
         "tenancy.Municipality", on_delete=models.PROTECT, related_name="+", verbose_name="município"
     )
     person = models.ForeignKey(
-        "registry.Person", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        "registry.Person",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
         verbose_name="pessoa cadastrada",
-    )  # fmt: skip
+    )
     requester_name = models.CharField("nome do titular", max_length=200)
     requester_cpf = models.CharField("CPF do titular", max_length=11)
     contact = models.CharField("contato para a resposta", max_length=200)
@@ -121,7 +125,12 @@ class DataSubjectRequest(models.Model):
 
     def audit_snapshot(self) -> dict[str, Any]:
         return {
-            "requester_cpf": self.requester_cpf, "contact": self.contact, "person_id": self.person_id,
-            "kind": self.kind, "status": self.status, "received_on": self.received_on, "due_on": self.due_on,
+            "requester_cpf": self.requester_cpf,
+            "contact": self.contact,
+            "person_id": self.person_id,
+            "kind": self.kind,
+            "status": self.status,
+            "received_on": self.received_on,
+            "due_on": self.due_on,
             "answered_on": self.answered_on,
-        }  # fmt: skip
+        }

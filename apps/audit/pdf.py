@@ -43,9 +43,15 @@ def subject_report_pdf(subject: Subject, events: Iterable[AuditEvent], *, genera
     person = subject.person
     buffer = io.BytesIO()
     document = SimpleDocTemplate(
-        buffer, pagesize=A4, leftMargin=18 * MM, rightMargin=18 * MM, topMargin=16 * MM, bottomMargin=16 * MM,
-        title=f"Relatório do titular — {person.name}", author=f"Prefeitura de {person.municipality.name}",
-    )  # fmt: skip
+        buffer,
+        pagesize=A4,
+        leftMargin=18 * MM,
+        rightMargin=18 * MM,
+        topMargin=16 * MM,
+        bottomMargin=16 * MM,
+        title=f"Relatório do titular — {person.name}",
+        author=f"Prefeitura de {person.municipality.name}",
+    )
     story: list[object] = [
         _p(f"Prefeitura de {person.municipality.name}-{person.municipality.uf}", H3),
         _p("Relatório de dados pessoais do titular (LGPD)", H1),

@@ -71,11 +71,21 @@ def audit_record(
     chain = municipality.ibge_code if municipality is not None else GLOBAL_CHAIN
     head = _lock_chain_head(chain)
     event = AuditEvent(
-        occurred_at=timezone.now(), municipality=municipality, chain=chain,
-        seq=(head.seq + 1) if head else 1, action=action, object_type=object_type, object_id=object_id,
-        before=before, after=after, request_id=request_id, prev_hash=head.hash if head else "",
-        hash_scheme=HashScheme.HMAC_SHA256, key_id=keys.current_id, **_actor_fields(actor),
-    )  # fmt: skip
+        occurred_at=timezone.now(),
+        municipality=municipality,
+        chain=chain,
+        seq=(head.seq + 1) if head else 1,
+        action=action,
+        object_type=object_type,
+        object_id=object_id,
+        before=before,
+        after=after,
+        request_id=request_id,
+        prev_hash=head.hash if head else "",
+        hash_scheme=HashScheme.HMAC_SHA256,
+        key_id=keys.current_id,
+        **_actor_fields(actor),
+    )
     event.hash = keyed_event_hash(
         hashed_fields(event), event.prev_hash, key_id=keys.current_id, secret=keys.current_secret
     )
@@ -122,11 +132,21 @@ def audit_record_batch(
         before, after = minimize(to_json_safe(entry.before), to_json_safe(entry.after), keys)
         seq += 1
         event = AuditEvent(
-            occurred_at=now, municipality=municipality, chain=chain, seq=seq, action=entry.action,
-            object_type=entry.object_type, object_id=entry.object_id, before=before, after=after,
-            request_id=request_id, prev_hash=prev_hash, hash_scheme=HashScheme.HMAC_SHA256,
-            key_id=keys.current_id, **actor_fields,
-        )  # fmt: skip
+            occurred_at=now,
+            municipality=municipality,
+            chain=chain,
+            seq=seq,
+            action=entry.action,
+            object_type=entry.object_type,
+            object_id=entry.object_id,
+            before=before,
+            after=after,
+            request_id=request_id,
+            prev_hash=prev_hash,
+            hash_scheme=HashScheme.HMAC_SHA256,
+            key_id=keys.current_id,
+            **actor_fields,
+        )
         event.hash = prev_hash = keyed_event_hash(
             hashed_fields(event), prev_hash, key_id=keys.current_id, secret=keys.current_secret
         )
@@ -175,9 +195,13 @@ def audit_personal_data_read(
     """
     with transaction.atomic():
         return audit_record(
-            actor=actor, municipality=municipality, action=PERSONAL_DATA_READ, obj=obj,
-            after={"fields": sorted(set(fields))}, request_id=request_id,
-        )  # fmt: skip
+            actor=actor,
+            municipality=municipality,
+            action=PERSONAL_DATA_READ,
+            obj=obj,
+            after={"fields": sorted(set(fields))},
+            request_id=request_id,
+        )
 
 
 def audit_list_export(
@@ -216,9 +240,12 @@ def data_subject_request_deadline(municipality: Municipality, received_on: dt.da
     runs continuously (Lei 9.784/1999 art. 66 §2). No extension to a business day: the term is the
     prefeitura's own, and answering late is never the safe reading."""
     return count_days(
-        received_on, FULL_REPLY_DAYS, counting=DayCounting.CALENDAR, calendar=_calendar(municipality),
+        received_on,
+        FULL_REPLY_DAYS,
+        counting=DayCounting.CALENDAR,
+        calendar=_calendar(municipality),
         extend_to_business_day=False,
-    )  # fmt: skip
+    )
 
 
 def _calendar(municipality: Municipality) -> LegalCalendar:
@@ -255,17 +282,26 @@ def data_subject_request_create(
         )
     deadline = data_subject_request_deadline(municipality, received_on)
     row = DataSubjectRequest(
-        municipality=municipality, person=Person.objects.filter(municipality=municipality, cpf=cpf).first(),
-        requester_name=requester_name.strip(), requester_cpf=cpf, contact=contact.strip(), kind=kind,
-        description=description.strip(), received_on=received_on, due_on=deadline.end,
+        municipality=municipality,
+        person=Person.objects.filter(municipality=municipality, cpf=cpf).first(),
+        requester_name=requester_name.strip(),
+        requester_cpf=cpf,
+        contact=contact.strip(),
+        kind=kind,
+        description=description.strip(),
+        received_on=received_on,
+        due_on=deadline.end,
         deadline_explanation=f"{FULL_REPLY_CITE}: {deadline.explanation()}"[:500],
-    )  # fmt: skip
+    )
     row.full_clean()
     row.save()
     audit_record(
-        actor=actor, municipality=municipality, action="data_subject_request.create", obj=row,
+        actor=actor,
+        municipality=municipality,
+        action="data_subject_request.create",
+        obj=row,
         after=row.audit_snapshot(),
-    )  # fmt: skip
+    )
     return row
 
 
@@ -294,7 +330,11 @@ def data_subject_request_update(
     row.save()
     action = "data_subject_request.answer" if row.is_closed else "data_subject_request.progress"
     audit_record(
-        actor=actor, municipality=row.municipality, action=action, obj=row, before=before,
+        actor=actor,
+        municipality=row.municipality,
+        action=action,
+        obj=row,
+        before=before,
         after=row.audit_snapshot(),
-    )  # fmt: skip
+    )
     return row

@@ -137,11 +137,15 @@ def _identification(person: Person) -> HeldRecord:
         purpose="Identificar quem requer, detém ou opera uma autorização de transporte e poder contatá-lo.",
         legal_basis=_municipal_basis(person.municipality.regimes or []),
         facts=(
-            ("Nome", person.name), ("CPF", format_cpf(person.cpf)), ("Data de nascimento", _date(person.birth_date)),
-            ("E-mail", person.email or "—"), ("Telefone", person.phone or "—"),
-            ("Endereço", person.address_line or "—"), ("Cadastrada em", _date(person.created_at)),
+            ("Nome", person.name),
+            ("CPF", format_cpf(person.cpf)),
+            ("Data de nascimento", _date(person.birth_date)),
+            ("E-mail", person.email or "—"),
+            ("Telefone", person.phone or "—"),
+            ("Endereço", person.address_line or "—"),
+            ("Cadastrada em", _date(person.created_at)),
         ),
-    )  # fmt: skip
+    )
 
 
 def _operator(operator: Operator) -> HeldRecord:
@@ -159,10 +163,12 @@ def _driver(driver: Driver) -> HeldRecord:
         purpose="Verificar a habilitação e o curso exigidos para conduzir o veículo autorizado.",
         legal_basis=_municipal_basis([driver.operator.regime_id]),
         facts=(
-            ("Função", driver.get_role_display()), ("CNH (categoria)", driver.cnh_category or "—"),
-            ("CNH (validade)", _date(driver.cnh_expiry)), ("Ativo", "Sim" if driver.active else "Não"),
+            ("Função", driver.get_role_display()),
+            ("CNH (categoria)", driver.cnh_category or "—"),
+            ("CNH (validade)", _date(driver.cnh_expiry)),
+            ("Ativo", "Sim" if driver.active else "Não"),
         ),
-    )  # fmt: skip
+    )
 
 
 def _attendant(attendant: Attendant) -> HeldRecord:

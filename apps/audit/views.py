@@ -118,9 +118,12 @@ def subject_detail(request: HttpRequest, person_id: int) -> HttpResponse:
     person = _subject_person(request, person_id)
     subject = subject_of(person)
     audit_personal_data_read(
-        actor=request.user, municipality=person.municipality, obj=person, fields=SUBJECT_FIELDS_SHOWN,
+        actor=request.user,
+        municipality=person.municipality,
+        obj=person,
+        fields=SUBJECT_FIELDS_SHOWN,
         request_id=getattr(request, "request_id", ""),
-    )  # fmt: skip
+    )
     events = events_of(subject, AuditEvent.objects.for_user(request.user, "audit"))
     page = Paginator(events, SUBJECT_PAGE_SIZE).get_page(request.GET.get("pagina"))
     rows = [_event_row(event) for event in page]
@@ -152,9 +155,12 @@ def subject_report(request: HttpRequest, person_id: int) -> HttpResponse:
     events = list(events_of(subject, AuditEvent.objects.for_user(request.user, "audit")))
     with transaction.atomic():
         audit_record(
-            actor=request.user, municipality=person.municipality, action=PERSONAL_DATA_EXPORT, obj=person,
+            actor=request.user,
+            municipality=person.municipality,
+            action=PERSONAL_DATA_EXPORT,
+            obj=person,
             after={"fields": list(SUBJECT_FIELDS_SHOWN), "events": len(events)},
-        )  # fmt: skip
+        )
     actor = getattr(request.user, "display_name", "") or request.user.get_username()
     content = subject_report_pdf(subject, events, generated_by=actor)
     response = HttpResponse(content, content_type="application/pdf")
@@ -205,10 +211,16 @@ def request_create(request: HttpRequest) -> HttpResponse:
         municipality = next(m for m in municipalities if m.ibge_code == data["municipality"])
         try:
             row = data_subject_request_create(
-                actor=request.user, municipality=municipality, requester_name=data["requester_name"],
-                requester_cpf=data["requester_cpf"], contact=data["contact"], kind=data["kind"],
-                description=data["description"], received_on=data["received_on"], as_of=timezone.localdate(),
-            )  # fmt: skip
+                actor=request.user,
+                municipality=municipality,
+                requester_name=data["requester_name"],
+                requester_cpf=data["requester_cpf"],
+                contact=data["contact"],
+                kind=data["kind"],
+                description=data["description"],
+                received_on=data["received_on"],
+                as_of=timezone.localdate(),
+            )
         except ValidationError as refusal:
             _attach(form, refusal)
         else:
@@ -236,22 +248,30 @@ def request_detail(request: HttpRequest, request_id: int) -> HttpResponse:
     if request.method == "POST" and can_change and form.is_valid():
         try:
             data_subject_request_update(
-                actor=request.user, request=row, status=form.cleaned_data["status"],
-                answer=form.cleaned_data["answer"], as_of=timezone.localdate(),
-            )  # fmt: skip
+                actor=request.user,
+                request=row,
+                status=form.cleaned_data["status"],
+                answer=form.cleaned_data["answer"],
+                as_of=timezone.localdate(),
+            )
         except ValidationError as refusal:
             _attach(form, refusal)
         else:
             messages.success(request, "Requerimento atualizado.")
             return redirect("audit:request_detail", request_id=row.pk)
     audit_personal_data_read(
-        actor=request.user, municipality=row.municipality, obj=row, fields=("requester_cpf", "contact"),
+        actor=request.user,
+        municipality=row.municipality,
+        obj=row,
+        fields=("requester_cpf", "contact"),
         request_id=getattr(request, "request_id", ""),
-    )  # fmt: skip
+    )
     context = {
-        "row": row, "form": form if can_change and not row.is_closed else None,
-        "late": row.is_late(timezone.localdate()), "cpf": format_cpf(row.requester_cpf),
-    }  # fmt: skip
+        "row": row,
+        "form": form if can_change and not row.is_closed else None,
+        "late": row.is_late(timezone.localdate()),
+        "cpf": format_cpf(row.requester_cpf),
+    }
     return _no_store(render(request, "audit/request_detail.html", context))
 
 

@@ -65,22 +65,40 @@ def _row(sanction: Sanction, as_of: dt.date) -> DebtRow:
     assert guide is not None and sanction.decided_final_on is not None  # the query selects only these
     document, kind = _document(guide.payer_document)
     return DebtRow(
-        debtor_name=guide.payer_name, debtor_document=document, debtor_kind=kind, case_number=case.number,
-        infraction_code=case.infraction_code, infraction_title=case.infraction_title,
-        origin=f"Multa por infração — auto de infração {case.number}", legal_basis=guide.legal_basis,
-        guide_number=guide.number, quantity=guide.quantity, unit=guide.get_unit_display(),
-        unit_value_brl=guide.unit_value_used, valuation_date=guide.valuation_date, amount_brl=guide.amount_brl,
-        infraction_date=timezone.localtime(case.occurred_at).date(), final_decision_date=sanction.decided_final_on,
-        guide_issued_on=guide.issued_on, due_on=guide.due_on, days_overdue=(as_of - guide.due_on).days,
-    )  # fmt: skip
+        debtor_name=guide.payer_name,
+        debtor_document=document,
+        debtor_kind=kind,
+        case_number=case.number,
+        infraction_code=case.infraction_code,
+        infraction_title=case.infraction_title,
+        origin=f"Multa por infração — auto de infração {case.number}",
+        legal_basis=guide.legal_basis,
+        guide_number=guide.number,
+        quantity=guide.quantity,
+        unit=guide.get_unit_display(),
+        unit_value_brl=guide.unit_value_used,
+        valuation_date=guide.valuation_date,
+        amount_brl=guide.amount_brl,
+        infraction_date=timezone.localtime(case.occurred_at).date(),
+        final_decision_date=sanction.decided_final_on,
+        guide_issued_on=guide.issued_on,
+        due_on=guide.due_on,
+        days_overdue=(as_of - guide.due_on).days,
+    )
 
 
 def _unpaid(municipality: Municipality, as_of: dt.date) -> QuerySet[Sanction]:
     """Final sanctions whose fine guide is still open after its due date, oldest due first."""
-    return Sanction.objects.filter(
-        case__municipality=municipality, state=SanctionState.FINAL, guide__status=GuideStatus.OPEN,
-        guide__due_on__lt=as_of,
-    ).select_related("case", "guide").order_by("guide__due_on", "pk")  # fmt: skip
+    return (
+        Sanction.objects.filter(
+            case__municipality=municipality,
+            state=SanctionState.FINAL,
+            guide__status=GuideStatus.OPEN,
+            guide__due_on__lt=as_of,
+        )
+        .select_related("case", "guide")
+        .order_by("guide__due_on", "pk")
+    )
 
 
 def unpaid_final_fines(municipality: Municipality, as_of: dt.date) -> list[DebtRow]:
@@ -114,10 +132,17 @@ def to_csv(rows: list[DebtRow]) -> str:
 
 def to_json(rows: list[DebtRow], municipality: Municipality, as_of: dt.date) -> str:
     payload = {
-        "municipality": {"ibge_code": municipality.ibge_code, "name": municipality.name, "uf": municipality.uf},
-        "as_of": as_of.isoformat(), "count": len(rows),
+        "municipality": {
+            "ibge_code": municipality.ibge_code,
+            "name": municipality.name,
+            "uf": municipality.uf,
+        },
+        "as_of": as_of.isoformat(),
+        "count": len(rows),
         "total_brl": str(sum((row.amount_brl for row in rows), Decimal("0.00"))),
-        "debts": [{key: _text(value) if value is not None else None for key, value in asdict(row).items()}
-                  for row in rows],
-    }  # fmt: skip
+        "debts": [
+            {key: _text(value) if value is not None else None for key, value in asdict(row).items()}
+            for row in rows
+        ],
+    }
     return json.dumps(payload, ensure_ascii=False, indent=2)

@@ -26,11 +26,17 @@ def _queue_card(ctx: CardContext, action: str, order: int) -> Card | None:
     )
     overdue = rows.filter(judgment_deadline__lt=ctx.today).count()
     return Card(
-        key=f"queue_{instance}", title=title, order=order,
-        items=(CardItem("Aguardando julgamento", rows.count()), CardItem("Prazo de julgamento vencido", overdue)),
+        key=f"queue_{instance}",
+        title=title,
+        order=order,
+        items=(
+            CardItem("Aguardando julgamento", rows.count()),
+            CardItem("Prazo de julgamento vencido", overdue),
+        ),
         link_url=reverse("dueprocess:queue", args=[ctx.municipality.ibge_code, instance]),
-        link_label="Abrir a fila", empty_message="Nenhum recurso aguardando julgamento.",
-    )  # fmt: skip
+        link_label="Abrir a fila",
+        empty_message="Nenhum recurso aguardando julgamento.",
+    )
 
 
 @register_card
@@ -49,8 +55,11 @@ def active_debt_card(ctx: CardContext) -> Card | None:
         return None
     rows = unpaid_final_fines(ctx.municipality, ctx.today)
     return Card(
-        key="active_debt", title="Multas vencidas (dívida ativa)", order=55,
+        key="active_debt",
+        title="Multas vencidas (dívida ativa)",
+        order=55,
         items=(CardItem("Multas definitivas não pagas e vencidas", len(rows)),),
         link_url=reverse("dueprocess:active_debt", args=[ctx.municipality.ibge_code]),
-        link_label="Exportar para inscrição", empty_message="Nenhuma multa vencida.",
-    )  # fmt: skip
+        link_label="Exportar para inscrição",
+        empty_message="Nenhuma multa vencida.",
+    )

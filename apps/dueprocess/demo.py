@@ -81,16 +81,31 @@ def _seeded(municipality: Municipality) -> bool:
 def _case(municipality: Municipality, staff: Staff, plate: str, code: str, drawn: dt.date) -> InfractionCase:
     occurred = dt.datetime.combine(drawn, dt.time(7, 10), tzinfo=timezone.get_current_timezone())
     details = AutoDetails(
-        infraction_code=code, plate=plate, occurred_at=occurred, place="Av. das Escolas, 200",
-        description="Constatado na fiscalização de rotina.", agent_registration="FISC-0042",
-    )  # fmt: skip
-    return case_open(municipality=municipality, actor=staff.agent, details=details,
-                     recorded_at=occurred + dt.timedelta(hours=1))  # fmt: skip
+        infraction_code=code,
+        plate=plate,
+        occurred_at=occurred,
+        place="Av. das Escolas, 200",
+        description="Constatado na fiscalização de rotina.",
+        agent_registration="FISC-0042",
+    )
+    return case_open(
+        municipality=municipality,
+        actor=staff.agent,
+        details=details,
+        recorded_at=occurred + dt.timedelta(hours=1),
+    )
 
 
 def _notify(case: InfractionCase, staff: Staff, on: dt.date, purpose: str, today: dt.date) -> None:
-    notice_send(case=case, actor=staff.agent, purpose=purpose, channel=NoticeChannel.IN_PERSON, sent_on=on,
-                as_of=today, signature_name="Autuado (demonstração)")  # fmt: skip
+    notice_send(
+        case=case,
+        actor=staff.agent,
+        purpose=purpose,
+        channel=NoticeChannel.IN_PERSON,
+        sent_on=on,
+        as_of=today,
+        signature_name="Autuado (demonstração)",
+    )
 
 
 def _file(case: InfractionCase, staff: Staff, instance: str, on: dt.date, today: dt.date) -> Appeal:
@@ -103,8 +118,15 @@ def _judge(appeal: Appeal, staff: Staff, verdict: str, on: dt.date, today: dt.da
     ``judgment``), the demonstration picks the legal minimum."""
     actor = staff.judge if appeal.instance == Instance.FIRST else staff.board
     chosen = {choice.key: str(choice.minimum) for choice in judgment_choices(appeal.case, today)}
-    appeal_judge(appeal=appeal, verdict=verdict, reasoning="Fundamentação de demonstração.", decided_on=on,
-                 actor=actor, as_of=today, chosen=chosen)  # fmt: skip
+    appeal_judge(
+        appeal=appeal,
+        verdict=verdict,
+        reasoning="Fundamentação de demonstração.",
+        decided_on=on,
+        actor=actor,
+        as_of=today,
+        chosen=chosen,
+    )
 
 
 def _seed(municipality: Municipality, staff: Staff, permit: Permit, regime: str, today: dt.date) -> None:
@@ -203,5 +225,12 @@ def _pay_if_charged(case: InfractionCase, staff: Staff, paid_on: dt.date, today:
     if sanction is None or not sanction.has_fine:
         return
     guide = fine_issue(sanction=sanction, actor=staff.finance, as_of=paid_on)
-    payment_register(actor=staff.finance, guide=guide, paid_on=paid_on, amount_brl=guide.amount_brl, method="pix",
-                     reference="DEMO-PIX", as_of=today)  # fmt: skip
+    payment_register(
+        actor=staff.finance,
+        guide=guide,
+        paid_on=paid_on,
+        amount_brl=guide.amount_brl,
+        method="pix",
+        reference="DEMO-PIX",
+        as_of=today,
+    )

@@ -91,8 +91,9 @@ def sanction_condemn_first(
     if proceeding(case.regime_id).fine_due_on_first_condemnation is None:
         return
     decision = lawbridge.sanction(case, None, as_of)
-    sanction = Sanction(case=case, operator=case.operator, state=SanctionState.AWAITING_APPEAL,
-                        condemned_on=condemned_on)  # fmt: skip
+    sanction = Sanction(
+        case=case, operator=case.operator, state=SanctionState.AWAITING_APPEAL, condemned_on=condemned_on
+    )
     _fill(sanction, decision, case.regime_id)
     sanction.save()
     case_event_add(
@@ -103,8 +104,13 @@ def sanction_condemn_first(
         note=f"Penalidade (cabe recurso): {sanction.penalty_text}",
         data={"sanction_id": sanction.pk},
     )
-    audit_record(actor=actor, municipality=case.municipality, action="sanction.condemn", obj=sanction,
-                 after=sanction.audit_snapshot())  # fmt: skip
+    audit_record(
+        actor=actor,
+        municipality=case.municipality,
+        action="sanction.condemn",
+        obj=sanction,
+        after=sanction.audit_snapshot(),
+    )
 
 
 @transaction.atomic
@@ -129,10 +135,22 @@ def case_finalize(
     sanction.effects = effects.apply(sanction=sanction, case=row, actor=actor, as_of=as_of)
     sanction.save(update_fields=["effects", "ban", "updated_at"])
     note = sanction.penalty_text if decision.outcome == "penalty" else "Sem penalidade municipal"
-    case_event_add(case=row, kind=EventKind.SANCTION_APPLIED, actor=actor, on=final_on,
-                   note=f"Decisão definitiva: {note}", data={"sanction_id": sanction.pk})  # fmt: skip
-    audit_record(actor=actor, municipality=row.municipality, action="sanction.final", obj=sanction, before=before,
-                 after={**sanction.audit_snapshot(), "effects": sanction.effects})  # fmt: skip
+    case_event_add(
+        case=row,
+        kind=EventKind.SANCTION_APPLIED,
+        actor=actor,
+        on=final_on,
+        note=f"Decisão definitiva: {note}",
+        data={"sanction_id": sanction.pk},
+    )
+    audit_record(
+        actor=actor,
+        municipality=row.municipality,
+        action="sanction.final",
+        obj=sanction,
+        before=before,
+        after={**sanction.audit_snapshot(), "effects": sanction.effects},
+    )
     return sanction
 
 
@@ -158,17 +176,29 @@ def case_finalize_unappealed(*, case: InfractionCase, actor: Any, as_of: dt.date
     if actor is not None and not user_can(actor, row.municipality.pk, "dueprocess.sanction", "change"):
         raise refuse("state", f"Decisão definitiva: você não pode declará-la em {row.municipality}.")
     if row.state not in LAPSING:
-        raise refuse("state", f"O auto {row.number} está «{row.get_state_display()}»: não cabe declarar a "
-                              "decisão definitiva por falta de recurso.")  # fmt: skip
+        raise refuse(
+            "state",
+            f"O auto {row.number} está «{row.get_state_display()}»: não cabe declarar a "
+            "decisão definitiva por falta de recurso.",
+        )
     deadline = lapse_deadline(row, as_of)
     if deadline is None:
-        raise refuse("state", "Decisão definitiva: sem a ciência do autuado (ou sem prazo de recurso na lei), o "
-                              "prazo de recurso não começou a correr.")  # fmt: skip
+        raise refuse(
+            "state",
+            "Decisão definitiva: sem a ciência do autuado (ou sem prazo de recurso na lei), o "
+            "prazo de recurso não começou a correr.",
+        )
     if as_of <= deadline:
         raise refuse("state", f"Decisão definitiva: o prazo de recurso corre até {deadline:%d/%m/%Y}.")
     final_on = deadline + dt.timedelta(days=1)
-    row = case_move(case=row, to=CaseState.FINAL, allowed=tuple(LAPSING), actor=actor, on=final_on,
-                    note=f"Sem recurso até {deadline:%d/%m/%Y}: decisão definitiva")  # fmt: skip
+    row = case_move(
+        case=row,
+        to=CaseState.FINAL,
+        allowed=tuple(LAPSING),
+        actor=actor,
+        on=final_on,
+        note=f"Sem recurso até {deadline:%d/%m/%Y}: decisão definitiva",
+    )
     return case_finalize(
         case=row, final_on=final_on, reason=FinalityReason.NO_APPEAL, actor=actor, as_of=as_of
     )
@@ -193,8 +223,14 @@ def sanction_annul(
     sanction.save(update_fields=["state", "updated_at"])
     _undo_fine(sanction, case, actor, as_of, reason, ground)
     effects.lift_case_effects(case=case, actor=actor, as_of=as_of, reason=reason)
-    audit_record(actor=actor, municipality=case.municipality, action="sanction.annul", obj=sanction, before=before,
-                 after=sanction.audit_snapshot())  # fmt: skip
+    audit_record(
+        actor=actor,
+        municipality=case.municipality,
+        action="sanction.annul",
+        obj=sanction,
+        before=before,
+        after=sanction.audit_snapshot(),
+    )
     return sanction
 
 
@@ -218,6 +254,11 @@ def _undo_fine(
         reason=f"{ground}: multa do auto {case.number} devolvida",
         as_of=as_of,
     )
-    case_event_add(case=case, kind=EventKind.REFUND_DUE, actor=actor, on=as_of,
-                   note=f"Restituição de {brl(refund.amount_brl)} por transferência bancária (guia {guide.number})",
-                   data={"refund_id": refund.pk})  # fmt: skip
+    case_event_add(
+        case=case,
+        kind=EventKind.REFUND_DUE,
+        actor=actor,
+        on=as_of,
+        note=f"Restituição de {brl(refund.amount_brl)} por transferência bancária (guia {guide.number})",
+        data={"refund_id": refund.pk},
+    )

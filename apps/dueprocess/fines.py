@@ -26,8 +26,12 @@ from apps.tenancy.querysets import user_can
 from apps.web.refusals import refuse
 
 SANCTION = "dueprocess.sanction"
-DECISION_NOTICES = (NoticePurpose.FIRST_DECISION, NoticePurpose.SECOND_DECISION, NoticePurpose.FINAL_DECISION,
-                    NoticePurpose.PAYMENT)  # fmt: skip
+DECISION_NOTICES = (
+    NoticePurpose.FIRST_DECISION,
+    NoticePurpose.SECOND_DECISION,
+    NoticePurpose.FINAL_DECISION,
+    NoticePurpose.PAYMENT,
+)
 
 
 def decision_notice_ciencia(sanction: Sanction) -> dt.date | None:
@@ -62,19 +66,43 @@ def fine_issue(*, sanction: Sanction, actor: Any, as_of: dt.date) -> PaymentGuid
     ciencia = _check_chargeable(row)
     due = lawbridge.payment_deadline(case, ciencia, as_of)
     name, document = payer(case)
-    charge = Charge(quantity=row.fine_quantity, unit=row.fine_unit, cite=case.infraction_cite,
-                    description=f"Multa — auto de infração {case.number}", auto_date=case.drawn_on)  # fmt: skip
-    guide = guide_issue(actor=actor, municipality=case.municipality, regime_id=case.regime_id, charge=charge,
-                        payer_name=name, payer_document=document, origin_type=OriginType.FINE, origin_id=row.pk,
-                        fact_date=lawbridge.infraction_date(case), as_of=as_of,
-                        due_on=due.end if due else None)  # fmt: skip
+    charge = Charge(
+        quantity=row.fine_quantity,
+        unit=row.fine_unit,
+        cite=case.infraction_cite,
+        description=f"Multa — auto de infração {case.number}",
+        auto_date=case.drawn_on,
+    )
+    guide = guide_issue(
+        actor=actor,
+        municipality=case.municipality,
+        regime_id=case.regime_id,
+        charge=charge,
+        payer_name=name,
+        payer_document=document,
+        origin_type=OriginType.FINE,
+        origin_id=row.pk,
+        fact_date=lawbridge.infraction_date(case),
+        as_of=as_of,
+        due_on=due.end if due else None,
+    )
     row.guide = guide
     row.save(update_fields=["guide", "updated_at"])
-    case_event_add(case=case, kind=EventKind.FINE_ISSUED, actor=actor, on=as_of,
-                   note=f"Guia {guide.number}: {brl(guide.amount_brl)}, vence em {guide.due_on:%d/%m/%Y}",
-                   data={"guide_id": guide.pk})  # fmt: skip
-    audit_record(actor=actor, municipality=case.municipality, action="sanction.fine_issue", obj=row,
-                 after={**row.audit_snapshot(), "guide": guide.number})  # fmt: skip
+    case_event_add(
+        case=case,
+        kind=EventKind.FINE_ISSUED,
+        actor=actor,
+        on=as_of,
+        note=f"Guia {guide.number}: {brl(guide.amount_brl)}, vence em {guide.due_on:%d/%m/%Y}",
+        data={"guide_id": guide.pk},
+    )
+    audit_record(
+        actor=actor,
+        municipality=case.municipality,
+        action="sanction.fine_issue",
+        obj=row,
+        after={**row.audit_snapshot(), "guide": guide.number},
+    )
     return guide
 
 
@@ -92,8 +120,11 @@ def _check_chargeable(sanction: Sanction) -> dt.date:
         raise refuse("guide", f"Guia da multa: já emitida (guia {sanction.guide.number}).")
     ciencia = decision_notice_ciencia(sanction)
     if ciencia is None:
-        raise refuse("guide", "Guia da multa: notifique antes o autuado da decisão que manteve a penalidade; o "
-                              "prazo de pagamento conta da ciência dessa notificação.")  # fmt: skip
+        raise refuse(
+            "guide",
+            "Guia da multa: notifique antes o autuado da decisão que manteve a penalidade; o "
+            "prazo de pagamento conta da ciência dessa notificação.",
+        )
     return ciencia
 
 

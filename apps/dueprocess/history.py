@@ -21,16 +21,20 @@ def _prior(row: Sanction) -> PriorSanction:
     assert row.decided_final_on is not None  # final sanctions always carry it
     kinds = tuple(dict.fromkeys(str(p.get("kind")) for p in row.penalties if p.get("kind")))
     return PriorSanction(
-        infraction_code=row.case.infraction_code, infraction_date=timezone.localtime(row.case.occurred_at).date(),
-        final_on=row.decided_final_on, penalties=kinds, suspension_days=row.suspension_days,
-    )  # fmt: skip
+        infraction_code=row.case.infraction_code,
+        infraction_date=timezone.localtime(row.case.occurred_at).date(),
+        final_on=row.decided_final_on,
+        penalties=kinds,
+        suspension_days=row.suspension_days,
+    )
 
 
 def operator_history(
     operator: Any, as_of: dt.date, exclude_case: int | None = None
 ) -> tuple[PriorSanction, ...]:
-    rows = Sanction.objects.filter(operator=operator, state=SanctionState.FINAL, outcome="penalty",
-                                   decided_final_on__lte=as_of).select_related("case")  # fmt: skip
+    rows = Sanction.objects.filter(
+        operator=operator, state=SanctionState.FINAL, outcome="penalty", decided_final_on__lte=as_of
+    ).select_related("case")
     if exclude_case is not None:
         rows = rows.exclude(case_id=exclude_case)
     return tuple(_prior(row) for row in rows.order_by("decided_final_on", "pk"))

@@ -25,11 +25,18 @@ def _appeal_items(appeal: Appeal) -> list[TimelineItem]:
     items = []
     if appeal.instance != "first" and appeal.deadline:
         # The first-instance deadline is enforcement's own mark; the later ones are drawn here.
-        items.append(TimelineItem(on=appeal.deadline, label=f"Prazo: {label}", deadline=True,
-                                  done_on=appeal.filed_on))  # fmt: skip
+        items.append(
+            TimelineItem(on=appeal.deadline, label=f"Prazo: {label}", deadline=True, done_on=appeal.filed_on)
+        )
     if appeal.judgment_deadline:
-        items.append(TimelineItem(on=appeal.judgment_deadline, label=f"Prazo de julgamento: {label}", deadline=True,
-                                  done_on=judgment.decided_on if judgment else None))  # fmt: skip
+        items.append(
+            TimelineItem(
+                on=appeal.judgment_deadline,
+                label=f"Prazo de julgamento: {label}",
+                deadline=True,
+                done_on=judgment.decided_on if judgment else None,
+            )
+        )
     return items
 
 
@@ -54,8 +61,14 @@ def _sanction_items(sanction: Sanction) -> list[TimelineItem]:
     guide = sanction.guide
     if guide is not None:
         paid = getattr(guide, "payment", None)
-        items.append(TimelineItem(on=guide.due_on, label=f"Vencimento da multa (guia {guide.number})", deadline=True,
-                                  done_on=paid.paid_on if paid else None))  # fmt: skip
+        items.append(
+            TimelineItem(
+                on=guide.due_on,
+                label=f"Vencimento da multa (guia {guide.number})",
+                deadline=True,
+                done_on=paid.paid_on if paid else None,
+            )
+        )
     return items
 
 

@@ -35,8 +35,13 @@ class Deadline:
 
 def _deadline(case: CaseRow, question: str, facts: DeadlineFacts, as_of: dt.date) -> Deadline | None:
     try:
-        decision = engine.evaluate(municipality=case.municipality, question=question, facts=facts, as_of=as_of,
-                                   regime_id=case.regime_id)  # fmt: skip
+        decision = engine.evaluate(
+            municipality=case.municipality,
+            question=question,
+            facts=facts,
+            as_of=as_of,
+            regime_id=case.regime_id,
+        )
     except (QuestionNotApplicableError, MissingFactError, InvalidFactError):
         return None
     end = decision.result.get("end")
@@ -98,20 +103,31 @@ def judged_quantities(case: CaseRow) -> dict[str, Decimal]:
 
 def sanction_facts(case: CaseRow, decided_final_on: dt.date | None, as_of: dt.date) -> InfractionCase:
     return InfractionCase(
-        code=case.infraction_code, date=infraction_date(case), operator=_operator(case, as_of),
-        already_punished_as_traffic_only=case.already_punished_as_traffic_only, decided_final_on=decided_final_on,
-        auto_date=case.drawn_on, guide_issue_date=as_of, committed_by=_committed_by(case),
-        auto_omissions=tuple(case.auto_omissions), regularized_by=regularized_by(case),
+        code=case.infraction_code,
+        date=infraction_date(case),
+        operator=_operator(case, as_of),
+        already_punished_as_traffic_only=case.already_punished_as_traffic_only,
+        decided_final_on=decided_final_on,
+        auto_date=case.drawn_on,
+        guide_issue_date=as_of,
+        committed_by=_committed_by(case),
+        auto_omissions=tuple(case.auto_omissions),
+        regularized_by=regularized_by(case),
         judged=judged_quantities(case),
-    )  # fmt: skip
+    )
 
 
 def sanction(case: CaseRow, decided_final_on: dt.date | None, as_of: dt.date) -> Decision:
     """The engine's penalty for the case; a Portuguese ValidationError when the law cannot decide it."""
     facts = sanction_facts(case, decided_final_on, as_of)
     try:
-        return engine.evaluate(municipality=case.municipality, question="sanction", facts=facts, as_of=as_of,
-                               regime_id=case.regime_id)  # fmt: skip
+        return engine.evaluate(
+            municipality=case.municipality,
+            question="sanction",
+            facts=facts,
+            as_of=as_of,
+            regime_id=case.regime_id,
+        )
     except LawcodeError as error:
         raise ValidationError(
             {"sanction": f"Penalidade: a lei não permite calculá-la — {error.message_pt}"}

@@ -11,7 +11,7 @@ register_menu_entry(
         model_label="dueprocess.appeal",
         action="judge_first",
         url=lambda m: reverse("dueprocess:queue", args=[m.ibge_code, Instance.FIRST]),
-    )  # fmt: skip
+    )
 )
 register_menu_entry(
     MenuEntry(
@@ -21,7 +21,7 @@ register_menu_entry(
         model_label="dueprocess.appeal",
         action="judge_second",
         url=lambda m: reverse("dueprocess:queue", args=[m.ibge_code, Instance.SECOND]),
-    )  # fmt: skip
+    )
 )
 register_menu_entry(
     MenuEntry(
@@ -31,5 +31,5 @@ register_menu_entry(
         model_label="dueprocess.sanction",
         action="export",
         url=lambda m: reverse("dueprocess:active_debt", args=[m.ibge_code]),
-    )  # fmt: skip
+    )
 )

@@ -35,8 +35,11 @@ class AppealQuerySet(CaseChildQuerySet):
 
     def queue(self, instance: str) -> AppealQuerySet:
         """Pending appeals of one instance, the nearest judgment deadline first (none: after every dated one)."""
-        rows = self.pending().filter(instance=instance).select_related("case", "case__operator__person",
-                                                                       "case__operator__company")  # fmt: skip
+        rows = (
+            self.pending()
+            .filter(instance=instance)
+            .select_related("case", "case__operator__person", "case__operator__company")
+        )
         return rows.order_by(models.F("judgment_deadline").asc(nulls_last=True), "filed_on", "pk")
 
 
@@ -54,9 +57,13 @@ class Appeal(models.Model):
         "meio", max_length=8, choices=FilingChannel.choices, default=FilingChannel.PAPER
     )
     filed_by_staff = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
         verbose_name="protocolado por",
-    )  # fmt: skip
+    )
     filed_by_portal = models.BooleanField("protocolado pelo autorizatário no portal", default=False)
     appellant_name = models.CharField("recorrente", max_length=200)
     text = models.TextField("razões")
@@ -81,9 +88,14 @@ class Appeal(models.Model):
 
     def audit_snapshot(self) -> dict[str, Any]:
         return {
-            "case_id": self.case_id, "instance": self.instance, "filed_on": self.filed_on, "channel": self.channel,
-            "deadline": self.deadline, "late": self.late, "judgment_deadline": self.judgment_deadline,
-        }  # fmt: skip
+            "case_id": self.case_id,
+            "instance": self.instance,
+            "filed_on": self.filed_on,
+            "channel": self.channel,
+            "deadline": self.deadline,
+            "late": self.late,
+            "judgment_deadline": self.judgment_deadline,
+        }
 
 
 class Judgment(models.Model):
@@ -171,9 +183,13 @@ class Sanction(models.Model):
     ban_until = models.DateField("impedimento até", null=True, blank=True)
     effects = models.JSONField("efeitos aplicados", default=list, blank=True)
     guide = models.OneToOneField(
-        "finance.PaymentGuide", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        "finance.PaymentGuide",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
         verbose_name="guia da multa",
-    )  # fmt: skip
+    )
     ban = models.ForeignKey("registry.Ban", on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     created_at = models.DateTimeField("registrado em", auto_now_add=True)
     updated_at = models.DateTimeField("atualizado em", auto_now=True)
@@ -195,12 +211,19 @@ class Sanction(models.Model):
 
     def audit_snapshot(self) -> dict[str, Any]:
         return {
-            "case_id": self.case_id, "state": self.state, "outcome": self.outcome, "penalties": self.penalty_text,
-            "decided_final_on": self.decided_final_on, "fine_quantity": self.fine_quantity,
-            "fine_unit": self.fine_unit, "suspension_start": self.suspension_start,
-            "suspension_end": self.suspension_end, "cassation": self.cassation, "ban_until": self.ban_until,
+            "case_id": self.case_id,
+            "state": self.state,
+            "outcome": self.outcome,
+            "penalties": self.penalty_text,
+            "decided_final_on": self.decided_final_on,
+            "fine_quantity": self.fine_quantity,
+            "fine_unit": self.fine_unit,
+            "suspension_start": self.suspension_start,
+            "suspension_end": self.suspension_end,
+            "cassation": self.cassation,
+            "ban_until": self.ban_until,
             "guide_id": self.guide_id,
-        }  # fmt: skip
+        }
 
 
 def attachment_path(attachment: AppealAttachment, filename: str) -> str:

@@ -26,10 +26,13 @@ def sanction_findings(sanction: Sanction) -> list[dict[str, Any]]:
 def decision_findings(decision: dict[str, Any]) -> list[dict[str, Any]]:
     """A stored Decision's findings (``Decision.to_dict()``), each with its citations rendered."""
     return [
-        {"message": f.get("message", ""), "status": f.get("status", ""),
-         "cites": "; ".join(c.get("text", "") for c in f.get("citations", []))}
+        {
+            "message": f.get("message", ""),
+            "status": f.get("status", ""),
+            "cites": "; ".join(c.get("text", "") for c in f.get("citations", [])),
+        }
         for f in decision.get("findings", [])
-    ]  # fmt: skip
+    ]
 
 
 def case_effects(case: InfractionCase) -> list[Effect]:

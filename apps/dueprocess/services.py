@@ -51,9 +51,17 @@ JUDGING_ACTION = {Instance.FIRST: JUDGE_FIRST, Instance.SECOND: JUDGE_SECOND}
 
 @transaction.atomic
 def appeal_file(
-    *, case: InfractionCase, instance: str, filed_on: dt.date, text: str, actor: Any, as_of: dt.date,
-    via_portal: bool = False, appellant_name: str = "", attachments: Sequence[UploadedFile] = (),
-) -> Appeal:  # fmt: skip
+    *,
+    case: InfractionCase,
+    instance: str,
+    filed_on: dt.date,
+    text: str,
+    actor: Any,
+    as_of: dt.date,
+    via_portal: bool = False,
+    appellant_name: str = "",
+    attachments: Sequence[UploadedFile] = (),
+) -> Appeal:
     """Register a defence or an appeal. The operator portal calls it with ``via_portal=True`` (its own login
     identifies the operator); staff filings need the protocol role."""
     row = locked_case(case)
@@ -69,17 +77,34 @@ def appeal_file(
         raise refuse("instance", _twice_message(row, instance)) from None
     for info in checked:
         _store_attachment(appeal, info)
-    case_move(case=row, to=MOVES_TO[Instance(instance)], allowed=FILABLE_FROM[Instance(instance)], actor=actor,
-              on=filed_on, event=EventKind.APPEAL_FILED, note=_filing_note(appeal),
-              data={"appeal_id": appeal.pk, "late": appeal.late})  # fmt: skip
-    audit_record(actor=actor, municipality=row.municipality, action="appeal.file", obj=appeal,
-                 after={**appeal.audit_snapshot(), "attachments": [info.sha256 for info in checked]})  # fmt: skip
+    case_move(
+        case=row,
+        to=MOVES_TO[Instance(instance)],
+        allowed=FILABLE_FROM[Instance(instance)],
+        actor=actor,
+        on=filed_on,
+        event=EventKind.APPEAL_FILED,
+        note=_filing_note(appeal),
+        data={"appeal_id": appeal.pk, "late": appeal.late},
+    )
+    audit_record(
+        actor=actor,
+        municipality=row.municipality,
+        action="appeal.file",
+        obj=appeal,
+        after={**appeal.audit_snapshot(), "attachments": [info.sha256 for info in checked]},
+    )
     return appeal
 
 
 def _store_attachment(appeal: Appeal, info: CheckedUpload) -> AppealAttachment:
-    row = AppealAttachment(appeal=appeal, content_type=info.content_type, extension=info.extension,
-                           size_bytes=info.size, sha256=info.sha256)  # fmt: skip
+    row = AppealAttachment(
+        appeal=appeal,
+        content_type=info.content_type,
+        extension=info.extension,
+        size_bytes=info.size,
+        sha256=info.sha256,
+    )
     attach_after_commit(row.file, f"anexo{info.extension}", info.content)
     row.save()
     return row
@@ -88,8 +113,10 @@ def _store_attachment(appeal: Appeal, info: CheckedUpload) -> AppealAttachment:
 def _twice_message(case: InfractionCase, instance: str) -> str:
     first = Appeal.objects.filter(case=case, instance=instance).first()
     when = f" em {first.filed_on:%d/%m/%Y}" if first else ""
-    return (f"{instance_label(case.regime_id, instance)}: já protocolado{when} para o auto {case.number}; "
-            "não se recorre duas vezes na mesma instância.")  # fmt: skip
+    return (
+        f"{instance_label(case.regime_id, instance)}: já protocolado{when} para o auto {case.number}; "
+        "não se recorre duas vezes na mesma instância."
+    )
 
 
 def _check_filing(case: InfractionCase, instance: str, filed_on: dt.date, text: str, as_of: dt.date) -> None:
@@ -98,8 +125,11 @@ def _check_filing(case: InfractionCase, instance: str, filed_on: dt.date, text: 
     if Appeal.objects.filter(case=case, instance=instance).exists():
         raise refuse("instance", _twice_message(case, instance))
     if case.state not in FILABLE_FROM[Instance(instance)]:
-        raise refuse("instance", f"{instance_label(case.regime_id, instance)}: o auto {case.number} está "
-                                 f"«{case.get_state_display()}».")  # fmt: skip
+        raise refuse(
+            "instance",
+            f"{instance_label(case.regime_id, instance)}: o auto {case.number} está "
+            f"«{case.get_state_display()}».",
+        )
     if filed_on > as_of:
         raise refuse("filed_on", f"Data do protocolo: não pode ser posterior a {as_of:%d/%m/%Y}.")
     if filed_on < case.drawn_on:
@@ -126,22 +156,35 @@ def counts_from(case: InfractionCase, instance: str) -> dt.date | None:
 
 
 def _build_appeal(
-    case: InfractionCase, instance: str, filed_on: dt.date, text: str, actor: Any, via_portal: bool,
-    appellant_name: str, as_of: dt.date,
-) -> Appeal:  # fmt: skip
+    case: InfractionCase,
+    instance: str,
+    filed_on: dt.date,
+    text: str,
+    actor: Any,
+    via_portal: bool,
+    appellant_name: str,
+    as_of: dt.date,
+) -> Appeal:
     start = counts_from(case, instance)
     deadline = lawbridge.appeal_deadline(case, instance, start, as_of) if start else None
     judging = lawbridge.judgment_deadline(case, instance, filed_on, as_of)
     staff = actor if not via_portal and getattr(actor, "is_authenticated", False) else None
     return Appeal(
-        case=case, instance=instance, filed_on=filed_on, text=text.strip(), filed_by_staff=staff,
-        filed_by_portal=via_portal, channel=FilingChannel.PORTAL if via_portal else FilingChannel.PAPER,
-        appellant_name=(appellant_name.strip() or _appellant(case))[:200], counts_from=start,
-        deadline=deadline.end if deadline else None, deadline_decision=deadline.decision if deadline else {},
+        case=case,
+        instance=instance,
+        filed_on=filed_on,
+        text=text.strip(),
+        filed_by_staff=staff,
+        filed_by_portal=via_portal,
+        channel=FilingChannel.PORTAL if via_portal else FilingChannel.PAPER,
+        appellant_name=(appellant_name.strip() or _appellant(case))[:200],
+        counts_from=start,
+        deadline=deadline.end if deadline else None,
+        deadline_decision=deadline.decision if deadline else {},
         late=bool(deadline and filed_on > deadline.end),
         judgment_deadline=judging.end if judging else None,
         judgment_deadline_decision=judging.decision if judging else {},
-    )  # fmt: skip
+    )
 
 
 def _appellant(case: InfractionCase) -> str:
@@ -153,8 +196,10 @@ def _appellant(case: InfractionCase) -> str:
 def _filing_note(appeal: Appeal) -> str:
     label = instance_label(appeal.case.regime_id, appeal.instance)
     if appeal.late and appeal.deadline:
-        return (f"{label} protocolado em {appeal.filed_on:%d/%m/%Y}, FORA DO PRAZO (prazo até "
-                f"{appeal.deadline:%d/%m/%Y}); a autoridade decidirá se o conhece.")  # fmt: skip
+        return (
+            f"{label} protocolado em {appeal.filed_on:%d/%m/%Y}, FORA DO PRAZO (prazo até "
+            f"{appeal.deadline:%d/%m/%Y}); a autoridade decidirá se o conhece."
+        )
     if appeal.deadline is None:
         return f"{label} protocolado em {appeal.filed_on:%d/%m/%Y} (prazo não calculável: sem ciência registrada)."
     return f"{label} protocolado em {appeal.filed_on:%d/%m/%Y}, no prazo (até {appeal.deadline:%d/%m/%Y})."
@@ -262,11 +307,22 @@ def appeal_judge(
     _check_judgment(row, verdict, reasoning, decided_on, as_of)
     fixed = _check_choices(judgment_choices(case, as_of), chosen or {}) if verdict in CONDEMNING else {}
     judgment = Judgment.objects.create(
-        appeal=row, decided_on=decided_on, verdict=verdict, reasoning=reasoning.strip(), decided_by=actor,
-        decided_by_name=actor_name(actor), role=role, chosen=fixed,
-    )  # fmt: skip
-    audit_record(actor=actor, municipality=case.municipality, action="appeal.judge", obj=judgment,
-                 after=judgment.audit_snapshot())  # fmt: skip
+        appeal=row,
+        decided_on=decided_on,
+        verdict=verdict,
+        reasoning=reasoning.strip(),
+        decided_by=actor,
+        decided_by_name=actor_name(actor),
+        role=role,
+        chosen=fixed,
+    )
+    audit_record(
+        actor=actor,
+        municipality=case.municipality,
+        action="appeal.judge",
+        obj=judgment,
+        after=judgment.audit_snapshot(),
+    )
     _after_judgment(case, row, judgment, actor, as_of)
     return judgment
 
@@ -296,18 +352,43 @@ def _after_judgment(
     note = f"{instance_label(case.regime_id, appeal.instance)}: {judgment.get_verdict_display()}"
     on, data = judgment.decided_on, {"judgment_id": judgment.pk}
     if judgment.verdict not in CONDEMNING:
-        case = case_move(case=case, to=CaseState.CANCELLED, allowed=(MOVES_TO[Instance(appeal.instance)],),
-                         actor=actor, on=on, event=EventKind.JUDGED, note=note, data=data)  # fmt: skip
+        case = case_move(
+            case=case,
+            to=CaseState.CANCELLED,
+            allowed=(MOVES_TO[Instance(appeal.instance)],),
+            actor=actor,
+            on=on,
+            event=EventKind.JUDGED,
+            note=note,
+            data=data,
+        )
         finality.sanction_annul(case=case, actor=actor, as_of=as_of, reason=note)
         return
     if appeal.instance == proceeding(case.regime_id).last_instance():
-        case_move(case=case, to=CaseState.FINAL, allowed=(MOVES_TO[Instance(appeal.instance)],), actor=actor,
-                  on=on, event=EventKind.JUDGED, note=note, data=data)  # fmt: skip
-        finality.case_finalize(case=case, final_on=on, reason=finality.FinalityReason.LAST_INSTANCE,
-                               actor=actor, as_of=as_of)  # fmt: skip
+        case_move(
+            case=case,
+            to=CaseState.FINAL,
+            allowed=(MOVES_TO[Instance(appeal.instance)],),
+            actor=actor,
+            on=on,
+            event=EventKind.JUDGED,
+            note=note,
+            data=data,
+        )
+        finality.case_finalize(
+            case=case, final_on=on, reason=finality.FinalityReason.LAST_INSTANCE, actor=actor, as_of=as_of
+        )
         return
-    case = case_move(case=case, to=CaseState.JUDGED_FIRST, allowed=(CaseState.IN_DEFENCE,), actor=actor, on=on,
-                     event=EventKind.JUDGED, note=note, data=data)  # fmt: skip
+    case = case_move(
+        case=case,
+        to=CaseState.JUDGED_FIRST,
+        allowed=(CaseState.IN_DEFENCE,),
+        actor=actor,
+        on=on,
+        event=EventKind.JUDGED,
+        note=note,
+        data=data,
+    )
     finality.sanction_condemn_first(case=case, condemned_on=on, actor=actor, as_of=as_of)
 
 

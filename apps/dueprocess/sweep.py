@@ -62,9 +62,11 @@ def hold_suspensions_awaiting_inspection(as_of: dt.date) -> int:
 
 def unregularized(as_of: dt.date) -> QuerySet[Sanction]:
     return Sanction.objects.filter(
-        state=SanctionState.FINAL, cassation_if_not_regularized_by__lt=as_of, regularized_on__isnull=True,
+        state=SanctionState.FINAL,
+        cassation_if_not_regularized_by__lt=as_of,
+        regularized_on__isnull=True,
         conditional_cassation_on__isnull=True,
-    ).select_related("case__permit", "case__municipality")  # fmt: skip
+    ).select_related("case__permit", "case__municipality")
 
 
 def revoke_unregularized(as_of: dt.date) -> int:
@@ -86,10 +88,25 @@ def _revoke_one(sanction: Sanction, as_of: dt.date) -> None:
         done.append(effects.conditional_ban(sanction=sanction, case=case, actor=None, answer=answer))
     sanction.conditional_cassation_on, sanction.cassation = as_of, True
     sanction.effects = [*sanction.effects, *done]
-    sanction.save(update_fields=["conditional_cassation_on", "cassation", "ban", "ban_start", "ban_until",
-                                 "effects", "updated_at"])  # fmt: skip
-    audit_record(actor=None, municipality=case.municipality, action="sanction.conditional_cassation",
-                 obj=sanction, before=before, after=sanction.audit_snapshot())  # fmt: skip
+    sanction.save(
+        update_fields=[
+            "conditional_cassation_on",
+            "cassation",
+            "ban",
+            "ban_start",
+            "ban_until",
+            "effects",
+            "updated_at",
+        ]
+    )
+    audit_record(
+        actor=None,
+        municipality=case.municipality,
+        action="sanction.conditional_cassation",
+        obj=sanction,
+        before=before,
+        after=sanction.audit_snapshot(),
+    )
 
 
 def finalize_lapsed(as_of: dt.date) -> int:

@@ -70,8 +70,12 @@ def queue(request: HttpRequest, ibge_code: str, instance: str) -> HttpResponseBa
     )
     if (fmt := requested_format(request)) is not None:
         return export_response(request, spec=exports.APPEALS, rows=rows, municipality=municipality, fmt=fmt)
-    context = {"municipality": municipality, "appeals": rows, "today": _today(),
-               "title": Instance(instance).label}  # fmt: skip
+    context = {
+        "municipality": municipality,
+        "appeals": rows,
+        "today": _today(),
+        "title": Instance(instance).label,
+    }
     return render(request, "dueprocess/queue.html", context)
 
 
@@ -82,8 +86,12 @@ def judge(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     appeal = _appeal_to_judge(request, ibge_code, pk)
     municipality = appeal.case.municipality
     choices = _choices(appeal.case)
-    form = forms.JudgmentForm(request.POST or None, initial={"decided_on": _today()}, choices=choices,
-                              verdicts=verdicts.verdicts_for(appeal))  # fmt: skip
+    form = forms.JudgmentForm(
+        request.POST or None,
+        initial={"decided_on": _today()},
+        choices=choices,
+        verdicts=verdicts.verdicts_for(appeal),
+    )
     if request.method == "POST" and form.is_valid():
         try:
             services.appeal_judge(
@@ -100,8 +108,14 @@ def judge(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
         else:
             messages.success(request, f"Recurso do auto {appeal.case.number} julgado.")
             return redirect("dueprocess:case", municipality.ibge_code, appeal.case_id)
-    context = {"municipality": municipality, "appeal": appeal, "form": form, "case": appeal.case,
-               "label": instance_label(appeal.case.regime_id, appeal.instance), **_judge_record(appeal)}  # fmt: skip
+    context = {
+        "municipality": municipality,
+        "appeal": appeal,
+        "form": form,
+        "case": appeal.case,
+        "label": instance_label(appeal.case.regime_id, appeal.instance),
+        **_judge_record(appeal),
+    }
     return render(request, "dueprocess/judge.html", context, status=400 if form.errors else 200)
 
 
@@ -113,9 +127,12 @@ def _judge_record(appeal: Appeal) -> dict[str, object]:
     rows = auto_rows(case, fine_text="", appeal_text="")[:6]
     earlier = [row for row in selectors.case_appeals(case) if row.pk != appeal.pk]
     return {
-        "auto_rows": rows, "evidence": case.evidence.all(), "attachments": appeal.attachments.all(),
-        "earlier_appeals": earlier, "previews": verdicts.verdict_previews(appeal, _today()),
-    }  # fmt: skip
+        "auto_rows": rows,
+        "evidence": case.evidence.all(),
+        "attachments": appeal.attachments.all(),
+        "earlier_appeals": earlier,
+        "previews": verdicts.verdict_previews(appeal, _today()),
+    }
 
 
 def _choices(case: InfractionCase) -> list[services.Choice]:
@@ -163,24 +180,37 @@ def _case_context(
     # Finality for want of an appeal is offered only once the appeal period has really run out.
     lapse = finality.lapse_deadline(case, today) if case.state in finality.LAPSING else None
     return {
-        "effect_rows": selectors.case_effects(case), "regularization": regularization,
+        "effect_rows": selectors.case_effects(case),
+        "regularization": regularization,
         "can_release": user_can(request.user, municipality.pk, SANCTION, "change"),
         "regularization_limit": terms[1] if terms else None,
-        "can_regularize": terms is not None and user_can(request.user, municipality.pk, SANCTION, "change")
+        "can_regularize": terms is not None
+        and user_can(request.user, municipality.pk, SANCTION, "change")
         and not (sanction and sanction.conditional_cassation_on),
-        "regularization_form": regularization_form or forms.RegularizationForm(initial={"regularized_on": today}),
-        "municipality": municipality, "case": case, "appeals": selectors.case_appeals(case), "sanction": sanction,
+        "regularization_form": regularization_form
+        or forms.RegularizationForm(initial={"regularized_on": today}),
+        "municipality": municipality,
+        "case": case,
+        "appeals": selectors.case_appeals(case),
+        "sanction": sanction,
         "findings": selectors.sanction_findings(sanction) if sanction else [],
         "can_file": user_can(request.user, municipality.pk, APPEAL, "change"),
         "can_finalize": user_can(request.user, municipality.pk, SANCTION, "change")
-        and lapse is not None and today > lapse,
-        "lapsing": case.state in finality.LAPSING, "lapse_deadline": lapse,
-        "can_charge": user_can(request.user, municipality.pk, SANCTION, CHARGE) and sanction is not None
-        and sanction.has_fine and sanction.guide is None and sanction.state != "annulled",
-        "appeal_form": appeal_form or forms.AppealForm(instances=_instances(case), initial={"filed_on": today}),
-        "steps": steps_pt(case.regime_id, today), "fine_due": fine_due_pt(case.regime_id, today),
+        and lapse is not None
+        and today > lapse,
+        "lapsing": case.state in finality.LAPSING,
+        "lapse_deadline": lapse,
+        "can_charge": user_can(request.user, municipality.pk, SANCTION, CHARGE)
+        and sanction is not None
+        and sanction.has_fine
+        and sanction.guide is None
+        and sanction.state != "annulled",
+        "appeal_form": appeal_form
+        or forms.AppealForm(instances=_instances(case), initial={"filed_on": today}),
+        "steps": steps_pt(case.regime_id, today),
+        "fine_due": fine_due_pt(case.regime_id, today),
         "today": today,
-    }  # fmt: skip
+    }
 
 
 @login_required
@@ -200,10 +230,16 @@ def appeal_new(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         try:
-            appeal = services.appeal_file(case=case, instance=data["instance"], filed_on=data["filed_on"],
-                                          text=data["text"], actor=request.user, as_of=_today(),
-                                          appellant_name=data["appellant_name"],
-                                          attachments=data["attachments"])  # fmt: skip
+            appeal = services.appeal_file(
+                case=case,
+                instance=data["instance"],
+                filed_on=data["filed_on"],
+                text=data["text"],
+                actor=request.user,
+                as_of=_today(),
+                appellant_name=data["appellant_name"],
+                attachments=data["attachments"],
+            )
         except ValidationError as error:
             forms.add_service_errors(form, error)
         else:

@@ -16,13 +16,21 @@ def agent_cases_card(ctx: CardContext) -> Card | None:
     if not user_can(ctx.user, ctx.municipality.pk, "enforcement.infractioncase", "file"):
         return None
     rows = (
-        InfractionCase.objects.for_user(ctx.user, "view").filter(municipality=ctx.municipality)
-        .of_agent(ctx.user).values("state").annotate(total=Count("id")).order_by()
-    )  # fmt: skip
+        InfractionCase.objects.for_user(ctx.user, "view")
+        .filter(municipality=ctx.municipality)
+        .of_agent(ctx.user)
+        .values("state")
+        .annotate(total=Count("id"))
+        .order_by()
+    )
     counts = {row["state"]: row["total"] for row in rows}
     items = tuple(CardItem(label, counts[value]) for value, label in CaseState.choices if value in counts)
     return Card(
-        key="agent_cases", title="Meus autos de infração", items=items, order=40,
+        key="agent_cases",
+        title="Meus autos de infração",
+        items=items,
+        order=40,
         link_url=reverse("enforcement:case_new", args=[ctx.municipality.ibge_code]),
-        link_label="Lavrar novo auto", empty_message="Você ainda não lavrou autos.",
-    )  # fmt: skip
+        link_label="Lavrar novo auto",
+        empty_message="Você ainda não lavrou autos.",
+    )

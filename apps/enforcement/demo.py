@@ -53,16 +53,27 @@ DESCRIPTION = "Constatado durante a fiscalização de rotina na saída dos aluno
 
 
 def _open(
-    municipality: Municipality, agent: User, now: dt.datetime, days_ago: int, plate: str, code: str, *,
-    complete: bool = True, offender_name: str = "",
-) -> InfractionCase:  # fmt: skip
+    municipality: Municipality,
+    agent: User,
+    now: dt.datetime,
+    days_ago: int,
+    plate: str,
+    code: str,
+    *,
+    complete: bool = True,
+    offender_name: str = "",
+) -> InfractionCase:
     """An auto drawn up ``days_ago``; an incomplete one omits place, description and registration (art. 30)."""
     recorded_at = now - dt.timedelta(days=days_ago)
     details = services.AutoDetails(
-        infraction_code=code, plate=plate, occurred_at=recorded_at - dt.timedelta(hours=2),
-        place=PLACE if complete else "", description=DESCRIPTION if complete else "",
-        agent_registration="FISC-0042" if complete else "", offender_name=offender_name,
-    )  # fmt: skip
+        infraction_code=code,
+        plate=plate,
+        occurred_at=recorded_at - dt.timedelta(hours=2),
+        place=PLACE if complete else "",
+        description=DESCRIPTION if complete else "",
+        agent_registration="FISC-0042" if complete else "",
+        offender_name=offender_name,
+    )
     return services.case_open(
         municipality=municipality, actor=agent, details=details, recorded_at=recorded_at
     )
@@ -84,8 +95,15 @@ def _seed_municipality(municipality: Municipality, agent: User, now: dt.datetime
     returned = _open(municipality, agent, now, 30, plate, code)
     _returned(returned, agent, today - dt.timedelta(days=29), today - dt.timedelta(days=22))
     clandestine_code = catalog.clandestine_infraction(regime, today)
-    _open(municipality, agent, now, 3, CLANDESTINE_PLATES[municipality.ibge_code],
-          clandestine_code.code if clandestine_code else code, offender_name="Motorista não identificado")  # fmt: skip
+    _open(
+        municipality,
+        agent,
+        now,
+        3,
+        CLANDESTINE_PLATES[municipality.ibge_code],
+        clandestine_code.code if clandestine_code else code,
+        offender_name="Motorista não identificado",
+    )
     if regime == "olimpia_sp_escolar":
         traffic = _open(municipality, agent, now, 4, plate, code)
         services.case_mark_traffic_only(case=traffic, actor=agent, reference="AIT 2026/118822", as_of=today)
@@ -105,24 +123,42 @@ def _registered_plate(municipality: Municipality) -> str:
 def _notify(
     case: InfractionCase, agent: User, channel: str, sent_on: dt.date, signature_name: str = ""
 ) -> None:
-    notices.notice_send(case=case, actor=agent, purpose=NoticePurpose.INFRACTION, channel=channel, sent_on=sent_on,
-                        as_of=timezone.localdate(), signature_name=signature_name)  # fmt: skip
+    notices.notice_send(
+        case=case,
+        actor=agent,
+        purpose=NoticePurpose.INFRACTION,
+        channel=channel,
+        sent_on=sent_on,
+        as_of=timezone.localdate(),
+        signature_name=signature_name,
+    )
 
 
 def _returned(case: InfractionCase, agent: User, sent_on: dt.date, returned_on: dt.date) -> None:
     """An AR letter returned for «other» reasons reaches nobody: the offender is notified by edital where the law
     allows it (Olímpia, Patrocínio); Votuporanga's law provides no edital, so the case waits for a new notice."""
     today = timezone.localdate()
-    notice = notices.notice_send(case=case, actor=agent, purpose=NoticePurpose.INFRACTION, channel=NoticeChannel.AR,
-                                 sent_on=sent_on, as_of=today)  # fmt: skip
-    notices.notice_record_receipt(notice=notice, actor=agent, as_of=today, received_on=returned_on,
-                                  returned_reason="other")  # fmt: skip
+    notice = notices.notice_send(
+        case=case,
+        actor=agent,
+        purpose=NoticePurpose.INFRACTION,
+        channel=NoticeChannel.AR,
+        sent_on=sent_on,
+        as_of=today,
+    )
+    notices.notice_record_receipt(
+        notice=notice, actor=agent, as_of=today, received_on=returned_on, returned_reason="other"
+    )
     if case in notices.unreached_cases(case.municipality, NoticePurpose.INFRACTION):
         try:
             notices.edital_publish(
-                municipality=case.municipality, actor=agent, purpose=NoticePurpose.INFRACTION, cases=[case],
-                published_on=returned_on + dt.timedelta(days=2), as_of=today,
+                municipality=case.municipality,
+                actor=agent,
+                purpose=NoticePurpose.INFRACTION,
+                cases=[case],
+                published_on=returned_on + dt.timedelta(days=2),
+                as_of=today,
                 publication_ref="Diário Oficial do Município — edição de demonstração",
-            )  # fmt: skip
+            )
         except ValidationError:
             return  # the regime gives no ciência by edital: the case waits for a new notice

@@ -44,8 +44,12 @@ class MultipleFileField(forms.FileField):
     """Several photos at once; each is checked by content in the service (type and 10 MB)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("widget", MultipleFileInput(attrs={"accept": "image/jpeg,image/png,application/pdf",
-                                                             "capture": "environment"}))  # fmt: skip
+        kwargs.setdefault(
+            "widget",
+            MultipleFileInput(
+                attrs={"accept": "image/jpeg,image/png,application/pdf", "capture": "environment"}
+            ),
+        )
         super().__init__(*args, **kwargs)
 
     def clean(self, data: Any, initial: Any = None) -> list[UploadedFile]:
@@ -59,24 +63,38 @@ class AutoForm(forms.Form):
     """The agent's phone form: one column, big fields, plate and infraction looked up as the agent types."""
 
     regime_id = forms.ChoiceField(label="Regime", required=False)
-    plate = forms.CharField(label="Placa", max_length=10, widget=forms.TextInput(
-        attrs={"autocapitalize": "characters", "autocomplete": "off", "inputmode": "text"}))  # fmt: skip
+    plate = forms.CharField(
+        label="Placa",
+        max_length=10,
+        widget=forms.TextInput(
+            attrs={"autocapitalize": "characters", "autocomplete": "off", "inputmode": "text"}
+        ),
+    )
     infraction_code = forms.CharField(label="Infração (escolha no catálogo)", max_length=32, required=False)
     occurred_at = forms.DateTimeField(
-        label="Data e hora da infração", input_formats=["%Y-%m-%dT%H:%M"],
+        label="Data e hora da infração",
+        input_formats=["%Y-%m-%dT%H:%M"],
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-        error_messages={"required": "Data e hora da infração: informe quando ocorreu.",
-                        "invalid": "Data e hora da infração: use dia, mês, ano, hora e minuto."},
-    )  # fmt: skip
+        error_messages={
+            "required": "Data e hora da infração: informe quando ocorreu.",
+            "invalid": "Data e hora da infração: use dia, mês, ano, hora e minuto.",
+        },
+    )
     place = forms.CharField(label="Local", max_length=300, required=False)
     description = forms.CharField(
-        label="Descrição da infração", required=False, max_length=TEXT_MAX_LENGTH,
-        widget=forms.Textarea(attrs={"rows": 3}), error_messages=_too_long("Descrição da infração"),
-    )  # fmt: skip
+        label="Descrição da infração",
+        required=False,
+        max_length=TEXT_MAX_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        error_messages=_too_long("Descrição da infração"),
+    )
     circumstances = forms.CharField(
-        label="Circunstâncias", required=False, max_length=TEXT_MAX_LENGTH,
-        widget=forms.Textarea(attrs={"rows": 2}), error_messages=_too_long("Circunstâncias"),
-    )  # fmt: skip
+        label="Circunstâncias",
+        required=False,
+        max_length=TEXT_MAX_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        error_messages=_too_long("Circunstâncias"),
+    )
     driver = forms.TypedChoiceField(label="Condutor cadastrado", required=False, coerce=int, empty_value=None)
     driver_name = forms.CharField(label="Condutor (se não cadastrado)", max_length=200, required=False)
     offender_name = forms.CharField(label="Autuado (se sem autorização)", max_length=200, required=False)
@@ -85,7 +103,8 @@ class AutoForm(forms.Form):
     )
     agent_registration = forms.CharField(label="Sua matrícula", max_length=40, required=False)
     already_punished_as_traffic_only = forms.BooleanField(
-        label="O fato já foi punido só como infração de trânsito", required=False)  # fmt: skip
+        label="O fato já foi punido só como infração de trânsito", required=False
+    )
     traffic_only_reference = forms.CharField(
         label="Auto de trânsito (número)", max_length=200, required=False
     )
@@ -119,14 +138,20 @@ class AutoForm(forms.Form):
     def details(self) -> AutoDetails:
         data = self.cleaned_data
         return AutoDetails(
-            infraction_code=data["infraction_code"], plate=data["plate"], occurred_at=data["occurred_at"],
-            place=data["place"], description=data["description"], circumstances=data["circumstances"],
-            driver=self.drivers.get(data["driver"]) if data.get("driver") else None, driver_name=data["driver_name"],
-            offender_name=data["offender_name"], offender_address=data["offender_address"],
+            infraction_code=data["infraction_code"],
+            plate=data["plate"],
+            occurred_at=data["occurred_at"],
+            place=data["place"],
+            description=data["description"],
+            circumstances=data["circumstances"],
+            driver=self.drivers.get(data["driver"]) if data.get("driver") else None,
+            driver_name=data["driver_name"],
+            offender_name=data["offender_name"],
+            offender_address=data["offender_address"],
             agent_registration=data["agent_registration"],
             already_punished_as_traffic_only=data["already_punished_as_traffic_only"],
             traffic_only_reference=data["traffic_only_reference"],
-        )  # fmt: skip
+        )
 
     def evidence(self) -> list[EvidenceUpload]:
         caption = self.cleaned_data.get("photo_caption", "")

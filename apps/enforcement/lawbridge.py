@@ -58,9 +58,11 @@ def ciencia(case: Any, facts: NoticeFacts, as_of: dt.date) -> Answer | None:
 def notice_limit(case: Any, as_of: dt.date, auto_received_on: dt.date | None = None) -> Answer | None:
     """The last day to notify the penalty (Patrocínio art. 19 §1); None where the regime sets no limit."""
     facts = NoticeFacts(
-        channel="ar", infraction_date=timezone.localtime(case.occurred_at).date(), auto_date=case.drawn_on,
+        channel="ar",
+        infraction_date=timezone.localtime(case.occurred_at).date(),
+        auto_date=case.drawn_on,
         auto_received_on=auto_received_on,
-    )  # fmt: skip
+    )
     return _ask(case, "notice_limit", facts, as_of, "end")
 
 
@@ -82,15 +84,20 @@ def ciencia_refusal(case: Any, facts: NoticeFacts, as_of: dt.date) -> str:
     """Why the law gives no ciência for this notice (the engine's own words), for the refusal message."""
     try:
         decision = engine.evaluate(
-            municipality=case.municipality, question="ciencia_date", facts=facts, as_of=as_of,
+            municipality=case.municipality,
+            question="ciencia_date",
+            facts=facts,
+            as_of=as_of,
             regime_id=case.regime_id,
-        )  # fmt: skip
+        )
     except (MissingFactError, InvalidFactError) as error:
         return error.message_pt or str(error)
     except QuestionNotApplicableError:
         return "a lei deste município não trata da ciência da notificação."
-    return "; ".join(f"{finding.message} ({', '.join(c.render() for c in finding.citations)})"
-                     for finding in decision.findings)  # fmt: skip
+    return "; ".join(
+        f"{finding.message} ({', '.join(c.render() for c in finding.citations)})"
+        for finding in decision.findings
+    )
 
 
 def sanction_preview(case: Any, as_of: dt.date) -> Answer | None:
@@ -101,10 +108,14 @@ def sanction_preview(case: Any, as_of: dt.date) -> Answer | None:
     else:
         operator = Operator(kind="PF")
     facts = InfractionCase(
-        code=case.infraction_code, date=timezone.localtime(case.occurred_at).date(), operator=operator,
-        already_punished_as_traffic_only=case.already_punished_as_traffic_only, auto_date=case.drawn_on,
-        committed_by=case.driver_name or None, auto_omissions=tuple(case.auto_omissions),
-    )  # fmt: skip
+        code=case.infraction_code,
+        date=timezone.localtime(case.occurred_at).date(),
+        operator=operator,
+        already_punished_as_traffic_only=case.already_punished_as_traffic_only,
+        auto_date=case.drawn_on,
+        committed_by=case.driver_name or None,
+        auto_omissions=tuple(case.auto_omissions),
+    )
     try:
         decision = engine.evaluate(
             municipality=case.municipality,

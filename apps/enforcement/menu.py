@@ -12,7 +12,7 @@ register_menu_entry(
         model_label="enforcement.infractioncase",
         action="file",
         url=lambda municipality: reverse("enforcement:case_new", args=[municipality.ibge_code]),
-    )  # fmt: skip
+    )
 )
 register_menu_entry(
     MenuEntry(
@@ -21,5 +21,5 @@ register_menu_entry(
         order=50,
         model_label="enforcement.infractioncase",
         url=lambda municipality: reverse("enforcement:case_list", args=[municipality.ibge_code]),
-    )  # fmt: skip
+    )
 )

@@ -66,30 +66,48 @@ class InfractionCase(models.Model):
     circumstances = models.TextField("circunstâncias", blank=True)
     plate = models.CharField("placa", max_length=8)
     vehicle = models.ForeignKey(
-        "registry.Vehicle", on_delete=models.PROTECT, null=True, blank=True, related_name="infraction_cases",
+        "registry.Vehicle",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="infraction_cases",
         verbose_name="veículo",
-    )  # fmt: skip
+    )
     permit = models.ForeignKey(
-        "licensing.Permit", on_delete=models.PROTECT, null=True, blank=True, related_name="infraction_cases",
+        "licensing.Permit",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="infraction_cases",
         verbose_name="alvará",
-    )  # fmt: skip
+    )
     operator = models.ForeignKey(
-        "registry.Operator", on_delete=models.PROTECT, null=True, blank=True, related_name="infraction_cases",
+        "registry.Operator",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="infraction_cases",
         verbose_name="autorizatário",
-    )  # fmt: skip
+    )
     driver = models.ForeignKey(
-        "registry.Driver", on_delete=models.PROTECT, null=True, blank=True, related_name="infraction_cases",
+        "registry.Driver",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="infraction_cases",
         verbose_name="condutor",
-    )  # fmt: skip
+    )
     driver_name = models.CharField("condutor (nome informado)", max_length=200, blank=True)
     offender_name = models.CharField("autuado (nome informado)", max_length=200, blank=True)
     offender_document = models.CharField("CPF/CNPJ do autuado (informado)", max_length=14, blank=True)
     offender_address = models.CharField("endereço do autuado (informado)", max_length=300, blank=True)
     clandestine = models.BooleanField("sem autorização (transporte clandestino)", default=False)
     agent = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="infraction_cases",
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="infraction_cases",
         verbose_name="agente autuador",
-    )  # fmt: skip
+    )
     agent_name_at_time = models.CharField("nome do agente", max_length=200)
     agent_registration = models.CharField("matrícula do agente", max_length=40, blank=True)
     state = models.CharField("situação", max_length=16, choices=CaseState.choices, default=CaseState.DRAFTED)
@@ -132,13 +150,21 @@ class InfractionCase(models.Model):
 
     def audit_snapshot(self) -> dict[str, Any]:
         return {
-            "number": self.number, "state": self.state, "infraction_code": self.infraction_code,
-            "occurred_at": self.occurred_at, "plate": self.plate, "operator_id": self.operator_id,
-            "permit_id": self.permit_id, "vehicle_id": self.vehicle_id, "driver_id": self.driver_id,
-            "clandestine": self.clandestine, "agent_id": self.agent_id,
+            "number": self.number,
+            "state": self.state,
+            "infraction_code": self.infraction_code,
+            "occurred_at": self.occurred_at,
+            "plate": self.plate,
+            "operator_id": self.operator_id,
+            "permit_id": self.permit_id,
+            "vehicle_id": self.vehicle_id,
+            "driver_id": self.driver_id,
+            "clandestine": self.clandestine,
+            "agent_id": self.agent_id,
             "already_punished_as_traffic_only": self.already_punished_as_traffic_only,
-            "notice_limit": self.notice_limit, "auto_omissions": list(self.auto_omissions),
-        }  # fmt: skip
+            "notice_limit": self.notice_limit,
+            "auto_omissions": list(self.auto_omissions),
+        }
 
 
 def evidence_upload_path(evidence: Evidence, filename: str) -> str:
@@ -262,10 +288,16 @@ class Notice(models.Model):
 
     def audit_snapshot(self) -> dict[str, Any]:
         return {
-            "case_id": self.case_id, "purpose": self.purpose, "channel": self.channel, "sent_on": self.sent_on,
-            "received_on": self.received_on, "refused": self.refused, "returned_reason": self.returned_reason,
-            "edital_id": self.edital_id, "ciencia_on": self.ciencia_on,
-        }  # fmt: skip
+            "case_id": self.case_id,
+            "purpose": self.purpose,
+            "channel": self.channel,
+            "sent_on": self.sent_on,
+            "received_on": self.received_on,
+            "refused": self.refused,
+            "returned_reason": self.returned_reason,
+            "edital_id": self.edital_id,
+            "ciencia_on": self.ciencia_on,
+        }
 
 
 class CaseEvent(TimelineEvent):

@@ -49,10 +49,14 @@ def _check_day(field: str, label: str, day: dt.date | None, *, not_before: dt.da
 
 def _facts(notice: Notice, case: InfractionCase, published_on: dt.date | None = None) -> NoticeFacts:
     return NoticeFacts(
-        channel=notice.channel, sent_on=notice.sent_on, received_on=notice.received_on, published_on=published_on,  # type: ignore[arg-type]
+        channel=notice.channel,  # type: ignore[arg-type]
+        sent_on=notice.sent_on,
+        received_on=notice.received_on,
+        published_on=published_on,
         returned_reason=notice.returned_reason or None,  # type: ignore[arg-type]
-        infraction_date=timezone.localtime(case.occurred_at).date(), auto_date=case.drawn_on,
-    )  # fmt: skip
+        infraction_date=timezone.localtime(case.occurred_at).date(),
+        auto_date=case.drawn_on,
+    )
 
 
 def _recipient(case: InfractionCase) -> tuple[str, str]:
@@ -65,48 +69,84 @@ def _recipient(case: InfractionCase) -> tuple[str, str]:
 
 @transaction.atomic
 def notice_send(
-    *, case: InfractionCase, actor: Any, purpose: str, channel: str, sent_on: dt.date, as_of: dt.date,
-    signature_name: str = "", refused: bool = False, recipient_name: str = "", recipient_address: str = "",
+    *,
+    case: InfractionCase,
+    actor: Any,
+    purpose: str,
+    channel: str,
+    sent_on: dt.date,
+    as_of: dt.date,
+    signature_name: str = "",
+    refused: bool = False,
+    recipient_name: str = "",
+    recipient_address: str = "",
     note: str = "",
-) -> Notice:  # fmt: skip
+) -> Notice:
     """Send a notice by a direct channel; in person it is received at once (signature or refusal)."""
     row = locked_case(case)
     _check_notifier(actor, row.municipality)
     _check_send(row, purpose, channel, sent_on, as_of, signature_name, refused)
     name, address = _recipient(row)
-    notice = Notice(case=row, purpose=purpose, channel=channel, sent_on=sent_on,
-                    recipient_name=(recipient_name or name).strip() or "Autuado não identificado",
-                    recipient_address=(recipient_address or address).strip(), refused=refused,
-                    signature_name=signature_name.strip(), created_by=actor_user(actor))  # fmt: skip
+    notice = Notice(
+        case=row,
+        purpose=purpose,
+        channel=channel,
+        sent_on=sent_on,
+        recipient_name=(recipient_name or name).strip() or "Autuado não identificado",
+        recipient_address=(recipient_address or address).strip(),
+        refused=refused,
+        signature_name=signature_name.strip(),
+        created_by=actor_user(actor),
+    )
     notice.body = pdf.notice_body(notice, note)
     if channel == NoticeChannel.IN_PERSON:
         notice.received_on = sent_on
         _apply_ciencia(notice, row, as_of)
     _store_pdf(notice)
-    case_event_add(case=row, kind=EventKind.NOTICE_SENT, actor=actor, on=sent_on,
-                   note=f"{notice.get_purpose_display()} — {notice.get_channel_display()}",
-                   data={"notice_id": notice.pk})  # fmt: skip
+    case_event_add(
+        case=row,
+        kind=EventKind.NOTICE_SENT,
+        actor=actor,
+        on=sent_on,
+        note=f"{notice.get_purpose_display()} — {notice.get_channel_display()}",
+        data={"notice_id": notice.pk},
+    )
     _after_ciencia(notice, row, actor, as_of)
-    audit_record(actor=actor, municipality=row.municipality, action="notice.send", obj=notice,
-                 after=notice.audit_snapshot())  # fmt: skip
+    audit_record(
+        actor=actor,
+        municipality=row.municipality,
+        action="notice.send",
+        obj=notice,
+        after=notice.audit_snapshot(),
+    )
     return notice
 
 
 def _check_send(
-    case: InfractionCase, purpose: str, channel: str, sent_on: dt.date, as_of: dt.date, signature: str,
+    case: InfractionCase,
+    purpose: str,
+    channel: str,
+    sent_on: dt.date,
+    as_of: dt.date,
+    signature: str,
     refused: bool,
-) -> None:  # fmt: skip
+) -> None:
     if purpose not in NoticePurpose.values:
         raise refuse("purpose", "Finalidade: escolha a finalidade da notificação.")
     if channel not in DIRECT_CHANNELS:
-        raise refuse("channel", "Meio: escolha pessoalmente, carta com AR ou meio eletrônico "
-                                "(o edital é publicado pela tela de editais).")  # fmt: skip
+        raise refuse(
+            "channel",
+            "Meio: escolha pessoalmente, carta com AR ou meio eletrônico "
+            "(o edital é publicado pela tela de editais).",
+        )
     if case.state in (CaseState.CLOSED, CaseState.CANCELLED):
         raise refuse("state", f"O auto {case.number} está «{case.get_state_display()}».")
     _check_day("sent_on", "Data de expedição", sent_on, not_before=case.drawn_on, as_of=as_of)
     if channel == NoticeChannel.IN_PERSON and not signature.strip() and not refused:
-        raise refuse("signature_name", "Ciência pessoal: informe o nome de quem assinou ou registre a recusa "
-                                       "em assinar.")  # fmt: skip
+        raise refuse(
+            "signature_name",
+            "Ciência pessoal: informe o nome de quem assinou ou registre a recusa em assinar.",
+        )
 
 
 def _apply_ciencia(
@@ -133,18 +173,36 @@ def _after_ciencia(notice: Notice, case: InfractionCase, actor: Any, as_of: dt.d
     """The first ciência of the auto moves the case on; in Patrocínio it also starts the 90-day limit."""
     if notice.ciencia_on is None:
         return
-    case_event_add(case=case, kind=EventKind.NOTICE_RECEIVED, actor=actor, on=notice.ciencia_on,
-                   note=f"Ciência: {notice.get_purpose_display().lower()}", data={"notice_id": notice.pk})  # fmt: skip
+    case_event_add(
+        case=case,
+        kind=EventKind.NOTICE_RECEIVED,
+        actor=actor,
+        on=notice.ciencia_on,
+        note=f"Ciência: {notice.get_purpose_display().lower()}",
+        data={"notice_id": notice.pk},
+    )
     if notice.purpose != NoticePurpose.INFRACTION or case.state != CaseState.DRAFTED:
         return
     before = case.audit_snapshot()
     case.state = CaseState.NOTIFIED
     case.save(update_fields=["state", "updated_at"])
     refresh_notice_limit(case, as_of, auto_received_on=notice.ciencia_on)
-    case_event_add(case=case, kind=EventKind.STATE_CHANGED, actor=actor, on=notice.ciencia_on,
-                   state_from=CaseState.DRAFTED, note="Autuado notificado")  # fmt: skip
-    audit_record(actor=actor, municipality=case.municipality, action="infractioncase.notified", obj=case,
-                 before=before, after=case.audit_snapshot())  # fmt: skip
+    case_event_add(
+        case=case,
+        kind=EventKind.STATE_CHANGED,
+        actor=actor,
+        on=notice.ciencia_on,
+        state_from=CaseState.DRAFTED,
+        note="Autuado notificado",
+    )
+    audit_record(
+        actor=actor,
+        municipality=case.municipality,
+        action="infractioncase.notified",
+        obj=case,
+        before=before,
+        after=case.audit_snapshot(),
+    )
 
 
 @transaction.atomic
@@ -162,11 +220,22 @@ def notice_record_receipt(
     row.save()
     if row.ciencia_on is None:
         reason = lawbridge.ciencia_refusal(case, _facts(row, case), as_of)
-        case_event_add(case=case, kind=EventKind.NOTICE_RETURNED, actor=actor, on=received_on,
-                       note=f"{row.get_returned_reason_display()}: sem ciência — {reason}")  # fmt: skip
+        case_event_add(
+            case=case,
+            kind=EventKind.NOTICE_RETURNED,
+            actor=actor,
+            on=received_on,
+            note=f"{row.get_returned_reason_display()}: sem ciência — {reason}",
+        )
     _after_ciencia(row, case, actor, as_of)
-    audit_record(actor=actor, municipality=case.municipality, action="notice.receipt", obj=row, before=before,
-                 after=row.audit_snapshot())  # fmt: skip
+    audit_record(
+        actor=actor,
+        municipality=case.municipality,
+        action="notice.receipt",
+        obj=row,
+        before=before,
+        after=row.audit_snapshot(),
+    )
     return row
 
 
@@ -197,9 +266,15 @@ def unreached_cases(municipality: Municipality, purpose: str) -> list[Infraction
 
 @transaction.atomic
 def edital_publish(
-    *, municipality: Municipality, actor: Any, purpose: str, cases: Sequence[InfractionCase], published_on: dt.date,
-    publication_ref: str, as_of: dt.date,
-) -> Edital:  # fmt: skip
+    *,
+    municipality: Municipality,
+    actor: Any,
+    purpose: str,
+    cases: Sequence[InfractionCase],
+    published_on: dt.date,
+    publication_ref: str,
+    as_of: dt.date,
+) -> Edital:
     """Publish one edital for the offenders not reached; each case gets an edital notice with its ciência."""
     _check_notifier(actor, municipality)
     _check_edital(municipality, purpose, cases, published_on, publication_ref, as_of)
@@ -232,22 +307,34 @@ def edital_publish(
 
 
 def _check_edital(
-    municipality: Municipality, purpose: str, cases: Sequence[InfractionCase], published_on: dt.date,
-    publication_ref: str, as_of: dt.date,
-) -> None:  # fmt: skip
+    municipality: Municipality,
+    purpose: str,
+    cases: Sequence[InfractionCase],
+    published_on: dt.date,
+    publication_ref: str,
+    as_of: dt.date,
+) -> None:
     if not cases:
         raise refuse("cases", "Autos: escolha ao menos um autuado não localizado.")
     if not publication_ref.strip():
-        raise refuse("publication_ref", "Veículo de publicação: informe onde o edital foi publicado "
-                                        "(ex.: Diário Oficial do Município, edição e página).")  # fmt: skip
+        raise refuse(
+            "publication_ref",
+            "Veículo de publicação: informe onde o edital foi publicado "
+            "(ex.: Diário Oficial do Município, edição e página).",
+        )
     pending = {c.pk for c in unreached_cases(municipality, purpose)}
     outside = [c.number for c in cases if c.pk not in pending]
     if outside:
         raise refuse("cases", f"Autos: {', '.join(outside)} não têm notificação frustrada desta finalidade.")
     if len({c.regime_id for c in cases}) > 1:
         raise refuse("cases", "Autos: um edital reúne autos de um só regime.")
-    _check_day("published_on", "Data de publicação", published_on, not_before=max(c.drawn_on for c in cases),
-               as_of=as_of)  # fmt: skip
+    _check_day(
+        "published_on",
+        "Data de publicação",
+        published_on,
+        not_before=max(c.drawn_on for c in cases),
+        as_of=as_of,
+    )
     probe = Notice(channel=NoticeChannel.EDITAL, sent_on=published_on)
     answer = lawbridge.ciencia(cases[0], _facts(probe, cases[0], published_on), as_of)
     if answer is None or answer.value is None:
@@ -259,9 +346,17 @@ def _edital_notice(
     edital: Edital, case: InfractionCase, actor: Any, as_of: dt.date, content: bytes
 ) -> Notice:
     name, address = _recipient(case)
-    notice = Notice(case=case, purpose=edital.purpose, channel=NoticeChannel.EDITAL, sent_on=edital.published_on,
-                    recipient_name=name or "Autuado não identificado", recipient_address=address, edital=edital,
-                    body=edital.text, created_by=actor_user(actor))  # fmt: skip
+    notice = Notice(
+        case=case,
+        purpose=edital.purpose,
+        channel=NoticeChannel.EDITAL,
+        sent_on=edital.published_on,
+        recipient_name=name or "Autuado não identificado",
+        recipient_address=address,
+        edital=edital,
+        body=edital.text,
+        created_by=actor_user(actor),
+    )
     _apply_ciencia(notice, case, as_of, published_on=edital.published_on)
     notice.save()
     _attach_pdf(notice, f"edital-{edital.pk}-{case.pk}.pdf", content)

@@ -135,14 +135,16 @@ def auto_rows(case: InfractionCase, fine_text: str, appeal_text: str) -> list[tu
     return [
         ("I — Local, data e hora", f"{case.place or '(não informado)'} — {_when(case)}"),
         ("II — Condutor e veículo", _driver_vehicle(case)),
-        ("III — Servidor responsável",
-         f"{case.agent_name_at_time} — matrícula {case.agent_registration or '(não informada)'}"),
+        (
+            "III — Servidor responsável",
+            f"{case.agent_name_at_time} — matrícula {case.agent_registration or '(não informada)'}",
+        ),
         ("IV — Descrição e circunstâncias", _description(case)),
         ("V — Dispositivo infringido", f"{_cite(case)} — {case.infraction_title} ({case.infraction_code})"),
         ("VI — Documentos que embasam o auto", "; ".join(evidence) or "(nenhum anexado)"),
         ("VII — Penalidade / valor da multa", fine_text),
         ("VIII — Prazo para recurso", appeal_text),
-    ]  # fmt: skip
+    ]
 
 
 def _description(case: InfractionCase) -> str:
@@ -163,14 +165,21 @@ def _driver_vehicle(case: InfractionCase) -> str:
 
 def auto_pdf(case: InfractionCase, fine_text: str, appeal_text: str, warnings: Sequence[str]) -> bytes:
     page = Page(f"Auto de infração {case.number}", f"Prefeitura de {case.municipality.name}")
-    page.header(f"{case.municipality.name}-{case.municipality.uf}", _regime_name(case.regime_id),
-                "AUTO DE INFRAÇÃO", f"nº {case.number}")  # fmt: skip
+    page.header(
+        f"{case.municipality.name}-{case.municipality.uf}",
+        _regime_name(case.regime_id),
+        "AUTO DE INFRAÇÃO",
+        f"nº {case.number}",
+    )
     page.rows([("Lavrado em", f"{case.drawn_on:%d/%m/%Y}"), ("Autuado", _offender(case))])
     page.heading("Elementos do auto")
     page.rows(auto_rows(case, fine_text, appeal_text))
     if case.already_punished_as_traffic_only:
-        page.paragraph(f"Fato já punido exclusivamente como infração de trânsito ({case.traffic_only_reference}): "
-                       "não se aplica penalidade municipal.", bold=True)  # fmt: skip
+        page.paragraph(
+            f"Fato já punido exclusivamente como infração de trânsito ({case.traffic_only_reference}): "
+            "não se aplica penalidade municipal.",
+            bold=True,
+        )
     for warning in warnings:
         page.paragraph(f"Aviso: {warning}", size=8.5)
     page.signature(f"{case.agent_name_at_time} — agente autuador")
@@ -191,19 +200,21 @@ def notice_body(notice: Notice, note: str = "") -> str:
     case = notice.case
     opening = {
         NoticePurpose.INFRACTION: f"Fica V. Sa. notificado(a) da lavratura do Auto de Infração nº {case.number}, "
-                                  f"em {case.drawn_on:%d/%m/%Y}",
+        f"em {case.drawn_on:%d/%m/%Y}",
         NoticePurpose.FIRST_DECISION: f"Fica V. Sa. notificado(a) da decisão de 1ª instância no Auto de Infração "
-                                      f"nº {case.number}",
+        f"nº {case.number}",
         NoticePurpose.SECOND_DECISION: f"Fica V. Sa. notificado(a) da decisão de 2ª instância no Auto de Infração "
-                                       f"nº {case.number}",
+        f"nº {case.number}",
         NoticePurpose.FINAL_DECISION: f"Fica V. Sa. notificado(a) da penalidade definitiva imposta no Auto de "
-                                      f"Infração nº {case.number}",
+        f"Infração nº {case.number}",
         NoticePurpose.PAYMENT: f"Fica V. Sa. notificado(a) a recolher a multa do Auto de Infração nº {case.number}",
-    }[NoticePurpose(notice.purpose)]  # fmt: skip
-    text = (f"{opening}, pela infração «{case.infraction_title}» ({_cite(case)}), ocorrida em {_when(case)}"
-            f"{' em ' + case.place if case.place else ''}, veículo placa {case.plate}. "
-            "Os prazos de defesa e de recurso contam da data da ciência desta notificação, "
-            "na forma da lei municipal.")  # fmt: skip
+    }[NoticePurpose(notice.purpose)]
+    text = (
+        f"{opening}, pela infração «{case.infraction_title}» ({_cite(case)}), ocorrida em {_when(case)}"
+        f"{' em ' + case.place if case.place else ''}, veículo placa {case.plate}. "
+        "Os prazos de defesa e de recurso contam da data da ciência desta notificação, "
+        "na forma da lei municipal."
+    )
     return text + (f"\n\n{note.strip()}" if note.strip() else "")
 
 
@@ -218,8 +229,12 @@ NOTICE_TITLES = {
 def notice_pdf(notice: Notice) -> bytes:
     case = notice.case
     page = Page(f"Notificação — auto {case.number}", f"Prefeitura de {case.municipality.name}")
-    page.header(f"{case.municipality.name}-{case.municipality.uf}", _regime_name(case.regime_id),
-                NOTICE_TITLES[NoticeChannel(notice.channel)], f"Auto nº {case.number}")  # fmt: skip
+    page.header(
+        f"{case.municipality.name}-{case.municipality.uf}",
+        _regime_name(case.regime_id),
+        NOTICE_TITLES[NoticeChannel(notice.channel)],
+        f"Auto nº {case.number}",
+    )
     page.rows(
         [
             ("Destinatário", notice.recipient_name),
@@ -236,8 +251,11 @@ def notice_pdf(notice: Notice) -> bytes:
 def _notice_footer(page: Page, notice: Notice) -> None:
     if notice.channel == NoticeChannel.IN_PERSON:
         if notice.refused:
-            page.paragraph(f"O(a) notificado(a) recusou-se a assinar em {notice.sent_on:%d/%m/%Y}; "
-                           "a recusa é certificada pelo agente abaixo.", bold=True)  # fmt: skip
+            page.paragraph(
+                f"O(a) notificado(a) recusou-se a assinar em {notice.sent_on:%d/%m/%Y}; "
+                "a recusa é certificada pelo agente abaixo.",
+                bold=True,
+            )
         else:
             page.paragraph(f"Recebido em {notice.sent_on:%d/%m/%Y} por {notice.signature_name}.", bold=True)
         page.signature("Assinatura do notificado")
@@ -245,8 +263,9 @@ def _notice_footer(page: Page, notice: Notice) -> None:
     elif notice.channel == NoticeChannel.AR:
         page.paragraph("Aviso de recebimento (AR): preencher no ato da entrega e devolver à Prefeitura.")
         page.signature("Recebedor — nome legível e data")
-        page.paragraph("Devolução: ( ) mudança de endereço  ( ) recusa  ( ) endereço inexistente  ( ) outro",
-                       size=8.5)  # fmt: skip
+        page.paragraph(
+            "Devolução: ( ) mudança de endereço  ( ) recusa  ( ) endereço inexistente  ( ) outro", size=8.5
+        )
     if notice.ciencia_on:
         page.paragraph(f"Ciência em {notice.ciencia_on:%d/%m/%Y}.", bold=True)
 
@@ -263,7 +282,7 @@ def edital_text(edital: Edital, cases: Sequence[InfractionCase]) -> str:
         f"({_regime_name(edital.regime_id)}). A ciência considera-se efetivada na forma da lei, contando-se dela "
         "os prazos de defesa e de recurso.",
         "",
-    ]  # fmt: skip
+    ]
     for case in cases:
         holder = (
             case.operator.holder_name if case.operator else (case.offender_name or "autuado não identificado")
@@ -279,8 +298,12 @@ def edital_text(edital: Edital, cases: Sequence[InfractionCase]) -> str:
 
 def edital_pdf(edital: Edital) -> bytes:
     page = Page(f"Edital {edital.number}", f"Prefeitura de {edital.municipality.name}")
-    page.header(f"{edital.municipality.name}-{edital.municipality.uf}", _regime_name(edital.regime_id),
-                "EDITAL DE NOTIFICAÇÃO", f"nº {edital.number}")  # fmt: skip
+    page.header(
+        f"{edital.municipality.name}-{edital.municipality.uf}",
+        _regime_name(edital.regime_id),
+        "EDITAL DE NOTIFICAÇÃO",
+        f"nº {edital.number}",
+    )
     page.rows([("Publicado em", f"{edital.published_on:%d/%m/%Y}"), ("Publicação", edital.publication_ref)])
     page.paragraph(edital.text)
     return page.finish()

@@ -49,9 +49,15 @@ class EvidenceUpload:
 
 
 def case_event_add(
-    *, case: InfractionCase, kind: str, actor: Any, on: dt.date, note: str = "", state_from: str = "",
+    *,
+    case: InfractionCase,
+    kind: str,
+    actor: Any,
+    on: dt.date,
+    note: str = "",
+    state_from: str = "",
     data: dict[str, Any] | None = None,
-) -> CaseEvent:  # fmt: skip
+) -> CaseEvent:
     """One timeline line; must run inside the caller's transaction (services of enforcement and due process)."""
     if kind not in EventKind.values:
         raise ValueError(f"unknown case event kind {kind!r}")
@@ -76,21 +82,44 @@ def locked_case(case: InfractionCase) -> InfractionCase:
 
 @transaction.atomic
 def case_move(
-    *, case: InfractionCase, to: str, allowed: Iterable[str], actor: Any, on: dt.date, event: str = "",
-    note: str = "", data: dict[str, Any] | None = None,
-) -> InfractionCase:  # fmt: skip
+    *,
+    case: InfractionCase,
+    to: str,
+    allowed: Iterable[str],
+    actor: Any,
+    on: dt.date,
+    event: str = "",
+    note: str = "",
+    data: dict[str, Any] | None = None,
+) -> InfractionCase:
     """Move the case to state ``to`` from one of ``allowed`` (due process calls this), with event and audit."""
     row = locked_case(case)
     if row.state not in set(allowed):
-        raise refuse("state", f"O auto {row.number} está «{row.get_state_display()}»; não é possível passá-lo a "
-                              f"«{CaseState(to).label}».")  # fmt: skip
+        raise refuse(
+            "state",
+            f"O auto {row.number} está «{row.get_state_display()}»; não é possível passá-lo a "
+            f"«{CaseState(to).label}».",
+        )
     before, state_from = row.audit_snapshot(), row.state
     row.state = to
     row.save(update_fields=["state", "updated_at"])
-    case_event_add(case=row, kind=event or EventKind.STATE_CHANGED, actor=actor, on=on, note=note,
-                   state_from=state_from, data=data)  # fmt: skip
-    audit_record(actor=actor, municipality=row.municipality, action=f"infractioncase.{to}", obj=row, before=before,
-                 after=row.audit_snapshot())  # fmt: skip
+    case_event_add(
+        case=row,
+        kind=event or EventKind.STATE_CHANGED,
+        actor=actor,
+        on=on,
+        note=note,
+        state_from=state_from,
+        data=data,
+    )
+    audit_record(
+        actor=actor,
+        municipality=row.municipality,
+        action=f"infractioncase.{to}",
+        obj=row,
+        before=before,
+        after=row.audit_snapshot(),
+    )
     return row
 
 
@@ -119,9 +148,14 @@ class AutoDetails:
 
 @transaction.atomic
 def case_open(
-    *, municipality: Municipality, actor: Any, details: AutoDetails, recorded_at: dt.datetime,
-    evidence: Sequence[EvidenceUpload] = (), regime_id: str | None = None,
-) -> InfractionCase:  # fmt: skip
+    *,
+    municipality: Municipality,
+    actor: Any,
+    details: AutoDetails,
+    recorded_at: dt.datetime,
+    evidence: Sequence[EvidenceUpload] = (),
+    regime_id: str | None = None,
+) -> InfractionCase:
     """Draw up an auto: plate looked up, catalog infraction required, date not after ``recorded_at``.
 
     Omissions of the auto's contents are warnings (what the regime's procedure.yaml declares, e.g. Olímpia art. 30
@@ -142,10 +176,21 @@ def case_open(
         _store_evidence(case, item, upload, actor)
     _record_warnings(case, as_of)
     refresh_notice_limit(case, as_of)
-    case_event_add(case=case, kind=EventKind.OPENED, actor=actor, on=as_of, note=entry.title,
-                   data={"warnings": case.warnings, "clandestine": case.clandestine})  # fmt: skip
-    audit_record(actor=actor, municipality=municipality, action="infractioncase.open", obj=case,
-                 after=case.audit_snapshot())  # fmt: skip
+    case_event_add(
+        case=case,
+        kind=EventKind.OPENED,
+        actor=actor,
+        on=as_of,
+        note=entry.title,
+        data={"warnings": case.warnings, "clandestine": case.clandestine},
+    )
+    audit_record(
+        actor=actor,
+        municipality=municipality,
+        action="infractioncase.open",
+        obj=case,
+        after=case.audit_snapshot(),
+    )
     hooks.case_opened(case, actor, as_of)  # immediate effects the law attaches to the auto (due process)
     return case
 
@@ -189,8 +234,11 @@ def _check_occurred_at(occurred_at: dt.datetime, recorded_at: dt.datetime) -> No
         raise refuse("occurred_at", "Data e hora da infração: informe data e hora completas.")
     if occurred_at > recorded_at:
         shown = timezone.localtime(recorded_at)
-        raise refuse("occurred_at", f"Data e hora da infração: não pode ser posterior ao momento da lavratura "
-                                    f"({shown:%d/%m/%Y %H:%M}).")  # fmt: skip
+        raise refuse(
+            "occurred_at",
+            f"Data e hora da infração: não pode ser posterior ao momento da lavratura "
+            f"({shown:%d/%m/%Y %H:%M}).",
+        )
 
 
 def _check_driver(driver: Driver | None, operator: Any) -> None:
@@ -199,23 +247,45 @@ def _check_driver(driver: Driver | None, operator: Any) -> None:
 
 
 def _create_case(
-    municipality: Municipality, regime: str, actor: Any, details: AutoDetails, entry: catalog.Infraction,
-    found: Any, as_of: dt.date,
-) -> InfractionCase:  # fmt: skip
+    municipality: Municipality,
+    regime: str,
+    actor: Any,
+    details: AutoDetails,
+    entry: catalog.Infraction,
+    found: Any,
+    as_of: dt.date,
+) -> InfractionCase:
     sequence = number_take(kind="infraction_case", municipality=municipality, year=as_of.year)
     return InfractionCase.objects.create(
-        municipality=municipality, regime_id=regime, year=as_of.year, sequence=sequence,
-        number=f"AI-{sequence:04d}/{as_of.year}", infraction_code=entry.code, infraction_title=entry.title,
-        infraction_cite=entry.cite, occurred_at=details.occurred_at, drawn_on=as_of, place=details.place.strip(),
-        description=details.description.strip(), circumstances=details.circumstances.strip(), plate=found.plate,
-        vehicle=found.vehicle, permit=found.permit, operator=found.operator, driver=details.driver,
+        municipality=municipality,
+        regime_id=regime,
+        year=as_of.year,
+        sequence=sequence,
+        number=f"AI-{sequence:04d}/{as_of.year}",
+        infraction_code=entry.code,
+        infraction_title=entry.title,
+        infraction_cite=entry.cite,
+        occurred_at=details.occurred_at,
+        drawn_on=as_of,
+        place=details.place.strip(),
+        description=details.description.strip(),
+        circumstances=details.circumstances.strip(),
+        plate=found.plate,
+        vehicle=found.vehicle,
+        permit=found.permit,
+        operator=found.operator,
+        driver=details.driver,
         driver_name=(details.driver_name.strip() or (str(details.driver.person) if details.driver else "")),
-        offender_name=details.offender_name.strip(), offender_document=details.offender_document.strip(),
-        offender_address=details.offender_address.strip(), clandestine=found.clandestine, agent=actor,
-        agent_name_at_time=actor_name(actor), agent_registration=details.agent_registration.strip(),
+        offender_name=details.offender_name.strip(),
+        offender_document=details.offender_document.strip(),
+        offender_address=details.offender_address.strip(),
+        clandestine=found.clandestine,
+        agent=actor,
+        agent_name_at_time=actor_name(actor),
+        agent_registration=details.agent_registration.strip(),
         already_punished_as_traffic_only=details.already_punished_as_traffic_only,
         traffic_only_reference=details.traffic_only_reference.strip(),
-    )  # fmt: skip
+    )
 
 
 def _store_evidence(
@@ -248,8 +318,12 @@ RECORD_OMITS: dict[str, Callable[[InfractionCase], bool]] = {
     "supporting_documents": lambda case: not case.evidence.exists(),
 }
 PRINTED_BY_THE_SYSTEM = frozenset({"legal_provision", "fine_value", "penalties", "appeal_deadline"})
-GENERIC_LABELS = {"place_date_time": "local da infração", "description": "descrição da infração",
-                  "driver_vehicle": "condutor", "supporting_documents": "provas (fotos ou documentos)"}  # fmt: skip
+GENERIC_LABELS = {
+    "place_date_time": "local da infração",
+    "description": "descrição da infração",
+    "driver_vehicle": "condutor",
+    "supporting_documents": "provas (fotos ou documentos)",
+}
 
 
 def auto_omissions(case: InfractionCase) -> list[str]:
@@ -321,8 +395,13 @@ def evidence_add(
     evidence = _store_evidence(row, EvidenceUpload(upload, caption), checked, actor)
     _record_warnings(row, as_of)
     case_event_add(case=row, kind=EventKind.EVIDENCE_ADDED, actor=actor, on=as_of, note=evidence.caption)
-    audit_record(actor=actor, municipality=row.municipality, action="evidence.add", obj=evidence,
-                 after={"case_id": row.pk, "sha256": checked.sha256, "size": checked.size})  # fmt: skip
+    audit_record(
+        actor=actor,
+        municipality=row.municipality,
+        action="evidence.add",
+        obj=evidence,
+        after={"case_id": row.pk, "sha256": checked.sha256, "size": checked.size},
+    )
     return evidence
 
 
@@ -337,16 +416,30 @@ def case_mark_traffic_only(
     if rule_ref is None:
         raise refuse("already_punished_as_traffic_only", TRAFFIC_ONLY_NOT_IN_LAW)
     if not reference.strip():
-        raise refuse("traffic_only_reference", "Referência da autuação de trânsito: informe o número do auto de "
-                                               "trânsito ou do processo que já puniu o fato.")  # fmt: skip
+        raise refuse(
+            "traffic_only_reference",
+            "Referência da autuação de trânsito: informe o número do auto de "
+            "trânsito ou do processo que já puniu o fato.",
+        )
     if row.state in (CaseState.FINAL, CaseState.CLOSED, CaseState.CANCELLED):
         raise refuse("state", f"O auto {row.number} está «{row.get_state_display()}».")
     before = row.audit_snapshot()
     row.already_punished_as_traffic_only, row.traffic_only_reference = True, reference.strip()
     row.save(update_fields=["already_punished_as_traffic_only", "traffic_only_reference", "updated_at"])
     rule = cite_pt(row.regime_id, rule_ref, as_of)
-    case_event_add(case=row, kind=EventKind.TRAFFIC_ONLY_MARKED, actor=actor, on=as_of,
-                   note=f"{reference.strip()} — sem penalidade municipal ({rule}).")  # fmt: skip
-    audit_record(actor=actor, municipality=row.municipality, action="infractioncase.traffic_only", obj=row,
-                 before=before, after=row.audit_snapshot())  # fmt: skip
+    case_event_add(
+        case=row,
+        kind=EventKind.TRAFFIC_ONLY_MARKED,
+        actor=actor,
+        on=as_of,
+        note=f"{reference.strip()} — sem penalidade municipal ({rule}).",
+    )
+    audit_record(
+        actor=actor,
+        municipality=row.municipality,
+        action="infractioncase.traffic_only",
+        obj=row,
+        before=before,
+        after=row.audit_snapshot(),
+    )
     return row

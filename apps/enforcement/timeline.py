@@ -17,10 +17,22 @@ from apps.enforcement.models import InfractionCase
 
 ROW_HEIGHT = 34
 TOP = 18
-STATUS_LABELS = {"event": "Evento", "met": "Prazo cumprido", "late": "Cumprido fora do prazo", "due": "A vencer",
-                 "overdue": "Vencido", "today": "Hoje"}  # fmt: skip
-COLORS = {"event": "#1351b4", "met": "#168821", "late": "#c45100", "due": "#ff9c00", "overdue": "#e52207",
-          "today": "#333333"}  # fmt: skip
+STATUS_LABELS = {
+    "event": "Evento",
+    "met": "Prazo cumprido",
+    "late": "Cumprido fora do prazo",
+    "due": "A vencer",
+    "overdue": "Vencido",
+    "today": "Hoje",
+}
+COLORS = {
+    "event": "#1351b4",
+    "met": "#168821",
+    "late": "#c45100",
+    "due": "#ff9c00",
+    "overdue": "#e52207",
+    "today": "#333333",
+}
 
 
 @dataclass(frozen=True)
@@ -70,8 +82,13 @@ def defence_deadline(case: InfractionCase, as_of: dt.date) -> TimelineItem | Non
     answer = lawbridge.defence_deadline(case, ciencia, as_of) if ciencia else None
     if answer is None or answer.value is None:
         return None
-    return TimelineItem(on=answer.value, label="Prazo de defesa / recurso (1ª instância)", deadline=True,
-                        done_on=_first_event(case, EventKind.APPEAL_FILED), detail=answer.message)  # fmt: skip
+    return TimelineItem(
+        on=answer.value,
+        label="Prazo de defesa / recurso (1ª instância)",
+        deadline=True,
+        done_on=_first_event(case, EventKind.APPEAL_FILED),
+        detail=answer.message,
+    )
 
 
 def penalty_notice_limit(case: InfractionCase) -> TimelineItem | None:
@@ -79,8 +96,13 @@ def penalty_notice_limit(case: InfractionCase) -> TimelineItem | None:
         return None
     sent = case.notices.filter(purpose=NoticePurpose.FINAL_DECISION).order_by("sent_on").first()
     message = "; ".join(f.get("message", "") for f in case.notice_limit_decision.get("findings", []))
-    return TimelineItem(on=case.notice_limit, label="Limite para notificar a penalidade", deadline=True,
-                        done_on=sent.sent_on if sent else None, detail=message)  # fmt: skip
+    return TimelineItem(
+        on=case.notice_limit,
+        label="Limite para notificar a penalidade",
+        deadline=True,
+        done_on=sent.sent_on if sent else None,
+        detail=message,
+    )
 
 
 def notice_limit_passed(case: InfractionCase, as_of: dt.date) -> bool:

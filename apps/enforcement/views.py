@@ -72,8 +72,14 @@ def _regime(municipality: Municipality, request: HttpRequest) -> str:
 
 def _case(request: HttpRequest, municipality: Municipality, pk: int, action: str = "view") -> InfractionCase:
     rows = InfractionCase.objects.select_related(
-        "municipality", "operator__person", "operator__company", "vehicle", "permit", "driver__person", "agent",
-    )  # fmt: skip
+        "municipality",
+        "operator__person",
+        "operator__company",
+        "vehicle",
+        "permit",
+        "driver__person",
+        "agent",
+    )
     return get_object_for_user_or_404(rows, request.user, action, municipality=municipality, pk=pk)
 
 
@@ -93,22 +99,38 @@ def case_new(request: HttpRequest, ibge_code: str) -> HttpResponse:
     municipality = _municipality(request, ibge_code, action=FILE)
     regime = _regime(municipality, request)
     drivers = _drivers_for(municipality, request, regime) if request.method == "POST" else []
-    form = forms.AutoForm(request.POST or None, request.FILES or None, regimes=list(municipality.regimes),
-                          drivers=drivers, initial={"regime_id": regime})  # fmt: skip
+    form = forms.AutoForm(
+        request.POST or None,
+        request.FILES or None,
+        regimes=list(municipality.regimes),
+        drivers=drivers,
+        initial={"regime_id": regime},
+    )
     if request.method == "POST" and form.is_valid():
         try:
-            case = services.case_open(municipality=municipality, actor=request.user, details=form.details(),
-                                      recorded_at=_now(), evidence=form.evidence(), regime_id=regime)  # fmt: skip
+            case = services.case_open(
+                municipality=municipality,
+                actor=request.user,
+                details=form.details(),
+                recorded_at=_now(),
+                evidence=form.evidence(),
+                regime_id=regime,
+            )
         except ValidationError as error:
             forms.add_service_errors(form, error)
         else:
             messages.success(request, f"Auto de infração {case.number} lavrado.")
             return redirect("enforcement:case_detail", municipality.ibge_code, case.pk)
     infractions = catalog.search(regime, request.POST.get("q", ""), _today()) if regime else []
-    context = {"municipality": municipality, "form": form, "regime": regime, "infractions": infractions,
-               "traffic_rule": traffic_only_rule_pt(regime, _today()) if regime else "",
-               "chosen_code": request.POST.get("infraction_code", ""), "lookup": _lookup_context(
-                   municipality, request.POST.get("plate", ""), regime)}  # fmt: skip
+    context = {
+        "municipality": municipality,
+        "form": form,
+        "regime": regime,
+        "infractions": infractions,
+        "traffic_rule": traffic_only_rule_pt(regime, _today()) if regime else "",
+        "chosen_code": request.POST.get("infraction_code", ""),
+        "lookup": _lookup_context(municipality, request.POST.get("plate", ""), regime),
+    }
     return _render(request, "enforcement/case_form.html", context, status=400 if form.errors else 200)
 
 
@@ -119,8 +141,12 @@ def _lookup_context(municipality: Municipality, plate: str, regime: str) -> dict
         return {"state": "invalid", "plate": plate}
     found: PlateLookup = lookup_plate(municipality, plate, regime)
     clandestine = catalog.clandestine_infraction(regime, _today()) if found.clandestine else None
-    return {"state": "found", "found": found, "clandestine_infraction": clandestine,
-            "clandestine_rule": clandestine_rule_pt(regime, _today())}  # fmt: skip
+    return {
+        "state": "found",
+        "found": found,
+        "clandestine_infraction": clandestine,
+        "clandestine_rule": clandestine_rule_pt(regime, _today()),
+    }
 
 
 @login_required
@@ -180,8 +206,15 @@ def case_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
     rows = rows.with_penalty_notice().order_by("-year", "-sequence")
     if (fmt := requested_format(request)) is not None:
         return export_response(request, spec=exports.CASES, rows=rows, municipality=municipality, fmt=fmt)
-    context = {"municipality": municipality, "page": _page(request, rows), "title": "Autos de infração",
-               "mine": False, "state": state, "states": CaseState.choices, "today": _today()}  # fmt: skip
+    context = {
+        "municipality": municipality,
+        "page": _page(request, rows),
+        "title": "Autos de infração",
+        "mine": False,
+        "state": state,
+        "states": CaseState.choices,
+        "today": _today(),
+    }
     return _render(request, "enforcement/case_list.html", context)
 
 
@@ -218,16 +251,24 @@ def case_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     marks = case_timeline(case, today)
     can_notify = user_can(request.user, municipality.pk, NOTICE, "change")
     context = {
-        "municipality": municipality, "case": case, "marks": marks, "svg_height": svg_height(marks), "today": today,
+        "municipality": municipality,
+        "case": case,
+        "marks": marks,
+        "svg_height": svg_height(marks),
+        "today": today,
         "auto_rows": pdf.auto_rows(case, _fine_text(case, today), _appeal_text(case, today)),
-        "notices": case.notices.select_related("edital"), "evidence": case.evidence.all(),
-        "notice_limit_passed": notice_limit_passed(case, today), "can_notify": can_notify,
+        "notices": case.notices.select_related("edital"),
+        "evidence": case.evidence.all(),
+        "notice_limit_passed": notice_limit_passed(case, today),
+        "can_notify": can_notify,
         "can_add_evidence": user_can(request.user, municipality.pk, "enforcement.evidence", "change"),
-        "notice_form": forms.NoticeForm(initial={"sent_on": today}), "receipt_form": forms.ReceiptForm(),
-        "evidence_form": forms.EvidenceForm(), "traffic_form": forms.TrafficOnlyForm(),
+        "notice_form": forms.NoticeForm(initial={"sent_on": today}),
+        "receipt_form": forms.ReceiptForm(),
+        "evidence_form": forms.EvidenceForm(),
+        "traffic_form": forms.TrafficOnlyForm(),
         "traffic_rule": traffic_only_rule_pt(case.regime_id, today),
         "can_mark_traffic": user_can(request.user, municipality.pk, CASE, "change"),
-    }  # fmt: skip
+    }
     return _render(request, "enforcement/case_detail.html", context)
 
 
@@ -281,8 +322,13 @@ def evidence_add(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
         messages.error(request, "Prova: escolha um arquivo.")
         return _back(case)
     try:
-        services.evidence_add(case=case, actor=request.user, upload=form.cleaned_data["file"],
-                              caption=form.cleaned_data["caption"], as_of=_today())  # fmt: skip
+        services.evidence_add(
+            case=case,
+            actor=request.user,
+            upload=form.cleaned_data["file"],
+            caption=form.cleaned_data["caption"],
+            as_of=_today(),
+        )
         messages.success(request, "Prova anexada.")
     except ValidationError as error:
         _flash_refusal(request, error)
@@ -343,9 +389,13 @@ def notice_receipt(request: HttpRequest, ibge_code: str, notice_id: int) -> Http
         messages.error(request, "Recebimento: informe a data do recebimento ou da devolução.")
         return _back(notice.case)
     try:
-        notices.notice_record_receipt(notice=notice, actor=request.user, as_of=_today(),
-                                      received_on=form.cleaned_data["received_on"],
-                                      returned_reason=form.cleaned_data["returned_reason"] or "")  # fmt: skip
+        notices.notice_record_receipt(
+            notice=notice,
+            actor=request.user,
+            as_of=_today(),
+            received_on=form.cleaned_data["received_on"],
+            returned_reason=form.cleaned_data["returned_reason"] or "",
+        )
         messages.success(request, "Retorno da notificação registrado.")
     except ValidationError as error:
         _flash_refusal(request, error)
@@ -377,23 +427,33 @@ def edital_new(request: HttpRequest, ibge_code: str) -> HttpResponse:
     municipality = _municipality(request, ibge_code, EDITAL, "change")
     purpose = request.POST.get("purpose") or request.GET.get("purpose") or "infraction"
     candidates = notices.unreached_cases(municipality, purpose)
-    form = forms.EditalForm(request.POST or None, candidates=candidates,
-                            initial={"purpose": purpose, "published_on": _today()})  # fmt: skip
+    form = forms.EditalForm(
+        request.POST or None, candidates=candidates, initial={"purpose": purpose, "published_on": _today()}
+    )
     if request.method == "POST" and form.is_valid():
         try:
             edital = notices.edital_publish(
-                municipality=municipality, actor=request.user, purpose=form.cleaned_data["purpose"],
-                cases=form.chosen(), published_on=form.cleaned_data["published_on"],
-                publication_ref=form.cleaned_data["publication_ref"], as_of=_today(),
-            )  # fmt: skip
+                municipality=municipality,
+                actor=request.user,
+                purpose=form.cleaned_data["purpose"],
+                cases=form.chosen(),
+                published_on=form.cleaned_data["published_on"],
+                publication_ref=form.cleaned_data["publication_ref"],
+                as_of=_today(),
+            )
         except ValidationError as error:
             forms.add_service_errors(form, error)
         else:
             messages.success(request, f"Edital {edital.number} registrado.")
             return redirect("enforcement:edital_list", municipality.ibge_code)
     editais = Edital.objects.for_user(request.user, "view").filter(municipality=municipality)[:10]
-    context = {"municipality": municipality, "form": form, "candidates": candidates, "purpose": purpose,
-               "editais": editais}  # fmt: skip
+    context = {
+        "municipality": municipality,
+        "form": form,
+        "candidates": candidates,
+        "purpose": purpose,
+        "editais": editais,
+    }
     return _render(request, "enforcement/edital_form.html", context, status=400 if form.errors else 200)
 
 
@@ -402,8 +462,11 @@ def edital_new(request: HttpRequest, ibge_code: str) -> HttpResponse:
 def edital_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
     municipality = _municipality(request, ibge_code, EDITAL)
     rows = Edital.objects.for_user(request.user, "view").filter(municipality=municipality)
-    context = {"municipality": municipality, "page": _page(request, rows),
-               "can_publish": user_can(request.user, municipality.pk, EDITAL, "change")}  # fmt: skip
+    context = {
+        "municipality": municipality,
+        "page": _page(request, rows),
+        "can_publish": user_can(request.user, municipality.pk, EDITAL, "change"),
+    }
     return _render(request, "enforcement/edital_list.html", context)
 
 

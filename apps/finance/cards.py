@@ -21,14 +21,21 @@ def finance_card(ctx: CardContext) -> Card | None:
         overdue=Count("id", filter=Q(status=GuideStatus.OPEN, due_on__lt=ctx.today)),
         paid=Count("id", filter=Q(status=GuideStatus.PAID)),
     )
-    items = [CardItem("Guias em aberto", counts["open"]), CardItem("Vencidas", counts["overdue"]),
-             CardItem("Pagas", counts["paid"])]  # fmt: skip
+    items = [
+        CardItem("Guias em aberto", counts["open"]),
+        CardItem("Vencidas", counts["overdue"]),
+        CardItem("Pagas", counts["paid"]),
+    ]
     if user_can(ctx.user, ctx.municipality.pk, "finance.refund", "view"):
         pending = Refund.objects.for_user(ctx.user, "view").filter(
             payment__guide__municipality=ctx.municipality, status=RefundStatus.PENDING
         )
         items.append(CardItem("Restituições a pagar", pending.count()))
     return Card(
-        key="finance", title="Financeiro", items=tuple(items), order=60,
-        link_url=reverse("finance:guide_list", args=[ctx.municipality.ibge_code]), link_label="Ver guias",
-    )  # fmt: skip
+        key="finance",
+        title="Financeiro",
+        items=tuple(items),
+        order=60,
+        link_url=reverse("finance:guide_list", args=[ctx.municipality.ibge_code]),
+        link_label="Ver guias",
+    )

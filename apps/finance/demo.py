@@ -58,7 +58,13 @@ def _ensure_patrocinio_fee(log: DemoLog, municipality: Municipality) -> None:
     if FeeSchedule.objects.filter(municipality=municipality, fee_kind=FeeKind.INSPECTION).exists():
         return
     fee_schedule_create(
-        actor=None, municipality=municipality, regime_id="patrocinio_mg_aplicativo", fee_kind=FeeKind.INSPECTION,
-        quantity=Decimal("0.25"), unit="ufm", cite="art8", valid_from=PATROCINIO_FEE_FROM,
-    )  # fmt: skip
+        actor=None,
+        municipality=municipality,
+        regime_id="patrocinio_mg_aplicativo",
+        fee_kind=FeeKind.INSPECTION,
+        quantity=Decimal("0.25"),
+        unit="ufm",
+        cite="art8",
+        valid_from=PATROCINIO_FEE_FROM,
+    )
     log.created += 1

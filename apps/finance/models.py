@@ -57,8 +57,12 @@ class FinanceSettings(models.Model):
         return f"Recebimento PIX de {self.municipality}"
 
     def audit_snapshot(self) -> dict[str, Any]:
-        return {"pix_key": self.pix_key, "receiver_name": self.receiver_name, "receiver_city": self.receiver_city,
-                "guide_due_days": self.guide_due_days}  # fmt: skip
+        return {
+            "pix_key": self.pix_key,
+            "receiver_name": self.receiver_name,
+            "receiver_city": self.receiver_city,
+            "guide_due_days": self.guide_due_days,
+        }
 
 
 class FeeScheduleQuerySet(MunicipalityScopedQuerySet["FeeSchedule"]):
@@ -100,8 +104,14 @@ class FeeSchedule(models.Model):
         return unit_display(self.regime_id, self.unit)
 
     def audit_snapshot(self) -> dict[str, Any]:
-        return {"regime_id": self.regime_id, "fee_kind": self.fee_kind, "quantity": self.quantity,
-                "unit": self.unit, "cite": self.cite, "valid_from": self.valid_from}  # fmt: skip
+        return {
+            "regime_id": self.regime_id,
+            "fee_kind": self.fee_kind,
+            "quantity": self.quantity,
+            "unit": self.unit,
+            "cite": self.cite,
+            "valid_from": self.valid_from,
+        }
 
 
 class PaymentGuideQuerySet(MunicipalityScopedQuerySet["PaymentGuide"]):
@@ -166,9 +176,16 @@ class PaymentGuide(models.Model):
         return f"Guia {self.number}"
 
     def audit_snapshot(self) -> dict[str, Any]:
-        return {"number": self.number, "status": self.status, "amount_brl": self.amount_brl,
-                "quantity": self.quantity, "unit": self.unit, "origin_type": self.origin_type,
-                "origin_id": self.origin_id, "due_on": self.due_on}  # fmt: skip
+        return {
+            "number": self.number,
+            "status": self.status,
+            "amount_brl": self.amount_brl,
+            "quantity": self.quantity,
+            "unit": self.unit,
+            "origin_type": self.origin_type,
+            "origin_id": self.origin_id,
+            "due_on": self.due_on,
+        }
 
     @property
     def is_unit_converted(self) -> bool:
@@ -224,8 +241,13 @@ class Payment(models.Model):
         return f"Pagamento da guia {self.guide.number}"
 
     def audit_snapshot(self) -> dict[str, Any]:
-        return {"guide": self.guide.number, "paid_on": self.paid_on, "amount_brl": self.amount_brl,
-                "method": self.method, "reference": self.reference}  # fmt: skip
+        return {
+            "guide": self.guide.number,
+            "paid_on": self.paid_on,
+            "amount_brl": self.amount_brl,
+            "method": self.method,
+            "reference": self.reference,
+        }
 
 
 class RefundQuerySet(MunicipalityScopedQuerySet["Refund"]):
@@ -267,5 +289,11 @@ class Refund(models.Model):
         return f"Restituição de R$ {self.amount_brl} (guia {self.payment.guide.number})"
 
     def audit_snapshot(self) -> dict[str, Any]:
-        return {"guide": self.payment.guide.number, "amount_brl": self.amount_brl, "due_on": self.due_on,
-                "status": self.status, "reason": self.reason, "paid_on": self.paid_on}  # fmt: skip
+        return {
+            "guide": self.payment.guide.number,
+            "amount_brl": self.amount_brl,
+            "due_on": self.due_on,
+            "status": self.status,
+            "reason": self.reason,
+            "paid_on": self.paid_on,
+        }

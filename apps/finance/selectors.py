@@ -15,11 +15,12 @@ from apps.tenancy.models import Municipality
 def fee_in_force(*, municipality: Municipality, regime_id: str, fee_kind: str, on: dt.date) -> FeeSchedule:
     """The fee schedule row in force on ``on`` (latest valid_from ≤ on); ValidationError if none."""
     fee = (
-        FeeSchedule.objects.filter(municipality=municipality, regime_id=regime_id, fee_kind=fee_kind,
-                                   valid_from__lte=on)
+        FeeSchedule.objects.filter(
+            municipality=municipality, regime_id=regime_id, fee_kind=fee_kind, valid_from__lte=on
+        )
         .order_by("-valid_from")
         .first()
-    )  # fmt: skip
+    )
     if fee is None:
         label = FeeKind(fee_kind).label if fee_kind in FeeKind.values else fee_kind
         raise ValidationError(

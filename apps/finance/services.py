@@ -34,9 +34,14 @@ if TYPE_CHECKING:
 
 @transaction.atomic
 def finance_settings_save(
-    *, actor: User | None, municipality: Municipality, pix_key: str, receiver_name: str, receiver_city: str,
+    *,
+    actor: User | None,
+    municipality: Municipality,
+    pix_key: str,
+    receiver_name: str,
+    receiver_city: str,
     guide_due_days: int,
-) -> FinanceSettings:  # fmt: skip
+) -> FinanceSettings:
     """Create or change where the municipality receives PIX; names are stored as the BR Code will carry them."""
     key = pix_key.strip()
     try:
@@ -56,17 +61,28 @@ def finance_settings_save(
     settings.guide_due_days = guide_due_days
     settings.save()
     audit_record(
-        actor=actor, municipality=municipality, action="finance_settings.save", obj=settings,
-        before=before, after=settings.audit_snapshot(),
-    )  # fmt: skip
+        actor=actor,
+        municipality=municipality,
+        action="finance_settings.save",
+        obj=settings,
+        before=before,
+        after=settings.audit_snapshot(),
+    )
     return settings
 
 
 @transaction.atomic
 def fee_schedule_create(
-    *, actor: User | None, municipality: Municipality, regime_id: str | None, fee_kind: str, quantity: Decimal,
-    unit: str, cite: str, valid_from: dt.date,
-) -> FeeSchedule:  # fmt: skip
+    *,
+    actor: User | None,
+    municipality: Municipality,
+    regime_id: str | None,
+    fee_kind: str,
+    quantity: Decimal,
+    unit: str,
+    cite: str,
+    valid_from: dt.date,
+) -> FeeSchedule:
     """A fee from ``valid_from`` on; the dispositivo must exist in the regime's law on that date."""
     regime = _regime(municipality, regime_id)
     _check_fee(fee_kind, quantity, unit, regime)
@@ -75,12 +91,22 @@ def fee_schedule_create(
         municipality=municipality, regime_id=regime, fee_kind=fee_kind, valid_from=valid_from
     ).exists():
         raise refuse("valid_from", "Vigência: já existe um valor desta taxa a partir desta data.")
-    fee = FeeSchedule.objects.create(municipality=municipality, regime_id=regime, fee_kind=fee_kind,
-                                     quantity=quantity, unit=unit, cite=cite, valid_from=valid_from)  # fmt: skip
+    fee = FeeSchedule.objects.create(
+        municipality=municipality,
+        regime_id=regime,
+        fee_kind=fee_kind,
+        quantity=quantity,
+        unit=unit,
+        cite=cite,
+        valid_from=valid_from,
+    )
     audit_record(
-        actor=actor, municipality=municipality, action="fee_schedule.create", obj=fee,
+        actor=actor,
+        municipality=municipality,
+        action="fee_schedule.create",
+        obj=fee,
         after=fee.audit_snapshot(),
-    )  # fmt: skip
+    )
     return fee
 
 
@@ -103,9 +129,18 @@ def _regime(municipality: Municipality, regime_id: str | None) -> str:
 
 
 def fee_guide_issue(
-    *, actor: User | None, municipality: Municipality, fee_kind: str, payer_name: str, payer_document: str,
-    origin_type: str, origin_id: int, fact_date: dt.date, as_of: dt.date, regime_id: str | None = None,
-) -> PaymentGuide:  # fmt: skip
+    *,
+    actor: User | None,
+    municipality: Municipality,
+    fee_kind: str,
+    payer_name: str,
+    payer_document: str,
+    origin_type: str,
+    origin_id: int,
+    fact_date: dt.date,
+    as_of: dt.date,
+    regime_id: str | None = None,
+) -> PaymentGuide:
     """A guide for the fee in force on ``fact_date`` (the fee schedule row), valued by the engine."""
     regime = _regime(municipality, regime_id)
     fee = fee_in_force(municipality=municipality, regime_id=regime, fee_kind=fee_kind, on=fact_date)
@@ -132,10 +167,19 @@ def fee_guide_issue(
 
 @transaction.atomic
 def guide_issue(
-    *, actor: User | None, municipality: Municipality, regime_id: str | None, charge: Charge, payer_name: str,
-    payer_document: str, origin_type: str, origin_id: int, fact_date: dt.date, as_of: dt.date,
+    *,
+    actor: User | None,
+    municipality: Municipality,
+    regime_id: str | None,
+    charge: Charge,
+    payer_name: str,
+    payer_document: str,
+    origin_type: str,
+    origin_id: int,
+    fact_date: dt.date,
+    as_of: dt.date,
     due_on: dt.date | None = None,
-) -> PaymentGuide:  # fmt: skip
+) -> PaymentGuide:
     """Issue a numbered guide with its PIX BR Code. ``fact_date`` is the chargeable event (the request, the
     infraction); ``as_of`` the issue date; ``due_on`` defaults to the municipality's term, on a business day."""
     regime = _regime(municipality, regime_id)
@@ -150,19 +194,37 @@ def guide_issue(
     year = as_of.year
     sequence = number_take(kind="payment_guide", municipality=municipality, year=year)
     guide = PaymentGuide(
-        municipality=municipality, regime_id=regime, number=f"{sequence:06d}/{year}", year=year, sequence=sequence,
-        payer_name=payer[0], payer_document=payer[1], description=charge.description[:200], fee_kind=charge.fee_kind,
-        origin_type=origin_type, origin_id=origin_id, quantity=charge.quantity, unit=charge.unit,
-        legal_basis=valuation.legal_basis[:255], amount_brl=valuation.amount_brl,
-        unit_value_used=valuation.unit_value, valuation_date=valuation.valuation_date, conversion=valuation.decision,
-        issued_on=as_of, due_on=due_on or _due_date(municipality, regime, settings, as_of), issued_by=actor,
-    )  # fmt: skip
+        municipality=municipality,
+        regime_id=regime,
+        number=f"{sequence:06d}/{year}",
+        year=year,
+        sequence=sequence,
+        payer_name=payer[0],
+        payer_document=payer[1],
+        description=charge.description[:200],
+        fee_kind=charge.fee_kind,
+        origin_type=origin_type,
+        origin_id=origin_id,
+        quantity=charge.quantity,
+        unit=charge.unit,
+        legal_basis=valuation.legal_basis[:255],
+        amount_brl=valuation.amount_brl,
+        unit_value_used=valuation.unit_value,
+        valuation_date=valuation.valuation_date,
+        conversion=valuation.decision,
+        issued_on=as_of,
+        due_on=due_on or _due_date(municipality, regime, settings, as_of),
+        issued_by=actor,
+    )
     guide.pix_payload = _pix_payload(settings, guide)
     guide.save()
     audit_record(
-        actor=actor, municipality=municipality, action="payment_guide.issue", obj=guide,
+        actor=actor,
+        municipality=municipality,
+        action="payment_guide.issue",
+        obj=guide,
         after=guide.audit_snapshot(),
-    )  # fmt: skip
+    )
     return guide
 
 
@@ -193,9 +255,12 @@ def _check_origin(municipality: Municipality, origin_type: str, origin_id: int, 
     if origin_type not in OriginType.values:
         raise refuse("origin_type", f"Origem da guia: tipo desconhecido {origin_type!r}.")
     duplicate = PaymentGuide.objects.filter(
-        municipality=municipality, origin_type=origin_type, origin_id=origin_id, fee_kind=fee_kind,
+        municipality=municipality,
+        origin_type=origin_type,
+        origin_id=origin_id,
+        fee_kind=fee_kind,
         status__in=[GuideStatus.OPEN, GuideStatus.PAID],
-    ).first()  # fmt: skip
+    ).first()
     if duplicate is not None:
         raise refuse(
             "origin_id",
@@ -213,10 +278,13 @@ def _due_date(
 
 def _pix_payload(settings: FinanceSettings, guide: PaymentGuide) -> str:
     charge = pix.PixCharge(
-        key=settings.pix_key, receiver_name=settings.receiver_name, city=settings.receiver_city,
-        amount=guide.amount_brl, txid=f"{guide.municipality.ibge_code}{guide.year}{guide.sequence:06d}",
+        key=settings.pix_key,
+        receiver_name=settings.receiver_name,
+        city=settings.receiver_city,
+        amount=guide.amount_brl,
+        txid=f"{guide.municipality.ibge_code}{guide.year}{guide.sequence:06d}",
         single_use=True,
-    )  # fmt: skip
+    )
     try:
         return pix.payload(charge)
     except pix.PixError as exc:
@@ -239,9 +307,13 @@ def guide_cancel(*, actor: User | None, guide: PaymentGuide, reason: str, as_of:
     guide.status, guide.cancelled_on, guide.cancel_reason = GuideStatus.CANCELLED, as_of, reason.strip()[:255]
     guide.save(update_fields=["status", "cancelled_on", "cancel_reason"])
     audit_record(
-        actor=actor, municipality=guide.municipality, action="payment_guide.cancel", obj=guide,
-        before=before, after={**guide.audit_snapshot(), "reason": guide.cancel_reason},
-    )  # fmt: skip
+        actor=actor,
+        municipality=guide.municipality,
+        action="payment_guide.cancel",
+        obj=guide,
+        before=before,
+        after={**guide.audit_snapshot(), "reason": guide.cancel_reason},
+    )
     return guide
 
 
@@ -250,9 +322,15 @@ def guide_cancel(*, actor: User | None, guide: PaymentGuide, reason: str, as_of:
 
 @transaction.atomic
 def payment_register(
-    *, actor: User | None, guide: PaymentGuide, paid_on: dt.date, amount_brl: Decimal, method: str,
-    reference: str, as_of: dt.date,
-) -> Payment:  # fmt: skip
+    *,
+    actor: User | None,
+    guide: PaymentGuide,
+    paid_on: dt.date,
+    amount_brl: Decimal,
+    method: str,
+    reference: str,
+    as_of: dt.date,
+) -> Payment:
     """Record the payment of an open guide and let its origin move on (origins.register_payment_handler)."""
     guide = guide_for_update(guide.pk)
     _check_payable(guide, paid_on, amount_brl, method, as_of)
@@ -268,9 +346,13 @@ def payment_register(
     guide.status = GuideStatus.PAID
     guide.save(update_fields=["status"])
     audit_record(
-        actor=actor, municipality=guide.municipality, action="payment.register", obj=payment,
-        before=before, after={**payment.audit_snapshot(), "guide_status": guide.status},
-    )  # fmt: skip
+        actor=actor,
+        municipality=guide.municipality,
+        action="payment.register",
+        obj=payment,
+        before=before,
+        after={**payment.audit_snapshot(), "guide_status": guide.status},
+    )
     handler = payment_handler(guide.origin_type)
     if handler is not None:
         handler(guide=guide, payment=payment, actor=actor, as_of=as_of)
@@ -320,9 +402,12 @@ def refund_create(
         payment=payment, amount_brl=amount_brl, due_on=due_on, reason=reason.strip()[:255], created_by=actor
     )
     audit_record(
-        actor=actor, municipality=guide.municipality, action="refund.create", obj=refund,
+        actor=actor,
+        municipality=guide.municipality,
+        action="refund.create",
+        obj=refund,
         after=refund.audit_snapshot(),
-    )  # fmt: skip
+    )
     return refund
 
 
@@ -349,9 +434,13 @@ def refund_mark_paid(
     refund.save(update_fields=["status", "paid_on", "paid_reference"])
     _mark_refunded_when_complete(guide, refund.payment)
     audit_record(
-        actor=actor, municipality=guide.municipality, action="refund.mark_paid", obj=refund,
-        before=before, after={**refund.audit_snapshot(), "guide_status": guide.status},
-    )  # fmt: skip
+        actor=actor,
+        municipality=guide.municipality,
+        action="refund.mark_paid",
+        obj=refund,
+        before=before,
+        after={**refund.audit_snapshot(), "guide_status": guide.status},
+    )
     return refund
 
 

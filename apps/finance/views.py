@@ -96,8 +96,14 @@ def guide_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
     page = Paginator(guides.order_by("-year", "-sequence"), PAGE_SIZE).get_page(request.GET.get("pagina"))
     query = request.GET.copy()
     query.pop("pagina", None)
-    context = {"municipality": municipality, "form": form, "page": page, "query": query.urlencode(),
-               "today": timezone.localdate(), **_menu(request, municipality)}  # fmt: skip
+    context = {
+        "municipality": municipality,
+        "form": form,
+        "page": page,
+        "query": query.urlencode(),
+        "today": timezone.localdate(),
+        **_menu(request, municipality),
+    }
     template = "finance/_guide_table.html" if request.htmx else "finance/guide_list.html"  # type: ignore[attr-defined]
     return render(request, template, context)
 
@@ -118,9 +124,15 @@ def guide_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     _audit_payer_read(request, guide)
     payment = getattr(guide, "payment", None)
     refunds = list(payment.refunds.all()) if payment is not None else []
-    context = {"municipality": municipality, "guide": guide, "payment": payment, "refunds": refunds,
-               "cancel_form": CancelForm(), "qr_svg": pix_qr_svg(guide.pix_payload),
-               **_menu(request, municipality)}  # fmt: skip
+    context = {
+        "municipality": municipality,
+        "guide": guide,
+        "payment": payment,
+        "refunds": refunds,
+        "cancel_form": CancelForm(),
+        "qr_svg": pix_qr_svg(guide.pix_payload),
+        **_menu(request, municipality),
+    }
     return render(request, "finance/guide_detail.html", context)
 
 
@@ -198,8 +210,13 @@ def refund_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
             request, spec=exports.REFUNDS, rows=refunds, municipality=municipality, fmt=fmt
         )
     page = Paginator(refunds, PAGE_SIZE).get_page(request.GET.get("pagina"))
-    context = {"municipality": municipality, "page": page, "paid_form": RefundPaidForm(),
-               "today": timezone.localdate(), **_menu(request, municipality)}  # fmt: skip
+    context = {
+        "municipality": municipality,
+        "page": page,
+        "paid_form": RefundPaidForm(),
+        "today": timezone.localdate(),
+        **_menu(request, municipality),
+    }
     return render(request, "finance/refund_list.html", context)
 
 
@@ -225,8 +242,13 @@ def refund_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse
         else:
             messages.success(request, f"Restituição da guia {guide.number} registrada.")
             return redirect("finance:refund_list", ibge_code)
-    context = {"municipality": municipality, "guide": guide, "payment": payment, "form": form,
-               **_menu(request, municipality)}  # fmt: skip
+    context = {
+        "municipality": municipality,
+        "guide": guide,
+        "payment": payment,
+        "form": form,
+        **_menu(request, municipality),
+    }
     return render(request, "finance/refund_form.html", context, status=400 if form.errors else 200)
 
 
@@ -258,8 +280,13 @@ def _settings_page(
     request: HttpRequest, municipality: Municipality, form: FinanceSettingsForm, fee_form: FeeScheduleForm
 ) -> HttpResponse:
     fees = FeeSchedule.objects.for_user(request.user, "view").filter(municipality=municipality)
-    context = {"municipality": municipality, "form": form, "fee_form": fee_form, "fees": fees,
-               **_menu(request, municipality)}  # fmt: skip
+    context = {
+        "municipality": municipality,
+        "form": form,
+        "fee_form": fee_form,
+        "fees": fees,
+        **_menu(request, municipality),
+    }
     status = 400 if form.errors or fee_form.errors else 200
     return render(request, "finance/settings_form.html", context, status=status)
 

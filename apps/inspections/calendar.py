@@ -167,8 +167,14 @@ def _ask_calendar(
         in_service_from=item.in_service_from,
     )
     try:
-        return ask(municipality=ctx.municipality, regime_id=ctx.regime_id, question="inspection_calendar",
-                   facts=facts, as_of=as_of, field="calendar")  # fmt: skip
+        return ask(
+            municipality=ctx.municipality,
+            regime_id=ctx.regime_id,
+            question="inspection_calendar",
+            facts=facts,
+            as_of=as_of,
+            field="calendar",
+        )
     except ValidationError:
         return None  # the regime needs a fact this vehicle lacks (Patrocínio: no inspection yet)
 

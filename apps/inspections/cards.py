@@ -36,9 +36,13 @@ def inspections_card(ctx: CardContext) -> Card | None:
         CardItem("Novas vistorias pendentes", counts["reinspections"]),
     )
     return Card(
-        key="inspections", title="Vistorias", items=items, order=40,
-        link_url=reverse("inspections:agenda", args=[ctx.municipality.ibge_code]), link_label="Minha agenda",
-    )  # fmt: skip
+        key="inspections",
+        title="Vistorias",
+        items=items,
+        order=40,
+        link_url=reverse("inspections:agenda", args=[ctx.municipality.ibge_code]),
+        link_label="Minha agenda",
+    )
 
 
 @register_card

@@ -69,8 +69,9 @@ def _seed_municipality(municipality: Municipality, inspector: User | None, today
     )
     for vehicle, (day, outcome) in zip(vehicles, plans, strict=False):
         kind = "semestral" if municipality.regimes[0] == "votuporanga_sp_escolar" else "periodic"
-        row = inspection_schedule(actor=None, vehicle=vehicle, scheduled_for=day, as_of=day, kind=kind,
-                                  inspector=inspector)  # fmt: skip
+        row = inspection_schedule(
+            actor=None, vehicle=vehicle, scheduled_for=day, as_of=day, kind=kind, inspector=inspector
+        )
         if outcome != "overdue":
             _record(row, day, failing=outcome == "failed")
 
@@ -84,15 +85,23 @@ def _scheduled_for_application(municipality: Municipality, inspector: User | Non
         .first()
     )
     if application is not None and application.vehicle is not None:
-        inspection_schedule(actor=None, vehicle=application.vehicle, application=application, scheduled_for=today,
-                            as_of=today, inspector=inspector)  # fmt: skip
+        inspection_schedule(
+            actor=None,
+            vehicle=application.vehicle,
+            application=application,
+            scheduled_for=today,
+            as_of=today,
+            inspector=inspector,
+        )
 
 
 def _record(row: Inspection, day: dt.date, *, failing: bool) -> Inspection:
     failed_code, note = FAILURES[row.regime_id]
     items = {
-        item.code: ItemResult(ok=not (failing and item.code == failed_code), note=note if item.code == failed_code
-                              and failing else "")
+        item.code: ItemResult(
+            ok=not (failing and item.code == failed_code),
+            note=note if item.code == failed_code and failing else "",
+        )
         for item in checklist(row.regime_id).items_for(row.checklist_kind)
-    }  # fmt: skip
+    }
     return inspection_record_result(actor=None, inspection=row, performed_on=day, items=items, as_of=day)

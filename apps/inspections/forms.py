@@ -32,9 +32,10 @@ def add_service_errors(form: forms.Form, error: ValidationError) -> None:
 class ScheduleForm(forms.Form):
     scheduled_for = forms.DateField(label="Data da vistoria", widget=DATE)
     kind = forms.ChoiceField(
-        label="Tipo de vistoria", required=False,
+        label="Tipo de vistoria",
+        required=False,
         choices=[(k, label) for k, label in InspectionKind.choices if k != InspectionKind.REINSPECTION],
-    )  # fmt: skip
+    )
     application = forms.ModelChoiceField(
         label="Requerimento aguardando vistoria",
         required=False,
@@ -67,17 +68,20 @@ class ResultForm(forms.Form):
     """performed_on, notes, and per item ``item_<code>`` (required choice) and ``note_<code>``."""
 
     performed_on = forms.DateField(label="Data da vistoria", widget=DATE)
-    notes = forms.CharField(label="Observações gerais", required=False, max_length=2000, widget=forms.Textarea(
-        attrs={"rows": 3}))  # fmt: skip
+    notes = forms.CharField(
+        label="Observações gerais", required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
+    )
 
     def __init__(self, *args: Any, items: list[dict[str, Any]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.checklist_items = items
         for item in items:
             self.fields[f"item_{item['code']}"] = forms.ChoiceField(
-                label=item["label"], choices=ITEM_CHOICES, widget=forms.RadioSelect,
+                label=item["label"],
+                choices=ITEM_CHOICES,
+                widget=forms.RadioSelect,
                 error_messages={"required": f"«{item['label']}»: marque conforme ou não conforme."},
-            )  # fmt: skip
+            )
             self.fields[f"note_{item['code']}"] = forms.CharField(
                 label="Observação", required=False, max_length=500
             )
@@ -94,10 +98,14 @@ class ResultForm(forms.Form):
     def rows(self) -> list[dict[str, Any]]:
         """One entry per checklist item with its bound fields, for the template."""
         return [
-            {**item, "choice": self[f"item_{item['code']}"], "note": self[f"note_{item['code']}"],
-             "value": self[f"item_{item['code']}"].value()}
+            {
+                **item,
+                "choice": self[f"item_{item['code']}"],
+                "note": self[f"note_{item['code']}"],
+                "value": self[f"item_{item['code']}"].value(),
+            }
             for item in self.checklist_items
-        ]  # fmt: skip
+        ]
 
 
 class CalendarForm(forms.Form):

@@ -68,6 +68,12 @@ def cure_deadline(
     if cure is None:
         return None
     facts = f.DeadlineFacts(start=performed_on, instance=cure.instance)
-    decision = ask(municipality=municipality, regime_id=regime_id, question="cure_deadline", facts=facts,
-                   as_of=as_of, field="result")  # fmt: skip
+    decision = ask(
+        municipality=municipality,
+        regime_id=regime_id,
+        question="cure_deadline",
+        facts=facts,
+        as_of=as_of,
+        field="result",
+    )
     return _legal_date(decision, "end")

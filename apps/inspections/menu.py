@@ -10,5 +10,5 @@ register_menu_entry(
         model_label="inspections.inspection",
         action="view",
         url=lambda municipality: reverse("inspections:agenda", args=[municipality.ibge_code]),
-    )  # fmt: skip
+    )
 )

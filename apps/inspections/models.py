@@ -35,18 +35,26 @@ class Inspection(models.Model):
         "registry.Vehicle", on_delete=models.PROTECT, related_name="inspections", verbose_name="veículo"
     )
     application = models.ForeignKey(
-        "licensing.Application", on_delete=models.PROTECT, null=True, blank=True, related_name="inspections",
+        "licensing.Application",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="inspections",
         verbose_name="requerimento",
-    )  # fmt: skip
+    )
     kind = models.CharField("tipo", max_length=16, choices=InspectionKind.choices)
     checklist_kind = models.CharField("roteiro aplicado", max_length=16)
     scheduled_for = models.DateField("agendada para")
     deadline = models.DateField("prazo legal", null=True, blank=True)
     deadline_basis = models.CharField("fundamento do prazo", max_length=300, blank=True)
     inspector = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="inspections",
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="inspections",
         verbose_name="vistoriador",
-    )  # fmt: skip
+    )
     performed_on = models.DateField("realizada em", null=True, blank=True)
     result = models.CharField(
         "resultado", max_length=8, choices=InspectionResult.choices, default=InspectionResult.PENDING
@@ -55,9 +63,13 @@ class Inspection(models.Model):
     notes = models.TextField("observações", blank=True)
     cure_deadline = models.DateField("prazo para regularizar", null=True, blank=True)
     previous = models.OneToOneField(
-        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="reinspection",
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="reinspection",
         verbose_name="vistoria anterior",
-    )  # fmt: skip
+    )
     decision = models.JSONField("decisões da lei", default=dict, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -103,11 +115,18 @@ class Inspection(models.Model):
 
     def audit_snapshot(self) -> dict[str, Any]:
         return {
-            "vehicle_id": self.vehicle_id, "application_id": self.application_id, "kind": self.kind,
-            "scheduled_for": self.scheduled_for, "deadline": self.deadline, "inspector_id": self.inspector_id,
-            "performed_on": self.performed_on, "result": self.result, "cure_deadline": self.cure_deadline,
-            "previous_id": self.previous_id, "failed_items": [item["code"] for item in self.failed_items],
-        }  # fmt: skip
+            "vehicle_id": self.vehicle_id,
+            "application_id": self.application_id,
+            "kind": self.kind,
+            "scheduled_for": self.scheduled_for,
+            "deadline": self.deadline,
+            "inspector_id": self.inspector_id,
+            "performed_on": self.performed_on,
+            "result": self.result,
+            "cure_deadline": self.cure_deadline,
+            "previous_id": self.previous_id,
+            "failed_items": [item["code"] for item in self.failed_items],
+        }
 
 
 class MissedInspectionQuerySet(MunicipalityScopedQuerySet["MissedInspection"]):

@@ -62,7 +62,11 @@ def checklist_rows(inspection: Inspection, on: dt.date) -> list[dict[str, Any]]:
     """The items the inspection must cover, with label, hint and rendered citations."""
     checklist = lawbridge.checklist(inspection.regime_id)
     return [
-        {"code": item.code, "label": item.label, "hint": item.hint,
-         "cites": lawbridge.item_citations(inspection.regime_id, item, on)}
+        {
+            "code": item.code,
+            "label": item.label,
+            "hint": item.hint,
+            "cites": lawbridge.item_citations(inspection.regime_id, item, on),
+        }
         for item in checklist.items_for(inspection.checklist_kind)
-    ]  # fmt: skip
+    ]

@@ -42,9 +42,15 @@ class ItemResult:
 
 @transaction.atomic
 def inspection_schedule(
-    *, actor: Any, vehicle: Vehicle, scheduled_for: dt.date, as_of: dt.date, kind: str | None = None,
-    application: Application | None = None, inspector: Any = None,
-) -> Inspection:  # fmt: skip
+    *,
+    actor: Any,
+    vehicle: Vehicle,
+    scheduled_for: dt.date,
+    as_of: dt.date,
+    kind: str | None = None,
+    application: Application | None = None,
+    inspector: Any = None,
+) -> Inspection:
     """Schedule an inspection of ``vehicle``; for an application awaiting inspection, within the legal deadline."""
     vehicle = (
         Vehicle.objects.select_for_update(of=("self",))
@@ -59,16 +65,31 @@ def inspection_schedule(
     _check_inspector(inspector, vehicle)
     deadline = _application_deadline(application, regime_id, as_of)
     if deadline is not None and scheduled_for > deadline.on:
-        raise refuse("scheduled_for", f"Data agendada: a vistoria deve ser feita até {deadline.on:%d/%m/%Y} "
-                                      f"({deadline.basis}).")  # fmt: skip
+        raise refuse(
+            "scheduled_for",
+            f"Data agendada: a vistoria deve ser feita até {deadline.on:%d/%m/%Y} ({deadline.basis}).",
+        )
     row = Inspection.objects.create(
-        municipality=vehicle.municipality, regime_id=regime_id, vehicle=vehicle, application=application, kind=kind,
-        checklist_kind=kind, scheduled_for=scheduled_for, deadline=deadline.on if deadline else None,
-        deadline_basis=deadline.basis if deadline else "", inspector=inspector, created_by=actor_user(actor),
+        municipality=vehicle.municipality,
+        regime_id=regime_id,
+        vehicle=vehicle,
+        application=application,
+        kind=kind,
+        checklist_kind=kind,
+        scheduled_for=scheduled_for,
+        deadline=deadline.on if deadline else None,
+        deadline_basis=deadline.basis if deadline else "",
+        inspector=inspector,
+        created_by=actor_user(actor),
         decision={"scheduling": deadline.decision} if deadline else {},
-    )  # fmt: skip
-    audit_record(actor=actor, municipality=row.municipality, action="inspection.scheduled", obj=row,
-                 after=row.audit_snapshot())  # fmt: skip
+    )
+    audit_record(
+        actor=actor,
+        municipality=row.municipality,
+        action="inspection.scheduled",
+        obj=row,
+        after=row.audit_snapshot(),
+    )
     return row
 
 
@@ -78,8 +99,11 @@ def _check_application(application: Application | None, vehicle: Vehicle) -> Non
     if application.municipality_id != vehicle.municipality_id or application.vehicle_id != vehicle.pk:
         raise refuse("application", f"Requerimento {application.number}: não é deste veículo.")
     if application.state != "awaiting_inspection":
-        raise refuse("application", f"Requerimento {application.number}: só se agenda a vistoria de um requerimento "
-                                    f"«Aguardando vistoria» (está «{application.get_state_display()}»).")  # fmt: skip
+        raise refuse(
+            "application",
+            f"Requerimento {application.number}: só se agenda a vistoria de um requerimento "
+            f"«Aguardando vistoria» (está «{application.get_state_display()}»).",
+        )
 
 
 def _kind_for(kind: str | None, application: Application | None) -> str:
@@ -117,8 +141,11 @@ def _check_schedule_date(scheduled_for: dt.date, as_of: dt.date) -> None:
 def _check_no_pending(vehicle: Vehicle) -> None:
     pending = Inspection.objects.filter(vehicle=vehicle, result=InspectionResult.PENDING).first()
     if pending is not None:
-        raise refuse("vehicle", f"Veículo {vehicle.plate_display}: já há vistoria agendada para "
-                                f"{pending.scheduled_for:%d/%m/%Y}; registre-a ou reagende-a.")  # fmt: skip
+        raise refuse(
+            "vehicle",
+            f"Veículo {vehicle.plate_display}: já há vistoria agendada para "
+            f"{pending.scheduled_for:%d/%m/%Y}; registre-a ou reagende-a.",
+        )
 
 
 def _check_inspector(inspector: Any, vehicle: Vehicle) -> None:
@@ -138,8 +165,9 @@ def _application_deadline(
     payment = getattr(guide, "payment", None) if guide is not None and guide.status == "paid" else None
     if application is None or payment is None:
         return None
-    return lawbridge.scheduling_deadline(municipality=application.municipality, regime_id=regime_id,
-                                         fee_paid_on=payment.paid_on, as_of=as_of)  # fmt: skip
+    return lawbridge.scheduling_deadline(
+        municipality=application.municipality, regime_id=regime_id, fee_paid_on=payment.paid_on, as_of=as_of
+    )
 
 
 @transaction.atomic
@@ -152,15 +180,23 @@ def inspection_reschedule(
         raise refuse("result", "Só se reagenda uma vistoria ainda não realizada.")
     _check_schedule_date(scheduled_for, as_of)
     if row.deadline is not None and scheduled_for > row.deadline:
-        raise refuse("scheduled_for", f"Data agendada: a vistoria deve ser feita até {row.deadline:%d/%m/%Y} "
-                                      f"({row.deadline_basis}).")  # fmt: skip
+        raise refuse(
+            "scheduled_for",
+            f"Data agendada: a vistoria deve ser feita até {row.deadline:%d/%m/%Y} ({row.deadline_basis}).",
+        )
     _check_inspector(inspector, row.vehicle)
     before = row.audit_snapshot()
     row.scheduled_for = scheduled_for
     row.inspector = inspector if inspector is not None else row.inspector
     row.save(update_fields=["scheduled_for", "inspector", "updated_at"])
-    audit_record(actor=actor, municipality=row.municipality, action="inspection.rescheduled", obj=row,
-                 before=before, after=row.audit_snapshot())  # fmt: skip
+    audit_record(
+        actor=actor,
+        municipality=row.municipality,
+        action="inspection.rescheduled",
+        obj=row,
+        before=before,
+        after=row.audit_snapshot(),
+    )
     return row
 
 
@@ -174,9 +210,14 @@ def _locked(inspection: Inspection) -> Inspection:
 
 @transaction.atomic
 def inspection_record_result(
-    *, actor: Any, inspection: Inspection, performed_on: dt.date, items: Mapping[str, ItemResult], as_of: dt.date,
+    *,
+    actor: Any,
+    inspection: Inspection,
+    performed_on: dt.date,
+    items: Mapping[str, ItemResult],
+    as_of: dt.date,
     notes: str = "",
-) -> Inspection:  # fmt: skip
+) -> Inspection:
     """Record every checklist item; any item not in order fails the vehicle.
 
     Failed: the regime's cure window (if it has one), a re-inspection linked to this one and, for an application
@@ -200,8 +241,14 @@ def inspection_record_result(
     if row.result == InspectionResult.FAILED:
         _open_cure_window(row, as_of)
     row.save()
-    audit_record(actor=actor, municipality=row.municipality, action=f"inspection.{row.result}", obj=row,
-                 before=before, after=row.audit_snapshot())  # fmt: skip
+    audit_record(
+        actor=actor,
+        municipality=row.municipality,
+        action=f"inspection.{row.result}",
+        obj=row,
+        before=before,
+        after=row.audit_snapshot(),
+    )
     if row.result == InspectionResult.FAILED:
         _schedule_reinspection(row, actor=actor)
         _notify_application_failed(row, actor=actor, as_of=as_of)
@@ -217,8 +264,11 @@ def _check_performed_on(row: Inspection, performed_on: dt.date, as_of: dt.date) 
         raise refuse("performed_on", "Data da vistoria: não pode ser no futuro.")
     previous = row.previous
     if previous is not None and previous.performed_on is not None and performed_on < previous.performed_on:
-        raise refuse("performed_on", f"Data da vistoria: anterior à vistoria reprovada que ela refaz "
-                                     f"({previous.performed_on:%d/%m/%Y}).")  # fmt: skip
+        raise refuse(
+            "performed_on",
+            f"Data da vistoria: anterior à vistoria reprovada que ela refaz "
+            f"({previous.performed_on:%d/%m/%Y}).",
+        )
 
 
 def _item_rows(
@@ -236,15 +286,24 @@ def _item_rows(
         names = "; ".join(f"«{item.label}»" for item in missing)
         raise refuse("items", f"Itens da vistoria: avalie todos os itens do roteiro; falta(m) {names}.")
     return [
-        {"code": item.code, "label": item.label, "ok": bool(items[item.code].ok),
-         "note": items[item.code].note.strip(), "cites": lawbridge.item_citations(row.regime_id, item, performed_on)}
+        {
+            "code": item.code,
+            "label": item.label,
+            "ok": bool(items[item.code].ok),
+            "note": items[item.code].note.strip(),
+            "cites": lawbridge.item_citations(row.regime_id, item, performed_on),
+        }
         for item in expected
-    ]  # fmt: skip
+    ]
 
 
 def _open_cure_window(row: Inspection, as_of: dt.date) -> None:
-    cure = lawbridge.cure_deadline(municipality=row.municipality, regime_id=row.regime_id,
-                                   performed_on=row.performed_on or as_of, as_of=as_of)  # fmt: skip
+    cure = lawbridge.cure_deadline(
+        municipality=row.municipality,
+        regime_id=row.regime_id,
+        performed_on=row.performed_on or as_of,
+        as_of=as_of,
+    )
     if cure is not None:
         row.cure_deadline = cure.on
         row.decision = {**row.decision, "cure": cure.decision, "cure_basis": cure.basis}
@@ -255,14 +314,26 @@ def _schedule_reinspection(row: Inspection, *, actor: Any) -> Inspection:
     as it is presented (scheduled on the failure's day, to be rescheduled when the operator calls)."""
     performed_on = row.performed_on or row.scheduled_for
     follow_up = Inspection.objects.create(
-        municipality=row.municipality, regime_id=row.regime_id, vehicle=row.vehicle, application=row.application,
-        kind=InspectionKind.REINSPECTION, checklist_kind=row.checklist_kind,
-        scheduled_for=row.cure_deadline or performed_on, deadline=row.cure_deadline,
-        deadline_basis=row.decision.get("cure_basis", ""), inspector=row.inspector, previous=row,
+        municipality=row.municipality,
+        regime_id=row.regime_id,
+        vehicle=row.vehicle,
+        application=row.application,
+        kind=InspectionKind.REINSPECTION,
+        checklist_kind=row.checklist_kind,
+        scheduled_for=row.cure_deadline or performed_on,
+        deadline=row.cure_deadline,
+        deadline_basis=row.decision.get("cure_basis", ""),
+        inspector=row.inspector,
+        previous=row,
         created_by=actor_user(actor),
-    )  # fmt: skip
-    audit_record(actor=actor, municipality=row.municipality, action="inspection.scheduled", obj=follow_up,
-                 after=follow_up.audit_snapshot())  # fmt: skip
+    )
+    audit_record(
+        actor=actor,
+        municipality=row.municipality,
+        action="inspection.scheduled",
+        obj=follow_up,
+        after=follow_up.audit_snapshot(),
+    )
     return follow_up
 
 
@@ -272,8 +343,13 @@ def _notify_application(row: Inspection, *, actor: Any, as_of: dt.date) -> None:
         return
     from apps.licensing.services import application_inspection_passed
 
-    application_inspection_passed(application=application, performed_on=row.performed_on or as_of, actor=actor,
-                                  as_of=as_of, inspection_id=row.pk)  # fmt: skip
+    application_inspection_passed(
+        application=application,
+        performed_on=row.performed_on or as_of,
+        actor=actor,
+        as_of=as_of,
+        inspection_id=row.pk,
+    )
 
 
 def _notify_application_failed(row: Inspection, *, actor: Any, as_of: dt.date) -> None:
@@ -282,8 +358,13 @@ def _notify_application_failed(row: Inspection, *, actor: Any, as_of: dt.date) -
         return
     from apps.licensing.services import application_inspection_failed
 
-    application_inspection_failed(application=application, cure_deadline=row.cure_deadline, inspection_id=row.pk,
-                                  actor=actor, as_of=as_of)  # fmt: skip
+    application_inspection_failed(
+        application=application,
+        cure_deadline=row.cure_deadline,
+        inspection_id=row.pk,
+        actor=actor,
+        as_of=as_of,
+    )
 
 
 def _notify_permits(row: Inspection, *, actor: Any) -> None:

@@ -58,8 +58,9 @@ def _municipality(request: HttpRequest, ibge_code: str, action: str = "view") ->
 def _inspection(
     request: HttpRequest, municipality: Municipality, pk: int, action: str = "view"
 ) -> Inspection:
-    rows = Inspection.objects.for_list().select_related("previous", "vehicle__operator__person",
-                                                        "vehicle__operator__company")  # fmt: skip
+    rows = Inspection.objects.for_list().select_related(
+        "previous", "vehicle__operator__person", "vehicle__operator__company"
+    )
     return get_object_for_user_or_404(rows, request.user, action, municipality=municipality, pk=pk)
 
 
@@ -88,12 +89,14 @@ def agenda(request: HttpRequest, ibge_code: str) -> HttpResponse:
         pending = pending.filter(Q(inspector__isnull=True) | Q(inspector=request.user))
     done = Inspection.objects.for_user(request.user, "view").for_list().filter(municipality=municipality)
     context = {
-        **_menu(request, municipality), "today": today, "mine_only": mine_only,
+        **_menu(request, municipality),
+        "today": today,
+        "mine_only": mine_only,
         "overdue": list(pending.filter(overdue_filter(today)).order_by("scheduled_for", "pk")),
         "due_today": list(pending.filter(scheduled_for=today).exclude(overdue_filter(today))),
         "upcoming": list(pending.filter(scheduled_for__gt=today).exclude(overdue_filter(today))[:50]),
         "recent": list(done.exclude(result=InspectionResult.PENDING).order_by("-performed_on", "-pk")[:10]),
-    }  # fmt: skip
+    }
     context["to_schedule"] = _awaiting_schedule(request, municipality) if context["can_schedule"] else []
     return render(request, "inspections/agenda.html", context)
 
@@ -117,8 +120,13 @@ def detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     inspection = _inspection(request, municipality, pk)
     reinspection = Inspection.objects.filter(previous=inspection).first()
     pending_items = checklist_rows(inspection, timezone.localdate()) if inspection.result == "pending" else []
-    context = {**_menu(request, municipality), "inspection": inspection, "reinspection": reinspection,
-               "pending_items": pending_items, "reschedule_form": RescheduleForm()}  # fmt: skip
+    context = {
+        **_menu(request, municipality),
+        "inspection": inspection,
+        "reinspection": reinspection,
+        "pending_items": pending_items,
+        "reschedule_form": RescheduleForm(),
+    }
     return render(request, "inspections/detail.html", context)
 
 
@@ -138,16 +146,25 @@ def record(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             row = services.inspection_record_result(
-                actor=request.user, inspection=inspection, performed_on=form.cleaned_data["performed_on"],
-                items=form.item_results(), notes=form.cleaned_data["notes"], as_of=today,
-            )  # fmt: skip
+                actor=request.user,
+                inspection=inspection,
+                performed_on=form.cleaned_data["performed_on"],
+                items=form.item_results(),
+                notes=form.cleaned_data["notes"],
+                as_of=today,
+            )
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
             messages.success(request, f"Vistoria registrada: {row.get_result_display().lower()}.")
             return redirect("inspections:detail", ibge_code, row.pk)
-    context = {**_menu(request, municipality), "inspection": inspection, "form": form, "rows": form.rows(),
-               "choices": ITEM_CHOICES}  # fmt: skip
+    context = {
+        **_menu(request, municipality),
+        "inspection": inspection,
+        "form": form,
+        "rows": form.rows(),
+        "choices": ITEM_CHOICES,
+    }
     return render(request, "inspections/record.html", context, status=400 if form.errors else 200)
 
 
@@ -164,8 +181,12 @@ def item_toggle(request: HttpRequest, ibge_code: str, pk: int, code: str) -> Htt
     if code not in rows:
         raise Http404("Item não encontrado.")
     form = ResultForm(request.POST, items=[rows[code]])
-    context = {"row": form.rows()[0], "inspection": inspection, "municipality": municipality,
-               "choices": ITEM_CHOICES}  # fmt: skip
+    context = {
+        "row": form.rows()[0],
+        "inspection": inspection,
+        "municipality": municipality,
+        "choices": ITEM_CHOICES,
+    }
     return render(request, "inspections/_item.html", context)
 
 
@@ -179,24 +200,31 @@ def _schedule_form(request: HttpRequest, municipality: Municipality, vehicle: Ve
         "kind": request.GET.get("tipo"),
         "scheduled_for": timezone.localdate(),
     }
-    return ScheduleForm(request.POST or None, applications=applications, inspectors=inspectors.distinct(),
-                        initial=initial)  # fmt: skip
+    return ScheduleForm(
+        request.POST or None, applications=applications, inspectors=inspectors.distinct(), initial=initial
+    )
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def schedule(request: HttpRequest, ibge_code: str, vehicle_pk: int) -> HttpResponse:
     municipality = _municipality(request, ibge_code, "schedule")
-    vehicle = get_object_for_user_or_404(Vehicle.objects.all(), request.user, "view", municipality=municipality,
-                                         pk=vehicle_pk)  # fmt: skip
+    vehicle = get_object_for_user_or_404(
+        Vehicle.objects.all(), request.user, "view", municipality=municipality, pk=vehicle_pk
+    )
     form = _schedule_form(request, municipality, vehicle)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
             row = services.inspection_schedule(
-                actor=request.user, vehicle=vehicle, scheduled_for=data["scheduled_for"], kind=data["kind"] or None,
-                application=data["application"], inspector=data["inspector"], as_of=timezone.localdate(),
-            )  # fmt: skip
+                actor=request.user,
+                vehicle=vehicle,
+                scheduled_for=data["scheduled_for"],
+                kind=data["kind"] or None,
+                application=data["application"],
+                inspector=data["inspector"],
+                as_of=timezone.localdate(),
+            )
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
@@ -245,10 +273,20 @@ def calendar_view(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
         return export_response(
             request, spec=exports.INSPECTIONS, rows=rows, municipality=municipality, fmt=fmt
         )
-    sections = [_calendar_section(request, municipality, regime_id, today, year, month)
-                for regime_id in municipality.regimes or []]  # fmt: skip
-    context = {**_menu(request, municipality), "form": form, "year": year, "month": month, "sections": sections,
-               "month_label": cal.MONTHS_PT[month - 1], "today": today, **_neighbours(year, month)}  # fmt: skip
+    sections = [
+        _calendar_section(request, municipality, regime_id, today, year, month)
+        for regime_id in municipality.regimes or []
+    ]
+    context = {
+        **_menu(request, municipality),
+        "form": form,
+        "year": year,
+        "month": month,
+        "sections": sections,
+        "month_label": cal.MONTHS_PT[month - 1],
+        "today": today,
+        **_neighbours(year, month),
+    }
     return render(request, "inspections/calendar.html", context)
 
 
@@ -257,16 +295,24 @@ def _month_inspections(request: HttpRequest, municipality: Municipality, year: i
     return rows.filter(scheduled_for__year=year, scheduled_for__month=month).order_by("scheduled_for", "pk")
 
 
-def _calendar_section(request: HttpRequest, municipality: Municipality, regime_id: str, today: dt.date, year: int,
-                      month: int) -> dict[str, Any]:  # fmt: skip
+def _calendar_section(
+    request: HttpRequest, municipality: Municipality, regime_id: str, today: dt.date, year: int, month: int
+) -> dict[str, Any]:
     if not cal.answers_calendar(regime_id):
         return {"regime_id": regime_id, "available": False}
-    ctx = cal.CalendarContext(municipality, regime_id, today, cal.vehicles_in_service(municipality, regime_id,
-                                                                                       request.user))  # fmt: skip
+    ctx = cal.CalendarContext(
+        municipality, regime_id, today, cal.vehicles_in_service(municipality, regime_id, request.user)
+    )
     schedule_rows = cal.month_schedule(ctx, year, month)
     counts = cal.year_picture(ctx, year)
-    return {"regime_id": regime_id, "available": True, "rows": schedule_rows, "chart": year_chart(counts, month),
-            "counts": counts, "vehicles": len(ctx.vehicles)}  # fmt: skip
+    return {
+        "regime_id": regime_id,
+        "available": True,
+        "rows": schedule_rows,
+        "chart": year_chart(counts, month),
+        "counts": counts,
+        "vehicles": len(ctx.vehicles),
+    }
 
 
 def _neighbours(year: int, month: int) -> dict[str, tuple[int, int]]:

@@ -33,6 +33,10 @@ def lawconfig_card(ctx: CardContext) -> Card | None:
         CardItem("Dias sem expediente a seguir", closures.count()),
     )
     return Card(
-        key="lawconfig", title="Configuração legal", items=items, order=90,
-        link_url=reverse("lawconfig:overview", args=[ctx.municipality.ibge_code]), link_label="Configurar",
-    )  # fmt: skip
+        key="lawconfig",
+        title="Configuração legal",
+        items=items,
+        order=90,
+        link_url=reverse("lawconfig:overview", args=[ctx.municipality.ibge_code]),
+        link_label="Configurar",
+    )

@@ -21,11 +21,25 @@ from apps.tenancy.models import Municipality
 # (IBGE, date, description, kind): Votuporanga's Dia do Servidor is a day off for the municipal
 # administration (Lei 187/2011 art. 220, facts.md §4); the others are demonstration decrees.
 DEMO_CLOSURES = (
-    ("3557105", dt.date(2026, 10, 28), "Dia do Servidor Público (Lei 187/2011, art. 220)", ClosureKind.CLOSURE),
-    ("3533908", dt.date(2026, 12, 24), "Ponto facultativo — véspera de Natal (decreto de demonstração)",
-     ClosureKind.CLOSURE),
-    ("3148103", dt.date(2026, 12, 30), "Expediente até 12h (decreto de demonstração)", ClosureKind.EARLY_CLOSING),
-)  # fmt: skip
+    (
+        "3557105",
+        dt.date(2026, 10, 28),
+        "Dia do Servidor Público (Lei 187/2011, art. 220)",
+        ClosureKind.CLOSURE,
+    ),
+    (
+        "3533908",
+        dt.date(2026, 12, 24),
+        "Ponto facultativo — véspera de Natal (decreto de demonstração)",
+        ClosureKind.CLOSURE,
+    ),
+    (
+        "3148103",
+        dt.date(2026, 12, 30),
+        "Expediente até 12h (decreto de demonstração)",
+        ClosureKind.EARLY_CLOSING,
+    ),
+)
 
 
 # (IBGE, regime, parameter, from, value, cite, source): values the law leaves to a municipal decree.
@@ -33,14 +47,37 @@ DEMO_CLOSURES = (
 # index the municipality applies to its tax debts) are demonstration values, to be replaced by the real ones.
 SJC_TAXI = "sao_jose_dos_campos_sp_taxi"
 DEMO_PARAMETERS = (
-    ("3557105", "votuporanga_sp_escolar", "fleet_cap", dt.date(2018, 3, 20), Decimal(120), "art4A",
-     "Decreto de demonstração (dados fictícios)"),
-    ("3549904", SJC_TAXI, "fleet_cap", dt.date(2025, 1, 1), Decimal(440), "art19",
-     "Decreto de demonstração (dados fictícios)"),
-    *(("3549904", SJC_TAXI, "fine_update_percent", dt.date(year, 1, 1), Decimal(5), "art22_par2",
-       "Percentual de demonstração (dados fictícios; informar o índice oficial de correção dos débitos fiscais)")
-      for year in range(2013, 2027)),
-)  # fmt: skip
+    (
+        "3557105",
+        "votuporanga_sp_escolar",
+        "fleet_cap",
+        dt.date(2018, 3, 20),
+        Decimal(120),
+        "art4A",
+        "Decreto de demonstração (dados fictícios)",
+    ),
+    (
+        "3549904",
+        SJC_TAXI,
+        "fleet_cap",
+        dt.date(2025, 1, 1),
+        Decimal(440),
+        "art19",
+        "Decreto de demonstração (dados fictícios)",
+    ),
+    *(
+        (
+            "3549904",
+            SJC_TAXI,
+            "fine_update_percent",
+            dt.date(year, 1, 1),
+            Decimal(5),
+            "art22_par2",
+            "Percentual de demonstração (dados fictícios; informar o índice oficial de correção dos débitos fiscais)",
+        )
+        for year in range(2013, 2027)
+    ),
+)
 
 
 @register_demo_seeder
@@ -58,8 +95,16 @@ def _seed_parameters(log: DemoLog) -> None:
             municipality=municipality, regime_id=regime_id, parameter=name, valid_from=start
         ).exists():
             continue
-        parameter_value_set(actor=None, municipality=municipality, regime_id=regime_id, parameter=name,
-                            valid_from=start, value=value, cite=cite, source=source)  # fmt: skip
+        parameter_value_set(
+            actor=None,
+            municipality=municipality,
+            regime_id=regime_id,
+            parameter=name,
+            valid_from=start,
+            value=value,
+            cite=cite,
+            source=source,
+        )
         log.created += 1
 
 

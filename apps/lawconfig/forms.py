@@ -43,8 +43,9 @@ class FiscalUnitValueForm(forms.Form):
     valid_from = forms.DateField(label="Vigente a partir de", widget=DATE)
     value_brl = DecimalCommaField(label="Valor da unidade (R$)", help_text="Ex.: 5,45")
     cite = forms.CharField(label="Dispositivo da lei que usa a unidade", max_length=80, help_text="Ex.: art8")
-    source = forms.CharField(label="Ato que fixou o valor", max_length=255,
-                             help_text="Ex.: Decreto municipal nº 1.234/2026")  # fmt: skip
+    source = forms.CharField(
+        label="Ato que fixou o valor", max_length=255, help_text="Ex.: Decreto municipal nº 1.234/2026"
+    )
     field_order = ["unit"]
 
     def __init__(self, *args: Any, units: dict[str, str], **kwargs: Any) -> None:
@@ -81,8 +82,9 @@ class ParameterValueForm(forms.Form):
         label="Valor", help_text="Com vírgula para decimais: 5,56 (%), 4,3587 (R$), 120"
     )
     cite = forms.CharField(label="Dispositivo da lei", max_length=80, help_text="Ex.: art4A")
-    source = forms.CharField(label="Ato que fixou o valor", max_length=255,
-                             help_text="Ex.: Decreto municipal nº 1.234/2026")  # fmt: skip
+    source = forms.CharField(
+        label="Ato que fixou o valor", max_length=255, help_text="Ex.: Decreto municipal nº 1.234/2026"
+    )
 
     def __init__(self, *args: Any, targets: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

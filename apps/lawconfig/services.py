@@ -160,8 +160,14 @@ def parameter_value_set(
     row.value, row.cite, row.source = value, cite, source.strip()
     row.full_clean(validate_constraints=False)
     row.save()
-    audit_record(actor=actor, municipality=municipality, action="lawconfig.parameter.set", obj=row, before=before,
-                 after=row.audit_snapshot())  # fmt: skip
+    audit_record(
+        actor=actor,
+        municipality=municipality,
+        action="lawconfig.parameter.set",
+        obj=row,
+        before=before,
+        after=row.audit_snapshot(),
+    )
     return row
 
 

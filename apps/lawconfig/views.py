@@ -57,17 +57,23 @@ class InterpretationRow:
 def _interpretation_rows(
     municipality: Municipality, bound: InterpretationChoiceForm | None
 ) -> list[InterpretationRow]:
-    chosen = {(c.regime_id, c.interpretation_id): c
-              for c in InterpretationChoice.objects.filter(municipality=municipality)}  # fmt: skip
+    chosen = {
+        (c.regime_id, c.interpretation_id): c
+        for c in InterpretationChoice.objects.filter(municipality=municipality)
+    }
     rows = []
     for regime_id in municipality.regimes:
         for int_id, interpretation in sorted(lawcode.get_regime(regime_id).interpretations.items()):
             current = chosen.get((regime_id, int_id))
             form = InterpretationChoiceForm(
-                initial={"regime_id": regime_id, "interpretation_id": int_id,
-                         "option": current.option if current else interpretation.default},
-                options=interpretation.options, prefix=int_id,
-            )  # fmt: skip
+                initial={
+                    "regime_id": regime_id,
+                    "interpretation_id": int_id,
+                    "option": current.option if current else interpretation.default,
+                },
+                options=interpretation.options,
+                prefix=int_id,
+            )
             if bound is not None and bound.prefix == int_id:
                 form = bound
             rows.append(InterpretationRow(regime_id, interpretation, current, form))
@@ -134,8 +140,10 @@ def _configurable_row(regime_id: str, parameter: Parameter, today: Any) -> Confi
 
 
 def _targets(municipality: Municipality) -> list[tuple[str, str]]:
-    return [(f"{row.regime_id}/{row.parameter.name}", f"{row.parameter.description} ({row.regime_id})")
-            for row in _configurable_rows(municipality)]  # fmt: skip
+    return [
+        (f"{row.regime_id}/{row.parameter.name}", f"{row.parameter.description} ({row.regime_id})")
+        for row in _configurable_rows(municipality)
+    ]
 
 
 def _page(request: HttpRequest, municipality: Municipality, **forms: Any) -> HttpResponse:
@@ -214,8 +222,10 @@ def parameter_value_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
 def interpretation_choose(request: HttpRequest, ibge_code: str, interpretation_id: str) -> HttpResponse:
     municipality = _municipality(request, ibge_code, "lawconfig.interpretationchoice")
     regimes = [lawcode.get_regime(r) for r in municipality.regimes]
-    known = next((r.interpretations[interpretation_id] for r in regimes if interpretation_id in r.interpretations),
-                 None)  # fmt: skip
+    known = next(
+        (r.interpretations[interpretation_id] for r in regimes if interpretation_id in r.interpretations),
+        None,
+    )
     if known is None:
         raise Http404("Registro não encontrado.")
     form = InterpretationChoiceForm(request.POST, options=known.options, prefix=interpretation_id)
@@ -252,8 +262,9 @@ def closure_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @require_POST
 def closure_remove(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     municipality = _municipality(request, ibge_code, "lawconfig.municipalclosure")
-    closure = get_object_for_user_or_404(MunicipalClosure.objects.filter(municipality=municipality), request.user,
-                                         "change", pk=pk)  # fmt: skip
+    closure = get_object_for_user_or_404(
+        MunicipalClosure.objects.filter(municipality=municipality), request.user, "change", pk=pk
+    )
     services.closure_remove(actor=request.user, closure=closure)
     messages.success(request, "Dia sem expediente removido.")
     return redirect("lawconfig:overview", ibge_code)

@@ -22,18 +22,23 @@ def pending_applications_card(ctx: CardContext) -> Card | None:
     rows = (
         Application.objects.for_user(ctx.user, "view")
         .filter(municipality=ctx.municipality, state__in=OPEN_STATES)
-        .values("state").annotate(total=Count("id")).order_by()
-    )  # fmt: skip
+        .values("state")
+        .annotate(total=Count("id"))
+        .order_by()
+    )
     counts = {row["state"]: row["total"] for row in rows}
     items = tuple(
         CardItem(label, counts[value]) for value, label in ApplicationState.choices if value in counts
     )
     return Card(
-        key="pending_applications", title="Requerimentos pendentes", items=items, order=30,
+        key="pending_applications",
+        title="Requerimentos pendentes",
+        items=items,
+        order=30,
         link_url=reverse("licensing:application_list", args=[ctx.municipality.ibge_code]),
         link_label="Abrir a fila de análise",
         empty_message="Nenhum requerimento aguardando análise.",
-    )  # fmt: skip
+    )
 
 
 @register_card
@@ -42,13 +47,16 @@ def permits_card(ctx: CardContext) -> Card | None:
         return None
     horizon = ctx.today + dt.timedelta(days=EXPIRING_WINDOW_DAYS)
     totals = (
-        Permit.objects.for_user(ctx.user, "view").filter(municipality=ctx.municipality).aggregate(
+        Permit.objects.for_user(ctx.user, "view")
+        .filter(municipality=ctx.municipality)
+        .aggregate(
             active=Count("id", filter=Q(state=PermitState.ACTIVE)),
             suspended=Count("id", filter=Q(state=PermitState.SUSPENDED)),
-            expiring=Count("id", filter=Q(state=PermitState.ACTIVE, valid_until__gte=ctx.today,
-                                          valid_until__lte=horizon)),
+            expiring=Count(
+                "id", filter=Q(state=PermitState.ACTIVE, valid_until__gte=ctx.today, valid_until__lte=horizon)
+            ),
         )
-    )  # fmt: skip
+    )
     items = (
         CardItem("Ativos", totals["active"]),
         CardItem("Suspensos", totals["suspended"]),

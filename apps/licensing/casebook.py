@@ -84,36 +84,75 @@ class RegimeProfile:
 
 PROFILES: dict[str, RegimeProfile] = {
     "olimpia_sp_escolar": RegimeProfile(
-        "olimpia_sp_escolar", "Olímpia", "3533908", "SP", "D",
-        person_documents=("school_transport_course", "address_proof", "municipal_registration",
-                          "municipal_tax_clearance", "no_gravissima_proof", "criminal_record_certificate",
-                          "criminal_distribution_certificate", "detran_fines_clearance"),
+        "olimpia_sp_escolar",
+        "Olímpia",
+        "3533908",
+        "SP",
+        "D",
+        person_documents=(
+            "school_transport_course",
+            "address_proof",
+            "municipal_registration",
+            "municipal_tax_clearance",
+            "no_gravissima_proof",
+            "criminal_record_certificate",
+            "criminal_distribution_certificate",
+            "detran_fines_clearance",
+        ),
         vehicle_documents=("crv", "crlv", "app_insurance", "detran_school_authorization"),
         traffic_record_document="no_gravissima_proof",
     ),
     "votuporanga_sp_escolar": RegimeProfile(
-        "votuporanga_sp_escolar", "Votuporanga", "3557105", "SP", "D",
-        person_documents=("school_transport_course", "municipal_registration", "municipal_tax_clearance",
-                          "cnh_record_certificate"),
+        "votuporanga_sp_escolar",
+        "Votuporanga",
+        "3557105",
+        "SP",
+        "D",
+        person_documents=(
+            "school_transport_course",
+            "municipal_registration",
+            "municipal_tax_clearance",
+            "cnh_record_certificate",
+        ),
         vehicle_documents=("crlv", "app_insurance", "detran_school_authorization"),
-        negative_certificates=("criminal_distribution_certificate",), traffic_record_document="cnh_record_certificate",
+        negative_certificates=("criminal_distribution_certificate",),
+        traffic_record_document="cnh_record_certificate",
         company_documents=("municipal_registration", "municipal_tax_clearance"),
     ),
     "patrocinio_mg_aplicativo": RegimeProfile(
-        "patrocinio_mg_aplicativo", "Patrocínio", "3148103", "MG", "B",
-        person_documents=("criminal_record_certificate", "criminal_distribution_certificate", "inss_registration",
-                          "toxicology_exam", "platform_registration", "platform_exclusivity_pledge"),
+        "patrocinio_mg_aplicativo",
+        "Patrocínio",
+        "3148103",
+        "MG",
+        "B",
+        person_documents=(
+            "criminal_record_certificate",
+            "criminal_distribution_certificate",
+            "inss_registration",
+            "toxicology_exam",
+            "platform_registration",
+            "platform_exclusivity_pledge",
+        ),
         vehicle_documents=("crlv", "app_insurance"),
-        manufacture_year=2019, seats=5, category="particular",
+        manufacture_year=2019,
+        seats=5,
+        category="particular",
     ),
     "sao_jose_dos_campos_sp_taxi": RegimeProfile(
-        "sao_jose_dos_campos_sp_taxi", "São José dos Campos", "3549904", "SP", "B",
+        "sao_jose_dos_campos_sp_taxi",
+        "São José dos Campos",
+        "3549904",
+        "SP",
+        "B",
         person_documents=("identity_document", "cnh_record_certificate", "municipal_tax_clearance"),
         negative_certificates=("criminal_record_certificate",),
-        vehicle_documents=("crlv",), manufacture_year=2022, seats=5, category="aluguel",
+        vehicle_documents=("crlv",),
+        manufacture_year=2022,
+        seats=5,
+        category="aluguel",
         traffic_record_document="cnh_record_certificate",
     ),
-}  # fmt: skip
+}
 
 
 @dataclass(frozen=True)
@@ -135,8 +174,17 @@ def upload_documents(owner: Any, kinds: tuple[str, ...], *, as_of: dt.date, regi
         )
         # Only what the regime asks about this kind (documents.yaml): another regime's detail is refused.
         details = {key: value for key, value in read.items() if key in declared[kind].details}
-        document_upload(actor=None, owner=owner, kind=kind, upload=pdf(), issue_date=issued, expiry_date=expiry,
-                        as_of=as_of, details=details or None, regime_id=regime_id)  # fmt: skip
+        document_upload(
+            actor=None,
+            owner=owner,
+            kind=kind,
+            upload=pdf(),
+            issue_date=issued,
+            expiry_date=expiry,
+            as_of=as_of,
+            details=details or None,
+            regime_id=regime_id,
+        )
 
 
 EXPIRING_KINDS = frozenset(
@@ -150,38 +198,88 @@ def make_person(
     municipality: Municipality, number: int, name: str, *, as_of: dt.date, profile: RegimeProfile
 ) -> Person:
     return person_create(
-        actor=None, municipality=municipality, cpf=demo_cpf(500 + number), name=name,
-        birth_date=dt.date(1982, 4, 1 + number % 27), email=f"pessoa{number}@exemplo.org.br",
-        phone=f"1799{number:07d}", street="Rua das Flores", number=str(10 + number), district="Centro",
-        city=profile.city, uf=profile.uf, postal_code="15400000", as_of=as_of,
-    )  # fmt: skip
+        actor=None,
+        municipality=municipality,
+        cpf=demo_cpf(500 + number),
+        name=name,
+        birth_date=dt.date(1982, 4, 1 + number % 27),
+        email=f"pessoa{number}@exemplo.org.br",
+        phone=f"1799{number:07d}",
+        street="Rua das Flores",
+        number=str(10 + number),
+        district="Centro",
+        city=profile.city,
+        uf=profile.uf,
+        postal_code="15400000",
+        as_of=as_of,
+    )
 
 
-def make_vehicle(municipality: Municipality, operator: Operator, number: int, *, as_of: dt.date,
-                 profile: RegimeProfile, owner: tuple[str, str], **overrides: Any) -> Vehicle:  # fmt: skip
+def make_vehicle(
+    municipality: Municipality,
+    operator: Operator,
+    number: int,
+    *,
+    as_of: dt.date,
+    profile: RegimeProfile,
+    owner: tuple[str, str],
+    **overrides: Any,
+) -> Vehicle:
     fields: dict[str, Any] = {
-        "make": "Volkswagen" if profile.seats > 5 else "Chevrolet", "model": "Kombi" if profile.seats > 5 else "Onix",
-        "manufacture_year": profile.manufacture_year, "model_year": profile.manufacture_year + 1,
-        "seats": profile.seats, "doors": 4, "air_conditioning": True, "registration_municipality_ibge": profile.ibge,
-        "registration_municipality_name": profile.city, "category": profile.category, "tachograph_ok": True,
-        "last_maintenance": as_of - dt.timedelta(days=30), "owner_name": owner[0], "owner_document": owner[1],
-        "ownership_kind": "own", "ownership_since": as_of - dt.timedelta(days=365),
-    }  # fmt: skip
+        "make": "Volkswagen" if profile.seats > 5 else "Chevrolet",
+        "model": "Kombi" if profile.seats > 5 else "Onix",
+        "manufacture_year": profile.manufacture_year,
+        "model_year": profile.manufacture_year + 1,
+        "seats": profile.seats,
+        "doors": 4,
+        "air_conditioning": True,
+        "registration_municipality_ibge": profile.ibge,
+        "registration_municipality_name": profile.city,
+        "category": profile.category,
+        "tachograph_ok": True,
+        "last_maintenance": as_of - dt.timedelta(days=30),
+        "owner_name": owner[0],
+        "owner_document": owner[1],
+        "ownership_kind": "own",
+        "ownership_since": as_of - dt.timedelta(days=365),
+    }
     fields.update(overrides)
-    vehicle = vehicle_create(actor=None, municipality=municipality, operator=operator, plate=demo_plate(number),
-                             renavam=demo_renavam(number), as_of=as_of, **fields)  # fmt: skip
+    vehicle = vehicle_create(
+        actor=None,
+        municipality=municipality,
+        operator=operator,
+        plate=demo_plate(number),
+        renavam=demo_renavam(number),
+        as_of=as_of,
+        **fields,
+    )
     upload_documents(vehicle, profile.vehicle_documents, as_of=as_of, regime_id=profile.regime_id)
     return vehicle
 
 
-def make_driver(operator: Operator, person: Person, *, as_of: dt.date, profile: RegimeProfile,
-                vehicle: Vehicle | None, role: str = "principal") -> Driver:  # fmt: skip
+def make_driver(
+    operator: Operator,
+    person: Person,
+    *,
+    as_of: dt.date,
+    profile: RegimeProfile,
+    vehicle: Vehicle | None,
+    role: str = "principal",
+) -> Driver:
     driver = driver_link(
-        actor=None, operator=operator, person=person, as_of=as_of, role=role, cnh_number="02650306461",
-        cnh_category=profile.cnh_category, cnh_ear=True, cnh_first_issue=dt.date(2005, 1, 10),
-        cnh_expiry=as_of + dt.timedelta(days=1500), course_completed_on=as_of - dt.timedelta(days=200),
+        actor=None,
+        operator=operator,
+        person=person,
+        as_of=as_of,
+        role=role,
+        cnh_number="02650306461",
+        cnh_category=profile.cnh_category,
+        cnh_ear=True,
+        cnh_first_issue=dt.date(2005, 1, 10),
+        cnh_expiry=as_of + dt.timedelta(days=1500),
+        course_completed_on=as_of - dt.timedelta(days=200),
         vehicle=vehicle,
-    )  # fmt: skip
+    )
     upload_documents(person, profile.person_documents, as_of=as_of, regime_id=profile.regime_id)
     for kind in profile.negative_certificates:
         _negative_certificate(person, kind, as_of=as_of)
@@ -194,19 +292,34 @@ def make_driver(operator: Operator, person: Person, *, as_of: dt.date, profile: 
 def _negative_certificate(person: Person, kind: str, *, as_of: dt.date) -> None:
     """Votuporanga asks whether the certificate is negative: the clerk answers «Certidão negativa? Sim» on the
     upload form, which the law reads as Document.valid."""
-    document_upload(actor=None, owner=person, kind=kind, upload=pdf(), issue_date=as_of - dt.timedelta(days=10),
-                    as_of=as_of, details={"valid": True},
-                    regime_id=person.municipality.regimes[0])  # fmt: skip
+    document_upload(
+        actor=None,
+        owner=person,
+        kind=kind,
+        upload=pdf(),
+        issue_date=as_of - dt.timedelta(days=10),
+        as_of=as_of,
+        details={"valid": True},
+        regime_id=person.municipality.regimes[0],
+    )
 
 
 def pf_case(municipality: Municipality, number: int, name: str, *, as_of: dt.date, **vehicle: Any) -> Case:
     """A natural person who holds the permit and drives the vehicle."""
     profile = PROFILES[municipality.regimes[0]]
     person = make_person(municipality, number, name, as_of=as_of, profile=profile)
-    operator = operator_create(actor=None, municipality=municipality, regime_id=profile.regime_id, person=person,
-                               as_of=as_of)  # fmt: skip
-    car = make_vehicle(municipality, operator, number, as_of=as_of, profile=profile,
-                       owner=(person.name, person.cpf), **vehicle)  # fmt: skip
+    operator = operator_create(
+        actor=None, municipality=municipality, regime_id=profile.regime_id, person=person, as_of=as_of
+    )
+    car = make_vehicle(
+        municipality,
+        operator,
+        number,
+        as_of=as_of,
+        profile=profile,
+        owner=(person.name, person.cpf),
+        **vehicle,
+    )
     driver = make_driver(operator, person, as_of=as_of, profile=profile, vehicle=car)
     return Case(operator, driver, car, person)
 
@@ -217,15 +330,26 @@ def pj_case(
     """A company holding the permit, with an employee driving."""
     profile = PROFILES[municipality.regimes[0]]
     company = company_create(
-        actor=None, municipality=municipality, cnpj=demo_cnpj(number), legal_name=legal_name,
-        seat_municipality_ibge=profile.ibge, email=f"empresa{number}@exemplo.org.br", city=profile.city,
-        uf=profile.uf, street="Avenida Brasil", number=str(100 + number), district="Centro", postal_code="15500000",
-    )  # fmt: skip
+        actor=None,
+        municipality=municipality,
+        cnpj=demo_cnpj(number),
+        legal_name=legal_name,
+        seat_municipality_ibge=profile.ibge,
+        email=f"empresa{number}@exemplo.org.br",
+        city=profile.city,
+        uf=profile.uf,
+        street="Avenida Brasil",
+        number=str(100 + number),
+        district="Centro",
+        postal_code="15500000",
+    )
     upload_documents(company, profile.company_documents, as_of=as_of, regime_id=profile.regime_id)
-    operator = operator_create(actor=None, municipality=municipality, regime_id=profile.regime_id, company=company,
-                               as_of=as_of)  # fmt: skip
-    car = make_vehicle(municipality, operator, number, as_of=as_of, profile=profile,
-                       owner=(company.legal_name, company.cnpj))  # fmt: skip
+    operator = operator_create(
+        actor=None, municipality=municipality, regime_id=profile.regime_id, company=company, as_of=as_of
+    )
+    car = make_vehicle(
+        municipality, operator, number, as_of=as_of, profile=profile, owner=(company.legal_name, company.cnpj)
+    )
     person = make_person(municipality, number, driver_name, as_of=as_of, profile=profile)
     driver = make_driver(operator, person, as_of=as_of, profile=profile, vehicle=car, role="employee")
     return Case(operator, driver, car, person, company)
@@ -234,8 +358,10 @@ def pj_case(
 def extra_vehicle(case: Case, number: int, *, as_of: dt.date, **overrides: Any) -> Vehicle:
     profile = PROFILES[case.operator.regime_id]
     holder = case.company or case.person
-    owner = (getattr(holder, "legal_name", "") or getattr(holder, "name", ""), getattr(holder, "cnpj", "") or
-             getattr(holder, "cpf", ""))  # fmt: skip
+    owner = (
+        getattr(holder, "legal_name", "") or getattr(holder, "name", ""),
+        getattr(holder, "cnpj", "") or getattr(holder, "cpf", ""),
+    )
     return make_vehicle(
         case.operator.municipality,
         case.operator,

@@ -39,9 +39,13 @@ PERMIT_KINDS = frozenset(
 )
 # Kinds that act on an existing permit.
 PERMIT_TARGET_KINDS = frozenset(
-    {ApplicationKind.RENEWAL, ApplicationKind.SUBSTITUTION, ApplicationKind.TEMPORARY_VEHICLE,
-     ApplicationKind.CANCELLATION}
-)  # fmt: skip
+    {
+        ApplicationKind.RENEWAL,
+        ApplicationKind.SUBSTITUTION,
+        ApplicationKind.TEMPORARY_VEHICLE,
+        ApplicationKind.CANCELLATION,
+    }
+)
 DRIVER_KINDS = frozenset({ApplicationKind.DRIVER_LINK, ApplicationKind.EMERGENCY_DRIVER})
 
 

@@ -109,9 +109,16 @@ def _new(case: Case, vehicle_number: int | None, today: dt.date, **fields: Any) 
         upload_documents(
             vehicle, ("inspection_fee_receipt",), as_of=today, regime_id="patrocinio_mg_aplicativo"
         )
-    return services.application_create(actor=None, operator=case.operator, kind="vehicle_permit", as_of=today,
-                                       vehicle=vehicle, enrolled_students=9000,
-                                       carries_children_under_4_or_pcd=False, **fields)  # fmt: skip
+    return services.application_create(
+        actor=None,
+        operator=case.operator,
+        kind="vehicle_permit",
+        as_of=today,
+        vehicle=vehicle,
+        enrolled_students=9000,
+        carries_children_under_4_or_pcd=False,
+        **fields,
+    )
 
 
 def _step(application: Application, today: dt.date, *moves: Callable[..., Application]) -> Application:
@@ -156,8 +163,14 @@ def _fee_valuable(municipality: Municipality) -> bool:
 
 def _approve(application: Application, today: dt.date) -> Permit:
     s = services
-    application = _step(application, today, s.application_submit, s.application_start_analysis,
-                        s.application_evaluate, s.application_require_inspection)  # fmt: skip
+    application = _step(
+        application,
+        today,
+        s.application_submit,
+        s.application_start_analysis,
+        s.application_evaluate,
+        s.application_require_inspection,
+    )
     s.application_inspection_passed(application=application, performed_on=today, actor=None, as_of=today)
     s.application_approve(application=application, actor=None, as_of=today)
     return Permit.objects.get(application=application)
@@ -184,9 +197,15 @@ def _permits(municipality: Municipality, base: int, names: tuple[str, ...], toda
 
 def _denied(municipality: Municipality, base: int, today: dt.date) -> None:
     """A vehicle far older than the law allows: evaluated, denied with the article."""
-    case = pf_case(municipality, base + 5, "Otávio Veículo Antigo", as_of=today, manufacture_year=2001,
-                   model_year=2001)  # fmt: skip
+    case = pf_case(
+        municipality, base + 5, "Otávio Veículo Antigo", as_of=today, manufacture_year=2001, model_year=2001
+    )
     s = services
-    application = _step(_new(case, None, today), today, s.application_submit, s.application_start_analysis,
-                        s.application_evaluate)  # fmt: skip
+    application = _step(
+        _new(case, None, today),
+        today,
+        s.application_submit,
+        s.application_start_analysis,
+        s.application_evaluate,
+    )
     s.application_deny(application=application, actor=None, as_of=today, note="Idade do veículo.")

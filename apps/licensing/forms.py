@@ -77,8 +77,9 @@ class ApplicationCreateForm(forms.Form):
     platform_notified_on = forms.DateField(label="Comunicação da plataforma em", required=False, widget=DATE)
     extensions = forms.IntegerField(label="Prorrogações pedidas", required=False, min_value=0, initial=0)
     requested_until = forms.DateField(label="Prazo pedido até", required=False, widget=DATE)
-    reason = forms.CharField(label="Motivo / observações", required=False, max_length=500,
-                             widget=forms.Textarea(attrs={"rows": 3}))  # fmt: skip
+    reason = forms.CharField(
+        label="Motivo / observações", required=False, max_length=500, widget=forms.Textarea(attrs={"rows": 3})
+    )
 
     def __init__(self, *args: Any, operator: Operator, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

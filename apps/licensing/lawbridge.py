@@ -69,8 +69,12 @@ def vehicles_in_service(application: Application) -> int:
     """Vehicles with a regular permit in force under the regime in the municipality (Votuporanga art. 4º-A)."""
     from apps.licensing.models import Permit
 
-    return Permit.objects.filter(municipality_id=application.municipality_id, regime_id=application.regime_id,
-                                 state__in=PERMIT_IN_FORCE_STATES, kind=PermitKind.REGULAR).count()  # fmt: skip
+    return Permit.objects.filter(
+        municipality_id=application.municipality_id,
+        regime_id=application.regime_id,
+        state__in=PERMIT_IN_FORCE_STATES,
+        kind=PermitKind.REGULAR,
+    ).count()
 
 
 def application_facts(application: Application, as_of: dt.date) -> Any:
@@ -125,9 +129,12 @@ def _permit_facts(application: Application, as_of: dt.date) -> f.PermitApplicati
     if application.enrolled_students is not None:
         extra["enrolled_students"] = application.enrolled_students
     facts = lawfacts.permit_application_facts(
-        application, as_of=as_of, operator={"active_permits": in_force_permits(application)}, vehicle=vehicle,
+        application,
+        as_of=as_of,
+        operator={"active_permits": in_force_permits(application)},
+        vehicle=vehicle,
         **extra,
-    )  # fmt: skip
+    )
     receipts = fee_receipts(application, "inspection_fee_receipt")
     return dataclasses.replace(facts, vehicle=_with_documents(facts.vehicle, receipts)) if receipts else facts
 
@@ -170,8 +177,14 @@ def evaluate_application(application: Application, as_of: dt.date) -> Decision |
     if question is None:
         return None
     facts = application_facts(application, as_of)
-    return ask(municipality=application.municipality, regime_id=application.regime_id, question=question,
-               facts=facts, as_of=as_of, field="kind")  # fmt: skip
+    return ask(
+        municipality=application.municipality,
+        regime_id=application.regime_id,
+        question=question,
+        facts=facts,
+        as_of=as_of,
+        field="kind",
+    )
 
 
 @dataclass(frozen=True)
@@ -220,20 +233,33 @@ def result_date(decision: Decision | None, *keys: str) -> dt.date | None:
 
 
 def permit_validity(application: Application, start: dt.date, as_of: dt.date) -> Decision | None:
-    return ask(municipality=application.municipality, regime_id=application.regime_id, question="permit_validity",
-               facts=f.DeadlineFacts(start=start), as_of=as_of, field="valid_until")  # fmt: skip
+    return ask(
+        municipality=application.municipality,
+        regime_id=application.regime_id,
+        question="permit_validity",
+        facts=f.DeadlineFacts(start=start),
+        as_of=as_of,
+        field="valid_until",
+    )
 
 
 def temporary_validity(application: Application, start: dt.date, as_of: dt.date) -> Decision | None:
     facts = f.DeadlineFacts(start=start, extensions=application.extensions or None)
-    return ask(municipality=application.municipality, regime_id=application.regime_id,
-               question="temporary_vehicle", facts=facts, as_of=as_of, field="extensions")  # fmt: skip
+    return ask(
+        municipality=application.municipality,
+        regime_id=application.regime_id,
+        question="temporary_vehicle",
+        facts=facts,
+        as_of=as_of,
+        field="extensions",
+    )
 
 
 def next_inspection_due(application: Application, inspected_on: dt.date, as_of: dt.date) -> dt.date | None:
     """The regime's periodic inspection date after this one (yearly, or by plate digit), if it has one."""
-    return _calendar_next_due(application.municipality, application.regime_id, application.vehicle,
-                              inspected_on, as_of)  # fmt: skip
+    return _calendar_next_due(
+        application.municipality, application.regime_id, application.vehicle, inspected_on, as_of
+    )
 
 
 def permit_next_inspection_due(permit: Permit, inspected_on: dt.date) -> dt.date | None:
@@ -249,8 +275,14 @@ def _calendar_next_due(
         vehicle.plate if vehicle else None, regime_id=regime_id, year=as_of.year, last_inspection=inspected_on
     )
     try:
-        decision = ask(municipality=municipality, regime_id=regime_id, question="inspection_calendar",
-                       facts=facts, as_of=as_of, field="inspection")  # fmt: skip
+        decision = ask(
+            municipality=municipality,
+            regime_id=regime_id,
+            question="inspection_calendar",
+            facts=facts,
+            as_of=as_of,
+            field="inspection",
+        )
     except ValidationError:
         return None  # the calendar needs data this permit does not have; the inspections app schedules it
     day = result_date(decision, "next_due", "due_on", "next_due_on")
@@ -283,8 +315,14 @@ def ban_refusal(
     municipality: Municipality, regime_id: str, operator_facts: f.Operator, as_of: dt.date
 ) -> str | None:
     """A Portuguese refusal when the law says the operator is banned (with article and end date)."""
-    decision = ask(municipality=municipality, regime_id=regime_id, question="ban_status", facts=operator_facts,
-                   as_of=as_of, field="operator")  # fmt: skip
+    decision = ask(
+        municipality=municipality,
+        regime_id=regime_id,
+        question="ban_status",
+        facts=operator_facts,
+        as_of=as_of,
+        field="operator",
+    )
     if decision is None or decision.outcome != "banned":
         return None
     until = result_date(decision, "until")

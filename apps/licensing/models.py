@@ -51,21 +51,37 @@ class Application(models.Model):
         verbose_name="autorizatário",
     )
     vehicle = models.ForeignKey(
-        "registry.Vehicle", on_delete=models.PROTECT, null=True, blank=True, related_name="applications",
+        "registry.Vehicle",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="applications",
         verbose_name="veículo",
-    )  # fmt: skip
+    )
     driver = models.ForeignKey(
-        "registry.Driver", on_delete=models.PROTECT, null=True, blank=True, related_name="applications",
+        "registry.Driver",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="applications",
         verbose_name="condutor",
-    )  # fmt: skip
+    )
     attendant = models.ForeignKey(
-        "registry.Attendant", on_delete=models.PROTECT, null=True, blank=True, related_name="applications",
+        "registry.Attendant",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="applications",
         verbose_name="monitor",
-    )  # fmt: skip
+    )
     permit = models.ForeignKey(
-        "Permit", on_delete=models.PROTECT, null=True, blank=True, related_name="applications",
+        "Permit",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="applications",
         verbose_name="alvará de referência",
-    )  # fmt: skip
+    )
     enrolled_students = models.PositiveIntegerField("alunos matriculados", null=True, blank=True)
     carries_children_under_4_or_pcd = models.BooleanField(
         "transporta crianças menores de 4 anos ou pessoas com deficiência", null=True, blank=True
@@ -79,9 +95,13 @@ class Application(models.Model):
     cure_deadline = models.DateField("prazo para sanar", null=True, blank=True)
     inspection_passed_on = models.DateField("vistoria aprovada em", null=True, blank=True)
     fee_guide = models.ForeignKey(
-        "finance.PaymentGuide", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        "finance.PaymentGuide",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
         verbose_name="guia da taxa",
-    )  # fmt: skip
+    )
     fees_forfeited = models.BooleanField("taxas perdidas", default=False)
     archived_reason = models.CharField("motivo do arquivamento", max_length=500, blank=True)
     last_decision = models.JSONField("última decisão da lei", default=dict, blank=True)
@@ -116,11 +136,17 @@ class Application(models.Model):
 
     def audit_snapshot(self) -> dict[str, Any]:
         return {
-            "number": self.number, "kind": self.kind, "state": self.state, "operator_id": self.operator_id,
-            "vehicle_id": self.vehicle_id, "driver_id": self.driver_id, "permit_id": self.permit_id,
-            "cure_deadline": self.cure_deadline, "decided_on": self.decided_on,
+            "number": self.number,
+            "kind": self.kind,
+            "state": self.state,
+            "operator_id": self.operator_id,
+            "vehicle_id": self.vehicle_id,
+            "driver_id": self.driver_id,
+            "permit_id": self.permit_id,
+            "cure_deadline": self.cure_deadline,
+            "decided_on": self.decided_on,
             "outcome": self.last_decision.get("outcome", ""),
-        }  # fmt: skip
+        }
 
 
 class ApplicationEvent(TimelineEvent):
@@ -156,16 +182,24 @@ class Permit(models.Model):
         "registry.Vehicle", on_delete=models.PROTECT, related_name="permits", verbose_name="veículo"
     )
     driver = models.ForeignKey(
-        "registry.Driver", on_delete=models.PROTECT, null=True, blank=True, related_name="permits",
+        "registry.Driver",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="permits",
         verbose_name="condutor emergencial",
-    )  # fmt: skip
+    )
     application = models.OneToOneField(
         Application, on_delete=models.PROTECT, null=True, blank=True, related_name="issued_permit"
     )
     replaces = models.ForeignKey(
-        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="replaced_by",
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="replaced_by",
         verbose_name="substitui o alvará",
-    )  # fmt: skip
+    )
     issued_on = models.DateField("emitido em")
     valid_from = models.DateField("válido de")
     valid_until = models.DateField("válido até", null=True, blank=True)
@@ -204,11 +238,17 @@ class Permit(models.Model):
 
     def audit_snapshot(self) -> dict[str, Any]:
         return {
-            "number": self.number, "kind": self.kind, "state": self.state, "operator_id": self.operator_id,
-            "vehicle_id": self.vehicle_id, "valid_from": self.valid_from, "valid_until": self.valid_until,
-            "suspended_until": self.suspended_until, "closed_on": self.closed_on,
+            "number": self.number,
+            "kind": self.kind,
+            "state": self.state,
+            "operator_id": self.operator_id,
+            "vehicle_id": self.vehicle_id,
+            "valid_from": self.valid_from,
+            "valid_until": self.valid_until,
+            "suspended_until": self.suspended_until,
+            "closed_on": self.closed_on,
             "inspection_due_on": self.inspection_due_on,
-        }  # fmt: skip
+        }
 
 
 class Reminder(models.Model):

@@ -65,10 +65,14 @@ def _rows_of(permit: Permit) -> list[tuple[str, str]]:
         rows.append(("Condutor emergencial", permit.driver.person.name))
     rows += [
         ("Emitido em", f"{permit.issued_on:%d/%m/%Y}"),
-        ("Validade", f"{permit.valid_from:%d/%m/%Y} a {permit.valid_until:%d/%m/%Y}" if permit.valid_until
-         else f"a partir de {permit.valid_from:%d/%m/%Y}, enquanto durar o impedimento"),
+        (
+            "Validade",
+            f"{permit.valid_from:%d/%m/%Y} a {permit.valid_until:%d/%m/%Y}"
+            if permit.valid_until
+            else f"a partir de {permit.valid_from:%d/%m/%Y}, enquanto durar o impedimento",
+        ),
         ("Situação", permit.get_state_display()),
-    ]  # fmt: skip
+    ]
     return rows
 
 

@@ -17,10 +17,20 @@ from lawcode.decision import OUTCOME_PT, Status
 
 S = ApplicationState
 UNIT_PT = {
-    "years": "anos", "days": "dias", "calendar_days": "dias corridos", "business_days": "dias úteis",
-    "hours": "horas", "months": "meses", "count": "", "percent": "%", "boolean": "", "date": "", "brl": "reais",
-    "ufm": "UFM", "ufesp": "UFESP",
-}  # fmt: skip
+    "years": "anos",
+    "days": "dias",
+    "calendar_days": "dias corridos",
+    "business_days": "dias úteis",
+    "hours": "horas",
+    "months": "meses",
+    "count": "",
+    "percent": "%",
+    "boolean": "",
+    "date": "",
+    "brl": "reais",
+    "ufm": "UFM",
+    "ufesp": "UFESP",
+}
 STATUS_CSS = {
     "met": "success",
     "not_met": "danger",
@@ -52,8 +62,14 @@ def _finding_view(finding: dict[str, Any]) -> dict[str, Any]:
 
 def _result_dates(result: dict[str, Any]) -> list[tuple[str, str]]:
     """The decision's dated results (valid_until, cure_until, end…) as dd/mm/yyyy."""
-    labels = {"valid_until": "Válido até", "cure_until": "Sanar até", "end": "Prazo final",
-              "fresh_until": "Recente até", "until": "Até", "next_due": "Próxima vistoria"}  # fmt: skip
+    labels = {
+        "valid_until": "Válido até",
+        "cure_until": "Sanar até",
+        "end": "Prazo final",
+        "fresh_until": "Recente até",
+        "until": "Até",
+        "next_due": "Próxima vistoria",
+    }
     shown = []
     for key, label in labels.items():
         value = result.get(key)
@@ -83,7 +99,7 @@ def decision_view(decision: dict[str, Any]) -> dict[str, Any] | None:
                 "effective_from": p.get("effective_from"),
             }
             for p in decision.get("parameters", [])
-        ],  # fmt: skip
+        ],
         "interpretations": decision.get("interpretations", []),
         "dates": _result_dates(decision.get("result", {})),
         "citations": [_citation_text(c) for c in decision.get("citations", [])],

@@ -54,11 +54,22 @@ OPEN_BEFORE_DECISION = (
 
 @transaction.atomic
 def application_create(
-    *, actor: Any, operator: Operator, kind: str, as_of: dt.date, vehicle: Vehicle | None = None,
-    driver: Driver | None = None, attendant: Attendant | None = None, permit: Permit | None = None,
-    enrolled_students: int | None = None, platform_notified_on: dt.date | None = None, extensions: int = 0,
-    requested_until: dt.date | None = None, reason: str = "", carries_children_under_4_or_pcd: bool | None = None,
-) -> Application:  # fmt: skip
+    *,
+    actor: Any,
+    operator: Operator,
+    kind: str,
+    as_of: dt.date,
+    vehicle: Vehicle | None = None,
+    driver: Driver | None = None,
+    attendant: Attendant | None = None,
+    permit: Permit | None = None,
+    enrolled_students: int | None = None,
+    platform_notified_on: dt.date | None = None,
+    extensions: int = 0,
+    requested_until: dt.date | None = None,
+    reason: str = "",
+    carries_children_under_4_or_pcd: bool | None = None,
+) -> Application:
     """A draft application of ``kind`` for the operator; its targets must belong to the same operator."""
     _check_kind(kind)
     _check_targets(kind, operator, vehicle=vehicle, driver=driver, attendant=attendant, permit=permit)
@@ -66,16 +77,33 @@ def application_create(
     _check_not_banned(operator, as_of)
     sequence = number_take(kind="application", municipality=operator.municipality, year=as_of.year)
     application = Application.objects.create(
-        municipality=operator.municipality, regime_id=operator.regime_id, year=as_of.year, sequence=sequence,
-        number=format_number(sequence, as_of.year), kind=kind, operator=operator, vehicle=vehicle, driver=driver,
-        attendant=attendant, permit=permit, enrolled_students=enrolled_students,
+        municipality=operator.municipality,
+        regime_id=operator.regime_id,
+        year=as_of.year,
+        sequence=sequence,
+        number=format_number(sequence, as_of.year),
+        kind=kind,
+        operator=operator,
+        vehicle=vehicle,
+        driver=driver,
+        attendant=attendant,
+        permit=permit,
+        enrolled_students=enrolled_students,
         carries_children_under_4_or_pcd=carries_children_under_4_or_pcd,
-        platform_notified_on=platform_notified_on, extensions=extensions, requested_until=requested_until,
-        reason=reason.strip(), created_by=actor if getattr(actor, "is_authenticated", False) else None,
-    )  # fmt: skip
+        platform_notified_on=platform_notified_on,
+        extensions=extensions,
+        requested_until=requested_until,
+        reason=reason.strip(),
+        created_by=actor if getattr(actor, "is_authenticated", False) else None,
+    )
     _event(application, EventKind.CREATED, actor=actor, as_of=as_of, state_from="")
-    audit_record(actor=actor, municipality=application.municipality, action="application.create", obj=application,
-                 after=application.audit_snapshot())  # fmt: skip
+    audit_record(
+        actor=actor,
+        municipality=application.municipality,
+        action="application.create",
+        obj=application,
+        after=application.audit_snapshot(),
+    )
     return application
 
 
@@ -119,8 +147,11 @@ def _needed_targets(kind: str) -> set[str]:
 
 
 def _check_dates(as_of: dt.date, **dates: dt.date | None) -> None:
-    labels = {"platform_notified_on": "Data da comunicação da plataforma", "performed_on": "Data da vistoria",
-              "paid_on": "Data do pagamento"}  # fmt: skip
+    labels = {
+        "platform_notified_on": "Data da comunicação da plataforma",
+        "performed_on": "Data da vistoria",
+        "paid_on": "Data do pagamento",
+    }
     for name, value in dates.items():
         if value is not None and value > as_of:
             raise refuse(name, f"{labels[name]}: não pode ser posterior a {as_of:%d/%m/%Y}.")
@@ -137,9 +168,15 @@ def _check_not_banned(operator: Operator, as_of: dt.date) -> None:
 
 
 def _event(
-    application: Application, kind: str, *, actor: Any, as_of: dt.date, state_from: str, note: str = "",
+    application: Application,
+    kind: str,
+    *,
+    actor: Any,
+    as_of: dt.date,
+    state_from: str,
+    note: str = "",
     data: dict[str, Any] | None = None,
-) -> ApplicationEvent:  # fmt: skip
+) -> ApplicationEvent:
     return ApplicationEvent.record(
         application=application,
         actor=actor,
@@ -162,22 +199,39 @@ def _locked(application: Application) -> Application:
 
 
 def _move(
-    application: Application, *, to: str, allowed: Iterable[str], event: str, actor: Any, as_of: dt.date,
-    verb: str, note: str = "", data: dict[str, Any] | None = None, **changes: Any,
-) -> Application:  # fmt: skip
+    application: Application,
+    *,
+    to: str,
+    allowed: Iterable[str],
+    event: str,
+    actor: Any,
+    as_of: dt.date,
+    verb: str,
+    note: str = "",
+    data: dict[str, Any] | None = None,
+    **changes: Any,
+) -> Application:
     """Lock, check the state, apply the changes, write the event and the audit record."""
     row = _locked(application)
     if row.state not in set(allowed):
-        raise refuse("state", f"Não é possível {verb} o requerimento {row.number}: ele está "
-                              f"«{row.get_state_display()}».")  # fmt: skip
+        raise refuse(
+            "state",
+            f"Não é possível {verb} o requerimento {row.number}: ele está «{row.get_state_display()}».",
+        )
     before, state_from = row.audit_snapshot(), row.state
     row.state = to
     for name, value in changes.items():
         setattr(row, name, value)
     row.save()
     _event(row, event, actor=actor, as_of=as_of, state_from=state_from, note=note, data=data)
-    audit_record(actor=actor, municipality=row.municipality, action=f"application.{event}", obj=row, before=before,
-                 after=row.audit_snapshot())  # fmt: skip
+    audit_record(
+        actor=actor,
+        municipality=row.municipality,
+        action=f"application.{event}",
+        obj=row,
+        before=before,
+        after=row.audit_snapshot(),
+    )
     return row
 
 
@@ -186,15 +240,30 @@ def _move(
 
 @transaction.atomic
 def application_submit(*, application: Application, actor: Any, as_of: dt.date) -> Application:
-    return _move(application, to=S.SUBMITTED, allowed=[S.DRAFT], event=EventKind.SUBMITTED, actor=actor,
-                 as_of=as_of, verb="protocolar", submitted_on=as_of)  # fmt: skip
+    return _move(
+        application,
+        to=S.SUBMITTED,
+        allowed=[S.DRAFT],
+        event=EventKind.SUBMITTED,
+        actor=actor,
+        as_of=as_of,
+        verb="protocolar",
+        submitted_on=as_of,
+    )
 
 
 @transaction.atomic
 def application_start_analysis(*, application: Application, actor: Any, as_of: dt.date) -> Application:
     """From the protocol, or back from pending documents once they arrived."""
-    return _move(application, to=S.IN_ANALYSIS, allowed=[S.SUBMITTED, S.PENDING_DOCUMENTS],
-                 event=EventKind.ANALYSIS_STARTED, actor=actor, as_of=as_of, verb="iniciar a análise de")  # fmt: skip
+    return _move(
+        application,
+        to=S.IN_ANALYSIS,
+        allowed=[S.SUBMITTED, S.PENDING_DOCUMENTS],
+        event=EventKind.ANALYSIS_STARTED,
+        actor=actor,
+        as_of=as_of,
+        verb="iniciar a análise de",
+    )
 
 
 @transaction.atomic
@@ -202,8 +271,10 @@ def application_evaluate(*, application: Application, actor: Any, as_of: dt.date
     """Ask the law and keep its Decision on the application (shown to the analyst, cited by a denial)."""
     row = _locked(application)
     if row.state not in (S.IN_ANALYSIS, S.PENDING_DOCUMENTS):
-        raise refuse("state", f"Só se avalia um requerimento em análise; o {row.number} está "
-                              f"«{row.get_state_display()}».")  # fmt: skip
+        raise refuse(
+            "state",
+            f"Só se avalia um requerimento em análise; o {row.number} está «{row.get_state_display()}».",
+        )
     decision = lawbridge.evaluate_application(row, as_of)
     if decision is None:
         raise refuse(
@@ -214,10 +285,23 @@ def application_evaluate(*, application: Application, actor: Any, as_of: dt.date
     row.save(update_fields=["last_decision", "updated_at"])
     refusal = lawbridge.refusal_of(row.last_decision)
     data = {"outcome": decision.outcome, "articles": list(refusal.articles)}
-    _event(row, EventKind.EVALUATED, actor=actor, as_of=as_of, state_from=row.state, note=decision.outcome_pt,
-           data=data)  # fmt: skip
-    audit_record(actor=actor, municipality=row.municipality, action="application.evaluated", obj=row, before=before,
-                 after=row.audit_snapshot())  # fmt: skip
+    _event(
+        row,
+        EventKind.EVALUATED,
+        actor=actor,
+        as_of=as_of,
+        state_from=row.state,
+        note=decision.outcome_pt,
+        data=data,
+    )
+    audit_record(
+        actor=actor,
+        municipality=row.municipality,
+        action="application.evaluated",
+        obj=row,
+        before=before,
+        after=row.audit_snapshot(),
+    )
     return row
 
 
@@ -230,9 +314,18 @@ def application_request_documents(
         raise refuse("note", "Pendências: descreva os documentos ou correções pedidos.")
     cure = lawbridge.result_date(_decision(application), "cure_until")
     data = {"cure_deadline": cure.isoformat()} if cure else {}
-    return _move(application, to=S.PENDING_DOCUMENTS, allowed=[S.IN_ANALYSIS], event=EventKind.DOCUMENTS_REQUESTED,
-                 actor=actor, as_of=as_of, verb="pedir documentos para", note=note.strip(), data=data,
-                 cure_deadline=cure)  # fmt: skip
+    return _move(
+        application,
+        to=S.PENDING_DOCUMENTS,
+        allowed=[S.IN_ANALYSIS],
+        event=EventKind.DOCUMENTS_REQUESTED,
+        actor=actor,
+        as_of=as_of,
+        verb="pedir documentos para",
+        note=note.strip(),
+        data=data,
+        cure_deadline=cure,
+    )
 
 
 def _decision(application: Application) -> Decision | None:
@@ -250,13 +343,29 @@ def application_require_fee(
     row = _locked(application)
     holder = row.operator
     guide = fee_guide_issue(
-        actor=actor, municipality=row.municipality, regime_id=row.regime_id, fee_kind=fee_kind,
-        payer_name=holder.holder_name, payer_document=holder.holder_document, origin_type=OriginType.APPLICATION,
-        origin_id=row.pk, fact_date=row.submitted_on or as_of, as_of=as_of,
-    )  # fmt: skip
+        actor=actor,
+        municipality=row.municipality,
+        regime_id=row.regime_id,
+        fee_kind=fee_kind,
+        payer_name=holder.holder_name,
+        payer_document=holder.holder_document,
+        origin_type=OriginType.APPLICATION,
+        origin_id=row.pk,
+        fact_date=row.submitted_on or as_of,
+        as_of=as_of,
+    )
     data = {"guide": guide.number, "amount_brl": str(guide.amount_brl), "legal_basis": guide.legal_basis}
-    return _move(row, to=S.AWAITING_FEE, allowed=[S.IN_ANALYSIS], event=EventKind.FEE_REQUIRED, actor=actor,
-                 as_of=as_of, verb="exigir a taxa de", data=data, fee_guide=guide)  # fmt: skip
+    return _move(
+        row,
+        to=S.AWAITING_FEE,
+        allowed=[S.IN_ANALYSIS],
+        event=EventKind.FEE_REQUIRED,
+        actor=actor,
+        as_of=as_of,
+        verb="exigir a taxa de",
+        data=data,
+        fee_guide=guide,
+    )
 
 
 @transaction.atomic
@@ -269,8 +378,17 @@ def application_fee_paid(*, guide: Any, payment: Any, actor: Any, as_of: dt.date
     if deadline is not None:
         data["inspection_deadline"] = deadline.isoformat()
     target = S.AWAITING_INSPECTION if application.kind in PERMIT_KINDS else S.IN_ANALYSIS
-    _move(application, to=target, allowed=[S.AWAITING_FEE], event=EventKind.FEE_PAID, actor=actor, as_of=as_of,
-          verb="registrar o pagamento da taxa de", data=data, cure_deadline=None)  # fmt: skip
+    _move(
+        application,
+        to=target,
+        allowed=[S.AWAITING_FEE],
+        event=EventKind.FEE_PAID,
+        actor=actor,
+        as_of=as_of,
+        verb="registrar o pagamento da taxa de",
+        data=data,
+        cure_deadline=None,
+    )
 
 
 def _guide_application(guide: Any) -> Application:
@@ -278,8 +396,11 @@ def _guide_application(guide: Any) -> Application:
     try:
         return Application.objects.get(pk=guide.origin_id, municipality_id=guide.municipality_id)
     except Application.DoesNotExist:
-        raise refuse("guide", f"Guia {guide.number}: nenhum requerimento deste município corresponde a ela; "
-                              "o pagamento não foi registrado.") from None  # fmt: skip
+        raise refuse(
+            "guide",
+            f"Guia {guide.number}: nenhum requerimento deste município corresponde a ela; "
+            "o pagamento não foi registrado.",
+        ) from None
 
 
 @transaction.atomic
@@ -287,35 +408,66 @@ def application_require_inspection(*, application: Application, actor: Any, as_o
     row = _locked(application)
     if row.kind not in PERMIT_KINDS:
         raise refuse("kind", f"«{row.get_kind_display()}» não tem vistoria de veículo.")
-    return _move(row, to=S.AWAITING_INSPECTION, allowed=[S.IN_ANALYSIS], event=EventKind.INSPECTION_REQUIRED,
-                 actor=actor, as_of=as_of, verb="pedir a vistoria de", cure_deadline=None)  # fmt: skip
+    return _move(
+        row,
+        to=S.AWAITING_INSPECTION,
+        allowed=[S.IN_ANALYSIS],
+        event=EventKind.INSPECTION_REQUIRED,
+        actor=actor,
+        as_of=as_of,
+        verb="pedir a vistoria de",
+        cure_deadline=None,
+    )
 
 
 @transaction.atomic
 def application_inspection_passed(
-    *, application: Application, performed_on: dt.date, actor: Any, as_of: dt.date, inspection_id: int | None = None
-) -> Application:  # fmt: skip
+    *,
+    application: Application,
+    performed_on: dt.date,
+    actor: Any,
+    as_of: dt.date,
+    inspection_id: int | None = None,
+) -> Application:
     """Called by apps.inspections when the vehicle passes: back to analysis, with the inspection date kept."""
     _check_dates(as_of, performed_on=performed_on)
     data = {"performed_on": performed_on.isoformat(), "inspection_id": inspection_id}
-    return _move(application, to=S.IN_ANALYSIS, allowed=[S.AWAITING_INSPECTION], event=EventKind.INSPECTION_PASSED,
-                 actor=actor, as_of=as_of, verb="registrar a vistoria de", data=data,
-                 inspection_passed_on=performed_on, cure_deadline=None)  # fmt: skip
+    return _move(
+        application,
+        to=S.IN_ANALYSIS,
+        allowed=[S.AWAITING_INSPECTION],
+        event=EventKind.INSPECTION_PASSED,
+        actor=actor,
+        as_of=as_of,
+        verb="registrar a vistoria de",
+        data=data,
+        inspection_passed_on=performed_on,
+        cure_deadline=None,
+    )
 
 
 @transaction.atomic
 def application_inspection_failed(
     *, application: Application, cure_deadline: dt.date | None, inspection_id: int, actor: Any, as_of: dt.date
-) -> Application:  # fmt: skip
+) -> Application:
     """Called by apps.inspections when the vehicle fails: the application keeps waiting for the re-inspection
     until ``cure_deadline`` (Patrocínio art. 9 § 3); the daily sweep denies it if the window closes first.
     Without a legal window (``None``) it simply waits for the vehicle."""
     until = cure_deadline.isoformat() if cure_deadline else None
     data = {"inspection_id": inspection_id, "cure_deadline": until}
     note = f"Prazo para sanar até {cure_deadline:%d/%m/%Y}." if cure_deadline else ""
-    return _move(application, to=S.AWAITING_INSPECTION, allowed=[S.AWAITING_INSPECTION],
-                 event=EventKind.INSPECTION_FAILED, actor=actor, as_of=as_of, verb="registrar a vistoria de",
-                 note=note, data=data, cure_deadline=cure_deadline)  # fmt: skip
+    return _move(
+        application,
+        to=S.AWAITING_INSPECTION,
+        allowed=[S.AWAITING_INSPECTION],
+        event=EventKind.INSPECTION_FAILED,
+        actor=actor,
+        as_of=as_of,
+        verb="registrar a vistoria de",
+        note=note,
+        data=data,
+        cure_deadline=cure_deadline,
+    )
 
 
 @transaction.atomic
@@ -323,12 +475,25 @@ def application_deny(*, application: Application, actor: Any, as_of: dt.date, no
     """Deny on the law's Decision; the event and the audit record name its articles."""
     row = _locked(application)
     if row.last_decision.get("outcome") != "denied":
-        raise refuse("last_decision", f"Indeferimento do {row.number}: só com uma avaliação da lei desfavorável; "
-                                      "avalie o requerimento (a última avaliação não indefere).")  # fmt: skip
+        raise refuse(
+            "last_decision",
+            f"Indeferimento do {row.number}: só com uma avaliação da lei desfavorável; "
+            "avalie o requerimento (a última avaliação não indefere).",
+        )
     refusal = lawbridge.refusal_of(row.last_decision)
     text = refusal.text() + (f" {note.strip()}" if note.strip() else "")
-    return _move(row, to=S.DENIED, allowed=OPEN_BEFORE_DECISION, event=EventKind.DENIED, actor=actor, as_of=as_of,
-                 verb="indeferir", note=text, data={"articles": list(refusal.articles)}, decided_on=as_of)  # fmt: skip
+    return _move(
+        row,
+        to=S.DENIED,
+        allowed=OPEN_BEFORE_DECISION,
+        event=EventKind.DENIED,
+        actor=actor,
+        as_of=as_of,
+        verb="indeferir",
+        note=text,
+        data={"articles": list(refusal.articles)},
+        decided_on=as_of,
+    )
 
 
 @transaction.atomic
@@ -338,9 +503,20 @@ def application_archive(*, application: Application, actor: Any, as_of: dt.date,
         raise refuse("reason", "Motivo do arquivamento: informe-o.")
     row = _locked(application)
     forfeited = row.cure_deadline is not None and as_of > row.cure_deadline
-    return _move(row, to=S.ARCHIVED, allowed=[S.DRAFT, *OPEN_BEFORE_DECISION], event=EventKind.ARCHIVED,
-                 actor=actor, as_of=as_of, verb="arquivar", note=reason.strip(), data={"fees_forfeited": forfeited},
-                 archived_reason=reason.strip(), fees_forfeited=forfeited, decided_on=as_of)  # fmt: skip
+    return _move(
+        row,
+        to=S.ARCHIVED,
+        allowed=[S.DRAFT, *OPEN_BEFORE_DECISION],
+        event=EventKind.ARCHIVED,
+        actor=actor,
+        as_of=as_of,
+        verb="arquivar",
+        note=reason.strip(),
+        data={"fees_forfeited": forfeited},
+        archived_reason=reason.strip(),
+        fees_forfeited=forfeited,
+        decided_on=as_of,
+    )
 
 
 # --- approval and its effects -----------------------------------------------------------------------------
@@ -356,16 +532,27 @@ def application_approve(
     )  # serializes quota counts per operator
     row = _locked(application)
     if row.state != S.IN_ANALYSIS:
-        raise refuse("state", f"Só se defere um requerimento em análise; o {row.number} está "
-                              f"«{row.get_state_display()}».")  # fmt: skip
+        raise refuse(
+            "state",
+            f"Só se defere um requerimento em análise; o {row.number} está «{row.get_state_display()}».",
+        )
     if row.kind in PERMIT_KINDS and row.inspection_passed_on is None:
         raise refuse(
             "inspection", f"Deferimento do {row.number}: o veículo ainda não foi aprovado em vistoria."
         )
     decision = _fresh_granted_decision(row, as_of)
-    row = _move(row, to=S.APPROVED, allowed=[S.IN_ANALYSIS], event=EventKind.APPROVED, actor=actor, as_of=as_of,
-                verb="deferir", note=note.strip(), decided_on=as_of,
-                last_decision=decision.to_dict() if decision else row.last_decision)  # fmt: skip
+    row = _move(
+        row,
+        to=S.APPROVED,
+        allowed=[S.IN_ANALYSIS],
+        event=EventKind.APPROVED,
+        actor=actor,
+        as_of=as_of,
+        verb="deferir",
+        note=note.strip(),
+        decided_on=as_of,
+        last_decision=decision.to_dict() if decision else row.last_decision,
+    )
     _apply_effect(row, actor=actor, as_of=as_of)
     return row
 
@@ -389,8 +576,13 @@ def _apply_effect(application: Application, *, actor: Any, as_of: dt.date) -> No
     elif kind == ApplicationKind.ATTENDANT_LINK:
         _set_active(application.attendant, actor=actor, as_of=as_of, active=True)
     elif kind == ApplicationKind.CANCELLATION:
-        permit_close(permit=application.permit, actor=actor, as_of=as_of, state=PermitState.CANCELLED,
-                     reason=f"Cancelado a pedido do autorizatário (requerimento {application.number}).")  # fmt: skip
+        permit_close(
+            permit=application.permit,
+            actor=actor,
+            as_of=as_of,
+            state=PermitState.CANCELLED,
+            reason=f"Cancelado a pedido do autorizatário (requerimento {application.number}).",
+        )
     else:
         permit_issue(application=application, actor=actor, as_of=as_of)
 
@@ -400,8 +592,14 @@ def _set_active(row: Any, *, actor: Any, as_of: dt.date, **values: Any) -> None:
     before = row.audit_snapshot()
     type(row).objects.filter(pk=row.pk).update(**values)
     row.refresh_from_db()
-    audit_record(actor=actor, municipality=row.municipality, action=f"{row._meta.model_name}.activate", obj=row,
-                 before=before, after=row.audit_snapshot())  # fmt: skip
+    audit_record(
+        actor=actor,
+        municipality=row.municipality,
+        action=f"{row._meta.model_name}.activate",
+        obj=row,
+        before=before,
+        after=row.audit_snapshot(),
+    )
 
 
 # --- permits ------------------------------------------------------------------------------------------------
@@ -419,17 +617,39 @@ def permit_issue(*, application: Application, actor: Any, as_of: dt.date) -> Per
         else None
     )
     permit = Permit.objects.create(
-        municipality=application.municipality, regime_id=application.regime_id, year=as_of.year, sequence=sequence,
-        number=format_number(sequence, as_of.year), kind=kind, operator=application.operator,
-        vehicle=_permit_vehicle(application), driver=_emergency_driver(application),
-        application=application, replaces=replaced, issued_on=as_of, valid_from=as_of, valid_until=valid_until,
-        inspection_due_on=_inspection_due(application, as_of), decision=decision,
-    )  # fmt: skip
+        municipality=application.municipality,
+        regime_id=application.regime_id,
+        year=as_of.year,
+        sequence=sequence,
+        number=format_number(sequence, as_of.year),
+        kind=kind,
+        operator=application.operator,
+        vehicle=_permit_vehicle(application),
+        driver=_emergency_driver(application),
+        application=application,
+        replaces=replaced,
+        issued_on=as_of,
+        valid_from=as_of,
+        valid_until=valid_until,
+        inspection_due_on=_inspection_due(application, as_of),
+        decision=decision,
+    )
     application.refresh_from_db()
-    _event(application, EventKind.PERMIT_ISSUED, actor=actor, as_of=as_of, state_from=application.state,
-           data={"permit": permit.number, "valid_until": valid_until.isoformat() if valid_until else None})  # fmt: skip
-    audit_record(actor=actor, municipality=permit.municipality, action="permit.issue", obj=permit,
-                 after=permit.audit_snapshot())  # fmt: skip
+    _event(
+        application,
+        EventKind.PERMIT_ISSUED,
+        actor=actor,
+        as_of=as_of,
+        state_from=application.state,
+        data={"permit": permit.number, "valid_until": valid_until.isoformat() if valid_until else None},
+    )
+    audit_record(
+        actor=actor,
+        municipality=permit.municipality,
+        action="permit.issue",
+        obj=permit,
+        after=permit.audit_snapshot(),
+    )
     if replaced is not None:
         _close_replaced(replaced, permit, application, actor=actor, as_of=as_of)
         hooks.permit_replaced(replaced, permit, actor, as_of)  # due process carries its suspensions over
@@ -459,8 +679,11 @@ def _validity(application: Application, as_of: dt.date) -> tuple[str, dt.date | 
     """(permit kind, valid until, decision JSON): the law's validity, capped by the permit decision's own."""
     if application.kind == ApplicationKind.EMERGENCY_DRIVER:
         if application.requested_until is None or application.requested_until < as_of:
-            raise refuse("requested_until", "Prazo da autorização especial (Votuporanga art. 7º: por prazo "
-                                            "determinado): informe uma data a partir de hoje.")  # fmt: skip
+            raise refuse(
+                "requested_until",
+                "Prazo da autorização especial (Votuporanga art. 7º: por prazo "
+                "determinado): informe uma data a partir de hoje.",
+            )
         return PermitKind.EMERGENCY, application.requested_until, application.last_decision
     if application.kind == ApplicationKind.TEMPORARY_VEHICLE:
         return _temporary_validity(application, as_of)
@@ -502,8 +725,14 @@ def permit_close(*, permit: Permit | None, actor: Any, as_of: dt.date, state: st
     before = row.audit_snapshot()
     row.state, row.closed_on, row.closed_reason = state, as_of, reason
     row.save(update_fields=["state", "closed_on", "closed_reason"])
-    audit_record(actor=actor, municipality=row.municipality, action=f"permit.{state}", obj=row, before=before,
-                 after=row.audit_snapshot())  # fmt: skip
+    audit_record(
+        actor=actor,
+        municipality=row.municipality,
+        action=f"permit.{state}",
+        obj=row,
+        before=before,
+        after=row.audit_snapshot(),
+    )
     return row
 
 
@@ -530,8 +759,14 @@ def permit_suspend(
         until = row.suspended_until
     row.state, row.suspended_until, row.closed_reason = PermitState.SUSPENDED, until, reason.strip()
     row.save(update_fields=["state", "suspended_until", "closed_reason"])
-    audit_record(actor=actor, municipality=row.municipality, action="permit.suspend", obj=row, before=before,
-                 after=row.audit_snapshot())  # fmt: skip
+    audit_record(
+        actor=actor,
+        municipality=row.municipality,
+        action="permit.suspend",
+        obj=row,
+        before=before,
+        after=row.audit_snapshot(),
+    )
     return row
 
 
@@ -566,8 +801,14 @@ def permit_inspection_done(*, permit: Permit, performed_on: dt.date, actor: Any)
     before = row.audit_snapshot()
     row.inspection_due_on, row.inspection_overdue = due, False
     row.save(update_fields=["inspection_due_on", "inspection_overdue"])
-    audit_record(actor=actor, municipality=row.municipality, action="permit.inspection_done", obj=row,
-                 before=before, after=row.audit_snapshot())  # fmt: skip
+    audit_record(
+        actor=actor,
+        municipality=row.municipality,
+        action="permit.inspection_done",
+        obj=row,
+        before=before,
+        after=row.audit_snapshot(),
+    )
     return row
 
 

@@ -43,8 +43,9 @@ from apps.registry.models import Document
 from apps.tenancy.models import Municipality
 
 BATCH = 5000
-DENIAL_AFTER_INSPECTION = ("Prazo para sanar as falhas da vistoria encerrado sem nova vistoria aprovada: "
-                           "requerimento indeferido.")  # fmt: skip
+DENIAL_AFTER_INSPECTION = (
+    "Prazo para sanar as falhas da vistoria encerrado sem nova vistoria aprovada: requerimento indeferido."
+)
 ARCHIVE_REASON = "Prazo para sanar encerrado sem regularização: pedido arquivado, taxas recolhidas perdidas."
 
 
@@ -69,8 +70,9 @@ def documents_past_validity(as_of: dt.date) -> QuerySet[Document]:
 
 
 def inspections_newly_overdue(as_of: dt.date) -> QuerySet[Permit]:
-    return Permit.objects.filter(state__in=PERMIT_IN_FORCE_STATES, inspection_due_on__lt=as_of,
-                                 inspection_overdue=False)  # fmt: skip
+    return Permit.objects.filter(
+        state__in=PERMIT_IN_FORCE_STATES, inspection_due_on__lt=as_of, inspection_overdue=False
+    )
 
 
 def applications_past_cure(as_of: dt.date) -> QuerySet[Application]:
@@ -94,8 +96,11 @@ def reminder_windows(as_of: dt.date) -> list[tuple[int, dt.date, dt.date]]:
 
 
 def _already_reminded(target: str, days: int) -> Exists:
-    return Exists(Reminder.objects.filter(target=target, target_id=OuterRef("pk"), days_before=days,
-                                          expires_on=OuterRef("valid_until")))  # fmt: skip
+    return Exists(
+        Reminder.objects.filter(
+            target=target, target_id=OuterRef("pk"), days_before=days, expires_on=OuterRef("valid_until")
+        )
+    )
 
 
 def permits_to_remind(days: int, first: dt.date, last: dt.date) -> QuerySet[Permit]:
@@ -288,8 +293,14 @@ def _email(*paths: str) -> Coalesce:
 
 
 PERMIT_EMAIL = ("operator__person__email", "operator__company__email")
-DOCUMENT_EMAIL = ("person__email", "company__email", "operator__person__email", "operator__company__email",
-                  "vehicle__operator__person__email", "vehicle__operator__company__email")  # fmt: skip
+DOCUMENT_EMAIL = (
+    "person__email",
+    "company__email",
+    "operator__person__email",
+    "operator__company__email",
+    "vehicle__operator__person__email",
+    "vehicle__operator__company__email",
+)
 
 
 def remind_permits(as_of: dt.date) -> int:
@@ -334,16 +345,20 @@ def _with_recipients(
 
 def _permit_message(row: dict[str, Any], days: int) -> tuple[str, str]:
     subject = f"Alvará {row['number']} vence em {row['valid_until']:%d/%m/%Y}"
-    body = (f"O alvará {row['number']} do veículo {row['vehicle__plate']} vence em {row['valid_until']:%d/%m/%Y} "
-            f"(em {days} dias ou menos). Peça a renovação na Prefeitura antes do vencimento.")  # fmt: skip
+    body = (
+        f"O alvará {row['number']} do veículo {row['vehicle__plate']} vence em {row['valid_until']:%d/%m/%Y} "
+        f"(em {days} dias ou menos). Peça a renovação na Prefeitura antes do vencimento."
+    )
     return subject, body
 
 
 def _document_message(row: dict[str, Any], days: int) -> tuple[str, str]:
     label = kind_labels(tuple(row["municipality__regimes"] or ())).get(row["kind"], row["kind"])
     subject = f"{label}: vence em {row['valid_until']:%d/%m/%Y}"
-    body = (f"O documento «{label}» cadastrado na Prefeitura vale até {row['valid_until']:%d/%m/%Y} (em {days} dias "
-            "ou menos). Envie o documento atualizado antes do vencimento.")  # fmt: skip
+    body = (
+        f"O documento «{label}» cadastrado na Prefeitura vale até {row['valid_until']:%d/%m/%Y} (em {days} dias "
+        "ou menos). Envie o documento atualizado antes do vencimento."
+    )
     return subject, body
 
 
@@ -358,18 +373,31 @@ def _nothing(row: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _remind(
-    target: str, days: int, rows: Iterator[dict[str, Any]], as_of: dt.date,
+    target: str,
+    days: int,
+    rows: Iterator[dict[str, Any]],
+    as_of: dt.date,
     message: Callable[[dict[str, Any], int], tuple[str, str]],
-) -> int:  # fmt: skip
+) -> int:
     """Record the reminders (unique key: object, threshold, expiry date) and queue e-mails for those with an
     address; the outbox (apps.jobs) sends them after this step's transaction commits, and retries failures."""
     total = 0
     for batch in _batches(rows):
         Reminder.objects.bulk_create(
-            [Reminder(municipality_id=r["municipality_id"], target=target, target_id=r["pk"], days_before=days,
-                      expires_on=r["valid_until"], recipient=r["recipient"], sent_on=as_of) for r in batch],
+            [
+                Reminder(
+                    municipality_id=r["municipality_id"],
+                    target=target,
+                    target_id=r["pk"],
+                    days_before=days,
+                    expires_on=r["valid_until"],
+                    recipient=r["recipient"],
+                    sent_on=as_of,
+                )
+                for r in batch
+            ],
             ignore_conflicts=True,
-        )  # fmt: skip
+        )
         drafts = (
             MailDraft(r["recipient"], *message(r, days), municipality_id=r["municipality_id"]) for r in batch
         )
@@ -405,11 +433,15 @@ STEPS: tuple[Step, ...] = (
     Step("standings_recorded", "Situação documental dos alvarás", record_standings, 125),
     Step("inspections_overdue", "Vistorias atrasadas", flag_overdue_inspections, 130),
     Step("applications_archived", "Requerimentos arquivados", archive_past_cure, 140),
-    Step("applications_denied_after_inspection", "Requerimentos indeferidos após vistoria reprovada",
-         deny_failed_inspection_past_cure, 150),
+    Step(
+        "applications_denied_after_inspection",
+        "Requerimentos indeferidos após vistoria reprovada",
+        deny_failed_inspection_past_cure,
+        150,
+    ),
     Step("permit_reminders", "Lembretes de alvarás", remind_permits, 160),
     Step("document_reminders", "Lembretes de documentos", remind_documents, 170),
-)  # fmt: skip
+)
 _REGISTERED: dict[str, Step] = {}
 
 
@@ -439,6 +471,12 @@ def run_sweep(
         with transaction.atomic():
             counts[step.key] = step.run(as_of)
     with transaction.atomic():
-        audit_record(actor=None, municipality=None, action="licensing.daily_sweep", object_type="licensing.sweep",
-                     object_id=as_of.isoformat(), after=counts)  # fmt: skip
+        audit_record(
+            actor=None,
+            municipality=None,
+            action="licensing.daily_sweep",
+            object_type="licensing.sweep",
+            object_id=as_of.isoformat(),
+            after=counts,
+        )
     return counts

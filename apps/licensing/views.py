@@ -91,8 +91,12 @@ def application_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
             municipality=municipality,
             fmt=fmt,
         )
-    context = {"municipality": municipality, "form": form, "page": _page(request, rows.order_by("-year", "-sequence")),
-               "query": _query_without_page(request)}  # fmt: skip
+    context = {
+        "municipality": municipality,
+        "form": form,
+        "page": _page(request, rows.order_by("-year", "-sequence")),
+        "query": _query_without_page(request),
+    }
     template = (
         "licensing/_application_table.html"
         if request.headers.get("HX-Request")
@@ -105,9 +109,15 @@ def _application(
     request: HttpRequest, municipality: Municipality, pk: int, action: str = "view"
 ) -> Application:
     rows = Application.objects.select_related(
-        "operator__person", "operator__company", "vehicle", "driver__person", "attendant__person", "permit",
-        "fee_guide", "municipality",
-    )  # fmt: skip
+        "operator__person",
+        "operator__company",
+        "vehicle",
+        "driver__person",
+        "attendant__person",
+        "permit",
+        "fee_guide",
+        "municipality",
+    )
     return get_object_for_user_or_404(rows, request.user, action, municipality=municipality, pk=pk)
 
 
@@ -120,14 +130,18 @@ def application_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpRes
     events = list(application.events.all())
     can_change = user_can(request.user, municipality.pk, APPLICATION, "change")
     context = {
-        "municipality": municipality, "application": application, "events": events,
+        "municipality": municipality,
+        "application": application,
+        "events": events,
         "decision": decision_view(application.last_decision),
         "timeline": application_timeline(application, events, today),
         "actions": available_actions(application) if can_change else [],
-        "fee_form": FeeForm(fee_kinds=_fee_kinds(application)), "note_form": NoteForm(),
-        "issued_permit": Permit.objects.filter(application=application).first(), "today": today,
+        "fee_form": FeeForm(fee_kinds=_fee_kinds(application)),
+        "note_form": NoteForm(),
+        "issued_permit": Permit.objects.filter(application=application).first(),
+        "today": today,
         "schedule_url": _schedule_url(request, municipality, application),
-    }  # fmt: skip
+    }
     return render(request, "licensing/application_detail.html", context)
 
 
@@ -151,19 +165,29 @@ def _run_action(action: str, application: Application, request: HttpRequest) -> 
     note = request.POST.get("note", "")
     calls: dict[str, Callable[[], Application]] = {
         "protocolar": lambda: services.application_submit(application=application, actor=actor, as_of=today),
-        "analisar": lambda: services.application_start_analysis(application=application, actor=actor, as_of=today),
+        "analisar": lambda: services.application_start_analysis(
+            application=application, actor=actor, as_of=today
+        ),
         "avaliar": lambda: services.application_evaluate(application=application, actor=actor, as_of=today),
         "pedir-documentos": lambda: services.application_request_documents(
-            application=application, actor=actor, as_of=today, note=note),
+            application=application, actor=actor, as_of=today, note=note
+        ),
         "exigir-taxa": lambda: services.application_require_fee(
-            application=application, actor=actor, as_of=today, fee_kind=request.POST.get("fee_kind", "")),
+            application=application, actor=actor, as_of=today, fee_kind=request.POST.get("fee_kind", "")
+        ),
         "pedir-vistoria": lambda: services.application_require_inspection(
-            application=application, actor=actor, as_of=today),
-        "deferir": lambda: services.application_approve(application=application, actor=actor, as_of=today, note=note),
-        "indeferir": lambda: services.application_deny(application=application, actor=actor, as_of=today, note=note),
-        "arquivar": lambda: services.application_archive(application=application, actor=actor, as_of=today,
-                                                         reason=note),
-    }  # fmt: skip
+            application=application, actor=actor, as_of=today
+        ),
+        "deferir": lambda: services.application_approve(
+            application=application, actor=actor, as_of=today, note=note
+        ),
+        "indeferir": lambda: services.application_deny(
+            application=application, actor=actor, as_of=today, note=note
+        ),
+        "arquivar": lambda: services.application_archive(
+            application=application, actor=actor, as_of=today, reason=note
+        ),
+    }
     if action not in calls:
         raise Http404("Ação desconhecida.")
     return calls[action]()
@@ -202,8 +226,13 @@ def operator_permits(request: HttpRequest, ibge_code: str, operator_id: int) -> 
         Permit.objects.for_user(request.user, "view").filter(operator=operator).for_list(), _today()
     )
     applications = Application.objects.for_user(request.user, "view").filter(operator=operator).for_list()
-    context = {"municipality": municipality, "operator": operator, "permits": permits, "applications": applications,
-               "can_create": user_can(request.user, municipality.pk, APPLICATION, "change")}  # fmt: skip
+    context = {
+        "municipality": municipality,
+        "operator": operator,
+        "permits": permits,
+        "applications": applications,
+        "can_create": user_can(request.user, municipality.pk, APPLICATION, "change"),
+    }
     return render(request, "licensing/operator_permits.html", context)
 
 
@@ -215,8 +244,9 @@ def application_create(request: HttpRequest, ibge_code: str, operator_id: int) -
     form = ApplicationCreateForm(request.POST or None, operator=operator)
     if request.method == "POST" and form.is_valid():
         try:
-            application = services.application_create(actor=request.user, operator=operator, as_of=_today(),
-                                                      **_create_arguments(form.cleaned_data))  # fmt: skip
+            application = services.application_create(
+                actor=request.user, operator=operator, as_of=_today(), **_create_arguments(form.cleaned_data)
+            )
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
@@ -250,8 +280,14 @@ def permit_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
             fmt=fmt,
         )
     page = _page(request, rows.order_by("-year", "-sequence"))
-    context = {"municipality": municipality, "form": form, "page": page, "lines": permit_lines(page, _today()),
-               "query": _query_without_page(request), "today": _today()}  # fmt: skip
+    context = {
+        "municipality": municipality,
+        "form": form,
+        "page": page,
+        "lines": permit_lines(page, _today()),
+        "query": _query_without_page(request),
+        "today": _today(),
+    }
     return render(request, "licensing/permit_list.html", context)
 
 
@@ -273,8 +309,13 @@ def _permit(request: HttpRequest, municipality: Municipality, pk: int) -> Permit
 def permit_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     municipality = _municipality(request, ibge_code, PERMIT)
     permit = _permit(request, municipality, pk)
-    audit_personal_data_read(actor=request.user, municipality=municipality, obj=permit, fields=["holder_document"],
-                             request_id=getattr(request, "request_id", ""))  # fmt: skip
+    audit_personal_data_read(
+        actor=request.user,
+        municipality=municipality,
+        obj=permit,
+        fields=["holder_document"],
+        request_id=getattr(request, "request_id", ""),
+    )
     context = {
         "municipality": municipality,
         "permit": permit,
@@ -292,8 +333,13 @@ def permit_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse
 def permit_pdf(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     municipality = _municipality(request, ibge_code, PERMIT)
     permit = _permit(request, municipality, pk)
-    audit_personal_data_read(actor=request.user, municipality=municipality, obj=permit, fields=["holder_document"],
-                             request_id=getattr(request, "request_id", ""))  # fmt: skip
+    audit_personal_data_read(
+        actor=request.user,
+        municipality=municipality,
+        obj=permit,
+        fields=["holder_document"],
+        request_id=getattr(request, "request_id", ""),
+    )
     content = render_permit_pdf(permit, request.build_absolute_uri(verify_path(permit.qr_token)))
     response = HttpResponse(content, content_type="application/pdf")
     filename = f"alvara-{permit.number.replace('/', '-')}.pdf"

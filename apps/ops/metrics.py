@@ -101,10 +101,14 @@ def _replica() -> list[str]:
     up: list[Sample] = [] if health is None else [({}, 1.0 if health.usable else 0.0)]
     lag: list[Sample] = [] if health is None or health.lag_seconds is None else [({}, health.lag_seconds)]
     return [
-        *_family("outorga_replica_up", "gauge",
-                 "1 when reads may use the replica (reachable, lag within REPLICA_MAX_LAG_SECONDS)", up),
+        *_family(
+            "outorga_replica_up",
+            "gauge",
+            "1 when reads may use the replica (reachable, lag within REPLICA_MAX_LAG_SECONDS)",
+            up,
+        ),
         *_family("outorga_replica_lag_seconds", "gauge", "how far the replica is behind the primary", lag),
-    ]  # fmt: skip
+    ]
 
 
 def _counted() -> list[str]:
@@ -113,12 +117,12 @@ def _counted() -> list[str]:
         _counter_family(REQUESTS, "counter", "HTTP requests by route name, method and status"),
         _counter_family(
             DURATION, "histogram", "HTTP request latency by route name", ("_bucket", "_sum", "_count")
-        ),  # fmt: skip
+        ),
         _counter_family(
             "outorga_replica_fallbacks_total",
             "counter",
             "reads meant for the replica served by the primary, by reason",
-        ),  # fmt: skip
+        ),
     ]
     return [line for family in families for line in family]
 

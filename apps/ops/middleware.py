@@ -36,8 +36,12 @@ def request_observe(*, route: str, method: str, status: int, seconds: float) -> 
     amounts = [
         (key, 1.0 if seconds <= bound else 0.0) for key, bound in zip(histogram.buckets, BUCKETS, strict=True)
     ]
-    amounts += [(_count_key(route, method, status), 1.0), (histogram.inf, 1.0), (histogram.count, 1.0),
-                (histogram.total, seconds)]  # fmt: skip
+    amounts += [
+        (_count_key(route, method, status), 1.0),
+        (histogram.inf, 1.0),
+        (histogram.count, 1.0),
+        (histogram.total, seconds),
+    ]
     counter_add_keys(amounts)
 
 
@@ -80,9 +84,20 @@ class RequestMetricsMiddleware:
         method = method if method in KNOWN_METHODS else "OTHER"
         request_observe(route=route, method=method, status=response.status_code, seconds=seconds)
         level = logging.DEBUG if route in QUIET_ROUTES else logging.INFO
-        logger.log(level, "%s %s %s %.0f ms", method, route, response.status_code, seconds * 1000,
-                   extra={"method": method, "route": route, "status": response.status_code,
-                          "duration_ms": round(seconds * 1000, 1)})  # fmt: skip
+        logger.log(
+            level,
+            "%s %s %s %.0f ms",
+            method,
+            route,
+            response.status_code,
+            seconds * 1000,
+            extra={
+                "method": method,
+                "route": route,
+                "status": response.status_code,
+                "duration_ms": round(seconds * 1000, 1),
+            },
+        )
         counters_flush_if_due()
         return response
 

@@ -121,11 +121,18 @@ def _expiries(municipality: Municipality, as_of: dt.date, already: set[int]) -> 
     for permit in lapsed.iterator(chunk_size=2000):
         assert permit.valid_until is not None  # filtered above
         if permit.pk not in already:
-            rows.append(StatusChange(
-                municipality=municipality, permit=permit, kind=ChangeKind.EXPIRED, permit_number=permit.number,
-                plate=permit.vehicle.plate, valid_until=permit.valid_until,
-                effective_on=permit.valid_until + dt.timedelta(days=1), source_key=f"expiry:{permit.pk}",
-            ))  # fmt: skip
+            rows.append(
+                StatusChange(
+                    municipality=municipality,
+                    permit=permit,
+                    kind=ChangeKind.EXPIRED,
+                    permit_number=permit.number,
+                    plate=permit.vehicle.plate,
+                    valid_until=permit.valid_until,
+                    effective_on=permit.valid_until + dt.timedelta(days=1),
+                    source_key=f"expiry:{permit.pk}",
+                )
+            )
     return rows
 
 
@@ -139,9 +146,12 @@ def feed(municipality: Municipality, *, since: int, limit: int) -> list[StatusCh
 
 def change_to_dict(change: StatusChange) -> dict[str, Any]:
     return {
-        "id": change.pk, "kind": change.kind, "effective_on": change.effective_on.isoformat(),
-        "permit_number": change.permit_number, "plate": change.plate,
+        "id": change.pk,
+        "kind": change.kind,
+        "effective_on": change.effective_on.isoformat(),
+        "permit_number": change.permit_number,
+        "plate": change.plate,
         "valid_until": change.valid_until.isoformat() if change.valid_until else None,
         "suspended_until": change.suspended_until.isoformat() if change.suspended_until else None,
         "reason": change.reason,
-    }  # fmt: skip
+    }

@@ -65,14 +65,17 @@ class CheckAnswer:
             return {self.key: self.value, "error": {"code": self.error_code, "message": self.error_message}}
         permit = self.permit
         return {
-            self.key: self.value, "authorized": self.status == VerificationStatus.REGULAR,
+            self.key: self.value,
+            "authorized": self.status == VerificationStatus.REGULAR,
             "status": self.status,
             "valid_until": permit.valid_until.isoformat() if permit and permit.valid_until else None,
-            "suspended_until": permit.suspended_until.isoformat() if permit and permit.suspended_until else None,
+            "suspended_until": permit.suspended_until.isoformat()
+            if permit and permit.suspended_until
+            else None,
             "permit_number": permit.number if permit else None,
             "reason": self.standing.reason if self.standing else "",
             "articles": list(self.standing.articles) if self.standing else [],
-        }  # fmt: skip
+        }
 
 
 def check_drivers(municipality: Municipality, cpfs: Iterable[str], *, as_of: dt.date) -> list[CheckAnswer]:

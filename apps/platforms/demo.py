@@ -58,9 +58,14 @@ def _seed_town(municipality: Municipality, today: dt.date, log: DemoLog) -> None
         ).credential
     )
     substitution_report(
-        credential=credential, as_of=today, driver_cpf=permit.operator.person.cpf, substitute_plate="LOC2A26",
-        substitute_make_model="Chevrolet Onix (locado)", rental_company="Locadora Cerrado Ltda.",
-        reason="Veículo cadastrado em oficina (troca de embreagem).", starts_on=today,
+        credential=credential,
+        as_of=today,
+        driver_cpf=permit.operator.person.cpf,
+        substitute_plate="LOC2A26",
+        substitute_make_model="Chevrolet Onix (locado)",
+        rental_company="Locadora Cerrado Ltda.",
+        reason="Veículo cadastrado em oficina (troca de embreagem).",
+        starts_on=today,
         expected_end_on=today + dt.timedelta(days=7),
-    )  # fmt: skip
+    )
     log.created += 1

@@ -4,24 +4,33 @@ from apps.web.menu import MenuEntry, register_menu_entry
 
 register_menu_entry(
     MenuEntry(
-        key="platform-substitutions", label="Substituições (aplicativos)", order=62,
+        key="platform-substitutions",
+        label="Substituições (aplicativos)",
+        order=62,
         url=lambda municipality: reverse("platforms:substitution-queue", args=[municipality.ibge_code]),
-        model_label="platforms.substitutionreport", action="view",
+        model_label="platforms.substitutionreport",
+        action="view",
     )
-)  # fmt: skip
+)
 
 register_menu_entry(
     MenuEntry(
-        key="platform-credentials", label="Tokens das plataformas", order=63,
+        key="platform-credentials",
+        label="Tokens das plataformas",
+        order=63,
         url=lambda municipality: reverse("platforms:credentials", args=[municipality.ibge_code]),
-        model_label="platforms.platformcredential", action="view",
+        model_label="platforms.platformcredential",
+        action="view",
     )
-)  # fmt: skip
+)
 
 register_menu_entry(
     MenuEntry(
-        key="platform-rosters", label="Cadastros das plataformas", order=64,
+        key="platform-rosters",
+        label="Cadastros das plataformas",
+        order=64,
         url=lambda municipality: reverse("platforms:roster-imports", args=[municipality.ibge_code]),
-        model_label="platforms.rosterimport", action="view",
+        model_label="platforms.rosterimport",
+        action="view",
     )
-)  # fmt: skip
+)

@@ -69,10 +69,13 @@ class PlatformCredential(models.Model):
 
     def audit_snapshot(self) -> dict[str, Any]:
         return {
-            "platform": self.platform_id, "municipality": self.municipality.ibge_code, "label": self.label,
-            "token_prefix": self.token_prefix, "webhook_url": self.webhook_url,
+            "platform": self.platform_id,
+            "municipality": self.municipality.ibge_code,
+            "label": self.label,
+            "token_prefix": self.token_prefix,
+            "webhook_url": self.webhook_url,
             "revoked_at": self.revoked_at.isoformat() if self.revoked_at else None,
-        }  # fmt: skip
+        }
 
 
 class SubstitutionQuerySet(MunicipalityScopedQuerySet["SubstitutionReport"]):
@@ -115,10 +118,15 @@ class SubstitutionReport(models.Model):
 
     def audit_snapshot(self) -> dict[str, Any]:
         return {
-            "platform": self.platform_id, "permit": self.permit_id, "substitute_plate": self.substitute_plate,
-            "rental_company": self.rental_company, "starts_on": self.starts_on, "state": self.state,
-            "expected_end_on": self.expected_end_on, "handled_note": self.handled_note,
-        }  # fmt: skip
+            "platform": self.platform_id,
+            "permit": self.permit_id,
+            "substitute_plate": self.substitute_plate,
+            "rental_company": self.rental_company,
+            "starts_on": self.starts_on,
+            "state": self.state,
+            "expected_end_on": self.expected_end_on,
+            "handled_note": self.handled_note,
+        }
 
 
 class StatusChange(models.Model):
@@ -191,9 +199,13 @@ class RosterImport(models.Model):
     platform = models.ForeignKey(Platform, on_delete=models.PROTECT, related_name="imports")
     municipality = models.ForeignKey(Municipality, on_delete=models.PROTECT, related_name="+")
     uploaded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
         verbose_name="enviado por",
-    )  # fmt: skip
+    )
     file_name = models.CharField("arquivo", max_length=200)
     uploaded_at = models.DateTimeField("enviado em", auto_now_add=True)
     finished_at = models.DateTimeField("concluído em", null=True, blank=True)

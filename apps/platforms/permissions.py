@@ -5,8 +5,10 @@ from apps.tenancy.permissions import CHANGE, VIEW, register
 
 HANDLERS = {Role.ADMINISTRATOR, Role.ANALYST}
 
-register("platforms.substitutionreport", {VIEW: HANDLERS | {Role.AUDITOR_DPO, Role.ENFORCEMENT_AGENT},
-                                          CHANGE: HANDLERS})  # fmt: skip
+register(
+    "platforms.substitutionreport",
+    {VIEW: HANDLERS | {Role.AUDITOR_DPO, Role.ENFORCEMENT_AGENT}, CHANGE: HANDLERS},
+)
 register(
     "platforms.platformcredential",
     {VIEW: {Role.ADMINISTRATOR, Role.AUDITOR_DPO}, CHANGE: {Role.ADMINISTRATOR}},

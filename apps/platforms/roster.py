@@ -106,8 +106,14 @@ def _chain(first: str, rest: Iterable[str]) -> Iterator[str]:
 
 def _check_header(header: list[str] | None, result: Validated) -> list[str] | None:
     if not header or not any(cell.strip() for cell in header):
-        result.rejections.append(Rejection(1, "", "file_empty", "Arquivo vazio: a primeira linha deve ser o "
-                                           f"cabeçalho ({', '.join(REQUIRED_COLUMNS)})."))  # fmt: skip
+        result.rejections.append(
+            Rejection(
+                1,
+                "",
+                "file_empty",
+                f"Arquivo vazio: a primeira linha deve ser o cabeçalho ({', '.join(REQUIRED_COLUMNS)}).",
+            )
+        )
         return None
     columns = [cell.strip().lower() for cell in header]
     allowed = ", ".join(REQUIRED_COLUMNS + OPTIONAL_COLUMNS)
@@ -164,12 +170,21 @@ def _validate_row(line: int, row: dict[str, str], result: Validated, first_line_
         errors.append(Rejection(line, "nome", "name_invalid", "Nome: obrigatório, até 150 caracteres."))
     plate = PLATE_SEPARATORS.sub("", row["placa"]).upper()
     if not PLATE.match(plate):
-        errors.append(Rejection(line, "placa", "plate_invalid",
-                                "Placa inválida: use ABC1234 (antiga) ou ABC1D23 (Mercosul)."))  # fmt: skip
+        errors.append(
+            Rejection(
+                line, "placa", "plate_invalid", "Placa inválida: use ABC1234 (antiga) ou ABC1D23 (Mercosul)."
+            )
+        )
     category = row["categoria_cnh"].strip().upper()
     if category not in CNH_CATEGORIES:
-        errors.append(Rejection(line, "categoria_cnh", "cnh_category_invalid",
-                                "Categoria da CNH inválida (A, B, C, D, E, AB, AC, AD ou AE)."))  # fmt: skip
+        errors.append(
+            Rejection(
+                line,
+                "categoria_cnh",
+                "cnh_category_invalid",
+                "Categoria da CNH inválida (A, B, C, D, E, AB, AC, AD ou AE).",
+            )
+        )
     expiry, expiry_error = _parse_date(row.get("validade_cnh", ""), line)
     errors += expiry_error
     if errors:
@@ -188,8 +203,9 @@ def _parse_date(text: str, line: int) -> tuple[dt.date | None, list[Rejection]]:
     try:
         day = dt.date(int(match[3]), int(match[2]), int(match[1])) if match else dt.date.fromisoformat(text)
     except ValueError:
-        return None, [Rejection(line, "validade_cnh", "date_invalid",
-                                "Validade da CNH: use dd/mm/aaaa ou aaaa-mm-dd.")]  # fmt: skip
+        return None, [
+            Rejection(line, "validade_cnh", "date_invalid", "Validade da CNH: use dd/mm/aaaa ou aaaa-mm-dd.")
+        ]
     return day, []
 
 
@@ -221,9 +237,18 @@ def _store(record: RosterImport, validated: Validated) -> RosterImport:
         record.stored_rows = len(validated.rows)
     record.save()
     RosterUpload.objects.filter(roster_import=record).delete()
-    audit_record(actor=record.uploaded_by, municipality=record.municipality, action=f"platform_roster.{state}",
-                 obj=record, after={"platform": record.platform.name, "file": record.file_name,
-                                    "rows": record.total_rows, "rejected_rows": record.rejected_rows})  # fmt: skip
+    audit_record(
+        actor=record.uploaded_by,
+        municipality=record.municipality,
+        action=f"platform_roster.{state}",
+        obj=record,
+        after={
+            "platform": record.platform.name,
+            "file": record.file_name,
+            "rows": record.total_rows,
+            "rejected_rows": record.rejected_rows,
+        },
+    )
     return record
 
 
@@ -235,12 +260,21 @@ def roster_upload_accept(
     from apps.platforms.tasks import import_roster
 
     record = RosterImport.objects.create(
-        platform=platform, municipality=municipality, uploaded_by=actor, file_name=file_name[:200],
-        state=RosterImportState.QUEUED, expected_rows=max(_line_count(content) - 1, 0),
-    )  # fmt: skip
+        platform=platform,
+        municipality=municipality,
+        uploaded_by=actor,
+        file_name=file_name[:200],
+        state=RosterImportState.QUEUED,
+        expected_rows=max(_line_count(content) - 1, 0),
+    )
     RosterUpload.objects.create(roster_import=record, content=content)
-    audit_record(actor=actor, municipality=municipality, action="platform_roster.queued", obj=record,
-                 after={"platform": platform.name, "file": record.file_name, "bytes": len(content)})  # fmt: skip
+    audit_record(
+        actor=actor,
+        municipality=municipality,
+        action="platform_roster.queued",
+        obj=record,
+        after={"platform": platform.name, "file": record.file_name, "bytes": len(content)},
+    )
     # The database task backend stores the task in this same transaction: queued if and only if committed.
     import_roster.enqueue(record.pk)
     return record
@@ -295,8 +329,13 @@ def _fail(record: RosterImport) -> None:
             state=RosterImportState.FAILED, finished_at=timezone.now(), stored_rows=0
         )
         RosterUpload.objects.filter(roster_import=record).delete()
-        audit_record(actor=record.uploaded_by, municipality=record.municipality,
-                     action="platform_roster.failed", obj=record, after={"file": record.file_name})  # fmt: skip
+        audit_record(
+            actor=record.uploaded_by,
+            municipality=record.municipality,
+            action="platform_roster.failed",
+            obj=record,
+            after={"file": record.file_name},
+        )
 
 
 def _insert_entries(record: RosterImport, rows: list[tuple[int, str, str, str, str, dt.date | None]]) -> None:
@@ -305,11 +344,22 @@ def _insert_entries(record: RosterImport, rows: list[tuple[int, str, str, str, s
         _copy_entries(fixed, rows)
         return
     RosterEntry.objects.bulk_create(
-        (RosterEntry(platform_id=fixed[0], municipality_id=fixed[1], roster_import_id=fixed[2], line=line,
-                     cpf=cpf, name=name, plate=plate, cnh_category=category, cnh_expiry=expiry)
-         for line, cpf, name, plate, category, expiry in rows),
+        (
+            RosterEntry(
+                platform_id=fixed[0],
+                municipality_id=fixed[1],
+                roster_import_id=fixed[2],
+                line=line,
+                cpf=cpf,
+                name=name,
+                plate=plate,
+                cnh_category=category,
+                cnh_expiry=expiry,
+            )
+            for line, cpf, name, plate, category, expiry in rows
+        ),
         batch_size=INSERT_BATCH,
-    )  # fmt: skip
+    )
 
 
 def _copy_entries(
@@ -327,11 +377,13 @@ def _copy_entries(
     head = "\t".join(map(str, fixed))
     with connection.cursor() as cursor, cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
         for start in range(0, len(rows), INSERT_BATCH):
-            copy.write("".join(
-                f"{head}\t{line}\t{cpf}\t{_copy_text(name)}\t{plate}\t{category}\t"
-                f"{expiry.isoformat() if expiry else NULL}\n"
-                for line, cpf, name, plate, category, expiry in rows[start : start + INSERT_BATCH]
-            ))  # fmt: skip
+            copy.write(
+                "".join(
+                    f"{head}\t{line}\t{cpf}\t{_copy_text(name)}\t{plate}\t{category}\t"
+                    f"{expiry.isoformat() if expiry else NULL}\n"
+                    for line, cpf, name, plate, category, expiry in rows[start : start + INSERT_BATCH]
+                )
+            )
 
 
 NULL = "\\N"

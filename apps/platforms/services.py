@@ -38,8 +38,13 @@ def platform_create(*, actor: Any, name: str, cnpj: str) -> Platform:
     if not name.strip():
         raise ValidationError({"name": "Nome da plataforma: informe-o."})
     platform = Platform.objects.create(name=name.strip(), cnpj=validate_cnpj(cnpj))
-    audit_record(actor=actor, municipality=None, action="platform.create", obj=platform,
-                 after=platform.audit_snapshot())  # fmt: skip
+    audit_record(
+        actor=actor,
+        municipality=None,
+        action="platform.create",
+        obj=platform,
+        after=platform.audit_snapshot(),
+    )
     return platform
 
 
@@ -50,12 +55,22 @@ def credential_issue(
     token, prefix = new_token()
     secret = new_webhook_secret() if webhook_url else ""
     credential = PlatformCredential.objects.create(
-        platform=platform, municipality=municipality, label=label, token_prefix=prefix,
-        token_hash=token_hash(token), webhook_url=webhook_url, webhook_secret=secret,
+        platform=platform,
+        municipality=municipality,
+        label=label,
+        token_prefix=prefix,
+        token_hash=token_hash(token),
+        webhook_url=webhook_url,
+        webhook_secret=secret,
         created_by=actor if getattr(actor, "is_authenticated", False) else None,
-    )  # fmt: skip
-    audit_record(actor=actor, municipality=municipality, action="platform_credential.issue", obj=credential,
-                 after=credential.audit_snapshot())  # fmt: skip
+    )
+    audit_record(
+        actor=actor,
+        municipality=municipality,
+        action="platform_credential.issue",
+        obj=credential,
+        after=credential.audit_snapshot(),
+    )
     return IssuedCredential(credential, token, secret)
 
 
@@ -67,8 +82,14 @@ def credential_revoke(*, actor: Any, credential: PlatformCredential) -> Platform
     before = row.audit_snapshot()
     row.revoked_at = timezone.now()
     row.save(update_fields=["revoked_at"])
-    audit_record(actor=actor, municipality=row.municipality, action="platform_credential.revoke", obj=row,
-                 before=before, after=row.audit_snapshot())  # fmt: skip
+    audit_record(
+        actor=actor,
+        municipality=row.municipality,
+        action="platform_credential.revoke",
+        obj=row,
+        before=before,
+        after=row.audit_snapshot(),
+    )
     return row
 
 
@@ -82,26 +103,48 @@ def substitution_allowed(municipality: Municipality) -> bool:
 
 @transaction.atomic
 def substitution_report(
-    *, credential: PlatformCredential, as_of: dt.date, driver_cpf: str, substitute_plate: str,
-    substitute_make_model: str, rental_company: str, reason: str, starts_on: dt.date,
+    *,
+    credential: PlatformCredential,
+    as_of: dt.date,
+    driver_cpf: str,
+    substitute_plate: str,
+    substitute_make_model: str,
+    rental_company: str,
+    reason: str,
+    starts_on: dt.date,
     expected_end_on: dt.date | None = None,
-) -> SubstitutionReport:  # fmt: skip
+) -> SubstitutionReport:
     """Record the platform's art. 11-A notice for the secretariat's queue; refuse what the law cannot cover."""
     municipality = credential.municipality
     if not substitution_allowed(municipality):
-        raise PlatformAPIError("substitution_not_in_law", "A lei deste município não prevê substituição "
-                               "temporária de veículo por veículo locado.", 422)  # fmt: skip
+        raise PlatformAPIError(
+            "substitution_not_in_law",
+            "A lei deste município não prevê substituição temporária de veículo por veículo locado.",
+            422,
+        )
     permit = _authorized_permit(municipality, driver_cpf, as_of)
     plate = _substitute_plate(substitute_plate, permit.vehicle.plate)
     _check_period(starts_on, expected_end_on, as_of)
     report = SubstitutionReport.objects.create(
-        municipality=municipality, platform=credential.platform, credential=credential, permit=permit,
-        driver_cpf=driver_cpf, substitute_plate=plate, substitute_make_model=substitute_make_model.strip(),
-        rental_company=rental_company.strip(), reason=reason.strip(), starts_on=starts_on,
+        municipality=municipality,
+        platform=credential.platform,
+        credential=credential,
+        permit=permit,
+        driver_cpf=driver_cpf,
+        substitute_plate=plate,
+        substitute_make_model=substitute_make_model.strip(),
+        rental_company=rental_company.strip(),
+        reason=reason.strip(),
+        starts_on=starts_on,
         expected_end_on=expected_end_on,
-    )  # fmt: skip
-    audit_record(actor=None, municipality=municipality, action="platform_substitution.report", obj=report,
-                 after=report.audit_snapshot() | {"reported_by": credential.platform.name})  # fmt: skip
+    )
+    audit_record(
+        actor=None,
+        municipality=municipality,
+        action="platform_substitution.report",
+        obj=report,
+        after=report.audit_snapshot() | {"reported_by": credential.platform.name},
+    )
     return report
 
 
@@ -110,8 +153,12 @@ def _authorized_permit(municipality: Municipality, driver_cpf: str, as_of: dt.da
     if answer.error_code:
         raise PlatformAPIError(answer.error_code, answer.error_message, 400)
     if answer.status != VerificationStatus.REGULAR or answer.permit is None:
-        raise PlatformAPIError("driver_not_authorized", "Este motorista não tem alvará em vigor hoje; a "
-                               "substituição temporária só vale para quem está autorizado.", 422)  # fmt: skip
+        raise PlatformAPIError(
+            "driver_not_authorized",
+            "Este motorista não tem alvará em vigor hoje; a "
+            "substituição temporária só vale para quem está autorizado.",
+            422,
+        )
     return type(answer.permit).objects.select_related("vehicle").get(pk=answer.permit.pk)
 
 
@@ -121,8 +168,11 @@ def _substitute_plate(raw: str, registered_plate: str) -> str:
     except ValidationError as exc:
         raise PlatformAPIError("plate_invalid", " ".join(exc.messages), 400) from None
     if plate == registered_plate:
-        raise PlatformAPIError("plate_same_as_registered", "A placa do veículo locado é a mesma do veículo "
-                               "cadastrado no alvará.", 400)  # fmt: skip
+        raise PlatformAPIError(
+            "plate_same_as_registered",
+            "A placa do veículo locado é a mesma do veículo cadastrado no alvará.",
+            400,
+        )
     return plate
 
 
@@ -132,8 +182,12 @@ def _check_period(starts_on: dt.date, expected_end_on: dt.date | None, as_of: dt
             "period_invalid", "A previsão de término não pode ser anterior ao início.", 400
         )
     if starts_on > as_of + dt.timedelta(days=30):
-        raise PlatformAPIError("period_invalid", "Comunique a substituição quando ela acontecer (art. 11-A: "
-                               "comunicar imediatamente), não com mais de 30 dias de antecedência.", 400)  # fmt: skip
+        raise PlatformAPIError(
+            "period_invalid",
+            "Comunique a substituição quando ela acontecer (art. 11-A: "
+            "comunicar imediatamente), não com mais de 30 dias de antecedência.",
+            400,
+        )
 
 
 @transaction.atomic
@@ -149,6 +203,12 @@ def substitution_handle(
     row.state = SubstitutionState.ACKNOWLEDGED if accept else SubstitutionState.REJECTED
     row.handled_by, row.handled_note = actor, note.strip()
     row.save(update_fields=["state", "handled_by", "handled_note"])
-    audit_record(actor=actor, municipality=row.municipality, action=f"platform_substitution.{row.state}",
-                 obj=row, before=before, after=row.audit_snapshot())  # fmt: skip
+    audit_record(
+        actor=actor,
+        municipality=row.municipality,
+        action=f"platform_substitution.{row.state}",
+        obj=row,
+        before=before,
+        after=row.audit_snapshot(),
+    )
     return row

@@ -54,9 +54,11 @@ def substitution_queue(request: HttpRequest, ibge_code: str) -> HttpResponse:
     )
     rows = rows if show_all else rows.filter(state=SubstitutionState.RECEIVED)
     context = {
-        "municipality": municipality, "page": Paginator(rows, 25).get_page(request.GET.get("pagina")),
-        "show_all": show_all, "can_change": user_can(request.user, municipality.pk, MODEL, "change"),
-    }  # fmt: skip
+        "municipality": municipality,
+        "page": Paginator(rows, 25).get_page(request.GET.get("pagina")),
+        "show_all": show_all,
+        "can_change": user_can(request.user, municipality.pk, MODEL, "change"),
+    }
     return render(request, "platforms/substitution_queue.html", context)
 
 
@@ -64,8 +66,9 @@ def substitution_queue(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @require_POST
 def substitution_decide(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     municipality = _municipality(request, ibge_code, "change")
-    report = get_object_for_user_or_404(SubstitutionReport.objects.all(), request.user, "change",
-                                        municipality=municipality, pk=pk)  # fmt: skip
+    report = get_object_for_user_or_404(
+        SubstitutionReport.objects.all(), request.user, "change", municipality=municipality, pk=pk
+    )
     accept = request.POST.get("decision") == "accept"
     try:
         substitution_handle(
@@ -93,9 +96,12 @@ def _credential_page(
         .select_related("platform")
     )
     context = {
-        "municipality": municipality, "credentials": rows, "form": form, "issued": issued,
+        "municipality": municipality,
+        "credentials": rows,
+        "form": form,
+        "issued": issued,
         "can_change": user_can(request.user, municipality.pk, CREDENTIAL, "change"),
-    }  # fmt: skip
+    }
     response = render(request, "platforms/credentials.html", context)
     response["Cache-Control"] = "no-store"  # the page may carry a token shown once
     return response
@@ -116,8 +122,13 @@ def credentials(request: HttpRequest, ibge_code: str) -> HttpResponse:
     platform = Platform.objects.filter(cnpj=data["cnpj"]).first() or platform_create(
         actor=request.user, name=data["platform_name"], cnpj=data["cnpj"]
     )
-    issued = credential_issue(actor=request.user, platform=platform, municipality=municipality,
-                              label=data["label"], webhook_url=data["webhook_url"])  # fmt: skip
+    issued = credential_issue(
+        actor=request.user,
+        platform=platform,
+        municipality=municipality,
+        label=data["label"],
+        webhook_url=data["webhook_url"],
+    )
     return _credential_page(request, municipality, CredentialIssueForm(), issued)
 
 
@@ -125,8 +136,9 @@ def credentials(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @require_POST
 def credential_revoke_view(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     municipality = _municipality_for(request, ibge_code, CREDENTIAL, "change")
-    credential = get_object_for_user_or_404(PlatformCredential.objects.all(), request.user, "change",
-                                            municipality=municipality, pk=pk)  # fmt: skip
+    credential = get_object_for_user_or_404(
+        PlatformCredential.objects.all(), request.user, "change", municipality=municipality, pk=pk
+    )
     try:
         credential_revoke(actor=request.user, credential=credential)
     except ValidationError as exc:
@@ -154,9 +166,12 @@ def roster_imports(request: HttpRequest, ibge_code: str) -> HttpResponse:
         if form.is_valid():
             upload = form.cleaned_data["file"]
             record = roster_upload_accept(
-                actor=request.user, platform=form.cleaned_data["platform"], municipality=municipality,
-                file_name=upload.name or "cadastro.csv", content=upload.read(),
-            )  # fmt: skip
+                actor=request.user,
+                platform=form.cleaned_data["platform"],
+                municipality=municipality,
+                file_name=upload.name or "cadastro.csv",
+                content=upload.read(),
+            )
             return redirect("platforms:roster-import", municipality.ibge_code, record.pk)
     rows = (
         RosterImport.objects.for_user(request.user, "view")
@@ -164,9 +179,11 @@ def roster_imports(request: HttpRequest, ibge_code: str) -> HttpResponse:
         .select_related("platform")
     )
     context = {
-        "municipality": municipality, "form": form, "can_change": can_change,
+        "municipality": municipality,
+        "form": form,
+        "can_change": can_change,
         "page": Paginator(rows, 25).get_page(request.GET.get("pagina")),
-    }  # fmt: skip
+    }
     return render(request, "platforms/roster_imports.html", context)
 
 

@@ -76,8 +76,9 @@ def deliver_due(*, now: dt.datetime) -> DeliveryOutcome:
     counts: dict[str, int] = {DeliveryState.DELIVERED: 0, DeliveryState.PENDING: 0, DeliveryState.FAILED: 0}
     for delivery in due:
         counts[_attempt(delivery, now=now)] += 1
-    return DeliveryOutcome(counts[DeliveryState.DELIVERED], counts[DeliveryState.PENDING],
-                           counts[DeliveryState.FAILED])  # fmt: skip
+    return DeliveryOutcome(
+        counts[DeliveryState.DELIVERED], counts[DeliveryState.PENDING], counts[DeliveryState.FAILED]
+    )
 
 
 def payload(delivery: WebhookDelivery) -> bytes:
@@ -101,10 +102,15 @@ def _attempt(delivery: WebhookDelivery, *, now: dt.datetime) -> str:
 
 def _post(credential: PlatformCredential, body: bytes, *, now: dt.datetime) -> str | None:
     """None when the receiver answered 2xx; otherwise a short description of what went wrong."""
-    request = urllib.request.Request(credential.webhook_url, data=body, method="POST", headers={
-        "Content-Type": "application/json", SIGNATURE_HEADER: sign(credential.webhook_secret, body,
-                                                                    int(now.timestamp())),
-    })  # fmt: skip
+    request = urllib.request.Request(
+        credential.webhook_url,
+        data=body,
+        method="POST",
+        headers={
+            "Content-Type": "application/json",
+            SIGNATURE_HEADER: sign(credential.webhook_secret, body, int(now.timestamp())),
+        },
+    )
     try:
         with urllib.request.urlopen(request, timeout=TIMEOUT_SECONDS) as response:  # noqa: S310 (URL set by staff)
             return None if 200 <= response.status < 300 else f"HTTP {response.status}"

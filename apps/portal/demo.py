@@ -30,9 +30,14 @@ def seed_portal(log: DemoLog) -> None:
             continue
         username = f"{demo.short}.permissionario"
         if not User.objects.filter(username=username).exists():
-            portal_account_create(actor=None, operator=operator, role=PortalRole.OPERATOR, username=username,
-                                  password=demo_password(username),
-                                  full_name=f"{operator.holder_name} (demonstração)")  # fmt: skip
+            portal_account_create(
+                actor=None,
+                operator=operator,
+                role=PortalRole.OPERATOR,
+                username=username,
+                password=demo_password(username),
+                full_name=f"{operator.holder_name} (demonstração)",
+            )
             log.created += 1
         log.logins.append(DemoLogin(username, demo_password(username), str(municipality), PORTAL_LOGIN_LABEL))
 

@@ -43,9 +43,11 @@ class ApplicationStartForm(forms.Form):
         choices=[(kind, ApplicationKind(kind).label) for kind in PORTAL_APPLICATION_KINDS],
     )
     permit = forms.ModelChoiceField(
-        label="Alvará de referência", queryset=Permit.objects.none(), required=False,
+        label="Alvará de referência",
+        queryset=Permit.objects.none(),
+        required=False,
         help_text="Renovação, substituição, veículo provisório e cancelamento.",
-    )  # fmt: skip
+    )
     vehicle = forms.ModelChoiceField(label="Veículo", queryset=Vehicle.objects.none(), required=False)
     reason = forms.CharField(
         label="Motivo", max_length=500, required=False, widget=forms.Textarea({"rows": 3})
@@ -53,14 +55,17 @@ class ApplicationStartForm(forms.Form):
     requested_until = forms.DateField(
         label="Prazo pedido até (veículo provisório)", widget=DATE, required=False
     )
-    platform_notified_on = forms.DateField(label="Data da comunicação à plataforma (aplicativo)", widget=DATE,
-                                           required=False)  # fmt: skip
-    enrolled_students = forms.IntegerField(label="Alunos transportados (transporte escolar)", min_value=0,
-                                           required=False)  # fmt: skip
+    platform_notified_on = forms.DateField(
+        label="Data da comunicação à plataforma (aplicativo)", widget=DATE, required=False
+    )
+    enrolled_students = forms.IntegerField(
+        label="Alunos transportados (transporte escolar)", min_value=0, required=False
+    )
     carries_children_under_4_or_pcd = forms.NullBooleanField(
-        label="Transporta crianças menores de 4 anos ou pessoas com deficiência?", required=False,
+        label="Transporta crianças menores de 4 anos ou pessoas com deficiência?",
+        required=False,
         widget=forms.Select(choices=[("unknown", "Não se aplica"), ("true", "Sim"), ("false", "Não")]),
-    )  # fmt: skip
+    )
 
     def __init__(self, *args: Any, scope: PortalScope, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -70,8 +75,15 @@ class ApplicationStartForm(forms.Form):
 
     def targets(self) -> dict[str, Any]:
         """The keyword arguments licensing.application_create takes, without the empty ones."""
-        names = ("permit", "vehicle", "reason", "requested_until", "platform_notified_on", "enrolled_students",
-                 "carries_children_under_4_or_pcd")  # fmt: skip
+        names = (
+            "permit",
+            "vehicle",
+            "reason",
+            "requested_until",
+            "platform_notified_on",
+            "enrolled_students",
+            "carries_children_under_4_or_pcd",
+        )
         return {
             name: self.cleaned_data[name] for name in names if self.cleaned_data.get(name) not in (None, "")
         }
@@ -94,8 +106,9 @@ class MultipleFileField(forms.FileField):
 
 
 class AppealForm(forms.Form):
-    text = forms.CharField(label="Razões da defesa ou do recurso", widget=forms.Textarea({"rows": 8}),
-                           max_length=20000)  # fmt: skip
+    text = forms.CharField(
+        label="Razões da defesa ou do recurso", widget=forms.Textarea({"rows": 8}), max_length=20000
+    )
     attachments = MultipleFileField(
         label="Anexos (PDF, JPEG ou PNG; até 5 arquivos de 10 MB)", required=False
     )

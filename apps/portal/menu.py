@@ -4,8 +4,11 @@ from apps.web.menu import MenuEntry, register_menu_entry
 
 register_menu_entry(
     MenuEntry(
-        key="portal-accounts", label="Contas do portal", order=90,
+        key="portal-accounts",
+        label="Contas do portal",
+        order=90,
         url=lambda municipality: reverse("portal:staff-accounts", args=[municipality.ibge_code]),
-        model_label="portal.portalaccount", action="view",
+        model_label="portal.portalaccount",
+        action="view",
     )
-)  # fmt: skip
+)

@@ -48,9 +48,13 @@ class PortalAccount(models.Model):
         verbose_name="condutor",
     )
     attendant = models.ForeignKey(
-        "registry.Attendant", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        "registry.Attendant",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
         verbose_name="monitor",
-    )  # fmt: skip
+    )
     active = models.BooleanField("ativa", default=True)
     created_at = models.DateTimeField("criada em", auto_now_add=True)
 
@@ -124,8 +128,12 @@ class AppealAttachment(models.Model):
         return f"Anexo {self.pk} do recurso {self.appeal_id}"
 
     def audit_snapshot(self) -> dict[str, Any]:
-        return {"appeal_id": self.appeal_id, "sha256": self.sha256, "size_bytes": self.size_bytes,
-                "content_type": self.content_type}  # fmt: skip
+        return {
+            "appeal_id": self.appeal_id,
+            "sha256": self.sha256,
+            "size_bytes": self.size_bytes,
+            "content_type": self.content_type,
+        }
 
 
 class PortalInvitationQuerySet(MunicipalityScopedQuerySet["PortalInvitation"]):

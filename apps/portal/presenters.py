@@ -33,8 +33,10 @@ class AppealWindow:
         if self.deadline is None:
             return f"{self.label}: o prazo ainda não corre (sem ciência registrada); você já pode protocolar."
         if self.late:
-            return (f"{self.label}: o prazo terminou em {self.deadline:%d/%m/%Y}. Você ainda pode protocolar; "
-                    "o pedido será marcado como fora do prazo e a autoridade decidirá se o conhece.")  # fmt: skip
+            return (
+                f"{self.label}: o prazo terminou em {self.deadline:%d/%m/%Y}. Você ainda pode protocolar; "
+                "o pedido será marcado como fora do prazo e a autoridade decidirá se o conhece."
+            )
         return f"{self.label}: prazo até {self.deadline:%d/%m/%Y}."
 
 
@@ -49,16 +51,24 @@ def appeal_window(case: InfractionCase, as_of: dt.date) -> AppealWindow | None:
         start = counts_from(case, instance)
         deadline = lawbridge.appeal_deadline(case, instance, start, as_of) if start else None
         end = deadline.end if deadline else None
-        return AppealWindow(instance, instance_label(case.regime_id, instance), end,
-                            deadline.message if deadline else "", bool(end and as_of > end))  # fmt: skip
+        return AppealWindow(
+            instance,
+            instance_label(case.regime_id, instance),
+            end,
+            deadline.message if deadline else "",
+            bool(end and as_of > end),
+        )
     return None
 
 
 def application_deadlines(application: Application, today: dt.date) -> list[PlacedMark]:
     """The application's deadlines (met, due or overdue) as licensing computes them for its own timeline."""
     events = list(application.events.order_by("on", "pk"))
-    return [mark for mark in application_timeline(application, events, today) if mark.status in
-            ("met", "due", "overdue")]  # fmt: skip
+    return [
+        mark
+        for mark in application_timeline(application, events, today)
+        if mark.status in ("met", "due", "overdue")
+    ]
 
 
 def permit_lines(

@@ -47,8 +47,12 @@ def payment_receipt_pdf(guide: PaymentGuide, payment: Payment) -> bytes:
         y -= 7 * MM
     canvas.setFont("Helvetica", 8)
     canvas.setFillColor(colors.HexColor("#555555"))
-    canvas.drawString(LEFT, 20 * MM, "Pagamento registrado pelo setor financeiro da prefeitura. Documento emitido "
-                                     "pelo portal do autorizatário.")  # fmt: skip
+    canvas.drawString(
+        LEFT,
+        20 * MM,
+        "Pagamento registrado pelo setor financeiro da prefeitura. Documento emitido "
+        "pelo portal do autorizatário.",
+    )
     canvas.showPage()
     canvas.save()
     return buffer.getvalue()

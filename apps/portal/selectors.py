@@ -36,7 +36,7 @@ def portal_account_of(user: Any) -> PortalAccount | None:
         PortalAccount.objects.active()
         .select_related(
             "municipality", "operator__person", "operator__company", "driver__person", "attendant__person"
-        )  # fmt: skip
+        )
         .filter(user_id=user.pk)
         .first()
     )

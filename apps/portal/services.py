@@ -51,9 +51,18 @@ MAX_ATTACHMENTS = 5
 
 @transaction.atomic
 def portal_account_create(
-    *, actor: User | None, operator: Operator, role: str, username: str, password: str | None, full_name: str,
-    email: str = "", cpf: str = "", driver: Driver | None = None, attendant: Attendant | None = None,
-) -> PortalAccount:  # fmt: skip
+    *,
+    actor: User | None,
+    operator: Operator,
+    role: str,
+    username: str,
+    password: str | None,
+    full_name: str,
+    email: str = "",
+    cpf: str = "",
+    driver: Driver | None = None,
+    attendant: Attendant | None = None,
+) -> PortalAccount:
     """Invite someone to the portal: a login (User.kind operator or driver) tied to the operator's records.
 
     ``actor`` None is the system (demo seeder); a staff actor needs the «change» permission on portal accounts.
@@ -64,12 +73,30 @@ def portal_account_create(
     if User.objects.filter(username__iexact=username.strip()).exists():
         raise refuse("username", f"Usuário: «{username}» já está em uso; escolha outro.")
     kind = UserKind.OPERATOR if role == PortalRole.OPERATOR else UserKind.DRIVER
-    user = user_create(actor=actor, username=username.strip(), password=password, full_name=full_name.strip(),
-                       kind=kind, email=email.strip(), cpf=cpf)  # fmt: skip
-    account = PortalAccount.objects.create(user=user, municipality=operator.municipality, operator=operator,
-                                           role=role, driver=driver, attendant=attendant)  # fmt: skip
-    audit_record(actor=actor, municipality=operator.municipality, action="portal.account.create", obj=account,
-                 after=account.audit_snapshot())  # fmt: skip
+    user = user_create(
+        actor=actor,
+        username=username.strip(),
+        password=password,
+        full_name=full_name.strip(),
+        kind=kind,
+        email=email.strip(),
+        cpf=cpf,
+    )
+    account = PortalAccount.objects.create(
+        user=user,
+        municipality=operator.municipality,
+        operator=operator,
+        role=role,
+        driver=driver,
+        attendant=attendant,
+    )
+    audit_record(
+        actor=actor,
+        municipality=operator.municipality,
+        action="portal.account.create",
+        obj=account,
+        after=account.audit_snapshot(),
+    )
     return account
 
 
@@ -94,8 +121,14 @@ def portal_account_set_active(*, actor: User | None, account: PortalAccount, act
     before = account.audit_snapshot()
     account.active = active
     account.save(update_fields=["active"])
-    audit_record(actor=actor, municipality=account.municipality, action="portal.account.set_active", obj=account,
-                 before=before, after=account.audit_snapshot())  # fmt: skip
+    audit_record(
+        actor=actor,
+        municipality=account.municipality,
+        action="portal.account.set_active",
+        obj=account,
+        before=before,
+        after=account.audit_snapshot(),
+    )
     return account
 
 
@@ -300,8 +333,12 @@ def portal_claim_request(*, municipality: Municipality, cpf: str, email: str, ba
 
 def _render_refused_claim_mail(municipality: Municipality, base_url: str) -> None:
     # Same cost as a granted claim's token and mail (an unsaved invitation: its missing links render empty).
-    decoy = PortalInvitation(municipality=municipality, role=PortalRole.OPERATOR, via=PortalInvitationVia.CLAIM,
-                             expires_at=timezone.now() + INVITATION_VALIDITY)  # fmt: skip
+    decoy = PortalInvitation(
+        municipality=municipality,
+        role=PortalRole.OPERATOR,
+        via=PortalInvitationVia.CLAIM,
+        expires_at=timezone.now() + INVITATION_VALIDITY,
+    )
     _invitation_mail(decoy, new_token()[0], base_url)
 
 
@@ -320,12 +357,24 @@ def portal_account_govbr_create(*, cpf: str, full_name: str, email: str) -> Port
             continue
         operator, role, driver, attendant = link
         account = portal_account_create(
-            actor=None, operator=operator, role=role, username=_govbr_username(), password=None,
-            full_name=person.name or full_name, email=(person.email or email).strip(), cpf=cpf,
-            driver=driver, attendant=attendant,
-        )  # fmt: skip
-        audit_record(actor=account.user, municipality=operator.municipality, action="portal.account.govbr_link",
-                     obj=account, after={"via": "govbr", "role": role})  # fmt: skip
+            actor=None,
+            operator=operator,
+            role=role,
+            username=_govbr_username(),
+            password=None,
+            full_name=person.name or full_name,
+            email=(person.email or email).strip(),
+            cpf=cpf,
+            driver=driver,
+            attendant=attendant,
+        )
+        audit_record(
+            actor=account.user,
+            municipality=operator.municipality,
+            action="portal.account.govbr_link",
+            obj=account,
+            after={"via": "govbr", "role": role},
+        )
         return account
     return None
 
@@ -399,9 +448,14 @@ def _holder_only(account: PortalAccount, what: str) -> None:
 
 @transaction.atomic
 def portal_document_renew(
-    *, account: PortalAccount, document: Document, upload: UploadedFile, issue_date: dt.date,
-    expiry_date: dt.date | None, as_of: dt.date,
-) -> Document:  # fmt: skip
+    *,
+    account: PortalAccount,
+    document: Document,
+    upload: UploadedFile,
+    issue_date: dt.date,
+    expiry_date: dt.date | None,
+    as_of: dt.date,
+) -> Document:
     """A renewed copy of a document the account can see: same owner and kind, through registry.document_upload.
 
     The facts the clerk had read off the previous copy (insurance coverage…) carry over; the analyst checks the
@@ -414,9 +468,16 @@ def portal_document_renew(
     if "presented_on" in details:
         details["presented_on"] = as_of.isoformat()
     return document_upload(
-        actor=account.user, owner=owner, kind=document.kind, upload=upload, issue_date=issue_date,
-        expiry_date=expiry_date, as_of=as_of, details=details or None, regime_id=account.operator.regime_id,
-    )  # fmt: skip
+        actor=account.user,
+        owner=owner,
+        kind=document.kind,
+        upload=upload,
+        issue_date=issue_date,
+        expiry_date=expiry_date,
+        as_of=as_of,
+        details=details or None,
+        regime_id=account.operator.regime_id,
+    )
 
 
 @transaction.atomic
@@ -451,16 +512,22 @@ def portal_application_start(
     _holder_only(account, "Requerimento")
     if kind not in PORTAL_APPLICATION_KINDS:
         raise refuse("kind", "Tipo de requerimento: não pode ser aberto pelo portal; procure a secretaria.")
-    application = application_create(actor=account.user, operator=account.operator, kind=kind, as_of=as_of,
-                                     **targets)  # fmt: skip
+    application = application_create(
+        actor=account.user, operator=account.operator, kind=kind, as_of=as_of, **targets
+    )
     return application_submit(application=application, actor=account.user, as_of=as_of)
 
 
 @transaction.atomic
 def portal_appeal_file(
-    *, account: PortalAccount, case: InfractionCase, instance: str, text: str,
-    attachments: Sequence[UploadedFile], as_of: dt.date,
-) -> Appeal:  # fmt: skip
+    *,
+    account: PortalAccount,
+    case: InfractionCase,
+    instance: str,
+    text: str,
+    attachments: Sequence[UploadedFile],
+    as_of: dt.date,
+) -> Appeal:
     """File a defence or appeal today, with its attachments, through dueprocess.appeal_file(via_portal=True).
 
     A late filing is accepted and flagged by dueprocess (the authority decides); files are checked before
@@ -470,8 +537,16 @@ def portal_appeal_file(
     if case.operator_id != account.operator_id:
         raise refuse("case", "Auto de infração: não encontrado.")
     checked = _checked_attachments(attachments)
-    appeal = appeal_file(case=case, instance=instance, filed_on=as_of, text=text, actor=account.user,
-                         as_of=as_of, via_portal=True, appellant_name=account.operator.holder_name)  # fmt: skip
+    appeal = appeal_file(
+        case=case,
+        instance=instance,
+        filed_on=as_of,
+        text=text,
+        actor=account.user,
+        as_of=as_of,
+        via_portal=True,
+        appellant_name=account.operator.holder_name,
+    )
     _store_attachments(appeal, account, checked)
     return appeal
 
@@ -484,10 +559,20 @@ def _checked_attachments(attachments: Sequence[UploadedFile]) -> list[CheckedUpl
 
 def _store_attachments(appeal: Appeal, account: PortalAccount, files: list[CheckedUpload]) -> None:
     for checked in files:
-        row = AppealAttachment(municipality=account.municipality, appeal=appeal,
-                               content_type=checked.content_type, size_bytes=checked.size,
-                               sha256=checked.sha256, uploaded_by=account.user)  # fmt: skip
+        row = AppealAttachment(
+            municipality=account.municipality,
+            appeal=appeal,
+            content_type=checked.content_type,
+            size_bytes=checked.size,
+            sha256=checked.sha256,
+            uploaded_by=account.user,
+        )
         attach_after_commit(row.file, f"anexo{checked.extension}", checked.content)
         row.save()
-        audit_record(actor=account.user, municipality=account.municipality, action="portal.appeal.attach",
-                     obj=row, after=row.audit_snapshot())  # fmt: skip
+        audit_record(
+            actor=account.user,
+            municipality=account.municipality,
+            action="portal.appeal.attach",
+            obj=row,
+            after=row.audit_snapshot(),
+        )

@@ -152,11 +152,19 @@ def home(request: HttpRequest, scope: PortalScope) -> HttpResponse:
     running = scope.cases().exclude(state__in=(CaseState.CLOSED, CaseState.CANCELLED))
     open_cases = [(case, appeal_window(case, today)) for case in running]
     permits = permit_lines(scope.permits_in_force(), today, driver=scope.account.driver)
-    return _render(request, scope, "home.html", today=today, permits=permits,
-                   drivers=scope.drivers(), attendants=scope.attendants(),
-                   next_document=next_expiring(scope.documents(), today),
-                   applications=scope.applications().filter(state__in=OPEN_STATES),
-                   guides=scope.guides().filter(status=GuideStatus.OPEN), open_cases=open_cases)  # fmt: skip
+    return _render(
+        request,
+        scope,
+        "home.html",
+        today=today,
+        permits=permits,
+        drivers=scope.drivers(),
+        attendants=scope.attendants(),
+        next_document=next_expiring(scope.documents(), today),
+        applications=scope.applications().filter(state__in=OPEN_STATES),
+        guides=scope.guides().filter(status=GuideStatus.OPEN),
+        open_cases=open_cases,
+    )
 
 
 @require_GET
@@ -181,8 +189,14 @@ def permit_pdf(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRespons
 def documents(request: HttpRequest, scope: PortalScope) -> HttpResponse:
     today = timezone.localdate()
     docs = scope.documents()
-    return _render(request, scope, "documents.html", today=today, lines=document_lines(docs, today),
-                   next_document=next_expiring(docs, today))  # fmt: skip
+    return _render(
+        request,
+        scope,
+        "documents.html",
+        today=today,
+        lines=document_lines(docs, today),
+        next_document=next_expiring(docs, today),
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -193,16 +207,22 @@ def document_renew(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRes
     if request.method == "POST" and form.is_valid():
         try:
             renewed = services.portal_document_renew(
-                account=scope.account, document=document, upload=form.cleaned_data["file"],
-                issue_date=form.cleaned_data["issue_date"], expiry_date=form.cleaned_data["expiry_date"],
+                account=scope.account,
+                document=document,
+                upload=form.cleaned_data["file"],
+                issue_date=form.cleaned_data["issue_date"],
+                expiry_date=form.cleaned_data["expiry_date"],
                 as_of=timezone.localdate(),
-            )  # fmt: skip
+            )
         except ValidationError as exc:
             apply_refusal(form, exc)
         else:
             until = f" até {renewed.valid_until:%d/%m/%Y}" if renewed.valid_until else ""
-            messages.success(request, f"Documento enviado: {renewed.get_kind_display()}, "
-                                      f"{renewed.get_status_display().lower()}{until}.")  # fmt: skip
+            messages.success(
+                request,
+                f"Documento enviado: {renewed.get_kind_display()}, "
+                f"{renewed.get_status_display().lower()}{until}.",
+            )
             return redirect("portal:documents")
     return _render(request, scope, "document_renew.html", document=document, form=form)
 
@@ -268,9 +288,14 @@ def application_new(request: HttpRequest, scope: PortalScope) -> HttpResponse:
 def application_detail(request: HttpRequest, scope: PortalScope, pk: int) -> HttpResponse:
     application = get_in_scope(scope.applications(), pk=pk)
     today = timezone.localdate()
-    return _render(request, scope, "application_detail.html", application=application,
-                   events=application.events.order_by("on", "pk"),
-                   deadlines=application_deadlines(application, today))  # fmt: skip
+    return _render(
+        request,
+        scope,
+        "application_detail.html",
+        application=application,
+        events=application.events.order_by("on", "pk"),
+        deadlines=application_deadlines(application, today),
+    )
 
 
 # --- payments ---------------------------------------------------------------------------------------------
@@ -336,24 +361,38 @@ def case_detail(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRespon
     if request.method == "POST" and window is not None and form.is_valid():
         try:
             appeal = services.portal_appeal_file(
-                account=scope.account, case=case, instance=window.instance, text=form.cleaned_data["text"],
-                attachments=form.cleaned_data["attachments"], as_of=today,
-            )  # fmt: skip
+                account=scope.account,
+                case=case,
+                instance=window.instance,
+                text=form.cleaned_data["text"],
+                attachments=form.cleaned_data["attachments"],
+                as_of=today,
+            )
         except ValidationError as exc:
             apply_refusal(form, exc)
         else:
             messages.success(request, _filed_message(appeal))
             return redirect("portal:case", pk=case.pk)
     appeals = scope.appeals().filter(case=case).prefetch_related("portal_attachments")
-    return _render(request, scope, "case_detail.html", case=case, window=window, form=form, appeals=appeals,
-                   notices=case.notices.order_by("sent_on", "pk"))  # fmt: skip
+    return _render(
+        request,
+        scope,
+        "case_detail.html",
+        case=case,
+        window=window,
+        form=form,
+        appeals=appeals,
+        notices=case.notices.order_by("sent_on", "pk"),
+    )
 
 
 def _filed_message(appeal: Any) -> str:
     label = instance_label(appeal.case.regime_id, appeal.instance)
     if appeal.late:
-        return (f"{label} protocolado em {appeal.filed_on:%d/%m/%Y}, fora do prazo (até {appeal.deadline:%d/%m/%Y}): "
-                "a autoridade decidirá se o conhece.")  # fmt: skip
+        return (
+            f"{label} protocolado em {appeal.filed_on:%d/%m/%Y}, fora do prazo (até {appeal.deadline:%d/%m/%Y}): "
+            "a autoridade decidirá se o conhece."
+        )
     return f"{label} protocolado em {appeal.filed_on:%d/%m/%Y}."
 
 

@@ -51,10 +51,14 @@ def _lookup(request: HttpRequest) -> lookups.Outcome:
         OpenApiParameter("alvara", str, description="Número do alvará, NNNN/AAAA."),
         OpenApiParameter("codigo", str, description="Código do QR impresso no alvará."),
     ],
-    responses={200: VerificationAnswerSerializer, 400: PublicErrorSerializer, 404: PublicErrorSerializer,
-               429: PublicErrorSerializer},
+    responses={
+        200: VerificationAnswerSerializer,
+        400: PublicErrorSerializer,
+        404: PublicErrorSerializer,
+        429: PublicErrorSerializer,
+    },
     auth=[],
-)  # fmt: skip
+)
 @api_view(["GET"])
 @authentication_classes([])
 @permission_classes([AllowAny])
@@ -76,8 +80,11 @@ def _verification(request: HttpRequest) -> JsonResponse:
     if outcome.query.via == "token" and not outcome.results:
         return _error(404, "not_found", "Código não encontrado: não existe ou foi substituído.")
     results = outcome.results or [unknown(outcome.checked_on, outcome.query.municipality)]
-    body = {"status": outcome.status, "checked_on": outcome.checked_on.isoformat(),
-            "results": [result.to_dict() for result in results]}  # fmt: skip
+    body = {
+        "status": outcome.status,
+        "checked_on": outcome.checked_on.isoformat(),
+        "results": [result.to_dict() for result in results],
+    }
     response = JsonResponse(body, json_dumps_params={"ensure_ascii": False})
     response["Cache-Control"] = "no-store"
     return response

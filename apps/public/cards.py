@@ -21,8 +21,10 @@ def complaints_card(ctx: CardContext) -> Card | None:
     rows = (
         Complaint.objects.for_user(ctx.user, "view")
         .filter(municipality=ctx.municipality, state__in=OPEN_COMPLAINT_STATES)
-        .values("state").annotate(total=Count("id")).order_by()
-    )  # fmt: skip
+        .values("state")
+        .annotate(total=Count("id"))
+        .order_by()
+    )
     counts = {row["state"]: row["total"] for row in rows}
     items = [CardItem(label, counts[value]) for value, label in ComplaintState.choices if value in counts]
     if user_can(ctx.user, ctx.municipality.pk, "public.lookupcount", "view"):
@@ -31,7 +33,11 @@ def complaints_card(ctx: CardContext) -> Card | None:
         )
         items.append(CardItem("Consultas públicas nos últimos 7 dias", sum(totals.values())))
     return Card(
-        key="complaints", title="Denúncias do público", items=tuple(items), order=50,
+        key="complaints",
+        title="Denúncias do público",
+        items=tuple(items),
+        order=50,
         link_url=reverse("public:complaint-queue", args=[ctx.municipality.ibge_code]),
-        link_label="Abrir a fila de denúncias", empty_message="Nenhuma denúncia aberta.",
-    )  # fmt: skip
+        link_label="Abrir a fila de denúncias",
+        empty_message="Nenhuma denúncia aberta.",
+    )

@@ -26,9 +26,12 @@ def seed_public(log: DemoLog) -> None:
             continue
         permit = Permit.objects.filter(municipality=municipality).select_related("vehicle").first()
         complaint_file(
-            municipality=municipality, category=ComplaintCategory.DOCUMENT_NOT_SHOWN,
-            occurred_on=today - dt.timedelta(days=1), as_of=today, plate=permit.vehicle.plate if permit else "",
+            municipality=municipality,
+            category=ComplaintCategory.DOCUMENT_NOT_SHOWN,
+            occurred_on=today - dt.timedelta(days=1),
+            as_of=today,
+            plate=permit.vehicle.plate if permit else "",
             place="Portão da escola, na saída da tarde",
             description="Pedi para ver a autorização do transporte e o condutor disse que não estava no veículo.",
-        )  # fmt: skip
+        )
         log.created += 1

@@ -18,10 +18,17 @@ class LookupForm(forms.Form):
     (and never pre-selected: a wrong default would answer «não embarque» for a valid van of another town)."""
 
     q = forms.CharField(
-        label="Placa ou número do alvará", max_length=20,
-        widget=forms.TextInput(attrs={"autocapitalize": "characters", "autocomplete": "off",
-                                      "placeholder": "ABC1D23 ou 0001/2026", "inputmode": "text"}),
-    )  # fmt: skip
+        label="Placa ou número do alvará",
+        max_length=20,
+        widget=forms.TextInput(
+            attrs={
+                "autocapitalize": "characters",
+                "autocomplete": "off",
+                "placeholder": "ABC1D23 ou 0001/2026",
+                "inputmode": "text",
+            }
+        ),
+    )
     municipio = forms.ChoiceField(
         label="Município (só para consulta pelo número do alvará)",
         required=False,

@@ -79,9 +79,13 @@ class Complaint(models.Model):
     plate = models.CharField("placa", max_length=7, blank=True)
     permit_number = models.CharField("número do alvará informado", max_length=16, blank=True)
     permit = models.ForeignKey(
-        "licensing.Permit", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        "licensing.Permit",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
         verbose_name="alvará encontrado",
-    )  # fmt: skip
+    )
     occurred_on = models.DateField("data do fato")
     place = models.CharField("local", max_length=200, blank=True)
     description = models.TextField("relato", max_length=2000)
@@ -93,9 +97,13 @@ class Complaint(models.Model):
     )
     resolution = models.TextField("providências", blank=True)
     handled_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
         verbose_name="atendida por",
-    )  # fmt: skip
+    )
     received_on = models.DateField("recebida em")
     closed_on = models.DateField("encerrada em", null=True, blank=True)
     created_at = models.DateTimeField("registrada em", auto_now_add=True)
@@ -118,7 +126,12 @@ class Complaint(models.Model):
 
     def audit_snapshot(self) -> dict[str, Any]:
         return {
-            "number": self.number, "category": self.category, "plate": self.plate, "permit_id": self.permit_id,
-            "occurred_on": self.occurred_on, "state": self.state, "resolution": self.resolution,
+            "number": self.number,
+            "category": self.category,
+            "plate": self.plate,
+            "permit_id": self.permit_id,
+            "occurred_on": self.occurred_on,
+            "state": self.state,
+            "resolution": self.resolution,
             "closed_on": self.closed_on,
-        }  # fmt: skip
+        }

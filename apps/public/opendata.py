@@ -31,17 +31,38 @@ from apps.tenancy.models import Municipality
 from apps.web.csvsafe import safe_dict
 
 FIELDS = (
-    "regime", "permit_number", "permit_kind", "plate", "vehicle_make", "vehicle_model", "holder_name",
-    "valid_from", "valid_until", "status", "suspended_until",
-)  # fmt: skip
+    "regime",
+    "permit_number",
+    "permit_kind",
+    "plate",
+    "vehicle_make",
+    "vehicle_model",
+    "holder_name",
+    "valid_from",
+    "valid_until",
+    "status",
+    "suspended_until",
+)
 FORMATS = {"csv": "text/csv; charset=utf-8", "json": "application/json; charset=utf-8"}
 CHUNK = 2000
 LICENSE = "Dados públicos (Lei 12.527/2011, art. 8º). Sem dados pessoais além do nome impresso no alvará."
 _COLUMNS = (
-    "pk", "number", "kind", "state", "regime_id", "valid_from", "valid_until", "suspended_until", "issued_on",
-    "vehicle__make", "vehicle__model", "vehicle__plate", "operator__kind", "operator__person__name",
+    "pk",
+    "number",
+    "kind",
+    "state",
+    "regime_id",
+    "valid_from",
+    "valid_until",
+    "suspended_until",
+    "issued_on",
+    "vehicle__make",
+    "vehicle__model",
+    "vehicle__plate",
+    "operator__kind",
+    "operator__person__name",
     "operator__company__legal_name",
-)  # fmt: skip
+)
 
 
 @dataclass(frozen=True)
@@ -58,8 +79,9 @@ def permits_in_force(municipality: Municipality, as_of: dt.date) -> Iterator[dic
     rows = (
         Permit.objects.filter(municipality=municipality, state__in=PERMIT_IN_FORCE_STATES)
         .filter(Q(valid_until__isnull=True) | Q(valid_until__gte=as_of))
-        .order_by("year", "sequence").values(*_COLUMNS)
-    )  # fmt: skip
+        .order_by("year", "sequence")
+        .values(*_COLUMNS)
+    )
     iterator = rows.iterator(chunk_size=CHUNK)
     while chunk := list(islice(iterator, CHUNK)):
         statuses = _statuses([row["pk"] for row in chunk], as_of)
@@ -75,15 +97,20 @@ def _statuses(pks: list[int], as_of: dt.date) -> dict[int, str]:
 def _public_row(row: dict[str, Any], status: str) -> dict[str, Any]:
     holder = row["operator__person__name"] or row["operator__company__legal_name"] or ""
     return {
-        "regime": row["regime_id"], "permit_number": row["number"], "permit_kind": str(PermitKind(row["kind"]).label),
-        "plate": format_plate(row["vehicle__plate"]), "vehicle_make": row["vehicle__make"],
-        "vehicle_model": row["vehicle__model"], "holder_name": without_document_numbers(holder),
+        "regime": row["regime_id"],
+        "permit_number": row["number"],
+        "permit_kind": str(PermitKind(row["kind"]).label),
+        "plate": format_plate(row["vehicle__plate"]),
+        "vehicle_make": row["vehicle__make"],
+        "vehicle_model": row["vehicle__model"],
+        "holder_name": without_document_numbers(holder),
         "valid_from": row["valid_from"].isoformat(),
         "valid_until": row["valid_until"].isoformat() if row["valid_until"] else "",
         "status": status,
         "suspended_until": row["suspended_until"].isoformat()
-        if row["suspended_until"] and row["state"] == PermitState.SUSPENDED else "",
-    }  # fmt: skip
+        if row["suspended_until"] and row["state"] == PermitState.SUSPENDED
+        else "",
+    }
 
 
 def to_csv(rows: list[dict[str, Any]]) -> str:
@@ -96,11 +123,16 @@ def to_csv(rows: list[dict[str, Any]]) -> str:
 
 def to_json(municipality: Municipality, as_of: dt.date, rows: list[dict[str, Any]]) -> str:
     document = {
-        "municipality": municipality.name, "uf": municipality.uf, "ibge": municipality.ibge_code,
-        "as_of": as_of.isoformat(), "license": LICENSE, "fields": list(FIELDS),
+        "municipality": municipality.name,
+        "uf": municipality.uf,
+        "ibge": municipality.ibge_code,
+        "as_of": as_of.isoformat(),
+        "license": LICENSE,
+        "fields": list(FIELDS),
         "statuses": {value: str(label) for value, label in VerificationStatus.choices},
-        "count": len(rows), "permits": rows,
-    }  # fmt: skip
+        "count": len(rows),
+        "permits": rows,
+    }
     return json.dumps(document, ensure_ascii=False, indent=1)
 
 

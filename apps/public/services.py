@@ -43,8 +43,10 @@ def complaint_basis(regime_id: str, on: dt.date) -> str:
 
 def _identifiers(plate: str, permit_number: str) -> tuple[str, str]:
     try:
-        return (parse_plate(plate) if plate.strip() else "",
-                parse_permit_number(permit_number) if permit_number.strip() else "")  # fmt: skip
+        return (
+            parse_plate(plate) if plate.strip() else "",
+            parse_permit_number(permit_number) if permit_number.strip() else "",
+        )
     except InvalidQuery as exc:
         raise refuse("permit_number" if "alvará" in exc.message_pt else "plate", exc.message_pt) from None
 
@@ -58,9 +60,17 @@ def _matching_permit(municipality: Municipality, plate: str, permit_number: str)
 
 @transaction.atomic
 def complaint_file(
-    *, municipality: Municipality, category: str, occurred_on: dt.date, description: str, as_of: dt.date,
-    plate: str = "", permit_number: str = "", place: str = "", contact: str = "",
-) -> Complaint:  # fmt: skip
+    *,
+    municipality: Municipality,
+    category: str,
+    occurred_on: dt.date,
+    description: str,
+    as_of: dt.date,
+    plate: str = "",
+    permit_number: str = "",
+    place: str = "",
+    contact: str = "",
+) -> Complaint:
     """Record a complaint from the public; the permit is matched by plate or number when one is given."""
     if category not in ComplaintCategory.values:
         raise refuse("category", "Escolha o tipo de problema.")
@@ -72,14 +82,29 @@ def complaint_file(
     regime_id = str(municipality.regimes[0]) if municipality.regimes else ""
     sequence = number_take(kind="complaint", municipality=municipality, year=as_of.year)
     complaint = Complaint.objects.create(
-        municipality=municipality, regime_id=regime_id, number="DEN-" + format_number(sequence, as_of.year),
-        year=as_of.year, sequence=sequence, category=category, plate=plate, permit_number=permit_number,
-        permit=_matching_permit(municipality, plate, permit_number), occurred_on=occurred_on,
-        place=place.strip(), description=description.strip(), contact=contact.strip(),
-        basis=complaint_basis(regime_id, as_of), received_on=as_of,
-    )  # fmt: skip
-    audit_record(actor=None, municipality=municipality, action="complaint.file", obj=complaint,
-                 after=complaint.audit_snapshot())  # fmt: skip
+        municipality=municipality,
+        regime_id=regime_id,
+        number="DEN-" + format_number(sequence, as_of.year),
+        year=as_of.year,
+        sequence=sequence,
+        category=category,
+        plate=plate,
+        permit_number=permit_number,
+        permit=_matching_permit(municipality, plate, permit_number),
+        occurred_on=occurred_on,
+        place=place.strip(),
+        description=description.strip(),
+        contact=contact.strip(),
+        basis=complaint_basis(regime_id, as_of),
+        received_on=as_of,
+    )
+    audit_record(
+        actor=None,
+        municipality=municipality,
+        action="complaint.file",
+        obj=complaint,
+        after=complaint.audit_snapshot(),
+    )
     return complaint
 
 
@@ -99,6 +124,12 @@ def complaint_move(
     row.resolution = resolution.strip() or row.resolution
     row.closed_on = as_of if state == ComplaintState.CLOSED else None
     row.save(update_fields=["state", "handled_by", "resolution", "closed_on"])
-    audit_record(actor=actor, municipality=row.municipality, action=f"complaint.{state}", obj=row,
-                 before=before, after=row.audit_snapshot())  # fmt: skip
+    audit_record(
+        actor=actor,
+        municipality=row.municipality,
+        action=f"complaint.{state}",
+        obj=row,
+        before=before,
+        after=row.audit_snapshot(),
+    )
     return row

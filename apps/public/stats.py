@@ -83,6 +83,8 @@ def lookup_totals(*, municipality: Municipality, since: dt.date, until: dt.date)
     """Lookups by result in a municipality over a period (both ends included)."""
     rows = (
         LookupCount.objects.filter(municipality=municipality, day__gte=since, day__lte=until)
-        .values("result").annotate(total=Sum("count")).order_by()
-    )  # fmt: skip
+        .values("result")
+        .annotate(total=Sum("count"))
+        .order_by()
+    )
     return {row["result"]: int(row["total"]) for row in rows}

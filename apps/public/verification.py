@@ -33,12 +33,28 @@ PERMIT_NUMBER_SHAPE = re.compile(r"^(\d{1,6})\s*/\s*(\d{4})$")
 DOCUMENT_NUMBER_IN_NAME = re.compile(r"\s*\d(?:[\s./-]?\d){10,}")
 
 PUBLIC_FIELDS = (
-    "pk", "number", "kind", "state", "regime_id", "valid_from", "valid_until", "suspended_until", "issued_on",
-    "closed_on", "closed_reason", "driver",
-    "municipality__name", "municipality__uf", "municipality__ibge_code",
-    "vehicle__make", "vehicle__model", "vehicle__plate",
-    "operator__kind", "operator__person__name", "operator__company__legal_name",
-)  # fmt: skip
+    "pk",
+    "number",
+    "kind",
+    "state",
+    "regime_id",
+    "valid_from",
+    "valid_until",
+    "suspended_until",
+    "issued_on",
+    "closed_on",
+    "closed_reason",
+    "driver",
+    "municipality__name",
+    "municipality__uf",
+    "municipality__ibge_code",
+    "vehicle__make",
+    "vehicle__model",
+    "vehicle__plate",
+    "operator__kind",
+    "operator__person__name",
+    "operator__company__legal_name",
+)
 
 STATUS_MESSAGES = {
     VerificationStatus.REGULAR: "Pode transportar passageiros hoje.",
@@ -102,16 +118,24 @@ class PublicVerification:
     def to_dict(self) -> dict[str, Any]:
         """The JSON answer: exactly these keys, dates in ISO format."""
         return {
-            "status": self.status, "status_label": self.status_label,
-            "may_carry_passengers": self.may_carry_passengers, "message": self.message,
-            "checked_on": self.checked_on.isoformat(), "municipality": self.municipality,
-            "municipality_ibge": self.municipality_ibge, "service": self.service,
-            "permit_number": self.permit_number, "permit_kind": self.permit_kind,
-            "valid_from": _iso(self.valid_from), "valid_until": _iso(self.valid_until),
-            "suspended_until": _iso(self.suspended_until), "vehicle": {"make": self.vehicle_make,
-            "model": self.vehicle_model, "plate": self.plate}, "holder_name": self.holder_name,
-            "reason": self.reason, "articles": list(self.articles),
-        }  # fmt: skip
+            "status": self.status,
+            "status_label": self.status_label,
+            "may_carry_passengers": self.may_carry_passengers,
+            "message": self.message,
+            "checked_on": self.checked_on.isoformat(),
+            "municipality": self.municipality,
+            "municipality_ibge": self.municipality_ibge,
+            "service": self.service,
+            "permit_number": self.permit_number,
+            "permit_kind": self.permit_kind,
+            "valid_from": _iso(self.valid_from),
+            "valid_until": _iso(self.valid_until),
+            "suspended_until": _iso(self.suspended_until),
+            "vehicle": {"make": self.vehicle_make, "model": self.vehicle_model, "plate": self.plate},
+            "holder_name": self.holder_name,
+            "reason": self.reason,
+            "articles": list(self.articles),
+        }
 
 
 def _iso(day: dt.date | None) -> str | None:
@@ -175,10 +199,11 @@ def verify(query: Query, *, as_of: dt.date) -> list[PublicVerification]:
 
 def unknown(as_of: dt.date, municipality: Municipality | None = None) -> PublicVerification:
     return PublicVerification(
-        status=VerificationStatus.UNKNOWN, checked_on=as_of,
+        status=VerificationStatus.UNKNOWN,
+        checked_on=as_of,
         municipality=str(municipality) if municipality else "",
         municipality_ibge=municipality.ibge_code if municipality else "",
-    )  # fmt: skip
+    )
 
 
 def _permits_for(query: Query) -> Iterable[Permit]:
@@ -239,15 +264,23 @@ def present(permit: Permit, as_of: dt.date) -> PublicVerification:
     standing = permit_standing(permit, as_of=as_of)
     status = standing.status
     return PublicVerification(
-        status=status, checked_on=as_of, municipality=str(permit.municipality),
-        municipality_ibge=permit.municipality.ibge_code, service=_service_name(permit.regime_id),
-        permit_number=permit.number, permit_kind=permit.get_kind_display(), valid_from=permit.valid_from,
+        status=status,
+        checked_on=as_of,
+        municipality=str(permit.municipality),
+        municipality_ibge=permit.municipality.ibge_code,
+        service=_service_name(permit.regime_id),
+        permit_number=permit.number,
+        permit_kind=permit.get_kind_display(),
+        valid_from=permit.valid_from,
         valid_until=permit.valid_until,
         suspended_until=permit.suspended_until if status == VerificationStatus.SUSPENDED else None,
-        vehicle_make=permit.vehicle.make, vehicle_model=permit.vehicle.model,
-        plate=format_plate(permit.vehicle.plate), holder_name=published_holder_name(permit),
-        reason=standing.reason if standing.document_driven else "", articles=standing.articles,
-    )  # fmt: skip
+        vehicle_make=permit.vehicle.make,
+        vehicle_model=permit.vehicle.model,
+        plate=format_plate(permit.vehicle.plate),
+        holder_name=published_holder_name(permit),
+        reason=standing.reason if standing.document_driven else "",
+        articles=standing.articles,
+    )
 
 
 def _service_name(regime_id: str) -> str:

@@ -146,10 +146,16 @@ def _file_complaint(form: ComplaintForm) -> Complaint | None:
     data = form.cleaned_data
     try:
         return services.complaint_file(
-            municipality=municipality_by_ibge(data["municipio"]), category=data["category"],
-            occurred_on=data["occurred_on"], description=data["description"], as_of=lookups.today(),
-            plate=data["plate"], permit_number=data["permit_number"], place=data["place"], contact=data["contact"],
-        )  # fmt: skip
+            municipality=municipality_by_ibge(data["municipio"]),
+            category=data["category"],
+            occurred_on=data["occurred_on"],
+            description=data["description"],
+            as_of=lookups.today(),
+            plate=data["plate"],
+            permit_number=data["permit_number"],
+            place=data["place"],
+            contact=data["contact"],
+        )
     except ValidationError as error:
         form.add_service_errors(error)
     except InvalidQuery as error:
@@ -217,8 +223,9 @@ def complaint_queue(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
 @require_http_methods(["GET", "POST"])
 def complaint_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     municipality = _staff_municipality(request, ibge_code)
-    complaint = get_object_for_user_or_404(Complaint.objects.for_queue(), request.user, "view",
-                                           municipality=municipality, pk=pk)  # fmt: skip
+    complaint = get_object_for_user_or_404(
+        Complaint.objects.for_queue(), request.user, "view", municipality=municipality, pk=pk
+    )
     can_change = user_can(request.user, municipality.pk, COMPLAINT, "change")
     form = ComplaintMoveForm(request.POST or None)
     if request.method == "POST":
@@ -228,18 +235,31 @@ def complaint_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespo
             messages.success(request, "Denúncia atualizada.")
             return redirect("public:complaint-detail", ibge_code=ibge_code, pk=pk)
     if complaint.contact:
-        audit_personal_data_read(actor=request.user, municipality=municipality, obj=complaint, fields=["contact"],
-                                 request_id=getattr(request, "request_id", ""))  # fmt: skip
-    context = {"municipality": municipality, "complaint": complaint, "form": form,
-               "can_change": can_change and complaint.state != ComplaintState.CLOSED}  # fmt: skip
+        audit_personal_data_read(
+            actor=request.user,
+            municipality=municipality,
+            obj=complaint,
+            fields=["contact"],
+            request_id=getattr(request, "request_id", ""),
+        )
+    context = {
+        "municipality": municipality,
+        "complaint": complaint,
+        "form": form,
+        "can_change": can_change and complaint.state != ComplaintState.CLOSED,
+    }
     return render(request, "public/complaint_detail.html", context, status=400 if form.errors else 200)
 
 
 def _move(request: HttpRequest, complaint: Complaint, form: ComplaintMoveForm) -> bool:
     try:
-        services.complaint_move(complaint=complaint, state=form.cleaned_data["state"],
-                                resolution=form.cleaned_data["resolution"], actor=request.user,
-                                as_of=lookups.today())  # fmt: skip
+        services.complaint_move(
+            complaint=complaint,
+            state=form.cleaned_data["state"],
+            resolution=form.cleaned_data["resolution"],
+            actor=request.user,
+            as_of=lookups.today(),
+        )
     except ValidationError as error:
         form.add_service_errors(error)
         return False

@@ -31,7 +31,10 @@ def registry_card(ctx: CardContext) -> Card | None:
         CardItem(f"Documentos que vencem em {EXPIRY_HORIZON_DAYS} dias", expiring.count()),
     )
     return Card(
-        key="registry", title="Cadastro", items=items, order=40,
+        key="registry",
+        title="Cadastro",
+        items=items,
+        order=40,
         link_url=reverse("registry:operator_list", args=[ctx.municipality.ibge_code]),
         link_label="Abrir o cadastro",
-    )  # fmt: skip
+    )

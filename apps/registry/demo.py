@@ -52,50 +52,105 @@ def _pdf() -> SimpleUploadedFile:
 
 
 def _person(municipality: Municipality, number: int, name: str, city: str, uf: str, as_of: dt.date) -> Person:
-    return person_create(actor=None, municipality=municipality, cpf=demo_cpf(CPF_BASE + number), name=name,
-                         birth_date=dt.date(1975 + number % 20, 1 + number % 12, 10), city=city, uf=uf,
-                         phone=f"1799{number:07d}", email=f"demo{number}@exemplo.invalid", street="Rua das Flores",
-                         number=str(100 + number), district="Centro", as_of=as_of)  # fmt: skip
+    return person_create(
+        actor=None,
+        municipality=municipality,
+        cpf=demo_cpf(CPF_BASE + number),
+        name=name,
+        birth_date=dt.date(1975 + number % 20, 1 + number % 12, 10),
+        city=city,
+        uf=uf,
+        phone=f"1799{number:07d}",
+        email=f"demo{number}@exemplo.invalid",
+        street="Rua das Flores",
+        number=str(100 + number),
+        district="Centro",
+        as_of=as_of,
+    )
 
 
 def _vehicle_fields(ibge: str, city: str, number: int) -> dict[str, Any]:
     return {
-        "plate": f"DMO{number % 10}A{number % 100:02d}", "renavam": renavam(number), "make": "Renault",
-        "model": "Master Escolar", "manufacture_year": 2021, "model_year": 2022, "seats": 16, "doors": 4,
-        "air_conditioning": True, "registration_municipality_ibge": ibge, "registration_municipality_name": city,
-        "category": "aluguel", "owner_name": "Proprietário demonstração", "owner_document": demo_cpf(CPF_BASE + number),
+        "plate": f"DMO{number % 10}A{number % 100:02d}",
+        "renavam": renavam(number),
+        "make": "Renault",
+        "model": "Master Escolar",
+        "manufacture_year": 2021,
+        "model_year": 2022,
+        "seats": 16,
+        "doors": 4,
+        "air_conditioning": True,
+        "registration_municipality_ibge": ibge,
+        "registration_municipality_name": city,
+        "category": "aluguel",
+        "owner_name": "Proprietário demonstração",
+        "owner_document": demo_cpf(CPF_BASE + number),
         "ownership_kind": "own",
-    }  # fmt: skip
+    }
 
 
 def seed_olimpia(municipality: Municipality, as_of: dt.date) -> None:
-    company = company_create(actor=None, municipality=municipality, cnpj=alphanumeric_cnpj("12ABC345DM01"),
-                             legal_name="Transporte Escolar Demonstração Ltda", trade_name="Escolar Demo",
-                             city="Olímpia", uf="SP", seat_municipality_ibge=municipality.ibge_code)  # fmt: skip
-    operator_create(actor=None, municipality=municipality, regime_id="olimpia_sp_escolar", company=company,
-                    as_of=as_of)  # fmt: skip
+    company = company_create(
+        actor=None,
+        municipality=municipality,
+        cnpj=alphanumeric_cnpj("12ABC345DM01"),
+        legal_name="Transporte Escolar Demonstração Ltda",
+        trade_name="Escolar Demo",
+        city="Olímpia",
+        uf="SP",
+        seat_municipality_ibge=municipality.ibge_code,
+    )
+    operator_create(
+        actor=None, municipality=municipality, regime_id="olimpia_sp_escolar", company=company, as_of=as_of
+    )
     document_upload(actor=None, owner=company, kind="cnpj_card", upload=_pdf(), issue_date=as_of, as_of=as_of)
 
 
 def seed_votuporanga(municipality: Municipality, as_of: dt.date) -> None:
     person = _person(municipality, 1, "Marta Demonstração", "Votuporanga", "SP", as_of)
-    operator = operator_create(actor=None, municipality=municipality, regime_id="votuporanga_sp_escolar",
-                               person=person, as_of=as_of)  # fmt: skip
-    vehicle = vehicle_create(actor=None, municipality=municipality, operator=operator, as_of=as_of,
-                             **_vehicle_fields(municipality.ibge_code, "Votuporanga", 1))  # fmt: skip
-    document_upload(actor=None, owner=vehicle, kind="crlv", upload=_pdf(), issue_date=as_of - dt.timedelta(days=340),
-                    expiry_date=as_of + dt.timedelta(days=25), as_of=as_of)  # fmt: skip
+    operator = operator_create(
+        actor=None, municipality=municipality, regime_id="votuporanga_sp_escolar", person=person, as_of=as_of
+    )
+    vehicle = vehicle_create(
+        actor=None,
+        municipality=municipality,
+        operator=operator,
+        as_of=as_of,
+        **_vehicle_fields(municipality.ibge_code, "Votuporanga", 1),
+    )
+    document_upload(
+        actor=None,
+        owner=vehicle,
+        kind="crlv",
+        upload=_pdf(),
+        issue_date=as_of - dt.timedelta(days=340),
+        expiry_date=as_of + dt.timedelta(days=25),
+        as_of=as_of,
+    )
     banned = _person(municipality, 2, "Rui Impedido (demonstração)", "Votuporanga", "SP", as_of)
-    ban_record(actor=None, municipality=municipality, person=banned, reason_code="cassation",
-               start=as_of - dt.timedelta(days=90), until=as_of + dt.timedelta(days=640),
-               source="Processo administrativo de demonstração", decision={})  # fmt: skip
+    ban_record(
+        actor=None,
+        municipality=municipality,
+        person=banned,
+        reason_code="cassation",
+        start=as_of - dt.timedelta(days=90),
+        until=as_of + dt.timedelta(days=640),
+        source="Processo administrativo de demonstração",
+        decision={},
+    )
 
 
 def seed_patrocinio(municipality: Municipality, as_of: dt.date) -> None:
     person = _person(municipality, 3, "Paulo Motorista (demonstração)", "Patrocínio", "MG", as_of)
-    document_upload(actor=None, owner=person, kind="criminal_record_certificate", upload=_pdf(),
-                    issue_date=as_of - dt.timedelta(days=10), as_of=as_of,
-                    details={"valid": True})  # fmt: skip
+    document_upload(
+        actor=None,
+        owner=person,
+        kind="criminal_record_certificate",
+        upload=_pdf(),
+        issue_date=as_of - dt.timedelta(days=10),
+        as_of=as_of,
+        details={"valid": True},
+    )
 
 
 SEEDERS = {"3533908": seed_olimpia, "3557105": seed_votuporanga, "3148103": seed_patrocinio}

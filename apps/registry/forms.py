@@ -31,8 +31,14 @@ from lawcode.documents import DocumentKind
 from lawcode.fields import FieldSpec
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
-OWNERSHIP_FIELDS = ("owner_name", "owner_document", "ownership_kind", "ownership_since", "ownership_registered",
-                    "owner_signature_notarized")  # fmt: skip
+OWNERSHIP_FIELDS = (
+    "owner_name",
+    "owner_document",
+    "ownership_kind",
+    "ownership_since",
+    "ownership_registered",
+    "owner_signature_notarized",
+)
 
 
 def _model_fields(model: type[models.Model], names: tuple[str, ...]) -> dict[str, forms.Field]:

@@ -29,9 +29,12 @@ from lawcode import facts as f
 
 # apps.licensing application kinds → the engine's PermitApplication.kind.
 APPLICATION_KIND_TO_PERMIT_KIND: dict[str, str] = {
-    "vehicle_permit": "new", "operator_registration": "new", "renewal": "renewal",
-    "substitution": "substitution", "temporary_vehicle": "temporary",
-}  # fmt: skip
+    "vehicle_permit": "new",
+    "operator_registration": "new",
+    "renewal": "renewal",
+    "substitution": "substitution",
+    "temporary_vehicle": "temporary",
+}
 
 
 class ApplicationLike(Protocol):
@@ -49,9 +52,12 @@ def document_fact(document: Document) -> f.Document:
     details = dict(document.details or {})
     verdict = details.pop("valid", None)
     return f.Document(
-        kind=document.kind, issue_date=document.issue_date, expiry_date=document.expiry_date,
-        valid=verdict if isinstance(verdict, bool) else None, details=details,
-    )  # fmt: skip
+        kind=document.kind,
+        issue_date=document.issue_date,
+        expiry_date=document.expiry_date,
+        valid=verdict if isinstance(verdict, bool) else None,
+        details=details,
+    )
 
 
 def _documents(rows: Iterable[Document], as_of: dt.date) -> tuple[f.Document, ...]:
@@ -61,11 +67,14 @@ def _documents(rows: Iterable[Document], as_of: dt.date) -> tuple[f.Document, ..
 def person_facts(person: Person, *, as_of: dt.date, driver: Driver | None = None) -> f.Person:
     course = driver.course_completed_on if driver is not None else None
     return f.Person(
-        name=person.name, birth_date=person.birth_date, cnh=_cnh(driver),
-        documents=_documents(person.documents.all(), as_of), resident_municipality=person.city or None,
+        name=person.name,
+        birth_date=person.birth_date,
+        cnh=_cnh(driver),
+        documents=_documents(person.documents.all(), as_of),
+        resident_municipality=person.city or None,
         course_completed=(course is not None and course <= as_of) if driver is not None else None,
         traffic_infractions=traffic_infractions_fact(person, as_of=as_of),
-    )  # fmt: skip
+    )
 
 
 def traffic_infractions_fact(person: Person, *, as_of: dt.date) -> tuple[f.TrafficInfraction, ...] | None:
@@ -114,11 +123,14 @@ def operator_facts(operator: Operator, *, as_of: dt.date, **overrides: Any) -> f
     bans = Ban.objects.filter(person=person) if person is not None else Ban.objects.filter(company=company)
     facts = f.Operator(
         kind=operator.kind,  # type: ignore[arg-type]
-        person=person_facts(person, as_of=as_of, driver=_own_driver(operator)) if person is not None else None,
+        person=person_facts(person, as_of=as_of, driver=_own_driver(operator))
+        if person is not None
+        else None,
         company=company_facts(company, as_of=as_of) if company is not None else None,
         auxiliary_drivers=operator.drivers.filter(active=True, role="auxiliary").count(),
-        bans=tuple(ban_fact(b) for b in bans.filter(start__lte=as_of)), extra=dict(operator.extra or {}),
-    )  # fmt: skip
+        bans=tuple(ban_fact(b) for b in bans.filter(start__lte=as_of)),
+        extra=dict(operator.extra or {}),
+    )
     return dataclasses.replace(facts, **overrides)
 
 
@@ -128,8 +140,11 @@ def _own_driver(operator: Operator) -> Driver | None:
 
 
 def driver_facts(driver: Driver, *, as_of: dt.date) -> f.Driver:
-    return f.Driver(person=person_facts(driver.person, as_of=as_of, driver=driver), role=driver.role,  # type: ignore[arg-type]
-                    extra=dict(driver.extra or {}))  # fmt: skip
+    return f.Driver(
+        person=person_facts(driver.person, as_of=as_of, driver=driver),
+        role=driver.role,  # type: ignore[arg-type]
+        extra=dict(driver.extra or {}),
+    )
 
 
 def attendant_facts(attendant: Attendant, *, as_of: dt.date) -> f.Attendant:
@@ -139,22 +154,31 @@ def attendant_facts(attendant: Attendant, *, as_of: dt.date) -> f.Attendant:
 def ownership_fact(vehicle: Vehicle) -> f.Ownership:
     return f.Ownership(
         kind=vehicle.ownership_kind,  # type: ignore[arg-type]
-        contract_registered_rtd=vehicle.ownership_registered, renavam_link=vehicle.ownership_registered,
-        owner_signature_notarized=vehicle.owner_signature_notarized, since=vehicle.ownership_since,
-    )  # fmt: skip
+        contract_registered_rtd=vehicle.ownership_registered,
+        renavam_link=vehicle.ownership_registered,
+        owner_signature_notarized=vehicle.owner_signature_notarized,
+        since=vehicle.ownership_since,
+    )
 
 
 def vehicle_facts(vehicle: Vehicle, *, as_of: dt.date, **overrides: Any) -> f.Vehicle:
     """The vehicle; ``overrides`` fill what inspections know (inspection_approved_on, permit_number_on_doors…)."""
     facts = f.Vehicle(
-        plate=vehicle.plate, manufacture_year=vehicle.manufacture_year, model_year=vehicle.model_year,
-        seats=vehicle.seats, doors=vehicle.doors, air_conditioning=vehicle.air_conditioning,
+        plate=vehicle.plate,
+        manufacture_year=vehicle.manufacture_year,
+        model_year=vehicle.model_year,
+        seats=vehicle.seats,
+        doors=vehicle.doors,
+        air_conditioning=vehicle.air_conditioning,
         registration_municipality=vehicle.registration_municipality_name,
         category=vehicle.category,  # type: ignore[arg-type]
-        ownership=ownership_fact(vehicle), tachograph_ok=vehicle.tachograph_ok,
-        documents=_documents(vehicle.documents.all(), as_of), last_maintenance=vehicle.last_maintenance,
-        accessibility=vehicle.accessibility or None, extra=dict(vehicle.extra or {}),
-    )  # fmt: skip
+        ownership=ownership_fact(vehicle),
+        tachograph_ok=vehicle.tachograph_ok,
+        documents=_documents(vehicle.documents.all(), as_of),
+        last_maintenance=vehicle.last_maintenance,
+        accessibility=vehicle.accessibility or None,
+        extra=dict(vehicle.extra or {}),
+    )
     return dataclasses.replace(facts, **overrides)
 
 
@@ -202,5 +226,5 @@ def permit_application_facts(
         vehicle_drivers=drivers.filter(vehicle=application.vehicle).count(),
         kind=APPLICATION_KIND_TO_PERMIT_KIND.get(application.kind, "new"),  # type: ignore[arg-type]
         filed_on=application.submitted_on,
-    )  # fmt: skip
+    )
     return dataclasses.replace(facts, **overrides)

@@ -80,9 +80,14 @@ class Person(Address):
     def audit_snapshot(self) -> dict[str, Any]:
         # Every personal field, so a change shows in the trail; audit_record minimizes them (apps.audit.minimization).
         return {
-            "cpf": self.cpf, "name": self.name, "birth_date": self.birth_date, "email": self.email,
-            "phone": self.phone, "address": self.address_line, "city": self.city,
-        }  # fmt: skip
+            "cpf": self.cpf,
+            "name": self.name,
+            "birth_date": self.birth_date,
+            "email": self.email,
+            "phone": self.phone,
+            "address": self.address_line,
+            "city": self.city,
+        }
 
 
 class CompanyQuerySet(MunicipalityScopedQuerySet["Company"]):

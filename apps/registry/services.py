@@ -26,16 +26,64 @@ if TYPE_CHECKING:
 
     Actor = AbstractBaseUser | AnonymousUser | None
 
-PERSON_FIELDS = ("name", "birth_date", "email", "phone", "street", "number", "complement", "district", "city",
-                 "uf", "postal_code")  # fmt: skip
-COMPANY_FIELDS = ("legal_name", "trade_name", "seat_municipality_ibge", "email", "phone", "street", "number",
-                  "complement", "district", "city", "uf", "postal_code")  # fmt: skip
-VEHICLE_FIELDS = ("make", "model", "manufacture_year", "model_year", "seats", "doors", "air_conditioning",
-                  "accessibility", "registration_municipality_ibge", "registration_municipality_name", "category",
-                  "tachograph_ok", "last_maintenance", "owner_name", "owner_document", "ownership_kind",
-                  "ownership_since", "ownership_registered", "owner_signature_notarized")  # fmt: skip
-DRIVER_FIELDS = ("role", "cnh_number", "cnh_category", "cnh_ear", "cnh_first_issue", "cnh_expiry",
-                 "course_completed_on", "vehicle")  # fmt: skip
+PERSON_FIELDS = (
+    "name",
+    "birth_date",
+    "email",
+    "phone",
+    "street",
+    "number",
+    "complement",
+    "district",
+    "city",
+    "uf",
+    "postal_code",
+)
+COMPANY_FIELDS = (
+    "legal_name",
+    "trade_name",
+    "seat_municipality_ibge",
+    "email",
+    "phone",
+    "street",
+    "number",
+    "complement",
+    "district",
+    "city",
+    "uf",
+    "postal_code",
+)
+VEHICLE_FIELDS = (
+    "make",
+    "model",
+    "manufacture_year",
+    "model_year",
+    "seats",
+    "doors",
+    "air_conditioning",
+    "accessibility",
+    "registration_municipality_ibge",
+    "registration_municipality_name",
+    "category",
+    "tachograph_ok",
+    "last_maintenance",
+    "owner_name",
+    "owner_document",
+    "ownership_kind",
+    "ownership_since",
+    "ownership_registered",
+    "owner_signature_notarized",
+)
+DRIVER_FIELDS = (
+    "role",
+    "cnh_number",
+    "cnh_category",
+    "cnh_ear",
+    "cnh_first_issue",
+    "cnh_expiry",
+    "course_completed_on",
+    "vehicle",
+)
 
 
 def _not_after(value: dt.date | None, as_of: dt.date, field: str, label: str) -> None:
@@ -80,9 +128,13 @@ def _save(obj: Any, *, actor: Actor, action: str, before: dict[str, Any] | None)
     except IntegrityError as exc:
         raise _race_refusal(exc) from None
     audit_record(
-        actor=actor, municipality=obj.municipality, action=action, obj=obj, before=before,
+        actor=actor,
+        municipality=obj.municipality,
+        action=action,
+        obj=obj,
+        before=before,
         after=obj.audit_snapshot(),
-    )  # fmt: skip
+    )
 
 
 # Unique constraints are the last line against two clerks registering the same identifier at once.

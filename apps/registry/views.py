@@ -83,8 +83,9 @@ def _form_page(
 @require_GET
 def operator_list_view(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
     municipality = _municipality(request, ibge_code, "registry.operator")
-    form = f.OperatorFilterForm(request.GET or None, regimes=list(municipality.regimes),
-                                statuses=list(OperatorStatus.choices))  # fmt: skip
+    form = f.OperatorFilterForm(
+        request.GET or None, regimes=list(municipality.regimes), statuses=list(OperatorStatus.choices)
+    )
     operators = Operator.objects.for_user(request.user, "view").filter(municipality=municipality)
     if form.is_bound and form.is_valid():
         operators = operator_search(operators, form.cleaned_data["q"])
@@ -99,8 +100,13 @@ def operator_list_view(request: HttpRequest, ibge_code: str) -> HttpResponseBase
     page = Paginator(operators, PAGE_SIZE).get_page(request.GET.get("pagina"))
     query = request.GET.copy()
     query.pop("pagina", None)
-    context = {"municipality": municipality, "form": form, "page": page, "query": query.urlencode(),
-               "can_change": user_can(request.user, municipality.pk, "registry.operator", "change")}  # fmt: skip
+    context = {
+        "municipality": municipality,
+        "form": form,
+        "page": page,
+        "query": query.urlencode(),
+        "can_change": user_can(request.user, municipality.pk, "registry.operator", "change"),
+    }
     # HTMX search (as the user types) swaps only the results; a plain GET renders the whole page.
     template = (
         "registry/_operator_results.html"
@@ -222,19 +228,27 @@ def operator_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespon
     as_of = timezone.localdate()
     documents = operator_documents(operator)
     upcoming = next_to_expire(documents, as_of)
-    audit_personal_data_read(actor=request.user, municipality=municipality, obj=operator,
-                             fields=PERSONAL_DATA_SHOWN, request_id=getattr(request, "request_id", ""))  # fmt: skip
+    audit_personal_data_read(
+        actor=request.user,
+        municipality=municipality,
+        obj=operator,
+        fields=PERSONAL_DATA_SHOWN,
+        request_id=getattr(request, "request_id", ""),
+    )
     context = {
-        "municipality": municipality, "operator": operator, "as_of": as_of,
+        "municipality": municipality,
+        "operator": operator,
+        "as_of": as_of,
         "drivers": operator.drivers.select_related("person", "vehicle").order_by("-active", "role"),
         "attendants": operator.attendants.select_related("person").order_by("-active"),
         "vehicles": operator.vehicles.order_by("plate"),
         "bans": _holder_bans(operator),
         "documents": [(d, decision_reason(d.decision)) for d in documents],
-        "upcoming": upcoming, "upcoming_reason": decision_reason(upcoming.decision) if upcoming else "",
+        "upcoming": upcoming,
+        "upcoming_reason": decision_reason(upcoming.decision) if upcoming else "",
         "can_change": user_can(request.user, municipality.pk, "registry.operator", "change"),
         "can_view_permits": user_can(request.user, municipality.pk, "licensing.permit", "view"),
-    }  # fmt: skip
+    }
     return render(request, "registry/operator_detail.html", context)
 
 
@@ -250,8 +264,13 @@ def _audit_read(
     request: HttpRequest, municipality: Municipality, obj: Model, fields: tuple[str, ...]
 ) -> None:
     """An edit form shows the stored personal data: that is a read like the operator page."""
-    audit_personal_data_read(actor=request.user, municipality=municipality, obj=obj, fields=fields,
-                             request_id=getattr(request, "request_id", ""))  # fmt: skip
+    audit_personal_data_read(
+        actor=request.user,
+        municipality=municipality,
+        obj=obj,
+        fields=fields,
+        request_id=getattr(request, "request_id", ""),
+    )
 
 
 def _run(form: Any, call: Any) -> Any:
@@ -270,9 +289,16 @@ def person_create(request: HttpRequest, ibge_code: str) -> HttpResponse:
     form = f.PersonCreateForm(request.POST or None)
     if form.is_bound and form.is_valid():
         values = f.service_values(form, services.PERSON_FIELDS)
-        person = _run(form, lambda: services.person_create(actor=request.user, municipality=municipality,
-                                                           cpf=form.cleaned_data["cpf"], as_of=timezone.localdate(),
-                                                           **values))  # fmt: skip
+        person = _run(
+            form,
+            lambda: services.person_create(
+                actor=request.user,
+                municipality=municipality,
+                cpf=form.cleaned_data["cpf"],
+                as_of=timezone.localdate(),
+                **values,
+            ),
+        )
         if person is not None:
             messages.success(request, f"Pessoa {person} cadastrada.")
             return redirect("registry:operator_list", ibge_code)
@@ -283,16 +309,24 @@ def person_create(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def person_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     municipality = _municipality(request, ibge_code, "registry.person", "change")
-    person = get_object_for_user_or_404(Person.objects.filter(municipality=municipality), request.user, "change",
-                                        pk=pk)  # fmt: skip
+    person = get_object_for_user_or_404(
+        Person.objects.filter(municipality=municipality), request.user, "change", pk=pk
+    )
     initial = {name: getattr(person, name) for name in services.PERSON_FIELDS}
     form = f.PersonForm(request.POST or None, initial=initial)
     if not form.is_bound:
         _audit_read(request, municipality, person, ("birth_date", "address", "phone", "email"))
     if form.is_bound and form.is_valid():
         values = f.service_values(form, services.PERSON_FIELDS)
-        if _run(form, lambda: services.person_update(actor=request.user, person=person, as_of=timezone.localdate(),
-                                                     **values)) is not None:  # fmt: skip
+        if (
+            _run(
+                form,
+                lambda: services.person_update(
+                    actor=request.user, person=person, as_of=timezone.localdate(), **values
+                ),
+            )
+            is not None
+        ):
             messages.success(request, f"Cadastro de {person} atualizado.")
             return redirect("registry:operator_list", ibge_code)
     return _form_page(request, municipality, form, f"Editar {person}", "registry:operator_list")
@@ -307,8 +341,12 @@ def company_create(request: HttpRequest, ibge_code: str) -> HttpResponse:
     f.add_extra_fields(form, schema)
     if form.is_bound and form.is_valid():
         values = f.service_values(form, services.COMPANY_FIELDS) | {"extra": f.extra_values(form, schema)}
-        company = _run(form, lambda: services.company_create(actor=request.user, municipality=municipality,
-                                                             cnpj=form.cleaned_data["cnpj"], **values))  # fmt: skip
+        company = _run(
+            form,
+            lambda: services.company_create(
+                actor=request.user, municipality=municipality, cnpj=form.cleaned_data["cnpj"], **values
+            ),
+        )
         if company is not None:
             messages.success(request, f"Empresa {company} cadastrada.")
             return redirect("registry:operator_list", ibge_code)
@@ -319,8 +357,9 @@ def company_create(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def company_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     municipality = _municipality(request, ibge_code, "registry.company", "change")
-    company = get_object_for_user_or_404(Company.objects.filter(municipality=municipality), request.user,
-                                         "change", pk=pk)  # fmt: skip
+    company = get_object_for_user_or_404(
+        Company.objects.filter(municipality=municipality), request.user, "change", pk=pk
+    )
     form = f.CompanyForm(
         request.POST or None, initial={n: getattr(company, n) for n in services.COMPANY_FIELDS}
     )
@@ -364,10 +403,17 @@ def operator_create(request: HttpRequest, ibge_code: str) -> HttpResponse:
         data = form.cleaned_data
         # Only the chosen regime's questions are kept: the form shows those of every regime of the municipality.
         asked = extra_schema(municipality, data["regime_id"], "operator")
-        operator = _run(form, lambda: services.operator_create(
-            actor=request.user, municipality=municipality, regime_id=data["regime_id"], as_of=timezone.localdate(),
-            extra=f.extra_values(form, asked), **_holder(municipality, data["kind"], data["document"]),
-        ))  # fmt: skip
+        operator = _run(
+            form,
+            lambda: services.operator_create(
+                actor=request.user,
+                municipality=municipality,
+                regime_id=data["regime_id"],
+                as_of=timezone.localdate(),
+                extra=f.extra_values(form, asked),
+                **_holder(municipality, data["kind"], data["document"]),
+            ),
+        )
         if operator is not None:
             messages.success(request, f"Autorizatário {operator} cadastrado.")
             return redirect("registry:operator_detail", ibge_code, operator.pk)
@@ -393,10 +439,16 @@ def driver_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse
     f.add_extra_fields(form, schema)
     if form.is_bound and form.is_valid():
         values = f.service_values(form, services.DRIVER_FIELDS) | {"extra": f.extra_values(form, schema)}
-        driver = _run(form, lambda: services.driver_link(
-            actor=request.user, operator=operator, as_of=timezone.localdate(),
-            person=_person_by_cpf(municipality, form.cleaned_data["person_cpf"]), **values,
-        ))  # fmt: skip
+        driver = _run(
+            form,
+            lambda: services.driver_link(
+                actor=request.user,
+                operator=operator,
+                as_of=timezone.localdate(),
+                person=_person_by_cpf(municipality, form.cleaned_data["person_cpf"]),
+                **values,
+            ),
+        )
         if driver is not None:
             warning = ids.cnh_number_warning(driver.cnh_number)
             if warning:
@@ -410,8 +462,12 @@ def driver_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse
 @require_http_methods(["GET", "POST"])
 def driver_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     municipality = _municipality(request, ibge_code, "registry.driver", "change")
-    driver = get_object_for_user_or_404(Driver.objects.filter(municipality=municipality).select_related("operator"),
-                                        request.user, "change", pk=pk)  # fmt: skip
+    driver = get_object_for_user_or_404(
+        Driver.objects.filter(municipality=municipality).select_related("operator"),
+        request.user,
+        "change",
+        pk=pk,
+    )
     names = tuple(n for n in services.DRIVER_FIELDS if n != "vehicle")
     initial = {n: getattr(driver, n) for n in names} | {
         "person_cpf": driver.person.cpf,
@@ -424,8 +480,15 @@ def driver_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
         _audit_read(request, municipality, driver, ("cpf", "cnh_number"))
     if form.is_bound and form.is_valid():
         values = f.service_values(form, services.DRIVER_FIELDS) | {"extra": f.extra_values(form, schema)}
-        if _run(form, lambda: services.driver_update(actor=request.user, driver=driver, as_of=timezone.localdate(),
-                                                     **values)) is not None:  # fmt: skip
+        if (
+            _run(
+                form,
+                lambda: services.driver_update(
+                    actor=request.user, driver=driver, as_of=timezone.localdate(), **values
+                ),
+            )
+            is not None
+        ):
             messages.success(request, f"Condutor {driver.person} atualizado.")
             return redirect("registry:operator_detail", ibge_code, driver.operator_id)
     return _form_page(
@@ -442,10 +505,15 @@ def attendant_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespo
     schema = extra_schema(municipality, operator.regime_id, "attendant")
     f.add_extra_fields(form, schema)
     if form.is_bound and form.is_valid():
-        attendant = _run(form, lambda: services.attendant_link(
-            actor=request.user, operator=operator, person=_person_by_cpf(municipality, form.cleaned_data["person_cpf"]),
-            extra=f.extra_values(form, schema),
-        ))  # fmt: skip
+        attendant = _run(
+            form,
+            lambda: services.attendant_link(
+                actor=request.user,
+                operator=operator,
+                person=_person_by_cpf(municipality, form.cleaned_data["person_cpf"]),
+                extra=f.extra_values(form, schema),
+            ),
+        )
         if attendant is not None:
             messages.success(request, f"Monitor {attendant.person} vinculado.")
             return redirect("registry:operator_detail", ibge_code, operator.pk)
@@ -462,11 +530,19 @@ def vehicle_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespons
     f.add_extra_fields(form, schema)
     if form.is_bound and form.is_valid():
         data = form.cleaned_data
-        vehicle = _run(form, lambda: services.vehicle_create(
-            actor=request.user, municipality=municipality, operator=operator, plate=data["plate"],
-            renavam=data["renavam"], as_of=timezone.localdate(), extra=f.extra_values(form, schema),
-            **f.service_values(form, services.VEHICLE_FIELDS),
-        ))  # fmt: skip
+        vehicle = _run(
+            form,
+            lambda: services.vehicle_create(
+                actor=request.user,
+                municipality=municipality,
+                operator=operator,
+                plate=data["plate"],
+                renavam=data["renavam"],
+                as_of=timezone.localdate(),
+                extra=f.extra_values(form, schema),
+                **f.service_values(form, services.VEHICLE_FIELDS),
+            ),
+        )
         if vehicle is not None:
             messages.success(request, f"Veículo {vehicle.plate_display} cadastrado.")
             return redirect("registry:operator_detail", ibge_code, operator.pk)
@@ -474,8 +550,9 @@ def vehicle_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespons
 
 
 def _vehicle(request: HttpRequest, municipality: Municipality, pk: int) -> Vehicle:
-    return get_object_for_user_or_404(Vehicle.objects.filter(municipality=municipality), request.user, "change",
-                                      pk=pk)  # fmt: skip
+    return get_object_for_user_or_404(
+        Vehicle.objects.filter(municipality=municipality), request.user, "change", pk=pk
+    )
 
 
 def _after_vehicle(ibge_code: str, vehicle: Vehicle) -> HttpResponse:
@@ -496,8 +573,15 @@ def vehicle_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     if form.is_bound and form.is_valid():
         values = f.service_values(form, (*services.VEHICLE_FIELDS, "plate", "renavam"))
         values["extra"] = f.extra_values(form, schema)
-        if _run(form, lambda: services.vehicle_update(actor=request.user, vehicle=vehicle,
-                                                      as_of=timezone.localdate(), **values)) is not None:  # fmt: skip
+        if (
+            _run(
+                form,
+                lambda: services.vehicle_update(
+                    actor=request.user, vehicle=vehicle, as_of=timezone.localdate(), **values
+                ),
+            )
+            is not None
+        ):
             messages.success(request, f"Veículo {vehicle.plate_display} atualizado.")
             return _after_vehicle(ibge_code, vehicle)
     return _form_page(
@@ -517,12 +601,24 @@ def vehicle_ownership(request: HttpRequest, ibge_code: str, pk: int) -> HttpResp
     form = f.OwnershipForm(request.POST or None, initial=initial, contracts=contracts)
     if form.is_bound and form.is_valid():
         values = f.service_values(form, (*f.OWNERSHIP_FIELDS, "ownership_contract"))
-        if _run(form, lambda: services.vehicle_update(actor=request.user, vehicle=vehicle,
-                                                      as_of=timezone.localdate(), **values)) is not None:  # fmt: skip
+        if (
+            _run(
+                form,
+                lambda: services.vehicle_update(
+                    actor=request.user, vehicle=vehicle, as_of=timezone.localdate(), **values
+                ),
+            )
+            is not None
+        ):
             messages.success(request, f"Vínculo do veículo {vehicle.plate_display} atualizado.")
             return _after_vehicle(ibge_code, vehicle)
-    return _form_page(request, municipality, form, f"Proprietário e vínculo de {vehicle.plate_display}",
-                      "registry:operator_list")  # fmt: skip
+    return _form_page(
+        request,
+        municipality,
+        form,
+        f"Proprietário e vínculo de {vehicle.plate_display}",
+        "registry:operator_list",
+    )
 
 
 DocumentOwner = Person | Company | Vehicle | Operator
@@ -553,22 +649,38 @@ def document_upload(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespon
     operator = _operator(request, municipality, pk, "change")
     owners = _document_owners(operator)
     choices = [(key, _owner_label(key, owner)) for key, owner in owners.items()]
-    form = f.DocumentForm(request.POST or None, request.FILES or None, owners=choices,
-                          kinds=regime_kinds(operator.regime_id))  # fmt: skip
+    form = f.DocumentForm(
+        request.POST or None, request.FILES or None, owners=choices, kinds=regime_kinds(operator.regime_id)
+    )
     if form.is_bound and form.is_valid():
         data = form.cleaned_data
-        document = _run(form, lambda: services.document_upload(
-            actor=request.user, owner=owners[data["owner"]], kind=data["kind"], upload=data["file"],
-            issue_date=data["issue_date"], expiry_date=data["expiry_date"], details=form.details(),
-            as_of=timezone.localdate(), regime_id=operator.regime_id,
-        ))  # fmt: skip
+        document = _run(
+            form,
+            lambda: services.document_upload(
+                actor=request.user,
+                owner=owners[data["owner"]],
+                kind=data["kind"],
+                upload=data["file"],
+                issue_date=data["issue_date"],
+                expiry_date=data["expiry_date"],
+                details=form.details(),
+                as_of=timezone.localdate(),
+                regime_id=operator.regime_id,
+            ),
+        )
         if document is not None:
             messages.success(
                 request, f"Documento {document} recebido: {document.get_status_display().lower()}."
             )
             return redirect("registry:operator_detail", ibge_code, operator.pk)
-    return _form_page(request, municipality, form, f"Enviar documento — {operator}", "registry:operator_list",
-                      multipart=True)  # fmt: skip
+    return _form_page(
+        request,
+        municipality,
+        form,
+        f"Enviar documento — {operator}",
+        "registry:operator_list",
+        multipart=True,
+    )
 
 
 @login_required
@@ -576,8 +688,9 @@ def document_upload(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespon
 def document_file(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponseBase:
     """The stored file, behind the same gate as every read (never a public MEDIA_URL)."""
     municipality = _municipality(request, ibge_code, "registry.document")
-    document = get_object_for_user_or_404(Document.objects.filter(municipality=municipality), request.user, "view",
-                                          pk=pk)  # fmt: skip
+    document = get_object_for_user_or_404(
+        Document.objects.filter(municipality=municipality), request.user, "view", pk=pk
+    )
     extension = document.file.name.rsplit(".", 1)[-1]
     return stored_file_response(
         request,

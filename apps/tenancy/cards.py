@@ -25,6 +25,9 @@ def regimes_card(ctx: CardContext) -> Card | None:
         return None
     items = tuple(CardItem(*regime_summary(regime_id)) for regime_id in ctx.municipality.regimes)
     return Card(
-        key="regimes", title="Regimes em vigor", items=items, order=20,
+        key="regimes",
+        title="Regimes em vigor",
+        items=items,
+        order=20,
         empty_message="Nenhum regime configurado para este município.",
-    )  # fmt: skip
+    )

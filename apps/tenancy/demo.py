@@ -139,9 +139,14 @@ def _ensure_user(log: DemoLog, username: str, full_name: str, phone: str) -> Use
     user = User.objects.filter(username=username).first()
     if user is None:
         user = user_create(
-            actor=None, username=username, password=demo_password(username), full_name=full_name,
-            kind=UserKind.STAFF, cpf=demo_cpf(User.objects.count() + 1), phone=phone,
-        )  # fmt: skip
+            actor=None,
+            username=username,
+            password=demo_password(username),
+            full_name=full_name,
+            kind=UserKind.STAFF,
+            cpf=demo_cpf(User.objects.count() + 1),
+            phone=phone,
+        )
         log.created += 1
     return user
 

@@ -10,5 +10,5 @@ register_menu_entry(
         model_label="tenancy.membership",
         action="view",
         url=lambda municipality: reverse("tenancy:team_list", args=[municipality.ibge_code]),
-    )  # fmt: skip
+    )
 )

@@ -38,9 +38,11 @@ class Municipality(models.Model):
     regimes = models.JSONField("regimes legais", default=list, blank=True, validators=[validate_regime_ids])
     # Shown by the public lookup next to every answer: whom a parent or passenger calls about a vehicle.
     public_contact = models.TextField(
-        "contato da secretaria para o público", max_length=500, blank=True,
+        "contato da secretaria para o público",
+        max_length=500,
+        blank=True,
         help_text="Órgão responsável, telefone, e-mail e endereço de atendimento.",
-    )  # fmt: skip
+    )
 
     objects = MunicipalityQuerySet.as_manager()
 

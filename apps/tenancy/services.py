@@ -39,9 +39,12 @@ def municipality_create(
     municipality.full_clean()
     municipality.save()
     audit_record(
-        actor=actor, municipality=municipality, action="municipality.create", obj=municipality,
+        actor=actor,
+        municipality=municipality,
+        action="municipality.create",
+        obj=municipality,
         after={"ibge_code": ibge_code, "name": name, "uf": uf, "slug": municipality.slug, "regimes": regimes},
-    )  # fmt: skip
+    )
     return municipality
 
 
@@ -57,8 +60,14 @@ def municipality_public_contact_save(
     row.public_contact = contact.strip()
     row.full_clean()
     row.save(update_fields=["public_contact"])
-    audit_record(actor=actor, municipality=row, action="municipality.public_contact", obj=row, before=before,
-                 after={"public_contact": row.public_contact})  # fmt: skip
+    audit_record(
+        actor=actor,
+        municipality=row,
+        action="municipality.public_contact",
+        obj=row,
+        before=before,
+        after={"public_contact": row.public_contact},
+    )
     return row
 
 
@@ -72,9 +81,12 @@ def membership_grant(*, actor: User | None, user: User, municipality: Municipali
     membership.full_clean()
     membership.save()
     audit_record(
-        actor=actor, municipality=municipality, action="membership.grant", obj=membership,
+        actor=actor,
+        municipality=municipality,
+        action="membership.grant",
+        obj=membership,
         after=membership.audit_snapshot(),
-    )  # fmt: skip
+    )
     return membership
 
 
@@ -85,9 +97,13 @@ def membership_revoke(*, actor: User | None, membership: Membership) -> None:
     municipality = membership.municipality
     membership.delete()
     audit_record(
-        actor=actor, municipality=municipality, action="membership.revoke",
-        object_type="tenancy.membership", object_id=object_id, before=before,
-    )  # fmt: skip
+        actor=actor,
+        municipality=municipality,
+        action="membership.revoke",
+        object_type="tenancy.membership",
+        object_id=object_id,
+        before=before,
+    )
 
 
 # --- the installation's administrator and new municipalities ------------------------------------------------
@@ -211,9 +227,14 @@ def staff_invitation_create(
     token, digest = new_token()
     ordered_roles = [role for role in Role.values if role in set(roles)]
     invitation = StaffInvitation(
-        municipality=municipality, email=email, full_name=full_name.strip(), roles=ordered_roles,
-        token_hash=digest, expires_at=now + INVITATION_VALIDITY, invited_by=actor,
-    )  # fmt: skip
+        municipality=municipality,
+        email=email,
+        full_name=full_name.strip(),
+        roles=ordered_roles,
+        token_hash=digest,
+        expires_at=now + INVITATION_VALIDITY,
+        invited_by=actor,
+    )
     invitation.full_clean()
     invitation.save()
     audit_record(
@@ -224,11 +245,16 @@ def staff_invitation_create(
         after=invitation.audit_snapshot(),
     )
     mail_after_commit(
-        to=email, subject=f"Convite para o Outorga — Prefeitura de {municipality.name}-{municipality.uf}",
+        to=email,
+        subject=f"Convite para o Outorga — Prefeitura de {municipality.name}-{municipality.uf}",
         template="tenancy/mail/staff_invitation.txt",
-        context={"invitation": invitation, "inviter": actor, "municipality": municipality,
-                 "link": invitation_link(base_url, "tenancy:invitation_accept", token)},
-    )  # fmt: skip
+        context={
+            "invitation": invitation,
+            "inviter": actor,
+            "municipality": municipality,
+            "link": invitation_link(base_url, "tenancy:invitation_accept", token),
+        },
+    )
     return invitation
 
 

@@ -72,9 +72,12 @@ def member_detail(request: HttpRequest, ibge_code: str, user_id: int) -> HttpRes
         raise Http404("Registro não encontrado.")
     member = memberships[0].user
     audit_personal_data_read(
-        actor=_actor(request), municipality=municipality, obj=member, fields=PERSONAL_DATA_FIELDS,
+        actor=_actor(request),
+        municipality=municipality,
+        obj=member,
+        fields=PERSONAL_DATA_FIELDS,
         request_id=getattr(request, "request_id", ""),
-    )  # fmt: skip
+    )
     context = {"municipality": municipality, "member": member, "memberships": memberships}
     return render(request, "tenancy/member_detail.html", context)
 

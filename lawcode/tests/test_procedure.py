@@ -78,8 +78,10 @@ def test_a_folder_without_procedure_yaml_does_not_load(tmp_path: Path, demo_copy
 
 
 def test_a_missing_section_names_it(demo_copy: Copy) -> None:
-    error = error_of(demo_copy, procedure("traffic_only_guard:\n  absent: A lei de teste não trata de infrações de "
-                                          "trânsito.\n", ""))  # fmt: skip
+    error = error_of(
+        demo_copy,
+        procedure("traffic_only_guard:\n  absent: A lei de teste não trata de infrações de trânsito.\n", ""),
+    )
     assert (
         "missing 'traffic_only_guard'" in error.message
         and error.file

@@ -62,8 +62,14 @@ def _staff(make_staff: Callable[..., User], municipality: Municipality) -> None:
     make_staff("julia.juiza", (municipality, Role.JUDGING_AUTHORITY), full_name="Júlia Julgadora")
     make_staff("beto.junta", (municipality, Role.APPEAL_BOARD), full_name="Beto da Junta")
     make_staff("fabi.financeiro", (municipality, Role.FINANCE), full_name="Fabiana Financeiro")
-    finance_settings_save(actor=None, municipality=municipality, pix_key="3f1c2b7a-0d4e-4c1a-9b8e-6a5d4c3b2a10",
-                          receiver_name="PREFEITURA", receiver_city="CIDADE", guide_due_days=10)  # fmt: skip
+    finance_settings_save(
+        actor=None,
+        municipality=municipality,
+        pix_key="3f1c2b7a-0d4e-4c1a-9b8e-6a5d4c3b2a10",
+        receiver_name="PREFEITURA",
+        receiver_city="CIDADE",
+        guide_due_days=10,
+    )
 
 
 def _switch_user(page: Page, url: str, username: str) -> None:
@@ -98,9 +104,14 @@ def _notify_first_decision(page: Page, url: str, case: InfractionCase) -> None:
 
 @pytest.mark.parametrize("short", list(REGIMES))
 def test_an_auto_goes_from_the_phone_form_to_the_final_penalty(
-    phone: Page, page: Page, live_server: Any, make_staff: Callable[..., User], request: pytest.FixtureRequest,
-    short: str, _votuporanga_fleet_cap: None,  # noqa: F811
-) -> None:  # fmt: skip
+    phone: Page,
+    page: Page,
+    live_server: Any,
+    make_staff: Callable[..., User],
+    request: pytest.FixtureRequest,
+    short: str,
+    _votuporanga_fleet_cap: None,  # noqa: F811
+) -> None:
     municipality: Municipality = request.getfixturevalue(short)
     _staff(make_staff, municipality)
     licensed = _licensed(municipality, 70)
@@ -140,15 +151,40 @@ def _condemned_in_first_instance(municipality: Municipality, plate: str) -> Infr
     today = timezone.localdate()
     day = today - dt.timedelta(days=20)
     occurred = dt.datetime.combine(day, dt.time(7), tzinfo=timezone.get_current_timezone())
-    details = AutoDetails(infraction_code="OLI-23-I", plate=plate, occurred_at=occurred, place="Rua A, 1",
-                          description="Constatado.", agent_registration="F-1")  # fmt: skip
+    details = AutoDetails(
+        infraction_code="OLI-23-I",
+        plate=plate,
+        occurred_at=occurred,
+        place="Rua A, 1",
+        description="Constatado.",
+        agent_registration="F-1",
+    )
     case = case_open(municipality=municipality, actor=agent, details=details, recorded_at=occurred)
-    notice_send(case=case, actor=agent, purpose=NoticePurpose.INFRACTION, channel=NoticeChannel.IN_PERSON,
-                sent_on=day, as_of=today, signature_name="João da Silva")  # fmt: skip
-    appeal = appeal_file(case=case, instance=Instance.FIRST, filed_on=day + dt.timedelta(days=2), text="Defesa.",
-                         actor=judge, as_of=today)  # fmt: skip
-    appeal_judge(appeal=appeal, verdict=Verdict.UPHELD, reasoning="Mantido.", decided_on=day + dt.timedelta(days=5),
-                 actor=judge, as_of=today)  # fmt: skip
+    notice_send(
+        case=case,
+        actor=agent,
+        purpose=NoticePurpose.INFRACTION,
+        channel=NoticeChannel.IN_PERSON,
+        sent_on=day,
+        as_of=today,
+        signature_name="João da Silva",
+    )
+    appeal = appeal_file(
+        case=case,
+        instance=Instance.FIRST,
+        filed_on=day + dt.timedelta(days=2),
+        text="Defesa.",
+        actor=judge,
+        as_of=today,
+    )
+    appeal_judge(
+        appeal=appeal,
+        verdict=Verdict.UPHELD,
+        reasoning="Mantido.",
+        decided_on=day + dt.timedelta(days=5),
+        actor=judge,
+        as_of=today,
+    )
     return case
 
 

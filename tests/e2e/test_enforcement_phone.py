@@ -94,9 +94,13 @@ def _fill_auto(page: Page, plate: str, words: str, code: str) -> None:
 
 @pytest.mark.parametrize("short", list(REGIMES))
 def test_an_agent_files_an_auto_on_the_phone_and_notifies_in_person(
-    phone: Page, live_server: Any, make_staff: Callable[..., User], request: pytest.FixtureRequest, short: str,
+    phone: Page,
+    live_server: Any,
+    make_staff: Callable[..., User],
+    request: pytest.FixtureRequest,
+    short: str,
     _votuporanga_fleet_cap: None,  # noqa: F811
-) -> None:  # fmt: skip
+) -> None:
     municipality: Municipality = request.getfixturevalue(short)
     make_staff("ana.agente", (municipality, Role.ENFORCEMENT_AGENT), full_name="Ana Agente")
     licensed = _licensed(municipality, 60)
@@ -122,9 +126,11 @@ def test_an_agent_files_an_auto_on_the_phone_and_notifies_in_person(
     expect(phone.get_by_test_id("evidence-list")).to_contain_text("image/jpeg")
     _fits_the_phone(phone)
     with phone.expect_download() as download:
-        phone.evaluate("url => { const a = document.createElement('a'); a.href = url; a.download = 'auto.pdf'; "
-                       "document.body.appendChild(a); a.click(); }",
-                       phone.get_by_test_id("auto-pdf").get_attribute("href"))  # fmt: skip
+        phone.evaluate(
+            "url => { const a = document.createElement('a'); a.href = url; a.download = 'auto.pdf'; "
+            "document.body.appendChild(a); a.click(); }",
+            phone.get_by_test_id("auto-pdf").get_attribute("href"),
+        )
     assert Path(download.value.path()).read_bytes()[:4] == b"%PDF"
 
     phone.get_by_label("Meio").select_option("in_person")

@@ -41,8 +41,14 @@ def test_a_holder_enters_the_portal_with_gov_br(
 ) -> None:
     case = pf_case(olimpia, 1, "João da Silva", as_of=AS_OF)
     issue_permit(case)
-    portal_account_create(actor=None, operator=case.operator, role=PortalRole.OPERATOR, username="joao.portal",
-                          password="senha-do-portal-123", full_name="João da Silva")  # fmt: skip
+    portal_account_create(
+        actor=None,
+        operator=case.operator,
+        role=PortalRole.OPERATOR,
+        username="joao.portal",
+        password="senha-do-portal-123",
+        full_name="João da Silva",
+    )
     assert case.operator.person is not None
     cpf = case.operator.person.cpf
     govbr.add_account(cpf, "João da Silva", password="senha-no-gov-br")

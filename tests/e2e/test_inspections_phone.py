@@ -46,13 +46,23 @@ def waiting(olimpia: Municipality, inspector: User, settings: Any, tmp_path: Any
     settings.MEDIA_ROOT = tmp_path / "media"
     today = timezone.localdate()
     case = pf_case(olimpia, 41, "João da Silva", as_of=today)
-    application = licensing.application_create(actor=None, operator=case.operator, kind="vehicle_permit",
-                                               as_of=today, vehicle=case.vehicle)  # fmt: skip
-    for move in (licensing.application_submit, licensing.application_start_analysis,
-                 licensing.application_require_inspection):  # fmt: skip
+    application = licensing.application_create(
+        actor=None, operator=case.operator, kind="vehicle_permit", as_of=today, vehicle=case.vehicle
+    )
+    for move in (
+        licensing.application_submit,
+        licensing.application_start_analysis,
+        licensing.application_require_inspection,
+    ):
         application = move(application=application, actor=None, as_of=today)
-    return inspection_schedule(actor=None, vehicle=case.vehicle, application=application, scheduled_for=today,
-                               as_of=today, inspector=inspector)  # fmt: skip
+    return inspection_schedule(
+        actor=None,
+        vehicle=case.vehicle,
+        application=application,
+        scheduled_for=today,
+        as_of=today,
+        inspector=inspector,
+    )
 
 
 def _log_in(page: Page, url: str) -> None:

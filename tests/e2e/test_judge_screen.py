@@ -36,13 +36,32 @@ def _defended_case(municipality: Municipality, plate: str) -> Any:
     today = timezone.localdate()
     day = today - dt.timedelta(days=5)
     occurred = dt.datetime.combine(day, dt.time(7), tzinfo=timezone.get_current_timezone())
-    details = AutoDetails(infraction_code="OLI-23-I", plate=plate, occurred_at=occurred, place="Rua A, 1",
-                          description="Constatado.", agent_registration="F-1")  # fmt: skip
+    details = AutoDetails(
+        infraction_code="OLI-23-I",
+        plate=plate,
+        occurred_at=occurred,
+        place="Rua A, 1",
+        description="Constatado.",
+        agent_registration="F-1",
+    )
     case = case_open(municipality=municipality, actor=agent, details=details, recorded_at=occurred)
-    notice_send(case=case, actor=agent, purpose=NoticePurpose.INFRACTION, channel=NoticeChannel.IN_PERSON,
-                sent_on=day, as_of=today, signature_name="João da Silva")  # fmt: skip
-    return appeal_file(case=case, instance=Instance.FIRST, filed_on=today, text="A van estava em manutenção.",
-                       actor=judge, as_of=today)  # fmt: skip
+    notice_send(
+        case=case,
+        actor=agent,
+        purpose=NoticePurpose.INFRACTION,
+        channel=NoticeChannel.IN_PERSON,
+        sent_on=day,
+        as_of=today,
+        signature_name="João da Silva",
+    )
+    return appeal_file(
+        case=case,
+        instance=Instance.FIRST,
+        filed_on=today,
+        text="A van estava em manutenção.",
+        actor=judge,
+        as_of=today,
+    )
 
 
 def test_the_judge_chooses_a_verdict_knowing_what_it_does(

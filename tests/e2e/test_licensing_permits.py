@@ -102,9 +102,13 @@ def _analyst(make_staff: Callable[..., User], municipality: Municipality, userna
 
 
 def test_olimpia_pf_gets_a_permit_and_a_second_one_is_refused_with_art_2(
-    page: Page, live_server: Any, olimpia: Municipality, make_staff: Callable[..., User], today: dt.date,
+    page: Page,
+    live_server: Any,
+    olimpia: Municipality,
+    make_staff: Callable[..., User],
+    today: dt.date,
     tmp_path: Path,
-) -> None:  # fmt: skip
+) -> None:
     _analyst(make_staff, olimpia, "ana.analista")
     case = pf_case(olimpia, 1, "João da Silva", as_of=today)
     log_in(page, live_server, "ana.analista")
@@ -139,15 +143,27 @@ def inspection_passed_directly(application: Application, today: dt.date) -> None
 @pytest.fixture
 def votuporanga_fleet_cap(votuporanga: Municipality) -> None:
     """Votuporanga art. 4º-A leaves the fleet cap to a decree: set as its administrator would (lawconfig)."""
-    parameter_value_set(actor=None, municipality=votuporanga, regime_id="votuporanga_sp_escolar",
-                        parameter="fleet_cap", valid_from=dt.date(2018, 3, 20), value=Decimal(60), cite="art4A",
-                        source="Decreto de teste")  # fmt: skip
+    parameter_value_set(
+        actor=None,
+        municipality=votuporanga,
+        regime_id="votuporanga_sp_escolar",
+        parameter="fleet_cap",
+        valid_from=dt.date(2018, 3, 20),
+        value=Decimal(60),
+        cite="art4A",
+        source="Decreto de teste",
+    )
 
 
 def test_votuporanga_pj_gets_a_permit_and_an_old_vehicle_is_refused_with_art_4(
-    page: Page, live_server: Any, votuporanga: Municipality, make_staff: Callable[..., User], today: dt.date,
-    tmp_path: Path, votuporanga_fleet_cap: None,
-) -> None:  # fmt: skip
+    page: Page,
+    live_server: Any,
+    votuporanga: Municipality,
+    make_staff: Callable[..., User],
+    today: dt.date,
+    tmp_path: Path,
+    votuporanga_fleet_cap: None,
+) -> None:
     _analyst(make_staff, votuporanga, "vera.analista")
     case = pj_case(votuporanga, 2, "Transportes Escolares Vila Ltda", "Marcos Pereira", as_of=today)
     log_in(page, live_server, "vera.analista")
@@ -186,14 +202,26 @@ def _patrocinio_fees(patrocinio: Municipality) -> None:
         receiver_city="PATROCINIO",
         guide_due_days=10,
     )
-    fee_schedule_create(actor=None, municipality=patrocinio, regime_id=None, fee_kind="inspection",
-                        quantity=Decimal("0.25"), unit="ufm", cite="art8", valid_from=dt.date(2025, 1, 1))  # fmt: skip
+    fee_schedule_create(
+        actor=None,
+        municipality=patrocinio,
+        regime_id=None,
+        fee_kind="inspection",
+        quantity=Decimal("0.25"),
+        unit="ufm",
+        cite="art8",
+        valid_from=dt.date(2025, 1, 1),
+    )
 
 
 def test_patrocinio_driver_pays_the_art_8_fee_and_gets_the_authorization(
-    page: Page, live_server: Any, patrocinio: Municipality, make_staff: Callable[..., User], today: dt.date,
+    page: Page,
+    live_server: Any,
+    patrocinio: Municipality,
+    make_staff: Callable[..., User],
+    today: dt.date,
     tmp_path: Path,
-) -> None:  # fmt: skip
+) -> None:
     _analyst(make_staff, patrocinio, "pedro.analista")
     _patrocinio_fees(patrocinio)
     case = pf_case(patrocinio, 3, "Paula Motorista", as_of=today)
@@ -209,8 +237,15 @@ def test_patrocinio_driver_pays_the_art_8_fee_and_gets_the_authorization(
     application.refresh_from_db()
     guide = application.fee_guide
     assert guide is not None and guide.amount_brl == Decimal("25.00")
-    payment_register(actor=None, guide=guide, paid_on=today, amount_brl=guide.amount_brl, method="pix",
-                     reference="E2E-PIX", as_of=today)  # fmt: skip
+    payment_register(
+        actor=None,
+        guide=guide,
+        paid_on=today,
+        amount_brl=guide.amount_brl,
+        method="pix",
+        reference="E2E-PIX",
+        as_of=today,
+    )
     page.reload()
     expect(page.get_by_test_id("application-state")).to_have_text("Aguardando vistoria")
     page.screenshot(path=SCREENSHOT, full_page=True)

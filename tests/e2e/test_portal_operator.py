@@ -67,8 +67,14 @@ def test_an_operator_renews_a_document_and_files_a_defence_on_the_phone(
     agent = make_staff("otavio.agente", (olimpia, Role.ENFORCEMENT_AGENT), full_name="Otávio Agente")
     case, auto = _licensed_with_auto(olimpia, agent, 1, "João da Silva")
     _other, other_auto = _licensed_with_auto(olimpia, agent, 7, "Bruno Outro")
-    portal_account_create(actor=None, operator=case.operator, role=PortalRole.OPERATOR, username="joao.portal",
-                          password=PASSWORD, full_name="João da Silva")  # fmt: skip
+    portal_account_create(
+        actor=None,
+        operator=case.operator,
+        role=PortalRole.OPERATOR,
+        username="joao.portal",
+        password=PASSWORD,
+        full_name="João da Silva",
+    )
     crlv = Document.objects.get(vehicle=case.vehicle, kind="crlv")
 
     sign_in(phone, live_server.url, "joao.portal", PASSWORD, path="/portal/entrar/")

@@ -60,11 +60,20 @@ def van(db: None) -> Permit:
         actor=None, ibge_code="3533908", name="Olímpia", uf="SP", regimes=["olimpia_sp_escolar"]
     )
     case = pf_case(olimpia, 61, "Sebastião Transporte Escolar", as_of=today)
-    application = services.application_create(actor=None, operator=case.operator, kind="vehicle_permit", as_of=today,
-                                              vehicle=case.vehicle, enrolled_students=9000,
-                                              carries_children_under_4_or_pcd=False)  # fmt: skip
-    for move in (services.application_submit, services.application_start_analysis,
-                 services.application_require_inspection):  # fmt: skip
+    application = services.application_create(
+        actor=None,
+        operator=case.operator,
+        kind="vehicle_permit",
+        as_of=today,
+        vehicle=case.vehicle,
+        enrolled_students=9000,
+        carries_children_under_4_or_pcd=False,
+    )
+    for move in (
+        services.application_submit,
+        services.application_start_analysis,
+        services.application_require_inspection,
+    ):
         application = move(application=application, actor=None, as_of=today)
     services.application_inspection_passed(
         application=application, performed_on=today, actor=None, as_of=today

@@ -23,8 +23,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 DEMO_PASSWORD = "demo-publica-do-outorga"
 ROLES = ("administrador", "analista", "vistoriador", "agente", "julgador", "jari", "financeiro", "auditor")
 STAFF = [f"olimpia.{role}" for role in ROLES] + ["votuporanga.analista", "admin.regional"]
-PORTAL = ["olimpia.permissionario", "votuporanga.permissionario", "patrocinio.permissionario",
-          "saojose.permissionario"]  # fmt: skip
+PORTAL = [
+    "olimpia.permissionario",
+    "votuporanga.permissionario",
+    "patrocinio.permissionario",
+    "saojose.permissionario",
+]
 PAGES_PER_PERSONA = 14
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 PHONE: ViewportSize = {"width": 390, "height": 844}

@@ -100,9 +100,12 @@ def test_it_hashes_decimals_and_dates_the_way_they_are_stored(olimpia: Municipal
 
     with transaction.atomic():
         event = audit_record(
-            actor=None, municipality=olimpia, action="test.money", obj=olimpia,
+            actor=None,
+            municipality=olimpia,
+            action="test.money",
+            obj=olimpia,
             after={"fine": Decimal("384.20"), "due": date(2026, 3, 2)},
-        )  # fmt: skip
+        )
     stored = AuditEvent.objects.get(pk=event.pk)
     assert stored.after == {"fine": "384.20", "due": "2026-03-02"}
     assert verify()[1]

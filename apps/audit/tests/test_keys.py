@@ -77,10 +77,18 @@ def _legacy_event(seq: int, prev_hash: str) -> AuditEvent:
     from django.utils import timezone
 
     event = AuditEvent(
-        occurred_at=timezone.now(), chain=GLOBAL_CHAIN, seq=seq, actor_name="sistema", action="legacy.event",
-        object_type="tenancy.municipality", object_id="1", after={"n": seq}, prev_hash=prev_hash,
-        hash_scheme=HashScheme.LEGACY_SHA256, key_id="",
-    )  # fmt: skip
+        occurred_at=timezone.now(),
+        chain=GLOBAL_CHAIN,
+        seq=seq,
+        actor_name="sistema",
+        action="legacy.event",
+        object_type="tenancy.municipality",
+        object_id="1",
+        after={"n": seq},
+        prev_hash=prev_hash,
+        hash_scheme=HashScheme.LEGACY_SHA256,
+        key_id="",
+    )
     event.hash = legacy_event_hash(hashed_fields(event), prev_hash)
     event.save(force_insert=True)
     return event

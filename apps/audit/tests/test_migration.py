@@ -28,10 +28,19 @@ def _write_legacy_events(executor: MigrationExecutor) -> None:
     previous = ""
     for seq in (1, 2):
         fields = SimpleNamespace(
-            chain=GLOBAL_CHAIN, seq=seq, occurred_at=datetime(2026, 3, seq, 10, 0, tzinfo=UTC), municipality_id=None,
-            actor_id=None, actor_name="sistema", action="legacy.event", object_type="tenancy.municipality",
-            object_id="1", before=None, after={"n": seq}, request_id="",
-        )  # fmt: skip
+            chain=GLOBAL_CHAIN,
+            seq=seq,
+            occurred_at=datetime(2026, 3, seq, 10, 0, tzinfo=UTC),
+            municipality_id=None,
+            actor_id=None,
+            actor_name="sistema",
+            action="legacy.event",
+            object_type="tenancy.municipality",
+            object_id="1",
+            before=None,
+            after={"n": seq},
+            request_id="",
+        )
         digest = legacy_event_hash(hashed_fields(fields), previous)
         old_model.objects.create(**vars(fields), prev_hash=previous, hash=digest)
         previous = digest

@@ -76,18 +76,27 @@ def test_person_events_never_hold_the_cpf_or_birth_date_in_clear(olimpia: Munici
         assert secret not in stored
     update = events.get(action="registry.person.update")
     assert update.after == {
-        "cpf": "***.982.247-**", "name": "João da Silva", "email": "", "phone": "", "address": "", "city": "",
+        "cpf": "***.982.247-**",
+        "name": "João da Silva",
+        "email": "",
+        "phone": "",
+        "address": "",
+        "city": "",
         CHANGED_KEY: ["birth_date"],
-    }  # fmt: skip
+    }
 
 
 @pytest.mark.django_db
 def test_every_audit_record_caller_is_minimized(olimpia: Municipality) -> None:
     with transaction.atomic():
         event = audit_record(
-            actor=None, municipality=olimpia, action="test.any", obj=olimpia,
-            before={"holder_document": OTHER_CPF}, after={"holder_document": CPF},
-        )  # fmt: skip
+            actor=None,
+            municipality=olimpia,
+            action="test.any",
+            obj=olimpia,
+            before={"holder_document": OTHER_CPF},
+            after={"holder_document": CPF},
+        )
     assert (event.before, event.after) == (
         {"holder_document": "***.444.777-**"},
         {"holder_document": "***.982.247-**", CHANGED_KEY: ["holder_document"]},

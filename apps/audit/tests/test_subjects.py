@@ -35,9 +35,14 @@ CPF = "52998224725"
 @pytest.fixture
 def maria(olimpia: Municipality, analyst_olimpia: User) -> Person:
     person = person_create(
-        actor=analyst_olimpia, municipality=olimpia, cpf=CPF, name="Maria Souza", birth_date=dt.date(1980, 5, 17),
-        phone="17999990000", as_of=AS_OF,
-    )  # fmt: skip
+        actor=analyst_olimpia,
+        municipality=olimpia,
+        cpf=CPF,
+        name="Maria Souza",
+        birth_date=dt.date(1980, 5, 17),
+        phone="17999990000",
+        as_of=AS_OF,
+    )
     return person_update(actor=analyst_olimpia, person=person, phone="17988880000", as_of=AS_OF)
 
 
@@ -71,9 +76,12 @@ def test_only_the_auditor_reaches_the_dpo_screens(
 ) -> None:
     client: Client = request.getfixturevalue(persona)
     for url in (
-        reverse("audit:subject_search"), subject_url(maria), reverse("audit:subject_report", args=[maria.pk]),
-        reverse("audit:request_list"), reverse("audit:request_create"),
-    ):  # fmt: skip
+        reverse("audit:subject_search"),
+        subject_url(maria),
+        reverse("audit:subject_report", args=[maria.pk]),
+        reverse("audit:request_list"),
+        reverse("audit:request_create"),
+    ):
         assert client.get(url).status_code == 404, url
 
 
@@ -146,10 +154,16 @@ def test_the_deadline_is_15_calendar_days_from_the_request(olimpia: Municipality
 
 def new_request(olimpia: Municipality, auditor: User, received_on: dt.date) -> DataSubjectRequest:
     return data_subject_request_create(
-        actor=auditor, municipality=olimpia, requester_name="Maria Souza", requester_cpf="529.982.247-25",
-        contact="maria@example.org", kind="access", description="Quero saber quem acessou meus dados.",
-        received_on=received_on, as_of=received_on,
-    )  # fmt: skip
+        actor=auditor,
+        municipality=olimpia,
+        requester_name="Maria Souza",
+        requester_cpf="529.982.247-25",
+        contact="maria@example.org",
+        kind="access",
+        description="Quero saber quem acessou meus dados.",
+        received_on=received_on,
+        as_of=received_on,
+    )
 
 
 def test_registering_a_request_links_the_person_fixes_the_deadline_and_is_audited_minimized(
@@ -159,11 +173,15 @@ def test_registering_a_request_links_the_person_fixes_the_deadline_and_is_audite
     response = auditor_olimpia_client.post(
         reverse("audit:request_create"),
         {
-            "municipality": "3533908", "requester_name": "Maria Souza", "requester_cpf": "529.982.247-25",
-            "contact": "maria@example.org", "kind": "access", "description": "Quem acessou meus dados?",
+            "municipality": "3533908",
+            "requester_name": "Maria Souza",
+            "requester_cpf": "529.982.247-25",
+            "contact": "maria@example.org",
+            "kind": "access",
+            "description": "Quem acessou meus dados?",
             "received_on": today.isoformat(),
         },
-    )  # fmt: skip
+    )
     row = DataSubjectRequest.objects.get()
     assert response.status_code == 302 and row.person == maria
     assert row.due_on == today + dt.timedelta(days=15) and "art. 19, II" in row.deadline_explanation
@@ -179,10 +197,15 @@ def test_a_request_in_the_future_is_refused_naming_the_field(
     html = auditor_olimpia_client.post(
         reverse("audit:request_create"),
         {
-            "municipality": "3533908", "requester_name": "X", "requester_cpf": CPF, "contact": "x",
-            "kind": "access", "description": "x", "received_on": tomorrow.isoformat(),
+            "municipality": "3533908",
+            "requester_name": "X",
+            "requester_cpf": CPF,
+            "contact": "x",
+            "kind": "access",
+            "description": "x",
+            "received_on": tomorrow.isoformat(),
         },
-    ).content.decode()  # fmt: skip
+    ).content.decode()
     assert "Recebido em: a data" in html and "está no futuro" in html
     assert not DataSubjectRequest.objects.exists()
 
@@ -244,8 +267,9 @@ def test_the_home_card_counts_pending_and_late_requests(
     response = auditor_olimpia_client.get(reverse("municipality_home", args=["3533908"]))
     (card,) = [card for card in response.context["cards"] if card.key == "data_subject_requests"]
     assert [(item.label, item.value) for item in card.items] == [
-        ("Requerimentos de titulares pendentes", 2), ("Com prazo vencido (art. 19, II)", 1),
-    ]  # fmt: skip
+        ("Requerimentos de titulares pendentes", 2),
+        ("Com prazo vencido (art. 19, II)", 1),
+    ]
 
 
 def test_an_invalid_cpf_is_refused_on_its_field(
@@ -254,10 +278,15 @@ def test_an_invalid_cpf_is_refused_on_its_field(
     response = auditor_olimpia_client.post(
         reverse("audit:request_create"),
         {
-            "municipality": "3533908", "requester_name": "X", "requester_cpf": "529.982.247-26", "contact": "x",
-            "kind": "access", "description": "x", "received_on": dt.date.today().isoformat(),
+            "municipality": "3533908",
+            "requester_name": "X",
+            "requester_cpf": "529.982.247-26",
+            "contact": "x",
+            "kind": "access",
+            "description": "x",
+            "received_on": dt.date.today().isoformat(),
         },
-    )  # fmt: skip
+    )
     assert response.context["form"].errors["requester_cpf"] == [
         "CPF: número inválido (dígitos verificadores não conferem)."
     ]

@@ -20,8 +20,22 @@ class AppealSerializer(serializers.ModelSerializer[Appeal]):
 
     class Meta:
         model = Appeal
-        fields = ["id", "case", "case_number", "instance", "filed_on", "channel", "filed_by_portal", "appellant_name",
-                  "text", "counts_from", "deadline", "late", "judgment_deadline", "judgment"]  # fmt: skip
+        fields = [
+            "id",
+            "case",
+            "case_number",
+            "instance",
+            "filed_on",
+            "channel",
+            "filed_by_portal",
+            "appellant_name",
+            "text",
+            "counts_from",
+            "deadline",
+            "late",
+            "judgment_deadline",
+            "judgment",
+        ]
 
     def get_judgment(self, appeal: Appeal) -> dict[str, Any] | None:
         judgment = getattr(appeal, "judgment", None)
@@ -76,7 +90,30 @@ class SanctionSerializer(serializers.ModelSerializer[Sanction]):
 
     class Meta:
         model = Sanction
-        fields = ["id", "case", "case_number", "state", "condemned_on", "decided_final_on", "finality_reason",
-                  "outcome", "penalties", "penalty_text", "recidivism", "fine_quantity", "fine_unit", "fine_brl",
-                  "suspension_days", "suspension_start", "suspension_end", "inspection_required", "cassation",
-                  "ban_start", "ban_until", "effects", "effect_rows", "guide_number", "decision"]  # fmt: skip
+        fields = [
+            "id",
+            "case",
+            "case_number",
+            "state",
+            "condemned_on",
+            "decided_final_on",
+            "finality_reason",
+            "outcome",
+            "penalties",
+            "penalty_text",
+            "recidivism",
+            "fine_quantity",
+            "fine_unit",
+            "fine_brl",
+            "suspension_days",
+            "suspension_start",
+            "suspension_end",
+            "inspection_required",
+            "cassation",
+            "ban_start",
+            "ban_until",
+            "effects",
+            "effect_rows",
+            "guide_number",
+            "decision",
+        ]

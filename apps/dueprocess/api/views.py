@@ -65,9 +65,15 @@ class AppealViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet[Appea
         if case is None:
             raise NotFound("Auto não encontrado.")
         try:
-            appeal = services.appeal_file(case=case, instance=values["instance"], filed_on=values["filed_on"],
-                                          text=values["text"], actor=request.user, as_of=timezone.localdate(),
-                                          appellant_name=values["appellant_name"])  # fmt: skip
+            appeal = services.appeal_file(
+                case=case,
+                instance=values["instance"],
+                filed_on=values["filed_on"],
+                text=values["text"],
+                actor=request.user,
+                as_of=timezone.localdate(),
+                appellant_name=values["appellant_name"],
+            )
         except DjangoValidationError as exc:
             return _refusal(exc)
         return Response(AppealSerializer(appeal).data, status=status.HTTP_201_CREATED)
@@ -76,8 +82,9 @@ class AppealViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet[Appea
     @action(detail=True, methods=["post"])
     def judge(self, request: Request, pk: str | None = None) -> Response:
         appeal = self.get_object()
-        if not user_can(request.user, appeal.case.municipality_id, "dueprocess.appeal",
-                        JUDGING[Instance(appeal.instance)]):  # fmt: skip
+        if not user_can(
+            request.user, appeal.case.municipality_id, "dueprocess.appeal", JUDGING[Instance(appeal.instance)]
+        ):
             raise NotFound("Recurso não encontrado.")
         data = JudgeSerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -30,9 +30,14 @@ def _pix(request: pytest.FixtureRequest, _votuporanga_fleet_cap: None) -> None: 
     for name in ("olimpia", "votuporanga", "patrocinio"):
         if name in request.fixturenames:
             municipality: Municipality = request.getfixturevalue(name)
-            finance_settings_save(actor=None, municipality=municipality, guide_due_days=10,
-                                  pix_key="3f1c2b7a-0d4e-4c1a-9b8e-6a5d4c3b2a10",
-                                  receiver_name="PREFEITURA", receiver_city=name.upper()[:15])  # fmt: skip
+            finance_settings_save(
+                actor=None,
+                municipality=municipality,
+                guide_due_days=10,
+                pix_key="3f1c2b7a-0d4e-4c1a-9b8e-6a5d4c3b2a10",
+                receiver_name="PREFEITURA",
+                receiver_city=name.upper()[:15],
+            )
 
 
 @pytest.fixture

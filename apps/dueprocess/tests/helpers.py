@@ -25,14 +25,28 @@ def at(day: dt.date, hour: int = 8) -> dt.datetime:
 def open_case(
     municipality: Any, agent: Any, *, code: str, plate: str, on: dt.date, **extra: Any
 ) -> InfractionCase:
-    details = AutoDetails(infraction_code=code, plate=plate, occurred_at=at(on, 7), place="Av. Central, 10",
-                          description="Constatado pelo agente.", agent_registration="F-1", **extra)  # fmt: skip
+    details = AutoDetails(
+        infraction_code=code,
+        plate=plate,
+        occurred_at=at(on, 7),
+        place="Av. Central, 10",
+        description="Constatado pelo agente.",
+        agent_registration="F-1",
+        **extra,
+    )
     return case_open(municipality=municipality, actor=agent, details=details, recorded_at=at(on, 9))
 
 
 def notify(case: InfractionCase, agent: Any, on: dt.date, purpose: str = NoticePurpose.INFRACTION) -> Notice:
-    return notice_send(case=case, actor=agent, purpose=purpose, channel=NoticeChannel.IN_PERSON, sent_on=on,
-                       as_of=on, signature_name="Autuado Presente")  # fmt: skip
+    return notice_send(
+        case=case,
+        actor=agent,
+        purpose=purpose,
+        channel=NoticeChannel.IN_PERSON,
+        sent_on=on,
+        as_of=on,
+        signature_name="Autuado Presente",
+    )
 
 
 def final_without_appeal(

@@ -34,12 +34,23 @@ def appeal(olimpia: Any, agent_olimpia: Any, judge_olimpia: Any, olimpia_license
     today = timezone.localdate()
     day = today - dt.timedelta(days=6)
     case = open_case(olimpia, agent_olimpia, code="OLI-23-I", plate=olimpia_licensed[0].vehicle.plate, on=day)
-    evidence_add(case=case, actor=agent_olimpia, upload=evidence_pdf("foto.pdf"),
-                 caption="Foto da van sem vistoria", as_of=day)  # fmt: skip
+    evidence_add(
+        case=case,
+        actor=agent_olimpia,
+        upload=evidence_pdf("foto.pdf"),
+        caption="Foto da van sem vistoria",
+        as_of=day,
+    )
     notify(case, agent_olimpia, day)
-    return appeal_file(case=case, instance=Instance.FIRST, filed_on=today - dt.timedelta(days=2),
-                       text="O veículo estava em manutenção.", actor=judge_olimpia, as_of=today,
-                       attachments=[evidence_pdf("laudo.pdf")])  # fmt: skip
+    return appeal_file(
+        case=case,
+        instance=Instance.FIRST,
+        filed_on=today - dt.timedelta(days=2),
+        text="O veículo estava em manutenção.",
+        actor=judge_olimpia,
+        as_of=today,
+        attachments=[evidence_pdf("laudo.pdf")],
+    )
 
 
 def _page(judge: Any, appeal: Any) -> str:
@@ -104,8 +115,14 @@ def test_finality_is_offered_only_after_the_appeal_period_ran_out(
     assert "Prazo de recurso: até" in html and 'data-testid="finalize"' not in html
 
     # Condemned in the 1st instance, the decision not yet notified: the 2nd-instance period has not begun.
-    appeal_judge(appeal=appeal, verdict="upheld", reasoning="Mantido.", decided_on=today, actor=judge_olimpia,
-                 as_of=today)  # fmt: skip
+    appeal_judge(
+        appeal=appeal,
+        verdict="upheld",
+        reasoning="Mantido.",
+        decided_on=today,
+        actor=judge_olimpia,
+        as_of=today,
+    )
     html = _case_page(judge_olimpia, appeal.case)
     assert "O prazo de recurso ainda não começou" in html and 'data-testid="finalize"' not in html
 

@@ -349,8 +349,15 @@ def test_clandestine_transport_fines_and_bans_the_offender_found_in_the_registry
     olimpia: Any, agent_olimpia: Any, judge_olimpia: Any, olimpia_licensed: Any
 ) -> None:
     person = olimpia_licensed[0].person
-    case = open_case(olimpia, agent_olimpia, code="OLI-27", plate="XYZ1A23", on=D(2026, 3, 12),
-                     offender_name=person.name, offender_document=person.cpf)  # fmt: skip
+    case = open_case(
+        olimpia,
+        agent_olimpia,
+        code="OLI-27",
+        plate="XYZ1A23",
+        on=D(2026, 3, 12),
+        offender_name=person.name,
+        offender_document=person.cpf,
+    )
     assert case.clandestine and case.operator is None
     sanction = final_without_appeal(case, agent_olimpia, judge_olimpia, D(2026, 3, 13), D(2026, 3, 24))
     assert sanction.fine_quantity == Decimal(75) and sanction.ban_start == D(2026, 3, 24)

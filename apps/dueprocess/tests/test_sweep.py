@@ -41,9 +41,15 @@ def test_a_suspension_needing_inspection_lasts_until_the_vehicle_passes_one(
     permit.refresh_from_db()
     assert permit.state == PermitState.SUSPENDED and permit.suspended_until == day_after
     Inspection.objects.create(  # the vehicle passes the inspection the penalty required
-        municipality=olimpia, regime_id="olimpia_sp_escolar", vehicle=permit.vehicle, kind="periodic",
-        checklist_kind="periodic", scheduled_for=D(2026, 5, 24), performed_on=D(2026, 5, 24), result="passed",
-    )  # fmt: skip
+        municipality=olimpia,
+        regime_id="olimpia_sp_escolar",
+        vehicle=permit.vehicle,
+        kind="periodic",
+        checklist_kind="periodic",
+        scheduled_for=D(2026, 5, 24),
+        performed_on=D(2026, 5, 24),
+        result="passed",
+    )
     assert hold_suspensions_awaiting_inspection(D(2026, 5, 25)) == 0
     lift_suspensions(D(2026, 5, 25))
     permit.refresh_from_db()

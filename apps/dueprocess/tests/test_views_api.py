@@ -142,8 +142,9 @@ def test_finance_exports_unpaid_final_fines_and_others_cannot(
     )
 
 
-def test_home_cards_and_menu_for_judge_and_finance(filed: Any, olimpia: Any, judge_olimpia: Any,
-                                                   finance_olimpia: Any) -> None:  # fmt: skip
+def test_home_cards_and_menu_for_judge_and_finance(
+    filed: Any, olimpia: Any, judge_olimpia: Any, finance_olimpia: Any
+) -> None:
     home = reverse("municipality_home", args=[olimpia.ibge_code])
     judge_home = client_for(judge_olimpia).get(home).content.decode()
     assert "Recursos em 1ª instância" in judge_home and "Abrir a fila" in judge_home
@@ -152,21 +153,35 @@ def test_home_cards_and_menu_for_judge_and_finance(filed: Any, olimpia: Any, jud
     assert "Multas vencidas (dívida ativa)" in finance_home and "Recursos em 1ª instância" not in finance_home
 
 
-def test_the_case_timeline_shows_the_due_process_deadlines(olimpia: Any, agent_olimpia: Any, judge_olimpia: Any,
-                                                           olimpia_licensed: Any) -> None:  # fmt: skip
+def test_the_case_timeline_shows_the_due_process_deadlines(
+    olimpia: Any, agent_olimpia: Any, judge_olimpia: Any, olimpia_licensed: Any
+) -> None:
     from apps.dueprocess.services import appeal_judge
     from apps.enforcement.timeline import case_timeline
 
-    case = open_case(olimpia, agent_olimpia, code="OLI-23-I", plate=olimpia_licensed[0].vehicle.plate,
-                     on=D(2026, 3, 12))  # fmt: skip
+    case = open_case(
+        olimpia, agent_olimpia, code="OLI-23-I", plate=olimpia_licensed[0].vehicle.plate, on=D(2026, 3, 12)
+    )
     notify(case, agent_olimpia, D(2026, 3, 13))
-    appeal = appeal_file(case=case, instance=Instance.FIRST, filed_on=D(2026, 3, 16), text="Defesa.",
-                         actor=judge_olimpia, as_of=D(2026, 3, 16))  # fmt: skip
+    appeal = appeal_file(
+        case=case,
+        instance=Instance.FIRST,
+        filed_on=D(2026, 3, 16),
+        text="Defesa.",
+        actor=judge_olimpia,
+        as_of=D(2026, 3, 16),
+    )
     marks = {m.label: m for m in case_timeline(case, D(2026, 4, 20))}
     judging = marks["Prazo de julgamento: Recurso em 1ª instância"]
     assert (judging.on, judging.status) == (D(2026, 4, 15), "overdue")
-    appeal_judge(appeal=appeal, verdict="upheld", reasoning="Mantido.", decided_on=D(2026, 4, 20),
-                 actor=judge_olimpia, as_of=D(2026, 4, 20))  # fmt: skip
+    appeal_judge(
+        appeal=appeal,
+        verdict="upheld",
+        reasoning="Mantido.",
+        decided_on=D(2026, 4, 20),
+        actor=judge_olimpia,
+        as_of=D(2026, 4, 20),
+    )
     notify(case, agent_olimpia, D(2026, 4, 22), NoticePurpose.FIRST_DECISION)
     case.refresh_from_db()
     marks = {m.label: m for m in case_timeline(case, D(2026, 4, 23))}
@@ -176,14 +191,21 @@ def test_the_case_timeline_shows_the_due_process_deadlines(olimpia: Any, agent_o
 
 
 def test_paper_filing_keeps_checked_attachments_and_refuses_the_wrong_type(
-    olimpia: Any, agent_olimpia: Any, olimpia_licensed: Any, analyst_olimpia_client: Any, outsider_client: Any,
-    settings: Any, tmp_path: Any, django_capture_on_commit_callbacks: Any,
-) -> None:  # fmt: skip
+    olimpia: Any,
+    agent_olimpia: Any,
+    olimpia_licensed: Any,
+    analyst_olimpia_client: Any,
+    outsider_client: Any,
+    settings: Any,
+    tmp_path: Any,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     settings.MEDIA_ROOT = tmp_path / "media"
-    case = open_case(olimpia, agent_olimpia, code="OLI-23-I", plate=olimpia_licensed[0].vehicle.plate,
-                     on=D(2026, 3, 12))  # fmt: skip
+    case = open_case(
+        olimpia, agent_olimpia, code="OLI-23-I", plate=olimpia_licensed[0].vehicle.plate, on=D(2026, 3, 12)
+    )
     notify(case, agent_olimpia, D(2026, 3, 13))
     url = reverse("dueprocess:appeal_new", args=[olimpia.ibge_code, case.pk])
     data = {"instance": "first", "filed_on": "2026-03-16", "text": "Defesa com documentos."}

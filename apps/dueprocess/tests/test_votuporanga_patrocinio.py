@@ -62,10 +62,14 @@ def test_the_suspension_dates_are_the_engines_under_the_municipalitys_reading(
     votuporanga: Any, agent_votuporanga_: Any, judge_votuporanga: Any, votuporanga_licensed: Any
 ) -> None:
     interpretation_choose(
-        actor=None, municipality=votuporanga, regime_id="votuporanga_sp_escolar",
-        interpretation_id="INT-VOT-SUSPENSION-START", option="day_after_final_decision",
-        decided_by_act="Decreto 2/2026", decided_on=D(2026, 1, 2),
-    )  # fmt: skip
+        actor=None,
+        municipality=votuporanga,
+        regime_id="votuporanga_sp_escolar",
+        interpretation_id="INT-VOT-SUSPENSION-START",
+        option="day_after_final_decision",
+        decided_by_act="Decreto 2/2026",
+        decided_on=D(2026, 1, 2),
+    )
     args = (votuporanga, agent_votuporanga_, judge_votuporanga, votuporanga_licensed[0].vehicle.plate)
     _step(*args, D(2026, 3, 12))
     _step(*args, D(2026, 5, 4))

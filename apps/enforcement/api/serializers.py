@@ -14,8 +14,20 @@ from apps.enforcement.models import CaseEvent, InfractionCase, Notice
 class NoticeSerializer(serializers.ModelSerializer[Notice]):
     class Meta:
         model = Notice
-        fields = ["id", "case", "purpose", "channel", "recipient_name", "sent_on", "received_on", "refused",
-                  "signature_name", "returned_reason", "edital", "ciencia_on"]  # fmt: skip
+        fields = [
+            "id",
+            "case",
+            "purpose",
+            "channel",
+            "recipient_name",
+            "sent_on",
+            "received_on",
+            "refused",
+            "signature_name",
+            "returned_reason",
+            "edital",
+            "ciencia_on",
+        ]
 
 
 class CaseEventSerializer(serializers.ModelSerializer[CaseEvent]):
@@ -29,10 +41,31 @@ class CaseSerializer(serializers.ModelSerializer[InfractionCase]):
 
     class Meta:
         model = InfractionCase
-        fields = ["id", "municipality", "regime_id", "number", "state", "infraction_code", "infraction_title",
-                  "infraction_cite", "occurred_at", "drawn_on", "place", "plate", "vehicle", "permit", "operator",
-                  "driver", "driver_name", "clandestine", "agent_name_at_time", "agent_registration",
-                  "already_punished_as_traffic_only", "notice_limit", "warnings"]  # fmt: skip
+        fields = [
+            "id",
+            "municipality",
+            "regime_id",
+            "number",
+            "state",
+            "infraction_code",
+            "infraction_title",
+            "infraction_cite",
+            "occurred_at",
+            "drawn_on",
+            "place",
+            "plate",
+            "vehicle",
+            "permit",
+            "operator",
+            "driver",
+            "driver_name",
+            "clandestine",
+            "agent_name_at_time",
+            "agent_registration",
+            "already_punished_as_traffic_only",
+            "notice_limit",
+            "warnings",
+        ]
 
 
 class CaseDetailSerializer(CaseSerializer):
@@ -43,8 +76,14 @@ class CaseDetailSerializer(CaseSerializer):
     notice_limit_decision = serializers.JSONField(read_only=True)
 
     class Meta(CaseSerializer.Meta):
-        fields = [*CaseSerializer.Meta.fields, "description", "circumstances", "notices", "events",
-                  "notice_limit_decision"]  # fmt: skip
+        fields = [
+            *CaseSerializer.Meta.fields,
+            "description",
+            "circumstances",
+            "notices",
+            "events",
+            "notice_limit_decision",
+        ]
 
 
 class CaseCreateSerializer(serializers.Serializer[Any]):

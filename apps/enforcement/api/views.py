@@ -68,8 +68,11 @@ class CaseViewSet(viewsets.ReadOnlyModelViewSet[InfractionCase]):
         data = CaseCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
-        municipality = Municipality.objects.for_user(request.user, "view").filter(
-            ibge_code=values.pop("municipality")).first()  # fmt: skip
+        municipality = (
+            Municipality.objects.for_user(request.user, "view")
+            .filter(ibge_code=values.pop("municipality"))
+            .first()
+        )
         if municipality is None:
             raise NotFound("Município não encontrado.")
         regime_id = values.pop("regime_id", "") or None
@@ -78,13 +81,18 @@ class CaseViewSet(viewsets.ReadOnlyModelViewSet[InfractionCase]):
             Driver.objects.filter(municipality=municipality, pk=driver_id).first() if driver_id else None
         )
         if driver_id and values["driver"] is None:  # another town's driver, or none: refuse, never drop it
-            return Response({"driver": [DRIVER_UNKNOWN.format(municipality=municipality)]},
-                            status=status.HTTP_400_BAD_REQUEST)  # fmt: skip
+            return Response(
+                {"driver": [DRIVER_UNKNOWN.format(municipality=municipality)]},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
         try:
             case = services.case_open(
-                municipality=municipality, actor=request.user, details=services.AutoDetails(**values),
-                recorded_at=timezone.now(), regime_id=regime_id,
-            )  # fmt: skip
+                municipality=municipality,
+                actor=request.user,
+                details=services.AutoDetails(**values),
+                recorded_at=timezone.now(),
+                regime_id=regime_id,
+            )
         except DjangoValidationError as exc:
             return _refusal(exc)
         return Response(CaseDetailSerializer(case).data, status=status.HTTP_201_CREATED)
@@ -98,8 +106,9 @@ class CaseViewSet(viewsets.ReadOnlyModelViewSet[InfractionCase]):
         data = NoticeCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            notice = notices.notice_send(case=case, actor=request.user, as_of=timezone.localdate(),
-                                         **data.validated_data)  # fmt: skip
+            notice = notices.notice_send(
+                case=case, actor=request.user, as_of=timezone.localdate(), **data.validated_data
+            )
         except DjangoValidationError as exc:
             return _refusal(exc)
         return Response(NoticeSerializer(notice).data, status=status.HTTP_201_CREATED)
@@ -130,8 +139,9 @@ class NoticeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         data = ReceiptSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            notice = notices.notice_record_receipt(notice=notice, actor=request.user, as_of=timezone.localdate(),
-                                                   **data.validated_data)  # fmt: skip
+            notice = notices.notice_record_receipt(
+                notice=notice, actor=request.user, as_of=timezone.localdate(), **data.validated_data
+            )
         except DjangoValidationError as exc:
             return _refusal(exc)
         return Response(NoticeSerializer(notice).data)

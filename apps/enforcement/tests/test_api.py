@@ -25,8 +25,14 @@ def api(user: User) -> APIClient:
 
 
 def auto(municipality: Municipality, **changes: Any) -> dict[str, Any]:
-    data = {"municipality": municipality.ibge_code, "infraction_code": "OLI-22-IV", "plate": "ABC1D23",
-            "occurred_at": "2026-03-12T07:15:00-03:00", "place": "Praça", "description": "Sujo"}  # fmt: skip
+    data = {
+        "municipality": municipality.ibge_code,
+        "infraction_code": "OLI-22-IV",
+        "plate": "ABC1D23",
+        "occurred_at": "2026-03-12T07:15:00-03:00",
+        "place": "Praça",
+        "description": "Sujo",
+    }
     data.update(changes)
     return data
 
@@ -39,11 +45,17 @@ def test_an_agent_creates_an_auto_and_notifies_through_the_api(
     assert response.status_code == 201, response.data
     pk = response.data["id"]
     assert response.data["number"].startswith("AI-0001/")
-    sent = client.post(f"{CASES}{pk}/notices/", {"purpose": "infraction", "channel": "ar",
-                       "sent_on": dt.date.today().isoformat()}, format="json")  # fmt: skip
+    sent = client.post(
+        f"{CASES}{pk}/notices/",
+        {"purpose": "infraction", "channel": "ar", "sent_on": dt.date.today().isoformat()},
+        format="json",
+    )
     assert sent.status_code == 201, sent.data
-    receipt = client.post(f"/api/v1/enforcement/notices/{sent.data['id']}/receipt/",
-                          {"received_on": dt.date.today().isoformat()}, format="json")  # fmt: skip
+    receipt = client.post(
+        f"/api/v1/enforcement/notices/{sent.data['id']}/receipt/",
+        {"received_on": dt.date.today().isoformat()},
+        format="json",
+    )
     assert receipt.status_code == 200 and receipt.data["ciencia_on"] == dt.date.today().isoformat()
     detail = client.get(f"{CASES}{pk}/").data
     assert detail["state"] == "notified" and len(detail["events"]) >= 3

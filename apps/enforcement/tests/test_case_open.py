@@ -24,16 +24,21 @@ from .conftest import OCCURRED_AT, RECORDED_AT, jpeg
 pytestmark = pytest.mark.django_db
 
 FULL = AutoDetails(
-    infraction_code="OLI-22-IV", plate="", occurred_at=OCCURRED_AT, place="Rua XV de Novembro, 100",
-    description="Veículo com bancos sujos e lixo no assoalho.", agent_registration="F-123",
-)  # fmt: skip
+    infraction_code="OLI-22-IV",
+    plate="",
+    occurred_at=OCCURRED_AT,
+    place="Rua XV de Novembro, 100",
+    description="Veículo com bancos sujos e lixo no assoalho.",
+    agent_registration="F-123",
+)
 
 
 def open_auto(municipality: Any, agent: Any, **changes: Any) -> InfractionCase:
     evidence = changes.pop("evidence", [EvidenceUpload(jpeg(), "Bancos sujos")])
     details = dataclasses.replace(FULL, **changes)
-    return case_open(municipality=municipality, actor=agent, details=details, recorded_at=RECORDED_AT,
-                     evidence=evidence)  # fmt: skip
+    return case_open(
+        municipality=municipality, actor=agent, details=details, recorded_at=RECORDED_AT, evidence=evidence
+    )
 
 
 def test_it_finds_vehicle_permit_operator_and_numbers_the_auto(
@@ -47,8 +52,11 @@ def test_it_finds_vehicle_permit_operator_and_numbers_the_auto(
         case = open_auto(olimpia, agent_olimpia, plate=licensed.vehicle.plate.lower(), driver=licensed.driver)
     assert case.number == "AI-0001/2026"
     assert (case.vehicle, case.permit, case.operator, case.driver) == (
-        licensed.vehicle, permit, licensed.operator, licensed.driver,
-    )  # fmt: skip
+        licensed.vehicle,
+        permit,
+        licensed.operator,
+        licensed.driver,
+    )
     assert not case.clandestine and case.state == CaseState.DRAFTED
     assert case.warnings == [] and case.auto_omissions == []
     assert case.agent_name_at_time == "Otávio Agente"
@@ -63,12 +71,17 @@ def test_an_unknown_plate_is_clandestine_transport(olimpia: Municipality, agent_
 
 
 def test_omissions_warn_citing_art_30_and_never_block(olimpia: Municipality, agent_olimpia: User) -> None:
-    case = open_auto(olimpia, agent_olimpia, plate="XYZ1A23", place="", description="", agent_registration="",
-                     evidence=[])  # fmt: skip
+    case = open_auto(
+        olimpia, agent_olimpia, plate="XYZ1A23", place="", description="", agent_registration="", evidence=[]
+    )
     assert case.pk is not None
     assert case.auto_omissions == [
-        "place_date_time", "driver_vehicle", "officer", "description", "supporting_documents",
-    ]  # fmt: skip
+        "place_date_time",
+        "driver_vehicle",
+        "officer",
+        "description",
+        "supporting_documents",
+    ]
     assert "art. 30, I" in case.warnings[0]["message"]
     assert "parágrafo único" in case.warnings[0]["message"]
 

@@ -22,8 +22,15 @@ AS_OF = dt.date(2026, 4, 30)
 
 
 def send(case: Any, agent: Any, channel: str, sent_on: dt.date = dt.date(2026, 3, 13), **kw: Any) -> Notice:
-    return notice_send(case=case, actor=agent, purpose=NoticePurpose.INFRACTION, channel=channel, sent_on=sent_on,
-                       as_of=AS_OF, **kw)  # fmt: skip
+    return notice_send(
+        case=case,
+        actor=agent,
+        purpose=NoticePurpose.INFRACTION,
+        channel=channel,
+        sent_on=sent_on,
+        as_of=AS_OF,
+        **kw,
+    )
 
 
 def test_in_person_with_signature_gives_ciencia_and_notifies_the_case(
@@ -52,8 +59,13 @@ def test_a_returned_ar_letter_still_counts_in_olimpia(olimpia: Municipality, age
     case = open_auto(olimpia, agent_olimpia, plate="ABC1D23")
     notice = send(case, agent_olimpia, NoticeChannel.AR)
     assert notice.ciencia_on is None
-    notice = notice_record_receipt(notice=notice, actor=agent_olimpia, as_of=AS_OF,
-                                   received_on=dt.date(2026, 3, 20), returned_reason="address_change")  # fmt: skip
+    notice = notice_record_receipt(
+        notice=notice,
+        actor=agent_olimpia,
+        as_of=AS_OF,
+        received_on=dt.date(2026, 3, 20),
+        returned_reason="address_change",
+    )
     assert notice.ciencia_on is not None
     case.refresh_from_db()
     assert case.state == CaseState.NOTIFIED
@@ -64,8 +76,13 @@ def test_a_returned_letter_gives_no_ciencia_in_votuporanga(
 ) -> None:
     case = open_auto(votuporanga, agent_votuporanga, plate="ABC1D23", infraction_code="VOT-9-I")
     notice = send(case, agent_votuporanga, NoticeChannel.AR)
-    notice = notice_record_receipt(notice=notice, actor=agent_votuporanga, as_of=AS_OF,
-                                   received_on=dt.date(2026, 3, 20), returned_reason="refusal")  # fmt: skip
+    notice = notice_record_receipt(
+        notice=notice,
+        actor=agent_votuporanga,
+        as_of=AS_OF,
+        received_on=dt.date(2026, 3, 20),
+        returned_reason="refusal",
+    )
     assert notice.ciencia_on is None
     assert "art. 17" in case.events.get(kind=EventKind.NOTICE_RETURNED).note
     assert unreached_cases(votuporanga, NoticePurpose.INFRACTION) == [case]
@@ -88,12 +105,23 @@ def test_an_olimpia_edital_gives_ciencia_five_calendar_days_after_publication(
 ) -> None:
     case = open_auto(olimpia, agent_olimpia, plate="ABC1D23")
     notice = send(case, agent_olimpia, NoticeChannel.AR)
-    notice_record_receipt(notice=notice, actor=agent_olimpia, as_of=AS_OF, received_on=dt.date(2026, 3, 20),
-                          returned_reason="other")  # fmt: skip
+    notice_record_receipt(
+        notice=notice,
+        actor=agent_olimpia,
+        as_of=AS_OF,
+        received_on=dt.date(2026, 3, 20),
+        returned_reason="other",
+    )
     assert unreached_cases(olimpia, NoticePurpose.INFRACTION) == [case]
-    edital = edital_publish(municipality=olimpia, actor=agent_olimpia, purpose=NoticePurpose.INFRACTION,
-                            cases=[case], published_on=dt.date(2026, 3, 25),
-                            publication_ref="Diário Oficial do Município, ed. 321, p. 4", as_of=AS_OF)  # fmt: skip
+    edital = edital_publish(
+        municipality=olimpia,
+        actor=agent_olimpia,
+        purpose=NoticePurpose.INFRACTION,
+        cases=[case],
+        published_on=dt.date(2026, 3, 25),
+        publication_ref="Diário Oficial do Município, ed. 321, p. 4",
+        as_of=AS_OF,
+    )
     assert case.number in edital.text
     edital_notice = edital.notices.get()
     assert edital_notice.ciencia_on == dt.date(2026, 3, 30)
@@ -117,14 +145,25 @@ def test_a_returned_letter_gives_no_ciencia_in_patrocinio_and_the_edital_does(
 ) -> None:
     case = open_auto(patrocinio, agent_patrocinio, plate="ABC1D23", infraction_code="PAT-5")
     notice = send(case, agent_patrocinio, NoticeChannel.AR)
-    notice = notice_record_receipt(notice=notice, actor=agent_patrocinio, as_of=AS_OF,
-                                   received_on=dt.date(2026, 3, 20), returned_reason="address_change")  # fmt: skip
+    notice = notice_record_receipt(
+        notice=notice,
+        actor=agent_patrocinio,
+        as_of=AS_OF,
+        received_on=dt.date(2026, 3, 20),
+        returned_reason="address_change",
+    )
     assert notice.ciencia_on is None
     assert "art. 19, § 1º" in case.events.get(kind=EventKind.NOTICE_RETURNED).note
     # Published on Friday 2026-03-27: ciência on the next business day (INT-PAT-EDITAL-CIENCIA default).
-    edital = edital_publish(municipality=patrocinio, actor=agent_patrocinio, purpose=NoticePurpose.INFRACTION,
-                            cases=[case], published_on=dt.date(2026, 3, 27), publication_ref="DOM 55",
-                            as_of=AS_OF)  # fmt: skip
+    edital = edital_publish(
+        municipality=patrocinio,
+        actor=agent_patrocinio,
+        purpose=NoticePurpose.INFRACTION,
+        cases=[case],
+        published_on=dt.date(2026, 3, 27),
+        publication_ref="DOM 55",
+        as_of=AS_OF,
+    )
     assert edital.notices.get().ciencia_on == dt.date(2026, 3, 30)
 
 
@@ -132,6 +171,13 @@ def test_a_case_already_reached_cannot_go_to_an_edital(olimpia: Municipality, ag
     case = open_auto(olimpia, agent_olimpia, plate="ABC1D23")
     send(case, agent_olimpia, NoticeChannel.IN_PERSON, signature_name="José")
     with pytest.raises(ValidationError) as raised:
-        edital_publish(municipality=olimpia, actor=agent_olimpia, purpose=NoticePurpose.INFRACTION, cases=[case],
-                       published_on=dt.date(2026, 3, 25), publication_ref="DOM 1", as_of=AS_OF)  # fmt: skip
+        edital_publish(
+            municipality=olimpia,
+            actor=agent_olimpia,
+            purpose=NoticePurpose.INFRACTION,
+            cases=[case],
+            published_on=dt.date(2026, 3, 25),
+            publication_ref="DOM 1",
+            as_of=AS_OF,
+        )
     assert case.number in raised.value.message_dict["cases"][0]

@@ -37,8 +37,15 @@ def pdf_text(content: bytes, tmp_path: Path) -> str:
 
 
 def in_person(case: InfractionCase, agent: User, on: dt.date) -> None:
-    notice_send(case=case, actor=agent, purpose=NoticePurpose.INFRACTION, channel=NoticeChannel.IN_PERSON,
-                sent_on=on, as_of=on, signature_name="João da Silva")  # fmt: skip
+    notice_send(
+        case=case,
+        actor=agent,
+        purpose=NoticePurpose.INFRACTION,
+        channel=NoticeChannel.IN_PERSON,
+        sent_on=on,
+        as_of=on,
+        signature_name="João da Silva",
+    )
 
 
 def test_the_printed_auto_lists_every_art_30_item_and_the_appeal_deadline(
@@ -51,12 +58,28 @@ def test_the_printed_auto_lists_every_art_30_item_and_the_appeal_deadline(
     appeal = _appeal_text(case, dt.date(2026, 3, 13))
     content = pdf.auto_pdf(case, "advertência", appeal, [])
     text = " ".join(pdf_text(content, tmp_path).split())
-    for expected in ("AUTO DE INFRAÇÃO", case.number, "I — Local, data e hora", "Rua XV de Novembro, 100",
-                     "12/03/2026 às 07:15", "II — Condutor e veículo", licensed.vehicle.plate, permit.number,
-                     "III — Servidor responsável", "Otávio Agente", "F-123", "IV — Descrição",
-                     "V — Dispositivo infringido", "Lei 5.171/2025 (Olímpia), art. 22, IV", "VI — Documentos",
-                     "Bancos sujos", "VII — Penalidade", "advertência", "VIII — Prazo para recurso",
-                     "23/03/2026"):  # fmt: skip
+    for expected in (
+        "AUTO DE INFRAÇÃO",
+        case.number,
+        "I — Local, data e hora",
+        "Rua XV de Novembro, 100",
+        "12/03/2026 às 07:15",
+        "II — Condutor e veículo",
+        licensed.vehicle.plate,
+        permit.number,
+        "III — Servidor responsável",
+        "Otávio Agente",
+        "F-123",
+        "IV — Descrição",
+        "V — Dispositivo infringido",
+        "Lei 5.171/2025 (Olímpia), art. 22, IV",
+        "VI — Documentos",
+        "Bancos sujos",
+        "VII — Penalidade",
+        "advertência",
+        "VIII — Prazo para recurso",
+        "23/03/2026",
+    ):
         assert expected in text, expected
 
 

@@ -36,8 +36,14 @@ def client_for(user: Any) -> Client:
 
 def form_data(**changes: Any) -> dict[str, Any]:
     recent = timezone.localtime() - dt.timedelta(hours=1)
-    data = {"plate": "XYZ1A23", "infraction_code": "OLI-22-IV", "occurred_at": recent.strftime("%Y-%m-%dT%H:%M"),
-            "place": "Av. Brasil, 10", "description": "Veículo sujo", "agent_registration": "F-9"}  # fmt: skip
+    data = {
+        "plate": "XYZ1A23",
+        "infraction_code": "OLI-22-IV",
+        "occurred_at": recent.strftime("%Y-%m-%dT%H:%M"),
+        "place": "Av. Brasil, 10",
+        "description": "Veículo sujo",
+        "agent_registration": "F-9",
+    }
     data.update(changes)
     return data
 
@@ -114,8 +120,14 @@ def test_outsiders_and_other_municipalities_get_404(
     case = open_auto(olimpia, agent_olimpia, plate="ABC1D23")
     for user in (agent_votuporanga, outsider):
         client = client_for(user)
-        for name, args in (("case_detail", [case.pk]), ("case_pdf", [case.pk]), ("case_new", []),
-                           ("my_cases", []), ("case_list", []), ("edital_list", [])):  # fmt: skip
+        for name, args in (
+            ("case_detail", [case.pk]),
+            ("case_pdf", [case.pk]),
+            ("case_new", []),
+            ("my_cases", []),
+            ("case_list", []),
+            ("edital_list", []),
+        ):
             assert client.get(url(name, olimpia, *args)).status_code == 404
 
 
@@ -145,15 +157,30 @@ def test_a_notice_is_sent_from_the_case_page_and_its_pdf_downloads(
 
 def test_the_edital_screen_lists_offenders_not_reached(olimpia: Municipality, agent_olimpia: User) -> None:
     case = open_auto(olimpia, agent_olimpia, plate="ABC1D23")
-    notice = notice_send(case=case, actor=agent_olimpia, purpose=NoticePurpose.INFRACTION, channel=NoticeChannel.AR,
-                         sent_on=case.drawn_on, as_of=timezone.localdate())  # fmt: skip
+    notice = notice_send(
+        case=case,
+        actor=agent_olimpia,
+        purpose=NoticePurpose.INFRACTION,
+        channel=NoticeChannel.AR,
+        sent_on=case.drawn_on,
+        as_of=timezone.localdate(),
+    )
     client = client_for(agent_olimpia)
-    client.post(url("notice_receipt", olimpia, notice.pk),
-                {"received_on": case.drawn_on.isoformat(), "returned_reason": "other"})  # fmt: skip
+    client.post(
+        url("notice_receipt", olimpia, notice.pk),
+        {"received_on": case.drawn_on.isoformat(), "returned_reason": "other"},
+    )
     body = client.get(url("edital_new", olimpia)).content.decode()
     assert case.number in body
-    response = client.post(url("edital_new", olimpia), {"purpose": "infraction", "cases": [str(case.pk)],
-                           "published_on": timezone.localdate().isoformat(), "publication_ref": "DOM 12"})  # fmt: skip
+    response = client.post(
+        url("edital_new", olimpia),
+        {
+            "purpose": "infraction",
+            "cases": [str(case.pk)],
+            "published_on": timezone.localdate().isoformat(),
+            "publication_ref": "DOM 12",
+        },
+    )
     assert response.status_code == 302
     assert case.notices.filter(channel="edital", ciencia_on__isnull=False).exists()
 
@@ -180,8 +207,15 @@ def test_the_list_flags_a_patrocinio_auto_whose_notice_limit_passed(
     patrocinio: Municipality, agent_patrocinio: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     case = open_auto(patrocinio, agent_patrocinio, plate="ABC1D23", infraction_code="PAT-5")
-    notice_send(case=case, actor=agent_patrocinio, purpose=NoticePurpose.INFRACTION, channel=NoticeChannel.IN_PERSON,
-                sent_on=dt.date(2026, 3, 12), as_of=dt.date(2026, 3, 12), signature_name="Paula")  # fmt: skip
+    notice_send(
+        case=case,
+        actor=agent_patrocinio,
+        purpose=NoticePurpose.INFRACTION,
+        channel=NoticeChannel.IN_PERSON,
+        sent_on=dt.date(2026, 3, 12),
+        as_of=dt.date(2026, 3, 12),
+        signature_name="Paula",
+    )
     client = client_for(agent_patrocinio)
     monkeypatch.setattr("apps.enforcement.views._today", lambda: dt.date(2026, 6, 10))
     assert 'data-testid="notice-limit-passed"' not in client.get(url("my_cases", patrocinio)).content.decode()
@@ -196,8 +230,15 @@ def test_the_authority_filters_autos_by_state(
 ) -> None:
     drafted = open_auto(olimpia, agent_olimpia, plate="ABC1D23")
     notified = open_auto(olimpia, agent_olimpia, plate="ABC1D24")
-    notice_send(case=notified, actor=agent_olimpia, purpose=NoticePurpose.INFRACTION, channel=NoticeChannel.IN_PERSON,
-                sent_on=notified.drawn_on, as_of=notified.drawn_on, refused=True)  # fmt: skip
+    notice_send(
+        case=notified,
+        actor=agent_olimpia,
+        purpose=NoticePurpose.INFRACTION,
+        channel=NoticeChannel.IN_PERSON,
+        sent_on=notified.drawn_on,
+        as_of=notified.drawn_on,
+        refused=True,
+    )
     body = client_for(judge_olimpia).get(url("case_list", olimpia), {"situacao": "notified"}).content.decode()
     assert notified.number in body and drafted.number not in body
 

@@ -20,10 +20,27 @@ class PaymentGuideSerializer(serializers.ModelSerializer[PaymentGuide]):
     class Meta:
         model = PaymentGuide
         fields = [
-            "id", "municipality", "regime_id", "number", "payer_name", "description", "fee_kind", "origin_type",
-            "origin_id", "quantity", "unit", "legal_basis", "amount_brl", "unit_value_used", "valuation_date",
-            "issued_on", "due_on", "status", "pix_payload", "payment",
-        ]  # fmt: skip
+            "id",
+            "municipality",
+            "regime_id",
+            "number",
+            "payer_name",
+            "description",
+            "fee_kind",
+            "origin_type",
+            "origin_id",
+            "quantity",
+            "unit",
+            "legal_basis",
+            "amount_brl",
+            "unit_value_used",
+            "valuation_date",
+            "issued_on",
+            "due_on",
+            "status",
+            "pix_payload",
+            "payment",
+        ]
         read_only_fields = fields
 
 

@@ -21,14 +21,27 @@ def test_the_demo_seeds_pix_receivers_and_patrocinios_inspection_fee_once() -> N
     assert FinanceSettings.objects.count() == 4
     fee = FeeSchedule.objects.get()
     assert (fee.municipality.ibge_code, fee.fee_kind, fee.quantity, fee.unit, fee.cite) == (
-        "3148103", FeeKind.INSPECTION, Decimal("0.25"), "ufm", "art8")  # fmt: skip
+        "3148103",
+        FeeKind.INSPECTION,
+        Decimal("0.25"),
+        "ufm",
+        "art8",
+    )
 
 
 def test_the_demo_leaves_patrocinios_ufm_unknown_so_the_fee_guide_says_so() -> None:
     seed_demo()
     patrocinio = Municipality.objects.get(ibge_code="3148103")
     with pytest.raises(ValidationError, match="não está configurado"):
-        fee_guide_issue(actor=None, municipality=patrocinio, fee_kind=FeeKind.INSPECTION, payer_name="Ana",
-                        payer_document="52998224725", origin_type=OriginType.APPLICATION, origin_id=1,
-                        fact_date=DAY, as_of=DAY)  # fmt: skip
+        fee_guide_issue(
+            actor=None,
+            municipality=patrocinio,
+            fee_kind=FeeKind.INSPECTION,
+            payer_name="Ana",
+            payer_document="52998224725",
+            origin_type=OriginType.APPLICATION,
+            origin_id=1,
+            fact_date=DAY,
+            as_of=DAY,
+        )
     assert not PaymentGuide.objects.filter(municipality=patrocinio, origin_id=1).exists()

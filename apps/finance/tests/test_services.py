@@ -114,9 +114,11 @@ def test_it_issues_a_numbered_guide_with_its_pix_code_and_audit_event(
 
 
 def test_numbers_are_sequential_per_municipality_and_restart_each_year(
-    olimpia: Municipality, patrocinio: Municipality, olimpia_permit_fee: FeeSchedule,
+    olimpia: Municipality,
+    patrocinio: Municipality,
+    olimpia_permit_fee: FeeSchedule,
     patrocinio_inspection_fee: FeeSchedule,
-) -> None:  # fmt: skip
+) -> None:
     add_patrocinio_ufm(patrocinio)
     first, second = issue_permit_guide(olimpia, 1), issue_permit_guide(olimpia, 2)
     other_town = issue_inspection_guide(patrocinio)
@@ -479,14 +481,30 @@ def test_a_fine_is_valued_on_the_auto_date_when_the_municipality_reads_the_law_s
     from apps.lawconfig.services import interpretation_choose
 
     configure_pix(votuporanga)
-    interpretation_choose(actor=None, municipality=votuporanga, regime_id="votuporanga_sp_escolar",
-                          interpretation_id="INT-VOT-UFM-VALUATION-DATE", option="decision_date",
-                          decided_by_act="Parecer (teste)", decided_on=DAY)  # fmt: skip
-    charge = Charge(quantity=Decimal("10"), unit="ufm", cite="art13", description="Multa",
-                    auto_date=dt.date(2025, 12, 30))  # fmt: skip
-    guide = guide_issue(actor=None, municipality=votuporanga, regime_id=None, charge=charge, payer_name="José",
-                        payer_document="52998224725", origin_type=OriginType.FINE, origin_id=4,
-                        fact_date=dt.date(2025, 12, 20), as_of=DAY)  # fmt: skip
+    interpretation_choose(
+        actor=None,
+        municipality=votuporanga,
+        regime_id="votuporanga_sp_escolar",
+        interpretation_id="INT-VOT-UFM-VALUATION-DATE",
+        option="decision_date",
+        decided_by_act="Parecer (teste)",
+        decided_on=DAY,
+    )
+    charge = Charge(
+        quantity=Decimal("10"), unit="ufm", cite="art13", description="Multa", auto_date=dt.date(2025, 12, 30)
+    )
+    guide = guide_issue(
+        actor=None,
+        municipality=votuporanga,
+        regime_id=None,
+        charge=charge,
+        payer_name="José",
+        payer_document="52998224725",
+        origin_type=OriginType.FINE,
+        origin_id=4,
+        fact_date=dt.date(2025, 12, 20),
+        as_of=DAY,
+    )
     assert guide.valuation_date == dt.date(2025, 12, 30)
     assert guide.unit_value_used == Decimal("5.20")  # UFM de Votuporanga em 2025
     assert guide.amount_brl == Decimal("52.00")

@@ -357,8 +357,13 @@ def test_the_fee_guide_works_once_the_administrator_adds_the_ufm_on_screen(
 def test_the_administrator_configures_a_fee_cited_to_the_law(
     admin_olimpia_client: Client, olimpia: Municipality
 ) -> None:
-    fee = {"fee-regime_id": "olimpia_sp_escolar", "fee-fee_kind": "permit", "fee-quantity": "120,50",
-           "fee-unit": "brl", "fee-valid_from": "2026-01-01"}  # fmt: skip
+    fee = {
+        "fee-regime_id": "olimpia_sp_escolar",
+        "fee-fee_kind": "permit",
+        "fee-quantity": "120,50",
+        "fee-unit": "brl",
+        "fee-valid_from": "2026-01-01",
+    }
     response = admin_olimpia_client.post(url("fee_create"), {**fee, "fee-cite": "art999"})
     assert response.status_code == 400
     assert "Dispositivo &#x27;art999&#x27; inválido" in response.content.decode()

@@ -15,10 +15,25 @@ class InspectionSerializer(serializers.ModelSerializer[Inspection]):
     class Meta:
         model = Inspection
         fields = [
-            "id", "municipality", "regime_id", "vehicle", "plate", "application", "kind", "checklist_kind",
-            "scheduled_for", "deadline", "deadline_basis", "inspector", "performed_on", "result", "cure_deadline",
-            "previous", "items", "notes",
-        ]  # fmt: skip
+            "id",
+            "municipality",
+            "regime_id",
+            "vehicle",
+            "plate",
+            "application",
+            "kind",
+            "checklist_kind",
+            "scheduled_for",
+            "deadline",
+            "deadline_basis",
+            "inspector",
+            "performed_on",
+            "result",
+            "cure_deadline",
+            "previous",
+            "items",
+            "notes",
+        ]
         read_only_fields = fields
 
 

@@ -97,17 +97,27 @@ class InspectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet[I
         vehicle = _scoped(Vehicle.objects, request.user, "view", values["vehicle"])
         if not user_can(request.user, vehicle.municipality_id, "inspections.inspection", "schedule"):
             raise NotFound("Registro não encontrado.")
-        application = _scoped(Application.objects, request.user, "view", values["application"]) \
-            if values.get("application") else None  # fmt: skip
+        application = (
+            _scoped(Application.objects, request.user, "view", values["application"])
+            if values.get("application")
+            else None
+        )
         inspector = _inspector(values.get("inspector"), vehicle) if values.get("inspector") else None
         if values.get("inspector") and inspector is None:
-            return Response({"inspector": [INSPECTOR_UNKNOWN.format(municipality=vehicle.municipality)]},
-                            status=status.HTTP_400_BAD_REQUEST)  # fmt: skip
+            return Response(
+                {"inspector": [INSPECTOR_UNKNOWN.format(municipality=vehicle.municipality)]},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
         try:
             row = services.inspection_schedule(
-                actor=request.user, vehicle=vehicle, scheduled_for=values["scheduled_for"], kind=values.get("kind"),
-                application=application, inspector=inspector, as_of=timezone.localdate(),
-            )  # fmt: skip
+                actor=request.user,
+                vehicle=vehicle,
+                scheduled_for=values["scheduled_for"],
+                kind=values.get("kind"),
+                application=application,
+                inspector=inspector,
+                as_of=timezone.localdate(),
+            )
         except DjangoValidationError as exc:
             return _refusal(exc)
         return Response(InspectionSerializer(row).data, status=status.HTTP_201_CREATED)
@@ -125,9 +135,13 @@ class InspectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet[I
         }
         try:
             row = services.inspection_record_result(
-                actor=request.user, inspection=inspection, performed_on=values["performed_on"], items=items,
-                notes=values["notes"], as_of=timezone.localdate(),
-            )  # fmt: skip
+                actor=request.user,
+                inspection=inspection,
+                performed_on=values["performed_on"],
+                items=items,
+                notes=values["notes"],
+                as_of=timezone.localdate(),
+            )
         except DjangoValidationError as exc:
             return _refusal(exc)
         return Response(InspectionSerializer(row).data)
@@ -145,8 +159,10 @@ class InspectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet[I
         ):
             raise NotFound("Registro não encontrado.")
         today = timezone.localdate()
-        sections = [_calendar_section(municipality, regime_id, request.user, today, values["year"], values["month"])
-                    for regime_id in municipality.regimes or []]  # fmt: skip
+        sections = [
+            _calendar_section(municipality, regime_id, request.user, today, values["year"], values["month"])
+            for regime_id in municipality.regimes or []
+        ]
         return Response(CalendarSerializer(sections, many=True).data)
 
 
@@ -159,10 +175,17 @@ def _calendar_section(
         municipality, regime_id, today, cal.vehicles_in_service(municipality, regime_id, user)
     )
     rows = [
-        {"vehicle": due.vehicle.pk, "plate": due.vehicle.plate, "permit": due.permit_number, "status": due.status,
-         "message": due.message, "basis": due.basis, "last_inspection": due.last_inspection}
+        {
+            "vehicle": due.vehicle.pk,
+            "plate": due.vehicle.plate,
+            "permit": due.permit_number,
+            "status": due.status,
+            "message": due.message,
+            "basis": due.basis,
+            "last_inspection": due.last_inspection,
+        }
         for due in cal.month_schedule(ctx, year, month)
-    ]  # fmt: skip
+    ]
     months = [
         {"month": c.month, "due": c.due, "done": c.done, "overdue": c.overdue}
         for c in cal.year_picture(ctx, year)

@@ -65,9 +65,15 @@ def inspector_olimpia_client(inspector_olimpia: User) -> Client:
 
 
 def awaiting_inspection(case: Case, kind: str = "vehicle_permit", *, as_of: dt.date = AS_OF) -> Application:
-    application = licensing.application_create(actor=None, operator=case.operator, kind=kind, as_of=as_of,
-                                               vehicle=case.vehicle, enrolled_students=12000,
-                                               carries_children_under_4_or_pcd=False)  # fmt: skip
+    application = licensing.application_create(
+        actor=None,
+        operator=case.operator,
+        kind=kind,
+        as_of=as_of,
+        vehicle=case.vehicle,
+        enrolled_students=12000,
+        carries_children_under_4_or_pcd=False,
+    )
     licensing.application_submit(application=application, actor=None, as_of=as_of)
     licensing.application_start_analysis(application=application, actor=None, as_of=as_of)
     return licensing.application_require_inspection(application=application, actor=None, as_of=as_of)
@@ -75,8 +81,14 @@ def awaiting_inspection(case: Case, kind: str = "vehicle_permit", *, as_of: dt.d
 
 def patrocinio_fee_paid(case: Case, patrocinio: Municipality, *, paid_on: dt.date = AS_OF) -> Application:
     """Patrocínio art. 8: the inspection fee (0.25 UFM) issued and paid, so the application awaits inspection."""
-    fiscal_unit_value_set(actor=None, municipality=patrocinio, valid_from=dt.date(2026, 1, 1),
-                          value_brl=Decimal("100.0000"), cite="art8", source="Decreto de teste")  # fmt: skip
+    fiscal_unit_value_set(
+        actor=None,
+        municipality=patrocinio,
+        valid_from=dt.date(2026, 1, 1),
+        value_brl=Decimal("100.0000"),
+        cite="art8",
+        source="Decreto de teste",
+    )
     finance_settings_save(
         actor=None,
         municipality=patrocinio,
@@ -85,18 +97,35 @@ def patrocinio_fee_paid(case: Case, patrocinio: Municipality, *, paid_on: dt.dat
         receiver_city="PATROCINIO",
         guide_due_days=10,
     )
-    fee_schedule_create(actor=None, municipality=patrocinio, regime_id=None, fee_kind="inspection",
-                        quantity=Decimal("0.25"), unit="ufm", cite="art8", valid_from=dt.date(2025, 1, 1))  # fmt: skip
-    application = licensing.application_create(actor=None, operator=case.operator, kind="vehicle_permit",
-                                               as_of=paid_on, vehicle=case.vehicle)  # fmt: skip
+    fee_schedule_create(
+        actor=None,
+        municipality=patrocinio,
+        regime_id=None,
+        fee_kind="inspection",
+        quantity=Decimal("0.25"),
+        unit="ufm",
+        cite="art8",
+        valid_from=dt.date(2025, 1, 1),
+    )
+    application = licensing.application_create(
+        actor=None, operator=case.operator, kind="vehicle_permit", as_of=paid_on, vehicle=case.vehicle
+    )
     licensing.application_submit(application=application, actor=None, as_of=paid_on)
     licensing.application_start_analysis(application=application, actor=None, as_of=paid_on)
-    application = licensing.application_require_fee(application=application, actor=None, as_of=paid_on,
-                                                    fee_kind="inspection")  # fmt: skip
+    application = licensing.application_require_fee(
+        application=application, actor=None, as_of=paid_on, fee_kind="inspection"
+    )
     guide = application.fee_guide
     assert guide is not None
-    payment_register(actor=None, guide=guide, paid_on=paid_on, amount_brl=guide.amount_brl, method="pix",
-                     reference="E2E", as_of=paid_on)  # fmt: skip
+    payment_register(
+        actor=None,
+        guide=guide,
+        paid_on=paid_on,
+        amount_brl=guide.amount_brl,
+        method="pix",
+        reference="E2E",
+        as_of=paid_on,
+    )
     application.refresh_from_db()
     return application
 
@@ -105,13 +134,21 @@ def all_items(inspection: Inspection, *, failing: tuple[str, ...] = ()) -> dict[
     from apps.inspections.lawbridge import checklist
 
     items = checklist(inspection.regime_id).items_for(inspection.checklist_kind)
-    return {item.code: ItemResult(ok=item.code not in failing, note="irregular" if item.code in failing else "")
-            for item in items}  # fmt: skip
+    return {
+        item.code: ItemResult(ok=item.code not in failing, note="irregular" if item.code in failing else "")
+        for item in items
+    }
 
 
 def scheduled(case: Case, *, as_of: dt.date = AS_OF, kind: str = "periodic", **fields: Any) -> Inspection:
-    return inspection_schedule(actor=None, vehicle=case.vehicle, scheduled_for=fields.pop("scheduled_for", as_of),
-                               as_of=as_of, kind=kind, **fields)  # fmt: skip
+    return inspection_schedule(
+        actor=None,
+        vehicle=case.vehicle,
+        scheduled_for=fields.pop("scheduled_for", as_of),
+        as_of=as_of,
+        kind=kind,
+        **fields,
+    )
 
 
 def issue_permit(case: Case, *, as_of: dt.date = AS_OF) -> Permit:

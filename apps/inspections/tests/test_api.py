@@ -20,8 +20,10 @@ BASE = "/api/v1/inspections/inspections/"
 def _items(inspection: Inspection, failing: tuple[str, ...] = ()) -> list[dict[str, object]]:
     from apps.inspections.lawbridge import checklist
 
-    return [{"code": item.code, "ok": item.code not in failing, "note": ""}
-            for item in checklist(inspection.regime_id).items_for(inspection.checklist_kind)]  # fmt: skip
+    return [
+        {"code": item.code, "ok": item.code not in failing, "note": ""}
+        for item in checklist(inspection.regime_id).items_for(inspection.checklist_kind)
+    ]
 
 
 def test_it_lists_only_my_municipalitys_inspections(
@@ -107,8 +109,12 @@ def test_the_calendar_endpoint_answers_per_regime_and_hides_other_municipalities
 def test_another_municipalitys_user_as_inspector_is_refused_without_their_name(
     inspector_olimpia_client: Client, olimpia_case: Case, inspector_patrocinio: object
 ) -> None:
-    body = {"vehicle": olimpia_case.vehicle.pk, "scheduled_for": timezone.localdate().isoformat(),
-            "kind": "periodic", "inspector": inspector_patrocinio.pk}  # type: ignore[attr-defined]  # fmt: skip
+    body = {
+        "vehicle": olimpia_case.vehicle.pk,
+        "scheduled_for": timezone.localdate().isoformat(),
+        "kind": "periodic",
+        "inspector": inspector_patrocinio.pk,  # type: ignore[attr-defined]
+    }
     response = inspector_olimpia_client.post(BASE, body, content_type="application/json")
     assert response.status_code == 400
     assert response.json() == {"inspector": ["Vistoriador: não há servidor com este código em Olímpia-SP."]}

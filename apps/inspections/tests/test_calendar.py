@@ -79,8 +79,9 @@ def test_patrocinio_is_due_a_year_after_the_last_inspection(
     patrocinio_case: Case, patrocinio: Municipality, admin_user: object
 ) -> None:
     application = patrocinio_fee_paid(patrocinio_case, patrocinio)
-    row = inspection_schedule(actor=None, vehicle=patrocinio_case.vehicle, application=application,
-                              scheduled_for=AS_OF, as_of=AS_OF)  # fmt: skip
+    row = inspection_schedule(
+        actor=None, vehicle=patrocinio_case.vehicle, application=application, scheduled_for=AS_OF, as_of=AS_OF
+    )
     inspection_record_result(
         actor=None, inspection=row, performed_on=AS_OF, items=all_items(row), as_of=AS_OF
     )

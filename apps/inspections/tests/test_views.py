@@ -229,9 +229,11 @@ def test_the_agenda_lists_applications_waiting_to_be_scheduled(
 
 
 def test_the_main_menu_links_the_agenda_only_for_who_may_read_inspections(
-    inspector_olimpia_client: Client, admin_olimpia_client: Client, olimpia: Municipality,
+    inspector_olimpia_client: Client,
+    admin_olimpia_client: Client,
+    olimpia: Municipality,
     make_staff: Callable[..., User],
-) -> None:  # fmt: skip
+) -> None:
     agenda = reverse("inspections:agenda", args=[OLIMPIA])
     assert (
         agenda in inspector_olimpia_client.get(reverse("municipality_home", args=[OLIMPIA])).content.decode()

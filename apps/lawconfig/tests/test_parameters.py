@@ -77,8 +77,14 @@ def test_values_the_law_does_not_allow_are_refused_naming_the_field(
 
 
 def test_a_ufm_set_as_a_parameter_wins_over_the_table_on_the_same_date(patrocinio: Municipality) -> None:
-    FiscalUnitValue.objects.create(municipality=patrocinio, unit="ufm", valid_from=D(2026, 1, 1),
-                                   value_brl=Decimal("5.4500"), cite="art8", source="Tabela")  # fmt: skip
+    FiscalUnitValue.objects.create(
+        municipality=patrocinio,
+        unit="ufm",
+        valid_from=D(2026, 1, 1),
+        value_brl=Decimal("5.4500"),
+        cite="art8",
+        source="Tabela",
+    )
     _set(
         patrocinio,
         regime_id="patrocinio_mg_aplicativo",
@@ -104,11 +110,27 @@ def test_the_screen_lists_what_the_municipality_sets_and_records_a_value(
     assert "não configurado" in row
     assert 'data-parameter="votuporanga_sp_escolar/ufm"' in page
     add = reverse("lawconfig:parameter_value_add", args=[votuporanga.ibge_code])
-    refused = client.post(add, {"target": "votuporanga_sp_escolar/fleet_cap", "valid_from": "2026-01-01",
-                                "value": "40", "cite": "art999", "source": DECREE})  # fmt: skip
+    refused = client.post(
+        add,
+        {
+            "target": "votuporanga_sp_escolar/fleet_cap",
+            "valid_from": "2026-01-01",
+            "value": "40",
+            "cite": "art999",
+            "source": DECREE,
+        },
+    )
     assert refused.status_code == 400 and "não existe na lei" in refused.content.decode()
-    response = client.post(add, {"target": "votuporanga_sp_escolar/fleet_cap", "valid_from": "2026-01-01",
-                                 "value": "40", "cite": "art4A", "source": DECREE})  # fmt: skip
+    response = client.post(
+        add,
+        {
+            "target": "votuporanga_sp_escolar/fleet_cap",
+            "valid_from": "2026-01-01",
+            "value": "40",
+            "cite": "art4A",
+            "source": DECREE,
+        },
+    )
     assert response.status_code == 302
     page = client.get(url).content.decode()
     row = page[page.index('data-parameter="votuporanga_sp_escolar/fleet_cap"') :].split("</tr>")[0]

@@ -37,8 +37,10 @@ def test_only_administrators_reach_the_screen(
 def test_other_municipality_administrator_gets_404(admin_olimpia: User, patrocinio: Municipality) -> None:
     client = _client(admin_olimpia)
     assert client.get(reverse("lawconfig:overview", args=[patrocinio.ibge_code])).status_code == 404
-    response = client.post(reverse("lawconfig:ufm_add", args=[patrocinio.ibge_code]),
-                           {"valid_from": "2026-01-01", "value_brl": "5", "cite": "art8", "source": "x"})  # fmt: skip
+    response = client.post(
+        reverse("lawconfig:ufm_add", args=[patrocinio.ibge_code]),
+        {"valid_from": "2026-01-01", "value_brl": "5", "cite": "art8", "source": "x"},
+    )
     assert response.status_code == 404 and not FiscalUnitValue.objects.exists()
 
 
@@ -56,20 +58,26 @@ def test_every_interpretation_of_the_regime_is_listed(admin_olimpia: User, olimp
 def test_choosing_an_interpretation_reaches_the_engine(admin_olimpia: User, olimpia: Municipality) -> None:
     url = reverse("lawconfig:interpretation_choose", args=[olimpia.ibge_code, "INT-OLI-RECIDIVISM-ANCHOR"])
     prefix = "INT-OLI-RECIDIVISM-ANCHOR"
-    response = _client(admin_olimpia).post(url, {
-        f"{prefix}-regime_id": "olimpia_sp_escolar", f"{prefix}-interpretation_id": prefix,
-        f"{prefix}-option": "prior_infraction_date", f"{prefix}-decided_by_act": "Parecer PGM 3/2026",
-        f"{prefix}-decided_on": "2026-02-01",
-    })  # fmt: skip
+    response = _client(admin_olimpia).post(
+        url,
+        {
+            f"{prefix}-regime_id": "olimpia_sp_escolar",
+            f"{prefix}-interpretation_id": prefix,
+            f"{prefix}-option": "prior_infraction_date",
+            f"{prefix}-decided_by_act": "Parecer PGM 3/2026",
+            f"{prefix}-decided_on": "2026-02-01",
+        },
+    )
     assert response.status_code == 302
     assert config_for(olimpia).interpretations == {prefix: "prior_infraction_date"}
     assert AuditEvent.objects.filter(action="lawconfig.interpretation.choose").exists()
 
 
 def test_ufm_for_a_regime_without_ufm_is_refused(admin_olimpia: User, olimpia: Municipality) -> None:
-    response = _client(admin_olimpia).post(reverse("lawconfig:ufm_add", args=[olimpia.ibge_code]),
-                                           {"valid_from": "2026-01-01", "value_brl": "5", "cite": "art8",
-                                            "source": "Decreto"})  # fmt: skip
+    response = _client(admin_olimpia).post(
+        reverse("lawconfig:ufm_add", args=[olimpia.ibge_code]),
+        {"valid_from": "2026-01-01", "value_brl": "5", "cite": "art8", "source": "Decreto"},
+    )
     assert (
         response.status_code == 400
         and "Nenhum regime deste município usa uma unidade fiscal fixada pelo município"
@@ -115,9 +123,15 @@ def test_unknown_option_is_refused_by_the_service(olimpia: Municipality) -> None
     from apps.lawconfig.services import interpretation_choose
 
     with pytest.raises(ValidationError, match="não é uma das opções"):
-        interpretation_choose(actor=None, municipality=olimpia, regime_id="olimpia_sp_escolar",
-                              interpretation_id="INT-OLI-RECIDIVISM-ANCHOR", option="whatever",
-                              decided_by_act="x", decided_on=dt.date(2026, 1, 1))  # fmt: skip
+        interpretation_choose(
+            actor=None,
+            municipality=olimpia,
+            regime_id="olimpia_sp_escolar",
+            interpretation_id="INT-OLI-RECIDIVISM-ANCHOR",
+            option="whatever",
+            decided_by_act="x",
+            decided_on=dt.date(2026, 1, 1),
+        )
     assert not InterpretationChoice.objects.exists()
 
 
@@ -137,8 +151,9 @@ def test_every_write_is_404_outside_the_users_municipality(
 ) -> None:
     from apps.lawconfig.services import closure_add
 
-    closure = closure_add(actor=None, municipality=votuporanga, date=dt.date(2026, 10, 28), description="x",
-                          kind="closure")  # fmt: skip
+    closure = closure_add(
+        actor=None, municipality=votuporanga, date=dt.date(2026, 10, 28), description="x", kind="closure"
+    )
     urls = [
         reverse("lawconfig:ufm_add", args=[votuporanga.ibge_code]),
         reverse("lawconfig:closure_add", args=[votuporanga.ibge_code]),

@@ -18,10 +18,24 @@ class ApplicationSerializer(serializers.ModelSerializer[Application]):
     class Meta:
         model = Application
         fields = [
-            "id", "municipality", "regime_id", "number", "kind", "state", "operator", "vehicle", "driver",
-            "attendant", "permit", "submitted_on", "decided_on", "cure_deadline", "inspection_passed_on",
-            "fees_forfeited", "archived_reason",
-        ]  # fmt: skip
+            "id",
+            "municipality",
+            "regime_id",
+            "number",
+            "kind",
+            "state",
+            "operator",
+            "vehicle",
+            "driver",
+            "attendant",
+            "permit",
+            "submitted_on",
+            "decided_on",
+            "cure_deadline",
+            "inspection_passed_on",
+            "fees_forfeited",
+            "archived_reason",
+        ]
         read_only_fields = fields
 
 
@@ -35,9 +49,18 @@ class ApplicationDetailSerializer(ApplicationSerializer):
 
 class TransitionSerializer(serializers.Serializer[None]):
     action = serializers.ChoiceField(
-        choices=["submit", "start_analysis", "evaluate", "request_documents", "require_fee", "require_inspection",
-                 "approve", "deny", "archive"]
-    )  # fmt: skip
+        choices=[
+            "submit",
+            "start_analysis",
+            "evaluate",
+            "request_documents",
+            "require_fee",
+            "require_inspection",
+            "approve",
+            "deny",
+            "archive",
+        ]
+    )
     note = serializers.CharField(required=False, allow_blank=True, default="")
     fee_kind = serializers.CharField(required=False, allow_blank=True, default="")
 
@@ -49,8 +72,22 @@ class PermitSerializer(serializers.ModelSerializer[Permit]):
     class Meta:
         model = Permit
         fields = [
-            "id", "municipality", "regime_id", "number", "kind", "state", "operator", "vehicle", "plate",
-            "issued_on", "valid_from", "valid_until", "suspended_until", "inspection_due_on", "inspection_overdue",
-            "closed_on", "closed_reason",
-        ]  # fmt: skip
+            "id",
+            "municipality",
+            "regime_id",
+            "number",
+            "kind",
+            "state",
+            "operator",
+            "vehicle",
+            "plate",
+            "issued_on",
+            "valid_from",
+            "valid_until",
+            "suspended_until",
+            "inspection_due_on",
+            "inspection_overdue",
+            "closed_on",
+            "closed_reason",
+        ]
         read_only_fields = fields

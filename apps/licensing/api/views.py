@@ -47,8 +47,16 @@ class ApplicationViewSet(viewsets.ReadOnlyModelViewSet[Application]):
     def get_queryset(self) -> QuerySet[Application]:
         params = self.request.query_params
         rows = Application.objects.for_user(self.request.user, "view").for_list()
-        rows = _filtered(rows, params, {"municipality": "municipality__ibge_code", "state": "state", "kind": "kind",
-                                        "regime": "regime_id"})  # fmt: skip
+        rows = _filtered(
+            rows,
+            params,
+            {
+                "municipality": "municipality__ibge_code",
+                "state": "state",
+                "kind": "kind",
+                "regime": "regime_id",
+            },
+        )
         if params.get("q"):
             rows = rows.search(params["q"])
         if self.action == "retrieve":

@@ -48,9 +48,16 @@ def _cap_new_votuporanga(sender: Any, instance: Municipality, created: bool, **k
 
 
 def set_fleet_cap(municipality: Municipality, value: int = FLEET_CAP) -> None:
-    parameter_value_set(actor=None, municipality=municipality, regime_id="votuporanga_sp_escolar",
-                        parameter="fleet_cap", valid_from=dt.date(2018, 3, 20), value=Decimal(value), cite="art4A",
-                        source="Decreto de teste")  # fmt: skip
+    parameter_value_set(
+        actor=None,
+        municipality=municipality,
+        regime_id="votuporanga_sp_escolar",
+        parameter="fleet_cap",
+        valid_from=dt.date(2018, 3, 20),
+        value=Decimal(value),
+        cite="art4A",
+        source="Decreto de teste",
+    )
 
 
 @pytest.fixture
@@ -78,8 +85,9 @@ def analyst_patrocinio(make_staff: Callable[..., User], patrocinio: Municipality
     return make_staff("pedro.analista", (patrocinio, Role.ANALYST), full_name="Pedro Analista")
 
 
-def to_analysis(case: Case, kind: str = "vehicle_permit", *, actor: Any = None, as_of: dt.date = AS_OF,
-                **fields: Any) -> Application:  # fmt: skip
+def to_analysis(
+    case: Case, kind: str = "vehicle_permit", *, actor: Any = None, as_of: dt.date = AS_OF, **fields: Any
+) -> Application:
     """Create, protocol and open the analysis of an application on the case's vehicle."""
     fields.setdefault("vehicle", case.vehicle if kind in PERMIT_KINDS else None)
     fields.setdefault("enrolled_students", 12000)
@@ -91,8 +99,9 @@ def to_analysis(case: Case, kind: str = "vehicle_permit", *, actor: Any = None, 
     return services.application_start_analysis(application=application, actor=actor, as_of=as_of)
 
 
-def issue_permit(case: Case, kind: str = "vehicle_permit", *, actor: Any = None, as_of: dt.date = AS_OF,
-                 **fields: Any) -> Permit:  # fmt: skip
+def issue_permit(
+    case: Case, kind: str = "vehicle_permit", *, actor: Any = None, as_of: dt.date = AS_OF, **fields: Any
+) -> Permit:
     """The whole path without a fee: analysis, inspection passed, approval; returns the permit issued."""
     application = to_analysis(case, kind, actor=actor, as_of=as_of, **fields)
     services.application_require_inspection(application=application, actor=actor, as_of=as_of)

@@ -32,8 +32,16 @@ def _states(model: Any, ibge: str) -> set[str]:
 def test_demo_shows_every_state_and_is_idempotent() -> None:
     seed_demo()
     olimpia = _states(Application, "3533908")
-    assert olimpia >= {"draft", "submitted", "in_analysis", "pending_documents", "awaiting_inspection", "approved",
-                       "denied", "archived"}  # fmt: skip
+    assert olimpia >= {
+        "draft",
+        "submitted",
+        "in_analysis",
+        "pending_documents",
+        "awaiting_inspection",
+        "approved",
+        "denied",
+        "archived",
+    }
     assert _states(Permit, "3533908") == {"active", "suspended", "expired"}
     # Patrocínio's law took effect on 22/12/2025: no yearly authorization under it can have expired yet.
     assert _states(Permit, "3148103") >= {"active", "suspended"}

@@ -47,17 +47,25 @@ def test_the_unique_constraint_is_the_last_line(olimpia_pf: Case) -> None:
     permit = issue_permit(olimpia_pf)
     with pytest.raises(IntegrityError), transaction.atomic():
         Permit.objects.create(
-            municipality=permit.municipality, regime_id=permit.regime_id, year=permit.year, sequence=permit.sequence,
-            number=permit.number, operator=permit.operator, vehicle=permit.vehicle, issued_on=AS_OF, valid_from=AS_OF,
-        )  # fmt: skip
+            municipality=permit.municipality,
+            regime_id=permit.regime_id,
+            year=permit.year,
+            sequence=permit.sequence,
+            number=permit.number,
+            operator=permit.operator,
+            vehicle=permit.vehicle,
+            issued_on=AS_OF,
+            valid_from=AS_OF,
+        )
 
 
 def _ready_applications(case: Case, count: int) -> list[int]:
     """Applications in analysis with an approved inspection, ready for permit_issue."""
     ids = []
     for _ in range(count):
-        application = services.application_create(actor=None, operator=case.operator, kind="vehicle_permit",
-                                                   as_of=AS_OF, vehicle=case.vehicle)  # fmt: skip
+        application = services.application_create(
+            actor=None, operator=case.operator, kind="vehicle_permit", as_of=AS_OF, vehicle=case.vehicle
+        )
         Application.objects.filter(pk=application.pk).update(state="approved", inspection_passed_on=AS_OF)
         ids.append(application.pk)
     return ids

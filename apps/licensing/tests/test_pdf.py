@@ -32,8 +32,14 @@ def test_the_pdf_carries_what_an_agent_checks(olimpia_pf: Case, tmp_path: Path) 
     text = subprocess.run(
         ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True
     ).stdout
-    for expected in ("nº 0001/2026", "João da Silva", olimpia_pf.vehicle.plate, "10/03/2026 a 10/03/2027",
-                     "Lei 5.171/2025 (Olímpia), art. 13", f"/verificar/{permit.qr_token}/"):  # fmt: skip
+    for expected in (
+        "nº 0001/2026",
+        "João da Silva",
+        olimpia_pf.vehicle.plate,
+        "10/03/2026 a 10/03/2027",
+        "Lei 5.171/2025 (Olímpia), art. 13",
+        f"/verificar/{permit.qr_token}/",
+    ):
         assert expected in text, expected
     _assert_qr_decodes_to(path, f"https://outorga.example/verificar/{permit.qr_token}/")
 

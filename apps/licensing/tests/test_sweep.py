@@ -40,8 +40,13 @@ def test_expired_permits_and_documents_are_closed_once(olimpia_pf: Case) -> None
 
 def test_suspension_ends_the_day_after_its_last_day(olimpia_pf: Case) -> None:
     permit = issue_permit(olimpia_pf)
-    services.permit_suspend(permit=permit, actor=None, as_of=AS_OF, until=AS_OF + dt.timedelta(days=5),
-                            reason="Suspensão de 5 dias (art. 24).")  # fmt: skip
+    services.permit_suspend(
+        permit=permit,
+        actor=None,
+        as_of=AS_OF,
+        until=AS_OF + dt.timedelta(days=5),
+        reason="Suspensão de 5 dias (art. 24).",
+    )
     run_sweep(AS_OF + dt.timedelta(days=5))
     permit.refresh_from_db()
     assert permit.state == "suspended"

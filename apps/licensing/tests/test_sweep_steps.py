@@ -65,9 +65,15 @@ def test_a_suspension_awaiting_its_inspection_is_not_lifted_until_the_vehicle_pa
 
 def _passes_inspection(municipality: Any, permit: Any, on: dt.date) -> None:
     Inspection.objects.create(
-        municipality=municipality, regime_id="olimpia_sp_escolar", vehicle=permit.vehicle, kind="periodic",
-        checklist_kind="periodic", scheduled_for=on, performed_on=on, result="passed",
-    )  # fmt: skip
+        municipality=municipality,
+        regime_id="olimpia_sp_escolar",
+        vehicle=permit.vehicle,
+        kind="periodic",
+        checklist_kind="periodic",
+        scheduled_for=on,
+        performed_on=on,
+        result="passed",
+    )
 
 
 def test_the_command_prints_the_registered_steps_too() -> None:

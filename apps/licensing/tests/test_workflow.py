@@ -34,10 +34,20 @@ def test_olimpia_pf_goes_from_application_to_permit_with_the_laws_validity(olimp
     application = permit.application
     assert application is not None and application.state == "approved"
     kinds = list(application.events.values_list("kind", flat=True))
-    assert kinds == ["created", "submitted", "analysis_started", "inspection_required", "inspection_passed",
-                     "approved", "permit_issued"]  # fmt: skip
-    actions = set(AuditEvent.objects.filter(object_id=str(application.pk), object_type="licensing.application")
-                  .values_list("action", flat=True))  # fmt: skip
+    assert kinds == [
+        "created",
+        "submitted",
+        "analysis_started",
+        "inspection_required",
+        "inspection_passed",
+        "approved",
+        "permit_issued",
+    ]
+    actions = set(
+        AuditEvent.objects.filter(
+            object_id=str(application.pk), object_type="licensing.application"
+        ).values_list("action", flat=True)
+    )
     assert {"application.create", "application.submitted", "application.approved"} <= actions
 
 
@@ -48,13 +58,32 @@ def test_votuporanga_pj_permit_uses_the_issue_day_counting(votuporanga_pj: Case)
 
 
 def _patrocinio_fees(patrocinio: Municipality) -> None:
-    fiscal_unit_value_set(actor=None, municipality=patrocinio, valid_from=dt.date(2026, 1, 1),
-                          value_brl=Decimal("100.0000"), cite="art8", source="Decreto de teste")  # fmt: skip
-    finance_settings_save(actor=None, municipality=patrocinio, pix_key="financeiro@patrocinio.mg.gov.br",
-                          receiver_name="PREFEITURA DE PATROCINIO", receiver_city="PATROCINIO",
-                          guide_due_days=10)  # fmt: skip
-    fee_schedule_create(actor=None, municipality=patrocinio, regime_id=None, fee_kind="inspection",
-                        quantity=Decimal("0.25"), unit="ufm", cite="art8", valid_from=dt.date(2025, 1, 1))  # fmt: skip
+    fiscal_unit_value_set(
+        actor=None,
+        municipality=patrocinio,
+        valid_from=dt.date(2026, 1, 1),
+        value_brl=Decimal("100.0000"),
+        cite="art8",
+        source="Decreto de teste",
+    )
+    finance_settings_save(
+        actor=None,
+        municipality=patrocinio,
+        pix_key="financeiro@patrocinio.mg.gov.br",
+        receiver_name="PREFEITURA DE PATROCINIO",
+        receiver_city="PATROCINIO",
+        guide_due_days=10,
+    )
+    fee_schedule_create(
+        actor=None,
+        municipality=patrocinio,
+        regime_id=None,
+        fee_kind="inspection",
+        quantity=Decimal("0.25"),
+        unit="ufm",
+        cite="art8",
+        valid_from=dt.date(2025, 1, 1),
+    )
 
 
 def test_patrocinio_fee_payment_moves_to_inspection_and_counts_as_the_receipt(
@@ -64,12 +93,20 @@ def test_patrocinio_fee_payment_moves_to_inspection_and_counts_as_the_receipt(
     application = to_analysis(patrocinio_pf)
     application = services.application_evaluate(application=application, actor=None, as_of=AS_OF)
     assert application.last_decision["outcome"] == "denied"  # art. 8: the inspection fee is not paid yet
-    application = services.application_require_fee(application=application, actor=None, as_of=AS_OF,
-                                                   fee_kind="inspection")  # fmt: skip
+    application = services.application_require_fee(
+        application=application, actor=None, as_of=AS_OF, fee_kind="inspection"
+    )
     guide = application.fee_guide
     assert application.state == "awaiting_fee" and guide is not None and guide.amount_brl == Decimal("25.00")
-    payment_register(actor=None, guide=guide, paid_on=AS_OF, amount_brl=guide.amount_brl, method="pix",
-                     reference="E2E", as_of=AS_OF)  # fmt: skip
+    payment_register(
+        actor=None,
+        guide=guide,
+        paid_on=AS_OF,
+        amount_brl=guide.amount_brl,
+        method="pix",
+        reference="E2E",
+        as_of=AS_OF,
+    )
     application.refresh_from_db()
     assert application.state == "awaiting_inspection"
     paid = application.events.get(kind="fee_paid")
@@ -84,8 +121,13 @@ def test_patrocinio_fee_payment_moves_to_inspection_and_counts_as_the_receipt(
 
 
 def test_an_illegal_transition_is_refused_in_portuguese_and_changes_nothing(olimpia_pf: Case) -> None:
-    application = services.application_create(actor=None, operator=olimpia_pf.operator, kind="vehicle_permit",
-                                              as_of=AS_OF, vehicle=olimpia_pf.vehicle)  # fmt: skip
+    application = services.application_create(
+        actor=None,
+        operator=olimpia_pf.operator,
+        kind="vehicle_permit",
+        as_of=AS_OF,
+        vehicle=olimpia_pf.vehicle,
+    )
     events = ApplicationEvent.objects.count()
     with pytest.raises(ValidationError) as error:
         services.application_approve(application=application, actor=None, as_of=AS_OF)
@@ -142,10 +184,17 @@ def test_third_driver_on_a_patrocinio_car_is_refused_with_art_4_i_b(
     profile = PROFILES["patrocinio_mg_aplicativo"]
     for number, name in ((41, "Segundo Condutor"), (42, "Terceiro Condutor")):
         person = make_person(patrocinio, number, name, as_of=AS_OF, profile=profile)
-        make_driver(patrocinio_pf.operator, person, as_of=AS_OF, profile=profile, vehicle=patrocinio_pf.vehicle,
-                    role="auxiliary")  # fmt: skip
-    upload_documents(patrocinio_pf.vehicle, ("inspection_fee_receipt",), as_of=AS_OF,
-                     regime_id="patrocinio_mg_aplicativo")  # fmt: skip
+        make_driver(
+            patrocinio_pf.operator,
+            person,
+            as_of=AS_OF,
+            profile=profile,
+            vehicle=patrocinio_pf.vehicle,
+            role="auxiliary",
+        )
+    upload_documents(
+        patrocinio_pf.vehicle, ("inspection_fee_receipt",), as_of=AS_OF, regime_id="patrocinio_mg_aplicativo"
+    )
     application = to_analysis(patrocinio_pf)
     application = services.application_evaluate(application=application, actor=None, as_of=AS_OF)
     failed = {x["code"]: x for x in application.last_decision["findings"] if x["status"] == "not_met"}
@@ -192,8 +241,9 @@ def test_patrocinio_refusal_opens_the_15_day_cure_window_then_archives_with_fees
     application = services.application_evaluate(
         application=to_analysis(patrocinio_pf), actor=None, as_of=AS_OF
     )
-    pending = services.application_request_documents(application=application, actor=None, as_of=AS_OF,
-                                                     note="Comprovar o pagamento da taxa de vistoria.")  # fmt: skip
+    pending = services.application_request_documents(
+        application=application, actor=None, as_of=AS_OF, note="Comprovar o pagamento da taxa de vistoria."
+    )
     assert pending.cure_deadline == dt.date(2026, 3, 25)  # art. 7º parágrafo único
     later = dt.date(2026, 3, 26)
     archived = services.application_archive(
@@ -214,17 +264,27 @@ def test_a_target_of_another_operator_is_refused(olimpia_pf: Case, olimpia: Muni
 
     other = pf_case(olimpia, 8, "Outra Pessoa", as_of=AS_OF)
     with pytest.raises(ValidationError) as error:
-        services.application_create(actor=None, operator=olimpia_pf.operator, kind="vehicle_permit", as_of=AS_OF,
-                                    vehicle=other.vehicle)  # fmt: skip
+        services.application_create(
+            actor=None,
+            operator=olimpia_pf.operator,
+            kind="vehicle_permit",
+            as_of=AS_OF,
+            vehicle=other.vehicle,
+        )
     assert error.value.message_dict["vehicle"] == ["Veículo: não pertence a este autorizatário."]
     assert not Application.objects.exists()
 
 
 def test_a_future_platform_notice_date_is_refused(patrocinio_pf: Case) -> None:
     with pytest.raises(ValidationError) as error:
-        services.application_create(actor=None, operator=patrocinio_pf.operator, kind="vehicle_permit",
-                                    as_of=AS_OF, vehicle=patrocinio_pf.vehicle,
-                                    platform_notified_on=AS_OF + dt.timedelta(days=1))  # fmt: skip
+        services.application_create(
+            actor=None,
+            operator=patrocinio_pf.operator,
+            kind="vehicle_permit",
+            as_of=AS_OF,
+            vehicle=patrocinio_pf.vehicle,
+            platform_notified_on=AS_OF + dt.timedelta(days=1),
+        )
     assert "Data da comunicação da plataforma: não pode ser posterior a 10/03/2026." in messages_of(error)
 
 
@@ -275,8 +335,9 @@ def test_emergency_driver_gets_a_special_authorization_until_the_date_asked(
     permit = issue_permit(votuporanga_pj)
     profile = PROFILES["votuporanga_sp_escolar"]
     person = make_person(votuporanga, 70, "Eduardo Emergência", as_of=AS_OF, profile=profile)
-    driver = make_driver(votuporanga_pj.operator, person, as_of=AS_OF, profile=profile, vehicle=None,
-                         role="emergency")  # fmt: skip
+    driver = make_driver(
+        votuporanga_pj.operator, person, as_of=AS_OF, profile=profile, vehicle=None, role="emergency"
+    )
     application = to_analysis(
         votuporanga_pj,
         "emergency_driver",
@@ -330,27 +391,41 @@ def test_olimpia_temporary_vehicle_lasts_30_days_from_the_inspection(olimpia_pf:
 
 
 def test_patrocinio_temporary_rented_car_needs_the_platform_notice(patrocinio_pf: Case) -> None:
-    upload_documents(patrocinio_pf.vehicle, ("inspection_fee_receipt",), as_of=AS_OF,
-                     regime_id="patrocinio_mg_aplicativo")  # fmt: skip
+    upload_documents(
+        patrocinio_pf.vehicle, ("inspection_fee_receipt",), as_of=AS_OF, regime_id="patrocinio_mg_aplicativo"
+    )
     first = issue_permit(patrocinio_pf)
     rented = extra_vehicle(patrocinio_pf, 91, as_of=AS_OF, ownership_kind="rental")
     with pytest.raises(ValidationError) as error:
         issue_permit(patrocinio_pf, "temporary_vehicle", vehicle=rented, permit=first)
     assert "art. 11-A" in messages_of(error) and "plataforma" in messages_of(error)
-    notified = issue_permit(patrocinio_pf, "temporary_vehicle", vehicle=rented, permit=first,
-                            platform_notified_on=AS_OF)  # fmt: skip
+    notified = issue_permit(
+        patrocinio_pf, "temporary_vehicle", vehicle=rented, permit=first, platform_notified_on=AS_OF
+    )
     assert notified.kind == "temporary" and notified.valid_until is None  # lasts while the impediment lasts
 
 
 def test_a_new_application_by_a_banned_person_is_refused_with_article_and_end_date(olimpia_pf: Case) -> None:
     from apps.registry.services import ban_record
 
-    ban_record(actor=None, municipality=olimpia_pf.operator.municipality, reason_code="art26_cassacao",
-               start=dt.date(2026, 1, 5), until=dt.date(2028, 1, 4), source="Processo 12/2025", decision={},
-               person=olimpia_pf.person)  # fmt: skip
+    ban_record(
+        actor=None,
+        municipality=olimpia_pf.operator.municipality,
+        reason_code="art26_cassacao",
+        start=dt.date(2026, 1, 5),
+        until=dt.date(2028, 1, 4),
+        source="Processo 12/2025",
+        decision={},
+        person=olimpia_pf.person,
+    )
     with pytest.raises(ValidationError) as error:
-        services.application_create(actor=None, operator=olimpia_pf.operator, kind="vehicle_permit", as_of=AS_OF,
-                                    vehicle=olimpia_pf.vehicle)  # fmt: skip
+        services.application_create(
+            actor=None,
+            operator=olimpia_pf.operator,
+            kind="vehicle_permit",
+            as_of=AS_OF,
+            vehicle=olimpia_pf.vehicle,
+        )
     message = error.value.message_dict["operator"][0]
     assert "até 04/01/2028" in message and "art. 26" in message
     assert not Application.objects.exists()

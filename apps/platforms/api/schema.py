@@ -13,6 +13,8 @@ class PlatformTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-un
 
     def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
         return {
-            "type": "http", "scheme": "bearer", "bearerFormat": "otp_<8>_<43>",
+            "type": "http",
+            "scheme": "bearer",
+            "bearerFormat": "otp_<8>_<43>",
             "description": "Token da plataforma para UM município (emitido pela prefeitura, mostrado uma vez).",
-        }  # fmt: skip
+        }

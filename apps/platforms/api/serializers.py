@@ -28,10 +28,18 @@ class TextOnlyField(serializers.CharField):
 
 
 class CheckRequestSerializer(serializers.Serializer[Any]):
-    drivers = serializers.ListField(child=TextOnlyField(allow_blank=True), required=False,
-                                    max_length=MAX_BATCH, help_text="CPFs (com ou sem pontuação).")  # fmt: skip
-    vehicles = serializers.ListField(child=TextOnlyField(allow_blank=True), required=False,
-                                     max_length=MAX_BATCH, help_text="Placas (antiga ou Mercosul).")  # fmt: skip
+    drivers = serializers.ListField(
+        child=TextOnlyField(allow_blank=True),
+        required=False,
+        max_length=MAX_BATCH,
+        help_text="CPFs (com ou sem pontuação).",
+    )
+    vehicles = serializers.ListField(
+        child=TextOnlyField(allow_blank=True),
+        required=False,
+        max_length=MAX_BATCH,
+        help_text="Placas (antiga ou Mercosul).",
+    )
 
     def validate(self, attrs: dict[str, list[str]]) -> dict[str, list[str]]:
         if not attrs.get("drivers") and not attrs.get("vehicles"):

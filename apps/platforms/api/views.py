@@ -47,8 +47,10 @@ def platform_exception_handler(exc: Exception, context: dict[str, Any]) -> Respo
         seconds = int(getattr(exc, "wait", None) or 1)
         response.data = {"code": "rate_limited", "message": RATE_LIMITED.format(seconds=seconds)}
         return response
-    code, message = next(((c, m) for kind, (c, m) in GENERIC_CODES.items() if isinstance(exc, kind)),
-                         ("error", str(getattr(exc, "detail", "Erro."))))  # fmt: skip
+    code, message = next(
+        ((c, m) for kind, (c, m) in GENERIC_CODES.items() if isinstance(exc, kind)),
+        ("error", str(getattr(exc, "detail", "Erro."))),
+    )
     response.data = {"code": code, "message": message}
     return response
 
@@ -86,29 +88,40 @@ ERRORS = {401: s.ErrorSerializer, 403: s.ErrorSerializer, 429: s.ErrorSerializer
 class CheckView(PlatformView):
     @extend_schema(
         summary="Consulta em lote: CPFs e placas autorizados hoje, e até quando",
-        request=s.CheckRequestSerializer, responses={200: s.CheckResponseSerializer, 400: s.ErrorSerializer,
-                                                     **ERRORS},
-    )  # fmt: skip
+        request=s.CheckRequestSerializer,
+        responses={200: s.CheckResponseSerializer, 400: s.ErrorSerializer, **ERRORS},
+    )
     def post(self, request: Request, ibge_code: str) -> Response:
         body = s.CheckRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         today, municipality = timezone.localdate(), self.credential.municipality
-        return Response({
-            "checked_on": today.isoformat(),
-            "drivers": [a.to_dict() for a in check_drivers(municipality, body.validated_data.get("drivers", []),
-                                                           as_of=today)],
-            "vehicles": [a.to_dict() for a in check_vehicles(municipality,
-                                                             body.validated_data.get("vehicles", []), as_of=today)],
-        })  # fmt: skip
+        return Response(
+            {
+                "checked_on": today.isoformat(),
+                "drivers": [
+                    a.to_dict()
+                    for a in check_drivers(municipality, body.validated_data.get("drivers", []), as_of=today)
+                ],
+                "vehicles": [
+                    a.to_dict()
+                    for a in check_vehicles(
+                        municipality, body.validated_data.get("vehicles", []), as_of=today
+                    )
+                ],
+            }
+        )
 
 
 def substitution_to_dict(report: SubstitutionReport) -> dict[str, Any]:
     return {
-        "id": report.pk, "state": report.state, "permit_number": report.permit.number,
-        "substitute_plate": report.substitute_plate, "starts_on": report.starts_on.isoformat(),
+        "id": report.pk,
+        "state": report.state,
+        "permit_number": report.permit.number,
+        "substitute_plate": report.substitute_plate,
+        "starts_on": report.starts_on.isoformat(),
         "expected_end_on": report.expected_end_on.isoformat() if report.expected_end_on else None,
         "secretariat_note": report.handled_note,
-    }  # fmt: skip
+    }
 
 
 class SubstitutionCreateView(PlatformView):
@@ -132,8 +145,10 @@ class SubstitutionCreateView(PlatformView):
 
 
 class SubstitutionDetailView(PlatformView):
-    @extend_schema(summary="Situação de uma comunicação de substituição",
-                   responses={200: s.SubstitutionResponseSerializer, 404: s.ErrorSerializer, **ERRORS})  # fmt: skip
+    @extend_schema(
+        summary="Situação de uma comunicação de substituição",
+        responses={200: s.SubstitutionResponseSerializer, 404: s.ErrorSerializer, **ERRORS},
+    )
     def get(self, request: Request, ibge_code: str, pk: int) -> Response:
         report = (
             SubstitutionReport.objects.select_related("permit")
@@ -148,10 +163,12 @@ class SubstitutionDetailView(PlatformView):
 class ChangeFeedView(PlatformView):
     @extend_schema(
         summary="Mudanças de situação de alvarás (suspensão, cassação, vencimento…) desde um cursor",
-        parameters=[OpenApiParameter("since", int, description="Último id recebido (0 no início)."),
-                    OpenApiParameter("limit", int, description=f"Até {FEED_PAGE} por página.")],
+        parameters=[
+            OpenApiParameter("since", int, description="Último id recebido (0 no início)."),
+            OpenApiParameter("limit", int, description=f"Até {FEED_PAGE} por página."),
+        ],
         responses={200: s.ChangeFeedSerializer, 400: s.ErrorSerializer, **ERRORS},
-    )  # fmt: skip
+    )
     def get(self, request: Request, ibge_code: str) -> Response:
         since, limit = (
             _int_param(request, "since", 0),
@@ -161,8 +178,13 @@ class ChangeFeedView(PlatformView):
         changes.capture(municipality, as_of=timezone.localdate())
         rows = changes.feed(municipality, since=since, limit=limit + 1)
         page = rows[:limit]
-        return Response({"results": [changes.change_to_dict(c) for c in page],
-                         "next_since": page[-1].pk if page else since, "has_more": len(rows) > limit})  # fmt: skip
+        return Response(
+            {
+                "results": [changes.change_to_dict(c) for c in page],
+                "next_since": page[-1].pk if page else since,
+                "has_more": len(rows) > limit,
+            }
+        )
 
 
 def _int_param(request: Request, name: str, default: int) -> int:
@@ -175,10 +197,17 @@ def _int_param(request: Request, name: str, default: int) -> int:
 
 
 def import_to_dict(record: RosterImport) -> dict[str, Any]:
-    return {"id": record.pk, "state": record.state, "file_name": record.file_name,
-            "expected_rows": record.expected_rows, "total_rows": record.total_rows,
-            "rejected_rows": record.rejected_rows, "stored_rows": record.stored_rows,
-            "finished": record.state in ROSTER_FINISHED, "rejections": record.rejections}  # fmt: skip
+    return {
+        "id": record.pk,
+        "state": record.state,
+        "file_name": record.file_name,
+        "expected_rows": record.expected_rows,
+        "total_rows": record.total_rows,
+        "rejected_rows": record.rejected_rows,
+        "stored_rows": record.stored_rows,
+        "finished": record.state in ROSTER_FINISHED,
+        "rejections": record.rejections,
+    }
 
 
 class RosterUploadView(PlatformView):
@@ -199,17 +228,22 @@ class RosterUploadView(PlatformView):
             )
         credential = self.credential
         record = roster.roster_upload_accept(
-            actor=None, platform=credential.platform, municipality=credential.municipality,
-            file_name=upload.name or "cadastro.csv", content=upload.read(),
-        )  # fmt: skip
+            actor=None,
+            platform=credential.platform,
+            municipality=credential.municipality,
+            file_name=upload.name or "cadastro.csv",
+            content=upload.read(),
+        )
         response = Response(import_to_dict(record), status=status.HTTP_202_ACCEPTED)
         response["Location"] = f"{request.path}{record.pk}/"
         return response
 
 
 class RosterImportView(PlatformView):
-    @extend_schema(summary="Resultado de um envio de cadastro (JSON; ?report=csv para o relatório em CSV)",
-                   responses={200: s.RosterImportSerializer, 404: s.ErrorSerializer, **ERRORS})  # fmt: skip
+    @extend_schema(
+        summary="Resultado de um envio de cadastro (JSON; ?report=csv para o relatório em CSV)",
+        responses={200: s.RosterImportSerializer, 404: s.ErrorSerializer, **ERRORS},
+    )
     def get(self, request: Request, ibge_code: str, pk: int) -> Response | HttpResponse:
         record = RosterImport.objects.filter(
             pk=pk, platform=self.credential.platform, municipality=self.credential.municipality

@@ -28,9 +28,14 @@ def today() -> dt.date:
 
 def issue_permit(case: Case, as_of: dt.date) -> Permit:
     application = services.application_create(
-        actor=None, operator=case.operator, kind="vehicle_permit", as_of=as_of, vehicle=case.vehicle,
-        enrolled_students=9000, carries_children_under_4_or_pcd=False,
-    )  # fmt: skip
+        actor=None,
+        operator=case.operator,
+        kind="vehicle_permit",
+        as_of=as_of,
+        vehicle=case.vehicle,
+        enrolled_students=9000,
+        carries_children_under_4_or_pcd=False,
+    )
     for move in (services.application_submit, services.application_start_analysis):
         application = move(application=application, actor=None, as_of=as_of)
     services.application_require_inspection(application=application, actor=None, as_of=as_of)
@@ -62,8 +67,9 @@ def platform(db: None) -> Platform:
 
 @pytest.fixture
 def issued(platform: Platform, patrocinio: Municipality) -> IssuedCredential:
-    return credential_issue(actor=None, platform=platform, municipality=patrocinio,
-                            webhook_url="http://127.0.0.1:9/hook")  # fmt: skip
+    return credential_issue(
+        actor=None, platform=platform, municipality=patrocinio, webhook_url="http://127.0.0.1:9/hook"
+    )
 
 
 @pytest.fixture

@@ -43,8 +43,9 @@ def test_the_feed_lists_issue_suspension_and_revocation_in_order(
 def test_an_expiry_the_sweep_made_without_audit_rows_is_in_the_feed_once(
     patrocinio: Municipality, patrocinio_permit: Permit, today: dt.date
 ) -> None:
-    Permit.objects.filter(pk=patrocinio_permit.pk).update(valid_from=today - dt.timedelta(days=400),
-                                                          valid_until=today - dt.timedelta(days=2))  # fmt: skip
+    Permit.objects.filter(pk=patrocinio_permit.pk).update(
+        valid_from=today - dt.timedelta(days=400), valid_until=today - dt.timedelta(days=2)
+    )
     changes.capture(patrocinio, as_of=today)
     changes.capture(patrocinio, as_of=today)
     expired = StatusChange.objects.filter(kind="expired")
@@ -100,8 +101,11 @@ def test_webhooks_are_signed_retried_with_backoff_and_delivered_once(
     Receiver.fail_next = 1
     assert webhooks.deliver_due(now=start).retried == 1
     delivery = WebhookDelivery.objects.get()
-    assert (delivery.attempts, delivery.next_attempt_at, delivery.last_error) == (1, start + webhooks.BACKOFF_BASE,
-                                                                                   "HTTP 503")  # fmt: skip
+    assert (delivery.attempts, delivery.next_attempt_at, delivery.last_error) == (
+        1,
+        start + webhooks.BACKOFF_BASE,
+        "HTTP 503",
+    )
     assert webhooks.deliver_due(now=start + dt.timedelta(seconds=30)).retried == 0  # not due yet
     later = start + dt.timedelta(minutes=1)
     assert webhooks.deliver_due(now=later).delivered == 1

@@ -39,8 +39,12 @@ def check(api: Client, municipality: Municipality, **body: list[str]) -> Any:
 def test_an_authorized_driver_and_car_are_answered_with_validity(
     api: Client, patrocinio: Municipality, patrocinio_permit: Permit, driver_case: Case, today: dt.date
 ) -> None:
-    answer = check(api, patrocinio, drivers=[format_cpf(driver_case.person.cpf)],
-                   vehicles=[patrocinio_permit.vehicle.plate])  # fmt: skip
+    answer = check(
+        api,
+        patrocinio,
+        drivers=[format_cpf(driver_case.person.cpf)],
+        vehicles=[patrocinio_permit.vehicle.plate],
+    )
     driver, vehicle = answer["drivers"][0], answer["vehicles"][0]
     assert answer["checked_on"] == today.isoformat()
     for item in (driver, vehicle):
@@ -61,8 +65,10 @@ def test_a_suspended_permit_is_not_authorized_and_says_until_when(
     )
     vehicle = check(api, patrocinio, vehicles=[patrocinio_permit.vehicle.plate])["vehicles"][0]
     assert (vehicle["authorized"], vehicle["status"], vehicle["suspended_until"]) == (
-        False, "suspended", until.isoformat()
-    )  # fmt: skip
+        False,
+        "suspended",
+        until.isoformat(),
+    )
 
 
 def test_a_revoked_permit_is_not_authorized(
@@ -89,8 +95,12 @@ def test_another_municipality_permit_is_unknown_here(
     from apps.platforms.tests.conftest import issue_permit
 
     olimpia_permit = issue_permit(pf_case(olimpia, 41, "Maria Souza", as_of=today), today)
-    answer = check(api, patrocinio, drivers=[olimpia_permit.operator.person.cpf],  # type: ignore[union-attr]
-                   vehicles=[olimpia_permit.vehicle.plate])  # fmt: skip
+    answer = check(
+        api,
+        patrocinio,
+        drivers=[olimpia_permit.operator.person.cpf],  # type: ignore[union-attr]
+        vehicles=[olimpia_permit.vehicle.plate],
+    )
     assert answer["drivers"][0]["status"] == answer["vehicles"][0]["status"] == "unknown"
     assert answer["vehicles"][0]["permit_number"] is None
 
@@ -98,8 +108,12 @@ def test_another_municipality_permit_is_unknown_here(
 def test_malformed_items_get_their_own_error_and_the_rest_is_answered(
     api: Client, patrocinio: Municipality, patrocinio_permit: Permit
 ) -> None:
-    answer = check(api, patrocinio, drivers=["123", "111.111.111-11"],
-                   vehicles=["AB-12", "ABCD123", patrocinio_permit.vehicle.plate])  # fmt: skip
+    answer = check(
+        api,
+        patrocinio,
+        drivers=["123", "111.111.111-11"],
+        vehicles=["AB-12", "ABCD123", patrocinio_permit.vehicle.plate],
+    )
     assert [d["error"]["code"] for d in answer["drivers"]] == ["cpf_length", "cpf_invalid"]
     assert [v.get("error", {}).get("code") for v in answer["vehicles"]] == [
         "plate_invalid",
@@ -137,8 +151,14 @@ def test_a_linked_auxiliary_driver_is_authorized_only_while_the_link_is_active(
 
     profile = PROFILES["patrocinio_mg_aplicativo"]
     helper = make_person(patrocinio, 77, "Paulo Auxiliar", as_of=today, profile=profile)
-    link = make_driver(driver_case.operator, helper, as_of=today, profile=profile, vehicle=driver_case.vehicle,
-                       role="auxiliary")  # fmt: skip
+    link = make_driver(
+        driver_case.operator,
+        helper,
+        as_of=today,
+        profile=profile,
+        vehicle=driver_case.vehicle,
+        role="auxiliary",
+    )
     Driver.objects.filter(pk=link.pk).update(active=True)
     answer = check(api, patrocinio, drivers=[helper.cpf])["drivers"][0]
     assert (answer["authorized"], answer["permit_number"]) == (True, patrocinio_permit.number)

@@ -47,8 +47,9 @@ def test_a_clean_file_replaces_the_roster_whole(api: Client, patrocinio: Municip
     assert state(response) == "imported"
     assert (response.json()["total_rows"], response.json()["stored_rows"]) == (2, 2)
     assert sorted(RosterEntry.objects.values_list("cpf", "plate", "cnh_category")) == [
-        ("11144477735", "ABC1234", "AB"), ("39053344705", "QWE2R34", "B")
-    ]  # fmt: skip
+        ("11144477735", "ABC1234", "AB"),
+        ("39053344705", "QWE2R34", "B"),
+    ]
 
 
 def test_broken_rows_refuse_the_file_and_keep_the_old_roster(api: Client, patrocinio: Municipality) -> None:
@@ -68,9 +69,13 @@ def test_broken_rows_refuse_the_file_and_keep_the_old_roster(api: Client, patroc
     report = response.json()
     assert report["state"] == "rejected" and (report["total_rows"], report["rejected_rows"]) == (6, 4)
     assert [(r["line"], r["code"]) for r in report["rejections"]] == [
-        (3, "cpf_invalid"), (4, "duplicate_cpf"), (5, "name_invalid"), (5, "plate_invalid"),
-        (5, "cnh_category_invalid"), (6, "field_count"),
-    ]  # fmt: skip
+        (3, "cpf_invalid"),
+        (4, "duplicate_cpf"),
+        (5, "name_invalid"),
+        (5, "plate_invalid"),
+        (5, "cnh_category_invalid"),
+        (6, "field_count"),
+    ]
     assert "linha 2" in report["rejections"][1]["message"]
     assert list(RosterEntry.objects.values_list("cpf", flat=True)) == ["52998224725"]  # old roster intact
     csv_report = api.get(url(patrocinio.ibge_code, f"roster/{report['id']}/?report=csv"))
@@ -138,10 +143,18 @@ def test_the_command_imports_with_progress_and_writes_the_report(
     bad, report = tmp_path / "bad.csv", tmp_path / "report.json"
     bad.write_text("cpf;nome;placa;categoria_cnh\n1;A;B;Z\n", encoding="utf-8")
     with pytest.raises(CommandError, match="Nada foi importado"):
-        call_command("platform_roster_import", str(bad), cnpj=PLATFORM_CNPJ, municipality=patrocinio.ibge_code,
-                     report=report)  # fmt: skip
-    assert {r["code"] for r in json.loads(report.read_text())} == {"cpf_invalid", "plate_invalid",
-                                                                    "cnh_category_invalid"}  # fmt: skip
+        call_command(
+            "platform_roster_import",
+            str(bad),
+            cnpj=PLATFORM_CNPJ,
+            municipality=patrocinio.ibge_code,
+            report=report,
+        )
+    assert {r["code"] for r in json.loads(report.read_text())} == {
+        "cpf_invalid",
+        "plate_invalid",
+        "cnh_category_invalid",
+    }
     assert RosterEntry.objects.count() == 2
 
 

@@ -85,8 +85,13 @@ def test_progress_is_written_while_the_lines_are_read(
 ) -> None:
     lines = ["cpf;nome;placa;categoria_cnh"] + [f"{cpf};Nome;ABC1D23;B" for cpf in _cpfs(2500)]
     lines.insert(5, "11144477736;Dígito errado;ABC1D23;B")
-    record = roster.roster_upload_accept(actor=None, platform=platform, municipality=patrocinio,
-                                         file_name="grande.csv", content="\n".join(lines).encode())  # fmt: skip
+    record = roster.roster_upload_accept(
+        actor=None,
+        platform=platform,
+        municipality=patrocinio,
+        file_name="grande.csv",
+        content="\n".join(lines).encode(),
+    )
     seen: list[tuple[str, int, int]] = []
     store = roster._store
 

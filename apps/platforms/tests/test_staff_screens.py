@@ -27,8 +27,10 @@ def test_an_administrator_issues_a_token_shown_once_and_revokes_it(
     make_staff: Any, patrocinio: Municipality
 ) -> None:
     admin = login(make_staff, "adm.patrocinio", (patrocinio, Role.ADMINISTRATOR))
-    response = admin.post(PAGE.format(patrocinio.ibge_code), {"platform_name": "Roda Já", "cnpj": "11.222.333/0001-81",
-                                                              "label": "produção"})  # fmt: skip
+    response = admin.post(
+        PAGE.format(patrocinio.ibge_code),
+        {"platform_name": "Roda Já", "cnpj": "11.222.333/0001-81", "label": "produção"},
+    )
     assert response["Cache-Control"] == "no-store"
     token = response.context["issued"].token
     assert token in response.content.decode()

@@ -22,16 +22,24 @@ pytestmark = pytest.mark.django_db
 
 def body(case: Case, today: dt.date, **overrides: Any) -> dict[str, Any]:
     return {
-        "driver_cpf": case.person.cpf, "substitute_plate": "RNT4E21", "substitute_make_model": "Fiat Cronos",
-        "rental_company": "Locadora Triângulo", "reason": "Carro na oficina (embreagem)",
-        "starts_on": today.isoformat(), "expected_end_on": (today + dt.timedelta(days=5)).isoformat(),
-    } | overrides  # fmt: skip
+        "driver_cpf": case.person.cpf,
+        "substitute_plate": "RNT4E21",
+        "substitute_make_model": "Fiat Cronos",
+        "rental_company": "Locadora Triângulo",
+        "reason": "Carro na oficina (embreagem)",
+        "starts_on": today.isoformat(),
+        "expected_end_on": (today + dt.timedelta(days=5)).isoformat(),
+    } | overrides
 
 
 def test_a_report_creates_the_record_the_secretariat_sees(
-    api: Client, patrocinio: Municipality, patrocinio_permit: Permit, driver_case: Case, today: dt.date,
+    api: Client,
+    patrocinio: Municipality,
+    patrocinio_permit: Permit,
+    driver_case: Case,
+    today: dt.date,
     make_staff: Any,
-) -> None:  # fmt: skip
+) -> None:
     response = post_json(api, url(patrocinio.ibge_code, "substitutions/"), body(driver_case, today))
     assert response.status_code == 201, response.content
     assert response.json()["permit_number"] == patrocinio_permit.number
@@ -42,16 +50,23 @@ def test_a_report_creates_the_record_the_secretariat_sees(
     staff.force_login(analyst)
     queue = staff.get(f"/municipios/{patrocinio.ibge_code}/aplicativos/substituicoes/")
     assert "RNT4E21" in queue.content.decode() and "Locadora Triângulo" in queue.content.decode()
-    staff.post(f"/municipios/{patrocinio.ibge_code}/aplicativos/substituicoes/{report.pk}/decidir/",
-               {"decision": "accept", "note": "Alvará visível conferido"})  # fmt: skip
+    staff.post(
+        f"/municipios/{patrocinio.ibge_code}/aplicativos/substituicoes/{report.pk}/decidir/",
+        {"decision": "accept", "note": "Alvará visível conferido"},
+    )
     status = api.get(url(patrocinio.ibge_code, f"substitutions/{report.pk}/")).json()
     assert (status["state"], status["secretariat_note"]) == ("acknowledged", "Alvará visível conferido")
 
 
 def test_staff_of_another_town_gets_404(
-    api: Client, patrocinio: Municipality, olimpia: Municipality, patrocinio_permit: Permit, driver_case: Case,
-    today: dt.date, make_staff: Any,
-) -> None:  # fmt: skip
+    api: Client,
+    patrocinio: Municipality,
+    olimpia: Municipality,
+    patrocinio_permit: Permit,
+    driver_case: Case,
+    today: dt.date,
+    make_staff: Any,
+) -> None:
     post_json(api, url(patrocinio.ibge_code, "substitutions/"), body(driver_case, today))
     report = SubstitutionReport.objects.get()
     outsider = make_staff("ana.olimpia", (olimpia, Role.ANALYST))
@@ -93,9 +108,15 @@ def test_another_platform_cannot_read_the_report(
     ],
 )
 def test_bad_reports_are_refused_and_nothing_is_stored(
-    api: Client, patrocinio: Municipality, patrocinio_permit: Permit, driver_case: Case, today: dt.date,
-    overrides: dict[str, str], status: int, code: str,
-) -> None:  # fmt: skip
+    api: Client,
+    patrocinio: Municipality,
+    patrocinio_permit: Permit,
+    driver_case: Case,
+    today: dt.date,
+    overrides: dict[str, str],
+    status: int,
+    code: str,
+) -> None:
     response = post_json(
         api, url(patrocinio.ibge_code, "substitutions/"), body(driver_case, today, **overrides)
     )
@@ -114,7 +135,13 @@ def test_the_registered_plate_is_not_a_substitute(
 def test_a_town_whose_law_has_no_art_11a_refuses(issued: Any, olimpia: Municipality, today: dt.date) -> None:
     token = credential_issue(actor=None, platform=issued.credential.platform, municipality=olimpia).token
     client = Client(HTTP_AUTHORIZATION=f"Bearer {token}")
-    payload = {"driver_cpf": "52998224725", "substitute_plate": "RNT4E21", "substitute_make_model": "x",
-               "rental_company": "y", "reason": "z", "starts_on": today.isoformat()}  # fmt: skip
+    payload = {
+        "driver_cpf": "52998224725",
+        "substitute_plate": "RNT4E21",
+        "substitute_make_model": "x",
+        "rental_company": "y",
+        "reason": "z",
+        "starts_on": today.isoformat(),
+    }
     response = post_json(client, url(olimpia.ibge_code, "substitutions/"), payload)
     assert (response.status_code, response.json()["code"]) == (422, "substitution_not_in_law")

@@ -58,8 +58,15 @@ def portal_client(account: PortalAccount) -> Client:
 
 
 def make_account(case: Case, username: str, role: str = PortalRole.OPERATOR, **links: Any) -> PortalAccount:
-    return portal_account_create(actor=None, operator=case.operator, role=role, username=username,
-                                 password=PASSWORD, full_name=username.title(), **links)  # fmt: skip
+    return portal_account_create(
+        actor=None,
+        operator=case.operator,
+        role=role,
+        username=username,
+        password=PASSWORD,
+        full_name=username.title(),
+        **links,
+    )
 
 
 @pytest.fixture
@@ -121,11 +128,24 @@ def make_guide() -> Callable[..., PaymentGuide]:
     def make(case: Case, permit: Permit) -> PaymentGuide:
         municipality = case.operator.municipality
         if not FeeSchedule.objects.filter(municipality=municipality, fee_kind="renewal").exists():
-            fee_schedule_create(actor=None, municipality=municipality, regime_id=None, fee_kind="renewal",
-                                quantity=Decimal("150"), unit="brl", cite="art3",
-                                valid_from=dt.date(2026, 1, 1))  # fmt: skip
-        application = application_create(actor=None, operator=case.operator, kind="renewal", as_of=AS_OF,
-                                          vehicle=case.vehicle, permit=permit)  # fmt: skip
+            fee_schedule_create(
+                actor=None,
+                municipality=municipality,
+                regime_id=None,
+                fee_kind="renewal",
+                quantity=Decimal("150"),
+                unit="brl",
+                cite="art3",
+                valid_from=dt.date(2026, 1, 1),
+            )
+        application = application_create(
+            actor=None,
+            operator=case.operator,
+            kind="renewal",
+            as_of=AS_OF,
+            vehicle=case.vehicle,
+            permit=permit,
+        )
         application_submit(application=application, actor=None, as_of=AS_OF)
         application_start_analysis(application=application, actor=None, as_of=AS_OF)
         application = application_require_fee(

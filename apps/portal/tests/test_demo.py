@@ -22,9 +22,11 @@ def test_a_portal_login_per_regime_that_signs_in(settings: Any, tmp_path: Any) -
     log = seed_demo()
     logins = [login for login in log.logins if login.role == PORTAL_LOGIN_LABEL]
     assert {login.username for login in logins} == {
-        "olimpia.permissionario", "votuporanga.permissionario", "patrocinio.permissionario",
+        "olimpia.permissionario",
+        "votuporanga.permissionario",
+        "patrocinio.permissionario",
         "saojose.permissionario",
-    }  # fmt: skip
+    }
     for login in logins:
         account = PortalAccount.objects.get(user__username=login.username)
         assert Permit.objects.filter(operator=account.operator).exists()

@@ -63,14 +63,26 @@ def test_it_refuses_a_username_in_use(alice_case: Case, alice: PortalAccount) ->
 
 def test_staff_without_the_permission_cannot_invite(alice_case: Case, auditor_olimpia: User) -> None:
     with pytest.raises(ValidationError, match="não pode criar contas"):
-        portal_account_create(actor=auditor_olimpia, operator=alice_case.operator, role=PortalRole.OPERATOR,
-                              username="nova", password=PASSWORD, full_name="Nova")  # fmt: skip
+        portal_account_create(
+            actor=auditor_olimpia,
+            operator=alice_case.operator,
+            role=PortalRole.OPERATOR,
+            username="nova",
+            password=PASSWORD,
+            full_name="Nova",
+        )
     assert not PortalAccount.objects.filter(user__username="nova").exists()
 
 
 def test_an_analyst_invites_and_suspends(alice_case: Case, analyst_olimpia: User) -> None:
-    account = portal_account_create(actor=analyst_olimpia, operator=alice_case.operator, role=PortalRole.OPERATOR,
-                                    username="nova", password=PASSWORD, full_name="Nova")  # fmt: skip
+    account = portal_account_create(
+        actor=analyst_olimpia,
+        operator=alice_case.operator,
+        role=PortalRole.OPERATOR,
+        username="nova",
+        password=PASSWORD,
+        full_name="Nova",
+    )
     portal_account_set_active(actor=analyst_olimpia, account=account, active=False)
     assert not PortalAccount.objects.active().filter(pk=account.pk).exists()
     assert AuditEvent.objects.filter(action="portal.account.set_active", actor_id=analyst_olimpia.pk).exists()
@@ -88,8 +100,14 @@ def test_it_renews_a_document_through_the_registry_with_the_portal_user_as_actor
 ) -> None:
     old = _crlv(alice_case)
     today = AS_OF + dt.timedelta(days=200)
-    new = portal_document_renew(account=alice, document=old, upload=pdf_upload(), issue_date=today,
-                                expiry_date=today + dt.timedelta(days=365), as_of=today)  # fmt: skip
+    new = portal_document_renew(
+        account=alice,
+        document=old,
+        upload=pdf_upload(),
+        issue_date=today,
+        expiry_date=today + dt.timedelta(days=365),
+        as_of=today,
+    )
     assert (new.vehicle_id, new.kind, new.uploaded_by_id) == (old.vehicle_id, "crlv", alice.user_id)
     assert new.valid_until is not None and old.valid_until is not None and new.valid_until > old.valid_until
     event = AuditEvent.objects.get(action="registry.document.upload", object_id=str(new.pk))
@@ -100,8 +118,14 @@ def test_a_renewal_that_is_not_a_real_file_stores_nothing(alice: PortalAccount, 
     before = Document.objects.count()
     fake = SimpleUploadedFile("crlv.pdf", b"not a pdf at all", content_type="application/pdf")
     with pytest.raises(ValidationError, match="PDF, JPEG ou PNG"):
-        portal_document_renew(account=alice, document=_crlv(alice_case), upload=fake, issue_date=AS_OF,
-                              expiry_date=None, as_of=AS_OF)  # fmt: skip
+        portal_document_renew(
+            account=alice,
+            document=_crlv(alice_case),
+            upload=fake,
+            issue_date=AS_OF,
+            expiry_date=None,
+            as_of=AS_OF,
+        )
     assert Document.objects.count() == before
 
 
@@ -111,8 +135,9 @@ def test_a_renewal_that_is_not_a_real_file_stores_nothing(alice: PortalAccount, 
 def test_it_protocols_a_renewal_of_the_holders_permit(
     alice: PortalAccount, alice_case: Case, alice_permit: Permit
 ) -> None:
-    application = portal_application_start(account=alice, kind="renewal", as_of=AS_OF, permit=alice_permit,
-                                           vehicle=alice_case.vehicle)  # fmt: skip
+    application = portal_application_start(
+        account=alice, kind="renewal", as_of=AS_OF, permit=alice_permit, vehicle=alice_case.vehicle
+    )
     assert application.state == ApplicationState.SUBMITTED
     assert application.created_by_id == alice.user_id
     assert AuditEvent.objects.filter(action="application.submitted", actor_id=alice.user_id).exists()
@@ -147,8 +172,14 @@ def test_it_files_a_defence_in_time_with_attachments(
 ) -> None:
     auto = make_case(alice_case, dt.date(2026, 3, 12))
     with django_capture_on_commit_callbacks(execute=True):  # the file is written once the appeal commits
-        appeal = portal_appeal_file(account=alice, case=auto, instance=Instance.FIRST, text="Não houve a infração.",
-                                    attachments=[pdf_upload("prova.pdf")], as_of=dt.date(2026, 3, 16))  # fmt: skip
+        appeal = portal_appeal_file(
+            account=alice,
+            case=auto,
+            instance=Instance.FIRST,
+            text="Não houve a infração.",
+            attachments=[pdf_upload("prova.pdf")],
+            as_of=dt.date(2026, 3, 16),
+        )
     assert appeal.filed_by_portal and appeal.channel == FilingChannel.PORTAL and not appeal.late
     assert appeal.deadline is not None and appeal.deadline >= dt.date(2026, 3, 16)
     attachment = AppealAttachment.objects.get(appeal=appeal)
@@ -160,8 +191,14 @@ def test_a_late_defence_is_accepted_and_flagged(
     alice: PortalAccount, alice_case: Case, make_case: Callable[..., InfractionCase]
 ) -> None:
     auto = make_case(alice_case, dt.date(2026, 3, 12))
-    appeal = portal_appeal_file(account=alice, case=auto, instance=Instance.FIRST, text="Fora do prazo.",
-                                attachments=[], as_of=dt.date(2026, 5, 4))  # fmt: skip
+    appeal = portal_appeal_file(
+        account=alice,
+        case=auto,
+        instance=Instance.FIRST,
+        text="Fora do prazo.",
+        attachments=[],
+        as_of=dt.date(2026, 5, 4),
+    )
     assert appeal.late and appeal.deadline is not None and appeal.deadline < dt.date(2026, 5, 4)
 
 
@@ -171,8 +208,14 @@ def test_a_broken_attachment_files_nothing(
     auto = make_case(alice_case, dt.date(2026, 3, 12))
     broken = SimpleUploadedFile("prova.pdf", b"%PDF-1.4 truncated", content_type="application/pdf")
     with pytest.raises(ValidationError, match="incompleto ou corrompido"):
-        portal_appeal_file(account=alice, case=auto, instance=Instance.FIRST, text="Razões.",
-                           attachments=[pdf_upload(), broken], as_of=dt.date(2026, 3, 16))  # fmt: skip
+        portal_appeal_file(
+            account=alice,
+            case=auto,
+            instance=Instance.FIRST,
+            text="Razões.",
+            attachments=[pdf_upload(), broken],
+            as_of=dt.date(2026, 3, 16),
+        )
     assert not Appeal.objects.filter(case=auto).exists()
     assert not AppealAttachment.objects.exists()
 
@@ -182,6 +225,12 @@ def test_it_refuses_a_defence_against_another_operators_auto(
 ) -> None:
     auto = make_case(bob_licensed[0], dt.date(2026, 3, 12))
     with pytest.raises(ValidationError, match="não encontrado"):
-        portal_appeal_file(account=alice, case=auto, instance=Instance.FIRST, text="Razões.", attachments=[],
-                           as_of=dt.date(2026, 3, 16))  # fmt: skip
+        portal_appeal_file(
+            account=alice,
+            case=auto,
+            instance=Instance.FIRST,
+            text="Razões.",
+            attachments=[],
+            as_of=dt.date(2026, 3, 16),
+        )
     assert not Appeal.objects.filter(case=auto).exists()

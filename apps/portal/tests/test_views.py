@@ -33,8 +33,15 @@ from apps.tenancy.models import Municipality
 
 pytestmark = pytest.mark.django_db
 
-HOLDER_PAGES = ("portal:home", "portal:documents", "portal:vehicles", "portal:applications",
-                "portal:application-new", "portal:guides", "portal:cases")  # fmt: skip
+HOLDER_PAGES = (
+    "portal:home",
+    "portal:documents",
+    "portal:vehicles",
+    "portal:applications",
+    "portal:application-new",
+    "portal:guides",
+    "portal:cases",
+)
 
 
 @pytest.mark.parametrize("name", HOLDER_PAGES)
@@ -70,9 +77,11 @@ def test_the_portal_login_signs_in_and_lands_on_the_summary(alice: PortalAccount
 
 
 def test_another_operators_rows_answer_404(
-    alice_client: Client, bob_licensed: tuple[Case, Permit], make_case: Callable[..., InfractionCase],
+    alice_client: Client,
+    bob_licensed: tuple[Case, Permit],
+    make_case: Callable[..., InfractionCase],
     make_guide: Callable[..., PaymentGuide],
-) -> None:  # fmt: skip
+) -> None:
     bob_case, bob_permit = bob_licensed
     document = Document.objects.filter(person=bob_case.person).first()
     assert document is not None
@@ -127,16 +136,20 @@ def test_a_driver_sees_only_their_documents_and_vehicle(
 # --- actions --------------------------------------------------------------------------------------------------
 
 
-def test_the_holder_renews_a_document_from_the_screen(alice: PortalAccount, alice_client: Client,
-                                                       alice_case: Case) -> None:  # fmt: skip
+def test_the_holder_renews_a_document_from_the_screen(
+    alice: PortalAccount, alice_client: Client, alice_case: Case
+) -> None:
     crlv = Document.objects.get(vehicle=alice_case.vehicle, kind="crlv")
     today = dt.date.today()
     response = alice_client.post(
         reverse("portal:document-renew", args=[crlv.pk]),
-        {"file": pdf_upload(), "issue_date": today.isoformat(),
-         "expiry_date": (today + dt.timedelta(days=365)).isoformat()},
+        {
+            "file": pdf_upload(),
+            "issue_date": today.isoformat(),
+            "expiry_date": (today + dt.timedelta(days=365)).isoformat(),
+        },
         follow=True,
-    )  # fmt: skip
+    )
     assert "Documento enviado" in response.content.decode()
     assert Document.objects.filter(vehicle=alice_case.vehicle, kind="crlv", uploaded_by=alice.user).exists()
 
@@ -144,8 +157,10 @@ def test_the_holder_renews_a_document_from_the_screen(alice: PortalAccount, alic
 def test_a_future_issue_date_is_refused_on_the_form(alice_client: Client, alice_case: Case) -> None:
     crlv = Document.objects.get(vehicle=alice_case.vehicle, kind="crlv")
     future = dt.date.today() + dt.timedelta(days=5)
-    response = alice_client.post(reverse("portal:document-renew", args=[crlv.pk]),
-                                 {"file": pdf_upload(), "issue_date": future.isoformat()})  # fmt: skip
+    response = alice_client.post(
+        reverse("portal:document-renew", args=[crlv.pk]),
+        {"file": pdf_upload(), "issue_date": future.isoformat()},
+    )
     assert response.status_code == 200
     assert "Data de emissão" in response.content.decode()
     assert Document.objects.filter(vehicle=alice_case.vehicle, kind="crlv").count() == 1
@@ -154,9 +169,16 @@ def test_a_future_issue_date_is_refused_on_the_form(alice_client: Client, alice_
 def test_the_holder_protocols_a_cancellation_and_follows_it(
     alice: PortalAccount, alice_client: Client, alice_permit: Permit
 ) -> None:
-    response = alice_client.post(reverse("portal:application-new"),
-                                 {"kind": "cancellation", "permit": alice_permit.pk, "reason": "Aposentadoria",
-                                  "carries_children_under_4_or_pcd": "unknown"}, follow=True)  # fmt: skip
+    response = alice_client.post(
+        reverse("portal:application-new"),
+        {
+            "kind": "cancellation",
+            "permit": alice_permit.pk,
+            "reason": "Aposentadoria",
+            "carries_children_under_4_or_pcd": "unknown",
+        },
+        follow=True,
+    )
     application = Application.objects.get(operator=alice.operator, kind="cancellation")
     assert response.redirect_chain[-1][0] == reverse("portal:application", args=[application.pk])
     assert "Protocolado" in response.content.decode()
@@ -165,8 +187,9 @@ def test_the_holder_protocols_a_cancellation_and_follows_it(
 def test_the_form_cannot_name_another_operators_permit(
     alice: PortalAccount, alice_client: Client, bob_licensed: tuple[Case, Permit]
 ) -> None:
-    response = alice_client.post(reverse("portal:application-new"),
-                                 {"kind": "cancellation", "permit": bob_licensed[1].pk})  # fmt: skip
+    response = alice_client.post(
+        reverse("portal:application-new"), {"kind": "cancellation", "permit": bob_licensed[1].pk}
+    )
     assert response.status_code == 200
     assert not Application.objects.filter(kind="cancellation").exists()
 
@@ -177,9 +200,11 @@ def test_the_holder_files_a_defence_with_an_attachment(
     auto = make_case(alice_case, dt.date.today() - dt.timedelta(days=1))
     page = alice_client.get(reverse("portal:case", args=[auto.pk])).content.decode()
     assert "prazo até" in page
-    response = alice_client.post(reverse("portal:case", args=[auto.pk]),
-                                 {"text": "O veículo estava regular.", "attachments": [pdf_upload()]},
-                                 follow=True)  # fmt: skip
+    response = alice_client.post(
+        reverse("portal:case", args=[auto.pk]),
+        {"text": "O veículo estava regular.", "attachments": [pdf_upload()]},
+        follow=True,
+    )
     appeal = Appeal.objects.get(case=auto)
     assert appeal.filed_by_portal and not appeal.late
     assert AppealAttachment.objects.filter(appeal=appeal).count() == 1
@@ -198,17 +223,28 @@ def test_a_late_defence_from_the_screen_is_flagged(
 
 
 def test_guides_show_pix_and_give_a_receipt_once_paid(
-    alice_client: Client, alice_case: Case, alice_permit: Permit, make_guide: Callable[..., PaymentGuide],
-    make_staff: Callable[..., User], olimpia: object,
-) -> None:  # fmt: skip
+    alice_client: Client,
+    alice_case: Case,
+    alice_permit: Permit,
+    make_guide: Callable[..., PaymentGuide],
+    make_staff: Callable[..., User],
+    olimpia: object,
+) -> None:
     guide = make_guide(alice_case, alice_permit)
     page = alice_client.get(reverse("portal:guide", args=[guide.pk])).content.decode()
     assert guide.pix_payload in page and "<svg" in page
     assert alice_client.get(reverse("portal:guide-receipt", args=[guide.pk])).status_code == 404
     pdf = alice_client.get(reverse("portal:guide-pdf", args=[guide.pk]))
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
-    payment_register(actor=None, guide=guide, paid_on=dt.date(2026, 3, 10), amount_brl=Decimal("150.00"),
-                     method="pix", reference="E2E123", as_of=dt.date(2026, 3, 10))  # fmt: skip
+    payment_register(
+        actor=None,
+        guide=guide,
+        paid_on=dt.date(2026, 3, 10),
+        amount_brl=Decimal("150.00"),
+        method="pix",
+        reference="E2E123",
+        as_of=dt.date(2026, 3, 10),
+    )
     receipt = alice_client.get(reverse("portal:guide-receipt", args=[guide.pk]))
     assert receipt.status_code == 200 and receipt.content.startswith(b"%PDF")
 
@@ -261,9 +297,14 @@ def test_documents_show_the_laws_reason_and_the_soonest_to_expire_first(
 
 
 def test_the_holder_sees_and_pays_a_fine_but_never_another_operators(
-    alice_client: Client, alice_case: Case, bob_licensed: tuple[Case, Permit], agent_olimpia: User,
-    judge_olimpia: User, make_staff: Callable[..., User], olimpia: Municipality,
-) -> None:  # fmt: skip
+    alice_client: Client,
+    alice_case: Case,
+    bob_licensed: tuple[Case, Permit],
+    agent_olimpia: User,
+    judge_olimpia: User,
+    make_staff: Callable[..., User],
+    olimpia: Municipality,
+) -> None:
     finance = make_staff("fabi.financeiro", (olimpia, Role.FINANCE), full_name="Fabiana Financeiro")
     guides = []
     for case in (alice_case, bob_licensed[0]):
@@ -284,9 +325,13 @@ def test_the_holder_sees_and_pays_a_fine_but_never_another_operators(
 
 
 def test_the_judge_downloads_a_portal_attachment_and_others_get_404(
-    alice_client: Client, alice_case: Case, make_case: Callable[..., InfractionCase], judge_olimpia: User,
-    agent_olimpia: User, django_capture_on_commit_callbacks: Callable[..., Any],
-) -> None:  # fmt: skip
+    alice_client: Client,
+    alice_case: Case,
+    make_case: Callable[..., InfractionCase],
+    judge_olimpia: User,
+    agent_olimpia: User,
+    django_capture_on_commit_callbacks: Callable[..., Any],
+) -> None:
     auto = make_case(alice_case, dt.date.today() - dt.timedelta(days=1))
     with django_capture_on_commit_callbacks(execute=True):  # the file is written once the appeal commits
         alice_client.post(
@@ -328,8 +373,14 @@ def test_a_driver_of_the_same_operator_never_sees_the_holders_own_documents(
 ) -> None:
     profile = PROFILES["olimpia_sp_escolar"]
     person = make_person(alice_case.operator.municipality, 40, "Davi Auxiliar", as_of=AS_OF, profile=profile)
-    driver = make_driver(alice_case.operator, person, as_of=AS_OF, profile=profile, vehicle=alice_case.vehicle,
-                         role="auxiliary")  # fmt: skip
+    driver = make_driver(
+        alice_case.operator,
+        person,
+        as_of=AS_OF,
+        profile=profile,
+        vehicle=alice_case.vehicle,
+        role="auxiliary",
+    )
     davi = portal_client(make_account(alice_case, "davi", PortalRole.DRIVER, driver=driver))
     summary = davi.get(reverse("portal:home")).content.decode()
     assert "Davi Auxiliar — Condutor auxiliar" in summary and alice_case.person.name + " —" not in summary

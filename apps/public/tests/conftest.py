@@ -40,9 +40,14 @@ def today() -> dt.date:
 def issue_permit(case: Case, as_of: dt.date) -> Permit:
     """Analysis, inspection passed and approval, as the back office does it; returns the permit issued."""
     application = services.application_create(
-        actor=None, operator=case.operator, kind="vehicle_permit", as_of=as_of, vehicle=case.vehicle,
-        enrolled_students=9000, carries_children_under_4_or_pcd=False,
-    )  # fmt: skip
+        actor=None,
+        operator=case.operator,
+        kind="vehicle_permit",
+        as_of=as_of,
+        vehicle=case.vehicle,
+        enrolled_students=9000,
+        carries_children_under_4_or_pcd=False,
+    )
     for move in (services.application_submit, services.application_start_analysis):
         application = move(application=application, actor=None, as_of=as_of)
     services.application_require_inspection(application=application, actor=None, as_of=as_of)

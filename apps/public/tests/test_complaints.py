@@ -22,10 +22,15 @@ pytestmark = pytest.mark.django_db
 
 def _form(today: dt.date, **overrides: str) -> dict[str, str]:
     data = {
-        "municipio": "3533908", "category": "document_not_shown", "plate": "", "permit_number": "",
-        "occurred_on": today.isoformat(), "place": "Escola Municipal Centro",
-        "description": "O condutor não quis mostrar a autorização na saída da escola.", "contact": "",
-    }  # fmt: skip
+        "municipio": "3533908",
+        "category": "document_not_shown",
+        "plate": "",
+        "permit_number": "",
+        "occurred_on": today.isoformat(),
+        "place": "Escola Municipal Centro",
+        "description": "O condutor não quis mostrar a autorização na saída da escola.",
+        "contact": "",
+    }
     return data | solved_challenge() | overrides
 
 
@@ -75,14 +80,25 @@ def test_votuporanga_and_patrocinio_cite_the_articles_on_showing_the_authorizati
 
 
 def _complaint(municipality: Municipality, today: dt.date) -> Complaint:
-    return complaint_file(municipality=municipality, category="no_permit", occurred_on=today, as_of=today,
-                          description="Van sem identificação levando crianças.", contact="17 99111-2222")  # fmt: skip
+    return complaint_file(
+        municipality=municipality,
+        category="no_permit",
+        occurred_on=today,
+        as_of=today,
+        description="Van sem identificação levando crianças.",
+        contact="17 99111-2222",
+    )
 
 
 def test_the_queue_is_for_the_municipality_staff_only(
-    analyst_olimpia_client: Client, agent_votuporanga_client: Client, outsider_client: Client, client: Client,
-    olimpia: Municipality, votuporanga: Municipality, today: dt.date,
-) -> None:  # fmt: skip
+    analyst_olimpia_client: Client,
+    agent_votuporanga_client: Client,
+    outsider_client: Client,
+    client: Client,
+    olimpia: Municipality,
+    votuporanga: Municipality,
+    today: dt.date,
+) -> None:
     complaint = _complaint(olimpia, today)
     queue, detail = "/municipios/3533908/denuncias/", f"/municipios/3533908/denuncias/{complaint.pk}/"
     assert complaint.number in analyst_olimpia_client.get(queue).content.decode()

@@ -46,13 +46,16 @@ def public_responses(client: Client) -> Iterator[tuple[str, bytes]]:
     for permit in Permit.objects.select_related("vehicle", "municipality"):
         ibge, plate = permit.municipality.ibge_code, permit.vehicle.plate
         urls += [
-            f"/consulta/?municipio={ibge}&q={plate}", f"/consulta/?municipio={ibge}&q={permit.number}",
-            verify_path(permit.qr_token), f"/api/publica/v1/verificacao/?codigo={permit.qr_token}",
+            f"/consulta/?municipio={ibge}&q={plate}",
+            f"/consulta/?municipio={ibge}&q={permit.number}",
+            verify_path(permit.qr_token),
+            f"/api/publica/v1/verificacao/?codigo={permit.qr_token}",
             f"/api/publica/v1/verificacao/?municipio={ibge}&placa={plate}",
             f"/api/publica/v1/verificacao/?municipio={ibge}&alvara={permit.number}",
             f"/consulta/denunciar/?municipio={ibge}&placa={plate}",
-            f"/dados-abertos/{ibge}/alvaras-em-vigor.csv", f"/dados-abertos/{ibge}/alvaras-em-vigor.json",
-        ]  # fmt: skip
+            f"/dados-abertos/{ibge}/alvaras-em-vigor.csv",
+            f"/dados-abertos/{ibge}/alvaras-em-vigor.json",
+        ]
     for url in urls:
         response = client.get(url)
         yield url, b"".join(response.streaming_content) if response.streaming else response.content  # type: ignore[attr-defined]

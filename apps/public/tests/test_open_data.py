@@ -22,8 +22,13 @@ pytestmark = pytest.mark.django_db
 def test_the_export_lists_permits_in_force_with_the_published_fields(
     client: Client, olimpia_permit: Permit, patrocinio_permit: Permit, today: dt.date
 ) -> None:
-    services.permit_suspend(permit=olimpia_permit, actor=None, as_of=today, until=today + dt.timedelta(days=5),
-                            reason="Decisão definitiva.")  # fmt: skip
+    services.permit_suspend(
+        permit=olimpia_permit,
+        actor=None,
+        as_of=today,
+        until=today + dt.timedelta(days=5),
+        reason="Decisão definitiva.",
+    )
     call_command("export_open_data", "--as-of", today.isoformat(), stdout=io.StringIO())
     rows = list(
         csv.DictReader(

@@ -93,10 +93,24 @@ def test_the_json_answer_by_plate(client: Client, olimpia_permit: Permit) -> Non
     }
     assert result["valid_until"] == olimpia_permit.valid_until.isoformat()  # type: ignore[union-attr]
     assert set(result) == {
-        "status", "status_label", "may_carry_passengers", "message", "checked_on", "municipality",
-        "municipality_ibge", "service", "permit_number", "permit_kind", "valid_from", "valid_until",
-        "suspended_until", "vehicle", "holder_name", "reason", "articles",
-    }  # fmt: skip
+        "status",
+        "status_label",
+        "may_carry_passengers",
+        "message",
+        "checked_on",
+        "municipality",
+        "municipality_ibge",
+        "service",
+        "permit_number",
+        "permit_kind",
+        "valid_from",
+        "valid_until",
+        "suspended_until",
+        "vehicle",
+        "holder_name",
+        "reason",
+        "articles",
+    }
 
 
 def test_the_json_answer_by_permit_number_and_by_token(client: Client, olimpia_permit: Permit) -> None:
@@ -115,11 +129,14 @@ def test_json_unknown_plate_is_an_answer_and_a_missing_token_is_404(client: Clie
 
 @pytest.mark.parametrize(
     ("params", "code"),
-    [({}, "missing_parameter"), ({"placa": "ABC1234"}, "missing_parameter"),
-     ({"municipio": "3533908", "placa": "ABC12"}, "invalid_plate"),
-     ({"municipio": "3533908", "alvara": "12-2026"}, "invalid_permit_number"),
-     ({"municipio": "9999999", "placa": "ABC1234"}, "unknown_municipality")],
-)  # fmt: skip
+    [
+        ({}, "missing_parameter"),
+        ({"placa": "ABC1234"}, "missing_parameter"),
+        ({"municipio": "3533908", "placa": "ABC12"}, "invalid_plate"),
+        ({"municipio": "3533908", "alvara": "12-2026"}, "invalid_permit_number"),
+        ({"municipio": "9999999", "placa": "ABC1234"}, "unknown_municipality"),
+    ],
+)
 def test_json_bad_input_has_a_stable_code(
     client: Client, olimpia: Any, params: dict[str, str], code: str
 ) -> None:
@@ -154,8 +171,12 @@ def test_lookups_are_counted_by_day_municipality_and_result_never_by_who(
     client.get(JSON_URL, {"municipio": "3533908", "placa": "ZZ"})
     client.get(verify_path(olimpia_permit.qr_token))
     rows = {(r.via, r.result): r.count for r in LookupCount.objects.filter(day=today)}
-    assert rows == {("plate", "regular"): 2, ("plate", "unknown"): 1, ("plate", "invalid"): 1,
-                    ("token", "regular"): 1}  # fmt: skip
+    assert rows == {
+        ("plate", "regular"): 2,
+        ("plate", "unknown"): 1,
+        ("plate", "invalid"): 1,
+        ("token", "regular"): 1,
+    }
     assert set(LookupCount.objects.values_list("municipality__ibge_code", flat=True)) == {"3533908"}
     field_names = {f.name for f in LookupCount._meta.get_fields()}
     assert field_names == {"id", "day", "municipality", "via", "result", "count"}

@@ -43,8 +43,12 @@ def test_the_limit_holds_across_three_real_processes_counting_at_once(tmp_path: 
     env = {
         key: value for key, value in os.environ.items() if key not in {"DATABASE_URL", "DEBUG", "REDIS_URL"}
     }
-    env |= {"DATABASE_URL": f"sqlite:///{tmp_path / 'shared.sqlite3'}", "OUTORGA_VAR_DIR": str(tmp_path),
-            "PUBLIC_RATE_LIMIT": "30", "PUBLIC_RATE_WINDOW": str(10**9)}  # fmt: skip
+    env |= {
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'shared.sqlite3'}",
+        "OUTORGA_VAR_DIR": str(tmp_path),
+        "PUBLIC_RATE_LIMIT": "30",
+        "PUBLIC_RATE_WINDOW": str(10**9),
+    }
     manage = [sys.executable, "manage.py"]
     subprocess.run([*manage, "createcachetable"], cwd=ROOT, env=env, check=True, timeout=120)
     script = (

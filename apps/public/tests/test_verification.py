@@ -99,9 +99,13 @@ def test_a_company_name_is_published_without_the_cpf_an_mei_name_carries(
 
 @pytest.mark.parametrize(
     ("typed", "expected"),
-    [("abc-1234", (LookupVia.PLATE, "ABC1234")), (" ABC1D23 ", (LookupVia.PLATE, "ABC1D23")),
-     ("1/2026", (LookupVia.PERMIT, "0001/2026")), ("0042 / 2026", (LookupVia.PERMIT, "0042/2026"))],
-)  # fmt: skip
+    [
+        ("abc-1234", (LookupVia.PLATE, "ABC1234")),
+        (" ABC1D23 ", (LookupVia.PLATE, "ABC1D23")),
+        ("1/2026", (LookupVia.PERMIT, "0001/2026")),
+        ("0042 / 2026", (LookupVia.PERMIT, "0042/2026")),
+    ],
+)
 def test_the_single_field_reads_plates_and_permit_numbers(typed: str, expected: tuple[str, str]) -> None:
     assert parse_plate_or_number(typed) == expected
 

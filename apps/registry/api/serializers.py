@@ -22,8 +22,16 @@ class OperatorSerializer(serializers.ModelSerializer[Operator]):
 
     class Meta:
         model = Operator
-        fields = ["id", "municipality", "regime_id", "kind", "holder_name", "holder_document", "status",
-                  "registered_on"]  # fmt: skip
+        fields = [
+            "id",
+            "municipality",
+            "regime_id",
+            "kind",
+            "holder_name",
+            "holder_document",
+            "status",
+            "registered_on",
+        ]
         read_only_fields = fields
 
 
@@ -32,11 +40,32 @@ class VehicleSerializer(serializers.ModelSerializer[Vehicle]):
 
     class Meta:
         model = Vehicle
-        fields = ["id", "municipality", "operator", "plate", "renavam", "make", "model", "manufacture_year",
-                  "model_year", "seats", "doors", "air_conditioning", "accessibility",
-                  "registration_municipality_ibge", "registration_municipality_name", "category", "tachograph_ok",
-                  "last_maintenance", "owner_name", "owner_document", "ownership_kind", "ownership_since",
-                  "ownership_registered", "owner_signature_notarized"]  # fmt: skip
+        fields = [
+            "id",
+            "municipality",
+            "operator",
+            "plate",
+            "renavam",
+            "make",
+            "model",
+            "manufacture_year",
+            "model_year",
+            "seats",
+            "doors",
+            "air_conditioning",
+            "accessibility",
+            "registration_municipality_ibge",
+            "registration_municipality_name",
+            "category",
+            "tachograph_ok",
+            "last_maintenance",
+            "owner_name",
+            "owner_document",
+            "ownership_kind",
+            "ownership_since",
+            "ownership_registered",
+            "owner_signature_notarized",
+        ]
         read_only_fields = ["id", "municipality"]
 
 
@@ -55,8 +84,18 @@ class DriverSerializer(serializers.ModelSerializer[Driver]):
 
     class Meta:
         model = Driver
-        fields = ["id", "municipality", "operator", "name", "role", "cnh_category", "cnh_ear", "cnh_expiry",
-                  "vehicle", "active"]  # fmt: skip
+        fields = [
+            "id",
+            "municipality",
+            "operator",
+            "name",
+            "role",
+            "cnh_category",
+            "cnh_ear",
+            "cnh_expiry",
+            "vehicle",
+            "active",
+        ]
         read_only_fields = fields
 
 
@@ -65,7 +104,22 @@ class DocumentSerializer(serializers.ModelSerializer[Document]):
 
     class Meta:
         model = Document
-        fields = ["id", "municipality", "kind", "person", "company", "vehicle", "operator", "issue_date",
-                  "expiry_date", "valid_until", "status", "content_type", "size_bytes", "sha256", "decision",
-                  "uploaded_at"]  # fmt: skip
+        fields = [
+            "id",
+            "municipality",
+            "kind",
+            "person",
+            "company",
+            "vehicle",
+            "operator",
+            "issue_date",
+            "expiry_date",
+            "valid_until",
+            "status",
+            "content_type",
+            "size_bytes",
+            "sha256",
+            "decision",
+            "uploaded_at",
+        ]
         read_only_fields = fields

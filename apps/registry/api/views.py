@@ -70,8 +70,13 @@ class VehicleViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet[Vehi
         if operator is not None and operator.municipality_id != municipality.pk:
             raise Http404("Registro não encontrado.")
         try:
-            vehicle = services.vehicle_create(actor=request.user, municipality=municipality, operator=operator,
-                                              as_of=timezone.localdate(), **data)  # fmt: skip
+            vehicle = services.vehicle_create(
+                actor=request.user,
+                municipality=municipality,
+                operator=operator,
+                as_of=timezone.localdate(),
+                **data,
+            )
         except ValidationError as refusal:
             return Response(refusal.message_dict, status=status.HTTP_400_BAD_REQUEST)
         return Response(VehicleSerializer(vehicle).data, status=status.HTTP_201_CREATED)

@@ -29,21 +29,39 @@ def pdf_upload(name: str = "doc.pdf", content: bytes = PDF_BYTES) -> SimpleUploa
 
 def vehicle_fields(**overrides: Any) -> dict[str, Any]:
     fields: dict[str, Any] = {
-        "plate": "ABC1D23", "renavam": "63977637130", "make": "Volkswagen", "model": "Kombi",
-        "manufacture_year": 2020, "model_year": 2021, "seats": 12, "doors": 4, "air_conditioning": True,
-        "registration_municipality_ibge": "3533908", "registration_municipality_name": "Olímpia",
-        "category": "aluguel", "owner_name": "João da Silva", "owner_document": "52998224725",
+        "plate": "ABC1D23",
+        "renavam": "63977637130",
+        "make": "Volkswagen",
+        "model": "Kombi",
+        "manufacture_year": 2020,
+        "model_year": 2021,
+        "seats": 12,
+        "doors": 4,
+        "air_conditioning": True,
+        "registration_municipality_ibge": "3533908",
+        "registration_municipality_name": "Olímpia",
+        "category": "aluguel",
+        "owner_name": "João da Silva",
+        "owner_document": "52998224725",
         "ownership_kind": "own",
-    }  # fmt: skip
+    }
     fields.update(overrides)
     return fields
 
 
 @pytest.fixture
 def joao(olimpia: Municipality) -> Person:
-    return person_create(actor=None, municipality=olimpia, cpf="529.982.247-25", name="João da Silva",
-                         birth_date=dt.date(1980, 5, 1), city="Olímpia", uf="SP", phone="17991112222",
-                         as_of=AS_OF)  # fmt: skip
+    return person_create(
+        actor=None,
+        municipality=olimpia,
+        cpf="529.982.247-25",
+        name="João da Silva",
+        birth_date=dt.date(1980, 5, 1),
+        city="Olímpia",
+        uf="SP",
+        phone="17991112222",
+        as_of=AS_OF,
+    )
 
 
 @pytest.fixture

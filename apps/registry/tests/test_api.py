@@ -49,8 +49,9 @@ def test_operator_search_by_plate(analyst_olimpia: User, kombi: Vehicle) -> None
 def test_vehicle_create_uses_the_service_refusals(analyst_olimpia: User, joao_operator: Operator) -> None:
     client = _client(analyst_olimpia)
     payload = vehicle_fields() | {"municipality_ibge": "3533908", "operator": joao_operator.pk}
-    bad = client.post("/api/v1/registry/vehicles/", payload | {"renavam": "63977637131"},
-                      content_type="application/json")  # fmt: skip
+    bad = client.post(
+        "/api/v1/registry/vehicles/", payload | {"renavam": "63977637131"}, content_type="application/json"
+    )
     assert bad.status_code == 400 and "RENAVAM" in bad.json()["renavam"][0]
     assert not Vehicle.objects.exists()
     created = client.post("/api/v1/registry/vehicles/", payload, content_type="application/json")
@@ -76,8 +77,15 @@ def test_documents_expose_the_engine_decision(analyst_olimpia: User, kombi: Vehi
     from apps.registry.services import document_upload
     from apps.registry.tests.conftest import AS_OF, pdf_upload
 
-    document_upload(actor=None, owner=kombi, kind="crlv", upload=pdf_upload(), issue_date=dt.date(2026, 1, 5),
-                    expiry_date=dt.date(2026, 12, 31), as_of=AS_OF)  # fmt: skip
+    document_upload(
+        actor=None,
+        owner=kombi,
+        kind="crlv",
+        upload=pdf_upload(),
+        issue_date=dt.date(2026, 1, 5),
+        expiry_date=dt.date(2026, 12, 31),
+        as_of=AS_OF,
+    )
     row = _client(analyst_olimpia).get("/api/v1/registry/documents/").json()["results"][0]
     assert row["valid_until"] == "2026-12-31" and row["decision"]["question"] == "document_validity"
     assert Document.objects.count() == 1

@@ -20,11 +20,18 @@ browser = e2e.browser
 page = e2e.page
 
 VEHICLE = {
-    "Placa": "ABC-1234", "Marca": "Volkswagen", "Modelo": "Kombi Escolar", "Ano de fabricação": "2020",
-    "Ano do modelo": "2021", "Lugares (capacidade)": "12", "Portas": "4",
-    "Código IBGE do município de registro": "3533908", "Município de registro": "Olímpia",
-    "Proprietário (nome)": "João da Silva", "Proprietário (CPF ou CNPJ)": "529.982.247-25",
-}  # fmt: skip
+    "Placa": "ABC-1234",
+    "Marca": "Volkswagen",
+    "Modelo": "Kombi Escolar",
+    "Ano de fabricação": "2020",
+    "Ano do modelo": "2021",
+    "Lugares (capacidade)": "12",
+    "Portas": "4",
+    "Código IBGE do município de registro": "3533908",
+    "Município de registro": "Olímpia",
+    "Proprietário (nome)": "João da Silva",
+    "Proprietário (CPF ou CNPJ)": "529.982.247-25",
+}
 
 
 def log_in(page: Page, live_server: Any, username: str) -> None:

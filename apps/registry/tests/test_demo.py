@@ -18,12 +18,24 @@ def test_alphanumeric_cnpj_helper_matches_the_official_example() -> None:
 def test_seed_demo_adds_registry_and_lawconfig_rows_once(settings: object, tmp_path: object) -> None:
     settings.MEDIA_ROOT = tmp_path  # type: ignore[attr-defined]
     seed_demo()
-    counts = (Company.objects.count(), Operator.objects.count(), Vehicle.objects.count(), Document.objects.count(),
-              Ban.objects.count(), MunicipalClosure.objects.count())  # fmt: skip
+    counts = (
+        Company.objects.count(),
+        Operator.objects.count(),
+        Vehicle.objects.count(),
+        Document.objects.count(),
+        Ban.objects.count(),
+        MunicipalClosure.objects.count(),
+    )
     assert Company.objects.filter(cnpj=alphanumeric_cnpj("12ABC345DM01")).exists()
     assert Ban.objects.filter(person__name__startswith="Rui Impedido").exists()
     assert MunicipalClosure.objects.filter(kind="early_closing").exists()
     seed_demo()
-    again = (Company.objects.count(), Operator.objects.count(), Vehicle.objects.count(), Document.objects.count(),
-             Ban.objects.count(), MunicipalClosure.objects.count())  # fmt: skip
+    again = (
+        Company.objects.count(),
+        Operator.objects.count(),
+        Vehicle.objects.count(),
+        Document.objects.count(),
+        Ban.objects.count(),
+        MunicipalClosure.objects.count(),
+    )
     assert again == counts

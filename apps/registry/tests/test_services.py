@@ -53,8 +53,14 @@ def test_duplicate_cpf_refused_in_same_municipality_allowed_in_another(
 
 def test_future_birth_date_is_refused(olimpia: Municipality) -> None:
     with pytest.raises(ValidationError) as excinfo:
-        person_create(actor=None, municipality=olimpia, cpf="52998224725", name="X",
-                      birth_date=AS_OF + dt.timedelta(days=1), as_of=AS_OF)  # fmt: skip
+        person_create(
+            actor=None,
+            municipality=olimpia,
+            cpf="52998224725",
+            name="X",
+            birth_date=AS_OF + dt.timedelta(days=1),
+            as_of=AS_OF,
+        )
     assert "está no futuro" in _errors(excinfo)["birth_date"][0]
     assert not Person.objects.exists()
 
@@ -74,14 +80,23 @@ def test_alphanumeric_cnpj_company(olimpia: Municipality, votuporanga: Municipal
 
 def test_operator_needs_a_regime_of_the_municipality(joao: Person, olimpia: Municipality) -> None:
     with pytest.raises(ValidationError, match="não aplica o regime"):
-        operator_create(actor=None, municipality=olimpia, regime_id="patrocinio_mg_aplicativo", person=joao,
-                        as_of=AS_OF)  # fmt: skip
+        operator_create(
+            actor=None, municipality=olimpia, regime_id="patrocinio_mg_aplicativo", person=joao, as_of=AS_OF
+        )
     assert not Operator.objects.exists()
 
 
 def test_banned_person_is_refused_with_article_and_end_date(joao: Person, olimpia: Municipality) -> None:
-    ban_record(actor=None, municipality=olimpia, person=joao, reason_code="cassation", start=dt.date(2026, 1, 10),
-               until=dt.date(2028, 1, 10), source="Processo 12/2026", decision={})  # fmt: skip
+    ban_record(
+        actor=None,
+        municipality=olimpia,
+        person=joao,
+        reason_code="cassation",
+        start=dt.date(2026, 1, 10),
+        until=dt.date(2028, 1, 10),
+        source="Processo 12/2026",
+        decision={},
+    )
     with pytest.raises(ValidationError) as excinfo:
         operator_create(
             actor=None, municipality=olimpia, regime_id="olimpia_sp_escolar", person=joao, as_of=AS_OF
@@ -108,8 +123,12 @@ def test_vehicle_plate_renavam_and_duplicates(
 def test_old_plate_and_its_mercosul_form_are_the_same_vehicle(olimpia: Municipality) -> None:
     vehicle_create(actor=None, municipality=olimpia, as_of=AS_OF, **vehicle_fields(plate="ABC1234"))
     with pytest.raises(ValidationError, match="Placa"):
-        vehicle_create(actor=None, municipality=olimpia, as_of=AS_OF,
-                       **vehicle_fields(plate="ABC1C34", renavam="00000000191"))  # fmt: skip
+        vehicle_create(
+            actor=None,
+            municipality=olimpia,
+            as_of=AS_OF,
+            **vehicle_fields(plate="ABC1C34", renavam="00000000191"),
+        )
 
 
 @pytest.mark.parametrize(
@@ -134,8 +153,14 @@ def test_bad_vehicle_input_names_the_field(
 def test_driver_link_checks_dates_category_and_duplicates(joao_operator: Operator, joao: Person) -> None:
     base = {"role": "principal", "cnh_number": "02650306461", "cnh_category": "d", "cnh_ear": True}
     with pytest.raises(ValidationError) as excinfo:
-        driver_link(actor=None, operator=joao_operator, person=joao, as_of=AS_OF,
-                    cnh_first_issue=AS_OF + dt.timedelta(days=3), **base)  # fmt: skip
+        driver_link(
+            actor=None,
+            operator=joao_operator,
+            person=joao,
+            as_of=AS_OF,
+            cnh_first_issue=AS_OF + dt.timedelta(days=3),
+            **base,
+        )
     assert "cnh_first_issue" in _errors(excinfo)
     with pytest.raises(ValidationError, match="Categoria da CNH"):
         driver_link(
@@ -153,9 +178,14 @@ def test_document_upload_stores_file_and_engine_validity(
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):  # the file is written once the upload commits
         document = document_upload(
-            actor=None, owner=kombi, kind="crlv", upload=pdf_upload(), issue_date=dt.date(2026, 1, 10),
-            expiry_date=dt.date(2026, 12, 31), as_of=AS_OF,
-        )  # fmt: skip
+            actor=None,
+            owner=kombi,
+            kind="crlv",
+            upload=pdf_upload(),
+            issue_date=dt.date(2026, 1, 10),
+            expiry_date=dt.date(2026, 12, 31),
+            as_of=AS_OF,
+        )
     assert document.valid_until == dt.date(2026, 12, 31) and document.status == "valid"
     assert document.decision["question"] == "document_validity"
     assert document.content_type == "application/pdf" and document.file.name.startswith(
@@ -165,8 +195,14 @@ def test_document_upload_stores_file_and_engine_validity(
 
 
 def test_criminal_certificate_fresh_until_decides_acceptance(joao: Person) -> None:
-    old = document_upload(actor=None, owner=joao, kind="criminal_record_certificate", upload=pdf_upload(),
-                          issue_date=dt.date(2025, 6, 1), as_of=AS_OF)  # fmt: skip
+    old = document_upload(
+        actor=None,
+        owner=joao,
+        kind="criminal_record_certificate",
+        upload=pdf_upload(),
+        issue_date=dt.date(2025, 6, 1),
+        as_of=AS_OF,
+    )
     assert old.status == "not_accepted"
     assert any(f["status"] == "not_met" for f in old.decision["findings"])
 
@@ -181,23 +217,41 @@ def test_criminal_certificate_fresh_until_decides_acceptance(joao: Person) -> No
 )
 def test_unreadable_upload_is_refused(kombi: Vehicle, content: bytes, message: str) -> None:
     with pytest.raises(ValidationError, match=message):
-        document_upload(actor=None, owner=kombi, kind="crlv", upload=pdf_upload(content=content),
-                        issue_date=dt.date(2026, 1, 10), as_of=AS_OF)  # fmt: skip
+        document_upload(
+            actor=None,
+            owner=kombi,
+            kind="crlv",
+            upload=pdf_upload(content=content),
+            issue_date=dt.date(2026, 1, 10),
+            as_of=AS_OF,
+        )
     assert not Document.objects.exists()
 
 
 def test_oversized_upload_is_refused(kombi: Vehicle) -> None:
     big = PNG_BYTES[:8] + b"\x00" * MAX_UPLOAD_BYTES + b"IEND"
     with pytest.raises(ValidationError, match="excede o limite de 10 MB"):
-        document_upload(actor=None, owner=kombi, kind="crlv", upload=SimpleUploadedFile("a.png", big),
-                        issue_date=dt.date(2026, 1, 10), as_of=AS_OF)  # fmt: skip
+        document_upload(
+            actor=None,
+            owner=kombi,
+            kind="crlv",
+            upload=SimpleUploadedFile("a.png", big),
+            issue_date=dt.date(2026, 1, 10),
+            as_of=AS_OF,
+        )
     assert not Document.objects.exists()
 
 
 def test_future_issue_date_is_refused(kombi: Vehicle) -> None:
     with pytest.raises(ValidationError) as excinfo:
-        document_upload(actor=None, owner=kombi, kind="crlv", upload=pdf_upload(),
-                        issue_date=AS_OF + dt.timedelta(days=1), as_of=AS_OF)  # fmt: skip
+        document_upload(
+            actor=None,
+            owner=kombi,
+            kind="crlv",
+            upload=pdf_upload(),
+            issue_date=AS_OF + dt.timedelta(days=1),
+            as_of=AS_OF,
+        )
     assert "issue_date" in _errors(excinfo)
     assert not Document.objects.exists()
 
@@ -258,22 +312,43 @@ def test_a_document_presented_by_someone_else_is_refused(kombi: Vehicle) -> None
 def test_patrocinio_insurance_needs_its_coverage_detail(patrocinio: Municipality) -> None:
     person = person_create(actor=None, municipality=patrocinio, cpf="52998224725", name="Ana", as_of=AS_OF)
     with pytest.raises(ValidationError) as excinfo:
-        document_upload(actor=None, owner=person, kind="app_insurance", upload=pdf_upload(),
-                        issue_date=dt.date(2026, 1, 1), expiry_date=dt.date(2027, 1, 1), as_of=AS_OF)  # fmt: skip
+        document_upload(
+            actor=None,
+            owner=person,
+            kind="app_insurance",
+            upload=pdf_upload(),
+            issue_date=dt.date(2026, 1, 1),
+            expiry_date=dt.date(2027, 1, 1),
+            as_of=AS_OF,
+        )
     message = _errors(excinfo)["detail_third_party_bodily_coverage"][0]
     assert "O seguro cobre danos corporais a terceiros?" in message and "art. 4º, I, h" in message
     assert not Document.objects.exists()
-    document = document_upload(actor=None, owner=person, kind="app_insurance", upload=pdf_upload(),
-                               issue_date=dt.date(2026, 1, 1), expiry_date=dt.date(2027, 1, 1), as_of=AS_OF,
-                               details={"third_party_bodily_coverage": True})  # fmt: skip
+    document = document_upload(
+        actor=None,
+        owner=person,
+        kind="app_insurance",
+        upload=pdf_upload(),
+        issue_date=dt.date(2026, 1, 1),
+        expiry_date=dt.date(2027, 1, 1),
+        as_of=AS_OF,
+        details={"third_party_bodily_coverage": True},
+    )
     assert document.valid_until == dt.date(2027, 1, 1)
 
 
 def test_a_certificate_read_as_not_negative_is_not_accepted(joao: Person) -> None:
     from apps.registry.lawfacts import document_fact
 
-    document = document_upload(actor=None, owner=joao, kind="criminal_record_certificate", upload=pdf_upload(),
-                               issue_date=dt.date(2026, 2, 20), as_of=AS_OF, details={"valid": False})  # fmt: skip
+    document = document_upload(
+        actor=None,
+        owner=joao,
+        kind="criminal_record_certificate",
+        upload=pdf_upload(),
+        issue_date=dt.date(2026, 2, 20),
+        as_of=AS_OF,
+        details={"valid": False},
+    )
     assert document_fact(document).valid is False and "valid" not in document_fact(document).details
     assert document.status == "not_accepted"
 
@@ -292,16 +367,22 @@ def test_a_duplicate_that_slips_past_the_check_is_refused_by_the_constraint(
 
 def test_registration_before_the_law_is_in_force_is_refused(joao: Person, olimpia: Municipality) -> None:
     with pytest.raises(ValidationError) as excinfo:
-        operator_create(actor=None, municipality=olimpia, regime_id="olimpia_sp_escolar", person=joao,
-                        as_of=dt.date(2000, 1, 1))  # fmt: skip
+        operator_create(
+            actor=None,
+            municipality=olimpia,
+            regime_id="olimpia_sp_escolar",
+            person=joao,
+            as_of=dt.date(2000, 1, 1),
+        )
     assert "Não foi possível verificar impedimentos" in _errors(excinfo)["person"][0]
     assert not Operator.objects.exists()
 
 
 def test_regime_without_bans_never_refuses_registration(patrocinio: Municipality) -> None:
     person = person_create(actor=None, municipality=patrocinio, cpf="52998224725", name="Ana", as_of=AS_OF)
-    operator = operator_create(actor=None, municipality=patrocinio, regime_id="patrocinio_mg_aplicativo",
-                               person=person, as_of=AS_OF)  # fmt: skip
+    operator = operator_create(
+        actor=None, municipality=patrocinio, regime_id="patrocinio_mg_aplicativo", person=person, as_of=AS_OF
+    )
     assert operator.status == "pending"
 
 

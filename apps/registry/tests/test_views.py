@@ -46,8 +46,15 @@ def _urls(operator: Operator, vehicle: Vehicle, document: Document) -> list[str]
     company = company_create(
         actor=None, municipality=operator.municipality, cnpj="11222333000181", legal_name="E"
     )
-    driver = driver_link(actor=None, operator=operator, person=operator.person, as_of=AS_OF,  # type: ignore[arg-type]
-                         role="principal", cnh_number="02650306461", cnh_category="D")  # fmt: skip
+    driver = driver_link(
+        actor=None,
+        operator=operator,
+        person=operator.person,  # type: ignore[arg-type]
+        as_of=AS_OF,
+        role="principal",
+        cnh_number="02650306461",
+        cnh_category="D",
+    )
     return [
         reverse("registry:operator_list", args=[ibge]),
         reverse("registry:operator_detail", args=[ibge, operator.pk]),
@@ -71,8 +78,15 @@ def _urls(operator: Operator, vehicle: Vehicle, document: Document) -> list[str]
 
 @pytest.fixture
 def crlv(kombi: Vehicle) -> Document:
-    return document_upload(actor=None, owner=kombi, kind="crlv", upload=pdf_upload(), issue_date=dt.date(2026, 1, 5),
-                           expiry_date=dt.date(2026, 12, 31), as_of=AS_OF)  # fmt: skip
+    return document_upload(
+        actor=None,
+        owner=kombi,
+        kind="crlv",
+        upload=pdf_upload(),
+        issue_date=dt.date(2026, 1, 5),
+        expiry_date=dt.date(2026, 12, 31),
+        as_of=AS_OF,
+    )
 
 
 def test_outsider_and_other_municipality_get_404(
@@ -122,8 +136,9 @@ def test_analyst_sees_the_list_and_the_file(
 
 
 @pytest.mark.parametrize("query", ["joão", "529.982.247-25", "ABC1D23", "abc-1d23", "12.ABC.345/01DE-35"])
-def test_search_by_name_cpf_plate_cnpj(analyst_olimpia_client: Client, kombi: Vehicle, olimpia: Municipality,
-                                       query: str) -> None:  # fmt: skip
+def test_search_by_name_cpf_plate_cnpj(
+    analyst_olimpia_client: Client, kombi: Vehicle, olimpia: Municipality, query: str
+) -> None:
     company = company_create(
         actor=None, municipality=olimpia, cnpj="12ABC34501DE35", legal_name="Escolar Ltda"
     )
@@ -139,12 +154,19 @@ def test_search_by_name_cpf_plate_cnpj(analyst_olimpia_client: Client, kombi: Ve
 
 def _operators(municipality: Municipality, count: int) -> None:
     for number in range(count):
-        person = person_create(actor=None, municipality=municipality, cpf=_cpf(number), name=f"Pessoa {number}",
-                               as_of=AS_OF)  # fmt: skip
-        operator = operator_create(actor=None, municipality=municipality, regime_id="olimpia_sp_escolar",
-                                   person=person, as_of=AS_OF)  # fmt: skip
-        vehicle_create(actor=None, municipality=municipality, operator=operator, as_of=AS_OF,
-                       **vehicle_fields(plate=f"ABC{1000 + number}", renavam=_renavam(number)))  # fmt: skip
+        person = person_create(
+            actor=None, municipality=municipality, cpf=_cpf(number), name=f"Pessoa {number}", as_of=AS_OF
+        )
+        operator = operator_create(
+            actor=None, municipality=municipality, regime_id="olimpia_sp_escolar", person=person, as_of=AS_OF
+        )
+        vehicle_create(
+            actor=None,
+            municipality=municipality,
+            operator=operator,
+            as_of=AS_OF,
+            **vehicle_fields(plate=f"ABC{1000 + number}", renavam=_renavam(number)),
+        )
 
 
 def _cpf(number: int) -> str:
@@ -214,8 +236,9 @@ def test_operator_page_shows_what_expires_next_with_the_law(
 
 
 def test_person_form_refuses_invalid_cpf_naming_the_field(analyst_olimpia_client: Client) -> None:
-    response = analyst_olimpia_client.post(reverse("registry:person_create", args=["3533908"]),
-                                           {"cpf": "111.111.111-12", "name": "Fulano"})  # fmt: skip
+    response = analyst_olimpia_client.post(
+        reverse("registry:person_create", args=["3533908"]), {"cpf": "111.111.111-12", "name": "Fulano"}
+    )
     assert response.status_code == 400
     assert "CPF: número inválido" in response.content.decode()
     assert not Person.objects.exists()
@@ -225,8 +248,10 @@ def test_operator_vehicle_and_document_through_the_forms(
     analyst_olimpia_client: Client, joao: Person, olimpia: Municipality
 ) -> None:
     client = analyst_olimpia_client
-    response = client.post(reverse("registry:operator_create", args=["3533908"]),
-                           {"regime_id": "olimpia_sp_escolar", "kind": "PF", "document": "529.982.247-25"})  # fmt: skip
+    response = client.post(
+        reverse("registry:operator_create", args=["3533908"]),
+        {"regime_id": "olimpia_sp_escolar", "kind": "PF", "document": "529.982.247-25"},
+    )
     operator = Operator.objects.get(person=joao)
     assert response.status_code == 302
     form = {k: v for k, v in vehicle_fields().items()} | {"tachograph_ok": "", "accessibility": ""}
@@ -239,10 +264,16 @@ def test_operator_vehicle_and_document_through_the_forms(
         == 302
     )
     vehicle = Vehicle.objects.get()
-    upload = client.post(reverse("registry:document_upload", args=["3533908", operator.pk]), {
-        "owner": f"vehicle:{vehicle.pk}", "kind": "crlv", "file": pdf_upload(), "issue_date": "2026-01-05",
-        "expiry_date": "2026-12-31",
-    })  # fmt: skip
+    upload = client.post(
+        reverse("registry:document_upload", args=["3533908", operator.pk]),
+        {
+            "owner": f"vehicle:{vehicle.pk}",
+            "kind": "crlv",
+            "file": pdf_upload(),
+            "issue_date": "2026-01-05",
+            "expiry_date": "2026-12-31",
+        },
+    )
     assert upload.status_code == 302
     assert Document.objects.get().vehicle == vehicle
 
@@ -278,8 +309,9 @@ def test_document_catalog_is_per_regime(analyst_votuporanga_client: Client) -> N
 
 
 def test_htmx_search_returns_only_the_results(analyst_olimpia_client: Client, kombi: Vehicle) -> None:
-    response = analyst_olimpia_client.get(reverse("registry:operator_list", args=["3533908"]), {"q": "ABC1D23"},
-                                          headers={"HX-Request": "true"})  # fmt: skip
+    response = analyst_olimpia_client.get(
+        reverse("registry:operator_list", args=["3533908"]), {"q": "ABC1D23"}, headers={"HX-Request": "true"}
+    )
     content = response.content.decode()
     assert content.lstrip().startswith('<div id="operator-results"') and "<html" not in content
     assert "João da Silva" in content
@@ -296,10 +328,23 @@ def test_operator_page_shows_bans_and_the_mercosul_form_of_old_plates(
 ) -> None:
     from apps.registry.services import ban_record
 
-    vehicle_create(actor=None, municipality=olimpia, operator=joao_operator, as_of=AS_OF,
-                   **vehicle_fields(plate="ABC1234"))  # fmt: skip
-    ban_record(actor=None, municipality=olimpia, person=joao, reason_code="cassation", start=dt.date(2026, 4, 1),
-               until=dt.date(2028, 4, 1), source="Processo 7/2026", decision={})  # fmt: skip
+    vehicle_create(
+        actor=None,
+        municipality=olimpia,
+        operator=joao_operator,
+        as_of=AS_OF,
+        **vehicle_fields(plate="ABC1234"),
+    )
+    ban_record(
+        actor=None,
+        municipality=olimpia,
+        person=joao,
+        reason_code="cassation",
+        start=dt.date(2026, 4, 1),
+        until=dt.date(2028, 4, 1),
+        source="Processo 7/2026",
+        decision={},
+    )
     content = analyst_olimpia_client.get(
         reverse("registry:operator_detail", args=["3533908", joao_operator.pk])
     ).content.decode()
@@ -314,10 +359,19 @@ def test_a_negative_criminal_distribution_certificate_is_accepted_in_votuporanga
     from apps.registry.lawfacts import document_fact
 
     today = timezone.localdate()
-    person = person_create(actor=None, municipality=votuporanga, cpf="529.982.247-25", name="Rita Condutora",
-                           birth_date=dt.date(1980, 5, 1), city="Votuporanga", uf="SP", as_of=today)  # fmt: skip
-    operator = operator_create(actor=None, municipality=votuporanga, regime_id="votuporanga_sp_escolar",
-                               person=person, as_of=today)  # fmt: skip
+    person = person_create(
+        actor=None,
+        municipality=votuporanga,
+        cpf="529.982.247-25",
+        name="Rita Condutora",
+        birth_date=dt.date(1980, 5, 1),
+        city="Votuporanga",
+        uf="SP",
+        as_of=today,
+    )
+    operator = operator_create(
+        actor=None, municipality=votuporanga, regime_id="votuporanga_sp_escolar", person=person, as_of=today
+    )
     url = reverse("registry:document_upload", args=["3557105", operator.pk])
     form = {"owner": f"person:{person.pk}", "issue_date": today.isoformat(), "court": "state"}
     wrong = analyst_votuporanga_client.post(

@@ -86,8 +86,10 @@ def test_an_unknown_api_address_answers_json_404(client: Client, settings: objec
     response = client.get("/api/v1/nao-existe/")
     assert response.status_code == 404
     assert response.json() == {
-        "code": "not_found", "message": "Endereço ou registro não encontrado.", "request_id": response["X-Request-ID"]
-    }  # fmt: skip
+        "code": "not_found",
+        "message": "Endereço ou registro não encontrado.",
+        "request_id": response["X-Request-ID"],
+    }
 
 
 def test_an_api_bug_answers_json_500_without_a_trace(settings: object) -> None:

@@ -31,9 +31,13 @@ SPEC = ExportSpec(
     ),
 )
 ROW = SimpleNamespace(
-    name='=HYPERLINK("http://x","Clique")', amount=Decimal("1234.56"), due_on=dt.date(2026, 3, 2),
-    at=dt.datetime(2026, 3, 2, 17, 5, tzinfo=dt.UTC), paid=False, place=None,
-)  # fmt: skip
+    name='=HYPERLINK("http://x","Clique")',
+    amount=Decimal("1234.56"),
+    due_on=dt.date(2026, 3, 2),
+    at=dt.datetime(2026, 3, 2, 17, 5, tzinfo=dt.UTC),
+    paid=False,
+    place=None,
+)
 
 
 def _read_csv(lines: Any) -> tuple[str, list[list[str]]]:
@@ -127,6 +131,6 @@ def _vehicles(municipality: Municipality, count: int) -> list[Vehicle]:
             owner_name="Fulano",
             owner_document="52998224725",
             ownership_kind="own",
-        )  # fmt: skip
+        )
         for n in range(count)
     ]

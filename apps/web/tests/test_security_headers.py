@@ -56,9 +56,14 @@ HANDLER = re.compile(r"\son[a-z]+\s*=", re.IGNORECASE)
 STYLE_ATTRIBUTE = re.compile(r"\sstyle\s*=", re.IGNORECASE)
 
 
-@pytest.mark.parametrize(("pattern", "what"), [(INLINE_SCRIPT, "inline <script> without the CSP nonce"),
-                                                (HANDLER, "on*= event handler"),
-                                                (STYLE_ATTRIBUTE, "style= attribute")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("pattern", "what"),
+    [
+        (INLINE_SCRIPT, "inline <script> without the CSP nonce"),
+        (HANDLER, "on*= event handler"),
+        (STYLE_ATTRIBUTE, "style= attribute"),
+    ],
+)
 def test_no_template_holds_what_the_csp_blocks(pattern: re.Pattern[str], what: str) -> None:
     offenders = [str(path.relative_to(ROOT)) for path in _templates() if pattern.search(path.read_text())]
     assert offenders == [], f"{what} in {offenders}"

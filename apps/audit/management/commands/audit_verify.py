@@ -24,9 +24,11 @@ class Command(BaseCommand):
             "--municipality", metavar="IBGE", help=f"only this IBGE code (or '{GLOBAL_CHAIN}')"
         )
         parser.add_argument(
-            "--checkpoints", metavar="DIR", type=Path,
+            "--checkpoints",
+            metavar="DIR",
+            type=Path,
             help="checkpoint directory (default AUDIT_CHECKPOINT_DIR), e.g. the copies mailed to the auditor",
-        )  # fmt: skip
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         directory = options["checkpoints"] or Path(settings.AUDIT_CHECKPOINT_DIR)

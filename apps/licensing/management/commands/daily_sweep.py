@@ -30,8 +30,13 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         as_of: dt.date = options["as_of"] or timezone.localdate()
         steps = sweep_steps()
-        bar = tqdm(steps, desc=f"Rotina de {as_of:%d/%m/%Y}", unit="etapa", disable=options["no_progress"],
-                   file=self.stderr)  # fmt: skip
+        bar = tqdm(
+            steps,
+            desc=f"Rotina de {as_of:%d/%m/%Y}",
+            unit="etapa",
+            disable=options["no_progress"],
+            file=self.stderr,
+        )
         # One run, so the run's totals are recorded once (the metrics read them), not once per step.
         counts = run_sweep(as_of, steps=bar, on_step=lambda step: bar.set_postfix_str(step.label))
         labels = {step.key: step.label for step in steps}

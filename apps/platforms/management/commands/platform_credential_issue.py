@@ -35,8 +35,13 @@ class Command(BaseCommand):
             ).first() or platform_create(actor=None, name=options["name"], cnpj=options["cnpj"])
         except ValidationError as exc:
             raise CommandError(" ".join(exc.messages)) from None
-        issued = credential_issue(actor=None, platform=platform, municipality=municipality,
-                                  label=options["label"], webhook_url=options["webhook_url"])  # fmt: skip
+        issued = credential_issue(
+            actor=None,
+            platform=platform,
+            municipality=municipality,
+            label=options["label"],
+            webhook_url=options["webhook_url"],
+        )
         self.stdout.write(f"Token (guarde agora; não será mostrado de novo): {issued.token}")
         if issued.webhook_secret:
             self.stdout.write(f"Segredo HMAC do webhook: {issued.webhook_secret}")

@@ -36,8 +36,9 @@ class Command(BaseCommand):
             tqdm(unit=" linhas", desc="Validando") as bar,
         ):
             validated = roster.read_csv(stream, progress=bar.update)
-        record = roster.roster_import(platform=platform, municipality=municipality, file_name=path.name,
-                                      validated=validated)  # fmt: skip
+        record = roster.roster_import(
+            platform=platform, municipality=municipality, file_name=path.name, validated=validated
+        )
         if options["report"]:
             self._write_report(record, options["report"])
         if record.state != RosterImportState.IMPORTED:

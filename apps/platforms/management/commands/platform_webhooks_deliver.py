@@ -23,5 +23,7 @@ class Command(BaseCommand):
             changes.capture(municipality, as_of=today)
         queued = sum(webhooks.enqueue(credential, now=now) for credential in credentials)
         outcome = webhooks.deliver_due(now=now)
-        self.stdout.write(f"Enfileiradas: {queued}; entregues: {outcome.delivered}; a tentar de novo: "
-                          f"{outcome.retried}; desistidas: {outcome.failed}.")  # fmt: skip
+        self.stdout.write(
+            f"Enfileiradas: {queued}; entregues: {outcome.delivered}; a tentar de novo: "
+            f"{outcome.retried}; desistidas: {outcome.failed}."
+        )

@@ -27,11 +27,19 @@ def transition_finding(ctx: Context, code: str, end: dt.date, what: str, cite: s
 # (finding code, result key, what it is in pt-BR, dispositivo) of each transition of art. 40.
 TRANSITIONS = (
     ("adaptation_period", "adaptation_until", "Prazo de 30 dias para adequações", "art40"),
-    ("documentary_regularization", "documentary_regularization_until", "Prazo para regularização documental",
-     "art40_par2"),
-    ("old_vehicle_replacement", "old_vehicle_replacement_until",
-     "Prazo para troca dos veículos com 15 anos ou mais aprovados pelo DETRAN", "art40_incI"),
-)  # fmt: skip
+    (
+        "documentary_regularization",
+        "documentary_regularization_until",
+        "Prazo para regularização documental",
+        "art40_par2",
+    ),
+    (
+        "old_vehicle_replacement",
+        "old_vehicle_replacement_until",
+        "Prazo para troca dos veículos com 15 anos ou mais aprovados pelo DETRAN",
+        "art40_incI",
+    ),
+)
 
 
 def not_yet_in_force(ctx: Context) -> RuleResult:

@@ -19,9 +19,16 @@ from lawcode.regime import rule
 from .common import br, completed_years, months_later, wording_date
 
 DRIVER_CITES = (
-    "art4_incI", "art4_incI_a", "art4_incI_b", "art4_incI_c", "art4_incI_d", "art5_parun", "art7",
-    "ctb:art138_incIV", "ctb:art329",
-)  # fmt: skip
+    "art4_incI",
+    "art4_incI_a",
+    "art4_incI_b",
+    "art4_incI_c",
+    "art4_incI_d",
+    "art5_parun",
+    "art7",
+    "ctb:art138_incIV",
+    "ctb:art329",
+)
 ACCEPTED_CATEGORIES = ("D", "E")  # art. 4º, I, "b"; E also covers D's vehicles (CTB art. 143)
 CERTIFICATE_CITES = ("art4_incI_d", "ctb:art329")
 ROLE_CITES = {

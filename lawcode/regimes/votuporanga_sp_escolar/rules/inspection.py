@@ -22,12 +22,17 @@ from .common import br
 
 # Decision table of art. 4º § 4º: final digit → (first-semester month, second-semester month, inciso).
 CALENDAR: dict[int, tuple[int, int, str]] = {
-    1: (2, 8, "art4_par4_incI"), 2: (2, 8, "art4_par4_incI"),
-    3: (3, 9, "art4_par4_incII"), 4: (3, 9, "art4_par4_incII"),
-    5: (4, 10, "art4_par4_incIII"), 6: (4, 10, "art4_par4_incIII"),
-    7: (5, 11, "art4_par4_incIV"), 8: (5, 11, "art4_par4_incIV"),
-    9: (6, 12, "art4_par4_incV"), 0: (6, 12, "art4_par4_incV"),
-}  # fmt: skip
+    1: (2, 8, "art4_par4_incI"),
+    2: (2, 8, "art4_par4_incI"),
+    3: (3, 9, "art4_par4_incII"),
+    4: (3, 9, "art4_par4_incII"),
+    5: (4, 10, "art4_par4_incIII"),
+    6: (4, 10, "art4_par4_incIII"),
+    7: (5, 11, "art4_par4_incIV"),
+    8: (5, 11, "art4_par4_incIV"),
+    9: (6, 12, "art4_par4_incV"),
+    0: (6, 12, "art4_par4_incV"),
+}
 MONTHS_PT = (
     "janeiro",
     "fevereiro",

@@ -103,10 +103,17 @@ def _registration(ctx: Context, facts: Operator) -> Finding:
     cadastro = "Cadastro de Veículo de Transporte de Passageiros da Prefeitura (transporte escolar)"
     if registration is not None and registration.valid is not False:
         return ctx.finding(
-            "municipal_registration", Status.MET, f"Inscrito no {cadastro}", cites=("art1_parun",),
+            "municipal_registration",
+            Status.MET,
+            f"Inscrito no {cadastro}",
+            cites=("art1_parun",),
             on=wording_date(ctx),
-        )  # fmt: skip
+        )
     return ctx.finding(
-        "municipal_registration", Status.NOT_MET, f"Sem inscrição no {cadastro}", cites=("art1_parun",),
-        on=wording_date(ctx), counterfactual="seria deferido após a inscrição no cadastro municipal",
-    )  # fmt: skip
+        "municipal_registration",
+        Status.NOT_MET,
+        f"Sem inscrição no {cadastro}",
+        cites=("art1_parun",),
+        on=wording_date(ctx),
+        counterfactual="seria deferido após a inscrição no cadastro municipal",
+    )

@@ -18,9 +18,22 @@ from .drivers import DRIVER_CITES, driver_findings
 from .validity import days_period_end, permit_valid_until
 from .vehicles import VEHICLE_CITES, temporary_vehicle_findings, vehicle_findings
 
-PERMIT_CITES = VEHICLE_CITES + DRIVER_CITES + (
-    "art4", "art4_par3", "art4A", "art4A_par2", "art5", "art6", "art6_a", "art6_b", "art6_c", "art6_d",
-)  # fmt: skip
+PERMIT_CITES = (
+    VEHICLE_CITES
+    + DRIVER_CITES
+    + (
+        "art4",
+        "art4_par3",
+        "art4A",
+        "art4A_par2",
+        "art5",
+        "art6",
+        "art6_a",
+        "art6_b",
+        "art6_c",
+        "art6_d",
+    )
+)
 TWO_PLACES = Decimal("0.01")
 
 

@@ -29,9 +29,19 @@ from .common import (
 )
 
 VEHICLE_CITES = (
-    "art3_parun", "art4_incII", "art4_incII_a", "art4_incII_b", "art4_incII_c", "art4_incII_d", "art4_incII_h",
-    "art4_par1", "art4_par2", "art4_par4", "art8", "art8_par1",
-)  # fmt: skip
+    "art3_parun",
+    "art4_incII",
+    "art4_incII_a",
+    "art4_incII_b",
+    "art4_incII_c",
+    "art4_incII_d",
+    "art4_incII_h",
+    "art4_par1",
+    "art4_par2",
+    "art4_par4",
+    "art8",
+    "art8_par1",
+)
 FAMILY_OWNERSHIP = {
     "own": "o próprio autorizatário",
     "fiduciary": "o autorizatário (alienação fiduciária)",
