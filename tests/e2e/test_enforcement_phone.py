@@ -123,7 +123,7 @@ def test_an_agent_files_an_auto_on_the_phone_and_notifies_in_person(
     expect(phone.get_by_role("heading", level=1)).to_contain_text("Auto de infração AI-0001/")
     expect(phone.get_by_test_id("case-state")).to_have_text("Lavrado")
     expect(phone.get_by_test_id("case-timeline")).to_be_visible()
-    expect(phone.get_by_test_id("evidence-list")).to_contain_text("image/jpeg")
+    expect(phone.get_by_test_id("evidence-list")).to_contain_text("imagem JPEG")
     _fits_the_phone(phone)
     with phone.expect_download() as download:
         phone.evaluate(
