@@ -9,7 +9,7 @@ from apps.licensing.choices import ApplicationKind, ApplicationState, PermitStat
 from apps.licensing.models import Permit
 from apps.licensing.querysets import ApplicationQuerySet, PermitQuerySet
 from apps.registry.models import Attendant, Driver, Operator, Vehicle
-from apps.tenancy.regimes import regime_options
+from apps.tenancy.regimes import regime_filter_options
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
@@ -33,7 +33,7 @@ class ApplicationFilterForm(forms.Form):
 
     def __init__(self, *args: Any, regimes: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["regime"].choices = [("", "Todos"), *regime_options(regimes)]  # type: ignore[attr-defined]
+        self.fields["regime"].choices = regime_filter_options(regimes)  # type: ignore[attr-defined]
 
     def apply(self, applications: ApplicationQuerySet) -> ApplicationQuerySet:
         data = self.cleaned_data

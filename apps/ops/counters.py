@@ -1,4 +1,5 @@
-"""Per-process counters written in sums to the shared Counter table, so every process scrapes the same totals.
+"""Per-process counters written in sums to the shared ops_counter table (MetricSeries), so every process
+scrapes the same totals.
 
 Writing one row per request would serialize every request of a busy route on one row lock (the same problem
 apps.public.stats solves for lookups). So a process adds up in memory and writes its sums when

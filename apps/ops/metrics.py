@@ -2,7 +2,7 @@
 
 Everything here is read from shared state (the database), so every gunicorn worker answers the same numbers
 and no per-process registry is needed. Request counts and latencies are counted by each process and summed in
-the Counter table (apps.ops.counters); the scraping process writes its own sums first.
+the ops_counter table (MetricSeries, apps.ops.counters); the scraping process writes its own sums first.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from apps.jobs.models import JobRun, OutboundMail
 from apps.ops.counters import counters_flush
 from apps.ops.health import run_checks
 from apps.ops.middleware import DURATION, REQUESTS
-from apps.ops.models import Counter
+from apps.ops.models import MetricSeries
 from apps.public.models import LookupCount
 
 Sample = tuple[dict[str, str], float]
@@ -70,7 +70,7 @@ def _last_sweep() -> list[Sample]:
 
 
 def _series(name: str) -> list[tuple[str, float]]:
-    rows = list(Counter.objects.filter(name=name).order_by("labels").values_list("labels", "value"))
+    rows = list(MetricSeries.objects.filter(name=name).order_by("labels").values_list("labels", "value"))
     return sorted(rows, key=_bucket_order) if name.endswith("_bucket") else rows
 
 
@@ -85,7 +85,7 @@ def _bucket_order(row: tuple[str, float]) -> tuple[str, float]:
 
 
 def _counter_family(name: str, kind: str, help_text: str, parts: tuple[str, ...] = ("",)) -> Iterator[str]:
-    """A family stored in the Counter table; a histogram is stored as its _bucket, _sum and _count series."""
+    """A family stored in the ops_counter table; a histogram is stored as its _bucket, _sum and _count series."""
     yield f"# HELP {name} {help_text}"
     yield f"# TYPE {name} {kind}"
     for part in parts:

@@ -9,12 +9,15 @@ from __future__ import annotations
 from django.db import models
 
 
-class Counter(models.Model):
+class MetricSeries(models.Model):
+    """One Prometheus series (name + labels) and its running total (not tenancy.Counter, the yearly numbers)."""
+
     name = models.CharField("métrica", max_length=100)
     labels = models.CharField("rótulos", max_length=300, help_text='ex.: route="public:search",status="200"')
     value = models.FloatField("valor", default=0)
 
     class Meta:
+        db_table = "ops_counter"  # apps.ops.counters writes it with one hand-written upsert
         verbose_name = "contador"
         verbose_name_plural = "contadores"
         constraints = [

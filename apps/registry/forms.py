@@ -26,7 +26,7 @@ from apps.registry.choices import (
 from apps.registry.models import Company, Document, Driver, Person, Vehicle
 from apps.registry.services import COMPANY_FIELDS, DRIVER_FIELDS, PERSON_FIELDS, VEHICLE_FIELDS
 from apps.registry.validity import detail_field, extra_field
-from apps.tenancy.regimes import regime_options
+from apps.tenancy.regimes import regime_filter_options, regime_options
 from lawcode.documents import DocumentKind
 from lawcode.fields import FieldSpec
 
@@ -260,7 +260,7 @@ class OperatorFilterForm(forms.Form):
         self, *args: Any, regimes: list[str], statuses: list[tuple[str, str]], **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["regime_id"].choices = [("", "Todos"), *regime_options(regimes)]  # type: ignore[attr-defined]
+        self.fields["regime_id"].choices = regime_filter_options(regimes)  # type: ignore[attr-defined]
         self.fields["status"].choices = [("", "Todas"), *statuses]  # type: ignore[attr-defined]
 
 
@@ -298,11 +298,6 @@ class TrafficRecordConfirmForm(forms.Form):
         field.queryset = documents
 
 
-def regime_choices(regimes: list[str]) -> list[tuple[str, str]]:
-    """The municipality's regimes by name (people never read the internal id)."""
-    return [("", "Todos"), *regime_options(regimes)]
-
-
 YES_NO_ALL = [("", "Todos"), ("sim", "Sim"), ("nao", "Não")]
 
 
@@ -320,7 +315,7 @@ class RegistryListForm(forms.Form):
     def __init__(self, *args: Any, regimes: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if "regime" in self.fields:
-            self.fields["regime"].choices = regime_choices(regimes)  # type: ignore[attr-defined]
+            self.fields["regime"].choices = regime_filter_options(regimes)  # type: ignore[attr-defined]
         self.fields["ordem"].choices = [(key, label) for key, (label, _) in self.ORDERS.items()]  # type: ignore[attr-defined]
 
     def ordering(self) -> tuple[str, ...]:

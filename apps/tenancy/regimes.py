@@ -24,3 +24,8 @@ def regime_summary(regime_id: str) -> tuple[str, str]:
 def regime_options(regime_ids: list[str]) -> list[tuple[str, str]]:
     """Choices for a form or filter: each regime by its name (the id only travels as the option's value)."""
     return [(regime_id, regime_summary(regime_id)[0]) for regime_id in regime_ids]
+
+
+def regime_filter_options(regime_ids: list[str]) -> list[tuple[str, str]]:
+    """A list filter's choices: "Todos" first, then each regime by its name."""
+    return [("", "Todos"), *regime_options(regime_ids)]

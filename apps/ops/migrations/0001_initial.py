@@ -12,7 +12,7 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Counter',
+            name='MetricSeries',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('name', models.CharField(max_length=100, verbose_name='métrica')),
@@ -20,6 +20,7 @@ class Migration(migrations.Migration):
                 ('value', models.FloatField(default=0, verbose_name='valor')),
             ],
             options={
+                'db_table': 'ops_counter',
                 'verbose_name': 'contador',
                 'verbose_name_plural': 'contadores',
                 'constraints': [models.UniqueConstraint(fields=('name', 'labels'), name='ops_counter_one_row_per_series')],

@@ -14,7 +14,7 @@ from django.test import Client
 
 from apps.ops import counters
 from apps.ops.logging import JsonFormatter
-from apps.ops.models import Counter
+from apps.ops.models import MetricSeries
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +24,7 @@ def metrics(client: Client, settings: Any) -> Any:
     """/metricas/ as Prometheus reads it, starting from zero (sums of earlier tests in this process dropped)."""
     settings.METRICS_TOKEN = "segredo"
     counters.counters_flush()
-    Counter.objects.all().delete()
+    MetricSeries.objects.all().delete()
     return lambda: client.get("/metricas/", HTTP_AUTHORIZATION="Bearer segredo").content.decode()
 
 
@@ -66,7 +66,7 @@ def test_requests_are_counted_by_route_and_status_with_a_latency_histogram(
 
 def test_sums_of_every_process_add_up_in_the_database(metrics: Any, settings: Any) -> None:
     """Another process's sums are already in the table; this process adds its own on top."""
-    Counter.objects.create(
+    MetricSeries.objects.create(
         name="outorga_http_requests_total", labels='method="GET",route="public:search",status="200"', value=40
     )
     settings.OPS_COUNTER_FLUSH_SECONDS = 3600
