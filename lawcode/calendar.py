@@ -371,11 +371,9 @@ _Item = TypeVar("_Item")
 def _line_of(container: object, key: object) -> int | None:
     """Line of `key` (a mapping key or a list index) when the YAML was loaded with line marks.
 
-    Works with lawcode.yamlsource (YamlMap.line_of, YamlList.line_at) and lawcode.scenarios (MarkedDict and
-    MarkedList, both line_of); plain dicts and lists give None.
+    Works with lawcode.yamlsource's YamlMap.line_of and YamlList.line_at; plain dicts and lists give None.
     """
-    lookup = getattr(container, "line_at", None) if isinstance(container, list) else None
-    lookup = lookup or getattr(container, "line_of", None)
+    lookup = getattr(container, "line_at" if isinstance(container, list) else "line_of", None)
     line: object = lookup(key) if lookup is not None else getattr(container, "line", None)
     return line if isinstance(line, int) and line > 0 else None
 

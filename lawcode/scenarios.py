@@ -20,14 +20,12 @@ from __future__ import annotations
 import datetime as dt
 import sys
 import traceback
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from enum import Enum
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from lawcode.citations import Citation, split_ref
 from lawcode.config import Config
@@ -37,6 +35,7 @@ from lawcode.facts import from_dict
 from lawcode.questions import question_spec
 from lawcode.regime import Regime
 from lawcode.registry import REGIMES_DIR, get_regime, load_regime
+from lawcode.yamlsource import YamlList, YamlMap, load_yaml_text
 
 FILE_KEYS = frozenset({"regime", "cases", "description"})
 CASE_KEYS = frozenset({"name", "as_of", "question", "facts", "expect", "config", "description"})
@@ -57,127 +56,13 @@ EXPECT_KEYS = frozenset(
 CONFIG_KEYS = frozenset({"parameters", "interpretations", "municipal_holidays", "closures"})
 
 
-# ----------------------------------------------------------------------------------------------------
-# YAML with line numbers
-# ----------------------------------------------------------------------------------------------------
-
-
-class MarkedDict(dict[Any, Any]):
-    """A YAML mapping that remembers its own line and the line of each key (1-based)."""
-
-    line: int = 0
-    key_lines: dict[Any, int]
-
-    def line_of(self, key: Any) -> int:
-        return self.key_lines.get(key, self.line)
-
-
-class MarkedList(list[Any]):
-    """A YAML sequence that remembers its own line and the line of each item (1-based)."""
-
-    line: int = 0
-    item_lines: list[int]
-
-    def line_of(self, index: int) -> int:
-        return self.item_lines[index] if index < len(self.item_lines) else self.line
-
-
-class _LineLoader(yaml.SafeLoader):
-    """SafeLoader whose mappings and sequences carry the line where they start.
-
-    Duplicate keys are an error here (PyYAML silently keeps the last one, which would hide a typo in a case).
-    """
-
-    source_name: str = "<scenario>"
-
-
 def _error(file: Path | str, line: int | None, what: str, what_pt: str) -> ScenarioError:
     return ScenarioError(str(file), line, what, message_pt=what_pt)
 
 
-def _line(node: yaml.Node) -> int:
-    return int(node.start_mark.line) + 1
-
-
-def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> Iterator[MarkedDict]:
-    data = MarkedDict()
-    data.line = _line(node)
-    data.key_lines = {}
-    yield data
-    _reject_duplicate_keys(loader, node)
-    loader.flatten_mapping(node)  # merge keys (<<: *anchor) first; explicit keys then override them
-    for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)
-        data.key_lines[key] = _line(key_node)
-        data[key] = loader.construct_object(value_node, deep=True)
-
-
-def _reject_duplicate_keys(loader: _LineLoader, node: yaml.MappingNode) -> None:
-    seen: dict[Any, int] = {}
-    for key_node, _ in node.value:
-        if key_node.tag == "tag:yaml.org,2002:merge":
-            continue
-        key = loader.construct_object(key_node, deep=True)
-        if key in seen:
-            raise _error(
-                loader.source_name,
-                _line(key_node),
-                f"duplicate key {key!r} (first on line {seen[key]}); keep only one",
-                f"chave {key!r} repetida (primeira na linha {seen[key]}); mantenha só uma",
-            )
-        seen[key] = _line(key_node)
-
-
-def _construct_sequence(loader: _LineLoader, node: yaml.SequenceNode) -> Iterator[MarkedList]:
-    data = MarkedList()
-    data.line = _line(node)
-    data.item_lines = [_line(child) for child in node.value]
-    yield data
-    data.extend(loader.construct_object(child, deep=True) for child in node.value)
-
-
-def _construct_timestamp(loader: _LineLoader, node: yaml.ScalarNode) -> Any:
-    try:
-        return loader.construct_yaml_timestamp(node)
-    except ValueError as exc:
-        raise _error(
-            loader.source_name,
-            _line(node),
-            f"invalid date {node.value!r} ({exc}); write it as YYYY-MM-DD",
-            f"data inválida {node.value!r}; escreva-a como AAAA-MM-DD",
-        ) from exc
-
-
-_LineLoader.add_constructor("tag:yaml.org,2002:map", _construct_mapping)
-_LineLoader.add_constructor("tag:yaml.org,2002:seq", _construct_sequence)
-_LineLoader.add_constructor("tag:yaml.org,2002:timestamp", _construct_timestamp)
-
-
 def load_yaml_with_lines(text: str, source_name: str) -> Any:
-    """Parse YAML text; mappings become ``MarkedDict`` and sequences ``MarkedList``.
-
-    Raises ``ScenarioError(source_name, line, ...)`` for YAML syntax errors, bad dates and duplicate keys.
-    """
-    loader = _LineLoader(text)
-    loader.source_name = source_name
-    try:
-        return loader.get_single_data()
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = int(mark.line) + 1 if mark is not None else None
-        problem = exc.problem or exc.context or "unreadable YAML"
-        raise _error(
-            source_name,
-            line,
-            f"malformed YAML: {problem}; fix the syntax",
-            f"YAML malformado: {problem}; corrija a sintaxe",
-        ) from exc
-    except yaml.YAMLError as exc:
-        raise _error(
-            source_name, None, f"malformed YAML: {exc}; fix the syntax", "YAML malformado; corrija a sintaxe"
-        ) from exc
-    finally:
-        loader.dispose()
+    """Parse a scenario file's YAML with lawcode's one line-aware loader; errors are ``ScenarioError``."""
+    return load_yaml_text(text, source_name, error=_error)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -264,7 +149,7 @@ def load_scenario_file(path: Path | str) -> ScenarioFile:
             path, None, f"cannot read the file ({exc.strerror})", "não foi possível ler o arquivo"
         ) from exc
     data = load_yaml_with_lines(text, str(path))
-    if not isinstance(data, MarkedDict):
+    if not isinstance(data, YamlMap):
         raise _error(
             path,
             1,
@@ -274,20 +159,20 @@ def load_scenario_file(path: Path | str) -> ScenarioFile:
     _reject_unknown_keys(path, data, FILE_KEYS, _FILE)
     regime = _required_text(path, data, "regime", _FILE)
     cases_node = data.get("cases")
-    if not isinstance(cases_node, MarkedList) or not cases_node:
+    if not isinstance(cases_node, YamlList) or not cases_node:
         raise _error(
             path,
             data.line_of("cases"),
             "'cases' must be a non-empty list of cases",
             "'cases' deve ser uma lista não vazia de casos",
         )
-    cases = tuple(_parse_case(path, regime, case, cases_node.line_of(i)) for i, case in enumerate(cases_node))
+    cases = tuple(_parse_case(path, regime, case, cases_node.line_at(i)) for i, case in enumerate(cases_node))
     _reject_duplicate_names(path, cases)
     description = data.get("description")
     return ScenarioFile(path, regime, cases, str(description) if description is not None else None)
 
 
-def _reject_unknown_keys(path: Path, node: MarkedDict, allowed: frozenset[str], where: _Where) -> None:
+def _reject_unknown_keys(path: Path, node: YamlMap, allowed: frozenset[str], where: _Where) -> None:
     for key in node:
         if key not in allowed:
             known = ", ".join(sorted(allowed))
@@ -299,7 +184,7 @@ def _reject_unknown_keys(path: Path, node: MarkedDict, allowed: frozenset[str], 
             )
 
 
-def _required_text(path: Path, node: MarkedDict, key: str, where: _Where) -> str:
+def _required_text(path: Path, node: YamlMap, key: str, where: _Where) -> str:
     value = node.get(key)
     if value is None:
         raise _error(
@@ -333,7 +218,7 @@ def _reject_duplicate_names(path: Path, cases: Sequence[ScenarioCase]) -> None:
 
 
 def _parse_case(path: Path, regime: str, node: Any, line: int) -> ScenarioCase:
-    if not isinstance(node, MarkedDict):
+    if not isinstance(node, YamlMap):
         raise _error(
             path,
             line,
@@ -368,9 +253,9 @@ def _parse_case(path: Path, regime: str, node: Any, line: int) -> ScenarioCase:
     )
 
 
-def _facts(path: Path, node: MarkedDict, where: _Where) -> MarkedDict:
+def _facts(path: Path, node: YamlMap, where: _Where) -> YamlMap:
     facts = node["facts"]
-    if not isinstance(facts, MarkedDict):
+    if not isinstance(facts, YamlMap):
         raise _error(
             path,
             node.line_of("facts"),
@@ -397,7 +282,7 @@ def _parse_date(path: Path, value: Any, line: int, where: _Where) -> dt.date:
 
 
 def _check_config(path: Path, config: Any, line: int, where: _Where) -> None:
-    if not isinstance(config, MarkedDict):
+    if not isinstance(config, YamlMap):
         raise _error(
             path,
             line,
@@ -408,7 +293,7 @@ def _check_config(path: Path, config: Any, line: int, where: _Where) -> None:
         path, config, CONFIG_KEYS, _Where(f"the config of {where.en}", f"config do {where.pt}")
     )
     for key in ("parameters", "interpretations"):
-        if key in config and not isinstance(config[key], MarkedDict):
+        if key in config and not isinstance(config[key], YamlMap):
             raise _error(
                 path,
                 config.line_of(key),
@@ -418,7 +303,7 @@ def _check_config(path: Path, config: Any, line: int, where: _Where) -> None:
 
 
 def _parse_expect(path: Path, node: Any, line: int, where: _Where) -> Expectation:
-    if not isinstance(node, MarkedDict):
+    if not isinstance(node, YamlMap):
         raise _error(
             path,
             line,
@@ -453,7 +338,7 @@ def _parse_expect(path: Path, node: Any, line: int, where: _Where) -> Expectatio
 DECISION_ONLY_KEYS = ("cites", "decisive_cites", "findings", "result", "interpretations", "parameters")
 
 
-def _reject_decision_keys_with_error(path: Path, node: MarkedDict, where: _Where) -> None:
+def _reject_decision_keys_with_error(path: Path, node: YamlMap, where: _Where) -> None:
     """An expected error leaves no decision, so checks on a decision could never run: reject them."""
     if "error" not in node:
         return
@@ -467,7 +352,7 @@ def _reject_decision_keys_with_error(path: Path, node: MarkedDict, where: _Where
             )
 
 
-def _optional_text(path: Path, node: MarkedDict, key: str, where: _Where) -> str | None:
+def _optional_text(path: Path, node: YamlMap, key: str, where: _Where) -> str | None:
     if key not in node:
         return None
     return _required_text(path, node, key, _Where(f"'expect' of {where.en}", f"'expect' do {where.pt}"))
@@ -482,7 +367,7 @@ def _wrong_shape(path: Path, line: int, key: str, where: _Where, shape: tuple[st
     )
 
 
-def _text_list(path: Path, node: MarkedDict, key: str, where: _Where) -> tuple[str, ...]:
+def _text_list(path: Path, node: YamlMap, key: str, where: _Where) -> tuple[str, ...]:
     value = node.get(key)
     if value is None:
         return ()
@@ -493,7 +378,7 @@ def _text_list(path: Path, node: MarkedDict, key: str, where: _Where) -> tuple[s
     return tuple(value)
 
 
-def _mapping(path: Path, node: MarkedDict, key: str, where: _Where) -> Mapping[str, Any]:
+def _mapping(path: Path, node: YamlMap, key: str, where: _Where) -> Mapping[str, Any]:
     value = node.get(key)
     if value is None:
         return {}
@@ -502,7 +387,7 @@ def _mapping(path: Path, node: MarkedDict, key: str, where: _Where) -> Mapping[s
     return value
 
 
-def _text_mapping(path: Path, node: MarkedDict, key: str, where: _Where) -> Mapping[str, str]:
+def _text_mapping(path: Path, node: YamlMap, key: str, where: _Where) -> Mapping[str, str]:
     value = _mapping(path, node, key, where)
     if not all(isinstance(item, str) for item in value.values()):
         raise _wrong_shape(
@@ -515,13 +400,13 @@ def _text_mapping(path: Path, node: MarkedDict, key: str, where: _Where) -> Mapp
     return {str(k): v for k, v in value.items()}
 
 
-def _findings(path: Path, node: MarkedDict, where: _Where) -> Mapping[str, str]:
+def _findings(path: Path, node: YamlMap, where: _Where) -> Mapping[str, str]:
     """Finding code -> status, each status from the closed list of ``decision.Status``."""
     findings = _text_mapping(path, node, "findings", where)
     known = [status.value for status in Status]
     for code, status in findings.items():
         if status not in known:
-            line = node["findings"].line_of(code) if isinstance(node["findings"], MarkedDict) else node.line
+            line = node["findings"].line_of(code) if isinstance(node["findings"], YamlMap) else node.line
             raise _error(
                 path,
                 line,
@@ -531,7 +416,7 @@ def _findings(path: Path, node: MarkedDict, where: _Where) -> Mapping[str, str]:
     return findings
 
 
-def _interpretations(path: Path, node: MarkedDict, where: _Where) -> Mapping[str, str | None]:
+def _interpretations(path: Path, node: YamlMap, where: _Where) -> Mapping[str, str | None]:
     """A list of INT ids (each must be used) or a mapping INT id -> option (used with that option)."""
     value = node.get("interpretations")
     if value is None:
@@ -599,7 +484,7 @@ def _canonical(value: Any) -> Any:
         value = value.value
     if isinstance(value, (dt.date, dt.datetime)):
         return value.isoformat()
-    if isinstance(value, (tuple, MarkedList)):
+    if isinstance(value, (tuple, YamlList)):
         return list(value)
     return value
 

@@ -1,30 +1,44 @@
-"""YAML loading that remembers where every mapping and list came from.
+"""YAML loading that remembers where every mapping and list came from — the one loader of lawcode.
 
-Law data is edited by hand, so every error must name the file and the line. ``load_yaml(path)`` returns plain
-dicts and lists, except that each mapping is a ``YamlMap`` (``.line``, ``.line_of(key)``) and each list a
-``YamlList`` (``.line``, ``.line_at(index)``). Duplicate keys — which PyYAML silently collapses — and syntax
-errors raise RegimeDefinitionError with file:line.
+Law data and scenario files are edited by hand, so every error must name the file and the line.
+``load_yaml(path)`` / ``load_yaml_text(text, source)`` return plain dicts and lists, except that each mapping is a
+``YamlMap`` (``.line``, ``.line_of(key)``) and each list a ``YamlList`` (``.line``, ``.line_at(index)``).
+Duplicate keys — which PyYAML silently collapses — malformed dates and syntax errors raise an error naming
+file:line. Regime files raise ``RegimeDefinitionError`` (the default); a caller with its own error type (the
+scenario runner) passes ``error=`` a factory. Merge keys (``<<: *anchor``) work, explicit keys overriding them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from lawcode.errors import RegimeDefinitionError
+from lawcode.errors import LawcodeError, RegimeDefinitionError
+
+ErrorFactory = Callable[[str, int | None, str, str], LawcodeError]
+"""``(source, line, message_en, message_pt) -> error`` raised for a malformed file."""
 
 
-class YamlMap(dict[str, Any]):
+def regime_error(source: str, line: int | None, what: str, what_pt: str) -> LawcodeError:
+    """The default error: a malformed regime file."""
+    return RegimeDefinitionError(what, message_pt=what_pt, file=source, line=line)
+
+
+class YamlMap(dict[Any, Any]):
     """A YAML mapping with line numbers (1-based) of itself and of each key."""
 
     line: int = 0
-    key_lines: dict[str, int]
+    key_lines: dict[Any, int]
     source: str = ""
 
-    def line_of(self, key: str) -> int:
-        return self.key_lines.get(key, self.line)
+    def line_of(self, key: Any) -> int:
+        if key in self.key_lines:
+            return self.key_lines[key]
+        # Callers that stringify keys (years, numbers) still find the line.
+        return next((line for k, line in self.key_lines.items() if str(k) == key), self.line)
 
 
 class YamlList(list[Any]):
@@ -39,61 +53,94 @@ class YamlList(list[Any]):
 
 
 class _LineLoader(yaml.SafeLoader):
-    source_name = ""
+    def __init__(self, text: str, source: str, error: ErrorFactory) -> None:
+        super().__init__(text)
+        self.source_name = source
+        self.error = error
 
 
-def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> YamlMap:
-    result = YamlMap()
-    result.line = node.start_mark.line + 1
-    result.key_lines = {}
-    result.source = loader.source_name
+def _line(node: yaml.Node) -> int:
+    return int(node.start_mark.line) + 1
+
+
+# Constructors are generators (yield the empty container, then fill it) so anchors may refer to themselves.
+def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> Iterator[YamlMap]:
+    data = YamlMap()
+    data.line, data.key_lines, data.source = _line(node), {}, loader.source_name
+    yield data
+    _reject_duplicate_keys(loader, node)
+    loader.flatten_mapping(node)  # merge keys (<<: *anchor) first; explicit keys then override them
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
-        line = key_node.start_mark.line + 1
-        if key in result:
-            raise RegimeDefinitionError(
-                f"duplicate key {key!r} (first at line {result.key_lines[str(key)]}); keep only one",
-                message_pt=f"chave repetida {key!r}; mantenha apenas uma",
-                file=loader.source_name,
-                line=line,
+        data.key_lines[key] = _line(key_node)
+        data[key] = loader.construct_object(value_node, deep=True)
+
+
+def _reject_duplicate_keys(loader: _LineLoader, node: yaml.MappingNode) -> None:
+    seen: dict[Any, int] = {}
+    for key_node, _ in node.value:
+        if key_node.tag == "tag:yaml.org,2002:merge":
+            continue
+        key = loader.construct_object(key_node, deep=True)
+        if key in seen:
+            raise loader.error(
+                loader.source_name,
+                _line(key_node),
+                f"duplicate key {key!r} (first at line {seen[key]}); keep only one",
+                f"chave {key!r} repetida (primeira na linha {seen[key]}); mantenha só uma",
             )
-        result[key] = loader.construct_object(value_node, deep=True)
-        result.key_lines[str(key)] = line
-    return result
+        seen[key] = _line(key_node)
 
 
-def _construct_sequence(loader: _LineLoader, node: yaml.SequenceNode) -> YamlList:
-    result = YamlList(loader.construct_object(child, deep=True) for child in node.value)
-    result.line = node.start_mark.line + 1
-    result.item_lines = [child.start_mark.line + 1 for child in node.value]
-    result.source = loader.source_name
-    return result
+def _construct_sequence(loader: _LineLoader, node: yaml.SequenceNode) -> Iterator[YamlList]:
+    data = YamlList()
+    data.line, data.source = _line(node), loader.source_name
+    data.item_lines = [_line(child) for child in node.value]
+    yield data
+    data.extend(loader.construct_object(child, deep=True) for child in node.value)
+
+
+def _construct_timestamp(loader: _LineLoader, node: yaml.ScalarNode) -> Any:
+    try:
+        return loader.construct_yaml_timestamp(node)
+    except ValueError as exc:
+        raise loader.error(
+            loader.source_name,
+            _line(node),
+            f"invalid date {node.value!r} ({exc}); write it as YYYY-MM-DD",
+            f"data inválida {node.value!r}; escreva-a como AAAA-MM-DD",
+        ) from exc
 
 
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+_LineLoader.add_constructor("tag:yaml.org,2002:timestamp", _construct_timestamp)
 
 
-def load_yaml_text(text: str, source: str) -> Any:
+def load_yaml_text(text: str, source: str, *, error: ErrorFactory = regime_error) -> Any:
     """Parse YAML text; ``source`` names it in errors. Returns YamlMap/YamlList/scalars."""
-
-    class Loader(_LineLoader):
-        source_name = source
-
+    loader = _LineLoader(text, source, error)
     try:
-        return yaml.load(text, Loader=Loader)  # noqa: S506 — a SafeLoader subclass
+        return loader.get_single_data()
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        raise RegimeDefinitionError(
-            f"malformed YAML: {exc.problem}; fix the syntax",
-            message_pt=f"YAML malformado: {exc.problem}; corrija a sintaxe",
-            file=source,
-            line=mark.line + 1 if mark is not None else None,
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or exc.context or "unreadable YAML"
+        raise error(
+            source,
+            _line_of_mark(mark),
+            f"malformed YAML: {problem}; fix the syntax",
+            f"YAML malformado: {problem}; corrija a sintaxe",
         ) from exc
     except yaml.YAMLError as exc:
-        raise RegimeDefinitionError(
-            f"malformed YAML: {exc}", message_pt="YAML malformado", file=source
+        raise error(
+            source, None, f"malformed YAML: {exc}; fix the syntax", "YAML malformado; corrija a sintaxe"
         ) from exc
+    finally:
+        loader.dispose()
+
+
+def _line_of_mark(mark: yaml.Mark | None) -> int | None:
+    return int(mark.line) + 1 if mark is not None else None
 
 
 def load_yaml(path: Path) -> Any:

@@ -9,7 +9,8 @@ from textwrap import dedent
 import pytest
 
 from lawcode.errors import ScenarioError
-from lawcode.scenarios import MarkedDict, load_scenario_file, load_yaml_with_lines
+from lawcode.scenarios import load_scenario_file, load_yaml_with_lines
+from lawcode.yamlsource import YamlMap
 
 VALID = """\
 regime: olimpia_sp_escolar
@@ -66,7 +67,7 @@ def test_it_loads_cases_with_their_lines(tmp_path: Path) -> None:
 
 def test_it_records_the_line_of_every_nested_key() -> None:
     data = load_yaml_with_lines("a:\n  b:\n    c: 1\n  d: [1, 2]\n", "inline.yaml")
-    assert isinstance(data, MarkedDict)
+    assert isinstance(data, YamlMap)
     assert data["a"].line_of("c") == 2 or data["a"].line_of("b") == 2
     assert data["a"]["b"].line_of("c") == 3
     assert data["a"].line_of("d") == 4
