@@ -18,13 +18,12 @@ class DueProcessConfig(AppConfig):
         register_permit_replaced(effects.carry_to_successor)
         register_permit_notes(effects.permit_notes)
 
-        # A case voided for a lost limit must not become final the same night.
-        step("cases_voided", nullity.void_lapsed_cases, 60, label="Processos arquivados por prazo perdido")
-        step("cases_finalized", sweep.finalize_lapsed, 70, label="Processos transitados sem recurso")
-        step("conditional_cassations", sweep.revoke_unregularized, 80, label="Cassações sem regularização")
+        # Each step's place in the night is its name's in apps.licensing.sweep.SWEEP_ORDER.
+        step("cases_voided", nullity.void_lapsed_cases, label="Processos arquivados por prazo perdido")
+        step("cases_finalized", sweep.finalize_lapsed, label="Processos transitados sem recurso")
+        step("conditional_cassations", sweep.revoke_unregularized, label="Cassações sem regularização")
         step(
             "suspensions_held",
             sweep.hold_suspensions_awaiting_inspection,
-            90,
             label="Suspensões até vistoria",
         )

@@ -10,10 +10,9 @@ class InspectionsConfig(AppConfig):
         from apps.inspections import cards, menu, permissions, sweep  # noqa: F401  (registrations run on import)
         from apps.licensing.sweep import register_sweep_step
 
-        # After licensing flags overdue inspections (130), before the reminders.
+        # Its place (after overdue inspections are flagged) is in apps.licensing.sweep.SWEEP_ORDER.
         register_sweep_step(
             "missed_inspections",
             sweep.find_missed_inspections,
-            135,
             label="Vistorias do calendário não realizadas",
         )

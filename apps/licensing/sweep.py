@@ -422,40 +422,63 @@ class Step:
     key: str
     label: str
     run: Callable[[dt.date], int]
-    order: int = 0
 
 
-# Licensing's own steps, spaced by ten so other apps' steps fit between them (see register_sweep_step).
+# The whole nightly order, by name, in one place: other apps register their steps by name (from their
+# AppConfig.ready(), so licensing never imports them) and take the place this list gives them.
+SWEEP_ORDER: tuple[str, ...] = (
+    "cases_voided",  # a case voided for a lost limit (nullity) must not become final the same night
+    "cases_finalized",
+    "conditional_cassations",
+    "suspensions_held",  # a suspension awaiting its inspection is held before ended ones are lifted
+    "suspensions_lifted",
+    "permits_expired",
+    "documents_expired",
+    "standings_recorded",  # after documents expire, so the standing reads today's documents
+    "inspections_overdue",
+    "missed_inspections",
+    "applications_archived",
+    "applications_denied_after_inspection",
+    "permit_reminders",
+    "document_reminders",
+)
+
 STEPS: tuple[Step, ...] = (
-    Step("suspensions_lifted", "Suspensões encerradas", lift_suspensions, 100),
-    Step("permits_expired", "Alvarás vencidos", expire_permits, 110),
-    Step("documents_expired", "Documentos vencidos", expire_documents, 120),
-    Step("standings_recorded", "Situação documental dos alvarás", record_standings, 125),
-    Step("inspections_overdue", "Vistorias atrasadas", flag_overdue_inspections, 130),
-    Step("applications_archived", "Requerimentos arquivados", archive_past_cure, 140),
+    Step("suspensions_lifted", "Suspensões encerradas", lift_suspensions),
+    Step("permits_expired", "Alvarás vencidos", expire_permits),
+    Step("documents_expired", "Documentos vencidos", expire_documents),
+    Step("standings_recorded", "Situação documental dos alvarás", record_standings),
+    Step("inspections_overdue", "Vistorias atrasadas", flag_overdue_inspections),
+    Step("applications_archived", "Requerimentos arquivados", archive_past_cure),
     Step(
         "applications_denied_after_inspection",
         "Requerimentos indeferidos após vistoria reprovada",
         deny_failed_inspection_past_cure,
-        150,
     ),
-    Step("permit_reminders", "Lembretes de alvarás", remind_permits, 160),
-    Step("document_reminders", "Lembretes de documentos", remind_documents, 170),
+    Step("permit_reminders", "Lembretes de alvarás", remind_permits),
+    Step("document_reminders", "Lembretes de documentos", remind_documents),
 )
 _REGISTERED: dict[str, Step] = {}
 
 
-def register_sweep_step(name: str, fn: Callable[[dt.date], int], order: int, *, label: str) -> None:
-    """Let another app add a step (from its AppConfig.ready(), so licensing never imports it). ``order`` places
-    it among licensing's steps (100 lifts ended suspensions); registering a name again replaces it."""
+def register_sweep_step(name: str, fn: Callable[[dt.date], int], *, label: str) -> None:
+    """Let another app add a step; its place is its name's in SWEEP_ORDER. Registering a name again replaces it."""
     if any(step.key == name for step in STEPS):
         raise ValueError(f"sweep step {name!r} is one of licensing's own")
-    _REGISTERED[name] = Step(name, label, fn, order)
+    if name not in SWEEP_ORDER:
+        raise ValueError(f"sweep step {name!r} has no place in SWEEP_ORDER; add it there")
+    _REGISTERED[name] = Step(name, label, fn)
 
 
 def sweep_steps() -> tuple[Step, ...]:
-    """Every step of the daily sweep, licensing's and the registered ones, in their order."""
-    return tuple(sorted((*STEPS, *_REGISTERED.values()), key=lambda step: step.order))
+    """Every step of the daily sweep, licensing's and the registered ones, in SWEEP_ORDER.
+
+    A name in the order with no step is an error: a step silently missing would skip an effect every night."""
+    steps = {step.key: step for step in (*STEPS, *_REGISTERED.values())}
+    missing = [name for name in SWEEP_ORDER if name not in steps]
+    if missing:
+        raise LookupError(f"sweep steps named in SWEEP_ORDER but never registered: {', '.join(missing)}")
+    return tuple(steps[name] for name in SWEEP_ORDER)
 
 
 def run_sweep(

@@ -1,4 +1,4 @@
-"""Other apps' sweep steps: registered from their AppConfig.ready(), run in their order among licensing's.
+"""Other apps' sweep steps: registered from their AppConfig.ready(), run in the place SWEEP_ORDER names.
 
 Due process holds a suspension whose penalty requires an inspection (Olímpia art. 25 § 1): its step must run
 before licensing lifts the ended suspensions, or the permit would be active again without the inspection.
@@ -17,6 +17,7 @@ from apps.audit.models import AuditEvent
 from apps.dueprocess.tests.helpers import final_without_appeal, open_case
 from apps.enforcement.tests.conftest import agent_olimpia, judge_olimpia, olimpia_licensed  # noqa: F401
 from apps.inspections.models import Inspection
+from apps.licensing import sweep as sweep_module
 from apps.licensing.sweep import STEPS, register_sweep_step, run_sweep, sweep_steps
 
 # ruff: noqa: F811  (enforcement's fixtures reused: the tests' parameters name the imported fixtures)
@@ -33,7 +34,18 @@ def test_due_process_steps_run_before_the_suspensions_are_lifted() -> None:
 
 def test_a_step_cannot_take_the_name_of_one_of_licensings() -> None:
     with pytest.raises(ValueError):
-        register_sweep_step(STEPS[0].key, lambda as_of: 0, 1, label="Outra")
+        register_sweep_step(STEPS[0].key, lambda as_of: 0, label="Outra")
+
+
+def test_a_step_without_a_named_place_in_the_order_is_refused() -> None:
+    with pytest.raises(ValueError, match="SWEEP_ORDER"):
+        register_sweep_step("somewhere", lambda as_of: 0, label="Sem lugar")
+
+
+def test_a_named_step_never_registered_fails_loudly(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sweep_module, "SWEEP_ORDER", (*sweep_module.SWEEP_ORDER, "never_registered"))
+    with pytest.raises(LookupError, match="never_registered"):
+        sweep_steps()
 
 
 def test_a_suspension_awaiting_its_inspection_is_not_lifted_until_the_vehicle_passes(
