@@ -113,3 +113,24 @@ def test_overlay_keeps_the_baseline_and_adds_the_reform() -> None:
     merged = overlay_config(base, top)
     assert merged.interpretations == {"INT-A": "y", "INT-B": "z"}
     assert len(merged.closures) == 1
+
+
+def test_a_bulk_run_decides_exactly_as_single_evaluations() -> None:
+    """The run's memo (shared operator findings, typed facts) must not change any decision, only its cost."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    from lawcode_bulk import AS_OF as DAY
+    from lawcode_bulk import QUESTION, REFORM, REGIME, synthetic_applications
+
+    from lawcode.bulk import Comparer
+    from lawcode.registry import get_regime
+
+    comparer = Comparer.start(REGIME, QUESTION, as_of=DAY, reform=REFORM)
+    regime = get_regime(REGIME)
+    for subject in synthetic_applications(60):
+        before, after = comparer.compare(subject)
+        assert before.to_dict() == regime.evaluate(QUESTION, subject, as_of=DAY).to_dict()  # type: ignore[union-attr]
+        alone = regime.evaluate(QUESTION, subject, as_of=DAY, config=comparer.reform)
+        assert after.to_dict() == alone.to_dict()  # type: ignore[union-attr]
+    assert comparer.memo.hits > 0  # the operator's findings were shared, not recomputed
