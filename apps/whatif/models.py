@@ -88,3 +88,6 @@ class WhatIfOutcome(models.Model):
         verbose_name_plural = "resultados que mudam"
         ordering = ("subject_kind", "pk")
         indexes = [models.Index(fields=["run", "subject_kind"], name="whatif_outcome_run_kind")]
+
+    def __str__(self) -> str:
+        return f"{self.label}: {self.before} → {self.after}"
