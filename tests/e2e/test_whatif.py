@@ -16,6 +16,7 @@ from apps.tenancy.models import Municipality
 from apps.whatif.tests.conftest import AS_OF, _media_root, olimpia_fleet  # noqa: F401  (fixtures reused)
 
 from .conftest import sign_in
+from .ux_checks import axe_violations, check_page, watch_console
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -29,6 +30,8 @@ def test_an_administrator_simulates_a_lower_age_limit_and_downloads_the_list(
     tmp_path: Path,
 ) -> None:
     admin = make_staff("adm.simulacao", (olimpia, Role.ADMINISTRATOR))
+    errors: list[str] = []
+    watch_console(page, errors)
     sign_in(page, live_server.url, admin.username)
     page.goto(f"{live_server.url}/municipios/{olimpia.ibge_code}/")
     page.get_by_role("link", name="Simular mudança na lei").first.click()
@@ -49,6 +52,15 @@ def test_an_administrator_simulates_a_lower_age_limit_and_downloads_the_list(
     expect(row).to_have_count(1)
     expect(row).to_contain_text(olimpia_fleet["old"].vehicle.plate)
     expect(row).to_contain_text("art. 13, II")
+    # The crawler's checks (tests/e2e/test_ux_crawl.py), on the report and on the form with its history.
+    assert not axe_violations(page)
+    report_url = page.url
+    problems = check_page(page, report_url, errors).problems
+    problems += check_page(
+        page, f"{live_server.url}/municipios/{olimpia.ibge_code}/simulacoes/", errors
+    ).problems
+    assert not problems, problems
+    page.goto(report_url)
     with page.expect_download() as download:
         page.get_by_test_id("download-csv").click()
     saved = tmp_path / download.value.suggested_filename
