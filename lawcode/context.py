@@ -178,7 +178,7 @@ class Context:
             return value
         value, parameters, interpretations = kept
         self._replay(parameters, interpretations)
-        return value  # type: ignore[no-any-return]
+        return value
 
     def _replay(
         self,

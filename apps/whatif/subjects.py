@@ -23,7 +23,7 @@ CHUNK = 500
 QUESTIONS = {SubjectKind.PERMIT: "vehicle_permit", SubjectKind.DRIVER: "driver_registration"}
 
 
-@dataclass(frozen=True)
+@dataclass
 class PermitAsApplication:
     """A permit without an application on file, read as the application that would renew it today."""
 
@@ -52,7 +52,13 @@ def sources(run: WhatIfRun, facts: FactsCache) -> Iterator[tuple[str, str, Any, 
     """(kind, question, rows, related, build facts) for each question the run's regime answers."""
     answered = set(lawcode.get_regime(run.regime_id).questions())
     if QUESTIONS[SubjectKind.PERMIT] in answered:
-        related = ("operator", "vehicle", "application", "application__operator", "application__vehicle")
+        related: tuple[str, ...] = (
+            "operator",
+            "vehicle",
+            "application",
+            "application__operator",
+            "application__vehicle",
+        )
         yield SubjectKind.PERMIT, QUESTIONS[SubjectKind.PERMIT], permits(run), related, facts.permit
     if QUESTIONS[SubjectKind.DRIVER] in answered:
         related = ("person", "operator")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
@@ -61,7 +61,7 @@ def runs(request: HttpRequest, ibge_code: str) -> HttpResponse:
 
 @login_required
 @require_GET
-def run_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+def run_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponseBase:
     """Progress while the worker runs it (htmx polls the panel), then the report; ``?formato=`` downloads."""
     municipality = _municipality(request, ibge_code, "view")
     run = get_object_for_user_or_404(

@@ -13,7 +13,8 @@ from apps.licensing.models import Permit
 from apps.platforms.tests.conftest import run_tasks
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
-from apps.whatif.tests.conftest import AS_OF, _media_root, olimpia_fleet  # noqa: F401  (fixtures reused)
+from apps.licensing.tests.conftest import AS_OF, _media_root  # noqa: F401  (fixture reused)
+from apps.whatif.tests.conftest import olimpia_fleet  # noqa: F401  (fixture reused)
 
 from .conftest import sign_in
 from .ux_checks import axe_violations, check_page, watch_console

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from apps.accounts.models import User
 from apps.audit.models import AuditEvent
 from apps.licensing.models import Permit
+from apps.licensing.tests.conftest import AS_OF
 from apps.platforms.tests.conftest import run_tasks
 from apps.tenancy.models import Municipality
 from apps.whatif.changes import ProposedChange
@@ -16,10 +18,8 @@ from apps.whatif.choices import RunState, SubjectKind
 from apps.whatif.models import WhatIfOutcome
 from apps.whatif.services import whatif_request, whatif_run_execute
 
-from .conftest import AS_OF
-
 pytestmark = pytest.mark.django_db
-AGE_10 = ProposedChange(kind="parameter", name="max_vehicle_age", value=10)
+AGE_10 = ProposedChange(kind="parameter", name="max_vehicle_age", value=Decimal(10))
 
 
 def test_the_age_limit_at_10_flips_only_the_2012_vehicle_with_its_article(
@@ -60,7 +60,7 @@ def test_the_worker_runs_a_queued_what_if_once(
 def test_an_unchanged_law_flips_nothing(
     olimpia: Municipality, admin_olimpia: User, olimpia_fleet: dict[str, Permit], **_: Any
 ) -> None:
-    same = ProposedChange(kind="parameter", name="max_vehicle_age", value=15)
+    same = ProposedChange(kind="parameter", name="max_vehicle_age", value=Decimal(15))
     run = whatif_request(
         actor=admin_olimpia, municipality=olimpia, regime_id="olimpia_sp_escolar", change=same, as_of=AS_OF
     )

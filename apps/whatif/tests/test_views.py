@@ -46,8 +46,7 @@ def test_the_administrator_queues_a_run_and_reads_the_report_and_the_list(
     report = admin_olimpia_client.get(f"{page(olimpia)}{run.pk}/").content.decode()
     assert "1 de 2 alvarás em vigor" in report and "art. 13, II" in report
     assert "/configuracao-legal/" in report  # adopting the change is the audited configuration screen
-    csv = b"".join(admin_olimpia_client.get(f"{page(olimpia)}{run.pk}/?formato=csv").streaming_content)
-    text = csv.decode("utf-8-sig")
+    text = admin_olimpia_client.get(f"{page(olimpia)}{run.pk}/?formato=csv").getvalue().decode("utf-8-sig")
     assert text.splitlines()[0].startswith("Registro;Identificação;Placa")
     assert "Deferido;Indeferido" in text and olimpia_fleet["old"].vehicle.plate in text
 
