@@ -85,15 +85,20 @@ def _evaluate(run: WhatIfRun) -> dict[str, Any]:
     facts = subjects.FactsCache()
     totals: dict[str, Any] = {}
     evaluated = 0
-    for kind, question, rows, related, build in subjects.sources(run, facts):
-        comparer = Comparer.start(run.regime_id, question, as_of=run.as_of, config=config, reform=reform)
+    for source in subjects.sources(run, facts):
+        comparer = Comparer.start(
+            run.regime_id, source.question, as_of=run.as_of, config=config, reform=reform
+        )
         tally = _KindTally()
-        for chunk in subjects.chunks(rows, related):
-            flipped = [tally.judge(run, kind, record, comparer, build(record, run.as_of)) for record in chunk]
+        for chunk in subjects.chunks(source.rows, source.related, source.prefetch):
+            flipped = [
+                tally.judge(run, source.kind, record, comparer, source.build(record, run.as_of))
+                for record in chunk
+            ]
             WhatIfOutcome.objects.bulk_create([row for row in flipped if row is not None], batch_size=500)
             evaluated += len(chunk)
             WhatIfRun.objects.filter(pk=run.pk).update(evaluated=evaluated)
-        totals[kind] = tally.as_dict()
+        totals[source.kind] = tally.as_dict()
     totals["vehicle"] = {"changed": _changed_vehicles(run)}
     return totals
 

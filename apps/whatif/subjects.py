@@ -48,21 +48,51 @@ def drivers(run: WhatIfRun) -> Any:
     ).order_by("pk")
 
 
-def sources(run: WhatIfRun, facts: FactsCache) -> Iterator[tuple[str, str, Any, tuple[str, ...], Any]]:
-    """(kind, question, rows, related, build facts) for each question the run's regime answers."""
+@dataclass(frozen=True)
+class Source:
+    """One kind of record a run judges: the question, the rows, what to load with them, how to build facts."""
+
+    kind: str
+    question: str
+    rows: Any
+    related: tuple[str, ...]
+    prefetch: tuple[str, ...]
+    build: Any
+
+
+# Documents lawfacts reads with ``.documents.all()``, loaded for a whole chunk at once.
+PERMIT_DOCUMENTS = (
+    "vehicle__documents",
+    "operator__person__documents",
+    "operator__company__documents",
+    "application__vehicle__documents",
+    "application__operator__person__documents",
+    "application__operator__company__documents",
+)
+
+
+def sources(run: WhatIfRun, facts: FactsCache) -> Iterator[Source]:
+    """The kinds of record to judge, for each question the run's regime answers."""
     answered = set(lawcode.get_regime(run.regime_id).questions())
     if QUESTIONS[SubjectKind.PERMIT] in answered:
-        related: tuple[str, ...] = (
-            "operator",
-            "vehicle",
-            "application",
-            "application__operator",
-            "application__vehicle",
+        related = ("operator", "vehicle", "application", "application__operator", "application__vehicle")
+        yield Source(
+            SubjectKind.PERMIT,
+            QUESTIONS[SubjectKind.PERMIT],
+            permits(run),
+            related,
+            PERMIT_DOCUMENTS,
+            facts.permit,
         )
-        yield SubjectKind.PERMIT, QUESTIONS[SubjectKind.PERMIT], permits(run), related, facts.permit
     if QUESTIONS[SubjectKind.DRIVER] in answered:
-        related = ("person", "operator")
-        yield SubjectKind.DRIVER, QUESTIONS[SubjectKind.DRIVER], drivers(run), related, facts.driver
+        yield Source(
+            SubjectKind.DRIVER,
+            QUESTIONS[SubjectKind.DRIVER],
+            drivers(run),
+            ("person", "operator"),
+            ("person__documents",),
+            facts.driver,
+        )
 
 
 def permits_and_drivers_count(municipality: Any, regime_id: str, as_of: dt.date) -> int:
@@ -73,11 +103,12 @@ def permits_and_drivers_count(municipality: Any, regime_id: str, as_of: dt.date)
     return count + (drivers(probe).count() if QUESTIONS[SubjectKind.DRIVER] in answered else 0)
 
 
-def chunks(rows: Any, related: tuple[str, ...]) -> Iterator[list[Any]]:
-    """Rows in chunks of CHUNK, each chunk one query: memory stays flat however many rows there are."""
+def chunks(rows: Any, related: tuple[str, ...], prefetch: tuple[str, ...] = ()) -> Iterator[list[Any]]:
+    """Rows in chunks of CHUNK, each chunk a few queries (the documents the facts read are prefetched for the
+    whole chunk): memory stays flat however many rows there are."""
     last = 0
     while True:
-        chunk = list(rows.filter(pk__gt=last).select_related(*related)[:CHUNK])
+        chunk = list(rows.filter(pk__gt=last).select_related(*related).prefetch_related(*prefetch)[:CHUNK])
         if not chunk:
             return
         yield chunk
