@@ -70,6 +70,7 @@ def _operator() -> Operator:
         documents=documents,
         resident_municipality="Olímpia",
         course_completed=True,
+        traffic_infractions=(),  # a confirmed clean record: unknown infractions would deny every vehicle
     )
     return Operator("PF", person=person)
 

@@ -22,9 +22,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from lawcode.citations import render_citations
 from lawcode.config import Config
-from lawcode.decision import Decision
+from lawcode.decision import Decision, Finding
 from lawcode.errors import LawcodeError
+from lawcode.memo import Memo
 from lawcode.params import ParameterValue
 from lawcode.regime import Regime
 from lawcode.registry import get_regime
@@ -176,18 +178,64 @@ def evaluate_many(
     ``reform`` is a ``Reform`` or a ``Config`` laid over ``config``. Streaming: subjects are read once, and
     only the first ``examples`` changed subjects are kept (with both explanations).
     """
-    regime = get_regime(regime_id) if isinstance(regime_id, str) else regime_id
-    baseline_config = config or Config()
-    reform_config = _reform_config(reform, as_of, baseline_config)
+    comparer = Comparer.start(regime_id, question, as_of=as_of, config=config, reform=reform)
     tally = _Tally()
     for index, subject in enumerate(subjects):
         tally.subjects += 1
-        before = _evaluate(regime, question, subject, as_of, baseline_config)
-        tally.baseline[_outcome(before)] += 1
-        if reform_config is not None:
-            after = _evaluate(regime, question, subject, as_of, reform_config)
+        before, after = comparer.compare(subject)
+        tally.baseline[outcome_of(before)] += 1
+        if after is not None:
             _record_reform(tally, index, subject, before, after, examples)
-    return _report(regime.id, question, as_of, reform, tally)
+    return _report(comparer.regime.id, question, as_of, reform, tally)
+
+
+Result = Decision | LawcodeError
+
+
+@dataclass
+class Comparer:
+    """One bulk run: asks the same question of each subject under the baseline and (if any) the reform.
+
+    Every evaluation of the run shares one ``Memo``: a facts object many subjects share (the operator of a
+    fleet) is typed and judged once per configuration, and the subject asked under the reform is not typed
+    again. Decisions are identical to ``Regime.evaluate`` without a memo. Explanations and citations are only
+    rendered when asked for (``explanation_of``), which a run does for the subjects that change outcome.
+    """
+
+    regime: Regime
+    question: str
+    as_of: dt.date
+    baseline: Config
+    reform: Config | None
+    memo: Memo = field(default_factory=Memo)
+
+    @classmethod
+    def start(
+        cls,
+        regime_id: str | Regime,
+        question: str,
+        *,
+        as_of: dt.date,
+        config: Config | None = None,
+        reform: Reform | Config | None = None,
+    ) -> Comparer:
+        regime = get_regime(regime_id) if isinstance(regime_id, str) else regime_id
+        baseline = config or Config()
+        return cls(regime, question, as_of, baseline, _reform_config(reform, as_of, baseline))
+
+    def compare(self, subject: Any) -> tuple[Result, Result | None]:
+        """The subject's result under the baseline, and under the reform (None without one)."""
+        before = self._evaluate(subject, self.baseline)
+        after = None if self.reform is None else self._evaluate(subject, self.reform)
+        return before, after
+
+    def _evaluate(self, subject: Any, config: Config) -> Result:
+        try:
+            return self.regime.evaluate(
+                self.question, subject, as_of=self.as_of, config=config, memo=self.memo
+            )
+        except LawcodeError as exc:  # a bad row is counted, not fatal: one missing fact must not stop a sweep
+            return exc
 
 
 def _reform_config(reform: Reform | Config | None, as_of: dt.date, baseline: Config) -> Config | None:
@@ -198,39 +246,76 @@ def _reform_config(reform: Reform | Config | None, as_of: dt.date, baseline: Con
     return overlay_config(baseline, reform)
 
 
-def _evaluate(
-    regime: Regime, question: str, subject: Any, as_of: dt.date, config: Config
-) -> Decision | LawcodeError:
-    try:
-        return regime.evaluate(question, subject, as_of=as_of, config=config)
-    except LawcodeError as exc:  # a bad row is counted, not fatal: one missing fact must not stop a sweep
-        return exc
-
-
-def _outcome(result: Decision | LawcodeError) -> str:
+def outcome_of(result: Result) -> str:
+    """The outcome key ("granted", "denied"…), or ``erro: <ErrorClass>`` when the law could not be applied."""
     return result.outcome if isinstance(result, Decision) else f"{ERROR_PREFIX}{type(result).__name__}"
 
 
-def _explanation(result: Decision | LawcodeError) -> str:
+def explanation_of(result: Result) -> str:
+    """The Portuguese explanation (built only when asked: most subjects of a run never need one)."""
     return result.explain() if isinstance(result, Decision) else f"Erro: {result.message_pt}"
+
+
+@dataclass(frozen=True)
+class FindingChange:
+    """A finding whose status differs between the two results: what the law checks, and where it says so."""
+
+    code: str
+    before: Finding | None
+    after: Finding | None
+
+    @property
+    def finding(self) -> Finding:
+        """The finding to show: the reform's (it says why the outcome changes), else the baseline's."""
+        shown = self.after or self.before
+        assert shown is not None  # a change has at least one side
+        return shown
+
+    @property
+    def articles(self) -> str:
+        return render_citations(self.finding.citations)
+
+
+def finding_changes(before: Result, after: Result) -> list[FindingChange]:
+    """Findings that appear, disappear or change status between the baseline and the reform (in order)."""
+    old = _findings_by_code(before)
+    new = _findings_by_code(after)
+    changes = []
+    for key in dict.fromkeys([*new, *old]):
+        was, now = old.get(key), new.get(key)
+        if was is None or now is None or was.status != now.status:
+            changes.append(FindingChange(key[0], was, now))
+    return changes
+
+
+def _findings_by_code(result: Result) -> dict[tuple[str, int], Finding]:
+    """Findings keyed by code and rank among those of the same code (a rule may repeat a code)."""
+    if not isinstance(result, Decision):
+        return {}
+    seen: Counter[str] = Counter()
+    keyed = {}
+    for finding in result.findings:
+        keyed[(finding.code, seen[finding.code])] = finding
+        seen[finding.code] += 1
+    return keyed
 
 
 def _record_reform(
     tally: _Tally,
     index: int,
     subject: Any,
-    before: Decision | LawcodeError,
-    after: Decision | LawcodeError,
+    before: Result,
+    after: Result,
     keep: int,
 ) -> None:
-    old, new = _outcome(before), _outcome(after)
+    old, new = outcome_of(before), outcome_of(after)
     tally.reform[new] += 1
     if old == new:
         return
     tally.transitions[(old, new)] += 1
     if len(tally.examples) < keep:
         tally.examples.append(
-            OutcomeChange(index, subject, old, new, _explanation(before), _explanation(after))
+            OutcomeChange(index, subject, old, new, explanation_of(before), explanation_of(after))
         )
 
 

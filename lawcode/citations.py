@@ -14,6 +14,7 @@ the wording version and render in Portuguese::
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,6 +102,9 @@ def render_citations(citations: tuple[Citation, ...] | list[Citation]) -> str:
 _RESOLVED_CACHE_LIMIT = 100_000  # (ref, date) pairs; bulk runs on one date hit the same few hundred
 
 
+@functools.lru_cache(
+    maxsize=4096
+)  # pure, and asked for every citation of every finding (bulk runs: millions)
 def split_ref(ref: str, main: str) -> tuple[str, str | None]:
     """(act_key, dispositivo or None) of a reference; a bare dispositivo id belongs to ``main``."""
     if ":" in ref:
@@ -118,6 +122,7 @@ class Citer:
         self.registry = registry
         self._checked: dict[str, tuple[Act, str | None]] = {}
         self._resolved: dict[tuple[str, dt.date], Citation] = {}
+        self._sort_keys: dict[tuple[str, str | None], tuple[int, int]] = {}
 
     def validate(self, ref: object, *, file: str | None = None, line: int | None = None) -> str:
         """Return ``ref`` if it names an existing dispositivo (or a whole act that may be cited whole)."""
@@ -197,9 +202,13 @@ class Citer:
 
     def sort_key(self, citation: Citation) -> tuple[int, int]:
         """Order: the regime's law first, in text order; then other acts."""
-        act = self.registry.acts.get(citation.act_key)
-        position = act.position(citation.dispositivo) if act is not None else 0
-        return (self.registry.order_of(citation.act_key), position)
+        place = (citation.act_key, citation.dispositivo)
+        key = self._sort_keys.get(place)
+        if key is None:
+            act = self.registry.acts.get(citation.act_key)
+            position = act.position(citation.dispositivo) if act is not None else 0
+            key = self._sort_keys[place] = (self.registry.order_of(citation.act_key), position)
+        return key
 
 
 def _known_hint(act: Act, dispositivo: str) -> str:

@@ -15,7 +15,8 @@ Decision (so an explanation lists exactly the law it used). A rule::
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -30,6 +31,7 @@ from lawcode.errors import (
 )
 from lawcode.fiscal import index_factor, round_brl
 from lawcode.interpretations import choose
+from lawcode.memo import Memo
 from lawcode.params import Parameter, ParameterValue
 from lawcode.units import FineUnit, Unit
 
@@ -38,6 +40,14 @@ if TYPE_CHECKING:
     from lawcode.regime import Regime
 
 T = TypeVar("T")
+
+
+@dataclass
+class _Capture:
+    """The parameter and interpretation uses recorded while a shared part was computed (in order)."""
+
+    parameters: list[tuple[tuple[str, dt.date], ParameterUse]] = field(default_factory=list)
+    interpretations: list[tuple[str, InterpretationUse]] = field(default_factory=list)
 
 
 class Context:
@@ -50,6 +60,8 @@ class Context:
         config: Config | None = None,
         *,
         allowed_cites: Iterable[str] | None = None,
+        allowed_pairs: frozenset[tuple[str, str | None]] | None = None,
+        memo: Memo | None = None,
     ) -> None:
         self.regime = regime
         self.as_of = as_of
@@ -58,12 +70,14 @@ class Context:
         self.citer = regime.citer_for(self.config)
         self._bindings = regime.amendment_bindings()
         main = regime.acts.main
-        self.allowed_cites = (
-            frozenset(split_ref(ref, main) for ref in allowed_cites) if allowed_cites is not None else None
-        )
+        if allowed_pairs is None and allowed_cites is not None:
+            allowed_pairs = frozenset(split_ref(ref, main) for ref in allowed_cites)
+        self.allowed_cites = allowed_pairs
+        self.memo = memo
         self._calendar: LegalCalendar | None = None
         self._parameter_uses: dict[tuple[str, dt.date], ParameterUse] = {}
         self._interpretation_uses: dict[str, InterpretationUse] = {}
+        self._captures: list[_Capture] = []
 
     # --- calendar ------------------------------------------------------------------------------------
 
@@ -106,10 +120,10 @@ class Context:
 
     def _record_parameter(self, parameter: Parameter, value: ParameterValue, day: dt.date) -> None:
         key = (parameter.name, value.effective_from)
-        if key in self._parameter_uses:
+        if key in self._parameter_uses and not self._captures:
             return
         citation = self.citer.resolve(value.cite, on=max(day, value.effective_from))
-        self._parameter_uses[key] = ParameterUse(
+        use = ParameterUse(
             parameter.name,
             value.value,
             parameter.unit.value,
@@ -118,6 +132,9 @@ class Context:
             day,
             parameter.description,
         )
+        for capture in self._captures:
+            capture.parameters.append((key, use))
+        self._parameter_uses.setdefault(key, use)
 
     # --- interpretations -----------------------------------------------------------------------------
 
@@ -126,13 +143,56 @@ class Context:
         interpretation, option, is_default = choose(
             self.regime.interpretations, int_id, self.config.interpretations
         )
-        self._interpretation_uses.setdefault(
-            int_id,
-            InterpretationUse(
-                int_id, option, is_default, interpretation.question, interpretation.option_text(option)
-            ),
+        use = InterpretationUse(
+            int_id, option, is_default, interpretation.question, interpretation.option_text(option)
         )
+        for capture in self._captures:
+            capture.interpretations.append((int_id, use))
+        self._interpretation_uses.setdefault(int_id, use)
         return option
+
+    # --- shared parts of a bulk run --------------------------------------------------------------------
+
+    def shared(self, name: str, anchors: tuple[Any, ...], key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()``, reused across the evaluations of a bulk run that share ``anchors`` (by identity).
+
+        A rule wraps a part that depends only on some facts objects (an operator's own findings, which every
+        vehicle of that operator repeats) and on ``key`` (plain values it also reads, e.g. the filing date).
+        Outside a bulk run it simply computes. In one, the first computation is kept with the parameters and
+        interpretations it used, and a later hit records those same uses, so the Decision is identical.
+        """
+        if self.memo is None:
+            return compute()
+        anchors = (self.regime, self.config, *anchors)
+        memo_key = (name, self.as_of, key, *(id(anchor) for anchor in anchors))
+        kept = self.memo.get(memo_key)
+        if kept is None:
+            capture = _Capture()
+            self._captures.append(capture)
+            try:
+                value = compute()
+            finally:
+                self._captures.pop()
+            kept = (value, tuple(capture.parameters), tuple(capture.interpretations))
+            self.memo.put(memo_key, anchors, kept)
+            return value
+        value, parameters, interpretations = kept
+        self._replay(parameters, interpretations)
+        return value
+
+    def _replay(
+        self,
+        parameters: tuple[tuple[tuple[str, dt.date], ParameterUse], ...],
+        interpretations: tuple[tuple[str, InterpretationUse], ...],
+    ) -> None:
+        for parameter_key, parameter_use in parameters:
+            for capture in self._captures:
+                capture.parameters.append((parameter_key, parameter_use))
+            self._parameter_uses.setdefault(parameter_key, parameter_use)
+        for int_id, interpretation_use in interpretations:
+            for capture in self._captures:
+                capture.interpretations.append((int_id, interpretation_use))
+            self._interpretation_uses.setdefault(int_id, interpretation_use)
 
     # --- citations and findings ----------------------------------------------------------------------
 

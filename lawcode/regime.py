@@ -38,6 +38,7 @@ from lawcode.errors import (
 )
 from lawcode.facts import from_dict, to_dict
 from lawcode.interpretations import Interpretation, choose
+from lawcode.memo import Memo
 from lawcode.params import CONFIDENCE_GRADES, Parameter, ParameterValue, coerce_value
 from lawcode.procedure import Procedure
 from lawcode.questions import question_spec
@@ -197,11 +198,18 @@ class Regime:
         return sorted(self.rules)
 
     def evaluate(
-        self, question: str, facts: Any, *, as_of: dt.date, config: Config | None = None
+        self,
+        question: str,
+        facts: Any,
+        *,
+        as_of: dt.date,
+        config: Config | None = None,
+        memo: Memo | None = None,
     ) -> Decision:
         """Answer ``question`` for ``facts`` on ``as_of`` under this regime.
 
         ``facts`` is the question's facts class (questions.QUESTIONS) or a dict for ``facts.from_dict``.
+        ``memo`` is a bulk run's memory (lawcode.bulk): parts shared by many subjects are computed once.
         Raises QuestionNotApplicableError, LawNotInForceError (before the law took effect, except for
         ``law_in_force``), MissingFactError/InvalidFactError, MissingParameterError.
         """
@@ -217,17 +225,17 @@ class Regime:
             )
         if question != "law_in_force" and as_of < self.in_force:
             raise LawNotInForceError(self.id, as_of, self.in_force, self.main_act.title)
-        typed = self._typed_facts(spec.facts_class, facts, question)
-        ctx = Context(self, as_of, config, allowed_cites=rule_spec.cites)
+        typed = self._typed_facts(spec.facts_class, facts, question, memo)
+        ctx = Context(self, as_of, config, allowed_pairs=self._declared_pairs(rule_spec), memo=memo)
         result = rule_spec.function(ctx, typed)
         if question == "sanction" and self.penalties is not None and isinstance(result, RuleResult):
             self.penalties.check_result(result.result, file=rule_spec.file, line=rule_spec.line)
         return self._decision(question, spec.outcomes, rule_spec, ctx, typed, result)
 
-    def _typed_facts(self, facts_class: type, facts: Any, question: str) -> Any:
+    def _typed_facts(self, facts_class: type, facts: Any, question: str, memo: Memo | None = None) -> Any:
         where = f"{self.id}/{question}"
         if isinstance(facts, facts_class):
-            return self.vocabulary.typed_facts(facts, where)
+            return self.vocabulary.typed_facts(facts, where, memo=memo)
         if isinstance(facts, Mapping):
             return self.vocabulary.typed_facts(from_dict(facts_class, facts, where=where), where)
         raise InvalidFactError(

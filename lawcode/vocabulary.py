@@ -21,6 +21,7 @@ from lawcode.documents import DocumentCatalog, load_documents
 from lawcode.errors import InvalidFactError, RegimeDefinitionError
 from lawcode.factfields import FactSchema, load_fact_schema
 from lawcode.fiscal import load_units
+from lawcode.memo import Memo
 from lawcode.units import FineUnit, Unit
 
 # Facts classes carrying an ``extra`` mapping → the facts.yaml entity that types it.
@@ -61,24 +62,40 @@ class Vocabulary:
         unit = self.fine_unit(key)
         return "R$" if unit is None else unit.label
 
-    def typed_facts(self, facts: Any, where: str | None = None, path: str = "") -> Any:
-        """``facts`` with documents and extras checked and typed against the declarations."""
+    def typed_facts(
+        self, facts: Any, where: str | None = None, path: str = "", memo: Memo | None = None
+    ) -> Any:
+        """``facts`` with documents and extras checked and typed against the declarations.
+
+        With a bulk run's ``memo``, a facts object already typed in this run (the operator every vehicle of
+        the fleet shares, the subject asked once under the law and once under the reform) is not walked again.
+        """
         if isinstance(facts, f.Document):
             return self._document(facts, path, where)
         if isinstance(facts, f.FineFacts):
             self._check_unit(facts.unit, _join(path, "unit"), where)
             return facts
         if isinstance(facts, tuple):
-            return tuple(self.typed_facts(item, where, f"{path}[{i}]") for i, item in enumerate(facts))
+            return tuple(self.typed_facts(item, where, f"{path}[{i}]", memo) for i, item in enumerate(facts))
         if not dataclasses.is_dataclass(facts) or isinstance(facts, type):
             return facts
+        if memo is None:
+            return self._typed_dataclass(facts, where, path, None)
+        key = ("typed_facts", id(self), id(facts))
+        typed = memo.get(key)
+        if typed is None:
+            typed = self._typed_dataclass(facts, where, path, memo)
+            memo.put(key, (self, facts), typed)
+        return typed
+
+    def _typed_dataclass(self, facts: Any, where: str | None, path: str, memo: Memo | None) -> Any:
         changes: dict[str, Any] = {}
         for spec in dataclasses.fields(facts):
             value = getattr(facts, spec.name)
             if spec.name == "extra" and type(facts) in ENTITY_OF:
                 typed = self.facts.typed(ENTITY_OF[type(facts)], value, _join(path, "extra"), where)
             elif dataclasses.is_dataclass(value) or isinstance(value, tuple):
-                typed = self.typed_facts(value, where, _join(path, spec.name))
+                typed = self.typed_facts(value, where, _join(path, spec.name), memo)
             else:
                 continue
             if typed is not value:

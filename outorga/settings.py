@@ -123,6 +123,7 @@ INSTALLED_APPS = [
     "apps.platforms",
     "apps.jobs",
     "apps.reports",
+    "apps.whatif",
     "apps.ops",
     "apps.replay",
     "django_tasks",

@@ -32,6 +32,7 @@ urlpatterns = [
     path("", include("apps.platforms.urls")),
     path("", include("apps.jobs.urls")),
     path("", include("apps.reports.urls")),
+    path("", include("apps.whatif.urls")),
     path("", include("apps.ops.urls")),
     path("", include("apps.replay.urls")),
     path("api/v1/openapi.json", SpectacularJSONAPIView.as_view(), name="api-schema"),

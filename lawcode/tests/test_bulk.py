@@ -113,3 +113,38 @@ def test_overlay_keeps_the_baseline_and_adds_the_reform() -> None:
     merged = overlay_config(base, top)
     assert merged.interpretations == {"INT-A": "y", "INT-B": "z"}
     assert len(merged.closures) == 1
+
+
+def test_a_bulk_run_decides_exactly_as_single_evaluations() -> None:
+    """The run's memo (shared operator findings, typed facts) must not change any decision, only its cost."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    from lawcode_bulk import AS_OF as DAY
+    from lawcode_bulk import QUESTION, REFORM, REGIME, synthetic_applications
+
+    from lawcode.bulk import Comparer
+    from lawcode.registry import get_regime
+
+    comparer = Comparer.start(REGIME, QUESTION, as_of=DAY, reform=REFORM)
+    regime = get_regime(REGIME)
+    for subject in synthetic_applications(60):
+        before, after = comparer.compare(subject)
+        assert before.to_dict() == regime.evaluate(QUESTION, subject, as_of=DAY).to_dict()  # type: ignore[union-attr]
+        alone = regime.evaluate(QUESTION, subject, as_of=DAY, config=comparer.reform)
+        assert after.to_dict() == alone.to_dict()  # type: ignore[union-attr]
+    assert comparer.memo.hits > 0  # the operator's findings were shared, not recomputed
+
+
+def test_finding_changes_name_the_finding_that_flips_with_its_article(demo: Regime) -> None:
+    from lawcode.bulk import Comparer, finding_changes
+
+    reform = Reform.from_parameters({"max_vehicle_age": 10}, cite="art2_incI")
+    comparer = Comparer.start(demo, "vehicle_permit", as_of=AS_OF, reform=reform)
+    before, after = comparer.compare(application(2011))
+    assert after is not None
+    (change,) = finding_changes(before, after)
+    assert change.before is not None and change.after is not None
+    assert (change.before.status, change.after.status) == ("met", "not_met")
+    assert change.finding is change.after and "art. 2" in change.articles
+    assert finding_changes(before, before) == []

@@ -253,10 +253,20 @@ def attendant_finding(ctx: Context, facts: PermitApplication) -> Finding:
 
 
 def operator_findings(ctx: Context, facts: PermitApplication) -> list[Finding]:
-    operator = facts.operator
+    """The holder's own requirements: the same for every vehicle of theirs (computed once in a bulk run)."""
+    shared = ctx.shared(
+        "operator_findings",
+        (facts.operator,),
+        facts.filed_on,
+        lambda: _operator_findings(ctx, facts.operator, facts.filed_on),
+    )
+    return list(shared)
+
+
+def _operator_findings(ctx: Context, operator: Operator, filed_on: dt.date | None) -> list[Finding]:
     if operator.kind == "PF":
         person = ctx.require(operator.person, "operator.person")
-        findings = art9_personal_findings(ctx, person, "operator.person", filed_on=facts.filed_on)
+        findings = art9_personal_findings(ctx, person, "operator.person", filed_on=filed_on)
     else:
         findings = pj_company_findings(ctx, ctx.require(operator.company, "operator.company"))
     return [*findings, ban_finding(ctx, operator)]

@@ -93,7 +93,13 @@ def vehicle_permit(ctx: Context, facts: PermitApplication) -> RuleResult:
 def _holder_findings(ctx: Context, facts: PermitApplication, *, adding: int) -> list[Finding]:
     """The holder's requirements; an heir by death may still present the CNH (art. 4º § 1º); a retired holder
     needs an auxiliary (art. 11)."""
-    findings = operator_findings(ctx, facts.operator, adding=adding)
+    shared = ctx.shared(  # the holder's own findings: the same for each of their taxis in a bulk run
+        "operator_findings",
+        (facts.operator,),
+        adding,
+        lambda: operator_findings(ctx, facts.operator, adding=adding),
+    )
+    findings = list(shared)
     grace = heir_cnh_grace(ctx, facts)
     if grace is not None:
         findings = [f for f in findings if f.code != "cnh"] + [grace]
