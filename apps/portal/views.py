@@ -491,3 +491,13 @@ def notifications(request: HttpRequest, scope: PortalScope) -> HttpResponse:
     unread = [row for row in rows if row.read_at is None and is_addressed_to(scope.account, row)]
     notifications_mark_read(actor=request.user, notifications=unread)
     return _render(request, scope, "notifications.html", rows=rows, unread={row.pk for row in unread})
+
+
+@require_GET
+@portal_view()
+def notification_open(request: HttpRequest, scope: PortalScope, pk: int) -> HttpResponse:
+    """«Ver e agir»: the notification becomes read and the person lands on the page where they act."""
+    row = get_in_scope(portal_notifications(scope.account), pk=pk)
+    if is_addressed_to(scope.account, row):
+        notifications_mark_read(actor=request.user, notifications=[row])
+    return redirect(row.link)
