@@ -9,8 +9,9 @@ acts. Modules of the apps that call these hooks are imported inside the function
 from __future__ import annotations
 
 import datetime as dt
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from django.db.models import QuerySet
 from django.urls import reverse
 
 from apps.finance.formatting import brl
@@ -94,8 +95,11 @@ def guide_operator(guide: PaymentGuide) -> Operator | None:
     from apps.finance.choices import OriginType
     from apps.licensing.models import Application
 
-    origin = {OriginType.APPLICATION: Application, OriginType.FINE: Sanction}[OriginType(guide.origin_type)]
-    row = origin.objects.select_related("operator").filter(pk=guide.origin_id).first()
+    origin: QuerySet[Any] = {
+        OriginType.APPLICATION: Application.objects.all(),
+        OriginType.FINE: Sanction.objects.all(),
+    }[OriginType(guide.origin_type)]
+    row = origin.select_related("operator").filter(pk=guide.origin_id).first()
     return row.operator if row is not None else None
 
 

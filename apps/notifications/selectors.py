@@ -20,7 +20,8 @@ def portal_notifications(account: Any) -> NotificationQuerySet:
     rows = Notification.objects.filter(operator_id=account.operator_id).select_related("person")
     if account.is_holder:
         return rows
-    return rows.filter(person_id=_person_id(account))
+    person_id = _person_id(account)
+    return rows.filter(person_id=person_id) if person_id is not None else rows.none()
 
 
 def _addressee(account: Any) -> int | None:

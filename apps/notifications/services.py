@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from apps.audit.services import AuditEntry, audit_record, audit_record_batch
+from apps.jobs.models import OutboundMail
 from apps.jobs.services import MailDraft, mail_queue_rows
 from apps.notifications.models import Notification
 from apps.tenancy.models import Municipality
@@ -97,7 +98,7 @@ def _new_keys_only(outgoing: Sequence[Outgoing]) -> list[Outgoing]:
     return fresh
 
 
-def _row(item: Outgoing, mail: object) -> Notification:
+def _row(item: Outgoing, mail: OutboundMail | None) -> Notification:
     message = item.message
     return Notification(
         municipality_id=item.municipality_id,

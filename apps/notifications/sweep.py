@@ -134,8 +134,9 @@ def _document_recipients(document: Document, message: Message) -> Iterator[Outgo
         links = _operators_of_person(document.person_id)
         yield from (to_person(operator, document.person, message) for operator in links)
         return
-    for operator in Operator.objects.filter(company_id=document.company_id).select_related("company"):
-        yield to_holder(operator, message)
+    if document.company_id is not None:
+        for operator in Operator.objects.filter(company_id=document.company_id).select_related("company"):
+            yield to_holder(operator, message)
 
 
 def _operators_of_person(person_id: int | None) -> list[Operator]:

@@ -66,7 +66,8 @@ def test_the_email_is_queued_with_the_change_and_a_rollback_sends_nothing(
         assert not callbacks  # the worker is woken only once the change commits
     assert len(callbacks) == 1
     mail = OutboundMail.objects.get()
-    assert mail.recipient == alice_case.operator.person.email and mail.status == "pending"
+    holder = alice_case.operator.person
+    assert holder is not None and mail.recipient == holder.email and mail.status == "pending"
     assert (
         f"Fundamento legal: {guide.legal_basis}." in mail.body
         and f"/portal/pagamentos/{guide.pk}/" in mail.body
