@@ -16,12 +16,14 @@ def _person_id(account: Any) -> int | None:
 
 def portal_notifications(account: Any) -> NotificationQuerySet:
     """What a portal login may read: the holder every notification of its operator (its drivers' too, so it
-    knows their documents expire); a driver or attendant only those addressed to them."""
-    rows = Notification.objects.filter(operator_id=account.operator_id).select_related("person")
+    knows their documents expire); a driver or attendant only their own, in the account's municipality (as
+    the portal shows them their own documents, whichever operator they work for)."""
     if account.is_holder:
-        return rows
+        return Notification.objects.filter(operator_id=account.operator_id).select_related("person")
     person_id = _person_id(account)
-    return rows.filter(person_id=person_id) if person_id is not None else rows.none()
+    if person_id is None:
+        return Notification.objects.none()
+    return Notification.objects.filter(person_id=person_id, municipality_id=account.municipality_id)
 
 
 def _addressee(account: Any) -> int | None:

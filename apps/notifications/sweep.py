@@ -30,10 +30,11 @@ from apps.licensing.choices import PERMIT_IN_FORCE_STATES, REMINDER_DAYS, Applic
 from apps.licensing.models import Application, Permit, Reminder
 from apps.notifications import events
 from apps.notifications.choices import NotificationKind as K
+from apps.notifications.models import Notification
 from apps.notifications.recipients import cited, to_holder, to_person
 from apps.notifications.services import Message, Outgoing, notifications_send
 from apps.registry.catalog import kind_labels
-from apps.registry.models import Document, Operator
+from apps.registry.models import Attendant, Document, Driver, Operator
 
 SOON_DAYS = min(REMINDER_DAYS)
 BATCH = 1000
@@ -69,19 +70,29 @@ def _soon(as_of: dt.date) -> tuple[dt.date, dt.date]:
 # --- the reminders' portal copy ----------------------------------------------------------------------------
 
 
-def _recent_reminders(target: str, as_of: dt.date) -> Iterator[Reminder]:
-    """Reminders of the last days (a missed sweep day is caught up) whose object has not expired yet."""
+def _reminder_key(reminder: Reminder) -> str:
+    return f"reminder:{reminder.pk}"
+
+
+def _untold_reminders(target: str, as_of: dt.date) -> Iterator[list[Reminder]]:
+    """Reminders of the last days (a missed sweep day is caught up) whose object has not expired yet and that
+    no notification copies yet, a batch at a time: a second run the same day loads no permit or document."""
     since = as_of - dt.timedelta(days=SOON_DAYS)
     rows = Reminder.objects.filter(
         target=target, sent_on__gte=since, sent_on__lte=as_of, expires_on__gte=as_of
-    )
-    return rows.order_by("pk").iterator(chunk_size=BATCH)
+    ).order_by("pk")
+    iterator = rows.iterator(chunk_size=BATCH)
+    while batch := list(islice(iterator, BATCH)):
+        keys = [_reminder_key(reminder) for reminder in batch]
+        told = set(Notification.objects.filter(key__in=keys).values_list("key", flat=True))
+        if fresh := [reminder for reminder in batch if _reminder_key(reminder) not in told]:
+            yield fresh
 
 
 def _reminder_message(
     reminder: Reminder, kind: str, title: str, body: str, article: str, link: str
 ) -> Message:
-    return Message(kind, f"reminder:{reminder.pk}", title, body, article, link, reminder.expires_on)
+    return Message(kind, _reminder_key(reminder), title, body, article, link, reminder.expires_on)
 
 
 def _with_reminder(item: Outgoing, reminder: Reminder) -> Outgoing:
@@ -91,61 +102,88 @@ def _with_reminder(item: Outgoing, reminder: Reminder) -> Outgoing:
 
 
 def _reminded_permits(as_of: dt.date) -> Iterator[Outgoing]:
-    for reminder in _recent_reminders(ReminderTarget.PERMIT, as_of):
-        permit = Permit.objects.select_related("operator__person", "operator__company", "vehicle").get(
-            pk=reminder.target_id
+    for batch in _untold_reminders(ReminderTarget.PERMIT, as_of):
+        permits = Permit.objects.select_related("operator__person", "operator__company", "vehicle").in_bulk(
+            [reminder.target_id for reminder in batch]
         )
-        body = (
-            f"O alvará {permit.number} do veículo {permit.vehicle.plate_display} vence em "
-            f"{reminder.expires_on:%d/%m/%Y}. Peça a renovação pelo portal antes do vencimento."
-        )
-        link = reverse("portal:application-new")
-        title = f"Alvará {permit.number} vence em {reminder.expires_on:%d/%m/%Y}"
-        message = _reminder_message(reminder, K.PERMIT_EXPIRING, title, body, cited(permit.decision), link)
-        yield _with_reminder(to_holder(permit.operator, message), reminder)
+        for reminder in batch:
+            permit = permits[reminder.target_id]
+            body = (
+                f"O alvará {permit.number} do veículo {permit.vehicle.plate_display} vence em "
+                f"{reminder.expires_on:%d/%m/%Y}. Peça a renovação pelo portal antes do vencimento."
+            )
+            link = reverse("portal:application-new")
+            title = f"Alvará {permit.number} vence em {reminder.expires_on:%d/%m/%Y}"
+            message = _reminder_message(
+                reminder, K.PERMIT_EXPIRING, title, body, cited(permit.decision), link
+            )
+            yield _with_reminder(to_holder(permit.operator, message), reminder)
+
+
+DOCUMENT_OWNERS = (
+    "municipality",
+    "person",
+    "operator__person",
+    "operator__company",
+    "vehicle__operator__person",
+    "vehicle__operator__company",
+)
 
 
 def _reminded_documents(as_of: dt.date) -> Iterator[Outgoing]:
-    for reminder in _recent_reminders(ReminderTarget.DOCUMENT, as_of):
-        document = Document.objects.select_related("municipality", "person", "vehicle__operator").get(
-            pk=reminder.target_id
-        )
-        label = kind_labels(tuple(document.municipality.regimes or ())).get(document.kind, "Documento")
-        body = (
-            f"O documento «{label}» vale até {reminder.expires_on:%d/%m/%Y}. Envie o documento atualizado pelo "
-            "portal antes do vencimento."
-        )
-        article = cited(document.decision) or document.decision.get("declared_validity", {}).get("text", "")
-        title = f"{label}: vence em {reminder.expires_on:%d/%m/%Y}"
-        link = reverse("portal:documents")
-        message = _reminder_message(reminder, K.DOCUMENT_EXPIRING, title, body, article, link)
-        for item in _document_recipients(document, message):
-            yield _with_reminder(item, reminder)
+    for batch in _untold_reminders(ReminderTarget.DOCUMENT, as_of):
+        documents = Document.objects.select_related(*DOCUMENT_OWNERS).in_bulk([r.target_id for r in batch])
+        people = _operators_by_person({d.person_id for d in documents.values() if d.person_id is not None})
+        for reminder in batch:
+            document = documents[reminder.target_id]
+            message = _document_message(reminder, document)
+            for item in _document_recipients(document, message, people):
+                yield _with_reminder(item, reminder)
 
 
-def _document_recipients(document: Document, message: Message) -> Iterator[Outgoing]:
-    """The holder of an operator's or vehicle's document; the person of a personal one, at each operator
-    they drive or work for (or hold)."""
+def _document_message(reminder: Reminder, document: Document) -> Message:
+    label = kind_labels(tuple(document.municipality.regimes or ())).get(document.kind, "Documento")
+    body = (
+        f"O documento «{label}» vale até {reminder.expires_on:%d/%m/%Y}. Envie o documento atualizado pelo "
+        "portal antes do vencimento."
+    )
+    article = cited(document.decision) or document.decision.get("declared_validity", {}).get("text", "")
+    title = f"{label}: vence em {reminder.expires_on:%d/%m/%Y}"
+    return _reminder_message(reminder, K.DOCUMENT_EXPIRING, title, body, article, reverse("portal:documents"))
+
+
+def _document_recipients(
+    document: Document, message: Message, people: dict[int, list[Operator]]
+) -> Iterator[Outgoing]:
+    """The holder of an operator's or vehicle's document; the person of a personal one, as the holder of the
+    operator they hold or else at the first operator they drive or work for (one notification per reminder:
+    the person's portal shows their own notifications whichever operator it came through)."""
     owner = document.operator or (document.vehicle.operator if document.vehicle else None)
     if owner is not None:
         yield to_holder(owner, message)
-        return
-    if document.person is not None:
-        links = _operators_of_person(document.person_id)
-        yield from (to_person(operator, document.person, message) for operator in links)
-        return
-    if document.company_id is not None:
+    elif document.person is not None:
+        person = document.person
+        yield from (to_person(operator, person, message) for operator in people.get(person.pk, [])[:1])
+    elif document.company_id is not None:
         for operator in Operator.objects.filter(company_id=document.company_id).select_related("company"):
             yield to_holder(operator, message)
 
 
-def _operators_of_person(person_id: int | None) -> list[Operator]:
-    holder = Q(person_id=person_id)
-    linked = Q(drivers__person_id=person_id, drivers__active=True) | Q(
-        attendants__person_id=person_id, attendants__active=True
-    )
-    rows = Operator.objects.filter(holder | linked).select_related("person", "company").distinct()
-    return list(rows.order_by("pk"))
+def _operators_by_person(person_ids: set[int]) -> dict[int, list[Operator]]:
+    """Each person's operators: the one they hold, and those they drive or work for (active links)."""
+    found: dict[int, list[Operator]] = {}
+    holders = Operator.objects.filter(person_id__in=person_ids).select_related("person").order_by("pk")
+    links = [
+        *Driver.objects.filter(person_id__in=person_ids, active=True).select_related("operator__person"),
+        *Attendant.objects.filter(person_id__in=person_ids, active=True).select_related("operator__person"),
+    ]
+    pairs = [(operator.person_id, operator) for operator in holders] + [
+        (link.person_id, link.operator) for link in links
+    ]
+    for person_id, operator in pairs:
+        if person_id is not None and operator not in found.setdefault(person_id, []):
+            found[person_id].append(operator)
+    return found
 
 
 # --- other dated deadlines ---------------------------------------------------------------------------------

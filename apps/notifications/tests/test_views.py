@@ -62,8 +62,13 @@ def test_staff_see_what_was_sent_and_how_the_email_went(
 ) -> None:
     with transaction.atomic():
         notify_guide_issued(guide)  # seen again: still one
-    url = f"/municipios/{alice_case.operator.municipality.ibge_code}/avisos/"
-    page = analyst_olimpia_client.get(f"{url}?autorizatario={alice_case.operator.pk}").content.decode()
+    ibge, operator = alice_case.operator.municipality.ibge_code, alice_case.operator
+    url = f"/municipios/{ibge}/avisos/"
+    holder_page = analyst_olimpia_client.get(
+        f"/municipios/{ibge}/autorizatarios/{operator.pk}/"
+    ).content.decode()
+    assert f'href="{url}?autorizatario={operator.pk}"' in holder_page
+    page = analyst_olimpia_client.get(f"{url}?autorizatario={operator.pk}").content.decode()
     assert page.count("data-notification-id") == 1
     assert (
         f"Guia {guide.number} emitida" in page
