@@ -219,7 +219,12 @@ def _guides_due(as_of: dt.date) -> Iterator[Outgoing]:
 
 
 def _inspections_overdue(as_of: dt.date) -> Iterator[Outgoing]:
-    rows = Permit.objects.filter(state__in=PERMIT_IN_FORCE_STATES, inspection_overdue=True)
+    # Flagged the day after the due date; the last days only, so the step reads what is new, not every
+    # permit still overdue (a missed sweep day is caught up).
+    since = as_of - dt.timedelta(days=SOON_DAYS + 1)
+    rows = Permit.objects.filter(
+        state__in=PERMIT_IN_FORCE_STATES, inspection_overdue=True, inspection_due_on__gte=since
+    )
     for permit in rows.select_related("operator__person", "operator__company", "vehicle").order_by("pk"):
         message = Message(
             K.INSPECTION_OVERDUE,
@@ -283,7 +288,8 @@ def _suspension_message(effect: Effect, kind: str, stage: str, title: str, body:
 
 
 def _suspensions_started(as_of: dt.date) -> Iterator[Outgoing]:
-    rows = Effect.objects.filter(SUSPENSIONS, state__in=RUNNING, starts_on__lte=as_of)
+    since = as_of - dt.timedelta(days=SOON_DAYS)
+    rows = Effect.objects.filter(SUSPENSIONS, state__in=RUNNING, starts_on__range=(since, as_of))
     rows = rows.filter(Q(ends_on__isnull=True) | Q(ends_on__gte=as_of))
     for effect in rows.select_related(
         "case__municipality", "sanction", "permit__operator__person", "permit__operator__company"

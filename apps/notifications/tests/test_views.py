@@ -65,7 +65,7 @@ def test_staff_see_what_was_sent_and_how_the_email_went(
     ibge, operator = alice_case.operator.municipality.ibge_code, alice_case.operator
     url = f"/municipios/{ibge}/avisos/"
     holder_page = analyst_olimpia_client.get(
-        f"/municipios/{ibge}/autorizatarios/{operator.pk}/"
+        f"/municipios/{ibge}/cadastro/autorizatarios/{operator.pk}/"
     ).content.decode()
     assert f'href="{url}?autorizatario={operator.pk}"' in holder_page
     page = analyst_olimpia_client.get(f"{url}?autorizatario={operator.pk}").content.decode()
