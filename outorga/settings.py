@@ -122,6 +122,7 @@ INSTALLED_APPS = [
     "apps.portal",
     "apps.platforms",
     "apps.jobs",
+    "apps.notifications",
     "apps.reports",
     "apps.whatif",
     "apps.ops",

@@ -31,6 +31,7 @@ urlpatterns = [
     path("", include("apps.portal.urls")),
     path("", include("apps.platforms.urls")),
     path("", include("apps.jobs.urls")),
+    path("", include("apps.notifications.urls")),
     path("", include("apps.reports.urls")),
     path("", include("apps.whatif.urls")),
     path("", include("apps.ops.urls")),

@@ -29,6 +29,7 @@ from apps.enforcement.models import InfractionCase
 from apps.enforcement.services import case_event_add, case_move, locked_case
 from apps.enforcement.timeline import infraction_ciencia
 from apps.lawconfig import engine
+from apps.notifications.events import notify_judgment
 from apps.ops.storage import attach_after_commit
 from apps.registry.uploads import CheckedUpload, check_upload
 from apps.tenancy.querysets import user_can
@@ -324,6 +325,7 @@ def appeal_judge(
         after=judgment.audit_snapshot(),
     )
     _after_judgment(case, row, judgment, actor, as_of)
+    notify_judgment(judgment, as_of=as_of)
     return judgment
 
 

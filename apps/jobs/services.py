@@ -48,6 +48,16 @@ class DeliveryOutcome:
 
 def mail_queue(*, drafts: Iterable[MailDraft], reason: str) -> int:
     """Store e-mails in the caller's transaction and wake the worker once it commits."""
+    return len(_queue(drafts, reason))
+
+
+def mail_queue_rows(*, drafts: Iterable[MailDraft], reason: str) -> list[OutboundMail]:
+    """Like mail_queue, returning the stored rows (drafts without an address skipped, the others in order) so
+    the caller can keep their ids (a notification shows staff how its e-mail was delivered)."""
+    return _queue(drafts, reason)
+
+
+def _queue(drafts: Iterable[MailDraft], reason: str) -> list[OutboundMail]:
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("mail_queue must run inside the transaction of the change that causes the e-mails")
     now = timezone.now()
@@ -66,7 +76,7 @@ def mail_queue(*, drafts: Iterable[MailDraft], reason: str) -> int:
     OutboundMail.objects.bulk_create(rows, batch_size=1000)
     if rows:
         transaction.on_commit(_wake_mail_worker)
-    return len(rows)
+    return rows
 
 
 def _wake_mail_worker() -> None:

@@ -33,6 +33,7 @@ from apps.licensing.models import (
     Permit,
     new_qr_token,
 )
+from apps.notifications.events import notify_cure_opened
 from apps.registry import lawfacts
 from apps.registry.models import Attendant, Company, Driver, Operator, Person, Vehicle
 from apps.tenancy.numbering import format_number, number_take
@@ -314,7 +315,7 @@ def application_request_documents(
         raise refuse("note", "Pendências: descreva os documentos ou correções pedidos.")
     cure = lawbridge.result_date(_decision(application), "cure_until")
     data = {"cure_deadline": cure.isoformat()} if cure else {}
-    return _move(
+    row = _move(
         application,
         to=S.PENDING_DOCUMENTS,
         allowed=[S.IN_ANALYSIS],
@@ -326,6 +327,8 @@ def application_request_documents(
         data=data,
         cure_deadline=cure,
     )
+    notify_cure_opened(row)
+    return row
 
 
 def _decision(application: Application) -> Decision | None:

@@ -5,8 +5,9 @@ legal status with its reason and article (licensing's standing, the same the pub
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 from apps.dueprocess import lawbridge
 from apps.dueprocess.choices import Instance
@@ -27,6 +28,7 @@ class AppealWindow:
     deadline: dt.date | None
     reason: str
     late: bool
+    decision: Mapping[str, Any] = field(default_factory=dict)  # the engine's deadline, with its articles
 
     @property
     def summary(self) -> str:
@@ -57,6 +59,7 @@ def appeal_window(case: InfractionCase, as_of: dt.date) -> AppealWindow | None:
             end,
             deadline.message if deadline else "",
             bool(end and as_of > end),
+            deadline.decision if deadline else {},
         )
     return None
 

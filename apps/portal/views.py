@@ -32,6 +32,8 @@ from apps.finance.pdf import guide_pdf, pix_qr_svg
 from apps.licensing.choices import OPEN_STATES
 from apps.licensing.pdf import permit_pdf as render_permit_pdf
 from apps.licensing.urls_public import verify_path
+from apps.notifications.selectors import is_addressed_to, portal_notifications
+from apps.notifications.services import notifications_mark_read
 from apps.ops.storage import stored_file_response
 from apps.portal import govbr, services
 from apps.portal.forms import (
@@ -57,6 +59,7 @@ from apps.public import ratelimit
 from apps.tenancy.forms import SetPasswordFromInvitationForm
 
 PortalView = Callable[..., HttpResponseBase]
+NOTIFICATIONS_SHOWN = 100
 
 
 def portal_view(*, holder_only: bool = False) -> Callable[[PortalView], PortalView]:
@@ -475,3 +478,26 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
             return redirect("portal:home")
     context = {"invitation": invitation, "form": form, "password_rules": password_validators_help_texts()}
     return render(request, "portal/invitation_accept.html", context)
+
+
+# --- notifications (avisos) -------------------------------------------------------------------------------
+
+
+@require_GET
+@portal_view()
+def notifications(request: HttpRequest, scope: PortalScope) -> HttpResponse:
+    """Newest first; the ones addressed to this login and still unread are highlighted, then marked read."""
+    rows = list(portal_notifications(scope.account)[:NOTIFICATIONS_SHOWN])
+    unread = [row for row in rows if row.read_at is None and is_addressed_to(scope.account, row)]
+    notifications_mark_read(actor=request.user, notifications=unread)
+    return _render(request, scope, "notifications.html", rows=rows, unread={row.pk for row in unread})
+
+
+@require_GET
+@portal_view()
+def notification_open(request: HttpRequest, scope: PortalScope, pk: int) -> HttpResponse:
+    """«Ver e agir»: the notification becomes read and the person lands on the page where they act."""
+    row = get_in_scope(portal_notifications(scope.account), pk=pk)
+    if is_addressed_to(scope.account, row):
+        notifications_mark_read(actor=request.user, notifications=[row])
+    return redirect(row.link)

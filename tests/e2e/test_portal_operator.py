@@ -1,4 +1,5 @@
-"""The operator portal in the browser, on a phone: a licensed operator signs in, sends the renewed CRLV of the
+"""The operator portal in the browser, on a phone: a licensed operator signs in, reads the notice of its auto
+among its notifications (avisos), sends the renewed CRLV of the
 vehicle (the law computes its new validity) and files a defence with an attachment against an auto notified
 yesterday, inside the deadline the engine computed; the pages fit a phone screen and another operator's auto
 answers 404."""
@@ -80,6 +81,17 @@ def test_an_operator_renews_a_document_and_files_a_defence_on_the_phone(
     sign_in(phone, live_server.url, "joao.portal", PASSWORD, path="/portal/entrar/")
     expect(phone.get_by_role("heading", name="O que vence primeiro")).to_be_visible()
     _fits_the_phone(phone)
+
+    # The auto's notice is told in the portal: one unread in the menu, the deadline on the list, read once seen.
+    phone.get_by_role("link", name="Avisos 1 não lidos").tap()
+    unread = phone.locator(".outorga-portal-card--unread")
+    expect(unread).to_have_count(1)
+    expect(unread).to_contain_text(f"Notificação da autuação — auto {auto.number}")
+    expect(unread).to_contain_text("prazo até")
+    _fits_the_phone(phone)
+    unread.get_by_role("link", name="Ver e agir").tap()
+    expect(phone.get_by_test_id("appeal-window")).to_contain_text("prazo até")
+    expect(phone.get_by_role("link", name="Avisos", exact=True)).to_be_visible()
 
     phone.get_by_role("link", name="Documentos").first.tap()
     phone.get_by_test_id(f"document-{crlv.pk}").get_by_role("link", name="Enviar documento renovado").tap()

@@ -61,7 +61,10 @@ def _crawl(browser: Browser, base_url: str, username: str) -> list[str]:
     try:
         _sign_in(page, base_url, username)
         problems = [f"axe (computador): {v}" for v in axe_violations(page)]
-        for url in [page.url, *same_site_links(page, base_url)][:PAGES_PER_PERSONA]:
+        urls = [page.url, *same_site_links(page, base_url)][:PAGES_PER_PERSONA]
+        if username in PORTAL:  # its notifications, whatever else the portal links to first
+            urls += [url for url in (f"{base_url}/portal/avisos/",) if url not in urls]
+        for url in urls:
             problems += [f"{url.replace(base_url, '')}: {p}" for p in check_page(page, url, errors).problems]
         return problems
     finally:

@@ -1,0 +1,50 @@
+"""The staff list of notifications sent to operators and drivers, with how each e-mail was delivered."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from apps.notifications.choices import NotificationKind
+from apps.notifications.selectors import staff_notifications
+from apps.registry.models import Operator
+from apps.tenancy.models import Municipality
+from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+
+PAGE_SIZE = 25
+
+
+@login_required
+@require_GET
+def staff_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    """Newest first; ``?autorizatario=<id>`` narrows to one holder (looked up through the gate: another
+    municipality's operator answers 404) and ``?tipo=`` to one family of events."""
+    municipality = get_object_for_user_or_404(
+        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
+    )
+    if not user_can(request.user, municipality.pk, "notifications.notification", "view"):
+        raise Http404("Registro não encontrado.")
+    rows = staff_notifications(request.user, municipality)
+    operator = None
+    if (chosen := request.GET.get("autorizatario", "")).isdigit():
+        operator = get_object_for_user_or_404(
+            Operator.objects.select_related("person", "company"), request.user, "view", pk=int(chosen)
+        )
+        rows = rows.filter(operator=operator)
+    if (kind := request.GET.get("tipo")) in NotificationKind.values:
+        rows = rows.filter(kind=kind)
+    page = Paginator(rows.order_by("-created_at", "-pk"), PAGE_SIZE).get_page(request.GET.get("pagina"))
+    query = request.GET.copy()
+    query.pop("pagina", None)
+    context = {
+        "municipality": municipality,
+        "page": page,
+        "operator": operator,
+        "kinds": NotificationKind.choices,
+        "chosen_kind": kind,
+        "query": query.urlencode(),
+    }
+    return render(request, "notifications/staff_list.html", context)
