@@ -441,6 +441,7 @@ SWEEP_ORDER: tuple[str, ...] = (
     "applications_denied_after_inspection",
     "permit_reminders",
     "document_reminders",
+    "notifications",  # last: it tells people of what every step above changed or reminded
 )
 
 STEPS: tuple[Step, ...] = (

@@ -10,5 +10,5 @@ class NotificationsConfig(AppConfig):
         from apps.licensing.sweep import register_sweep_step
         from apps.notifications import menu, permissions, sweep  # noqa: F401  (registrations run on import)
 
-        # After every step that changes a date or records one (the reminders are 160 and 170).
-        register_sweep_step("notifications", sweep.notify_deadlines, 180, label="Avisos de prazos")
+        # Its place (last: after every step that changes a date or records a reminder) is in SWEEP_ORDER.
+        register_sweep_step("notifications", sweep.notify_deadlines, label="Avisos de prazos")
