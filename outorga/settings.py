@@ -76,6 +76,10 @@ if not DEBUG and not ALLOWED_HOSTS:
         "e.g. ALLOWED_HOSTS=outorga.olimpia.sp.gov.br"
     )
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# The address people open Outorga at, for links in e-mails written without a request (the sweep, the worker).
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000" if DEBUG else f"https://{ALLOWED_HOSTS[0]}").rstrip(
+    "/"
+)
 CSRF_FAILURE_VIEW = "apps.web.errors.csrf_failure"
 
 # --- Audit chain keys and checkpoints (apps.audit; docs/security.md) ---------------------------------------

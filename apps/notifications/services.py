@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -56,8 +57,8 @@ def mail_text(message: Message) -> str:
     lines = [message.body]
     if message.article:
         lines.append(f"Fundamento legal: {message.article}.")
-    lines.append(f"Veja e aja no Portal do autorizatário: {message.link}")
-    lines.append(f"Todos os seus avisos: {reverse('portal:notifications')}")
+    lines.append(f"Veja e aja no Portal do autorizatário: {settings.SITE_URL}{message.link}")
+    lines.append(f"Todos os seus avisos: {settings.SITE_URL}{reverse('portal:notifications')}")
     return "\n\n".join(lines)
 
 

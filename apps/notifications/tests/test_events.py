@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.db import transaction
 
 from apps.audit.models import AuditEvent
@@ -44,6 +45,8 @@ def test_a_guide_is_told_once_however_often_the_event_is_seen(
     assert "R$ 150,00" in row.body
     mails = OutboundMail.objects.filter(reason="notifications.notice")
     assert mails.count() == 1 and row.mail == mails.get()
+    # The e-mail is read outside Outorga: its link is absolute, on the site's public address.
+    assert f"{settings.SITE_URL}/portal/pagamentos/{guide.pk}/" in mails.get().body
     assert AuditEvent.objects.filter(action="notification.send", object_id=str(row.pk)).exists()
 
 
