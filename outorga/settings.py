@@ -410,6 +410,8 @@ if EMAIL_USE_TLS and EMAIL_USE_SSL:
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 20)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "outorga@localhost")
 SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+# The address staff open Outorga at: e-mails sent by periodic jobs (no request to read it from) link to it.
+OUTORGA_BASE_URL = env_str("OUTORGA_BASE_URL", "http://localhost:8000" if DEBUG else "")
 
 SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 8 * 3600)
 

@@ -11,10 +11,9 @@ from django.urls import reverse
 
 import lawcode
 from apps.accounts.models import User
-from apps.dueprocess.choices import Instance, Verdict
+from apps.dueprocess.choices import Verdict
 from apps.dueprocess.models import Appeal
-from apps.dueprocess.services import appeal_file, appeal_judge
-from apps.dueprocess.tests.helpers import notify, open_case
+from apps.dueprocess.services import appeal_judge
 from apps.inspections.choices import InspectionKind
 from apps.inspections.models import Inspection
 from apps.licensing.choices import ApplicationKind, ApplicationState
@@ -30,24 +29,6 @@ OLIMPIA = "olimpia_sp_escolar"
 
 def cite(ref: str) -> dict[str, Any]:
     return lawcode.get_regime(OLIMPIA).resolve_citation(ref, D(2026, 3, 1)).to_dict()
-
-
-@pytest.fixture
-def pending_defence(
-    olimpia: Municipality, agent_olimpia: User, judge_olimpia: User, olimpia_licensed: Any
-) -> Appeal:
-    case = open_case(
-        olimpia, agent_olimpia, code="OLI-23-I", plate=olimpia_licensed[1].vehicle.plate, on=D(2026, 3, 12)
-    )
-    notify(case, agent_olimpia, D(2026, 3, 13))
-    return appeal_file(
-        case=case,
-        instance=Instance.FIRST,
-        filed_on=D(2026, 3, 16),
-        text="Não houve a infração.",
-        actor=judge_olimpia,
-        as_of=D(2026, 3, 16),
-    )
 
 
 def test_a_pending_judgment_is_at_risk_near_its_legal_deadline(
