@@ -4,9 +4,11 @@ with its article and the page where someone acts, within the window asked (and t
 from __future__ import annotations
 
 import datetime as dt
+import subprocess
 from typing import Any
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 import lawcode
@@ -21,6 +23,7 @@ from apps.licensing.models import Application
 from apps.reports.deadlines import deadlines_at_risk, deadlines_for_reader, month_grids
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
+from outorga.pytest_plugin import require_tools
 
 pytestmark = pytest.mark.django_db
 D = dt.date
@@ -123,3 +126,28 @@ def test_the_calendar_puts_each_deadline_on_its_day(pending_defence: Appeal, oli
     assert days[as_of].today and not days[due].today
     assert all(len(week) == 7 for grid in grids for week in grid.weeks)
     assert grids[0].weeks[0][0].on is None or grids[0].weeks[0][0].on.weekday() == 0  # Monday first
+
+
+def test_the_monthly_pdf_prints_the_new_sections_and_the_deadlines_at_risk(
+    pending_defence: Appeal, admin_olimpia_client: Client
+) -> None:
+    url = reverse("reports:monthly_pdf", args=[pending_defence.case.municipality.ibge_code])
+    response = admin_olimpia_client.get(url, {"mes": "2026-03"})
+    require_tools("pdftotext", package="poppler-utils")
+    text = subprocess.run(["pdftotext", "-", "-"], input=response.content, capture_output=True, check=True)
+    words = " ".join(text.stdout.decode().split())
+    for title in (
+        "Autorizatários e condutores por regime",
+        "Autos de infração por gravidade",
+        "Reincidência nas penalidades definitivas",
+        "Recursos por instância e resultado",
+        "Tempo do auto à decisão definitiva",
+        "Taxas de licenciamento por mês (R$)",
+        "Multas e taxas emitidas em unidade fiscal",
+        "Requerimentos protocolados e decididos por mês",
+        "Indeferimentos por dispositivo não atendido",
+        "Prazos legais em risco",
+    ):
+        assert title in words, title
+    assert f"{pending_defence.judgment_deadline:%d/%m/%Y}" in words
+    assert f"Julgar o recurso do auto {pending_defence.case.number}" in words
