@@ -242,11 +242,12 @@ class MonthGrid:
 
 
 def month_grids(items: Iterable[AtRisk], as_of: dt.date, until: dt.date) -> list[MonthGrid]:
-    """One Monday-first grid per month from the earliest deadline (or today) to ``until``."""
+    """One Monday-first grid per month from today's month to ``until``'s. Deadlines already passed stay in the
+    list (with how long ago): placed on their days they would stretch the calendar back by months."""
     by_day: dict[dt.date, list[AtRisk]] = {}
     for item in items:
         by_day.setdefault(item.due_on, []).append(item)
-    start = min([as_of, *by_day]).replace(day=1)
+    start = as_of.replace(day=1)
     grids = []
     while start <= until:
         grids.append(_grid(start, by_day, as_of))

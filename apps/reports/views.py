@@ -83,6 +83,7 @@ def report(request: HttpRequest, ibge_code: str) -> HttpResponse:
         "window": window,
         "weekdays": WEEKDAYS_PT,
         "at_risk": at_risk,
+        "overdue": sum(item.due_on < as_of for item in at_risk),
         "grids": month_grids(at_risk, as_of, as_of + dt.timedelta(days=window)),
     }
     return render(request, "reports/report.html", context)

@@ -126,6 +126,13 @@ def test_the_calendar_puts_each_deadline_on_its_day(pending_defence: Appeal, oli
     assert days[as_of].today and not days[due].today
     assert all(len(week) == 7 for grid in grids for week in grid.weeks)
     assert grids[0].weeks[0][0].on is None or grids[0].weeks[0][0].on.weekday() == 0  # Monday first
+    # Weeks later, still not judged: in the list, but the calendar starts at today's month.
+    later = due + dt.timedelta(days=45)
+    overdue = deadlines_at_risk(municipality=olimpia, as_of=later, within_days=5)
+    assert [item.due_on for item in overdue] == [due]
+    late_grids = month_grids(overdue, later, later + dt.timedelta(days=5))
+    assert late_grids[0].first == later.replace(day=1)
+    assert not any(day.items for grid in late_grids for week in grid.weeks for day in week)
 
 
 def test_the_monthly_pdf_prints_the_new_sections_and_the_deadlines_at_risk(
