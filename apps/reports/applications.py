@@ -74,6 +74,8 @@ def time_to_decision(
     decided = _decided(_applications(user, municipality, regime), months).filter(submitted_on__isnull=False)
     durations: dict[dt.date, list[int]] = {}
     for submitted, decided_on in decided.values_list("submitted_on", "decided_on"):
+        if submitted is None or decided_on is None:
+            continue  # filtered out above; the column types still allow it
         durations.setdefault(decided_on.replace(day=1), []).append((decided_on - submitted).days)
     every = [days for values in durations.values() for days in values]
     return Section(

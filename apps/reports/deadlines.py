@@ -132,7 +132,7 @@ def _judgments(municipality: Municipality, until: dt.date) -> Iterator[AtRisk]:
         action = JUDGE_FIRST if appeal.instance == Instance.FIRST else JUDGE_SECOND
         yield AtRisk(
             JUDGMENT,
-            appeal.judgment_deadline,  # type: ignore[arg-type]  (filtered: not null)
+            appeal.judgment_deadline,  # filtered: not null
             f"Julgar o recurso do auto {appeal.case.number} ({appeal.get_instance_display()})",
             citations_of(appeal.judgment_deadline_decision),
             reverse("dueprocess:judge", args=[municipality.ibge_code, appeal.pk]),
@@ -152,7 +152,7 @@ def _notices(municipality: Municipality, until: dt.date) -> Iterator[AtRisk]:
     for case in rows:
         yield AtRisk(
             NOTICE,
-            case.notice_limit,  # type: ignore[arg-type]  (filtered: not null)
+            case.notice_limit,  # type: ignore[arg-type]  # filtered: not null
             f"Notificar a penalidade do auto {case.number}",
             citations_of(case.notice_limit_decision),
             reverse("enforcement:case_detail", args=[municipality.ibge_code, case.pk]),
@@ -171,7 +171,7 @@ def _inspections(municipality: Municipality, until: dt.date) -> Iterator[AtRisk]
     for row in rows:
         yield AtRisk(
             INSPECTION,
-            row.deadline,  # type: ignore[arg-type]  (filtered: not null)
+            row.deadline,  # type: ignore[arg-type]  # filtered: not null
             f"{row.get_kind_display()} do veículo {row.vehicle.plate_display}",
             row.deadline_basis,
             reverse("inspections:detail", args=[municipality.ibge_code, row.pk]),
@@ -190,7 +190,7 @@ def _cures(municipality: Municipality, until: dt.date) -> Iterator[AtRisk]:
     for application in rows:
         yield AtRisk(
             CURE,
-            application.cure_deadline,  # type: ignore[arg-type]  (filtered: not null)
+            application.cure_deadline,  # type: ignore[arg-type]  # filtered: not null
             f"Pendências do requerimento {application.number}",
             _cure_cite(application),
             reverse("licensing:application_detail", args=[municipality.ibge_code, application.pk]),

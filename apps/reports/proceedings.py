@@ -33,7 +33,8 @@ def _children(
     queryset: QuerySet[Any], user: Any, municipality: Municipality, regime: str, prefix: str
 ) -> QuerySet[Any]:
     """Rows that belong to the municipality through their case (``prefix`` is the path to the case)."""
-    rows = queryset.for_user(user, "view").filter(**{f"{prefix}municipality": municipality})  # type: ignore[attr-defined]
+    rows: QuerySet[Any] = queryset.for_user(user, "view")  # type: ignore[attr-defined]
+    rows = rows.filter(**{f"{prefix}municipality": municipality})
     return rows.filter(**{f"{prefix}regime_id": regime}) if regime else rows
 
 

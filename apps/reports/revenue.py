@@ -67,7 +67,7 @@ def in_fiscal_units(
         return None
     guides = _guides(user, municipality, regime).exclude(unit=REAIS)
     guides = guides.filter(issued_on__gte=months[0].first, issued_on__lte=months[-1].last)
-    kinds = {OriginType.FINE: "Multas", OriginType.APPLICATION: "Taxas"}
+    kinds: dict[str, str] = {OriginType.FINE: "Multas", OriginType.APPLICATION: "Taxas"}
     units = guides.order_by().values_list("origin_type", "regime_id", "unit").distinct()
     named: dict[tuple[str, str], list[tuple[str, str]]] = {}
     for origin, regime_id, unit in units:

@@ -48,7 +48,7 @@ def reinspection_due(olimpia: Municipality, fleet: None) -> Inspection:
     return Inspection.objects.create(
         municipality=olimpia,
         regime_id="olimpia_sp_escolar",
-        vehicle=Vehicle.objects.filter(municipality=olimpia).first(),
+        vehicle=Vehicle.objects.filter(municipality=olimpia).earliest("pk"),
         kind=InspectionKind.REINSPECTION,
         checklist_kind=InspectionKind.REINSPECTION,
         scheduled_for=due,

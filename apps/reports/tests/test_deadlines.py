@@ -109,7 +109,7 @@ def test_the_reader_sees_only_the_kinds_their_role_may_list(
     inspector = make_staff("ivo.vistoriador", (olimpia, Role.INSPECTOR))
     due = pending_defence.judgment_deadline
     assert due is not None
-    args = {"municipality": olimpia, "as_of": due, "within_days": 1}
+    args: dict[str, Any] = {"municipality": olimpia, "as_of": due, "within_days": 1}
     assert [i.kind.key for i in deadlines_for_reader(admin_olimpia, **args)] == ["judgment"]
     assert deadlines_for_reader(inspector, **args) == []
     assert deadlines_for_reader(admin_olimpia, **args, regime="votuporanga_sp_escolar") == []

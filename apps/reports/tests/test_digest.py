@@ -35,7 +35,7 @@ def staff(
     make_staff: Any,
 ) -> dict[str, User]:
     """A pending judgment and a re-inspection due on the same day; a judge, an inspector, finance, an admin."""
-    due = pending_defence.judgment_deadline
+    due = _due(pending_defence)
     Inspection.objects.create(
         municipality=olimpia,
         regime_id="olimpia_sp_escolar",
@@ -58,6 +58,11 @@ def staff(
     return people
 
 
+def _due(appeal: Appeal) -> dt.date:
+    assert appeal.judgment_deadline is not None  # the regime fixes the judgment deadline
+    return appeal.judgment_deadline
+
+
 def _mails() -> dict[str, str]:
     return {mail.recipient.split("@")[0]: mail.body for mail in OutboundMail.objects.filter(reason=REASON)}
 
@@ -65,7 +70,7 @@ def _mails() -> dict[str, str]:
 def test_each_role_gets_the_deadlines_it_acts_on_once_a_day(
     staff: dict[str, User], pending_defence: Appeal, olimpia: Municipality
 ) -> None:
-    as_of = pending_defence.judgment_deadline - dt.timedelta(days=2)  # type: ignore[operator]
+    as_of = _due(pending_defence) - dt.timedelta(days=2)
     outcome = staff_digest_send(as_of=as_of, base_url=BASE)
     mails = _mails()
     assert set(mails) == {"judge", "inspector", "admin"}  # the JARI and finance have nothing at risk
@@ -90,7 +95,7 @@ def test_each_role_gets_the_deadlines_it_acts_on_once_a_day(
 
 
 def test_nothing_is_sent_when_nothing_is_at_risk(staff: dict[str, User], pending_defence: Appeal) -> None:
-    far = pending_defence.judgment_deadline - dt.timedelta(days=30)  # type: ignore[operator]
+    far = _due(pending_defence) - dt.timedelta(days=30)
     assert staff_digest_send(as_of=far, base_url=BASE).sent == 0
     assert not OutboundMail.objects.filter(reason=REASON).exists()
 
@@ -100,6 +105,5 @@ def test_the_scheduled_job_runs_the_command(
 ) -> None:
     settings.OUTORGA_BASE_URL = BASE
     job = job_named("staff_digest")
-    as_of = pending_defence.judgment_deadline
-    call_command(*job.command, "--as-of", as_of.isoformat())  # type: ignore[union-attr]
+    call_command(*job.command, "--as-of", _due(pending_defence).isoformat())
     assert OutboundMail.objects.filter(reason=REASON, body__contains=BASE).count() == 3

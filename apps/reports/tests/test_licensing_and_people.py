@@ -35,7 +35,7 @@ def filed(olimpia: Municipality, olimpia_licensed: Any) -> list[Application]:
     """May 2025: one approved in 20 days, one refused in 41 days (art. 3º twice in one finding's list, art. 22),
     one refused in 10 days (art. 3º), one still in analysis."""
     operator = olimpia_licensed[1].operator
-    rows = [
+    rows: list[tuple[Any, ...]] = [
         (1, ApplicationState.APPROVED, D(2025, 5, 5), D(2025, 5, 25), []),
         (
             2,
