@@ -70,6 +70,7 @@ SCHEDULE: tuple[Job, ...] = (
         lease_minutes=10,
     ),
     Job("open_data", "Exportação dos dados abertos", Daily(dt.time(3, 0)), ("export_open_data",)),
+    Job("staff_digest", "Resumo diário de prazos da equipe", Daily(dt.time(5, 0)), ("staff_digest",)),
     Job("audit_verify", "Verificação da trilha de auditoria", Daily(dt.time(4, 0)), ("audit_verify",)),
     # Signed heads of the audit chains outside the database (docs/security.md): the interval bounds how many
     # recent events a deleted tail could take undetected.

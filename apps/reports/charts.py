@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
-from apps.finance.formatting import brl
 from apps.reports.selectors import Section
 
 WIDTH, HEIGHT = 720, 300
@@ -67,12 +65,6 @@ class Chart:
     limit_x: float | None
 
 
-def value_text(value: Any, money: bool) -> str:
-    if money:
-        return brl(Decimal(value))
-    return f"{int(value):,}".replace(",", ".")
-
-
 def _axis_top(peak: float, money: bool) -> float:
     """The top of the axis: TICKS steps of 1, 2 or 5 times a power of ten (2.5 too for money), at or above
     the largest value, so every tick is a round number (a count axis never gets a fractional tick)."""
@@ -107,7 +99,7 @@ def bar_chart(section: Section) -> Chart:
             if not value:
                 continue
             h = height_of(value)
-            title = f"{category} — {series.label}: {value_text(value, section.money)}"
+            title = f"{category} — {series.label}: {section.text(value)}"
             fill = palette[position % len(palette)]
             if section.stacked:
                 stacked_y -= h
@@ -119,7 +111,10 @@ def bar_chart(section: Section) -> Chart:
                     Bar(round(x, 1), round(baseline - h, 1), round(width, 1), round(h, 1), fill, title)
                 )
     ticks = tuple(
-        Tick(round(baseline - plot_height * i / TICKS, 1), value_text(top * i / TICKS, section.money))
+        Tick(
+            round(baseline - plot_height * i / TICKS, 1),
+            section.text(top * i / TICKS),
+        )
         for i in range(TICKS + 1)
     )
     every = max(1, math.ceil(count / 24))

@@ -10,6 +10,8 @@ from django import forms
 from apps.tenancy.regimes import regime_summary
 
 PERIODS = [("24", "24 meses"), ("12", "12 meses"), ("6", "6 meses"), ("3", "3 meses")]
+WINDOWS = [("15", "15 dias"), ("7", "7 dias"), ("30", "30 dias"), ("60", "60 dias")]
+DEFAULT_WINDOW = 15
 
 
 class ReportFilterForm(forms.Form):
@@ -21,6 +23,12 @@ class ReportFilterForm(forms.Form):
     )
     meses = forms.ChoiceField(label="Período", choices=PERIODS, required=False)
     regime = forms.ChoiceField(label="Regime", required=False)
+    prazos = forms.ChoiceField(
+        label="Prazos em risco",
+        choices=WINDOWS,
+        required=False,
+        help_text="Prazos legais em aberto que vencem neste intervalo (e os já vencidos).",
+    )
 
     def __init__(self, *args: Any, regimes: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -46,3 +54,9 @@ class ReportFilterForm(forms.Form):
             int(self.cleaned_data["meses"] or 24),
             self.cleaned_data["regime"],
         )
+
+    def window(self) -> int:
+        """Days ahead for the deadlines at risk (the default when the form is empty or invalid)."""
+        if not (self.is_bound and self.is_valid()):
+            return DEFAULT_WINDOW
+        return int(self.cleaned_data["prazos"] or DEFAULT_WINDOW)

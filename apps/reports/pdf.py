@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 from collections.abc import Sequence
+from typing import Any
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
@@ -16,7 +17,7 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from apps.reports.charts import value_text
+from apps.reports.deadlines import AtRisk
 from apps.reports.selectors import MONTHS_PT, Section
 from apps.tenancy.models import Municipality
 from apps.tenancy.regimes import regime_summary
@@ -30,7 +31,13 @@ CELL = ParagraphStyle("cell", parent=BODY, fontSize=8, leading=10)
 
 
 def monthly_report_pdf(
-    municipality: Municipality, sections: Sequence[Section], *, month: dt.date, regime: str, as_of: dt.date
+    municipality: Municipality,
+    sections: Sequence[Section],
+    *,
+    month: dt.date,
+    regime: str,
+    as_of: dt.date,
+    deadlines: Sequence[AtRisk] = (),
 ) -> bytes:
     buffer = io.BytesIO()
     title = f"Relatório mensal — {MONTHS_PT[month.month - 1]}/{month:%Y}"
@@ -54,6 +61,7 @@ def monthly_report_pdf(
         story.extend(_section(section))
     if not sections:
         story.append(Paragraph("Nenhuma seção disponível para o seu perfil.", BODY))
+    story.extend(_deadlines(deadlines, as_of))
     document.build(story)
     return buffer.getvalue()
 
@@ -63,15 +71,8 @@ def _scope(regime: str, as_of: dt.date) -> str:
     return f"Regime: {which}. Dados de {as_of:%d/%m/%Y}; cada mês conta até o seu último dia."
 
 
-def _section(section: Section) -> list[Flowable]:
-    header = [Paragraph(escape(section.title), CELL)] + [
-        Paragraph(escape(s.label), CELL) for s in section.series
-    ]
-    rows = [
-        [Paragraph(escape(category), CELL)] + [value_text(value, section.money) for value in values]
-        for category, values in section.rows
-    ]
-    table = Table([header, *rows], repeatRows=1, hAlign="LEFT")
+def _table(rows: list[list[Any]]) -> Table:
+    table = Table(rows, repeatRows=1, hAlign="LEFT")
     table.setStyle(
         TableStyle(
             [
@@ -83,6 +84,38 @@ def _section(section: Section) -> list[Flowable]:
             ]
         )
     )
+    return table
+
+
+def _deadlines(deadlines: Sequence[AtRisk], as_of: dt.date) -> list[Flowable]:
+    """The legal deadlines still open that end within the coming 30 days (or already passed)."""
+    parts: list[Flowable] = [Paragraph("Prazos legais em risco (próximos 30 dias)", HEADING)]
+    if not deadlines:
+        return [*parts, Paragraph("Nenhum prazo legal em aberto vence nos próximos 30 dias.", BODY)]
+    header = [Paragraph(escape(text), CELL) for text in ("Prazo", "Situação", "O quê", "Fundamento")]
+    rows = [
+        [
+            f"{item.due_on:%d/%m/%Y}",
+            Paragraph(escape(item.status(as_of)), CELL),
+            Paragraph(escape(f"{item.kind.label}: {item.what}"), CELL),
+            Paragraph(escape(item.cite), CELL),
+        ]
+        for item in deadlines
+    ]
+    table = _table([header, *rows])
+    table.setStyle(TableStyle([("ALIGN", (1, 1), (-1, -1), "LEFT")]))
+    return [*parts, table, Spacer(1, 4 * mm)]
+
+
+def _section(section: Section) -> list[Flowable]:
+    header = [Paragraph(escape(section.title), CELL)] + [
+        Paragraph(escape(s.label), CELL) for s in section.series
+    ]
+    rows = [
+        [Paragraph(escape(category), CELL)] + [section.text(value) for value in values]
+        for category, values in section.rows
+    ]
+    table = _table([header, *rows])
     parts: list[Flowable] = [Paragraph(escape(section.title), HEADING), table]
     if section.is_empty:
         parts.append(Paragraph("Nenhum registro no período.", BODY))

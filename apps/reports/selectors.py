@@ -19,6 +19,7 @@ from django.db.models.functions import TruncMonth
 from apps.dueprocess.choices import SanctionState
 from apps.enforcement.models import InfractionCase
 from apps.finance.choices import GuideStatus, OriginType
+from apps.finance.formatting import brl, decimal_pt
 from apps.finance.models import Payment, PaymentGuide
 from apps.licensing.choices import PermitState
 from apps.licensing.models import Application, Permit
@@ -62,6 +63,12 @@ class Section:
     stacked: bool = False
     notes: tuple[str, ...] = field(default=())
     limit_at: int | None = None  # index of the first category above a legal limit (vehicle ages)
+    decimals: bool = False  # quantities of a fiscal unit (12,5 UFESP), not counts
+    category_header: str = "Mês"  # the heading of the table's first column
+
+    def text(self, value: Any) -> str:
+        """A value as the table shows it: R$ 1.234,56, 12,5 or 1.234."""
+        return value_text(value, self.money, decimals=self.decimals)
 
     @property
     def rows(self) -> list[tuple[str, list[Any]]]:
@@ -71,6 +78,14 @@ class Section:
     @property
     def is_empty(self) -> bool:
         return not any(value for series in self.series for value in series.values)
+
+
+def value_text(value: Any, money: bool, *, decimals: bool = False) -> str:
+    if money:
+        return brl(Decimal(value))
+    if decimals:
+        return decimal_pt(Decimal(value).quantize(Decimal("0.01")))
+    return f"{int(value):,}".replace(",", ".")
 
 
 def months_ending(last_month: dt.date, count: int, as_of: dt.date) -> list[Month]:
@@ -209,6 +224,7 @@ def vehicle_ages(user: Any, municipality: Municipality, regime: str, as_of: dt.d
         stacked=True,
         notes=_limit_notes(limits),
         limit_at=None if limit is None else limit + 1,
+        category_header="Idade",
     )
 
 
@@ -257,6 +273,7 @@ def documents_expiring(user: Any, municipality: Municipality, as_of: dt.date) ->
         categories,
         (Series("Documentos", values),),
         notes=("Documentos válidos de todos os regimes.",),
+        category_header="Prazo",
     )
 
 
@@ -289,6 +306,7 @@ def autos_by_article(
         categories,
         (Series("Autos", tuple(row["n"] for row in top)),),
         notes=(f"Os {TOP_ARTICLES} dispositivos mais autuados no período.",),
+        category_header="Dispositivo",
     )
 
 

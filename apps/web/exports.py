@@ -4,8 +4,8 @@ Each app declares, next to its list view, what a row of its list exports (`Expor
 a function of the row per column); this module does the rest once: the Brazilian convention (`;`, decimal
 comma, dd/mm/aaaa, "Sim"/"Não", UTF-8 with BOM so Excel opens the accents right), formula injection
 neutralized (apps.web.csvsafe), rows read with `iterator(chunk_size=…)` so 300,000 rows never sit in memory,
-and an audit event when the columns carry personal data (LGPD art. 37: operations on personal data are
-recorded).
+both formats streamed while the rows are read (the XLSX by apps.web.xlsxstream), and an audit event when the
+columns carry personal data (LGPD art. 37: operations on personal data are recorded).
 
 A list view adds one line before it paginates:
 
@@ -17,24 +17,20 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
 from django.db.models import QuerySet
-from django.http import FileResponse, HttpRequest, StreamingHttpResponse
+from django.http import HttpRequest, StreamingHttpResponse
 from django.utils import timezone
-from openpyxl import Workbook
-from openpyxl.cell import WriteOnlyCell
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-from openpyxl.styles import Font
-from openpyxl.utils import get_column_letter
 
 from apps.audit.services import audit_list_export
 from apps.tenancy.models import Municipality
 from apps.web.csvsafe import safe_cell
+from apps.web.xlsxstream import workbook_chunks
 
 FORMAT_PARAM = "formato"
 CSV, XLSX = "csv", "xlsx"
@@ -44,9 +40,6 @@ CHUNK_SIZE = 2000
 LINES_PER_CHUNK = 500
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 BOM = "\ufeff"
-DATE_FORMAT = "DD/MM/YYYY"
-DATETIME_FORMAT = "DD/MM/YYYY HH:MM"
-MONEY_FORMAT = "#,##0.00"
 
 
 @dataclass(frozen=True)
@@ -110,7 +103,7 @@ def export_response(
     rows: Iterable[Any],
     municipality: Municipality | None,
     fmt: str,
-) -> StreamingHttpResponse | FileResponse:
+) -> StreamingHttpResponse:
     """The filtered rows of a list as a download; audited first when the columns hold personal data."""
     if spec.personal_headers:
         audit_list_export(
@@ -127,9 +120,10 @@ def export_response(
     name = _file_name(spec, municipality, fmt)
     if fmt == CSV:
         response = StreamingHttpResponse(csv_lines(spec, rows), content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{name}"'
-        return response
-    return FileResponse(xlsx_file(spec, rows), as_attachment=True, filename=name, content_type=XLSX_TYPE)
+    else:
+        response = StreamingHttpResponse(xlsx_chunks(spec, rows), content_type=XLSX_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
 
 
 def _filters(request: HttpRequest) -> dict[str, str]:
@@ -200,46 +194,21 @@ def csv_lines(spec: ExportSpec, rows: Iterable[Any]) -> Iterator[str]:
 # --- XLSX -------------------------------------------------------------------------------------------------
 
 
-def xlsx_cell(sheet: Any, value: Any) -> Any:
-    """A typed cell: dates and amounts stay numbers the spreadsheet can sum and sort, shown the Brazilian way."""
+def xlsx_value(value: Any) -> Any:
+    """A cell's value for the spreadsheet: dates and amounts stay numbers it can sum and sort (shown the
+    Brazilian way by apps.web.xlsxstream's styles), text is neutralized and stripped of what XML cannot hold."""
     if isinstance(value, bool):
         return "Sim" if value else "Não"
     if isinstance(value, str):
         return safe_cell(ILLEGAL_CHARACTERS_RE.sub("", value))
     if isinstance(value, dt.datetime):
-        return _formatted(sheet, _local(value).replace(tzinfo=None), DATETIME_FORMAT)
-    if isinstance(value, dt.date):
-        return _formatted(sheet, value, DATE_FORMAT)
-    if isinstance(value, Decimal):
-        return _formatted(sheet, value, MONEY_FORMAT if value.as_tuple().exponent == -2 else "General")
-    if value is None or isinstance(value, int | float):
+        return _local(value).replace(tzinfo=None)
+    if value is None or isinstance(value, int | float | Decimal | dt.date):
         return value
     return safe_cell(ILLEGAL_CHARACTERS_RE.sub("", str(value)))
 
 
-def _formatted(sheet: Any, value: Any, number_format: str) -> Any:
-    cell = WriteOnlyCell(sheet, value=value)
-    cell.number_format = number_format
-    return cell
-
-
-def xlsx_file(spec: ExportSpec, rows: Iterable[Any]) -> Any:
-    """The workbook in a temporary file (write-only mode keeps only the current row in memory)."""
-    workbook = Workbook(write_only=True)
-    sheet = workbook.create_sheet(title=spec.title[:31])
-    for index, header in enumerate(spec.headers):
-        sheet.column_dimensions[get_column_letter(index + 1)].width = max(12, min(len(header) + 4, 40))
-    bold = Font(bold=True)
-    sheet.append([_header_cell(sheet, header, bold) for header in spec.headers])
-    for row in _stream(rows):
-        sheet.append([xlsx_cell(sheet, value) for value in spec.values(row)])
-    target = tempfile.TemporaryFile()  # noqa: SIM115 — FileResponse closes (and so deletes) it when sent
-    workbook.save(target)
-    target.seek(0)
-    return target
-
-
-def _header_cell(sheet: Any, header: str, font: Font) -> Any:
-    cell = WriteOnlyCell(sheet, value=header)
-    cell.font = font
-    return cell
+def xlsx_chunks(spec: ExportSpec, rows: Iterable[Any]) -> Iterator[bytes]:
+    """The workbook as a stream of bytes, produced while the rows are read (apps.web.xlsxstream)."""
+    values = ([xlsx_value(value) for value in spec.values(row)] for row in _stream(rows))
+    return workbook_chunks(spec.title, spec.headers, values)

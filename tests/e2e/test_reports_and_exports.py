@@ -4,7 +4,9 @@ as a spreadsheet, in the browser, with the strict CSP on (no inline style or scr
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
+import re
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +15,11 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from apps.accounts.models import User
+from apps.inspections.choices import InspectionKind
+from apps.inspections.models import Inspection
 from apps.licensing.casebook import pf_case
 from apps.licensing.tests.conftest import issue_permit
+from apps.registry.models import Vehicle
 from apps.tenancy.models import Municipality
 
 from .conftest import sign_in
@@ -36,6 +41,22 @@ def fleet(olimpia: Municipality) -> None:
     issue_permit(pf_case(olimpia, 2, "Maria Souza", as_of=today), as_of=today)
 
 
+@pytest.fixture
+def reinspection_due(olimpia: Municipality, fleet: None) -> Inspection:
+    """A re-inspection whose legal deadline (the cure window) ends in three days."""
+    due = timezone.localdate() + dt.timedelta(days=3)
+    return Inspection.objects.create(
+        municipality=olimpia,
+        regime_id="olimpia_sp_escolar",
+        vehicle=Vehicle.objects.filter(municipality=olimpia).earliest("pk"),
+        kind=InspectionKind.REINSPECTION,
+        checklist_kind=InspectionKind.REINSPECTION,
+        scheduled_for=due,
+        deadline=due,
+        deadline_basis="Lei 5.171/2025 (Olímpia), art. 9º",
+    )
+
+
 def _csp_errors(page: Page) -> list[str]:
     errors: list[str] = []
     page.on(
@@ -46,7 +67,7 @@ def _csp_errors(page: Page) -> list[str]:
 
 
 def test_a_manager_reads_the_report_and_prints_it(
-    page: Page, live_server: Any, admin_olimpia: User, fleet: None
+    page: Page, live_server: Any, admin_olimpia: User, reinspection_due: Inspection
 ) -> None:
     errors = _csp_errors(page)
     sign_in(page, live_server.url, admin_olimpia.username)
@@ -67,6 +88,15 @@ def test_a_manager_reads_the_report_and_prints_it(
     pdf_path = page.get_by_test_id("monthly-pdf").get_attribute("href") or ""
     response = page.request.get(f"{live_server.url}{pdf_path}")
     assert response.ok and response.body().startswith(b"%PDF")
+    # The deadlines at risk: in the list with their article, and on their day in the calendar, linking to
+    # the page where someone acts.
+    deadlines = page.locator('[data-section="deadlines"]')
+    expect(deadlines.get_by_test_id("deadlines-list")).to_contain_text("vence em 3 dia(s)")
+    expect(deadlines.get_by_test_id("deadlines-list")).to_contain_text("art. 9º")
+    day = deadlines.locator("td", has=page.get_by_role("link", name=re.compile("Vistoria: Nova vistoria")))
+    expect(day.locator(".dia")).to_contain_text(str(reinspection_due.deadline.day))  # type: ignore[union-attr]
+    day.get_by_role("link").click()
+    expect(page).to_have_url(re.compile(rf"/vistorias/{reinspection_due.pk}/$"))
     assert errors == []
 
 

@@ -15,8 +15,8 @@ from openpyxl import load_workbook
 
 from apps.registry.models import Vehicle
 from apps.tenancy.models import Municipality
-from apps.web import exports
-from apps.web.exports import Column, ExportSpec, attr, csv_lines, csv_text, xlsx_file
+from apps.web import exports, xlsxstream
+from apps.web.exports import Column, ExportSpec, attr, csv_lines, csv_text, xlsx_chunks
 
 SPEC = ExportSpec(
     name="teste",
@@ -72,8 +72,12 @@ def test_numbers_and_plain_text_are_left_as_they_are() -> None:
     assert csv_text(True) == "Sim"
 
 
+def _workbook(spec: ExportSpec, rows: list[Any]) -> Any:
+    return load_workbook(io.BytesIO(b"".join(xlsx_chunks(spec, rows))))
+
+
 def test_xlsx_cells_are_typed_and_shown_the_brazilian_way() -> None:
-    sheet = load_workbook(xlsx_file(SPEC, [ROW])).worksheets[0]
+    sheet = _workbook(SPEC, [ROW]).worksheets[0]
     assert [cell.value for cell in sheet[1]] == list(SPEC.headers)
     name, amount, due, at, paid, place = sheet[2]
     assert name.value == '\'=HYPERLINK("http://x","Clique")' and name.data_type == "s"
@@ -81,12 +85,54 @@ def test_xlsx_cells_are_typed_and_shown_the_brazilian_way() -> None:
     assert due.value == dt.datetime(2026, 3, 2) and due.number_format == "DD/MM/YYYY"
     assert at.value == dt.datetime(2026, 3, 2, 14, 5) and at.number_format == "DD/MM/YYYY HH:MM"
     assert paid.value == "Não" and place.value is None
-    assert sheet.title == "Teste"
+    assert sheet.title == "Teste" and sheet["A1"].font.b and not sheet["A2"].font.b
 
 
 def test_xlsx_drops_characters_a_spreadsheet_cannot_hold() -> None:
     row = SimpleNamespace(**{**vars(ROW), "name": "Jo\x00ão\x1b"})
-    assert load_workbook(xlsx_file(SPEC, [row])).worksheets[0]["A2"].value == "João"
+    assert _workbook(SPEC, [row]).worksheets[0]["A2"].value == "João"
+
+
+def test_xlsx_is_sent_while_the_rows_are_still_being_read() -> None:
+    """The file's first bytes leave before the first row is read, and the rows are then read one batch between
+    two chunks: a 300,000-row list is never assembled before the download starts."""
+    read = 0
+
+    def rows() -> Any:
+        nonlocal read
+        for n in range(3 * xlsxstream.ROWS_PER_CHUNK):
+            read += 1
+            yield SimpleNamespace(**{**vars(ROW), "name": f"Linha {n}"})
+
+    chunks = xlsx_chunks(SPEC, rows())
+    sizes, read_when = [], []
+    for chunk in chunks:
+        sizes.append(len(chunk))
+        read_when.append(read)
+    assert read_when[0] == 0 and sizes[0] > 0  # the workbook's parts, before any row
+    steps = [after - before for before, after in zip(read_when, read_when[1:], strict=False)]
+    assert max(steps) <= xlsxstream.ROWS_PER_CHUNK and len(sizes) == 3 + 2
+    sheet = load_workbook(io.BytesIO(b"".join(xlsx_chunks(SPEC, rows())))).worksheets[0]
+    assert sheet.max_row == 3 * xlsxstream.ROWS_PER_CHUNK + 1 and sheet["A1501"].value == "Linha 1499"
+
+
+@pytest.mark.django_db
+def test_xlsx_streams_the_queryset_with_bounded_memory(
+    olimpia: Municipality, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """6,000 vehicles: the peak while producing the whole file stays far below the file's own rows in memory."""
+    monkeypatch.setattr(exports, "CHUNK_SIZE", 200)
+    Vehicle.objects.bulk_create(_vehicles(olimpia, 6000))
+    spec = ExportSpec(
+        "veiculos", "Veículos", (Column("Placa", attr("plate")), Column("Modelo", attr("model")))
+    )
+    rows = Vehicle.objects.filter(municipality=olimpia).order_by("pk")
+    tracemalloc.start()
+    size = sum(len(chunk) for chunk in xlsx_chunks(spec, rows))
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert size > 20_000 and peak < 3_000_000
+    assert rows._result_cache is None
 
 
 @pytest.mark.django_db

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from apps.reports.charts import value_text
+from apps.reports.selectors import value_text
 from apps.whatif.models import WhatIfRun
 
 register = template.Library()
