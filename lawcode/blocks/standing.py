@@ -358,7 +358,8 @@ def decide(ctx: Context, declaration: StandingDeclaration | None, facts: Standin
     article."""
     if declaration is None:
         raise RegimeDefinitionError(f"regime {ctx.regime.id} answers document_standing without standing.yaml")
-    findings, lapsed, tolerated = [], [], []
+    findings, lapsed = [], []
+    tolerated: list[dict[str, Any]] = []
     for index, subject in enumerate(facts.subjects):
         for item in declaration.items_for(subject.role):
             if not _checked(ctx, item):
@@ -382,13 +383,17 @@ def decide(ctx: Context, declaration: StandingDeclaration | None, facts: Standin
                 )
             )
             if state.state == "tolerated":
-                tolerated.append(message.rstrip("."))
+                code = f"document_{item.kind}_{subject.role}"
+                tolerated.append(
+                    {"finding": code, "until": state.grace_until, "message": message.rstrip(".")}
+                )
             elif not state.in_force:
                 lapsed.append(_lapse(item, state, index, subject.role, message))
         _check_kinds(declaration, subject, index)
     if not lapsed:
-        explanation = "Regular: " + "; ".join(tolerated) + "." if tolerated else None
-        return RuleResult("regular", findings, {"status": "regular", "lapsed": []}, explanation=explanation)
+        explanation = "Regular: " + "; ".join(t["message"] for t in tolerated) + "." if tolerated else None
+        result = {"status": "regular", "lapsed": [], "tolerated": tolerated}
+        return RuleResult("regular", findings, result, explanation=explanation)
     effect = declaration.effect or ctx.interpretation(str(declaration.interpretation))
     reason = f"{EFFECTS[effect]}: " + "; ".join(entry["message"] for entry in lapsed)
     findings.append(ctx.finding("document_standing", Status.NOT_MET, reason, cites=declaration.cite))
