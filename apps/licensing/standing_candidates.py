@@ -5,9 +5,8 @@ Every check (``record_check``) leaves an audit event with the day it judged and 
 next day ``D`` after a check of day ``L`` that started at ``T``, a permit's ``document_standing`` can differ from
 the one stored only if
 
-- it stores a lapse (irregular or suspended): it may have been regularized — always re-evaluated;
 - a mandatory document of its holder, vehicle or driver crosses a day boundary in ``(L, D]``: its validity
-  (widened by the longest tolerance a regime declares, CTB art. 162 V) ends, or a copy's issue date arrives;
+  (or, for a kind a regime may tolerate, its tolerance — CTB art. 162 V) ends, or a copy's issue date arrives;
   the same for a driver's CNH expiry;
 - a document, driver, operator or the permit itself changed since ``T`` (every write goes through a service
   that audits it), or was created after the check (its id above the check's high-water mark: a bulk import
@@ -15,7 +14,9 @@ the one stored only if
   interpretation read differently, a parameter) — then all the municipality's permits;
 - its validity starts in ``(L, D]``.
 
-Anything else is the same evaluation of the same facts, and the law is deterministic. With no earlier check, or a
+Anything else is the same evaluation of the same facts, and the law is deterministic: after each check every
+active permit stores the decision of day ``L`` (the candidates were just evaluated, the others' facts and dates
+did not move), and that holds for a stored lapse too — only a renewal, which is a change above, lifts it. With no earlier check, or a
 check of a later day (a replay of the past), every active permit is evaluated. ``T`` is taken a margin early so a
 change committed by a transaction that started just before the check is not missed.
 """
@@ -106,8 +107,7 @@ def candidate_ids(as_of: dt.date, previous: LastCheck) -> set[int]:
     operators = owners["operator_id"] | {d.operator_id for d in drivers} | changed["registry.operator"]
     people = owners["person_id"] | {d.person_id for d in drivers}
     touched = (
-        ~Q(standing={})
-        | Q(pk__in=changed["licensing.permit"])
+        Q(pk__in=changed["licensing.permit"])
         | Q(pk__gt=marks["permit"])
         | Q(valid_from__gt=previous.as_of, valid_from__lte=as_of)
         | Q(vehicle_id__in=owners["vehicle_id"])
@@ -122,9 +122,10 @@ def candidate_ids(as_of: dt.date, previous: LastCheck) -> set[int]:
 
 def _audited_since(since: dt.datetime) -> defaultdict[str, set[int]]:
     types = ("registry.document", "registry.driver", "registry.operator", "licensing.permit")
-    rows = AuditEvent.objects.filter(occurred_at__gte=since, object_type__in=types).values_list(
-        "object_type", "object_id"
-    )
+    # A recorded standing is a consequence, never a cause: what moved it (an upload, a driver's CNH, the
+    # sweep's own check of that day) is audited on its own or already agrees with the record.
+    events = AuditEvent.objects.filter(occurred_at__gte=since, object_type__in=types)
+    rows = events.exclude(action="permit.standing").values_list("object_type", "object_id")
     found: defaultdict[str, set[int]] = defaultdict(set)
     for object_type, object_id in rows:
         if object_id.isdigit():
@@ -138,20 +139,29 @@ def _reconfigured_since(since: dt.datetime) -> QuerySet[AuditEvent]:
     ).values("municipality_id")
 
 
-def _longest_tolerance() -> int:
-    days = [
-        item.tolerance.days
-        for regime_id in lawcode.regime_ids()
-        if (standing := lawcode.get_regime(regime_id).standing) is not None
-        for item in standing.mandatory
-        if item.tolerance is not None
-    ]
-    return max(days, default=0)
+def _tolerances() -> dict[int, set[str]]:
+    """Days of tolerance → the kinds that may have it (under a reading the municipality may choose)."""
+    found: dict[int, set[str]] = defaultdict(set)
+    for regime_id in lawcode.regime_ids():
+        standing = lawcode.get_regime(regime_id).standing
+        for item in standing.mandatory if standing is not None else ():
+            if item.tolerance is not None:
+                found[item.tolerance.days].add(item.kind)
+    return found
+
+
+def _lapsing(column: str, last: dt.date, as_of: dt.date, grace: int) -> Q:
+    """``column`` (a last valid day) whose lapse — the day after it, or after ``grace`` days of tolerance —
+    falls in (last, as_of]."""
+    shift = dt.timedelta(days=grace)
+    return Q(**{f"{column}__gte": last - shift, f"{column}__lt": as_of - shift})
 
 
 def _boundary(last: dt.date, as_of: dt.date) -> Q:
-    """A validity whose lapse (the day after it ends, or after its tolerance) falls in (last, as_of]."""
-    return Q(valid_until__gte=last - dt.timedelta(days=_longest_tolerance()), valid_until__lt=as_of)
+    near = _lapsing("valid_until", last, as_of, 0)
+    for grace, kinds in _tolerances().items():
+        near |= _lapsing("valid_until", last, as_of, grace) & Q(kind__in=kinds)
+    return near
 
 
 def _mandatory_kinds() -> set[str]:
@@ -183,6 +193,8 @@ def _owners_of(documents: QuerySet[Document]) -> dict[str, set[int]]:
 
 
 def _drivers_near(as_of: dt.date, last: dt.date, mark: int, changed: set[int]) -> Iterable[Driver]:
-    expiring = Q(cnh_expiry__gte=last - dt.timedelta(days=_longest_tolerance()), cnh_expiry__lt=as_of)
+    expiring = _lapsing("cnh_expiry", last, as_of, 0)
+    for grace in _tolerances():  # the CNH on the driver's record may be tolerated too
+        expiring |= _lapsing("cnh_expiry", last, as_of, grace)
     rows = Driver.objects.filter(expiring | Q(pk__gt=mark) | Q(pk__in=changed))
     return rows.only("pk", "operator_id", "person_id")
