@@ -257,18 +257,23 @@ def apply_age_limit(
     until = result.result.get("valid_until")
     if option == "ongoing":
         until = fresh if not isinstance(until, dt.date) else min(until, fresh)
-        message = (
-            f"{kind.label}: o limite de idade vale durante toda a validade ({kind.validity.age_limit}): "
-            f"vale até {format_date_pt(until)}, depois é preciso apresentar certidão nova"
-        )
-    else:
-        shown = f"até {format_date_pt(until)}" if isinstance(until, dt.date) else "sem prazo próprio"
-        message = (
-            f"{kind.label}: o limite de idade vale só para a apresentação ({kind.validity.age_limit}): "
-            f"aceita até {format_date_pt(fresh)}, continua válida {shown}"
-        )
+    message = _window_message(kind, option, fresh, until)
     finding = ctx.finding(
         "age_limit", Status.INFO, message, cites=(kind.validity.cite,), data={"reading": option}
     )
     values = {**result.result, "valid_until": until, "age_limit": option}
     return replace(result, findings=[*result.findings, finding], result=values)
+
+
+def _window_message(kind: DocumentKind, option: str, fresh: dt.date, until: Any) -> str:
+    reading = f"{kind.label}: o limite de idade vale"
+    if option == "ongoing":
+        return (
+            f"{reading} durante toda a validade ({kind.validity.age_limit}): vale até "
+            f"{format_date_pt(until)}, depois é preciso apresentar certidão nova"
+        )
+    shown = f"até {format_date_pt(until)}" if isinstance(until, dt.date) else "sem prazo próprio"
+    return (
+        f"{reading} só para a apresentação ({kind.validity.age_limit}): aceita até {format_date_pt(fresh)}, "
+        f"continua válida {shown}"
+    )

@@ -16,9 +16,9 @@ the one stored only if
 
 Anything else is the same evaluation of the same facts, and the law is deterministic: after each check every
 active permit stores the decision of day ``L`` (the candidates were just evaluated, the others' facts and dates
-did not move), and that holds for a stored lapse too — only a renewal, which is a change above, lifts it. With no earlier check, or a
-check of a later day (a replay of the past), every active permit is evaluated. ``T`` is taken a margin early so a
-change committed by a transaction that started just before the check is not missed.
+did not move), and that holds for a stored lapse too — only a renewal, which is a change above, lifts it. With
+no earlier check, or a check of a later day (a replay of the past), every active permit is evaluated. ``T`` is
+taken a margin early so a change committed by a transaction that started just before the check is not missed.
 """
 
 from __future__ import annotations
@@ -40,9 +40,24 @@ from apps.registry.models import Document, Driver
 CHECK_ACTION = "licensing.standings_checked"
 MARGIN = dt.timedelta(hours=1)
 OWNER_COLUMNS = ("person_id", "company_id", "vehicle_id", "operator_id")
+# Audited changes that never move a standing: a recorded standing is a consequence (what moved it is audited on
+# its own, or is the sweep's check of that day); a document marked expired keeps its validity date, which is
+# what the standing reads (its lapse is a day boundary); an overdue inspection or a reminder e-mail is not a
+# document.
+INERT_ACTIONS = (
+    "permit.standing",
+    "document.expired",
+    "permit.inspection_overdue",
+    "permit.reminder",
+    "document.reminder",
+)
 
 
-HIGH_WATER = {"permit": Permit, "document": Document, "driver": Driver}
+HIGH_WATER: dict[str, type[Permit] | type[Document] | type[Driver]] = {
+    "permit": Permit,
+    "document": Document,
+    "driver": Driver,
+}
 
 
 @dataclass(frozen=True)
@@ -122,10 +137,8 @@ def candidate_ids(as_of: dt.date, previous: LastCheck) -> set[int]:
 
 def _audited_since(since: dt.datetime) -> defaultdict[str, set[int]]:
     types = ("registry.document", "registry.driver", "registry.operator", "licensing.permit")
-    # A recorded standing is a consequence, never a cause: what moved it (an upload, a driver's CNH, the
-    # sweep's own check of that day) is audited on its own or already agrees with the record.
     events = AuditEvent.objects.filter(occurred_at__gte=since, object_type__in=types)
-    rows = events.exclude(action="permit.standing").values_list("object_type", "object_id")
+    rows = events.exclude(action__in=INERT_ACTIONS).values_list("object_type", "object_id")
     found: defaultdict[str, set[int]] = defaultdict(set)
     for object_type, object_id in rows:
         if object_id.isdigit():
@@ -133,10 +146,11 @@ def _audited_since(since: dt.datetime) -> defaultdict[str, set[int]]:
     return found
 
 
-def _reconfigured_since(since: dt.datetime) -> QuerySet[AuditEvent]:
+def _reconfigured_since(since: dt.datetime) -> QuerySet[AuditEvent, int | None]:
+    """Municipalities whose law configuration (an interpretation, a parameter…) changed since ``since``."""
     return AuditEvent.objects.filter(
-        occurred_at__gte=since, object_type__startswith="lawconfig.", municipality__isnull=False
-    ).values("municipality_id")
+        occurred_at__gte=since, object_type__startswith="lawconfig."
+    ).values_list("municipality_id", flat=True)
 
 
 def _tolerances() -> dict[int, set[str]]:
@@ -173,22 +187,24 @@ def _mandatory_kinds() -> set[str]:
     }
 
 
-def _documents_near(as_of: dt.date, last: dt.date, mark: int, changed: set[int]) -> QuerySet[Document]:
-    near = (
-        _boundary(last, as_of)
-        | Q(issue_date__gt=last, issue_date__lte=as_of)
-        | Q(pk__gt=mark)
-        | Q(pk__in=changed)
-    )
-    return Document.objects.filter(near, kind__in=_mandatory_kinds())
+def _documents_near(as_of: dt.date, last: dt.date, mark: int, changed: set[int]) -> list[QuerySet[Document]]:
+    """The mandatory documents near a boundary or new, and those audited since: two plain queries (one OR
+    over a long id list makes PostgreSQL scan the table)."""
+    kinds = _mandatory_kinds()
+    near = _boundary(last, as_of) | Q(issue_date__gt=last, issue_date__lte=as_of) | Q(pk__gt=mark)
+    return [
+        Document.objects.filter(near, kind__in=kinds),
+        Document.objects.filter(pk__in=changed, kind__in=kinds),
+    ]
 
 
-def _owners_of(documents: QuerySet[Document]) -> dict[str, set[int]]:
+def _owners_of(queries: list[QuerySet[Document]]) -> dict[str, set[int]]:
     owners: dict[str, set[int]] = {column: set() for column in OWNER_COLUMNS}
-    for row in documents.values_list(*OWNER_COLUMNS):
-        for column, value in zip(OWNER_COLUMNS, row, strict=True):
-            if value is not None:
-                owners[column].add(value)
+    for documents in queries:
+        for row in documents.values_list(*OWNER_COLUMNS):
+            for column, value in zip(OWNER_COLUMNS, row, strict=True):
+                if value is not None:
+                    owners[column].add(value)
     return owners
 
 

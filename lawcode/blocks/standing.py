@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lawcode.calendar import format_date_pt
-from lawcode.decision import RuleResult, Status
+from lawcode.decision import Finding, RuleResult, Status
 from lawcode.errors import InvalidFactError, RegimeDefinitionError
 from lawcode.facts import Credential, StandingFacts, StandingSubject
 from lawcode.yamlsource import YamlList, YamlMap, load_yaml, reject_unknown_keys, require_keys, require_map
@@ -352,48 +352,45 @@ def _checked(ctx: Context, item: MandatoryDocument) -> bool:
     return item.age_limit is None or ctx.interpretation(item.age_limit) == "ongoing"
 
 
+def _judge(ctx: Context, item: MandatoryDocument, subject: StandingSubject) -> tuple[Held, Finding]:
+    """What the subject holds of the item today, and the finding saying so (citing the tolerance it used)."""
+    state = held(subject, item, ctx.as_of, _grace_days(ctx, item))
+    cites = [item.cite]
+    if state.grace_until is not None and item.tolerance is not None:
+        cites.append(item.tolerance.cite)
+    message = _message(item, subject, state, "; ".join(c.render() for c in ctx.cites(cites[1:])))
+    status = Status.MET if state.in_force else Status.NOT_MET
+    return state, ctx.finding(f"document_{item.kind}_{subject.role}", status, message, cites=cites)
+
+
 def decide(ctx: Context, declaration: StandingDeclaration | None, facts: StandingFacts) -> RuleResult:
     """``regular`` when every mandatory document of every subject is in force on ``ctx.as_of`` (or within its
     tolerance); else the declared effect, with one finding per document and the effect's finding citing the
     article."""
     if declaration is None:
         raise RegimeDefinitionError(f"regime {ctx.regime.id} answers document_standing without standing.yaml")
-    findings, lapsed = [], []
+    findings: list[Finding] = []
+    lapsed: list[dict[str, Any]] = []
     tolerated: list[dict[str, Any]] = []
     for index, subject in enumerate(facts.subjects):
-        for item in declaration.items_for(subject.role):
-            if not _checked(ctx, item):
-                continue
-            state = held(subject, item, ctx.as_of, _grace_days(ctx, item))
-            cites = (
-                (item.cite,)
-                if state.grace_until is None or item.tolerance is None
-                else (
-                    item.cite,
-                    item.tolerance.cite,
-                )
-            )
-            message = _message(item, subject, state, "; ".join(c.render() for c in ctx.cites(cites[1:])))
-            findings.append(
-                ctx.finding(
-                    f"document_{item.kind}_{subject.role}",
-                    Status.MET if state.in_force else Status.NOT_MET,
-                    message,
-                    cites=cites,
-                )
-            )
+        for item in (item for item in declaration.items_for(subject.role) if _checked(ctx, item)):
+            state, finding = _judge(ctx, item, subject)
+            findings.append(finding)
             if state.state == "tolerated":
-                code = f"document_{item.kind}_{subject.role}"
                 tolerated.append(
-                    {"finding": code, "until": state.grace_until, "message": message.rstrip(".")}
+                    {"finding": finding.code, "until": state.grace_until, "message": finding.message}
                 )
             elif not state.in_force:
-                lapsed.append(_lapse(item, state, index, subject.role, message))
+                lapsed.append(_lapse(item, state, index, subject.role, finding.message))
         _check_kinds(declaration, subject, index)
     if not lapsed:
-        explanation = "Regular: " + "; ".join(t["message"] for t in tolerated) + "." if tolerated else None
-        result = {"status": "regular", "lapsed": [], "tolerated": tolerated}
-        return RuleResult("regular", findings, result, explanation=explanation)
+        explanation = (
+            "Regular: " + "; ".join(str(t["message"]).rstrip(".") for t in tolerated) + "."
+            if tolerated
+            else None
+        )
+        regular: dict[str, Any] = {"status": "regular", "lapsed": [], "tolerated": tolerated}
+        return RuleResult("regular", findings, regular, explanation=explanation)
     effect = declaration.effect or ctx.interpretation(str(declaration.interpretation))
     reason = f"{EFFECTS[effect]}: " + "; ".join(entry["message"] for entry in lapsed)
     findings.append(ctx.finding("document_standing", Status.NOT_MET, reason, cites=declaration.cite))
