@@ -29,6 +29,7 @@ from lawcode.citations import Citation, Citer, split_ref
 from lawcode.config import Config
 from lawcode.context import Context
 from lawcode.decision import Decision, RuleResult
+from lawcode.documents import apply_age_limit
 from lawcode.errors import (
     InvalidFactError,
     LawNotInForceError,
@@ -230,6 +231,8 @@ class Regime:
         result = rule_spec.function(ctx, typed)
         if question == "sanction" and self.penalties is not None and isinstance(result, RuleResult):
             self.penalties.check_result(result.result, file=rule_spec.file, line=rule_spec.line)
+        if question == "document_validity" and isinstance(result, RuleResult):
+            result = apply_age_limit(ctx, self.vocabulary.documents, typed, result)
         return self._decision(question, spec.outcomes, rule_spec, ctx, typed, result)
 
     def _typed_facts(self, facts_class: type, facts: Any, question: str, memo: Memo | None = None) -> Any:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from lawcode.acts import ActRegistry
 from lawcode.blocks.standing import STANDING_FILE, load_standing
 from lawcode.citations import Citer
+from lawcode.documents import check_age_limits
 from lawcode.errors import RegimeDefinitionError
 from lawcode.penalties import PENALTIES_FILE, load_penalties
 from lawcode.procedure import load_procedure
@@ -110,6 +111,7 @@ def load_regime(folder: Path, package: str | None = None) -> Regime:
     )
     regime.rules = _rules_for(regime)
     check_vocabulary(vocabulary, regime.parameters, set(regime.rules), regime.id)
+    check_age_limits(vocabulary.documents, interpretations)
     _load_standing(regime, citer)
     if "sanction" in regime.rules or (folder / PENALTIES_FILE).is_file():
         regime.penalties = load_penalties(folder / PENALTIES_FILE, citer, regime.parameters, regime.id)

@@ -267,18 +267,28 @@ def _by_documents(permit: Permit, rows: _Rows, as_of: dt.date, *, extra_driver: 
         permit.regime_id, "document_standing", facts, as_of=as_of, config=rows.config(permit)
     )
     if decision.outcome == "regular":
-        return Standing(LegalStatus.REGULAR, as_of)
-    decisive = [
-        c.render()
-        for finding in decision.findings
-        if finding.status is Status.NOT_MET
-        for c in finding.citations
-    ]
+        # A CNH within a tolerance the municipality reads (CTB art. 162 V) is regular, said with its limit;
+        # nothing is recorded on the permit, since its status does not change until the tolerance ends.
+        tolerated = decision.result.get("tolerated") or []
+        return Standing(
+            LegalStatus.REGULAR,
+            as_of,
+            decision.explanation or "",
+            _articles(decision, {entry["finding"] for entry in tolerated}),
+            until=min((entry["until"] for entry in tolerated), default=None),
+        )
+    failed = {finding.code for finding in decision.findings if finding.status is Status.NOT_MET}
     return Standing(
         LegalStatus(decision.outcome),
         as_of,
         str(decision.result.get("reason", "")),
-        tuple(dict.fromkeys(decisive)),
+        _articles(decision, failed),
         decision.result.get("since"),
         decision=decision.to_dict(),
     )
+
+
+def _articles(decision: lawcode.Decision, codes: set[str]) -> tuple[str, ...]:
+    """The articles the findings ``codes`` cite, in order, once each."""
+    cited = (c.render() for finding in decision.findings if finding.code in codes for c in finding.citations)
+    return tuple(dict.fromkeys(cited))

@@ -23,10 +23,12 @@ from typing import Any
 from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, QuerySet, Value
 from django.db.models.functions import Coalesce, NullIf
+from django.utils import timezone
 
 from apps.accounts.actors import SYSTEM_ACTOR_NAME
 from apps.audit.services import AuditEntry, audit_record, audit_record_batch
 from apps.jobs.services import MailDraft, mail_queue
+from apps.licensing import standing_candidates
 from apps.licensing.choices import (
     PERMIT_IN_FORCE_STATES,
     REMINDER_DAYS,
@@ -199,14 +201,26 @@ def expire_documents(as_of: dt.date) -> int:
     )
 
 
-def record_standings(as_of: dt.date) -> int:
+def record_standings(as_of: dt.date, *, full: bool = False) -> int:
     """After documents expire: each active permit whose document-driven status changed today gets it recorded
-    and audited (permit_standing_record), so the public page, the platforms' check and their feed agree."""
-    active = Permit.objects.filter(state=PermitState.ACTIVE).select_related("municipality").order_by("pk")
-    return sum(
-        permit_standing_record(permits=batch, actor=None, as_of=as_of)
-        for batch in _batches(active.iterator(chunk_size=BATCH), 500)
+    and audited (permit_standing_record), so the public page, the platforms' check and their feed agree.
+
+    Only the permits whose standing can have changed since the last check are evaluated
+    (apps.licensing.standing_candidates explains why that is sound); ``full`` evaluates them all (after a
+    deploy that changes a regime's law code, say)."""
+    started, marks = timezone.now(), standing_candidates.high_water()
+    previous = None if full else standing_candidates.last_check()
+    permits = standing_candidates.permits_to_check(as_of, previous)
+    evaluated = changed = 0
+    for batch in _batches(
+        permits.select_related("municipality").order_by("pk").iterator(chunk_size=BATCH), 500
+    ):
+        evaluated += len(batch)
+        changed += permit_standing_record(permits=batch, actor=None, as_of=as_of)
+    standing_candidates.record_check(
+        as_of=as_of, started=started, marks=marks, evaluated=evaluated, changed=changed
     )
+    return changed
 
 
 def flag_overdue_inspections(as_of: dt.date) -> int:

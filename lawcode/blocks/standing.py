@@ -15,6 +15,20 @@ effects)::
         - kind: crlv
           of: [vehicle]
           cite: art9_incXII
+        - kind: criminal_record_certificate   # an age-limited kind (documents.yaml validity.age_limit):
+          of: [operator]                      # checked only while its interpretation reads the window as
+          cite: art9_incIX                    # ongoing; under "presentation" it never lapses the permit
+
+A CNH item may carry a **tolerance**: the CTB makes driving with a CNH expired for more than 30 days the
+infraction (art. 162, V), so whether a CNH expired for fewer days still counts as regular is a named
+interpretation with the options ``strict`` (it lapses the day after its printed validity) and ``tolerated``
+(it lapses ``days`` days later)::
+
+        - kind: cnh
+          of: [operator]
+          licence_record: true
+          cite: art9_incIII
+          tolerance: {interpretation: INT-OLI-CNH-TOLERANCE, days: 30, cite: "ctb:art162_incV"}
 
 The regime's ``document_standing`` rule is one line (``decide``). A regime with the rule and no standing.yaml,
 or with standing.yaml and no rule, fails at load; so does an unknown kind, role, effect or key.
@@ -29,7 +43,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lawcode.calendar import format_date_pt
-from lawcode.decision import RuleResult, Status
+from lawcode.decision import Finding, RuleResult, Status
 from lawcode.errors import InvalidFactError, RegimeDefinitionError
 from lawcode.facts import Credential, StandingFacts, StandingSubject
 from lawcode.yamlsource import YamlList, YamlMap, load_yaml, reject_unknown_keys, require_keys, require_map
@@ -54,7 +68,18 @@ WHOSE = {
     "vehicle": "do veículo",
 }
 _ROOT_KEYS = ("cite", "effect", "mandatory", "note")
-_ITEM_KEYS = ("kind", "of", "cite", "licence_record")
+_ITEM_KEYS = ("kind", "of", "cite", "licence_record", "tolerance")
+_TOLERANCE_KEYS = ("interpretation", "days", "cite")
+TOLERANCE_OPTIONS = ("strict", "tolerated")
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """Days a lapsed document still counts as in force when ``interpretation`` reads ``tolerated``."""
+
+    interpretation: str
+    days: int
+    cite: str
 
 
 @dataclass(frozen=True)
@@ -64,6 +89,8 @@ class MandatoryDocument:
     of: tuple[str, ...]
     cite: str
     licence_record: bool = False
+    tolerance: Tolerance | None = None
+    age_limit: str | None = None  # the kind's age-window interpretation (documents.yaml validity.age_limit)
 
 
 @dataclass(frozen=True)
@@ -100,6 +127,9 @@ def declared_cites(folder: Path) -> tuple[str, ...]:
     for node in items if isinstance(items, YamlList) else ():
         if isinstance(node, YamlMap):
             refs += _refs(node.get("cite"), node, "cite")
+            tolerance = node.get("tolerance")
+            if isinstance(tolerance, YamlMap):
+                refs += _refs(tolerance.get("cite"), tolerance, "cite")
     return tuple(dict.fromkeys(refs))
 
 
@@ -123,7 +153,12 @@ def load_standing(
             line=root.line_of("mandatory"),
         )
     mandatory = tuple(
-        _item(require_map(node, root.source, "standing.mandatory[]", items.line), citer, documents)
+        _item(
+            require_map(node, root.source, "standing.mandatory[]", items.line),
+            citer,
+            documents,
+            interpretations,
+        )
         for node in items
     )
     return StandingDeclaration(cites, effect, interpretation, mandatory, str(root.get("note") or ""))
@@ -179,7 +214,9 @@ def _effect(root: YamlMap, interpretations: Mapping[str, Interpretation]) -> tup
     return str(raw), None
 
 
-def _item(node: YamlMap, citer: Citer, documents: DocumentCatalog) -> MandatoryDocument:
+def _item(
+    node: YamlMap, citer: Citer, documents: DocumentCatalog, interpretations: Mapping[str, Interpretation]
+) -> MandatoryDocument:
     reject_unknown_keys(node, _ITEM_KEYS, "standing.mandatory[]")
     require_keys(node, ("kind", "of", "cite"), "standing.mandatory[]")
     kind = str(node["kind"])
@@ -205,7 +242,34 @@ def _item(node: YamlMap, citer: Citer, documents: DocumentCatalog) -> MandatoryD
             line=node.line_of("licence_record"),
         )
     cite = citer.validate(str(node["cite"]), file=node.source, line=node.line_of("cite"))
-    return MandatoryDocument(kind, documents.label(kind), of, cite, licence)
+    tolerance = _tolerance(node, citer, interpretations) if "tolerance" in node else None
+    age_limit = documents.get(kind).validity.age_limit
+    return MandatoryDocument(kind, documents.label(kind), of, cite, licence, tolerance, age_limit)
+
+
+def _tolerance(node: YamlMap, citer: Citer, interpretations: Mapping[str, Interpretation]) -> Tolerance:
+    raw = require_map(
+        node["tolerance"], node.source, "standing.mandatory[].tolerance", node.line_of("tolerance")
+    )
+    reject_unknown_keys(raw, _TOLERANCE_KEYS, "standing.mandatory[].tolerance")
+    require_keys(raw, _TOLERANCE_KEYS, "standing.mandatory[].tolerance")
+    key, days = str(raw["interpretation"]), raw["days"]
+    chosen = interpretations.get(key)
+    if chosen is None or tuple(sorted(chosen.options)) != TOLERANCE_OPTIONS:
+        raise RegimeDefinitionError(
+            f"standing tolerance: {key!r} must be a declared interpretation with the options "
+            f"{', '.join(TOLERANCE_OPTIONS)}",
+            file=raw.source,
+            line=raw.line_of("interpretation"),
+        )
+    if not isinstance(days, int) or isinstance(days, bool) or days <= 0:
+        raise RegimeDefinitionError(
+            "standing tolerance: 'days' must be a positive number of days",
+            file=raw.source,
+            line=raw.line_of("days"),
+        )
+    cite = citer.validate(str(raw["cite"]), file=raw.source, line=raw.line_of("cite"))
+    return Tolerance(key, days, cite)
 
 
 # --- deciding -------------------------------------------------------------------------------------------
@@ -215,12 +279,24 @@ def _item(node: YamlMap, citer: Citer, documents: DocumentCatalog) -> MandatoryD
 class Held:
     """The best a subject holds of one mandatory kind on a day."""
 
-    state: str  # valid | expired | not_accepted | missing
+    state: str  # valid | tolerated | expired | not_accepted | missing
     valid_until: dt.date | None = None
+    grace_until: dt.date | None = None  # last day a lapsed copy is tolerated (a tolerance item's reading)
+
+    @property
+    def in_force(self) -> bool:
+        return self.state in ("valid", "tolerated")
+
+    @property
+    def since(self) -> dt.date | None:
+        """First day the lapse counts (after the tolerance, when there is one)."""
+        last = self.grace_until or self.valid_until
+        return last + dt.timedelta(days=1) if last is not None else None
 
 
-def held(subject: StandingSubject, item: MandatoryDocument, as_of: dt.date) -> Held:
-    """In force on ``as_of`` if any accepted copy issued by then covers it; else the latest lapse."""
+def held(subject: StandingSubject, item: MandatoryDocument, as_of: dt.date, grace_days: int = 0) -> Held:
+    """In force on ``as_of`` if any accepted copy issued by then covers it; else the latest lapse, tolerated
+    for ``grace_days`` after it (a tolerance item read as ``tolerated``)."""
     copies = [c for c in subject.credentials if c.kind == item.kind and _issued_by(c, as_of)]
     if item.licence_record and subject.licence is not None and subject.licence.expiry is not None:
         copies.append(Credential(item.kind, subject.licence.expiry))
@@ -230,7 +306,11 @@ def held(subject: StandingSubject, item: MandatoryDocument, as_of: dt.date) -> H
         no_expiry = any(c.valid_until is None for c in accepted)
         return Held("valid", None if no_expiry else max(until))
     if accepted:
-        return Held("expired", max(c.valid_until for c in accepted if c.valid_until is not None))
+        last = max(c.valid_until for c in accepted if c.valid_until is not None)
+        if not grace_days:
+            return Held("expired", last)
+        grace = last + dt.timedelta(days=grace_days)
+        return Held("tolerated" if as_of <= grace else "expired", last, grace)
     return Held("not_accepted" if copies else "missing")
 
 
@@ -238,44 +318,79 @@ def _issued_by(credential: Credential, as_of: dt.date) -> bool:
     return credential.issue_date is None or credential.issue_date <= as_of
 
 
-def _message(item: MandatoryDocument, subject: StandingSubject, state: Held) -> str:
+def _message(item: MandatoryDocument, subject: StandingSubject, state: Held, cites: str = "") -> str:
     who = subject.label or WHOSE[subject.role]
     name = f"{item.label} {who}"
     if state.state == "valid":
         return f"{name}: em vigor" + (
             f" até {format_date_pt(state.valid_until)}." if state.valid_until else "."
         )
-    if state.state == "expired":
+    if state.state in ("tolerated", "expired"):
         assert state.valid_until is not None
-        return f"{name}: vencido desde {format_date_pt(state.valid_until + dt.timedelta(days=1))}."
+        lapsed = f"{name}: vencido desde {format_date_pt(state.valid_until + dt.timedelta(days=1))}"
+        if state.grace_until is None:
+            return lapsed + "."
+        if state.state == "tolerated":
+            return f"{lapsed}, tolerado até {format_date_pt(state.grace_until)} ({cites})."
+        return f"{lapsed}; tolerância encerrada em {format_date_pt(state.grace_until)} ({cites})."
     if state.state == "not_accepted":
         return f"{name}: a cópia apresentada não foi aceita."
     return f"{name}: não apresentado."
 
 
+def _grace_days(ctx: Context, item: MandatoryDocument) -> int:
+    """The item's tolerance in days when its interpretation reads ``tolerated`` (else none)."""
+    tolerance = item.tolerance
+    if tolerance is None or ctx.interpretation(tolerance.interpretation) != "tolerated":
+        return 0
+    return tolerance.days
+
+
+def _checked(ctx: Context, item: MandatoryDocument) -> bool:
+    """An age-limited certidão lapses the permit only when its window is read as ongoing; read as binding the
+    presentation alone, the certidão accepted at registration stays good for the standing."""
+    return item.age_limit is None or ctx.interpretation(item.age_limit) == "ongoing"
+
+
+def _judge(ctx: Context, item: MandatoryDocument, subject: StandingSubject) -> tuple[Held, Finding]:
+    """What the subject holds of the item today, and the finding saying so (citing the tolerance it used)."""
+    state = held(subject, item, ctx.as_of, _grace_days(ctx, item))
+    cites = [item.cite]
+    if state.grace_until is not None and item.tolerance is not None:
+        cites.append(item.tolerance.cite)
+    message = _message(item, subject, state, "; ".join(c.render() for c in ctx.cites(cites[1:])))
+    status = Status.MET if state.in_force else Status.NOT_MET
+    return state, ctx.finding(f"document_{item.kind}_{subject.role}", status, message, cites=cites)
+
+
 def decide(ctx: Context, declaration: StandingDeclaration | None, facts: StandingFacts) -> RuleResult:
-    """``regular`` when every mandatory document of every subject is in force on ``ctx.as_of``; else the
-    declared effect, with one finding per document and the effect's finding citing the article."""
+    """``regular`` when every mandatory document of every subject is in force on ``ctx.as_of`` (or within its
+    tolerance); else the declared effect, with one finding per document and the effect's finding citing the
+    article."""
     if declaration is None:
         raise RegimeDefinitionError(f"regime {ctx.regime.id} answers document_standing without standing.yaml")
-    findings, lapsed = [], []
+    findings: list[Finding] = []
+    lapsed: list[dict[str, Any]] = []
+    tolerated: list[dict[str, Any]] = []
     for index, subject in enumerate(facts.subjects):
-        for item in declaration.items_for(subject.role):
-            state = held(subject, item, ctx.as_of)
-            ok = state.state == "valid"
-            findings.append(
-                ctx.finding(
-                    f"document_{item.kind}_{subject.role}",
-                    Status.MET if ok else Status.NOT_MET,
-                    _message(item, subject, state),
-                    cites=(item.cite,),
+        for item in (item for item in declaration.items_for(subject.role) if _checked(ctx, item)):
+            state, finding = _judge(ctx, item, subject)
+            findings.append(finding)
+            if state.state == "tolerated":
+                tolerated.append(
+                    {"finding": finding.code, "until": state.grace_until, "message": finding.message}
                 )
-            )
-            if not ok:
-                lapsed.append(_lapse(item, subject, state, index))
+            elif not state.in_force:
+                lapsed.append(_lapse(item, state, index, subject.role, finding.message))
         _check_kinds(declaration, subject, index)
     if not lapsed:
-        return RuleResult("regular", findings, {"status": "regular", "lapsed": []})
+        explanation = (
+            "Regular: " + "; ".join(str(t["message"]).rstrip(".") for t in tolerated) + "."
+            if tolerated
+            else None
+        )
+        regular: dict[str, Any] = {"status": "regular", "lapsed": [], "tolerated": tolerated}
+        return RuleResult("regular", findings, regular, explanation=explanation)
     effect = declaration.effect or ctx.interpretation(str(declaration.interpretation))
     reason = f"{EFFECTS[effect]}: " + "; ".join(entry["message"] for entry in lapsed)
     findings.append(ctx.finding("document_standing", Status.NOT_MET, reason, cites=declaration.cite))
@@ -290,17 +405,15 @@ def decide(ctx: Context, declaration: StandingDeclaration | None, facts: Standin
     return RuleResult(effect, findings, result, explanation=reason)
 
 
-def _lapse(item: MandatoryDocument, subject: StandingSubject, state: Held, index: int) -> dict[str, Any]:
-    since = state.valid_until + dt.timedelta(days=1) if state.valid_until is not None else None
-    message = _message(item, subject, state).rstrip(".")
+def _lapse(item: MandatoryDocument, state: Held, index: int, role: str, message: str) -> dict[str, Any]:
     return {
         "kind": item.kind,
         "label": item.label,
-        "role": subject.role,
+        "role": role,
         "subject": index,
         "state": state.state,
-        "since": since,
-        "message": message,
+        "since": state.since,
+        "message": message.rstrip("."),
     }
 
 

@@ -9,8 +9,9 @@ from io import StringIO
 import pytest
 from django.core import mail
 from django.core.management import call_command
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from apps.audit.models import AuditEvent
 from apps.jobs.models import OutboundMail
@@ -18,6 +19,7 @@ from apps.jobs.services import outbox_deliver
 from apps.licensing import services
 from apps.licensing.casebook import Case, extra_vehicle
 from apps.licensing.models import Application, Permit, Reminder
+from apps.licensing.standing_candidates import high_water, record_check
 from apps.licensing.sweep import reminder_windows, run_sweep
 from apps.licensing.tests.conftest import AS_OF, issue_permit, to_analysis
 from apps.registry.models import Document
@@ -139,6 +141,9 @@ def _queries(as_of: dt.date) -> int:
 def test_the_sweep_is_set_based(olimpia_pf: Case, votuporanga_pj: Case) -> None:
     issue_permit(olimpia_pf)
     issue_permit(votuporanga_pj)
+    with transaction.atomic():  # a check recorded the day before: both measured runs take the pre-filter
+        marks = high_water()
+        record_check(as_of=dt.date(2027, 5, 31), started=timezone.now(), marks=marks, evaluated=0, changed=0)
     few = _queries(dt.date(2027, 6, 1))
     Permit.objects.update(state="active")
     Document.objects.update(status="valid")

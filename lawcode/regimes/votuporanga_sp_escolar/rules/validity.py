@@ -131,4 +131,5 @@ def _criminal_certificate(ctx: Context, facts: Document) -> RuleResult:
     finding = ctx.finding(
         "document", Status.MET if accepted else Status.NOT_MET, message, cites=("art4_incI_d", "ctb:art329")
     )
-    return eligibility([finding], {"fresh_until": fresh_until, "valid_until": fresh_until})
+    # "Renovável a cada cinco anos" is a validity, not an age window at presentation: no fresh_until.
+    return eligibility([finding], {"valid_until": fresh_until})
