@@ -36,6 +36,7 @@ from apps.inspections.forms import (
 from apps.inspections.models import Inspection, MissedInspection
 from apps.inspections.presenters import checklist_rows, year_chart
 from apps.licensing.models import Application
+from apps.registry import identifiers as ids
 from apps.registry.models import Vehicle
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
@@ -203,6 +204,24 @@ def _schedule_form(request: HttpRequest, municipality: Municipality, vehicle: Ve
     return ScheduleForm(
         request.POST or None, applications=applications, inspectors=inspectors.distinct(), initial=initial
     )
+
+
+@login_required
+@require_GET
+def schedule_by_plate(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    """The agenda's "Agendar vistoria" box: the plate (old or Mercosul format) leads to the vehicle's schedule."""
+    municipality = _municipality(request, ibge_code, "schedule")
+    raw = ids.normalize_plate(request.GET.get("placa", ""))
+    plates = {raw, ids.to_mercosul(raw)} if ids.plate_format(raw) else set()
+    vehicle = (
+        Vehicle.objects.for_user(request.user, "view")
+        .filter(municipality=municipality, plate__in=plates)
+        .first()
+    )
+    if vehicle is None:
+        messages.error(request, "Placa: nenhum veículo cadastrado no município com esta placa.")
+        return redirect("inspections:agenda", ibge_code)
+    return redirect("inspections:schedule", ibge_code, vehicle.pk)
 
 
 @login_required

@@ -247,6 +247,9 @@ def operator_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespon
         "upcoming": upcoming,
         "upcoming_reason": decision_reason(upcoming.decision) if upcoming else "",
         "can_change": user_can(request.user, municipality.pk, "registry.operator", "change"),
+        "can_schedule_inspection": user_can(
+            request.user, municipality.pk, "inspections.inspection", "schedule"
+        ),
         "can_view_permits": user_can(request.user, municipality.pk, "licensing.permit", "view"),
     }
     return render(request, "registry/operator_detail.html", context)
