@@ -112,6 +112,8 @@ def test_plate_lookup_finds_the_permit_operator_and_driver(
 def test_infraction_search_by_words_ignores_accents(olimpia: Municipality, agent_olimpia: User) -> None:
     body = client_for(agent_olimpia).get(url("infraction_search", olimpia), {"q": "higiene"}).content.decode()
     assert "OLI-22-IV" in body and "OLI-27" not in body
+    # severity and price are read before choosing: what a first offence costs today, from the law
+    assert 'data-testid="infraction-penalty-OLI-22-IV"' in body and "1ª infração: Advertência" in body
 
 
 def test_outsiders_and_other_municipalities_get_404(
