@@ -18,7 +18,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from apps.enforcement import catalog, exports, forms, lawbridge, notices, pdf, services
+from apps.enforcement import catalog, exports, forms, kept_photos, lawbridge, notices, pdf, services
 from apps.enforcement.choices import CaseState
 from apps.enforcement.models import Edital, Evidence, InfractionCase, Notice
 from apps.enforcement.regime_rules import clandestine_rule_pt, traffic_only_rule_pt
@@ -110,22 +110,32 @@ def case_new(request: HttpRequest, ibge_code: str) -> HttpResponse:
         drivers=drivers,
         initial={"regime_id": regime},
     )
+    token = request.POST.get("kept_photos", "")
+    kept = kept_photos.load(request.user.pk, token) if request.method == "POST" else []
     if request.method == "POST" and form.is_valid():
+        caption = form.cleaned_data.get("photo_caption", "")
+        evidence = [services.EvidenceUpload(p.as_upload(), caption) for p in kept] + form.evidence()
         try:
             case = services.case_open(
                 municipality=municipality,
                 actor=request.user,
                 details=form.details(),
                 recorded_at=_now(),
-                evidence=form.evidence(),
+                evidence=evidence,
                 regime_id=regime,
             )
         except ValidationError as error:
             forms.add_service_errors(form, error)
         else:
+            kept_photos.discard(request.user.pk, token)
             messages.success(request, f"Auto de infração {case.number} lavrado.")
             return redirect("enforcement:case_detail", municipality.ibge_code, case.pk)
+    if request.method == "POST":  # the form comes back: what was attached stays attached
+        token = kept_photos.keep(request.user.pk, token, kept, request.FILES.getlist("photos"))
+        kept = kept_photos.load(request.user.pk, token)
     context = {
+        "kept_token": token,
+        "kept": kept,
         "municipality": municipality,
         "form": form,
         "regime": regime,
