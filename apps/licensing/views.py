@@ -35,7 +35,13 @@ from apps.licensing.forms import (
 )
 from apps.licensing.models import Application, Permit
 from apps.licensing.pdf import permit_pdf as render_permit_pdf
-from apps.licensing.presenters import application_timeline, available_actions, decision_view, permit_lines
+from apps.licensing.presenters import (
+    application_documents,
+    application_timeline,
+    available_actions,
+    decision_view,
+    permit_lines,
+)
 from apps.licensing.standing import permit_standing
 from apps.licensing.urls_public import verify_path
 from apps.registry.models import Operator
@@ -158,6 +164,7 @@ def application_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpRes
         "issued_permit": Permit.objects.filter(application=application).first(),
         "today": today,
         "schedule_url": _schedule_url(request, municipality, application),
+        "documents": application_documents(application),
     }
     return render(request, "licensing/application_detail.html", context)
 

@@ -31,6 +31,7 @@ from apps.finance.models import Payment
 from apps.finance.pdf import guide_pdf, pix_qr_svg
 from apps.licensing.choices import OPEN_STATES
 from apps.licensing.pdf import permit_pdf as render_permit_pdf
+from apps.licensing.presenters import application_documents
 from apps.licensing.urls_public import verify_path
 from apps.ops.storage import stored_file_response
 from apps.portal import govbr, services
@@ -292,6 +293,7 @@ def application_detail(request: HttpRequest, scope: PortalScope, pk: int) -> Htt
         scope,
         "application_detail.html",
         application=application,
+        documents=application_documents(application),
         events=application.events.order_by("on", "pk"),
         deadlines=application_deadlines(application, today),
     )

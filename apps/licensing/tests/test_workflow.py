@@ -369,7 +369,9 @@ def test_a_permit_makes_its_pending_holder_an_active_operator(olimpia_pf: Case) 
     assert olimpia_pf.operator.status == "pending"
     issue_permit(olimpia_pf)
     olimpia_pf.operator.refresh_from_db()
-    assert olimpia_pf.operator.get_status_display() == "Ativo"  # never "Em cadastro" next to a permit in force
+    assert (
+        olimpia_pf.operator.get_status_display() == "Ativo"
+    )  # never "Em cadastro" next to a permit in force
     assert olimpia_pf.operator.registered_on == AS_OF
     assert AuditEvent.objects.filter(action="registry.operator.status").exists()
 
