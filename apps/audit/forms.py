@@ -64,7 +64,9 @@ class AuditEventFilterForm(forms.Form):
         if data.get("action"):
             events = events.filter(action=data["action"])
         if data.get("person"):
-            events = events_about(find_people(data["person"], self.municipalities), events)
+            events = events.filter(
+                pk__in=events_about(find_people(data["person"], self.municipalities), events)
+            )
         if data.get("actor"):
             events = events.filter(actor_name__icontains=data["actor"])
         if data.get("date_from"):

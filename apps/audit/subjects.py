@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from django.db.models import Q, QuerySet
 
@@ -24,6 +25,7 @@ from apps.tenancy.regimes import regime_summary
 
 MIN_NAME_QUERY = 3
 MAX_PEOPLE_SEARCHED = 20
+EventsT = TypeVar("EventsT", bound=QuerySet[AuditEvent])
 CPF_DIGITS = 11
 
 # LGPD art. 7º II/III and art. 23 (the public power's processing to carry out its legal duties); consent is
@@ -117,7 +119,7 @@ def events_of(subject: Subject, events: QuerySet[AuditEvent]) -> QuerySet[AuditE
     return events.filter(_about(subject)).order_by("-occurred_at", "-id")
 
 
-def events_about(people: QuerySet[Person], events: QuerySet[AuditEvent]) -> QuerySet[AuditEvent]:
+def events_about(people: QuerySet[Person], events: EventsT) -> EventsT:
     """The events, among `events`, on any record of any of these people (the auditor's search by person);
     none when nobody matches. At most MAX_PEOPLE_SEARCHED people: a name that vague needs more letters."""
     match = Q(pk__in=[])

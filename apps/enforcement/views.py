@@ -111,7 +111,7 @@ def case_new(request: HttpRequest, ibge_code: str) -> HttpResponse:
         initial={"regime_id": regime},
     )
     token = request.POST.get("kept_photos", "")
-    kept = kept_photos.load(request.user.pk, token) if request.method == "POST" else []
+    kept = kept_photos.load(_agent_id(request), token) if request.method == "POST" else []
     if request.method == "POST" and form.is_valid():
         caption = form.cleaned_data.get("photo_caption", "")
         evidence = [services.EvidenceUpload(p.as_upload(), caption) for p in kept] + form.evidence()
@@ -127,12 +127,12 @@ def case_new(request: HttpRequest, ibge_code: str) -> HttpResponse:
         except ValidationError as error:
             forms.add_service_errors(form, error)
         else:
-            kept_photos.discard(request.user.pk, token)
+            kept_photos.discard(_agent_id(request), token)
             messages.success(request, f"Auto de infração {case.number} lavrado.")
             return redirect("enforcement:case_detail", municipality.ibge_code, case.pk)
     if request.method == "POST":  # the form comes back: what was attached stays attached
-        token = kept_photos.keep(request.user.pk, token, kept, request.FILES.getlist("photos"))
-        kept = kept_photos.load(request.user.pk, token)
+        token = kept_photos.keep(_agent_id(request), token, kept, request.FILES.getlist("photos"))
+        kept = kept_photos.load(_agent_id(request), token)
     context = {
         "kept_token": token,
         "kept": kept,
@@ -145,6 +145,10 @@ def case_new(request: HttpRequest, ibge_code: str) -> HttpResponse:
         "lookup": _lookup_context(municipality, request.POST.get("plate", ""), regime),
     }
     return _render(request, "enforcement/case_form.html", context, status=400 if form.errors else 200)
+
+
+def _agent_id(request: HttpRequest) -> int:
+    return int(request.user.pk or 0)  # signed in (login_required): always a stored user
 
 
 def _infraction_options(

@@ -168,7 +168,7 @@ def document_lines(documents: QuerySet[Document], as_of: dt.date) -> list[Docume
     lines = []
     for document in rows:
         left = (document.valid_until - as_of).days if document.valid_until else None
-        sent = document.sent[0] if document.sent else None  # type: ignore[attr-defined]
+        sent = document.sent[0] if document.sent else None
         lines.append(DocumentLine(document, decision_reason(document.decision), left, sent))
     return lines
 

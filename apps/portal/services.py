@@ -503,6 +503,8 @@ def document_submission_accept(*, actor: User, submission: DocumentSubmission, a
     submission = _pending_submission(submission)
     old = submission.renews
     owner = old.person or old.company or old.vehicle or old.operator
+    if owner is None:  # refused when sent; a document never loses its owner
+        raise refuse("document", "Documento: sem titular registrado; procure a secretaria.")
     details = dict(old.details)
     if "presented_on" in details:  # a certificate counts from the day it was presented
         details["presented_on"] = submission.submitted_on.isoformat()
