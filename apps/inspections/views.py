@@ -302,6 +302,7 @@ def calendar_view(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
         "year": year,
         "month": month,
         "sections": sections,
+        "booked": _booked(request, municipality, today, year, month),
         "month_label": cal.MONTHS_PT[month - 1],
         "today": today,
         **_neighbours(year, month),
@@ -312,6 +313,19 @@ def calendar_view(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
 def _month_inspections(request: HttpRequest, municipality: Municipality, year: int, month: int) -> Any:
     rows = Inspection.objects.for_user(request.user, "view").filter(municipality=municipality)
     return rows.filter(scheduled_for__year=year, scheduled_for__month=month).order_by("scheduled_for", "pk")
+
+
+def _booked(
+    request: HttpRequest, municipality: Municipality, today: dt.date, year: int, month: int
+) -> dict[str, int]:
+    """The agenda's own figures, read the way the agenda reads them: inspections booked in the month shown and
+    every one overdue today (any month), so the calendar never shows zeros while the agenda lists late ones."""
+    rows = Inspection.objects.for_user(request.user, "view").filter(municipality=municipality)
+    pending = rows.pending()
+    return {
+        "month": pending.filter(scheduled_for__year=year, scheduled_for__month=month).count(),
+        "overdue": pending.filter(overdue_filter(today)).count(),
+    }
 
 
 def _calendar_section(

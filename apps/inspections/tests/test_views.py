@@ -181,6 +181,19 @@ def test_an_inspection_is_scheduled_from_the_agenda_by_plate_and_from_the_operat
     assert schedule in analyst_olimpia_client.get(operator_page).content.decode()
 
 
+def test_the_calendar_shows_the_agendas_overdue_and_booked_inspections(
+    inspector_olimpia_client: Client, olimpia_case: Case, today: dt.date
+) -> None:
+    scheduled(olimpia_case, as_of=today - dt.timedelta(days=10))  # booked for ten days ago, never done
+    agenda = inspector_olimpia_client.get(reverse("inspections:agenda", args=[OLIMPIA])).content.decode()
+    assert 'data-testid="count-overdue">1<' in agenda
+    calendar = inspector_olimpia_client.get(
+        reverse("inspections:calendar", args=[OLIMPIA]), {"ano": today.year, "mes": today.month}
+    ).content.decode()
+    booked = calendar[calendar.index('data-testid="calendar-booked"') :].split("</p>")[0]
+    assert "<strong>1</strong> atrasada hoje" in booked
+
+
 def test_the_htmx_toggle_opens_the_note_of_a_failed_item(
     inspector_olimpia_client: Client, pending: Inspection
 ) -> None:
