@@ -18,7 +18,11 @@ class AuditEventFilterForm(forms.Form):
     """Filters of the audit trail; municipality choices are only those the user may audit."""
 
     municipality = forms.ChoiceField(label="Município", required=False)
-    action = forms.ChoiceField(label="Ação", required=False)
+    action = forms.ChoiceField(
+        label="Ação",
+        required=False,
+        error_messages={"invalid_choice": "Ação: escolha uma das ações da lista (nenhum evento seu tem esta)."},
+    )
     person = forms.CharField(
         label="Pessoa (CPF ou nome)",
         required=False,

@@ -54,6 +54,11 @@ class InterpretationRow:
     def current_option(self) -> str:
         return self.current.option if self.current else self.interpretation.default
 
+    @property
+    def current_option_text(self) -> str:
+        """The option as the law's reading reads (never its code)."""
+        return str(self.interpretation.options.get(self.current_option, self.current_option))
+
 
 def _interpretation_rows(
     municipality: Municipality, bound: InterpretationChoiceForm | None
