@@ -21,7 +21,9 @@ class AuditEventFilterForm(forms.Form):
     action = forms.ChoiceField(
         label="Ação",
         required=False,
-        error_messages={"invalid_choice": "Ação: escolha uma das ações da lista (nenhum evento seu tem esta)."},
+        error_messages={
+            "invalid_choice": "Ação: escolha uma das ações da lista (nenhum evento seu tem esta)."
+        },
     )
     person = forms.CharField(
         label="Pessoa (CPF ou nome)",
