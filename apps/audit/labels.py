@@ -48,6 +48,14 @@ ACTION_LABELS: dict[str, str] = {
     "data_subject_request.answer": "Resposta a requerimento de titular",
     "file.tampered": "Arquivo recusado: conteúdo diferente do registrado",
     "file.missing": "Arquivo recusado: não encontrado no armazenamento",
+    "jobs.mail_delivery": "Entrega de e-mail",
+    "jobs.run_queued": "Tarefa em segundo plano na fila",
+    "jobs.run_started": "Tarefa em segundo plano iniciada",
+    "jobs.run_finished": "Tarefa em segundo plano concluída",
+    "licensing.daily_sweep": "Varredura diária de prazos e validades",
+    "inspection.passed": "Vistoria aprovada",
+    "inspection.failed": "Vistoria reprovada",
+    "platform_roster.failed": "Falha na importação da lista da plataforma",
 }
 
 VERB_LABELS: dict[str, str] = {
@@ -94,6 +102,55 @@ VERB_LABELS: dict[str, str] = {
     "release": "Liberação",
     "regularize": "Regularização",
     "inspection_done": "Vistoria realizada",
+    # Actions written by services as "<object>.<state or event>" (application events, permit states…).
+    "created": "Criação",
+    "analysis_started": "Início da análise",
+    "documents_requested": "Pedido de documentos",
+    "fee_required": "Cobrança de taxa",
+    "fee_paid": "Pagamento de taxa",
+    "inspection_required": "Pedido de vistoria",
+    "inspection_passed": "Vistoria aprovada",
+    "inspection_failed": "Vistoria reprovada",
+    "approved": "Deferimento",
+    "denied": "Indeferimento",
+    "archived": "Arquivamento",
+    "permit_issued": "Emissão do alvará",
+    "active": "Ativação",
+    "suspended": "Suspensão",
+    "revoked": "Cassação",
+    "cancelled": "Cancelamento",
+    "expired": "Vencimento",
+    "passed": "Aprovação",
+    "failed": "Falha",
+    "queued": "Entrada na fila",
+    "received": "Recebimento",
+    "in_review": "Início da apuração",
+    "forwarded": "Encaminhamento",
+    "closed": "Encerramento",
+    "submit": "Envio",
+    "reject": "Recusa",
+    "replace": "Substituição",
+    "declare": "Declaração",
+    "withdraw": "Retirada",
+    "confirm": "Confirmação",
+    "dismiss": "Descarte",
+    "found": "Detecção",
+    "annul": "Anulação",
+    "void": "Anulação",
+    "condemn": "Condenação",
+    "final": "Decisão definitiva",
+    "fine_issue": "Emissão da guia da multa",
+    "standing": "Registro da situação legal",
+    "reminder": "Lembrete",
+    "govbr_link": "Vínculo com a conta gov.br",
+    "public_contact": "Contato público",
+    "traffic_only": "Encaminhamento como infração de trânsito",
+    "inspection_overdue": "Vistoria atrasada",
+    "suspension_held": "Suspensão mantida",
+    "validity_ended": "Fim da validade",
+    "conditional_cassation": "Cassação por não regularizar",
+    "secretariat": "Convite da secretaria",
+    "claim": "Pedido de acesso pelo CPF",
 }
 
 FIELD_LABELS: dict[str, str] = {
@@ -138,6 +195,16 @@ def action_label(action: str, object_type: str = "") -> str:
     verb = action.rsplit(".", 1)[-1]
     what = object_label(object_type) if object_type else "registro"
     return f"{VERB_LABELS.get(verb, 'Registro')} — {what}"
+
+
+def action_choices(events: Any) -> list[tuple[str, str]]:
+    """The actions found among ``events`` as (action, label) options for a filter, by label: people pick
+    "Leitura de dados pessoais", never ``personal_data.read``."""
+    pairs = events.order_by().values_list("action", "object_type").distinct()
+    labels: dict[str, str] = {}
+    for action, object_type in pairs:
+        labels.setdefault(action, action_label(action, object_type))
+    return sorted(labels.items(), key=lambda item: (item[1].casefold(), item[0]))
 
 
 def is_read(action: str) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from django.db.models import Q, QuerySet
 
@@ -23,6 +24,8 @@ from apps.tenancy.models import Municipality
 from apps.tenancy.regimes import regime_summary
 
 MIN_NAME_QUERY = 3
+MAX_PEOPLE_SEARCHED = 20
+EventsT = TypeVar("EventsT", bound=QuerySet[AuditEvent])
 CPF_DIGITS = 11
 
 # LGPD art. 7º II/III and art. 23 (the public power's processing to carry out its legal duties); consent is
@@ -113,10 +116,23 @@ def _add_linked(
 
 def events_of(subject: Subject, events: QuerySet[AuditEvent]) -> QuerySet[AuditEvent]:
     """The events, among `events` (already scoped to the user), on any record of the subject."""
-    match = Q()
+    return events.filter(_about(subject)).order_by("-occurred_at", "-id")
+
+
+def events_about(people: QuerySet[Person], events: EventsT) -> EventsT:
+    """The events, among `events`, on any record of any of these people (the auditor's search by person);
+    none when nobody matches. At most MAX_PEOPLE_SEARCHED people: a name that vague needs more letters."""
+    match = Q(pk__in=[])
+    for person in people[:MAX_PEOPLE_SEARCHED]:
+        match |= _about(subject_of(person))
+    return events.filter(match)
+
+
+def _about(subject: Subject) -> Q:
+    match = Q(pk__in=[])
     for object_type, ids in subject.refs.items():
         match |= Q(object_type=object_type, object_id__in=sorted(ids))
-    return events.filter(match, municipality=subject.person.municipality).order_by("-occurred_at", "-id")
+    return match & Q(municipality=subject.person.municipality)
 
 
 # --- what is held, and why --------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from apps.audit.forms import (
     DataSubjectRequestUpdateForm,
     SubjectSearchForm,
 )
-from apps.audit.labels import action_label, is_read, object_label, summary_lines
+from apps.audit.labels import action_choices, action_label, is_read, object_label, summary_lines
 from apps.audit.models import AuditEvent, DataSubjectRequest
 from apps.audit.pdf import subject_report_pdf
 from apps.audit.services import (
@@ -47,8 +47,10 @@ def event_list(request: HttpRequest) -> HttpResponseBase:
     municipalities = list(Municipality.objects.where_user_may(request.user, "audit.auditevent", "view"))
     if not municipalities:
         raise Http404("Registro não encontrado.")
-    form = AuditEventFilterForm(request.GET or None, municipalities=municipalities)
     events = AuditEvent.objects.for_user(request.user, "view").select_related("municipality")
+    form = AuditEventFilterForm(
+        request.GET or None, municipalities=municipalities, actions=action_choices(events)
+    )
     if form.is_bound and form.is_valid():
         events = form.apply(events)
     elif form.is_bound:

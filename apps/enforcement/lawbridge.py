@@ -131,6 +131,26 @@ def sanction_preview(case: Any, as_of: dt.date) -> Answer | None:
     )
 
 
+def first_offence_penalties(
+    municipality: Any, regime_id: str, codes: list[str], as_of: dt.date
+) -> dict[str, str]:
+    """What each infraction of the catalog costs a first offender today (no prior sanction), in words, for the
+    agent's picker: the severity and the amount are seen before choosing. Codes the law cannot price without the
+    case's own facts are left out (the auto shows its preview once drawn)."""
+    facts = {
+        code: InfractionCase(code=code, date=as_of, operator=Operator(kind="PF"), auto_date=as_of)
+        for code in codes
+    }
+    answers = engine.evaluate_each(
+        municipality=municipality, question="sanction", facts=facts, as_of=as_of, regime_id=regime_id
+    )
+    return {
+        code: penalty_text(regime_id, answer.result.get("penalties", []))
+        for code, answer in answers.items()
+        if not isinstance(answer, lawcode.LawcodeError)
+    }
+
+
 def penalty_text(regime_id: str, penalties: list[dict[str, Any]]) -> str:
     """«Multa de 15 UFESP (R$ 559,05)», «Suspensão de 30 dias», «Multa de R$ 286,00»… joined, each penalty under
     the label its regime declares (penalties.yaml); «nenhuma penalidade municipal» when empty."""

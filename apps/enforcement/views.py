@@ -18,17 +18,21 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from apps.enforcement import catalog, exports, forms, lawbridge, notices, pdf, services
+from apps.enforcement import catalog, exports, forms, kept_photos, lawbridge, notices, pdf, services
 from apps.enforcement.choices import CaseState
 from apps.enforcement.models import Edital, Evidence, InfractionCase, Notice
 from apps.enforcement.regime_rules import clandestine_rule_pt, traffic_only_rule_pt
 from apps.enforcement.selectors import PlateLookup, lookup_plate
 from apps.enforcement.timeline import case_timeline, infraction_ciencia, notice_limit_passed, svg_height
 from apps.ops.storage import stored_file_response
+from apps.registry.choices import InfractionSeverity
 from apps.registry.identifiers import plate_format
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
+
+# The catalog grades infractions as the CTB does (art. 258); a law that grades none says «none»: no tag shown.
+SEVERITY_LABELS = dict(InfractionSeverity.choices)
 
 CASE = "enforcement.infractioncase"
 FILE = "file"
@@ -106,32 +110,58 @@ def case_new(request: HttpRequest, ibge_code: str) -> HttpResponse:
         drivers=drivers,
         initial={"regime_id": regime},
     )
+    token = request.POST.get("kept_photos", "")
+    kept = kept_photos.load(_agent_id(request), token) if request.method == "POST" else []
     if request.method == "POST" and form.is_valid():
+        caption = form.cleaned_data.get("photo_caption", "")
+        evidence = [services.EvidenceUpload(p.as_upload(), caption) for p in kept] + form.evidence()
         try:
             case = services.case_open(
                 municipality=municipality,
                 actor=request.user,
                 details=form.details(),
                 recorded_at=_now(),
-                evidence=form.evidence(),
+                evidence=evidence,
                 regime_id=regime,
             )
         except ValidationError as error:
             forms.add_service_errors(form, error)
         else:
+            kept_photos.discard(_agent_id(request), token)
             messages.success(request, f"Auto de infração {case.number} lavrado.")
             return redirect("enforcement:case_detail", municipality.ibge_code, case.pk)
-    infractions = catalog.search(regime, request.POST.get("q", ""), _today()) if regime else []
+    if request.method == "POST":  # the form comes back: what was attached stays attached
+        token = kept_photos.keep(_agent_id(request), token, kept, request.FILES.getlist("photos"))
+        kept = kept_photos.load(_agent_id(request), token)
     context = {
+        "kept_token": token,
+        "kept": kept,
         "municipality": municipality,
         "form": form,
         "regime": regime,
-        "infractions": infractions,
+        "infractions": _infraction_options(municipality, regime, request.POST.get("q", "")),
         "traffic_rule": traffic_only_rule_pt(regime, _today()) if regime else "",
         "chosen_code": request.POST.get("infraction_code", ""),
         "lookup": _lookup_context(municipality, request.POST.get("plate", ""), regime),
     }
     return _render(request, "enforcement/case_form.html", context, status=400 if form.errors else 200)
+
+
+def _agent_id(request: HttpRequest) -> int:
+    return int(request.user.pk or 0)  # signed in (login_required): always a stored user
+
+
+def _infraction_options(
+    municipality: Municipality, regime: str | None, words: str
+) -> list[tuple[Any, str, str]]:
+    """Catalog entries matching the words, each with its severity and what a first offence costs today."""
+    if not regime:
+        return []
+    infractions = catalog.search(regime, words, _today())
+    penalties = lawbridge.first_offence_penalties(
+        municipality, regime, [i.code for i in infractions], _today()
+    )
+    return [(i, SEVERITY_LABELS.get(i.severity, ""), penalties.get(i.code, "")) for i in infractions]
 
 
 def _lookup_context(municipality: Municipality, plate: str, regime: str) -> dict[str, Any]:
@@ -168,8 +198,10 @@ def infraction_search(request: HttpRequest, ibge_code: str) -> HttpResponse:
     """HTMX: the catalog entries matching every word typed (accents ignored)."""
     municipality = _municipality(request, ibge_code, action=FILE)
     regime = _regime(municipality, request)
-    infractions = catalog.search(regime, request.GET.get("q", ""), _today()) if regime else []
-    context = {"infractions": infractions, "chosen_code": request.GET.get("infraction_code", "")}
+    context = {
+        "infractions": _infraction_options(municipality, regime, request.GET.get("q", "")),
+        "chosen_code": request.GET.get("infraction_code", ""),
+    }
     return _render(request, "enforcement/_infraction_options.html", context)
 
 

@@ -21,10 +21,11 @@ def finance_card(ctx: CardContext) -> Card | None:
         overdue=Count("id", filter=Q(status=GuideStatus.OPEN, due_on__lt=ctx.today)),
         paid=Count("id", filter=Q(status=GuideStatus.PAID)),
     )
+    listing = reverse("finance:guide_list", args=[ctx.municipality.ibge_code])
     items = [
-        CardItem("Guias em aberto", counts["open"]),
-        CardItem("Vencidas", counts["overdue"]),
-        CardItem("Pagas", counts["paid"]),
+        CardItem("Guias em aberto", counts["open"], f"{listing}?status={GuideStatus.OPEN}"),
+        CardItem("Vencidas", counts["overdue"], f"{listing}?status=overdue"),
+        CardItem("Pagas", counts["paid"], f"{listing}?status={GuideStatus.PAID}"),
     ]
     if user_can(ctx.user, ctx.municipality.pk, "finance.refund", "view"):
         pending = Refund.objects.for_user(ctx.user, "view").filter(
@@ -36,6 +37,6 @@ def finance_card(ctx: CardContext) -> Card | None:
         title="Financeiro",
         items=tuple(items),
         order=60,
-        link_url=reverse("finance:guide_list", args=[ctx.municipality.ibge_code]),
+        link_url=listing,
         link_label="Ver guias",
     )

@@ -37,6 +37,7 @@ from apps.finance.pdf import guide_pdf, pix_qr_svg
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
+from apps.web.sorting import Sorting
 
 PAGE_SIZE = 25
 GUIDE = "finance.paymentguide"
@@ -75,6 +76,17 @@ def _audit_payer_read(request: HttpRequest, guide: PaymentGuide) -> None:
     )
 
 
+GUIDE_SORTS = Sorting.columns(
+    ("numero", "Número", ("year", "sequence")),
+    ("contribuinte", "Contribuinte", ("payer_name", "year", "sequence")),
+    ("valor", "Valor", ("amount_brl", "year", "sequence")),
+    ("emissao", "Emissão", ("issued_on", "year", "sequence")),
+    ("vencimento", "Vencimento", ("due_on", "year", "sequence")),
+    ("situacao", "Situação", ("status", "year", "sequence")),
+    descending=True,
+)
+
+
 @login_required
 @require_GET
 def guide_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
@@ -85,15 +97,11 @@ def guide_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
         guides = form.apply(guides, timezone.localdate())
     elif form.is_bound:
         guides = guides.none()
+    sort = GUIDE_SORTS.read(request)
+    guides = guides.order_by(*sort.order_by)
     if (fmt := requested_format(request)) is not None:
-        return export_response(
-            request,
-            spec=exports.GUIDES,
-            rows=guides.order_by("-year", "-sequence"),
-            municipality=municipality,
-            fmt=fmt,
-        )
-    page = Paginator(guides.order_by("-year", "-sequence"), PAGE_SIZE).get_page(request.GET.get("pagina"))
+        return export_response(request, spec=exports.GUIDES, rows=guides, municipality=municipality, fmt=fmt)
+    page = Paginator(guides, PAGE_SIZE).get_page(request.GET.get("pagina"))
     query = request.GET.copy()
     query.pop("pagina", None)
     context = {
@@ -102,6 +110,7 @@ def guide_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
         "page": page,
         "query": query.urlencode(),
         "today": timezone.localdate(),
+        "sort": sort.headers(request),
         **_menu(request, municipality),
     }
     template = "finance/_guide_table.html" if request.htmx else "finance/guide_list.html"  # type: ignore[attr-defined]

@@ -1,5 +1,5 @@
 """Forms of the inspection screens. The result form is built from the regime's checklist: one required
-conforme / não conforme choice per item (labelled with its articles) and an optional note."""
+conforme / não conforme choice per item (labelled with its articles) and a note, required when the item fails."""
 
 from __future__ import annotations
 
@@ -83,8 +83,17 @@ class ResultForm(forms.Form):
                 error_messages={"required": f"«{item['label']}»: marque conforme ou não conforme."},
             )
             self.fields[f"note_{item['code']}"] = forms.CharField(
-                label="Observação", required=False, max_length=500
+                label="Observação (obrigatória se não conforme)", required=False, max_length=500
             )
+
+    def clean(self) -> dict[str, Any]:
+        """A non-conforming item needs its note: it is what the operator must fix and what a defence contests."""
+        data = super().clean() or {}
+        for item in self.checklist_items:
+            code = item["code"]
+            if data.get(f"item_{code}") == NOT_OK and not str(data.get(f"note_{code}", "")).strip():
+                self.add_error(f"note_{code}", f"«{item['label']}»: descreva o que não está conforme.")
+        return data
 
     def item_results(self) -> dict[str, ItemResult]:
         data = self.cleaned_data

@@ -36,6 +36,7 @@ from apps.inspections.forms import (
 from apps.inspections.models import Inspection, MissedInspection
 from apps.inspections.presenters import checklist_rows, year_chart
 from apps.licensing.models import Application
+from apps.registry import identifiers as ids
 from apps.registry.models import Vehicle
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
@@ -206,6 +207,24 @@ def _schedule_form(request: HttpRequest, municipality: Municipality, vehicle: Ve
 
 
 @login_required
+@require_GET
+def schedule_by_plate(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    """The agenda's "Agendar vistoria" box: the plate (old or Mercosul format) leads to the vehicle's schedule."""
+    municipality = _municipality(request, ibge_code, "schedule")
+    raw = ids.normalize_plate(request.GET.get("placa", ""))
+    plates = {raw, ids.to_mercosul(raw)} if ids.plate_format(raw) else set()
+    vehicle = (
+        Vehicle.objects.for_user(request.user, "view")
+        .filter(municipality=municipality, plate__in=plates)
+        .first()
+    )
+    if vehicle is None:
+        messages.error(request, "Placa: nenhum veículo cadastrado no município com esta placa.")
+        return redirect("inspections:agenda", ibge_code)
+    return redirect("inspections:schedule", ibge_code, vehicle.pk)
+
+
+@login_required
 @require_http_methods(["GET", "POST"])
 def schedule(request: HttpRequest, ibge_code: str, vehicle_pk: int) -> HttpResponse:
     municipality = _municipality(request, ibge_code, "schedule")
@@ -283,6 +302,7 @@ def calendar_view(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
         "year": year,
         "month": month,
         "sections": sections,
+        "booked": _booked(request, municipality, today, year, month),
         "month_label": cal.MONTHS_PT[month - 1],
         "today": today,
         **_neighbours(year, month),
@@ -293,6 +313,19 @@ def calendar_view(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
 def _month_inspections(request: HttpRequest, municipality: Municipality, year: int, month: int) -> Any:
     rows = Inspection.objects.for_user(request.user, "view").filter(municipality=municipality)
     return rows.filter(scheduled_for__year=year, scheduled_for__month=month).order_by("scheduled_for", "pk")
+
+
+def _booked(
+    request: HttpRequest, municipality: Municipality, today: dt.date, year: int, month: int
+) -> dict[str, int]:
+    """The agenda's own figures, read the way the agenda reads them: inspections booked in the month shown and
+    every one overdue today (any month), so the calendar never shows zeros while the agenda lists late ones."""
+    rows = Inspection.objects.for_user(request.user, "view").filter(municipality=municipality)
+    pending = rows.pending()
+    return {
+        "month": pending.filter(scheduled_for__year=year, scheduled_for__month=month).count(),
+        "overdue": pending.filter(overdue_filter(today)).count(),
+    }
 
 
 def _calendar_section(

@@ -64,6 +64,28 @@ def evaluate(
     return lawcode.evaluate(chosen, question, facts, as_of=as_of, config=config_for(municipality, chosen))
 
 
+def evaluate_each(
+    *,
+    municipality: Municipality,
+    question: str,
+    facts: dict[str, Any],
+    as_of: dt.date,
+    regime_id: str | None = None,
+) -> dict[str, lawcode.Decision | lawcode.LawcodeError]:
+    """The same question about several facts (keyed by the caller), with the municipality's configuration read
+    once: a list that shows the law's answer on every row costs a handful of queries, not a handful per row. A
+    row the law cannot answer maps to its error, so one row never hides the others."""
+    chosen = regime_for(municipality, regime_id)
+    config = config_for(municipality, chosen)
+    answers: dict[str, lawcode.Decision | lawcode.LawcodeError] = {}
+    for key, one in facts.items():
+        try:
+            answers[key] = lawcode.evaluate(chosen, question, one, as_of=as_of, config=config)
+        except lawcode.LawcodeError as error:
+            answers[key] = error
+    return answers
+
+
 def calendar_for(municipality: Municipality, regime_id: str | None = None) -> LegalCalendar:
     """Days with and without office hours: regime calendar + municipal holidays, closures and early closings."""
     chosen = regime_for(municipality, regime_id)

@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -52,6 +53,11 @@ class InterpretationRow:
     @property
     def current_option(self) -> str:
         return self.current.option if self.current else self.interpretation.default
+
+    @property
+    def current_option_text(self) -> str:
+        """The option as the law's reading reads (never its code)."""
+        return str(self.interpretation.options.get(self.current_option, self.current_option))
 
 
 def _interpretation_rows(
@@ -146,30 +152,64 @@ def _targets(municipality: Municipality) -> list[tuple[str, str]]:
     ]
 
 
-def _page(request: HttpRequest, municipality: Municipality, **forms: Any) -> HttpResponse:
+TOPICS = {
+    "unidades": "Unidades fiscais",
+    "parametros": "Parâmetros do município",
+    "interpretacoes": "Interpretações",
+    "feriados": "Feriados e dias sem expediente",
+}
+
+
+def _topic_context(request: HttpRequest, municipality: Municipality, topic: str, form: Any) -> dict[str, Any]:
+    """Only what the topic's page shows (each topic reads its own rows)."""
+    if topic == "unidades":
+        return {
+            "ufm_values": FiscalUnitValue.objects.for_user(request.user, "view").filter(
+                municipality=municipality
+            ),
+            "ufm_form": form or FiscalUnitValueForm(units=_unit_choices(municipality)),
+            "regime_units": _regime_units(municipality),
+        }
+    if topic == "parametros":
+        return {
+            "configurable": _configurable_rows(municipality),
+            "parameter_values": ParameterValue.objects.for_user(request.user, "view").filter(
+                municipality=municipality
+            ),
+            "parameter_form": form or ParameterValueForm(targets=_targets(municipality)),
+        }
+    if topic == "interpretacoes":
+        return {"interpretations": _interpretation_rows(municipality, form)}
+    return {
+        "closures": MunicipalClosure.objects.for_user(request.user, "view").filter(municipality=municipality),
+        "closure_form": form or ClosureForm(),
+    }
+
+
+def _page(request: HttpRequest, municipality: Municipality, topic: str, form: Any = None) -> HttpResponse:
+    """One topic of the configuration; ``form`` is the refused form of that topic (its errors on top)."""
     context = {
         "municipality": municipality,
-        "ufm_values": FiscalUnitValue.objects.for_user(request.user, "view").filter(
-            municipality=municipality
-        ),
-        "ufm_form": forms.get("ufm_form") or FiscalUnitValueForm(units=_unit_choices(municipality)),
-        "closures": MunicipalClosure.objects.for_user(request.user, "view").filter(municipality=municipality),
-        "closure_form": forms.get("closure_form") or ClosureForm(),
-        "interpretations": _interpretation_rows(municipality, forms.get("interpretation_form")),
-        "regime_units": _regime_units(municipality),
-        "configurable": _configurable_rows(municipality),
-        "parameter_values": ParameterValue.objects.for_user(request.user, "view").filter(
-            municipality=municipality
-        ),
-        "parameter_form": forms.get("parameter_form") or ParameterValueForm(targets=_targets(municipality)),
+        "topic": topic,
+        "topic_label": TOPICS[topic],
+        "topics": list(TOPICS.items()),
+        "topic_template": f"lawconfig/_{topic}.html",
+        "bound_form": form,
+        **_topic_context(request, municipality, topic, form),
     }
-    return render(request, "lawconfig/overview.html", context, status=400 if forms else 200)
+    return render(request, "lawconfig/overview.html", context, status=400 if form is not None else 200)
+
+
+def _back_to(ibge_code: str, topic: str) -> HttpResponse:
+    return redirect(f"{reverse('lawconfig:overview', args=[ibge_code])}?tema={topic}")
 
 
 @login_required
 @require_GET
 def overview(request: HttpRequest, ibge_code: str) -> HttpResponse:
-    return _page(request, _municipality(request, ibge_code, "lawconfig.interpretationchoice"))
+    municipality = _municipality(request, ibge_code, "lawconfig.interpretationchoice")
+    topic = request.GET.get("tema", "")
+    return _page(request, municipality, topic if topic in TOPICS else next(iter(TOPICS)))
 
 
 def _attach(form: Any, refusal: ValidationError) -> None:
@@ -193,8 +233,8 @@ def ufm_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
             _attach(form, refusal)
         else:
             messages.success(request, f"Valor da {row.unit_label} registrado.")
-            return redirect("lawconfig:overview", ibge_code)
-    return _page(request, municipality, ufm_form=form)
+            return _back_to(ibge_code, "unidades")
+    return _page(request, municipality, "unidades", form)
 
 
 @login_required
@@ -212,8 +252,8 @@ def parameter_value_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
             _attach(form, refusal)
         else:
             messages.success(request, "Valor do parâmetro registrado.")
-            return redirect("lawconfig:overview", ibge_code)
-    return _page(request, municipality, parameter_form=form)
+            return _back_to(ibge_code, "parametros")
+    return _page(request, municipality, "parametros", form)
 
 
 @login_required
@@ -236,8 +276,8 @@ def interpretation_choose(request: HttpRequest, ibge_code: str, interpretation_i
             _attach(form, refusal)
         else:
             messages.success(request, f"Escolha de {interpretation_id} registrada.")
-            return redirect("lawconfig:overview", ibge_code)
-    return _page(request, municipality, interpretation_form=form)
+            return _back_to(ibge_code, "interpretacoes")
+    return _page(request, municipality, "interpretacoes", form)
 
 
 @login_required
@@ -253,8 +293,8 @@ def closure_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
             _attach(form, refusal)
         else:
             messages.success(request, "Dia sem expediente registrado.")
-            return redirect("lawconfig:overview", ibge_code)
-    return _page(request, municipality, closure_form=form)
+            return _back_to(ibge_code, "feriados")
+    return _page(request, municipality, "feriados", form)
 
 
 @login_required
@@ -267,4 +307,4 @@ def closure_remove(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespons
     )
     services.closure_remove(actor=request.user, closure=closure)
     messages.success(request, "Dia sem expediente removido.")
-    return redirect("lawconfig:overview", ibge_code)
+    return _back_to(ibge_code, "feriados")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from urllib.parse import urlencode
 
 from django.db.models import Count, Q
 from django.urls import reverse
@@ -27,15 +28,18 @@ def pending_applications_card(ctx: CardContext) -> Card | None:
         .order_by()
     )
     counts = {row["state"]: row["total"] for row in rows}
+    listing = reverse("licensing:application_list", args=[ctx.municipality.ibge_code])
     items = tuple(
-        CardItem(label, counts[value]) for value, label in ApplicationState.choices if value in counts
+        CardItem(label, counts[value], f"{listing}?{urlencode({'state': value})}")
+        for value, label in ApplicationState.choices
+        if value in counts
     )
     return Card(
         key="pending_applications",
         title="Requerimentos pendentes",
         items=items,
         order=30,
-        link_url=reverse("licensing:application_list", args=[ctx.municipality.ibge_code]),
+        link_url=listing,
         link_label="Abrir a fila de análise",
         empty_message="Nenhum requerimento aguardando análise.",
     )
@@ -57,12 +61,12 @@ def permits_card(ctx: CardContext) -> Card | None:
             ),
         )
     )
+    link = reverse("licensing:permit_list", args=[ctx.municipality.ibge_code])
     items = (
-        CardItem("Ativos", totals["active"]),
-        CardItem("Suspensos", totals["suspended"]),
+        CardItem("Ativos", totals["active"], f"{link}?{urlencode({'state': PermitState.ACTIVE})}"),
+        CardItem("Suspensos", totals["suspended"], f"{link}?{urlencode({'state': PermitState.SUSPENDED})}"),
         CardItem(f"Vencem em até {EXPIRING_WINDOW_DAYS} dias", totals["expiring"]),
     )
-    link = reverse("licensing:permit_list", args=[ctx.municipality.ibge_code])
     return Card(
         key="permits", title="Alvarás", items=items, order=31, link_url=link, link_label="Ver os alvarás"
     )

@@ -9,10 +9,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import Q
+
 from apps.licensing.choices import PERMIT_KINDS, ApplicationState, EventKind
 from apps.licensing.models import Application, ApplicationEvent, Permit
 from apps.licensing.standing import Standing, permits_standing
 from apps.licensing.timeline import Deadline, Mark, PlacedMark, layout
+from apps.registry.choices import DocumentStatus
+from apps.registry.selectors import decision_reason, operator_documents
 from lawcode.decision import OUTCOME_PT, Status
 
 S = ApplicationState
@@ -188,3 +192,13 @@ def permit_lines(permits: Iterable[Permit], as_of: dt.date) -> list[tuple[Permit
     rows = list(permits)
     found = permits_standing(rows, as_of=as_of)
     return [(permit, found[permit.pk]) for permit in rows]
+
+
+def application_documents(application: Application) -> list[tuple[Any, str]]:
+    """The documents the application stands on — the operator's, its holder's and people's, and the application's
+    vehicle (not the operator's other vehicles) — each with the law's reason for its validity; replaced copies are
+    history and left out."""
+    rows = operator_documents(application.operator).exclude(status=DocumentStatus.REPLACED)
+    if application.vehicle_id is not None:
+        rows = rows.filter(Q(vehicle__isnull=True) | Q(vehicle_id=application.vehicle_id))
+    return [(document, decision_reason(document.decision)) for document in rows]

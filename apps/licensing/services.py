@@ -35,7 +35,9 @@ from apps.licensing.models import (
 )
 from apps.notifications.events import notify_cure_opened
 from apps.registry import lawfacts
+from apps.registry.choices import OperatorStatus
 from apps.registry.models import Attendant, Company, Driver, Operator, Person, Vehicle
+from apps.registry.services import operator_set_status
 from apps.tenancy.numbering import format_number, number_take
 from apps.web.refusals import refuse
 from lawcode import Decision
@@ -653,11 +655,24 @@ def permit_issue(*, application: Application, actor: Any, as_of: dt.date) -> Per
         obj=permit,
         after=permit.audit_snapshot(),
     )
+    _activate_operator(permit.operator, actor=actor, as_of=as_of)
     if replaced is not None:
         _close_replaced(replaced, permit, application, actor=actor, as_of=as_of)
         hooks.permit_replaced(replaced, permit, actor, as_of)  # due process carries its suspensions over
         permit.refresh_from_db()
     return permit
+
+
+def _activate_operator(operator: Operator, *, actor: Any, as_of: dt.date) -> None:
+    """A permit makes its holder an active operator: regimes without a separate registration application
+    would otherwise leave the holder "Em cadastro" next to the permit in force."""
+    if operator.status == OperatorStatus.PENDING:
+        operator_set_status(
+            actor=actor,
+            operator=operator,
+            status=OperatorStatus.ACTIVE,
+            registered_on=operator.registered_on or as_of,
+        )
 
 
 def _permit_vehicle(application: Application) -> Vehicle:

@@ -35,13 +35,20 @@ from apps.licensing.forms import (
 )
 from apps.licensing.models import Application, Permit
 from apps.licensing.pdf import permit_pdf as render_permit_pdf
-from apps.licensing.presenters import application_timeline, available_actions, decision_view, permit_lines
+from apps.licensing.presenters import (
+    application_documents,
+    application_timeline,
+    available_actions,
+    decision_view,
+    permit_lines,
+)
 from apps.licensing.standing import permit_standing
 from apps.licensing.urls_public import verify_path
 from apps.registry.models import Operator
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
+from apps.web.sorting import Sorting
 
 PAGE_SIZE = 25
 APPLICATION = "licensing.application"
@@ -75,6 +82,23 @@ def _page(request: HttpRequest, rows: Any) -> Any:
     return Paginator(rows, PAGE_SIZE).get_page(request.GET.get("pagina"))
 
 
+APPLICATION_SORTS = Sorting.columns(
+    ("numero", "Número", ("year", "sequence")),
+    ("tipo", "Tipo", ("kind", "year", "sequence")),
+    ("protocolo", "Protocolo", ("submitted_on", "year", "sequence")),
+    ("prazo", "Prazo para sanar", ("cure_deadline", "year", "sequence")),
+    ("situacao", "Situação", ("state", "year", "sequence")),
+    descending=True,
+)
+PERMIT_SORTS = Sorting.columns(
+    ("numero", "Número", ("year", "sequence")),
+    ("placa", "Placa", ("vehicle__plate", "year", "sequence")),
+    ("validade", "Validade", ("valid_until", "year", "sequence")),
+    ("situacao", "Situação", ("state", "year", "sequence")),
+    descending=True,
+)
+
+
 @login_required
 @require_GET
 def application_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
@@ -83,19 +107,18 @@ def application_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
     rows = Application.objects.for_user(request.user, "view").filter(municipality=municipality).for_list()
     if form.is_valid():
         rows = form.apply(rows)
+    sort = APPLICATION_SORTS.read(request)
+    rows = rows.order_by(*sort.order_by)
     if (fmt := requested_format(request)) is not None:
         return export_response(
-            request,
-            spec=exports.APPLICATIONS,
-            rows=rows.order_by("-year", "-sequence"),
-            municipality=municipality,
-            fmt=fmt,
+            request, spec=exports.APPLICATIONS, rows=rows, municipality=municipality, fmt=fmt
         )
     context = {
         "municipality": municipality,
         "form": form,
-        "page": _page(request, rows.order_by("-year", "-sequence")),
+        "page": _page(request, rows),
         "query": _query_without_page(request),
+        "sort": sort.headers(request),
     }
     template = (
         "licensing/_application_table.html"
@@ -141,6 +164,7 @@ def application_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpRes
         "issued_permit": Permit.objects.filter(application=application).first(),
         "today": today,
         "schedule_url": _schedule_url(request, municipality, application),
+        "documents": application_documents(application),
     }
     return render(request, "licensing/application_detail.html", context)
 
@@ -271,16 +295,13 @@ def permit_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
     rows = Permit.objects.for_user(request.user, "view").filter(municipality=municipality).for_list()
     if form.is_valid():
         rows = form.apply(rows)
+    sort = PERMIT_SORTS.read(request)
+    rows = rows.order_by(*sort.order_by)
     if (fmt := requested_format(request)) is not None:
-        return export_response(
-            request,
-            spec=exports.PERMITS,
-            rows=rows.order_by("-year", "-sequence"),
-            municipality=municipality,
-            fmt=fmt,
-        )
-    page = _page(request, rows.order_by("-year", "-sequence"))
+        return export_response(request, spec=exports.PERMITS, rows=rows, municipality=municipality, fmt=fmt)
+    page = _page(request, rows)
     context = {
+        "sort": sort.headers(request),
         "municipality": municipality,
         "form": form,
         "page": page,

@@ -22,3 +22,11 @@ PORTAL_APPLICATION_KINDS: tuple[str, ...] = (
     "temporary_vehicle",
     "cancellation",
 )
+
+
+class SubmissionState(models.TextChoices):
+    """A document copy sent through the portal: the secretariat checks it before it counts."""
+
+    PENDING = "pending", "Aguardando validação da secretaria"
+    ACCEPTED = "accepted", "Aceito pela secretaria"
+    REJECTED = "rejected", "Recusado pela secretaria"

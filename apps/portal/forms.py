@@ -37,6 +37,14 @@ class DocumentRenewForm(forms.Form):
     expiry_date = forms.DateField(label="Validade impressa (se houver)", widget=DATE, required=False)
 
 
+class SubmissionRejectForm(forms.Form):
+    reason = forms.CharField(
+        label="Motivo da recusa",
+        max_length=500,
+        help_text="O autorizatário lê este motivo no portal (ex.: cópia ilegível, documento de outro veículo).",
+    )
+
+
 class ApplicationStartForm(forms.Form):
     kind = forms.ChoiceField(
         label="O que você quer pedir?",

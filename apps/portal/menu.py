@@ -12,3 +12,14 @@ register_menu_entry(
         action="view",
     )
 )
+
+register_menu_entry(
+    MenuEntry(
+        key="portal-submissions",
+        label="Documentos enviados pelo portal",
+        order=91,
+        url=lambda municipality: reverse("portal:staff-submissions", args=[municipality.ibge_code]),
+        model_label="portal.documentsubmission",
+        action="view",
+    )
+)

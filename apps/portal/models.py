@@ -9,7 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
-from apps.portal.choices import PortalInvitationVia, PortalRole
+from apps.portal.choices import PortalInvitationVia, PortalRole, SubmissionState
 from apps.tenancy.models import Invitation, Municipality
 from apps.tenancy.querysets import MunicipalityScopedQuerySet
 
@@ -195,4 +195,74 @@ class PortalInvitation(Invitation):
             "via": self.via,
             "expires_at": self.expires_at,
             "invited_by": self.invited_by_id,
+        }
+
+
+def submission_upload_path(submission: DocumentSubmission, filename: str) -> str:
+    """submissions/<IBGE>/<year>/<uuid>.<ext>: never the uploader's file name."""
+    suffix = PurePath(filename).suffix.lower()[:5]
+    return f"submissions/{submission.municipality.ibge_code}/{submission.issue_date:%Y}/{uuid.uuid4().hex}{suffix}"
+
+
+class DocumentSubmissionQuerySet(MunicipalityScopedQuerySet["DocumentSubmission"]):
+    def pending(self) -> DocumentSubmissionQuerySet:
+        return self.filter(state=SubmissionState.PENDING)
+
+
+class DocumentSubmission(models.Model):
+    """A renewed copy of a registered document, sent in the portal. It is not a document of the registry until
+    the secretariat accepts it: then registry.document_upload stores it (the law computes its validity) and the
+    copy it renews is marked replaced, so "what expires next" reads the new one."""
+
+    municipality = models.ForeignKey(Municipality, on_delete=models.PROTECT, related_name="+")
+    renews = models.ForeignKey(
+        "registry.Document",
+        on_delete=models.PROTECT,
+        related_name="portal_submissions",
+        verbose_name="renova",
+    )
+    file = models.FileField("arquivo", upload_to=submission_upload_path, max_length=200)
+    content_type = models.CharField("tipo do arquivo", max_length=40)
+    size_bytes = models.PositiveIntegerField("tamanho (bytes)")
+    sha256 = models.CharField("SHA-256", max_length=64)
+    issue_date = models.DateField("data de emissão")
+    expiry_date = models.DateField("validade impressa", null=True, blank=True)
+    state = models.CharField(
+        "situação", max_length=16, choices=SubmissionState.choices, default=SubmissionState.PENDING
+    )
+    submitted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    submitted_on = models.DateField("enviado em")
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    decided_on = models.DateField("decidido em", null=True, blank=True)
+    rejection_reason = models.CharField("motivo da recusa", max_length=500, blank=True)
+    document = models.OneToOneField(
+        "registry.Document",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="portal_submission",
+        verbose_name="documento registrado",
+    )
+
+    objects = DocumentSubmissionQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "documento enviado pelo portal"
+        verbose_name_plural = "documentos enviados pelo portal"
+        ordering = ["submitted_on", "pk"]
+
+    def __str__(self) -> str:
+        return f"Envio {self.pk} ({self.renews.get_kind_display()})"
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {
+            "renews_id": self.renews_id,
+            "state": self.state,
+            "issue_date": self.issue_date,
+            "expiry_date": self.expiry_date,
+            "sha256": self.sha256,
+            "document_id": self.document_id,
+            "rejection_reason": self.rejection_reason,
         }

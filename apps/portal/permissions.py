@@ -11,3 +11,4 @@ register(
     "portal.appealattachment",
     {VIEW: {Role.ADMINISTRATOR, Role.JUDGING_AUTHORITY, Role.APPEAL_BOARD, Role.AUDITOR_DPO}},
 )
+register("portal.documentsubmission", {VIEW: MANAGERS | {Role.AUDITOR_DPO}, CHANGE: MANAGERS})

@@ -10,10 +10,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from apps.dueprocess import lawbridge
-from apps.dueprocess.choices import Instance
+from apps.dueprocess.choices import Instance, SanctionState
+from apps.dueprocess.models import Sanction
 from apps.dueprocess.procedure import instance_label, proceeding
 from apps.dueprocess.services import FILABLE_FROM, counts_from
 from apps.enforcement.models import InfractionCase
+from apps.finance.choices import GuideStatus
 from apps.licensing.models import Application, Permit
 from apps.licensing.presenters import application_timeline
 from apps.licensing.standing import Standing, standings
@@ -81,3 +83,67 @@ def permit_lines(
     them — their own CNH counts — the same answer the platforms' check gives for their CPF."""
     rows = list(permits)
     return list(zip(rows, standings([(permit, driver) for permit in rows], as_of=today), strict=True))
+
+
+@dataclass(frozen=True)
+class NextStep:
+    """One thing the operator has to do (or wait for) on a case, with its date; ``late`` flags a missed one."""
+
+    text: str
+    late: bool = False
+
+
+def case_next_steps(case: InfractionCase, window: AppealWindow | None, as_of: dt.date) -> list[NextStep]:
+    """What to do now about a case, from its sanction, its fine guide and the appeal window (in that order of
+    urgency): appeal while one can, pay the fine by its due date, keep the vehicle off the road while suspended,
+    regularize before a conditional cassation, bring the vehicle to inspection when the suspension ends."""
+    sanction = getattr(case, "sanction", None)
+    steps = []
+    if window is not None:
+        steps.append(NextStep(window.summary, window.late))
+    if sanction is None:
+        if window is None:
+            steps.append(NextStep("Aguarde: a prefeitura ainda não decidiu este auto; você será notificado."))
+        return steps
+    if sanction.state == SanctionState.ANNULLED:
+        return [*steps, NextStep("Nada a fazer: a penalidade foi anulada.")]
+    steps += _fine_steps(sanction, as_of)
+    steps += _suspension_steps(sanction, as_of)
+    return steps
+
+
+def _fine_steps(sanction: Sanction, as_of: dt.date) -> list[NextStep]:
+    guide = sanction.guide
+    if guide is None:
+        if sanction.has_fine:
+            return [NextStep("A guia da multa ainda não foi emitida; ela aparecerá em Pagamentos.")]
+        return []
+    if guide.status == GuideStatus.PAID:
+        return [NextStep(f"Multa paga (guia {guide.number}).")]
+    if guide.status != GuideStatus.OPEN:
+        return []
+    if guide.due_on < as_of:
+        return [NextStep(f"Pague a guia {guide.number}: venceu em {guide.due_on:%d/%m/%Y}.", late=True)]
+    return [NextStep(f"Pague a guia {guide.number} até {guide.due_on:%d/%m/%Y}.")]
+
+
+def _suspension_steps(sanction: Sanction, as_of: dt.date) -> list[NextStep]:
+    steps = []
+    start, end = sanction.suspension_start, sanction.suspension_end
+    if start and end and end >= as_of:
+        steps.append(
+            NextStep(
+                f"Não opere o veículo de {start:%d/%m/%Y} a {end:%d/%m/%Y}: a autorização está suspensa."
+            )
+        )
+    if sanction.inspection_required and end and end >= as_of - dt.timedelta(days=30):
+        steps.append(NextStep(f"Apresente o veículo à vistoria ao fim da suspensão ({end:%d/%m/%Y})."))
+    deadline = sanction.cassation_if_not_regularized_by
+    if deadline and sanction.regularized_on is None:
+        steps.append(
+            NextStep(
+                f"Regularize a irregularidade até {deadline:%d/%m/%Y}; sem isso a autorização é cassada.",
+                late=deadline < as_of,
+            )
+        )
+    return steps

@@ -11,7 +11,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import F, Q, QuerySet
+from django.db.models import F, Prefetch, Q, QuerySet
 from django.http import Http404
 
 from apps.dueprocess.models import Appeal, Sanction
@@ -21,7 +21,7 @@ from apps.finance.models import PaymentGuide
 from apps.licensing.choices import PERMIT_IN_FORCE_STATES
 from apps.licensing.models import Application, Permit
 from apps.portal.choices import PortalRole
-from apps.portal.models import PortalAccount, PortalInvitation
+from apps.portal.models import DocumentSubmission, PortalAccount, PortalInvitation
 from apps.registry.choices import DocumentStatus
 from apps.registry.models import Attendant, Document, Driver, Operator, Vehicle
 from apps.registry.selectors import decision_reason, operator_documents
@@ -156,14 +156,20 @@ class DocumentLine:
     document: Document
     reason: str
     days_left: int | None
+    submission: DocumentSubmission | None = None  # the latest copy sent in the portal to renew it
 
 
 def document_lines(documents: QuerySet[Document], as_of: dt.date) -> list[DocumentLine]:
-    """Each document with the law's reason for its validity (the engine's findings) and the days it has left."""
+    """Each document still in use (a replaced copy is history) with the law's reason for its validity (the
+    engine's findings), the days it has left and the renewed copy sent for it, if any."""
+    rows = documents.exclude(status=DocumentStatus.REPLACED).prefetch_related(
+        Prefetch("portal_submissions", queryset=DocumentSubmission.objects.order_by("-pk"), to_attr="sent")
+    )
     lines = []
-    for document in documents:
+    for document in rows:
         left = (document.valid_until - as_of).days if document.valid_until else None
-        lines.append(DocumentLine(document, decision_reason(document.decision), left))
+        sent = document.sent[0] if document.sent else None
+        lines.append(DocumentLine(document, decision_reason(document.decision), left, sent))
     return lines
 
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from pathlib import PurePath
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.core.files.uploadedfile import UploadedFile
+from django.core.files.uploadedfile import SimpleUploadedFile, UploadedFile
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -29,11 +30,11 @@ from apps.jobs.services import MailDraft, mail_queue
 from apps.licensing.models import Application
 from apps.licensing.services import application_create, application_submit
 from apps.ops.storage import attach_after_commit
-from apps.portal.choices import PORTAL_APPLICATION_KINDS, PortalInvitationVia, PortalRole
-from apps.portal.models import AppealAttachment, PortalAccount, PortalInvitation
+from apps.portal.choices import PORTAL_APPLICATION_KINDS, PortalInvitationVia, PortalRole, SubmissionState
+from apps.portal.models import AppealAttachment, DocumentSubmission, PortalAccount, PortalInvitation
 from apps.registry.choices import OperatorStatus
 from apps.registry.models import Attendant, Document, Driver, Operator, Person, TrafficInfraction
-from apps.registry.services import document_upload
+from apps.registry.services import document_mark_replaced, document_upload
 from apps.registry.traffic import traffic_infraction_declare
 from apps.registry.uploads import CheckedUpload, check_upload
 from apps.tenancy.models import Municipality
@@ -455,29 +456,125 @@ def portal_document_renew(
     issue_date: dt.date,
     expiry_date: dt.date | None,
     as_of: dt.date,
-) -> Document:
-    """A renewed copy of a document the account can see: same owner and kind, through registry.document_upload.
-
-    The facts the clerk had read off the previous copy (insurance coverage…) carry over; the analyst checks the
-    new file. A certificate's presentation date is today's.
-    """
-    owner = document.person or document.company or document.vehicle or document.operator
-    if owner is None:
+) -> DocumentSubmission:
+    """A renewed copy of a document the account can see, sent to the secretariat: it counts (and its validity
+    is computed by the law) only once an analyst accepts it (``document_submission_accept``)."""
+    if (
+        document.person is None
+        and document.company is None
+        and document.vehicle is None
+        and document.operator is None
+    ):
         raise refuse("document", "Documento: sem titular registrado; procure a secretaria.")
-    details = dict(document.details)
-    if "presented_on" in details:
-        details["presented_on"] = as_of.isoformat()
-    return document_upload(
-        actor=account.user,
-        owner=owner,
-        kind=document.kind,
-        upload=upload,
+    if issue_date > as_of:
+        raise refuse("issue_date", f"Data de emissão: posterior a hoje ({as_of:%d/%m/%Y}).")
+    if expiry_date is not None and expiry_date < issue_date:
+        raise refuse("expiry_date", "Validade impressa: anterior à data de emissão.")
+    if document.portal_submissions.filter(state=SubmissionState.PENDING).exists():
+        raise refuse("file", "Arquivo: uma cópia deste documento já aguarda a validação da secretaria.")
+    checked = check_upload(upload)
+    submission = DocumentSubmission(
+        municipality=document.municipality,
+        renews=document,
+        content_type=checked.content_type,
+        size_bytes=checked.size,
+        sha256=checked.sha256,
         issue_date=issue_date,
         expiry_date=expiry_date,
+        submitted_by=account.user,
+        submitted_on=as_of,
+    )
+    attach_after_commit(submission.file, f"documento{checked.extension}", checked.content)
+    submission.save()
+    audit_record(
+        actor=account.user,
+        municipality=document.municipality,
+        action="portal.document.submit",
+        obj=submission,
+        after=submission.audit_snapshot(),
+    )
+    return submission
+
+
+@transaction.atomic
+def document_submission_accept(*, actor: User, submission: DocumentSubmission, as_of: dt.date) -> Document:
+    """The analyst accepts a copy sent in the portal: it becomes the registry's document (the law computes its
+    validity, as for a copy brought to the counter) and the copy it renews is marked replaced."""
+    submission = _pending_submission(submission)
+    old = submission.renews
+    owner = old.person or old.company or old.vehicle or old.operator
+    if owner is None:  # refused when sent; a document never loses its owner
+        raise refuse("document", "Documento: sem titular registrado; procure a secretaria.")
+    details = dict(old.details)
+    if "presented_on" in details:  # a certificate counts from the day it was presented
+        details["presented_on"] = submission.submitted_on.isoformat()
+    with submission.file.open("rb") as stored:
+        content = stored.read()
+    upload = SimpleUploadedFile(
+        f"documento{PurePath(submission.file.name).suffix}", content, submission.content_type
+    )
+    document = document_upload(
+        actor=actor,
+        owner=owner,
+        kind=old.kind,
+        upload=upload,
+        issue_date=submission.issue_date,
+        expiry_date=submission.expiry_date,
         as_of=as_of,
         details=details or None,
-        regime_id=account.operator.regime_id,
+        regime_id=_submission_regime(submission),
     )
+    document_mark_replaced(actor=actor, document=old)
+    _decide(submission, actor, as_of, SubmissionState.ACCEPTED, document=document)
+    return document
+
+
+@transaction.atomic
+def document_submission_reject(
+    *, actor: User, submission: DocumentSubmission, reason: str, as_of: dt.date
+) -> DocumentSubmission:
+    """The analyst refuses a copy (illegible, another vehicle's…); the reason is shown to the operator."""
+    if not reason.strip():
+        raise refuse("reason", "Motivo da recusa: informe o que o autorizatário deve corrigir.")
+    submission = _pending_submission(submission)
+    return _decide(submission, actor, as_of, SubmissionState.REJECTED, reason=reason.strip())
+
+
+def _pending_submission(submission: DocumentSubmission) -> DocumentSubmission:
+    locked = DocumentSubmission.objects.select_for_update().get(pk=submission.pk)
+    if locked.state != SubmissionState.PENDING:
+        raise refuse("state", f"Este envio já foi decidido: {locked.get_state_display().lower()}.")
+    return locked
+
+
+def _submission_regime(submission: DocumentSubmission) -> str | None:
+    """The regime of the account that sent the copy (the document kind is read in its vocabulary)."""
+    account = PortalAccount.objects.filter(user=submission.submitted_by).select_related("operator").first()
+    return account.operator.regime_id if account is not None else None
+
+
+def _decide(
+    submission: DocumentSubmission,
+    actor: User,
+    as_of: dt.date,
+    state: str,
+    *,
+    document: Document | None = None,
+    reason: str = "",
+) -> DocumentSubmission:
+    before = submission.audit_snapshot()
+    submission.state, submission.decided_by, submission.decided_on = state, actor, as_of
+    submission.document, submission.rejection_reason = document, reason
+    submission.save(update_fields=["state", "decided_by", "decided_on", "document", "rejection_reason"])
+    audit_record(
+        actor=actor,
+        municipality=submission.municipality,
+        action=f"portal.document.{'accept' if state == SubmissionState.ACCEPTED else 'reject'}",
+        obj=submission,
+        before=before,
+        after=submission.audit_snapshot(),
+    )
+    return submission
 
 
 @transaction.atomic

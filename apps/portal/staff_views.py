@@ -14,13 +14,16 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from apps.ops.storage import stored_file_response
 from apps.portal import services
-from apps.portal.forms import PortalInvitationForm, apply_refusal
-from apps.portal.models import AppealAttachment, PortalAccount, PortalInvitation
+from apps.portal.choices import SubmissionState
+from apps.portal.forms import PortalInvitationForm, SubmissionRejectForm, apply_refusal
+from apps.portal.models import AppealAttachment, DocumentSubmission, PortalAccount, PortalInvitation
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 
 ACCOUNT = "portal.portalaccount"
 ATTACHMENT = "portal.appealattachment"
+SUBMISSION = "portal.documentsubmission"
+DECIDED_SHOWN = 20
 
 
 def _municipality(
@@ -112,4 +115,83 @@ def attachment_download(request: HttpRequest, ibge_code: str, pk: int) -> HttpRe
         municipality=municipality,
         content_type=attachment.content_type,
         filename=name,
+    )
+
+
+# --- renewed documents sent in the portal: the secretariat validates them before they count ------------------
+
+
+@login_required
+@require_GET
+def submission_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    """Copies waiting for validation (oldest first), then the last decided ones."""
+    municipality = _municipality(request, ibge_code, "view", SUBMISSION)
+    rows = (
+        DocumentSubmission.objects.for_user(request.user, "view")
+        .filter(municipality=municipality)
+        .select_related(
+            "renews__person", "renews__company", "renews__vehicle", "renews__operator", "submitted_by"
+        )
+    )
+    context = {
+        "municipality": municipality,
+        "pending": rows.pending().order_by("submitted_on", "pk"),
+        "decided": rows.exclude(state=SubmissionState.PENDING).order_by("-decided_on", "-pk")[:DECIDED_SHOWN],
+        "can_change": user_can(request.user, municipality.pk, SUBMISSION, "change"),
+        "reject_form": SubmissionRejectForm(),
+    }
+    return render(request, "portal/staff_submissions.html", context)
+
+
+@login_required
+@require_POST
+def submission_decide(request: HttpRequest, ibge_code: str, pk: int, verdict: str) -> HttpResponse:
+    """Accept (the copy becomes the registry's document, the old one replaced) or reject with a reason."""
+    municipality = _municipality(request, ibge_code, "change", SUBMISSION)
+    submission = get_object_for_user_or_404(
+        DocumentSubmission.objects.filter(municipality=municipality), request.user, "change", pk=pk
+    )
+    form = SubmissionRejectForm(request.POST)
+    try:
+        if verdict == "aceitar":
+            document = services.document_submission_accept(
+                actor=request.user,  # type: ignore[arg-type]
+                submission=submission,
+                as_of=timezone.localdate(),
+            )
+            until = f", válido até {document.valid_until:%d/%m/%Y}" if document.valid_until else ""
+            messages.success(
+                request, f"{document.get_kind_display()} aceito{until}; a cópia anterior foi substituída."
+            )
+        elif form.is_valid():
+            services.document_submission_reject(
+                actor=request.user,  # type: ignore[arg-type]
+                submission=submission,
+                reason=form.cleaned_data["reason"],
+                as_of=timezone.localdate(),
+            )
+            messages.success(request, "Cópia recusada; o autorizatário vê o motivo no portal.")
+        else:
+            messages.error(request, "Motivo da recusa: informe o que o autorizatário deve corrigir.")
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    return redirect("portal:staff-submissions", ibge_code=municipality.ibge_code)
+
+
+@login_required
+@require_GET
+def submission_file(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponseBase:
+    municipality = _municipality(request, ibge_code, "view", SUBMISSION)
+    submission = get_object_for_user_or_404(
+        DocumentSubmission.objects.filter(municipality=municipality), request.user, "view", pk=pk
+    )
+    extension = submission.file.name.rsplit(".", 1)[-1]
+    return stored_file_response(
+        request,
+        row=submission,
+        fieldfile=submission.file,
+        sha256=submission.sha256,
+        municipality=municipality,
+        content_type=submission.content_type,
+        filename=f"documento-enviado-{pk}.{extension}",
     )

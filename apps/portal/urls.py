@@ -37,6 +37,21 @@ urlpatterns = [
         name="staff-account-set-active",
     ),
     path(
+        "municipios/<str:ibge_code>/portal/documentos-enviados/",
+        staff_views.submission_list,
+        name="staff-submissions",
+    ),
+    path(
+        "municipios/<str:ibge_code>/portal/documentos-enviados/<int:pk>/arquivo/",
+        staff_views.submission_file,
+        name="staff-submission-file",
+    ),
+    path(
+        "municipios/<str:ibge_code>/portal/documentos-enviados/<int:pk>/<str:verdict>/",
+        staff_views.submission_decide,
+        name="staff-submission-decide",
+    ),
+    path(
         "municipios/<str:ibge_code>/portal/anexos/<int:pk>/",
         staff_views.attachment_download,
         name="staff-attachment",

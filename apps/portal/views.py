@@ -31,6 +31,7 @@ from apps.finance.models import Payment
 from apps.finance.pdf import guide_pdf, pix_qr_svg
 from apps.licensing.choices import OPEN_STATES
 from apps.licensing.pdf import permit_pdf as render_permit_pdf
+from apps.licensing.presenters import application_documents
 from apps.licensing.urls_public import verify_path
 from apps.notifications.selectors import is_addressed_to, portal_notifications
 from apps.notifications.services import notifications_mark_read
@@ -44,7 +45,7 @@ from apps.portal.forms import (
     TrafficInfractionDeclareForm,
     apply_refusal,
 )
-from apps.portal.presenters import appeal_window, application_deadlines, permit_lines
+from apps.portal.presenters import appeal_window, application_deadlines, case_next_steps, permit_lines
 from apps.portal.receipts import payment_receipt_pdf
 from apps.portal.selectors import (
     PortalScope,
@@ -209,7 +210,7 @@ def document_renew(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRes
     form = DocumentRenewForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         try:
-            renewed = services.portal_document_renew(
+            services.portal_document_renew(
                 account=scope.account,
                 document=document,
                 upload=form.cleaned_data["file"],
@@ -220,11 +221,10 @@ def document_renew(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRes
         except ValidationError as exc:
             apply_refusal(form, exc)
         else:
-            until = f" até {renewed.valid_until:%d/%m/%Y}" if renewed.valid_until else ""
             messages.success(
                 request,
-                f"Documento enviado: {renewed.get_kind_display()}, "
-                f"{renewed.get_status_display().lower()}{until}.",
+                f"Documento enviado: {document.get_kind_display()}, aguardando a validação da secretaria. "
+                "A cópia atual vale até a nova ser aceita.",
             )
             return redirect("portal:documents")
     return _render(request, scope, "document_renew.html", document=document, form=form)
@@ -296,6 +296,7 @@ def application_detail(request: HttpRequest, scope: PortalScope, pk: int) -> Htt
         scope,
         "application_detail.html",
         application=application,
+        documents=application_documents(application),
         events=application.events.order_by("on", "pk"),
         deadlines=application_deadlines(application, today),
     )
@@ -307,7 +308,7 @@ def application_detail(request: HttpRequest, scope: PortalScope, pk: int) -> Htt
 @require_GET
 @portal_view(holder_only=True)
 def guides(request: HttpRequest, scope: PortalScope) -> HttpResponse:
-    return _render(request, scope, "guides.html", guides=scope.guides())
+    return _render(request, scope, "guides.html", guides=scope.guides(), today=timezone.localdate())
 
 
 @require_GET
@@ -316,7 +317,15 @@ def guide_detail(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRespo
     guide = get_in_scope(scope.guides(), pk=pk)
     payment = Payment.objects.filter(guide=guide).first()
     qr_svg = pix_qr_svg(guide.pix_payload) if guide.status == GuideStatus.OPEN else ""
-    return _render(request, scope, "guide_detail.html", guide=guide, payment=payment, qr_svg=qr_svg)
+    return _render(
+        request,
+        scope,
+        "guide_detail.html",
+        guide=guide,
+        payment=payment,
+        qr_svg=qr_svg,
+        today=timezone.localdate(),
+    )
 
 
 @require_GET
@@ -382,6 +391,9 @@ def case_detail(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRespon
         scope,
         "case_detail.html",
         case=case,
+        sanction=getattr(case, "sanction", None),
+        next_steps=case_next_steps(case, window, today),
+        today=today,
         window=window,
         form=form,
         appeals=appeals,

@@ -48,6 +48,7 @@ class DocumentStatus(models.TextChoices):
     VALID = "valid", "Válido"
     NOT_ACCEPTED = "not_accepted", "Não aceito"
     EXPIRED = "expired", "Vencido"
+    REPLACED = "replaced", "Substituído por cópia mais nova"
 
 
 class InfractionSeverity(models.TextChoices):

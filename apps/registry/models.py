@@ -430,7 +430,7 @@ def document_upload_path(document: Document, filename: str) -> str:
 
 class DocumentQuerySet(MunicipalityScopedQuerySet["Document"]):
     def current(self) -> DocumentQuerySet:
-        return self.exclude(status=c.DocumentStatus.EXPIRED)
+        return self.exclude(status__in=(c.DocumentStatus.EXPIRED, c.DocumentStatus.REPLACED))
 
 
 class Document(models.Model):

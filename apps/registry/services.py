@@ -590,13 +590,23 @@ def _owner_field(owner: models.Model) -> str:
 
 @transaction.atomic
 def document_mark_expired(*, actor: Actor, document: Document) -> Document:
+    return _document_set_status(actor, document, DocumentStatus.EXPIRED, "registry.document.expire")
+
+
+@transaction.atomic
+def document_mark_replaced(*, actor: Actor, document: Document) -> Document:
+    """A newer copy of the same document was accepted: the old one no longer counts as the one in force."""
+    return _document_set_status(actor, document, DocumentStatus.REPLACED, "registry.document.replace")
+
+
+def _document_set_status(actor: Actor, document: Document, status: str, action: str) -> Document:
     before = document.audit_snapshot()
-    document.status = DocumentStatus.EXPIRED
+    document.status = status
     document.save(update_fields=["status"])
     audit_record(
         actor=actor,
         municipality=document.municipality,
-        action="registry.document.expire",
+        action=action,
         obj=document,
         before=before,
         after=document.audit_snapshot(),

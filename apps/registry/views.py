@@ -39,6 +39,7 @@ from apps.registry.validity import extra_schema
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import ExportSpec, export_response, requested_format
+from apps.web.sorting import Sorting
 
 PAGE_SIZE = 25
 PERSONAL_DATA_SHOWN = ("cpf", "cnh_number", "address", "phone")
@@ -79,6 +80,16 @@ def _form_page(
     return render(request, "registry/form.html", context, status=400 if form.is_bound else 200)
 
 
+OPERATOR_SORTS = Sorting.columns(
+    ("cadastro", "Cadastrado em", ("created_at", "pk")),
+    ("titular", "Titular", ("person__name", "company__legal_name", "pk")),
+    ("tipo", "Tipo", ("kind", "pk")),
+    ("regime", "Regime", ("regime_id", "pk")),
+    ("situacao", "Situação", ("status", "pk")),
+    descending=True,
+)
+
+
 @login_required
 @require_GET
 def operator_list_view(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
@@ -92,7 +103,8 @@ def operator_list_view(request: HttpRequest, ibge_code: str) -> HttpResponseBase
         for name in ("regime_id", "kind", "status"):
             if form.cleaned_data[name]:
                 operators = operators.filter(**{name: form.cleaned_data[name]})
-    operators = operator_list(operators).order_by("-created_at", "-pk")
+    sort = OPERATOR_SORTS.read(request)
+    operators = operator_list(operators).order_by(*sort.order_by)
     if (fmt := requested_format(request)) is not None:
         return export_response(
             request, spec=exports.OPERATORS, rows=operators, municipality=municipality, fmt=fmt
@@ -106,6 +118,7 @@ def operator_list_view(request: HttpRequest, ibge_code: str) -> HttpResponseBase
         "page": page,
         "query": query.urlencode(),
         "can_change": user_can(request.user, municipality.pk, "registry.operator", "change"),
+        "sort": sort.headers(request),
     }
     # HTMX search (as the user types) swaps only the results; a plain GET renders the whole page.
     template = (
@@ -247,6 +260,9 @@ def operator_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespon
         "upcoming": upcoming,
         "upcoming_reason": decision_reason(upcoming.decision) if upcoming else "",
         "can_change": user_can(request.user, municipality.pk, "registry.operator", "change"),
+        "can_schedule_inspection": user_can(
+            request.user, municipality.pk, "inspections.inspection", "schedule"
+        ),
         "can_view_permits": user_can(request.user, municipality.pk, "licensing.permit", "view"),
     }
     return render(request, "registry/operator_detail.html", context)

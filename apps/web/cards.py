@@ -25,8 +25,11 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class CardItem:
+    """One figure of a card; ``url`` is the list that shows exactly the rows counted (its count must agree)."""
+
     label: str
     value: int | str
+    url: str = ""
 
 
 @dataclass(frozen=True)

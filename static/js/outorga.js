@@ -20,4 +20,23 @@
     var open = menu.classList.toggle("is-open");
     toggle.setAttribute("aria-expanded", open ? "true" : "false");
   });
+
+  /* <button data-copy-target="id">: copies the text of that element (the PIX "copia e cola" code) and says so in
+     the button's status line, read out by screen readers. */
+  document.addEventListener("click", function (event) {
+    var button = event.target instanceof Element ? event.target.closest("[data-copy-target]") : null;
+    var source = button ? document.getElementById(button.getAttribute("data-copy-target")) : null;
+    if (!source || !navigator.clipboard) {
+      return;
+    }
+    var status = document.getElementById(button.getAttribute("aria-describedby"));
+    navigator.clipboard.writeText(source.textContent.trim()).then(
+      function () {
+        if (status) { status.textContent = "Código copiado."; }
+      },
+      function () {
+        if (status) { status.textContent = "Não foi possível copiar: selecione o código e copie."; }
+      }
+    );
+  });
 })();

@@ -1,7 +1,8 @@
 """A school-van operator's CNH expires: the daily sweep runs, and the public page a parent opens from the QR code,
 the operator's portal and the platforms' check all say the van is irregular, with the article. The operator sends
-the renewed CNH through the portal (no secretariat step: the law reads the printed validity) and all three are
-regular again; the platforms' change feed carries both changes."""
+the renewed CNH through the portal and all three are
+regular again once an analyst of the secretariat has accepted the copy (until then the old, expired CNH counts);
+the platforms' change feed carries both changes."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from apps.portal.choices import PortalRole
 from apps.portal.services import portal_account_create
 from apps.registry.models import Document
 from apps.registry.services import document_upload, driver_update
+from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
 
 from .conftest import sign_in
@@ -91,10 +93,19 @@ def _public_page_says(phone: Page, url: str, status: str) -> None:
     expect(phone.get_by_test_id("verdict")).to_have_attribute("data-status", status)
 
 
+def _analyst_accepts_the_copy(page: Page, base: str, ibge: str) -> None:
+    sign_in(page, base, "rita.analista")
+    page.goto(f"{base}/municipios/{ibge}/portal/documentos-enviados/")
+    page.get_by_role("button", name="Aceitar a cópia").click()
+    expect(page.get_by_role("alert").first).to_contain_text("aceito")
+    expect(page.get_by_test_id("no-pending-submission")).to_be_visible()
+
+
 def test_an_expired_cnh_turns_public_page_portal_and_platform_check_irregular_until_renewed(
-    phone: Page, live_server: Any, olimpia: Municipality
+    phone: Page, page: Page, live_server: Any, olimpia: Municipality, make_staff: Any
 ) -> None:
     today = timezone.localdate()
+    make_staff("rita.analista", (olimpia, Role.ANALYST), full_name="Rita Analista")
     case, permit, cnh = _licensed(olimpia, today)
     platform = platform_create(actor=None, name="Roda Já Mobilidade", cnpj="11222333000181")
     token = credential_issue(
@@ -135,8 +146,15 @@ def test_an_expired_cnh_turns_public_page_portal_and_platform_check_irregular_un
     phone.get_by_label("Data de emissão").fill(today.isoformat())
     phone.get_by_label("Validade impressa").fill((today + dt.timedelta(days=3650)).isoformat())
     phone.get_by_role("button", name="Enviar documento").click()
-    expect(phone.get_by_role("alert").first).to_contain_text("Documento enviado")
-    phone.get_by_role("link", name="Resumo").first.click()
+    expect(phone.get_by_role("alert").first).to_contain_text("aguardando a validação da secretaria")
+    expect(phone.get_by_test_id(f"submission-{cnh.pk}")).to_have_attribute("data-state", "pending")
+    phone.get_by_role("link", name="Resumo").first.click()  # not valid yet: the old CNH still counts
+    expect(phone.get_by_test_id(f"permit-{permit.pk}").get_by_test_id("legal-status")).to_have_text(
+        "Irregular"
+    )
+
+    _analyst_accepts_the_copy(page, base, olimpia.ibge_code)
+    phone.reload()
     expect(phone.get_by_test_id(f"permit-{permit.pk}").get_by_test_id("legal-status")).to_have_text("Regular")
 
     _public_page_says(phone, public_url, "regular")

@@ -1,6 +1,6 @@
 """The operator portal in the browser, on a phone: a licensed operator signs in, reads the notice of its auto
-among its notifications (avisos), sends the renewed CRLV of the
-vehicle (the law computes its new validity) and files a defence with an attachment against an auto notified
+among its notifications (avisos), sends the renewed CRLV of the vehicle (it waits for the secretariat's
+validation) and files a defence with an attachment against an auto notified
 yesterday, inside the deadline the engine computed; the pages fit a phone screen and another operator's auto
 answers 404."""
 
@@ -20,7 +20,7 @@ from apps.dueprocess.tests.helpers import notify, open_case
 from apps.licensing.casebook import MINIMAL_PDF, Case, pf_case
 from apps.licensing.tests.conftest import AS_OF, issue_permit
 from apps.portal.choices import PortalRole
-from apps.portal.models import AppealAttachment
+from apps.portal.models import AppealAttachment, DocumentSubmission
 from apps.portal.services import portal_account_create
 from apps.registry.models import Document
 from apps.tenancy.choices import Role
@@ -101,9 +101,10 @@ def test_an_operator_renews_a_document_and_files_a_defence_on_the_phone(
     phone.get_by_label("Validade impressa").fill((today + dt.timedelta(days=365)).isoformat())
     phone.get_by_role("button", name="Enviar documento").tap()
     expect(phone.get_by_role("alert").first).to_contain_text("Documento enviado")
-    assert Document.objects.filter(
-        vehicle=case.vehicle, kind="crlv", uploaded_by__username="joao.portal"
-    ).exists()
+    expect(phone.get_by_test_id(f"submission-{crlv.pk}")).to_contain_text(
+        "Aguardando validação da secretaria"
+    )
+    assert DocumentSubmission.objects.filter(renews=crlv, submitted_by__username="joao.portal").exists()
 
     phone.get_by_role("link", name="Autos e recursos").tap()
     phone.get_by_role("link", name=f"Auto {auto.number}").tap()

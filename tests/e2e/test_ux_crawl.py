@@ -13,10 +13,13 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
+from apps.accounts.models import User
+
 from .conftest import sign_in
-from .ux_checks import axe_violations, check_page, same_site_links, watch_console
+from .ux_checks import axe_violations, check_page, dashboard_count_problems, same_site_links, watch_console
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -96,7 +99,20 @@ def test_every_persona_sees_portuguese_accessible_pages_without_errors(
     for username in STAFF + PORTAL:
         found = _crawl(browser, live_server.url, username) + _phone(browser, live_server.url, username)
         problems += [f"{username} — {problem}" for problem in found]
+    problems += _dashboard_counts()
     assert not problems, "\n".join(problems)
+
+
+def _dashboard_counts() -> list[str]:
+    """Each staff persona's home figures agree with the lists they link to (no browser needed to compare)."""
+    problems, compared = [], 0
+    for username in STAFF:
+        client = Client()
+        client.force_login(User.objects.get(username=username))
+        figures, found = dashboard_count_problems(client)
+        compared += figures
+        problems += [f"{username} — {problem}" for problem in found]
+    return problems if compared else ["nenhum número do painel leva a uma lista"]
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])

@@ -105,3 +105,27 @@ def axe_violations(page: Any) -> list[str]:
         WCAG_21_AA,
     )
     return list(result)
+
+
+COUNT_LINK = re.compile(r'<a href="([^"]+)" data-count-link aria-label="([^"]*)">(\d+)</a>')
+LIST_COUNT = re.compile(r"<caption>\s*(\d+)\s")
+
+
+def dashboard_count_problems(client: Any) -> tuple[int, list[str]]:
+    """Every figure of the signed-in user's home page that links to a list must equal the number of rows that
+    list shows (its caption): "Autorizatários ativos 0" next to active permits is the bug this guards.
+    Returns how many figures were compared, and the disagreements."""
+    home = client.get("/", follow=True)
+    problems = []
+    figures = COUNT_LINK.findall(home.content.decode())
+    for url, label, value in figures:
+        url = url.replace("&amp;", "&")
+        listing = client.get(url)
+        found = LIST_COUNT.search(listing.content.decode()) if listing.status_code == 200 else None
+        if found is None:
+            problems.append(
+                f"painel «{label}» leva a {url}, que não mostra a contagem ({listing.status_code})"
+            )
+        elif found.group(1) != value:
+            problems.append(f"painel «{label}» diz {value}, a lista {url} mostra {found.group(1)}")
+    return len(figures), problems

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.db import transaction
 from django.test import Client
@@ -9,6 +11,7 @@ from apps.accounts.models import User
 from apps.audit.models import AuditEvent
 from apps.audit.services import audit_record
 from apps.audit.views import PAGE_SIZE
+from apps.registry.services import person_create
 from apps.tenancy.models import Municipality
 
 pytestmark = pytest.mark.django_db
@@ -51,6 +54,54 @@ def test_it_filters_by_action_and_actor(auditor_olimpia_client: Client, admin_ol
     events = list(response.context["page"])
     assert {e.action for e in events} == {"membership.grant"}
     assert len(events) == 2  # the auditor's and the administrator's grants
+    page = response.content.decode()
+    assert (
+        '<option value="membership.grant" selected>Concessão — vínculo' in page
+    )  # the option reads in Portuguese
+    assert ">membership.grant<" not in page
+
+
+def test_it_finds_the_events_about_a_person_by_cpf_or_name(
+    auditor_olimpia_client: Client, olimpia: Municipality
+) -> None:
+    today = dt.date(2026, 3, 2)
+    ana = person_create(actor=None, municipality=olimpia, name="Ana Auditada", cpf="52998224725", as_of=today)
+    bruno = person_create(
+        actor=None, municipality=olimpia, name="Bruno Outro", cpf="11144477735", as_of=today
+    )
+    about_ana = set(
+        AuditEvent.objects.filter(object_id=str(ana.pk), object_type="registry.person").values_list(
+            "pk", flat=True
+        )
+    )
+    assert about_ana
+    for query in ("529.982.247-25", "auditada"):
+        found = event_ids(auditor_olimpia_client.get(URL, {"person": query}))
+        assert found == about_ana, query
+    assert str(bruno.pk) not in {e.object_id for e in AuditEvent.objects.filter(pk__in=found)}
+    refused = auditor_olimpia_client.get(URL, {"person": "1234"})
+    assert "um CPF tem 11 dígitos" in refused.content.decode() and event_ids(refused) == set()
+
+
+def test_every_action_the_code_writes_reads_in_portuguese() -> None:
+    """One registry of labels (apps.audit.labels): an action whose verb it does not know would show as
+    "Registro — …"; every literal action name written by a service must have a label of its own."""
+    import re
+    from pathlib import Path
+
+    from apps.audit.labels import ACTION_LABELS, VERB_LABELS
+
+    written = set()
+    for path in Path("apps").rglob("*.py"):
+        if "tests" in path.parts or "migrations" in path.parts:
+            continue
+        written |= set(re.findall(r'action=f?"([a-z_]+(?:\.[a-z_{}]+)+)"', path.read_text()))
+    unlabeled = sorted(
+        action
+        for action in written
+        if action not in ACTION_LABELS and "{" not in action and action.rsplit(".", 1)[-1] not in VERB_LABELS
+    )
+    assert len(written) > 50 and unlabeled == []
 
 
 def test_it_refuses_an_inverted_date_range(auditor_olimpia_client: Client) -> None:

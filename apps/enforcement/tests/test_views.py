@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from apps.enforcement.models import InfractionCase
 from apps.enforcement.notices import notice_send
 from apps.licensing.casebook import Case
 from apps.licensing.models import Permit
+from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
 
 from .conftest import jpeg
@@ -62,6 +64,31 @@ def test_the_agent_files_an_auto_with_a_photo(
     assert case.number in page and 'data-testid="case-timeline"' in page
     assert client.get(url("case_pdf", olimpia, case.pk)).content.startswith(b"%PDF")
     assert case.number in client.get(url("my_cases", olimpia)).content.decode()
+
+
+def test_a_refused_form_keeps_the_photos_for_the_resubmission_and_only_for_this_agent(
+    olimpia: Municipality, agent_olimpia: User, make_staff: Any, olimpia_licensed: tuple[Case, Permit]
+) -> None:
+    licensed, _permit = olimpia_licensed
+    client = client_for(agent_olimpia)
+    data = form_data(plate=licensed.vehicle.plate, driver=str(licensed.driver.pk))
+    refused = client.post(
+        url("case_new", olimpia), data | {"infraction_code": "", "photos": [jpeg("frente.jpg")]}
+    )
+    page = refused.content.decode()
+    assert refused.status_code == 400 and not InfractionCase.objects.exists()
+    assert 'data-testid="kept-photos"' in page and "frente.jpg" in page
+    token = re.search(r'name="kept_photos" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+
+    other = client_for(make_staff("outro.agente", (olimpia, Role.ENFORCEMENT_AGENT)))
+    stranger = other.post(url("case_new", olimpia), data | {"infraction_code": "", "kept_photos": token})
+    assert "frente.jpg" not in stranger.content.decode()  # another agent's token keeps nothing
+
+    response = client.post(
+        url("case_new", olimpia), data | {"kept_photos": token, "photos": [jpeg("lado.jpg")]}
+    )
+    assert response.status_code == 302
+    assert InfractionCase.objects.get().evidence.count() == 2  # the kept photo and the new one
 
 
 @pytest.mark.parametrize(
@@ -112,6 +139,8 @@ def test_plate_lookup_finds_the_permit_operator_and_driver(
 def test_infraction_search_by_words_ignores_accents(olimpia: Municipality, agent_olimpia: User) -> None:
     body = client_for(agent_olimpia).get(url("infraction_search", olimpia), {"q": "higiene"}).content.decode()
     assert "OLI-22-IV" in body and "OLI-27" not in body
+    # severity and price are read before choosing: what a first offence costs today, from the law
+    assert 'data-testid="infraction-penalty-OLI-22-IV"' in body and "1ª infração: Advertência" in body
 
 
 def test_outsiders_and_other_municipalities_get_404(

@@ -146,6 +146,54 @@ def test_a_failed_item_fails_the_vehicle_and_opens_a_reinspection(
     assert Inspection.objects.get(previous=pending).result == "pending"
 
 
+def test_a_failed_item_needs_a_note_and_the_page_says_whether_the_law_gives_time_to_cure(
+    inspector_olimpia_client: Client, pending: Inspection, today: dt.date
+) -> None:
+    url = reverse("inspections:record", args=[OLIMPIA, pending.pk])
+    data = _form_data(pending, today, failing=("seat_belts",))
+    response = inspector_olimpia_client.post(url, data | {"note_seat_belts": " "})
+    assert response.status_code == 400
+    assert "descreva o que não está conforme" in response.content.decode()
+    pending.refresh_from_db()
+    assert pending.result == "pending"
+    page = inspector_olimpia_client.post(url, data, follow=True).content.decode()
+    pending.refresh_from_db()
+    assert pending.result == "failed"
+    if pending.cure_deadline is None:
+        assert 'data-testid="no-cure-deadline"' in page and "A lei não fixa prazo para regularizar" in page
+    else:
+        assert 'data-testid="cure-deadline"' in page
+
+
+def test_an_inspection_is_scheduled_from_the_agenda_by_plate_and_from_the_operator_page(
+    inspector_olimpia_client: Client, analyst_olimpia_client: Client, olimpia_case: Case
+) -> None:
+    vehicle = olimpia_case.vehicle
+    schedule = reverse("inspections:schedule", args=[OLIMPIA, vehicle.pk])
+    agenda = inspector_olimpia_client.get(reverse("inspections:agenda", args=[OLIMPIA])).content.decode()
+    assert "Agendar vistoria do veículo de placa" in agenda
+    by_plate = reverse("inspections:schedule_by_plate", args=[OLIMPIA])
+    response = inspector_olimpia_client.get(by_plate, {"placa": vehicle.plate_display.lower()})
+    assert response.status_code == 302 and response["Location"] == schedule
+    missing = inspector_olimpia_client.get(by_plate, {"placa": "ZZZ9Z99"}, follow=True).content.decode()
+    assert "nenhum veículo cadastrado no município com esta placa" in missing
+    operator_page = reverse("registry:operator_detail", args=[OLIMPIA, olimpia_case.operator.pk])
+    assert schedule in analyst_olimpia_client.get(operator_page).content.decode()
+
+
+def test_the_calendar_shows_the_agendas_overdue_and_booked_inspections(
+    inspector_olimpia_client: Client, olimpia_case: Case, today: dt.date
+) -> None:
+    scheduled(olimpia_case, as_of=today - dt.timedelta(days=10))  # booked for ten days ago, never done
+    agenda = inspector_olimpia_client.get(reverse("inspections:agenda", args=[OLIMPIA])).content.decode()
+    assert 'data-testid="count-overdue">1<' in agenda
+    calendar = inspector_olimpia_client.get(
+        reverse("inspections:calendar", args=[OLIMPIA]), {"ano": today.year, "mes": today.month}
+    ).content.decode()
+    booked = calendar[calendar.index('data-testid="calendar-booked"') :].split("</p>")[0]
+    assert "<strong>1</strong> atrasada hoje" in booked
+
+
 def test_the_htmx_toggle_opens_the_note_of_a_failed_item(
     inspector_olimpia_client: Client, pending: Inspection
 ) -> None:

@@ -105,7 +105,7 @@ def test_the_screen_lists_what_the_municipality_sets_and_records_a_value(
     client = Client()
     client.force_login(make_staff("vot.admin", (votuporanga, Role.ADMINISTRATOR)))
     url = reverse("lawconfig:overview", args=[votuporanga.ibge_code])
-    page = client.get(url).content.decode()
+    page = client.get(url, {"tema": "parametros"}).content.decode()
     row = page[page.index('data-parameter="votuporanga_sp_escolar/fleet_cap"') :].split("</tr>")[0]
     assert "não configurado" in row
     assert 'data-parameter="votuporanga_sp_escolar/ufm"' in page
@@ -131,8 +131,8 @@ def test_the_screen_lists_what_the_municipality_sets_and_records_a_value(
             "source": DECREE,
         },
     )
-    assert response.status_code == 302
-    page = client.get(url).content.decode()
+    assert response.status_code == 302 and response["Location"].endswith("?tema=parametros")
+    page = client.get(response["Location"]).content.decode()
     row = page[page.index('data-parameter="votuporanga_sp_escolar/fleet_cap"') :].split("</tr>")[0]
     assert "<td>40</td>" in row and "01/01/2026" in row and DECREE in row
 

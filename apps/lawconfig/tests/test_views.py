@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from decimal import Decimal
 
 import pytest
@@ -45,9 +46,8 @@ def test_other_municipality_administrator_gets_404(admin_olimpia: User, patrocin
 
 
 def test_every_interpretation_of_the_regime_is_listed(admin_olimpia: User, olimpia: Municipality) -> None:
-    content = (
-        _client(admin_olimpia).get(reverse("lawconfig:overview", args=[olimpia.ibge_code])).content.decode()
-    )
+    url = reverse("lawconfig:overview", args=[olimpia.ibge_code])
+    content = _client(admin_olimpia).get(url, {"tema": "interpretacoes"}).content.decode()
     interpretations = lawcode.get_regime("olimpia_sp_escolar").interpretations
     assert interpretations
     for int_id, interpretation in interpretations.items():
@@ -71,6 +71,35 @@ def test_choosing_an_interpretation_reaches_the_engine(admin_olimpia: User, olim
     assert response.status_code == 302
     assert config_for(olimpia).interpretations == {prefix: "prior_infraction_date"}
     assert AuditEvent.objects.filter(action="lawconfig.interpretation.choose").exists()
+
+
+def test_each_topic_is_its_own_short_page_with_the_errors_on_top_and_unique_ids(
+    admin_olimpia: User, olimpia: Municipality
+) -> None:
+    client = _client(admin_olimpia)
+    url = reverse("lawconfig:overview", args=[olimpia.ibge_code])
+    for topic in ("unidades", "parametros", "interpretacoes", "feriados"):
+        page = client.get(url, {"tema": topic}).content.decode()
+        ids = re.findall(r'\sid="([^"]+)"', page)
+        assert len(ids) == len(set(ids)), (
+            f"{topic}: duplicate ids {sorted(i for i in ids if ids.count(i) > 1)}"
+        )
+        assert f'href="?tema={topic}" aria-current="page"' in page
+    holidays = client.get(url, {"tema": "feriados"}).content.decode()
+    assert 'aria-labelledby="feriados"' in holidays and 'aria-labelledby="interpretacoes"' not in holidays
+
+    refused = client.post(
+        reverse("lawconfig:closure_add", args=[olimpia.ibge_code]),
+        {"date": "", "description": "", "kind": "closure"},
+    )
+    page = refused.content.decode()
+    assert refused.status_code == 400 and 'data-testid="error-summary"' in page
+    summary = page[page.index('data-testid="error-summary"') :]
+    assert (
+        page.index('data-testid="error-summary"') < page.index('aria-label="Novo dia sem expediente"')
+        and 'href="#id_date"' in summary
+    )
+    assert 'aria-labelledby="feriados"' in page  # the refused form comes back on its own topic
 
 
 def test_ufm_for_a_regime_without_ufm_is_refused(admin_olimpia: User, olimpia: Municipality) -> None:

@@ -92,6 +92,19 @@ def test_an_auditor_sees_the_queue_but_cannot_act(
     assert auditor_olimpia_client.post(action).status_code == 404
 
 
+def test_the_application_page_lists_its_documents_with_the_laws_validity(
+    application: Application, case: Case, analyst_olimpia_client: Client
+) -> None:
+    from apps.registry.models import Document
+
+    page = analyst_olimpia_client.get(
+        reverse("licensing:application_detail", args=["3533908", application.pk])
+    ).content.decode()
+    crlv = Document.objects.get(vehicle=case.vehicle, kind="crlv")
+    assert 'data-testid="application-documents"' in page and f'data-document="{crlv.pk}"' in page
+    assert crlv.get_kind_display() in page and f"{crlv.valid_until:%d/%m/%Y}" in page
+
+
 def test_the_queue_filters_by_state_and_kind_and_searches_name_cpf_and_plate(
     application: Application, case: Case, analyst_olimpia_client: Client
 ) -> None:

@@ -365,6 +365,17 @@ def test_cancellation_at_the_operators_request_closes_the_permit(olimpia_pf: Cas
     assert permit.state == "cancelled" and application.number in permit.closed_reason
 
 
+def test_a_permit_makes_its_pending_holder_an_active_operator(olimpia_pf: Case) -> None:
+    assert olimpia_pf.operator.status == "pending"
+    issue_permit(olimpia_pf)
+    olimpia_pf.operator.refresh_from_db()
+    assert (
+        olimpia_pf.operator.get_status_display() == "Ativo"
+    )  # never "Em cadastro" next to a permit in force
+    assert olimpia_pf.operator.registered_on == AS_OF
+    assert AuditEvent.objects.filter(action="registry.operator.status").exists()
+
+
 def test_operator_registration_activates_the_operator(olimpia_pf: Case) -> None:
     application = to_analysis(olimpia_pf, "operator_registration", vehicle=olimpia_pf.vehicle)
     application = services.application_evaluate(application=application, actor=None, as_of=AS_OF)

@@ -20,9 +20,12 @@ from apps.enforcement.models import InfractionCase
 from apps.licensing.casebook import Case
 from apps.licensing.choices import ApplicationState
 from apps.licensing.models import Permit
-from apps.portal.choices import PortalRole
+from apps.portal.choices import PortalRole, SubmissionState
 from apps.portal.models import AppealAttachment, PortalAccount
+from apps.portal.selectors import next_expiring
 from apps.portal.services import (
+    document_submission_accept,
+    document_submission_reject,
     portal_account_create,
     portal_account_set_active,
     portal_appeal_file,
@@ -30,6 +33,7 @@ from apps.portal.services import (
     portal_document_renew,
 )
 from apps.portal.tests.conftest import AS_OF, PASSWORD, make_account, pdf_upload
+from apps.registry.choices import DocumentStatus
 from apps.registry.models import Document
 
 pytestmark = pytest.mark.django_db
@@ -95,23 +99,63 @@ def _crlv(case: Case) -> Document:
     return Document.objects.get(vehicle=case.vehicle, kind="crlv")
 
 
-def test_it_renews_a_document_through_the_registry_with_the_portal_user_as_actor(
-    alice: PortalAccount, alice_case: Case
+def test_a_renewed_copy_counts_only_once_the_secretariat_accepts_it_and_then_replaces_the_old_one(
+    alice: PortalAccount,
+    alice_case: Case,
+    analyst_olimpia: User,
+    settings: Any,
+    tmp_path: Any,
+    django_capture_on_commit_callbacks: Callable[..., Any],
 ) -> None:
+    settings.MEDIA_ROOT = tmp_path / "media"
     old = _crlv(alice_case)
     today = AS_OF + dt.timedelta(days=200)
-    new = portal_document_renew(
-        account=alice,
-        document=old,
-        upload=pdf_upload(),
-        issue_date=today,
-        expiry_date=today + dt.timedelta(days=365),
-        as_of=today,
-    )
-    assert (new.vehicle_id, new.kind, new.uploaded_by_id) == (old.vehicle_id, "crlv", alice.user_id)
+    with django_capture_on_commit_callbacks(execute=True):  # the file is written once the submission commits
+        submission = portal_document_renew(
+            account=alice,
+            document=old,
+            upload=pdf_upload(),
+            issue_date=today,
+            expiry_date=today + dt.timedelta(days=365),
+            as_of=today,
+        )
+    assert submission.state == SubmissionState.PENDING and submission.document is None
+    crlvs = alice_case.vehicle.documents.filter(kind="crlv")
+    pending = next_expiring(crlvs, today)
+    assert pending is not None and pending.document == old  # the old copy still counts until accepted
+    assert AuditEvent.objects.get(action="portal.document.submit").actor_id == alice.user_id
+    with pytest.raises(ValidationError, match="já aguarda a validação"):
+        portal_document_renew(
+            account=alice, document=old, upload=pdf_upload(), issue_date=today, expiry_date=None, as_of=today
+        )
+
+    with django_capture_on_commit_callbacks(execute=True):
+        new = document_submission_accept(actor=analyst_olimpia, submission=submission, as_of=today)
+    old.refresh_from_db()
+    assert old.status == DocumentStatus.REPLACED
+    assert (new.vehicle_id, new.kind, new.status) == (old.vehicle_id, "crlv", DocumentStatus.VALID)
     assert new.valid_until is not None and old.valid_until is not None and new.valid_until > old.valid_until
-    event = AuditEvent.objects.get(action="registry.document.upload", object_id=str(new.pk))
-    assert event.actor_id == alice.user_id
+    upcoming = next_expiring(crlvs, today)
+    assert upcoming is not None and upcoming.document == new  # "what expires next" reads the new copy
+    with pytest.raises(ValidationError, match="já foi decidido"):
+        document_submission_reject(actor=analyst_olimpia, submission=submission, reason="x", as_of=today)
+
+
+def test_a_rejected_copy_keeps_the_old_document_and_tells_why(
+    alice: PortalAccount, alice_case: Case, analyst_olimpia: User, settings: Any, tmp_path: Any
+) -> None:
+    settings.MEDIA_ROOT = tmp_path / "media"
+    old = _crlv(alice_case)
+    submission = portal_document_renew(
+        account=alice, document=old, upload=pdf_upload(), issue_date=AS_OF, expiry_date=None, as_of=AS_OF
+    )
+    with pytest.raises(ValidationError, match="Motivo da recusa"):
+        document_submission_reject(actor=analyst_olimpia, submission=submission, reason=" ", as_of=AS_OF)
+    document_submission_reject(actor=analyst_olimpia, submission=submission, reason="Ilegível.", as_of=AS_OF)
+    submission.refresh_from_db()
+    old.refresh_from_db()
+    assert (submission.state, submission.rejection_reason) == (SubmissionState.REJECTED, "Ilegível.")
+    assert old.status == DocumentStatus.VALID
 
 
 def test_a_renewal_that_is_not_a_real_file_stores_nothing(alice: PortalAccount, alice_case: Case) -> None:

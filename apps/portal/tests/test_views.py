@@ -19,13 +19,14 @@ from apps.dueprocess.models import Appeal
 from apps.dueprocess.tests.helpers import final_without_appeal, notify, open_case
 from apps.enforcement.choices import NoticePurpose
 from apps.enforcement.models import InfractionCase
+from apps.finance.formatting import brl
 from apps.finance.models import PaymentGuide
 from apps.finance.services import payment_register
 from apps.jobs.services import outbox_deliver
 from apps.licensing.casebook import PROFILES, Case, make_driver, make_person
 from apps.licensing.models import Application, Permit
 from apps.portal.choices import PortalRole
-from apps.portal.models import AppealAttachment, PortalAccount, PortalInvitation
+from apps.portal.models import AppealAttachment, DocumentSubmission, PortalAccount, PortalInvitation
 from apps.portal.tests.conftest import AS_OF, PASSWORD, make_account, pdf_upload, portal_client
 from apps.registry.models import Document
 from apps.tenancy.choices import Role
@@ -150,8 +151,49 @@ def test_the_holder_renews_a_document_from_the_screen(
         },
         follow=True,
     )
-    assert "Documento enviado" in response.content.decode()
-    assert Document.objects.filter(vehicle=alice_case.vehicle, kind="crlv", uploaded_by=alice.user).exists()
+    page = response.content.decode()
+    assert "Documento enviado" in page and "aguardando a validação da secretaria" in page
+    assert f'data-testid="submission-{crlv.pk}" data-state="pending"' in page
+    assert not Document.objects.filter(
+        vehicle=alice_case.vehicle, kind="crlv", uploaded_by=alice.user
+    ).exists()
+
+
+def test_the_analyst_accepts_a_sent_copy_and_the_operator_sees_the_new_validity(
+    alice: PortalAccount,
+    alice_client: Client,
+    alice_case: Case,
+    analyst_olimpia_client: Client,
+    agent_olimpia: User,
+    settings: Any,
+    tmp_path: Any,
+    django_capture_on_commit_callbacks: Callable[..., Any],
+) -> None:
+    settings.MEDIA_ROOT = tmp_path / "media"
+    crlv = Document.objects.get(vehicle=alice_case.vehicle, kind="crlv")
+    today = dt.date.today()
+    with django_capture_on_commit_callbacks(execute=True):
+        alice_client.post(
+            reverse("portal:document-renew", args=[crlv.pk]),
+            {"file": pdf_upload(), "issue_date": today.isoformat()},
+        )
+    submission = DocumentSubmission.objects.get(renews=crlv)
+    listing = reverse("portal:staff-submissions", args=["3533908"])
+    page = analyst_olimpia_client.get(listing).content.decode()
+    assert f'data-testid="submission-{submission.pk}"' in page and "Aceitar a cópia" in page
+    agent = Client()
+    agent.force_login(agent_olimpia)
+    assert agent.get(listing).status_code == 404  # the agent does not validate documents
+    decide = reverse("portal:staff-submission-decide", args=["3533908", submission.pk, "aceitar"])
+    with django_capture_on_commit_callbacks(execute=True):
+        response = analyst_olimpia_client.post(decide, follow=True)
+    assert (
+        "aceito" in response.content.decode()
+        and "Nenhuma cópia aguardando validação." in response.content.decode()
+    )
+    new = Document.objects.get(portal_submission=submission)
+    documents = alice_client.get(reverse("portal:documents")).content.decode()
+    assert f"document-{crlv.pk}" not in documents and f"document-{new.pk}" in documents
 
 
 def test_a_future_issue_date_is_refused_on_the_form(alice_client: Client, alice_case: Case) -> None:
@@ -306,7 +348,7 @@ def test_the_holder_sees_and_pays_a_fine_but_never_another_operators(
     olimpia: Municipality,
 ) -> None:
     finance = make_staff("fabi.financeiro", (olimpia, Role.FINANCE), full_name="Fabiana Financeiro")
-    guides = []
+    guides, autos = [], []
     for case in (alice_case, bob_licensed[0]):
         auto = open_case(
             olimpia, agent_olimpia, code="OLI-23-I", plate=case.vehicle.plate, on=dt.date(2026, 3, 12)
@@ -316,11 +358,19 @@ def test_the_holder_sees_and_pays_a_fine_but_never_another_operators(
         )
         notify(auto, agent_olimpia, dt.date(2026, 3, 25), NoticePurpose.FINAL_DECISION)
         guides.append(fine_issue(sanction=sanction, actor=finance, as_of=dt.date(2026, 3, 25)))
+        autos.append(auto)
     mine, theirs = guides
     listing = alice_client.get(reverse("portal:guides")).content.decode()
     assert f"Guia {mine.number}" in listing and f"Guia {theirs.number}" not in listing
+    amount = brl(mine.amount_brl)  # one money format everywhere: R$ 1.152,60
+    assert amount in listing and f'data-testid="guide-overdue-{mine.pk}"' in listing  # due in March 2026
     page = alice_client.get(reverse("portal:guide", args=[mine.pk])).content.decode()
-    assert "Multa — auto de infração" in page and mine.pix_payload in page
+    assert "Multa — auto de infração" in page and mine.pix_payload in page and amount in page
+    assert 'data-copy-target="pix-payload"' in page and "Copiar o código PIX" in page
+    case_page = alice_client.get(reverse("portal:case", args=[autos[0].pk])).content.decode()
+    sanction = autos[0].sanction
+    assert sanction.penalty_text in case_page and amount in case_page
+    assert f"Pague a guia {mine.number}: venceu em {mine.due_on:%d/%m/%Y}." in case_page
     assert alice_client.get(reverse("portal:guide", args=[theirs.pk])).status_code == 404
 
 
