@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.db import connection
-from django.db.models import F, Model, QuerySet
+from django.db.models import F, Field, Model, QuerySet
 
 from apps.licensing.choices import ReminderTarget
 from apps.licensing.models import Permit, Reminder
@@ -36,8 +36,10 @@ def _table(model: type[Model]) -> str:
     return _q(model._meta.db_table)
 
 
-def _column(model: type[Model], field: str) -> str:
-    return _q(model._meta.get_field(field).column)
+def _column(model: type[Model], name: str) -> str:
+    field = model._meta.get_field(name)
+    assert isinstance(field, Field) and field.column  # a concrete column, not a reverse relation
+    return _q(field.column)
 
 
 def _message_fields(target: str) -> dict[str, str]:
