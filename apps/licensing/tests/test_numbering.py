@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import multiprocessing
 import multiprocessing.synchronize
+from typing import Any
 
 import pytest
 from django.db import IntegrityError, connection, connections, transaction
@@ -121,8 +122,17 @@ def test_an_issuance_reads_the_configuration_once_and_the_number_last(
     calls: list[str] = []
     read = engine._config
     take = numbering.number_take
-    monkeypatch.setattr(engine, "_config", lambda *a: calls.append("config") or read(*a))
-    monkeypatch.setattr(services, "number_take", lambda **kw: calls.append("number") or take(**kw))
+
+    def config(*args: Any) -> Any:
+        calls.append("config")
+        return read(*args)
+
+    def number(**kwargs: Any) -> int:
+        calls.append("number")
+        return take(**kwargs)
+
+    monkeypatch.setattr(engine, "_config", config)
+    monkeypatch.setattr(services, "number_take", number)
     with transaction.atomic():
         permit = services.permit_issue(application=application, actor=None, as_of=AS_OF)
     assert permit.number == "0001/2026"
