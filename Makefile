@@ -195,22 +195,15 @@ lock: ## Regenerate requirements/*.txt from requirements/*.in (needs uv)
 			--index-url https://pypi.org/simple requirements/$$name.in -o requirements/$$name.txt
 	done
 
-# Each benchmark gets a PostgreSQL database of its own (outorga_bench_<name>, kept between runs: the
-# scripts reuse or replace only their synthetic municipality). Pick one with BENCH=benchmarks/x.py and pass
-# its options with BENCH_ARGS="--n 2000"; the default runs every script at its full default scale.
-BENCH ?= $(wildcard benchmarks/*.py)
-BENCH_ARGS ?=
-bench: $(DEV_STAMP) ## Run the benchmarks (BENCH=benchmarks/x.py BENCH_ARGS=... for one), each on its own database
-	if [ -z "$(strip $(BENCH))" ]; then echo "No benchmarks in benchmarks/."; exit 0; fi
-	psql_admin() { PGOPTIONS="-c client_min_messages=warning" psql "$(PG_URL)/postgres" -v ON_ERROR_STOP=1 --quiet --no-psqlrc "$$@"; }
-	for script in $(BENCH); do
-		db="outorga_bench_$$(basename "$$script" .py)"
-		if [ -z "$$(psql_admin -tAc "SELECT 1 FROM pg_database WHERE datname = '$$db'")" ]; then
-			psql_admin -c "CREATE DATABASE $$db"
-		fi
-		echo "==> $$script (database $$db)"
-		DATABASE_URL="$(PG_URL)/$$db" $(PY) "$$script" $(BENCH_ARGS)
-	done
+# Every benchmark at one scale (SCALE=1 is São Paulo, 300,000 vehicles; 0.1 takes minutes on 2 cores), each on a
+# PostgreSQL database of its own (outorga_bench_<name>, kept between runs: the scripts reuse or replace only their
+# synthetic municipality), ROUNDS rounds of baseline and Outorga interleaved; ONE table of medians at the end.
+# BENCH=benchmarks/x.py picks scripts.
+SCALE ?= 0.1
+ROUNDS ?= 3
+BENCH ?=
+bench: $(DEV_STAMP) ## Run every benchmark (SCALE=0.1 ROUNDS=3 BENCH=benchmarks/x.py) and print one table
+	PG_URL="$(PG_URL)" $(PY) benchmarks/run.py --scale "$(SCALE)" --rounds "$(ROUNDS)" $(BENCH)
 
 clean: ## Remove collected static files and caches (keeps .venv, node_modules and the database)
 	rm -rf staticfiles .pytest_cache .mypy_cache .ruff_cache .import_linter_cache test-results

@@ -41,6 +41,7 @@ import secrets
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -72,6 +73,7 @@ from apps.licensing.models import Permit  # noqa: E402
 from apps.public.models import LookupCount  # noqa: E402
 from apps.registry.models import Operator, Person, Vehicle  # noqa: E402
 from apps.tenancy.models import Municipality  # noqa: E402
+from benchmarks.results import Row, emit  # noqa: E402
 
 FULL = 300_000
 BATCH = 10_000
@@ -86,7 +88,28 @@ def ping(request: HttpRequest) -> HttpResponse:
     return HttpResponse("ok", content_type="text/plain")
 
 
-urlpatterns = [path("bench/ping/", ping), path("", include("outorga.urls"))]
+RAW_LOOKUP = (
+    "SELECT p.number, p.state, p.valid_until, v.plate FROM licensing_permit p "
+    "JOIN registry_vehicle v ON v.id = p.vehicle_id JOIN tenancy_municipality m ON m.id = p.municipality_id "
+    "WHERE m.ibge_code = %s AND v.plate = %s ORDER BY p.valid_until DESC NULLS LAST"
+)
+
+
+def raw_lookup(request: HttpRequest) -> HttpResponse:
+    """The limit for a lookup: its SELECT, by hand, answered as JSON by a bare view behind the same middleware."""
+    with connection.cursor() as cursor:
+        cursor.execute(RAW_LOOKUP, [request.GET.get("municipio", ""), request.GET.get("placa", "")])
+        rows = [
+            {"numero": n, "situacao": s, "validade": str(v), "placa": p} for n, s, v, p in cursor.fetchall()
+        ]
+    return HttpResponse(json.dumps({"resultados": rows}), content_type="application/json")
+
+
+urlpatterns = [
+    path("bench/ping/", ping),
+    path("bench/raw/", raw_lookup),
+    path("", include("outorga.urls")),
+]
 
 
 def _serve_from_this_module() -> Any:
@@ -257,7 +280,8 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-PORT = _free_port()
+# The load client is this file in a second process: it must knock on the server's port, not pick its own.
+PORT = int(os.environ.get("BENCH_PORT") or _free_port())
 
 
 def start_server(workers: int) -> subprocess.Popen[bytes]:
@@ -309,21 +333,25 @@ def sample_paths(n: int, kind: str, rng: random.Random) -> list[str]:
             else f"ZZZ{rng.randrange(10)}Z{rng.randrange(100):02d}"
         )
         paths.append(
-            f"/api/publica/v1/verificacao/?municipio={IBGE}&placa={plate}"
-            if kind == "json"
-            else f"/consulta/?municipio={IBGE}&q={plate}"
+            {
+                "json": f"/api/publica/v1/verificacao/?municipio={IBGE}&placa={plate}",
+                "raw": f"/bench/raw/?municipio={IBGE}&placa={plate}",
+            }.get(kind, f"/consulta/?municipio={IBGE}&q={plate}")
         )
     return paths
 
 
 def check_answers(n: int) -> None:
-    """Before measuring: the lookup answers what it should (a regular plate, an unknown one)."""
+    """Before measuring: the lookup answers what it should (a known plate, an unknown one). The synthetic
+    permits carry no documents, so the document standing may call a known one irregular."""
     for plate, expected in ((demo_plate(0), None), ("ZZZ9Z99", "unknown")):
         url = f"http://127.0.0.1:{PORT}/api/publica/v1/verificacao/?municipio={IBGE}&placa={plate}"
         with urllib.request.urlopen(url, timeout=5) as response:
             body = json.load(response)
         assert body["status"] in (
-            {expected} if expected else {"regular", "suspended", "expired", "revoked", "cancelled"}
+            {expected}
+            if expected
+            else {"regular", "irregular", "suspended", "expired", "revoked", "cancelled"}
         ), body
 
 
@@ -425,7 +453,8 @@ def load_in_second_process(paths: list[str], duration: int, connections: int) ->
         "--connections",
         str(connections),
     ]
-    result = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+    env = {**os.environ, "BENCH_PORT": str(PORT)}
+    result = json.loads(subprocess.run(command, capture_output=True, text=True, check=True, env=env).stdout)
     os.unlink(handle.name)
     return dict(result) | {"tool": 1.0}
 
@@ -445,6 +474,29 @@ def measure(n: int, duration: int, connections: int) -> dict[str, dict[str, floa
         load_in_second_process(paths, 3, connections)  # warm-up: connections, caches, query plans
         results[name] = load_in_second_process(paths, duration, connections)
     return results
+
+
+def report_rows(duration: int, connections: int, rounds: int) -> None:
+    """The make-bench rows: the raw SELECT view (baseline), the JSON lookup and the page, interleaved."""
+    rng = random.Random(SEED)
+    n = Permit.objects.filter(municipality__ibge_code=IBGE).count()
+    kinds = {kind: sample_paths(n, kind, rng) for kind in ("raw", "json", "page")}
+    for paths in kinds.values():
+        load_in_second_process(paths, 2, connections)  # warm-up
+    runs: dict[str, list[dict[str, float]]] = {kind: [] for kind in kinds}
+    for _ in range(rounds):
+        for kind, paths in kinds.items():
+            runs[kind].append(load_in_second_process(paths, duration, connections))
+    rps = {kind: statistics.median(r["rps"] for r in results) for kind, results in runs.items()}
+    p99 = {kind: statistics.median(r["p99_ms"] for r in results) for kind, results in runs.items()}
+    baseline = "its SELECT by hand in a bare view, same stack"
+    for kind, measure, goal in (
+        ("json", "public JSON lookup", 0.8),
+        ("page", "public HTML lookup page", 0.5),
+    ):
+        emit(Row(f"{measure} (throughput)", baseline, rps["raw"], rps[kind], "req/s", goal))
+    # p99 ≤ 1.5× the baseline's, as a ratio ≥ 0.67 (the baseline's p99 over Outorga's)
+    emit(Row("public JSON lookup (p99 latency)", baseline, p99["raw"] / 1000, p99["json"] / 1000, "s", 0.67))
 
 
 def report(n: int, results: dict[str, dict[str, float]], args: argparse.Namespace) -> None:
@@ -471,6 +523,9 @@ def main() -> None:
     parser.add_argument("--duration", type=int, default=20, help="seconds per round (default 20)")
     parser.add_argument("--connections", type=int, default=16, help="concurrent connections (default 16)")
     parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1, help="gunicorn workers")
+    parser.add_argument(
+        "--rounds", type=int, default=0, help="report the make-bench rows: N interleaved rounds"
+    )
     parser.add_argument("--client", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.client:
@@ -483,12 +538,16 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+    call_command("createcachetable", verbosity=0)  # the rate limit and counters live in the cache
     n = max(1, int(FULL * args.scale))
     build(n)
     connection.close()  # the server's workers open their own
     server = start_server(args.workers)
     try:
         check_answers(n)
+        if args.rounds:
+            report_rows(args.duration, args.connections, args.rounds)
+            return
         results = measure(n, args.duration, args.connections)
     finally:
         server.send_signal(signal.SIGTERM)

@@ -51,6 +51,7 @@ from django.db import connection, transaction  # noqa: E402
 from apps.platforms import roster  # noqa: E402
 from apps.platforms.models import Platform, RosterEntry, RosterImport, RosterUpload  # noqa: E402
 from apps.tenancy.models import Municipality  # noqa: E402
+from benchmarks.results import Row, emit, interleaved  # noqa: E402
 
 IBGE = "3148103"
 CNPJ = "11222333000181"
@@ -158,11 +159,34 @@ def queued_import(path: Path, platform: Platform, municipality: Municipality) ->
     return accept_s, run_s, done.stored_rows
 
 
+def report_row(path: Path, platform: Platform, municipality: Municipality, rounds: int) -> None:
+    """COPY of the file and Outorga's import of it (validation and store; each round replaces the roster),
+    interleaved."""
+    baseline, measured = interleaved(
+        lambda: timed(lambda: copy_baseline(path))[0],
+        lambda: sum(outorga_import(path, platform, municipality)[:2]),
+        rounds,
+    )
+    emit(
+        Row(
+            measure="roster import",
+            baseline="PostgreSQL COPY of the same file into a plain table",
+            baseline_value=baseline,
+            outorga_value=measured,
+            unit="s",
+            goal=0.40,
+        )
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--rows", type=int, default=300_000)
+    parser.add_argument(
+        "--rounds", type=int, default=0, help="report the make-bench row: N interleaved rounds"
+    )
     options = parser.parse_args()
     if connection.vendor != "postgresql":
         sys.exit("The baseline is PostgreSQL's COPY: point DATABASE_URL at a PostgreSQL database.")
@@ -172,6 +196,9 @@ def main() -> None:
         path = Path(folder) / "cadastro.csv"
         write_csv(path, options.rows)
         print(f"{options.rows:,} rows, {path.stat().st_size / 1e6:.1f} MB", flush=True)
+        if options.rounds:
+            report_row(path, platform, municipality, options.rounds)
+            return
         copy_s, copied = timed(lambda: copy_baseline(path))
         print(f"copy:    {copy_s:7.2f} s ({copied:,} rows)", flush=True)
         for label in ("import", "replace"):

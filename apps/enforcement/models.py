@@ -24,6 +24,10 @@ class CaseQuerySet(MunicipalityScopedQuerySet["InfractionCase"]):
     def of_agent(self, user: Any) -> CaseQuerySet:
         return self.filter(agent_id=getattr(user, "pk", None))
 
+    def for_list(self) -> CaseQuerySet:
+        """What a list row shows: the holder's name (person or company) and the penalty notice date."""
+        return self.select_related("operator__person", "operator__company").with_penalty_notice()
+
     def with_penalty_notice(self) -> CaseQuerySet:
         """Annotate ``penalty_notified_on``: the first penalty notice sent (for the Patrocínio 90-day flag)."""
         first = Notice.objects.filter(case=models.OuterRef("pk"), purpose=NoticePurpose.FINAL_DECISION)

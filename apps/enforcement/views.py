@@ -217,7 +217,7 @@ def _page(request: HttpRequest, rows: Any) -> Any:
 def my_cases(request: HttpRequest, ibge_code: str) -> HttpResponse:
     municipality = _municipality(request, ibge_code, action=FILE)
     rows = InfractionCase.objects.for_user(request.user, "view").filter(municipality=municipality)
-    rows = rows.of_agent(request.user).order_by("-created_at")
+    rows = rows.of_agent(request.user).for_list().order_by("-created_at")
     context = {
         "municipality": municipality,
         "page": _page(request, rows),
@@ -235,7 +235,7 @@ def case_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
     state = request.GET.get("situacao", "")
     if state:
         rows = rows.filter(state=state)
-    rows = rows.with_penalty_notice().order_by("-year", "-sequence")
+    rows = rows.for_list().order_by("-year", "-sequence")
     if (fmt := requested_format(request)) is not None:
         return export_response(request, spec=exports.CASES, rows=rows, municipality=municipality, fmt=fmt)
     context = {

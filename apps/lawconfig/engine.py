@@ -11,6 +11,9 @@ the municipality's own values and readings. citation_text() renders a dispositiv
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import lawcode
@@ -44,9 +47,39 @@ def regime_for(municipality: Municipality, regime_id: str | None = None) -> str:
     return str(regimes[0])
 
 
+# Inside configs_remembered(): the configs already read, by (municipality, regime).
+_REMEMBERED: ContextVar[dict[tuple[int, str], Config] | None] = ContextVar(
+    "lawconfig_remembered", default=None
+)
+
+
+@contextmanager
+def configs_remembered() -> Iterator[None]:
+    """Read each municipality's configuration once for the whole block: one write that asks the law several
+    questions (an approval: the application, the validity, the inspection calendar) within one transaction,
+    where the configuration cannot change under it."""
+    token = _REMEMBERED.set({}) if _REMEMBERED.get() is None else None
+    try:
+        yield
+    finally:
+        if token is not None:
+            _REMEMBERED.reset(token)
+
+
 def config_for(municipality: Municipality, regime_id: str | None = None) -> Config:
     """The municipality's overrides for one regime (its only regime when not given)."""
-    regime = lawcode.get_regime(regime_for(municipality, regime_id))
+    chosen = regime_for(municipality, regime_id)
+    remembered = _REMEMBERED.get()
+    if remembered is None:
+        return _config(municipality, chosen)
+    key = (municipality.pk, chosen)
+    if key not in remembered:
+        remembered[key] = _config(municipality, chosen)
+    return remembered[key]
+
+
+def _config(municipality: Municipality, regime_id: str) -> Config:
+    regime = lawcode.get_regime(regime_id)
     return Config(
         parameters=_parameters(municipality, regime),
         interpretations=_interpretations(municipality, regime.id),

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from apps.audit.services import audit_record
+from apps.lawconfig.engine import configs_remembered
 from apps.licensing import hooks, lawbridge
 from apps.licensing.choices import (
     DRIVER_KINDS,
@@ -614,13 +615,18 @@ def permit_issue(*, application: Application, actor: Any, as_of: dt.date) -> Per
     """Issue the permit of an approved application: next number, validity from the law, old permit closed."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("permit_issue runs inside application_approve's transaction")
-    kind, valid_until, decision = _validity(application, as_of)
-    sequence = number_take(kind="permit", municipality=application.municipality, year=as_of.year)
+    with configs_remembered():  # the validity and the inspection calendar: one read of the configuration
+        kind, valid_until, decision = _validity(application, as_of)
+        inspection_due_on = _inspection_due(application, as_of)
     replaced = (
         application.permit
         if application.kind in (ApplicationKind.RENEWAL, ApplicationKind.SUBSTITUTION)
         else None
     )
+    vehicle, driver = _permit_vehicle(application), _emergency_driver(application)
+    # Everything the law says is known: the number is taken just before the insert, so the counter row stays
+    # locked only for the rest of this transaction, not for the questions to the law.
+    sequence = number_take(kind="permit", municipality=application.municipality, year=as_of.year)
     permit = Permit.objects.create(
         municipality=application.municipality,
         regime_id=application.regime_id,
@@ -629,14 +635,14 @@ def permit_issue(*, application: Application, actor: Any, as_of: dt.date) -> Per
         number=format_number(sequence, as_of.year),
         kind=kind,
         operator=application.operator,
-        vehicle=_permit_vehicle(application),
-        driver=_emergency_driver(application),
+        vehicle=vehicle,
+        driver=driver,
         application=application,
         replaces=replaced,
         issued_on=as_of,
         valid_from=as_of,
         valid_until=valid_until,
-        inspection_due_on=_inspection_due(application, as_of),
+        inspection_due_on=inspection_due_on,
         decision=decision,
     )
     application.refresh_from_db()

@@ -38,6 +38,7 @@ from apps.licensing.choices import (
     ReminderTarget,
 )
 from apps.licensing.models import Application, ApplicationEvent, Permit, Reminder
+from apps.licensing.reminders import reminders_insert
 from apps.licensing.services import permit_standing_record
 from apps.registry.catalog import kind_labels
 from apps.registry.choices import DocumentStatus
@@ -318,23 +319,31 @@ DOCUMENT_EMAIL = (
 
 
 def remind_permits(as_of: dt.date) -> int:
-    sent = 0
-    for days, first, last in reminder_windows(as_of):
-        due = permits_to_remind(days, first, last).values_list("pk", flat=True)
-        fields = ("pk", "municipality_id", "valid_until", "recipient", "number", "vehicle__plate")
-        rows = _with_recipients(Permit.objects.all(), due, PERMIT_EMAIL, fields)
-        sent += _remind(ReminderTarget.PERMIT, days, rows, as_of, _permit_message)
+    sent = sum(
+        _remind(
+            ReminderTarget.PERMIT,
+            days,
+            permits_to_remind(days, first, last).annotate(recipient=_email(*PERMIT_EMAIL)),
+            as_of,
+            _permit_message,
+        )
+        for days, first, last in reminder_windows(as_of)
+    )
     _refresh_reminder_statistics(sent)
     return sent
 
 
 def remind_documents(as_of: dt.date) -> int:
-    sent = 0
-    for days, first, last in reminder_windows(as_of):
-        due = documents_to_remind(days, first, last).values_list("pk", flat=True)
-        fields = ("pk", "municipality_id", "valid_until", "recipient", "kind", "municipality__regimes")
-        rows = _with_recipients(Document.objects.all(), due, DOCUMENT_EMAIL, fields)
-        sent += _remind(ReminderTarget.DOCUMENT, days, rows, as_of, _document_message)
+    sent = sum(
+        _remind(
+            ReminderTarget.DOCUMENT,
+            days,
+            documents_to_remind(days, first, last).annotate(recipient=_email(*DOCUMENT_EMAIL)),
+            as_of,
+            _document_message,
+        )
+        for days, first, last in reminder_windows(as_of)
+    )
     _refresh_reminder_statistics(sent)
     return sent
 
@@ -347,27 +356,17 @@ def _refresh_reminder_statistics(inserted: int) -> None:
             cursor.execute(f"ANALYZE {Reminder._meta.db_table}")
 
 
-def _with_recipients(
-    rows: QuerySet[Any], due: QuerySet[Any], email_paths: tuple[str, ...], fields: tuple[str, ...]
-) -> Iterator[dict[str, Any]]:
-    """First the ids due (the step's own WHERE, as cheap as a count), then the owners' addresses for those ids
-    only, a batch at a time: the joins to people and companies never run over the whole table."""
-    for ids in _batches(iter(list(due))):
-        annotated = rows.filter(pk__in=ids).annotate(recipient=_email(*email_paths))
-        yield from annotated.values(*fields)
-
-
 def _permit_message(row: dict[str, Any], days: int) -> tuple[str, str]:
     subject = f"Alvará {row['number']} vence em {row['valid_until']:%d/%m/%Y}"
     body = (
-        f"O alvará {row['number']} do veículo {row['vehicle__plate']} vence em {row['valid_until']:%d/%m/%Y} "
+        f"O alvará {row['number']} do veículo {row['plate']} vence em {row['valid_until']:%d/%m/%Y} "
         f"(em {days} dias ou menos). Peça a renovação na Prefeitura antes do vencimento."
     )
     return subject, body
 
 
 def _document_message(row: dict[str, Any], days: int) -> tuple[str, str]:
-    label = kind_labels(tuple(row["municipality__regimes"] or ())).get(row["kind"], row["kind"])
+    label = kind_labels(tuple(row["regimes"] or ())).get(row["kind"], row["kind"])
     subject = f"{label}: vence em {row['valid_until']:%d/%m/%Y}"
     body = (
         f"O documento «{label}» cadastrado na Prefeitura vale até {row['valid_until']:%d/%m/%Y} (em {days} dias "
@@ -389,29 +388,18 @@ def _nothing(row: Mapping[str, Any]) -> dict[str, Any]:
 def _remind(
     target: str,
     days: int,
-    rows: Iterator[dict[str, Any]],
+    due: QuerySet[Any],
     as_of: dt.date,
     message: Callable[[dict[str, Any], int], tuple[str, str]],
 ) -> int:
     """Record the reminders (unique key: object, threshold, expiry date) and queue e-mails for those with an
-    address; the outbox (apps.jobs) sends them after this step's transaction commits, and retries failures."""
+    address; the outbox (apps.jobs) sends them after this step's transaction commits, and retries failures.
+    Each batch of what the INSERT returned gets its e-mails and its audit events."""
+    regimes = dict(Municipality.objects.values_list("pk", "regimes"))
     total = 0
-    for batch in _batches(rows):
-        Reminder.objects.bulk_create(
-            [
-                Reminder(
-                    municipality_id=r["municipality_id"],
-                    target=target,
-                    target_id=r["pk"],
-                    days_before=days,
-                    expires_on=r["valid_until"],
-                    recipient=r["recipient"],
-                    sent_on=as_of,
-                )
-                for r in batch
-            ],
-            ignore_conflicts=True,
-        )
+    for batch in _batches(reminders_insert(target=target, days=days, due=due, as_of=as_of)):
+        for row in batch:
+            row["regimes"] = regimes[row["municipality_id"]]
         drafts = (
             MailDraft(r["recipient"], *message(r, days), municipality_id=r["municipality_id"]) for r in batch
         )

@@ -7,4 +7,11 @@ class PublicConfig(AppConfig):
     verbose_name = "Consulta pública, denúncias e dados abertos"
 
     def ready(self) -> None:
+        from django.db.models.signals import post_delete, post_save
+
         from apps.public import cards, menu, permissions  # noqa: F401  (registrations run on import)
+        from apps.public.forms import forget_municipality_choices
+        from apps.tenancy.models import Municipality
+
+        for signal in (post_save, post_delete):
+            signal.connect(forget_municipality_choices, sender=Municipality, dispatch_uid=f"public-{signal}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import multiprocessing
 import multiprocessing.synchronize
+from typing import Any
 
 import pytest
 from django.db import IntegrityError, connection, connections, transaction
@@ -12,7 +13,7 @@ from django.db import IntegrityError, connection, connections, transaction
 from apps.licensing import services
 from apps.licensing.casebook import Case
 from apps.licensing.models import Application, Permit
-from apps.licensing.tests.conftest import AS_OF, issue_permit
+from apps.licensing.tests.conftest import AS_OF, issue_permit, to_analysis
 from apps.tenancy.models import Counter, Municipality
 from apps.tenancy.numbering import format_number, number_take
 
@@ -103,3 +104,37 @@ def test_eight_processes_issuing_at_once_get_every_number_exactly_once(olimpia_p
         Counter.objects.get(municipality=olimpia_pf.operator.municipality, kind="permit", year=2026).last
         == 40
     )
+
+
+def test_an_issuance_reads_the_configuration_once_and_the_number_last(
+    olimpia_pf: Case, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from apps.lawconfig import engine
+    from apps.tenancy import numbering
+
+    application = to_analysis(olimpia_pf)
+    services.application_require_inspection(application=application, actor=None, as_of=AS_OF)
+    services.application_inspection_passed(
+        application=application, performed_on=AS_OF, actor=None, as_of=AS_OF
+    )
+    application.refresh_from_db()
+    assert application.inspection_passed_on == AS_OF  # so the calendar is asked too
+    calls: list[str] = []
+    read = engine._config
+    take = numbering.number_take
+
+    def config(*args: Any) -> Any:
+        calls.append("config")
+        return read(*args)
+
+    def number(**kwargs: Any) -> int:
+        calls.append("number")
+        return take(**kwargs)
+
+    monkeypatch.setattr(engine, "_config", config)
+    monkeypatch.setattr(services, "number_take", number)
+    with transaction.atomic():
+        permit = services.permit_issue(application=application, actor=None, as_of=AS_OF)
+    assert permit.number == "0001/2026"
+    # Once for the validity and the inspection calendar together; the number after every question to the law.
+    assert calls == ["config", "number"]
