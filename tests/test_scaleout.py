@@ -15,6 +15,7 @@ The throughput line it prints (``-s``) is the figure quoted in docs/scaling.md. 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import io
 import json
 import os
@@ -239,7 +240,7 @@ def wait_for(check: Callable[[], bool], seconds: float, what: str) -> None:
 
 def answering(base: str) -> bool:
     with urllib.request.urlopen(f"{base}/saude/vivo/", timeout=5) as response:  # noqa: S310
-        return response.status == 200
+        return bool(response.status == 200)
 
 
 def issue_permit(case: Any, as_of: dt.date) -> Any:
@@ -378,7 +379,7 @@ def test_two_servers_and_two_workers_lose_and_duplicate_nothing(
         "audit_anchor",
     ]
     for base in cluster.web:
-        wait_for(lambda base=base: answering(base), 90, f"{base} to answer")
+        wait_for(functools.partial(answering, base), 90, f"{base} to answer")
     baseline = Baseline(
         last_event=AuditEvent.objects.order_by("-pk").values_list("pk", flat=True).first() or 0,
         mails=OutboundMail.objects.count(),
