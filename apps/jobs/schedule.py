@@ -69,6 +69,9 @@ SCHEDULE: tuple[Job, ...] = (
         ("platform_webhooks_deliver",),
         lease_minutes=10,
     ),
+    # Files committed while the store was down: the task worker retries them itself; this catches a process
+    # that died between a commit and its file write (apps.ops.pending).
+    Job("file_writes", "Gravação dos arquivos pendentes", Every(5), ("storage_deliver",), lease_minutes=10),
     Job("open_data", "Exportação dos dados abertos", Daily(dt.time(3, 0)), ("export_open_data",)),
     Job("staff_digest", "Resumo diário de prazos da equipe", Daily(dt.time(5, 0)), ("staff_digest",)),
     Job("audit_verify", "Verificação da trilha de auditoria", Daily(dt.time(4, 0)), ("audit_verify",)),

@@ -29,6 +29,7 @@ from apps.jobs.schedule import Job, enabled_jobs, job_named
 RETRY_BACKOFF_MINUTES = (1, 5, 30, 120, 720)
 CLAIM_MINUTES = 10
 DELIVERY_BATCH = 200
+SKIPPED_OUTPUT = "Outra execução desta rotina ainda está em andamento."
 
 
 @dataclass(frozen=True)
@@ -222,12 +223,15 @@ def _queue_run(job: Job, slot: str) -> JobRun | None:
 def job_run_execute(*, run_id: int) -> JobRun:
     """Run a queued job under its lease, recording start, end and the command's output."""
     run = JobRun.objects.get(pk=run_id)
+    if run.status != RunStatus.QUEUED:  # a task delivered twice: the run it names already ran (or runs)
+        return run
     job = job_named(run.job)
     holder = secrets.token_hex(16)
     if not _lease_take(job, holder):
-        return _run_finish(run, RunStatus.SKIPPED, "Outra execução desta rotina ainda está em andamento.")
+        return _run_skip(run)
     try:
-        _run_start(run)
+        if not _run_start(run):
+            return run
         output = io.StringIO()
         try:
             call_command(*job.command, stdout=output, stderr=output)
@@ -239,13 +243,35 @@ def job_run_execute(*, run_id: int) -> JobRun:
         _lease_release(job, holder)
 
 
-def _run_start(run: JobRun) -> None:
+def _run_start(run: JobRun) -> bool:
+    """Move the run from queued to running; False when another worker got there first."""
     with transaction.atomic():
         run.status, run.started_at = RunStatus.RUNNING, timezone.now()
-        run.save(update_fields=["status", "started_at"])
+        queued = JobRun.objects.filter(pk=run.pk, status=RunStatus.QUEUED)
+        if not queued.update(status=run.status, started_at=run.started_at):
+            run.refresh_from_db()
+            return False
         audit_record(
             actor=None, municipality=None, action="jobs.run_started", obj=run, after={"job": run.job}
         )
+    return True
+
+
+def _run_skip(run: JobRun) -> JobRun:
+    """Another run of the job holds the lease: this one is recorded as not run (unless it already started —
+    the lease holder may be this very run, delivered twice)."""
+    with transaction.atomic():
+        queued = JobRun.objects.filter(pk=run.pk, status=RunStatus.QUEUED)
+        if queued.update(status=RunStatus.SKIPPED, finished_at=timezone.now(), output=SKIPPED_OUTPUT):
+            audit_record(
+                actor=None,
+                municipality=None,
+                action="jobs.run_finished",
+                obj=run,
+                after={"job": run.job, "status": RunStatus.SKIPPED},
+            )
+    run.refresh_from_db()
+    return run
 
 
 def _run_finish(run: JobRun, status: str, output: str) -> JobRun:

@@ -9,7 +9,7 @@ from django.views.decorators.http import require_GET
 
 from apps.jobs.choices import MailStatus
 from apps.jobs.models import OutboundMail
-from apps.jobs.selectors import mail_counts, schedule_status
+from apps.jobs.selectors import mail_counts, pending_files, schedule_status
 from apps.tenancy.models import Municipality
 
 PAGE_SIZE = 25
@@ -18,12 +18,13 @@ PAGE_SIZE = 25
 @login_required
 @require_GET
 def overview(request: HttpRequest) -> HttpResponse:
-    """The periodic jobs (last run of each) and the e-mails sent for the user's municipalities."""
+    """The periodic jobs (last run of each), the files waiting for the store and the e-mails sent for the
+    user's municipalities."""
     municipalities = list(Municipality.objects.where_user_may(request.user, "jobs.outboundmail", "view"))
     if not municipalities:
         raise Http404("Registro não encontrado.")
     mails = OutboundMail.objects.for_user(request.user, "view").select_related("municipality")
-    if code := request.GET.get("municipio"):
+    if code := request.GET.get("municipio", ""):
         mails = mails.filter(municipality__ibge_code=code)
     if (status := request.GET.get("situacao")) in MailStatus.values:
         mails = mails.filter(status=status)
@@ -32,6 +33,7 @@ def overview(request: HttpRequest) -> HttpResponse:
     query.pop("pagina", None)
     context = {
         "jobs": schedule_status(),
+        "pending_files": pending_files(request.user, code),
         "page": page,
         "statuses": _status_tabs(OutboundMail.objects.for_user(request.user, "view")),
         "chosen_status": status,

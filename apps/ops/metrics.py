@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from django.db.models import Count, Max, Sum
+from django.db.models import Count, Max, Min, Sum
+from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from apps.audit.models import AuditEvent
@@ -18,7 +19,7 @@ from apps.jobs.models import JobRun, OutboundMail
 from apps.ops.counters import counters_flush
 from apps.ops.health import run_checks
 from apps.ops.middleware import DURATION, REQUESTS
-from apps.ops.models import MetricSeries
+from apps.ops.models import MetricSeries, PendingFile
 from apps.public.models import LookupCount
 
 Sample = tuple[dict[str, str], float]
@@ -55,6 +56,13 @@ def _job_runs() -> list[Sample]:
 def _outbox() -> list[Sample]:
     rows = OutboundMail.objects.order_by().values_list("status").annotate(total=Count("pk"))
     return [({"status": status}, float(total)) for status, total in rows]
+
+
+def _pending_files() -> list[Sample]:
+    """How many committed files wait for the store, and the age of the oldest (alert when it grows)."""
+    summary = PendingFile.objects.aggregate(total=Count("pk"), oldest=Min("created_at"))
+    age = (timezone.now() - summary["oldest"]).total_seconds() if summary["oldest"] else 0.0
+    return [({"measure": "files"}, float(summary["total"])), ({"measure": "oldest_age_seconds"}, age)]
 
 
 def _lookups() -> list[Sample]:
@@ -138,6 +146,12 @@ def exposition() -> str:
             _job_runs(),
         ),
         ("outorga_mail_outbox", "gauge", "e-mails in the outbox by status", _outbox()),
+        (
+            "outorga_pending_files",
+            "gauge",
+            "committed files still waiting in the database for the store (count, age of the oldest)",
+            _pending_files(),
+        ),
         (
             "outorga_public_lookups_total",
             "counter",

@@ -1,10 +1,13 @@
 """The files of the rows (uploads and generated PDFs), through Django's storage API: local disk or S3.
 
-Two promises, kept here for every app that stores a file:
+Three promises, kept here for every app that stores a file:
 
 - **Written only after the commit.** A row gets its file name inside the transaction; the bytes go to the
   storage in ``transaction.on_commit``. A transaction that rolls back (a refusal after the upload, a failed
   audit, an outer rollback) therefore leaves no object behind, on disk or in the bucket.
+- **Never lost to a store that is down.** The bytes are kept in the database in the same transaction (a
+  PendingFile) and deleted only when the store has them; a failed write is retried with backoff by the task
+  worker (apps.ops.pending). Until then the file is served as «ainda em gravação», not as missing.
 - **Served only through the permission gate, checked against the SHA-256 kept on the row.** The view finds
   the row through ``for_user`` first; this module then refuses a file whose content no longer matches its
   hash (or that is gone) and records the refusal in the audit chain. Local files are streamed by Django; S3
@@ -20,7 +23,6 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeGuard
 
-from django.core.files.base import ContentFile
 from django.core.files.storage import Storage
 from django.db import models, transaction
 from django.db.models.fields.files import FieldFile
@@ -29,6 +31,8 @@ from django.http.response import HttpResponseBase
 from django.shortcuts import render
 
 from apps.audit.services import audit_record
+from apps.ops.models import PendingFile
+from apps.ops.pending import field_label, is_pending, pending_file_keep
 from apps.tenancy.models import Municipality
 
 if TYPE_CHECKING:
@@ -41,10 +45,6 @@ FILE_TAMPERED = "file.tampered"
 FILE_MISSING = "file.missing"
 
 
-class StoredNameChangedError(RuntimeError):
-    """The storage kept the bytes under another name than the one the committed row points to."""
-
-
 def sha256_hex(content: bytes) -> str:
     return hashlib.sha256(content).hexdigest()
 
@@ -53,25 +53,24 @@ def attach_after_commit(fieldfile: FieldFile, filename: str, content: bytes) -> 
     """Name the row's file now (the caller saves the row) and write ``content`` once the transaction commits.
 
     The name comes from the field's ``upload_to``, so it is final before the row is saved; nothing reaches
-    the storage if the transaction rolls back.
+    the storage if the transaction rolls back. The bytes are kept in the same transaction (a PendingFile), so
+    a store that fails after the commit delays the file instead of losing it (apps.ops.pending).
     """
     field, instance = fieldfile.field, fieldfile.instance
     name = field.generate_filename(instance, filename)
     setattr(instance, field.attname, name)
-    transaction.on_commit(partial(_write, fieldfile.storage, name, content), robust=True)
+    pending_file_keep(field=field, name=name, content=content, municipality_id=_municipality_id(instance))
     return name
 
 
-def _write(storage: Storage, name: str, content: bytes) -> None:
-    try:
-        saved = storage.save(name, ContentFile(content))
-    except Exception:
-        # robust on_commit: the other callbacks (mail, other files) still run; the row then reads as missing
-        # (file.missing in the audit) and storage_verify lists it.
-        logger.exception("Committed file %s could not be written to the storage", name)
-        raise
-    if saved != name:
-        raise StoredNameChangedError(f"storage saved {name!r} as {saved!r}")
+def _municipality_id(instance: models.Model) -> int | None:
+    """The row's municipality through the lookup path its queryset's gate uses (``case__municipality``)."""
+    path = getattr(type(instance)._default_manager.get_queryset(), "municipality_field", "municipality")
+    *parents, last = path.split("__")
+    target: Any = instance
+    for part in parents:
+        target = getattr(target, part, None)
+    return getattr(target, f"{last}_id", None)
 
 
 # --- which column keeps each file's hash ---------------------------------------------------------------
@@ -106,18 +105,24 @@ class Problem:
     pk: Any
     name: str
     missing: bool
+    pending: bool = False  # committed, still waiting in the database for the store (apps.ops.pending)
 
 
 def verify_all() -> tuple[int, list[Problem]]:
-    """(files checked, files missing or not matching their hash), for storage_verify and the restore test."""
+    """(files checked, files missing, not matching their hash or still pending), for storage_verify and the
+    restore test."""
     checked, problems = 0, []
     for field in hashed_file_fields():
         hash_name = hash_field_name(field)
+        pending = set(PendingFile.objects.filter(field=field_label(field)).values_list("name", flat=True))
         rows = field.model._default_manager.exclude(**{field.name: ""}).only("pk", field.name, hash_name)
         for row in rows.iterator():
             fieldfile = getattr(row, field.name)
-            verdict = verify(fieldfile, getattr(row, hash_name))
             checked += 1
+            if fieldfile.name in pending:
+                problems.append(Problem(field.model._meta.label_lower, row.pk, fieldfile.name, False, True))
+                continue
+            verdict = verify(fieldfile, getattr(row, hash_name))
             if not verdict.ok:
                 problems.append(
                     Problem(field.model._meta.label_lower, row.pk, fieldfile.name, verdict.missing)
@@ -214,8 +219,13 @@ def stored_file_response(
     """The file of a row the caller already found through the permission gate.
 
     A file that fails its hash check (or is gone) is refused with a page in Portuguese and an audit event;
-    a good one is streamed (local disk) or handed out as a short-lived signed URL (S3).
+    a good one is streamed (local disk) or handed out as a short-lived signed URL (S3). A file committed but
+    not yet in the store is answered as such (503, «ainda em gravação»), never as missing.
     """
+    if is_pending(fieldfile.field, str(fieldfile.name)):
+        response = render(request, "ops/file_pending.html", status=503)
+        response["Retry-After"] = "60"
+        return response
     verdict = verify(fieldfile, sha256)
     if not verdict.ok:
         return _refuse(request, row, fieldfile, sha256, verdict, municipality)

@@ -12,13 +12,11 @@ PUBLIC_COMPLAINT_POW_BITS     leading zero bits the complaint form's proof of wo
 PUBLIC_COMPLAINT_POW_TTL      seconds a challenge stays valid after the form is opened (default 3600)
 PUBLIC_CLIENT_IP_META      request.META key with the client address (default REMOTE_ADDR; behind a proxy
                            that sets it, e.g. HTTP_X_REAL_IP)
-OPEN_DATA_DIR              where `export_open_data` writes its files (default <VAR_DIR>/open-data)
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
@@ -90,8 +88,3 @@ def rate_limit_cache_alias() -> str:
 
 def client_ip_meta_key() -> str:
     return _setting("PUBLIC_CLIENT_IP_META", "REMOTE_ADDR")
-
-
-def open_data_dir() -> Path:
-    default = Path(getattr(settings, "VAR_DIR", settings.BASE_DIR / "var")) / "open-data"
-    return Path(_setting("OPEN_DATA_DIR", str(default)))

@@ -1,8 +1,9 @@
 """Open data (Lei 12.527/2011, art. 8º): the permits in force per municipality, as CSV and JSON files.
 
 `manage.py export_open_data` writes them daily; the public page serves the latest. Only the fields the public
-lookup shows are exported — never a CPF, CNPJ, address, phone or CNH. Files are written to a temporary name
-and renamed, so a download never gets half a file.
+lookup shows are exported — never a CPF, CNPJ, address, phone or CNH. The files go through the storage API
+like every other file (apps.ops.published: local disk or S3, written after the commit, SHA-256 kept and checked
+before each download); every export is a new version, so a download never gets half a file.
 """
 
 from __future__ import annotations
@@ -11,19 +12,19 @@ import csv
 import datetime as dt
 import io
 import json
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import islice
-from pathlib import Path
 from typing import Any
 
 from django.db.models import Q
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 
 from apps.licensing.choices import PERMIT_IN_FORCE_STATES, PermitKind, PermitState
 from apps.licensing.models import Permit
 from apps.licensing.standing import permits_standing
-from apps.public import conf
+from apps.ops.published import latest_published, published_file_add, published_file_response
 from apps.public.choices import VerificationStatus
 from apps.public.verification import without_document_numbers
 from apps.registry.identifiers import format_plate
@@ -69,7 +70,7 @@ _COLUMNS = (
 class Export:
     municipality: Municipality
     as_of: dt.date
-    files: dict[str, Path]
+    files: dict[str, str]  # format → name of the version in the store
     rows: int
 
 
@@ -136,37 +137,39 @@ def to_json(municipality: Municipality, as_of: dt.date, rows: list[dict[str, Any
     return json.dumps(document, ensure_ascii=False, indent=1)
 
 
-def latest_path(municipality: Municipality, fmt: str) -> Path:
-    return conf.open_data_dir() / municipality.ibge_code / f"alvaras-em-vigor.{fmt}"
-
-
-def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+def publication_key(fmt: str) -> str:
+    return f"alvaras-em-vigor.{fmt}"
 
 
 def export_municipality(municipality: Municipality, as_of: dt.date) -> Export:
-    """Write the dated files and refresh the 'latest' copies the download view serves."""
+    """Publish a new version of each file; the download view serves the newest."""
     rows = list(permits_in_force(municipality, as_of))
     texts = {"csv": to_csv(rows), "json": to_json(municipality, as_of, rows)}
-    files: dict[str, Path] = {}
+    files: dict[str, str] = {}
     for fmt, text in texts.items():
-        dated = latest_path(municipality, fmt).with_name(f"alvaras-em-vigor-{as_of.isoformat()}.{fmt}")
-        _write(dated, text)
-        _write(latest_path(municipality, fmt), text)
-        files[fmt] = dated
+        published = published_file_add(
+            municipality=municipality,
+            key=publication_key(fmt),
+            as_of=as_of,
+            filename=f"alvaras-em-vigor-{as_of.isoformat()}.{fmt}",
+            content=text.encode(),
+            content_type=FORMATS[fmt],
+        )
+        files[fmt] = published.file.name
     return Export(municipality, as_of, files, len(rows))
 
 
 def published_on(municipality: Municipality) -> dt.date | None:
     """The as_of date of the latest JSON file (None when nothing was exported yet)."""
-    path = latest_path(municipality, "json")
-    if not path.is_file():
-        return None
-    with path.open(encoding="utf-8") as handle:
-        head = handle.read(400)
-    marker = '"as_of": "'
-    start = head.find(marker)
-    return dt.date.fromisoformat(head[start + len(marker) : start + len(marker) + 10]) if start >= 0 else None
+    latest = latest_published(municipality, publication_key("json"))
+    return latest.as_of if latest else None
+
+
+def download_response(request: HttpRequest, municipality: Municipality, fmt: str) -> HttpResponseBase:
+    """The newest file of a format, checked against its SHA-256 (404 before the first export)."""
+    return published_file_response(
+        request,
+        municipality=municipality,
+        key=publication_key(fmt),
+        download_name=f"alvaras-em-vigor-{municipality.ibge_code}.{fmt}",
+    )

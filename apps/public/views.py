@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
@@ -177,16 +177,11 @@ def open_data(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def open_data_file(request: HttpRequest, ibge_code: str, fmt: str) -> FileResponse:
+def open_data_file(request: HttpRequest, ibge_code: str, fmt: str) -> HttpResponseBase:
     municipality = Municipality.objects.filter(ibge_code=ibge_code).first()
     if municipality is None or fmt not in opendata.FORMATS:
         raise Http404("Arquivo não encontrado.")
-    path = opendata.latest_path(municipality, fmt)
-    if not path.is_file():
-        raise Http404("Os dados abertos deste município ainda não foram publicados.")
-    response = FileResponse(path.open("rb"), content_type=opendata.FORMATS[fmt])
-    response["Content-Disposition"] = f'attachment; filename="alvaras-em-vigor-{ibge_code}.{fmt}"'
-    return response
+    return opendata.download_response(request, municipality, fmt)
 
 
 def _staff_municipality(request: HttpRequest, ibge_code: str, action: str = "view") -> Municipality:

@@ -56,6 +56,15 @@ def test_a_run_records_the_commands_output() -> None:
     assert done.started_at is not None and done.finished_at is not None
 
 
+def test_a_run_delivered_twice_runs_once() -> None:
+    run = JobRun.objects.create(job="mail_outbox", slot="x")
+    first = job_run_execute(run_id=run.pk)
+    with mock.patch("apps.jobs.services.call_command") as command:
+        again = job_run_execute(run_id=run.pk)  # the task queue handed the same run to a second worker
+    command.assert_not_called()
+    assert (again.status, again.finished_at) == (RunStatus.DONE, first.finished_at)
+
+
 def test_two_runs_of_one_job_never_overlap() -> None:
     JobLease.objects.create(
         name="mail_outbox", holder="another-worker", expires_at=timezone.now() + dt.timedelta(minutes=5)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
-from django.test import Client
+from django.test import Client, TestCase
 
 from apps.licensing.models import Permit
 from apps.licensing.urls_public import verify_path
@@ -41,7 +41,8 @@ def personal_values() -> set[str]:
 
 
 def public_responses(client: Client) -> Iterator[tuple[str, bytes]]:
-    call_command("export_open_data", stdout=io.StringIO())
+    with TestCase.captureOnCommitCallbacks(execute=True):  # the files reach the store after the commit
+        call_command("export_open_data", stdout=io.StringIO())
     urls = ["/consulta/", "/consulta/denunciar/", "/dados-abertos/", "/verificar/" + "B" * 32 + "/"]
     for permit in Permit.objects.select_related("vehicle", "municipality"):
         ibge, plate = permit.municipality.ibge_code, permit.vehicle.plate

