@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 from typing import Any
 from unittest import mock
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
@@ -93,3 +95,12 @@ def test_the_database_worker_runs_what_the_scheduler_queued() -> None:
     assert runs["mail_outbox"] == RunStatus.DONE
     assert runs["daily_sweep"] == RunStatus.DONE
     assert runs["audit_verify"] == RunStatus.DONE
+
+
+def test_the_readme_lists_every_scheduled_job_with_its_command() -> None:
+    """The README's table is what an IT team reads to run the jobs: it must name each job and its command."""
+    readme = (Path(settings.BASE_DIR) / "README.md").read_text(encoding="utf-8")
+    rows = {line.split("|")[1].strip(" `"): line for line in readme.splitlines() if line.startswith("| `")}
+    for job in SCHEDULE:
+        assert job.name in rows, f"README.md has no row for the job {job.name}"
+        assert f"`{' '.join(job.command)}`" in rows[job.name], f"README.md: wrong command for {job.name}"
