@@ -63,7 +63,7 @@ from tests.property.conftest import ISSUED, REGIMES
 
 START = dt.date(2026, 6, 1)
 HORIZON = 10
-EXAMPLES = 150 if (settings.default is not None and settings.default.max_examples >= 1000) else 5
+EXAMPLES = 150 if (settings.default is not None and settings.default.max_examples >= 1000) else 3
 # Infractions whose penalties touch the permit (suspension at the auto or at finality, cassação) and some that
 # do not (fine, warning, apreensão), per regime in REGIMES' order.
 CODES = (
@@ -334,7 +334,13 @@ class Line:
         return self.revoked is None or self.revoked > on
 
     def running_until(self, on: dt.date) -> dt.date | None:
-        ends = [served.last_day for served in self.suspensions if served.applied <= on]
+        """The last day of the suspensions imposed by ``on`` and not lifted by then (served or still to
+        serve): a new one that overlaps them runs after them, however long ago they were applied."""
+        ends = [
+            served.end
+            for served in self.suspensions
+            if served.applied <= on and (served.lifted is None or served.lifted > on)
+        ]
         return max(ends) if ends else None
 
 
@@ -594,6 +600,12 @@ SUSPENDED_TWICE_AND_RENEWED = [
     Auto(OLIMPIA, 1, 0, 0, "upheld", (0, 0, 1, 0), None),
 ]
 RENEWED = [Act(OLIMPIA, "renewal", 2, 0)]
+SERVED_THEN_OVERLAPPED = [
+    # an art. 24 suspension served and over (the sweep reactivates the permit on day 5) ...
+    Auto(OLIMPIA, 0, 0, 25, "none", (0, 0, 0, 0), None),
+    # ... then a second auto whose period, counted from its infraction, overlaps it: it runs after it
+    Auto(OLIMPIA, 0, 6, 20, "none", (0, 0, 0, 0), None),
+]
 REGULARIZED_AND_OPERATOR_WIDE = [
     # regularized on day 2, before the suspension ends: no cassação
     Auto(OLIMPIA, 0, 0, 27, "upheld", (0, 0, 0, 0), 2),
@@ -612,6 +624,7 @@ REGULARIZED_AND_OPERATOR_WIDE = [
 @example(history=(SUSPENDED_TWICE_AND_RENEWED, RENEWED), operator_wide=False).via(
     "fixes a, b, d, e (not regularized)"
 )
+@example(history=(SERVED_THEN_OVERLAPPED, []), operator_wide=False).via("fix a, after the sweep reactivated")
 @example(history=(REGULARIZED_AND_OPERATOR_WIDE, []), operator_wide=True).via("fixes c, e (regularized), f")
 def test_every_permit_status_follows_the_sanctions_as_of_that_day(
     world: World, history: tuple[list[Auto], list[Act]], operator_wide: bool
