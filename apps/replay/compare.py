@@ -103,9 +103,9 @@ def _unconfirmed_records(
     def walk(value: Any) -> Any:
         if isinstance(value, Mapping):
             found = {key: walk(inner) for key, inner in value.items()}
-            name = value.get("name")
-            zero = value.get(RECORD) == [] and isinstance(name, str)
-            if zero and record_known is not None and not record_known(str(name), as_of):
+            name = str(value.get("name") or "")
+            zero = value.get(RECORD) == [] and bool(name)
+            if zero and record_known is not None and not record_known(name, as_of):
                 found[RECORD] = None
                 names.append(name)
             return found

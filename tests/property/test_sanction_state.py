@@ -30,6 +30,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 from unittest import mock
 
@@ -173,6 +174,7 @@ def world(licensed: list[Case], make_staff: Any) -> World:
 # --- what happens ---------------------------------------------------------------------------------------------
 
 Step = Callable[[dt.date], None]
+CaseStep = Callable[[InfractionCase, dt.date], None]
 
 
 def _in_force(world: World, regime: int) -> list[Permit]:
@@ -198,13 +200,13 @@ def _open(auto: Auto, world: World, day: dt.date) -> InfractionCase:
     return case_open(municipality=operator.municipality, actor=actor, details=details, recorded_at=at(day, 9))
 
 
-def _appeal(case: InfractionCase, actor: User, day: dt.date) -> None:
+def _appeal(case: InfractionCase, day: dt.date, *, actor: User) -> None:
     case.refresh_from_db()
     instance = Instance.SECOND if case.state == CaseState.JUDGED_FIRST else Instance.FIRST
     appeal_file(case=case, instance=instance, filed_on=day, text="Razões.", actor=actor, as_of=day)
 
 
-def _judge(case: InfractionCase, actor: User, day: dt.date, verdict: str) -> None:
+def _judge(case: InfractionCase, day: dt.date, *, actor: User, verdict: str) -> None:
     appeal = Appeal.objects.filter(case=case, judgment__isnull=True).first()
     if appeal is not None:
         appeal_judge(
@@ -212,7 +214,7 @@ def _judge(case: InfractionCase, actor: User, day: dt.date, verdict: str) -> Non
         )
 
 
-def _regularize(case: InfractionCase, actor: User, day: dt.date) -> None:
+def _regularize(case: InfractionCase, day: dt.date, *, actor: User) -> None:
     case_regularize(
         case=case,
         regularized_on=day,
@@ -223,7 +225,7 @@ def _regularize(case: InfractionCase, actor: User, day: dt.date) -> None:
     )
 
 
-def _case_steps(auto: Auto, world: World) -> list[tuple[int, Callable[[InfractionCase, dt.date], None]]]:
+def _case_steps(auto: Auto, world: World) -> list[tuple[int, CaseStep]]:
     """(day offset, step on the case) for the auto's path: defence and judgment, then appeal and judgment."""
     actor = world.staff[auto.regime]
     instances = len(proceeding(REGIMES[auto.regime][3]).instances)
@@ -232,15 +234,15 @@ def _case_steps(auto: Auto, world: World) -> list[tuple[int, Callable[[Infractio
         "granted_first": (Verdict.GRANTED,),
         "granted_second": (Verdict.UPHELD, Verdict.GRANTED)[:instances],
     }.get(auto.path, ())
-    steps: list[tuple[int, Callable[[InfractionCase, dt.date], None]]] = []
+    steps: list[tuple[int, CaseStep]] = []
     on = auto.on
     for number, verdict in enumerate(verdicts):
         on += auto.gaps[2 * number]
-        steps.append((on, lambda case, day: _appeal(case, actor, day)))
+        steps.append((on, partial(_appeal, actor=actor)))
         on += auto.gaps[2 * number + 1]
-        steps.append((on, lambda case, day, verdict=verdict: _judge(case, actor, day, verdict)))
+        steps.append((on, partial(_judge, actor=actor, verdict=verdict)))
     if auto.regularized is not None:
-        steps.append((auto.on + auto.regularized, lambda case, day: _regularize(case, actor, day)))
+        steps.append((auto.on + auto.regularized, partial(_regularize, actor=actor)))
     return steps
 
 
@@ -249,12 +251,21 @@ def _schedule(autos: list[Auto], acts: list[Act], world: World) -> dict[int, lis
     days: dict[int, list[Step]] = defaultdict(list)
     for auto in autos:
         handle: list[InfractionCase] = []
-        days[auto.on].append(lambda day, auto=auto, handle=handle: handle.append(_open(auto, world, day)))
+        days[auto.on].append(partial(_open_into, handle, auto, world))
         for on, step in _case_steps(auto, world):
-            days[on].append(lambda day, step=step, handle=handle: handle and step(handle[0], day))
+            days[on].append(partial(_on_case, handle, step))
     for act in acts:
-        days[act.on].append(lambda day, act=act: _act(act, world, day))
+        days[act.on].append(partial(_act, act, world))
     return days
+
+
+def _open_into(handle: list[InfractionCase], auto: Auto, world: World, day: dt.date) -> None:
+    handle.append(_open(auto, world, day))
+
+
+def _on_case(handle: list[InfractionCase], step: CaseStep, day: dt.date) -> None:
+    if handle:  # the auto was drawn up (a refused auto has no path)
+        step(handle[0], day)
 
 
 def _act(act: Act, world: World, day: dt.date) -> None:
@@ -384,7 +395,8 @@ def _case_claims(case: InfractionCase, seen: Seen, day: dt.date) -> tuple[list[C
     penalties = get_regime(case.regime_id).penalties
     if penalties is None:
         return [], {}
-    claims, lifts = [], {}
+    claims: list[Claim] = []
+    lifts: dict[str, dt.date] = {}
     if any(kind.immediate for kind in penalties.kinds.values()):
         at_auto = seen.sanction(case, "auto", None, case.drawn_on)
         claims += [
@@ -426,9 +438,11 @@ def _final_claims(
     regularized = Regularization.objects.filter(case=case).first()
     if isinstance(limit, dt.date) and (regularized is None or regularized.regularized_on > limit):
         on = max(limit + dt.timedelta(days=1), final)
-        conditional = next(k for k in get_regime(case.regime_id).penalties.kinds.values() if k.regularization)
+        penalties = get_regime(case.regime_id).penalties
+        assert penalties is not None
+        conditional = next(k for k in penalties.kinds.values() if k.regularization)
         assert conditional.regularization is not None
-        then = get_regime(case.regime_id).penalties.get(conditional.regularization.then)
+        then = penalties.get(conditional.regularization.then)
         if on <= day:
             claims.append(Claim(on, 2, case, then, {}))
     return claims
@@ -472,7 +486,8 @@ def _targets(claim: Claim, expected: Expected) -> list[int]:
 def _apply_claim(claim: Claim, expected: Expected, lifted: dt.date | None) -> None:
     key = (claim.case.pk, claim.kind.key)
     if claim.kind.mechanism == "cassation":
-        for root in _targets(claim, expected) or [None]:
+        roots: list[int | None] = [*_targets(claim, expected)] or [None]
+        for root in roots:
             line = expected.lines.get(root) if root is not None else None
             if line is None or not line.in_force(claim.applied):
                 expected.effects[(*key, root)] = (EffectState.NOT_APPLIED, None, None)
