@@ -6,8 +6,9 @@ registered, or at finality). Permits change through licensing's services, bans t
 One ``Effect`` row per penalty and target says what was done. An effect that cannot apply (no permit on the
 case, the permit already revoked, the period over before the decision was recorded, a suspension with no days,
 the clandestine offender not in the registry) is kept as «não aplicado» with the reason and a line on the case
-timeline — never dropped silently. A suspension arriving while the permit is already suspended runs after the
-running one (same number of days); a permit renewed or substituted carries its suspensions to the new permit.
+timeline — never dropped silently. A suspension whose period overlaps one already imposed (running, or served
+and over since the sweep reactivated the permit) runs after it (same number of days); a permit renewed or
+substituted carries its suspensions to the new permit.
 """
 
 from __future__ import annotations
@@ -387,7 +388,7 @@ def _suspend_permit(
         )
         state, queued = (
             EffectState.QUEUED,
-            f" (em sequência à suspensão em curso até {running_until:%d/%m/%Y})",
+            f" (em sequência à suspensão anterior, até {running_until:%d/%m/%Y})",
         )
         fields.update(starts_on=start, ends_on=end)
     inspection = (
@@ -404,14 +405,25 @@ def _suspend_permit(
 
 
 def _running_until(permit: Permit) -> dt.date | None:
-    """The last day the permit is already suspended (by any case), or None when it is not suspended."""
-    if permit.state != PermitState.SUSPENDED:
-        return None
-    queued = Effect.objects.filter(permit=permit, state__in=RUNNING, mechanism__in=SUSPENDING).aggregate(
-        last=Max("ends_on")
-    )["last"]
-    dates = [d for d in (permit.suspended_until, queued) if d is not None]
+    """The last day of the suspensions already imposed on the permit and on those it replaced (by any case,
+    served or still to serve, not lifted), or of its suspension in force: a new period that overlaps them
+    runs after them — whether or not the sweep has reactivated the permit since the last one ended."""
+    imposed = Effect.objects.filter(
+        permit__in=_lineage(permit), state__in=RUNNING, mechanism__in=SUSPENDING
+    ).aggregate(last=Max("ends_on"))["last"]
+    current = permit.suspended_until if permit.state == PermitState.SUSPENDED else None
+    dates = [d for d in (current, imposed) if d is not None]
     return max(dates) if dates else None
+
+
+def _lineage(permit: Permit) -> list[int]:
+    """The permit and those it replaced (renewals, substitutions), newest first."""
+    found: list[int] = []
+    row: Permit | None = permit
+    while row is not None and row.pk not in found:
+        found.append(row.pk)
+        row = row.replaces
+    return found
 
 
 def _end_suspension(row: Effect, actor: Any, as_of: dt.date, reason: str) -> None:

@@ -5,12 +5,16 @@ the configuration it was taken with). Replaying it asks the same question about 
 date, with today's rules, today's regime data and the municipality's configuration as it stands today (a
 parameter corrected since then takes effect here). The comparison lists, in Portuguese and with the article,
 what differs: the outcome, each finding, the computed result and the legal values used.
+
+Decisions stored before the apps collected the driver's traffic record (CTB infractions) hold ``[]`` — a count
+of zero nobody confirmed. Given ``record_known`` (whether a confirmed record of that person was known on the
+decision's date), the replay reads such a zero as what it was, an unknown record, and says so first.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +25,9 @@ from lawcode.decision import OUTCOME_PT, Status
 from lawcode.errors import LawcodeError
 
 DECISION_KEYS = ("regime", "question", "as_of", "outcome", "findings", "inputs")
+RECORD = "traffic_infractions"
+RecordKnown = Callable[[str, dt.date], bool]
+"""(person's name, day) → whether a confirmed traffic record of that person was known on that day."""
 
 
 def is_stored_decision(value: Any) -> bool:
@@ -38,7 +45,7 @@ class Difference:
     cites: str = ""
     code: str = ""
     kind: str = "outcome"
-    """outcome, finding, result or parameter."""
+    """outcome, finding, result, parameter or fact (a stored fact read differently today)."""
 
     @property
     def reason(self) -> str:
@@ -69,19 +76,54 @@ class Replay:
         return f"Hoje a decisão seria diferente em {len(self.differences)} ponto(s)."
 
 
-def replay(stored: Mapping[str, Any], config: Config) -> Replay:
+def replay(stored: Mapping[str, Any], config: Config, record_known: RecordKnown | None = None) -> Replay:
     """Ask ``stored``'s question again about its own facts, as of its own date, with today's code and
-    ``config`` (the municipality's configuration today)."""
+    ``config`` (the municipality's configuration today); a zero infractions count stored without a confirmed
+    record is replayed as unknown when ``record_known`` says none was known."""
     try:
         as_of = dt.date.fromisoformat(stored["as_of"])
-        facts = stored["inputs"]["facts"]
+        facts, unknown = _unconfirmed_records(stored["inputs"]["facts"], as_of, record_known)
         decision = lawcode.evaluate(stored["regime"], stored["question"], facts, as_of=as_of, config=config)
     except LawcodeError as exc:
         return Replay(stored, None, error=exc.message_pt)
     except (KeyError, TypeError, ValueError):
         return Replay(stored, None, error="a decisão armazenada não guarda os fatos em que se baseou")
     today = decision.to_dict()
-    return Replay(stored, today, tuple(differences(stored, today)), as_of=as_of)
+    found = [_record_difference(name, as_of) for name in unknown] + differences(stored, today)
+    return Replay(stored, today, tuple(found), as_of=as_of)
+
+
+def _unconfirmed_records(
+    facts: Any, as_of: dt.date, record_known: RecordKnown | None
+) -> tuple[Any, list[str]]:
+    """The facts with each person's stored ``[]`` record turned unknown (None) where no confirmed record of
+    that person was known on ``as_of``, and those persons' names."""
+    names: list[str] = []
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, Mapping):
+            found = {key: walk(inner) for key, inner in value.items()}
+            name = str(value.get("name") or "")
+            zero = value.get(RECORD) == [] and bool(name)
+            if zero and record_known is not None and not record_known(name, as_of):
+                found[RECORD] = None
+                names.append(name)
+            return found
+        if isinstance(value, list):
+            return [walk(inner) for inner in value]
+        return value
+
+    return walk(facts), names
+
+
+def _record_difference(name: str, as_of: dt.date) -> Difference:
+    return Difference(
+        f"Prontuário de trânsito (infrações do CTB) de {name}",
+        "0 infrações — contadas quando o prontuário ainda não era coletado",
+        f"desconhecido — nenhum prontuário confirmado até {as_of:%d/%m/%Y}",
+        code=RECORD,
+        kind="fact",
+    )
 
 
 def differences(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Difference]:

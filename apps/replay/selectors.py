@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from apps.lawconfig.engine import config_for
+from apps.registry.models import TrafficRecordConfirmation
 from apps.replay.compare import Replay, replay
 from apps.replay.sources import SOURCES, Source, stored_decisions
 from apps.tenancy.models import Municipality
@@ -27,6 +28,7 @@ class _Configs:
     def __init__(self, municipality: Municipality) -> None:
         self.municipality = municipality
         self._by_regime: dict[str, Config] = {}
+        self.records = _Records(municipality)
 
     def __call__(self, regime_id: str) -> Config:
         if regime_id not in self._by_regime:
@@ -34,12 +36,27 @@ class _Configs:
         return self._by_regime[regime_id]
 
 
+class _Records:
+    """Whether a confirmed traffic record of a person of the municipality (by name, as the stored facts name
+    them) was known on a day: a stored zero without one is replayed as unknown."""
+
+    def __init__(self, municipality: Municipality) -> None:
+        self.municipality = municipality
+        self._known: dict[tuple[str, Any], bool] = {}
+
+    def __call__(self, name: str, day: Any) -> bool:
+        if (name, day) not in self._known:
+            rows = TrafficRecordConfirmation.objects.filter(municipality=self.municipality, person__name=name)
+            self._known[(name, day)] = rows.known_on(day).exists()
+        return self._known[(name, day)]
+
+
 def replay_row(
     source: Source, row: Any, municipality: Municipality, configs: _Configs | None = None
 ) -> list[RowReplay]:
     configs = configs or _Configs(municipality)
     return [
-        RowReplay(source, row.pk, name, replay(stored, configs(stored["regime"])))
+        RowReplay(source, row.pk, name, replay(stored, configs(stored["regime"]), configs.records))
         for name, stored in stored_decisions(getattr(row, source.field))
     ]
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -27,13 +26,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from apps.lawconfig.engine import config_for, evaluate
-from apps.lawconfig.services import parameter_value_set
-from apps.licensing.casebook import DETAILS, EXPIRING_KINDS, PROFILES, Case, pdf, pf_case, upload_documents
+from apps.licensing.casebook import DETAILS, EXPIRING_KINDS, PROFILES, Case, pdf
 from apps.licensing.choices import PERMIT_IN_FORCE_STATES
 from apps.licensing.models import Permit
 from apps.licensing.standing import permits_standing
 from apps.licensing.sweep import run_sweep
-from apps.licensing.tests.conftest import issue_permit
 from apps.registry.catalog import regime_kinds
 from apps.registry.choices import DocumentStatus
 from apps.registry.lawfacts import operator_facts, person_facts
@@ -42,22 +39,10 @@ from apps.registry.services import document_upload
 from apps.registry.traffic import traffic_infraction_declare, traffic_record_confirm
 from apps.registry.validity import Validity, document_validity
 from apps.replay.compare import is_stored_decision, replay
-from apps.tenancy.models import Municipality
-from apps.tenancy.services import municipality_create
+from tests.property.conftest import REGIMES
 
-ISSUED = dt.date(2026, 3, 10)
 START = dt.date(2027, 2, 25)  # documents of the case expire before; the permits during the history
 HORIZON = 8
-REGIMES = (
-    ("3533908", "Olímpia", "SP", "olimpia_sp_escolar"),
-    ("3557105", "Votuporanga", "SP", "votuporanga_sp_escolar"),
-    ("3148103", "Patrocínio", "MG", "patrocinio_mg_aplicativo"),
-    ("3549904", "São José dos Campos", "SP", "sao_jose_dos_campos_sp_taxi"),
-)
-# Regimes that leave the number of vehicles to a decree: the administrator sets it before any permit.
-FLEET_CAPS = {"votuporanga_sp_escolar": ("art4A", 60), "sao_jose_dos_campos_sp_taxi": ("art19", 440)}
-# What the permit path asks beyond the casebook's documents (the fee receipt Patrocínio art. 8 requires).
-EXTRA_VEHICLE_DOCUMENTS = {"patrocinio_mg_aplicativo": ("inspection_fee_receipt",)}
 DOCUMENT_DRIVEN = ("regular", "irregular", "suspended")
 EXAMPLES = 200 if (settings.default is not None and settings.default.max_examples >= 1000) else 4
 ACTIONS = ("advance", "expire_soon", "renew", "declare", "confirm")
@@ -85,38 +70,6 @@ EVENTS = st.lists(
     min_size=1,
     max_size=5,
 )
-
-
-def _municipality(ibge: str, name: str, uf: str, regime_id: str) -> Municipality:
-    municipality = municipality_create(actor=None, ibge_code=ibge, name=name, uf=uf, regimes=[regime_id])
-    if regime_id in FLEET_CAPS:
-        cite, cap = FLEET_CAPS[regime_id]
-        parameter_value_set(
-            actor=None,
-            municipality=municipality,
-            regime_id=regime_id,
-            parameter="fleet_cap",
-            valid_from=dt.date(2018, 3, 20),
-            value=Decimal(cap),
-            cite=cite,
-            source="Decreto",
-        )
-    return municipality
-
-
-@pytest.fixture
-def licensed(db: None, settings: Any, tmp_path: Any) -> list[Case]:
-    """One licensed case per regime, documents and permit issued on ISSUED."""
-    settings.MEDIA_ROOT = tmp_path / "media"
-    cases = []
-    for number, (ibge, name, uf, regime_id) in enumerate(REGIMES, start=1):
-        case = pf_case(_municipality(ibge, name, uf, regime_id), number, f"Pessoa {number}", as_of=ISSUED)
-        upload_documents(
-            case.vehicle, EXTRA_VEHICLE_DOCUMENTS.get(regime_id, ()), as_of=ISSUED, regime_id=regime_id
-        )
-        issue_permit(case, as_of=ISSUED)
-        cases.append(case)
-    return cases
 
 
 def _upload(

@@ -24,6 +24,7 @@ from apps.enforcement.services import AutoDetails, case_mark_traffic_only, case_
 from apps.licensing.casebook import extra_vehicle
 from apps.licensing.choices import PermitState
 from apps.licensing.models import Permit
+from apps.licensing.sweep import lift_suspensions
 from apps.licensing.tests.conftest import issue_permit
 from apps.public.choices import LookupVia, VerificationStatus
 from apps.public.verification import Query, verify
@@ -200,6 +201,37 @@ def test_a_second_suspension_runs_after_the_one_in_force(
     )
     olimpia_licensed[1].refresh_from_db()
     assert olimpia_licensed[1].suspended_until == D(2026, 5, 10)
+
+
+def test_a_suspension_overlapping_one_already_served_runs_after_it(
+    olimpia: Any, agent_olimpia: Any, olimpia_licensed: Any
+) -> None:
+    """The art. 24 suspension counts from the infraction: an auto recorded after the sweep reactivated the
+    permit still owes the overlapping days after the earlier suspension, as it would have the day before."""
+    open_case(olimpia, agent_olimpia, code="OLI-24-III", plate=_plate(olimpia_licensed), on=D(2026, 3, 12))
+    lift_suspensions(D(2026, 4, 11))  # the first suspension (12/03 to 10/04) is over
+    permit = olimpia_licensed[1]
+    permit.refresh_from_db()
+    assert permit.state == PermitState.ACTIVE
+    details = AutoDetails(
+        infraction_code="OLI-24-III",
+        plate=_plate(olimpia_licensed),
+        occurred_at=at(D(2026, 3, 25)),
+        place="Av. Central",
+        description="Sem tacógrafo outra vez.",
+        agent_registration="F-1",
+    )
+    second = case_open(
+        municipality=olimpia, actor=agent_olimpia, details=details, recorded_at=at(D(2026, 4, 12))
+    )
+    row = Effect.objects.get(case=second)
+    assert row.state == EffectState.QUEUED and (row.starts_on, row.ends_on) == (
+        D(2026, 4, 11),
+        D(2026, 5, 10),
+    )
+    assert "em sequência à suspensão anterior, até 10/04/2026" in row.note
+    permit.refresh_from_db()
+    assert permit.state == PermitState.SUSPENDED and permit.suspended_until == D(2026, 5, 10)
 
 
 def test_a_renewed_permit_keeps_the_suspension_of_the_one_it_replaces(

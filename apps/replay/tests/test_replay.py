@@ -18,6 +18,7 @@ from apps.licensing import services
 from apps.licensing.casebook import Case, pf_case, pj_case
 from apps.licensing.models import Application
 from apps.licensing.tests.conftest import AS_OF, issue_permit, to_analysis
+from apps.registry.models import TrafficRecordConfirmation
 from apps.replay.compare import Replay
 from apps.replay.selectors import replay_row
 from apps.replay.sources import BY_KEY, SOURCES
@@ -155,3 +156,21 @@ def test_a_document_validity_is_replayed_from_the_operator_page(
     assert url in analyst_olimpia_client.get(operator_page).content.decode()
     page = analyst_olimpia_client.get(url).content.decode()
     assert "mesma decisão" in page
+
+
+def test_a_zero_infractions_count_stored_before_the_record_was_collected_replays_as_unknown(
+    olimpia_pf: Case,
+) -> None:
+    """Decisions stored before the apps collected the driver's CTB record hold a count of zero nobody
+    confirmed: the replay says the record is unknown and shows the finding it changes, in Portuguese."""
+    application = _evaluated(olimpia_pf)
+    assert _replay(application).differences == ()  # the record confirmed: its zero is a fact
+    TrafficRecordConfirmation.objects.filter(person=olimpia_pf.person).delete()  # as before it was collected
+    replay = _replay(application)
+    fact, *others = replay.differences
+    assert (fact.kind, fact.what) == ("fact", "Prontuário de trânsito (infrações do CTB) de João da Silva")
+    assert fact.before == "0 infrações — contadas quando o prontuário ainda não era coletado"
+    assert fact.after == f"desconhecido — nenhum prontuário confirmado até {AS_OF:%d/%m/%Y}"
+    gravissima = next(d for d in others if d.code == "no_gravissima")
+    assert "[atendido]" in gravissima.before and "[não atendido]" in gravissima.after
+    assert "art. 9º" in gravissima.cites
