@@ -10,10 +10,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from apps.licensing.models import Permit
+from apps.licensing.tests.conftest import AS_OF, _media_root  # noqa: F401  (fixture reused)
 from apps.platforms.tests.conftest import run_tasks
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
-from apps.licensing.tests.conftest import AS_OF, _media_root  # noqa: F401  (fixture reused)
 from apps.whatif.tests.conftest import olimpia_fleet  # noqa: F401  (fixture reused)
 
 from .conftest import sign_in
