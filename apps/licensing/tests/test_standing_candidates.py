@@ -112,9 +112,8 @@ def test_the_filtered_step_stores_what_the_full_evaluation_gives(
             _read_tolerance(olimpia, rng.choice(("strict", "tolerated")), day)
         with transaction.atomic():
             record_standings(day)
-        evaluated.append(
-            AuditEvent.objects.filter(action=standing_candidates.CHECK_ACTION).latest("pk").after["evaluated"]
-        )
+        check = AuditEvent.objects.filter(action=standing_candidates.CHECK_ACTION).latest("pk")
+        evaluated.append((check.after or {})["evaluated"])
         _assert_as_full_evaluation(day)
     assert evaluated[0] == len(cases)  # no check before: every active permit
     assert min(evaluated[1:]) < len(cases)  # a quiet day skips the permits nothing can have changed
