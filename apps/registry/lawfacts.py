@@ -3,6 +3,9 @@
 Documents dated after ``as_of`` are left out (the engine must not see the future). Facts the registry does not
 hold (permits in force, inspection results, school numbers) are passed by the caller as keyword overrides,
 e.g. ``permit_application_facts(application, as_of=day, active_permits=2)``.
+
+The builders read a row's related rows through a ``Reads``: by default one query per question; a ``ChunkReads``
+loads them for many records at once (the what-if's chunks) and the same builders give the same facts.
 """
 
 from __future__ import annotations

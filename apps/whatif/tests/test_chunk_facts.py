@@ -15,7 +15,7 @@ from django.utils import timezone
 from apps.licensing import lawbridge
 from apps.licensing.choices import PERMIT_IN_FORCE_STATES
 from apps.licensing.models import Application, Permit
-from apps.registry.models import Driver
+from apps.registry.models import Ban, Driver
 from apps.tenancy.demo import seed_demo
 from apps.whatif import subjects
 
@@ -26,7 +26,19 @@ pytestmark = pytest.mark.django_db
 def demo(settings: Any, tmp_path: Any) -> dt.date:
     settings.MEDIA_ROOT = tmp_path
     seed_demo()
-    return timezone.localdate()
+    today = timezone.localdate()
+    company_holder = Application.objects.filter(operator__company__isnull=False).first()
+    assert company_holder is not None  # the demo has company holders: give one a ban, read like a person's
+    company = company_holder.operator.company
+    Ban.objects.create(
+        municipality=company.municipality,
+        company=company,
+        reason_code="clandestine_transport",
+        start=today - dt.timedelta(days=30),
+        until=today + dt.timedelta(days=365),
+        source="teste",
+    )
+    return today
 
 
 def _facts_or_refusal(build: Any) -> Any:
