@@ -185,11 +185,11 @@ def _operator_registration_facts(
 
 
 def _permit_facts(application: Application, as_of: dt.date, reads: ApplicationReads) -> f.PermitApplication:
-    _required(application.vehicle, "vehicle")
+    car = _required(application.vehicle, "vehicle")
     passed = application.inspection_passed_on
     vehicle: dict[str, Any] = {
         "inspection_approved_on": passed,
-        "detran_inspection_approved": _detran_authorized(reads.documents(application.vehicle)),
+        "detran_inspection_approved": _detran_authorized(reads.documents(car)),
     }
     if application.kind != ApplicationKind.VEHICLE_PERMIT and passed is not None:
         # The municipal checklist verifies the number painted on the doors of a vehicle already permitted.

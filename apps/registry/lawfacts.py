@@ -81,8 +81,8 @@ class Reads:
 
     def bans(self, operator: Operator) -> Iterable[Ban]:
         if operator.kind == OperatorKind.PF:
-            return Ban.objects.filter(person_id=operator.person_id)
-        return Ban.objects.filter(company_id=operator.company_id)
+            return Ban.objects.filter(person=operator.person)
+        return Ban.objects.filter(company=operator.company)
 
     def drivers(self, operator: Operator) -> Iterable[Driver]:
         """The operator's active drivers, each with its person."""
@@ -185,10 +185,12 @@ def _in_order(rows: Iterable[Any], *fields: str) -> list[Any]:
     models' orderings leave ties to the database, and equal facts need equal order."""
     ordered = sorted(rows, key=lambda row: row.pk)
     for name in reversed(fields):  # stable sorts, the last field first
-        ordered.sort(
-            key=lambda row, name=name: _sortable(_attribute(row, name.lstrip("-"))),
-            reverse=name.startswith("-"),
-        )
+        field = name.lstrip("-")
+
+        def key(row: Any, field: str = field) -> tuple[bool, Any]:
+            return _sortable(_attribute(row, field))
+
+        ordered.sort(key=key, reverse=name.startswith("-"))
     return ordered
 
 

@@ -30,6 +30,7 @@ def demo(settings: Any, tmp_path: Any) -> dt.date:
     company_holder = Application.objects.filter(operator__company__isnull=False).first()
     assert company_holder is not None  # the demo has company holders: give one a ban, read like a person's
     company = company_holder.operator.company
+    assert company is not None
     Ban.objects.create(
         municipality=company.municipality,
         company=company,
