@@ -7,10 +7,12 @@ from __future__ import annotations
 import calendar
 import dataclasses
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
+from django.db.models import Count, Q
 
 from apps.lawconfig.engine import RegimeChoiceError, evaluate
 from apps.licensing.choices import PERMIT_IN_FORCE_STATES, ApplicationKind, PermitKind
@@ -58,6 +60,72 @@ def ask(
         raise law_refusal(field, exc) from exc
 
 
+class ApplicationReads(lawfacts.Reads):
+    """lawfacts.Reads plus what licensing counts for an application; one query each, straight from the row."""
+
+    def permits_in_force(self, application: Application) -> int:
+        return in_force_permits(application)
+
+    def vehicles_in_service(self, application: Application) -> int:
+        return vehicles_in_service(application)
+
+
+ONE_BY_ONE = ApplicationReads()
+
+
+class ChunkApplicationReads(lawfacts.ChunkReads, ApplicationReads):
+    """The facts' rows of many applications loaded at once (lawfacts.ChunkReads) and licensing's counts for
+    them in one query per chunk (and one per municipality and regime)."""
+
+    def __init__(
+        self,
+        applications: Iterable[Application],
+        *,
+        as_of: dt.date,
+        operators: Iterable[Any] = (),
+        vehicles: Iterable[Any] = (),
+    ) -> None:
+        """``operators`` and ``vehicles``: more rows to load, for facts built without an application."""
+        from apps.licensing.models import Permit
+
+        rows = list(applications)
+        holders = [*operators, *(a.operator for a in rows)]
+        super().__init__(
+            as_of=as_of,
+            operators=holders,
+            vehicles=[*vehicles, *(a.vehicle for a in rows if a.vehicle is not None)],
+            people=[link.person for a in rows for link in (a.driver, a.attendant) if link is not None],
+        )
+        in_force = Permit.objects.filter(
+            operator_id__in={o.pk for o in holders},
+            state__in=PERMIT_IN_FORCE_STATES,
+            kind=PermitKind.REGULAR,
+        )
+        counted = in_force.values("operator_id").annotate(n=Count("pk")).values_list("operator_id", "n")
+        self._in_force: dict[int, int] = dict(counted)
+        self._in_service = _in_service_by_place({(a.municipality_id, a.regime_id) for a in rows})
+
+    def permits_in_force(self, application: Application) -> int:
+        return self._in_force.get(application.operator_id, 0)
+
+    def vehicles_in_service(self, application: Application) -> int:
+        return self._in_service.get((application.municipality_id, application.regime_id), 0)
+
+
+def _in_service_by_place(places: set[tuple[int, str]]) -> dict[tuple[int, str], int]:
+    """vehicles_in_service for each (municipality id, regime id), in one query."""
+    from apps.licensing.models import Permit
+
+    if not places:
+        return {}
+    which = Q()
+    for municipality_id, regime_id in places:
+        which |= Q(municipality_id=municipality_id, regime_id=regime_id)
+    in_force = Permit.objects.filter(which, state__in=PERMIT_IN_FORCE_STATES, kind=PermitKind.REGULAR)
+    counted = in_force.values("municipality_id", "regime_id").annotate(n=Count("pk"))
+    return {(row["municipality_id"], row["regime_id"]): row["n"] for row in counted}
+
+
 def in_force_permits(application: Application) -> int:
     """Regular permits the operator holds now (a substitution or renewal replaces one, so it adds none)."""
     return application.operator.permits.filter(
@@ -77,13 +145,14 @@ def vehicles_in_service(application: Application) -> int:
     ).count()
 
 
-def application_facts(application: Application, as_of: dt.date) -> Any:
-    """The facts for the application's question, from registry rows plus what licensing knows."""
+def application_facts(application: Application, as_of: dt.date, reads: ApplicationReads = ONE_BY_ONE) -> Any:
+    """The facts for the application's question, from registry rows plus what licensing knows (read one by
+    one, or from a ChunkApplicationReads loaded for many applications: the same facts either way)."""
     question = QUESTION_BY_KIND.get(application.kind)
     if question == "operator_registration":
-        return _operator_registration_facts(application, as_of)
+        return _operator_registration_facts(application, as_of, reads)
     if question == "driver_registration":
-        driver = lawfacts.driver_facts(_required(application.driver, "driver"), as_of=as_of)
+        driver = lawfacts.driver_facts(_required(application.driver, "driver"), as_of=as_of, reads=reads)
         receipts = fee_receipts(application, "alvara_fee_receipt")
         return (
             dataclasses.replace(driver, person=_with_documents(driver.person, receipts))
@@ -91,19 +160,23 @@ def application_facts(application: Application, as_of: dt.date) -> Any:
             else driver
         )
     if question == "attendant_registration":
-        return lawfacts.attendant_facts(_required(application.attendant, "attendant"), as_of=as_of)
-    return _permit_facts(application, as_of)
+        return lawfacts.attendant_facts(
+            _required(application.attendant, "attendant"), as_of=as_of, reads=reads
+        )
+    return _permit_facts(application, as_of, reads)
 
 
-def _operator_registration_facts(application: Application, as_of: dt.date) -> f.Operator:
+def _operator_registration_facts(
+    application: Application, as_of: dt.date, reads: ApplicationReads
+) -> f.Operator:
     """Some laws (Olímpia art. 9º) ask the applicant for the vehicle's papers at registration: the vehicle named
     on the application lends its documents to the holder's file."""
     operator = lawfacts.operator_facts(
-        application.operator, as_of=as_of, active_permits=in_force_permits(application)
+        application.operator, as_of=as_of, reads=reads, active_permits=reads.permits_in_force(application)
     )
     if application.vehicle is None:
         return operator
-    papers = lawfacts.vehicle_facts(application.vehicle, as_of=as_of).documents
+    papers = lawfacts.vehicle_facts(application.vehicle, as_of=as_of, reads=reads).documents
     if operator.person is not None:
         return dataclasses.replace(operator, person=_with_documents(operator.person, papers))
     if operator.company is not None:
@@ -111,12 +184,12 @@ def _operator_registration_facts(application: Application, as_of: dt.date) -> f.
     return operator
 
 
-def _permit_facts(application: Application, as_of: dt.date) -> f.PermitApplication:
-    _required(application.vehicle, "vehicle")
+def _permit_facts(application: Application, as_of: dt.date, reads: ApplicationReads) -> f.PermitApplication:
+    car = _required(application.vehicle, "vehicle")
     passed = application.inspection_passed_on
     vehicle: dict[str, Any] = {
         "inspection_approved_on": passed,
-        "detran_inspection_approved": _detran_authorized(application.vehicle),
+        "detran_inspection_approved": _detran_authorized(reads.documents(car)),
     }
     if application.kind != ApplicationKind.VEHICLE_PERMIT and passed is not None:
         # The municipal checklist verifies the number painted on the doors of a vehicle already permitted.
@@ -124,15 +197,16 @@ def _permit_facts(application: Application, as_of: dt.date) -> f.PermitApplicati
     extra: dict[str, Any] = {
         "platform_notified_on": application.platform_notified_on,
         "carries_children_under_4_or_pcd": application.carries_children_under_4_or_pcd,
-        "school_vehicles_in_service": vehicles_in_service(application),
+        "school_vehicles_in_service": reads.vehicles_in_service(application),
     }
     if application.enrolled_students is not None:
         extra["enrolled_students"] = application.enrolled_students
     facts = lawfacts.permit_application_facts(
         application,
         as_of=as_of,
-        operator={"active_permits": in_force_permits(application)},
+        operator={"active_permits": reads.permits_in_force(application)},
         vehicle=vehicle,
+        reads=reads,
         **extra,
     )
     receipts = fee_receipts(application, "inspection_fee_receipt")
@@ -158,11 +232,12 @@ def _with_documents(holder: Any, documents: tuple[f.Document, ...]) -> Any:
     return dataclasses.replace(holder, documents=(*holder.documents, *documents))
 
 
-def _detran_authorized(vehicle: Any) -> bool:
+def _detran_authorized(documents: Iterable[Any]) -> bool:
     """DETRAN issues the school-transport authorization (CTB art. 136) only to a vehicle its inspection
-    approved: a current authorization on file is the registry's evidence of that approval."""
-    authorizations = vehicle.documents.filter(kind="detran_school_authorization", status=DocumentStatus.VALID)
-    return bool(authorizations.exists())
+    approved: a current authorization on file (among the vehicle's ``documents``) is the registry's evidence."""
+    return any(
+        d.kind == "detran_school_authorization" and d.status == DocumentStatus.VALID for d in documents
+    )
 
 
 def _required(value: Any, field: str) -> Any:

@@ -90,9 +90,10 @@ def _evaluate(run: WhatIfRun) -> dict[str, Any]:
             run.regime_id, source.question, as_of=run.as_of, config=config, reform=reform
         )
         tally = _KindTally()
-        for chunk in subjects.chunks(source.rows, source.related, source.prefetch):
+        for chunk in subjects.chunks(source.rows, source.related):
+            reads = source.load(chunk, run.as_of)
             flipped = [
-                tally.judge(run, source.kind, record, comparer, source.build(record, run.as_of))
+                tally.judge(run, source.kind, record, comparer, source.build(record, run.as_of, reads))
                 for record in chunk
             ]
             WhatIfOutcome.objects.bulk_create([row for row in flipped if row is not None], batch_size=500)

@@ -56,18 +56,19 @@ class Source:
     question: str
     rows: Any
     related: tuple[str, ...]
-    prefetch: tuple[str, ...]
-    build: Any
+    load: Any  # (chunk, as_of) → the rows the chunk's facts read, loaded at once (lawfacts.Reads)
+    build: Any  # (record, as_of, reads) → the record's facts
 
 
-# Documents lawfacts reads with ``.documents.all()``, loaded for a whole chunk at once.
-PERMIT_DOCUMENTS = (
-    "vehicle__documents",
-    "operator__person__documents",
-    "operator__company__documents",
-    "application__vehicle__documents",
-    "application__operator__person__documents",
-    "application__operator__company__documents",
+# The rows each permit's facts start from, read with the permit (the rest comes from the chunk's reads).
+PERMIT_RELATED = (
+    "operator__person",
+    "operator__company",
+    "vehicle",
+    "application__operator__person",
+    "application__operator__company",
+    "application__vehicle",
+    "application__fee_guide__payment",
 )
 
 
@@ -75,13 +76,12 @@ def sources(run: WhatIfRun, facts: FactsCache) -> Iterator[Source]:
     """The kinds of record to judge, for each question the run's regime answers."""
     answered = set(lawcode.get_regime(run.regime_id).questions())
     if QUESTIONS[SubjectKind.PERMIT] in answered:
-        related = ("operator", "vehicle", "application", "application__operator", "application__vehicle")
         yield Source(
             SubjectKind.PERMIT,
             QUESTIONS[SubjectKind.PERMIT],
             permits(run),
-            related,
-            PERMIT_DOCUMENTS,
+            PERMIT_RELATED,
+            permit_reads,
             facts.permit,
         )
     if QUESTIONS[SubjectKind.DRIVER] in answered:
@@ -90,7 +90,7 @@ def sources(run: WhatIfRun, facts: FactsCache) -> Iterator[Source]:
             QUESTIONS[SubjectKind.DRIVER],
             drivers(run),
             ("person", "operator"),
-            ("person__documents",),
+            driver_reads,
             facts.driver,
         )
 
@@ -103,12 +103,23 @@ def permits_and_drivers_count(municipality: Any, regime_id: str, as_of: dt.date)
     return count + (drivers(probe).count() if QUESTIONS[SubjectKind.DRIVER] in answered else 0)
 
 
-def chunks(rows: Any, related: tuple[str, ...], prefetch: tuple[str, ...] = ()) -> Iterator[list[Any]]:
-    """Rows in chunks of CHUNK, each chunk a few queries (the documents the facts read are prefetched for the
-    whole chunk): memory stays flat however many rows there are."""
+def permit_reads(chunk: list[Permit], as_of: dt.date) -> lawbridge.ChunkApplicationReads:
+    applications = [p.application for p in chunk if p.application is not None]
+    return lawbridge.ChunkApplicationReads(
+        applications, as_of=as_of, operators=[p.operator for p in chunk], vehicles=[p.vehicle for p in chunk]
+    )
+
+
+def driver_reads(chunk: list[Driver], as_of: dt.date) -> lawfacts.ChunkReads:
+    return lawfacts.ChunkReads(as_of=as_of, people=[d.person for d in chunk])
+
+
+def chunks(rows: Any, related: tuple[str, ...]) -> Iterator[list[Any]]:
+    """Rows in chunks of CHUNK, each chunk one query (the rows their facts read are then loaded for the whole
+    chunk at once: Source.load): memory stays flat however many rows there are."""
     last = 0
     while True:
-        chunk = list(rows.filter(pk__gt=last).select_related(*related).prefetch_related(*prefetch)[:CHUNK])
+        chunk = list(rows.filter(pk__gt=last).select_related(*related)[:CHUNK])
         if not chunk:
             return
         yield chunk
@@ -133,16 +144,18 @@ class FactsCache:
     def __init__(self) -> None:
         self._operators: dict[Any, Any] = {}
 
-    def permit(self, permit: Permit, as_of: dt.date) -> Any:
+    def permit(
+        self, permit: Permit, as_of: dt.date, reads: lawbridge.ApplicationReads = lawbridge.ONE_BY_ONE
+    ) -> Any:
         if permit.application is not None:
-            facts = _without_itself(lawbridge.application_facts(permit.application, as_of))
+            facts = _without_itself(lawbridge.application_facts(permit.application, as_of, reads))
         else:
             renewal = PermitAsApplication("renewal", permit.operator, permit.vehicle, as_of)
-            facts = lawfacts.permit_application_facts(renewal, as_of=as_of)
+            facts = lawfacts.permit_application_facts(renewal, as_of=as_of, reads=reads)
         return self._shared_operator(permit.operator_id, facts)
 
-    def driver(self, driver: Driver, as_of: dt.date) -> Any:
-        return lawfacts.driver_facts(driver, as_of=as_of)
+    def driver(self, driver: Driver, as_of: dt.date, reads: lawfacts.Reads = lawfacts.ONE_BY_ONE) -> Any:
+        return lawfacts.driver_facts(driver, as_of=as_of, reads=reads)
 
     def _shared_operator(self, operator_id: int, facts: Any) -> Any:
         kept = self._operators.get(operator_id)
