@@ -8,9 +8,11 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from django.db import transaction
+from django.utils import timezone
 
 import lawcode
 from apps.audit.services import audit_record
+from apps.lawconfig import hooks
 from apps.lawconfig.choices import ClosureKind
 from apps.lawconfig.models import FiscalUnitValue, InterpretationChoice, MunicipalClosure, ParameterValue
 from apps.tenancy.models import Municipality
@@ -76,6 +78,7 @@ def fiscal_unit_value_set(
     cite: str,
     source: str,
     unit: str | None = None,
+    as_of: dt.date | None = None,
 ) -> FiscalUnitValue:
     """Add (or correct, same date) a value of a unit the law leaves to the municipality (``unit``: its key in
     units.yaml, optional when there is only one); older values stay for decisions about earlier dates."""
@@ -99,6 +102,7 @@ def fiscal_unit_value_set(
         before=before,
         after=row.audit_snapshot(),
     )
+    _changed(actor, municipality, as_of)
     return row
 
 
@@ -143,6 +147,7 @@ def parameter_value_set(
     value: Decimal,
     cite: str,
     source: str,
+    as_of: dt.date | None = None,
 ) -> ParameterValue:
     """Add (or correct, same date) a value of a parameter the regime leaves to the municipality."""
     spec = configurable_parameter(municipality, regime_id, parameter)
@@ -168,6 +173,7 @@ def parameter_value_set(
         before=before,
         after=row.audit_snapshot(),
     )
+    _changed(actor, municipality, as_of)
     return row
 
 
@@ -181,6 +187,7 @@ def interpretation_choose(
     option: str,
     decided_by_act: str,
     decided_on: dt.date,
+    as_of: dt.date | None = None,
 ) -> InterpretationChoice:
     """Record the municipality's reading of an INT-…; choosing the default again is recorded too."""
     if regime_id not in municipality.regimes:
@@ -209,12 +216,19 @@ def interpretation_choose(
         before=before,
         after=row.audit_snapshot(),
     )
+    _changed(actor, municipality, as_of)
     return row
 
 
 @transaction.atomic
 def closure_add(
-    *, actor: Actor, municipality: Municipality, date: dt.date, description: str, kind: str
+    *,
+    actor: Actor,
+    municipality: Municipality,
+    date: dt.date,
+    description: str,
+    kind: str,
+    as_of: dt.date | None = None,
 ) -> MunicipalClosure:
     if kind not in ClosureKind.values:
         raise refuse("kind", "Tipo: escolha feriado, sem expediente ou expediente reduzido.")
@@ -230,11 +244,12 @@ def closure_add(
         obj=row,
         after=row.audit_snapshot(),
     )
+    _changed(actor, municipality, as_of)
     return row
 
 
 @transaction.atomic
-def closure_remove(*, actor: Actor, closure: MunicipalClosure) -> None:
+def closure_remove(*, actor: Actor, closure: MunicipalClosure, as_of: dt.date | None = None) -> None:
     before, object_id, municipality = closure.audit_snapshot(), str(closure.pk), closure.municipality
     closure.delete()
     audit_record(
@@ -245,3 +260,13 @@ def closure_remove(*, actor: Actor, closure: MunicipalClosure) -> None:
         object_id=object_id,
         before=before,
     )
+    _changed(actor, municipality, as_of)
+
+
+def _changed(actor: Actor, municipality: Municipality, as_of: dt.date | None) -> None:
+    """What was stored from the law's answers under the old configuration is re-judged as of ``as_of`` (the day
+    the change takes effect: today unless given), in this transaction.
+
+    The configuration binds from the moment it is stored (interpretations are not dated); a parameter dated in
+    the future does not move a judgment of an earlier day, and the days it will reach are judged when they come."""
+    hooks.configuration_changed(actor, municipality, as_of or timezone.localdate())

@@ -53,6 +53,17 @@ def municipality_kinds(
     return kinds
 
 
+def age_limited_kinds(municipality: Municipality) -> dict[str, DocumentKind]:
+    """The kinds any of the municipality's regimes declares with ``validity.age_limit`` (an age window whose
+    reach after acceptance is an interpretation the municipality may change), as that regime declares them."""
+    kinds: dict[str, DocumentKind] = {}
+    for regime_id in municipality.regimes or ():
+        for key, kind in regime_kinds(regime_id).items():
+            if kind.validity.age_limit is not None:
+                kinds.setdefault(key, kind)
+    return kinds
+
+
 @functools.lru_cache(maxsize=64)
 def kind_labels(regime_ids: tuple[str, ...]) -> dict[str, str]:
     """Kind → label over the given regimes (regime declarations are code: they never change while running)."""

@@ -12,14 +12,18 @@ from django.db import IntegrityError, models, transaction
 
 from apps.accounts.models import User
 from apps.audit.services import audit_record
+from apps.lawconfig.engine import configs_remembered
 from apps.ops.storage import attach_after_commit
 from apps.registry import hooks, plausibility
 from apps.registry import identifiers as ids
+from apps.registry.catalog import age_limited_kinds
 from apps.registry.choices import DocumentStatus, OperatorKind, OperatorStatus
 from apps.registry.models import Attendant, Ban, Company, Document, Driver, Operator, Person, Vehicle
 from apps.registry.validity import ban_refusal, document_validity, extra_schema, typed_extra
 from apps.tenancy.models import Municipality
 from apps.web.refusals import refuse
+from lawcode.documents import DocumentKind
+from lawcode.errors import LawcodeError
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -612,6 +616,85 @@ def _document_set_status(actor: Actor, document: Document, status: str, action: 
         after=document.audit_snapshot(),
     )
     return document
+
+
+@transaction.atomic
+def documents_rejudge(*, actor: Actor, municipality: Municipality, as_of: dt.date) -> int:
+    """The municipality's law configuration changed: re-judge its accepted age-limited documents (the kinds its
+    regimes declare with ``validity.age_limit``) with the same validity decision as at upload, as of the day each
+    was accepted but under today's configuration, and store what changed (validity, status, decision) with an
+    audit event citing the article; then the permits they concern record their standing as of ``as_of``.
+
+    Only an acceptance that still holds is re-judged (the window is measured at presentation, so re-judging the
+    same day under another reading never un-accepts it); a document marked expired by hand (its validity not
+    past) is left alone. Returns how many documents changed; a second call changes nothing."""
+    kinds = age_limited_kinds(municipality)
+    candidates = Document.objects.filter(
+        municipality=municipality,
+        kind__in=list(kinds),
+        status__in=(DocumentStatus.VALID, DocumentStatus.EXPIRED),
+    ).select_related("municipality", "operator", "person", "company", "vehicle")
+    owners: dict[tuple[str, int], models.Model] = {}
+    with configs_remembered():  # one reading of the configuration for every document
+        rejudged = [
+            document
+            for document in candidates.select_for_update(of=("self",)).order_by("pk")
+            if _document_rejudged(actor, document, kinds[document.kind], as_of)
+        ]
+    for document in rejudged:
+        owner = getattr(document, _stored_owner(document))
+        owners[(type(owner).__name__, owner.pk)] = owner
+    for owner in owners.values():
+        hooks.holdings_changed(actor, owner, as_of)
+    return len(rejudged)
+
+
+def _stored_owner(document: Document) -> str:
+    return next(
+        name for name in ("person", "company", "vehicle", "operator") if getattr(document, f"{name}_id")
+    )
+
+
+def _document_rejudged(actor: Actor, document: Document, kind: DocumentKind, as_of: dt.date) -> bool:
+    accepted = document.decision or {}
+    if "as_of" not in accepted or "regime" not in accepted:
+        return False  # not judged by the document_validity rule (a printed expiry governs it)
+    if document.status == DocumentStatus.EXPIRED and not _past(document.valid_until, as_of):
+        # Marked expired by hand, not by its validity: a clerk's act that no reading of the law undoes.
+        return False
+    try:
+        validity = document_validity(
+            document, as_of=dt.date.fromisoformat(accepted["as_of"]), regime_id=accepted["regime"]
+        )
+    except (ValidationError, LawcodeError):
+        # The law can no longer judge it as stored (its kind or a detail is no longer declared): the stored
+        # acceptance stays, and one such document does not block the municipality's configuration change.
+        return False
+    if validity.status != DocumentStatus.VALID:
+        return False
+    status = DocumentStatus.EXPIRED if _past(validity.valid_until, as_of) else DocumentStatus.VALID
+    if (validity.valid_until, status) == (document.valid_until, document.status):
+        return False  # only what the standing reads counts as a change; the stored decision stays as it was
+    before = document.audit_snapshot()
+    document.valid_until, document.status, document.decision = validity.valid_until, status, validity.stored
+    document.save(update_fields=["valid_until", "status", "decision"])
+    reading = next(
+        (f["message"] for f in validity.stored["findings"] if f["code"].endswith("age_limit")), kind.label
+    )
+    reason = f"Validade revista após mudança da configuração legal: {reading} ({kind.validity.cite_text})."
+    audit_record(
+        actor=actor,
+        municipality=document.municipality,
+        action="registry.document.rejudge",
+        obj=document,
+        before=before,
+        after={**document.audit_snapshot(), "reason": reason},
+    )
+    return True
+
+
+def _past(valid_until: dt.date | None, as_of: dt.date) -> bool:
+    return valid_until is not None and valid_until < as_of
 
 
 @transaction.atomic

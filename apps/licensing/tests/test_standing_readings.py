@@ -7,6 +7,7 @@ import datetime as dt
 
 import pytest
 
+from apps.audit.models import AuditEvent
 from apps.lawconfig.services import interpretation_choose
 from apps.licensing.casebook import Case, pf_case
 from apps.licensing.choices import LegalStatus
@@ -26,7 +27,9 @@ REGIME = "olimpia_sp_escolar"
 WINDOW_CLOSED = AS_OF - dt.timedelta(days=10) + dt.timedelta(days=61)
 
 
-def _choose(municipality: Municipality, interpretation: str, option: str) -> None:
+def _choose(
+    municipality: Municipality, interpretation: str, option: str, as_of: dt.date | None = None
+) -> None:
     interpretation_choose(
         actor=None,
         municipality=municipality,
@@ -35,6 +38,7 @@ def _choose(municipality: Municipality, interpretation: str, option: str) -> Non
         option=option,
         decided_by_act="Decreto nº 7/2026",
         decided_on=AS_OF,
+        as_of=as_of,
     )
 
 
@@ -62,6 +66,32 @@ def test_a_window_read_at_presentation_keeps_the_accepted_certidao(olimpia_pf: C
     assert {(d.status, d.valid_until) for d in certificates} == {(DocumentStatus.VALID, None)}
     assert "vale só para a apresentação" in decision_reason(certificates[0].decision)
     assert Permit.objects.get(pk=permit.pk).standing == {}
+
+
+def test_switching_the_window_reading_rejudges_the_accepted_certidao(olimpia_pf: Case) -> None:
+    permit = issue_permit(olimpia_pf)  # accepted under "presentation": valid with no end of its own
+
+    def rejudged() -> list[AuditEvent]:
+        return list(AuditEvent.objects.filter(action="registry.document.rejudge"))
+
+    _choose(olimpia_pf.operator.municipality, "INT-OLI-CERTIFICATE-WINDOW", "ongoing", WINDOW_CLOSED)
+    certificates = _certificates(olimpia_pf)
+    closed = WINDOW_CLOSED - dt.timedelta(days=1)  # the 60th day after issue (art. 9 IX)
+    assert {(d.status, d.valid_until) for d in certificates} == {(DocumentStatus.EXPIRED, closed)}
+    assert len(rejudged()) == len(certificates)
+    assert all("art. 9º, IX" in (event.after or {}).get("reason", "") for event in rejudged())
+    permit.refresh_from_db()
+    assert permit.standing["status"] == LegalStatus.IRREGULAR
+    assert any("art. 9º, IX" in article for article in permit.standing["articles"])
+
+    _choose(olimpia_pf.operator.municipality, "INT-OLI-CERTIFICATE-WINDOW", "ongoing", WINDOW_CLOSED)
+    assert len(rejudged()) == len(certificates)  # the same reading again changes nothing
+
+    _choose(olimpia_pf.operator.municipality, "INT-OLI-CERTIFICATE-WINDOW", "presentation", WINDOW_CLOSED)
+    assert {(d.status, d.valid_until) for d in _certificates(olimpia_pf)} == {(DocumentStatus.VALID, None)}
+    assert len(rejudged()) == 2 * len(certificates)
+    permit.refresh_from_db()
+    assert permit.standing == {}
 
 
 def test_a_cnh_within_the_ctb_tolerance_stays_regular_until_the_31st_day(olimpia_pf: Case) -> None:
