@@ -32,7 +32,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lawcode.appfields import ApplicationFields, parse_application_fields
 from lawcode.citations import Citer
+from lawcode.errors import RegimeDefinitionError
 from lawcode.fields import FieldSpec, coerce_fields, parse_fields
 from lawcode.yamlsource import YamlMap, load_yaml, reject_unknown_keys, require_keys, require_map
 
@@ -64,6 +66,8 @@ class FactSchema:
 
     fields: Mapping[str, Mapping[str, FieldSpec]] = field(default_factory=dict)
     source: str = ""
+    application_fields: ApplicationFields = field(default_factory=lambda: ApplicationFields({}))
+    """The optional application-form answers the law asks, per kind (lawcode/appfields.py)."""
 
     def for_entity(self, entity: str) -> Mapping[str, FieldSpec]:
         return self.fields.get(entity, {})
@@ -74,13 +78,24 @@ class FactSchema:
 
 
 def load_fact_schema(folder: Path, citer: Citer) -> FactSchema:
-    """facts.yaml of ``folder`` (absent: the regime asks nothing beyond the common schema)."""
+    """facts.yaml of ``folder``: required, for its ``application_fields`` section; ``fields`` is optional."""
     path = folder / "facts.yaml"
     if not path.exists():
-        return FactSchema()
+        raise RegimeDefinitionError(
+            "facts.yaml is missing: declare at least application_fields (the optional application answers "
+            "the law asks, per kind; {} when none)",
+            message_pt="falta facts.yaml: declare ao menos application_fields (os campos do requerimento que a "
+            "lei pede, por tipo)",
+            file=str(path),
+        )
     root = require_map(load_yaml(path) or YamlMap(), str(path), "facts.yaml")
-    reject_unknown_keys(root, ("fields",), "facts.yaml")
-    require_keys(root, ("fields",), "facts.yaml")
+    reject_unknown_keys(root, ("fields", "application_fields"), "facts.yaml")
+    require_keys(root, ("application_fields",), "facts.yaml")
+    application_fields = parse_application_fields(
+        root["application_fields"], str(path), root.line_of("application_fields"), citer
+    )
+    if "fields" not in root:
+        return FactSchema({}, str(path), application_fields)
     entities = require_map(root["fields"], str(path), "fields", root.line_of("fields"))
     reject_unknown_keys(entities, ENTITIES, "facts.yaml fields (entities)")
     return FactSchema(
@@ -91,4 +106,5 @@ def load_fact_schema(folder: Path, citer: Citer) -> FactSchema:
             for entity, node in entities.items()
         },
         str(path),
+        application_fields,
     )

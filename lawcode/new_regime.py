@@ -526,6 +526,9 @@ def report(skeleton: Skeleton, written: Sequence[Path]) -> list[str]:
         f"candidate_parameters.yaml: {len(skeleton.candidates)} candidatos a parâmetro para confirmar"
     )
     lines.append("próximo passo: escreva procedure.yaml (o regime não carrega enquanto houver `todo`)")
+    lines.append(
+        "depois: escreva facts.yaml com application_fields (os campos do requerimento que a lei pede)"
+    )
     return lines
 
 

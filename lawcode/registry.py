@@ -84,6 +84,8 @@ def load_regime(folder: Path, package: str | None = None) -> Regime:
     interpretations = load_interpretations_for(folder, citer)
     check_bindings(sources, interpretations)
     catalog = load_catalog(folder / "catalog.yaml", citer)
+    # The due process first: a new-regime skeleton names its todo sections before any other missing file.
+    procedure = load_procedure(folder, citation_validator(citer), catalog)
     vocabulary = load_vocabulary(folder, citer)
     regime = Regime(
         id=str(meta["id"]),
@@ -105,7 +107,7 @@ def load_regime(folder: Path, package: str | None = None) -> Regime:
         calendar_data=_calendar_data(folder),
         rules={},
         metadata=dict(meta),
-        procedure=load_procedure(folder, citation_validator(citer), catalog),
+        procedure=procedure,
         act_sources=tuple(sources),
         vocabulary=vocabulary,
     )

@@ -5,6 +5,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
+from apps.licensing import appfields
 from apps.licensing.choices import ApplicationKind, ApplicationState, PermitState
 from apps.licensing.models import Permit
 from apps.licensing.querysets import ApplicationQuerySet, PermitQuerySet
@@ -90,6 +91,14 @@ class ApplicationCreateForm(forms.Form):
         fields["permit"].queryset = (
             Permit.objects.filter(operator=operator).in_force().select_related("vehicle")
         )
+        self.regime_id = operator.regime_id
+        appfields.limit_form(self, self.regime_id)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("kind") and (refusal := appfields.refusal(self.regime_id, data["kind"], data)):
+            add_service_errors(self, refusal)
+        return data
 
 
 class NoteForm(forms.Form):

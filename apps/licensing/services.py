@@ -16,7 +16,7 @@ from django.db.models import Q
 
 from apps.audit.services import audit_record
 from apps.lawconfig.engine import configs_remembered
-from apps.licensing import hooks, lawbridge
+from apps.licensing import appfields, hooks, lawbridge
 from apps.licensing.choices import (
     DRIVER_KINDS,
     PERMIT_KINDS,
@@ -76,8 +76,19 @@ def application_create(
 ) -> Application:
     """A draft application of ``kind`` for the operator; its targets must belong to the same operator."""
     _check_kind(kind)
+    answers = appfields.only_asked(
+        operator.regime_id,
+        kind,
+        {
+            "enrolled_students": enrolled_students,
+            "carries_children_under_4_or_pcd": carries_children_under_4_or_pcd,
+            "platform_notified_on": platform_notified_on,
+            "extensions": extensions,
+            "requested_until": requested_until,
+        },
+    )
+    _check_dates(as_of, platform_notified_on=answers["platform_notified_on"])
     _check_targets(kind, operator, vehicle=vehicle, driver=driver, attendant=attendant, permit=permit)
-    _check_dates(as_of, platform_notified_on=platform_notified_on)
     _check_not_banned(operator, as_of)
     sequence = number_take(kind="application", municipality=operator.municipality, year=as_of.year)
     application = Application.objects.create(
@@ -92,11 +103,7 @@ def application_create(
         driver=driver,
         attendant=attendant,
         permit=permit,
-        enrolled_students=enrolled_students,
-        carries_children_under_4_or_pcd=carries_children_under_4_or_pcd,
-        platform_notified_on=platform_notified_on,
-        extensions=extensions,
-        requested_until=requested_until,
+        **answers,
         reason=reason.strip(),
         created_by=actor if getattr(actor, "is_authenticated", False) else None,
     )

@@ -11,6 +11,7 @@ from django.core.files.uploadedfile import UploadedFile
 from django.forms import Form
 
 from apps.accounts.validators import validate_cpf
+from apps.licensing import appfields
 from apps.licensing.choices import ApplicationKind
 from apps.licensing.models import Permit
 from apps.portal.choices import PORTAL_APPLICATION_KINDS, PortalRole
@@ -60,15 +61,11 @@ class ApplicationStartForm(forms.Form):
     reason = forms.CharField(
         label="Motivo", max_length=500, required=False, widget=forms.Textarea({"rows": 3})
     )
-    requested_until = forms.DateField(
-        label="Prazo pedido até (veículo provisório)", widget=DATE, required=False
-    )
+    requested_until = forms.DateField(label="Prazo pedido até", widget=DATE, required=False)
     platform_notified_on = forms.DateField(
-        label="Data da comunicação à plataforma (aplicativo)", widget=DATE, required=False
+        label="Data da comunicação à plataforma", widget=DATE, required=False
     )
-    enrolled_students = forms.IntegerField(
-        label="Alunos transportados (transporte escolar)", min_value=0, required=False
-    )
+    enrolled_students = forms.IntegerField(label="Alunos matriculados", min_value=0, required=False)
     carries_children_under_4_or_pcd = forms.NullBooleanField(
         label="Transporta crianças menores de 4 anos ou pessoas com deficiência?",
         required=False,
@@ -80,6 +77,14 @@ class ApplicationStartForm(forms.Form):
         self.fields["permit"].queryset = scope.permits_in_force()  # type: ignore[attr-defined]
         self.fields["permit"].label_from_instance = lambda p: f"{p.number} — {p.vehicle.plate_display}"  # type: ignore[attr-defined]
         self.fields["vehicle"].queryset = scope.vehicles()  # type: ignore[attr-defined]
+        self.regime_id = scope.operator.regime_id
+        appfields.limit_form(self, self.regime_id)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("kind") and (refusal := appfields.refusal(self.regime_id, data["kind"], data)):
+            apply_refusal(self, refusal)
+        return data
 
     def targets(self) -> dict[str, Any]:
         """The keyword arguments licensing.application_create takes, without the empty ones."""

@@ -56,6 +56,7 @@ def test_the_page_holds_every_file_of_the_folder() -> None:
             "calendar.yaml",
             "not_computable.yaml",
             "procedure.yaml",
+            "facts.yaml",
             "__init__.py",
             "rules/__init__.py",
             "rules/procedures.py",

@@ -173,6 +173,7 @@ def test_once_written_every_dispositivo_shows_as_a_gap(tmp_path: Path) -> None:
     new_regime([TAXI, CABIN], REGIME_ID, tmp_path)
     folder = tmp_path / REGIME_ID
     (folder / "procedure.yaml").write_text(PROCEDURE, encoding="utf-8")
+    (folder / "facts.yaml").write_text("application_fields: {}\n", encoding="utf-8")
     from lawcode.scenarios import regime_from_folder
 
     matrix = build_matrix(regime_from_folder(folder))

@@ -30,6 +30,7 @@ documents:
 """
 
 FACTS = """
+application_fields: {}
 fields:
   vehicle:
     children_under_12_aboard: {type: bool, label: "Transporta crianças menores de 12 anos?", cite: art2_incI}

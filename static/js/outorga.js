@@ -39,4 +39,29 @@
       }
     );
   });
+
+  /* Fields marked data-kinds="vehicle_permit renewal" (the application forms' optional answers the regime's law
+     asks, lawcode facts.yaml application_fields) show only while the form's "kind" select names one of those
+     kinds; without JavaScript they all stay visible and the server refuses an answer the law does not ask. */
+  function showFieldsOfKind(form) {
+    var kind = form.elements.namedItem("kind");
+    if (!(kind instanceof HTMLSelectElement)) {
+      return;
+    }
+    form.querySelectorAll("[data-kinds]").forEach(function (field) {
+      var wrapper = field.closest(".br-input") || field;
+      wrapper.hidden = field.getAttribute("data-kinds").split(" ").indexOf(kind.value) === -1;
+    });
+  }
+  document.querySelectorAll("form").forEach(function (form) {
+    if (form.querySelector("[data-kinds]")) {
+      showFieldsOfKind(form);
+    }
+  });
+  document.addEventListener("change", function (event) {
+    var field = event.target;
+    if (field instanceof HTMLSelectElement && field.name === "kind" && field.form) {
+      showFieldsOfKind(field.form);
+    }
+  });
 })();

@@ -53,16 +53,38 @@ def click_action(page: Page, label: str) -> None:
     page.get_by_role("button", name=label, exact=True).click()
 
 
-def create_application(page: Page, live_server: Any, case: Case, vehicle_pk: int) -> Application:
+CHILDREN = "Transporta crianças menores de 4 anos ou pessoas com deficiência?"
+
+
+def create_application(
+    page: Page,
+    live_server: Any,
+    case: Case,
+    vehicle_pk: int,
+    *,
+    students: bool = False,
+    children: bool = False,
+    platform: bool = False,
+) -> Application:
+    """The form asks the enrolled students, the children question and the platform's notice only where the
+    regime's law asks them, and the platform's notice only for a temporary vehicle (static/js toggle)."""
     ibge = case.operator.municipality.ibge_code
     page.goto(f"{live_server.url}/municipios/{ibge}/licenciamento/autorizatarios/{case.operator.pk}/")
     page.get_by_role("link", name="Novo requerimento").click()
+    if platform:
+        page.get_by_label("Tipo de requerimento").select_option("temporary_vehicle")
+        expect(page.get_by_label("Comunicação da plataforma em")).to_be_visible()
     page.get_by_label("Tipo de requerimento").select_option("vehicle_permit")
+    expect(page.get_by_label("Comunicação da plataforma em")).to_be_hidden()
     page.get_by_label("Veículo").select_option(str(vehicle_pk))
-    page.get_by_label("Alunos matriculados").fill("9000")
-    page.get_by_label("Transporta crianças menores de 4 anos ou pessoas com deficiência?").select_option(
-        "false"
-    )
+    if students:
+        page.get_by_label("Alunos matriculados").fill("9000")
+    else:
+        expect(page.get_by_label("Alunos matriculados")).to_have_count(0)
+    if children:
+        page.get_by_label(CHILDREN).select_option("false")
+    else:
+        expect(page.get_by_label(CHILDREN)).to_have_count(0)
     page.get_by_role("button", name="Criar requerimento").click()
     expect(page.get_by_test_id("application-state")).to_have_text("Rascunho")
     return Application.objects.filter(vehicle_id=vehicle_pk).latest("pk")
@@ -112,7 +134,7 @@ def test_olimpia_pf_gets_a_permit_and_a_second_one_is_refused_with_art_2(
     _analyst(make_staff, olimpia, "ana.analista")
     case = pf_case(olimpia, 1, "João da Silva", as_of=today)
     log_in(page, live_server, "ana.analista")
-    application = create_application(page, live_server, case, case.vehicle.pk)
+    application = create_application(page, live_server, case, case.vehicle.pk, children=True)
     to_analysis(page)
     expect(page.locator('[data-finding="pf_quota"]')).to_contain_text("art. 2º")
     click_action(page, "Encaminhar para vistoria")
@@ -122,7 +144,7 @@ def test_olimpia_pf_gets_a_permit_and_a_second_one_is_refused_with_art_2(
     assert permit.operator == case.operator and permit.number.endswith(f"/{today.year}")
 
     second = extra_vehicle(case, 2, as_of=today)
-    refused = create_application(page, live_server, case, second.pk)
+    refused = create_application(page, live_server, case, second.pk, children=True)
     to_analysis(page)
     expect(page.locator('[data-finding="pf_quota"]')).to_have_attribute("data-status", "not_met")
     inspection_passed_directly(refused, today)
@@ -167,7 +189,7 @@ def test_votuporanga_pj_gets_a_permit_and_an_old_vehicle_is_refused_with_art_4(
     _analyst(make_staff, votuporanga, "vera.analista")
     case = pj_case(votuporanga, 2, "Transportes Escolares Vila Ltda", "Marcos Pereira", as_of=today)
     log_in(page, live_server, "vera.analista")
-    application = create_application(page, live_server, case, case.vehicle.pk)
+    application = create_application(page, live_server, case, case.vehicle.pk, students=True)
     to_analysis(page)
     expect(page.locator('[data-finding="vehicle_quota"]')).to_contain_text("art. 5º")
     click_action(page, "Encaminhar para vistoria")
@@ -176,7 +198,7 @@ def test_votuporanga_pj_gets_a_permit_and_an_old_vehicle_is_refused_with_art_4(
     assert permit.operator.kind == "PJ"
 
     old = extra_vehicle(case, 3, as_of=today, manufacture_year=2005, model_year=2005)
-    create_application(page, live_server, case, old.pk)
+    create_application(page, live_server, case, old.pk, students=True)
     to_analysis(page)
     expect(page.locator('[data-finding="vehicle_age"]')).to_have_attribute("data-status", "not_met")
     page.get_by_label("Observação").last.fill("Veículo acima da idade máxima.")
@@ -226,7 +248,7 @@ def test_patrocinio_driver_pays_the_art_8_fee_and_gets_the_authorization(
     _patrocinio_fees(patrocinio)
     case = pf_case(patrocinio, 3, "Paula Motorista", as_of=today)
     log_in(page, live_server, "pedro.analista")
-    application = create_application(page, live_server, case, case.vehicle.pk)
+    application = create_application(page, live_server, case, case.vehicle.pk, platform=True)
     to_analysis(page)
     fee_finding = page.locator('[data-finding="inspection_fee"]')
     expect(fee_finding).to_have_attribute("data-status", "not_met")

@@ -204,6 +204,43 @@ def test_the_create_form_names_the_missing_field(case: Case, analyst_olimpia_cli
     assert not Application.objects.exists()
 
 
+def test_the_create_form_offers_only_the_fields_the_regime_asks(
+    case: Case, analyst_olimpia_client: Client, make_staff: Callable[..., User], patrocinio: Municipality
+) -> None:
+    from apps.tenancy.choices import Role
+
+    olimpia = analyst_olimpia_client.get(
+        reverse("licensing:application_create", args=["3533908", case.operator.pk])
+    )
+    html = olimpia.content.decode()
+    assert "Comunicação da plataforma em" not in html and "Alunos matriculados" not in html
+    assert "Transporta crianças menores de 4 anos" in html and "art. 13, VI" in html
+    ride = pf_case(patrocinio, 43, "Rafael Aplicativo", as_of=timezone.localdate())
+    client = Client()
+    client.force_login(make_staff("pedro.analista", (patrocinio, Role.ANALYST)))
+    html = client.get(
+        reverse("licensing:application_create", args=["3148103", ride.operator.pk])
+    ).content.decode()
+    assert "Comunicação da plataforma em" in html and 'data-kinds="temporary_vehicle"' in html
+    assert "Só para: Veículo provisório (Lei 5.832/2025 (Patrocínio), art. 11-A)." in html
+    assert "Transporta crianças menores de 4 anos" not in html
+
+
+def test_the_create_form_refuses_an_answer_the_law_does_not_ask_for_the_kind(
+    case: Case, analyst_olimpia_client: Client
+) -> None:
+    create = reverse("licensing:application_create", args=["3533908", case.operator.pk])
+    response = analyst_olimpia_client.post(
+        create, {"kind": "cancellation", "carries_children_under_4_or_pcd": "true", "extensions": 0}
+    )
+    assert response.status_code == 400
+    assert (
+        "Transporta crianças menores de 4 anos ou pessoas com deficiência?: a lei deste município não pede "
+        "esta informação para «Cancelamento a pedido»" in response.content.decode()
+    )
+    assert not Application.objects.exists()
+
+
 def test_the_permit_page_shows_the_public_verification_url(
     permit: Permit, analyst_olimpia_client: Client
 ) -> None:

@@ -280,7 +280,7 @@ def test_a_future_platform_notice_date_is_refused(patrocinio_pf: Case) -> None:
         services.application_create(
             actor=None,
             operator=patrocinio_pf.operator,
-            kind="vehicle_permit",
+            kind="temporary_vehicle",
             as_of=AS_OF,
             vehicle=patrocinio_pf.vehicle,
             platform_notified_on=AS_OF + dt.timedelta(days=1),
