@@ -710,11 +710,7 @@ def _validity(application: Application, as_of: dt.date) -> tuple[str, dt.date | 
     """(permit kind, valid until, decision JSON): the law's validity, capped by the permit decision's own."""
     if application.kind == ApplicationKind.EMERGENCY_DRIVER:
         if application.requested_until is None or application.requested_until < as_of:
-            raise refuse(
-                "requested_until",
-                "Prazo da autorização especial (Votuporanga art. 7º: por prazo "
-                "determinado): informe uma data a partir de hoje.",
-            )
+            raise refuse("requested_until", _requested_until_message(application))
         return PermitKind.EMERGENCY, application.requested_until, application.last_decision
     if application.kind == ApplicationKind.TEMPORARY_VEHICLE:
         return _temporary_validity(application, as_of)
@@ -724,6 +720,17 @@ def _validity(application: Application, as_of: dt.date) -> tuple[str, dt.date | 
     if cap is not None and (until is None or cap < until):
         until = cap
     return PermitKind.REGULAR, until, decision.to_dict() if decision else {}
+
+
+def _requested_until_message(application: Application) -> str:
+    """The refusal of a missing or past end date, citing the article the regime declares for the answer."""
+    cites = [
+        f.cite_text
+        for f in appfields.asked(application.regime_id, application.kind)
+        if f.field == "requested_until"
+    ]
+    basis = f" ({'; '.join(cites)}: por prazo determinado)" if cites else ""
+    return f"Prazo da autorização especial{basis}: informe uma data a partir de hoje."
 
 
 def _temporary_validity(

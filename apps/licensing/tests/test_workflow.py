@@ -355,6 +355,24 @@ def test_emergency_driver_gets_a_special_authorization_until_the_date_asked(
     )
 
 
+def test_an_emergency_authorization_without_its_end_date_is_refused_citing_the_declared_article(
+    votuporanga_pj: Case, votuporanga: Municipality
+) -> None:
+    permit = issue_permit(votuporanga_pj)
+    profile = PROFILES["votuporanga_sp_escolar"]
+    person = make_person(votuporanga, 71, "Elisa Emergência", as_of=AS_OF, profile=profile)
+    driver = make_driver(
+        votuporanga_pj.operator, person, as_of=AS_OF, profile=profile, vehicle=None, role="emergency"
+    )
+    application = to_analysis(
+        votuporanga_pj, "emergency_driver", driver=driver, permit=permit, reason="Licença."
+    )
+    with pytest.raises(ValidationError) as error:
+        services.application_approve(application=application, actor=None, as_of=AS_OF)
+    assert "Prazo da autorização especial (Lei 5.722/2015" in messages_of(error)
+    assert "art. 7º" in messages_of(error)
+
+
 def test_cancellation_at_the_operators_request_closes_the_permit(olimpia_pf: Case) -> None:
     permit = issue_permit(olimpia_pf)
     application = to_analysis(
