@@ -74,7 +74,7 @@ PAGES = [
     ListPage("finance:refund_list", "financeiro", Refund, "payment__guide__municipality"),
     ListPage("public:complaint-queue", "analista", Complaint),
     ListPage("tenancy:team_list", "administrador", Membership),
-    ListPage("audit:event_list", "auditor", AuditEvent, in_municipality=False, narrow_by="object_type"),
+    ListPage("audit:event_list", "auditor", AuditEvent, in_municipality=False, narrow_by="action"),
 ]
 
 
