@@ -34,4 +34,10 @@ def transitions_section(run: WhatIfRun) -> Section:
         )
         for kind in kinds
     )
-    return Section("transitions", "Registros que mudam de resultado", tuple(transitions), series)
+    return Section(
+        "transitions",
+        "Registros que mudam de resultado",
+        tuple(transitions),
+        series,
+        category_header="Mudança de resultado",
+    )
