@@ -41,6 +41,8 @@ from django.db import connection, connections
 from django.db.models import Count, Sum
 from django.utils import timezone
 
+from apps.public.tests.conftest import issue_permit
+
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -241,30 +243,6 @@ def wait_for(check: Callable[[], bool], seconds: float, what: str) -> None:
 def answering(base: str) -> bool:
     with urllib.request.urlopen(f"{base}/saude/vivo/", timeout=5) as response:  # noqa: S310
         return bool(response.status == 200)
-
-
-def issue_permit(case: Any, as_of: dt.date) -> Any:
-    """Analysis, inspection passed and approval, through the licensing services (as the back office does)."""
-    from apps.licensing import services
-    from apps.licensing.models import Permit
-
-    application = services.application_create(
-        actor=None,
-        operator=case.operator,
-        kind="vehicle_permit",
-        as_of=as_of,
-        vehicle=case.vehicle,
-        enrolled_students=9000,
-        carries_children_under_4_or_pcd=False,
-    )
-    for move in (services.application_submit, services.application_start_analysis):
-        application = move(application=application, actor=None, as_of=as_of)
-    services.application_require_inspection(application=application, actor=None, as_of=as_of)
-    services.application_inspection_passed(
-        application=application, performed_on=as_of, actor=None, as_of=as_of
-    )
-    services.application_approve(application=application, actor=None, as_of=as_of)
-    return Permit.objects.select_related("vehicle", "municipality").get(application=application)
 
 
 @dataclass(frozen=True)
