@@ -141,6 +141,7 @@ class RegistryList:
     rows: Callable[[Any, str, dict[str, Any]], Any]
     form: Callable[..., f.RegistryListForm]
     spec: ExportSpec
+    sorts: Sorting
 
 
 def _registry_list(request: HttpRequest, ibge_code: str, listing: RegistryList) -> HttpResponseBase:
@@ -149,7 +150,10 @@ def _registry_list(request: HttpRequest, ibge_code: str, listing: RegistryList) 
     form = listing.form(request.GET or None, regimes=list(municipality.regimes), municipality=municipality)
     queryset = listing.model.objects.for_user(request.user, "view").filter(municipality=municipality)  # type: ignore[attr-defined]
     text = form.cleaned_data["q"] if form.is_bound and form.is_valid() else ""
-    rows = listing.rows(queryset, text, form.filters()).order_by(*form.ordering())
+    # A clicked column header wins over the "Ordenar por" select; without one the select orders the list.
+    sort = listing.sorts.chosen(request)
+    ordering = sort.order_by if sort is not None else form.ordering()
+    rows = listing.rows(queryset, text, form.filters()).order_by(*ordering)
     if (fmt := requested_format(request)) is not None:
         return export_response(request, spec=listing.spec, rows=rows, municipality=municipality, fmt=fmt)
     context = {
@@ -159,6 +163,7 @@ def _registry_list(request: HttpRequest, ibge_code: str, listing: RegistryList) 
         "as_of": timezone.localdate(),
         "page": Paginator(rows, PAGE_SIZE).get_page(request.GET.get("pagina")),
         "query": _query_without_page(request),
+        "sort": (sort or listing.sorts.unsorted()).headers(request),
     }
     template = listing.results if getattr(request, "htmx", False) else "registry/registry_list.html"
     return render(request, template, context)
@@ -191,6 +196,12 @@ VEHICLES = RegistryList(
     vehicle_rows,
     _plain_form(f.VehicleFilterForm),
     exports.VEHICLES,
+    Sorting.columns(
+        ("placa", "Placa", ("plate", "pk")),
+        ("ano", "Ano de fabricação", ("manufacture_year", "pk")),
+        ("lugares", "Lugares", ("seats", "pk")),
+        ("categoria", "Categoria", ("category", "pk")),
+    ),
 )
 DRIVERS = RegistryList(
     Driver,
@@ -201,6 +212,12 @@ DRIVERS = RegistryList(
     driver_rows,
     _plain_form(f.DriverFilterForm),
     exports.DRIVERS,
+    Sorting.columns(
+        ("nome", "Nome", ("person__name", "pk")),
+        ("funcao", "Função", ("role", "pk")),
+        ("cnh", "Validade da CNH", ("cnh_expiry", "pk")),
+        ("ativo", "Ativo", ("active", "pk")),
+    ),
 )
 DOCUMENTS = RegistryList(
     Document,
@@ -211,6 +228,12 @@ DOCUMENTS = RegistryList(
     document_rows,
     _document_form,
     exports.DOCUMENTS,
+    Sorting.columns(
+        ("tipo", "Tipo", ("kind", "pk")),
+        ("emissao", "Emissão", ("issue_date", "pk")),
+        ("validade", "Válido até", ("valid_until", "pk")),
+        ("situacao", "Situação", ("status", "pk")),
+    ),
 )
 
 

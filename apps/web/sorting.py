@@ -78,6 +78,15 @@ class Sorting:
             return Sort(self, self.default, self.default_descending)
         return Sort(self, key, raw.startswith("-"))
 
+    def chosen(self, request: HttpRequest) -> Sort | None:
+        """The column the user clicked, or None: a list with its own "Ordenar por" select keeps that order."""
+        key = str(request.GET.get(PARAMETER, "")).removeprefix("-")
+        return self.read(request) if key in self.by_key else None
+
+    def unsorted(self) -> Sort:
+        """Headers for a list ordered by something else: every column ``aria-sort="none"``, linking ascending."""
+        return Sort(self, "", False)
+
 
 def _flip(name: str) -> str:
     return name[1:] if name.startswith("-") else f"-{name}"

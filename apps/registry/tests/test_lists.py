@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import re
 from typing import Any
 
 import pytest
@@ -226,3 +227,45 @@ def test_the_page_offers_the_export_with_the_filters_on_screen(
 ) -> None:
     content = analyst_olimpia_client.get(_url("vehicle_list"), {"q": "Kombi", "pagina": "1"}).content.decode()
     assert "?q=Kombi&amp;formato=csv" in content and "?q=Kombi&amp;formato=xlsx" in content
+
+
+def _row_ids(page: str) -> list[str]:
+    return re.findall(r'data-row-id="(\d+)"', page)
+
+
+def _two_documents(analyst: User, kombi: Vehicle) -> None:
+    for issued in (AS_OF - dt.timedelta(days=10), AS_OF):
+        document_upload(
+            actor=analyst,
+            owner=kombi,
+            kind="crlv",
+            upload=pdf_upload(),
+            issue_date=issued,
+            expiry_date=dt.date(2026, 12, 31),
+            as_of=AS_OF,
+        )
+
+
+@pytest.mark.parametrize(
+    ("name", "key"), [("vehicle_list", "ano"), ("driver_list", "nome"), ("document_list", "emissao")]
+)
+def test_registry_lists_sort_by_a_column_header_both_ways(
+    name: str,
+    key: str,
+    analyst_olimpia_client: Client,
+    analyst_olimpia: User,
+    kombi: Vehicle,
+    olimpia: Municipality,
+) -> None:
+    _fleet(olimpia, 2)
+    _two_documents(analyst_olimpia, kombi)
+    ascending = analyst_olimpia_client.get(_url(name), {"ordering": key}).content.decode()
+    descending = analyst_olimpia_client.get(_url(name), {"ordering": f"-{key}"}).content.decode()
+    assert len(_row_ids(ascending)) >= 2 and _row_ids(descending) == _row_ids(ascending)[::-1]
+    assert (
+        f'<th scope="col" aria-sort="ascending"><a class="outorga-sort" href="?ordering=-{key}"' in ascending
+    )
+    assert 'aria-sort="descending"' in descending
+    # Without a clicked header the "Ordenar por" select orders the list and no column claims the order.
+    plain = analyst_olimpia_client.get(_url(name)).content.decode()
+    assert 'aria-sort="none"' in plain and 'aria-sort="ascending"' not in plain
