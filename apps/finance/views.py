@@ -204,6 +204,15 @@ def guide_cancel(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     return redirect("finance:guide_detail", ibge_code, guide.pk)
 
 
+REFUND_SORTS = Sorting.columns(
+    ("situacao", "Situação", ("status", "due_on", "pk")),
+    ("guia", "Guia", ("payment__guide__year", "payment__guide__sequence", "pk")),
+    ("contribuinte", "Contribuinte", ("payment__guide__payer_name", "pk")),
+    ("valor", "Valor", ("amount_brl", "pk")),
+    ("prazo", "Restituir até", ("due_on", "pk")),
+)
+
+
 @login_required
 @require_GET
 def refund_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
@@ -212,8 +221,9 @@ def refund_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
         Refund.objects.for_user(request.user, "view")
         .filter(payment__guide__municipality=municipality)
         .select_related("payment__guide")
-        .order_by("status", "due_on", "id")
     )
+    sort = REFUND_SORTS.read(request)
+    refunds = refunds.order_by(*sort.order_by)
     if (fmt := requested_format(request)) is not None:
         return export_response(
             request, spec=exports.REFUNDS, rows=refunds, municipality=municipality, fmt=fmt
@@ -224,6 +234,7 @@ def refund_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
         "page": page,
         "paid_form": RefundPaidForm(),
         "today": timezone.localdate(),
+        "sort": sort.headers(request),
         **_menu(request, municipality),
     }
     return render(request, "finance/refund_list.html", context)

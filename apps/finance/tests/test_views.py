@@ -290,6 +290,29 @@ def test_a_refund_over_the_payment_is_refused_on_the_amount_field(
     assert Refund.objects.count() == 1
 
 
+def test_the_refund_list_sorts_by_amount_both_ways(
+    finance_olimpia_client: Client, guide: PaymentGuide
+) -> None:
+    payment = paid(guide)
+    for amount, reason in (("100.00", "Recurso maior"), ("50.00", "Recurso menor")):
+        refund_create(
+            actor=None,
+            payment=payment,
+            amount_brl=Decimal(amount),
+            due_on=guide.issued_on,
+            reason=reason,
+            as_of=guide.issued_on,
+        )
+    ascending = finance_olimpia_client.get(url("refund_list"), {"ordering": "valor"}).content.decode()
+    assert ascending.index("Recurso menor") < ascending.index("Recurso maior")
+    assert (
+        '<th scope="col" aria-sort="ascending"><a class="outorga-sort" href="?ordering=-valor"' in ascending
+    )
+    descending = finance_olimpia_client.get(url("refund_list"), {"ordering": "-valor"}).content.decode()
+    assert descending.index("Recurso maior") < descending.index("Recurso menor")
+    assert 'aria-sort="descending"' in descending
+
+
 # --- PIX settings ---------------------------------------------------------------------------------------
 
 
