@@ -24,6 +24,7 @@ from apps.public.verification import InvalidQuery, municipality_by_ibge
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
+from apps.web.sorting import Sorting
 from outorga.routers import reads_from_replica
 
 COMPLAINT = "public.complaint"
@@ -193,6 +194,14 @@ def _staff_municipality(request: HttpRequest, ibge_code: str, action: str = "vie
     return municipality
 
 
+COMPLAINT_SORTS = Sorting.columns(
+    ("recebida", "Recebida em", ("received_on", "created_at", "pk")),
+    ("protocolo", "Protocolo", ("year", "sequence", "pk")),
+    ("problema", "Problema", ("category", "pk")),
+    ("situacao", "Situação", ("state", "pk")),
+)
+
+
 @login_required
 @require_GET
 def complaint_queue(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
@@ -200,6 +209,8 @@ def complaint_queue(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
     show_closed = request.GET.get("encerradas") == "1"
     rows = Complaint.objects.for_user(request.user, "view").filter(municipality=municipality).for_queue()
     rows = rows if show_closed else rows.filter(state__in=OPEN_COMPLAINT_STATES)
+    sort = COMPLAINT_SORTS.read(request)
+    rows = rows.order_by(*sort.order_by)
     if (fmt := requested_format(request)) is not None:
         return export_response(
             request, spec=exports.COMPLAINTS, rows=rows, municipality=municipality, fmt=fmt
@@ -210,6 +221,8 @@ def complaint_queue(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
         "page": page,
         "show_closed": show_closed,
         "today": lookups.today(),
+        "sort": sort.headers(request),
+        "ordering": request.GET.get("ordering", ""),
     }
     return render(request, "public/complaint_queue.html", context)
 

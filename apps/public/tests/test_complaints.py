@@ -108,6 +108,22 @@ def test_the_queue_is_for_the_municipality_staff_only(
     assert client.get(queue).status_code == 302  # anonymous: to the login page
 
 
+def test_the_queue_sorts_by_protocol_both_ways(
+    analyst_olimpia_client: Client, olimpia: Municipality, today: dt.date
+) -> None:
+    first, second = _complaint(olimpia, today), _complaint(olimpia, today)
+    queue = "/municipios/3533908/denuncias/"
+    ascending = analyst_olimpia_client.get(queue, {"ordering": "protocolo"}).content.decode()
+    assert ascending.index(first.number) < ascending.index(second.number)
+    assert (
+        '<th scope="col" aria-sort="ascending"><a class="outorga-sort" href="?ordering=-protocolo"'
+        in ascending
+    )
+    descending = analyst_olimpia_client.get(queue, {"ordering": "-protocolo"}).content.decode()
+    assert descending.index(second.number) < descending.index(first.number)
+    assert 'aria-sort="descending"' in descending and "Em ordem de chegada" not in descending
+
+
 def test_reading_the_contact_is_an_audited_personal_data_read(
     analyst_olimpia_client: Client, olimpia: Municipality, today: dt.date
 ) -> None:
