@@ -30,6 +30,7 @@ from apps.registry.identifiers import plate_format
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
+from apps.web.sorting import Sorting
 
 # The catalog grades infractions as the CTB does (art. 258); a law that grades none says «none»: no tag shown.
 SEVERITY_LABELS = dict(InfractionSeverity.choices)
@@ -227,6 +228,15 @@ def my_cases(request: HttpRequest, ibge_code: str) -> HttpResponse:
     return _render(request, "enforcement/case_list.html", context)
 
 
+CASE_SORTS = Sorting.columns(
+    ("numero", "Auto", ("year", "sequence", "pk")),
+    ("placa", "Placa", ("plate", "pk")),
+    ("data", "Data", ("occurred_at", "pk")),
+    ("situacao", "Situação", ("state", "pk")),
+    descending=True,
+)
+
+
 @login_required
 @require_GET
 def case_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
@@ -235,7 +245,8 @@ def case_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
     state = request.GET.get("situacao", "")
     if state:
         rows = rows.filter(state=state)
-    rows = rows.for_list().order_by("-year", "-sequence")
+    sort = CASE_SORTS.read(request)
+    rows = rows.for_list().order_by(*sort.order_by)
     if (fmt := requested_format(request)) is not None:
         return export_response(request, spec=exports.CASES, rows=rows, municipality=municipality, fmt=fmt)
     context = {
@@ -246,6 +257,8 @@ def case_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
         "state": state,
         "states": CaseState.choices,
         "today": _today(),
+        "sort": sort.headers(request),
+        "ordering": request.GET.get("ordering", ""),
     }
     return _render(request, "enforcement/case_list.html", context)
 

@@ -272,6 +272,22 @@ def test_the_authority_filters_autos_by_state(
     assert notified.number in body and drafted.number not in body
 
 
+def test_the_autos_list_sorts_by_plate_both_ways(
+    olimpia: Municipality, agent_olimpia: User, judge_olimpia: User
+) -> None:
+    later = open_auto(olimpia, agent_olimpia, plate="ZZZ1D99")
+    earlier = open_auto(olimpia, agent_olimpia, plate="AAA1D11")
+    client = client_for(judge_olimpia)
+    ascending = client.get(url("case_list", olimpia), {"ordering": "placa"}).content.decode()
+    assert ascending.index(earlier.number) < ascending.index(later.number)
+    assert (
+        '<th scope="col" aria-sort="ascending"><a class="outorga-sort" href="?ordering=-placa"' in ascending
+    )
+    descending = client.get(url("case_list", olimpia), {"ordering": "-placa"}).content.decode()
+    assert descending.index(later.number) < descending.index(earlier.number)
+    assert 'aria-sort="descending"' in descending
+
+
 def test_a_100_kb_description_is_refused_naming_the_field(olimpia: Municipality, agent_olimpia: User) -> None:
     response = client_for(agent_olimpia).post(url("case_new", olimpia), form_data(description="x" * 102_400))
     assert response.status_code == 400
