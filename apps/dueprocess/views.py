@@ -29,6 +29,7 @@ from apps.ops.storage import stored_file_response
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
+from apps.web.sorting import Sorting
 
 APPEAL = "dueprocess.appeal"
 SANCTION = "dueprocess.sanction"
@@ -58,6 +59,16 @@ def _case(request: HttpRequest, municipality: Municipality, pk: int) -> Infracti
 # --- queues and judgments -------------------------------------------------------------------------------
 
 
+# The default column («Julgar até») keeps the queue's own order: no judgment deadline after every dated one.
+APPEAL_SORTS = Sorting.columns(
+    ("julgar", "Julgar até", ("judgment_deadline", "filed_on", "pk")),
+    ("auto", "Auto", ("case__year", "case__sequence", "pk")),
+    ("recorrente", "Recorrente", ("appellant_name", "pk")),
+    ("protocolo", "Protocolo", ("filed_on", "pk")),
+    ("prazo", "Prazo de recurso", ("deadline", "pk")),
+)
+
+
 @login_required
 @require_GET
 def queue(request: HttpRequest, ibge_code: str, instance: str) -> HttpResponseBase:
@@ -68,6 +79,8 @@ def queue(request: HttpRequest, ibge_code: str, instance: str) -> HttpResponseBa
     rows = (
         Appeal.objects.for_user(request.user, action).filter(case__municipality=municipality).queue(instance)
     )
+    sort = APPEAL_SORTS.chosen(request)
+    rows = rows.order_by(*sort.order_by) if sort is not None else rows
     if (fmt := requested_format(request)) is not None:
         return export_response(request, spec=exports.APPEALS, rows=rows, municipality=municipality, fmt=fmt)
     context = {
@@ -75,6 +88,7 @@ def queue(request: HttpRequest, ibge_code: str, instance: str) -> HttpResponseBa
         "appeals": rows,
         "today": _today(),
         "title": Instance(instance).label,
+        "sort": (sort or APPEAL_SORTS.read(request)).headers(request),
     }
     return render(request, "dueprocess/queue.html", context)
 

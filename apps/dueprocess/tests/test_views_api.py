@@ -76,6 +76,34 @@ def test_the_judge_sees_the_queue_and_judges_others_get_404(
     assert done.status_code == 302 and Judgment.objects.get().decided_by == judge_olimpia
 
 
+def test_the_queue_sorts_by_filing_date_both_ways(
+    filed: Any, olimpia: Any, agent_olimpia: Any, judge_olimpia: Any, olimpia_licensed: Any
+) -> None:
+    case = open_case(
+        olimpia, agent_olimpia, code="OLI-23-I", plate=olimpia_licensed[0].vehicle.plate, on=D(2026, 3, 13)
+    )
+    notify(case, agent_olimpia, D(2026, 3, 14))
+    later = appeal_file(
+        case=case,
+        instance=Instance.FIRST,
+        filed_on=D(2026, 3, 17),
+        text="Defesa.",
+        actor=judge_olimpia,
+        as_of=D(2026, 3, 17),
+    )
+    queue = reverse("dueprocess:queue", args=[olimpia.ibge_code, "first"])
+    judge = client_for(judge_olimpia)
+    ascending = judge.get(queue, {"ordering": "protocolo"}).content.decode()
+    assert ascending.index(filed.case.number) < ascending.index(later.case.number)
+    assert (
+        '<th scope="col" aria-sort="ascending"><a class="outorga-sort" href="?ordering=-protocolo"'
+        in ascending
+    )
+    descending = judge.get(queue, {"ordering": "-protocolo"}).content.decode()
+    assert descending.index(later.case.number) < descending.index(filed.case.number)
+    assert 'aria-sort="descending"' in descending and "Ordenada pelo prazo" not in descending
+
+
 def test_staff_file_on_paper_and_filing_twice_shows_the_refusal(
     filed: Any, olimpia: Any, analyst_olimpia_client: Any, outsider_client: Any
 ) -> None:
