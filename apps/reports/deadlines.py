@@ -39,23 +39,10 @@ from apps.tenancy.models import Municipality
 from apps.tenancy.permissions import CHANGE, VIEW
 from apps.tenancy.querysets import user_can
 from lawcode.citations import Citation, render_citations
+from lawcode.deadlines import MONTH_NAMES_PT
 
 CLOSED_CASES = (CaseState.CLOSED, CaseState.CANCELLED)
 WEEKDAYS_PT = ("segunda", "terça", "quarta", "quinta", "sexta", "sábado", "domingo")
-MONTH_NAMES_PT = (
-    "janeiro",
-    "fevereiro",
-    "março",
-    "abril",
-    "maio",
-    "junho",
-    "julho",
-    "agosto",
-    "setembro",
-    "outubro",
-    "novembro",
-    "dezembro",
-)
 
 
 @dataclass(frozen=True)
