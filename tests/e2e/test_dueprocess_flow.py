@@ -88,7 +88,7 @@ def _file_on_paper(page: Page, case_url: str, instance: str) -> None:
 
 def _judge(page: Page, url: str, municipality: Municipality, instance: str, verdict: str) -> None:
     page.goto(f"{url}/municipios/{municipality.ibge_code}/processos/fila/{instance}/")
-    page.get_by_role("link", name="Julgar").first.click()
+    page.get_by_role("link", name="Julgar", exact=True).first.click()
     page.get_by_test_id(f"verdict-{verdict}").locator("label").click()
     page.get_by_label("Fundamentação").fill("Provas suficientes nos autos.")
     page.get_by_role("button", name="Registrar julgamento").click()
