@@ -26,6 +26,7 @@ Key = tuple[str, str]
 _pending: defaultdict[Key, float] = defaultdict(float)
 _lock = threading.Lock()
 _last_flush: list[float] = [time.monotonic()]
+EXIT_ATTEMPTS = 3
 
 
 def render_labels(labels: Mapping[str, str]) -> str:
@@ -60,14 +61,17 @@ def counters_flush_if_due() -> None:
         counters_flush()
 
 
-def counters_flush() -> None:
-    """Write this process's sums since the last flush (on the primary; outside any transaction of the caller)."""
+def counters_flush() -> bool:
+    """Write this process's sums since the last flush (on the primary; outside any transaction of the caller).
+
+    False when the database refused them; they stay pending for the next flush."""
     with _lock:
-        batch = [(name, labels, value) for (name, labels), value in _pending.items()]
+        # Sorted: every process then locks the rows in one order, so two flushes never deadlock each other.
+        batch = sorted((name, labels, value) for (name, labels), value in _pending.items())
         _pending.clear()
         _last_flush[0] = time.monotonic()
     if not batch:
-        return
+        return True
     try:
         with transaction.atomic(using=DEFAULT_DB_ALIAS), connections[DEFAULT_DB_ALIAS].cursor() as cursor:
             cursor.executemany(
@@ -80,7 +84,11 @@ def counters_flush() -> None:
         with _lock:
             for name, labels, value in batch:
                 _pending[(name, labels)] += value
-        logger.warning("Os contadores de métricas não foram gravados; nova tentativa no próximo envio.")
+        logger.warning(
+            "Os contadores de métricas não foram gravados; nova tentativa no próximo envio.", exc_info=True
+        )
+        return False
+    return True
 
 
 def counters_discard() -> None:
@@ -97,7 +105,12 @@ def pending_total(name: str) -> float:
 
 def _flush_at_exit() -> None:
     try:
-        counters_flush()
+        # The last chance to write: a flush refused by a passing conflict is tried again before giving up.
+        for attempt in range(EXIT_ATTEMPTS):
+            if counters_flush():
+                return
+            time.sleep(0.2 * (attempt + 1))
+        logger.warning("Os contadores deste processo não foram gravados ao sair.")
     except Exception:  # the database may already be gone at shutdown  # noqa: BLE001
         logger.warning("Os contadores deste processo não foram gravados ao sair.", exc_info=True)
 

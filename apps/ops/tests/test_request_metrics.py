@@ -114,3 +114,31 @@ def test_json_lines_carry_exceptions_and_extra_fields() -> None:
     line = json.loads(JsonFormatter().format(record))
     assert line["message"] == "erro x" and line["municipality"] == "3533908"
     assert "ValueError: falhou" in line["exception"] and "request_id" not in line
+
+
+def test_a_refused_flush_keeps_the_sums_and_the_exit_flush_tries_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A flush the database refuses (a deadlock between two processes, say) loses nothing: the sums stay pending,
+    and the last flush at exit tries again instead of giving up on the first refusal."""
+    counters.counters_flush()
+    MetricSeries.objects.filter(name="outorga_test_total").delete()
+    counters.counter_add("outorga_test_total", {"route": "b"})
+    counters.counter_add("outorga_test_total", {"route": "a"}, 2)
+    calls: list[str] = []
+    real = counters.connections
+
+    class RefusingOnce:
+        def __getitem__(self, alias: str) -> Any:
+            calls.append(alias)
+            if len(calls) == 1:
+                raise counters.DatabaseError("deadlock detected")
+            return real[alias]
+
+    monkeypatch.setattr(counters, "connections", RefusingOnce())
+    monkeypatch.setattr(counters.time, "sleep", lambda _seconds: None)
+    counters._flush_at_exit()
+    monkeypatch.undo()
+    stored = dict(MetricSeries.objects.filter(name="outorga_test_total").values_list("labels", "value"))
+    assert stored == {'route="a"': 2.0, 'route="b"': 1.0}
+    assert len(calls) == 2 and counters.pending_total("outorga_test_total") == 0
