@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.db import DatabaseError, connections
 from django.test import Client
 
 from apps.ops import counters
@@ -126,17 +127,17 @@ def test_a_refused_flush_keeps_the_sums_and_the_exit_flush_tries_again(
     counters.counter_add("outorga_test_total", {"route": "b"})
     counters.counter_add("outorga_test_total", {"route": "a"}, 2)
     calls: list[str] = []
-    real = counters.connections
+    real = connections
 
     class RefusingOnce:
         def __getitem__(self, alias: str) -> Any:
             calls.append(alias)
             if len(calls) == 1:
-                raise counters.DatabaseError("deadlock detected")
+                raise DatabaseError("deadlock detected")
             return real[alias]
 
-    monkeypatch.setattr(counters, "connections", RefusingOnce())
-    monkeypatch.setattr(counters.time, "sleep", lambda _seconds: None)
+    monkeypatch.setattr("apps.ops.counters.connections", RefusingOnce())
+    monkeypatch.setattr("apps.ops.counters.time.sleep", lambda _seconds: None)
     counters._flush_at_exit()
     monkeypatch.undo()
     stored = dict(MetricSeries.objects.filter(name="outorga_test_total").values_list("labels", "value"))
