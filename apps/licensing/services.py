@@ -631,6 +631,7 @@ def permit_issue(*, application: Application, actor: Any, as_of: dt.date) -> Per
         else None
     )
     vehicle, driver = _permit_vehicle(application), _emergency_driver(application)
+    application.refresh_from_db()  # the state the approval left, for the timeline line (read before the lock)
     # Everything the law says is known: the number is taken just before the insert, so the counter row stays
     # locked only for the rest of this transaction, not for the questions to the law.
     sequence = number_take(kind="permit", municipality=application.municipality, year=as_of.year)
@@ -652,7 +653,6 @@ def permit_issue(*, application: Application, actor: Any, as_of: dt.date) -> Per
         inspection_due_on=inspection_due_on,
         decision=decision,
     )
-    application.refresh_from_db()
     _event(
         application,
         EventKind.PERMIT_ISSUED,
