@@ -32,7 +32,7 @@ def arguments(script: str, scale: float, rounds: int) -> list[str]:
         "public_lookup": ["--scale", str(scale), "--rounds", str(rounds), "--duration", "5"],
         "roster_import": ["--rows", str(n), "--rounds", str(rounds)],
         "issuance": ["--scale", str(scale), "--rounds", str(rounds)],
-        "lawcode_bulk": ["--n", str(n), "--memory-n", str(min(n, 20_000))],
+        "lawcode_bulk": ["--n", str(n), "--rounds", str(rounds)],
     }.get(script, ["--scale", str(scale)])
 
 
