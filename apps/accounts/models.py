@@ -79,6 +79,8 @@ class RecoveryCodeDevice(ThrottlingMixin, Device):  # type: ignore[misc]  # djan
 
 
 class RecoveryCode(models.Model):
+    """One single-use recovery code of a user, kept only as a keyed digest; used up when it matches."""
+
     device = models.ForeignKey(RecoveryCodeDevice, on_delete=models.CASCADE, related_name="codes")
     digest = models.CharField("resumo (HMAC-SHA256)", max_length=64, db_index=True)
 

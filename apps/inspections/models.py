@@ -27,6 +27,9 @@ class InspectionQuerySet(MunicipalityScopedQuerySet["Inspection"]):
 
 
 class Inspection(models.Model):
+    """A vistoria: one visit of a vehicle to the inspector, scheduled within the legal deadline, then passed or
+    failed item by item; a failure opens a cure deadline and a re-inspection points back to it."""
+
     municipality = models.ForeignKey(
         Municipality, on_delete=models.PROTECT, related_name="inspections", verbose_name="município"
     )

@@ -16,6 +16,9 @@ from apps.tenancy.querysets import MunicipalityScopedQuerySet
 
 
 class OutboundMail(models.Model):
+    """One e-mail in the outbox, written in the transaction of the change that causes it; the worker sends it
+    and retries with backoff until it gives up."""
+
     municipality = models.ForeignKey(
         Municipality, null=True, blank=True, on_delete=models.PROTECT, related_name="outbound_mails"
     )
@@ -46,6 +49,8 @@ class OutboundMail(models.Model):
 
 
 class JobRun(models.Model):
+    """One run of a periodic job for one schedule slot (unique), with its outcome and output."""
+
     job = models.CharField("rotina", max_length=60)
     slot = models.CharField("período", max_length=40, help_text="a janela do agendamento, ex.: 2026-12-01")
     status = models.CharField("situação", max_length=10, choices=RunStatus, default=RunStatus.QUEUED)

@@ -16,6 +16,9 @@ class NotificationQuerySet(MunicipalityScopedQuerySet["Notification"]):
 
 
 class Notification(models.Model):
+    """An aviso: one legal deadline or event told once to an operator (or one of its people), in the portal
+    and by e-mail, with the article and the link to act; ``key`` makes it once per event."""
+
     municipality = models.ForeignKey(
         Municipality, on_delete=models.PROTECT, related_name="+", verbose_name="município"
     )

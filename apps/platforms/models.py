@@ -17,6 +17,9 @@ from apps.tenancy.querysets import MunicipalityScopedQuerySet
 
 
 class Platform(models.Model):
+    """An operadora de plataforma (ride-hailing company, Patrocínio) identified by CNPJ; it reads permit statuses
+    and sends substitutions and driver rosters through its credentials."""
+
     name = models.CharField("nome", max_length=120)
     cnpj = models.CharField("CNPJ", max_length=14, unique=True)
     created_at = models.DateTimeField("cadastrada em", auto_now_add=True)
@@ -167,6 +170,8 @@ class ChangeWatermark(models.Model):
 
 
 class WebhookDelivery(models.Model):
+    """One status change pushed to one platform credential's webhook, retried until delivered or given up."""
+
     credential = models.ForeignKey(PlatformCredential, on_delete=models.PROTECT, related_name="deliveries")
     change = models.ForeignKey(StatusChange, on_delete=models.PROTECT, related_name="+")
     state = models.CharField(max_length=12, choices=DeliveryState.choices, default=DeliveryState.PENDING)

@@ -53,6 +53,11 @@ class PersonQuerySet(MunicipalityScopedQuerySet["Person"]):
 
 
 class Person(Address):
+    """A natural person known to the municipality by CPF: the holder of a PF operator, a driver or an attendant.
+
+    One row per CPF and municipality; the roles (operator, driver, attendant) point to it, so a person's
+    documents, traffic record and bans follow the person across roles."""
+
     municipality = models.ForeignKey(
         Municipality, on_delete=models.PROTECT, related_name="people", verbose_name="município"
     )
@@ -95,6 +100,8 @@ class CompanyQuerySet(MunicipalityScopedQuerySet["Company"]):
 
 
 class Company(Address):
+    """A legal entity known to the municipality by CNPJ: the holder of a PJ operator (pessoa jurídica)."""
+
     municipality = models.ForeignKey(
         Municipality, on_delete=models.PROTECT, related_name="companies", verbose_name="município"
     )
@@ -226,6 +233,10 @@ class DriverQuerySet(MunicipalityScopedQuerySet["Driver"]):
 
 
 class Driver(models.Model):
+    """A condutor: a person authorized to drive for one operator, with a role the law defines (principal,
+    auxiliary, employee, emergency) and the CNH facts the law asks about; the approval of a driver-link
+    application sets ``active``."""
+
     municipality = models.ForeignKey(
         Municipality, on_delete=models.PROTECT, related_name="drivers", verbose_name="município"
     )
@@ -333,6 +344,9 @@ class VehicleQuerySet(MunicipalityScopedQuerySet["Vehicle"]):
 
 
 class Vehicle(models.Model):
+    """A veículo an operator uses in the service: identification (plate, RENAVAM), the facts the law limits
+    (age, seats, accessibility, tachograph...) and how the operator holds it (own, comodato, leasing...)."""
+
     municipality = models.ForeignKey(
         Municipality, on_delete=models.PROTECT, related_name="vehicles", verbose_name="município"
     )
