@@ -21,6 +21,7 @@ from apps.accounts.actors import actor_name
 from apps.audit.services import audit_record
 from apps.dueprocess import effects, finality, lawbridge
 from apps.dueprocess.choices import CONDEMNING, EffectState, FilingChannel, Instance, Verdict
+from apps.dueprocess.events import judgment_recorded
 from apps.dueprocess.models import Appeal, AppealAttachment, Effect, Judgment, Regularization, Sanction
 from apps.dueprocess.permissions import JUDGE_FIRST, JUDGE_SECOND
 from apps.dueprocess.procedure import instance_label, judging_role, proceeding
@@ -29,7 +30,6 @@ from apps.enforcement.models import InfractionCase
 from apps.enforcement.services import case_event_add, case_move, locked_case
 from apps.enforcement.timeline import infraction_ciencia
 from apps.lawconfig import engine
-from apps.notifications.events import notify_judgment
 from apps.ops.storage import attach_after_commit
 from apps.registry.uploads import CheckedUpload, check_upload
 from apps.tenancy.querysets import user_can
@@ -325,7 +325,7 @@ def appeal_judge(
         after=judgment.audit_snapshot(),
     )
     _after_judgment(case, row, judgment, actor, as_of)
-    notify_judgment(judgment, as_of=as_of)
+    judgment_recorded(judgment, as_of)
     return judgment
 
 

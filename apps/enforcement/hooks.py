@@ -8,6 +8,9 @@
 - Case opened: due process applies the penalties the law makes immediate (suspension in flagrante, apreensão)
   when the auto is registered, in the same transaction.
     register_case_opened(lambda case, actor, as_of: ...)
+- Notice sent: a notice went out or its receipt (ciência) was recorded; notifications tells the operator, in the
+  same transaction.
+    register_notice_sent(lambda notice, as_of: ...)
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from lawcode.facts import PriorSanction
 
 if TYPE_CHECKING:
-    from apps.enforcement.models import InfractionCase
+    from apps.enforcement.models import InfractionCase, Notice
 
 
 @dataclass(frozen=True)
@@ -38,10 +41,12 @@ class TimelineItem:
 TimelineSource = Callable[["InfractionCase", dt.date], list[TimelineItem]]
 HistoryProvider = Callable[[Any, dt.date], tuple[PriorSanction, ...]]
 CaseOpened = Callable[["InfractionCase", Any, dt.date], None]
+NoticeSent = Callable[["Notice", dt.date], None]
 
 _TIMELINE_SOURCES: list[TimelineSource] = []
 _HISTORY: list[HistoryProvider] = []
 _OPENED: list[CaseOpened] = []
+_NOTICE_SENT: list[NoticeSent] = []
 
 
 def register_timeline_source(source: TimelineSource) -> None:
@@ -71,3 +76,13 @@ def register_case_opened(handler: CaseOpened) -> None:
 def case_opened(case: InfractionCase, actor: Any, as_of: dt.date) -> None:
     for handler in _OPENED:
         handler(case, actor, as_of)
+
+
+def register_notice_sent(handler: NoticeSent) -> None:
+    if handler not in _NOTICE_SENT:
+        _NOTICE_SENT.append(handler)
+
+
+def notice_sent(notice: Notice, as_of: dt.date) -> None:
+    for handler in _NOTICE_SENT:
+        handler(notice, as_of)

@@ -21,9 +21,9 @@ from apps.accounts.actors import actor_user
 from apps.audit.services import audit_record
 from apps.enforcement import lawbridge, pdf
 from apps.enforcement.choices import CaseState, EventKind, NoticeChannel, NoticePurpose, ReturnedReason
+from apps.enforcement.hooks import notice_sent
 from apps.enforcement.models import Edital, InfractionCase, Notice
 from apps.enforcement.services import case_event_add, locked_case, refresh_notice_limit
-from apps.notifications.events import notify_notice
 from apps.ops.storage import attach_after_commit, sha256_hex
 from apps.tenancy.models import Municipality
 from apps.tenancy.numbering import number_take
@@ -120,7 +120,7 @@ def notice_send(
         obj=notice,
         after=notice.audit_snapshot(),
     )
-    notify_notice(notice, as_of=as_of)
+    notice_sent(notice, as_of)
     return notice
 
 
@@ -238,7 +238,7 @@ def notice_record_receipt(
         before=before,
         after=row.audit_snapshot(),
     )
-    notify_notice(row, as_of=as_of)
+    notice_sent(row, as_of)
     return row
 
 

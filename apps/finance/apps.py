@@ -7,4 +7,4 @@ class FinanceConfig(AppConfig):
     verbose_name = "Financeiro"
 
     def ready(self) -> None:
-        from apps.finance import cards, permissions  # noqa: F401  (registrations run on import)
+        from apps.finance import cards, lawconfig_card, permissions  # noqa: F401  (registrations run on import)

@@ -15,12 +15,12 @@ from apps.audit.services import audit_record
 from apps.finance import pix
 from apps.finance.choices import FeeKind, GuideStatus, OriginType, PaymentMethod, RefundStatus
 from apps.finance.formatting import brl
+from apps.finance.hooks import guide_issued
 from apps.finance.models import FeeSchedule, FinanceSettings, Payment, PaymentGuide, Refund
 from apps.finance.origins import payment_handler
 from apps.finance.selectors import fee_in_force, guide_for_update
 from apps.finance.valuation import Charge, declared_unit, legal_basis, valuate
 from apps.lawconfig import engine
-from apps.notifications.events import notify_guide_issued
 from apps.registry.identifiers import validate_cnpj, validate_cpf
 from apps.tenancy.models import Municipality
 from apps.tenancy.numbering import number_take
@@ -226,7 +226,7 @@ def guide_issue(
         obj=guide,
         after=guide.audit_snapshot(),
     )
-    notify_guide_issued(guide)
+    guide_issued(guide)
     return guide
 
 

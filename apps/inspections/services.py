@@ -21,10 +21,10 @@ from apps.audit.services import audit_record
 from apps.enforcement.services import AutoDetails, case_open
 from apps.inspections import lawbridge
 from apps.inspections.choices import KIND_BY_APPLICATION, InspectionKind, InspectionResult, MissedState
+from apps.inspections.hooks import inspection_failed, inspection_scheduled
 from apps.inspections.models import Inspection, MissedInspection
 from apps.licensing.choices import PERMIT_IN_FORCE_STATES
 from apps.licensing.models import Application, Permit
-from apps.notifications.events import notify_inspection_failed, notify_inspection_scheduled
 from apps.registry.models import Vehicle
 from apps.tenancy.choices import Role
 from apps.web.refusals import refuse
@@ -91,7 +91,7 @@ def inspection_schedule(
         obj=row,
         after=row.audit_snapshot(),
     )
-    notify_inspection_scheduled(row)
+    inspection_scheduled(row)
     return row
 
 
@@ -254,7 +254,7 @@ def inspection_record_result(
     if row.result == InspectionResult.FAILED:
         _schedule_reinspection(row, actor=actor)
         _notify_application_failed(row, actor=actor, as_of=as_of)
-        notify_inspection_failed(row)
+        inspection_failed(row)
     elif row.application is None:
         _notify_permits(row, actor=actor)
     else:

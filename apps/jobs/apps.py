@@ -7,4 +7,4 @@ class JobsConfig(AppConfig):
     verbose_name = "Rotinas e e-mails"
 
     def ready(self) -> None:
-        from apps.jobs import menu, permissions  # noqa: F401  (registrations run on import)
+        from apps.jobs import menu, metrics, permissions  # noqa: F401  (registrations run on import)

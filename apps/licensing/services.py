@@ -34,7 +34,6 @@ from apps.licensing.models import (
     Permit,
     new_qr_token,
 )
-from apps.notifications.events import notify_cure_opened
 from apps.registry import lawfacts
 from apps.registry.choices import OperatorStatus
 from apps.registry.models import Attendant, Company, Driver, Operator, Person, Vehicle
@@ -337,7 +336,7 @@ def application_request_documents(
         data=data,
         cure_deadline=cure,
     )
-    notify_cure_opened(row)
+    hooks.cure_opened(row)
     return row
 
 

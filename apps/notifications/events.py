@@ -1,9 +1,11 @@
 """The events that happen in other apps' services, told to the operator or driver they concern.
 
-Each ``notify_*`` is called by one line at the end of the service where the event happens, inside its
-transaction (so a rolled-back change tells nobody). The key names the event, so calling twice tells once. The
-article comes from the decision the engine stored with the event; the link is the portal page where the person
-acts. Modules of the apps that call these hooks are imported inside the functions: they import this one.
+Each ``notify_*`` is registered (apps.notifications.apps) with the hook of the app where the event happens
+(apps.enforcement.hooks, apps.dueprocess.events, apps.finance.hooks, apps.inspections.hooks,
+apps.licensing.hooks), which its service calls at the end, inside its transaction (so a rolled-back change tells
+nobody). Those apps sit below notifications in the layers and never import it. The key names the event, so
+calling twice tells once. The article comes from the decision the engine stored with the event; the link is the
+portal page where the person acts.
 """
 
 from __future__ import annotations
@@ -14,7 +16,12 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import QuerySet
 from django.urls import reverse
 
+from apps.dueprocess.models import Sanction
+from apps.dueprocess.procedure import instance_label
+from apps.dueprocess.windows import appeal_window
+from apps.finance.choices import OriginType
 from apps.finance.formatting import brl
+from apps.licensing.models import Application
 from apps.notifications.choices import NotificationKind as K
 from apps.notifications.recipients import cited, to_holder
 from apps.notifications.services import Message, notification_send
@@ -24,7 +31,6 @@ if TYPE_CHECKING:
     from apps.enforcement.models import InfractionCase, Notice
     from apps.finance.models import PaymentGuide
     from apps.inspections.models import Inspection
-    from apps.licensing.models import Application
     from apps.registry.models import Operator
 
 
@@ -35,15 +41,13 @@ def _send(operator: Operator | None, message: Message) -> None:
 
 def _window_text(case: InfractionCase, as_of: dt.date) -> tuple[str, dt.date | None, str]:
     """The defence or appeal open now: its summary, its last day and the article of its deadline."""
-    from apps.portal.presenters import appeal_window
-
     window = appeal_window(case, as_of)
     if window is None:
         return "", None, ""
     return window.summary, window.deadline, cited(window.decision)
 
 
-def notify_notice(notice: Notice, *, as_of: dt.date) -> None:
+def notify_notice(notice: Notice, as_of: dt.date) -> None:
     """A notice was sent (and, when it reaches the offender, the deadline to answer starts: told again)."""
     case = notice.case
     summary, deadline, article = _window_text(case, as_of)
@@ -66,9 +70,7 @@ def notify_notice(notice: Notice, *, as_of: dt.date) -> None:
     _send(case.operator, message)
 
 
-def notify_judgment(judgment: Judgment, *, as_of: dt.date) -> None:
-    from apps.dueprocess.procedure import instance_label
-
+def notify_judgment(judgment: Judgment, as_of: dt.date) -> None:
     appeal = judgment.appeal
     case = appeal.case
     label = instance_label(case.regime_id, appeal.instance)
@@ -91,10 +93,6 @@ def notify_judgment(judgment: Judgment, *, as_of: dt.date) -> None:
 
 def guide_operator(guide: PaymentGuide) -> Operator | None:
     """The holder a guide charges: the applicant of a fee, the operator of a fine (as the portal lists them)."""
-    from apps.dueprocess.models import Sanction
-    from apps.finance.choices import OriginType
-    from apps.licensing.models import Application
-
     origin: QuerySet[Any] = {
         OriginType.APPLICATION: Application.objects.all(),
         OriginType.FINE: Sanction.objects.all(),

@@ -8,21 +8,38 @@ the ops_counter table (MetricSeries, apps.ops.counters); the scraping process wr
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 
-from django.db.models import Count, Max, Min, Sum
+from django.db.models import Count, Min
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from apps.audit.models import AuditEvent
-from apps.jobs.models import JobRun, OutboundMail
 from apps.ops.counters import counters_flush
 from apps.ops.health import run_checks
 from apps.ops.middleware import DURATION, REQUESTS
 from apps.ops.models import MetricSeries, PendingFile
-from apps.public.models import LookupCount
 
 Sample = tuple[dict[str, str], float]
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    kind: str
+    help_text: str
+    samples: Callable[[], list[Sample]]
+
+
+# Families read from other apps' tables (jobs' runs and outbox, public's lookups). Those apps sit above ops in the
+# layers (docs/architecture.md), so they register them from their AppConfig.ready instead of ops importing them.
+_CONTRIBUTED: dict[str, Family] = {}
+
+
+def register_family(name: str, kind: str, help_text: str, samples: Callable[[], list[Sample]]) -> None:
+    """Add a family to the exposition; registering the same name again (module re-import) keeps one entry."""
+    _CONTRIBUTED[name] = Family(name, kind, help_text, samples)
 
 
 def _escape(value: str) -> str:
@@ -46,28 +63,11 @@ def _tasks() -> list[Sample]:
     return [({"status": str(status)}, float(total)) for status, total in rows]
 
 
-def _job_runs() -> list[Sample]:
-    rows = JobRun.objects.order_by().values_list("job", "status").annotate(last=Max("finished_at"))
-    return [
-        ({"job": job, "status": status}, last.timestamp()) for job, status, last in rows if last is not None
-    ]
-
-
-def _outbox() -> list[Sample]:
-    rows = OutboundMail.objects.order_by().values_list("status").annotate(total=Count("pk"))
-    return [({"status": status}, float(total)) for status, total in rows]
-
-
 def _pending_files() -> list[Sample]:
     """How many committed files wait for the store, and the age of the oldest (alert when it grows)."""
     summary = PendingFile.objects.aggregate(total=Count("pk"), oldest=Min("created_at"))
     age = (timezone.now() - summary["oldest"]).total_seconds() if summary["oldest"] else 0.0
     return [({"measure": "files"}, float(summary["total"])), ({"measure": "oldest_age_seconds"}, age)]
-
-
-def _lookups() -> list[Sample]:
-    rows = LookupCount.objects.order_by().values_list("municipality__ibge_code").annotate(total=Sum("count"))
-    return [({"municipality": code or "desconhecido"}, float(total or 0)) for code, total in rows]
 
 
 def _last_sweep() -> list[Sample]:
@@ -140,23 +140,10 @@ def exposition() -> str:
         ("outorga_ready", "gauge", "1 when the readiness check passes, per check", _checks()),
         ("outorga_tasks", "gauge", "background tasks by status (READY = waiting for a worker)", _tasks()),
         (
-            "outorga_job_last_finished_timestamp_seconds",
-            "gauge",
-            "when each periodic job last finished, by status",
-            _job_runs(),
-        ),
-        ("outorga_mail_outbox", "gauge", "e-mails in the outbox by status", _outbox()),
-        (
             "outorga_pending_files",
             "gauge",
             "committed files still waiting in the database for the store (count, age of the oldest)",
             _pending_files(),
-        ),
-        (
-            "outorga_public_lookups_total",
-            "counter",
-            "public vehicle lookups per municipality (IBGE code)",
-            _lookups(),
         ),
         (
             "outorga_sweep_last_changes",
@@ -165,5 +152,6 @@ def exposition() -> str:
             _last_sweep(),
         ),
     ]
+    families += [(f.name, f.kind, f.help_text, f.samples()) for f in _CONTRIBUTED.values()]
     lines = [line for name, kind, text, samples in families for line in _family(name, kind, text, samples)]
     return "\n".join([*lines, *_counted(), *_replica()]) + "\n"

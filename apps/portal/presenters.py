@@ -1,19 +1,20 @@
 """What the portal shows about a case: whether a defence or appeal can be filed now and until when (the
 engine's deadline, through dueprocess), an application's deadlines (licensing's own timeline) and each permit's
-legal status with its reason and article (licensing's standing, the same the public page and platforms read)."""
+legal status with its reason and article (licensing's standing, the same the public page and platforms read).
+
+The appeal window is due process's (apps.dueprocess.windows, which notifications reads too); it is re-exported
+here for the portal's views."""
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Iterable
+from dataclasses import dataclass
 
-from apps.dueprocess import lawbridge
-from apps.dueprocess.choices import Instance, SanctionState
+from apps.dueprocess.choices import SanctionState
 from apps.dueprocess.models import Sanction
-from apps.dueprocess.procedure import instance_label, proceeding
-from apps.dueprocess.services import FILABLE_FROM, counts_from
+from apps.dueprocess.windows import AppealWindow as AppealWindow
+from apps.dueprocess.windows import appeal_window as appeal_window
 from apps.enforcement.models import InfractionCase
 from apps.finance.choices import GuideStatus
 from apps.licensing.models import Application, Permit
@@ -21,49 +22,6 @@ from apps.licensing.presenters import application_timeline
 from apps.licensing.standing import Standing, standings
 from apps.licensing.timeline import PlacedMark
 from apps.registry.models import Driver
-
-
-@dataclass(frozen=True)
-class AppealWindow:
-    instance: str
-    label: str
-    deadline: dt.date | None
-    reason: str
-    late: bool
-    decision: Mapping[str, Any] = field(default_factory=dict)  # the engine's deadline, with its articles
-
-    @property
-    def summary(self) -> str:
-        if self.deadline is None:
-            return f"{self.label}: o prazo ainda não corre (sem ciência registrada); você já pode protocolar."
-        if self.late:
-            return (
-                f"{self.label}: o prazo terminou em {self.deadline:%d/%m/%Y}. Você ainda pode protocolar; "
-                "o pedido será marcado como fora do prazo e a autoridade decidirá se o conhece."
-            )
-        return f"{self.label}: prazo até {self.deadline:%d/%m/%Y}."
-
-
-def appeal_window(case: InfractionCase, as_of: dt.date) -> AppealWindow | None:
-    """The instance open to a filing now, or None (nothing to appeal, or already appealed at that instance)."""
-    procedure = proceeding(case.regime_id)
-    for instance in (Instance.FIRST, Instance.SECOND):
-        if not procedure.has(instance) or case.state not in FILABLE_FROM[instance]:
-            continue
-        if case.appeals.filter(instance=instance).exists():
-            return None
-        start = counts_from(case, instance)
-        deadline = lawbridge.appeal_deadline(case, instance, start, as_of) if start else None
-        end = deadline.end if deadline else None
-        return AppealWindow(
-            instance,
-            instance_label(case.regime_id, instance),
-            end,
-            deadline.message if deadline else "",
-            bool(end and as_of > end),
-            deadline.decision if deadline else {},
-        )
-    return None
 
 
 def application_deadlines(application: Application, today: dt.date) -> list[PlacedMark]:

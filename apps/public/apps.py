@@ -9,7 +9,7 @@ class PublicConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_delete, post_save
 
-        from apps.public import cards, menu, permissions  # noqa: F401  (registrations run on import)
+        from apps.public import cards, menu, metrics, permissions  # noqa: F401  (registrations run on import)
         from apps.public.forms import forget_municipality_choices
         from apps.tenancy.models import Municipality
 

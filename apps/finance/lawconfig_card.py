@@ -1,7 +1,10 @@
 """Home card for administrators: the municipality's legal configuration at a glance.
 
 The fine units shown are the ones each regime declares (units.yaml), valued today by the law engine exactly as a
-guide would be — so a UFESP municipality shows the state table's value and a UFM one the value it configured."""
+guide would be — so a UFESP municipality shows the state table's value and a UFM one the value it configured.
+
+It lives in finance, not lawconfig, because the values come from finance's valuation: lawconfig sits below finance
+in the layers (docs/architecture.md) and must not import it."""
 
 from __future__ import annotations
 

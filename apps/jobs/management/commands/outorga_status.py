@@ -1,4 +1,7 @@
-"""manage.py outorga_status: the health checks, the periodic jobs and the queues, for a person to read."""
+"""manage.py outorga_status: the health checks, the periodic jobs and the queues, for a person to read.
+
+It lives in jobs, not ops, because it reads the jobs' tables as well as ops' checks: jobs sits above ops in the
+layers (docs/architecture.md)."""
 
 from __future__ import annotations
 
