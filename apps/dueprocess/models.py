@@ -20,6 +20,7 @@ from apps.dueprocess.choices import (
     SanctionState,
     Verdict,
 )
+from apps.ops.uploads import StoredUpload
 from apps.tenancy.querysets import MunicipalityScopedQuerySet
 
 
@@ -226,26 +227,15 @@ class Sanction(models.Model):
         }
 
 
-def attachment_path(attachment: AppealAttachment, filename: str) -> str:
-    """dueprocess/<IBGE>/<case pk>/<uuid>.<ext>: an unguessable name, never the uploader's file name."""
-    case = attachment.appeal.case
-    return f"dueprocess/{case.municipality.ibge_code}/{case.pk}/{uuid.uuid4().hex}{attachment.extension}"
-
-
 class AttachmentQuerySet(MunicipalityScopedQuerySet["AppealAttachment"]):
     municipality_field: ClassVar[str] = "appeal__case__municipality"
 
 
-class AppealAttachment(models.Model):
+class AppealAttachment(StoredUpload):
     """A document filed with the appeal (JPEG/PNG/PDF checked by content, at most 10 MB, under MEDIA_ROOT)."""
 
     appeal = models.ForeignKey(Appeal, on_delete=models.PROTECT, related_name="attachments")
-    file = models.FileField("arquivo", upload_to=attachment_path, max_length=200)
-    content_type = models.CharField("tipo do arquivo", max_length=40)
     extension = models.CharField("extensão", max_length=8)
-    size_bytes = models.PositiveIntegerField("tamanho (bytes)")
-    sha256 = models.CharField("SHA-256", max_length=64)
-    uploaded_at = models.DateTimeField("enviado em", auto_now_add=True)
 
     objects = AttachmentQuerySet.as_manager()
 
@@ -256,6 +246,10 @@ class AppealAttachment(models.Model):
 
     def __str__(self) -> str:
         return f"Anexo {self.pk} ({self.content_type})"
+
+    def upload_folder(self) -> str:
+        case = self.appeal.case
+        return f"dueprocess/{case.municipality.ibge_code}/{case.pk}"
 
 
 class EffectQuerySet(CaseChildQuerySet):

@@ -77,7 +77,7 @@ def appeal_file(
     except IntegrityError:
         raise refuse("instance", _twice_message(row, instance)) from None
     for info in checked:
-        _store_attachment(appeal, info)
+        _store_attachment(appeal, info, actor)
     case_move(
         case=row,
         to=MOVES_TO[Instance(instance)],
@@ -98,15 +98,9 @@ def appeal_file(
     return appeal
 
 
-def _store_attachment(appeal: Appeal, info: CheckedUpload) -> AppealAttachment:
-    row = AppealAttachment(
-        appeal=appeal,
-        content_type=info.content_type,
-        extension=info.extension,
-        size_bytes=info.size,
-        sha256=info.sha256,
-    )
-    attach_after_commit(row.file, f"anexo{info.extension}", info.content)
+def _store_attachment(appeal: Appeal, info: CheckedUpload, actor: Any) -> AppealAttachment:
+    row = AppealAttachment(appeal=appeal, extension=info.extension)
+    row.upload_keep(info, stem="anexo", actor=actor)
     row.save()
     return row
 

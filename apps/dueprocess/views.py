@@ -367,14 +367,7 @@ def attachment_file(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespon
     municipality = _municipality(request, ibge_code, APPEAL, "view")
     rows = AppealAttachment.objects.filter(appeal__case__municipality=municipality)
     attachment = get_object_for_user_or_404(rows, request.user, "view", pk=pk)
-    return stored_file_response(
-        request,
-        row=attachment,
-        fieldfile=attachment.file,
-        sha256=attachment.sha256,
-        municipality=municipality,
-        content_type=attachment.content_type,
-    )
+    return attachment.upload_response(request, municipality=municipality)
 
 
 # --- dívida ativa -----------------------------------------------------------------------------------------

@@ -8,7 +8,6 @@ line). Files (evidence, notice PDFs) live under MEDIA_ROOT, never in the databas
 from __future__ import annotations
 
 import uuid
-from pathlib import PurePath
 from typing import Any, ClassVar
 
 from django.conf import settings
@@ -16,6 +15,7 @@ from django.db import models
 
 from apps.audit.timeline import TimelineEvent
 from apps.enforcement.choices import CaseState, EventKind, NoticeChannel, NoticePurpose, ReturnedReason
+from apps.ops.uploads import StoredUpload
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import MunicipalityScopedQuerySet
 
@@ -171,12 +171,6 @@ class InfractionCase(models.Model):
         }
 
 
-def evidence_upload_path(evidence: Evidence, filename: str) -> str:
-    """enforcement/<IBGE>/<case pk>/<uuid>.<ext>: an unguessable name, never the uploader's file name."""
-    suffix = PurePath(filename).suffix.lower()[:5]
-    return f"enforcement/{evidence.case.municipality.ibge_code}/{evidence.case_id}/{uuid.uuid4().hex}{suffix}"
-
-
 def notice_pdf_path(notice: Notice, filename: str) -> str:
     return f"enforcement/{notice.case.municipality.ibge_code}/{notice.case_id}/notices/{uuid.uuid4().hex}.pdf"
 
@@ -185,23 +179,11 @@ def edital_pdf_path(edital: Edital, filename: str) -> str:
     return f"enforcement/{edital.municipality.ibge_code}/editais/{uuid.uuid4().hex}.pdf"
 
 
-class Evidence(models.Model):
+class Evidence(StoredUpload):
     """A photo or document supporting the auto (Olímpia art. 30 VI); checked by content, at most 10 MB."""
 
     case = models.ForeignKey(InfractionCase, on_delete=models.PROTECT, related_name="evidence")
-    file = models.FileField("arquivo", upload_to=evidence_upload_path, max_length=200)
-    content_type = models.CharField("tipo do arquivo", max_length=40)
-    size_bytes = models.PositiveIntegerField("tamanho (bytes)")
-    sha256 = models.CharField("SHA-256", max_length=64)
     caption = models.CharField("legenda", max_length=300, blank=True)
-    uploaded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        null=True,
-        related_name="+",
-        verbose_name="enviado por",
-    )
-    uploaded_at = models.DateTimeField("enviado em", auto_now_add=True)
 
     objects = CaseChildQuerySet.as_manager()
 
@@ -212,6 +194,9 @@ class Evidence(models.Model):
 
     def __str__(self) -> str:
         return self.caption or f"Prova {self.pk}"
+
+    def upload_folder(self) -> str:
+        return f"enforcement/{self.case.municipality.ibge_code}/{self.case_id}"
 
 
 class Edital(models.Model):

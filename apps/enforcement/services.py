@@ -26,7 +26,6 @@ from apps.enforcement.models import CaseEvent, Evidence, InfractionCase
 from apps.enforcement.regime_rules import auto_contents, cite_pt, traffic_only_rule
 from apps.enforcement.selectors import lookup_plate
 from apps.lawconfig.engine import RegimeChoiceError, regime_for
-from apps.ops.storage import attach_after_commit
 from apps.registry.identifiers import validate_plate
 from apps.registry.models import Driver
 from apps.registry.uploads import CheckedUpload, check_upload
@@ -291,15 +290,8 @@ def _create_case(
 def _store_evidence(
     case: InfractionCase, item: EvidenceUpload, upload: CheckedUpload, actor: Any
 ) -> Evidence:
-    row = Evidence(
-        case=case,
-        content_type=upload.content_type,
-        size_bytes=upload.size,
-        sha256=upload.sha256,
-        caption=item.caption.strip()[:300],
-        uploaded_by=actor if getattr(actor, "is_authenticated", False) else None,
-    )
-    attach_after_commit(row.file, f"evidence{upload.extension}", upload.content)
+    row = Evidence(case=case, caption=item.caption.strip()[:300])
+    row.upload_keep(upload, stem="evidence", actor=actor)
     row.save()
     return row
 

@@ -335,17 +335,10 @@ def case_pdf(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 def evidence_file(request: HttpRequest, ibge_code: str, pk: int, evidence_id: int) -> HttpResponseBase:
     municipality = _municipality(request, ibge_code)
     case = _case(request, municipality, pk)
-    evidence = get_object_for_user_or_404(
+    evidence: Evidence = get_object_for_user_or_404(
         Evidence.objects.filter(case=case), request.user, "view", pk=evidence_id
     )
-    return stored_file_response(
-        request,
-        row=evidence,
-        fieldfile=evidence.file,
-        sha256=evidence.sha256,
-        municipality=municipality,
-        content_type=evidence.content_type,
-    )
+    return evidence.upload_response(request, municipality=municipality)
 
 
 def _back(case: InfractionCase) -> HttpResponse:

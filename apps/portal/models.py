@@ -93,49 +93,6 @@ class PortalAccount(models.Model):
         }
 
 
-def attachment_upload_path(attachment: AppealAttachment, filename: str) -> str:
-    """appeals/<IBGE>/<year>/<uuid>.<ext>: never the uploader's file name."""
-    suffix = PurePath(filename).suffix.lower()[:5]
-    return f"appeals/{attachment.municipality.ibge_code}/{attachment.appeal.filed_on:%Y}/{uuid.uuid4().hex}{suffix}"
-
-
-class AppealAttachmentQuerySet(MunicipalityScopedQuerySet["AppealAttachment"]):
-    pass
-
-
-class AppealAttachment(models.Model):
-    """A file the operator attached to a defence or appeal filed in the portal (stored outside the DB)."""
-
-    municipality = models.ForeignKey(Municipality, on_delete=models.PROTECT, related_name="+")
-    appeal = models.ForeignKey(
-        "dueprocess.Appeal", on_delete=models.PROTECT, related_name="portal_attachments"
-    )
-    file = models.FileField("arquivo", upload_to=attachment_upload_path, max_length=200)
-    content_type = models.CharField("tipo do arquivo", max_length=40)
-    size_bytes = models.PositiveIntegerField("tamanho (bytes)")
-    sha256 = models.CharField("SHA-256", max_length=64)
-    uploaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    uploaded_at = models.DateTimeField("enviado em", auto_now_add=True)
-
-    objects = AppealAttachmentQuerySet.as_manager()
-
-    class Meta:
-        verbose_name = "anexo de recurso"
-        verbose_name_plural = "anexos de recursos"
-        ordering = ["uploaded_at", "pk"]
-
-    def __str__(self) -> str:
-        return f"Anexo {self.pk} do recurso {self.appeal_id}"
-
-    def audit_snapshot(self) -> dict[str, Any]:
-        return {
-            "appeal_id": self.appeal_id,
-            "sha256": self.sha256,
-            "size_bytes": self.size_bytes,
-            "content_type": self.content_type,
-        }
-
-
 class PortalInvitationQuerySet(MunicipalityScopedQuerySet["PortalInvitation"]):
     pass
 

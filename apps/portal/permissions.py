@@ -7,8 +7,4 @@ MANAGERS = {Role.ADMINISTRATOR, Role.ANALYST}
 
 register("portal.portalaccount", {VIEW: MANAGERS | {Role.AUDITOR_DPO}, CHANGE: MANAGERS})
 register("portal.portalinvitation", {VIEW: MANAGERS | {Role.AUDITOR_DPO}, CHANGE: MANAGERS})
-register(
-    "portal.appealattachment",
-    {VIEW: {Role.ADMINISTRATOR, Role.JUDGING_AUTHORITY, Role.APPEAL_BOARD, Role.AUDITOR_DPO}},
-)
 register("portal.documentsubmission", {VIEW: MANAGERS | {Role.AUDITOR_DPO}, CHANGE: MANAGERS})

@@ -31,12 +31,12 @@ from apps.licensing.models import Application
 from apps.licensing.services import application_create, application_submit
 from apps.ops.storage import attach_after_commit
 from apps.portal.choices import PORTAL_APPLICATION_KINDS, PortalInvitationVia, PortalRole, SubmissionState
-from apps.portal.models import AppealAttachment, DocumentSubmission, PortalAccount, PortalInvitation
+from apps.portal.models import DocumentSubmission, PortalAccount, PortalInvitation
 from apps.registry.choices import OperatorStatus
 from apps.registry.models import Attendant, Document, Driver, Operator, Person, TrafficInfraction
 from apps.registry.services import document_mark_replaced, document_upload
 from apps.registry.traffic import traffic_infraction_declare
-from apps.registry.uploads import CheckedUpload, check_upload
+from apps.registry.uploads import check_upload
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import user_can
 from apps.tenancy.services import check_new_password, check_username_free, invitation_link
@@ -633,8 +633,9 @@ def portal_appeal_file(
     _holder_only(account, "Defesa/recurso")
     if case.operator_id != account.operator_id:
         raise refuse("case", "Auto de infração: não encontrado.")
-    checked = _checked_attachments(attachments)
-    appeal = appeal_file(
+    if len(attachments) > MAX_ATTACHMENTS:
+        raise refuse("attachments", f"Anexos: envie no máximo {MAX_ATTACHMENTS} arquivos.")
+    return appeal_file(
         case=case,
         instance=instance,
         filed_on=as_of,
@@ -643,33 +644,5 @@ def portal_appeal_file(
         as_of=as_of,
         via_portal=True,
         appellant_name=account.operator.holder_name,
+        attachments=attachments,
     )
-    _store_attachments(appeal, account, checked)
-    return appeal
-
-
-def _checked_attachments(attachments: Sequence[UploadedFile]) -> list[CheckedUpload]:
-    if len(attachments) > MAX_ATTACHMENTS:
-        raise refuse("attachments", f"Anexos: envie no máximo {MAX_ATTACHMENTS} arquivos.")
-    return [check_upload(upload, "attachments") for upload in attachments]
-
-
-def _store_attachments(appeal: Appeal, account: PortalAccount, files: list[CheckedUpload]) -> None:
-    for checked in files:
-        row = AppealAttachment(
-            municipality=account.municipality,
-            appeal=appeal,
-            content_type=checked.content_type,
-            size_bytes=checked.size,
-            sha256=checked.sha256,
-            uploaded_by=account.user,
-        )
-        attach_after_commit(row.file, f"anexo{checked.extension}", checked.content)
-        row.save()
-        audit_record(
-            actor=account.user,
-            municipality=account.municipality,
-            action="portal.appeal.attach",
-            obj=row,
-            after=row.audit_snapshot(),
-        )

@@ -16,12 +16,11 @@ from apps.ops.storage import stored_file_response
 from apps.portal import services
 from apps.portal.choices import SubmissionState
 from apps.portal.forms import PortalInvitationForm, SubmissionRejectForm, apply_refusal
-from apps.portal.models import AppealAttachment, DocumentSubmission, PortalAccount, PortalInvitation
+from apps.portal.models import DocumentSubmission, PortalAccount, PortalInvitation
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 
 ACCOUNT = "portal.portalaccount"
-ATTACHMENT = "portal.appealattachment"
 SUBMISSION = "portal.documentsubmission"
 DECIDED_SHOWN = 20
 
@@ -95,27 +94,6 @@ def account_set_active(request: HttpRequest, ibge_code: str, pk: int) -> HttpRes
     state = "reativada" if active else "suspensa"
     messages.success(request, f"Conta do portal {account.user.username} {state}.")
     return redirect("portal:staff-accounts", ibge_code=municipality.ibge_code)
-
-
-@login_required
-@require_GET
-def attachment_download(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponseBase:
-    """A file the operator attached to a portal appeal, for the judging authority, the board and the DPO."""
-    municipality = _municipality(request, ibge_code, "view", ATTACHMENT)
-    attachment = get_object_for_user_or_404(
-        AppealAttachment.objects.filter(municipality=municipality), request.user, "view", pk=pk
-    )
-    extension = attachment.file.name.rsplit(".", 1)[-1]
-    name = f"anexo-recurso-{attachment.appeal_id}-{pk}.{extension}"
-    return stored_file_response(
-        request,
-        row=attachment,
-        fieldfile=attachment.file,
-        sha256=attachment.sha256,
-        municipality=municipality,
-        content_type=attachment.content_type,
-        filename=name,
-    )
 
 
 # --- renewed documents sent in the portal: the secretariat validates them before they count ------------------

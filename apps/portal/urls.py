@@ -51,9 +51,4 @@ urlpatterns = [
         staff_views.submission_decide,
         name="staff-submission-decide",
     ),
-    path(
-        "municipios/<str:ibge_code>/portal/anexos/<int:pk>/",
-        staff_views.attachment_download,
-        name="staff-attachment",
-    ),
 ]

@@ -385,7 +385,7 @@ def case_detail(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRespon
         else:
             messages.success(request, _filed_message(appeal))
             return redirect("portal:case", pk=case.pk)
-    appeals = scope.appeals().filter(case=case).prefetch_related("portal_attachments")
+    appeals = scope.appeals().filter(case=case).prefetch_related("attachments")
     return _render(
         request,
         scope,

@@ -8,13 +8,12 @@ apps.lawconfig.engine with the adapters in lawfacts.py.
 from __future__ import annotations
 
 import datetime as dt
-import uuid
-from pathlib import PurePath
 from typing import Any
 
 from django.conf import settings
 from django.db import models
 
+from apps.ops.uploads import StoredUpload
 from apps.registry import choices as c
 from apps.registry.identifiers import format_cnpj, format_cpf, format_plate, to_mercosul
 from apps.tenancy.models import Municipality
@@ -436,18 +435,12 @@ class Vehicle(models.Model):
         }
 
 
-def document_upload_path(document: Document, filename: str) -> str:
-    """documents/<IBGE>/<year>/<uuid>.<ext>: an unguessable name, never the uploader's file name."""
-    suffix = PurePath(filename).suffix.lower()[:5]
-    return f"documents/{document.municipality.ibge_code}/{document.issue_date:%Y}/{uuid.uuid4().hex}{suffix}"
-
-
 class DocumentQuerySet(MunicipalityScopedQuerySet["Document"]):
     def current(self) -> DocumentQuerySet:
         return self.exclude(status__in=(c.DocumentStatus.EXPIRED, c.DocumentStatus.REPLACED))
 
 
-class Document(models.Model):
+class Document(StoredUpload):
     """An uploaded document of exactly one owner; its validity is the engine's document_validity decision."""
 
     municipality = models.ForeignKey(
@@ -467,10 +460,6 @@ class Document(models.Model):
     operator = models.ForeignKey(
         Operator, on_delete=models.PROTECT, null=True, blank=True, related_name="documents"
     )
-    file = models.FileField("arquivo", upload_to=document_upload_path, max_length=200)
-    content_type = models.CharField("tipo do arquivo", max_length=40)
-    size_bytes = models.PositiveIntegerField("tamanho (bytes)")
-    sha256 = models.CharField("SHA-256", max_length=64)
     issue_date = models.DateField("data de emissão")
     expiry_date = models.DateField("validade impressa", null=True, blank=True)
     # Kind-specific facts the law asks about (court of a certificate, insurance coverage…), as lawcode names them.
@@ -480,14 +469,6 @@ class Document(models.Model):
         "situação", max_length=16, choices=c.DocumentStatus.choices, default=c.DocumentStatus.VALID
     )
     decision = models.JSONField("decisão do engine", default=dict, blank=True)
-    uploaded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        null=True,
-        related_name="+",
-        verbose_name="enviado por",
-    )
-    uploaded_at = models.DateTimeField("enviado em", auto_now_add=True)
 
     objects = DocumentQuerySet.as_manager()
 
@@ -535,6 +516,9 @@ class Document(models.Model):
     def __str__(self) -> str:
         return f"{self.get_kind_display()} ({self.issue_date:%d/%m/%Y})"
 
+    def upload_folder(self) -> str:
+        return f"documents/{self.municipality.ibge_code}/{self.issue_date:%Y}"
+
     def get_kind_display(self) -> str:
         """The kind's name as the municipality's law declares it (no closed list of kinds here)."""
         from apps.registry.catalog import kind_label
@@ -556,9 +540,7 @@ class Document(models.Model):
             "expiry_date": self.expiry_date,
             "valid_until": self.valid_until,
             "status": self.status,
-            "sha256": self.sha256,
-            "size_bytes": self.size_bytes,
-            "content_type": self.content_type,
+            **self.upload_snapshot(),
         }
 
 

@@ -10,10 +10,8 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, models, transaction
 
-from apps.accounts.models import User
 from apps.audit.services import audit_record
 from apps.lawconfig.engine import configs_remembered
-from apps.ops.storage import attach_after_commit
 from apps.registry import hooks, plausibility
 from apps.registry import identifiers as ids
 from apps.registry.catalog import age_limited_kinds
@@ -563,19 +561,15 @@ def document_upload(
         issue_date=issue_date,
         expiry_date=expiry_date,
         details=details or {},
-        content_type=checked.content_type,
-        size_bytes=checked.size,
-        sha256=checked.sha256,
-        uploaded_by=actor if isinstance(actor, User) else None,
         **{_owner_field(owner): owner},
     )
+    document.upload_keep(checked, stem="documento", actor=actor)
     validity = document_validity(document, as_of=as_of, regime_id=regime_id)
     document.valid_until, document.decision, document.status = (
         validity.valid_until,
         validity.stored,
         validity.status,
     )
-    attach_after_commit(document.file, f"documento{checked.extension}", checked.content)
     document.save()
     audit_record(
         actor=actor,

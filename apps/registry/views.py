@@ -18,7 +18,6 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
 from apps.audit.services import audit_personal_data_read
-from apps.ops.storage import stored_file_response
 from apps.registry import exports, services
 from apps.registry import forms as f
 from apps.registry import identifiers as ids
@@ -731,15 +730,8 @@ def document_file(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse
         Document.objects.filter(municipality=municipality), request.user, "view", pk=pk
     )
     extension = document.file.name.rsplit(".", 1)[-1]
-    return stored_file_response(
-        request,
-        row=document,
-        fieldfile=document.file,
-        sha256=document.sha256,
-        municipality=municipality,
-        content_type=document.content_type,
-        filename=f"{document.kind}-{document.pk}.{extension}",
-    )
+    filename = f"{document.kind}-{document.pk}.{extension}"
+    return document.upload_response(request, municipality=municipality, filename=filename)
 
 
 @login_required

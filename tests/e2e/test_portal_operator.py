@@ -15,12 +15,12 @@ from django.utils import timezone
 from playwright.sync_api import FilePayload, Page, expect
 
 from apps.accounts.models import User
-from apps.dueprocess.models import Appeal
+from apps.dueprocess.models import Appeal, AppealAttachment
 from apps.dueprocess.tests.helpers import notify, open_case
 from apps.licensing.casebook import MINIMAL_PDF, Case, pf_case
 from apps.licensing.tests.conftest import AS_OF, issue_permit
 from apps.portal.choices import PortalRole
-from apps.portal.models import AppealAttachment, DocumentSubmission
+from apps.portal.models import DocumentSubmission
 from apps.portal.services import portal_account_create
 from apps.registry.models import Document
 from apps.tenancy.choices import Role

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db
 def test_every_file_field_of_the_project_keeps_its_sha256() -> None:
     fields = hashed_file_fields()
     labels = {f"{field.model._meta.label}.{field.name}" for field in fields}
-    assert {"registry.Document.file", "enforcement.Notice.pdf", "portal.AppealAttachment.file"} <= labels
+    assert {"registry.Document.file", "enforcement.Notice.pdf", "dueprocess.AppealAttachment.file"} <= labels
     for (
         field
     ) in fields:  # a new FileField without <name>_sha256 or sha256 fails here, before any view serves it

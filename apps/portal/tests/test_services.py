@@ -15,13 +15,13 @@ from apps.accounts.choices import UserKind
 from apps.accounts.models import User
 from apps.audit.models import AuditEvent
 from apps.dueprocess.choices import FilingChannel, Instance
-from apps.dueprocess.models import Appeal
+from apps.dueprocess.models import Appeal, AppealAttachment
 from apps.enforcement.models import InfractionCase
 from apps.licensing.casebook import Case
 from apps.licensing.choices import ApplicationState
 from apps.licensing.models import Permit
 from apps.portal.choices import PortalRole, SubmissionState
-from apps.portal.models import AppealAttachment, PortalAccount
+from apps.portal.models import PortalAccount
 from apps.portal.selectors import next_expiring
 from apps.portal.services import (
     document_submission_accept,
