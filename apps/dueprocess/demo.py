@@ -24,8 +24,8 @@ from apps.dueprocess.procedure import proceeding
 from apps.dueprocess.services import appeal_file, appeal_judge, judgment_choices
 from apps.enforcement.choices import NoticeChannel, NoticePurpose
 from apps.enforcement.models import InfractionCase
-from apps.enforcement.notices import notice_send
 from apps.enforcement.services import AutoDetails, case_open
+from apps.enforcement.services.notices import notice_send
 from apps.finance.services import payment_register
 from apps.licensing.models import Permit
 from apps.tenancy.demo import DEMO_MUNICIPALITIES, DemoLog, DemoMunicipality, register_demo_seeder
