@@ -8,8 +8,8 @@ from zoneinfo import ZoneInfo
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from apps.dueprocess.finality import case_finalize_unappealed
 from apps.dueprocess.models import Sanction
+from apps.dueprocess.services.finality import case_finalize_unappealed
 from apps.enforcement.choices import NoticeChannel, NoticePurpose
 from apps.enforcement.models import InfractionCase, Notice
 from apps.enforcement.services import AutoDetails, case_open
