@@ -177,13 +177,14 @@ test-pg: check-system check-system-pg $(DEV_STAMP) $(STATIC_STAMP) ## Run pytest
 
 # --- quality --------------------------------------------------------------------------------------------
 
-lint: $(DEV_STAMP) ## ruff (lint + format), mypy, import-linter contracts, missing migrations
+lint: $(DEV_STAMP) ## ruff (lint + format), mypy, import-linter, writes only in services, missing migrations
 	status=0
 	run() { echo "==> $$*"; "$$@" || { status=1; echo "FAILED: $$*" >&2; }; }
 	run $(VENV)/bin/ruff check .
 	run $(VENV)/bin/ruff format --check .
 	run $(VENV)/bin/mypy
 	run $(VENV)/bin/lint-imports --no-cache
+	run $(PY) tools/check_writes.py
 	run $(PY) manage.py makemigrations --check --dry-run
 	exit "$$status"
 

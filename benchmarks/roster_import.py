@@ -48,8 +48,8 @@ django.setup()
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 
-from apps.platforms import roster  # noqa: E402
 from apps.platforms.models import Platform, RosterEntry, RosterImport, RosterUpload  # noqa: E402
+from apps.platforms.services import roster  # noqa: E402
 from apps.tenancy.models import Municipality  # noqa: E402
 from benchmarks.results import Row, emit, interleaved  # noqa: E402
 

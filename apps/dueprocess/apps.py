@@ -9,7 +9,8 @@ class DueProcessConfig(AppConfig):
     def ready(self) -> None:
         # Registrations run on import: permissions, enforcement hooks (timeline, history), the fine payment
         # handler and the home cards.
-        from apps.dueprocess import cards, effects, hooks, menu, nullity, permissions, sweep  # noqa: F401
+        from apps.dueprocess import cards, hooks, menu, permissions, sweep  # noqa: F401
+        from apps.dueprocess.services import effects, nullity  # noqa: F401
         from apps.enforcement.hooks import register_case_opened
         from apps.licensing.hooks import register_permit_notes, register_permit_replaced
         from apps.licensing.sweep import register_sweep_step as step

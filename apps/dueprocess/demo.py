@@ -17,15 +17,15 @@ from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.dueprocess.choices import Instance, Verdict
-from apps.dueprocess.finality import case_finalize_unappealed
-from apps.dueprocess.fines import fine_issue
 from apps.dueprocess.models import Appeal, Sanction
 from apps.dueprocess.procedure import proceeding
 from apps.dueprocess.services import appeal_file, appeal_judge, judgment_choices
+from apps.dueprocess.services.finality import case_finalize_unappealed
+from apps.dueprocess.services.fines import fine_issue
 from apps.enforcement.choices import NoticeChannel, NoticePurpose
 from apps.enforcement.models import InfractionCase
-from apps.enforcement.notices import notice_send
 from apps.enforcement.services import AutoDetails, case_open
+from apps.enforcement.services.notices import notice_send
 from apps.finance.services import payment_register
 from apps.licensing.models import Permit
 from apps.tenancy.demo import DEMO_MUNICIPALITIES, DemoLog, DemoMunicipality, register_demo_seeder

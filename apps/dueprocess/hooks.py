@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import datetime as dt
 
-from apps.dueprocess import effects
 from apps.dueprocess.choices import Instance
-from apps.dueprocess.finality import lapse_deadline
-from apps.dueprocess.fines import fine_paid
 from apps.dueprocess.history import operator_history
 from apps.dueprocess.models import Appeal, Effect, Sanction
 from apps.dueprocess.procedure import instance_label
+from apps.dueprocess.services import effects
+from apps.dueprocess.services.finality import lapse_deadline
+from apps.dueprocess.services.fines import fine_paid
 from apps.enforcement.choices import CaseState
 from apps.enforcement.hooks import TimelineItem, register_history_provider, register_timeline_source
 from apps.enforcement.models import InfractionCase

@@ -22,10 +22,11 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, QuerySet
 
 from apps.audit.services import audit_record
-from apps.dueprocess import effects, lawbridge
+from apps.dueprocess import lawbridge
 from apps.dueprocess.choices import SanctionState
-from apps.dueprocess.finality import LAPSING, case_finalize_unappealed, lapse_deadline
 from apps.dueprocess.models import Sanction
+from apps.dueprocess.services import effects
+from apps.dueprocess.services.finality import LAPSING, case_finalize_unappealed, lapse_deadline
 from apps.enforcement.models import InfractionCase
 from apps.inspections.choices import InspectionResult
 from apps.inspections.models import Inspection

@@ -18,11 +18,12 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.accounts.decorators import recent_authentication_required
-from apps.dueprocess import active_debt, exports, finality, fines, forms, selectors, services, verdicts
+from apps.dueprocess import active_debt, exports, forms, selectors, services, verdicts
 from apps.dueprocess.choices import Instance
 from apps.dueprocess.models import Appeal, AppealAttachment, Effect, Regularization, Sanction
 from apps.dueprocess.permissions import CHARGE, EXPORT, JUDGE_FIRST, JUDGE_SECOND
 from apps.dueprocess.procedure import fine_due_pt, instance_label, proceeding, steps_pt
+from apps.dueprocess.services import finality, fines
 from apps.enforcement.models import InfractionCase
 from apps.enforcement.pdf import auto_rows
 from apps.ops.storage import stored_file_response

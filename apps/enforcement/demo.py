@@ -14,9 +14,10 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from apps.accounts.models import User
-from apps.enforcement import catalog, notices, services
+from apps.enforcement import catalog, services
 from apps.enforcement.choices import NoticeChannel, NoticePurpose
 from apps.enforcement.models import InfractionCase
+from apps.enforcement.services import notices
 from apps.licensing.models import Permit
 from apps.registry.models import Vehicle
 from apps.tenancy.demo import DemoLog, register_demo_seeder

@@ -18,11 +18,12 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from apps.enforcement import catalog, exports, forms, kept_photos, lawbridge, notices, pdf, services
+from apps.enforcement import catalog, exports, forms, kept_photos, lawbridge, pdf, services
 from apps.enforcement.choices import CaseState
 from apps.enforcement.models import Edital, Evidence, InfractionCase, Notice
 from apps.enforcement.regime_rules import clandestine_rule_pt, traffic_only_rule_pt
 from apps.enforcement.selectors import PlateLookup, lookup_plate
+from apps.enforcement.services import notices
 from apps.enforcement.timeline import case_timeline, infraction_ciencia, notice_limit_passed, svg_height
 from apps.ops.storage import stored_file_response
 from apps.registry.choices import InfractionSeverity

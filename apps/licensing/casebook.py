@@ -21,7 +21,7 @@ from apps.registry.services import (
     person_create,
     vehicle_create,
 )
-from apps.registry.traffic import traffic_record_confirm
+from apps.registry.services.traffic import traffic_record_confirm
 from apps.tenancy.demo import demo_cpf
 from apps.tenancy.models import Municipality
 

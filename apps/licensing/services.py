@@ -866,7 +866,8 @@ def permit_revoke(*, permit: Permit, actor: Any, as_of: dt.date, reason: str) ->
 def permit_standing_record(*, permits: Iterable[Permit], actor: Any, as_of: dt.date) -> int:
     """Record each permit whose document-driven status changed on ``as_of`` (an expired CNH makes it irregular,
     the renewed one makes it regular again): the new status on the row and one audit event per change, in the
-    caller's transaction. The platform feed reads these events (apps.platforms.changes). Returns the count."""
+    caller's transaction. The platform feed reads these events (apps.platforms.services.changes). Returns the
+    count."""
     from apps.licensing.standing import permits_standing
 
     rows = list(permits)

@@ -20,8 +20,8 @@ from itertools import islice
 from django.db.models import Q
 from django.urls import reverse
 
-from apps.dueprocess.effects import RUNNING, SUSPENDING, catalog
 from apps.dueprocess.models import Effect
+from apps.dueprocess.services.effects import RUNNING, SUSPENDING, catalog
 from apps.finance.choices import GuideStatus
 from apps.finance.models import PaymentGuide
 from apps.inspections.models import MissedInspection

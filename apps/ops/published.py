@@ -1,53 +1,20 @@
 """Files published for anyone to download (the open data): stored through the storage API like every other file.
 
-``published_file_add`` keeps a new version in one transaction with its audit event; the bytes reach the store
-after the commit (apps.ops.storage.attach_after_commit: kept in the database until the store confirms them).
+``apps.ops.services.published_file_add`` keeps a new version in one transaction with its audit event; the bytes
+reach the store after the commit (apps.ops.storage.attach_after_commit: kept in the database until the store
+confirms them).
 ``published_file_response`` serves the newest version of a (municipality, key) after checking its SHA-256: a
 stream from the local disk, a short-lived signed URL on S3.
 """
 
 from __future__ import annotations
 
-import datetime as dt
-
-from django.db import transaction
 from django.http import Http404, HttpRequest
 from django.http.response import HttpResponseBase
 
-from apps.audit.services import audit_record
 from apps.ops.models import PublishedFile
-from apps.ops.storage import attach_after_commit, sha256_hex, stored_file_response
+from apps.ops.storage import stored_file_response
 from apps.tenancy.models import Municipality
-
-
-def published_file_add(
-    *,
-    municipality: Municipality,
-    key: str,
-    as_of: dt.date,
-    filename: str,
-    content: bytes,
-    content_type: str,
-) -> PublishedFile:
-    with transaction.atomic():
-        row = PublishedFile(
-            municipality=municipality,
-            key=key,
-            as_of=as_of,
-            sha256=sha256_hex(content),
-            size=len(content),
-            content_type=content_type,
-        )
-        attach_after_commit(row.file, filename, content)
-        row.save()
-        audit_record(
-            actor=None,
-            municipality=municipality,
-            action="file.published",
-            obj=row,
-            after={"key": key, "as_of": as_of, "file": row.file.name, "sha256": row.sha256, "size": row.size},
-        )
-    return row
 
 
 def latest_published(municipality: Municipality, key: str) -> PublishedFile | None:

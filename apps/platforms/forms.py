@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.utils.safestring import mark_safe
 
 from apps.platforms.models import Platform
-from apps.platforms.roster import MAX_UPLOAD_BYTES, TOO_LARGE
+from apps.platforms.services.roster import MAX_UPLOAD_BYTES, TOO_LARGE
 from apps.registry.identifiers import validate_cnpj
 from apps.tenancy.models import Municipality
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django_tasks import task
 
-from apps.platforms import roster
+from apps.platforms.services import roster
 
 
 @task()

@@ -13,7 +13,6 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from apps.platforms.choices import SubstitutionState
 from apps.platforms.forms import CredentialIssueForm, RosterUploadForm
 from apps.platforms.models import Platform, PlatformCredential, RosterImport, SubstitutionReport
-from apps.platforms.roster import report_csv, roster_progress, roster_upload_accept
 from apps.platforms.services import (
     IssuedCredential,
     credential_issue,
@@ -21,6 +20,7 @@ from apps.platforms.services import (
     platform_create,
     substitution_handle,
 )
+from apps.platforms.services.roster import report_csv, roster_progress, roster_upload_accept
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from outorga.routers import reads_from_replica

@@ -35,7 +35,7 @@ from apps.portal.models import DocumentSubmission, PortalAccount, PortalInvitati
 from apps.registry.choices import OperatorStatus
 from apps.registry.models import Attendant, Document, Driver, Operator, Person, TrafficInfraction
 from apps.registry.services import document_mark_replaced, document_upload
-from apps.registry.traffic import traffic_infraction_declare
+from apps.registry.services.traffic import traffic_infraction_declare
 from apps.registry.uploads import check_upload
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import user_can

@@ -24,7 +24,8 @@ from django.http.response import HttpResponseBase
 from apps.licensing.choices import PERMIT_IN_FORCE_STATES, PermitKind, PermitState
 from apps.licensing.models import Permit
 from apps.licensing.standing import permits_standing
-from apps.ops.published import latest_published, published_file_add, published_file_response
+from apps.ops.published import latest_published, published_file_response
+from apps.ops.services import published_file_add
 from apps.public.choices import VerificationStatus
 from apps.public.verification import without_document_numbers
 from apps.registry.identifiers import format_plate

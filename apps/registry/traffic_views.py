@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from apps.registry import forms as f
 from apps.registry.models import Driver, TrafficInfraction
-from apps.registry.traffic import (
+from apps.registry.services.traffic import (
     traffic_infraction_declare,
     traffic_infraction_withdraw,
     traffic_record_confirm,

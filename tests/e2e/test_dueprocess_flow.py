@@ -21,8 +21,8 @@ from apps.dueprocess.models import Sanction
 from apps.dueprocess.services import appeal_file, appeal_judge
 from apps.enforcement.choices import NoticeChannel, NoticePurpose
 from apps.enforcement.models import InfractionCase
-from apps.enforcement.notices import notice_send
 from apps.enforcement.services import AutoDetails, case_open
+from apps.enforcement.services.notices import notice_send
 from apps.finance.models import Refund
 from apps.finance.services import finance_settings_save
 from apps.licensing.choices import PermitState

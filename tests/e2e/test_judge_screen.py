@@ -16,8 +16,8 @@ from apps.accounts.models import User
 from apps.dueprocess.choices import Instance
 from apps.dueprocess.services import appeal_file
 from apps.enforcement.choices import NoticeChannel, NoticePurpose
-from apps.enforcement.notices import notice_send
 from apps.enforcement.services import AutoDetails, case_open
+from apps.enforcement.services.notices import notice_send
 from apps.tenancy.models import Municipality
 
 from .test_dueprocess_flow import _staff

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from apps.dueprocess.fines import fine_issue
+from apps.dueprocess.services.fines import fine_issue
 from apps.dueprocess.tests.helpers import final_without_appeal, notify, open_case
 from apps.enforcement.choices import NoticePurpose
 from apps.finance.formatting import brl

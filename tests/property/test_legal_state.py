@@ -36,7 +36,7 @@ from apps.registry.choices import DocumentStatus
 from apps.registry.lawfacts import operator_facts, person_facts
 from apps.registry.models import Document
 from apps.registry.services import document_upload
-from apps.registry.traffic import traffic_infraction_declare, traffic_record_confirm
+from apps.registry.services.traffic import traffic_infraction_declare, traffic_record_confirm
 from apps.registry.validity import Validity, document_validity
 from apps.replay.compare import is_stored_decision, replay
 from tests.property.conftest import REGIMES

@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.dueprocess import active_debt, fines, services
+from apps.dueprocess import active_debt, services
 from apps.dueprocess.api.serializers import (
     AppealCreateSerializer,
     AppealSerializer,
@@ -26,6 +26,7 @@ from apps.dueprocess.api.serializers import (
 from apps.dueprocess.choices import Instance
 from apps.dueprocess.models import Appeal, Sanction
 from apps.dueprocess.permissions import CHARGE, EXPORT, JUDGE_FIRST, JUDGE_SECOND
+from apps.dueprocess.services import fines
 from apps.enforcement.models import InfractionCase
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import user_can

@@ -8,12 +8,12 @@ from zoneinfo import ZoneInfo
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from apps.dueprocess.finality import case_finalize_unappealed
 from apps.dueprocess.models import Sanction
+from apps.dueprocess.services.finality import case_finalize_unappealed
 from apps.enforcement.choices import NoticeChannel, NoticePurpose
 from apps.enforcement.models import InfractionCase, Notice
-from apps.enforcement.notices import notice_send
 from apps.enforcement.services import AutoDetails, case_open
+from apps.enforcement.services.notices import notice_send
 
 BRT = ZoneInfo("America/Sao_Paulo")
 

@@ -16,9 +16,9 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from apps.dueprocess.choices import EffectState, Instance, Verdict
-from apps.dueprocess.effects import permit_notes
 from apps.dueprocess.models import Effect, Judgment, Sanction
 from apps.dueprocess.services import appeal_file, appeal_judge, case_regularize, seizure_release
+from apps.dueprocess.services.effects import permit_notes
 from apps.enforcement.choices import CaseState, EventKind
 from apps.enforcement.services import AutoDetails, case_mark_traffic_only, case_open
 from apps.licensing.casebook import extra_vehicle

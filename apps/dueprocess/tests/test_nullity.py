@@ -15,8 +15,8 @@ from django.urls import reverse
 from apps.audit.models import AuditEvent
 from apps.dueprocess.choices import Instance, SanctionState, Verdict
 from apps.dueprocess.models import CaseNullity, Sanction
-from apps.dueprocess.nullity import void_lapsed_cases
 from apps.dueprocess.services import appeal_file, appeal_judge
+from apps.dueprocess.services.nullity import void_lapsed_cases
 from apps.enforcement.choices import CaseState, NoticePurpose
 from apps.enforcement.models import InfractionCase
 from apps.licensing.sweep import run_sweep

@@ -12,10 +12,10 @@ from django.core.exceptions import ValidationError
 
 from apps.audit.models import AuditEvent
 from apps.dueprocess.choices import Instance, SanctionState, Verdict
-from apps.dueprocess.finality import case_finalize_unappealed
-from apps.dueprocess.fines import fine_issue
 from apps.dueprocess.models import Appeal, Judgment, Sanction
 from apps.dueprocess.services import appeal_file, appeal_judge
+from apps.dueprocess.services.finality import case_finalize_unappealed
+from apps.dueprocess.services.fines import fine_issue
 from apps.enforcement.choices import CaseState, NoticePurpose
 from apps.finance.choices import GuideStatus, RefundStatus
 from apps.finance.models import Refund

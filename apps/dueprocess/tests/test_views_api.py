@@ -143,7 +143,7 @@ def test_finance_exports_unpaid_final_fines_and_others_cannot(
     olimpia_licensed: Any,
     analyst_olimpia_client: Any,
 ) -> None:
-    from apps.dueprocess.fines import fine_issue
+    from apps.dueprocess.services.fines import fine_issue
 
     case = open_case(
         olimpia, agent_olimpia, code="OLI-23-I", plate=olimpia_licensed[0].vehicle.plate, on=D(2026, 3, 12)

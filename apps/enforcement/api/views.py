@@ -14,7 +14,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from apps.enforcement import notices, services
+from apps.enforcement import services
 from apps.enforcement.api.serializers import (
     CaseCreateSerializer,
     CaseDetailSerializer,
@@ -24,6 +24,7 @@ from apps.enforcement.api.serializers import (
     ReceiptSerializer,
 )
 from apps.enforcement.models import InfractionCase, Notice
+from apps.enforcement.services import notices
 from apps.registry.models import Driver
 from apps.tenancy.models import Municipality
 

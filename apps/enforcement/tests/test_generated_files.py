@@ -16,7 +16,7 @@ from django.db import transaction
 from apps.accounts.models import User
 from apps.enforcement.choices import NoticeChannel, NoticePurpose
 from apps.enforcement.models import Edital
-from apps.enforcement.notices import edital_publish, notice_record_receipt
+from apps.enforcement.services.notices import edital_publish, notice_record_receipt
 from apps.tenancy.models import Municipality
 
 from .test_case_open import open_auto

@@ -12,7 +12,12 @@ from apps.accounts.models import User
 from apps.audit.models import AuditEvent
 from apps.enforcement.choices import CaseState, EventKind, NoticeChannel, NoticePurpose
 from apps.enforcement.models import Edital, Notice
-from apps.enforcement.notices import edital_publish, notice_record_receipt, notice_send, unreached_cases
+from apps.enforcement.services.notices import (
+    edital_publish,
+    notice_record_receipt,
+    notice_send,
+    unreached_cases,
+)
 from apps.tenancy.models import Municipality
 
 from .test_case_open import open_auto

@@ -15,8 +15,8 @@ from apps.enforcement import pdf
 from apps.enforcement.choices import EventKind, NoticeChannel, NoticePurpose
 from apps.enforcement.lawbridge import sanction_preview
 from apps.enforcement.models import InfractionCase
-from apps.enforcement.notices import notice_send
 from apps.enforcement.services import case_event_add
+from apps.enforcement.services.notices import notice_send
 from apps.enforcement.timeline import case_timeline, defence_deadline, notice_limit_passed
 from apps.enforcement.views import _appeal_text
 from apps.licensing.casebook import Case

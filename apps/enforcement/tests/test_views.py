@@ -14,7 +14,7 @@ from django.utils import timezone
 from apps.accounts.models import User
 from apps.enforcement.choices import NoticeChannel, NoticePurpose
 from apps.enforcement.models import InfractionCase
-from apps.enforcement.notices import notice_send
+from apps.enforcement.services.notices import notice_send
 from apps.licensing.casebook import Case
 from apps.licensing.models import Permit
 from apps.tenancy.choices import Role

@@ -15,14 +15,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView, exception_handler
 
-from apps.platforms import changes, roster
 from apps.platforms.api import serializers as s
 from apps.platforms.authentication import PlatformTokenAuthentication
 from apps.platforms.checks import check_drivers, check_vehicles
 from apps.platforms.choices import ROSTER_FINISHED
 from apps.platforms.errors import PlatformAPIError, not_found, wrong_municipality
 from apps.platforms.models import PlatformCredential, RosterImport, SubstitutionReport
-from apps.platforms.services import substitution_report
+from apps.platforms.services import changes, roster, substitution_report
 from apps.platforms.throttling import PlatformTokenThrottle
 
 FEED_PAGE = 500

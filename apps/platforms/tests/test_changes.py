@@ -15,9 +15,8 @@ from django.test import Client
 
 from apps.licensing import services
 from apps.licensing.models import Permit
-from apps.platforms import changes, webhooks
 from apps.platforms.models import PlatformCredential, StatusChange, WebhookDelivery
-from apps.platforms.services import IssuedCredential
+from apps.platforms.services import IssuedCredential, changes, webhooks
 from apps.platforms.tests.conftest import url
 from apps.tenancy.models import Municipality
 

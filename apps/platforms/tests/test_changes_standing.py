@@ -12,8 +12,8 @@ from apps.licensing import services
 from apps.licensing.casebook import Case
 from apps.licensing.models import Permit
 from apps.licensing.sweep import lift_suspensions, record_standings
-from apps.platforms import changes
 from apps.platforms.models import StatusChange
+from apps.platforms.services import changes
 from apps.platforms.tests.conftest import post_json, url
 from apps.registry.services import driver_update
 from apps.tenancy.models import Municipality

@@ -15,8 +15,8 @@ from django.test import Client
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from apps.platforms import roster
 from apps.platforms.models import Platform, RosterEntry, RosterUpload
+from apps.platforms.services import roster
 from apps.platforms.tests.conftest import PLATFORM_CNPJ, run_tasks, url
 from apps.registry.identifiers import validate_cpf
 from apps.tenancy.models import Municipality

@@ -8,9 +8,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from apps.platforms import roster
 from apps.platforms.choices import RosterImportState
 from apps.platforms.models import Platform, RosterEntry, RosterImport, RosterUpload
+from apps.platforms.services import roster
 from apps.platforms.tests.conftest import run_tasks
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality

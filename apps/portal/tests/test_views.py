@@ -14,8 +14,8 @@ from django.test import Client
 from django.urls import reverse
 
 from apps.accounts.models import User
-from apps.dueprocess.fines import fine_issue
 from apps.dueprocess.models import Appeal, AppealAttachment
+from apps.dueprocess.services.fines import fine_issue
 from apps.dueprocess.tests.helpers import final_without_appeal, notify, open_case
 from apps.enforcement.choices import NoticePurpose
 from apps.enforcement.models import InfractionCase

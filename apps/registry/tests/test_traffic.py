@@ -15,12 +15,12 @@ from apps.lawconfig.engine import evaluate
 from apps.registry.lawfacts import operator_facts, person_facts
 from apps.registry.models import Document, Operator, Person, TrafficInfraction, TrafficRecordConfirmation
 from apps.registry.services import document_upload, driver_link, person_create
-from apps.registry.tests.conftest import AS_OF, pdf_upload
-from apps.registry.traffic import (
+from apps.registry.services.traffic import (
     traffic_infraction_declare,
     traffic_infraction_withdraw,
     traffic_record_confirm,
 )
+from apps.registry.tests.conftest import AS_OF, pdf_upload
 from apps.tenancy.models import Municipality
 
 pytestmark = pytest.mark.django_db

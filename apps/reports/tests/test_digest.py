@@ -15,8 +15,8 @@ from apps.inspections.choices import InspectionKind
 from apps.inspections.models import Inspection
 from apps.jobs.models import OutboundMail
 from apps.jobs.schedule import job_named
-from apps.reports.digest import REASON, staff_digest_send
 from apps.reports.models import StaffDigest
+from apps.reports.services.digest import REASON, staff_digest_send
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
 

@@ -22,7 +22,7 @@ def test_the_roster_report_and_the_active_debt_csv_are_neutralized() -> None:
 
     from apps.dueprocess.active_debt import DebtRow, to_csv
     from apps.platforms.models import RosterImport
-    from apps.platforms.roster import report_csv
+    from apps.platforms.services.roster import report_csv
 
     formula = "=cmd|' /C calc'!A0"
     report = report_csv(

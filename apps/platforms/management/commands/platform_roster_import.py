@@ -9,9 +9,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from apps.platforms import roster
 from apps.platforms.choices import RosterImportState
 from apps.platforms.models import Platform
+from apps.platforms.services import roster
 from apps.registry.identifiers import normalize_cnpj
 from apps.tenancy.models import Municipality
 

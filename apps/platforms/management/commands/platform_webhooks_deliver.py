@@ -7,8 +7,8 @@ from typing import Any
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from apps.platforms import changes, webhooks
 from apps.platforms.models import PlatformCredential
+from apps.platforms.services import changes, webhooks
 
 
 class Command(BaseCommand):

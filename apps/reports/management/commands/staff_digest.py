@@ -1,5 +1,5 @@
 """manage.py staff_digest [--as-of YYYY-MM-DD]: queue today's digest of deadlines at risk for each staff member
-(apps/reports/digest.py); safe to run twice a day (one digest per person per day)."""
+(apps/reports/services/digest.py); safe to run twice a day (one digest per person per day)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
-from apps.reports.digest import staff_digest_send
+from apps.reports.services.digest import staff_digest_send
 
 
 def _date(text: str) -> dt.date:

@@ -12,10 +12,11 @@ from typing import Any
 from django.db import transaction
 
 from apps.audit.services import audit_record
-from apps.dueprocess import effects, lawbridge
+from apps.dueprocess import lawbridge
 from apps.dueprocess.choices import FinalityReason, Instance, SanctionState
 from apps.dueprocess.models import Sanction
 from apps.dueprocess.procedure import proceeding
+from apps.dueprocess.services import effects
 from apps.enforcement.choices import CaseState, EventKind
 from apps.enforcement.lawbridge import penalty_text
 from apps.enforcement.models import InfractionCase

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from apps.platforms.changes import change_to_dict
 from apps.platforms.choices import DeliveryState
 from apps.platforms.models import PlatformCredential, StatusChange, WebhookDelivery
+from apps.platforms.services.changes import change_to_dict
 
 MAX_ATTEMPTS = 8
 BACKOFF_BASE = dt.timedelta(minutes=1)

@@ -18,8 +18,8 @@ from django.db.models import Exists, OuterRef, QuerySet
 
 import lawcode
 from apps.audit.services import audit_record
-from apps.dueprocess import finality
 from apps.dueprocess.models import CaseNullity
+from apps.dueprocess.services import finality
 from apps.enforcement.choices import OPEN_STATES, CaseState, EventKind, NoticePurpose
 from apps.enforcement.models import InfractionCase, Notice
 from apps.enforcement.regime_rules import cite_pt

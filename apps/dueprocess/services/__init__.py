@@ -19,12 +19,13 @@ from django.db import IntegrityError, transaction
 
 from apps.accounts.actors import actor_name
 from apps.audit.services import audit_record
-from apps.dueprocess import effects, finality, lawbridge
+from apps.dueprocess import lawbridge
 from apps.dueprocess.choices import CONDEMNING, EffectState, FilingChannel, Instance, Verdict
 from apps.dueprocess.events import judgment_recorded
 from apps.dueprocess.models import Appeal, AppealAttachment, Effect, Judgment, Regularization, Sanction
 from apps.dueprocess.permissions import JUDGE_FIRST, JUDGE_SECOND
 from apps.dueprocess.procedure import instance_label, judging_role, proceeding
+from apps.dueprocess.services import effects, finality
 from apps.enforcement.choices import CaseState, EventKind, NoticePurpose
 from apps.enforcement.models import InfractionCase
 from apps.enforcement.services import case_event_add, case_move, locked_case

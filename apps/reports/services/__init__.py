@@ -1,0 +1,1 @@
+"""The reports app's writes (docs/architecture.md, "Where writes happen"): the staff daily digest."""
