@@ -26,6 +26,7 @@ from apps.dueprocess.procedure import fine_due_pt, instance_label, proceeding, s
 from apps.enforcement.models import InfractionCase
 from apps.enforcement.pdf import auto_rows
 from apps.ops.storage import stored_file_response
+from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
@@ -38,15 +39,6 @@ JUDGING = {Instance.FIRST: JUDGE_FIRST, Instance.SECOND: JUDGE_SECOND}
 
 def _today() -> dt.date:
     return timezone.localdate()
-
-
-def _municipality(request: HttpRequest, ibge_code: str, label: str, action: str) -> Municipality:
-    municipality = get_object_for_user_or_404(
-        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
-    )
-    if not user_can(request.user, municipality.pk, label, action):
-        raise Http404("Registro não encontrado.")
-    return municipality
 
 
 def _case(request: HttpRequest, municipality: Municipality, pk: int) -> InfractionCase:
@@ -75,7 +67,7 @@ def queue(request: HttpRequest, ibge_code: str, instance: str) -> HttpResponseBa
     if instance not in JUDGING:
         raise Http404("Fila não encontrada.")
     action = JUDGING[Instance(instance)]
-    municipality = _municipality(request, ibge_code, APPEAL, action)
+    municipality = municipality_for(request, ibge_code, model_label=APPEAL, action=action)
     rows = (
         Appeal.objects.for_user(request.user, action).filter(case__municipality=municipality).queue(instance)
     )
@@ -230,7 +222,7 @@ def _case_context(
 @login_required
 @require_GET
 def case_page(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, APPEAL, "view")
+    municipality = municipality_for(request, ibge_code, model_label=APPEAL)
     case = _case(request, municipality, pk)
     return render(request, "dueprocess/case.html", _case_context(request, municipality, case))
 
@@ -238,7 +230,7 @@ def case_page(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def appeal_new(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, APPEAL, "change")
+    municipality = municipality_for(request, ibge_code, model_label=APPEAL, action="change")
     case = _case(request, municipality, pk)
     form = forms.AppealForm(request.POST, request.FILES, instances=_instances(case))
     if form.is_valid():
@@ -267,7 +259,7 @@ def appeal_new(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def regularize(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, SANCTION, "change")
+    municipality = municipality_for(request, ibge_code, model_label=SANCTION, action="change")
     case = _case(request, municipality, pk)
     form = forms.RegularizationForm(request.POST, request.FILES)
     if form.is_valid():
@@ -293,7 +285,7 @@ def regularize(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def seizure_release(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, SANCTION, "change")
+    municipality = municipality_for(request, ibge_code, model_label=SANCTION, action="change")
     rows = Effect.objects.filter(case__municipality=municipality, mechanism="seizure")
     row = get_object_for_user_or_404(rows, request.user, "view", pk=pk)
     form = forms.SeizureReleaseForm(request.POST)
@@ -318,7 +310,7 @@ def seizure_release(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespon
 @login_required
 @require_GET
 def regularization_file(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponseBase:
-    municipality = _municipality(request, ibge_code, APPEAL, "view")
+    municipality = municipality_for(request, ibge_code, model_label=APPEAL)
     rows = Regularization.objects.filter(case__municipality=municipality)
     row = get_object_for_user_or_404(rows, request.user, "view", pk=pk)
     return stored_file_response(
@@ -335,7 +327,7 @@ def regularization_file(request: HttpRequest, ibge_code: str, pk: int) -> HttpRe
 @recent_authentication_required
 @require_POST
 def finalize(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, SANCTION, "change")
+    municipality = municipality_for(request, ibge_code, model_label=SANCTION, action="change")
     case = _case(request, municipality, pk)
     try:
         finality.case_finalize_unappealed(case=case, actor=request.user, as_of=_today())
@@ -349,7 +341,7 @@ def finalize(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def fine_issue(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, SANCTION, CHARGE)
+    municipality = municipality_for(request, ibge_code, model_label=SANCTION, action=CHARGE)
     rows = Sanction.objects.select_related("case", "guide")
     sanction = get_object_for_user_or_404(rows, request.user, CHARGE, case__municipality=municipality, pk=pk)
     try:
@@ -364,7 +356,7 @@ def fine_issue(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def attachment_file(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponseBase:
-    municipality = _municipality(request, ibge_code, APPEAL, "view")
+    municipality = municipality_for(request, ibge_code, model_label=APPEAL)
     rows = AppealAttachment.objects.filter(appeal__case__municipality=municipality)
     attachment = get_object_for_user_or_404(rows, request.user, "view", pk=pk)
     return stored_file_response(
@@ -383,7 +375,7 @@ def attachment_file(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespon
 @login_required
 @require_GET
 def active_debt_view(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
-    municipality = _municipality(request, ibge_code, SANCTION, EXPORT)
+    municipality = municipality_for(request, ibge_code, model_label=SANCTION, action=EXPORT)
     today = _today()
     if (fmt := requested_format(request)) is not None:
         streamed = active_debt.iter_unpaid_final_fines(municipality, today)

@@ -34,6 +34,7 @@ from apps.finance.forms import (
 )
 from apps.finance.models import FeeSchedule, FinanceSettings, PaymentGuide, Refund
 from apps.finance.pdf import guide_pdf, pix_qr_svg
+from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
@@ -46,18 +47,6 @@ GUIDE = "finance.paymentguide"
 def _actor(request: HttpRequest) -> User:
     """The signed-in staff member (every view here is behind login_required)."""
     return cast(User, request.user)
-
-
-def _municipality(
-    request: HttpRequest, ibge_code: str, model_label: str, action: str = "view"
-) -> Municipality:
-    """The municipality in the URL, or 404 unless the user may do ``action`` on ``model_label`` there."""
-    municipality = get_object_for_user_or_404(
-        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
-    )
-    if not user_can(request.user, municipality.pk, model_label, action):
-        raise Http404("Registro não encontrado.")
-    return municipality
 
 
 def _guide(request: HttpRequest, municipality: Municipality, pk: int, action: str = "view") -> PaymentGuide:
@@ -90,7 +79,7 @@ GUIDE_SORTS = Sorting.columns(
 @login_required
 @require_GET
 def guide_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
-    municipality = _municipality(request, ibge_code, GUIDE)
+    municipality = municipality_for(request, ibge_code, model_label=GUIDE)
     form = GuideFilterForm(request.GET or None)
     guides = PaymentGuide.objects.for_user(request.user, "view").filter(municipality=municipality)
     if form.is_bound and form.is_valid():
@@ -128,7 +117,7 @@ def _menu(request: HttpRequest, municipality: Municipality) -> dict[str, bool]:
 @login_required
 @require_GET
 def guide_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, GUIDE)
+    municipality = municipality_for(request, ibge_code, model_label=GUIDE)
     guide = _guide(request, municipality, pk)
     _audit_payer_read(request, guide)
     payment = getattr(guide, "payment", None)
@@ -148,7 +137,7 @@ def guide_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def guide_pdf_view(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, GUIDE)
+    municipality = municipality_for(request, ibge_code, model_label=GUIDE)
     guide = _guide(request, municipality, pk)
     _audit_payer_read(request, guide)
     response = HttpResponse(guide_pdf(guide), content_type="application/pdf")
@@ -160,7 +149,7 @@ def guide_pdf_view(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespons
 @recent_authentication_required
 @require_http_methods(["GET", "POST"])
 def payment_register(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, GUIDE, "change")
+    municipality = municipality_for(request, ibge_code, model_label=GUIDE, action="change")
     guide = _guide(request, municipality, pk, "change")
     form = PaymentForm(
         request.POST or None, initial={"amount_brl": guide.amount_brl, "paid_on": timezone.localdate()}
@@ -185,7 +174,7 @@ def payment_register(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespo
 @login_required
 @require_POST
 def guide_cancel(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, GUIDE, "change")
+    municipality = municipality_for(request, ibge_code, model_label=GUIDE, action="change")
     guide = _guide(request, municipality, pk, "change")
     form = CancelForm(request.POST)
     try:
@@ -216,7 +205,7 @@ REFUND_SORTS = Sorting.columns(
 @login_required
 @require_GET
 def refund_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
-    municipality = _municipality(request, ibge_code, "finance.refund")
+    municipality = municipality_for(request, ibge_code, model_label="finance.refund")
     refunds = (
         Refund.objects.for_user(request.user, "view")
         .filter(payment__guide__municipality=municipality)
@@ -243,7 +232,7 @@ def refund_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
 @login_required
 @require_http_methods(["GET", "POST"])
 def refund_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "finance.refund", "change")
+    municipality = municipality_for(request, ibge_code, model_label="finance.refund", action="change")
     guide = _guide(request, municipality, pk)
     payment = getattr(guide, "payment", None)
     if payment is None:
@@ -275,7 +264,7 @@ def refund_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse
 @login_required
 @require_POST
 def refund_mark_paid(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "finance.refund", "change")
+    municipality = municipality_for(request, ibge_code, model_label="finance.refund", action="change")
     refund = get_object_for_user_or_404(
         Refund.objects.all(), request.user, "change", payment__guide__municipality=municipality, pk=pk
     )
@@ -319,7 +308,9 @@ def _settings_form(municipality: Municipality, data: Any = None) -> FinanceSetti
 @login_required
 @require_http_methods(["GET", "POST"])
 def settings_edit(request: HttpRequest, ibge_code: str) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "finance.financesettings", "change")
+    municipality = municipality_for(
+        request, ibge_code, model_label="finance.financesettings", action="change"
+    )
     form = _settings_form(municipality, request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -338,7 +329,7 @@ def settings_edit(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @require_POST
 def fee_create(request: HttpRequest, ibge_code: str) -> HttpResponse:
     """An administrator configures a fee; the dispositivo is checked against the regime's law."""
-    municipality = _municipality(request, ibge_code, "finance.feeschedule", "change")
+    municipality = municipality_for(request, ibge_code, model_label="finance.feeschedule", action="change")
     fee_form = FeeScheduleForm(request.POST, regimes=municipality.regimes)
     if fee_form.is_valid():
         try:

@@ -17,7 +17,7 @@ from apps.portal import services
 from apps.portal.choices import SubmissionState
 from apps.portal.forms import PortalInvitationForm, SubmissionRejectForm, apply_refusal
 from apps.portal.models import AppealAttachment, DocumentSubmission, PortalAccount, PortalInvitation
-from apps.tenancy.models import Municipality
+from apps.tenancy.access import municipality_for
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 
 ACCOUNT = "portal.portalaccount"
@@ -26,22 +26,11 @@ SUBMISSION = "portal.documentsubmission"
 DECIDED_SHOWN = 20
 
 
-def _municipality(
-    request: HttpRequest, ibge_code: str, action: str, model_label: str = ACCOUNT
-) -> Municipality:
-    municipality = get_object_for_user_or_404(
-        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
-    )
-    if not user_can(request.user, municipality.pk, model_label, action):
-        raise Http404("Registro não encontrado.")
-    return municipality
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def account_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
     """Portal logins of the municipality, pending invitations, and the form to invite someone by e-mail."""
-    municipality = _municipality(request, ibge_code, "view")
+    municipality = municipality_for(request, ibge_code, model_label=ACCOUNT)
     can_change = user_can(request.user, municipality.pk, ACCOUNT, "change")
     initial = {"operator": request.GET.get("autorizatario"), "role": request.GET.get("papel")}
     form = PortalInvitationForm(request.POST or None, municipality=municipality, initial=initial)
@@ -83,7 +72,7 @@ def account_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @require_POST
 def account_set_active(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     """Suspend or restore a portal login (the secretariat's answer to a lost phone or a person who left)."""
-    municipality = _municipality(request, ibge_code, "change")
+    municipality = municipality_for(request, ibge_code, model_label=ACCOUNT, action="change")
     account = get_object_for_user_or_404(
         PortalAccount.objects.filter(municipality=municipality).select_related("user"),
         request.user,
@@ -101,7 +90,7 @@ def account_set_active(request: HttpRequest, ibge_code: str, pk: int) -> HttpRes
 @require_GET
 def attachment_download(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponseBase:
     """A file the operator attached to a portal appeal, for the judging authority, the board and the DPO."""
-    municipality = _municipality(request, ibge_code, "view", ATTACHMENT)
+    municipality = municipality_for(request, ibge_code, model_label=ATTACHMENT)
     attachment = get_object_for_user_or_404(
         AppealAttachment.objects.filter(municipality=municipality), request.user, "view", pk=pk
     )
@@ -125,7 +114,7 @@ def attachment_download(request: HttpRequest, ibge_code: str, pk: int) -> HttpRe
 @require_GET
 def submission_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
     """Copies waiting for validation (oldest first), then the last decided ones."""
-    municipality = _municipality(request, ibge_code, "view", SUBMISSION)
+    municipality = municipality_for(request, ibge_code, model_label=SUBMISSION)
     rows = (
         DocumentSubmission.objects.for_user(request.user, "view")
         .filter(municipality=municipality)
@@ -147,7 +136,7 @@ def submission_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @require_POST
 def submission_decide(request: HttpRequest, ibge_code: str, pk: int, verdict: str) -> HttpResponse:
     """Accept (the copy becomes the registry's document, the old one replaced) or reject with a reason."""
-    municipality = _municipality(request, ibge_code, "change", SUBMISSION)
+    municipality = municipality_for(request, ibge_code, model_label=SUBMISSION, action="change")
     submission = get_object_for_user_or_404(
         DocumentSubmission.objects.filter(municipality=municipality), request.user, "change", pk=pk
     )
@@ -181,7 +170,7 @@ def submission_decide(request: HttpRequest, ibge_code: str, pk: int, verdict: st
 @login_required
 @require_GET
 def submission_file(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponseBase:
-    municipality = _municipality(request, ibge_code, "view", SUBMISSION)
+    municipality = municipality_for(request, ibge_code, model_label=SUBMISSION)
     submission = get_object_for_user_or_404(
         DocumentSubmission.objects.filter(municipality=municipality), request.user, "view", pk=pk
     )

@@ -17,14 +17,15 @@ from apps.registry.traffic import (
     traffic_infraction_withdraw,
     traffic_record_confirm,
 )
-from apps.registry.views import _municipality, _run
+from apps.registry.views import _run
+from apps.tenancy.access import municipality_for
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 
 DECLARE, CONFIRM = "declarar", "confirmar"
 
 
 def _driver(request: HttpRequest, ibge_code: str, pk: int) -> Driver:
-    municipality = _municipality(request, ibge_code, "registry.driver")
+    municipality = municipality_for(request, ibge_code, model_label="registry.driver")
     queryset = Driver.objects.filter(municipality=municipality).select_related("person", "operator")
     return get_object_for_user_or_404(queryset, request.user, "view", pk=pk)
 

@@ -36,6 +36,7 @@ from apps.registry.selectors import (
     vehicle_rows,
 )
 from apps.registry.validity import extra_schema
+from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import ExportSpec, export_response, requested_format
@@ -43,18 +44,6 @@ from apps.web.sorting import Sorting
 
 PAGE_SIZE = 25
 PERSONAL_DATA_SHOWN = ("cpf", "cnh_number", "address", "phone")
-
-
-def _municipality(
-    request: HttpRequest, ibge_code: str, model_label: str, action: str = "view"
-) -> Municipality:
-    """The municipality, if the user may do ``action`` on ``model_label`` there; 404 otherwise."""
-    municipality = get_object_for_user_or_404(
-        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
-    )
-    if not user_can(request.user, municipality.pk, model_label, action):
-        raise Http404("Registro não encontrado.")
-    return municipality
 
 
 def _operator(request: HttpRequest, municipality: Municipality, pk: int, action: str = "view") -> Operator:
@@ -93,7 +82,7 @@ OPERATOR_SORTS = Sorting.columns(
 @login_required
 @require_GET
 def operator_list_view(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
-    municipality = _municipality(request, ibge_code, "registry.operator")
+    municipality = municipality_for(request, ibge_code, model_label="registry.operator")
     form = f.OperatorFilterForm(
         request.GET or None, regimes=list(municipality.regimes), statuses=list(OperatorStatus.choices)
     )
@@ -146,7 +135,7 @@ class RegistryList:
 
 def _registry_list(request: HttpRequest, ibge_code: str, listing: RegistryList) -> HttpResponseBase:
     """Search, filter, order, paginate — or export the filtered rows (?formato=csv|xlsx)."""
-    municipality = _municipality(request, ibge_code, listing.model._meta.label_lower)
+    municipality = municipality_for(request, ibge_code, model_label=listing.model._meta.label_lower)
     form = listing.form(request.GET or None, regimes=list(municipality.regimes), municipality=municipality)
     queryset = listing.model.objects.for_user(request.user, "view").filter(municipality=municipality)  # type: ignore[attr-defined]
     text = form.cleaned_data["q"] if form.is_bound and form.is_valid() else ""
@@ -259,7 +248,7 @@ def document_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
 @require_GET
 def operator_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     """The operator's page; showing CPF, CNH, address and phone is an audited personal-data read."""
-    municipality = _municipality(request, ibge_code, "registry.operator")
+    municipality = municipality_for(request, ibge_code, model_label="registry.operator")
     operator = _operator(request, municipality, pk)
     as_of = timezone.localdate()
     documents = operator_documents(operator)
@@ -324,7 +313,7 @@ def _run(form: Any, call: Any) -> Any:
 @login_required
 @require_http_methods(["GET", "POST"])
 def person_create(request: HttpRequest, ibge_code: str) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "registry.person", "change")
+    municipality = municipality_for(request, ibge_code, model_label="registry.person", action="change")
     form = f.PersonCreateForm(request.POST or None)
     if form.is_bound and form.is_valid():
         values = f.service_values(form, services.PERSON_FIELDS)
@@ -347,7 +336,7 @@ def person_create(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def person_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "registry.person", "change")
+    municipality = municipality_for(request, ibge_code, model_label="registry.person", action="change")
     person = get_object_for_user_or_404(
         Person.objects.filter(municipality=municipality), request.user, "change", pk=pk
     )
@@ -374,7 +363,7 @@ def person_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def company_create(request: HttpRequest, ibge_code: str) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "registry.company", "change")
+    municipality = municipality_for(request, ibge_code, model_label="registry.company", action="change")
     form = f.CompanyCreateForm(request.POST or None)
     schema = extra_schema(municipality, None, "company")
     f.add_extra_fields(form, schema)
@@ -395,7 +384,7 @@ def company_create(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def company_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "registry.company", "change")
+    municipality = municipality_for(request, ibge_code, model_label="registry.company", action="change")
     company = get_object_for_user_or_404(
         Company.objects.filter(municipality=municipality), request.user, "change", pk=pk
     )
@@ -435,7 +424,7 @@ def _holder(municipality: Municipality, kind: str, document: str) -> dict[str, A
 @login_required
 @require_http_methods(["GET", "POST"])
 def operator_create(request: HttpRequest, ibge_code: str) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "registry.operator", "change")
+    municipality = municipality_for(request, ibge_code, model_label="registry.operator", action="change")
     form = f.OperatorForm(request.POST or None, regimes=list(municipality.regimes))
     f.add_extra_fields(form, extra_schema(municipality, None, "operator"))
     if form.is_bound and form.is_valid():
@@ -471,7 +460,7 @@ def _person_by_cpf(municipality: Municipality, cpf: str) -> Person:
 @login_required
 @require_http_methods(["GET", "POST"])
 def driver_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "registry.driver", "change")
+    municipality = municipality_for(request, ibge_code, model_label="registry.driver", action="change")
     operator = _operator(request, municipality, pk, "change")
     form = f.DriverForm(request.POST or None, vehicles=operator.vehicles.all())
     schema = extra_schema(municipality, operator.regime_id, "driver")
@@ -500,7 +489,7 @@ def driver_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse
 @login_required
 @require_http_methods(["GET", "POST"])
 def driver_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "registry.driver", "change")
+    municipality = municipality_for(request, ibge_code, model_label="registry.driver", action="change")
     driver = get_object_for_user_or_404(
         Driver.objects.filter(municipality=municipality).select_related("operator"),
         request.user,
@@ -538,7 +527,7 @@ def driver_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def attendant_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "registry.attendant", "change")
+    municipality = municipality_for(request, ibge_code, model_label="registry.attendant", action="change")
     operator = _operator(request, municipality, pk, "change")
     form = f.AttendantForm(request.POST or None)
     schema = extra_schema(municipality, operator.regime_id, "attendant")
@@ -562,7 +551,7 @@ def attendant_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespo
 @login_required
 @require_http_methods(["GET", "POST"])
 def vehicle_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "registry.vehicle", "change")
+    municipality = municipality_for(request, ibge_code, model_label="registry.vehicle", action="change")
     operator = _operator(request, municipality, pk, "change")
     form = f.VehicleForm(request.POST or None)
     schema = extra_schema(municipality, operator.regime_id, "vehicle")
@@ -603,7 +592,7 @@ def _after_vehicle(ibge_code: str, vehicle: Vehicle) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def vehicle_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "registry.vehicle", "change")
+    municipality = municipality_for(request, ibge_code, model_label="registry.vehicle", action="change")
     vehicle = _vehicle(request, municipality, pk)
     initial = {n: getattr(vehicle, n) for n in (*services.VEHICLE_FIELDS, "plate", "renavam")}
     form = f.VehicleForm(request.POST or None, initial=initial)
@@ -631,7 +620,7 @@ def vehicle_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def vehicle_ownership(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "registry.vehicle", "change")
+    municipality = municipality_for(request, ibge_code, model_label="registry.vehicle", action="change")
     vehicle = _vehicle(request, municipality, pk)
     contracts = vehicle.documents.filter(kind__in=("comodato_contract", "lease_contract", "crv"))
     initial = {n: getattr(vehicle, n) for n in f.OWNERSHIP_FIELDS} | {
@@ -684,7 +673,7 @@ def _owner_label(key: str, owner: Model) -> str:
 @login_required
 @require_http_methods(["GET", "POST"])
 def document_upload(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "registry.document", "change")
+    municipality = municipality_for(request, ibge_code, model_label="registry.document", action="change")
     operator = _operator(request, municipality, pk, "change")
     owners = _document_owners(operator)
     choices = [(key, _owner_label(key, owner)) for key, owner in owners.items()]
@@ -726,7 +715,7 @@ def document_upload(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespon
 @require_GET
 def document_file(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponseBase:
     """The stored file, behind the same gate as every read (never a public MEDIA_URL)."""
-    municipality = _municipality(request, ibge_code, "registry.document")
+    municipality = municipality_for(request, ibge_code, model_label="registry.document")
     document = get_object_for_user_or_404(
         Document.objects.filter(municipality=municipality), request.user, "view", pk=pk
     )
@@ -748,12 +737,12 @@ def link_deactivate(request: HttpRequest, ibge_code: str, kind: str, pk: int) ->
     """End a driver's or attendant's link to the operator (the row stays for the history)."""
     link: Driver | Attendant
     if kind == "condutor":
-        municipality = _municipality(request, ibge_code, "registry.driver", "change")
+        municipality = municipality_for(request, ibge_code, model_label="registry.driver", action="change")
         driver = Driver.objects.filter(municipality=municipality)
         link = get_object_for_user_or_404(driver, request.user, "change", pk=pk)
         services.driver_unlink(actor=request.user, driver=link)
     elif kind == "monitor":
-        municipality = _municipality(request, ibge_code, "registry.attendant", "change")
+        municipality = municipality_for(request, ibge_code, model_label="registry.attendant", action="change")
         attendant = Attendant.objects.filter(municipality=municipality)
         link = get_object_for_user_or_404(attendant, request.user, "change", pk=pk)
         services.attendant_unlink(actor=request.user, attendant=link)
@@ -767,7 +756,7 @@ def link_deactivate(request: HttpRequest, ibge_code: str, kind: str, pk: int) ->
 @require_GET
 def document_catalog_view(request: HttpRequest, ibge_code: str) -> HttpResponse:
     """Which documents each of the municipality's laws asks for, with the articles, as each regime declares."""
-    municipality = _municipality(request, ibge_code, "registry.document")
+    municipality = municipality_for(request, ibge_code, model_label="registry.document")
     as_of = timezone.localdate()
     catalogs = [(regime_id, document_catalog(regime_id)) for regime_id in municipality.regimes]
     context = {"municipality": municipality, "catalogs": catalogs, "as_of": as_of}

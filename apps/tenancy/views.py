@@ -16,6 +16,7 @@ from apps.accounts.decorators import recent_authentication_required
 from apps.accounts.models import PERSONAL_DATA_FIELDS, User
 from apps.audit.services import audit_personal_data_read
 from apps.tenancy import services
+from apps.tenancy.access import municipality_for
 from apps.tenancy.choices import Role
 from apps.tenancy.forms import (
     MunicipalityForm,
@@ -38,14 +39,10 @@ def _actor(request: HttpRequest) -> User:
     return request.user
 
 
-def _municipality(request: HttpRequest, ibge_code: str) -> Municipality:
-    return get_object_for_user_or_404(Municipality.objects.all(), request.user, "view", ibge_code=ibge_code)
-
-
 @login_required
 @require_GET
 def team_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
-    municipality = _municipality(request, ibge_code)
+    municipality = municipality_for(request, ibge_code)
     context = {
         "municipality": municipality,
         "rows": team_rows(request.user, municipality),
@@ -60,7 +57,7 @@ def team_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @require_GET
 def member_detail(request: HttpRequest, ibge_code: str, user_id: int) -> HttpResponse:
     """Shows a colleague's CPF, phone and e-mail; every view of it is an audited personal-data read."""
-    municipality = _municipality(request, ibge_code)
+    municipality = municipality_for(request, ibge_code)
     if not user_can(request.user, municipality.pk, "accounts.user", "view"):
         raise Http404("Registro não encontrado.")
     memberships = list(
@@ -145,7 +142,7 @@ def public_contact(request: HttpRequest, ibge_code: str) -> HttpResponse:
 
 def _administered(request: HttpRequest, ibge_code: str) -> Municipality:
     """The municipality, if the user administers its team; 404 otherwise (like a row outside their scope)."""
-    municipality = _municipality(request, ibge_code)
+    municipality = municipality_for(request, ibge_code)
     if not user_can(request.user, municipality.pk, MEMBERSHIP, "change"):
         raise Http404("Registro não encontrado.")
     return municipality
