@@ -41,6 +41,7 @@ from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import ExportSpec, export_response, requested_format
 from apps.web.sorting import Sorting
+from apps.web.submit import submit
 
 PAGE_SIZE = 25
 PERSONAL_DATA_SHOWN = ("cpf", "cnh_number", "address", "phone")
@@ -301,35 +302,24 @@ def _audit_read(
     )
 
 
-def _run(form: Any, call: Any) -> Any:
-    """Run a service; a refusal lands on the form's fields and None is returned."""
-    try:
-        return call()
-    except ValidationError as refusal:
-        f.attach_refusal(form, refusal)
-        return None
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def person_create(request: HttpRequest, ibge_code: str) -> HttpResponse:
     municipality = municipality_for(request, ibge_code, model_label="registry.person", action="change")
     form = f.PersonCreateForm(request.POST or None)
-    if form.is_bound and form.is_valid():
-        values = f.service_values(form, services.PERSON_FIELDS)
-        person = _run(
-            form,
-            lambda: services.person_create(
-                actor=request.user,
-                municipality=municipality,
-                cpf=form.cleaned_data["cpf"],
-                as_of=timezone.localdate(),
-                **values,
-            ),
-        )
-        if person is not None:
-            messages.success(request, f"Pessoa {person} cadastrada.")
-            return redirect("registry:operator_list", ibge_code)
+    if submit(
+        request,
+        form,
+        lambda: services.person_create(
+            actor=request.user,
+            municipality=municipality,
+            cpf=form.cleaned_data["cpf"],
+            as_of=timezone.localdate(),
+            **f.service_values(form, services.PERSON_FIELDS),
+        ),
+        success=lambda person: f"Pessoa {person} cadastrada.",
+    ):
+        return redirect("registry:operator_list", ibge_code)
     return _form_page(request, municipality, form, "Nova pessoa", "registry:operator_list")
 
 
@@ -344,19 +334,18 @@ def person_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     form = f.PersonForm(request.POST or None, initial=initial)
     if not form.is_bound:
         _audit_read(request, municipality, person, ("birth_date", "address", "phone", "email"))
-    if form.is_bound and form.is_valid():
-        values = f.service_values(form, services.PERSON_FIELDS)
-        if (
-            _run(
-                form,
-                lambda: services.person_update(
-                    actor=request.user, person=person, as_of=timezone.localdate(), **values
-                ),
-            )
-            is not None
-        ):
-            messages.success(request, f"Cadastro de {person} atualizado.")
-            return redirect("registry:operator_list", ibge_code)
+    if submit(
+        request,
+        form,
+        lambda: services.person_update(
+            actor=request.user,
+            person=person,
+            as_of=timezone.localdate(),
+            **f.service_values(form, services.PERSON_FIELDS),
+        ),
+        success=lambda saved: f"Cadastro de {saved} atualizado.",
+    ):
+        return redirect("registry:operator_list", ibge_code)
     return _form_page(request, municipality, form, f"Editar {person}", "registry:operator_list")
 
 
@@ -367,17 +356,19 @@ def company_create(request: HttpRequest, ibge_code: str) -> HttpResponse:
     form = f.CompanyCreateForm(request.POST or None)
     schema = extra_schema(municipality, None, "company")
     f.add_extra_fields(form, schema)
-    if form.is_bound and form.is_valid():
-        values = f.service_values(form, services.COMPANY_FIELDS) | {"extra": f.extra_values(form, schema)}
-        company = _run(
-            form,
-            lambda: services.company_create(
-                actor=request.user, municipality=municipality, cnpj=form.cleaned_data["cnpj"], **values
-            ),
-        )
-        if company is not None:
-            messages.success(request, f"Empresa {company} cadastrada.")
-            return redirect("registry:operator_list", ibge_code)
+    if submit(
+        request,
+        form,
+        lambda: services.company_create(
+            actor=request.user,
+            municipality=municipality,
+            cnpj=form.cleaned_data["cnpj"],
+            extra=f.extra_values(form, schema),
+            **f.service_values(form, services.COMPANY_FIELDS),
+        ),
+        success=lambda company: f"Empresa {company} cadastrada.",
+    ):
+        return redirect("registry:operator_list", ibge_code)
     return _form_page(request, municipality, form, "Nova empresa", "registry:operator_list")
 
 
@@ -393,14 +384,18 @@ def company_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     )
     schema = extra_schema(municipality, None, "company")
     f.add_extra_fields(form, schema, company.extra)
-    if form.is_bound and form.is_valid():
-        values = f.service_values(form, services.COMPANY_FIELDS) | {"extra": f.extra_values(form, schema)}
-        if (
-            _run(form, lambda: services.company_update(actor=request.user, company=company, **values))
-            is not None
-        ):
-            messages.success(request, f"Cadastro de {company} atualizado.")
-            return redirect("registry:operator_list", ibge_code)
+    if submit(
+        request,
+        form,
+        lambda: services.company_update(
+            actor=request.user,
+            company=company,
+            extra=f.extra_values(form, schema),
+            **f.service_values(form, services.COMPANY_FIELDS),
+        ),
+        success=lambda saved: f"Cadastro de {saved} atualizado.",
+    ):
+        return redirect("registry:operator_list", ibge_code)
     return _form_page(request, municipality, form, f"Editar {company}", "registry:operator_list")
 
 
@@ -427,24 +422,24 @@ def operator_create(request: HttpRequest, ibge_code: str) -> HttpResponse:
     municipality = municipality_for(request, ibge_code, model_label="registry.operator", action="change")
     form = f.OperatorForm(request.POST or None, regimes=list(municipality.regimes))
     f.add_extra_fields(form, extra_schema(municipality, None, "operator"))
-    if form.is_bound and form.is_valid():
+
+    def create() -> Operator:
         data = form.cleaned_data
         # Only the chosen regime's questions are kept: the form shows those of every regime of the municipality.
         asked = extra_schema(municipality, data["regime_id"], "operator")
-        operator = _run(
-            form,
-            lambda: services.operator_create(
-                actor=request.user,
-                municipality=municipality,
-                regime_id=data["regime_id"],
-                as_of=timezone.localdate(),
-                extra=f.extra_values(form, asked),
-                **_holder(municipality, data["kind"], data["document"]),
-            ),
+        return services.operator_create(
+            actor=request.user,
+            municipality=municipality,
+            regime_id=data["regime_id"],
+            as_of=timezone.localdate(),
+            extra=f.extra_values(form, asked),
+            **_holder(municipality, data["kind"], data["document"]),
         )
-        if operator is not None:
-            messages.success(request, f"Autorizatário {operator} cadastrado.")
-            return redirect("registry:operator_detail", ibge_code, operator.pk)
+
+    if done := submit(
+        request, form, create, success=lambda operator: f"Autorizatário {operator} cadastrado."
+    ):
+        return redirect("registry:operator_detail", ibge_code, done.result.pk)
     return _form_page(request, municipality, form, "Novo autorizatário", "registry:operator_list")
 
 
@@ -465,24 +460,24 @@ def driver_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse
     form = f.DriverForm(request.POST or None, vehicles=operator.vehicles.all())
     schema = extra_schema(municipality, operator.regime_id, "driver")
     f.add_extra_fields(form, schema)
-    if form.is_bound and form.is_valid():
-        values = f.service_values(form, services.DRIVER_FIELDS) | {"extra": f.extra_values(form, schema)}
-        driver = _run(
-            form,
-            lambda: services.driver_link(
-                actor=request.user,
-                operator=operator,
-                as_of=timezone.localdate(),
-                person=_person_by_cpf(municipality, form.cleaned_data["person_cpf"]),
-                **values,
-            ),
-        )
-        if driver is not None:
-            warning = ids.cnh_number_warning(driver.cnh_number)
-            if warning:
-                messages.warning(request, warning)
-            messages.success(request, f"Condutor {driver.person} vinculado.")
-            return redirect("registry:operator_detail", ibge_code, operator.pk)
+    if done := submit(
+        request,
+        form,
+        lambda: services.driver_link(
+            actor=request.user,
+            operator=operator,
+            as_of=timezone.localdate(),
+            person=_person_by_cpf(municipality, form.cleaned_data["person_cpf"]),
+            extra=f.extra_values(form, schema),
+            **f.service_values(form, services.DRIVER_FIELDS),
+        ),
+    ):
+        driver = done.result
+        warning = ids.cnh_number_warning(driver.cnh_number)
+        if warning:
+            messages.warning(request, warning)
+        messages.success(request, f"Condutor {driver.person} vinculado.")
+        return redirect("registry:operator_detail", ibge_code, operator.pk)
     return _form_page(request, municipality, form, f"Novo condutor de {operator}", "registry:operator_list")
 
 
@@ -506,19 +501,19 @@ def driver_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     f.add_extra_fields(form, schema, driver.extra)
     if not form.is_bound:
         _audit_read(request, municipality, driver, ("cpf", "cnh_number"))
-    if form.is_bound and form.is_valid():
-        values = f.service_values(form, services.DRIVER_FIELDS) | {"extra": f.extra_values(form, schema)}
-        if (
-            _run(
-                form,
-                lambda: services.driver_update(
-                    actor=request.user, driver=driver, as_of=timezone.localdate(), **values
-                ),
-            )
-            is not None
-        ):
-            messages.success(request, f"Condutor {driver.person} atualizado.")
-            return redirect("registry:operator_detail", ibge_code, driver.operator_id)
+    if submit(
+        request,
+        form,
+        lambda: services.driver_update(
+            actor=request.user,
+            driver=driver,
+            as_of=timezone.localdate(),
+            extra=f.extra_values(form, schema),
+            **f.service_values(form, services.DRIVER_FIELDS),
+        ),
+        success=lambda saved: f"Condutor {saved.person} atualizado.",
+    ):
+        return redirect("registry:operator_detail", ibge_code, driver.operator_id)
     return _form_page(
         request, municipality, form, f"Editar condutor {driver.person}", "registry:operator_list"
     )
@@ -532,19 +527,18 @@ def attendant_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespo
     form = f.AttendantForm(request.POST or None)
     schema = extra_schema(municipality, operator.regime_id, "attendant")
     f.add_extra_fields(form, schema)
-    if form.is_bound and form.is_valid():
-        attendant = _run(
-            form,
-            lambda: services.attendant_link(
-                actor=request.user,
-                operator=operator,
-                person=_person_by_cpf(municipality, form.cleaned_data["person_cpf"]),
-                extra=f.extra_values(form, schema),
-            ),
-        )
-        if attendant is not None:
-            messages.success(request, f"Monitor {attendant.person} vinculado.")
-            return redirect("registry:operator_detail", ibge_code, operator.pk)
+    if submit(
+        request,
+        form,
+        lambda: services.attendant_link(
+            actor=request.user,
+            operator=operator,
+            person=_person_by_cpf(municipality, form.cleaned_data["person_cpf"]),
+            extra=f.extra_values(form, schema),
+        ),
+        success=lambda attendant: f"Monitor {attendant.person} vinculado.",
+    ):
+        return redirect("registry:operator_detail", ibge_code, operator.pk)
     return _form_page(request, municipality, form, f"Novo monitor de {operator}", "registry:operator_list")
 
 
@@ -556,24 +550,22 @@ def vehicle_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespons
     form = f.VehicleForm(request.POST or None)
     schema = extra_schema(municipality, operator.regime_id, "vehicle")
     f.add_extra_fields(form, schema)
-    if form.is_bound and form.is_valid():
-        data = form.cleaned_data
-        vehicle = _run(
-            form,
-            lambda: services.vehicle_create(
-                actor=request.user,
-                municipality=municipality,
-                operator=operator,
-                plate=data["plate"],
-                renavam=data["renavam"],
-                as_of=timezone.localdate(),
-                extra=f.extra_values(form, schema),
-                **f.service_values(form, services.VEHICLE_FIELDS),
-            ),
-        )
-        if vehicle is not None:
-            messages.success(request, f"Veículo {vehicle.plate_display} cadastrado.")
-            return redirect("registry:operator_detail", ibge_code, operator.pk)
+    if submit(
+        request,
+        form,
+        lambda: services.vehicle_create(
+            actor=request.user,
+            municipality=municipality,
+            operator=operator,
+            plate=form.cleaned_data["plate"],
+            renavam=form.cleaned_data["renavam"],
+            as_of=timezone.localdate(),
+            extra=f.extra_values(form, schema),
+            **f.service_values(form, services.VEHICLE_FIELDS),
+        ),
+        success=lambda vehicle: f"Veículo {vehicle.plate_display} cadastrado.",
+    ):
+        return redirect("registry:operator_detail", ibge_code, operator.pk)
     return _form_page(request, municipality, form, f"Novo veículo de {operator}", "registry:operator_list")
 
 
@@ -598,20 +590,16 @@ def vehicle_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     form = f.VehicleForm(request.POST or None, initial=initial)
     schema = extra_schema(municipality, vehicle.operator.regime_id if vehicle.operator else None, "vehicle")
     f.add_extra_fields(form, schema, vehicle.extra)
-    if form.is_bound and form.is_valid():
+
+    def update() -> Vehicle:
         values = f.service_values(form, (*services.VEHICLE_FIELDS, "plate", "renavam"))
         values["extra"] = f.extra_values(form, schema)
-        if (
-            _run(
-                form,
-                lambda: services.vehicle_update(
-                    actor=request.user, vehicle=vehicle, as_of=timezone.localdate(), **values
-                ),
-            )
-            is not None
-        ):
-            messages.success(request, f"Veículo {vehicle.plate_display} atualizado.")
-            return _after_vehicle(ibge_code, vehicle)
+        return services.vehicle_update(
+            actor=request.user, vehicle=vehicle, as_of=timezone.localdate(), **values
+        )
+
+    if submit(request, form, update, success=lambda saved: f"Veículo {saved.plate_display} atualizado."):
+        return _after_vehicle(ibge_code, vehicle)
     return _form_page(
         request, municipality, form, f"Editar veículo {vehicle.plate_display}", "registry:operator_list"
     )
@@ -627,19 +615,18 @@ def vehicle_ownership(request: HttpRequest, ibge_code: str, pk: int) -> HttpResp
         "ownership_contract": vehicle.ownership_contract
     }
     form = f.OwnershipForm(request.POST or None, initial=initial, contracts=contracts)
-    if form.is_bound and form.is_valid():
-        values = f.service_values(form, (*f.OWNERSHIP_FIELDS, "ownership_contract"))
-        if (
-            _run(
-                form,
-                lambda: services.vehicle_update(
-                    actor=request.user, vehicle=vehicle, as_of=timezone.localdate(), **values
-                ),
-            )
-            is not None
-        ):
-            messages.success(request, f"Vínculo do veículo {vehicle.plate_display} atualizado.")
-            return _after_vehicle(ibge_code, vehicle)
+    if submit(
+        request,
+        form,
+        lambda: services.vehicle_update(
+            actor=request.user,
+            vehicle=vehicle,
+            as_of=timezone.localdate(),
+            **f.service_values(form, (*f.OWNERSHIP_FIELDS, "ownership_contract")),
+        ),
+        success=lambda saved: f"Vínculo do veículo {saved.plate_display} atualizado.",
+    ):
+        return _after_vehicle(ibge_code, vehicle)
     return _form_page(
         request,
         municipality,
@@ -680,27 +667,23 @@ def document_upload(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespon
     form = f.DocumentForm(
         request.POST or None, request.FILES or None, owners=choices, kinds=regime_kinds(operator.regime_id)
     )
-    if form.is_bound and form.is_valid():
-        data = form.cleaned_data
-        document = _run(
-            form,
-            lambda: services.document_upload(
-                actor=request.user,
-                owner=owners[data["owner"]],
-                kind=data["kind"],
-                upload=data["file"],
-                issue_date=data["issue_date"],
-                expiry_date=data["expiry_date"],
-                details=form.details(),
-                as_of=timezone.localdate(),
-                regime_id=operator.regime_id,
-            ),
-        )
-        if document is not None:
-            messages.success(
-                request, f"Documento {document} recebido: {document.get_status_display().lower()}."
-            )
-            return redirect("registry:operator_detail", ibge_code, operator.pk)
+    if submit(
+        request,
+        form,
+        lambda: services.document_upload(
+            actor=request.user,
+            owner=owners[form.cleaned_data["owner"]],
+            kind=form.cleaned_data["kind"],
+            upload=form.cleaned_data["file"],
+            issue_date=form.cleaned_data["issue_date"],
+            expiry_date=form.cleaned_data["expiry_date"],
+            details=form.details(),
+            as_of=timezone.localdate(),
+            regime_id=operator.regime_id,
+        ),
+        success=lambda document: f"Documento {document} recebido: {document.get_status_display().lower()}.",
+    ):
+        return redirect("registry:operator_detail", ibge_code, operator.pk)
     return _form_page(
         request,
         municipality,
