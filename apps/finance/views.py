@@ -30,7 +30,6 @@ from apps.finance.forms import (
     PaymentForm,
     RefundForm,
     RefundPaidForm,
-    add_service_errors,
 )
 from apps.finance.models import FeeSchedule, FinanceSettings, PaymentGuide, Refund
 from apps.finance.pdf import guide_pdf, pix_qr_svg
@@ -39,6 +38,7 @@ from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
 from apps.web.sorting import Sorting
+from apps.web.submit import submit
 
 PAGE_SIZE = 25
 GUIDE = "finance.paymentguide"
@@ -154,19 +154,15 @@ def payment_register(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespo
     form = PaymentForm(
         request.POST or None, initial={"amount_brl": guide.amount_brl, "paid_on": timezone.localdate()}
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.payment_register(
-                actor=_actor(request),
-                guide=guide,
-                as_of=timezone.localdate(),
-                **form.cleaned_data,
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"Pagamento da guia {guide.number} registrado.")
-            return redirect("finance:guide_detail", ibge_code, guide.pk)
+    if submit(
+        request,
+        form,
+        lambda: services.payment_register(
+            actor=_actor(request), guide=guide, as_of=timezone.localdate(), **form.cleaned_data
+        ),
+        success=f"Pagamento da guia {guide.number} registrado.",
+    ):
+        return redirect("finance:guide_detail", ibge_code, guide.pk)
     context = {"municipality": municipality, "guide": guide, "form": form, **_menu(request, municipality)}
     return render(request, "finance/payment_form.html", context, status=400 if form.errors else 200)
 
@@ -238,19 +234,15 @@ def refund_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse
     if payment is None:
         raise Http404("Guia sem pagamento registrado.")
     form = RefundForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.refund_create(
-                actor=_actor(request),
-                payment=payment,
-                as_of=timezone.localdate(),
-                **form.cleaned_data,
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"Restituição da guia {guide.number} registrada.")
-            return redirect("finance:refund_list", ibge_code)
+    if submit(
+        request,
+        form,
+        lambda: services.refund_create(
+            actor=_actor(request), payment=payment, as_of=timezone.localdate(), **form.cleaned_data
+        ),
+        success=f"Restituição da guia {guide.number} registrada.",
+    ):
+        return redirect("finance:refund_list", ibge_code)
     context = {
         "municipality": municipality,
         "guide": guide,
@@ -312,16 +304,15 @@ def settings_edit(request: HttpRequest, ibge_code: str) -> HttpResponse:
         request, ibge_code, model_label="finance.financesettings", action="change"
     )
     form = _settings_form(municipality, request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.finance_settings_save(
-                actor=_actor(request), municipality=municipality, **form.cleaned_data
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, "Recebimento PIX atualizado.")
-            return redirect("finance:settings_edit", ibge_code)
+    if submit(
+        request,
+        form,
+        lambda: services.finance_settings_save(
+            actor=_actor(request), municipality=municipality, **form.cleaned_data
+        ),
+        success="Recebimento PIX atualizado.",
+    ):
+        return redirect("finance:settings_edit", ibge_code)
     return _settings_page(request, municipality, form, FeeScheduleForm(regimes=municipality.regimes))
 
 
@@ -331,14 +322,13 @@ def fee_create(request: HttpRequest, ibge_code: str) -> HttpResponse:
     """An administrator configures a fee; the dispositivo is checked against the regime's law."""
     municipality = municipality_for(request, ibge_code, model_label="finance.feeschedule", action="change")
     fee_form = FeeScheduleForm(request.POST, regimes=municipality.regimes)
-    if fee_form.is_valid():
-        try:
-            services.fee_schedule_create(
-                actor=_actor(request), municipality=municipality, **fee_form.cleaned_data
-            )
-        except ValidationError as exc:
-            add_service_errors(fee_form, exc)
-        else:
-            messages.success(request, "Taxa configurada.")
-            return redirect("finance:settings_edit", ibge_code)
+    if submit(
+        request,
+        fee_form,
+        lambda: services.fee_schedule_create(
+            actor=_actor(request), municipality=municipality, **fee_form.cleaned_data
+        ),
+        success="Taxa configurada.",
+    ):
+        return redirect("finance:settings_edit", ibge_code)
     return _settings_page(request, municipality, _settings_form(municipality), fee_form)
