@@ -31,7 +31,6 @@ from apps.inspections.forms import (
     RescheduleForm,
     ResultForm,
     ScheduleForm,
-    add_service_errors,
 )
 from apps.inspections.models import Inspection, MissedInspection
 from apps.inspections.presenters import checklist_rows, year_chart
@@ -43,6 +42,7 @@ from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
+from apps.web.submit import submit
 
 MODEL = "inspections.inspection"
 
@@ -135,21 +135,20 @@ def record(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     form = ResultForm(
         request.POST or None, items=checklist_rows(inspection, today), initial={"performed_on": today}
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            row = services.inspection_record_result(
-                actor=request.user,
-                inspection=inspection,
-                performed_on=form.cleaned_data["performed_on"],
-                items=form.item_results(),
-                notes=form.cleaned_data["notes"],
-                as_of=today,
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"Vistoria registrada: {row.get_result_display().lower()}.")
-            return redirect("inspections:detail", ibge_code, row.pk)
+    if done := submit(
+        request,
+        form,
+        lambda: services.inspection_record_result(
+            actor=request.user,
+            inspection=inspection,
+            performed_on=form.cleaned_data["performed_on"],
+            items=form.item_results(),
+            notes=form.cleaned_data["notes"],
+            as_of=today,
+        ),
+        success=lambda row: f"Vistoria registrada: {row.get_result_display().lower()}.",
+    ):
+        return redirect("inspections:detail", ibge_code, done.result.pk)
     context = {
         **_menu(request, municipality),
         "inspection": inspection,
@@ -223,23 +222,21 @@ def schedule(request: HttpRequest, ibge_code: str, vehicle_pk: int) -> HttpRespo
         Vehicle.objects.all(), request.user, "view", municipality=municipality, pk=vehicle_pk
     )
     form = _schedule_form(request, municipality, vehicle)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            row = services.inspection_schedule(
-                actor=request.user,
-                vehicle=vehicle,
-                scheduled_for=data["scheduled_for"],
-                kind=data["kind"] or None,
-                application=data["application"],
-                inspector=data["inspector"],
-                as_of=timezone.localdate(),
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"Vistoria agendada para {row.scheduled_for:%d/%m/%Y}.")
-            return redirect("inspections:detail", ibge_code, row.pk)
+    if done := submit(
+        request,
+        form,
+        lambda: services.inspection_schedule(
+            actor=request.user,
+            vehicle=vehicle,
+            scheduled_for=form.cleaned_data["scheduled_for"],
+            kind=form.cleaned_data["kind"] or None,
+            application=form.cleaned_data["application"],
+            inspector=form.cleaned_data["inspector"],
+            as_of=timezone.localdate(),
+        ),
+        success=lambda row: f"Vistoria agendada para {row.scheduled_for:%d/%m/%Y}.",
+    ):
+        return redirect("inspections:detail", ibge_code, done.result.pk)
     context = {**_menu(request, municipality), "vehicle": vehicle, "form": form}
     return render(request, "inspections/schedule.html", context, status=400 if form.errors else 200)
 

@@ -31,7 +31,6 @@ from apps.licensing.forms import (
     FeeForm,
     NoteForm,
     PermitFilterForm,
-    add_service_errors,
 )
 from apps.licensing.models import Application, Permit
 from apps.licensing.pdf import permit_pdf as render_permit_pdf
@@ -50,6 +49,7 @@ from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
 from apps.web.sorting import Sorting
+from apps.web.submit import submit
 
 PAGE_SIZE = 25
 APPLICATION = "licensing.application"
@@ -255,16 +255,15 @@ def application_create(request: HttpRequest, ibge_code: str, operator_id: int) -
     municipality = municipality_for(request, ibge_code, model_label=APPLICATION, action="change")
     operator = _operator(request, municipality, operator_id, "change")
     form = ApplicationCreateForm(request.POST or None, operator=operator)
-    if request.method == "POST" and form.is_valid():
-        try:
-            application = services.application_create(
-                actor=request.user, operator=operator, as_of=_today(), **_create_arguments(form.cleaned_data)
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"Requerimento {application.number} criado (rascunho).")
-            return redirect("licensing:application_detail", ibge_code, application.pk)
+    if done := submit(
+        request,
+        form,
+        lambda: services.application_create(
+            actor=request.user, operator=operator, as_of=_today(), **_create_arguments(form.cleaned_data)
+        ),
+        success=lambda application: f"Requerimento {application.number} criado (rascunho).",
+    ):
+        return redirect("licensing:application_detail", ibge_code, done.result.pk)
     context = {"municipality": municipality, "operator": operator, "form": form}
     return render(request, "licensing/application_form.html", context, status=400 if form.errors else 200)
 
