@@ -31,6 +31,7 @@ from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
 from apps.web.sorting import Sorting
+from apps.web.submit import submit
 
 APPEAL = "dueprocess.appeal"
 SANCTION = "dueprocess.sanction"
@@ -98,22 +99,21 @@ def judge(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
         choices=choices,
         verdicts=verdicts.verdicts_for(appeal),
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.appeal_judge(
-                appeal=appeal,
-                verdict=form.cleaned_data["verdict"],
-                reasoning=form.cleaned_data["reasoning"],
-                decided_on=form.cleaned_data["decided_on"],
-                actor=request.user,
-                as_of=_today(),
-                chosen=form.chosen(),
-            )
-        except ValidationError as error:
-            forms.add_service_errors(form, error)
-        else:
-            messages.success(request, f"Recurso do auto {appeal.case.number} julgado.")
-            return redirect("dueprocess:case", municipality.ibge_code, appeal.case_id)
+    if submit(
+        request,
+        form,
+        lambda: services.appeal_judge(
+            appeal=appeal,
+            verdict=form.cleaned_data["verdict"],
+            reasoning=form.cleaned_data["reasoning"],
+            decided_on=form.cleaned_data["decided_on"],
+            actor=request.user,
+            as_of=_today(),
+            chosen=form.chosen(),
+        ),
+        success=f"Recurso do auto {appeal.case.number} julgado.",
+    ):
+        return redirect("dueprocess:case", municipality.ibge_code, appeal.case_id)
     context = {
         "municipality": municipality,
         "appeal": appeal,
@@ -233,25 +233,25 @@ def appeal_new(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     municipality = municipality_for(request, ibge_code, model_label=APPEAL, action="change")
     case = _case(request, municipality, pk)
     form = forms.AppealForm(request.POST, request.FILES, instances=_instances(case))
-    if form.is_valid():
-        data = form.cleaned_data
-        try:
-            appeal = services.appeal_file(
-                case=case,
-                instance=data["instance"],
-                filed_on=data["filed_on"],
-                text=data["text"],
-                actor=request.user,
-                as_of=_today(),
-                appellant_name=data["appellant_name"],
-                attachments=data["attachments"],
-            )
-        except ValidationError as error:
-            forms.add_service_errors(form, error)
-        else:
-            flag = " — FORA DO PRAZO" if appeal.late else ""
-            messages.success(request, f"{instance_label(case.regime_id, appeal.instance)} protocolado{flag}.")
-            return redirect("dueprocess:case", municipality.ibge_code, case.pk)
+    if submit(
+        request,
+        form,
+        lambda: services.appeal_file(
+            case=case,
+            instance=form.cleaned_data["instance"],
+            filed_on=form.cleaned_data["filed_on"],
+            text=form.cleaned_data["text"],
+            actor=request.user,
+            as_of=_today(),
+            appellant_name=form.cleaned_data["appellant_name"],
+            attachments=form.cleaned_data["attachments"],
+        ),
+        success=lambda appeal: (
+            f"{instance_label(case.regime_id, appeal.instance)} protocolado"
+            f"{' — FORA DO PRAZO' if appeal.late else ''}."
+        ),
+    ):
+        return redirect("dueprocess:case", municipality.ibge_code, case.pk)
     context = _case_context(request, municipality, case, appeal_form=form)
     return render(request, "dueprocess/case.html", context, status=400)
 
@@ -262,22 +262,20 @@ def regularize(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     municipality = municipality_for(request, ibge_code, model_label=SANCTION, action="change")
     case = _case(request, municipality, pk)
     form = forms.RegularizationForm(request.POST, request.FILES)
-    if form.is_valid():
-        data = form.cleaned_data
-        try:
-            services.case_regularize(
-                case=case,
-                regularized_on=data["regularized_on"],
-                description=data["description"],
-                evidence=data["evidence"],
-                actor=request.user,
-                as_of=_today(),
-            )
-        except ValidationError as error:
-            forms.add_service_errors(form, error)
-        else:
-            messages.success(request, f"Regularização do auto {case.number} registrada.")
-            return redirect("dueprocess:case", municipality.ibge_code, case.pk)
+    if submit(
+        request,
+        form,
+        lambda: services.case_regularize(
+            case=case,
+            regularized_on=form.cleaned_data["regularized_on"],
+            description=form.cleaned_data["description"],
+            evidence=form.cleaned_data["evidence"],
+            actor=request.user,
+            as_of=_today(),
+        ),
+        success=f"Regularização do auto {case.number} registrada.",
+    ):
+        return redirect("dueprocess:case", municipality.ibge_code, case.pk)
     context = _case_context(request, municipality, case, regularization_form=form)
     return render(request, "dueprocess/case.html", context, status=400)
 

@@ -32,6 +32,7 @@ from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
 from apps.web.sorting import Sorting
+from apps.web.submit import submit
 
 # The catalog grades infractions as the CTB does (art. 258); a law that grades none says «none»: no tag shown.
 SEVERITY_LABELS = dict(InfractionSeverity.choices)
@@ -464,22 +465,21 @@ def edital_new(request: HttpRequest, ibge_code: str) -> HttpResponse:
     form = forms.EditalForm(
         request.POST or None, candidates=candidates, initial={"purpose": purpose, "published_on": _today()}
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            edital = notices.edital_publish(
-                municipality=municipality,
-                actor=request.user,
-                purpose=form.cleaned_data["purpose"],
-                cases=form.chosen(),
-                published_on=form.cleaned_data["published_on"],
-                publication_ref=form.cleaned_data["publication_ref"],
-                as_of=_today(),
-            )
-        except ValidationError as error:
-            forms.add_service_errors(form, error)
-        else:
-            messages.success(request, f"Edital {edital.number} registrado.")
-            return redirect("enforcement:edital_list", municipality.ibge_code)
+    if submit(
+        request,
+        form,
+        lambda: notices.edital_publish(
+            municipality=municipality,
+            actor=request.user,
+            purpose=form.cleaned_data["purpose"],
+            cases=form.chosen(),
+            published_on=form.cleaned_data["published_on"],
+            publication_ref=form.cleaned_data["publication_ref"],
+            as_of=_today(),
+        ),
+        success=lambda edital: f"Edital {edital.number} registrado.",
+    ):
+        return redirect("enforcement:edital_list", municipality.ibge_code)
     editais = Edital.objects.for_user(request.user, "view").filter(municipality=municipality)[:10]
     context = {
         "municipality": municipality,
