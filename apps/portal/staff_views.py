@@ -15,10 +15,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from apps.ops.storage import stored_file_response
 from apps.portal import services
 from apps.portal.choices import SubmissionState
-from apps.portal.forms import PortalInvitationForm, SubmissionRejectForm, apply_refusal
+from apps.portal.forms import PortalInvitationForm, SubmissionRejectForm
 from apps.portal.models import AppealAttachment, DocumentSubmission, PortalAccount, PortalInvitation
 from apps.tenancy.access import municipality_for
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from apps.web.submit import submit
 
 ACCOUNT = "portal.portalaccount"
 ATTACHMENT = "portal.appealattachment"
@@ -37,18 +38,17 @@ def account_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
     if request.method == "POST":
         if not can_change:
             raise Http404("Registro não encontrado.")
-        if form.is_valid():
-            try:
-                invitation = services.portal_invitation_create(
-                    actor=request.user,  # type: ignore[arg-type]
-                    base_url=request.build_absolute_uri("/"),
-                    **form.cleaned_data,
-                )
-            except ValidationError as exc:
-                apply_refusal(form, exc)
-            else:
-                messages.success(request, f"Convite do portal enviado para {invitation.email}.")
-                return redirect("portal:staff-accounts", ibge_code=municipality.ibge_code)
+        if submit(
+            request,
+            form,
+            lambda: services.portal_invitation_create(
+                actor=request.user,  # type: ignore[arg-type]
+                base_url=request.build_absolute_uri("/"),
+                **form.cleaned_data,
+            ),
+            success=lambda invitation: f"Convite do portal enviado para {invitation.email}.",
+        ):
+            return redirect("portal:staff-accounts", ibge_code=municipality.ibge_code)
     accounts = PortalAccount.objects.for_user(request.user, "view").filter(municipality=municipality)
     accounts = accounts.select_related("user", "operator__person", "operator__company")
     invitations = PortalInvitation.objects.for_user(request.user, "view").filter(
