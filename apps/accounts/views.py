@@ -38,8 +38,8 @@ from apps.accounts.forms import (
 from apps.accounts.models import RecoveryCodeDevice, User
 from apps.accounts.receivers import client_ip
 from apps.accounts.session import mark_authentication_confirmed, second_factor_step
+from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Membership, Municipality
-from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 
 LOGGED_OUT_MESSAGE = "Você saiu do Outorga. Até logo!"
 WRONG_CODE_MESSAGE = (
@@ -332,11 +332,7 @@ class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
 
 def _administered_member(request: HttpRequest, ibge_code: str, user_id: int) -> tuple[Municipality, User]:
     """The municipality and the team member, if the user administers that team; 404 otherwise."""
-    municipality = get_object_for_user_or_404(
-        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
-    )
-    if not user_can(request.user, municipality.pk, "tenancy.membership", "change"):
-        raise Http404("Registro não encontrado.")
+    municipality = municipality_for(request, ibge_code, model_label="tenancy.membership", action="change")
     membership = (
         Membership.objects.for_user(request.user, "change")
         .filter(municipality=municipality, user_id=user_id)

@@ -14,15 +14,6 @@ from apps.dueprocess.choices import Instance, Verdict
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
 
-def add_service_errors(form: forms.Form, error: ValidationError) -> None:
-    """Show a service refusal on the field it names (or on the whole form when the form has no such field)."""
-    if not hasattr(error, "error_dict"):
-        form.add_error(None, error)
-        return
-    for field, messages in error.message_dict.items():
-        form.add_error(field if field in form.fields else None, messages)
-
-
 MAX_ATTACHMENTS = 10
 
 

@@ -27,10 +27,12 @@ from apps.dueprocess.services import finality, fines
 from apps.enforcement.models import InfractionCase
 from apps.enforcement.pdf import auto_rows
 from apps.ops.storage import stored_file_response
+from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
 from apps.web.sorting import Sorting
+from apps.web.submit import submit
 
 APPEAL = "dueprocess.appeal"
 SANCTION = "dueprocess.sanction"
@@ -39,15 +41,6 @@ JUDGING = {Instance.FIRST: JUDGE_FIRST, Instance.SECOND: JUDGE_SECOND}
 
 def _today() -> dt.date:
     return timezone.localdate()
-
-
-def _municipality(request: HttpRequest, ibge_code: str, label: str, action: str) -> Municipality:
-    municipality = get_object_for_user_or_404(
-        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
-    )
-    if not user_can(request.user, municipality.pk, label, action):
-        raise Http404("Registro não encontrado.")
-    return municipality
 
 
 def _case(request: HttpRequest, municipality: Municipality, pk: int) -> InfractionCase:
@@ -76,7 +69,7 @@ def queue(request: HttpRequest, ibge_code: str, instance: str) -> HttpResponseBa
     if instance not in JUDGING:
         raise Http404("Fila não encontrada.")
     action = JUDGING[Instance(instance)]
-    municipality = _municipality(request, ibge_code, APPEAL, action)
+    municipality = municipality_for(request, ibge_code, model_label=APPEAL, action=action)
     rows = (
         Appeal.objects.for_user(request.user, action).filter(case__municipality=municipality).queue(instance)
     )
@@ -107,22 +100,21 @@ def judge(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
         choices=choices,
         verdicts=verdicts.verdicts_for(appeal),
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.appeal_judge(
-                appeal=appeal,
-                verdict=form.cleaned_data["verdict"],
-                reasoning=form.cleaned_data["reasoning"],
-                decided_on=form.cleaned_data["decided_on"],
-                actor=request.user,
-                as_of=_today(),
-                chosen=form.chosen(),
-            )
-        except ValidationError as error:
-            forms.add_service_errors(form, error)
-        else:
-            messages.success(request, f"Recurso do auto {appeal.case.number} julgado.")
-            return redirect("dueprocess:case", municipality.ibge_code, appeal.case_id)
+    if submit(
+        request,
+        form,
+        lambda: services.appeal_judge(
+            appeal=appeal,
+            verdict=form.cleaned_data["verdict"],
+            reasoning=form.cleaned_data["reasoning"],
+            decided_on=form.cleaned_data["decided_on"],
+            actor=request.user,
+            as_of=_today(),
+            chosen=form.chosen(),
+        ),
+        success=f"Recurso do auto {appeal.case.number} julgado.",
+    ):
+        return redirect("dueprocess:case", municipality.ibge_code, appeal.case_id)
     context = {
         "municipality": municipality,
         "appeal": appeal,
@@ -231,7 +223,7 @@ def _case_context(
 @login_required
 @require_GET
 def case_page(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, APPEAL, "view")
+    municipality = municipality_for(request, ibge_code, model_label=APPEAL)
     case = _case(request, municipality, pk)
     return render(request, "dueprocess/case.html", _case_context(request, municipality, case))
 
@@ -239,28 +231,28 @@ def case_page(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def appeal_new(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, APPEAL, "change")
+    municipality = municipality_for(request, ibge_code, model_label=APPEAL, action="change")
     case = _case(request, municipality, pk)
     form = forms.AppealForm(request.POST, request.FILES, instances=_instances(case))
-    if form.is_valid():
-        data = form.cleaned_data
-        try:
-            appeal = services.appeal_file(
-                case=case,
-                instance=data["instance"],
-                filed_on=data["filed_on"],
-                text=data["text"],
-                actor=request.user,
-                as_of=_today(),
-                appellant_name=data["appellant_name"],
-                attachments=data["attachments"],
-            )
-        except ValidationError as error:
-            forms.add_service_errors(form, error)
-        else:
-            flag = " — FORA DO PRAZO" if appeal.late else ""
-            messages.success(request, f"{instance_label(case.regime_id, appeal.instance)} protocolado{flag}.")
-            return redirect("dueprocess:case", municipality.ibge_code, case.pk)
+    if submit(
+        request,
+        form,
+        lambda: services.appeal_file(
+            case=case,
+            instance=form.cleaned_data["instance"],
+            filed_on=form.cleaned_data["filed_on"],
+            text=form.cleaned_data["text"],
+            actor=request.user,
+            as_of=_today(),
+            appellant_name=form.cleaned_data["appellant_name"],
+            attachments=form.cleaned_data["attachments"],
+        ),
+        success=lambda appeal: (
+            f"{instance_label(case.regime_id, appeal.instance)} protocolado"
+            f"{' — FORA DO PRAZO' if appeal.late else ''}."
+        ),
+    ):
+        return redirect("dueprocess:case", municipality.ibge_code, case.pk)
     context = _case_context(request, municipality, case, appeal_form=form)
     return render(request, "dueprocess/case.html", context, status=400)
 
@@ -268,25 +260,23 @@ def appeal_new(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def regularize(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, SANCTION, "change")
+    municipality = municipality_for(request, ibge_code, model_label=SANCTION, action="change")
     case = _case(request, municipality, pk)
     form = forms.RegularizationForm(request.POST, request.FILES)
-    if form.is_valid():
-        data = form.cleaned_data
-        try:
-            services.case_regularize(
-                case=case,
-                regularized_on=data["regularized_on"],
-                description=data["description"],
-                evidence=data["evidence"],
-                actor=request.user,
-                as_of=_today(),
-            )
-        except ValidationError as error:
-            forms.add_service_errors(form, error)
-        else:
-            messages.success(request, f"Regularização do auto {case.number} registrada.")
-            return redirect("dueprocess:case", municipality.ibge_code, case.pk)
+    if submit(
+        request,
+        form,
+        lambda: services.case_regularize(
+            case=case,
+            regularized_on=form.cleaned_data["regularized_on"],
+            description=form.cleaned_data["description"],
+            evidence=form.cleaned_data["evidence"],
+            actor=request.user,
+            as_of=_today(),
+        ),
+        success=f"Regularização do auto {case.number} registrada.",
+    ):
+        return redirect("dueprocess:case", municipality.ibge_code, case.pk)
     context = _case_context(request, municipality, case, regularization_form=form)
     return render(request, "dueprocess/case.html", context, status=400)
 
@@ -294,7 +284,7 @@ def regularize(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def seizure_release(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, SANCTION, "change")
+    municipality = municipality_for(request, ibge_code, model_label=SANCTION, action="change")
     rows = Effect.objects.filter(case__municipality=municipality, mechanism="seizure")
     row = get_object_for_user_or_404(rows, request.user, "view", pk=pk)
     form = forms.SeizureReleaseForm(request.POST)
@@ -319,7 +309,7 @@ def seizure_release(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespon
 @login_required
 @require_GET
 def regularization_file(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponseBase:
-    municipality = _municipality(request, ibge_code, APPEAL, "view")
+    municipality = municipality_for(request, ibge_code, model_label=APPEAL)
     rows = Regularization.objects.filter(case__municipality=municipality)
     row = get_object_for_user_or_404(rows, request.user, "view", pk=pk)
     return stored_file_response(
@@ -336,7 +326,7 @@ def regularization_file(request: HttpRequest, ibge_code: str, pk: int) -> HttpRe
 @recent_authentication_required
 @require_POST
 def finalize(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, SANCTION, "change")
+    municipality = municipality_for(request, ibge_code, model_label=SANCTION, action="change")
     case = _case(request, municipality, pk)
     try:
         finality.case_finalize_unappealed(case=case, actor=request.user, as_of=_today())
@@ -350,7 +340,7 @@ def finalize(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def fine_issue(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, SANCTION, CHARGE)
+    municipality = municipality_for(request, ibge_code, model_label=SANCTION, action=CHARGE)
     rows = Sanction.objects.select_related("case", "guide")
     sanction = get_object_for_user_or_404(rows, request.user, CHARGE, case__municipality=municipality, pk=pk)
     try:
@@ -365,10 +355,12 @@ def fine_issue(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def attachment_file(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponseBase:
-    municipality = _municipality(request, ibge_code, APPEAL, "view")
+    municipality = municipality_for(request, ibge_code, model_label=APPEAL)
     rows = AppealAttachment.objects.filter(appeal__case__municipality=municipality)
     attachment = get_object_for_user_or_404(rows, request.user, "view", pk=pk)
-    return attachment.upload_response(request, municipality=municipality)
+    # A name that says what the file is, whoever filed it (staff on paper or the operator in the portal).
+    name = f"anexo-recurso-{attachment.appeal_id}-{attachment.pk}{attachment.extension}"
+    return attachment.upload_response(request, municipality=municipality, filename=name)
 
 
 # --- dívida ativa -----------------------------------------------------------------------------------------
@@ -377,7 +369,7 @@ def attachment_file(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespon
 @login_required
 @require_GET
 def active_debt_view(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
-    municipality = _municipality(request, ibge_code, SANCTION, EXPORT)
+    municipality = municipality_for(request, ibge_code, model_label=SANCTION, action=EXPORT)
     today = _today()
     if (fmt := requested_format(request)) is not None:
         streamed = active_debt.iter_unpaid_final_fines(municipality, today)

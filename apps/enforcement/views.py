@@ -12,7 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -28,10 +28,12 @@ from apps.enforcement.timeline import case_timeline, infraction_ciencia, notice_
 from apps.ops.storage import stored_file_response
 from apps.registry.choices import InfractionSeverity
 from apps.registry.identifiers import plate_format
+from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
 from apps.web.sorting import Sorting
+from apps.web.submit import submit
 
 # The catalog grades infractions as the CTB does (art. 258); a law that grades none says «none»: no tag shown.
 SEVERITY_LABELS = dict(InfractionSeverity.choices)
@@ -41,18 +43,6 @@ FILE = "file"
 NOTICE = "enforcement.notice"
 EDITAL = "enforcement.edital"
 PAGE_SIZE = 25
-
-
-def _municipality(
-    request: HttpRequest, ibge_code: str, model_label: str = CASE, action: str = "view"
-) -> Municipality:
-    """The municipality in the URL, or 404 unless the user may do ``action`` on ``model_label`` there."""
-    municipality = get_object_for_user_or_404(
-        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
-    )
-    if not user_can(request.user, municipality.pk, model_label, action):
-        raise Http404("Registro não encontrado.")
-    return municipality
 
 
 def _render(request: HttpRequest, template: str, context: dict[str, Any], status: int = 200) -> HttpResponse:
@@ -102,7 +92,7 @@ def _drivers_for(municipality: Municipality, request: HttpRequest, regime: str) 
 @login_required
 @require_http_methods(["GET", "POST"])
 def case_new(request: HttpRequest, ibge_code: str) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, action=FILE)
+    municipality = municipality_for(request, ibge_code, model_label=CASE, action=FILE)
     regime = _regime(municipality, request)
     drivers = _drivers_for(municipality, request, regime) if request.method == "POST" else []
     form = forms.AutoForm(
@@ -185,7 +175,7 @@ def _lookup_context(municipality: Municipality, plate: str, regime: str) -> dict
 @require_GET
 def plate_lookup(request: HttpRequest, ibge_code: str) -> HttpResponse:
     """HTMX: what the registry knows about the plate typed so far."""
-    municipality = _municipality(request, ibge_code, action=FILE)
+    municipality = municipality_for(request, ibge_code, model_label=CASE, action=FILE)
     regime = _regime(municipality, request)
     context = {
         "municipality": municipality,
@@ -198,7 +188,7 @@ def plate_lookup(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @require_GET
 def infraction_search(request: HttpRequest, ibge_code: str) -> HttpResponse:
     """HTMX: the catalog entries matching every word typed (accents ignored)."""
-    municipality = _municipality(request, ibge_code, action=FILE)
+    municipality = municipality_for(request, ibge_code, model_label=CASE, action=FILE)
     regime = _regime(municipality, request)
     context = {
         "infractions": _infraction_options(municipality, regime, request.GET.get("q", "")),
@@ -217,7 +207,7 @@ def _page(request: HttpRequest, rows: Any) -> Any:
 @login_required
 @require_GET
 def my_cases(request: HttpRequest, ibge_code: str) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, action=FILE)
+    municipality = municipality_for(request, ibge_code, model_label=CASE, action=FILE)
     rows = InfractionCase.objects.for_user(request.user, "view").filter(municipality=municipality)
     rows = rows.of_agent(request.user).for_list().order_by("-created_at")
     context = {
@@ -241,7 +231,7 @@ CASE_SORTS = Sorting.columns(
 @login_required
 @require_GET
 def case_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
-    municipality = _municipality(request, ibge_code)
+    municipality = municipality_for(request, ibge_code, model_label=CASE)
     rows = InfractionCase.objects.for_user(request.user, "view").filter(municipality=municipality)
     state = request.GET.get("situacao", "")
     if state:
@@ -291,7 +281,7 @@ def _fine_text(case: InfractionCase, as_of: dt.date) -> str:
 @login_required
 @require_GET
 def case_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code)
+    municipality = municipality_for(request, ibge_code, model_label=CASE)
     case = _case(request, municipality, pk)
     today = _today()
     marks = case_timeline(case, today)
@@ -321,7 +311,7 @@ def case_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def case_pdf(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code)
+    municipality = municipality_for(request, ibge_code, model_label=CASE)
     case = _case(request, municipality, pk)
     today = _today()
     warnings = [w["message"] for w in case.warnings]
@@ -334,7 +324,7 @@ def case_pdf(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def evidence_file(request: HttpRequest, ibge_code: str, pk: int, evidence_id: int) -> HttpResponseBase:
-    municipality = _municipality(request, ibge_code)
+    municipality = municipality_for(request, ibge_code, model_label=CASE)
     case = _case(request, municipality, pk)
     evidence: Evidence = get_object_for_user_or_404(
         Evidence.objects.filter(case=case), request.user, "view", pk=evidence_id
@@ -354,7 +344,7 @@ def _flash_refusal(request: HttpRequest, error: ValidationError) -> None:
 @login_required
 @require_POST
 def evidence_add(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "enforcement.evidence", "change")
+    municipality = municipality_for(request, ibge_code, model_label="enforcement.evidence", action="change")
     case = _case(request, municipality, pk)
     form = forms.EvidenceForm(request.POST, request.FILES)
     if not form.is_valid():
@@ -377,7 +367,7 @@ def evidence_add(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def traffic_only(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, action="change")
+    municipality = municipality_for(request, ibge_code, model_label=CASE, action="change")
     case = _case(request, municipality, pk, "change")
     form = forms.TrafficOnlyForm(request.POST)
     try:
@@ -395,7 +385,7 @@ def traffic_only(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def notice_new(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, NOTICE, "change")
+    municipality = municipality_for(request, ibge_code, model_label=NOTICE, action="change")
     case = _case(request, municipality, pk)
     form = forms.NoticeForm(request.POST)
     if not form.is_valid():
@@ -421,7 +411,7 @@ def _notice(request: HttpRequest, municipality: Municipality, notice_id: int) ->
 @login_required
 @require_POST
 def notice_receipt(request: HttpRequest, ibge_code: str, notice_id: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, NOTICE, "change")
+    municipality = municipality_for(request, ibge_code, model_label=NOTICE, action="change")
     notice = _notice(request, municipality, notice_id)
     form = forms.ReceiptForm(request.POST)
     if not form.is_valid():
@@ -444,7 +434,7 @@ def notice_receipt(request: HttpRequest, ibge_code: str, notice_id: int) -> Http
 @login_required
 @require_GET
 def notice_pdf(request: HttpRequest, ibge_code: str, notice_id: int) -> HttpResponseBase:
-    municipality = _municipality(request, ibge_code, NOTICE)
+    municipality = municipality_for(request, ibge_code, model_label=NOTICE)
     notice = _notice(request, municipality, notice_id)
     return stored_file_response(
         request,
@@ -463,28 +453,27 @@ def notice_pdf(request: HttpRequest, ibge_code: str, notice_id: int) -> HttpResp
 @login_required
 @require_http_methods(["GET", "POST"])
 def edital_new(request: HttpRequest, ibge_code: str) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, EDITAL, "change")
+    municipality = municipality_for(request, ibge_code, model_label=EDITAL, action="change")
     purpose = request.POST.get("purpose") or request.GET.get("purpose") or "infraction"
     candidates = notices.unreached_cases(municipality, purpose)
     form = forms.EditalForm(
         request.POST or None, candidates=candidates, initial={"purpose": purpose, "published_on": _today()}
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            edital = notices.edital_publish(
-                municipality=municipality,
-                actor=request.user,
-                purpose=form.cleaned_data["purpose"],
-                cases=form.chosen(),
-                published_on=form.cleaned_data["published_on"],
-                publication_ref=form.cleaned_data["publication_ref"],
-                as_of=_today(),
-            )
-        except ValidationError as error:
-            forms.add_service_errors(form, error)
-        else:
-            messages.success(request, f"Edital {edital.number} registrado.")
-            return redirect("enforcement:edital_list", municipality.ibge_code)
+    if submit(
+        request,
+        form,
+        lambda: notices.edital_publish(
+            municipality=municipality,
+            actor=request.user,
+            purpose=form.cleaned_data["purpose"],
+            cases=form.chosen(),
+            published_on=form.cleaned_data["published_on"],
+            publication_ref=form.cleaned_data["publication_ref"],
+            as_of=_today(),
+        ),
+        success=lambda edital: f"Edital {edital.number} registrado.",
+    ):
+        return redirect("enforcement:edital_list", municipality.ibge_code)
     editais = Edital.objects.for_user(request.user, "view").filter(municipality=municipality)[:10]
     context = {
         "municipality": municipality,
@@ -499,7 +488,7 @@ def edital_new(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @login_required
 @require_GET
 def edital_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, EDITAL)
+    municipality = municipality_for(request, ibge_code, model_label=EDITAL)
     rows = Edital.objects.for_user(request.user, "view").filter(municipality=municipality)
     context = {
         "municipality": municipality,
@@ -512,7 +501,7 @@ def edital_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @login_required
 @require_GET
 def edital_pdf(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponseBase:
-    municipality = _municipality(request, ibge_code, EDITAL)
+    municipality = municipality_for(request, ibge_code, model_label=EDITAL)
     edital = get_object_for_user_or_404(
         Edital.objects.all(), request.user, "view", municipality=municipality, pk=pk
     )

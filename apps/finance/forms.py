@@ -19,15 +19,6 @@ def money_field(label: str) -> forms.DecimalField:
     return forms.DecimalField(label=label, max_digits=12, decimal_places=2, min_value=0, localize=True)
 
 
-def add_service_errors(form: forms.Form, error: ValidationError) -> None:
-    """Show a service refusal on the field it names (or on the form when the form has no such field)."""
-    if not hasattr(error, "error_dict"):
-        form.add_error(None, error)
-        return
-    for field, messages in error.message_dict.items():
-        form.add_error(field if field in form.fields else None, messages)
-
-
 class GuideFilterForm(forms.Form):
     STATUS_CHOICES = [("", "Todas"), *GuideStatus.choices, ("overdue", "Vencidas (em aberto)")]
 

@@ -30,14 +30,15 @@ from apps.finance.forms import (
     PaymentForm,
     RefundForm,
     RefundPaidForm,
-    add_service_errors,
 )
 from apps.finance.models import FeeSchedule, FinanceSettings, PaymentGuide, Refund
 from apps.finance.pdf import guide_pdf, pix_qr_svg
+from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
 from apps.web.sorting import Sorting
+from apps.web.submit import submit
 
 PAGE_SIZE = 25
 GUIDE = "finance.paymentguide"
@@ -46,18 +47,6 @@ GUIDE = "finance.paymentguide"
 def _actor(request: HttpRequest) -> User:
     """The signed-in staff member (every view here is behind login_required)."""
     return cast(User, request.user)
-
-
-def _municipality(
-    request: HttpRequest, ibge_code: str, model_label: str, action: str = "view"
-) -> Municipality:
-    """The municipality in the URL, or 404 unless the user may do ``action`` on ``model_label`` there."""
-    municipality = get_object_for_user_or_404(
-        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
-    )
-    if not user_can(request.user, municipality.pk, model_label, action):
-        raise Http404("Registro não encontrado.")
-    return municipality
 
 
 def _guide(request: HttpRequest, municipality: Municipality, pk: int, action: str = "view") -> PaymentGuide:
@@ -90,7 +79,7 @@ GUIDE_SORTS = Sorting.columns(
 @login_required
 @require_GET
 def guide_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
-    municipality = _municipality(request, ibge_code, GUIDE)
+    municipality = municipality_for(request, ibge_code, model_label=GUIDE)
     form = GuideFilterForm(request.GET or None)
     guides = PaymentGuide.objects.for_user(request.user, "view").filter(municipality=municipality)
     if form.is_bound and form.is_valid():
@@ -128,7 +117,7 @@ def _menu(request: HttpRequest, municipality: Municipality) -> dict[str, bool]:
 @login_required
 @require_GET
 def guide_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, GUIDE)
+    municipality = municipality_for(request, ibge_code, model_label=GUIDE)
     guide = _guide(request, municipality, pk)
     _audit_payer_read(request, guide)
     payment = getattr(guide, "payment", None)
@@ -148,7 +137,7 @@ def guide_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def guide_pdf_view(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, GUIDE)
+    municipality = municipality_for(request, ibge_code, model_label=GUIDE)
     guide = _guide(request, municipality, pk)
     _audit_payer_read(request, guide)
     response = HttpResponse(guide_pdf(guide), content_type="application/pdf")
@@ -160,24 +149,20 @@ def guide_pdf_view(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespons
 @recent_authentication_required
 @require_http_methods(["GET", "POST"])
 def payment_register(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, GUIDE, "change")
+    municipality = municipality_for(request, ibge_code, model_label=GUIDE, action="change")
     guide = _guide(request, municipality, pk, "change")
     form = PaymentForm(
         request.POST or None, initial={"amount_brl": guide.amount_brl, "paid_on": timezone.localdate()}
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.payment_register(
-                actor=_actor(request),
-                guide=guide,
-                as_of=timezone.localdate(),
-                **form.cleaned_data,
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"Pagamento da guia {guide.number} registrado.")
-            return redirect("finance:guide_detail", ibge_code, guide.pk)
+    if submit(
+        request,
+        form,
+        lambda: services.payment_register(
+            actor=_actor(request), guide=guide, as_of=timezone.localdate(), **form.cleaned_data
+        ),
+        success=f"Pagamento da guia {guide.number} registrado.",
+    ):
+        return redirect("finance:guide_detail", ibge_code, guide.pk)
     context = {"municipality": municipality, "guide": guide, "form": form, **_menu(request, municipality)}
     return render(request, "finance/payment_form.html", context, status=400 if form.errors else 200)
 
@@ -185,7 +170,7 @@ def payment_register(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespo
 @login_required
 @require_POST
 def guide_cancel(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, GUIDE, "change")
+    municipality = municipality_for(request, ibge_code, model_label=GUIDE, action="change")
     guide = _guide(request, municipality, pk, "change")
     form = CancelForm(request.POST)
     try:
@@ -216,7 +201,7 @@ REFUND_SORTS = Sorting.columns(
 @login_required
 @require_GET
 def refund_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
-    municipality = _municipality(request, ibge_code, "finance.refund")
+    municipality = municipality_for(request, ibge_code, model_label="finance.refund")
     refunds = (
         Refund.objects.for_user(request.user, "view")
         .filter(payment__guide__municipality=municipality)
@@ -243,25 +228,21 @@ def refund_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
 @login_required
 @require_http_methods(["GET", "POST"])
 def refund_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "finance.refund", "change")
+    municipality = municipality_for(request, ibge_code, model_label="finance.refund", action="change")
     guide = _guide(request, municipality, pk)
     payment = getattr(guide, "payment", None)
     if payment is None:
         raise Http404("Guia sem pagamento registrado.")
     form = RefundForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.refund_create(
-                actor=_actor(request),
-                payment=payment,
-                as_of=timezone.localdate(),
-                **form.cleaned_data,
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"Restituição da guia {guide.number} registrada.")
-            return redirect("finance:refund_list", ibge_code)
+    if submit(
+        request,
+        form,
+        lambda: services.refund_create(
+            actor=_actor(request), payment=payment, as_of=timezone.localdate(), **form.cleaned_data
+        ),
+        success=f"Restituição da guia {guide.number} registrada.",
+    ):
+        return redirect("finance:refund_list", ibge_code)
     context = {
         "municipality": municipality,
         "guide": guide,
@@ -275,7 +256,7 @@ def refund_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse
 @login_required
 @require_POST
 def refund_mark_paid(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "finance.refund", "change")
+    municipality = municipality_for(request, ibge_code, model_label="finance.refund", action="change")
     refund = get_object_for_user_or_404(
         Refund.objects.all(), request.user, "change", payment__guide__municipality=municipality, pk=pk
     )
@@ -319,18 +300,19 @@ def _settings_form(municipality: Municipality, data: Any = None) -> FinanceSetti
 @login_required
 @require_http_methods(["GET", "POST"])
 def settings_edit(request: HttpRequest, ibge_code: str) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "finance.financesettings", "change")
+    municipality = municipality_for(
+        request, ibge_code, model_label="finance.financesettings", action="change"
+    )
     form = _settings_form(municipality, request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.finance_settings_save(
-                actor=_actor(request), municipality=municipality, **form.cleaned_data
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, "Recebimento PIX atualizado.")
-            return redirect("finance:settings_edit", ibge_code)
+    if submit(
+        request,
+        form,
+        lambda: services.finance_settings_save(
+            actor=_actor(request), municipality=municipality, **form.cleaned_data
+        ),
+        success="Recebimento PIX atualizado.",
+    ):
+        return redirect("finance:settings_edit", ibge_code)
     return _settings_page(request, municipality, form, FeeScheduleForm(regimes=municipality.regimes))
 
 
@@ -338,16 +320,15 @@ def settings_edit(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @require_POST
 def fee_create(request: HttpRequest, ibge_code: str) -> HttpResponse:
     """An administrator configures a fee; the dispositivo is checked against the regime's law."""
-    municipality = _municipality(request, ibge_code, "finance.feeschedule", "change")
+    municipality = municipality_for(request, ibge_code, model_label="finance.feeschedule", action="change")
     fee_form = FeeScheduleForm(request.POST, regimes=municipality.regimes)
-    if fee_form.is_valid():
-        try:
-            services.fee_schedule_create(
-                actor=_actor(request), municipality=municipality, **fee_form.cleaned_data
-            )
-        except ValidationError as exc:
-            add_service_errors(fee_form, exc)
-        else:
-            messages.success(request, "Taxa configurada.")
-            return redirect("finance:settings_edit", ibge_code)
+    if submit(
+        request,
+        fee_form,
+        lambda: services.fee_schedule_create(
+            actor=_actor(request), municipality=municipality, **fee_form.cleaned_data
+        ),
+        success="Taxa configurada.",
+    ):
+        return redirect("finance:settings_edit", ibge_code)
     return _settings_page(request, municipality, _settings_form(municipality), fee_form)

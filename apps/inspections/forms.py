@@ -7,7 +7,6 @@ import datetime as dt
 from typing import Any
 
 from django import forms
-from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 
 from apps.accounts.models import User
@@ -18,15 +17,6 @@ from apps.licensing.models import Application
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 OK, NOT_OK = "ok", "fail"
 ITEM_CHOICES = [(OK, "Conforme"), (NOT_OK, "Não conforme")]
-
-
-def add_service_errors(form: forms.Form, error: ValidationError) -> None:
-    """Show a service refusal on the field it names (or on the form when the form has no such field)."""
-    if not hasattr(error, "error_dict"):
-        form.add_error(None, error)
-        return
-    for field, messages in error.message_dict.items():
-        form.add_error(field if field in form.fields else None, messages)
 
 
 class ScheduleForm(forms.Form):

@@ -31,29 +31,20 @@ from apps.inspections.forms import (
     RescheduleForm,
     ResultForm,
     ScheduleForm,
-    add_service_errors,
 )
 from apps.inspections.models import Inspection, MissedInspection
 from apps.inspections.presenters import checklist_rows, year_chart
 from apps.licensing.models import Application
 from apps.registry import identifiers as ids
 from apps.registry.models import Vehicle
+from apps.tenancy.access import municipality_for
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
+from apps.web.submit import submit
 
 MODEL = "inspections.inspection"
-
-
-def _municipality(request: HttpRequest, ibge_code: str, action: str = "view") -> Municipality:
-    """The municipality in the URL, or 404 unless the user may do ``action`` on inspections there."""
-    municipality = get_object_for_user_or_404(
-        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
-    )
-    if not user_can(request.user, municipality.pk, MODEL, action):
-        raise Http404("Registro não encontrado.")
-    return municipality
 
 
 def _inspection(
@@ -77,7 +68,7 @@ def _menu(request: HttpRequest, municipality: Municipality) -> dict[str, Any]:
 @require_GET
 def agenda(request: HttpRequest, ibge_code: str) -> HttpResponse:
     """Pending inspections: overdue, today's and the next ones; ``?todas=1`` shows every inspector's."""
-    municipality = _municipality(request, ibge_code)
+    municipality = municipality_for(request, ibge_code, model_label=MODEL)
     today = timezone.localdate()
     pending = (
         Inspection.objects.for_user(request.user, "view")
@@ -117,7 +108,7 @@ def _awaiting_schedule(request: HttpRequest, municipality: Municipality) -> list
 @login_required
 @require_GET
 def detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code)
+    municipality = municipality_for(request, ibge_code, model_label=MODEL)
     inspection = _inspection(request, municipality, pk)
     reinspection = Inspection.objects.filter(previous=inspection).first()
     pending_items = checklist_rows(inspection, timezone.localdate()) if inspection.result == "pending" else []
@@ -135,7 +126,7 @@ def detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def record(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     """The phone form: one column, one conforme / não conforme choice per item, each with its articles."""
-    municipality = _municipality(request, ibge_code, "change")
+    municipality = municipality_for(request, ibge_code, model_label=MODEL, action="change")
     inspection = _inspection(request, municipality, pk, "change")
     if inspection.result != InspectionResult.PENDING:
         messages.info(request, "Esta vistoria já foi registrada.")
@@ -144,21 +135,20 @@ def record(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     form = ResultForm(
         request.POST or None, items=checklist_rows(inspection, today), initial={"performed_on": today}
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            row = services.inspection_record_result(
-                actor=request.user,
-                inspection=inspection,
-                performed_on=form.cleaned_data["performed_on"],
-                items=form.item_results(),
-                notes=form.cleaned_data["notes"],
-                as_of=today,
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"Vistoria registrada: {row.get_result_display().lower()}.")
-            return redirect("inspections:detail", ibge_code, row.pk)
+    if done := submit(
+        request,
+        form,
+        lambda: services.inspection_record_result(
+            actor=request.user,
+            inspection=inspection,
+            performed_on=form.cleaned_data["performed_on"],
+            items=form.item_results(),
+            notes=form.cleaned_data["notes"],
+            as_of=today,
+        ),
+        success=lambda row: f"Vistoria registrada: {row.get_result_display().lower()}.",
+    ):
+        return redirect("inspections:detail", ibge_code, done.result.pk)
     context = {
         **_menu(request, municipality),
         "inspection": inspection,
@@ -176,7 +166,7 @@ def item_toggle(request: HttpRequest, ibge_code: str, pk: int, code: str) -> Htt
 
     Stateless: nothing is stored until the whole form is sent, so an abandoned form leaves nothing half-written.
     """
-    municipality = _municipality(request, ibge_code, "change")
+    municipality = municipality_for(request, ibge_code, model_label=MODEL, action="change")
     inspection = _inspection(request, municipality, pk, "change")
     rows = {row["code"]: row for row in checklist_rows(inspection, timezone.localdate())}
     if code not in rows:
@@ -210,7 +200,7 @@ def _schedule_form(request: HttpRequest, municipality: Municipality, vehicle: Ve
 @require_GET
 def schedule_by_plate(request: HttpRequest, ibge_code: str) -> HttpResponse:
     """The agenda's "Agendar vistoria" box: the plate (old or Mercosul format) leads to the vehicle's schedule."""
-    municipality = _municipality(request, ibge_code, "schedule")
+    municipality = municipality_for(request, ibge_code, model_label=MODEL, action="schedule")
     raw = ids.normalize_plate(request.GET.get("placa", ""))
     plates = {raw, ids.to_mercosul(raw)} if ids.plate_format(raw) else set()
     vehicle = (
@@ -227,28 +217,26 @@ def schedule_by_plate(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def schedule(request: HttpRequest, ibge_code: str, vehicle_pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "schedule")
+    municipality = municipality_for(request, ibge_code, model_label=MODEL, action="schedule")
     vehicle = get_object_for_user_or_404(
         Vehicle.objects.all(), request.user, "view", municipality=municipality, pk=vehicle_pk
     )
     form = _schedule_form(request, municipality, vehicle)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            row = services.inspection_schedule(
-                actor=request.user,
-                vehicle=vehicle,
-                scheduled_for=data["scheduled_for"],
-                kind=data["kind"] or None,
-                application=data["application"],
-                inspector=data["inspector"],
-                as_of=timezone.localdate(),
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"Vistoria agendada para {row.scheduled_for:%d/%m/%Y}.")
-            return redirect("inspections:detail", ibge_code, row.pk)
+    if done := submit(
+        request,
+        form,
+        lambda: services.inspection_schedule(
+            actor=request.user,
+            vehicle=vehicle,
+            scheduled_for=form.cleaned_data["scheduled_for"],
+            kind=form.cleaned_data["kind"] or None,
+            application=form.cleaned_data["application"],
+            inspector=form.cleaned_data["inspector"],
+            as_of=timezone.localdate(),
+        ),
+        success=lambda row: f"Vistoria agendada para {row.scheduled_for:%d/%m/%Y}.",
+    ):
+        return redirect("inspections:detail", ibge_code, done.result.pk)
     context = {**_menu(request, municipality), "vehicle": vehicle, "form": form}
     return render(request, "inspections/schedule.html", context, status=400 if form.errors else 200)
 
@@ -256,7 +244,7 @@ def schedule(request: HttpRequest, ibge_code: str, vehicle_pk: int) -> HttpRespo
 @login_required
 @require_POST
 def reschedule(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "schedule")
+    municipality = municipality_for(request, ibge_code, model_label=MODEL, action="schedule")
     inspection = _inspection(request, municipality, pk, "schedule")
     form = RescheduleForm(request.POST)
     try:
@@ -279,7 +267,7 @@ def reschedule(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 @require_GET
 def calendar_view(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
     """Vehicles due and overdue in a month, and the 12-month picture, per regime of the municipality."""
-    municipality = _municipality(request, ibge_code)
+    municipality = municipality_for(request, ibge_code, model_label=MODEL)
     today = timezone.localdate()
     form = CalendarForm.for_query(request.GET, today)
     year, month = (
@@ -368,7 +356,7 @@ def _missed(request: HttpRequest, municipality: Municipality, pk: int, action: s
 @require_GET
 def missed_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
     """Calendar inspections the daily sweep found missed: pending ones first, for the agent to confirm."""
-    municipality = _municipality(request, ibge_code)
+    municipality = municipality_for(request, ibge_code, model_label=MODEL)
     if not user_can(request.user, municipality.pk, MISSED, "view"):
         raise Http404("Registro não encontrado.")
     rows = MissedInspection.objects.for_user(request.user, "view").filter(municipality=municipality)
@@ -385,7 +373,7 @@ def missed_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @login_required
 @require_POST
 def missed_confirm(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code)
+    municipality = municipality_for(request, ibge_code, model_label=MODEL)
     missed = _missed(request, municipality, pk, "change")
     try:
         done = services.missed_inspection_confirm(
@@ -405,7 +393,7 @@ def missed_confirm(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespons
 @login_required
 @require_POST
 def missed_dismiss(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code)
+    municipality = municipality_for(request, ibge_code, model_label=MODEL)
     missed = _missed(request, municipality, pk, "change")
     try:
         services.missed_inspection_dismiss(

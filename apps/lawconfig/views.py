@@ -26,21 +26,13 @@ from apps.lawconfig.forms import (
     ParameterValueForm,
 )
 from apps.lawconfig.models import FiscalUnitValue, InterpretationChoice, MunicipalClosure, ParameterValue
+from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
-from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from apps.tenancy.querysets import get_object_for_user_or_404
 from lawcode.decision import format_value_pt
 from lawcode.errors import MissingParameterError
 from lawcode.params import Parameter
 from lawcode.units import FineUnit
-
-
-def _municipality(request: HttpRequest, ibge_code: str, model_label: str) -> Municipality:
-    municipality = get_object_for_user_or_404(
-        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
-    )
-    if not user_can(request.user, municipality.pk, model_label, "change"):
-        raise Http404("Registro não encontrado.")
-    return municipality
 
 
 @dataclass(frozen=True)
@@ -207,7 +199,9 @@ def _back_to(ibge_code: str, topic: str) -> HttpResponse:
 @login_required
 @require_GET
 def overview(request: HttpRequest, ibge_code: str) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "lawconfig.interpretationchoice")
+    municipality = municipality_for(
+        request, ibge_code, model_label="lawconfig.interpretationchoice", action="change"
+    )
     topic = request.GET.get("tema", "")
     return _page(request, municipality, topic if topic in TOPICS else next(iter(TOPICS)))
 
@@ -222,7 +216,9 @@ def _attach(form: Any, refusal: ValidationError) -> None:
 @recent_authentication_required
 @require_POST
 def ufm_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "lawconfig.fiscalunitvalue")
+    municipality = municipality_for(
+        request, ibge_code, model_label="lawconfig.fiscalunitvalue", action="change"
+    )
     form = FiscalUnitValueForm(request.POST, units=_unit_choices(municipality))
     if form.is_valid():
         try:
@@ -241,7 +237,9 @@ def ufm_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @recent_authentication_required
 @require_POST
 def parameter_value_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "lawconfig.parametervalue")
+    municipality = municipality_for(
+        request, ibge_code, model_label="lawconfig.parametervalue", action="change"
+    )
     form = ParameterValueForm(request.POST, targets=_targets(municipality))
     if form.is_valid():
         try:
@@ -260,7 +258,9 @@ def parameter_value_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @recent_authentication_required
 @require_POST
 def interpretation_choose(request: HttpRequest, ibge_code: str, interpretation_id: str) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "lawconfig.interpretationchoice")
+    municipality = municipality_for(
+        request, ibge_code, model_label="lawconfig.interpretationchoice", action="change"
+    )
     regimes = [lawcode.get_regime(r) for r in municipality.regimes]
     known = next(
         (r.interpretations[interpretation_id] for r in regimes if interpretation_id in r.interpretations),
@@ -284,7 +284,9 @@ def interpretation_choose(request: HttpRequest, ibge_code: str, interpretation_i
 @recent_authentication_required
 @require_http_methods(["POST"])
 def closure_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "lawconfig.municipalclosure")
+    municipality = municipality_for(
+        request, ibge_code, model_label="lawconfig.municipalclosure", action="change"
+    )
     form = ClosureForm(request.POST)
     if form.is_valid():
         try:
@@ -301,7 +303,9 @@ def closure_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @recent_authentication_required
 @require_POST
 def closure_remove(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "lawconfig.municipalclosure")
+    municipality = municipality_for(
+        request, ibge_code, model_label="lawconfig.municipalclosure", action="change"
+    )
     closure = get_object_for_user_or_404(
         MunicipalClosure.objects.filter(municipality=municipality), request.user, "change", pk=pk
     )

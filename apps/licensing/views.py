@@ -31,7 +31,6 @@ from apps.licensing.forms import (
     FeeForm,
     NoteForm,
     PermitFilterForm,
-    add_service_errors,
 )
 from apps.licensing.models import Application, Permit
 from apps.licensing.pdf import permit_pdf as render_permit_pdf
@@ -45,27 +44,17 @@ from apps.licensing.presenters import (
 from apps.licensing.standing import permit_standing
 from apps.licensing.urls_public import verify_path
 from apps.registry.models import Operator
+from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
 from apps.web.sorting import Sorting
+from apps.web.submit import submit
 
 PAGE_SIZE = 25
 APPLICATION = "licensing.application"
 INSPECTION = "inspections.inspection"
 PERMIT = "licensing.permit"
-
-
-def _municipality(
-    request: HttpRequest, ibge_code: str, model_label: str, action: str = "view"
-) -> Municipality:
-    """The municipality in the URL, or 404 unless the user may do ``action`` on ``model_label`` there."""
-    municipality = get_object_for_user_or_404(
-        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
-    )
-    if not user_can(request.user, municipality.pk, model_label, action):
-        raise Http404("Registro não encontrado.")
-    return municipality
 
 
 def _today() -> dt.date:
@@ -102,7 +91,7 @@ PERMIT_SORTS = Sorting.columns(
 @login_required
 @require_GET
 def application_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
-    municipality = _municipality(request, ibge_code, APPLICATION)
+    municipality = municipality_for(request, ibge_code, model_label=APPLICATION)
     form = ApplicationFilterForm(request.GET or None, regimes=list(municipality.regimes))
     rows = Application.objects.for_user(request.user, "view").filter(municipality=municipality).for_list()
     if form.is_valid():
@@ -147,7 +136,7 @@ def _application(
 @login_required
 @require_GET
 def application_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, APPLICATION)
+    municipality = municipality_for(request, ibge_code, model_label=APPLICATION)
     application = _application(request, municipality, pk)
     today = _today()
     events = list(application.events.all())
@@ -221,7 +210,7 @@ def _run_action(action: str, application: Application, request: HttpRequest) -> 
 @recent_authentication_required(actions=("deferir",))
 @require_POST
 def application_action(request: HttpRequest, ibge_code: str, pk: int, action: str) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, APPLICATION, "change")
+    municipality = municipality_for(request, ibge_code, model_label=APPLICATION, action="change")
     application = _application(request, municipality, pk, "change")
     try:
         moved = _run_action(action, application, request)
@@ -244,7 +233,7 @@ def _operator(request: HttpRequest, municipality: Municipality, operator_id: int
 @login_required
 @require_GET
 def operator_permits(request: HttpRequest, ibge_code: str, operator_id: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, PERMIT)
+    municipality = municipality_for(request, ibge_code, model_label=PERMIT)
     operator = _operator(request, municipality, operator_id, "view")
     permits = permit_lines(
         Permit.objects.for_user(request.user, "view").filter(operator=operator).for_list(), _today()
@@ -263,19 +252,18 @@ def operator_permits(request: HttpRequest, ibge_code: str, operator_id: int) -> 
 @login_required
 @require_http_methods(["GET", "POST"])
 def application_create(request: HttpRequest, ibge_code: str, operator_id: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, APPLICATION, "change")
+    municipality = municipality_for(request, ibge_code, model_label=APPLICATION, action="change")
     operator = _operator(request, municipality, operator_id, "change")
     form = ApplicationCreateForm(request.POST or None, operator=operator)
-    if request.method == "POST" and form.is_valid():
-        try:
-            application = services.application_create(
-                actor=request.user, operator=operator, as_of=_today(), **_create_arguments(form.cleaned_data)
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"Requerimento {application.number} criado (rascunho).")
-            return redirect("licensing:application_detail", ibge_code, application.pk)
+    if done := submit(
+        request,
+        form,
+        lambda: services.application_create(
+            actor=request.user, operator=operator, as_of=_today(), **_create_arguments(form.cleaned_data)
+        ),
+        success=lambda application: f"Requerimento {application.number} criado (rascunho).",
+    ):
+        return redirect("licensing:application_detail", ibge_code, done.result.pk)
     context = {"municipality": municipality, "operator": operator, "form": form}
     return render(request, "licensing/application_form.html", context, status=400 if form.errors else 200)
 
@@ -290,7 +278,7 @@ def _create_arguments(data: dict[str, Any]) -> dict[str, Any]:
 @login_required
 @require_GET
 def permit_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
-    municipality = _municipality(request, ibge_code, PERMIT)
+    municipality = municipality_for(request, ibge_code, model_label=PERMIT)
     form = PermitFilterForm(request.GET or None)
     rows = Permit.objects.for_user(request.user, "view").filter(municipality=municipality).for_list()
     if form.is_valid():
@@ -328,7 +316,7 @@ def _permit(request: HttpRequest, municipality: Municipality, pk: int) -> Permit
 @login_required
 @require_GET
 def permit_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, PERMIT)
+    municipality = municipality_for(request, ibge_code, model_label=PERMIT)
     permit = _permit(request, municipality, pk)
     audit_personal_data_read(
         actor=request.user,
@@ -352,7 +340,7 @@ def permit_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse
 @login_required
 @require_GET
 def permit_pdf(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, PERMIT)
+    municipality = municipality_for(request, ibge_code, model_label=PERMIT)
     permit = _permit(request, municipality, pk)
     audit_personal_data_read(
         actor=request.user,

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from apps.notifications.choices import NotificationKind
 from apps.notifications.selectors import staff_notifications
 from apps.registry.models import Operator
-from apps.tenancy.models import Municipality
-from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from apps.tenancy.access import municipality_for
+from apps.tenancy.querysets import get_object_for_user_or_404
 
 PAGE_SIZE = 25
 
@@ -22,11 +22,7 @@ PAGE_SIZE = 25
 def staff_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
     """Newest first; ``?autorizatario=<id>`` narrows to one holder (looked up through the gate: another
     municipality's operator answers 404) and ``?tipo=`` to one family of events."""
-    municipality = get_object_for_user_or_404(
-        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
-    )
-    if not user_can(request.user, municipality.pk, "notifications.notification", "view"):
-        raise Http404("Registro não encontrado.")
+    municipality = municipality_for(request, ibge_code, model_label="notifications.notification")
     rows = staff_notifications(request.user, municipality)
     operator = None
     if (chosen := request.GET.get("autorizatario", "")).isdigit():

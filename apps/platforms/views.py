@@ -21,6 +21,7 @@ from apps.platforms.services import (
     substitution_handle,
 )
 from apps.platforms.services.roster import report_csv, roster_progress, roster_upload_accept
+from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from outorga.routers import reads_from_replica
@@ -28,24 +29,10 @@ from outorga.routers import reads_from_replica
 MODEL = "platforms.substitutionreport"
 
 
-def _municipality_for(request: HttpRequest, ibge_code: str, model_label: str, action: str) -> Municipality:
-    """The town in the URL if the user may `action` on `model_label` there; 404 otherwise (no probing)."""
-    municipality = get_object_for_user_or_404(
-        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
-    )
-    if not user_can(request.user, municipality.pk, model_label, action):
-        raise Http404("Registro não encontrado.")
-    return municipality
-
-
-def _municipality(request: HttpRequest, ibge_code: str, action: str) -> Municipality:
-    return _municipality_for(request, ibge_code, MODEL, action)
-
-
 @login_required
 @require_GET
 def substitution_queue(request: HttpRequest, ibge_code: str) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "view")
+    municipality = municipality_for(request, ibge_code, model_label=MODEL)
     show_all = request.GET.get("todas") == "1"
     rows = (
         SubstitutionReport.objects.for_user(request.user, "view")
@@ -65,7 +52,7 @@ def substitution_queue(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @login_required
 @require_POST
 def substitution_decide(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "change")
+    municipality = municipality_for(request, ibge_code, model_label=MODEL, action="change")
     report = get_object_for_user_or_404(
         SubstitutionReport.objects.all(), request.user, "change", municipality=municipality, pk=pk
     )
@@ -110,7 +97,7 @@ def _credential_page(
 @login_required
 @require_http_methods(["GET", "POST"])
 def credentials(request: HttpRequest, ibge_code: str) -> HttpResponse:
-    municipality = _municipality_for(request, ibge_code, CREDENTIAL, "view")
+    municipality = municipality_for(request, ibge_code, model_label=CREDENTIAL)
     form = CredentialIssueForm(request.POST or None)
     if request.method == "GET":
         return _credential_page(request, municipality, form, None)
@@ -135,7 +122,7 @@ def credentials(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @login_required
 @require_POST
 def credential_revoke_view(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality_for(request, ibge_code, CREDENTIAL, "change")
+    municipality = municipality_for(request, ibge_code, model_label=CREDENTIAL, action="change")
     credential = get_object_for_user_or_404(
         PlatformCredential.objects.all(), request.user, "change", municipality=municipality, pk=pk
     )
@@ -157,7 +144,7 @@ ROSTER = "platforms.rosterimport"
 @require_http_methods(["GET", "POST"])
 def roster_imports(request: HttpRequest, ibge_code: str) -> HttpResponse:
     """The roster files sent in this town, and the form to send one (queued: the answer never waits)."""
-    municipality = _municipality_for(request, ibge_code, ROSTER, "view")
+    municipality = municipality_for(request, ibge_code, model_label=ROSTER)
     can_change = user_can(request.user, municipality.pk, ROSTER, "change")
     form = RosterUploadForm(request.POST or None, request.FILES or None, municipality=municipality)
     if request.method == "POST":
@@ -191,7 +178,7 @@ def roster_imports(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @require_GET
 def roster_import_progress(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     """Progress of one file; htmx asks for the panel alone every few seconds until the import finishes."""
-    municipality = _municipality_for(request, ibge_code, ROSTER, "view")
+    municipality = municipality_for(request, ibge_code, model_label=ROSTER)
     record = get_object_for_user_or_404(
         RosterImport.objects.select_related("platform"),
         request.user,
@@ -208,7 +195,7 @@ def roster_import_progress(request: HttpRequest, ibge_code: str, pk: int) -> Htt
 @require_GET
 @reads_from_replica
 def roster_import_report(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality_for(request, ibge_code, ROSTER, "view")
+    municipality = municipality_for(request, ibge_code, model_label=ROSTER)
     record = get_object_for_user_or_404(
         RosterImport.objects.all(), request.user, "view", municipality=municipality, pk=pk
     )

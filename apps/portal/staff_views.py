@@ -15,50 +15,39 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from apps.ops.storage import stored_file_response
 from apps.portal import services
 from apps.portal.choices import SubmissionState
-from apps.portal.forms import PortalInvitationForm, SubmissionRejectForm, apply_refusal
+from apps.portal.forms import PortalInvitationForm, SubmissionRejectForm
 from apps.portal.models import DocumentSubmission, PortalAccount, PortalInvitation
-from apps.tenancy.models import Municipality
+from apps.tenancy.access import municipality_for
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from apps.web.submit import submit
 
 ACCOUNT = "portal.portalaccount"
 SUBMISSION = "portal.documentsubmission"
 DECIDED_SHOWN = 20
 
 
-def _municipality(
-    request: HttpRequest, ibge_code: str, action: str, model_label: str = ACCOUNT
-) -> Municipality:
-    municipality = get_object_for_user_or_404(
-        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
-    )
-    if not user_can(request.user, municipality.pk, model_label, action):
-        raise Http404("Registro não encontrado.")
-    return municipality
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def account_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
     """Portal logins of the municipality, pending invitations, and the form to invite someone by e-mail."""
-    municipality = _municipality(request, ibge_code, "view")
+    municipality = municipality_for(request, ibge_code, model_label=ACCOUNT)
     can_change = user_can(request.user, municipality.pk, ACCOUNT, "change")
     initial = {"operator": request.GET.get("autorizatario"), "role": request.GET.get("papel")}
     form = PortalInvitationForm(request.POST or None, municipality=municipality, initial=initial)
     if request.method == "POST":
         if not can_change:
             raise Http404("Registro não encontrado.")
-        if form.is_valid():
-            try:
-                invitation = services.portal_invitation_create(
-                    actor=request.user,  # type: ignore[arg-type]
-                    base_url=request.build_absolute_uri("/"),
-                    **form.cleaned_data,
-                )
-            except ValidationError as exc:
-                apply_refusal(form, exc)
-            else:
-                messages.success(request, f"Convite do portal enviado para {invitation.email}.")
-                return redirect("portal:staff-accounts", ibge_code=municipality.ibge_code)
+        if submit(
+            request,
+            form,
+            lambda: services.portal_invitation_create(
+                actor=request.user,  # type: ignore[arg-type]
+                base_url=request.build_absolute_uri("/"),
+                **form.cleaned_data,
+            ),
+            success=lambda invitation: f"Convite do portal enviado para {invitation.email}.",
+        ):
+            return redirect("portal:staff-accounts", ibge_code=municipality.ibge_code)
     accounts = PortalAccount.objects.for_user(request.user, "view").filter(municipality=municipality)
     accounts = accounts.select_related("user", "operator__person", "operator__company")
     invitations = PortalInvitation.objects.for_user(request.user, "view").filter(
@@ -82,7 +71,7 @@ def account_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @require_POST
 def account_set_active(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     """Suspend or restore a portal login (the secretariat's answer to a lost phone or a person who left)."""
-    municipality = _municipality(request, ibge_code, "change")
+    municipality = municipality_for(request, ibge_code, model_label=ACCOUNT, action="change")
     account = get_object_for_user_or_404(
         PortalAccount.objects.filter(municipality=municipality).select_related("user"),
         request.user,
@@ -103,7 +92,7 @@ def account_set_active(request: HttpRequest, ibge_code: str, pk: int) -> HttpRes
 @require_GET
 def submission_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
     """Copies waiting for validation (oldest first), then the last decided ones."""
-    municipality = _municipality(request, ibge_code, "view", SUBMISSION)
+    municipality = municipality_for(request, ibge_code, model_label=SUBMISSION)
     rows = (
         DocumentSubmission.objects.for_user(request.user, "view")
         .filter(municipality=municipality)
@@ -125,7 +114,7 @@ def submission_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @require_POST
 def submission_decide(request: HttpRequest, ibge_code: str, pk: int, verdict: str) -> HttpResponse:
     """Accept (the copy becomes the registry's document, the old one replaced) or reject with a reason."""
-    municipality = _municipality(request, ibge_code, "change", SUBMISSION)
+    municipality = municipality_for(request, ibge_code, model_label=SUBMISSION, action="change")
     submission = get_object_for_user_or_404(
         DocumentSubmission.objects.filter(municipality=municipality), request.user, "change", pk=pk
     )
@@ -159,7 +148,7 @@ def submission_decide(request: HttpRequest, ibge_code: str, pk: int, verdict: st
 @login_required
 @require_GET
 def submission_file(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponseBase:
-    municipality = _municipality(request, ibge_code, "view", SUBMISSION)
+    municipality = municipality_for(request, ibge_code, model_label=SUBMISSION)
     submission = get_object_for_user_or_404(
         DocumentSubmission.objects.filter(municipality=municipality), request.user, "view", pk=pk
     )

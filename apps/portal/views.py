@@ -58,6 +58,7 @@ from apps.portal.selectors import (
 )
 from apps.public import ratelimit
 from apps.tenancy.forms import SetPasswordFromInvitationForm
+from apps.web.submit import submit
 
 PortalView = Callable[..., HttpResponseBase]
 NOTIFICATIONS_SHOWN = 100
@@ -208,25 +209,23 @@ def documents(request: HttpRequest, scope: PortalScope) -> HttpResponse:
 def document_renew(request: HttpRequest, scope: PortalScope, pk: int) -> HttpResponse:
     document = get_in_scope(scope.documents(), pk=pk)
     form = DocumentRenewForm(request.POST or None, request.FILES or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.portal_document_renew(
-                account=scope.account,
-                document=document,
-                upload=form.cleaned_data["file"],
-                issue_date=form.cleaned_data["issue_date"],
-                expiry_date=form.cleaned_data["expiry_date"],
-                as_of=timezone.localdate(),
-            )
-        except ValidationError as exc:
-            apply_refusal(form, exc)
-        else:
-            messages.success(
-                request,
-                f"Documento enviado: {document.get_kind_display()}, aguardando a validação da secretaria. "
-                "A cópia atual vale até a nova ser aceita.",
-            )
-            return redirect("portal:documents")
+    if submit(
+        request,
+        form,
+        lambda: services.portal_document_renew(
+            account=scope.account,
+            document=document,
+            upload=form.cleaned_data["file"],
+            issue_date=form.cleaned_data["issue_date"],
+            expiry_date=form.cleaned_data["expiry_date"],
+            as_of=timezone.localdate(),
+        ),
+        success=(
+            f"Documento enviado: {document.get_kind_display()}, aguardando a validação da secretaria. "
+            "A cópia atual vale até a nova ser aceita."
+        ),
+    ):
+        return redirect("portal:documents")
     return _render(request, scope, "document_renew.html", document=document, form=form)
 
 
@@ -236,22 +235,20 @@ def driving_records(request: HttpRequest, scope: PortalScope) -> HttpResponse:
     """The drivers' traffic records: what was declared, whether the prefeitura confirmed it; declare one more."""
     drivers = scope.drivers()
     form = TrafficInfractionDeclareForm(request.POST or None, drivers=drivers)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            services.portal_traffic_infraction_declare(
-                account=scope.account,
-                driver=data["driver"],
-                date=data["date"],
-                severity=data["severity"],
-                description=data["description"],
-                as_of=timezone.localdate(),
-            )
-        except ValidationError as exc:
-            apply_refusal(form, exc)
-        else:
-            messages.success(request, "Infração declarada. A prefeitura a confere com a certidão do DETRAN.")
-            return redirect("portal:driving-records")
+    if submit(
+        request,
+        form,
+        lambda: services.portal_traffic_infraction_declare(
+            account=scope.account,
+            driver=form.cleaned_data["driver"],
+            date=form.cleaned_data["date"],
+            severity=form.cleaned_data["severity"],
+            description=form.cleaned_data["description"],
+            as_of=timezone.localdate(),
+        ),
+        success="Infração declarada. A prefeitura a confere com a certidão do DETRAN.",
+    ):
+        return redirect("portal:driving-records")
     return _render(request, scope, "driving_records.html", drivers=driving_record_lines(drivers), form=form)
 
 
@@ -268,21 +265,20 @@ def applications(request: HttpRequest, scope: PortalScope) -> HttpResponse:
 @portal_view(holder_only=True)
 def application_new(request: HttpRequest, scope: PortalScope) -> HttpResponse:
     form = ApplicationStartForm(request.POST or None, scope=scope, initial={"kind": request.GET.get("tipo")})
-    if request.method == "POST" and form.is_valid():
-        try:
-            application = services.portal_application_start(
-                account=scope.account,
-                kind=form.cleaned_data["kind"],
-                as_of=timezone.localdate(),
-                **form.targets(),
-            )
-        except ValidationError as exc:
-            apply_refusal(form, exc)
-        else:
-            messages.success(
-                request, f"Requerimento {application.number} protocolado. Acompanhe aqui os prazos."
-            )
-            return redirect("portal:application", pk=application.pk)
+    if done := submit(
+        request,
+        form,
+        lambda: services.portal_application_start(
+            account=scope.account,
+            kind=form.cleaned_data["kind"],
+            as_of=timezone.localdate(),
+            **form.targets(),
+        ),
+        success=lambda application: (
+            f"Requerimento {application.number} protocolado. Acompanhe aqui os prazos."
+        ),
+    ):
+        return redirect("portal:application", pk=done.result.pk)
     return _render(request, scope, "application_new.html", form=form)
 
 

@@ -21,6 +21,7 @@ from apps.public.choices import OPEN_COMPLAINT_STATES, ComplaintState
 from apps.public.forms import ComplaintForm, ComplaintMoveForm, LookupForm
 from apps.public.models import Complaint
 from apps.public.verification import InvalidQuery, municipality_by_ibge
+from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
@@ -185,15 +186,6 @@ def open_data_file(request: HttpRequest, ibge_code: str, fmt: str) -> HttpRespon
     return opendata.download_response(request, municipality, fmt)
 
 
-def _staff_municipality(request: HttpRequest, ibge_code: str, action: str = "view") -> Municipality:
-    municipality = get_object_for_user_or_404(
-        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
-    )
-    if not user_can(request.user, municipality.pk, COMPLAINT, action):
-        raise Http404("Registro não encontrado.")
-    return municipality
-
-
 COMPLAINT_SORTS = Sorting.columns(
     ("recebida", "Recebida em", ("received_on", "created_at", "pk")),
     ("protocolo", "Protocolo", ("year", "sequence", "pk")),
@@ -205,7 +197,7 @@ COMPLAINT_SORTS = Sorting.columns(
 @login_required
 @require_GET
 def complaint_queue(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
-    municipality = _staff_municipality(request, ibge_code)
+    municipality = municipality_for(request, ibge_code, model_label=COMPLAINT)
     show_closed = request.GET.get("encerradas") == "1"
     rows = Complaint.objects.for_user(request.user, "view").filter(municipality=municipality).for_queue()
     rows = rows if show_closed else rows.filter(state__in=OPEN_COMPLAINT_STATES)
@@ -230,7 +222,7 @@ def complaint_queue(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
 @login_required
 @require_http_methods(["GET", "POST"])
 def complaint_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _staff_municipality(request, ibge_code)
+    municipality = municipality_for(request, ibge_code, model_label=COMPLAINT)
     complaint = get_object_for_user_or_404(
         Complaint.objects.for_queue(), request.user, "view", municipality=municipality, pk=pk
     )

@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import forms
-from django.core.exceptions import ValidationError
 from django.db import models
 from django.forms.models import fields_for_model
 
@@ -52,17 +51,6 @@ def _model_fields(model: type[models.Model], names: tuple[str, ...]) -> dict[str
 def service_values(form: forms.Form, names: tuple[str, ...]) -> dict[str, Any]:
     """The cleaned values a service takes as keyword arguments."""
     return {name: form.cleaned_data[name] for name in names if name in form.cleaned_data}
-
-
-def attach_refusal(form: forms.Form, refusal: ValidationError) -> None:
-    """Put a service refusal on the field it names (or on the form when the form has no such field)."""
-    errors: dict[str, list[str]] = (
-        refusal.message_dict if hasattr(refusal, "error_dict") else {"": refusal.messages}
-    )
-    for field, messages in errors.items():
-        target = field if field in form.fields else None
-        for message in messages:
-            form.add_error(target, message)
 
 
 PersonForm = type("PersonForm", (forms.Form,), _model_fields(Person, PERSON_FIELDS))

@@ -17,14 +17,15 @@ from apps.registry.services.traffic import (
     traffic_infraction_withdraw,
     traffic_record_confirm,
 )
-from apps.registry.views import _municipality, _run
+from apps.tenancy.access import municipality_for
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from apps.web.submit import submit
 
 DECLARE, CONFIRM = "declarar", "confirmar"
 
 
 def _driver(request: HttpRequest, ibge_code: str, pk: int) -> Driver:
-    municipality = _municipality(request, ibge_code, "registry.driver")
+    municipality = municipality_for(request, ibge_code, model_label="registry.driver")
     queryset = Driver.objects.filter(municipality=municipality).select_related("person", "operator")
     return get_object_for_user_or_404(queryset, request.user, "view", pk=pk)
 
@@ -42,28 +43,30 @@ def _allowed_action(request: HttpRequest, driver: Driver) -> tuple[str | None, b
 
 
 def _declare(request: HttpRequest, driver: Driver, form: f.TrafficInfractionForm) -> bool:
-    def call() -> object:
-        return traffic_infraction_declare(
+    done = submit(
+        request,
+        form,
+        lambda: traffic_infraction_declare(
             actor=request.user, person=driver.person, as_of=timezone.localdate(), **form.cleaned_data
-        )
-
-    if not form.is_valid() or _run(form, call) is None:
-        return False
-    messages.success(request, "Infração declarada. Ela só conta para a lei depois de confirmada.")
-    return True
+        ),
+        success="Infração declarada. Ela só conta para a lei depois de confirmada.",
+    )
+    return done is not None
 
 
 def _confirm(request: HttpRequest, driver: Driver, form: f.TrafficRecordConfirmForm) -> bool:
-    def call() -> object:
-        document = form.cleaned_data["document"]
-        return traffic_record_confirm(
-            actor=request.user, person=driver.person, document=document, as_of=timezone.localdate()
-        )
-
-    if not form.is_valid() or _run(form, call) is None:
-        return False
-    messages.success(request, f"Prontuário confirmado a partir de {form.cleaned_data['document']}.")
-    return True
+    done = submit(
+        request,
+        form,
+        lambda: traffic_record_confirm(
+            actor=request.user,
+            person=driver.person,
+            document=form.cleaned_data["document"],
+            as_of=timezone.localdate(),
+        ),
+        success=lambda _: f"Prontuário confirmado a partir de {form.cleaned_data['document']}.",
+    )
+    return done is not None
 
 
 @login_required

@@ -35,25 +35,15 @@ from apps.registry.selectors import (
     vehicle_rows,
 )
 from apps.registry.validity import extra_schema
+from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import ExportSpec, export_response, requested_format
 from apps.web.sorting import Sorting
+from apps.web.submit import submit
 
 PAGE_SIZE = 25
 PERSONAL_DATA_SHOWN = ("cpf", "cnh_number", "address", "phone")
-
-
-def _municipality(
-    request: HttpRequest, ibge_code: str, model_label: str, action: str = "view"
-) -> Municipality:
-    """The municipality, if the user may do ``action`` on ``model_label`` there; 404 otherwise."""
-    municipality = get_object_for_user_or_404(
-        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
-    )
-    if not user_can(request.user, municipality.pk, model_label, action):
-        raise Http404("Registro não encontrado.")
-    return municipality
 
 
 def _operator(request: HttpRequest, municipality: Municipality, pk: int, action: str = "view") -> Operator:
@@ -92,7 +82,7 @@ OPERATOR_SORTS = Sorting.columns(
 @login_required
 @require_GET
 def operator_list_view(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
-    municipality = _municipality(request, ibge_code, "registry.operator")
+    municipality = municipality_for(request, ibge_code, model_label="registry.operator")
     form = f.OperatorFilterForm(
         request.GET or None, regimes=list(municipality.regimes), statuses=list(OperatorStatus.choices)
     )
@@ -145,7 +135,7 @@ class RegistryList:
 
 def _registry_list(request: HttpRequest, ibge_code: str, listing: RegistryList) -> HttpResponseBase:
     """Search, filter, order, paginate — or export the filtered rows (?formato=csv|xlsx)."""
-    municipality = _municipality(request, ibge_code, listing.model._meta.label_lower)
+    municipality = municipality_for(request, ibge_code, model_label=listing.model._meta.label_lower)
     form = listing.form(request.GET or None, regimes=list(municipality.regimes), municipality=municipality)
     queryset = listing.model.objects.for_user(request.user, "view").filter(municipality=municipality)  # type: ignore[attr-defined]
     text = form.cleaned_data["q"] if form.is_bound and form.is_valid() else ""
@@ -258,7 +248,7 @@ def document_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
 @require_GET
 def operator_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     """The operator's page; showing CPF, CNH, address and phone is an audited personal-data read."""
-    municipality = _municipality(request, ibge_code, "registry.operator")
+    municipality = municipality_for(request, ibge_code, model_label="registry.operator")
     operator = _operator(request, municipality, pk)
     as_of = timezone.localdate()
     documents = operator_documents(operator)
@@ -311,42 +301,31 @@ def _audit_read(
     )
 
 
-def _run(form: Any, call: Any) -> Any:
-    """Run a service; a refusal lands on the form's fields and None is returned."""
-    try:
-        return call()
-    except ValidationError as refusal:
-        f.attach_refusal(form, refusal)
-        return None
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def person_create(request: HttpRequest, ibge_code: str) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "registry.person", "change")
+    municipality = municipality_for(request, ibge_code, model_label="registry.person", action="change")
     form = f.PersonCreateForm(request.POST or None)
-    if form.is_bound and form.is_valid():
-        values = f.service_values(form, services.PERSON_FIELDS)
-        person = _run(
-            form,
-            lambda: services.person_create(
-                actor=request.user,
-                municipality=municipality,
-                cpf=form.cleaned_data["cpf"],
-                as_of=timezone.localdate(),
-                **values,
-            ),
-        )
-        if person is not None:
-            messages.success(request, f"Pessoa {person} cadastrada.")
-            return redirect("registry:operator_list", ibge_code)
+    if submit(
+        request,
+        form,
+        lambda: services.person_create(
+            actor=request.user,
+            municipality=municipality,
+            cpf=form.cleaned_data["cpf"],
+            as_of=timezone.localdate(),
+            **f.service_values(form, services.PERSON_FIELDS),
+        ),
+        success=lambda person: f"Pessoa {person} cadastrada.",
+    ):
+        return redirect("registry:operator_list", ibge_code)
     return _form_page(request, municipality, form, "Nova pessoa", "registry:operator_list")
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def person_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "registry.person", "change")
+    municipality = municipality_for(request, ibge_code, model_label="registry.person", action="change")
     person = get_object_for_user_or_404(
         Person.objects.filter(municipality=municipality), request.user, "change", pk=pk
     )
@@ -354,47 +333,48 @@ def person_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     form = f.PersonForm(request.POST or None, initial=initial)
     if not form.is_bound:
         _audit_read(request, municipality, person, ("birth_date", "address", "phone", "email"))
-    if form.is_bound and form.is_valid():
-        values = f.service_values(form, services.PERSON_FIELDS)
-        if (
-            _run(
-                form,
-                lambda: services.person_update(
-                    actor=request.user, person=person, as_of=timezone.localdate(), **values
-                ),
-            )
-            is not None
-        ):
-            messages.success(request, f"Cadastro de {person} atualizado.")
-            return redirect("registry:operator_list", ibge_code)
+    if submit(
+        request,
+        form,
+        lambda: services.person_update(
+            actor=request.user,
+            person=person,
+            as_of=timezone.localdate(),
+            **f.service_values(form, services.PERSON_FIELDS),
+        ),
+        success=lambda saved: f"Cadastro de {saved} atualizado.",
+    ):
+        return redirect("registry:operator_list", ibge_code)
     return _form_page(request, municipality, form, f"Editar {person}", "registry:operator_list")
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def company_create(request: HttpRequest, ibge_code: str) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "registry.company", "change")
+    municipality = municipality_for(request, ibge_code, model_label="registry.company", action="change")
     form = f.CompanyCreateForm(request.POST or None)
     schema = extra_schema(municipality, None, "company")
     f.add_extra_fields(form, schema)
-    if form.is_bound and form.is_valid():
-        values = f.service_values(form, services.COMPANY_FIELDS) | {"extra": f.extra_values(form, schema)}
-        company = _run(
-            form,
-            lambda: services.company_create(
-                actor=request.user, municipality=municipality, cnpj=form.cleaned_data["cnpj"], **values
-            ),
-        )
-        if company is not None:
-            messages.success(request, f"Empresa {company} cadastrada.")
-            return redirect("registry:operator_list", ibge_code)
+    if submit(
+        request,
+        form,
+        lambda: services.company_create(
+            actor=request.user,
+            municipality=municipality,
+            cnpj=form.cleaned_data["cnpj"],
+            extra=f.extra_values(form, schema),
+            **f.service_values(form, services.COMPANY_FIELDS),
+        ),
+        success=lambda company: f"Empresa {company} cadastrada.",
+    ):
+        return redirect("registry:operator_list", ibge_code)
     return _form_page(request, municipality, form, "Nova empresa", "registry:operator_list")
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def company_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "registry.company", "change")
+    municipality = municipality_for(request, ibge_code, model_label="registry.company", action="change")
     company = get_object_for_user_or_404(
         Company.objects.filter(municipality=municipality), request.user, "change", pk=pk
     )
@@ -403,14 +383,18 @@ def company_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     )
     schema = extra_schema(municipality, None, "company")
     f.add_extra_fields(form, schema, company.extra)
-    if form.is_bound and form.is_valid():
-        values = f.service_values(form, services.COMPANY_FIELDS) | {"extra": f.extra_values(form, schema)}
-        if (
-            _run(form, lambda: services.company_update(actor=request.user, company=company, **values))
-            is not None
-        ):
-            messages.success(request, f"Cadastro de {company} atualizado.")
-            return redirect("registry:operator_list", ibge_code)
+    if submit(
+        request,
+        form,
+        lambda: services.company_update(
+            actor=request.user,
+            company=company,
+            extra=f.extra_values(form, schema),
+            **f.service_values(form, services.COMPANY_FIELDS),
+        ),
+        success=lambda saved: f"Cadastro de {saved} atualizado.",
+    ):
+        return redirect("registry:operator_list", ibge_code)
     return _form_page(request, municipality, form, f"Editar {company}", "registry:operator_list")
 
 
@@ -434,27 +418,27 @@ def _holder(municipality: Municipality, kind: str, document: str) -> dict[str, A
 @login_required
 @require_http_methods(["GET", "POST"])
 def operator_create(request: HttpRequest, ibge_code: str) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "registry.operator", "change")
+    municipality = municipality_for(request, ibge_code, model_label="registry.operator", action="change")
     form = f.OperatorForm(request.POST or None, regimes=list(municipality.regimes))
     f.add_extra_fields(form, extra_schema(municipality, None, "operator"))
-    if form.is_bound and form.is_valid():
+
+    def create() -> Operator:
         data = form.cleaned_data
         # Only the chosen regime's questions are kept: the form shows those of every regime of the municipality.
         asked = extra_schema(municipality, data["regime_id"], "operator")
-        operator = _run(
-            form,
-            lambda: services.operator_create(
-                actor=request.user,
-                municipality=municipality,
-                regime_id=data["regime_id"],
-                as_of=timezone.localdate(),
-                extra=f.extra_values(form, asked),
-                **_holder(municipality, data["kind"], data["document"]),
-            ),
+        return services.operator_create(
+            actor=request.user,
+            municipality=municipality,
+            regime_id=data["regime_id"],
+            as_of=timezone.localdate(),
+            extra=f.extra_values(form, asked),
+            **_holder(municipality, data["kind"], data["document"]),
         )
-        if operator is not None:
-            messages.success(request, f"Autorizatário {operator} cadastrado.")
-            return redirect("registry:operator_detail", ibge_code, operator.pk)
+
+    if done := submit(
+        request, form, create, success=lambda operator: f"Autorizatário {operator} cadastrado."
+    ):
+        return redirect("registry:operator_detail", ibge_code, done.result.pk)
     return _form_page(request, municipality, form, "Novo autorizatário", "registry:operator_list")
 
 
@@ -470,36 +454,36 @@ def _person_by_cpf(municipality: Municipality, cpf: str) -> Person:
 @login_required
 @require_http_methods(["GET", "POST"])
 def driver_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "registry.driver", "change")
+    municipality = municipality_for(request, ibge_code, model_label="registry.driver", action="change")
     operator = _operator(request, municipality, pk, "change")
     form = f.DriverForm(request.POST or None, vehicles=operator.vehicles.all())
     schema = extra_schema(municipality, operator.regime_id, "driver")
     f.add_extra_fields(form, schema)
-    if form.is_bound and form.is_valid():
-        values = f.service_values(form, services.DRIVER_FIELDS) | {"extra": f.extra_values(form, schema)}
-        driver = _run(
-            form,
-            lambda: services.driver_link(
-                actor=request.user,
-                operator=operator,
-                as_of=timezone.localdate(),
-                person=_person_by_cpf(municipality, form.cleaned_data["person_cpf"]),
-                **values,
-            ),
-        )
-        if driver is not None:
-            warning = ids.cnh_number_warning(driver.cnh_number)
-            if warning:
-                messages.warning(request, warning)
-            messages.success(request, f"Condutor {driver.person} vinculado.")
-            return redirect("registry:operator_detail", ibge_code, operator.pk)
+    if done := submit(
+        request,
+        form,
+        lambda: services.driver_link(
+            actor=request.user,
+            operator=operator,
+            as_of=timezone.localdate(),
+            person=_person_by_cpf(municipality, form.cleaned_data["person_cpf"]),
+            extra=f.extra_values(form, schema),
+            **f.service_values(form, services.DRIVER_FIELDS),
+        ),
+    ):
+        driver = done.result
+        warning = ids.cnh_number_warning(driver.cnh_number)
+        if warning:
+            messages.warning(request, warning)
+        messages.success(request, f"Condutor {driver.person} vinculado.")
+        return redirect("registry:operator_detail", ibge_code, operator.pk)
     return _form_page(request, municipality, form, f"Novo condutor de {operator}", "registry:operator_list")
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def driver_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "registry.driver", "change")
+    municipality = municipality_for(request, ibge_code, model_label="registry.driver", action="change")
     driver = get_object_for_user_or_404(
         Driver.objects.filter(municipality=municipality).select_related("operator"),
         request.user,
@@ -516,19 +500,19 @@ def driver_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     f.add_extra_fields(form, schema, driver.extra)
     if not form.is_bound:
         _audit_read(request, municipality, driver, ("cpf", "cnh_number"))
-    if form.is_bound and form.is_valid():
-        values = f.service_values(form, services.DRIVER_FIELDS) | {"extra": f.extra_values(form, schema)}
-        if (
-            _run(
-                form,
-                lambda: services.driver_update(
-                    actor=request.user, driver=driver, as_of=timezone.localdate(), **values
-                ),
-            )
-            is not None
-        ):
-            messages.success(request, f"Condutor {driver.person} atualizado.")
-            return redirect("registry:operator_detail", ibge_code, driver.operator_id)
+    if submit(
+        request,
+        form,
+        lambda: services.driver_update(
+            actor=request.user,
+            driver=driver,
+            as_of=timezone.localdate(),
+            extra=f.extra_values(form, schema),
+            **f.service_values(form, services.DRIVER_FIELDS),
+        ),
+        success=lambda saved: f"Condutor {saved.person} atualizado.",
+    ):
+        return redirect("registry:operator_detail", ibge_code, driver.operator_id)
     return _form_page(
         request, municipality, form, f"Editar condutor {driver.person}", "registry:operator_list"
     )
@@ -537,53 +521,50 @@ def driver_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def attendant_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "registry.attendant", "change")
+    municipality = municipality_for(request, ibge_code, model_label="registry.attendant", action="change")
     operator = _operator(request, municipality, pk, "change")
     form = f.AttendantForm(request.POST or None)
     schema = extra_schema(municipality, operator.regime_id, "attendant")
     f.add_extra_fields(form, schema)
-    if form.is_bound and form.is_valid():
-        attendant = _run(
-            form,
-            lambda: services.attendant_link(
-                actor=request.user,
-                operator=operator,
-                person=_person_by_cpf(municipality, form.cleaned_data["person_cpf"]),
-                extra=f.extra_values(form, schema),
-            ),
-        )
-        if attendant is not None:
-            messages.success(request, f"Monitor {attendant.person} vinculado.")
-            return redirect("registry:operator_detail", ibge_code, operator.pk)
+    if submit(
+        request,
+        form,
+        lambda: services.attendant_link(
+            actor=request.user,
+            operator=operator,
+            person=_person_by_cpf(municipality, form.cleaned_data["person_cpf"]),
+            extra=f.extra_values(form, schema),
+        ),
+        success=lambda attendant: f"Monitor {attendant.person} vinculado.",
+    ):
+        return redirect("registry:operator_detail", ibge_code, operator.pk)
     return _form_page(request, municipality, form, f"Novo monitor de {operator}", "registry:operator_list")
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def vehicle_create(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "registry.vehicle", "change")
+    municipality = municipality_for(request, ibge_code, model_label="registry.vehicle", action="change")
     operator = _operator(request, municipality, pk, "change")
     form = f.VehicleForm(request.POST or None)
     schema = extra_schema(municipality, operator.regime_id, "vehicle")
     f.add_extra_fields(form, schema)
-    if form.is_bound and form.is_valid():
-        data = form.cleaned_data
-        vehicle = _run(
-            form,
-            lambda: services.vehicle_create(
-                actor=request.user,
-                municipality=municipality,
-                operator=operator,
-                plate=data["plate"],
-                renavam=data["renavam"],
-                as_of=timezone.localdate(),
-                extra=f.extra_values(form, schema),
-                **f.service_values(form, services.VEHICLE_FIELDS),
-            ),
-        )
-        if vehicle is not None:
-            messages.success(request, f"Veículo {vehicle.plate_display} cadastrado.")
-            return redirect("registry:operator_detail", ibge_code, operator.pk)
+    if submit(
+        request,
+        form,
+        lambda: services.vehicle_create(
+            actor=request.user,
+            municipality=municipality,
+            operator=operator,
+            plate=form.cleaned_data["plate"],
+            renavam=form.cleaned_data["renavam"],
+            as_of=timezone.localdate(),
+            extra=f.extra_values(form, schema),
+            **f.service_values(form, services.VEHICLE_FIELDS),
+        ),
+        success=lambda vehicle: f"Veículo {vehicle.plate_display} cadastrado.",
+    ):
+        return redirect("registry:operator_detail", ibge_code, operator.pk)
     return _form_page(request, municipality, form, f"Novo veículo de {operator}", "registry:operator_list")
 
 
@@ -602,26 +583,22 @@ def _after_vehicle(ibge_code: str, vehicle: Vehicle) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def vehicle_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "registry.vehicle", "change")
+    municipality = municipality_for(request, ibge_code, model_label="registry.vehicle", action="change")
     vehicle = _vehicle(request, municipality, pk)
     initial = {n: getattr(vehicle, n) for n in (*services.VEHICLE_FIELDS, "plate", "renavam")}
     form = f.VehicleForm(request.POST or None, initial=initial)
     schema = extra_schema(municipality, vehicle.operator.regime_id if vehicle.operator else None, "vehicle")
     f.add_extra_fields(form, schema, vehicle.extra)
-    if form.is_bound and form.is_valid():
+
+    def update() -> Vehicle:
         values = f.service_values(form, (*services.VEHICLE_FIELDS, "plate", "renavam"))
         values["extra"] = f.extra_values(form, schema)
-        if (
-            _run(
-                form,
-                lambda: services.vehicle_update(
-                    actor=request.user, vehicle=vehicle, as_of=timezone.localdate(), **values
-                ),
-            )
-            is not None
-        ):
-            messages.success(request, f"Veículo {vehicle.plate_display} atualizado.")
-            return _after_vehicle(ibge_code, vehicle)
+        return services.vehicle_update(
+            actor=request.user, vehicle=vehicle, as_of=timezone.localdate(), **values
+        )
+
+    if submit(request, form, update, success=lambda saved: f"Veículo {saved.plate_display} atualizado."):
+        return _after_vehicle(ibge_code, vehicle)
     return _form_page(
         request, municipality, form, f"Editar veículo {vehicle.plate_display}", "registry:operator_list"
     )
@@ -630,26 +607,25 @@ def vehicle_edit(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def vehicle_ownership(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "registry.vehicle", "change")
+    municipality = municipality_for(request, ibge_code, model_label="registry.vehicle", action="change")
     vehicle = _vehicle(request, municipality, pk)
     contracts = vehicle.documents.filter(kind__in=("comodato_contract", "lease_contract", "crv"))
     initial = {n: getattr(vehicle, n) for n in f.OWNERSHIP_FIELDS} | {
         "ownership_contract": vehicle.ownership_contract
     }
     form = f.OwnershipForm(request.POST or None, initial=initial, contracts=contracts)
-    if form.is_bound and form.is_valid():
-        values = f.service_values(form, (*f.OWNERSHIP_FIELDS, "ownership_contract"))
-        if (
-            _run(
-                form,
-                lambda: services.vehicle_update(
-                    actor=request.user, vehicle=vehicle, as_of=timezone.localdate(), **values
-                ),
-            )
-            is not None
-        ):
-            messages.success(request, f"Vínculo do veículo {vehicle.plate_display} atualizado.")
-            return _after_vehicle(ibge_code, vehicle)
+    if submit(
+        request,
+        form,
+        lambda: services.vehicle_update(
+            actor=request.user,
+            vehicle=vehicle,
+            as_of=timezone.localdate(),
+            **f.service_values(form, (*f.OWNERSHIP_FIELDS, "ownership_contract")),
+        ),
+        success=lambda saved: f"Vínculo do veículo {saved.plate_display} atualizado.",
+    ):
+        return _after_vehicle(ibge_code, vehicle)
     return _form_page(
         request,
         municipality,
@@ -683,34 +659,30 @@ def _owner_label(key: str, owner: Model) -> str:
 @login_required
 @require_http_methods(["GET", "POST"])
 def document_upload(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = _municipality(request, ibge_code, "registry.document", "change")
+    municipality = municipality_for(request, ibge_code, model_label="registry.document", action="change")
     operator = _operator(request, municipality, pk, "change")
     owners = _document_owners(operator)
     choices = [(key, _owner_label(key, owner)) for key, owner in owners.items()]
     form = f.DocumentForm(
         request.POST or None, request.FILES or None, owners=choices, kinds=regime_kinds(operator.regime_id)
     )
-    if form.is_bound and form.is_valid():
-        data = form.cleaned_data
-        document = _run(
-            form,
-            lambda: services.document_upload(
-                actor=request.user,
-                owner=owners[data["owner"]],
-                kind=data["kind"],
-                upload=data["file"],
-                issue_date=data["issue_date"],
-                expiry_date=data["expiry_date"],
-                details=form.details(),
-                as_of=timezone.localdate(),
-                regime_id=operator.regime_id,
-            ),
-        )
-        if document is not None:
-            messages.success(
-                request, f"Documento {document} recebido: {document.get_status_display().lower()}."
-            )
-            return redirect("registry:operator_detail", ibge_code, operator.pk)
+    if submit(
+        request,
+        form,
+        lambda: services.document_upload(
+            actor=request.user,
+            owner=owners[form.cleaned_data["owner"]],
+            kind=form.cleaned_data["kind"],
+            upload=form.cleaned_data["file"],
+            issue_date=form.cleaned_data["issue_date"],
+            expiry_date=form.cleaned_data["expiry_date"],
+            details=form.details(),
+            as_of=timezone.localdate(),
+            regime_id=operator.regime_id,
+        ),
+        success=lambda document: f"Documento {document} recebido: {document.get_status_display().lower()}.",
+    ):
+        return redirect("registry:operator_detail", ibge_code, operator.pk)
     return _form_page(
         request,
         municipality,
@@ -725,7 +697,7 @@ def document_upload(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespon
 @require_GET
 def document_file(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponseBase:
     """The stored file, behind the same gate as every read (never a public MEDIA_URL)."""
-    municipality = _municipality(request, ibge_code, "registry.document")
+    municipality = municipality_for(request, ibge_code, model_label="registry.document")
     document = get_object_for_user_or_404(
         Document.objects.filter(municipality=municipality), request.user, "view", pk=pk
     )
@@ -740,12 +712,12 @@ def link_deactivate(request: HttpRequest, ibge_code: str, kind: str, pk: int) ->
     """End a driver's or attendant's link to the operator (the row stays for the history)."""
     link: Driver | Attendant
     if kind == "condutor":
-        municipality = _municipality(request, ibge_code, "registry.driver", "change")
+        municipality = municipality_for(request, ibge_code, model_label="registry.driver", action="change")
         driver = Driver.objects.filter(municipality=municipality)
         link = get_object_for_user_or_404(driver, request.user, "change", pk=pk)
         services.driver_unlink(actor=request.user, driver=link)
     elif kind == "monitor":
-        municipality = _municipality(request, ibge_code, "registry.attendant", "change")
+        municipality = municipality_for(request, ibge_code, model_label="registry.attendant", action="change")
         attendant = Attendant.objects.filter(municipality=municipality)
         link = get_object_for_user_or_404(attendant, request.user, "change", pk=pk)
         services.attendant_unlink(actor=request.user, attendant=link)
@@ -759,7 +731,7 @@ def link_deactivate(request: HttpRequest, ibge_code: str, kind: str, pk: int) ->
 @require_GET
 def document_catalog_view(request: HttpRequest, ibge_code: str) -> HttpResponse:
     """Which documents each of the municipality's laws asks for, with the articles, as each regime declares."""
-    municipality = _municipality(request, ibge_code, "registry.document")
+    municipality = municipality_for(request, ibge_code, model_label="registry.document")
     as_of = timezone.localdate()
     catalogs = [(regime_id, document_catalog(regime_id)) for regime_id in municipality.regimes]
     context = {"municipality": municipality, "catalogs": catalogs, "as_of": as_of}

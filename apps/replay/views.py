@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET
 from apps.licensing.presenters import decision_view
 from apps.replay.selectors import replay_row
 from apps.replay.sources import BY_KEY
-from apps.tenancy.models import Municipality
+from apps.tenancy.access import municipality_for
 from apps.tenancy.querysets import get_object_for_user_or_404
 
 
@@ -23,9 +23,7 @@ def decision_replay(request: HttpRequest, ibge_code: str, source: str, pk: int) 
     chosen = BY_KEY.get(source)
     if chosen is None:
         raise Http404("Registro não encontrado.")
-    municipality = get_object_for_user_or_404(
-        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
-    )
+    municipality = municipality_for(request, ibge_code)
     row: Any = get_object_for_user_or_404(chosen.rows(municipality), request.user, "view", pk=pk)
     replays = [
         {

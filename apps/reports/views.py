@@ -6,7 +6,7 @@ import datetime as dt
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
@@ -18,19 +18,10 @@ from apps.reports.deadlines import WEEKDAYS_PT, deadlines_for_reader, month_grid
 from apps.reports.forms import ReportFilterForm
 from apps.reports.pdf import monthly_report_pdf
 from apps.reports.permissions import REPORT
+from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
-from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 
 PDF_WINDOW_DAYS = 30  # the printed report lists the deadlines of the coming month
-
-
-def _municipality(request: HttpRequest, ibge_code: str) -> Municipality:
-    municipality = get_object_for_user_or_404(
-        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
-    )
-    if not user_can(request.user, municipality.pk, REPORT, "view"):
-        raise Http404("Registro não encontrado.")
-    return municipality
 
 
 def sections(
@@ -63,7 +54,7 @@ def sections(
 @login_required
 @require_GET
 def report(request: HttpRequest, ibge_code: str) -> HttpResponse:
-    municipality = _municipality(request, ibge_code)
+    municipality = municipality_for(request, ibge_code, model_label=REPORT)
     as_of = timezone.localdate()
     form = ReportFilterForm(request.GET or None, regimes=list(municipality.regimes))
     last, count, regime = form.choices(as_of)
@@ -93,7 +84,7 @@ def report(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @require_GET
 def monthly_pdf(request: HttpRequest, ibge_code: str) -> HttpResponse:
     """The month's report for the Câmara: the month itself and the 12 months before it, as tables."""
-    municipality = _municipality(request, ibge_code)
+    municipality = municipality_for(request, ibge_code, model_label=REPORT)
     as_of = timezone.localdate()
     form = ReportFilterForm(
         {"ate": request.GET.get("mes", ""), "meses": "12", "regime": request.GET.get("regime", "")},

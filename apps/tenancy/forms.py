@@ -5,21 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.core.exceptions import ValidationError
-from django.forms import Form
 
 from apps.tenancy.choices import UF, Role
 from apps.tenancy.regimes import known_regime_ids, regime_summary
 from apps.tenancy.validators import validate_ibge_code
-
-
-def apply_refusal(form: Form, exc: ValidationError) -> None:
-    """A service's refusal shown on the form: on its field when the form has one, else at the top."""
-    if not hasattr(exc, "error_dict"):
-        form.add_error(None, exc.messages)
-        return
-    for field, errors in exc.message_dict.items():
-        form.add_error(field if field in form.fields else None, errors)
 
 
 def regime_choices() -> list[tuple[str, str]]:

@@ -16,6 +16,7 @@ from apps.accounts.decorators import recent_authentication_required
 from apps.accounts.models import PERSONAL_DATA_FIELDS, User
 from apps.audit.services import audit_personal_data_read
 from apps.tenancy import services
+from apps.tenancy.access import municipality_for
 from apps.tenancy.choices import Role
 from apps.tenancy.forms import (
     MunicipalityForm,
@@ -23,11 +24,11 @@ from apps.tenancy.forms import (
     RoleAssignForm,
     SetPasswordFromInvitationForm,
     StaffInvitationForm,
-    apply_refusal,
 )
 from apps.tenancy.models import Membership, Municipality, StaffInvitation, is_deployment_admin
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.tenancy.selectors import pending_invitations, staff_invitation_for_token, team_rows
+from apps.web.submit import submit
 
 MEMBERSHIP = "tenancy.membership"
 
@@ -38,14 +39,10 @@ def _actor(request: HttpRequest) -> User:
     return request.user
 
 
-def _municipality(request: HttpRequest, ibge_code: str) -> Municipality:
-    return get_object_for_user_or_404(Municipality.objects.all(), request.user, "view", ibge_code=ibge_code)
-
-
 @login_required
 @require_GET
 def team_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
-    municipality = _municipality(request, ibge_code)
+    municipality = municipality_for(request, ibge_code)
     context = {
         "municipality": municipality,
         "rows": team_rows(request.user, municipality),
@@ -60,7 +57,7 @@ def team_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @require_GET
 def member_detail(request: HttpRequest, ibge_code: str, user_id: int) -> HttpResponse:
     """Shows a colleague's CPF, phone and e-mail; every view of it is an audited personal-data read."""
-    municipality = _municipality(request, ibge_code)
+    municipality = municipality_for(request, ibge_code)
     if not user_can(request.user, municipality.pk, "accounts.user", "view"):
         raise Http404("Registro não encontrado.")
     memberships = list(
@@ -110,18 +107,16 @@ def municipality_list(request: HttpRequest) -> HttpResponse:
 def municipality_new(request: HttpRequest) -> HttpResponse:
     _deployment_admin_only(request)
     form = MunicipalityForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            municipality = services.municipality_setup(actor=_actor(request), **form.cleaned_data)
-        except ValidationError as exc:
-            apply_refusal(form, exc)
-        else:
-            messages.success(
-                request,
-                f"Município {municipality} criado; você é o administrador dele. Agora defina os valores "
-                "configuráveis da lei e convide a equipe da prefeitura.",
-            )
-            return redirect("lawconfig:overview", ibge_code=municipality.ibge_code)
+    if done := submit(
+        request,
+        form,
+        lambda: services.municipality_setup(actor=_actor(request), **form.cleaned_data),
+        success=lambda municipality: (
+            f"Município {municipality} criado; você é o administrador dele. Agora defina os valores "
+            "configuráveis da lei e convide a equipe da prefeitura."
+        ),
+    ):
+        return redirect("lawconfig:overview", ibge_code=done.result.ibge_code)
     return render(request, "tenancy/municipality_new.html", {"form": form})
 
 
@@ -145,7 +140,7 @@ def public_contact(request: HttpRequest, ibge_code: str) -> HttpResponse:
 
 def _administered(request: HttpRequest, ibge_code: str) -> Municipality:
     """The municipality, if the user administers its team; 404 otherwise (like a row outside their scope)."""
-    municipality = _municipality(request, ibge_code)
+    municipality = municipality_for(request, ibge_code)
     if not user_can(request.user, municipality.pk, MEMBERSHIP, "change"):
         raise Http404("Registro não encontrado.")
     return municipality
@@ -170,23 +165,21 @@ def _team_member(
 def staff_invite(request: HttpRequest, ibge_code: str) -> HttpResponse:
     municipality = _administered(request, ibge_code)
     form = StaffInvitationForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            invitation = services.staff_invitation_create(
-                actor=_actor(request),
-                municipality=municipality,
-                base_url=request.build_absolute_uri("/"),
-                **form.cleaned_data,
-            )
-        except ValidationError as exc:
-            apply_refusal(form, exc)
-        else:
-            messages.success(
-                request,
-                f"Convite enviado para {invitation.email}. O link vale até "
-                f"{timezone.localtime(invitation.expires_at):%d/%m/%Y às %H:%M} e só pode ser usado uma vez.",
-            )
-            return redirect("tenancy:team_list", ibge_code=municipality.ibge_code)
+    if submit(
+        request,
+        form,
+        lambda: services.staff_invitation_create(
+            actor=_actor(request),
+            municipality=municipality,
+            base_url=request.build_absolute_uri("/"),
+            **form.cleaned_data,
+        ),
+        success=lambda invitation: (
+            f"Convite enviado para {invitation.email}. O link vale até "
+            f"{timezone.localtime(invitation.expires_at):%d/%m/%Y às %H:%M} e só pode ser usado uma vez."
+        ),
+    ):
+        return redirect("tenancy:team_list", ibge_code=municipality.ibge_code)
     return render(request, "tenancy/staff_invite.html", {"municipality": municipality, "form": form})
 
 
@@ -224,16 +217,15 @@ def member_role_add(request: HttpRequest, ibge_code: str, user_id: int) -> HttpR
     municipality = _administered(request, ibge_code)
     member, memberships = _team_member(request, municipality, user_id)
     form = RoleAssignForm(request.POST, held={m.role for m in memberships})
-    if form.is_valid():
-        try:
-            membership = services.team_role_assign(
-                actor=_actor(request), municipality=municipality, user=member, role=form.cleaned_data["role"]
-            )
-        except ValidationError as exc:
-            apply_refusal(form, exc)
-        else:
-            messages.success(request, f"Papel {membership.get_role_display()} dado a {member.display_name}.")
-            return redirect("tenancy:member_roles", ibge_code=municipality.ibge_code, user_id=member.pk)
+    if submit(
+        request,
+        form,
+        lambda: services.team_role_assign(
+            actor=_actor(request), municipality=municipality, user=member, role=form.cleaned_data["role"]
+        ),
+        success=lambda membership: f"Papel {membership.get_role_display()} dado a {member.display_name}.",
+    ):
+        return redirect("tenancy:member_roles", ibge_code=municipality.ibge_code, user_id=member.pk)
     return _member_roles_page(request, municipality, member, memberships, form)
 
 
@@ -303,14 +295,15 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
             request, "tenancy/invitation_unusable.html", {"message": services.INVITATION_UNUSABLE}, status=404
         )
     form = SetPasswordFromInvitationForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    if submit(
+        request,
+        form,
+        lambda: services.staff_invitation_accept(
+            token=token, username=form.cleaned_data["username"], password=form.cleaned_data["password"]
+        ),
+    ):
         username, password = form.cleaned_data["username"], form.cleaned_data["password"]
-        try:
-            services.staff_invitation_accept(token=token, username=username, password=password)
-        except ValidationError as exc:
-            apply_refusal(form, exc)
-        else:
-            return _sign_in_new_account(request, username, password, invitation.municipality)
+        return _sign_in_new_account(request, username, password, invitation.municipality)
     context = {"invitation": invitation, "form": form, "password_rules": password_validators_help_texts()}
     return render(request, "tenancy/invitation_accept.html", context)
 

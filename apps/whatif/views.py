@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
 from apps.reports.charts import bar_chart
-from apps.tenancy.models import Municipality
-from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from apps.tenancy.access import municipality_for
+from apps.tenancy.querysets import get_object_for_user_or_404
 from apps.web.exports import export_response, requested_format
 from apps.whatif.choices import FINISHED, RunState
 from apps.whatif.exports import WHATIF_OUTCOMES
@@ -23,25 +23,15 @@ from apps.whatif.services import whatif_request
 MODEL = "whatif.whatifrun"
 
 
-def _municipality(request: HttpRequest, ibge_code: str, action: str) -> Municipality:
-    """The town in the URL if the user may ``action`` what-ifs there; 404 otherwise (no probing)."""
-    municipality = get_object_for_user_or_404(
-        Municipality.objects.all(), request.user, "view", ibge_code=ibge_code
-    )
-    if not user_can(request.user, municipality.pk, MODEL, action):
-        raise Http404("Registro não encontrado.")
-    return municipality
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def runs(request: HttpRequest, ibge_code: str) -> HttpResponse:
     """The form to simulate a change (queued: the answer never waits) and the simulations already run."""
-    municipality = _municipality(request, ibge_code, "view")
+    municipality = municipality_for(request, ibge_code, model_label=MODEL)
     regimes = list(municipality.regimes or [])
     form = WhatIfForm(request.POST or None, regimes=regimes, initial={"as_of": timezone.localdate()})
     if request.method == "POST":
-        _municipality(request, ibge_code, "change")
+        municipality_for(request, ibge_code, model_label=MODEL, action="change")
         if form.is_valid():
             run = whatif_request(
                 actor=request.user,
@@ -63,7 +53,7 @@ def runs(request: HttpRequest, ibge_code: str) -> HttpResponse:
 @require_GET
 def run_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponseBase:
     """Progress while the worker runs it (htmx polls the panel), then the report; ``?formato=`` downloads."""
-    municipality = _municipality(request, ibge_code, "view")
+    municipality = municipality_for(request, ibge_code, model_label=MODEL)
     run = get_object_for_user_or_404(
         WhatIfRun.objects.select_related("requested_by"),
         request.user,

@@ -247,7 +247,12 @@ def test_paper_filing_keeps_checked_attachments_and_refuses_the_wrong_type(
         assert analyst_olimpia_client.post(url, {**data, "attachments": [pdf]}).status_code == 302
     attachment = Appeal.objects.get().attachments.get()
     download = reverse("dueprocess:attachment", args=[olimpia.ibge_code, attachment.pk])
-    assert b"".join(analyst_olimpia_client.get(download).streaming_content).startswith(b"%PDF")
+    served = analyst_olimpia_client.get(download)
+    assert b"".join(served.streaming_content).startswith(b"%PDF")
+    assert (
+        f'filename="anexo-recurso-{attachment.appeal_id}-{attachment.pk}.pdf"'
+        in served["Content-Disposition"]
+    )
     assert outsider_client.get(download).status_code == 404
 
 

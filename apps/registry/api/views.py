@@ -21,8 +21,7 @@ from apps.registry.api.serializers import (
 )
 from apps.registry.models import Document, Driver, Operator, Vehicle
 from apps.registry.selectors import operator_search
-from apps.tenancy.models import Municipality
-from apps.tenancy.querysets import user_can
+from apps.tenancy.access import municipality_for
 
 
 class OperatorViewSet(viewsets.ReadOnlyModelViewSet[Operator]):
@@ -65,7 +64,9 @@ class VehicleViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet[Vehi
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
-        municipality = self._municipality(data.pop("municipality_ibge"))
+        municipality = municipality_for(
+            request, data.pop("municipality_ibge"), model_label="registry.vehicle", action="change"
+        )
         operator = data.pop("operator", None)
         if operator is not None and operator.municipality_id != municipality.pk:
             raise Http404("Registro não encontrado.")
@@ -80,11 +81,3 @@ class VehicleViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet[Vehi
         except ValidationError as refusal:
             return Response(refusal.message_dict, status=status.HTTP_400_BAD_REQUEST)
         return Response(VehicleSerializer(vehicle).data, status=status.HTTP_201_CREATED)
-
-    def _municipality(self, ibge_code: str) -> Municipality:
-        municipality = Municipality.objects.filter(ibge_code=ibge_code).first()
-        if municipality is None or not user_can(
-            self.request.user, municipality.pk, "registry.vehicle", "change"
-        ):
-            raise Http404("Registro não encontrado.")
-        return municipality
