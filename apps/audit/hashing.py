@@ -7,6 +7,7 @@ Events written before the keyed chain keep their plain SHA-256 and verify as the
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import hmac
 import json
@@ -24,9 +25,20 @@ class UnknownHashSchemeError(ValueError):
 
 
 def to_json_safe(value: Any) -> Any:
-    """What a JSONField will give back after a round trip (Decimal/date become strings)."""
-    if value is None:
-        return None
+    """What a JSONField will give back after a round trip (Decimal/date become strings).
+
+    The plain shapes an audit payload is made of (dicts with text keys, lists, text, numbers, dates) are
+    converted in place of a dumps/loads round trip, which a batch of thousands of events would pay for each;
+    anything else (Decimal, datetime, enum members, other keys) takes the round trip itself."""
+    kind = type(value)
+    if value is None or kind is str or kind is int or kind is bool or kind is float:
+        return value
+    if kind is dict and all(type(key) is str for key in value):
+        return {key: to_json_safe(item) for key, item in value.items()}
+    if kind is list or kind is tuple:
+        return [to_json_safe(item) for item in value]
+    if kind is dt.date:
+        return value.isoformat()  # what DjangoJSONEncoder writes for a date
     return json.loads(json.dumps(value, cls=DjangoJSONEncoder))
 
 
