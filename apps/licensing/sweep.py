@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
+from django.core.exceptions import EmptyResultSet
 from django.db import connection, transaction
 from django.db.models import Exists, F, OuterRef, QuerySet, Value
 from django.db.models.functions import Coalesce, NullIf
@@ -186,7 +187,10 @@ def locked_update(
         for batch in _batches(iter(selected)):
             rows.model.objects.filter(pk__in=[row["pk"] for row in batch]).update(**changes)
         return selected
-    sql, params = _update_returning(rows, columns, changes)
+    try:
+        sql, params = _update_returning(rows, columns, changes)
+    except EmptyResultSet:  # a WHERE that can match nothing (an empty id list): nothing to update
+        return []
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         changed = [dict(zip(columns, values, strict=True)) for values in cursor.fetchall()]
