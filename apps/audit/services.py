@@ -173,27 +173,37 @@ def _chained_rows(
     seq, prev_hash = head
     scheme = HashScheme.HMAC_SHA256.value
     now = timezone.now()
+    # The fields a saved AuditEvent gives audit_verify (hashed_fields), read once for what the batch shares;
+    # each event then sets only its own.
+    shared = hashed_fields(
+        SimpleNamespace(
+            chain=chain,
+            occurred_at=now,
+            municipality_id=municipality_id,
+            request_id=request_id,
+            seq=None,
+            action=None,
+            object_type=None,
+            object_id=None,
+            before=None,
+            after=None,
+            **actor,
+        )
+    )
     rows = []
     for entry in entries:
         before, after = minimize(to_json_safe(entry.before), to_json_safe(entry.after), keys)
         seq += 1
-        # The same fields, read by the same function, as a saved AuditEvent gives audit_verify.
-        event = SimpleNamespace(
-            chain=chain,
-            seq=seq,
-            occurred_at=now,
-            municipality_id=municipality_id,
-            action=entry.action,
-            object_type=entry.object_type,
-            object_id=entry.object_id,
-            before=before,
-            after=after,
-            request_id=request_id,
-            **actor,
-        )
-        signed = keyed_event_hash(
-            hashed_fields(event), prev_hash, key_id=keys.current_id, secret=keys.current_secret
-        )
+        fields = {
+            **shared,
+            "seq": seq,
+            "action": entry.action,
+            "object_type": entry.object_type,
+            "object_id": entry.object_id,
+            "before": before,
+            "after": after,
+        }
+        signed = keyed_event_hash(fields, prev_hash, key_id=keys.current_id, secret=keys.current_secret)
         rows.append(
             (
                 now,
