@@ -13,7 +13,7 @@ passed, reminders due at 60/30/7 days). Rows are bulk inserted (no service calls
 
 Reported, in the same run and over the same rows:
 1. bare — for every step, a bare ``SELECT count(*) … WHERE <the step's own WHERE>``;
-2. sweep — run_sweep(AS_OF), every UPDATE/INSERT it does (e-mails built and handed to Django's dummy backend);
+2. sweep — run_sweep(AS_OF), every UPDATE/INSERT it does (audit events, e-mails built and queued in the outbox);
 3. again — run_sweep(AS_OF) a second time: it changes nothing (idempotent) and costs about the bare counts.
 The figure is sweep / bare. It is a benchmark, not a test: nothing asserts, and pytest does not collect it.
 

@@ -76,8 +76,16 @@ def _treat(field: str, value: Any, keys: AuditKeys) -> Any:
     return keyed_digest(field, value, keys)
 
 
+_NESTED = (dict, list)
+
+
 def _minimize_value(value: Any, keys: AuditKeys) -> Any:
     if isinstance(value, dict):
+        if PERSONAL_FIELDS.keys().isdisjoint(value) and not any(
+            isinstance(v, _NESTED) for v in value.values()
+        ):
+            return dict(value)  # the common flat payload with nothing personal: a copy, no walk
+
         result: dict[str, Any] = {}
         for field, item in value.items():
             if field not in PERSONAL_FIELDS:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
@@ -23,6 +25,7 @@ from apps.registry.identifiers import validate_cpf
 from apps.registry.models import Person
 from lawcode.calendar import LegalCalendar
 from lawcode.deadlines import DayCounting, Deadline, count_days
+from outorga.bulkinsert import insert_rows
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -112,8 +115,9 @@ def audit_record_batch(
     request_id: str | None = None,
 ) -> int:
     """Append one event per entry to the municipality's chain under a single lock of its head, in the caller's
-    transaction, with one INSERT: a set-based change (the daily sweep) records every row it touched without
-    one round trip per row. Each event is minimized and signed exactly as audit_record does."""
+    transaction: a set-based change (the daily sweep) records every row it touched without one round trip per
+    row. Each event is minimized and signed exactly as audit_record does; the chain is computed in one pass and
+    the rows go in with one bulk insert (outorga.bulkinsert: COPY on PostgreSQL), no model instance per event."""
     if not transaction.get_connection().in_atomic_block:
         raise AuditOutsideTransactionError(
             "audit_record_batch must run inside the caller's transaction.atomic block"
@@ -121,38 +125,107 @@ def audit_record_batch(
     entries = list(entries)
     if not entries:
         return 0
-    keys = configured_keys()
     chain = municipality.ibge_code if municipality is not None else GLOBAL_CHAIN
     head = _lock_chain_head(chain)
-    seq, prev_hash = (head.seq, head.hash) if head else (0, "")
-    now, actor_fields = timezone.now(), _actor_fields(actor)
-    request_id = current_request_id() if request_id is None else request_id
-    events = []
+    rows = _chained_rows(
+        entries,
+        chain=chain,
+        municipality_id=municipality.pk if municipality is not None else None,
+        head=(head.seq, head.hash) if head else (0, ""),
+        actor=_actor_fields(actor),
+        request_id=current_request_id() if request_id is None else request_id,
+    )
+    return insert_rows(AuditEvent._meta.db_table, _BATCH_COLUMNS, rows)
+
+
+# The columns audit_record_batch writes, in the order _chained_rows gives their values.
+_BATCH_COLUMNS = (
+    "occurred_at",
+    "municipality_id",
+    "chain",
+    "seq",
+    "actor_id",
+    "actor_name",
+    "action",
+    "object_type",
+    "object_id",
+    "before",
+    "after",
+    "request_id",
+    "prev_hash",
+    "hash",
+    "hash_scheme",
+    "key_id",
+)
+
+
+def _chained_rows(
+    entries: list[AuditEntry],
+    *,
+    chain: str,
+    municipality_id: int | None,
+    head: tuple[int, str],
+    actor: dict[str, Any],
+    request_id: str,
+) -> list[tuple[Any, ...]]:
+    """Each entry's row, signed and linked to the one before it (the first to the chain's head)."""
+    keys = configured_keys()
+    seq, prev_hash = head
+    scheme = HashScheme.HMAC_SHA256.value
+    now = timezone.now()
+    # The fields a saved AuditEvent gives audit_verify (hashed_fields), read once for what the batch shares;
+    # each event then sets only its own.
+    shared = hashed_fields(
+        SimpleNamespace(
+            chain=chain,
+            occurred_at=now,
+            municipality_id=municipality_id,
+            request_id=request_id,
+            seq=None,
+            action=None,
+            object_type=None,
+            object_id=None,
+            before=None,
+            after=None,
+            **actor,
+        )
+    )
+    rows = []
     for entry in entries:
         before, after = minimize(to_json_safe(entry.before), to_json_safe(entry.after), keys)
         seq += 1
-        event = AuditEvent(
-            occurred_at=now,
-            municipality=municipality,
-            chain=chain,
-            seq=seq,
-            action=entry.action,
-            object_type=entry.object_type,
-            object_id=entry.object_id,
-            before=before,
-            after=after,
-            request_id=request_id,
-            prev_hash=prev_hash,
-            hash_scheme=HashScheme.HMAC_SHA256,
-            key_id=keys.current_id,
-            **actor_fields,
+        fields = {
+            **shared,
+            "seq": seq,
+            "action": entry.action,
+            "object_type": entry.object_type,
+            "object_id": entry.object_id,
+            "before": before,
+            "after": after,
+        }
+        signed = keyed_event_hash(fields, prev_hash, key_id=keys.current_id, secret=keys.current_secret)
+        rows.append(
+            (
+                now,
+                municipality_id,
+                chain,
+                seq,
+                actor["actor_id"],
+                actor["actor_name"],
+                entry.action,
+                entry.object_type,
+                entry.object_id,
+                None if before is None else json.dumps(before),
+                None if after is None else json.dumps(after),
+                request_id,
+                prev_hash,
+                signed,
+                scheme,
+                keys.current_id,
+            )
         )
-        event.hash = prev_hash = keyed_event_hash(
-            hashed_fields(event), prev_hash, key_id=keys.current_id, secret=keys.current_secret
-        )
-        events.append(event)
-    AuditEvent.objects.bulk_create(events, batch_size=500)
-    return len(events)
+        prev_hash = signed
+    return rows
 
 
 def _lock_chain_head(chain: str) -> AuditEvent | None:

@@ -24,6 +24,7 @@ from apps.audit.services import audit_record
 from apps.jobs.choices import MailStatus, RunStatus
 from apps.jobs.models import JobLease, JobRun, OutboundMail
 from apps.jobs.schedule import Job, enabled_jobs, job_named
+from outorga.bulkinsert import insert_rows
 
 # Minutes to wait after the n-th failed attempt; after the last one the e-mail is given up (status failed).
 RETRY_BACKOFF_MINUTES = (1, 5, 30, 120, 720)
@@ -48,8 +49,59 @@ class DeliveryOutcome:
 
 
 def mail_queue(*, drafts: Iterable[MailDraft], reason: str) -> int:
-    """Store e-mails in the caller's transaction and wake the worker once it commits."""
-    return len(_queue(drafts, reason))
+    """Store e-mails in the caller's transaction and wake the worker once it commits.
+
+    The rows go in with one bulk insert of plain values (outorga.bulkinsert: COPY on PostgreSQL), so thousands
+    of reminders cost no model instance each; mail_queue_rows is for callers that need the rows back."""
+    _require_transaction()
+    now = timezone.now()
+    pending = MailStatus.PENDING.value
+    rows = (
+        (
+            d.municipality_id,
+            d.recipient,
+            d.subject[:255],
+            d.body,
+            reason,
+            pending,
+            0,
+            now,
+            None,
+            "",
+            "",
+            now,
+            None,
+        )
+        for d in drafts
+        if d.recipient
+    )
+    count = insert_rows(OutboundMail._meta.db_table, _MAIL_COLUMNS, rows)
+    if count:
+        transaction.on_commit(_wake_mail_worker)
+    return count
+
+
+# Every column of a new OutboundMail, in the order mail_queue gives them (the model's defaults spelled out).
+_MAIL_COLUMNS = (
+    "municipality_id",
+    "recipient",
+    "subject",
+    "body",
+    "reason",
+    "status",
+    "attempts",
+    "next_attempt_at",
+    "claimed_until",
+    "claim_token",
+    "last_error",
+    "created_at",
+    "sent_at",
+)
+
+
+def _require_transaction() -> None:
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("mail_queue must run inside the transaction of the change that causes the e-mails")
 
 
 def mail_queue_rows(*, drafts: Iterable[MailDraft], reason: str) -> list[OutboundMail]:
@@ -59,8 +111,7 @@ def mail_queue_rows(*, drafts: Iterable[MailDraft], reason: str) -> list[Outboun
 
 
 def _queue(drafts: Iterable[MailDraft], reason: str) -> list[OutboundMail]:
-    if not transaction.get_connection().in_atomic_block:
-        raise RuntimeError("mail_queue must run inside the transaction of the change that causes the e-mails")
+    _require_transaction()
     now = timezone.now()
     rows = [
         OutboundMail(

@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
+from django.core.exceptions import EmptyResultSet
 from django.db import connection, transaction
-from django.db.models import Exists, OuterRef, QuerySet, Value
+from django.db.models import Exists, F, OuterRef, QuerySet, Value
 from django.db.models.functions import Coalesce, NullIf
 from django.utils import timezone
 
@@ -158,22 +159,61 @@ def _public(row: Mapping[str, Any]) -> dict[str, Any]:
 def update_audited(
     rows: QuerySet[Any], *, action: str, changes: dict[str, Any], audited: tuple[str, ...]
 ) -> int:
-    """UPDATE the rows the step's WHERE selects, locked and a batch at a time, each with its audit event
-    (before: the audited columns as they were; after: the same with the changes) in the same transaction."""
-    model = rows.model
-    columns = tuple(dict.fromkeys(("pk", "municipality_id", *audited, *changes)))
-    selected = rows.select_for_update(of=("self",)).order_by("pk").values(*columns)
-    total = 0
-    for batch in _batches(iter(list(selected))):
-        total += model.objects.filter(pk__in=[row["pk"] for row in batch]).update(**changes)
+    """UPDATE the rows the step's WHERE selects, locked, each with its audit event (before: the audited columns
+    as they were; after: the same with the changes) in the same transaction."""
+    changed = locked_update(rows, ("pk", "municipality_id", *audited, *changes), changes)
+    for batch in _batches(iter(changed)):  # a bounded batch of events in memory at a time
         audit_rows(
             batch,
             action=action,
-            object_type=model._meta.label_lower,
+            object_type=rows.model._meta.label_lower,
             before=_public,
             after=lambda row: {**_public(row), **changes},
         )
-    return total
+    return len(changed)
+
+
+def locked_update(
+    rows: QuerySet[Any], columns: tuple[str, ...], changes: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """Lock and update what `rows` selects; each changed row's `columns` as they were before, in pk order.
+
+    PostgreSQL: one UPDATE … FROM (the step's SELECT … FOR UPDATE, in pk order so two runs lock alike)
+    RETURNING the locked values — no id list goes to the database and back. SQLite (one writer at a time, and
+    its RETURNING cannot read the FROM) reads the rows first, then updates them by id a batch at a time."""
+    columns = tuple(dict.fromkeys(columns))
+    if connection.vendor != "postgresql":
+        selected = list(rows.order_by("pk").values(*columns))
+        for batch in _batches(iter(selected)):
+            rows.model.objects.filter(pk__in=[row["pk"] for row in batch]).update(**changes)
+        return selected
+    try:
+        sql, params = _update_returning(rows, columns, changes)
+    except EmptyResultSet:  # a WHERE that can match nothing (an empty id list): nothing to update
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        changed = [dict(zip(columns, values, strict=True)) for values in cursor.fetchall()]
+    return sorted(changed, key=lambda row: row["pk"])
+
+
+def _update_returning(
+    rows: QuerySet[Any], columns: tuple[str, ...], changes: dict[str, Any]
+) -> tuple[str, list[Any]]:
+    model, quote = rows.model, connection.ops.quote_name
+    aliases = {f"was_{name}": F(name) for name in columns}  # the subquery's own names, whatever the ORM's
+    locked = rows.select_for_update(of=("self",)).order_by("pk").annotate(**aliases).values(*aliases)
+    select, select_params = locked.query.sql_with_params()
+    fields = [model._meta.get_field(name) for name in changes]
+    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+    values = [field.get_db_prep_save(changes[field.name], connection) for field in fields]
+    table, pk = quote(model._meta.db_table), quote(model._meta.pk.column)
+    returning = ", ".join(f"was.{quote(alias)}" for alias in aliases)
+    sql = (
+        f"UPDATE {table} SET {assignments} FROM ({select}) was "
+        f"WHERE {table}.{pk} = was.{quote('was_pk')} RETURNING {returning}"
+    )
+    return sql, [*values, *select_params]
 
 
 def lift_suspensions(as_of: dt.date) -> int:
@@ -242,12 +282,10 @@ def _close_applications(
     changes: dict[str, Any],
     data: Callable[[dict[str, Any]], dict[str, Any]],
 ) -> int:
-    """Close what the WHERE selects: a timeline line and an audit event each, then the UPDATE by id."""
-    columns = ("pk", "municipality_id", "cure_deadline", *APPLICATION_AUDITED)
-    selected = rows.select_for_update(of=("self",)).order_by("pk").values(*columns)
-    total = 0
-    for batch in _batches(iter(list(selected))):
-        ApplicationEvent.objects.bulk_create(
+    """Close what the WHERE selects: the locked UPDATE, then a timeline line and an audit event each."""
+    closed = locked_update(rows, ("pk", "municipality_id", "cure_deadline", *APPLICATION_AUDITED), changes)
+    ApplicationEvent.objects.bulk_create(
+        (
             ApplicationEvent(
                 application_id=row["pk"],
                 on=as_of,
@@ -258,17 +296,18 @@ def _close_applications(
                 note=note,
                 data=data(row),
             )
-            for row in batch
-        )
-        total += Application.objects.filter(pk__in=[row["pk"] for row in batch]).update(**changes)
-        audit_rows(
-            batch,
-            action=f"application.{kind}",
-            object_type="licensing.application",
-            before=_public,
-            after=lambda row: {**_public(row), **changes, "note": note},
-        )
-    return total
+            for row in closed
+        ),
+        batch_size=BATCH,
+    )
+    audit_rows(
+        closed,
+        action=f"application.{kind}",
+        object_type="licensing.application",
+        before=_public,
+        after=lambda row: {**_public(row), **changes, "note": note},
+    )
+    return len(closed)
 
 
 def archive_past_cure(as_of: dt.date) -> int:
