@@ -128,6 +128,7 @@ INSTALLED_APPS = [
     "apps.jobs",
     "apps.notifications",
     "apps.reports",
+    "apps.privacy",
     "apps.whatif",
     "apps.ops",
     "apps.replay",

@@ -14,6 +14,7 @@ urlpatterns = [
     path("", include("apps.web.urls")),
     path("", include("apps.tenancy.urls")),
     path("", include("apps.audit.urls")),
+    path("", include("apps.privacy.urls")),
     path("", include("apps.registry.urls")),
     path("", include("apps.lawconfig.urls")),
     path("api/v1/registry/", include("apps.registry.api.urls")),

@@ -7,10 +7,4 @@ app_name = "audit"
 urlpatterns = [
     path("auditoria/", views.event_list, name="event_list"),
     path("auditoria/<int:event_id>/", views.event_detail, name="event_detail"),
-    path("auditoria/titulares/", views.subject_search, name="subject_search"),
-    path("auditoria/titulares/<int:person_id>/", views.subject_detail, name="subject_detail"),
-    path("auditoria/titulares/<int:person_id>/relatorio.pdf", views.subject_report, name="subject_report"),
-    path("auditoria/requerimentos/", views.request_list, name="request_list"),
-    path("auditoria/requerimentos/novo/", views.request_create, name="request_create"),
-    path("auditoria/requerimentos/<int:request_id>/", views.request_detail, name="request_detail"),
 ]

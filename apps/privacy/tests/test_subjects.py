@@ -16,12 +16,8 @@ from django.urls import reverse
 from apps.accounts.models import User
 from apps.accounts.session import AUTH_CONFIRMED_AT_KEY
 from apps.audit.models import AuditEvent, DataSubjectRequest
-from apps.audit.services import (
-    PERSONAL_DATA_EXPORT,
-    PERSONAL_DATA_READ,
-    data_subject_request_create,
-    data_subject_request_deadline,
-)
+from apps.audit.services import PERSONAL_DATA_EXPORT, PERSONAL_DATA_READ
+from apps.privacy.services import data_subject_request_create, data_subject_request_deadline
 from apps.registry.models import Person
 from apps.registry.services import person_create, person_update
 from apps.tenancy.models import Municipality
@@ -47,26 +43,26 @@ def maria(olimpia: Municipality, analyst_olimpia: User) -> Person:
 
 
 def subject_url(person: Person) -> str:
-    return reverse("audit:subject_detail", args=[person.pk])
+    return reverse("privacy:subject_detail", args=[person.pk])
 
 
 def test_search_by_cpf_shows_the_person_with_the_cpf_masked(
     auditor_olimpia_client: Client, maria: Person
 ) -> None:
     html = auditor_olimpia_client.get(
-        reverse("audit:subject_search"), {"q": "529.982.247-25"}
+        reverse("privacy:subject_search"), {"q": "529.982.247-25"}
     ).content.decode()
     assert "Maria Souza" in html and "***.982.247-**" in html
     assert "529.982.247-25" not in html.replace('value="529.982.247-25"', "")
 
 
 def test_search_by_name_part(auditor_olimpia_client: Client, maria: Person) -> None:
-    response = auditor_olimpia_client.get(reverse("audit:subject_search"), {"q": "souz"})
+    response = auditor_olimpia_client.get(reverse("privacy:subject_search"), {"q": "souz"})
     assert [person.pk for person, _ in response.context["rows"]] == [maria.pk]
 
 
 def test_search_refuses_a_short_cpf_in_portuguese(auditor_olimpia_client: Client, maria: Person) -> None:
-    html = auditor_olimpia_client.get(reverse("audit:subject_search"), {"q": "529982"}).content.decode()
+    html = auditor_olimpia_client.get(reverse("privacy:subject_search"), {"q": "529982"}).content.decode()
     assert "um CPF tem 11 dígitos" in html
 
 
@@ -76,11 +72,11 @@ def test_only_the_auditor_reaches_the_dpo_screens(
 ) -> None:
     client: Client = request.getfixturevalue(persona)
     for url in (
-        reverse("audit:subject_search"),
+        reverse("privacy:subject_search"),
         subject_url(maria),
-        reverse("audit:subject_report", args=[maria.pk]),
-        reverse("audit:request_list"),
-        reverse("audit:request_create"),
+        reverse("privacy:subject_report", args=[maria.pk]),
+        reverse("privacy:request_list"),
+        reverse("privacy:request_create"),
     ):
         assert client.get(url).status_code == 404, url
 
@@ -132,7 +128,7 @@ def _pdf_text(content: bytes) -> str:
 def test_the_subject_access_report_is_a_pdf_with_holdings_basis_and_history(
     auditor_olimpia_client: Client, auditor_olimpia: User, maria: Person
 ) -> None:
-    response = auditor_olimpia_client.get(reverse("audit:subject_report", args=[maria.pk]))
+    response = auditor_olimpia_client.get(reverse("privacy:subject_report", args=[maria.pk]))
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     assert response["Cache-Control"] == "no-store"
     assert response.content.startswith(b"%PDF")
@@ -171,7 +167,7 @@ def test_registering_a_request_links_the_person_fixes_the_deadline_and_is_audite
 ) -> None:
     today = dt.date.today()
     response = auditor_olimpia_client.post(
-        reverse("audit:request_create"),
+        reverse("privacy:request_create"),
         {
             "municipality": "3533908",
             "requester_name": "Maria Souza",
@@ -195,7 +191,7 @@ def test_a_request_in_the_future_is_refused_naming_the_field(
 ) -> None:
     tomorrow = dt.date.today() + dt.timedelta(days=1)
     html = auditor_olimpia_client.post(
-        reverse("audit:request_create"),
+        reverse("privacy:request_create"),
         {
             "municipality": "3533908",
             "requester_name": "X",
@@ -215,7 +211,7 @@ def test_the_queue_flags_a_late_request_and_hides_closed_ones(
 ) -> None:
     late = new_request(olimpia, auditor_olimpia, dt.date.today() - dt.timedelta(days=20))
     fresh = new_request(olimpia, auditor_olimpia, dt.date.today())
-    html = auditor_olimpia_client.get(reverse("audit:request_list")).content.decode()
+    html = auditor_olimpia_client.get(reverse("privacy:request_list")).content.decode()
     late_row = html.split(f'data-request-id="{late.pk}"')[1].split("</tr>")[0]
     fresh_row = html.split(f'data-request-id="{fresh.pk}"')[1].split("</tr>")[0]
     assert 'data-testid="late"' in late_row and 'data-testid="late"' not in fresh_row
@@ -226,7 +222,7 @@ def test_closing_a_request_needs_the_answer_and_is_audited(
     auditor_olimpia_client: Client, auditor_olimpia: User, olimpia: Municipality
 ) -> None:
     row = new_request(olimpia, auditor_olimpia, dt.date.today())
-    url = reverse("audit:request_detail", args=[row.pk])
+    url = reverse("privacy:request_detail", args=[row.pk])
     html = auditor_olimpia_client.post(url, {"status": "answered", "answer": ""}).content.decode()
     assert "Resposta: informe o texto enviado ao titular" in html
     auditor_olimpia_client.post(url, {"status": "answered", "answer": "Relatório enviado por e-mail."})
@@ -237,7 +233,7 @@ def test_closing_a_request_needs_the_answer_and_is_audited(
     detail = auditor_olimpia_client.get(reverse("audit:event_detail", args=[answer.pk])).content.decode()
     assert "Resposta a requerimento de titular" in detail
     assert "<td>situação</td><td>Recebido</td><td>Respondido</td>" in detail
-    closed = auditor_olimpia_client.get(reverse("audit:request_list")).content.decode()
+    closed = auditor_olimpia_client.get(reverse("privacy:request_list")).content.decode()
     assert f'data-request-id="{row.pk}"' not in closed
 
 
@@ -245,7 +241,7 @@ def test_reading_a_request_is_an_audited_personal_data_read(
     auditor_olimpia_client: Client, auditor_olimpia: User, olimpia: Municipality
 ) -> None:
     row = new_request(olimpia, auditor_olimpia, dt.date.today())
-    html = auditor_olimpia_client.get(reverse("audit:request_detail", args=[row.pk])).content.decode()
+    html = auditor_olimpia_client.get(reverse("privacy:request_detail", args=[row.pk])).content.decode()
     assert "529.982.247-25" in html
     read = AuditEvent.objects.get(action=PERSONAL_DATA_READ, object_type="audit.datasubjectrequest")
     assert read.after == {"fields": ["contact", "requester_cpf"]}
@@ -256,7 +252,7 @@ def test_a_request_of_another_municipality_is_404(
 ) -> None:
     dpo = make_staff("dpo.votuporanga", (votuporanga, "auditor_dpo"))
     row = new_request(votuporanga, dpo, dt.date.today())
-    assert auditor_olimpia_client.get(reverse("audit:request_detail", args=[row.pk])).status_code == 404
+    assert auditor_olimpia_client.get(reverse("privacy:request_detail", args=[row.pk])).status_code == 404
 
 
 def test_the_home_card_counts_pending_and_late_requests(
@@ -276,7 +272,7 @@ def test_an_invalid_cpf_is_refused_on_its_field(
     auditor_olimpia_client: Client, olimpia: Municipality
 ) -> None:
     response = auditor_olimpia_client.post(
-        reverse("audit:request_create"),
+        reverse("privacy:request_create"),
         {
             "municipality": "3533908",
             "requester_name": "X",
@@ -296,11 +292,11 @@ def test_the_report_asks_for_a_recent_authentication(auditor_olimpia_client: Cli
     session = auditor_olimpia_client.session
     session[AUTH_CONFIRMED_AT_KEY] = time.time() - 60 * 60
     session.save()
-    response = auditor_olimpia_client.get(reverse("audit:subject_report", args=[maria.pk]))
+    response = auditor_olimpia_client.get(reverse("privacy:subject_report", args=[maria.pk]))
     assert response.status_code == 302 and response["Location"].startswith(reverse("reauthenticate"))
     assert not AuditEvent.objects.filter(action=PERSONAL_DATA_EXPORT).exists()
 
 
 def test_the_request_form_starts_with_today_in_the_date_inputs_format(auditor_olimpia_client: Client) -> None:
-    html = auditor_olimpia_client.get(reverse("audit:request_create")).content.decode()
+    html = auditor_olimpia_client.get(reverse("privacy:request_create")).content.decode()
     assert f'type="date" name="received_on" value="{dt.date.today().isoformat()}"' in html

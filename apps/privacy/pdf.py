@@ -17,7 +17,7 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, Tabl
 
 from apps.audit.labels import action_label, is_read, summary_lines
 from apps.audit.models import AuditEvent
-from apps.audit.subjects import HeldRecord, Subject
+from apps.privacy.subjects import HeldRecord, Subject
 
 MM: float = mm
 _STYLES = getSampleStyleSheet()

@@ -8,13 +8,14 @@ Every audit event on one of those records answers "who read or changed my data, 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
 from django.db.models import Q, QuerySet
 
 from apps.audit.models import AuditEvent, DataSubjectRequest
+from apps.audit.people import MIN_NAME_QUERY
 from apps.enforcement.models import InfractionCase
 from apps.licensing.models import Application, Permit
 from apps.portal.models import PortalAccount
@@ -23,7 +24,6 @@ from apps.registry.models import Attendant, Ban, Document, Driver, Operator, Per
 from apps.tenancy.models import Municipality
 from apps.tenancy.regimes import regime_summary
 
-MIN_NAME_QUERY = 3
 MAX_PEOPLE_SEARCHED = 20
 EventsT = TypeVar("EventsT", bound=QuerySet[AuditEvent])
 CPF_DIGITS = 11
@@ -126,6 +126,11 @@ def events_about(people: QuerySet[Person], events: EventsT) -> EventsT:
     for person in people[:MAX_PEOPLE_SEARCHED]:
         match |= _about(subject_of(person))
     return events.filter(match)
+
+
+def events_about_query(query: str, municipalities: Sequence[Municipality], events: EventsT) -> EventsT:
+    """The audit trail's "Pessoa (CPF ou nome)" filter (registered with apps.audit.people)."""
+    return events_about(find_people(query, municipalities), events)
 
 
 def _about(subject: Subject) -> Q:
