@@ -48,6 +48,7 @@ PUBLIC_FIELDS = (
     "municipality__name",
     "municipality__uf",
     "municipality__ibge_code",
+    "municipality__regimes",  # the law's configuration is read per regime (lawconfig.regime_for)
     "vehicle__make",
     "vehicle__model",
     "vehicle__plate",
