@@ -47,9 +47,9 @@ LOOKUP_TABLES = {
     "registry_driver",
     "registry_document",
 }
-LOOKUP_QUERIES = (
-    10  # counter (savepoint, read, write, release in the test's transaction) + permit + 5 standing
-)
+# The counter (savepoint, read, write, release in the test's transaction), the permit, and the standing's
+# operator, drivers and documents.
+LOOKUP_QUERIES = 8
 
 
 def _tables(captured: CaptureQueriesContext) -> set[str]:
