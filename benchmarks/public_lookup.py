@@ -10,9 +10,10 @@ its synthetic "São Paulo (benchmark)", and reuses that municipality's rows when
 5% suspended, 5% past validity, 3% revoked, 2% closed).
 
 One gunicorn (this file is also its WSGI module: the project's URLs plus /bench/ping/, a view that returns "ok"
-through the same middleware) serves three rounds, one after the other, in the same run, to a load generator in a
-second process on 127.0.0.1 (`wrk` when installed — `apt-get install wrk` — else a small Python client with
-threads), each for a fixed duration and number of connections:
+through the same middleware — the lean path of apps.web.lean, like the lookup's) serves three rounds, one after
+the other, in the same run, to a load generator in a second process on 127.0.0.1 (`wrk` when installed —
+`apt-get install wrk` — else a small Python client with threads), each for a fixed duration and number of
+connections:
 1. ping  — the minimal Django view (baseline);
 2. json  — GET /api/publica/v1/verificacao/?municipio=…&placa=… for random plates (5% unknown);
 3. page  — GET /consulta/?municipio=…&q=… (the phone page, rendered) for the same plates.
@@ -73,6 +74,7 @@ from apps.licensing.models import Permit  # noqa: E402
 from apps.public.models import LookupCount  # noqa: E402
 from apps.registry.models import Operator, Person, Vehicle  # noqa: E402
 from apps.tenancy.models import Municipality  # noqa: E402
+from apps.web.lean import session_free  # noqa: E402
 from benchmarks.results import Row, emit  # noqa: E402
 
 FULL = 300_000
@@ -83,6 +85,8 @@ REGIME = "olimpia_sp_escolar"
 SAMPLE_PATHS = 20_000
 
 
+# The baselines take the same lean path as the lookup (apps.web.lean): the same stack, as the issue asks.
+@session_free
 def ping(request: HttpRequest) -> HttpResponse:
     """The baseline: a Django view doing nothing, behind the same middleware as the lookup."""
     return HttpResponse("ok", content_type="text/plain")
@@ -95,6 +99,7 @@ RAW_LOOKUP = (
 )
 
 
+@session_free
 def raw_lookup(request: HttpRequest) -> HttpResponse:
     """The limit for a lookup: its SELECT, by hand, answered as JSON by a bare view behind the same middleware."""
     with connection.cursor() as cursor:

@@ -140,6 +140,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "apps.audit.middleware.RequestIdMiddleware",
+    # Anonymous GETs of @session_free views (the public lookup) skip SESSION_FREE_SKIPPED_MIDDLEWARE below.
+    "apps.web.lean.LeanPathMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -155,6 +157,21 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
+
+# What a view marked @session_free (apps/web/lean.py) does without, for a GET or HEAD carrying no session
+# cookie: it reads no session or user, shows no message and posts no form, so none of these has work to do.
+SESSION_FREE_SKIPPED_MIDDLEWARE = (
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "apps.tenancy.querysets.RequestRolesMiddleware",
+    "django_otp.middleware.OTPMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "apps.accounts.middleware.SessionExpiryMiddleware",
+    "apps.accounts.middleware.IdleTimeoutMiddleware",
+    "apps.accounts.middleware.SecondFactorRequiredMiddleware",
+    "axes.middleware.AxesMiddleware",
+)
 
 ROOT_URLCONF = "outorga.urls"
 WSGI_APPLICATION = "outorga.wsgi.application"
@@ -185,6 +202,20 @@ def _parse_database_url(url: str) -> dict[str, object]:
         ) from exc
 
 
+def _statement_options() -> dict[str, object]:
+    """psycopg 3: DATABASE_SERVER_SIDE_BINDING=1 sends the parameters apart from the SQL, and then
+    DATABASE_PREPARE_THRESHOLD=N prepares a statement run N times on a connection, so PostgreSQL plans the public
+    lookup's SELECT once per connection instead of on every request. Both off by default: a pooler in
+    transaction mode (PgBouncer before 1.21) cannot keep prepared statements."""
+    options: dict[str, object] = {}
+    if env_bool("DATABASE_SERVER_SIDE_BINDING", False):
+        options["server_side_binding"] = True
+        threshold = env_int("DATABASE_PREPARE_THRESHOLD", 0)
+        if threshold > 0:
+            options["prepare_threshold"] = threshold
+    return options
+
+
 def _database_from_env(url: str | None = None) -> dict[str, object]:
     url = os.environ.get("DATABASE_URL", "") if url is None else url
     if not url:
@@ -205,6 +236,7 @@ def _database_from_env(url: str | None = None) -> dict[str, object]:
         existing = config.get("OPTIONS")
         options: dict[str, object] = dict(existing) if isinstance(existing, dict) else {}
         options.setdefault("connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", 10))
+        options.update(_statement_options())
         config["OPTIONS"] = options
     return config
 

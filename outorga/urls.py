@@ -10,6 +10,8 @@ api_router = DefaultRouter()
 api_router.register("municipalities", MunicipalityViewSet, basename="municipality")
 
 urlpatterns = [
+    # First: the public lookup is the busiest route by far, and Django tries the patterns in this order.
+    path("", include("apps.public.urls")),
     path("", include("apps.accounts.urls")),
     path("", include("apps.web.urls")),
     path("", include("apps.tenancy.urls")),
@@ -28,7 +30,6 @@ urlpatterns = [
     path("api/v1/enforcement/", include("apps.enforcement.api.urls")),
     path("", include("apps.dueprocess.urls")),
     path("api/v1/dueprocess/", include("apps.dueprocess.api.urls")),
-    path("", include("apps.public.urls")),
     path("", include("apps.portal.urls")),
     path("", include("apps.platforms.urls")),
     path("", include("apps.jobs.urls")),

@@ -14,7 +14,11 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import reduce
+from operator import or_
 from typing import Any
+
+from django.db.models import Q
 
 import lawcode
 from apps.lawconfig.engine import config_for
@@ -208,15 +212,17 @@ def _mandatory_kinds(regime_id: str) -> frozenset[str]:
 
 
 def _documents(owners: dict[str, set[int]], kinds: set[str]) -> dict[tuple[str, int], list[dict[str, Any]]]:
+    """The documents of every owner in one SELECT (a round trip per owner column was most of a public lookup),
+    each filed under every (column, owner) it belongs to."""
     found: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
-    if not kinds:
+    wanted = [Q(**{f"{column}__in": ids}) for column, ids in owners.items() if ids]
+    if not kinds or not wanted:
         return found
-    for column, ids in owners.items():
-        if not ids:
-            continue
-        rows = Document.objects.filter(**{f"{column}__in": ids}, kind__in=kinds).values(*DOCUMENT_COLUMNS)
-        for row in rows:
-            found[(column, row[column])].append(row)
+    rows = Document.objects.filter(reduce(or_, wanted), kind__in=kinds).values(*DOCUMENT_COLUMNS)
+    for row in rows:
+        for column, ids in owners.items():
+            if row[column] in ids:
+                found[(column, row[column])].append(row)
     return found
 
 

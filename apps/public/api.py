@@ -21,6 +21,7 @@ from rest_framework.request import Request
 from apps.public import lookups
 from apps.public.schema import PublicErrorSerializer, VerificationAnswerSerializer
 from apps.public.verification import InvalidQuery, unknown
+from apps.web.lean import session_free
 from outorga.routers import reads_from_replica
 
 MISSING = "Informe placa e municipio, alvara e municipio, ou codigo."
@@ -59,6 +60,7 @@ def _lookup(request: HttpRequest) -> lookups.Outcome:
     },
     auth=[],
 )
+@session_free
 @api_view(["GET"])
 @authentication_classes([])
 @permission_classes([AllowAny])

@@ -10,6 +10,8 @@ PUBLIC_COMPLAINT_POW_BITS     leading zero bits the complaint form's proof of wo
                               65,000 SHA-256 hashes, under a second on a desktop, a few on an old phone);
                               0 turns it off
 PUBLIC_COMPLAINT_POW_TTL      seconds a challenge stays valid after the form is opened (default 3600)
+PUBLIC_MUNICIPALITY_TTL    seconds each process keeps the towns, their contacts and their law configuration for
+                           the public pages (default 60; 0 reads them on every request): apps.public.kept
 PUBLIC_CLIENT_IP_META      request.META key with the client address (default REMOTE_ADDR; behind a proxy
                            that sets it, e.g. HTTP_X_REAL_IP)
 """

@@ -1,34 +1,21 @@
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
 
-from apps.public import conf
 from apps.public.choices import ComplaintCategory, ComplaintState
-from apps.tenancy.models import Municipality
-
-# (expires at, choices): kept in this process like lookups._municipality, for the same reason: every public page
-# asks, a town is added a few times a year.
-_CHOICES: list[tuple[float, list[tuple[str, str]]]] = []
+from apps.public.kept import TOWN_CHOICES
 
 
 def municipality_choices() -> list[tuple[str, str]]:
-    """The towns of the lookup form, kept PUBLIC_MUNICIPALITY_TTL seconds in this process; a municipality saved
-    or deleted in this process drops them at once (forget_municipality_choices), another process within the
-    TTL."""
-    if _CHOICES and _CHOICES[0][0] > time.monotonic():
-        return list(_CHOICES[0][1])
-    rows = Municipality.objects.order_by("name").values_list("ibge_code", "name", "uf")
-    choices = [(ibge, f"{name}-{uf}") for ibge, name, uf in rows]
-    _CHOICES[:] = [(time.monotonic() + conf.municipality_ttl_seconds(), choices)]
-    return list(choices)
+    """The towns of the lookup and complaint forms, kept PUBLIC_MUNICIPALITY_TTL seconds (apps.public.kept)."""
+    return list(TOWN_CHOICES.get())
 
 
 def forget_municipality_choices(**kwargs: Any) -> None:
-    _CHOICES.clear()
+    TOWN_CHOICES.forget()
 
 
 class LookupForm(forms.Form):

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from apps.public import conf, ratelimit
 from apps.public.choices import LookupResult, LookupVia, VerificationStatus
+from apps.public.kept import kept_configs
 from apps.public.stats import lookup_count_add
 from apps.public.verification import (
     PERMIT_NUMBER_SHAPE,
@@ -99,7 +100,8 @@ def _municipality(ibge_code: str | None) -> Municipality | None:
 
 
 def _answer(query: Query) -> Outcome:
-    outcome = Outcome(query=query, checked_on=today(), results=verify(query, as_of=today()))
+    with kept_configs():  # the town's law configuration, read once per PUBLIC_MUNICIPALITY_TTL
+        outcome = Outcome(query=query, checked_on=today(), results=verify(query, as_of=today()))
     municipality = query.municipality
     if municipality is None and outcome.results:
         municipality = _municipality(outcome.results[0].municipality_ibge)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import caches
+from django.core.cache.backends.base import BaseCache
 from django.http import HttpRequest
 
 from apps.public import conf
@@ -52,15 +53,27 @@ def count(scope: str, identity: str, limit: Limit) -> RateDecision:
     now = time.time()
     window_index = int(now // window)
     key = f"rate:{scope}:{keyed(scope, identity)}:{window_index}"
-    cache = caches[conf.rate_limit_cache_alias()]
-    cache.add(key, 0, timeout=window + 1)
-    try:
-        used = cache.incr(key)
-    except ValueError:  # the key expired between add and incr: this request opens a fresh window
-        cache.set(key, 1, timeout=window + 1)
-        used = 1
+    used = _incremented(caches[conf.rate_limit_cache_alias()], key, timeout=window + 1)
     retry_after = max(1, int((window_index + 1) * window - now))
     return RateDecision(allowed=used <= limit.requests, retry_after=retry_after)
+
+
+def _incremented(cache: BaseCache, key: str, timeout: int) -> int:
+    """The counter after this request. Incremented first: the window's counter exists for every request but a
+    client's first in the window, and an `add` before each `incr` cost the database cache a count of its
+    table and a failed insert on every request. Only when there is nothing to increment is the counter
+    created, by `add`, which a racing request of the same client may win: then this one increments theirs."""
+    try:
+        return int(cache.incr(key))
+    except ValueError:  # no counter yet in this window (or it just expired)
+        pass
+    if cache.add(key, 1, timeout=timeout):
+        return 1
+    try:
+        return int(cache.incr(key))
+    except ValueError:  # created and expired in between: this request opens a fresh window
+        cache.set(key, 1, timeout=timeout)
+        return 1
 
 
 def lookup_limit() -> Limit:

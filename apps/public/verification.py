@@ -15,13 +15,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import QuerySet
-
 import lawcode
 from apps.licensing.choices import PermitKind
 from apps.licensing.models import Permit
 from apps.licensing.standing import by_acts, permit_standing
 from apps.public.choices import LookupVia, VerificationStatus
+from apps.public.selectors import Lookup
 from apps.registry.identifiers import format_plate, normalize_plate, plate_format
 from apps.tenancy.models import Municipality
 from lawcode.errors import RegimeDefinitionError
@@ -48,6 +47,7 @@ PUBLIC_FIELDS = (
     "municipality__name",
     "municipality__uf",
     "municipality__ibge_code",
+    "municipality__regimes",  # the law's configuration is read per regime (lawconfig.regime_for)
     "vehicle__make",
     "vehicle__model",
     "vehicle__plate",
@@ -206,27 +206,39 @@ def unknown(as_of: dt.date, municipality: Municipality | None = None) -> PublicV
     )
 
 
+# The lookup's SELECT, written once (apps.public.selectors): same rows as the ORM's
+# Permit.objects.select_related(...).only(*PUBLIC_FIELDS), without compiling it on every request.
+LOOKUP = Lookup(PUBLIC_FIELDS)
+NOT_EMERGENCY = (
+    "NOT ({permit.kind} = %s)"  # an emergency driver's authorization rides on the vehicle's permit
+)
+
+
 def _permits_for(query: Query) -> Iterable[Permit]:
-    rows: QuerySet[Permit] = Permit.objects.select_related(
-        "municipality", "vehicle", "operator__person", "operator__company"
-    )
-    rows = rows.only(*PUBLIC_FIELDS).order_by()  # one vehicle's few permits: _current() picks, no sort needed
+    """One vehicle's few permits (no sort: _current() picks)."""
     if query.via == LookupVia.TOKEN:
-        return rows.filter(qr_token=query.value)
+        return LOOKUP.run("{permit.qr_token} = %s", [query.value])
     if query.via == LookupVia.PLATE:
-        # An emergency driver's authorization rides on the vehicle's own permit, which answers for the plate.
-        return _plate_rows(rows, query).exclude(kind=PermitKind.EMERGENCY)
+        return _plate_rows(query)
     sequence, year = query.value.split("/")
-    return rows.filter(municipality=query.municipality, year=int(year), sequence=int(sequence))
+    town = query.municipality.pk if query.municipality else None
+    return LOOKUP.run(
+        "{permit.municipality} = %s AND {permit.year} = %s AND {permit.sequence} = %s",
+        [town, int(year), int(sequence)],
+    )
 
 
-def _plate_rows(rows: QuerySet[Permit], query: Query) -> QuerySet[Permit]:
+def _plate_rows(query: Query) -> list[Permit]:
     """A plate is unique nationally: without a municipality it is looked up in all of them (vehicle_plate_idx);
     with one, both columns of the vehicle's (municipality, plate) unique index, or PostgreSQL scans it whole."""
+    emergency = PermitKind.EMERGENCY.value
     if query.municipality is None:
-        return rows.filter(vehicle__plate=query.value)
-    return rows.filter(
-        municipality=query.municipality, vehicle__municipality=query.municipality, vehicle__plate=query.value
+        return LOOKUP.run(f"{{vehicle.plate}} = %s AND {NOT_EMERGENCY}", [query.value, emergency])
+    town = query.municipality.pk
+    return LOOKUP.run(
+        "{permit.municipality} = %s AND {vehicle.municipality} = %s AND {vehicle.plate} = %s AND "
+        + NOT_EMERGENCY,
+        [town, town, query.value, emergency],
     )
 
 

@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from apps.audit.services import audit_personal_data_read
-from apps.public import exports, lookups, opendata, pow, ratelimit, services
+from apps.public import exports, kept, lookups, opendata, pow, ratelimit, services
 from apps.public.choices import OPEN_COMPLAINT_STATES, ComplaintState
 from apps.public.forms import ComplaintForm, ComplaintMoveForm, LookupForm
 from apps.public.models import Complaint
@@ -25,6 +25,7 @@ from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
+from apps.web.lean import session_free
 from apps.web.sorting import Sorting
 from outorga.routers import reads_from_replica
 
@@ -43,12 +44,13 @@ COMPLAINTS_LIMITED = (
 )
 
 
+@session_free
 @require_GET
 @reads_from_replica
 def search(request: HttpRequest) -> HttpResponse:
     """The phone-first page: type the plate (searched in every town) or the permit number (with its town)."""
     form = LookupForm(request.GET if "q" in request.GET else None)
-    context: dict[str, object] = {"form": form, "towns": Municipality.objects.order_by("name")}
+    context: dict[str, object] = {"form": form, "towns": kept.TOWNS.get}  # called only if shown
     if form.is_bound and form.is_valid():
         try:
             outcome = lookups.by_text(request, form.cleaned_data["municipio"] or None, form.cleaned_data["q"])
@@ -71,8 +73,8 @@ def _contacts(outcome: lookups.Outcome) -> list[Municipality]:
     codes = {result.municipality_ibge for result in outcome.results}
     if not codes and outcome.query.municipality is not None:
         codes = {outcome.query.municipality.ibge_code}
-    towns = Municipality.objects.exclude(public_contact="").order_by("name")
-    return list(towns.filter(ibge_code__in=codes) if codes else towns)
+    towns = kept.CONTACTS.get()
+    return [town for town in towns if town.ibge_code in codes] if codes else list(towns)
 
 
 def _complaint_town(outcome: lookups.Outcome, chosen: str) -> str:
@@ -82,6 +84,7 @@ def _complaint_town(outcome: lookups.Outcome, chosen: str) -> str:
     return outcome.query.municipality.ibge_code if outcome.query.municipality else chosen
 
 
+@session_free
 @require_GET
 @reads_from_replica
 def verify_token(request: HttpRequest, qr_token: str) -> HttpResponse:
