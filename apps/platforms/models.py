@@ -250,18 +250,19 @@ class RosterUpload(models.Model):
 class RosterEntry(models.Model):
     """A driver on the platform's current roster in the municipality (replaced whole by each import)."""
 
-    # Copied from roster_import in the same transaction (roster_import's foreign key is the integrity check):
-    # no index and no constraint of their own. The unique (platform, municipality, cpf) key serves every lookup,
-    # and two more row-level FK checks per line would double the cost of a 300,000-line import (benchmark).
+    # Copied from roster_import in the same transaction: no index and no constraint of their own.
     platform = models.ForeignKey(
         Platform, on_delete=models.DO_NOTHING, related_name="+", db_index=False, db_constraint=False
     )
     municipality = models.ForeignKey(
         Municipality, on_delete=models.DO_NOTHING, related_name="+", db_index=False, db_constraint=False
     )
-    # Not indexed: nothing looks entries up by import, and imports are never deleted.
+    # No database foreign key: the roster service writes the id of the import it created or claimed in the same
+    # transaction, and imports are never deleted (PROTECT still guards the ORM). The row-level check cost a
+    # deferred trigger per line at commit (0.4 s for 30,000 lines, docs/benchmarks.md). The unique key below
+    # leads with it, so the lines of an import (the current roster) are found by index.
     roster_import = models.ForeignKey(
-        RosterImport, on_delete=models.PROTECT, related_name="entries", db_index=False
+        RosterImport, on_delete=models.PROTECT, related_name="entries", db_index=False, db_constraint=False
     )
     line = models.PositiveIntegerField()
     cpf = models.CharField(max_length=11)
@@ -272,9 +273,11 @@ class RosterEntry(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(
-                fields=["platform", "municipality", "cpf"], name="roster_one_line_per_cpf"
-            ),
+            # Per import, not per platform and town: a replacement then never inserts a key the deleted
+            # roster still holds in the index (each such collision costs a heap visit, tripling the COPY).
+            # One import's lines per platform and town is the service's: it deletes the previous roster in
+            # the same transaction, under the platform's row lock.
+            models.UniqueConstraint(fields=["roster_import", "cpf"], name="roster_one_line_per_cpf"),
         ]
 
     def __str__(self) -> str:

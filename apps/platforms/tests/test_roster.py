@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import json
 from pathlib import Path
@@ -178,3 +179,121 @@ def test_free_text_with_tabs_and_backslashes_is_stored_as_sent(api: Client, patr
     text = 'cpf;nome;placa;categoria_cnh\n52998224725;"Ana\\\\Lima\tde Souza";ABC1D23;B\n'
     assert state(upload(api, patrocinio, text)) == "imported"
     assert RosterEntry.objects.get().name == "Ana\\\\Lima\tde Souza"
+
+
+def import_text(platform: Platform, municipality: Municipality, text: str) -> Any:
+    """The command's path: the file read and stored in this process, line by line."""
+    return roster.roster_import(
+        platform=platform, municipality=municipality, file_name="cadastro.csv", stream=io.StringIO(text)
+    )
+
+
+def numbered_cpfs(count: int) -> list[str]:
+    found: list[str] = []
+    base = 100_000_000
+    while len(found) < count:
+        digits = str(base)
+        for size in (9, 10):
+            total = sum(int(d) * w for d, w in zip(digits, range(size + 1, 1, -1), strict=True))
+            digits += str(total * 10 % 11 % 10)
+        if roster.cpf_is_valid(digits):
+            found.append(digits)
+        base += 1
+    return found
+
+
+def test_a_refusal_after_stored_batches_leaves_nothing_and_lists_every_line(
+    platform: Platform, patrocinio: Municipality, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lines are inserted while the file is read: a refused line late in the file must undo the batches
+    already inserted, and the lines after it must still be checked and reported."""
+    assert import_text(platform, patrocinio, GOOD).state == "imported"
+    monkeypatch.setattr(roster, "INSERT_BATCH", 2)
+    cpfs = numbered_cpfs(9)
+    lines = [f"{cpf};Nome {i};ABC1D2{i};B" for i, cpf in enumerate(cpfs)]
+    lines[6] = f"{cpfs[6]};Nome;placa ruim;B"
+    lines.append(f"{cpfs[0]};De novo;ABC1D23;B")
+    record = import_text(platform, patrocinio, "cpf;nome;placa;categoria_cnh\n" + "\n".join(lines) + "\n")
+    assert (record.state, record.total_rows, record.rejected_rows, record.stored_rows) == (
+        "rejected",
+        10,
+        2,
+        0,
+    )
+    assert [(r["line"], r["code"]) for r in record.rejections] == [
+        (8, "plate_invalid"),
+        (11, "duplicate_cpf"),
+    ]
+    assert list(RosterEntry.objects.values_list("cpf", flat=True)) == ["52998224725"]
+    monkeypatch.setattr(roster, "INSERT_BATCH", 3)  # a clean file whose size is not a multiple of the batch
+    del lines[6:]
+    record = import_text(platform, patrocinio, "cpf;nome;placa;categoria_cnh\n" + "\n".join(lines) + "\n")
+    assert (record.state, record.stored_rows) == ("imported", 6)
+    assert sorted(RosterEntry.objects.values_list("cpf", flat=True)) == sorted(cpfs[:6])
+    assert set(RosterEntry.objects.values_list("roster_import", flat=True)) == {record.pk}
+
+
+def test_the_same_drivers_again_replace_themselves(platform: Platform, patrocinio: Municipality) -> None:
+    first = import_text(platform, patrocinio, GOOD)
+    second = import_text(platform, patrocinio, GOOD.replace("Ana Lima", "Ana Lima Souza"))
+    assert (first.state, second.state) == ("imported", "imported")
+    assert list(RosterEntry.objects.values_list("roster_import", "cpf", "name")) == [
+        (second.pk, "52998224725", "Ana Lima Souza")
+    ]
+
+
+def test_an_import_replaces_only_its_platform_in_its_town(
+    platform: Platform, patrocinio: Municipality, olimpia: Municipality
+) -> None:
+    from apps.platforms.services import platform_create
+
+    rival = platform_create(actor=None, name="Outra", cnpj="11444777000161")
+    import_text(rival, patrocinio, GOOD)
+    import_text(platform, olimpia, GOOD)
+    import_text(platform, patrocinio, GOOD)
+    assert import_text(platform, patrocinio, GOOD_2).state == "imported"
+    assert sorted(RosterEntry.objects.values_list("platform", "municipality", "cpf")) == sorted(
+        [
+            (rival.pk, patrocinio.pk, "52998224725"),
+            (platform.pk, olimpia.pk, "52998224725"),
+            (platform.pk, patrocinio.pk, "11144477735"),
+            (platform.pk, patrocinio.pk, "39053344705"),
+        ]
+    )
+
+
+def test_cells_are_stored_in_their_normal_form(platform: Platform, patrocinio: Municipality) -> None:
+    text = (
+        "cpf;nome;placa;categoria_cnh;validade_cnh\n"
+        '529.982.247-25; Ana Lima ;"abc-1d23\n";  ab ;31/12/2030\n'
+        "111 444 777 35;João;ABC1234;B; 2030-12-31 \n"
+        "39053344705;Rita;QWE2R34;b;\n"
+    )
+    record = import_text(platform, patrocinio, text)
+    assert (record.state, record.rejections) == ("imported", [])
+    assert sorted(
+        RosterEntry.objects.values_list("line", "cpf", "name", "plate", "cnh_category", "cnh_expiry")
+    ) == [
+        (3, "52998224725", "Ana Lima", "ABC1D23", "AB", dt.date(2030, 12, 31)),  # a two-line cell
+        (4, "11144477735", "João", "ABC1234", "B", dt.date(2030, 12, 31)),
+        (5, "39053344705", "Rita", "QWE2R34", "B", None),
+    ]
+
+
+def test_lookalike_digits_and_repeated_bad_dates_are_refused(
+    platform: Platform, patrocinio: Municipality
+) -> None:
+    arabic = "٥٢٩٩٨٢٢٤٧٢٥"  # 52998224725 in Arabic-Indic digits: a digit to \d, not to the Receita Federal
+    text = (
+        "cpf;nome;placa;categoria_cnh;validade_cnh\n"
+        f"{arabic};Ana;ABC1D23;B;\n"
+        "11144477735;João;ABC1234;B;31/02/2030\n"
+        "39053344705;Rita;QWE2R34;B;31/02/2030\n"
+    )
+    record = import_text(platform, patrocinio, text)
+    assert [(r["line"], r["code"]) for r in record.rejections] == [
+        (2, "cpf_invalid"),
+        (3, "date_invalid"),
+        (4, "date_invalid"),
+    ]
+    assert not roster.cpf_is_valid("５２９９８２２４７２５") and not roster.cpf_is_valid(arabic)

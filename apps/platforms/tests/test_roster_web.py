@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.test import Client
 
 from apps.platforms.choices import RosterImportState
@@ -80,9 +81,12 @@ def test_a_refused_file_lists_its_lines_and_offers_the_csv(
     assert not RosterEntry.objects.exists()
 
 
+@pytest.mark.django_db(transaction=True)
 def test_progress_is_written_while_the_lines_are_read(
-    make_staff: Any, patrocinio: Municipality, platform: Platform, monkeypatch: pytest.MonkeyPatch
+    patrocinio: Municipality, platform: Platform, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The progress page reads committed rows: the counters must be visible outside the worker's transaction
+    while the lines are read (on PostgreSQL the roster is being stored in that transaction meanwhile)."""
     lines = ["cpf;nome;placa;categoria_cnh"] + [f"{cpf};Nome;ABC1D23;B" for cpf in _cpfs(2500)]
     lines.insert(5, "11144477736;Dígito errado;ABC1D23;B")
     record = roster.roster_upload_accept(
@@ -93,21 +97,46 @@ def test_progress_is_written_while_the_lines_are_read(
         content="\n".join(lines).encode(),
     )
     seen: list[tuple[str, int, int]] = []
-    store = roster._store
+    write = roster._Progress.write
 
-    def watch(target: RosterImport, validated: roster.Validated) -> RosterImport:
-        row = RosterImport.objects.get(pk=target.pk)  # what the progress page would read now
-        seen.append((row.state, row.total_rows, row.rejected_rows))
-        return store(target, validated)
+    def watch(progress: roster._Progress, finished_reading: bool = False) -> None:
+        write(progress, finished_reading)
+        seen.append(_as_the_page_reads(record.pk))
 
-    monkeypatch.setattr(roster, "_store", watch)
+    monkeypatch.setattr(roster._Progress, "write", watch)
     monkeypatch.setattr(roster, "PROGRESS_EVERY_SECONDS", 0)
     roster.roster_import_run(import_id=record.pk)
-    assert seen == [(RosterImportState.STORING, 2501, 1)]
+    reading = RosterImportState.READING
+    assert seen == [
+        (reading, 1000, 1),
+        (reading, 2000, 1),
+        (reading, 2501, 1),
+        (RosterImportState.STORING, 2501, 1),
+    ]
     record.refresh_from_db()
     assert (record.expected_rows, record.state, record.stored_rows) == (2501, "rejected", 0)
     # Running the same task twice does nothing the second time.
     assert roster.roster_import_run(import_id=record.pk).state == "rejected"
+
+
+def _as_the_page_reads(pk: int) -> tuple[str, int, int]:
+    """The import's counters as another request would read them now (committed data only)."""
+    if connection.vendor == "sqlite":
+        # One writer at a time: the worker reads the file outside any transaction, so what its own connection
+        # wrote is already committed.
+        assert not connection.in_atomic_block
+        row = RosterImport.objects.values_list("state", "total_rows", "rejected_rows").get(pk=pk)
+        return (str(row[0]), row[1], row[2])
+    other = connections.create_connection(DEFAULT_DB_ALIAS)
+    try:
+        with other.cursor() as cursor:
+            cursor.execute(
+                "SELECT state, total_rows, rejected_rows FROM platforms_rosterimport WHERE id = %s", [pk]
+            )
+            state, total, rejected = cursor.fetchone()
+    finally:
+        other.close()
+    return (state, total, rejected)
 
 
 def test_who_may_see_and_send(

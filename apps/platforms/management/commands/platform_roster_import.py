@@ -33,12 +33,15 @@ class Command(BaseCommand):
         path: Path = options["file"]
         with (
             path.open(encoding="utf-8-sig", newline="") as stream,
-            tqdm(unit=" linhas", desc="Validando") as bar,
+            tqdm(unit=" linhas", desc="Conferindo e gravando") as bar,
         ):
-            validated = roster.read_csv(stream, progress=bar.update)
-        record = roster.roster_import(
-            platform=platform, municipality=municipality, file_name=path.name, validated=validated
-        )
+            record = roster.roster_import(
+                platform=platform,
+                municipality=municipality,
+                file_name=path.name,
+                stream=stream,
+                progress=bar.update,
+            )
         if options["report"]:
             self._write_report(record, options["report"])
         if record.state != RosterImportState.IMPORTED:
