@@ -3,6 +3,8 @@ from typing import Any
 
 from django.apps import AppConfig
 
+from apps.accounts.actors import Actor
+
 
 class LicensingConfig(AppConfig):
     name = "apps.licensing"
@@ -18,7 +20,7 @@ class LicensingConfig(AppConfig):
 
         register_payment_handler(OriginType.APPLICATION, application_fee_paid)
 
-        def refresh_standing(actor: Any, owner: Any, as_of: dt.date) -> None:
+        def refresh_standing(actor: Actor, owner: Any, as_of: dt.date) -> None:
             permit_standing_refresh(actor=actor, owner=owner, as_of=as_of)
 
         register_holdings_changed(refresh_standing)

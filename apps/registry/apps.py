@@ -3,6 +3,8 @@ from typing import Any
 
 from django.apps import AppConfig
 
+from apps.accounts.actors import Actor
+
 
 class RegistryConfig(AppConfig):
     name = "apps.registry"
@@ -14,7 +16,7 @@ class RegistryConfig(AppConfig):
         from apps.registry import cards, menu, permissions  # noqa: F401  (registrations run on import)
         from apps.registry.services import documents_rejudge
 
-        def rejudge_documents(actor: Any, municipality: Any, as_of: dt.date) -> None:
+        def rejudge_documents(actor: Actor, municipality: Any, as_of: dt.date) -> None:
             documents_rejudge(actor=actor, municipality=municipality, as_of=as_of)
 
         register_configuration_changed(rejudge_documents)

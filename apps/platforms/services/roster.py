@@ -24,6 +24,7 @@ from typing import IO, Any
 from django.db import connection, transaction
 from django.utils import timezone
 
+from apps.accounts.actors import Actor, actor_user
 from apps.audit.services import audit_record
 from apps.platforms.choices import ROSTER_FINISHED, RosterImportState
 from apps.platforms.models import Platform, RosterEntry, RosterImport, RosterUpload
@@ -254,7 +255,7 @@ def _store(record: RosterImport, validated: Validated) -> RosterImport:
 
 @transaction.atomic
 def roster_upload_accept(
-    *, actor: Any, platform: Platform, municipality: Municipality, file_name: str, content: bytes
+    *, actor: Actor, platform: Platform, municipality: Municipality, file_name: str, content: bytes
 ) -> RosterImport:
     """Queue a file for the task worker; the import row, the bytes and the task commit together."""
     from apps.platforms.tasks import import_roster
@@ -262,7 +263,7 @@ def roster_upload_accept(
     record = RosterImport.objects.create(
         platform=platform,
         municipality=municipality,
-        uploaded_by=actor,
+        uploaded_by=actor_user(actor),
         file_name=file_name[:200],
         state=RosterImportState.QUEUED,
         expected_rows=max(_line_count(content) - 1, 0),
