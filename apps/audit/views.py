@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -36,6 +35,7 @@ from apps.registry.models import Person
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
+from apps.web.submit import attach_refusal
 
 PAGE_SIZE = 25
 
@@ -224,7 +224,7 @@ def request_create(request: HttpRequest) -> HttpResponse:
                 as_of=timezone.localdate(),
             )
         except ValidationError as refusal:
-            _attach(form, refusal)
+            attach_refusal(form, refusal)
         else:
             messages.success(
                 request, f"Requerimento nº {row.pk} registrado; prazo de resposta: {row.due_on:%d/%m/%Y}."
@@ -257,7 +257,7 @@ def request_detail(request: HttpRequest, request_id: int) -> HttpResponse:
                 as_of=timezone.localdate(),
             )
         except ValidationError as refusal:
-            _attach(form, refusal)
+            attach_refusal(form, refusal)
         else:
             messages.success(request, "Requerimento atualizado.")
             return redirect("audit:request_detail", request_id=row.pk)
@@ -275,11 +275,3 @@ def request_detail(request: HttpRequest, request_id: int) -> HttpResponse:
         "cpf": format_cpf(row.requester_cpf),
     }
     return _no_store(render(request, "audit/request_detail.html", context))
-
-
-def _attach(form: forms.Form, refusal: ValidationError) -> None:
-    if hasattr(refusal, "error_dict"):
-        for field, errors in refusal.error_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, refusal)
