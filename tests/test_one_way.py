@@ -41,6 +41,11 @@ def _is_any(annotation: ast.expr | None) -> bool:
     return annotation is not None and ast.unparse(annotation) in {"Any", "typing.Any", "'Any'"}
 
 
+def _assigns_actor(node: ast.Assign | ast.AnnAssign) -> bool:
+    targets = [node.target] if isinstance(node, ast.AnnAssign) else node.targets
+    return any(isinstance(target, ast.Name) and target.id == "Actor" for target in targets)
+
+
 def _problems(path: Path, name: str) -> list[str]:
     """What `path` (read as the module `name`, relative to the repository) does another way."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
@@ -56,14 +61,7 @@ def _problems(path: Path, name: str) -> list[str]:
                 for arg in params
                 if arg.arg == "actor" and _is_any(arg.annotation)
             ]
-        targets = (
-            [node.target]
-            if isinstance(node, ast.AnnAssign)
-            else node.targets
-            if isinstance(node, ast.Assign)
-            else []
-        )
-        if name != ACTORS and any(isinstance(t, ast.Name) and t.id == "Actor" for t in targets):
+        if isinstance(node, ast.Assign | ast.AnnAssign) and name != ACTORS and _assigns_actor(node):
             problems.append(f"{name}:{node.lineno} a local Actor alias (import apps.accounts.actors.Actor)")
     return problems
 

@@ -9,16 +9,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypeAlias, cast
 
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-
     from apps.accounts.models import User
 
-# A string, so this module imports nothing at run time: hooks registries and AppConfig modules, loaded before the
-# app registry is ready, can name the type too.
-Actor: TypeAlias = "AbstractBaseUser | AnonymousUser | None"
+# A real union, not a string, so typing.get_type_hints resolves a service's signature (tools/model_docs.py reads
+# them). It imports django.contrib.auth.models: an AppConfig module names it from inside ready().
+Actor: TypeAlias = AbstractBaseUser | AnonymousUser | None
 
 SYSTEM_ACTOR_NAME = "sistema"
 

@@ -3,8 +3,6 @@ from typing import Any
 
 from django.apps import AppConfig
 
-from apps.accounts.actors import Actor
-
 
 class LicensingConfig(AppConfig):
     name = "apps.licensing"
@@ -12,6 +10,7 @@ class LicensingConfig(AppConfig):
     verbose_name = "Requerimentos e alvarás"
 
     def ready(self) -> None:
+        from apps.accounts.actors import Actor
         from apps.finance.choices import OriginType
         from apps.finance.origins import register_payment_handler
         from apps.licensing import cards, permissions  # noqa: F401  (registrations run on import)

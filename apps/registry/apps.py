@@ -3,8 +3,6 @@ from typing import Any
 
 from django.apps import AppConfig
 
-from apps.accounts.actors import Actor
-
 
 class RegistryConfig(AppConfig):
     name = "apps.registry"
@@ -12,6 +10,7 @@ class RegistryConfig(AppConfig):
     verbose_name = "Cadastro"
 
     def ready(self) -> None:
+        from apps.accounts.actors import Actor
         from apps.lawconfig.hooks import register_configuration_changed
         from apps.registry import cards, menu, permissions  # noqa: F401  (registrations run on import)
         from apps.registry.services import documents_rejudge
