@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import models, transaction
 from django.utils import timezone
 
-from apps.accounts.actors import actor_name, actor_user
+from apps.accounts.actors import Actor, actor_name, actor_user
 from apps.audit.context import current_request_id
 from apps.audit.hashing import hashed_fields, keyed_event_hash, to_json_safe
 from apps.audit.keys import configured_keys
@@ -36,7 +36,7 @@ class AuditOutsideTransactionError(RuntimeError):
 
 def audit_record(
     *,
-    actor: AbstractBaseUser | AnonymousUser | None,
+    actor: Actor,
     municipality: Municipality | None,
     action: str,
     obj: models.Model | None = None,
@@ -102,7 +102,7 @@ class AuditEntry:
 
 def audit_record_batch(
     *,
-    actor: AbstractBaseUser | AnonymousUser | None,
+    actor: Actor,
     municipality: Municipality | None,
     entries: Iterable[AuditEntry],
     request_id: str | None = None,
@@ -242,7 +242,7 @@ def _advisory_lock_key(chain: str) -> int:
     return int.from_bytes(digest[:8], "big", signed=True)
 
 
-def _actor_fields(actor: AbstractBaseUser | AnonymousUser | None) -> dict[str, Any]:
+def _actor_fields(actor: Actor) -> dict[str, Any]:
     user = actor_user(actor)
     return {"actor_id": user.pk if user else None, "actor_name": actor_name(actor)}
 

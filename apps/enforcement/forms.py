@@ -27,15 +27,6 @@ def _too_long(label: str) -> dict[str, str]:
     return {"max_length": f"{label}: no máximo %(limit_value)d caracteres (o texto tem %(show_value)d)."}
 
 
-def add_service_errors(form: forms.Form, error: ValidationError) -> None:
-    """Show a service refusal on the field it names (or on the form when the form has no such field)."""
-    if not hasattr(error, "error_dict"):
-        form.add_error(None, error)
-        return
-    for field, messages in error.message_dict.items():
-        form.add_error(field if field in form.fields else None, messages)
-
-
 class MultipleFileInput(forms.ClearableFileInput):
     allow_multiple_selected = True
 

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from apps.accounts.actors import Actor
 from lawcode.facts import PriorSanction
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ class TimelineItem:
 
 TimelineSource = Callable[["InfractionCase", dt.date], list[TimelineItem]]
 HistoryProvider = Callable[[Any, dt.date], tuple[PriorSanction, ...]]
-CaseOpened = Callable[["InfractionCase", Any, dt.date], None]
+CaseOpened = Callable[["InfractionCase", Actor, dt.date], None]
 NoticeSent = Callable[["Notice", dt.date], None]
 
 _TIMELINE_SOURCES: list[TimelineSource] = []
@@ -73,7 +74,7 @@ def register_case_opened(handler: CaseOpened) -> None:
         _OPENED.append(handler)
 
 
-def case_opened(case: InfractionCase, actor: Any, as_of: dt.date) -> None:
+def case_opened(case: InfractionCase, actor: Actor, as_of: dt.date) -> None:
     for handler in _OPENED:
         handler(case, actor, as_of)
 

@@ -33,7 +33,7 @@ from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
 from apps.web.sorting import Sorting
-from apps.web.submit import submit
+from apps.web.submit import attach_refusal, submit
 
 # The catalog grades infractions as the CTB does (art. 258); a law that grades none says «none»: no tag shown.
 SEVERITY_LABELS = dict(InfractionSeverity.choices)
@@ -117,7 +117,7 @@ def case_new(request: HttpRequest, ibge_code: str) -> HttpResponse:
                 regime_id=regime,
             )
         except ValidationError as error:
-            forms.add_service_errors(form, error)
+            attach_refusal(form, error)
         else:
             kept_photos.discard(_agent_id(request), token)
             messages.success(request, f"Auto de infração {case.number} lavrado.")

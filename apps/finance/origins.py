@@ -18,10 +18,11 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from django.core.exceptions import ImproperlyConfigured
 
+from apps.accounts.actors import Actor
 from apps.finance.choices import OriginType
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 
 
 class PaymentHandler(Protocol):
-    def __call__(self, *, guide: PaymentGuide, payment: Payment, actor: Any, as_of: dt.date) -> None: ...
+    def __call__(self, *, guide: PaymentGuide, payment: Payment, actor: Actor, as_of: dt.date) -> None: ...
 
 
 _HANDLERS: dict[str, PaymentHandler] = {}

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Sum
 
+from apps.accounts.actors import Actor, actor_user
 from apps.audit.services import audit_record
 from apps.finance import pix
 from apps.finance.choices import FeeKind, GuideStatus, OriginType, PaymentMethod, RefundStatus
@@ -26,17 +27,13 @@ from apps.tenancy.models import Municipality
 from apps.tenancy.numbering import number_take
 from apps.web.refusals import refuse
 
-if TYPE_CHECKING:
-    from apps.accounts.models import User
-
-
 # --- settings and fee schedule ------------------------------------------------------------------------
 
 
 @transaction.atomic
 def finance_settings_save(
     *,
-    actor: User | None,
+    actor: Actor,
     municipality: Municipality,
     pix_key: str,
     receiver_name: str,
@@ -75,7 +72,7 @@ def finance_settings_save(
 @transaction.atomic
 def fee_schedule_create(
     *,
-    actor: User | None,
+    actor: Actor,
     municipality: Municipality,
     regime_id: str | None,
     fee_kind: str,
@@ -131,7 +128,7 @@ def _regime(municipality: Municipality, regime_id: str | None) -> str:
 
 def fee_guide_issue(
     *,
-    actor: User | None,
+    actor: Actor,
     municipality: Municipality,
     fee_kind: str,
     payer_name: str,
@@ -169,7 +166,7 @@ def fee_guide_issue(
 @transaction.atomic
 def guide_issue(
     *,
-    actor: User | None,
+    actor: Actor,
     municipality: Municipality,
     regime_id: str | None,
     charge: Charge,
@@ -215,7 +212,7 @@ def guide_issue(
         conversion=valuation.decision,
         issued_on=as_of,
         due_on=due_on or _due_date(municipality, regime, settings, as_of),
-        issued_by=actor,
+        issued_by=actor_user(actor),
     )
     guide.pix_payload = _pix_payload(settings, guide)
     guide.save()
@@ -294,7 +291,7 @@ def _pix_payload(settings: FinanceSettings, guide: PaymentGuide) -> str:
 
 
 @transaction.atomic
-def guide_cancel(*, actor: User | None, guide: PaymentGuide, reason: str, as_of: dt.date) -> PaymentGuide:
+def guide_cancel(*, actor: Actor, guide: PaymentGuide, reason: str, as_of: dt.date) -> PaymentGuide:
     """Cancel an open guide; a paid one is refunded instead (refund_create), never cancelled."""
     guide = guide_for_update(guide.pk)
     if guide.status != GuideStatus.OPEN:
@@ -325,7 +322,7 @@ def guide_cancel(*, actor: User | None, guide: PaymentGuide, reason: str, as_of:
 @transaction.atomic
 def payment_register(
     *,
-    actor: User | None,
+    actor: Actor,
     guide: PaymentGuide,
     paid_on: dt.date,
     amount_brl: Decimal,
@@ -342,7 +339,7 @@ def payment_register(
         amount_brl=amount_brl,
         method=method,
         reference=reference.strip()[:100],
-        registered_by=actor,
+        registered_by=actor_user(actor),
     )
     before = guide.audit_snapshot()
     guide.status = GuideStatus.PAID
@@ -384,7 +381,7 @@ def _check_payable(
 
 @transaction.atomic
 def refund_create(
-    *, actor: User | None, payment: Payment, amount_brl: Decimal, due_on: dt.date, reason: str, as_of: dt.date
+    *, actor: Actor, payment: Payment, amount_brl: Decimal, due_on: dt.date, reason: str, as_of: dt.date
 ) -> Refund:
     """Owe back up to what was paid (a granted appeal, a fee charged in error)."""
     guide = guide_for_update(payment.guide_id)
@@ -401,7 +398,11 @@ def refund_create(
     if not reason.strip():
         raise refuse("reason", "Motivo da restituição: campo obrigatório.")
     refund = Refund.objects.create(
-        payment=payment, amount_brl=amount_brl, due_on=due_on, reason=reason.strip()[:255], created_by=actor
+        payment=payment,
+        amount_brl=amount_brl,
+        due_on=due_on,
+        reason=reason.strip()[:255],
+        created_by=actor_user(actor),
     )
     audit_record(
         actor=actor,
@@ -420,7 +421,7 @@ def _refunded_total(payment: Payment) -> Decimal:
 
 @transaction.atomic
 def refund_mark_paid(
-    *, actor: User | None, refund: Refund, paid_on: dt.date, reference: str, as_of: dt.date
+    *, actor: Actor, refund: Refund, paid_on: dt.date, reference: str, as_of: dt.date
 ) -> Refund:
     """The refund was paid; when refunds paid cover the whole payment the guide becomes 'restituída'."""
     guide = guide_for_update(refund.payment.guide_id)

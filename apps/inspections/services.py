@@ -16,7 +16,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from apps.accounts.actors import actor_user
+from apps.accounts.actors import Actor, actor_user
 from apps.audit.services import audit_record
 from apps.enforcement.services import AutoDetails, case_open
 from apps.inspections import lawbridge
@@ -44,7 +44,7 @@ class ItemResult:
 @transaction.atomic
 def inspection_schedule(
     *,
-    actor: Any,
+    actor: Actor,
     vehicle: Vehicle,
     scheduled_for: dt.date,
     as_of: dt.date,
@@ -174,7 +174,7 @@ def _application_deadline(
 
 @transaction.atomic
 def inspection_reschedule(
-    *, actor: Any, inspection: Inspection, scheduled_for: dt.date, as_of: dt.date, inspector: Any = None
+    *, actor: Actor, inspection: Inspection, scheduled_for: dt.date, as_of: dt.date, inspector: Any = None
 ) -> Inspection:
     """Move a pending inspection to another day (still within its legal deadline) or another inspector."""
     row = _locked(inspection)
@@ -213,7 +213,7 @@ def _locked(inspection: Inspection) -> Inspection:
 @transaction.atomic
 def inspection_record_result(
     *,
-    actor: Any,
+    actor: Actor,
     inspection: Inspection,
     performed_on: dt.date,
     items: Mapping[str, ItemResult],
@@ -312,7 +312,7 @@ def _open_cure_window(row: Inspection, as_of: dt.date) -> None:
         row.decision = {**row.decision, "cure": cure.decision, "cure_basis": cure.basis}
 
 
-def _schedule_reinspection(row: Inspection, *, actor: Any) -> Inspection:
+def _schedule_reinspection(row: Inspection, *, actor: Actor) -> Inspection:
     """The re-inspection waits for the vehicle: by the cure deadline where the law gives one, otherwise as soon
     as it is presented (scheduled on the failure's day, to be rescheduled when the operator calls)."""
     performed_on = row.performed_on or row.scheduled_for
@@ -340,7 +340,7 @@ def _schedule_reinspection(row: Inspection, *, actor: Any) -> Inspection:
     return follow_up
 
 
-def _notify_application(row: Inspection, *, actor: Any, as_of: dt.date) -> None:
+def _notify_application(row: Inspection, *, actor: Actor, as_of: dt.date) -> None:
     application = row.application
     if application is None or application.state != "awaiting_inspection":
         return
@@ -355,7 +355,7 @@ def _notify_application(row: Inspection, *, actor: Any, as_of: dt.date) -> None:
     )
 
 
-def _notify_application_failed(row: Inspection, *, actor: Any, as_of: dt.date) -> None:
+def _notify_application_failed(row: Inspection, *, actor: Actor, as_of: dt.date) -> None:
     application = row.application
     if application is None or application.state != "awaiting_inspection":
         return
@@ -370,7 +370,7 @@ def _notify_application_failed(row: Inspection, *, actor: Any, as_of: dt.date) -
     )
 
 
-def _notify_permits(row: Inspection, *, actor: Any) -> None:
+def _notify_permits(row: Inspection, *, actor: Actor) -> None:
     """A periodic or semestral inspection passed: every permit in force for the vehicle moves its next date."""
     from apps.licensing.services import permit_inspection_done
 
@@ -410,7 +410,7 @@ def _day_after_due_month(due_month: str) -> dt.datetime:
 
 @transaction.atomic
 def missed_inspection_confirm(
-    *, missed: MissedInspection, actor: Any, recorded_at: dt.datetime, agent_registration: str = ""
+    *, missed: MissedInspection, actor: Actor, recorded_at: dt.datetime, agent_registration: str = ""
 ) -> MissedInspection:
     """The agent confirms the miss: the auto is drawn up (enforcement's case_open, which checks the agent's role
     and starts the case's deadlines) citing the article, and the row points to it."""
@@ -431,7 +431,7 @@ def missed_inspection_confirm(
     )
     before = row.audit_snapshot()
     row.state, row.case = MissedState.CONFIRMED, case
-    row.resolved_on, row.resolved_by = timezone.localtime(recorded_at).date(), actor
+    row.resolved_on, row.resolved_by = timezone.localtime(recorded_at).date(), actor_user(actor)
     row.save(update_fields=["state", "case", "resolved_on", "resolved_by"])
     audit_record(
         actor=actor,
@@ -446,7 +446,7 @@ def missed_inspection_confirm(
 
 @transaction.atomic
 def missed_inspection_dismiss(
-    *, missed: MissedInspection, actor: Any, as_of: dt.date, reason: str
+    *, missed: MissedInspection, actor: Actor, as_of: dt.date, reason: str
 ) -> MissedInspection:
     """The agent finds no infraction (e.g. the inspection was held elsewhere and the proof came late): no auto,
     the reason kept and audited."""
@@ -455,7 +455,7 @@ def missed_inspection_dismiss(
     row = _locked_pending(missed)
     before = row.audit_snapshot()
     row.state, row.dismissal_reason = MissedState.DISMISSED, reason.strip()[:500]
-    row.resolved_on, row.resolved_by = as_of, actor
+    row.resolved_on, row.resolved_by = as_of, actor_user(actor)
     row.save(update_fields=["state", "dismissal_reason", "resolved_on", "resolved_by"])
     audit_record(
         actor=actor,

@@ -12,7 +12,9 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
-ConfigurationChanged = Callable[[Any, Any, dt.date], None]
+from apps.accounts.actors import Actor
+
+ConfigurationChanged = Callable[[Actor, Any, dt.date], None]
 
 _CHANGED: list[ConfigurationChanged] = []
 
@@ -22,6 +24,6 @@ def register_configuration_changed(handler: ConfigurationChanged) -> None:
         _CHANGED.append(handler)
 
 
-def configuration_changed(actor: Any, municipality: Any, as_of: dt.date) -> None:
+def configuration_changed(actor: Actor, municipality: Any, as_of: dt.date) -> None:
     for handler in _CHANGED:
         handler(actor, municipality, as_of)

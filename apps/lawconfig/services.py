@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.utils import timezone
 
 import lawcode
+from apps.accounts.actors import Actor
 from apps.audit.services import audit_record
 from apps.lawconfig import hooks
 from apps.lawconfig.choices import ClosureKind
@@ -20,11 +20,6 @@ from apps.web.refusals import refuse
 from lawcode.errors import LawcodeError
 from lawcode.params import Parameter
 from lawcode.units import FineUnit, Unit
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-
-    Actor = AbstractBaseUser | AnonymousUser | None
 
 
 def municipal_units(municipality: Municipality) -> dict[str, FineUnit]:

@@ -29,6 +29,7 @@ from apps.lawconfig.models import FiscalUnitValue, InterpretationChoice, Municip
 from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404
+from apps.web.submit import attach_refusal
 from lawcode.decision import format_value_pt
 from lawcode.errors import MissingParameterError
 from lawcode.params import Parameter
@@ -206,12 +207,6 @@ def overview(request: HttpRequest, ibge_code: str) -> HttpResponse:
     return _page(request, municipality, topic if topic in TOPICS else next(iter(TOPICS)))
 
 
-def _attach(form: Any, refusal: ValidationError) -> None:
-    for field, errors in refusal.message_dict.items():
-        for error in errors:
-            form.add_error(field if field in form.fields else None, error)
-
-
 @login_required
 @recent_authentication_required
 @require_POST
@@ -226,7 +221,7 @@ def ufm_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
                 actor=request.user, municipality=municipality, **form.cleaned_data
             )
         except ValidationError as refusal:
-            _attach(form, refusal)
+            attach_refusal(form, refusal)
         else:
             messages.success(request, f"Valor da {row.unit_label} registrado.")
             return _back_to(ibge_code, "unidades")
@@ -247,7 +242,7 @@ def parameter_value_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
                 actor=request.user, municipality=municipality, **form.service_kwargs()
             )
         except ValidationError as refusal:
-            _attach(form, refusal)
+            attach_refusal(form, refusal)
         else:
             messages.success(request, "Valor do parâmetro registrado.")
             return _back_to(ibge_code, "parametros")
@@ -273,7 +268,7 @@ def interpretation_choose(request: HttpRequest, ibge_code: str, interpretation_i
         try:
             services.interpretation_choose(actor=request.user, municipality=municipality, **form.cleaned_data)
         except ValidationError as refusal:
-            _attach(form, refusal)
+            attach_refusal(form, refusal)
         else:
             messages.success(request, f"Escolha de {interpretation_id} registrada.")
             return _back_to(ibge_code, "interpretacoes")
@@ -292,7 +287,7 @@ def closure_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
         try:
             services.closure_add(actor=request.user, municipality=municipality, **form.cleaned_data)
         except ValidationError as refusal:
-            _attach(form, refusal)
+            attach_refusal(form, refusal)
         else:
             messages.success(request, "Dia sem expediente registrado.")
             return _back_to(ibge_code, "feriados")

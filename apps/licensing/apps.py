@@ -10,6 +10,7 @@ class LicensingConfig(AppConfig):
     verbose_name = "Requerimentos e alvarás"
 
     def ready(self) -> None:
+        from apps.accounts.actors import Actor
         from apps.finance.choices import OriginType
         from apps.finance.origins import register_payment_handler
         from apps.licensing import cards, permissions  # noqa: F401  (registrations run on import)
@@ -18,7 +19,7 @@ class LicensingConfig(AppConfig):
 
         register_payment_handler(OriginType.APPLICATION, application_fee_paid)
 
-        def refresh_standing(actor: Any, owner: Any, as_of: dt.date) -> None:
+        def refresh_standing(actor: Actor, owner: Any, as_of: dt.date) -> None:
             permit_standing_refresh(actor=actor, owner=owner, as_of=as_of)
 
         register_holdings_changed(refresh_standing)

@@ -3,7 +3,6 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.core.exceptions import ValidationError
 
 from apps.licensing import appfields
 from apps.licensing.choices import ApplicationKind, ApplicationState, PermitState
@@ -11,17 +10,9 @@ from apps.licensing.models import Permit
 from apps.licensing.querysets import ApplicationQuerySet, PermitQuerySet
 from apps.registry.models import Attendant, Driver, Operator, Vehicle
 from apps.tenancy.regimes import regime_filter_options
+from apps.web.submit import attach_refusal
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
-
-
-def add_service_errors(form: forms.Form, error: ValidationError) -> None:
-    """Show a service refusal on the field it names (or on the form when the form has no such field)."""
-    if not hasattr(error, "error_dict"):
-        form.add_error(None, error)
-        return
-    for field, messages in error.message_dict.items():
-        form.add_error(field if field in form.fields else None, messages)
 
 
 class ApplicationFilterForm(forms.Form):
@@ -97,7 +88,7 @@ class ApplicationCreateForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if data.get("kind") and (refusal := appfields.refusal(self.regime_id, data["kind"], data)):
-            add_service_errors(self, refusal)
+            attach_refusal(self, refusal)
         return data
 
 

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from apps.accounts.actors import Actor
 
 if TYPE_CHECKING:
     from apps.licensing.models import Application, Permit
 
-PermitReplaced = Callable[["Permit", "Permit", Any, dt.date], None]
+PermitReplaced = Callable[["Permit", "Permit", Actor, dt.date], None]
 PermitNotes = Callable[["Permit", dt.date], list[str]]
 CureOpened = Callable[["Application"], None]
 
@@ -33,7 +35,7 @@ def register_permit_replaced(handler: PermitReplaced) -> None:
         _REPLACED.append(handler)
 
 
-def permit_replaced(old: Permit, new: Permit, actor: Any, as_of: dt.date) -> None:
+def permit_replaced(old: Permit, new: Permit, actor: Actor, as_of: dt.date) -> None:
     for handler in _REPLACED:
         handler(old, new, actor, as_of)
 

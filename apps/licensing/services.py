@@ -14,6 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 
+from apps.accounts.actors import Actor, actor_user
 from apps.audit.services import audit_record
 from apps.lawconfig.engine import configs_remembered
 from apps.licensing import appfields, hooks, lawbridge
@@ -58,7 +59,7 @@ OPEN_BEFORE_DECISION = (
 @transaction.atomic
 def application_create(
     *,
-    actor: Any,
+    actor: Actor,
     operator: Operator,
     kind: str,
     as_of: dt.date,
@@ -104,7 +105,7 @@ def application_create(
         permit=permit,
         **answers,
         reason=reason.strip(),
-        created_by=actor if getattr(actor, "is_authenticated", False) else None,
+        created_by=actor_user(actor),
     )
     _event(application, EventKind.CREATED, actor=actor, as_of=as_of, state_from="")
     audit_record(
@@ -181,7 +182,7 @@ def _event(
     application: Application,
     kind: str,
     *,
-    actor: Any,
+    actor: Actor,
     as_of: dt.date,
     state_from: str,
     note: str = "",
@@ -214,7 +215,7 @@ def _move(
     to: str,
     allowed: Iterable[str],
     event: str,
-    actor: Any,
+    actor: Actor,
     as_of: dt.date,
     verb: str,
     note: str = "",
@@ -249,7 +250,7 @@ def _move(
 
 
 @transaction.atomic
-def application_submit(*, application: Application, actor: Any, as_of: dt.date) -> Application:
+def application_submit(*, application: Application, actor: Actor, as_of: dt.date) -> Application:
     return _move(
         application,
         to=S.SUBMITTED,
@@ -263,7 +264,7 @@ def application_submit(*, application: Application, actor: Any, as_of: dt.date) 
 
 
 @transaction.atomic
-def application_start_analysis(*, application: Application, actor: Any, as_of: dt.date) -> Application:
+def application_start_analysis(*, application: Application, actor: Actor, as_of: dt.date) -> Application:
     """From the protocol, or back from pending documents once they arrived."""
     return _move(
         application,
@@ -277,7 +278,7 @@ def application_start_analysis(*, application: Application, actor: Any, as_of: d
 
 
 @transaction.atomic
-def application_evaluate(*, application: Application, actor: Any, as_of: dt.date) -> Application:
+def application_evaluate(*, application: Application, actor: Actor, as_of: dt.date) -> Application:
     """Ask the law and keep its Decision on the application (shown to the analyst, cited by a denial)."""
     row = _locked(application)
     if row.state not in (S.IN_ANALYSIS, S.PENDING_DOCUMENTS):
@@ -317,7 +318,7 @@ def application_evaluate(*, application: Application, actor: Any, as_of: dt.date
 
 @transaction.atomic
 def application_request_documents(
-    *, application: Application, actor: Any, as_of: dt.date, note: str
+    *, application: Application, actor: Actor, as_of: dt.date, note: str
 ) -> Application:
     """Pending documents; the cure deadline is the law's (Patrocínio art. 7 parágrafo único), if it gives one."""
     if not note.strip():
@@ -346,7 +347,7 @@ def _decision(application: Application) -> Decision | None:
 
 @transaction.atomic
 def application_require_fee(
-    *, application: Application, actor: Any, as_of: dt.date, fee_kind: str
+    *, application: Application, actor: Actor, as_of: dt.date, fee_kind: str
 ) -> Application:
     """Issue the fee's payment guide (finance) and wait for its payment."""
     from apps.finance.choices import OriginType
@@ -381,7 +382,7 @@ def application_require_fee(
 
 
 @transaction.atomic
-def application_fee_paid(*, guide: Any, payment: Any, actor: Any, as_of: dt.date) -> None:
+def application_fee_paid(*, guide: Any, payment: Any, actor: Actor, as_of: dt.date) -> None:
     """finance's callback when the guide of an application is paid: the workflow moves on."""
     application = _guide_application(guide)
     _check_dates(as_of, paid_on=payment.paid_on)
@@ -416,7 +417,7 @@ def _guide_application(guide: Any) -> Application:
 
 
 @transaction.atomic
-def application_require_inspection(*, application: Application, actor: Any, as_of: dt.date) -> Application:
+def application_require_inspection(*, application: Application, actor: Actor, as_of: dt.date) -> Application:
     row = _locked(application)
     if row.kind not in PERMIT_KINDS:
         raise refuse("kind", f"«{row.get_kind_display()}» não tem vistoria de veículo.")
@@ -437,7 +438,7 @@ def application_inspection_passed(
     *,
     application: Application,
     performed_on: dt.date,
-    actor: Any,
+    actor: Actor,
     as_of: dt.date,
     inspection_id: int | None = None,
 ) -> Application:
@@ -460,7 +461,12 @@ def application_inspection_passed(
 
 @transaction.atomic
 def application_inspection_failed(
-    *, application: Application, cure_deadline: dt.date | None, inspection_id: int, actor: Any, as_of: dt.date
+    *,
+    application: Application,
+    cure_deadline: dt.date | None,
+    inspection_id: int,
+    actor: Actor,
+    as_of: dt.date,
 ) -> Application:
     """Called by apps.inspections when the vehicle fails: the application keeps waiting for the re-inspection
     until ``cure_deadline`` (Patrocínio art. 9 § 3); the daily sweep denies it if the window closes first.
@@ -483,7 +489,9 @@ def application_inspection_failed(
 
 
 @transaction.atomic
-def application_deny(*, application: Application, actor: Any, as_of: dt.date, note: str = "") -> Application:
+def application_deny(
+    *, application: Application, actor: Actor, as_of: dt.date, note: str = ""
+) -> Application:
     """Deny on the law's Decision; the event and the audit record name its articles."""
     row = _locked(application)
     if row.last_decision.get("outcome") != "denied":
@@ -509,7 +517,9 @@ def application_deny(*, application: Application, actor: Any, as_of: dt.date, no
 
 
 @transaction.atomic
-def application_archive(*, application: Application, actor: Any, as_of: dt.date, reason: str) -> Application:
+def application_archive(
+    *, application: Application, actor: Actor, as_of: dt.date, reason: str
+) -> Application:
     """Archive (withdrawn, or the cure deadline passed: then the fees are forfeited, Patrocínio art. 7)."""
     if not reason.strip():
         raise refuse("reason", "Motivo do arquivamento: informe-o.")
@@ -536,7 +546,7 @@ def application_archive(*, application: Application, actor: Any, as_of: dt.date,
 
 @transaction.atomic
 def application_approve(
-    *, application: Application, actor: Any, as_of: dt.date, note: str = ""
+    *, application: Application, actor: Actor, as_of: dt.date, note: str = ""
 ) -> Application:
     """Approve after a fresh look by the law (quotas counted under a lock) and apply the effect of the kind."""
     Operator.objects.select_for_update().get(
@@ -577,7 +587,7 @@ def _fresh_granted_decision(application: Application, as_of: dt.date) -> Any:
     return decision
 
 
-def _apply_effect(application: Application, *, actor: Any, as_of: dt.date) -> None:
+def _apply_effect(application: Application, *, actor: Actor, as_of: dt.date) -> None:
     kind = application.kind
     if kind == ApplicationKind.OPERATOR_REGISTRATION:
         _set_active(application.operator, actor=actor, as_of=as_of, status="active", registered_on=as_of)
@@ -599,7 +609,7 @@ def _apply_effect(application: Application, *, actor: Any, as_of: dt.date) -> No
         permit_issue(application=application, actor=actor, as_of=as_of)
 
 
-def _set_active(row: Any, *, actor: Any, as_of: dt.date, **values: Any) -> None:
+def _set_active(row: Any, *, actor: Actor, as_of: dt.date, **values: Any) -> None:
     """Activate the registry row the application asked for (operator, driver or attendant link)."""
     before = row.audit_snapshot()
     type(row).objects.filter(pk=row.pk).update(**values)
@@ -617,7 +627,7 @@ def _set_active(row: Any, *, actor: Any, as_of: dt.date, **values: Any) -> None:
 # --- permits ------------------------------------------------------------------------------------------------
 
 
-def permit_issue(*, application: Application, actor: Any, as_of: dt.date) -> Permit:
+def permit_issue(*, application: Application, actor: Actor, as_of: dt.date) -> Permit:
     """Issue the permit of an approved application: next number, validity from the law, old permit closed."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("permit_issue runs inside application_approve's transaction")
@@ -675,7 +685,7 @@ def permit_issue(*, application: Application, actor: Any, as_of: dt.date) -> Per
     return permit
 
 
-def _activate_operator(operator: Operator, *, actor: Any, as_of: dt.date) -> None:
+def _activate_operator(operator: Operator, *, actor: Actor, as_of: dt.date) -> None:
     """A permit makes its holder an active operator: regimes without a separate registration application
     would otherwise leave the holder "Em cadastro" next to the permit in force."""
     if operator.status == OperatorStatus.PENDING:
@@ -744,7 +754,7 @@ def _temporary_validity(
 
 
 def _close_replaced(
-    old: Permit, new: Permit, application: Application, *, actor: Any, as_of: dt.date
+    old: Permit, new: Permit, application: Application, *, actor: Actor, as_of: dt.date
 ) -> None:
     if application.kind == ApplicationKind.SUBSTITUTION:
         state, reason = PermitState.CANCELLED, f"Veículo substituído; novo alvará {new.number}."
@@ -753,7 +763,7 @@ def _close_replaced(
     permit_close(permit=old, actor=actor, as_of=as_of, state=state, reason=reason)
 
 
-def permit_close(*, permit: Permit | None, actor: Any, as_of: dt.date, state: str, reason: str) -> Permit:
+def permit_close(*, permit: Permit | None, actor: Actor, as_of: dt.date, state: str, reason: str) -> Permit:
     if permit is None:
         raise refuse("permit", "Alvará de referência: obrigatório.")
     row = Permit.objects.select_for_update().get(pk=permit.pk)
@@ -775,7 +785,7 @@ def permit_close(*, permit: Permit | None, actor: Any, as_of: dt.date, state: st
 
 @transaction.atomic
 def permit_suspend(
-    *, permit: Permit, actor: Any, as_of: dt.date, until: dt.date, reason: str, extend: bool = False
+    *, permit: Permit, actor: Actor, as_of: dt.date, until: dt.date, reason: str, extend: bool = False
 ) -> Permit:
     """Suspend until a date (the sweep reactivates it the day after); a sanction decision is the reason.
     ``extend``: a permit already suspended stays suspended until the later of both dates (a suspension queued
@@ -808,7 +818,7 @@ def permit_suspend(
 
 
 @transaction.atomic
-def permit_reactivate(*, permit: Permit, actor: Any, as_of: dt.date, reason: str) -> Permit:
+def permit_reactivate(*, permit: Permit, actor: Actor, as_of: dt.date, reason: str) -> Permit:
     """End a suspension before its date (a precautionary suspension lifted when its case is cancelled)."""
     row = Permit.objects.select_for_update().get(pk=permit.pk)
     if row.state != PermitState.SUSPENDED:
@@ -828,7 +838,7 @@ def permit_reactivate(*, permit: Permit, actor: Any, as_of: dt.date, reason: str
 
 
 @transaction.atomic
-def permit_inspection_done(*, permit: Permit, performed_on: dt.date, actor: Any) -> Permit:
+def permit_inspection_done(*, permit: Permit, performed_on: dt.date, actor: Actor) -> Permit:
     """A periodic (or semestral) inspection passed: the next one falls where the regime's calendar puts it,
     and the permit is no longer flagged overdue. A regime without a calendar leaves the date as it was."""
     row = Permit.objects.select_for_update().select_related("municipality", "vehicle").get(pk=permit.pk)
@@ -850,7 +860,7 @@ def permit_inspection_done(*, permit: Permit, performed_on: dt.date, actor: Any)
 
 
 @transaction.atomic
-def permit_revoke(*, permit: Permit, actor: Any, as_of: dt.date, reason: str) -> Permit:
+def permit_revoke(*, permit: Permit, actor: Actor, as_of: dt.date, reason: str) -> Permit:
     """Cassação: the permit ends and its verification token changes, so an old printout no longer verifies."""
     if not reason.strip():
         raise refuse("reason", "Motivo da cassação: informe-o.")
@@ -863,7 +873,7 @@ def permit_revoke(*, permit: Permit, actor: Any, as_of: dt.date, reason: str) ->
 
 
 @transaction.atomic
-def permit_standing_record(*, permits: Iterable[Permit], actor: Any, as_of: dt.date) -> int:
+def permit_standing_record(*, permits: Iterable[Permit], actor: Actor, as_of: dt.date) -> int:
     """Record each permit whose document-driven status changed on ``as_of`` (an expired CNH makes it irregular,
     the renewed one makes it regular again): the new status on the row and one audit event per change, in the
     caller's transaction. The platform feed reads these events (apps.platforms.services.changes). Returns the
@@ -897,7 +907,7 @@ def permit_standing_record(*, permits: Iterable[Permit], actor: Any, as_of: dt.d
 
 
 @transaction.atomic
-def permit_standing_refresh(*, actor: Any, owner: Any, as_of: dt.date) -> int:
+def permit_standing_refresh(*, actor: Actor, owner: Any, as_of: dt.date) -> int:
     """A document or a driver's record changed (registry hook): record the active permits it concerns."""
     permits = Permit.objects.filter(_permits_of(owner), state=PermitState.ACTIVE).select_related(
         "municipality"

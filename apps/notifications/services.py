@@ -10,13 +10,13 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from apps.accounts.actors import Actor
 from apps.audit.services import AuditEntry, audit_record, audit_record_batch
 from apps.jobs.models import OutboundMail
 from apps.jobs.services import MailDraft, mail_queue_rows
@@ -138,7 +138,7 @@ def _audit(rows: Iterable[Notification]) -> None:
 
 
 @transaction.atomic
-def notifications_mark_read(*, actor: Any, notifications: Iterable[Notification]) -> int:
+def notifications_mark_read(*, actor: Actor, notifications: Iterable[Notification]) -> int:
     """The person opened their list: the unread ones addressed to them become read, with one audit event."""
     rows = [row for row in notifications if row.read_at is None]
     if not rows:

@@ -6,9 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
-from django.forms import Form
 
 from apps.accounts.validators import validate_cpf
 from apps.licensing import appfields
@@ -19,17 +17,9 @@ from apps.portal.selectors import PortalScope
 from apps.registry.choices import InfractionSeverity
 from apps.registry.models import Attendant, Driver, Operator, Vehicle
 from apps.tenancy.models import Municipality
+from apps.web.submit import attach_refusal
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
-
-
-def apply_refusal(form: Form, exc: ValidationError) -> None:
-    """A service's refusal shown on the form: on its field when the form has one, else at the top."""
-    if not hasattr(exc, "error_dict"):
-        form.add_error(None, exc.messages)
-        return
-    for field, errors in exc.message_dict.items():
-        form.add_error(field if field in form.fields else None, errors)
 
 
 class DocumentRenewForm(forms.Form):
@@ -83,7 +73,7 @@ class ApplicationStartForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if data.get("kind") and (refusal := appfields.refusal(self.regime_id, data["kind"], data)):
-            apply_refusal(self, refusal)
+            attach_refusal(self, refusal)
         return data
 
     def targets(self) -> dict[str, Any]:

@@ -47,7 +47,7 @@ REFUSALS: dict[str, str] = {
 }
 
 
-def refuse(request: HttpRequest, reason: str) -> PermissionDenied:
+def deny_login(request: HttpRequest, reason: str) -> PermissionDenied:
     """Remember why on the request; PermissionDenied stops Django trying the other backends."""
     setattr(request, REFUSAL_ATTRIBUTE, reason)
     return PermissionDenied(reason)
@@ -62,7 +62,7 @@ class GovBrBackend(OIDCAuthenticationBackend):  # type: ignore[misc]  # the pack
         try:
             user: User | None = super().authenticate(request, **kwargs)
         except requests.RequestException as exc:
-            raise refuse(request, "unavailable") from exc
+            raise deny_login(request, "unavailable") from exc
         return user
 
     def verify_token(self, token: str, **kwargs: Any) -> dict[str, Any]:
@@ -81,11 +81,11 @@ class GovBrBackend(OIDCAuthenticationBackend):  # type: ignore[misc]  # the pack
                 options={"require": ["iss", "sub", "aud", "exp", "iat"]},
             )
         except jwt.ExpiredSignatureError as exc:
-            raise refuse(request, "expired") from exc
+            raise deny_login(request, "expired") from exc
         except (jwt.InvalidTokenError, SuspiciousOperation) as exc:
-            raise refuse(request, "invalid_token") from exc
+            raise deny_login(request, "invalid_token") from exc
         if payload.get("nonce") != kwargs.get("nonce"):
-            raise refuse(request, "invalid_token")
+            raise deny_login(request, "invalid_token")
         return payload
 
     def get_or_create_user(self, access_token: str, id_token: str, payload: dict[str, Any]) -> User | None:
@@ -93,10 +93,10 @@ class GovBrBackend(OIDCAuthenticationBackend):  # type: ignore[misc]  # the pack
         try:
             validate_cpf(cpf)
         except ValidationError as exc:
-            raise refuse(self.request, "invalid_token") from exc
+            raise deny_login(self.request, "invalid_token") from exc
         userinfo = self.get_userinfo(access_token, id_token, payload)
         if str(userinfo.get("sub", "")) != cpf:
-            raise refuse(self.request, "invalid_token")
+            raise deny_login(self.request, "invalid_token")
         return self._portal_user(cpf, userinfo)
 
     def _portal_user(self, cpf: str, userinfo: dict[str, Any]) -> User:
@@ -105,12 +105,12 @@ class GovBrBackend(OIDCAuthenticationBackend):  # type: ignore[misc]  # the pack
         if len(usable) == 1:
             return usable.pop()
         if len(usable) > 1:
-            raise refuse(self.request, "several")
+            raise deny_login(self.request, "several")
         if accounts:
-            raise refuse(self.request, "suspended")
+            raise deny_login(self.request, "suspended")
         account = services.portal_account_govbr_create(
             cpf=cpf, full_name=str(userinfo.get("name", "")), email=str(userinfo.get("email", ""))
         )
         if account is None:
-            raise refuse(self.request, "unknown_cpf")
+            raise deny_login(self.request, "unknown_cpf")
         return account.user

@@ -43,7 +43,6 @@ from apps.portal.forms import (
     DocumentRenewForm,
     PortalClaimForm,
     TrafficInfractionDeclareForm,
-    apply_refusal,
 )
 from apps.portal.presenters import appeal_window, application_deadlines, case_next_steps, permit_lines
 from apps.portal.receipts import payment_receipt_pdf
@@ -58,7 +57,7 @@ from apps.portal.selectors import (
 )
 from apps.public import ratelimit
 from apps.tenancy.forms import SetPasswordFromInvitationForm
-from apps.web.submit import submit
+from apps.web.submit import attach_refusal, submit
 
 PortalView = Callable[..., HttpResponseBase]
 NOTIFICATIONS_SHOWN = 100
@@ -377,7 +376,7 @@ def case_detail(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRespon
                 as_of=today,
             )
         except ValidationError as exc:
-            apply_refusal(form, exc)
+            attach_refusal(form, exc)
         else:
             messages.success(request, _filed_message(appeal))
             return redirect("portal:case", pk=case.pk)
@@ -475,7 +474,7 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
         try:
             services.portal_invitation_accept(token=token, username=username, password=password)
         except ValidationError as exc:
-            apply_refusal(form, exc)
+            attach_refusal(form, exc)
         else:
             user = authenticate(request, username=username, password=password)
             if user is None:

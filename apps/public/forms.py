@@ -3,7 +3,6 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.core.exceptions import ValidationError
 
 from apps.public.choices import ComplaintCategory, ComplaintState
 from apps.public.kept import TOWN_CHOICES
@@ -64,17 +63,9 @@ class ComplaintForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["municipio"].choices = municipality_choices()  # type: ignore[attr-defined]
 
-    def add_service_errors(self, error: ValidationError) -> None:
-        for field, messages in error.message_dict.items():
-            self.add_error(field if field in self.fields else None, messages)
-
 
 class ComplaintMoveForm(forms.Form):
     state = forms.ChoiceField(label="Nova situação", choices=ComplaintState.choices[1:])
     resolution = forms.CharField(
         label="Providências", required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
     )
-
-    def add_service_errors(self, error: ValidationError) -> None:
-        for field, messages in error.message_dict.items():
-            self.add_error(field if field in self.fields else None, messages)

@@ -4,11 +4,11 @@ the same transaction (zulip-style action functions)."""
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 from django.db import transaction
 
 import lawcode
+from apps.accounts.actors import Actor, actor_user
 from apps.audit.services import audit_record
 from apps.licensing.models import Permit
 from apps.public.choices import ComplaintCategory, ComplaintState
@@ -110,7 +110,7 @@ def complaint_file(
 
 @transaction.atomic
 def complaint_move(
-    *, complaint: Complaint, state: str, resolution: str, actor: Any, as_of: dt.date
+    *, complaint: Complaint, state: str, resolution: str, actor: Actor, as_of: dt.date
 ) -> Complaint:
     """Move a complaint along its queue; closing it needs the measures taken, written for the record."""
     row = Complaint.objects.select_for_update().get(pk=complaint.pk)
@@ -120,7 +120,7 @@ def complaint_move(
     if state == ComplaintState.CLOSED and not resolution.strip():
         raise refuse("resolution", "Para encerrar, descreva as providências tomadas.")
     before = row.audit_snapshot()
-    row.state, row.handled_by = state, actor
+    row.state, row.handled_by = state, actor_user(actor)
     row.resolution = resolution.strip() or row.resolution
     row.closed_on = as_of if state == ComplaintState.CLOSED else None
     row.save(update_fields=["state", "handled_by", "resolution", "closed_on"])

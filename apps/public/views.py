@@ -27,6 +27,7 @@ from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
 from apps.web.lean import session_free
 from apps.web.sorting import Sorting
+from apps.web.submit import attach_refusal
 from outorga.routers import reads_from_replica
 
 COMPLAINT = "public.complaint"
@@ -162,7 +163,7 @@ def _file_complaint(form: ComplaintForm) -> Complaint | None:
             contact=data["contact"],
         )
     except ValidationError as error:
-        form.add_service_errors(error)
+        attach_refusal(form, error)
     except InvalidQuery as error:
         form.add_error("municipio", error.message_pt)
     return None
@@ -264,6 +265,6 @@ def _move(request: HttpRequest, complaint: Complaint, form: ComplaintMoveForm) -
             as_of=lookups.today(),
         )
     except ValidationError as error:
-        form.add_service_errors(error)
+        attach_refusal(form, error)
         return False
     return True

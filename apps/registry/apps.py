@@ -10,11 +10,12 @@ class RegistryConfig(AppConfig):
     verbose_name = "Cadastro"
 
     def ready(self) -> None:
+        from apps.accounts.actors import Actor
         from apps.lawconfig.hooks import register_configuration_changed
         from apps.registry import cards, menu, permissions  # noqa: F401  (registrations run on import)
         from apps.registry.services import documents_rejudge
 
-        def rejudge_documents(actor: Any, municipality: Any, as_of: dt.date) -> None:
+        def rejudge_documents(actor: Actor, municipality: Any, as_of: dt.date) -> None:
             documents_rejudge(actor=actor, municipality=municipality, as_of=as_of)
 
         register_configuration_changed(rejudge_documents)

@@ -11,7 +11,9 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
-HoldingsChanged = Callable[[Any, Any, dt.date], None]
+from apps.accounts.actors import Actor
+
+HoldingsChanged = Callable[[Actor, Any, dt.date], None]
 
 _CHANGED: list[HoldingsChanged] = []
 
@@ -21,7 +23,7 @@ def register_holdings_changed(handler: HoldingsChanged) -> None:
         _CHANGED.append(handler)
 
 
-def holdings_changed(actor: Any, owner: Any, as_of: dt.date) -> None:
+def holdings_changed(actor: Actor, owner: Any, as_of: dt.date) -> None:
     """``owner``: the Person, Company, Vehicle, Operator or Driver whose documents changed."""
     for handler in _CHANGED:
         handler(actor, owner, as_of)

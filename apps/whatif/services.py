@@ -9,6 +9,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from apps.accounts.actors import Actor, signed_in
 from apps.audit.services import audit_record
 from apps.lawconfig.engine import config_for
 from apps.tenancy.models import Municipality
@@ -23,7 +24,7 @@ from lawcode.bulk import Comparer, outcome_of
 @transaction.atomic
 def whatif_request(
     *,
-    actor: Any,
+    actor: Actor,
     municipality: Municipality,
     regime_id: str,
     change: ProposedChange,
@@ -35,7 +36,7 @@ def whatif_request(
     run = WhatIfRun.objects.create(
         municipality=municipality,
         regime_id=regime_id,
-        requested_by=actor,
+        requested_by=signed_in(actor),
         as_of=as_of,
         change_kind=change.kind,
         change=change.to_dict(),

@@ -17,7 +17,7 @@ from typing import Any
 from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
 
-from apps.accounts.actors import actor_name
+from apps.accounts.actors import Actor, actor_name, actor_user, signed_in
 from apps.audit.services import audit_record
 from apps.dueprocess import lawbridge
 from apps.dueprocess.choices import CONDEMNING, EffectState, FilingChannel, Instance, Verdict
@@ -58,7 +58,7 @@ def appeal_file(
     instance: str,
     filed_on: dt.date,
     text: str,
-    actor: Any,
+    actor: Actor,
     as_of: dt.date,
     via_portal: bool = False,
     appellant_name: str = "",
@@ -99,7 +99,7 @@ def appeal_file(
     return appeal
 
 
-def _store_attachment(appeal: Appeal, info: CheckedUpload, actor: Any) -> AppealAttachment:
+def _store_attachment(appeal: Appeal, info: CheckedUpload, actor: Actor) -> AppealAttachment:
     row = AppealAttachment(appeal=appeal, extension=info.extension)
     row.upload_keep(info, stem="anexo", actor=actor)
     row.save()
@@ -156,7 +156,7 @@ def _build_appeal(
     instance: str,
     filed_on: dt.date,
     text: str,
-    actor: Any,
+    actor: Actor,
     via_portal: bool,
     appellant_name: str,
     as_of: dt.date,
@@ -164,7 +164,7 @@ def _build_appeal(
     start = counts_from(case, instance)
     deadline = lawbridge.appeal_deadline(case, instance, start, as_of) if start else None
     judging = lawbridge.judgment_deadline(case, instance, filed_on, as_of)
-    staff = actor if not via_portal and getattr(actor, "is_authenticated", False) else None
+    staff = None if via_portal else actor_user(actor)
     return Appeal(
         case=case,
         instance=instance,
@@ -287,7 +287,7 @@ def appeal_judge(
     verdict: str,
     reasoning: str,
     decided_on: dt.date,
-    actor: Any,
+    actor: Actor,
     as_of: dt.date,
     chosen: Mapping[str, Any] | None = None,
 ) -> Judgment:
@@ -307,7 +307,7 @@ def appeal_judge(
         decided_on=decided_on,
         verdict=verdict,
         reasoning=reasoning.strip(),
-        decided_by=actor,
+        decided_by=signed_in(actor),
         decided_by_name=actor_name(actor),
         role=role,
         chosen=fixed,
@@ -344,7 +344,7 @@ def _check_judgment(
 
 
 def _after_judgment(
-    case: InfractionCase, appeal: Appeal, judgment: Judgment, actor: Any, as_of: dt.date
+    case: InfractionCase, appeal: Appeal, judgment: Judgment, actor: Actor, as_of: dt.date
 ) -> None:
     note = f"{instance_label(case.regime_id, appeal.instance)}: {judgment.get_verdict_display()}"
     on, data = judgment.decided_on, {"judgment_id": judgment.pk}
@@ -413,7 +413,7 @@ def case_regularize(
     regularized_on: dt.date,
     description: str,
     evidence: UploadedFile | None,
-    actor: Any,
+    actor: Actor,
     as_of: dt.date,
 ) -> Regularization:
     """Record that the irregularity was regularized, with the evidence: the date reaches the engine as
@@ -439,7 +439,7 @@ def case_regularize(
         extension=info.extension,
         size_bytes=info.size,
         sha256=info.sha256,
-        recorded_by=actor,
+        recorded_by=actor_user(actor),
     )
     attach_after_commit(regularization.evidence, f"regularizacao{info.extension}", info.content)
     regularization.save()
@@ -509,7 +509,9 @@ def _check_regularization(
 
 
 @transaction.atomic
-def seizure_release(*, effect: Effect, released_on: dt.date, note: str, actor: Any, as_of: dt.date) -> Effect:
+def seizure_release(
+    *, effect: Effect, released_on: dt.date, note: str, actor: Actor, as_of: dt.date
+) -> Effect:
     """The owner met the release conditions the regime declares: the vehicle is released (audited, on the case)."""
     row: Effect = Effect.objects.select_for_update().select_related("case__municipality").get(pk=effect.pk)
     if not user_can(actor, row.case.municipality.pk, "dueprocess.sanction", "change"):

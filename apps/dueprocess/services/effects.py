@@ -20,6 +20,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db.models import Max
 
+from apps.accounts.actors import Actor
 from apps.audit.services import audit_record
 from apps.dueprocess import lawbridge
 from apps.dueprocess.choices import EffectKind, EffectState
@@ -39,7 +40,9 @@ from lawcode.registry import get_regime
 
 IN_FORCE = (PermitState.ACTIVE, PermitState.SUSPENDED)
 SUSPENDING = frozenset({"suspension", "precautionary_suspension"})
-Applier = Callable[[PenaltyKind, dict[str, Any], InfractionCase, Sanction | None, Any, dt.date], list[Effect]]
+Applier = Callable[
+    [PenaltyKind, dict[str, Any], InfractionCase, Sanction | None, Actor, dt.date], list[Effect]
+]
 RUNNING = (EffectState.APPLIED, EffectState.QUEUED)
 
 
@@ -66,7 +69,7 @@ def effect(kind: str, note: str, **data: Any) -> dict[str, Any]:
 # --- entry points ---------------------------------------------------------------------------------------------
 
 
-def apply(*, sanction: Sanction, case: InfractionCase, actor: Any, as_of: dt.date) -> list[dict[str, Any]]:
+def apply(*, sanction: Sanction, case: InfractionCase, actor: Actor, as_of: dt.date) -> list[dict[str, Any]]:
     """Apply the final sanction's effects (those applied when the auto was registered are not applied twice)."""
     Effect.objects.filter(case=case, sanction__isnull=True).update(sanction=sanction)  # applied at the auto
     final_keys = (
@@ -94,7 +97,7 @@ def apply(*, sanction: Sanction, case: InfractionCase, actor: Any, as_of: dt.dat
     return done
 
 
-def apply_immediate(case: InfractionCase, actor: Any, as_of: dt.date) -> None:
+def apply_immediate(case: InfractionCase, actor: Actor, as_of: dt.date) -> None:
     """When the auto is registered: the penalties the law makes immediate (``applies: at_auto``), with the
     dates the engine gives before any decision (Olímpia art. 24 sole §: suspension from the infraction)."""
     penalties = get_regime(case.regime_id).penalties  # None only for a regime that does not sanction
@@ -119,7 +122,7 @@ def declared_items(
 
 
 def lift_case_effects(
-    *, case: InfractionCase, actor: Any, as_of: dt.date, reason: str, keys: set[str] | None = None
+    *, case: InfractionCase, actor: Actor, as_of: dt.date, reason: str, keys: set[str] | None = None
 ) -> list[Effect]:
     """The case was cancelled (appeal granted), or its final decision dropped a penalty applied at the auto
     (``keys``): the suspensions end today, the seizure is released."""
@@ -140,7 +143,7 @@ def lift_case_effects(
     return lifted
 
 
-def carry_to_successor(old: Permit, new: Permit, actor: Any, as_of: dt.date) -> None:
+def carry_to_successor(old: Permit, new: Permit, actor: Actor, as_of: dt.date) -> None:
     """A renewal or substitution issued ``new`` in place of ``old``: every suspension of ``old`` still running
     or queued moves to ``new`` (the law suspends the operator's authorization, not a sheet of paper)."""
     rows = list(
@@ -178,7 +181,7 @@ def permit_notes(permit: Permit, as_of: dt.date) -> list[str]:
 
 
 def conditional_ban(
-    *, sanction: Sanction, case: InfractionCase, actor: Any, answer: dict[str, Any]
+    *, sanction: Sanction, case: InfractionCase, actor: Actor, answer: dict[str, Any]
 ) -> dict[str, Any]:
     """The ban that follows a cassação for not regularizing (Olímpia art. 24 sole § + art. 26), with the dates
     and dispositivo the engine gave in its ``if_not_regularized`` answer."""
@@ -188,7 +191,7 @@ def conditional_ban(
 
 
 def conditional_cassation(
-    *, sanction: Sanction, case: InfractionCase, actor: Any, as_of: dt.date, limit: dt.date
+    *, sanction: Sanction, case: InfractionCase, actor: Actor, as_of: dt.date, limit: dt.date
 ) -> list[dict[str, Any]]:
     """Not regularized by ``limit``: the cassação the regime's ``regularization.then`` names, on the permit in
     force that descends from the case's (a renewal does not escape it)."""
@@ -228,7 +231,7 @@ def _apply_one(
     item: dict[str, Any],
     case: InfractionCase,
     sanction: Sanction | None,
-    actor: Any,
+    actor: Actor,
     as_of: dt.date,
 ) -> list[Effect]:
     appliers: dict[str, Applier] = {
@@ -276,7 +279,7 @@ def _record(
     item: dict[str, Any],
     case: InfractionCase,
     sanction: Sanction | None,
-    actor: Any,
+    actor: Actor,
     as_of: dt.date,
 ) -> list[Effect]:
     """Warnings, fines and the inspection hold: recorded (the fine is charged by its guide; the hold is the
@@ -319,7 +322,7 @@ def _suspension(
     item: dict[str, Any],
     case: InfractionCase,
     sanction: Sanction | None,
-    actor: Any,
+    actor: Actor,
     as_of: dt.date,
 ) -> list[Effect]:
     days, start, end = _period(item)
@@ -368,7 +371,7 @@ def _suspend_permit(
     item: dict[str, Any],
     case: InfractionCase,
     sanction: Sanction | None,
-    actor: Any,
+    actor: Actor,
     as_of: dt.date,
     period: tuple[int, dt.date, dt.date],
 ) -> Effect:
@@ -426,7 +429,7 @@ def _lineage(permit: Permit) -> list[int]:
     return found
 
 
-def _end_suspension(row: Effect, actor: Any, as_of: dt.date, reason: str) -> None:
+def _end_suspension(row: Effect, actor: Actor, as_of: dt.date, reason: str) -> None:
     """Lift one case's suspension; the permit stays suspended while another case's suspension runs."""
     if row.permit_id is None:
         return
@@ -448,7 +451,7 @@ def _cassation(
     item: dict[str, Any],
     case: InfractionCase,
     sanction: Sanction | None,
-    actor: Any,
+    actor: Actor,
     as_of: dt.date,
     reason: str = "",
 ) -> list[Effect]:
@@ -473,7 +476,7 @@ def _seizure(
     item: dict[str, Any],
     case: InfractionCase,
     sanction: Sanction | None,
-    actor: Any,
+    actor: Actor,
     as_of: dt.date,
 ) -> list[Effect]:
     """Apreensão: the vehicle is held until the release conditions are met (released by seizure_release)."""
@@ -518,7 +521,7 @@ def _points(
     item: dict[str, Any],
     case: InfractionCase,
     sanction: Sanction | None,
-    actor: Any,
+    actor: Actor,
     as_of: dt.date,
 ) -> list[Effect]:
     """Points on the operator's record, counted in a rolling window; reaching the threshold is recorded."""
@@ -541,7 +544,7 @@ def _points(
 
 
 def _check_threshold(
-    kind: PenaltyKind, case: InfractionCase, actor: Any, as_of: dt.date, parameters: Any
+    kind: PenaltyKind, case: InfractionCase, actor: Actor, as_of: dt.date, parameters: Any
 ) -> None:
     assert kind.points is not None
     if kind.points.threshold is None:
@@ -571,7 +574,7 @@ def _ban_effect(
     item: dict[str, Any],
     case: InfractionCase,
     sanction: Sanction | None,
-    actor: Any,
+    actor: Actor,
     as_of: dt.date,
 ) -> list[Effect]:
     if sanction is None:
@@ -617,7 +620,7 @@ def _ban_reason(sanction: Sanction) -> str:
     return "ban"
 
 
-def _ban(sanction: Sanction, case: InfractionCase, actor: Any, reason_code: str) -> dict[str, Any]:
+def _ban(sanction: Sanction, case: InfractionCase, actor: Actor, reason_code: str) -> dict[str, Any]:
     person, company = _subject(case)
     start, until = sanction.ban_start, sanction.ban_until
     if (person is None and company is None) or start is None or until is None:
@@ -664,11 +667,11 @@ def _summary(row: Effect) -> dict[str, Any] | None:
     return effect(kind, row.note, penalty_label=row.label, **data)
 
 
-def _event(case: InfractionCase, actor: Any, on: dt.date, note: str) -> None:
+def _event(case: InfractionCase, actor: Actor, on: dt.date, note: str) -> None:
     case_event_add(case=case, kind=EventKind.NOTE, actor=actor, on=on, note=note, data={"effects": True})
 
 
-def _audit(row: Effect, actor: Any, action: str) -> None:
+def _audit(row: Effect, actor: Actor, action: str) -> None:
     audit_record(
         actor=actor, municipality=row.case.municipality, action=action, obj=row, after=row.audit_snapshot()
     )

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.db import transaction
 
+from apps.accounts.actors import Actor
 from apps.audit.services import audit_record
 from apps.dueprocess import lawbridge
 from apps.dueprocess.choices import FinalityReason, Instance, SanctionState
@@ -85,7 +86,7 @@ def _fill_suspension(sanction: Sanction, suspension: dict[str, Any] | None) -> N
 
 @transaction.atomic
 def sanction_condemn_first(
-    *, case: InfractionCase, condemned_on: dt.date, actor: Any, as_of: dt.date
+    *, case: InfractionCase, condemned_on: dt.date, actor: Actor, as_of: dt.date
 ) -> None:
     """Where the law makes the fine due after the first condemnation (Olímpia art. 33), record the penalty now
     (fine chargeable, other effects only once final); elsewhere nothing happens until finality."""
@@ -116,7 +117,7 @@ def sanction_condemn_first(
 
 @transaction.atomic
 def case_finalize(
-    *, case: InfractionCase, final_on: dt.date, reason: str, actor: Any, as_of: dt.date
+    *, case: InfractionCase, final_on: dt.date, reason: str, actor: Actor, as_of: dt.date
 ) -> Sanction:
     """The decision is final on ``final_on``: compute the penalty from the history of final decisions, store
     it with its Decision and apply its effects, all in this transaction."""
@@ -171,7 +172,7 @@ def lapse_deadline(case: InfractionCase, as_of: dt.date) -> dt.date | None:
 
 
 @transaction.atomic
-def case_finalize_unappealed(*, case: InfractionCase, actor: Any, as_of: dt.date) -> Sanction:
+def case_finalize_unappealed(*, case: InfractionCase, actor: Actor, as_of: dt.date) -> Sanction:
     """No appeal was filed in time: the decision is final the day after the deadline ran out."""
     row = locked_case(case)
     if actor is not None and not user_can(actor, row.municipality.pk, "dueprocess.sanction", "change"):
@@ -210,7 +211,7 @@ def case_finalize_unappealed(*, case: InfractionCase, actor: Any, as_of: dt.date
 
 @transaction.atomic
 def sanction_annul(
-    *, case: InfractionCase, actor: Any, as_of: dt.date, reason: str, ground: str = "Recurso procedente"
+    *, case: InfractionCase, actor: Actor, as_of: dt.date, reason: str, ground: str = "Recurso procedente"
 ) -> Sanction | None:
     """An appeal was granted (or the case was voided: ``ground`` says which): the infraction is cancelled; an
     open guide is cancelled, a paid fine refunded (Olímpia art. 35: by bank transfer)."""
@@ -236,7 +237,7 @@ def sanction_annul(
 
 
 def _undo_fine(
-    sanction: Sanction, case: InfractionCase, actor: Any, as_of: dt.date, reason: str, ground: str
+    sanction: Sanction, case: InfractionCase, actor: Actor, as_of: dt.date, reason: str, ground: str
 ) -> None:
     guide = sanction.guide
     if guide is None:

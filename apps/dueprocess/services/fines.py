@@ -4,11 +4,11 @@ decision), the payment callback on the case timeline, and the unpaid final fines
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from apps.accounts.actors import Actor
 from apps.audit.services import audit_record
 from apps.dueprocess import lawbridge
 from apps.dueprocess.choices import SanctionState
@@ -52,7 +52,7 @@ def payer(case: InfractionCase) -> tuple[str, str]:
 
 
 @transaction.atomic
-def fine_issue(*, sanction: Sanction, actor: Any, as_of: dt.date) -> PaymentGuide:
+def fine_issue(*, sanction: Sanction, actor: Actor, as_of: dt.date) -> PaymentGuide:
     """Issue the fine's guide once the offender knows the decision; due date from the engine where the law
     sets one (Olímpia: 30 dias corridos, art. 33), else the municipality's usual term."""
     row = (
@@ -128,7 +128,7 @@ def _check_chargeable(sanction: Sanction) -> dt.date:
     return ciencia
 
 
-def fine_paid(*, guide: PaymentGuide, payment: Payment, actor: Any, as_of: dt.date) -> None:
+def fine_paid(*, guide: PaymentGuide, payment: Payment, actor: Actor, as_of: dt.date) -> None:
     """finance's payment callback for origin 'fine': the payment shows on the case timeline."""
     sanction = Sanction.objects.select_related("case").filter(pk=guide.origin_id, guide=guide).first()
     if sanction is None:

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from typing import Any
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef, QuerySet
 
 import lawcode
+from apps.accounts.actors import Actor
 from apps.audit.services import audit_record
 from apps.dueprocess.models import CaseNullity
 from apps.dueprocess.services import finality
@@ -63,7 +63,7 @@ def cases_to_void(as_of: dt.date) -> list[tuple[InfractionCase, NullityRule]]:
 
 
 @transaction.atomic
-def case_void(*, case: InfractionCase, rule: NullityRule, actor: Any, as_of: dt.date) -> CaseNullity:
+def case_void(*, case: InfractionCase, rule: NullityRule, actor: Actor, as_of: dt.date) -> CaseNullity:
     """Cancel the case for the lost limit: the nullity row (reason and article, shown on the case), the state
     change with a timeline line citing the article, the sanction annulled, and the audit event."""
     limit_day = getattr(case, LOST[rule.limit][1])

@@ -18,7 +18,7 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.utils import timezone
 
-from apps.accounts.actors import actor_name
+from apps.accounts.actors import Actor, actor_name, signed_in
 from apps.audit.services import audit_record
 from apps.enforcement import catalog, hooks, lawbridge
 from apps.enforcement.choices import CaseState, EventKind
@@ -51,7 +51,7 @@ def case_event_add(
     *,
     case: InfractionCase,
     kind: str,
-    actor: Any,
+    actor: Actor,
     on: dt.date,
     note: str = "",
     state_from: str = "",
@@ -85,7 +85,7 @@ def case_move(
     case: InfractionCase,
     to: str,
     allowed: Iterable[str],
-    actor: Any,
+    actor: Actor,
     on: dt.date,
     event: str = "",
     note: str = "",
@@ -149,7 +149,7 @@ class AutoDetails:
 def case_open(
     *,
     municipality: Municipality,
-    actor: Any,
+    actor: Actor,
     details: AutoDetails,
     recorded_at: dt.datetime,
     evidence: Sequence[EvidenceUpload] = (),
@@ -194,7 +194,7 @@ def case_open(
     return case
 
 
-def _check_agent(actor: Any, municipality: Municipality) -> None:
+def _check_agent(actor: Actor, municipality: Municipality) -> None:
     if not user_can(actor, municipality.pk, "enforcement.infractioncase", "file"):
         raise refuse("agent", f"Agente: você não tem o papel de agente de fiscalização em {municipality}.")
 
@@ -248,7 +248,7 @@ def _check_driver(driver: Driver | None, operator: Any) -> None:
 def _create_case(
     municipality: Municipality,
     regime: str,
-    actor: Any,
+    actor: Actor,
     details: AutoDetails,
     entry: catalog.Infraction,
     found: Any,
@@ -279,7 +279,7 @@ def _create_case(
         offender_document=details.offender_document.strip(),
         offender_address=details.offender_address.strip(),
         clandestine=found.clandestine,
-        agent=actor,
+        agent=signed_in(actor),
         agent_name_at_time=actor_name(actor),
         agent_registration=details.agent_registration.strip(),
         already_punished_as_traffic_only=details.already_punished_as_traffic_only,
@@ -288,7 +288,7 @@ def _create_case(
 
 
 def _store_evidence(
-    case: InfractionCase, item: EvidenceUpload, upload: CheckedUpload, actor: Any
+    case: InfractionCase, item: EvidenceUpload, upload: CheckedUpload, actor: Actor
 ) -> Evidence:
     row = Evidence(case=case, caption=item.caption.strip()[:300])
     row.upload_keep(upload, stem="evidence", actor=actor)
@@ -377,7 +377,7 @@ def refresh_notice_limit(
 
 @transaction.atomic
 def evidence_add(
-    *, case: InfractionCase, actor: Any, upload: UploadedFile, caption: str = "", as_of: dt.date
+    *, case: InfractionCase, actor: Actor, upload: UploadedFile, caption: str = "", as_of: dt.date
 ) -> Evidence:
     """Attach a photo or document (PDF/JPEG/PNG by content, ≤ 10 MB) to an open case."""
     row = locked_case(case)
@@ -399,7 +399,7 @@ def evidence_add(
 
 @transaction.atomic
 def case_mark_traffic_only(
-    *, case: InfractionCase, actor: Any, reference: str, as_of: dt.date
+    *, case: InfractionCase, actor: Actor, reference: str, as_of: dt.date
 ) -> InfractionCase:
     """Record that the fact was already punished only as a traffic infraction, where the law forbids punishing
     it again (the regime's declared traffic-only guard, e.g. Olímpia art. 21 §2)."""

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-from apps.accounts.actors import actor_user
+from apps.accounts.actors import Actor, actor_user
 from apps.audit.services import audit_record
 from apps.enforcement import lawbridge, pdf
 from apps.enforcement.choices import CaseState, EventKind, NoticeChannel, NoticePurpose, ReturnedReason
@@ -34,7 +33,7 @@ from lawcode.facts import NoticeFacts
 DIRECT_CHANNELS = (NoticeChannel.IN_PERSON, NoticeChannel.AR, NoticeChannel.ELECTRONIC)
 
 
-def _check_notifier(actor: Any, municipality: Municipality) -> None:
+def _check_notifier(actor: Actor, municipality: Municipality) -> None:
     if not user_can(actor, municipality.pk, "enforcement.notice", "change"):
         raise refuse("notice", f"Notificação: você não pode notificar autos em {municipality}.")
 
@@ -72,7 +71,7 @@ def _recipient(case: InfractionCase) -> tuple[str, str]:
 def notice_send(
     *,
     case: InfractionCase,
-    actor: Any,
+    actor: Actor,
     purpose: str,
     channel: str,
     sent_on: dt.date,
@@ -171,7 +170,7 @@ def _attach_pdf(row: Notice | Edital, filename: str, content: bytes) -> None:
     row.save(update_fields=["pdf", "pdf_sha256"])
 
 
-def _after_ciencia(notice: Notice, case: InfractionCase, actor: Any, as_of: dt.date) -> None:
+def _after_ciencia(notice: Notice, case: InfractionCase, actor: Actor, as_of: dt.date) -> None:
     """The first ciência of the auto moves the case on; in Patrocínio it also starts the 90-day limit."""
     if notice.ciencia_on is None:
         return
@@ -209,7 +208,7 @@ def _after_ciencia(notice: Notice, case: InfractionCase, actor: Any, as_of: dt.d
 
 @transaction.atomic
 def notice_record_receipt(
-    *, notice: Notice, actor: Any, as_of: dt.date, received_on: dt.date, returned_reason: str = ""
+    *, notice: Notice, actor: Actor, as_of: dt.date, received_on: dt.date, returned_reason: str = ""
 ) -> Notice:
     """The AR or the electronic confirmation came back: received (or returned, with the reason) on a day."""
     row: Notice = Notice.objects.select_for_update().get(pk=notice.pk)
@@ -271,7 +270,7 @@ def unreached_cases(municipality: Municipality, purpose: str) -> list[Infraction
 def edital_publish(
     *,
     municipality: Municipality,
-    actor: Any,
+    actor: Actor,
     purpose: str,
     cases: Sequence[InfractionCase],
     published_on: dt.date,
@@ -346,7 +345,7 @@ def _check_edital(
 
 
 def _edital_notice(
-    edital: Edital, case: InfractionCase, actor: Any, as_of: dt.date, content: bytes
+    edital: Edital, case: InfractionCase, actor: Actor, as_of: dt.date, content: bytes
 ) -> Notice:
     name, address = _recipient(case)
     notice = Notice(

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypedDict
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import QuerySet
@@ -15,6 +16,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apps.accounts.actors import Actor
 from apps.licensing import services
 from apps.licensing.api.serializers import (
     ApplicationDetailSerializer,
@@ -82,9 +84,17 @@ class ApplicationViewSet(viewsets.ReadOnlyModelViewSet[Application]):
         return Response(ApplicationDetailSerializer(application).data)
 
 
-def _transition(data: dict[str, Any], application: Application, actor: Any) -> Application:
+class _Common(TypedDict):
+    """The arguments every application transition takes."""
+
+    application: Application
+    actor: Actor
+    as_of: dt.date
+
+
+def _transition(data: dict[str, Any], application: Application, actor: Actor) -> Application:
     today, note = timezone.localdate(), data.get("note", "")
-    base = {"application": application, "actor": actor, "as_of": today}
+    base = _Common(application=application, actor=actor, as_of=today)
     calls: dict[str, Callable[[], Application]] = {
         "submit": lambda: services.application_submit(**base),
         "start_analysis": lambda: services.application_start_analysis(**base),

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import lawcode
+from apps.accounts.actors import Actor, actor_user
 from apps.audit.services import audit_record
 from apps.platforms.checks import check_drivers
 from apps.platforms.choices import SubstitutionState
@@ -34,7 +35,7 @@ class IssuedCredential:
 
 
 @transaction.atomic
-def platform_create(*, actor: Any, name: str, cnpj: str) -> Platform:
+def platform_create(*, actor: Actor, name: str, cnpj: str) -> Platform:
     if not name.strip():
         raise ValidationError({"name": "Nome da plataforma: informe-o."})
     platform = Platform.objects.create(name=name.strip(), cnpj=validate_cnpj(cnpj))
@@ -50,7 +51,7 @@ def platform_create(*, actor: Any, name: str, cnpj: str) -> Platform:
 
 @transaction.atomic
 def credential_issue(
-    *, actor: Any, platform: Platform, municipality: Municipality, label: str = "", webhook_url: str = ""
+    *, actor: Actor, platform: Platform, municipality: Municipality, label: str = "", webhook_url: str = ""
 ) -> IssuedCredential:
     token, prefix = new_token()
     secret = new_webhook_secret() if webhook_url else ""
@@ -62,7 +63,7 @@ def credential_issue(
         token_hash=token_hash(token),
         webhook_url=webhook_url,
         webhook_secret=secret,
-        created_by=actor if getattr(actor, "is_authenticated", False) else None,
+        created_by=actor_user(actor),
     )
     audit_record(
         actor=actor,
@@ -75,7 +76,7 @@ def credential_issue(
 
 
 @transaction.atomic
-def credential_revoke(*, actor: Any, credential: PlatformCredential) -> PlatformCredential:
+def credential_revoke(*, actor: Actor, credential: PlatformCredential) -> PlatformCredential:
     row = PlatformCredential.objects.select_for_update().get(pk=credential.pk)
     if row.revoked_at is not None:
         raise ValidationError("Esta credencial já estava revogada.")
@@ -192,7 +193,7 @@ def _check_period(starts_on: dt.date, expected_end_on: dt.date | None, as_of: dt
 
 @transaction.atomic
 def substitution_handle(
-    *, actor: Any, report: SubstitutionReport, accept: bool, note: str = ""
+    *, actor: Actor, report: SubstitutionReport, accept: bool, note: str = ""
 ) -> SubstitutionReport:
     row = SubstitutionReport.objects.select_for_update().get(pk=report.pk)
     if row.state != SubstitutionState.RECEIVED:
@@ -201,7 +202,7 @@ def substitution_handle(
         raise ValidationError({"note": "Para recusar, escreva o motivo."})
     before = row.audit_snapshot()
     row.state = SubstitutionState.ACKNOWLEDGED if accept else SubstitutionState.REJECTED
-    row.handled_by, row.handled_note = actor, note.strip()
+    row.handled_by, row.handled_note = actor_user(actor), note.strip()
     row.save(update_fields=["state", "handled_by", "handled_note"])
     audit_record(
         actor=actor,

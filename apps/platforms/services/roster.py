@@ -31,6 +31,7 @@ from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, 
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
+from apps.accounts.actors import Actor, actor_user
 from apps.audit.services import audit_record
 from apps.platforms.choices import ROSTER_FINISHED, RosterImportState
 from apps.platforms.models import Platform, RosterEntry, RosterImport, RosterUpload
@@ -459,7 +460,7 @@ def _copy_text(value: str) -> str:
 
 @transaction.atomic
 def roster_upload_accept(
-    *, actor: Any, platform: Platform, municipality: Municipality, file_name: str, content: bytes
+    *, actor: Actor, platform: Platform, municipality: Municipality, file_name: str, content: bytes
 ) -> RosterImport:
     """Queue a file for the task worker; the import row, the bytes and the task commit together."""
     from apps.platforms.tasks import import_roster
@@ -467,7 +468,7 @@ def roster_upload_accept(
     record = RosterImport.objects.create(
         platform=platform,
         municipality=municipality,
-        uploaded_by=actor,
+        uploaded_by=actor_user(actor),
         file_name=file_name[:200],
         state=RosterImportState.QUEUED,
         expected_rows=max(_line_count(content) - 1, 0),

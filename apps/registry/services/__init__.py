@@ -4,12 +4,13 @@ ValidationError naming the field (and the article, for legal refusals) and leave
 from __future__ import annotations
 
 import datetime as dt
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, models, transaction
 
+from apps.accounts.actors import Actor
 from apps.audit.services import audit_record
 from apps.lawconfig.engine import configs_remembered
 from apps.registry import hooks, plausibility
@@ -22,11 +23,6 @@ from apps.tenancy.models import Municipality
 from apps.web.refusals import refuse
 from lawcode.documents import DocumentKind
 from lawcode.errors import LawcodeError
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-
-    Actor = AbstractBaseUser | AnonymousUser | None
 
 PERSON_FIELDS = (
     "name",
