@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # Records that exist for the machinery, not for the law: nobody reads them as a legal act.
 TECHNICAL_MODELS = {
     "tenancy.Counter": "the lock row behind a yearly number; the number itself is on the record it numbers",
+    "lawconfig.ConfigStamp": "a token the database changes with each configuration row, for config_for's cache",
     "jobs.JobLease": "keeps two runs of one periodic job from overlapping",
     "jobs.JobRun": "the scheduler's record of a periodic job's run",
     "jobs.OutboundMail": "the e-mail outbox; what the e-mail tells is the notification or reminder",

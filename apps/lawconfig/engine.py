@@ -18,7 +18,7 @@ from typing import Any
 
 import lawcode
 from apps.lawconfig.choices import ClosureKind
-from apps.lawconfig.models import FiscalUnitValue, InterpretationChoice, MunicipalClosure
+from apps.lawconfig.models import ConfigStamp, FiscalUnitValue, InterpretationChoice, MunicipalClosure
 from apps.lawconfig.models import ParameterValue as ParameterRow
 from apps.tenancy.models import Municipality
 from lawcode.calendar import LegalCalendar
@@ -67,16 +67,48 @@ def configs_remembered(kept: dict[tuple[int, str], Config] | None = None) -> Ite
             _REMEMBERED.reset(token)
 
 
+# The last Config this process built, by (municipality, regime), with the stamp it was built under.
+_BUILT: dict[tuple[int, str], tuple[str, Config]] = {}
+
+
 def config_for(municipality: Municipality, regime_id: str | None = None) -> Config:
     """The municipality's overrides for one regime (its only regime when not given)."""
     chosen = regime_for(municipality, regime_id)
     remembered = _REMEMBERED.get()
     if remembered is None:
-        return _config(municipality, chosen)
+        return _current_config(municipality, chosen)
     key = (municipality.pk, chosen)
     if key not in remembered:
-        remembered[key] = _config(municipality, chosen)
+        remembered[key] = _current_config(municipality, chosen)
     return remembered[key]
+
+
+def _current_config(municipality: Municipality, regime_id: str) -> Config:
+    """The configuration as the database holds it now: one read of the stamp, and the rows only when the stamp
+    changed since this process last built the Config.
+
+    Never stale, because the stamp is read at each call (not taken from the caller's Municipality instance,
+    which may have been loaded long before, or be cached) and database triggers change it with every write to
+    any configuration row, whoever writes (models.ConfigStamp). A token is random and never reused, so one
+    written by a transaction that rolled back can never match later rows. The Config is kept only if the stamp
+    is the same after the rows were read: a change committed between the two reads is not cached under the
+    older token. Rows and stamp go through the same router, so a replica serves both from one consistent state.
+    """
+    key = (municipality.pk, regime_id)
+    token = _stamp(municipality)
+    built = _BUILT.get(key)
+    if built is not None and built[0] == token:
+        return built[1]
+    config = _config(municipality, regime_id)
+    if _stamp(municipality) == token:
+        _BUILT[key] = (token, config)
+    return config
+
+
+def _stamp(municipality: Municipality) -> str:
+    """ "" when no configuration row was ever written for the municipality: its configuration is empty."""
+    tokens = ConfigStamp.objects.filter(municipality_id=municipality.pk).values_list("token", flat=True)
+    return next(iter(tokens[:1]), "")
 
 
 def _config(municipality: Municipality, regime_id: str) -> Config:

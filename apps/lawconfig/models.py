@@ -192,3 +192,26 @@ class ParameterValue(models.Model):
             "cite": self.cite,
             "source": self.source,
         }
+
+
+class ConfigStamp(models.Model):
+    """A token that changes with every change to a municipality's configuration rows, so a process may keep
+    the Config it built and know, with one indexed read, whether it still holds (engine.config_for).
+
+    Written ONLY by the database triggers of migration 0004 (on FiscalUnitValue, ParameterValue,
+    InterpretationChoice and MunicipalClosure), never by Python: a queryset.update, a bulk_create or a SQL
+    console change the token as a service's save does. The token is random, never a counter, because a
+    counter bumped in a transaction that rolls back would be reused by the next change with other rows. No row
+    means no configuration row was ever written for the municipality, i.e. its configuration is empty."""
+
+    municipality = models.OneToOneField(
+        Municipality, on_delete=models.CASCADE, primary_key=True, related_name="+", verbose_name="município"
+    )
+    token = models.CharField("marca da configuração", max_length=36)
+
+    class Meta:
+        verbose_name = "marca da configuração municipal"
+        verbose_name_plural = "marcas da configuração municipal"
+
+    def __str__(self) -> str:
+        return f"{self.municipality_id}: {self.token}"

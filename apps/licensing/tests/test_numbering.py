@@ -120,7 +120,7 @@ def test_an_issuance_reads_the_configuration_once_and_the_number_last(
     application.refresh_from_db()
     assert application.inspection_passed_on == AS_OF  # so the calendar is asked too
     calls: list[str] = []
-    read = engine._config
+    read = engine._current_config  # the stamp, and the rows only if they changed
     take = numbering.number_take
 
     def config(*args: Any) -> Any:
@@ -131,7 +131,7 @@ def test_an_issuance_reads_the_configuration_once_and_the_number_last(
         calls.append("number")
         return take(**kwargs)
 
-    monkeypatch.setattr(engine, "_config", config)
+    monkeypatch.setattr(engine, "_current_config", config)
     monkeypatch.setattr(services, "number_take", number)
     with transaction.atomic():
         permit = services.permit_issue(application=application, actor=None, as_of=AS_OF)
