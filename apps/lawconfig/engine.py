@@ -54,12 +54,11 @@ _REMEMBERED: ContextVar[dict[tuple[int, str], Config] | None] = ContextVar(
 
 
 @contextmanager
-def configs_remembered(kept: dict[tuple[int, str], Config] | None = None) -> Iterator[None]:
+def configs_remembered() -> Iterator[None]:
     """Read each municipality's configuration once for the whole block: one write that asks the law several
     questions (an approval: the application, the validity, the inspection calendar) within one transaction,
-    where the configuration cannot change under it. ``kept``, when given, is where the configurations are
-    kept, and may outlive the block (the public lookup keeps them a few seconds: apps.public.kept)."""
-    token = _REMEMBERED.set({} if kept is None else kept) if _REMEMBERED.get() is None else None
+    where the configuration cannot change under it."""
+    token = _REMEMBERED.set({}) if _REMEMBERED.get() is None else None
     try:
         yield
     finally:

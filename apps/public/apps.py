@@ -9,18 +9,9 @@ class PublicConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_delete, post_save
 
-        from apps.lawconfig.models import (
-            FiscalUnitValue,
-            InterpretationChoice,
-            MunicipalClosure,
-            ParameterValue,
-        )
         from apps.public import cards, menu, metrics, permissions  # noqa: F401  (registrations run on import)
-        from apps.public.kept import forget_configs, forget_towns
+        from apps.public.kept import forget_towns
         from apps.tenancy.models import Municipality
 
         for signal in (post_save, post_delete):
             signal.connect(forget_towns, sender=Municipality, dispatch_uid=f"public-{signal}")
-            for model in (FiscalUnitValue, InterpretationChoice, MunicipalClosure, ParameterValue):
-                uid = f"public-config-{model.__name__}-{signal}"
-                signal.connect(forget_configs, sender=model, dispatch_uid=uid)

@@ -1,9 +1,11 @@
 """Reference rows every public request reads and a secretariat changes a few times a year — the towns of the
-lookup form, the towns' published contacts, each town's law configuration — kept in the server process for
-PUBLIC_MUNICIPALITY_TTL seconds (0: read on every request).
+lookup form and the towns' published contacts — kept in the server process for PUBLIC_MUNICIPALITY_TTL seconds
+(0: read on every request).
 
 A change saved in this process drops them at once (the signals connected in apps.py); another server process
-sees it within the TTL. At school-start peaks these reads were most of the lookup's database round trips.
+sees it within the TTL. At school-start peaks these reads were most of the lookup's database round trips. The
+towns' law configuration is not kept here: a decision must never use a stale one, and lawconfig.engine serves it
+from its own cache, checked against the database's stamp on every call.
 """
 
 from __future__ import annotations
@@ -12,10 +14,8 @@ import time
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from apps.lawconfig.engine import configs_remembered
 from apps.public import conf
 from apps.tenancy.models import Municipality
-from lawcode.config import Config
 
 T = TypeVar("T")
 
@@ -48,22 +48,10 @@ TOWNS: Kept[list[Municipality]] = Kept(lambda: list(Municipality.objects.order_b
 CONTACTS: Kept[list[Municipality]] = Kept(
     lambda: list(Municipality.objects.exclude(public_contact="").order_by("name"))
 )
-# (municipality pk, regime) → Config, filled by lawconfig.config_for inside kept_configs().
-CONFIGS: Kept[dict[tuple[int, str], Config]] = Kept(dict)
-ALL = (TOWN_CHOICES, TOWNS, CONTACTS, CONFIGS)
-
-
-def kept_configs() -> Any:
-    """A block whose law configurations are read once per town and kept (lawconfig.configs_remembered)."""
-    return configs_remembered(CONFIGS.get())
+ALL = (TOWN_CHOICES, TOWNS, CONTACTS)
 
 
 def forget_towns(**kwargs: Any) -> None:
     """A municipality saved or deleted: its name, contact or regimes may have changed."""
     for kept in ALL:
         kept.forget()
-
-
-def forget_configs(**kwargs: Any) -> None:
-    """A parameter, interpretation, fiscal unit value or closure of some town saved or deleted."""
-    CONFIGS.forget()

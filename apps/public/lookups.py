@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from django.http import HttpRequest
 from django.utils import timezone
 
+from apps.lawconfig.engine import configs_remembered
 from apps.public import conf, ratelimit
 from apps.public.choices import LookupResult, LookupVia, VerificationStatus
-from apps.public.kept import kept_configs
 from apps.public.stats import lookup_count_add
 from apps.public.verification import (
     PERMIT_NUMBER_SHAPE,
@@ -100,7 +100,7 @@ def _municipality(ibge_code: str | None) -> Municipality | None:
 
 
 def _answer(query: Query) -> Outcome:
-    with kept_configs():  # the town's law configuration, read once per PUBLIC_MUNICIPALITY_TTL
+    with configs_remembered():  # each town's law configuration checked once per lookup, however many permits
         outcome = Outcome(query=query, checked_on=today(), results=verify(query, as_of=today()))
     municipality = query.municipality
     if municipality is None and outcome.results:

@@ -1,5 +1,5 @@
-"""The public lookup's lean path: the town list of the form and the town's law configuration are read once, not
-on every public request, and a change shows up at once; a lookup costs a constant few queries, none about who
+"""The public lookup's lean path: the town list of the form is read once, not on every public request, the town's
+law configuration is rebuilt only when the database's stamp says it changed, and a change shows up at once; a lookup costs a constant few queries, none about who
 asks, and skips the session middleware (apps.web.lean) while keeping every security header."""
 
 from __future__ import annotations
@@ -40,17 +40,19 @@ def test_the_lookup_page_reads_the_towns_once_and_sees_a_new_one_at_once(
 
 JSON_URL = "/api/publica/v1/verificacao/"
 # The rate limit's counter, the permit, and the document standing's rows (licensing.standing): nothing about
-# who asks (session, user, second factor, lockouts) and, once kept, nothing about the town or its law.
+# who asks (session, user, second factor, lockouts), nothing about the town once kept, and of its law only the
+# configuration's stamp (lawconfig.engine: the rows are read again only when the stamp changed).
 LOOKUP_TABLES = {
     "outorga_cache",
+    "lawconfig_configstamp",
     "licensing_permit",
     "registry_operator",
     "registry_driver",
     "registry_document",
 }
-# The counter (savepoint, read, write, release in the test's transaction), the permit, and the standing's
-# operator, drivers and documents.
-LOOKUP_QUERIES = 8
+# The counter (savepoint, read, write, release in the test's transaction), the permit, the configuration's
+# stamp, and the standing's operator, drivers and documents.
+LOOKUP_QUERIES = 9
 
 
 def _tables(captured: CaptureQueriesContext) -> set[str]:
@@ -62,7 +64,7 @@ def _tables(captured: CaptureQueriesContext) -> set[str]:
 
 
 def _lookups(client: Client, urls: list[str]) -> list[CaptureQueriesContext]:
-    client.get(urls[0])  # the first lookup reads the town and its law configuration, then keeps them
+    client.get(urls[0])  # the first lookup reads the town and builds its law configuration
     found = []
     for url in urls:
         with CaptureQueriesContext(connection) as captured:
