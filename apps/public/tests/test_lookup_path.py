@@ -1,6 +1,7 @@
-"""The public lookup's lean path: the town list of the form is read once, not on every public request, the town's
-law configuration is rebuilt only when the database's stamp says it changed, and a change shows up at once; a lookup costs a constant few queries, none about who
-asks, and skips the session middleware (apps.web.lean) while keeping every security header."""
+"""The public lookup's lean path: the town list of the form is read once, not on every public request, the
+town's law configuration is rebuilt only when the database's stamp says it changed, and a change shows up at
+once; a lookup costs a constant few queries, none about who asks, and skips the session middleware
+(apps.web.lean) while keeping every security header."""
 
 from __future__ import annotations
 
