@@ -99,13 +99,14 @@ def _current_config(municipality: Municipality, regime_id: str) -> Config:
     if built is not None and built[0] == token:
         return built[1]
     config = _config(municipality, regime_id)
-    if _stamp(municipality) == token:
+    # A missing stamp ("") is never trusted: a deleted row only changes an existing stamp (migration 0004).
+    if token and _stamp(municipality) == token:
         _BUILT[key] = (token, config)
     return config
 
 
 def _stamp(municipality: Municipality) -> str:
-    """ "" when no configuration row was ever written for the municipality: its configuration is empty."""
+    """ "" when the municipality has no stamp (every municipality gets one when created; see migration 0004)."""
     tokens = ConfigStamp.objects.filter(municipality_id=municipality.pk).values_list("token", flat=True)
     return next(iter(tokens[:1]), "")
 

@@ -201,8 +201,8 @@ class ConfigStamp(models.Model):
     Written ONLY by the database triggers of migration 0004 (on FiscalUnitValue, ParameterValue,
     InterpretationChoice and MunicipalClosure), never by Python: a queryset.update, a bulk_create or a SQL
     console change the token as a service's save does. The token is random, never a counter, because a
-    counter bumped in a transaction that rolls back would be reused by the next change with other rows. No row
-    means no configuration row was ever written for the municipality, i.e. its configuration is empty."""
+    counter bumped in a transaction that rolls back would be reused by the next change with other rows. Every
+    municipality gets its row when created (a trigger on tenancy_municipality); a missing row is never trusted."""
 
     municipality = models.OneToOneField(
         Municipality, on_delete=models.CASCADE, primary_key=True, related_name="+", verbose_name="município"

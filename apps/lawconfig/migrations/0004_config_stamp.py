@@ -6,6 +6,12 @@ and a statement trigger covers TRUNCATE (which skips row triggers). On SQLite th
 UPDATE and an INSERT … WHERE NOT EXISTS rather than INSERT OR REPLACE: a statement's own conflict clause (the
 INSERT OR IGNORE of bulk_create(ignore_conflicts=True)) overrides the one inside a trigger. Existing
 municipalities get a fresh token, so no process can keep a Config built before this migration.
+
+Every municipality has its stamp from the moment it is created (a trigger on tenancy_municipality), so a missing
+stamp only means one was removed, and the engine never caches under a missing stamp. A row written or moved
+INTO a municipality stamps it (creating the stamp if needed); a row deleted or moved OUT only changes an
+existing stamp, never creates one: deleting a municipality's rows on its way out (or a test's flush) must not
+leave a stamp pointing at a municipality that is gone.
 """
 
 from django.core.exceptions import ImproperlyConfigured
@@ -20,6 +26,7 @@ TABLES = (
     "lawconfig_municipalclosure",
 )
 STAMP = "lawconfig_configstamp"
+MUNICIPALITY = "tenancy_municipality"
 
 _PG_FUNCTIONS = f"""
 CREATE OR REPLACE FUNCTION lawconfig_restamp(municipality bigint) RETURNS void LANGUAGE sql AS $$
@@ -32,8 +39,14 @@ BEGIN
         PERFORM lawconfig_restamp(NEW.municipality_id);
     END IF;
     IF TG_OP = 'DELETE' OR (TG_OP = 'UPDATE' AND OLD.municipality_id IS DISTINCT FROM NEW.municipality_id) THEN
-        PERFORM lawconfig_restamp(OLD.municipality_id);
+        UPDATE {STAMP} SET token = gen_random_uuid()::text WHERE municipality_id = OLD.municipality_id;
     END IF;
+    RETURN NULL;
+END;
+$$;
+CREATE OR REPLACE FUNCTION lawconfig_municipality_added() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM lawconfig_restamp(NEW.id);
     RETURN NULL;
 END;
 $$;
@@ -55,20 +68,23 @@ def _pg_create() -> list[str]:
             f"CREATE TRIGGER {table}_restamp_truncate AFTER TRUNCATE ON {table} "
             "FOR EACH STATEMENT EXECUTE FUNCTION lawconfig_truncated()",
         ]
-    statements.append(
-        f"INSERT INTO {STAMP} (municipality_id, token) SELECT id, gen_random_uuid()::text FROM tenancy_municipality"
-    )
+    statements += [
+        f"CREATE TRIGGER {MUNICIPALITY}_stamp AFTER INSERT ON {MUNICIPALITY} "
+        "FOR EACH ROW EXECUTE FUNCTION lawconfig_municipality_added()",
+        f"INSERT INTO {STAMP} (municipality_id, token) SELECT id, gen_random_uuid()::text FROM {MUNICIPALITY}",
+    ]
     return statements
 
 
 def _pg_drop() -> list[str]:
-    statements = []
+    statements = [f"DROP TRIGGER IF EXISTS {MUNICIPALITY}_stamp ON {MUNICIPALITY}"]
     for table in TABLES:
         statements += [
             f"DROP TRIGGER IF EXISTS {table}_restamp ON {table}",
             f"DROP TRIGGER IF EXISTS {table}_restamp_truncate ON {table}",
         ]
     return statements + [
+        "DROP FUNCTION IF EXISTS lawconfig_municipality_added()",
         "DROP FUNCTION IF EXISTS lawconfig_truncated()",
         "DROP FUNCTION IF EXISTS lawconfig_row_changed()",
         "DROP FUNCTION IF EXISTS lawconfig_restamp(bigint)",
@@ -84,23 +100,31 @@ def _sqlite_restamp(row: str) -> str:
     )
 
 
+def _sqlite_changed(row: str) -> str:
+    """A row left a municipality: change its stamp if it has one, never create one (see the module docstring)."""
+    return f"UPDATE {STAMP} SET token = lower(hex(randomblob(16))) WHERE municipality_id = {row}.municipality_id;"
+
+
 def _sqlite_create() -> list[str]:
     statements = []
     for table in TABLES:
         statements += [
             f"CREATE TRIGGER {table}_restamp_insert AFTER INSERT ON {table} BEGIN {_sqlite_restamp('NEW')} END",
-            f"CREATE TRIGGER {table}_restamp_delete AFTER DELETE ON {table} BEGIN {_sqlite_restamp('OLD')} END",
+            f"CREATE TRIGGER {table}_restamp_delete AFTER DELETE ON {table} BEGIN {_sqlite_changed('OLD')} END",
             f"CREATE TRIGGER {table}_restamp_update AFTER UPDATE ON {table} "
-            f"BEGIN {_sqlite_restamp('NEW')} {_sqlite_restamp('OLD')} END",
+            f"BEGIN {_sqlite_restamp('NEW')} {_sqlite_changed('OLD')} END",
         ]
-    statements.append(
-        f"INSERT INTO {STAMP} (municipality_id, token) SELECT id, lower(hex(randomblob(16))) FROM tenancy_municipality"
-    )
+    added = _sqlite_restamp("NEW").replace("NEW.municipality_id", "NEW.id")
+    statements += [
+        f"CREATE TRIGGER {MUNICIPALITY}_stamp AFTER INSERT ON {MUNICIPALITY} BEGIN {added} END",
+        f"INSERT INTO {STAMP} (municipality_id, token) SELECT id, lower(hex(randomblob(16))) FROM {MUNICIPALITY}",
+    ]
     return statements
 
 
 def _sqlite_drop() -> list[str]:
-    return [f"DROP TRIGGER IF EXISTS {table}_restamp_{op}" for table in TABLES for op in ("insert", "delete", "update")]
+    triggers = [f"{table}_restamp_{op}" for table in TABLES for op in ("insert", "delete", "update")]
+    return [f"DROP TRIGGER IF EXISTS {name}" for name in [*triggers, f"{MUNICIPALITY}_stamp"]]
 
 
 def _run(schema_editor: BaseDatabaseSchemaEditor, statements: list[str]) -> None:

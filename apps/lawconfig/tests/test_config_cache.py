@@ -107,3 +107,27 @@ def test_every_configuration_write_changes_the_stamp(olimpia: Municipality) -> N
     MunicipalClosure.objects.filter(municipality=olimpia).delete()
     seen.add(stamp())
     assert len(seen) == 3
+
+
+def test_a_new_municipality_has_its_stamp_and_an_unconfigured_one_is_cached_too(
+    make_municipality: Callable[..., Municipality], django_assert_num_queries: Callable[..., object]
+) -> None:
+    town = make_municipality("3557105", "Votuporanga", "SP", ["votuporanga_sp_escolar"])
+    assert ConfigStamp.objects.filter(municipality=town).exists()  # created with the municipality
+    first = config_for(town)
+    with django_assert_num_queries(1):  # type: ignore[attr-defined]
+        assert config_for(town) is first
+
+
+def test_a_missing_stamp_is_never_trusted(olimpia: Municipality) -> None:
+    close(olimpia)
+    assert closures(olimpia) == [(DAY, "Ponto facultativo")]
+    ConfigStamp.objects.filter(
+        municipality=olimpia
+    ).delete()  # removed by hand: nothing may be cached under it
+    assert closures(olimpia) == [(DAY, "Ponto facultativo")]
+    MunicipalClosure.objects.filter(
+        municipality=olimpia
+    ).delete()  # a delete changes a stamp, never creates one
+    assert not ConfigStamp.objects.filter(municipality=olimpia).exists()
+    assert closures(olimpia) == []
