@@ -18,11 +18,11 @@ from django.db import transaction
 from django_otp.models import Device
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from apps.accounts.auditing import audit_record
 from apps.accounts.choices import UserKind
 from apps.accounts.models import RecoveryCode, RecoveryCodeDevice, User, recovery_code_digests
 from apps.accounts.notifications import send_password_changed_mail, send_second_factor_reset_mail
 from apps.accounts.selectors import second_factor_mandatory
-from apps.audit.services import audit_record
 
 RECOVERY_CODE_COUNT = 10
 # 16 base32 characters = 80 random bits per code (django-otp's default of 8 would be 40).

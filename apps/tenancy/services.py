@@ -12,10 +12,10 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from apps.accounts.actors import Actor
+from apps.accounts.auditing import audit_record
 from apps.accounts.choices import UserKind
 from apps.accounts.models import User
 from apps.accounts.services import password_check, user_create
-from apps.audit.services import audit_record
 from apps.tenancy.choices import Role
 from apps.tenancy.mail import mail_after_commit
 from apps.tenancy.models import (

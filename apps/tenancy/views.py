@@ -12,9 +12,9 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from apps.accounts.auditing import audit_personal_data_read
 from apps.accounts.decorators import recent_authentication_required
 from apps.accounts.models import PERSONAL_DATA_FIELDS, User
-from apps.audit.services import audit_personal_data_read
 from apps.tenancy import services
 from apps.tenancy.access import municipality_for
 from apps.tenancy.choices import Role

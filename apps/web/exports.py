@@ -27,7 +27,7 @@ from django.http import HttpRequest, StreamingHttpResponse
 from django.utils import timezone
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
-from apps.audit.services import audit_list_export
+from apps.accounts.auditing import audit_list_export
 from apps.tenancy.models import Municipality
 from apps.web.csvsafe import safe_cell
 from apps.web.xlsxstream import workbook_chunks
