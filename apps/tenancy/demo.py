@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils.module_loading import autodiscover_modules
 
 from apps.accounts.choices import UserKind
+from apps.accounts.demo import DEMO_AUTHENTICATOR_NOTE, seed_demo_authenticators
 from apps.accounts.models import User
 from apps.accounts.services import user_create
 from apps.tenancy.choices import Role
@@ -186,3 +187,10 @@ def seed_regional_admin(log: DemoLog) -> None:
     for demo in DEMO_MUNICIPALITIES:
         _grant(log, admin, Municipality.objects.get(ibge_code=demo.ibge_code), Role.ADMINISTRATOR)
     deployment_admin_grant(actor=None, user=admin)  # so the demo also shows "Municípios da instalação"
+
+
+@register_demo_finisher
+def seed_staff_authenticators(log: DemoLog) -> None:
+    """Last: the public authenticator for every login the other seeders listed (apps/accounts/demo.py)."""
+    log.created += seed_demo_authenticators(login.username for login in log.logins)
+    log.notes.append(DEMO_AUTHENTICATOR_NOTE)
