@@ -19,10 +19,5 @@ urlpatterns = [
         views.PasswordResetConfirmView.as_view(),
         name="password_reset_confirm",
     ),
-    path(
-        "municipios/<str:ibge_code>/equipe/<int:user_id>/segundo-fator/",
-        views.member_second_factor_reset,
-        name="member_second_factor_reset",
-    ),
     path("senha/redefinida/", views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
 ]

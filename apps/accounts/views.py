@@ -38,8 +38,6 @@ from apps.accounts.forms import (
 from apps.accounts.models import RecoveryCodeDevice, User
 from apps.accounts.receivers import client_ip
 from apps.accounts.session import mark_authentication_confirmed, second_factor_step
-from apps.tenancy.access import municipality_for
-from apps.tenancy.models import Membership, Municipality
 
 LOGGED_OUT_MESSAGE = "Você saiu do Outorga. Até logo!"
 WRONG_CODE_MESSAGE = (
@@ -325,52 +323,3 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
 
 class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
     template_name = "accounts/password_reset_complete.html"
-
-
-# --- an administrator clears a team member's lost second factor ---------------------------------------------
-
-
-def _administered_member(request: HttpRequest, ibge_code: str, user_id: int) -> tuple[Municipality, User]:
-    """The municipality and the team member, if the user administers that team; 404 otherwise."""
-    municipality = municipality_for(request, ibge_code, model_label="tenancy.membership", action="change")
-    membership = (
-        Membership.objects.for_user(request.user, "change")
-        .filter(municipality=municipality, user_id=user_id)
-        .select_related("user")
-        .first()
-    )
-    if membership is None:
-        raise Http404("Registro não encontrado.")
-    return municipality, membership.user
-
-
-@login_required
-@recent_authentication_required
-@require_http_methods(["GET", "POST"])
-def member_second_factor_reset(request: HttpRequest, ibge_code: str, user_id: int) -> HttpResponse:
-    """Lost phone: after checking who is asking, the administrator clears the member's authenticator apps and
-    recovery codes; the member enrols a new app at the next login."""
-    municipality, member = _administered_member(request, ibge_code, user_id)
-    if request.method == "POST":
-        try:
-            services.second_factor_reset(
-                actor=request.user,  # type: ignore[arg-type]
-                user=member,
-                municipality_ibge=municipality.ibge_code,
-            )
-        except ValidationError as exc:
-            messages.error(request, " ".join(exc.messages))
-        else:
-            messages.success(
-                request,
-                f"Segundo fator de {member.display_name} zerado. No próximo acesso, depois da senha, "
-                "essa pessoa cadastra um aplicativo autenticador novo.",
-            )
-            return redirect("tenancy:member_roles", ibge_code=municipality.ibge_code, user_id=member.pk)
-    context = {
-        "municipality": municipality,
-        "member": member,
-        "authenticators": selectors.authenticators(member),
-        "recovery_codes_left": selectors.recovery_codes_left(member),
-    }
-    return render(request, "accounts/member_second_factor_reset.html", context)

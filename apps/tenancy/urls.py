@@ -24,5 +24,10 @@ urlpatterns = [
         name="member_role_remove",
     ),
     path(f"{_TEAM}<int:user_id>/conta/", views.member_set_active, name="member_set_active"),
+    path(
+        f"{_TEAM}<int:user_id>/segundo-fator/",
+        views.member_second_factor_reset,
+        name="member_second_factor_reset",
+    ),
     path("convite/<str:token>/", views.invitation_accept, name="invitation_accept"),
 ]

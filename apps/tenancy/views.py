@@ -12,6 +12,8 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from apps.accounts import selectors as account_selectors
+from apps.accounts import services as account_services
 from apps.accounts.auditing import audit_personal_data_read
 from apps.accounts.decorators import recent_authentication_required
 from apps.accounts.models import PERSONAL_DATA_FIELDS, User
@@ -319,3 +321,52 @@ def _sign_in_new_account(
     login(request, user)
     messages.success(request, f"Bem-vindo(a) ao Outorga, {user}. Sua conta está pronta.")
     return redirect("municipality_home", ibge_code=municipality.ibge_code)
+
+
+# --- an administrator clears a team member's lost second factor ---------------------------------------------
+
+
+def _administered_member(request: HttpRequest, ibge_code: str, user_id: int) -> tuple[Municipality, User]:
+    """The municipality and the team member, if the user administers that team; 404 otherwise."""
+    municipality = municipality_for(request, ibge_code, model_label=MEMBERSHIP, action="change")
+    membership = (
+        Membership.objects.for_user(request.user, "change")
+        .filter(municipality=municipality, user_id=user_id)
+        .select_related("user")
+        .first()
+    )
+    if membership is None:
+        raise Http404("Registro não encontrado.")
+    return municipality, membership.user
+
+
+@login_required
+@recent_authentication_required
+@require_http_methods(["GET", "POST"])
+def member_second_factor_reset(request: HttpRequest, ibge_code: str, user_id: int) -> HttpResponse:
+    """Lost phone: after checking who is asking, the administrator clears the member's authenticator apps and
+    recovery codes; the member enrols a new app at the next login."""
+    municipality, member = _administered_member(request, ibge_code, user_id)
+    if request.method == "POST":
+        try:
+            account_services.second_factor_reset(
+                actor=request.user,  # type: ignore[arg-type]
+                user=member,
+                municipality_ibge=municipality.ibge_code,
+            )
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        else:
+            messages.success(
+                request,
+                f"Segundo fator de {member.display_name} zerado. No próximo acesso, depois da senha, "
+                "essa pessoa cadastra um aplicativo autenticador novo.",
+            )
+            return redirect("tenancy:member_roles", ibge_code=municipality.ibge_code, user_id=member.pk)
+    context = {
+        "municipality": municipality,
+        "member": member,
+        "authenticators": account_selectors.authenticators(member),
+        "recovery_codes_left": account_selectors.recovery_codes_left(member),
+    }
+    return render(request, "tenancy/member_second_factor_reset.html", context)

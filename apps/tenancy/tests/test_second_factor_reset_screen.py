@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 
 
 def reset_url(member: User, ibge_code: str = "3533908") -> str:
-    return reverse("member_second_factor_reset", args=[ibge_code, member.pk])
+    return reverse("tenancy:member_second_factor_reset", args=[ibge_code, member.pk])
 
 
 @pytest.fixture
