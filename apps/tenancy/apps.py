@@ -7,4 +7,4 @@ class TenancyConfig(AppConfig):
     verbose_name = "Municípios e papéis"
 
     def ready(self) -> None:
-        from apps.tenancy import cards, menu, permissions  # noqa: F401  (registrations run on import)
+        from apps.tenancy import permissions  # noqa: F401  (registrations run on import)

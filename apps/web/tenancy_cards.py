@@ -1,12 +1,19 @@
-"""Home cards from tenancy: the team of the municipality by role, and the regimes it runs."""
+"""Home cards and the menu entry of tenancy: the team of the municipality by role, the regimes it runs, and the
+link to the team.
+
+They live in web, not tenancy: web's home page and menu show the municipality of tenancy, which sits below web in
+the layers (docs/architecture.md) and so never registers with web's registries."""
 
 from __future__ import annotations
+
+from django.urls import reverse
 
 from apps.tenancy.choices import Role
 from apps.tenancy.models import Membership
 from apps.tenancy.querysets import user_can
 from apps.tenancy.regimes import regime_summary
 from apps.web.cards import Card, CardContext, CardItem, register_card
+from apps.web.menu import MenuEntry, register_menu_entry
 
 
 @register_card
@@ -31,3 +38,15 @@ def regimes_card(ctx: CardContext) -> Card | None:
         order=20,
         empty_message="Nenhum regime configurado para este município.",
     )
+
+
+register_menu_entry(
+    MenuEntry(
+        key="team",
+        label="Equipe",
+        order=90,
+        model_label="tenancy.membership",
+        action="view",
+        url=lambda municipality: reverse("tenancy:team_list", args=[municipality.ibge_code]),
+    )
+)
