@@ -3,7 +3,7 @@
 - Who acts: `apps.accounts.actors` holds the one `Actor` type and the helpers that read it (`actor_user`,
   `actor_name`, `signed_in`). A parameter `actor: Any`, a local `Actor = ...` alias or an `_actor_name` copy
   elsewhere is refused.
-- A refusal: services raise `apps.web.refusals.refuse`; forms show it with `apps.web.submit.attach_refusal`.
+- A refusal: services raise `apps.web.refusals.refuse`; forms show it with `outorga.submit.attach_refusal`.
   Another module defining `refuse`, `attach_refusal`, `apply_refusal` or `add_service_errors` (even as a form
   method) is refused.
 
@@ -26,9 +26,9 @@ HOME = {
     "_actor_name": ACTORS,
     "signed_in": ACTORS,
     "refuse": "apps/web/refusals.py",
-    "attach_refusal": "apps/web/submit.py",
-    "apply_refusal": "apps/web/submit.py",
-    "add_service_errors": "apps/web/submit.py",
+    "attach_refusal": "outorga/submit.py",
+    "apply_refusal": "outorga/submit.py",
+    "add_service_errors": "outorga/submit.py",
 }
 
 
@@ -70,7 +70,7 @@ def test_the_scan_sees_the_modules() -> None:
     names = {str(path.relative_to(ROOT)) for path in _modules()}
     assert {
         ACTORS,
-        "apps/web/submit.py",
+        "outorga/submit.py",
         "apps/licensing/services.py",
         "apps/dueprocess/services/effects.py",
     } <= names

@@ -33,7 +33,7 @@ from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
 from apps.web.sorting import Sorting
-from apps.web.submit import attach_refusal, submit
+from outorga.submit import attach_refusal, submit
 
 # The catalog grades infractions as the CTB does (art. 258); a law that grades none says «none»: no tag shown.
 SEVERITY_LABELS = dict(InfractionSeverity.choices)

@@ -38,7 +38,7 @@ from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
 from apps.web.sorting import Sorting
-from apps.web.submit import submit
+from outorga.submit import submit
 
 PAGE_SIZE = 25
 GUIDE = "finance.paymentguide"

@@ -42,7 +42,7 @@ from apps.tenancy.choices import Role
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
-from apps.web.submit import submit
+from outorga.submit import submit
 
 MODEL = "inspections.inspection"
 

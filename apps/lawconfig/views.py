@@ -29,11 +29,11 @@ from apps.lawconfig.models import FiscalUnitValue, InterpretationChoice, Municip
 from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404
-from apps.web.submit import attach_refusal
 from lawcode.decision import format_value_pt
 from lawcode.errors import MissingParameterError
 from lawcode.params import Parameter
 from lawcode.units import FineUnit
+from outorga.submit import attach_refusal
 
 
 @dataclass(frozen=True)

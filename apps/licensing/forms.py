@@ -10,7 +10,7 @@ from apps.licensing.models import Permit
 from apps.licensing.querysets import ApplicationQuerySet, PermitQuerySet
 from apps.registry.models import Attendant, Driver, Operator, Vehicle
 from apps.tenancy.regimes import regime_filter_options
-from apps.web.submit import attach_refusal
+from outorga.submit import attach_refusal
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 

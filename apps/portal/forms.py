@@ -17,7 +17,7 @@ from apps.portal.selectors import PortalScope
 from apps.registry.choices import InfractionSeverity
 from apps.registry.models import Attendant, Driver, Operator, Vehicle
 from apps.tenancy.models import Municipality
-from apps.web.submit import attach_refusal
+from outorga.submit import attach_refusal
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 

@@ -19,7 +19,7 @@ from apps.portal.forms import PortalInvitationForm, SubmissionRejectForm
 from apps.portal.models import DocumentSubmission, PortalAccount, PortalInvitation
 from apps.tenancy.access import municipality_for
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
-from apps.web.submit import submit
+from outorga.submit import submit
 
 ACCOUNT = "portal.portalaccount"
 SUBMISSION = "portal.documentsubmission"

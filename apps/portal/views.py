@@ -57,7 +57,7 @@ from apps.portal.selectors import (
 )
 from apps.public import ratelimit
 from apps.tenancy.forms import SetPasswordFromInvitationForm
-from apps.web.submit import attach_refusal, submit
+from outorga.submit import attach_refusal, submit
 
 PortalView = Callable[..., HttpResponseBase]
 NOTIFICATIONS_SHOWN = 100

@@ -21,7 +21,7 @@ from apps.registry.identifiers import format_cpf
 from apps.registry.models import Person
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
-from apps.web.submit import submit
+from outorga.submit import submit
 
 SUBJECT_PAGE_SIZE = 50
 SUBJECT_FIELDS_SHOWN = ("cpf", "birth_date", "email", "phone", "address")

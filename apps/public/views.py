@@ -27,8 +27,8 @@ from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
 from apps.web.lean import session_free
 from apps.web.sorting import Sorting
-from apps.web.submit import attach_refusal
 from outorga.routers import reads_from_replica
+from outorga.submit import attach_refusal
 
 COMPLAINT = "public.complaint"
 

@@ -30,7 +30,7 @@ from apps.tenancy.forms import (
 from apps.tenancy.models import Membership, Municipality, StaffInvitation, is_deployment_admin
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.tenancy.selectors import pending_invitations, staff_invitation_for_token, team_rows
-from apps.web.submit import submit
+from outorga.submit import submit
 
 MEMBERSHIP = "tenancy.membership"
 

@@ -9,7 +9,7 @@ from django.http import HttpRequest
 from django.test import RequestFactory
 
 from apps.web.refusals import refuse
-from apps.web.submit import Done, submit
+from outorga.submit import Done, submit
 
 
 class PlateForm(forms.Form):

@@ -9,6 +9,9 @@ A view reads::
 
 Services refuse with apps.web.refusals.refuse (a ValidationError keyed by field): the refusal lands on that
 field, or at the top of the form when the form has no such field, so the message always names what to fix.
+
+It belongs to the project, not to an app: the form pages of every app use it, tenancy's included, and tenancy
+sits below web in the layers (docs/architecture.md), so it could not reach it in web.
 """
 
 from __future__ import annotations
