@@ -313,9 +313,8 @@ def _permit(request: HttpRequest, municipality: Municipality, pk: int) -> Permit
     return get_object_for_user_or_404(rows, request.user, "view", municipality=municipality, pk=pk)
 
 
-@login_required
-@require_GET
-def permit_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+def _permit_read(request: HttpRequest, ibge_code: str, pk: int) -> Permit:
+    """The permit a page or its PDF shows, with the read of the holder's document in the audit trail."""
     municipality = municipality_for(request, ibge_code, model_label=PERMIT)
     permit = _permit(request, municipality, pk)
     audit_personal_data_read(
@@ -325,8 +324,15 @@ def permit_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse
         fields=["holder_document"],
         request_id=getattr(request, "request_id", ""),
     )
+    return permit
+
+
+@login_required
+@require_GET
+def permit_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    permit = _permit_read(request, ibge_code, pk)
     context = {
-        "municipality": municipality,
+        "municipality": permit.municipality,
         "permit": permit,
         "decision": decision_view(permit.decision),
         "verify_url": request.build_absolute_uri(verify_path(permit.qr_token)),
@@ -340,15 +346,7 @@ def permit_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse
 @login_required
 @require_GET
 def permit_pdf(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = municipality_for(request, ibge_code, model_label=PERMIT)
-    permit = _permit(request, municipality, pk)
-    audit_personal_data_read(
-        actor=request.user,
-        municipality=municipality,
-        obj=permit,
-        fields=["holder_document"],
-        request_id=getattr(request, "request_id", ""),
-    )
+    permit = _permit_read(request, ibge_code, pk)
     content = render_permit_pdf(permit, request.build_absolute_uri(verify_path(permit.qr_token)))
     response = HttpResponse(content, content_type="application/pdf")
     filename = f"alvara-{permit.number.replace('/', '-')}.pdf"
