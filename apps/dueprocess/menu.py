@@ -1,7 +1,5 @@
-from django.urls import reverse
-
 from apps.dueprocess.choices import Instance
-from apps.web.menu import MenuEntry, register_menu_entry
+from apps.web.menu import MenuEntry, municipality_url, register_menu_entry
 
 register_menu_entry(
     MenuEntry(
@@ -10,7 +8,7 @@ register_menu_entry(
         order=52,
         model_label="dueprocess.appeal",
         action="judge_first",
-        url=lambda m: reverse("dueprocess:queue", args=[m.ibge_code, Instance.FIRST]),
+        url=municipality_url("dueprocess:queue", Instance.FIRST),
     )
 )
 register_menu_entry(
@@ -20,7 +18,7 @@ register_menu_entry(
         order=53,
         model_label="dueprocess.appeal",
         action="judge_second",
-        url=lambda m: reverse("dueprocess:queue", args=[m.ibge_code, Instance.SECOND]),
+        url=municipality_url("dueprocess:queue", Instance.SECOND),
     )
 )
 register_menu_entry(
@@ -30,6 +28,6 @@ register_menu_entry(
         order=72,
         model_label="dueprocess.sanction",
         action="export",
-        url=lambda m: reverse("dueprocess:active_debt", args=[m.ibge_code]),
+        url=municipality_url("dueprocess:active_debt"),
     )
 )

@@ -1,8 +1,6 @@
 """Main-menu entries: agents file autos; every reader of autos reaches the list and the editais."""
 
-from django.urls import reverse
-
-from apps.web.menu import MenuEntry, register_menu_entry
+from apps.web.menu import MenuEntry, municipality_url, register_menu_entry
 
 register_menu_entry(
     MenuEntry(
@@ -11,7 +9,7 @@ register_menu_entry(
         order=48,
         model_label="enforcement.infractioncase",
         action="file",
-        url=lambda municipality: reverse("enforcement:case_new", args=[municipality.ibge_code]),
+        url=municipality_url("enforcement:case_new"),
     )
 )
 register_menu_entry(
@@ -20,6 +18,6 @@ register_menu_entry(
         label="Autos de infração",
         order=50,
         model_label="enforcement.infractioncase",
-        url=lambda municipality: reverse("enforcement:case_list", args=[municipality.ibge_code]),
+        url=municipality_url("enforcement:case_list"),
     )
 )

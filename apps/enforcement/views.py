@@ -11,7 +11,6 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
@@ -32,6 +31,7 @@ from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
+from apps.web.pagination import paginate
 from apps.web.sorting import Sorting
 from outorga.submit import attach_refusal, submit
 
@@ -42,7 +42,6 @@ CASE = "enforcement.infractioncase"
 FILE = "file"
 NOTICE = "enforcement.notice"
 EDITAL = "enforcement.edital"
-PAGE_SIZE = 25
 
 
 def _render(request: HttpRequest, template: str, context: dict[str, Any], status: int = 200) -> HttpResponse:
@@ -200,19 +199,17 @@ def infraction_search(request: HttpRequest, ibge_code: str) -> HttpResponse:
 # --- lists ----------------------------------------------------------------------------------------------
 
 
-def _page(request: HttpRequest, rows: Any) -> Any:
-    return Paginator(rows, PAGE_SIZE).get_page(request.GET.get("pagina"))
-
-
 @login_required
 @require_GET
 def my_cases(request: HttpRequest, ibge_code: str) -> HttpResponse:
     municipality = municipality_for(request, ibge_code, model_label=CASE, action=FILE)
     rows = InfractionCase.objects.for_user(request.user, "view").filter(municipality=municipality)
     rows = rows.of_agent(request.user).for_list().order_by("-created_at")
+    page, query = paginate(request, rows)
     context = {
         "municipality": municipality,
-        "page": _page(request, rows),
+        "page": page,
+        "query": query,
         "title": "Meus autos",
         "mine": True,
     }
@@ -240,16 +237,17 @@ def case_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
     rows = rows.for_list().order_by(*sort.order_by)
     if (fmt := requested_format(request)) is not None:
         return export_response(request, spec=exports.CASES, rows=rows, municipality=municipality, fmt=fmt)
+    page, query = paginate(request, rows)
     context = {
         "municipality": municipality,
-        "page": _page(request, rows),
+        "page": page,
+        "query": query,
         "title": "Autos de infração",
         "mine": False,
         "state": state,
         "states": CaseState.choices,
         "today": _today(),
         "sort": sort.headers(request),
-        "ordering": request.GET.get("ordering", ""),
     }
     return _render(request, "enforcement/case_list.html", context)
 
@@ -490,9 +488,11 @@ def edital_new(request: HttpRequest, ibge_code: str) -> HttpResponse:
 def edital_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
     municipality = municipality_for(request, ibge_code, model_label=EDITAL)
     rows = Edital.objects.for_user(request.user, "view").filter(municipality=municipality)
+    page, query = paginate(request, rows)
     context = {
         "municipality": municipality,
-        "page": _page(request, rows),
+        "page": page,
+        "query": query,
         "can_publish": user_can(request.user, municipality.pk, EDITAL, "change"),
     }
     return _render(request, "enforcement/edital_list.html", context)

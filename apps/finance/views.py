@@ -11,7 +11,6 @@ from typing import Any, cast
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
@@ -37,10 +36,10 @@ from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
+from apps.web.pagination import paginate
 from apps.web.sorting import Sorting
 from outorga.submit import submit
 
-PAGE_SIZE = 25
 GUIDE = "finance.paymentguide"
 
 
@@ -90,14 +89,12 @@ def guide_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
     guides = guides.order_by(*sort.order_by)
     if (fmt := requested_format(request)) is not None:
         return export_response(request, spec=exports.GUIDES, rows=guides, municipality=municipality, fmt=fmt)
-    page = Paginator(guides, PAGE_SIZE).get_page(request.GET.get("pagina"))
-    query = request.GET.copy()
-    query.pop("pagina", None)
+    page, query = paginate(request, guides)
     context = {
         "municipality": municipality,
         "form": form,
         "page": page,
-        "query": query.urlencode(),
+        "query": query,
         "today": timezone.localdate(),
         "sort": sort.headers(request),
         **_menu(request, municipality),
@@ -213,10 +210,11 @@ def refund_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
         return export_response(
             request, spec=exports.REFUNDS, rows=refunds, municipality=municipality, fmt=fmt
         )
-    page = Paginator(refunds, PAGE_SIZE).get_page(request.GET.get("pagina"))
+    page, query = paginate(request, refunds)
     context = {
         "municipality": municipality,
         "page": page,
+        "query": query,
         "paid_form": RefundPaidForm(),
         "today": timezone.localdate(),
         "sort": sort.headers(request),

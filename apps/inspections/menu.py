@@ -1,6 +1,4 @@
-from django.urls import reverse
-
-from apps.web.menu import MenuEntry, register_menu_entry
+from apps.web.menu import MenuEntry, municipality_url, register_menu_entry
 
 register_menu_entry(
     MenuEntry(
@@ -9,6 +7,6 @@ register_menu_entry(
         order=45,
         model_label="inspections.inspection",
         action="view",
-        url=lambda municipality: reverse("inspections:agenda", args=[municipality.ibge_code]),
+        url=municipality_url("inspections:agenda"),
     )
 )

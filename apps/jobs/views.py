@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -11,8 +10,7 @@ from apps.jobs.choices import MailStatus
 from apps.jobs.models import OutboundMail
 from apps.jobs.selectors import mail_counts, pending_files, schedule_status
 from apps.tenancy.models import Municipality
-
-PAGE_SIZE = 25
+from apps.web.pagination import paginate
 
 
 @login_required
@@ -28,16 +26,14 @@ def overview(request: HttpRequest) -> HttpResponse:
         mails = mails.filter(municipality__ibge_code=code)
     if (status := request.GET.get("situacao")) in MailStatus.values:
         mails = mails.filter(status=status)
-    page = Paginator(mails.order_by("-created_at", "-pk"), PAGE_SIZE).get_page(request.GET.get("pagina"))
-    query = request.GET.copy()
-    query.pop("pagina", None)
+    page, query = paginate(request, mails.order_by("-created_at", "-pk"))
     context = {
         "jobs": schedule_status(),
         "pending_files": pending_files(request.user, code),
         "page": page,
         "statuses": _status_tabs(OutboundMail.objects.for_user(request.user, "view")),
         "chosen_status": status,
-        "query": query.urlencode(),
+        "query": query,
     }
     return render(request, "jobs/overview.html", context)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
+from typing import Any, TypeVar
 
 from django.db import transaction
 from django.utils import timezone
@@ -20,6 +21,8 @@ from apps.web.refusals import refuse
 from lawcode.errors import LawcodeError
 from lawcode.params import Parameter
 from lawcode.units import FineUnit, Unit
+
+_Row = TypeVar("_Row", FiscalUnitValue, InterpretationChoice, MunicipalClosure, ParameterValue)
 
 
 def municipal_units(municipality: Municipality) -> dict[str, FineUnit]:
@@ -81,23 +84,17 @@ def fiscal_unit_value_set(
         raise refuse("value_brl", "Valor em reais: deve ser maior que zero.")
     chosen = _chosen_unit(municipality, unit)
     _check_cite(municipality, chosen, cite)
-    row = FiscalUnitValue.objects.filter(
-        municipality=municipality, unit=chosen.key, valid_from=valid_from
-    ).first()
-    before = row.audit_snapshot() if row else None
-    row = row or FiscalUnitValue(municipality=municipality, unit=chosen.key, valid_from=valid_from)
+    row: FiscalUnitValue = _row_for(FiscalUnitValue, municipality, unit=chosen.key, valid_from=valid_from)
+    before = row.audit_snapshot() if row.pk else None
     row.value_brl, row.cite, row.source = value_brl, cite, source
-    row.full_clean(validate_constraints=False)
-    row.save()
-    audit_record(
+    _store(
+        row,
         actor=actor,
         municipality=municipality,
         action="lawconfig.fiscal_unit.set",
-        obj=row,
         before=before,
-        after=row.audit_snapshot(),
+        as_of=as_of,
     )
-    _changed(actor, municipality, as_of)
     return row
 
 
@@ -150,25 +147,19 @@ def parameter_value_set(
     _check_regime_cite(regime_id, cite)
     if not source.strip():
         raise refuse("source", "Ato: informe o decreto ou a portaria que fixou o valor.")
-    row = ParameterValue.objects.filter(
-        municipality=municipality, regime_id=regime_id, parameter=parameter, valid_from=valid_from
-    ).first()
-    before = row.audit_snapshot() if row else None
-    row = row or ParameterValue(
-        municipality=municipality, regime_id=regime_id, parameter=parameter, valid_from=valid_from
+    row: ParameterValue = _row_for(
+        ParameterValue, municipality, regime_id=regime_id, parameter=parameter, valid_from=valid_from
     )
+    before = row.audit_snapshot() if row.pk else None
     row.value, row.cite, row.source = value, cite, source.strip()
-    row.full_clean(validate_constraints=False)
-    row.save()
-    audit_record(
+    _store(
+        row,
         actor=actor,
         municipality=municipality,
         action="lawconfig.parameter.set",
-        obj=row,
         before=before,
-        after=row.audit_snapshot(),
+        as_of=as_of,
     )
-    _changed(actor, municipality, as_of)
     return row
 
 
@@ -194,24 +185,19 @@ def interpretation_choose(
         raise refuse("option", f"Opção: {option!r} não é uma das opções de {interpretation_id}.")
     if not decided_by_act.strip():
         raise refuse("decided_by_act", "Ato que decidiu: informe o parecer, decreto ou portaria.")
-    row = InterpretationChoice.objects.filter(
-        municipality=municipality, regime_id=regime_id, interpretation_id=interpretation_id
-    ).first()
-    before = row.audit_snapshot() if row else None
-    row = row or InterpretationChoice(
-        municipality=municipality, regime_id=regime_id, interpretation_id=interpretation_id
+    row: InterpretationChoice = _row_for(
+        InterpretationChoice, municipality, regime_id=regime_id, interpretation_id=interpretation_id
     )
+    before = row.audit_snapshot() if row.pk else None
     row.option, row.decided_by_act, row.decided_on = option, decided_by_act, decided_on
-    row.save()
-    audit_record(
+    _store(
+        row,
         actor=actor,
         municipality=municipality,
         action="lawconfig.interpretation.choose",
-        obj=row,
         before=before,
-        after=row.audit_snapshot(),
+        as_of=as_of,
     )
-    _changed(actor, municipality, as_of)
     return row
 
 
@@ -230,16 +216,9 @@ def closure_add(
     if MunicipalClosure.objects.filter(municipality=municipality, date=date).exists():
         raise refuse("date", f"Data: {date:%d/%m/%Y} já está cadastrada.")
     row = MunicipalClosure(municipality=municipality, date=date, description=description, kind=kind)
-    row.full_clean(validate_constraints=False)
-    row.save()
-    audit_record(
-        actor=actor,
-        municipality=municipality,
-        action="lawconfig.closure.add",
-        obj=row,
-        after=row.audit_snapshot(),
+    _store(
+        row, actor=actor, municipality=municipality, action="lawconfig.closure.add", before=None, as_of=as_of
     )
-    _changed(actor, municipality, as_of)
     return row
 
 
@@ -254,6 +233,38 @@ def closure_remove(*, actor: Actor, closure: MunicipalClosure, as_of: dt.date | 
         object_type="lawconfig.municipalclosure",
         object_id=object_id,
         before=before,
+    )
+    _changed(actor, municipality, as_of)
+
+
+def _row_for(model: type[_Row], municipality: Municipality, **key: Any) -> _Row:
+    """The municipality's row under ``key`` (a value corrected on the same date), or a new unsaved one.
+
+    Callers annotate the name they bind it to: that is how tools/model_docs.py knows which model they write."""
+    row = model.objects.filter(municipality=municipality, **key).first()
+    return row if row is not None else model(municipality=municipality, **key)
+
+
+def _store(
+    row: _Row,
+    *,
+    actor: Actor,
+    municipality: Municipality,
+    action: str,
+    before: dict[str, Any] | None,
+    as_of: dt.date | None,
+) -> None:
+    """Every write of a configuration row the same way: field checks (the constraints are the services'),
+    save, the audit event, then the re-judging the change calls for."""
+    row.full_clean(validate_constraints=False)
+    row.save()
+    audit_record(
+        actor=actor,
+        municipality=municipality,
+        action=action,
+        obj=row,
+        before=before,
+        after=row.audit_snapshot(),
     )
     _changed(actor, municipality, as_of)
 

@@ -9,7 +9,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -33,7 +32,7 @@ from lawcode.decision import format_value_pt
 from lawcode.errors import MissingParameterError
 from lawcode.params import Parameter
 from lawcode.units import FineUnit
-from outorga.submit import attach_refusal
+from outorga.submit import submit
 
 
 @dataclass(frozen=True)
@@ -215,16 +214,15 @@ def ufm_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
         request, ibge_code, model_label="lawconfig.fiscalunitvalue", action="change"
     )
     form = FiscalUnitValueForm(request.POST, units=_unit_choices(municipality))
-    if form.is_valid():
-        try:
-            row = services.fiscal_unit_value_set(
-                actor=request.user, municipality=municipality, **form.cleaned_data
-            )
-        except ValidationError as refusal:
-            attach_refusal(form, refusal)
-        else:
-            messages.success(request, f"Valor da {row.unit_label} registrado.")
-            return _back_to(ibge_code, "unidades")
+    if submit(
+        request,
+        form,
+        lambda: services.fiscal_unit_value_set(
+            actor=request.user, municipality=municipality, **form.cleaned_data
+        ),
+        success=lambda row: f"Valor da {row.unit_label} registrado.",
+    ):
+        return _back_to(ibge_code, "unidades")
     return _page(request, municipality, "unidades", form)
 
 
@@ -236,16 +234,15 @@ def parameter_value_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
         request, ibge_code, model_label="lawconfig.parametervalue", action="change"
     )
     form = ParameterValueForm(request.POST, targets=_targets(municipality))
-    if form.is_valid():
-        try:
-            services.parameter_value_set(
-                actor=request.user, municipality=municipality, **form.service_kwargs()
-            )
-        except ValidationError as refusal:
-            attach_refusal(form, refusal)
-        else:
-            messages.success(request, "Valor do parâmetro registrado.")
-            return _back_to(ibge_code, "parametros")
+    if submit(
+        request,
+        form,
+        lambda: services.parameter_value_set(
+            actor=request.user, municipality=municipality, **form.service_kwargs()
+        ),
+        success="Valor do parâmetro registrado.",
+    ):
+        return _back_to(ibge_code, "parametros")
     return _page(request, municipality, "parametros", form)
 
 
@@ -264,14 +261,15 @@ def interpretation_choose(request: HttpRequest, ibge_code: str, interpretation_i
     if known is None:
         raise Http404("Registro não encontrado.")
     form = InterpretationChoiceForm(request.POST, options=known.options, prefix=interpretation_id)
-    if form.is_valid():
-        try:
-            services.interpretation_choose(actor=request.user, municipality=municipality, **form.cleaned_data)
-        except ValidationError as refusal:
-            attach_refusal(form, refusal)
-        else:
-            messages.success(request, f"Escolha de {interpretation_id} registrada.")
-            return _back_to(ibge_code, "interpretacoes")
+    if submit(
+        request,
+        form,
+        lambda: services.interpretation_choose(
+            actor=request.user, municipality=municipality, **form.cleaned_data
+        ),
+        success=f"Escolha de {interpretation_id} registrada.",
+    ):
+        return _back_to(ibge_code, "interpretacoes")
     return _page(request, municipality, "interpretacoes", form)
 
 
@@ -283,14 +281,13 @@ def closure_add(request: HttpRequest, ibge_code: str) -> HttpResponse:
         request, ibge_code, model_label="lawconfig.municipalclosure", action="change"
     )
     form = ClosureForm(request.POST)
-    if form.is_valid():
-        try:
-            services.closure_add(actor=request.user, municipality=municipality, **form.cleaned_data)
-        except ValidationError as refusal:
-            attach_refusal(form, refusal)
-        else:
-            messages.success(request, "Dia sem expediente registrado.")
-            return _back_to(ibge_code, "feriados")
+    if submit(
+        request,
+        form,
+        lambda: services.closure_add(actor=request.user, municipality=municipality, **form.cleaned_data),
+        success="Dia sem expediente registrado.",
+    ):
+        return _back_to(ibge_code, "feriados")
     return _page(request, municipality, "feriados", form)
 
 

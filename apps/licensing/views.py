@@ -12,7 +12,6 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
@@ -48,10 +47,10 @@ from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
+from apps.web.pagination import paginate
 from apps.web.sorting import Sorting
 from outorga.submit import submit
 
-PAGE_SIZE = 25
 APPLICATION = "licensing.application"
 INSPECTION = "inspections.inspection"
 PERMIT = "licensing.permit"
@@ -59,16 +58,6 @@ PERMIT = "licensing.permit"
 
 def _today() -> dt.date:
     return timezone.localdate()
-
-
-def _query_without_page(request: HttpRequest) -> str:
-    params = request.GET.copy()
-    params.pop("pagina", None)
-    return params.urlencode()
-
-
-def _page(request: HttpRequest, rows: Any) -> Any:
-    return Paginator(rows, PAGE_SIZE).get_page(request.GET.get("pagina"))
 
 
 APPLICATION_SORTS = Sorting.columns(
@@ -102,11 +91,12 @@ def application_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
         return export_response(
             request, spec=exports.APPLICATIONS, rows=rows, municipality=municipality, fmt=fmt
         )
+    page, query = paginate(request, rows)
     context = {
         "municipality": municipality,
         "form": form,
-        "page": _page(request, rows),
-        "query": _query_without_page(request),
+        "page": page,
+        "query": query,
         "sort": sort.headers(request),
     }
     template = (
@@ -287,14 +277,14 @@ def permit_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
     rows = rows.order_by(*sort.order_by)
     if (fmt := requested_format(request)) is not None:
         return export_response(request, spec=exports.PERMITS, rows=rows, municipality=municipality, fmt=fmt)
-    page = _page(request, rows)
+    page, query = paginate(request, rows)
     context = {
         "sort": sort.headers(request),
         "municipality": municipality,
         "form": form,
         "page": page,
         "lines": permit_lines(page, _today()),
-        "query": _query_without_page(request),
+        "query": query,
         "today": _today(),
     }
     return render(request, "licensing/permit_list.html", context)
@@ -313,9 +303,8 @@ def _permit(request: HttpRequest, municipality: Municipality, pk: int) -> Permit
     return get_object_for_user_or_404(rows, request.user, "view", municipality=municipality, pk=pk)
 
 
-@login_required
-@require_GET
-def permit_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+def _permit_read(request: HttpRequest, ibge_code: str, pk: int) -> Permit:
+    """The permit a page or its PDF shows, with the read of the holder's document in the audit trail."""
     municipality = municipality_for(request, ibge_code, model_label=PERMIT)
     permit = _permit(request, municipality, pk)
     audit_personal_data_read(
@@ -325,8 +314,15 @@ def permit_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse
         fields=["holder_document"],
         request_id=getattr(request, "request_id", ""),
     )
+    return permit
+
+
+@login_required
+@require_GET
+def permit_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
+    permit = _permit_read(request, ibge_code, pk)
     context = {
-        "municipality": municipality,
+        "municipality": permit.municipality,
         "permit": permit,
         "decision": decision_view(permit.decision),
         "verify_url": request.build_absolute_uri(verify_path(permit.qr_token)),
@@ -340,15 +336,7 @@ def permit_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse
 @login_required
 @require_GET
 def permit_pdf(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
-    municipality = municipality_for(request, ibge_code, model_label=PERMIT)
-    permit = _permit(request, municipality, pk)
-    audit_personal_data_read(
-        actor=request.user,
-        municipality=municipality,
-        obj=permit,
-        fields=["holder_document"],
-        request_id=getattr(request, "request_id", ""),
-    )
+    permit = _permit_read(request, ibge_code, pk)
     content = render_permit_pdf(permit, request.build_absolute_uri(verify_path(permit.qr_token)))
     response = HttpResponse(content, content_type="application/pdf")
     filename = f"alvara-{permit.number.replace('/', '-')}.pdf"

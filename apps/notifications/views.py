@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
@@ -13,8 +12,7 @@ from apps.notifications.selectors import staff_notifications
 from apps.registry.models import Operator
 from apps.tenancy.access import municipality_for
 from apps.tenancy.querysets import get_object_for_user_or_404
-
-PAGE_SIZE = 25
+from apps.web.pagination import paginate
 
 
 @login_required
@@ -32,15 +30,13 @@ def staff_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
         rows = rows.filter(operator=operator)
     if (kind := request.GET.get("tipo")) in NotificationKind.values:
         rows = rows.filter(kind=kind)
-    page = Paginator(rows.order_by("-created_at", "-pk"), PAGE_SIZE).get_page(request.GET.get("pagina"))
-    query = request.GET.copy()
-    query.pop("pagina", None)
+    page, query = paginate(request, rows.order_by("-created_at", "-pk"))
     context = {
         "municipality": municipality,
         "page": page,
         "operator": operator,
         "kinds": NotificationKind.choices,
         "chosen_kind": kind,
-        "query": query.urlencode(),
+        "query": query,
     }
     return render(request, "notifications/staff_list.html", context)

@@ -1,36 +1,16 @@
-from django.urls import reverse
+from apps.web.menu import MenuEntry, municipality_url, register_menu_entry
 
-from apps.web.menu import MenuEntry, register_menu_entry
-
-register_menu_entry(
-    MenuEntry(
-        key="platform-substitutions",
-        label="Substituições (aplicativos)",
-        order=62,
-        url=lambda municipality: reverse("platforms:substitution-queue", args=[municipality.ibge_code]),
-        model_label="platforms.substitutionreport",
-        action="view",
+for _key, _label, _order, _url_name, _model_label in (
+    ("platform-substitutions", "Substituições (aplicativos)", 62, "substitution-queue", "substitutionreport"),
+    ("platform-credentials", "Tokens das plataformas", 63, "credentials", "platformcredential"),
+    ("platform-rosters", "Cadastros das plataformas", 64, "roster-imports", "rosterimport"),
+):
+    register_menu_entry(
+        MenuEntry(
+            key=_key,
+            label=_label,
+            order=_order,
+            url=municipality_url(f"platforms:{_url_name}"),
+            model_label=f"platforms.{_model_label}",
+        )
     )
-)
-
-register_menu_entry(
-    MenuEntry(
-        key="platform-credentials",
-        label="Tokens das plataformas",
-        order=63,
-        url=lambda municipality: reverse("platforms:credentials", args=[municipality.ibge_code]),
-        model_label="platforms.platformcredential",
-        action="view",
-    )
-)
-
-register_menu_entry(
-    MenuEntry(
-        key="platform-rosters",
-        label="Cadastros das plataformas",
-        order=64,
-        url=lambda municipality: reverse("platforms:roster-imports", args=[municipality.ibge_code]),
-        model_label="platforms.rosterimport",
-        action="view",
-    )
-)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -24,6 +23,7 @@ from apps.platforms.services.roster import report_csv, roster_progress, roster_u
 from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from apps.web.pagination import paginate
 from outorga.routers import reads_from_replica
 
 MODEL = "platforms.substitutionreport"
@@ -40,9 +40,11 @@ def substitution_queue(request: HttpRequest, ibge_code: str) -> HttpResponse:
         .select_related("platform", "permit", "permit__vehicle")
     )
     rows = rows if show_all else rows.filter(state=SubstitutionState.RECEIVED)
+    page, query = paginate(request, rows)
     context = {
         "municipality": municipality,
-        "page": Paginator(rows, 25).get_page(request.GET.get("pagina")),
+        "page": page,
+        "query": query,
         "show_all": show_all,
         "can_change": user_can(request.user, municipality.pk, MODEL, "change"),
     }
@@ -165,11 +167,13 @@ def roster_imports(request: HttpRequest, ibge_code: str) -> HttpResponse:
         .filter(municipality=municipality)
         .select_related("platform")
     )
+    page, query = paginate(request, rows)
     context = {
         "municipality": municipality,
         "form": form,
         "can_change": can_change,
-        "page": Paginator(rows, 25).get_page(request.GET.get("pagina")),
+        "page": page,
+        "query": query,
     }
     return render(request, "platforms/roster_imports.html", context)
 

@@ -1,25 +1,15 @@
-from django.urls import reverse
+from apps.web.menu import MenuEntry, municipality_url, register_menu_entry
 
-from apps.web.menu import MenuEntry, register_menu_entry
-
-register_menu_entry(
-    MenuEntry(
-        key="portal-accounts",
-        label="Contas do portal",
-        order=90,
-        url=lambda municipality: reverse("portal:staff-accounts", args=[municipality.ibge_code]),
-        model_label="portal.portalaccount",
-        action="view",
+for _key, _label, _order, _url_name, _model_label in (
+    ("portal-accounts", "Contas do portal", 90, "staff-accounts", "portalaccount"),
+    ("portal-submissions", "Documentos enviados pelo portal", 91, "staff-submissions", "documentsubmission"),
+):
+    register_menu_entry(
+        MenuEntry(
+            key=_key,
+            label=_label,
+            order=_order,
+            url=municipality_url(f"portal:{_url_name}"),
+            model_label=f"portal.{_model_label}",
+        )
     )
-)
-
-register_menu_entry(
-    MenuEntry(
-        key="portal-submissions",
-        label="Documentos enviados pelo portal",
-        order=91,
-        url=lambda municipality: reverse("portal:staff-submissions", args=[municipality.ibge_code]),
-        model_label="portal.documentsubmission",
-        action="view",
-    )
-)

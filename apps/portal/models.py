@@ -14,12 +14,42 @@ from apps.tenancy.models import Invitation, Municipality
 from apps.tenancy.querysets import MunicipalityScopedQuerySet
 
 
+class PortalLink(models.Model):
+    """Whose records a portal login sees, the same for the account and for the invitation that creates it: the
+    operator's holder sees all of them; a driver or attendant only their own (the subclass names the operator)."""
+
+    role = models.CharField("papel", max_length=16, choices=PortalRole.choices)
+    driver = models.ForeignKey(
+        "registry.Driver",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="condutor",
+    )
+    attendant = models.ForeignKey(
+        "registry.Attendant",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="monitor",
+    )
+
+    class Meta:
+        abstract = True
+
+    @property
+    def is_holder(self) -> bool:
+        return self.role == PortalRole.OPERATOR
+
+
 class PortalAccountQuerySet(MunicipalityScopedQuerySet["PortalAccount"]):
     def active(self) -> PortalAccountQuerySet:
         return self.filter(active=True, user__is_active=True)
 
 
-class PortalAccount(models.Model):
+class PortalAccount(PortalLink):
     """A login outside the secretariat. Its scope is always one operator (autorizatário): the holder sees all of
     the operator's records; a driver or attendant sees only their own documents and the vehicle they work on."""
 
@@ -37,23 +67,6 @@ class PortalAccount(models.Model):
         on_delete=models.PROTECT,
         related_name="portal_accounts",
         verbose_name="autorizatário",
-    )
-    role = models.CharField("papel", max_length=16, choices=PortalRole.choices)
-    driver = models.ForeignKey(
-        "registry.Driver",
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name="condutor",
-    )
-    attendant = models.ForeignKey(
-        "registry.Attendant",
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name="monitor",
     )
     active = models.BooleanField("ativa", default=True)
     created_at = models.DateTimeField("criada em", auto_now_add=True)
@@ -78,10 +91,6 @@ class PortalAccount(models.Model):
     def __str__(self) -> str:
         return f"{self.user} ({self.get_role_display()})"
 
-    @property
-    def is_holder(self) -> bool:
-        return self.role == PortalRole.OPERATOR
-
     def audit_snapshot(self) -> dict[str, Any]:
         return {
             "user_id": self.user_id,
@@ -97,7 +106,7 @@ class PortalInvitationQuerySet(MunicipalityScopedQuerySet["PortalInvitation"]):
     pass
 
 
-class PortalInvitation(Invitation):
+class PortalInvitation(Invitation, PortalLink):
     """A one-time link to create a portal login tied to one operator's records (same link rules as PortalAccount).
 
     Sent by the secretariat, or asked for by the person themselves by CPF (`via` claim): then it always goes to
@@ -112,23 +121,6 @@ class PortalInvitation(Invitation):
         on_delete=models.PROTECT,
         related_name="portal_invitations",
         verbose_name="autorizatário",
-    )
-    role = models.CharField("papel", max_length=16, choices=PortalRole.choices)
-    driver = models.ForeignKey(
-        "registry.Driver",
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name="condutor",
-    )
-    attendant = models.ForeignKey(
-        "registry.Attendant",
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name="monitor",
     )
     via = models.CharField("origem", max_length=16, choices=PortalInvitationVia.choices)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -21,6 +20,7 @@ from apps.registry.identifiers import format_cpf
 from apps.registry.models import Person
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from apps.web.pagination import paginate
 from outorga.submit import submit
 
 SUBJECT_PAGE_SIZE = 50
@@ -73,9 +73,9 @@ def subject_detail(request: HttpRequest, person_id: int) -> HttpResponse:
         request_id=getattr(request, "request_id", ""),
     )
     events = events_of(subject, AuditEvent.objects.for_user(request.user, "audit"))
-    page = Paginator(events, SUBJECT_PAGE_SIZE).get_page(request.GET.get("pagina"))
+    page, query = paginate(request, events, SUBJECT_PAGE_SIZE)
     rows = [_event_row(event) for event in page]
-    context = {"subject": subject, "person": person, "page": page, "rows": rows}
+    context = {"subject": subject, "person": person, "page": page, "query": query, "rows": rows}
     return _no_store(render(request, "privacy/subject_detail.html", context))
 
 

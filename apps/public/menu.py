@@ -1,13 +1,11 @@
-from django.urls import reverse
-
-from apps.web.menu import MenuEntry, register_menu_entry
+from apps.web.menu import MenuEntry, municipality_url, register_menu_entry
 
 register_menu_entry(
     MenuEntry(
         key="complaints",
         label="Denúncias",
         order=60,
-        url=lambda municipality: reverse("public:complaint-queue", args=[municipality.ibge_code]),
+        url=municipality_url("public:complaint-queue"),
         model_label="public.complaint",
         action="view",
     )

@@ -9,7 +9,6 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
@@ -26,6 +25,7 @@ from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import export_response, requested_format
 from apps.web.lean import session_free
+from apps.web.pagination import paginate
 from apps.web.sorting import Sorting
 from outorga.routers import reads_from_replica
 from outorga.submit import attach_refusal
@@ -211,14 +211,14 @@ def complaint_queue(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
         return export_response(
             request, spec=exports.COMPLAINTS, rows=rows, municipality=municipality, fmt=fmt
         )
-    page = Paginator(rows, 25).get_page(request.GET.get("pagina"))
+    page, query = paginate(request, rows)
     context = {
         "municipality": municipality,
         "page": page,
+        "query": query,
         "show_closed": show_closed,
         "today": lookups.today(),
         "sort": sort.headers(request),
-        "ordering": request.GET.get("ordering", ""),
     }
     return render(request, "public/complaint_queue.html", context)
 

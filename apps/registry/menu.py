@@ -1,17 +1,4 @@
-from collections.abc import Callable
-
-from django.urls import reverse
-
-from apps.tenancy.models import Municipality
-from apps.web.menu import MenuEntry, register_menu_entry
-
-
-def _list_url(model: str) -> Callable[[Municipality], str]:
-    def url(municipality: Municipality) -> str:
-        return reverse(f"registry:{model}_list", args=[municipality.ibge_code])
-
-    return url
-
+from apps.web.menu import MenuEntry, municipality_url, register_menu_entry
 
 for _key, _label, _order, _model in (
     ("registry-operators", "Autorizatários", 20, "operator"),
@@ -21,6 +8,10 @@ for _key, _label, _order, _model in (
 ):
     register_menu_entry(
         MenuEntry(
-            key=_key, label=_label, order=_order, model_label=f"registry.{_model}", url=_list_url(_model)
+            key=_key,
+            label=_label,
+            order=_order,
+            url=municipality_url(f"registry:{_model}_list"),
+            model_label=f"registry.{_model}",
         )
     )

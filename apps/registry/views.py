@@ -9,7 +9,6 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.db.models import Model
 from django.http import Http404, HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
@@ -39,10 +38,10 @@ from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.exports import ExportSpec, export_response, requested_format
+from apps.web.pagination import paginate
 from apps.web.sorting import Sorting
 from outorga.submit import submit
 
-PAGE_SIZE = 25
 PERSONAL_DATA_SHOWN = ("cpf", "cnh_number", "address", "phone")
 
 
@@ -98,14 +97,12 @@ def operator_list_view(request: HttpRequest, ibge_code: str) -> HttpResponseBase
         return export_response(
             request, spec=exports.OPERATORS, rows=operators, municipality=municipality, fmt=fmt
         )
-    page = Paginator(operators, PAGE_SIZE).get_page(request.GET.get("pagina"))
-    query = request.GET.copy()
-    query.pop("pagina", None)
+    page, query = paginate(request, operators)
     context = {
         "municipality": municipality,
         "form": form,
         "page": page,
-        "query": query.urlencode(),
+        "query": query,
         "can_change": user_can(request.user, municipality.pk, "registry.operator", "change"),
         "sort": sort.headers(request),
     }
@@ -145,23 +142,18 @@ def _registry_list(request: HttpRequest, ibge_code: str, listing: RegistryList) 
     rows = listing.rows(queryset, text, form.filters()).order_by(*ordering)
     if (fmt := requested_format(request)) is not None:
         return export_response(request, spec=listing.spec, rows=rows, municipality=municipality, fmt=fmt)
+    page, query = paginate(request, rows)
     context = {
         "municipality": municipality,
         "form": form,
         "listing": listing,
         "as_of": timezone.localdate(),
-        "page": Paginator(rows, PAGE_SIZE).get_page(request.GET.get("pagina")),
-        "query": _query_without_page(request),
+        "page": page,
+        "query": query,
         "sort": (sort or listing.sorts.unsorted()).headers(request),
     }
     template = listing.results if getattr(request, "htmx", False) else "registry/registry_list.html"
     return render(request, template, context)
-
-
-def _query_without_page(request: HttpRequest) -> str:
-    query = request.GET.copy()
-    query.pop("pagina", None)
-    return query.urlencode()
 
 
 def _plain_form(form_class: type[f.RegistryListForm]) -> Callable[..., f.RegistryListForm]:

@@ -1,7 +1,5 @@
-from django.urls import reverse
-
 from apps.reports.permissions import REPORT
-from apps.web.menu import MenuEntry, register_menu_entry
+from apps.web.menu import MenuEntry, municipality_url, register_menu_entry
 
 register_menu_entry(
     MenuEntry(
@@ -9,6 +7,6 @@ register_menu_entry(
         label="Relatórios",
         order=92,
         model_label=REPORT,
-        url=lambda municipality: reverse("reports:report", args=[municipality.ibge_code]),
+        url=municipality_url("reports:report"),
     )
 )

@@ -2,11 +2,11 @@
 
 An app registers its entries in its AppConfig.ready():
 
-    from apps.web.menu import MenuEntry, register_menu_entry
+    from apps.web.menu import MenuEntry, municipality_url, register_menu_entry
 
     register_menu_entry(MenuEntry(
         key="permits", label="Alvarás", order=30,
-        url=lambda municipality: reverse("licensing:permit_list", args=[municipality.ibge_code]),
+        url=municipality_url("licensing:permit_list"),
         model_label="licensing.permit", action="view",
     ))
 
@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from django.urls import reverse
 
 from apps.tenancy.querysets import user_can
 
@@ -44,6 +46,15 @@ class MenuLink:
 
 
 _ENTRIES: dict[str, MenuEntry] = {}
+
+
+def municipality_url(name: str, *args: Any) -> Callable[[Municipality], str]:
+    """The entry's link: the named page of the municipality on screen (its IBGE code first, then ``args``)."""
+
+    def url(municipality: Municipality) -> str:
+        return reverse(name, args=[municipality.ibge_code, *args])
+
+    return url
 
 
 def register_menu_entry(entry: MenuEntry) -> MenuEntry:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -13,6 +12,7 @@ from apps.reports.charts import bar_chart
 from apps.tenancy.access import municipality_for
 from apps.tenancy.querysets import get_object_for_user_or_404
 from apps.web.exports import export_response, requested_format
+from apps.web.pagination import paginate
 from apps.whatif.choices import FINISHED, RunState
 from apps.whatif.exports import WHATIF_OUTCOMES
 from apps.whatif.forms import WhatIfForm
@@ -41,11 +41,8 @@ def runs(request: HttpRequest, ibge_code: str) -> HttpResponse:
                 as_of=form.cleaned_data["as_of"],
             )
             return redirect("whatif:run", municipality.ibge_code, run.pk)
-    context = {
-        "municipality": municipality,
-        "form": form,
-        "page": Paginator(runs_for(request.user, municipality), 25).get_page(request.GET.get("pagina")),
-    }
+    page, query = paginate(request, runs_for(request.user, municipality))
+    context = {"municipality": municipality, "form": form, "page": page, "query": query}
     return render(request, "whatif/runs.html", context, status=400 if form.errors else 200)
 
 
@@ -69,11 +66,8 @@ def run_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponseBas
     context = {"municipality": municipality, "run": run, "finished": run.state in FINISHED}
     if run.state == RunState.DONE:
         section = transitions_section(run)
-        context |= {
-            "section": section,
-            "chart": bar_chart(section),
-            "page": Paginator(outcomes_of(run), 50).get_page(request.GET.get("pagina")),
-        }
+        page, query = paginate(request, outcomes_of(run), 50)
+        context |= {"section": section, "chart": bar_chart(section), "page": page, "query": query}
     if not request.htmx:  # type: ignore[attr-defined]
         return render(request, "whatif/run.html", context)
     if context["finished"]:

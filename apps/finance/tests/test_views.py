@@ -334,6 +334,15 @@ def test_only_the_administrator_edits_the_pix_receiver(
     assert (settings.receiver_name, settings.guide_due_days) == ("Prefeitura de Olimpia", 15)
 
 
+def test_the_pix_page_shows_the_fee_form_once_and_a_plain_title(
+    admin_olimpia_client: Client, olimpia: Municipality
+) -> None:
+    html = admin_olimpia_client.get(url("settings_edit")).content.decode()
+    assert html.count("Configurar taxa") == 1
+    title = re.search(r"<title>(.*?)</title>", html, re.S)
+    assert title is not None and "<" not in title.group(1) and "Recebimento PIX" in title.group(1)
+
+
 def test_an_invalid_pix_key_is_refused_on_its_field(
     admin_olimpia_client: Client, olimpia: Municipality
 ) -> None:
