@@ -310,7 +310,7 @@ def seizure_release(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespon
 def regularization_file(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponseBase:
     municipality = municipality_for(request, ibge_code, model_label=APPEAL)
     rows = Regularization.objects.filter(case__municipality=municipality)
-    row = get_object_for_user_or_404(rows, request.user, "view", pk=pk)
+    row: Regularization = get_object_for_user_or_404(rows, request.user, "view", pk=pk)
     return row.upload_response(request, municipality=municipality)
 
 
