@@ -185,6 +185,7 @@ lint: $(DEV_STAMP) ## ruff (lint + format), mypy, import-linter, writes only in 
 	run $(VENV)/bin/mypy
 	run $(VENV)/bin/lint-imports --no-cache
 	run $(PY) tools/check_writes.py
+	run $(PY) tools/check_audit.py
 	run $(PY) manage.py makemigrations --check --dry-run
 	exit "$$status"
 

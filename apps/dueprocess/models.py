@@ -6,7 +6,6 @@ are stored as JSON so a figure can be explained and replayed later.
 
 from __future__ import annotations
 
-import uuid
 from typing import Any, ClassVar
 
 from django.conf import settings
@@ -320,18 +319,11 @@ class Effect(models.Model):
         }
 
 
-def regularization_path(row: Regularization, filename: str) -> str:
-    case = row.case
-    return (
-        f"dueprocess/{case.municipality.ibge_code}/{case.pk}/regularizacao-{uuid.uuid4().hex}{row.extension}"
-    )
-
-
 class RegularizationQuerySet(CaseChildQuerySet):
     pass
 
 
-class Regularization(models.Model):
+class Regularization(StoredUpload):
     """The irregularity of a case regularized (Olímpia art. 24 sole §), with the evidence that shows it: the
     date reaches the engine as ``InfractionCase.regularized_by`` and decides the conditional cassação."""
 
@@ -340,13 +332,11 @@ class Regularization(models.Model):
     )
     regularized_on = models.DateField("regularizado em")
     description = models.TextField("o que foi regularizado")
-    evidence = models.FileField("comprovante", upload_to=regularization_path, max_length=200)
-    content_type = models.CharField("tipo do arquivo", max_length=40)
     extension = models.CharField("extensão", max_length=8)
-    size_bytes = models.PositiveIntegerField("tamanho (bytes)")
-    sha256 = models.CharField("SHA-256", max_length=64)
-    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    created_at = models.DateTimeField("registrado em", auto_now_add=True)
+    # The base's sender, required here: a regularization is always recorded by a member of the staff.
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name="enviado por"
+    )
 
     objects = RegularizationQuerySet.as_manager()
 
@@ -356,6 +346,9 @@ class Regularization(models.Model):
 
     def __str__(self) -> str:
         return f"Regularização do auto {self.case.number} em {self.regularized_on:%d/%m/%Y}"
+
+    def upload_folder(self) -> str:
+        return f"dueprocess/{self.case.municipality.ibge_code}/{self.case.pk}"
 
     def audit_snapshot(self) -> dict[str, Any]:
         return {

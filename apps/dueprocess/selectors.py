@@ -43,4 +43,4 @@ def case_effects(case: InfractionCase) -> list[Effect]:
 
 
 def case_regularization(case: InfractionCase) -> Regularization | None:
-    return Regularization.objects.filter(case=case).select_related("recorded_by").first()
+    return Regularization.objects.filter(case=case).select_related("uploaded_by").first()

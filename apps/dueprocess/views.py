@@ -26,7 +26,6 @@ from apps.dueprocess.procedure import fine_due_pt, instance_label, proceeding, s
 from apps.dueprocess.services import finality, fines
 from apps.enforcement.models import InfractionCase
 from apps.enforcement.pdf import auto_rows
-from apps.ops.storage import stored_file_response
 from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
@@ -311,15 +310,8 @@ def seizure_release(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespon
 def regularization_file(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponseBase:
     municipality = municipality_for(request, ibge_code, model_label=APPEAL)
     rows = Regularization.objects.filter(case__municipality=municipality)
-    row = get_object_for_user_or_404(rows, request.user, "view", pk=pk)
-    return stored_file_response(
-        request,
-        row=row,
-        fieldfile=row.evidence,
-        sha256=row.sha256,
-        municipality=municipality,
-        content_type=row.content_type,
-    )
+    row: Regularization = get_object_for_user_or_404(rows, request.user, "view", pk=pk)
+    return row.upload_response(request, municipality=municipality)
 
 
 @login_required

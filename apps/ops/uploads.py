@@ -1,9 +1,11 @@
 """One stored upload: the file a person sent, with its type, size, SHA-256 and who sent it.
 
-Every uploaded file of the domain apps (a registry document, the evidence of an auto, an appeal's attachment)
-subclasses StoredUpload, so the columns are named alike everywhere and the file rules of apps.ops.storage are
-applied in one place: the name is unguessable (never the sender's file name), the bytes reach the storage only
-after the commit, and the file is served only through the permission gate, checked against its hash.
+Every uploaded file of the domain apps (a registry document, the evidence of an auto, an appeal's attachment,
+a renewed copy sent in the portal, the proof of a regularization) subclasses StoredUpload, so the columns are
+named alike everywhere and the file rules of apps.ops.storage are applied in one place: the name is unguessable
+(never the sender's file name), the bytes reach the storage only after the commit, and the file is served only
+through the permission gate, checked against its hash. A subclass whose sender is always known redeclares
+``uploaded_by`` as required. (A platform's roster file is not one: its bytes are deleted once imported.)
 """
 
 from __future__ import annotations

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import uuid
-from pathlib import PurePath
 from typing import Any
 
 from django.conf import settings
 from django.db import models
 
+from apps.ops.uploads import StoredUpload
 from apps.portal.choices import PortalInvitationVia, PortalRole, SubmissionState
 from apps.tenancy.models import Invitation, Municipality
 from apps.tenancy.querysets import MunicipalityScopedQuerySet
@@ -147,18 +146,12 @@ class PortalInvitation(Invitation, PortalLink):
         }
 
 
-def submission_upload_path(submission: DocumentSubmission, filename: str) -> str:
-    """submissions/<IBGE>/<year>/<uuid>.<ext>: never the uploader's file name."""
-    suffix = PurePath(filename).suffix.lower()[:5]
-    return f"submissions/{submission.municipality.ibge_code}/{submission.issue_date:%Y}/{uuid.uuid4().hex}{suffix}"
-
-
 class DocumentSubmissionQuerySet(MunicipalityScopedQuerySet["DocumentSubmission"]):
     def pending(self) -> DocumentSubmissionQuerySet:
         return self.filter(state=SubmissionState.PENDING)
 
 
-class DocumentSubmission(models.Model):
+class DocumentSubmission(StoredUpload):
     """A renewed copy of a registered document, sent in the portal. It is not a document of the registry until
     the secretariat accepts it: then registry.document_upload stores it (the law computes its validity) and the
     copy it renews is marked replaced, so "what expires next" reads the new one."""
@@ -170,16 +163,15 @@ class DocumentSubmission(models.Model):
         related_name="portal_submissions",
         verbose_name="renova",
     )
-    file = models.FileField("arquivo", upload_to=submission_upload_path, max_length=200)
-    content_type = models.CharField("tipo do arquivo", max_length=40)
-    size_bytes = models.PositiveIntegerField("tamanho (bytes)")
-    sha256 = models.CharField("SHA-256", max_length=64)
     issue_date = models.DateField("data de emissão")
     expiry_date = models.DateField("validade impressa", null=True, blank=True)
     state = models.CharField(
         "situação", max_length=16, choices=SubmissionState.choices, default=SubmissionState.PENDING
     )
-    submitted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    # The base's sender, required here: a copy is always sent by a portal account.
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name="enviado por"
+    )
     submitted_on = models.DateField("enviado em")
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
@@ -204,6 +196,9 @@ class DocumentSubmission(models.Model):
 
     def __str__(self) -> str:
         return f"Envio {self.pk} ({self.renews.get_kind_display()})"
+
+    def upload_folder(self) -> str:
+        return f"submissions/{self.municipality.ibge_code}/{self.issue_date:%Y}"
 
     def audit_snapshot(self) -> dict[str, Any]:
         return {

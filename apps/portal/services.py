@@ -29,7 +29,6 @@ from apps.enforcement.models import InfractionCase
 from apps.jobs.services import MailDraft, mail_queue
 from apps.licensing.models import Application
 from apps.licensing.services import application_create, application_submit
-from apps.ops.storage import attach_after_commit
 from apps.portal.choices import PORTAL_APPLICATION_KINDS, PortalInvitationVia, PortalRole, SubmissionState
 from apps.portal.models import DocumentSubmission, PortalAccount, PortalInvitation
 from apps.registry.choices import OperatorStatus
@@ -476,15 +475,11 @@ def portal_document_renew(
     submission = DocumentSubmission(
         municipality=document.municipality,
         renews=document,
-        content_type=checked.content_type,
-        size_bytes=checked.size,
-        sha256=checked.sha256,
         issue_date=issue_date,
         expiry_date=expiry_date,
-        submitted_by=account.user,
         submitted_on=as_of,
     )
-    attach_after_commit(submission.file, f"documento{checked.extension}", checked.content)
+    submission.upload_keep(checked, stem="documento", actor=account.user)
     submission.save()
     audit_record(
         actor=account.user,
@@ -549,7 +544,7 @@ def _pending_submission(submission: DocumentSubmission) -> DocumentSubmission:
 
 def _submission_regime(submission: DocumentSubmission) -> str | None:
     """The regime of the account that sent the copy (the document kind is read in its vocabulary)."""
-    account = PortalAccount.objects.filter(user=submission.submitted_by).select_related("operator").first()
+    account = PortalAccount.objects.filter(user=submission.uploaded_by).select_related("operator").first()
     return account.operator.regime_id if account is not None else None
 
 

@@ -97,7 +97,7 @@ def submission_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
         DocumentSubmission.objects.for_user(request.user, "view")
         .filter(municipality=municipality)
         .select_related(
-            "renews__person", "renews__company", "renews__vehicle", "renews__operator", "submitted_by"
+            "renews__person", "renews__company", "renews__vehicle", "renews__operator", "uploaded_by"
         )
     )
     context = {

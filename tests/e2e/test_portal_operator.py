@@ -104,7 +104,7 @@ def test_an_operator_renews_a_document_and_files_a_defence_on_the_phone(
     expect(phone.get_by_test_id(f"submission-{crlv.pk}")).to_contain_text(
         "Aguardando validação da secretaria"
     )
-    assert DocumentSubmission.objects.filter(renews=crlv, submitted_by__username="joao.portal").exists()
+    assert DocumentSubmission.objects.filter(renews=crlv, uploaded_by__username="joao.portal").exists()
 
     phone.get_by_role("link", name="Autos e recursos").tap()
     phone.get_by_role("link", name=f"Auto {auto.number}").tap()

@@ -31,7 +31,6 @@ from apps.enforcement.models import InfractionCase
 from apps.enforcement.services import case_event_add, case_move, locked_case
 from apps.enforcement.timeline import infraction_ciencia
 from apps.lawconfig import engine
-from apps.ops.storage import attach_after_commit
 from apps.registry.uploads import CheckedUpload, check_upload
 from apps.tenancy.querysets import user_can
 from apps.web.refusals import refuse
@@ -432,16 +431,9 @@ def case_regularize(
     assert evidence is not None
     info = check_upload(evidence, field="evidence")
     regularization = Regularization(
-        case=row,
-        regularized_on=regularized_on,
-        description=description.strip(),
-        content_type=info.content_type,
-        extension=info.extension,
-        size_bytes=info.size,
-        sha256=info.sha256,
-        recorded_by=actor_user(actor),
+        case=row, regularized_on=regularized_on, description=description.strip(), extension=info.extension
     )
-    attach_after_commit(regularization.evidence, f"regularizacao{info.extension}", info.content)
+    regularization.upload_keep(info, stem="regularizacao", actor=actor)
     regularization.save()
     Sanction.objects.filter(case=row).update(regularized_on=regularized_on)
     cite = _cite(row, kind.regularization.cite if kind.regularization else kind.cites[0], regularized_on)

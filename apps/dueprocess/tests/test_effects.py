@@ -578,6 +578,7 @@ def test_the_case_page_and_the_permit_page_show_the_immediate_suspension(
 def test_the_case_page_records_the_regularization_with_its_evidence(
     olimpia: Any,
     agent_olimpia: Any,
+    admin_olimpia: Any,
     admin_olimpia_client: Any,
     olimpia_licensed: Any,
     django_capture_on_commit_callbacks: Any,
@@ -603,6 +604,11 @@ def test_the_case_page_records_the_regularization_with_its_evidence(
     assert 'data-testid="regularization"' in page and "comprovante (PDF)" in page
     evidence = reverse("dueprocess:regularization_file", args=[olimpia.ibge_code, case.regularization.pk])
     assert b"".join(admin_olimpia_client.get(evidence).streaming_content).startswith(b"%PDF")
+    proof = case.regularization
+    assert proof.uploaded_by == admin_olimpia
+    assert (
+        proof.file.name.startswith(f"dueprocess/{olimpia.ibge_code}/{case.pk}/") and proof.extension == ".pdf"
+    )
 
 
 def test_the_case_page_releases_a_seized_vehicle(

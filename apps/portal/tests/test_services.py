@@ -124,6 +124,11 @@ def test_a_renewed_copy_counts_only_once_the_secretariat_accepts_it_and_then_rep
     pending = next_expiring(crlvs, today)
     assert pending is not None and pending.document == old  # the old copy still counts until accepted
     assert AuditEvent.objects.get(action="portal.document.submit").actor_id == alice.user_id
+    assert (
+        submission.uploaded_by_id == alice.user_id
+    )  # the sender, and an unguessable name in the year's folder
+    assert submission.file.name.startswith(f"submissions/{old.municipality.ibge_code}/{today:%Y}/")
+    assert "documento" not in submission.file.name and submission.file.read().startswith(b"%PDF")
     with pytest.raises(ValidationError, match="já aguarda a validação"):
         portal_document_renew(
             account=alice, document=old, upload=pdf_upload(), issue_date=today, expiry_date=None, as_of=today
