@@ -20,7 +20,7 @@ from apps.dueprocess.models import Judgment, Regularization
 from apps.dueprocess.procedure import proceeding
 from apps.enforcement.models import InfractionCase as CaseRow
 from apps.lawconfig import engine
-from apps.registry.lawfacts import operator_facts
+from apps.registry.lawbridge import operator_facts
 from lawcode import Decision
 from lawcode.errors import InvalidFactError, LawcodeError, MissingFactError, QuestionNotApplicableError
 from lawcode.facts import DeadlineFacts, InfractionCase, Operator

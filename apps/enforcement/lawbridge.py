@@ -15,7 +15,7 @@ from django.utils import timezone
 import lawcode
 from apps.enforcement.hooks import operator_history
 from apps.lawconfig import engine
-from apps.registry.lawfacts import operator_facts
+from apps.registry.lawbridge import operator_facts
 from lawcode.decision import format_value_pt
 from lawcode.errors import (
     InvalidFactError,

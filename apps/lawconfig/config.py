@@ -1,11 +1,11 @@
-"""THE façade between the apps and lawcode: every app asks the law through here, never lawcode directly.
+"""The municipality's law configuration as lawcode sees it: a lawcode Config per (municipality, regime).
 
-    decision = evaluate(municipality=m, question="vehicle_permit", facts=application_facts, as_of=day)
-    calendar_for(m).is_business_day(day)
+    config_for(m).parameters          calendar_for(m).is_business_day(day)
 
 config_for() turns the municipality's rows (UFM table, parameters the law leaves to the municipality,
 interpretation choices, holidays, closures, early closings) into a lawcode Config, so the engine decides with
 the municipality's own values and readings. citation_text() renders a dispositivo as the engine cites it.
+Deciding is not here: the law is asked through apps.lawconfig.engine, by each app's lawbridge module.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import datetime as dt
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
 
 import lawcode
 from apps.lawconfig.choices import ClosureKind
@@ -121,36 +120,6 @@ def _config(municipality: Municipality, regime_id: str) -> Config:
         closures=dated.get(ClosureKind.CLOSURE, ()),
         early_closings=dated.get(ClosureKind.EARLY_CLOSING, ()),
     )
-
-
-def evaluate(
-    *, municipality: Municipality, question: str, facts: Any, as_of: dt.date, regime_id: str | None = None
-) -> lawcode.Decision:
-    """Ask the law ``question`` about ``facts`` as of ``as_of``, with the municipality's configuration."""
-    chosen = regime_for(municipality, regime_id)
-    return lawcode.evaluate(chosen, question, facts, as_of=as_of, config=config_for(municipality, chosen))
-
-
-def evaluate_each(
-    *,
-    municipality: Municipality,
-    question: str,
-    facts: dict[str, Any],
-    as_of: dt.date,
-    regime_id: str | None = None,
-) -> dict[str, lawcode.Decision | lawcode.LawcodeError]:
-    """The same question about several facts (keyed by the caller), with the municipality's configuration read
-    once: a list that shows the law's answer on every row costs a handful of queries, not a handful per row. A
-    row the law cannot answer maps to its error, so one row never hides the others."""
-    chosen = regime_for(municipality, regime_id)
-    config = config_for(municipality, chosen)
-    answers: dict[str, lawcode.Decision | lawcode.LawcodeError] = {}
-    for key, one in facts.items():
-        try:
-            answers[key] = lawcode.evaluate(chosen, question, one, as_of=as_of, config=config)
-        except lawcode.LawcodeError as error:
-            answers[key] = error
-    return answers
 
 
 def calendar_for(municipality: Municipality, regime_id: str | None = None) -> LegalCalendar:
