@@ -50,6 +50,20 @@ def _ask(case: Any, question: str, facts: Any, as_of: dt.date, key: str) -> Answ
     return Answer(value if isinstance(value, dt.date) else None, decision.to_dict(), message)
 
 
+def notice_facts(notice: Any, case: Any, published_on: dt.date | None = None) -> NoticeFacts:
+    """A notice of the case as the law reads it: its channel, dates, the reason it came back, and the case's
+    infraction and auto dates (``published_on``: the edital's, when the notice is published)."""
+    return NoticeFacts(
+        channel=notice.channel,
+        sent_on=notice.sent_on,
+        received_on=notice.received_on,
+        published_on=published_on,
+        returned_reason=notice.returned_reason or None,
+        infraction_date=timezone.localtime(case.occurred_at).date(),
+        auto_date=case.drawn_on,
+    )
+
+
 def ciencia(case: Any, facts: NoticeFacts, as_of: dt.date) -> Answer | None:
     """The day the offender is deemed to know the notice (engine ``ciencia_date``)."""
     return _ask(case, "ciencia_date", facts, as_of, "ciencia_on")
