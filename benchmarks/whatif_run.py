@@ -11,8 +11,9 @@ vehicle in five is from 2012, past the reformed age limit.
 
 It runs ``services._evaluate`` (what the task worker runs, minus the state bookkeeping) for the change
 "max_vehicle_age 15 → 10" as of AS_OF, and prints the records judged, the seconds (wall and CPU) and the queries
-per chunk. ``--one-by-one`` builds each record's facts with lawfacts' one-query-per-question reads instead of the
-chunk's (the engine and everything else the same), for the before/after figure. Nothing asserts.
+per chunk. ``--one-by-one`` builds each record's facts with the registry lawbridge's one-query-per-question
+reads instead of the chunk's (the engine and everything else the same), for the before/after figure. Nothing
+asserts.
 
 Run on PostgreSQL at --scale 0.01 (shared 2-core machine, 02/12/2026): 5,771 records (2,771 permits in force,
 3,000 drivers) in 7.1 s = 812 records/s, 1.0 ms CPU per record, 100 queries in all; the code before chunk reads
@@ -41,9 +42,10 @@ from django.db.models.functions import Mod  # noqa: E402
 
 from apps.licensing import lawbridge  # noqa: E402
 from apps.licensing.models import Application, Permit  # noqa: E402
-from apps.registry import lawfacts  # noqa: E402
+from apps.registry import lawbridge as registry_lawbridge  # noqa: E402
 from apps.registry.models import Vehicle  # noqa: E402
-from apps.whatif import services, subjects  # noqa: E402
+from apps.whatif import lawbridge as whatif_lawbridge  # noqa: E402
+from apps.whatif import services  # noqa: E402
 from apps.whatif.changes import ProposedChange, change_label  # noqa: E402
 from apps.whatif.choices import ChangeKind  # noqa: E402
 from apps.whatif.models import WhatIfOutcome, WhatIfRun  # noqa: E402
@@ -83,10 +85,10 @@ def one_by_one() -> None:
         return lawbridge.ONE_BY_ONE
 
     def driver_reads(chunk: Any, as_of: Any) -> Any:
-        return lawfacts.ONE_BY_ONE
+        return registry_lawbridge.ONE_BY_ONE
 
-    subjects.permit_reads = permit_reads
-    subjects.driver_reads = driver_reads
+    whatif_lawbridge.permit_reads = permit_reads
+    whatif_lawbridge.driver_reads = driver_reads
 
 
 def measure() -> dict[str, Any]:
@@ -123,7 +125,7 @@ def main() -> None:
         one_by_one()
     result = measure()
     judged, wall, cpu = result["judged"], result["wall"], result["cpu"]
-    chunks = -(-judged // subjects.CHUNK)
+    chunks = -(-judged // whatif_lawbridge.CHUNK)
     print(
         f"{connection.vendor}: {judged:,} records judged ({'one by one' if options.one_by_one else 'chunk'})"
     )
@@ -131,7 +133,8 @@ def main() -> None:
         f"  wall {wall:.1f} s = {judged / wall:.1f} records/s; CPU {cpu:.1f} s = {cpu / judged * 1000:.1f} ms/record"
     )
     print(
-        f"  queries {result['queries']:,} = {result['queries'] / max(chunks, 1):.0f} per chunk of {subjects.CHUNK}"
+        f"  queries {result['queries']:,} = {result['queries'] / max(chunks, 1):.0f} per chunk"
+        f" of {whatif_lawbridge.CHUNK}"
     )
     hours = 600_000 / (judged / wall) / 3600
     print(

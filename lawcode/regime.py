@@ -342,7 +342,7 @@ class Regime:
 
         Also validates the Config's interpretation choices, so a misspelt INT-… id or option fails loudly
         instead of being ignored. Memoized per Config content: the apps build an equal Config for every
-        question (apps.lawconfig.engine.config_for), and the merge is the same each time.
+        question (apps.lawconfig.config.config_for), and the merge is the same each time.
         """
         if config.is_empty():
             return self.parameters

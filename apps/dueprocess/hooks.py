@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 from apps.dueprocess.choices import Instance
-from apps.dueprocess.history import operator_history
+from apps.dueprocess.lawbridge import operator_history
 from apps.dueprocess.models import Appeal, Effect, Sanction
 from apps.dueprocess.procedure import instance_label
 from apps.dueprocess.services import effects

@@ -1,5 +1,7 @@
 """Questions due process asks the law (through apps.lawconfig.engine): appeal, judgment and payment deadlines,
-and the sanction of a case from the operator's history of final decisions.
+and the sanction of a case from the operator's history of final decisions (operator_history: only final sanctions
+with a penalty count, decided on or before ``as_of``; annulled ones and those still open to appeal never do; the
+operator answers for its drivers, Olímpia art. 28, so every case of the operator counts, whoever drove).
 
 A deadline answer is None when the regime does not answer the question or sets no deadline (the screens then
 say so); the sanction is never guessed: an engine error reaches the user as a Portuguese refusal.
@@ -15,15 +17,15 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from apps.dueprocess.history import operator_history
-from apps.dueprocess.models import Judgment, Regularization
+from apps.dueprocess.choices import SanctionState
+from apps.dueprocess.models import Judgment, Regularization, Sanction
 from apps.dueprocess.procedure import proceeding
 from apps.enforcement.models import InfractionCase as CaseRow
 from apps.lawconfig import engine
-from apps.registry.lawfacts import operator_facts
+from apps.registry.lawbridge import operator_facts
 from lawcode import Decision
 from lawcode.errors import InvalidFactError, LawcodeError, MissingFactError, QuestionNotApplicableError
-from lawcode.facts import DeadlineFacts, InfractionCase, Operator
+from lawcode.facts import DeadlineFacts, InfractionCase, Operator, PriorSanction
 
 
 @dataclass(frozen=True)
@@ -144,3 +146,27 @@ def if_not_regularized(row: Any) -> dict[str, Any] | None:
     decision = sanction(row.case, row.decided_final_on, row.cassation_if_not_regularized_by)
     answer = decision.to_dict()["result"].get("if_not_regularized")
     return answer or None
+
+
+def _prior(row: Sanction) -> PriorSanction:
+    assert row.decided_final_on is not None  # final sanctions always carry it
+    kinds = tuple(dict.fromkeys(str(p.get("kind")) for p in row.penalties if p.get("kind")))
+    return PriorSanction(
+        infraction_code=row.case.infraction_code,
+        infraction_date=timezone.localtime(row.case.occurred_at).date(),
+        final_on=row.decided_final_on,
+        penalties=kinds,
+        suspension_days=row.suspension_days,
+    )
+
+
+def operator_history(
+    operator: Any, as_of: dt.date, exclude_case: int | None = None
+) -> tuple[PriorSanction, ...]:
+    """The operator's final sanctions with a penalty, decided on or before ``as_of``, as the engine's facts."""
+    rows = Sanction.objects.filter(
+        operator=operator, state=SanctionState.FINAL, outcome="penalty", decided_final_on__lte=as_of
+    ).select_related("case")
+    if exclude_case is not None:
+        rows = rows.exclude(case_id=exclude_case)
+    return tuple(_prior(row) for row in rows.order_by("decided_final_on", "pk"))

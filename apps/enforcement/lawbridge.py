@@ -15,7 +15,7 @@ from django.utils import timezone
 import lawcode
 from apps.enforcement.hooks import operator_history
 from apps.lawconfig import engine
-from apps.registry.lawfacts import operator_facts
+from apps.registry.lawbridge import operator_facts
 from lawcode.decision import format_value_pt
 from lawcode.errors import (
     InvalidFactError,
@@ -48,6 +48,20 @@ def _ask(case: Any, question: str, facts: Any, as_of: dt.date, key: str) -> Answ
     value = decision.result.get(key)
     message = "; ".join(finding.message for finding in decision.findings)
     return Answer(value if isinstance(value, dt.date) else None, decision.to_dict(), message)
+
+
+def notice_facts(notice: Any, case: Any, published_on: dt.date | None = None) -> NoticeFacts:
+    """A notice of the case as the law reads it: its channel, dates, the reason it came back, and the case's
+    infraction and auto dates (``published_on``: the edital's, when the notice is published)."""
+    return NoticeFacts(
+        channel=notice.channel,
+        sent_on=notice.sent_on,
+        received_on=notice.received_on,
+        published_on=published_on,
+        returned_reason=notice.returned_reason or None,
+        infraction_date=timezone.localtime(case.occurred_at).date(),
+        auto_date=case.drawn_on,
+    )
 
 
 def ciencia(case: Any, facts: NoticeFacts, as_of: dt.date) -> Answer | None:

@@ -21,7 +21,7 @@ from apps.finance.models import FeeSchedule, FinanceSettings, Payment, PaymentGu
 from apps.finance.origins import payment_handler
 from apps.finance.selectors import fee_in_force, guide_for_update
 from apps.finance.valuation import Charge, declared_unit, legal_basis, valuate
-from apps.lawconfig import engine
+from apps.lawconfig.config import RegimeChoiceError, calendar_for, regime_for
 from apps.registry.identifiers import validate_cnpj, validate_cpf
 from apps.tenancy.models import Municipality
 from apps.tenancy.numbering import number_take
@@ -118,8 +118,8 @@ def _check_fee(fee_kind: str, quantity: Decimal, unit: str, regime_id: str) -> N
 
 def _regime(municipality: Municipality, regime_id: str | None) -> str:
     try:
-        return engine.regime_for(municipality, regime_id)
-    except engine.RegimeChoiceError as exc:
+        return regime_for(municipality, regime_id)
+    except RegimeChoiceError as exc:
         raise refuse("regime_id", f"Regime: {exc.message_pt}") from exc
 
 
@@ -272,7 +272,7 @@ def _due_date(
     municipality: Municipality, regime_id: str, settings: FinanceSettings, issued_on: dt.date
 ) -> dt.date:
     due = issued_on + dt.timedelta(days=settings.guide_due_days)
-    return engine.calendar_for(municipality, regime_id).business_day_on_or_after(due)
+    return calendar_for(municipality, regime_id).business_day_on_or_after(due)
 
 
 def _pix_payload(settings: FinanceSettings, guide: PaymentGuide) -> str:

@@ -2,7 +2,7 @@
 
 An amount in a unit the regime declares (units.yaml: a fiscal unit such as UFM or UFESP, reais re-indexed
 yearly by an index, multiples of a tariff) goes through the regime's ``fine_amount`` question (via
-apps.lawconfig.engine), which reads the dated values the municipality configured, applies the law's or the
+finance's lawbridge), which reads the dated values the municipality configured, applies the law's or the
 interpretation's valuation date and rounds half up to centavos. The Decision is stored on the guide so the
 figure can be explained and replayed. Amounts already in reais (``brl``) only need rounding.
 """
@@ -17,10 +17,10 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 import lawcode
+from apps.finance import lawbridge
 from apps.finance.formatting import brl, decimal_pt
-from apps.lawconfig import engine
+from apps.lawconfig.config import citation_text
 from apps.tenancy.models import Municipality
-from lawcode.facts import FineFacts
 from lawcode.units import FineUnit
 
 CENTAVOS = Decimal("0.01")
@@ -53,7 +53,7 @@ def legal_basis(municipality: Municipality, regime_id: str, cite: str, on: dt.da
     """The citation rendered in Portuguese ("Lei 5.832/2025 (Patrocínio), art. 8º") in the wording the
     municipality's interpretation choices date; refuses unknown ones."""
     try:
-        return engine.citation_text(municipality, regime_id, cite, on)
+        return citation_text(municipality, regime_id, cite, on)
     except lawcode.LawcodeError as exc:
         raise ValidationError(
             {"cite": f"Dispositivo '{cite}' inválido para {regime_id}: {exc.message_pt}"}
@@ -108,20 +108,15 @@ def _ask_engine(
     issue_date: dt.date,
     basis: str,
 ) -> lawcode.Decision:
-    facts = FineFacts(
-        quantity=charge.quantity,
-        unit=charge.unit,
-        infraction_date=fact_date,
-        auto_date=charge.auto_date,
-        guide_issue_date=issue_date,
-    )
     try:
-        return engine.evaluate(
-            municipality=municipality,
-            question="fine_amount",
-            facts=facts,
-            as_of=issue_date,
-            regime_id=regime_id,
+        return lawbridge.fine_amount(
+            municipality,
+            regime_id,
+            quantity=charge.quantity,
+            unit=charge.unit,
+            fact_date=fact_date,
+            auto_date=charge.auto_date,
+            issue_date=issue_date,
         )
     except lawcode.MissingParameterError as exc:
         raise ValidationError(

@@ -24,7 +24,7 @@ from apps.inspections.models import Inspection
 from apps.licensing.choices import PERMIT_IN_FORCE_STATES, PermitKind
 from apps.licensing.lawbridge import ask
 from apps.licensing.models import Permit
-from apps.registry import lawfacts
+from apps.registry import lawbridge as registry_lawbridge
 from apps.registry.models import Vehicle
 from apps.tenancy.models import Municipality
 from lawcode import Decision
@@ -159,7 +159,7 @@ def _calendar(
 def _ask_calendar(
     ctx: CalendarContext, item: ServiceVehicle, as_of: dt.date, last: dt.date | None
 ) -> Decision | None:
-    facts = lawfacts.inspection_facts(
+    facts = registry_lawbridge.inspection_facts(
         item.vehicle.plate,
         regime_id=ctx.regime_id,
         year=as_of.year,

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from apps.licensing.lawbridge import ask, result_date
-from apps.registry import lawfacts
+from apps.registry import lawbridge as registry_lawbridge
 from lawcode import Decision
 from lawcode import facts as f
 from lawcode.checklists import Checklist, ChecklistItem, checklist_for
@@ -53,7 +53,7 @@ def scheduling_deadline(
         municipality=municipality,
         regime_id=regime_id,
         question="inspection_scheduling",
-        facts=lawfacts.inspection_facts(None, regime_id=regime_id, fee_paid_on=fee_paid_on),
+        facts=registry_lawbridge.inspection_facts(None, regime_id=regime_id, fee_paid_on=fee_paid_on),
         as_of=as_of,
         field="scheduled_for",
     )

@@ -1,5 +1,5 @@
 """A municipality's legal configuration: what the law leaves to the prefeitura (UFM value, readings of
-ambiguous passages, days without office hours). engine.config_for turns these rows into a lawcode Config."""
+ambiguous passages, days without office hours). config.config_for turns these rows into a lawcode Config."""
 
 from __future__ import annotations
 
@@ -196,7 +196,7 @@ class ParameterValue(models.Model):
 
 class ConfigStamp(models.Model):
     """A token that changes with every change to a municipality's configuration rows, so a process may keep
-    the Config it built and know, with one indexed read, whether it still holds (engine.config_for).
+    the Config it built and know, with one indexed read, whether it still holds (config.config_for).
 
     Written ONLY by the database triggers of migration 0004 (on FiscalUnitValue, ParameterValue,
     InterpretationChoice and MunicipalClosure), never by Python: a queryset.update, a bulk_create or a SQL

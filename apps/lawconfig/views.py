@@ -17,7 +17,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 import lawcode
 from apps.accounts.decorators import recent_authentication_required
-from apps.lawconfig import engine, services
+from apps.lawconfig import services
+from apps.lawconfig.config import config_for
 from apps.lawconfig.forms import (
     ClosureForm,
     FiscalUnitValueForm,
@@ -122,7 +123,7 @@ def _configurable_rows(municipality: Municipality) -> list[ConfigurableRow]:
     rows = []
     for regime_id in municipality.regimes:
         regime = lawcode.get_regime(regime_id)
-        merged = regime.parameters_with(engine.config_for(municipality, regime_id))
+        merged = regime.parameters_with(config_for(municipality, regime_id))
         for _name, parameter in sorted(merged.items()):
             if parameter.configurable:
                 rows.append(_configurable_row(regime_id, parameter, today))

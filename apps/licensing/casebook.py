@@ -76,7 +76,7 @@ class RegimeProfile:
     manufacture_year: int = 2020
     seats: int = 15
     category: str = "aluguel"
-    # Certificates registry uploads cannot record as negative yet (lawfacts.document_fact maps no `valid`).
+    # Certificates registry uploads cannot record as negative yet (registry lawbridge.document_fact maps no `valid`).
     negative_certificates: tuple[str, ...] = ()
     # The person's document the analyst reads the driving record from (a clean record is confirmed from it).
     traffic_record_document: str | None = None

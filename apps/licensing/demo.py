@@ -16,7 +16,7 @@ from django.utils import timezone
 
 import lawcode
 from apps.finance.models import FeeSchedule
-from apps.lawconfig.engine import config_for
+from apps.lawconfig.config import config_for
 from apps.lawconfig.models import FiscalUnitValue
 from apps.licensing import services
 from apps.licensing.casebook import Case, extra_vehicle, pf_case, pj_case, upload_documents

@@ -14,13 +14,15 @@ from typing import TYPE_CHECKING, Any
 from django.core.exceptions import ValidationError
 from django.db.models import Count, Q
 
-from apps.lawconfig.engine import RegimeChoiceError, evaluate
+from apps.lawconfig import engine
+from apps.lawconfig.config import RegimeChoiceError
 from apps.licensing.choices import PERMIT_IN_FORCE_STATES, ApplicationKind, PermitKind
-from apps.registry import lawfacts
+from apps.registry import lawbridge as registry_lawbridge
 from apps.registry.catalog import regime_kinds
 from apps.registry.choices import DocumentStatus
 from lawcode import Decision, Status
 from lawcode import facts as f
+from lawcode.config import Config
 from lawcode.errors import LawcodeError, QuestionNotApplicableError
 
 if TYPE_CHECKING:
@@ -51,7 +53,7 @@ def ask(
 ) -> Decision | None:
     """The engine's Decision, or None when the regime does not govern this question at all."""
     try:
-        return evaluate(
+        return engine.evaluate(
             municipality=municipality, question=question, facts=facts, as_of=as_of, regime_id=regime_id
         )
     except QuestionNotApplicableError:
@@ -60,8 +62,16 @@ def ask(
         raise law_refusal(field, exc) from exc
 
 
-class ApplicationReads(lawfacts.Reads):
-    """lawfacts.Reads plus what licensing counts for an application; one query each, straight from the row."""
+def document_standing(regime_id: str, facts: f.StandingFacts, *, as_of: dt.date, config: Config) -> Decision:
+    """The ``document_standing`` question about a permit's holder, drivers and vehicle (licensing.standing builds
+    the facts for a batch of permits and reads each municipality's configuration once)."""
+    return engine.evaluate_with(
+        config=config, regime_id=regime_id, question="document_standing", facts=facts, as_of=as_of
+    )
+
+
+class ApplicationReads(registry_lawbridge.Reads):
+    """The registry's Reads plus what licensing counts for an application; one query each, straight from the row."""
 
     def permits_in_force(self, application: Application) -> int:
         return in_force_permits(application)
@@ -73,8 +83,8 @@ class ApplicationReads(lawfacts.Reads):
 ONE_BY_ONE = ApplicationReads()
 
 
-class ChunkApplicationReads(lawfacts.ChunkReads, ApplicationReads):
-    """The facts' rows of many applications loaded at once (lawfacts.ChunkReads) and licensing's counts for
+class ChunkApplicationReads(registry_lawbridge.ChunkReads, ApplicationReads):
+    """The facts' rows of many applications loaded at once (the registry's ChunkReads) and licensing's counts for
     them in one query per chunk (and one per municipality and regime)."""
 
     def __init__(
@@ -152,7 +162,9 @@ def application_facts(application: Application, as_of: dt.date, reads: Applicati
     if question == "operator_registration":
         return _operator_registration_facts(application, as_of, reads)
     if question == "driver_registration":
-        driver = lawfacts.driver_facts(_required(application.driver, "driver"), as_of=as_of, reads=reads)
+        driver = registry_lawbridge.driver_facts(
+            _required(application.driver, "driver"), as_of=as_of, reads=reads
+        )
         receipts = fee_receipts(application, "alvara_fee_receipt")
         return (
             dataclasses.replace(driver, person=_with_documents(driver.person, receipts))
@@ -160,7 +172,7 @@ def application_facts(application: Application, as_of: dt.date, reads: Applicati
             else driver
         )
     if question == "attendant_registration":
-        return lawfacts.attendant_facts(
+        return registry_lawbridge.attendant_facts(
             _required(application.attendant, "attendant"), as_of=as_of, reads=reads
         )
     return _permit_facts(application, as_of, reads)
@@ -171,12 +183,12 @@ def _operator_registration_facts(
 ) -> f.Operator:
     """Some laws (Olímpia art. 9º) ask the applicant for the vehicle's papers at registration: the vehicle named
     on the application lends its documents to the holder's file."""
-    operator = lawfacts.operator_facts(
+    operator = registry_lawbridge.operator_facts(
         application.operator, as_of=as_of, reads=reads, active_permits=reads.permits_in_force(application)
     )
     if application.vehicle is None:
         return operator
-    papers = lawfacts.vehicle_facts(application.vehicle, as_of=as_of, reads=reads).documents
+    papers = registry_lawbridge.vehicle_facts(application.vehicle, as_of=as_of, reads=reads).documents
     if operator.person is not None:
         return dataclasses.replace(operator, person=_with_documents(operator.person, papers))
     if operator.company is not None:
@@ -201,7 +213,7 @@ def _permit_facts(application: Application, as_of: dt.date, reads: ApplicationRe
     }
     if application.enrolled_students is not None:
         extra["enrolled_students"] = application.enrolled_students
-    facts = lawfacts.permit_application_facts(
+    facts = registry_lawbridge.permit_application_facts(
         application,
         as_of=as_of,
         operator={"active_permits": reads.permits_in_force(application)},
@@ -346,7 +358,7 @@ def permit_next_inspection_due(permit: Permit, inspected_on: dt.date) -> dt.date
 def _calendar_next_due(
     municipality: Municipality, regime_id: str, vehicle: Any, inspected_on: dt.date, as_of: dt.date
 ) -> dt.date | None:
-    facts = lawfacts.inspection_facts(
+    facts = registry_lawbridge.inspection_facts(
         vehicle.plate if vehicle else None, regime_id=regime_id, year=as_of.year, last_inspection=inspected_on
     )
     try:
@@ -380,7 +392,7 @@ def inspection_deadline(application: Application, paid_on: dt.date, as_of: dt.da
         regime_id=application.regime_id,
         question="inspection_scheduling",
         as_of=as_of,
-        facts=lawfacts.inspection_facts(None, regime_id=application.regime_id, fee_paid_on=paid_on),
+        facts=registry_lawbridge.inspection_facts(None, regime_id=application.regime_id, fee_paid_on=paid_on),
         field="fee",
     )
     return result_date(decision, "end")

@@ -16,7 +16,7 @@ from django.db.models import Q
 
 from apps.accounts.actors import Actor, actor_user
 from apps.audit.services import audit_record
-from apps.lawconfig.engine import configs_remembered
+from apps.lawconfig.config import configs_remembered
 from apps.licensing import appfields, hooks, lawbridge
 from apps.licensing.choices import (
     DRIVER_KINDS,
@@ -35,7 +35,7 @@ from apps.licensing.models import (
     Permit,
     new_qr_token,
 )
-from apps.registry import lawfacts
+from apps.registry import lawbridge as registry_lawbridge
 from apps.registry.choices import OperatorStatus
 from apps.registry.models import Attendant, Company, Driver, Operator, Person, Vehicle
 from apps.registry.services import operator_set_status
@@ -169,7 +169,7 @@ def _check_dates(as_of: dt.date, **dates: dt.date | None) -> None:
 
 
 def _check_not_banned(operator: Operator, as_of: dt.date) -> None:
-    facts = lawfacts.operator_facts(operator, as_of=as_of)
+    facts = registry_lawbridge.operator_facts(operator, as_of=as_of)
     message = lawbridge.ban_refusal(operator.municipality, operator.regime_id, facts, as_of)
     if message is not None:
         raise refuse("operator", message)

@@ -21,7 +21,8 @@ from typing import Any
 from django.db.models import Q
 
 import lawcode
-from apps.lawconfig.engine import config_for
+from apps.lawconfig.config import config_for
+from apps.licensing import lawbridge
 from apps.licensing.choices import LegalStatus, PermitKind, PermitState
 from apps.licensing.models import Permit
 from apps.registry.choices import DocumentStatus, OperatorKind
@@ -269,9 +270,7 @@ def _subjects(permit: Permit, rows: _Rows, extra_driver: Driver | None) -> tuple
 
 def _by_documents(permit: Permit, rows: _Rows, as_of: dt.date, *, extra_driver: Driver | None) -> Standing:
     facts = f.StandingFacts(_subjects(permit, rows, extra_driver))
-    decision = lawcode.evaluate(
-        permit.regime_id, "document_standing", facts, as_of=as_of, config=rows.config(permit)
-    )
+    decision = lawbridge.document_standing(permit.regime_id, facts, as_of=as_of, config=rows.config(permit))
     if decision.outcome == "regular":
         # A CNH within a tolerance the municipality reads (CTB art. 162 V) is regular, said with its limit;
         # nothing is recorded on the permit, since its status does not change until the tolerance ends.

@@ -25,7 +25,7 @@ from apps.dueprocess.services.effects import RUNNING, SUSPENDING, catalog
 from apps.finance.choices import GuideStatus
 from apps.finance.models import PaymentGuide
 from apps.inspections.models import MissedInspection
-from apps.lawconfig import engine
+from apps.lawconfig.config import citation_text
 from apps.licensing.choices import PERMIT_IN_FORCE_STATES, REMINDER_DAYS, ApplicationState, ReminderTarget
 from apps.licensing.models import Application, Permit, Reminder
 from apps.notifications import events
@@ -272,7 +272,7 @@ def _effect_article(effect: Effect) -> str:
     kind = catalog(case.regime_id).kinds.get(effect.penalty_key)
     on = effect.starts_on or case.drawn_on
     refs = kind.cites if kind is not None else ()
-    return "; ".join(engine.citation_text(case.municipality, case.regime_id, ref, on) for ref in refs)
+    return "; ".join(citation_text(case.municipality, case.regime_id, ref, on) for ref in refs)
 
 
 def _suspension_message(effect: Effect, kind: str, stage: str, title: str, body: str) -> Message:

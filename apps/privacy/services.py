@@ -11,7 +11,7 @@ from django.db import transaction
 
 from apps.audit.models import DataSubjectRequest
 from apps.audit.services import PERSONAL_DATA_EXPORT, audit_record
-from apps.lawconfig.engine import RegimeChoiceError, calendar_for
+from apps.lawconfig.config import RegimeChoiceError, calendar_for
 from apps.registry.identifiers import validate_cpf
 from apps.registry.models import Person
 from lawcode.calendar import LegalCalendar

@@ -4,7 +4,7 @@ lookup form and the towns' published contacts — kept in the server process for
 
 A change saved in this process drops them at once (the signals connected in apps.py); another server process
 sees it within the TTL. At school-start peaks these reads were most of the lookup's database round trips. The
-towns' law configuration is not kept here: a decision must never use a stale one, and lawconfig.engine serves it
+towns' law configuration is not kept here: a decision must never use a stale one, and lawconfig.config serves it
 from its own cache, checked against the database's stamp on every call.
 """
 

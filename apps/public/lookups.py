@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from django.http import HttpRequest
 from django.utils import timezone
 
-from apps.lawconfig.engine import configs_remembered
+from apps.lawconfig.config import configs_remembered
 from apps.public import conf, ratelimit
 from apps.public.choices import LookupResult, LookupVia, VerificationStatus
 from apps.public.stats import lookup_count_add

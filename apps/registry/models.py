@@ -2,7 +2,7 @@
 
 Identifiers are stored normalized (digits; CNPJ and plates upper case) and unique per municipality; services
 say so in Portuguese before the database constraint would. Rules about them live in lawcode, reached through
-apps.lawconfig.engine with the adapters in lawfacts.py.
+apps.lawconfig.engine with the adapters in lawbridge.py.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What the law says about registry rows, asked through apps.lawconfig.engine: document validity and bans."""
+"""What the law says about registry rows, asked through the registry's lawbridge: document validity and bans."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import lawcode
-from apps.lawconfig.engine import RegimeChoiceError, evaluate, regime_for
+from apps.lawconfig.config import RegimeChoiceError, regime_for
 from apps.registry.catalog import OWNER_PRESENTERS
 from apps.registry.choices import DocumentStatus
-from apps.registry.lawfacts import document_fact, operator_facts
+from apps.registry.lawbridge import ban_status_decision, document_validity_decision
 from apps.registry.models import Document, Operator
 from apps.tenancy.models import Municipality
 from apps.web.refusals import refuse
@@ -133,13 +133,7 @@ def document_validity(document: Document, *, as_of: dt.date, regime_id: str | No
     if kind.validity.rule == "printed_expiry":
         return _printed_expiry(document, kind, as_of, chosen)
     try:
-        decision = evaluate(
-            municipality=document.municipality,
-            question="document_validity",
-            facts=document_fact(document),
-            as_of=as_of,
-            regime_id=chosen,
-        )
+        decision = document_validity_decision(document, as_of=as_of, regime_id=chosen)
     except MissingFactError as exc:
         field, label = _form_field(kind, exc.field_path)
         raise refuse(
@@ -205,13 +199,7 @@ def ban_refusal(operator: Operator, *, as_of: dt.date) -> str | None:
     Regimes that do not answer ban_status (the law sets no ban) never refuse.
     """
     try:
-        decision = evaluate(
-            municipality=operator.municipality,
-            question="ban_status",
-            facts=operator_facts(operator, as_of=as_of),
-            as_of=as_of,
-            regime_id=operator.regime_id,
-        )
+        decision = ban_status_decision(operator, as_of=as_of)
     except QuestionNotApplicableError:
         return None
     except LawcodeError as exc:

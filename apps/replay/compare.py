@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import lawcode
+from apps.replay import lawbridge
 from lawcode.citations import Citation, render_citations
 from lawcode.config import Config
 from lawcode.decision import OUTCOME_PT, Status
@@ -83,7 +83,7 @@ def replay(stored: Mapping[str, Any], config: Config, record_known: RecordKnown 
     try:
         as_of = dt.date.fromisoformat(stored["as_of"])
         facts, unknown = _unconfirmed_records(stored["inputs"]["facts"], as_of, record_known)
-        decision = lawcode.evaluate(stored["regime"], stored["question"], facts, as_of=as_of, config=config)
+        decision = lawbridge.ask_again(stored, facts, as_of=as_of, config=config)
     except LawcodeError as exc:
         return Replay(stored, None, error=exc.message_pt)
     except (KeyError, TypeError, ValueError):

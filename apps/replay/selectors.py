@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from apps.lawconfig.engine import config_for
+from apps.lawconfig.config import config_for
 from apps.registry.models import TrafficRecordConfirmation
 from apps.replay.compare import Replay, replay
 from apps.replay.sources import SOURCES, Source, stored_decisions

@@ -11,9 +11,9 @@ from django.utils import timezone
 
 from apps.accounts.actors import Actor, signed_in
 from apps.audit.services import audit_record
-from apps.lawconfig.engine import config_for
+from apps.lawconfig.config import config_for
 from apps.tenancy.models import Municipality
-from apps.whatif import subjects
+from apps.whatif import lawbridge
 from apps.whatif.changes import ProposedChange, change_label, reform_for
 from apps.whatif.choices import RunState, SubjectKind
 from apps.whatif.models import WhatIfOutcome, WhatIfRun
@@ -41,7 +41,7 @@ def whatif_request(
         change_kind=change.kind,
         change=change.to_dict(),
         change_label=change_label(regime_id, change, as_of),
-        expected=subjects.permits_and_drivers_count(municipality, regime_id, as_of),
+        expected=lawbridge.permits_and_drivers_count(municipality, regime_id, as_of),
     )
     audit_record(
         actor=actor, municipality=municipality, action="whatif.requested", obj=run, after=run.summary()
@@ -83,15 +83,15 @@ def _evaluate(run: WhatIfRun) -> dict[str, Any]:
     change = ProposedChange.from_dict(run.change)
     config = config_for(run.municipality, run.regime_id)
     reform = reform_for(run.regime_id, change, run.as_of)
-    facts = subjects.FactsCache()
+    facts = lawbridge.FactsCache()
     totals: dict[str, Any] = {}
     evaluated = 0
-    for source in subjects.sources(run, facts):
-        comparer = Comparer.start(
-            run.regime_id, source.question, as_of=run.as_of, config=config, reform=reform
+    for source in lawbridge.sources(run, facts):
+        comparer = lawbridge.comparer(
+            config=config, regime_id=run.regime_id, question=source.question, as_of=run.as_of, reform=reform
         )
         tally = _KindTally()
-        for chunk in subjects.chunks(source.rows, source.related):
+        for chunk in lawbridge.chunks(source.rows, source.related):
             reads = source.load(chunk, run.as_of)
             flipped = [
                 tally.judge(run, source.kind, record, comparer, source.build(record, run.as_of, reads))

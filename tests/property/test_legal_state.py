@@ -25,7 +25,8 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from apps.lawconfig.engine import config_for, evaluate
+from apps.lawconfig.config import config_for
+from apps.lawconfig.engine import evaluate
 from apps.licensing.casebook import DETAILS, EXPIRING_KINDS, PROFILES, Case, pdf
 from apps.licensing.choices import PERMIT_IN_FORCE_STATES
 from apps.licensing.models import Permit
@@ -33,7 +34,7 @@ from apps.licensing.standing import permits_standing
 from apps.licensing.sweep import run_sweep
 from apps.registry.catalog import regime_kinds
 from apps.registry.choices import DocumentStatus
-from apps.registry.lawfacts import operator_facts, person_facts
+from apps.registry.lawbridge import operator_facts, person_facts
 from apps.registry.models import Document
 from apps.registry.services import document_upload
 from apps.registry.services.traffic import traffic_infraction_declare, traffic_record_confirm

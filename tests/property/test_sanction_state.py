@@ -50,7 +50,7 @@ from apps.dueprocess.tests.helpers import at, evidence_pdf, notify, open_case
 from apps.enforcement.choices import CaseState, EventKind, NoticePurpose
 from apps.enforcement.models import InfractionCase
 from apps.enforcement.services import AutoDetails, case_open
-from apps.lawconfig.engine import config_for
+from apps.lawconfig.config import config_for
 from apps.licensing.casebook import Case, extra_vehicle, pj_case
 from apps.licensing.choices import PermitState
 from apps.licensing.models import Permit

@@ -30,7 +30,7 @@ from apps.enforcement.choices import CaseState, EventKind, NoticePurpose
 from apps.enforcement.models import InfractionCase
 from apps.enforcement.services import case_event_add, case_move, locked_case
 from apps.enforcement.timeline import infraction_ciencia
-from apps.lawconfig import engine
+from apps.lawconfig.config import citation_text, config_for
 from apps.registry.uploads import CheckedUpload, check_upload
 from apps.tenancy.querysets import user_can
 from apps.web.refusals import refuse
@@ -233,7 +233,7 @@ def judgment_choices(case: InfractionCase, as_of: dt.date) -> list[Choice]:
     if decision.outcome != "penalty":
         return []
     regime = get_regime(case.regime_id)
-    parameters = regime.parameters_with(engine.config_for(case.municipality, case.regime_id))
+    parameters = regime.parameters_with(config_for(case.municipality, case.regime_id))
     on = lawbridge.infraction_date(case)
     out = []
     for item, kind in effects.declared_items(case.regime_id, decision.to_dict()["result"]["penalties"]):
@@ -457,7 +457,7 @@ def case_regularize(
 
 
 def _cite(case: InfractionCase, ref: str, on: dt.date) -> str:
-    return engine.citation_text(case.municipality, case.regime_id, ref, on)
+    return citation_text(case.municipality, case.regime_id, ref, on)
 
 
 def _check_regularization(

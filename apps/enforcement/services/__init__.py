@@ -25,7 +25,7 @@ from apps.enforcement.choices import CaseState, EventKind
 from apps.enforcement.models import CaseEvent, Evidence, InfractionCase
 from apps.enforcement.regime_rules import auto_contents, cite_pt, traffic_only_rule
 from apps.enforcement.selectors import lookup_plate
-from apps.lawconfig.engine import RegimeChoiceError, regime_for
+from apps.lawconfig.config import RegimeChoiceError, regime_for
 from apps.registry.identifiers import validate_plate
 from apps.registry.models import Driver
 from apps.registry.uploads import CheckedUpload, check_upload

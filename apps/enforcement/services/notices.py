@@ -14,7 +14,6 @@ import datetime as dt
 from collections.abc import Sequence
 
 from django.db import transaction
-from django.utils import timezone
 
 from apps.accounts.actors import Actor, actor_user
 from apps.audit.services import audit_record
@@ -28,7 +27,6 @@ from apps.tenancy.models import Municipality
 from apps.tenancy.numbering import number_take
 from apps.tenancy.querysets import user_can
 from apps.web.refusals import refuse
-from lawcode.facts import NoticeFacts
 
 DIRECT_CHANNELS = (NoticeChannel.IN_PERSON, NoticeChannel.AR, NoticeChannel.ELECTRONIC)
 
@@ -45,18 +43,6 @@ def _check_day(field: str, label: str, day: dt.date | None, *, not_before: dt.da
         raise refuse(field, f"{label}: não pode ser posterior a {as_of:%d/%m/%Y}.")
     if day < not_before:
         raise refuse(field, f"{label}: não pode ser anterior a {not_before:%d/%m/%Y}.")
-
-
-def _facts(notice: Notice, case: InfractionCase, published_on: dt.date | None = None) -> NoticeFacts:
-    return NoticeFacts(
-        channel=notice.channel,  # type: ignore[arg-type]
-        sent_on=notice.sent_on,
-        received_on=notice.received_on,
-        published_on=published_on,
-        returned_reason=notice.returned_reason or None,  # type: ignore[arg-type]
-        infraction_date=timezone.localtime(case.occurred_at).date(),
-        auto_date=case.drawn_on,
-    )
 
 
 def _recipient(case: InfractionCase) -> tuple[str, str]:
@@ -153,7 +139,7 @@ def _check_send(
 def _apply_ciencia(
     notice: Notice, case: InfractionCase, as_of: dt.date, published_on: dt.date | None = None
 ) -> None:
-    answer = lawbridge.ciencia(case, _facts(notice, case, published_on), as_of)
+    answer = lawbridge.ciencia(case, lawbridge.notice_facts(notice, case, published_on), as_of)
     notice.ciencia_on = answer.value if answer else None
     notice.decision = answer.decision if answer else {}
 
@@ -220,7 +206,7 @@ def notice_record_receipt(
     _apply_ciencia(row, case, as_of)
     row.save()
     if row.ciencia_on is None:
-        reason = lawbridge.ciencia_refusal(case, _facts(row, case), as_of)
+        reason = lawbridge.ciencia_refusal(case, lawbridge.notice_facts(row, case), as_of)
         case_event_add(
             case=case,
             kind=EventKind.NOTICE_RETURNED,
@@ -338,9 +324,11 @@ def _check_edital(
         as_of=as_of,
     )
     probe = Notice(channel=NoticeChannel.EDITAL, sent_on=published_on)
-    answer = lawbridge.ciencia(cases[0], _facts(probe, cases[0], published_on), as_of)
+    answer = lawbridge.ciencia(cases[0], lawbridge.notice_facts(probe, cases[0], published_on), as_of)
     if answer is None or answer.value is None:
-        reason = lawbridge.ciencia_refusal(cases[0], _facts(probe, cases[0], published_on), as_of)
+        reason = lawbridge.ciencia_refusal(
+            cases[0], lawbridge.notice_facts(probe, cases[0], published_on), as_of
+        )
         raise refuse("published_on", f"Edital: {reason}")
 
 

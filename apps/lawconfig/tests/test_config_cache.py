@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 from django.db import connection, transaction
 
-from apps.lawconfig.engine import config_for
+from apps.lawconfig.config import config_for
 from apps.lawconfig.models import ConfigStamp, MunicipalClosure
 from apps.tenancy.models import Municipality
 

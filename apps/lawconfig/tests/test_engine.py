@@ -4,14 +4,8 @@ from decimal import Decimal
 import pytest
 
 import lawcode
-from apps.lawconfig.engine import (
-    RegimeChoiceError,
-    calendar_for,
-    citation_text,
-    config_for,
-    evaluate,
-    regime_for,
-)
+from apps.lawconfig.config import RegimeChoiceError, calendar_for, citation_text, config_for, regime_for
+from apps.lawconfig.engine import evaluate
 from apps.lawconfig.models import FiscalUnitValue, InterpretationChoice, MunicipalClosure
 from apps.tenancy.models import Municipality
 from lawcode.errors import LawcodeError, MissingParameterError

@@ -14,8 +14,8 @@ from django.urls import reverse
 
 import lawcode
 from apps.audit.models import AuditEvent
+from apps.lawconfig.config import config_for
 from apps.lawconfig.demo import seed_lawconfig
-from apps.lawconfig.engine import config_for
 from apps.lawconfig.models import FiscalUnitValue, ParameterValue
 from apps.lawconfig.services import parameter_value_set
 from apps.tenancy.demo import DemoLog

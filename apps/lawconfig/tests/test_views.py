@@ -13,7 +13,7 @@ from django.urls import reverse
 import lawcode
 from apps.accounts.models import User
 from apps.audit.models import AuditEvent
-from apps.lawconfig.engine import config_for
+from apps.lawconfig.config import config_for
 from apps.lawconfig.models import FiscalUnitValue, InterpretationChoice, MunicipalClosure
 from apps.tenancy.models import Municipality
 

@@ -109,7 +109,7 @@ def test_eight_processes_issuing_at_once_get_every_number_exactly_once(olimpia_p
 def test_an_issuance_reads_the_configuration_once_and_the_number_last(
     olimpia_pf: Case, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from apps.lawconfig import engine
+    from apps.lawconfig import config as lawconfig
     from apps.tenancy import numbering
 
     application = to_analysis(olimpia_pf)
@@ -120,7 +120,7 @@ def test_an_issuance_reads_the_configuration_once_and_the_number_last(
     application.refresh_from_db()
     assert application.inspection_passed_on == AS_OF  # so the calendar is asked too
     calls: list[str] = []
-    read = engine._current_config  # the stamp, and the rows only if they changed
+    read = lawconfig._current_config  # the stamp, and the rows only if they changed
     take = numbering.number_take
 
     def config(*args: Any) -> Any:
@@ -131,7 +131,7 @@ def test_an_issuance_reads_the_configuration_once_and_the_number_last(
         calls.append("number")
         return take(**kwargs)
 
-    monkeypatch.setattr(engine, "_current_config", config)
+    monkeypatch.setattr(lawconfig, "_current_config", config)
     monkeypatch.setattr(services, "number_take", number)
     with transaction.atomic():
         permit = services.permit_issue(application=application, actor=None, as_of=AS_OF)

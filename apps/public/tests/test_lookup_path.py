@@ -42,7 +42,7 @@ def test_the_lookup_page_reads_the_towns_once_and_sees_a_new_one_at_once(
 JSON_URL = "/api/publica/v1/verificacao/"
 # The rate limit's counter, the permit, and the document standing's rows (licensing.standing): nothing about
 # who asks (session, user, second factor, lockouts), nothing about the town once kept, and of its law only the
-# configuration's stamp (lawconfig.engine: the rows are read again only when the stamp changed).
+# configuration's stamp (lawconfig.config: the rows are read again only when the stamp changed).
 LOOKUP_TABLES = {
     "outorga_cache",
     "lawconfig_configstamp",

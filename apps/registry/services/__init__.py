@@ -12,7 +12,7 @@ from django.db import IntegrityError, models, transaction
 
 from apps.accounts.actors import Actor
 from apps.audit.services import audit_record
-from apps.lawconfig.engine import configs_remembered
+from apps.lawconfig.config import configs_remembered
 from apps.registry import hooks, plausibility
 from apps.registry import identifiers as ids
 from apps.registry.catalog import age_limited_kinds

@@ -1,7 +1,7 @@
 """The driving record (prontuário de trânsito) of a person: infractions declared by the applicant or a clerk,
 and the analyst's confirmation from a document.
 
-Only a confirmation is a fact for the law (lawfacts.traffic_infractions_fact): a declaration alone leaves the
+Only a confirmation is a fact for the law (lawbridge.traffic_infractions_fact): a declaration alone leaves the
 record unknown, and the engine then says so instead of counting zero. Each write is one transaction with its
 audit event.
 """

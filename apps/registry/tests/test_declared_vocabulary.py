@@ -15,7 +15,7 @@ from django.urls import reverse
 
 import lawcode
 from apps.accounts.models import User
-from apps.registry.lawfacts import document_fact, vehicle_facts
+from apps.registry.lawbridge import document_fact, vehicle_facts
 from apps.registry.models import Operator, Person, Vehicle
 from apps.registry.services import document_upload, vehicle_create, vehicle_update
 from apps.registry.tests.conftest import AS_OF, pdf_upload, vehicle_fields

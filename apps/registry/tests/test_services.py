@@ -338,7 +338,7 @@ def test_patrocinio_insurance_needs_its_coverage_detail(patrocinio: Municipality
 
 
 def test_a_certificate_read_as_not_negative_is_not_accepted(joao: Person) -> None:
-    from apps.registry.lawfacts import document_fact
+    from apps.registry.lawbridge import document_fact
 
     document = document_upload(
         actor=None,

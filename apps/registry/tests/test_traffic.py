@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from apps.audit.models import AuditEvent
 from apps.lawconfig.engine import evaluate
-from apps.registry.lawfacts import operator_facts, person_facts
+from apps.registry.lawbridge import operator_facts, person_facts
 from apps.registry.models import Document, Operator, Person, TrafficInfraction, TrafficRecordConfirmation
 from apps.registry.services import document_upload, driver_link, person_create
 from apps.registry.services.traffic import (

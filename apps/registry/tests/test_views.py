@@ -356,7 +356,7 @@ def test_a_negative_criminal_distribution_certificate_is_accepted_in_votuporanga
     analyst_votuporanga_client: Client, votuporanga: Municipality
 ) -> None:
     """Votuporanga asks for the certidão negativa de distribuição criminal: the clerk says it is negative."""
-    from apps.registry.lawfacts import document_fact
+    from apps.registry.lawbridge import document_fact
 
     today = timezone.localdate()
     person = person_create(

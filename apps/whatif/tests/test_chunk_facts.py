@@ -17,7 +17,7 @@ from apps.licensing.choices import PERMIT_IN_FORCE_STATES
 from apps.licensing.models import Application, Permit
 from apps.registry.models import Ban, Driver
 from apps.tenancy.demo import seed_demo
-from apps.whatif import subjects
+from apps.whatif import lawbridge as whatif_lawbridge
 
 pytestmark = pytest.mark.django_db
 
@@ -60,22 +60,22 @@ def test_chunk_facts_equal_one_by_one_facts_in_a_fixed_number_of_queries(demo: d
 
 
 def _chunk_facts_equal_one_by_one(demo: dt.date) -> None:
-    chunk = list(_permits_in_force().select_related(*subjects.PERMIT_RELATED))
-    reads = subjects.permit_reads(chunk, demo)
+    chunk = list(_permits_in_force().select_related(*whatif_lawbridge.PERMIT_RELATED))
+    reads = whatif_lawbridge.permit_reads(chunk, demo)
     for permit in chunk:
-        one_by_one = subjects.FactsCache().permit(permit, demo)
-        assert subjects.FactsCache().permit(permit, demo, reads) == one_by_one, permit
+        one_by_one = whatif_lawbridge.FactsCache().permit(permit, demo)
+        assert whatif_lawbridge.FactsCache().permit(permit, demo, reads) == one_by_one, permit
     applications = list(Application.objects.select_related("operator", "vehicle").order_by("pk"))
     loaded = lawbridge.ChunkApplicationReads(applications, as_of=demo)
     for application in applications:
         alone = _facts_or_refusal(lambda a=application: lawbridge.application_facts(a, demo))
         assert _facts_or_refusal(lambda a=application: lawbridge.application_facts(a, demo, loaded)) == alone
     drivers = list(Driver.objects.select_related("person", "operator").order_by("pk"))
-    people = subjects.driver_reads(drivers, demo)
+    people = whatif_lawbridge.driver_reads(drivers, demo)
     for driver in drivers:
-        assert subjects.FactsCache().driver(driver, demo, people) == subjects.FactsCache().driver(
-            driver, demo
-        )
+        assert whatif_lawbridge.FactsCache().driver(
+            driver, demo, people
+        ) == whatif_lawbridge.FactsCache().driver(driver, demo)
     regimes = {p.regime_id for p in chunk}
     assert len(regimes) >= 3, regimes  # the demo's permits span the regimes (school, taxi, ride-hailing…)
 
@@ -93,9 +93,9 @@ APPLICATION_RELATED = (
 def _permit_chunk_queries(size: int, as_of: dt.date) -> int:
     """Queries to read a chunk of ``size`` permits and build all their facts, as the what-if does."""
     with CaptureQueriesContext(connection) as queries:
-        chunk = list(_permits_in_force().select_related(*subjects.PERMIT_RELATED)[:size])
-        reads = subjects.permit_reads(chunk, as_of)
-        cache = subjects.FactsCache()
+        chunk = list(_permits_in_force().select_related(*whatif_lawbridge.PERMIT_RELATED)[:size])
+        reads = whatif_lawbridge.permit_reads(chunk, as_of)
+        cache = whatif_lawbridge.FactsCache()
         for permit in chunk:
             cache.permit(permit, as_of, reads)
     assert len(chunk) == size

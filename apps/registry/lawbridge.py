@@ -1,4 +1,5 @@
-"""Adapters from registry rows to lawcode facts: the only module that knows both shapes.
+"""The registry's boundary with the law engine: registry rows → lawcode facts (the only module that knows both
+shapes), and the questions the registry asks about them (document validity, bans) through apps.lawconfig.engine.
 
 Documents dated after ``as_of`` are left out (the engine must not see the future). Facts the registry does not
 hold (permits in force, inspection results, school numbers) are passed by the caller as keyword overrides,
@@ -19,6 +20,7 @@ from typing import Any, Protocol
 from django.db.models import Q
 
 import lawcode
+from apps.lawconfig import engine
 from apps.registry.choices import OperatorKind
 from apps.registry.models import (
     Attendant,
@@ -389,3 +391,25 @@ def permit_application_facts(
         filed_on=application.submitted_on,
     )
     return dataclasses.replace(facts, **overrides)
+
+
+def document_validity_decision(document: Document, *, as_of: dt.date, regime_id: str) -> lawcode.Decision:
+    """The ``document_validity`` question about one document (registry.validity reads the answer)."""
+    return engine.evaluate(
+        municipality=document.municipality,
+        question="document_validity",
+        facts=document_fact(document),
+        as_of=as_of,
+        regime_id=regime_id,
+    )
+
+
+def ban_status_decision(operator: Operator, *, as_of: dt.date) -> lawcode.Decision:
+    """The ``ban_status`` question about an operator (registry.validity reads the answer)."""
+    return engine.evaluate(
+        municipality=operator.municipality,
+        question="ban_status",
+        facts=operator_facts(operator, as_of=as_of),
+        as_of=as_of,
+        regime_id=operator.regime_id,
+    )

@@ -6,7 +6,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from apps.lawconfig.engine import evaluate
-from apps.registry.lawfacts import operator_facts, permit_application_facts, vehicle_facts
+from apps.registry.lawbridge import operator_facts, permit_application_facts, vehicle_facts
 from apps.registry.models import Operator, Person, Vehicle
 from apps.registry.services import ban_record, document_upload, driver_link
 from apps.registry.tests.conftest import AS_OF, pdf_upload

@@ -1,5 +1,6 @@
-"""The records a what-if judges, read in chunks, and their facts built by the apps' one boundary
-(apps.registry.lawfacts, through apps.licensing.lawbridge for what licensing knows of an application)."""
+"""The what-if's boundary with the law engine: the records a what-if judges, read in chunks, their facts built
+by the apps' lawbridge modules (apps.registry.lawbridge, through apps.licensing.lawbridge for what licensing
+knows of an application), and the bulk comparison that judges them, through apps.lawconfig.engine."""
 
 from __future__ import annotations
 
@@ -10,13 +11,16 @@ from dataclasses import dataclass
 from typing import Any
 
 import lawcode
-from apps.licensing import lawbridge
+from apps.lawconfig import engine
+from apps.licensing import lawbridge as licensing_lawbridge
 from apps.licensing.choices import PERMIT_IN_FORCE_STATES
 from apps.licensing.models import Permit
-from apps.registry import lawfacts
+from apps.registry import lawbridge as registry_lawbridge
 from apps.registry.models import Driver
 from apps.whatif.choices import SubjectKind
 from apps.whatif.models import WhatIfRun
+from lawcode.bulk import Comparer, Reform
+from lawcode.config import Config
 
 CHUNK = 500
 # Questions the what-if asks, per kind of record; a regime that does not answer one skips those records.
@@ -56,7 +60,7 @@ class Source:
     question: str
     rows: Any
     related: tuple[str, ...]
-    load: Any  # (chunk, as_of) → the rows the chunk's facts read, loaded at once (lawfacts.Reads)
+    load: Any  # (chunk, as_of) → the rows the chunk's facts read, loaded at once (registry_lawbridge.Reads)
     build: Any  # (record, as_of, reads) → the record's facts
 
 
@@ -103,15 +107,15 @@ def permits_and_drivers_count(municipality: Any, regime_id: str, as_of: dt.date)
     return count + (drivers(probe).count() if QUESTIONS[SubjectKind.DRIVER] in answered else 0)
 
 
-def permit_reads(chunk: list[Permit], as_of: dt.date) -> lawbridge.ChunkApplicationReads:
+def permit_reads(chunk: list[Permit], as_of: dt.date) -> licensing_lawbridge.ChunkApplicationReads:
     applications = [p.application for p in chunk if p.application is not None]
-    return lawbridge.ChunkApplicationReads(
+    return licensing_lawbridge.ChunkApplicationReads(
         applications, as_of=as_of, operators=[p.operator for p in chunk], vehicles=[p.vehicle for p in chunk]
     )
 
 
-def driver_reads(chunk: list[Driver], as_of: dt.date) -> lawfacts.ChunkReads:
-    return lawfacts.ChunkReads(as_of=as_of, people=[d.person for d in chunk])
+def driver_reads(chunk: list[Driver], as_of: dt.date) -> registry_lawbridge.ChunkReads:
+    return registry_lawbridge.ChunkReads(as_of=as_of, people=[d.person for d in chunk])
 
 
 def chunks(rows: Any, related: tuple[str, ...]) -> Iterator[list[Any]]:
@@ -145,17 +149,22 @@ class FactsCache:
         self._operators: dict[Any, Any] = {}
 
     def permit(
-        self, permit: Permit, as_of: dt.date, reads: lawbridge.ApplicationReads = lawbridge.ONE_BY_ONE
+        self,
+        permit: Permit,
+        as_of: dt.date,
+        reads: licensing_lawbridge.ApplicationReads = licensing_lawbridge.ONE_BY_ONE,
     ) -> Any:
         if permit.application is not None:
-            facts = _without_itself(lawbridge.application_facts(permit.application, as_of, reads))
+            facts = _without_itself(licensing_lawbridge.application_facts(permit.application, as_of, reads))
         else:
             renewal = PermitAsApplication("renewal", permit.operator, permit.vehicle, as_of)
-            facts = lawfacts.permit_application_facts(renewal, as_of=as_of, reads=reads)
+            facts = registry_lawbridge.permit_application_facts(renewal, as_of=as_of, reads=reads)
         return self._shared_operator(permit.operator_id, facts)
 
-    def driver(self, driver: Driver, as_of: dt.date, reads: lawfacts.Reads = lawfacts.ONE_BY_ONE) -> Any:
-        return lawfacts.driver_facts(driver, as_of=as_of, reads=reads)
+    def driver(
+        self, driver: Driver, as_of: dt.date, reads: registry_lawbridge.Reads = registry_lawbridge.ONE_BY_ONE
+    ) -> Any:
+        return registry_lawbridge.driver_facts(driver, as_of=as_of, reads=reads)
 
     def _shared_operator(self, operator_id: int, facts: Any) -> Any:
         kept = self._operators.get(operator_id)
@@ -165,3 +174,8 @@ class FactsCache:
             self._operators.clear()
         self._operators[operator_id] = facts.operator
         return facts
+
+
+def comparer(*, config: Config, regime_id: str, question: str, as_of: dt.date, reform: Reform) -> Comparer:
+    """The bulk comparison of one source's records: ``question`` under ``config`` and under ``reform``."""
+    return engine.comparer(config=config, regime_id=regime_id, question=question, as_of=as_of, reform=reform)
