@@ -12,14 +12,17 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import functools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar, cast
 
 import holidays
 
 from lawcode.errors import RegimeDefinitionError
+
+T = TypeVar("T")
+_REMEMBERED_LIMIT = 10_000  # deadlines per calendar; past it the table starts afresh
 
 WEEKDAY_NAMES_PT = (
     "segunda-feira",
@@ -152,6 +155,9 @@ class LegalCalendar:
     _years: dict[int, _YearTable] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
+    _remembered: dict[Hashable, Any] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
 
     def __post_init__(self) -> None:
         if self.subdivision not in BRAZILIAN_UFS:
@@ -274,6 +280,18 @@ class LegalCalendar:
                 result.append((day, reason))
             day += dt.timedelta(days=1)
         return tuple(result)
+
+    def remembered(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()`` once per ``key`` for this calendar: a deadline counted on it depends only on its start,
+        length and counting rule (deadlines.py), and a bulk run counts the same few thousands times."""
+        table = self._remembered
+        if key in table:
+            return cast(T, table[key])
+        value = compute()
+        if len(table) >= _REMEMBERED_LIMIT:
+            table.clear()
+        table[key] = value
+        return value
 
     # --- holiday tables, cached per year ------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from lawcode.citations import Citation, split_ref
 from lawcode.config import Config
-from lawcode.decision import Finding, InterpretationUse, ParameterUse, Status
+from lawcode.decision import Finding, InterpretationUse, ParameterUse, Status, make_finding
 from lawcode.errors import (
     MissingFactError,
     MissingParameterError,
@@ -50,6 +50,56 @@ class _Capture:
     interpretations: list[tuple[str, InterpretationUse]] = field(default_factory=list)
 
 
+_PREPARED_LIMIT = (
+    50_000  # entries per lookup table; past it the table starts afresh (a later miss recomputes)
+)
+
+
+class Prepared:
+    """What every evaluation under one regime and one Config shares, looked up once and then reused.
+
+    The merged parameters, the citer and the calendar; and the answers of lookups that depend only on their
+    key: a parameter's value and recorded use on a day, an interpretation's chosen option, the citations of a
+    finding's references on a day with the interpretations their wording rests on. A bulk run asks the same
+    few hundred of these for every subject; a Decision is built from the same objects as before, so it is
+    identical to one computed without the tables. ``Regime.prepared`` keeps one per Config.
+    """
+
+    def __init__(self, regime: Regime, config: Config) -> None:
+        self.regime = regime
+        self.config = config
+        self.parameters: Mapping[str, Parameter] = regime.parameters_with(config)
+        self.citer = regime.citer_for(config)
+        self.bindings = regime.amendment_bindings()
+        self._calendar: LegalCalendar | None = None
+        self.values: dict[tuple[str, dt.date], ParameterValue] = {}
+        self.uses: dict[tuple[str, dt.date, dt.date], ParameterUse] = {}
+        self.interpretations: dict[str, tuple[str, InterpretationUse]] = {}
+        self._cited: dict[frozenset[tuple[str, str | None]] | None, dict[Hashable, _Cited]] = {}
+
+    @property
+    def calendar(self) -> LegalCalendar:
+        if self._calendar is None:
+            self._calendar = self.regime.calendar_for(self.config)
+        return self._calendar
+
+    def cited(self, allowed: frozenset[tuple[str, str | None]] | None) -> dict[Hashable, _Cited]:
+        """The table of resolved references for the rules allowed to cite ``allowed`` (None: any)."""
+        table = self._cited.get(allowed)
+        if table is None:
+            table = self._cited[allowed] = {}
+        return table
+
+
+_Cited = tuple[tuple[Citation, ...], tuple[str, ...]]
+"""Citations of some references on a day, and the interpretations that date their wordings (in order)."""
+
+
+def _bounded(table: dict[Any, Any]) -> None:
+    if len(table) >= _PREPARED_LIMIT:
+        table.clear()
+
+
 class Context:
     """What a rule may ask: ``as_of``, ``regime``, ``config``, ``calendar``, parameters, interpretations."""
 
@@ -66,13 +116,14 @@ class Context:
         self.regime = regime
         self.as_of = as_of
         self.config = config or Config()
-        self.parameters: Mapping[str, Parameter] = regime.parameters_with(self.config)
-        self.citer = regime.citer_for(self.config)
-        self._bindings = regime.amendment_bindings()
-        main = regime.acts.main
+        self.prepared = prepared = regime.prepared(self.config)
+        self.parameters: Mapping[str, Parameter] = prepared.parameters
+        self.citer = prepared.citer
+        self._bindings = prepared.bindings
         if allowed_pairs is None and allowed_cites is not None:
-            allowed_pairs = frozenset(split_ref(ref, main) for ref in allowed_cites)
+            allowed_pairs = frozenset(split_ref(ref, regime.acts.main) for ref in allowed_cites)
         self.allowed_cites = allowed_pairs
+        self._cited = prepared.cited(allowed_pairs)
         self.memo = memo
         self._calendar: LegalCalendar | None = None
         self._parameter_uses: dict[tuple[str, dt.date], ParameterUse] = {}
@@ -85,14 +136,18 @@ class Context:
     def calendar(self) -> LegalCalendar:
         """The municipality's legal calendar (regime calendar.yaml + configured holidays and closures)."""
         if self._calendar is None:
-            self._calendar = self.regime.calendar_for(self.config)
+            self._calendar = self.prepared.calendar
         return self._calendar
 
     # --- parameters ----------------------------------------------------------------------------------
 
     def param(self, name: str) -> Any:
         """Value of parameter ``name`` on ``as_of`` (recorded); MissingParameterError if it has none."""
-        return self.param_value(name, self.as_of).value
+        value = self.prepared.values.get((name, self.as_of))  # asked for every subject: the short way first
+        if value is None:
+            return self.param_value(name, self.as_of).value
+        self._record(name, value, self.as_of)
+        return value.value
 
     def param_on(self, name: str, on: dt.date) -> Any:
         """Value of parameter ``name`` on another date (e.g. the infraction date), recorded."""
@@ -101,9 +156,13 @@ class Context:
     def param_value(self, name: str, on: dt.date | None = None) -> ParameterValue:
         """The full ParameterValue (value, effective_from, cite) on ``on`` (default ``as_of``), recorded."""
         day = on or self.as_of
-        parameter = self._parameter(name)
-        value = parameter.value_on(day, self.regime.id)
-        self._record_parameter(parameter, value, day)
+        values = self.prepared.values
+        value = values.get((name, day))
+        if value is None:
+            value = self._parameter(name).value_on(day, self.regime.id)  # raises: nothing kept
+            _bounded(values)
+            values[(name, day)] = value
+        self._record(name, value, day)
         return value
 
     def param_unit(self, name: str) -> Unit | FineUnit:
@@ -119,11 +178,25 @@ class Context:
             raise UnknownParameterError(self.regime.id, name) from None
 
     def _record_parameter(self, parameter: Parameter, value: ParameterValue, day: dt.date) -> None:
-        key = (parameter.name, value.effective_from)
+        self._record(parameter.name, value, day)
+
+    def _record(self, name: str, value: ParameterValue, day: dt.date) -> None:
+        key = (name, value.effective_from)
         if key in self._parameter_uses and not self._captures:
             return
+        uses = self.prepared.uses
+        use = uses.get((name, value.effective_from, day))
+        if use is None:
+            use = self._use(self._parameter(name), value, day)
+            _bounded(uses)
+            uses[(name, value.effective_from, day)] = use
+        for capture in self._captures:
+            capture.parameters.append((key, use))
+        self._parameter_uses.setdefault(key, use)
+
+    def _use(self, parameter: Parameter, value: ParameterValue, day: dt.date) -> ParameterUse:
         citation = self.citer.resolve(value.cite, on=max(day, value.effective_from))
-        use = ParameterUse(
+        return ParameterUse(
             parameter.name,
             value.value,
             parameter.unit.value,
@@ -132,20 +205,21 @@ class Context:
             day,
             parameter.description,
         )
-        for capture in self._captures:
-            capture.parameters.append((key, use))
-        self._parameter_uses.setdefault(key, use)
 
     # --- interpretations -----------------------------------------------------------------------------
 
     def interpretation(self, int_id: str) -> str:
         """Chosen option key of interpretation ``int_id`` (Config override, else default), recorded."""
-        interpretation, option, is_default = choose(
-            self.regime.interpretations, int_id, self.config.interpretations
-        )
-        use = InterpretationUse(
-            int_id, option, is_default, interpretation.question, interpretation.option_text(option)
-        )
+        chosen = self.prepared.interpretations.get(int_id)
+        if chosen is None:
+            interpretation, option, is_default = choose(
+                self.regime.interpretations, int_id, self.config.interpretations
+            )
+            use = InterpretationUse(
+                int_id, option, is_default, interpretation.question, interpretation.option_text(option)
+            )
+            chosen = self.prepared.interpretations[int_id] = (option, use)
+        option, use = chosen
         for capture in self._captures:
             capture.interpretations.append((int_id, use))
         self._interpretation_uses.setdefault(int_id, use)
@@ -198,28 +272,51 @@ class Context:
 
     def cite(self, ref: str, *, on: dt.date | None = None) -> Citation:
         """Citation of ``ref`` with the wording in force on ``as_of`` (or ``on``); must be in the rule's cites."""
+        return self.cites((ref,), on=on)[0]
+
+    def cites(self, refs: Iterable[str], *, on: dt.date | None = None) -> tuple[Citation, ...]:
+        """Citations of ``refs`` (see ``cite``), resolved once per Config, references and day."""
+        day = on or self.as_of
+        refs = refs if type(refs) is tuple else tuple(refs)
+        key = (refs, day)
+        cited = self._cited.get(key)
+        if cited is None:
+            cited = self._resolved(refs, day)
+            _bounded(self._cited)
+            self._cited[key] = cited
+        citations, interpretations = cited
+        for int_id in interpretations:
+            self.interpretation(int_id)
+        return citations
+
+    def _resolved(self, refs: tuple[str, ...], day: dt.date) -> _Cited:
+        citations = tuple(self._checked_citation(ref, day) for ref in refs)
+        notes = tuple(
+            int_id for citation in citations for int_id in self._amendment_interpretations(citation)
+        )
+        return citations, notes
+
+    def _checked_citation(self, ref: str, day: dt.date) -> Citation:
         if self.allowed_cites is not None and split_ref(ref, self.regime.acts.main) not in self.allowed_cites:
             raise RegimeDefinitionError(
                 f"rule cites {ref!r} but does not declare it in @rule(cites=...); add it there",
                 message_pt=f"a regra cita {ref!r} sem declará-lo em cites=",
             )
-        citation = self.citer.resolve(ref, on=on or self.as_of)
-        if self._bindings:
-            self._note_amendment_interpretations(citation)
-        return citation
+        return self.citer.resolve(ref, on=day)
 
-    def _note_amendment_interpretations(self, citation: Citation) -> None:
+    def _amendment_interpretations(self, citation: Citation) -> list[str]:
         """A citation of an amended or inserted dispositivo rests on the interpretation that dates it."""
+        if not self._bindings:
+            return []
         act = self.citer.registry.acts[citation.act_key]
         if act.text is None or citation.dispositivo is None:
-            return
+            return []
         versions = {w.version_key for w in act.text.get(citation.dispositivo).versions}
-        for binding in self._bindings:
-            if binding.act_key == act.key and binding.amendment_key in versions:
-                self.interpretation(binding.interpretation)
-
-    def cites(self, refs: Iterable[str], *, on: dt.date | None = None) -> tuple[Citation, ...]:
-        return tuple(self.cite(ref, on=on) for ref in refs)
+        return [
+            binding.interpretation
+            for binding in self._bindings
+            if binding.act_key == act.key and binding.amendment_key in versions
+        ]
 
     def finding(
         self,
@@ -233,13 +330,15 @@ class Context:
         on: dt.date | None = None,
     ) -> Finding:
         """A Finding whose citations are resolved (and checked) on ``as_of`` (or ``on``)."""
-        citations = self.cites(cites, on=on)
+        cited = self._cited.get((cites, on or self.as_of)) if type(cites) is tuple else None
+        # The usual case written out (a rule makes a dozen findings per subject): resolved, no interpretation.
+        citations = self.cites(cites, on=on) if cited is None or cited[1] else cited[0]
         if not citations:
             raise RegimeDefinitionError(
                 f"finding {code!r} cites nothing; every finding cites a dispositivo",
                 message_pt=f"a constatação {code!r} não cita nenhum dispositivo",
             )
-        return Finding(code, status, message, citations, counterfactual, dict(data or {}))
+        return make_finding(code, status, message, citations, counterfactual, dict(data) if data else {})
 
     # --- money and facts -----------------------------------------------------------------------------
 

@@ -242,8 +242,12 @@ def count_months(
     """A deadline of `n` months, date to date; `rounding` decides a start day the end month lacks."""
     _require_positive(n, "n", "meses")
     rounding = _require_rounding(rounding)
-    end, step = _date_to_date(start, n, rounding, "1 mês" if n == 1 else f"{n} meses")
-    return _finish(start, end, [step], [rounding.citation], calendar, extend_to_business_day)
+
+    def count() -> Deadline:
+        end, step = _date_to_date(start, n, rounding, "1 mês" if n == 1 else f"{n} meses")
+        return _finish(start, end, [step], [rounding.citation], calendar, extend_to_business_day)
+
+    return calendar.remembered(("months", start, n, rounding, extend_to_business_day), count)
 
 
 def count_years(
@@ -257,8 +261,12 @@ def count_years(
     """A deadline of `n` years, date to date; `rounding` decides 29 February in a common year."""
     _require_positive(n, "n", "anos")
     rounding = _require_rounding(rounding)
-    end, step = _date_to_date(start, 12 * n, rounding, "1 ano" if n == 1 else f"{n} anos")
-    return _finish(start, end, [step], [rounding.citation], calendar, extend_to_business_day)
+
+    def count() -> Deadline:
+        end, step = _date_to_date(start, 12 * n, rounding, "1 ano" if n == 1 else f"{n} anos")
+        return _finish(start, end, [step], [rounding.citation], calendar, extend_to_business_day)
+
+    return calendar.remembered(("years", start, n, rounding, extend_to_business_day), count)
 
 
 def add_months(start: dt.date, n: int, *, rounding: MonthRounding) -> dt.date:
