@@ -15,14 +15,14 @@ import functools
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, NoReturn, TypeVar, cast
+from typing import Any, NoReturn, TypeVar
 
 import holidays
 
 from lawcode.errors import RegimeDefinitionError
 
 T = TypeVar("T")
-_REMEMBERED_LIMIT = 10_000  # deadlines per calendar; past it the table starts afresh
+_KEPT_LIMIT = 10_000  # deadlines per calendar; past it the table starts afresh
 
 WEEKDAY_NAMES_PT = (
     "segunda-feira",
@@ -155,7 +155,7 @@ class LegalCalendar:
     _years: dict[int, _YearTable] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
-    _remembered: dict[Hashable, Any] = field(
+    _kept: dict[Hashable, Any] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
 
@@ -281,14 +281,18 @@ class LegalCalendar:
             day += dt.timedelta(days=1)
         return tuple(result)
 
-    def remembered(self, key: Hashable, compute: Callable[[], T]) -> T:
-        """``compute()`` once per ``key`` for this calendar: a deadline counted on it depends only on its start,
-        length and counting rule (deadlines.py), and a bulk run counts the same few thousands times."""
-        table = self._remembered
-        if key in table:
-            return cast(T, table[key])
-        value = compute()
-        if len(table) >= _REMEMBERED_LIMIT:
+    def kept(self, key: Hashable) -> Any | None:
+        """What ``keep`` stored under ``key`` for this calendar (None if nothing)."""
+        try:
+            return self._kept.get(key)
+        except TypeError:  # an unhashable part (a caller's mistake, which the computation reports)
+            return None
+
+    def keep(self, key: Hashable, value: T) -> T:
+        """Store ``value`` under ``key`` and return it: a deadline counted on this calendar depends only on its
+        start, length and counting rule (deadlines.py), and a bulk run counts the same ones thousands of times."""
+        table = self._kept
+        if len(table) >= _KEPT_LIMIT:
             table.clear()
         table[key] = value
         return value

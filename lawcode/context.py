@@ -72,8 +72,7 @@ class Prepared:
         self.citer = regime.citer_for(config)
         self.bindings = regime.amendment_bindings()
         self._calendar: LegalCalendar | None = None
-        self.values: dict[tuple[str, dt.date], ParameterValue] = {}
-        self.uses: dict[tuple[str, dt.date, dt.date], ParameterUse] = {}
+        self.values: dict[tuple[str, dt.date], _Found] = {}
         self.interpretations: dict[str, tuple[str, InterpretationUse]] = {}
         self._cited: dict[frozenset[tuple[str, str | None]] | None, dict[Hashable, _Cited]] = {}
 
@@ -90,6 +89,9 @@ class Prepared:
             table = self._cited[allowed] = {}
         return table
 
+
+_Found = tuple[ParameterValue, tuple[str, dt.date], ParameterUse]
+"""A parameter's value on a day, its key in a decision's trace (name, effective date) and its recorded use."""
 
 _Cited = tuple[tuple[Citation, ...], tuple[str, ...]]
 """Citations of some references on a day, and the interpretations that date their wordings (in order)."""
@@ -143,11 +145,7 @@ class Context:
 
     def param(self, name: str) -> Any:
         """Value of parameter ``name`` on ``as_of`` (recorded); MissingParameterError if it has none."""
-        value = self.prepared.values.get((name, self.as_of))  # asked for every subject: the short way first
-        if value is None:
-            return self.param_value(name, self.as_of).value
-        self._record(name, value, self.as_of)
-        return value.value
+        return self.param_value(name, self.as_of).value
 
     def param_on(self, name: str, on: dt.date) -> Any:
         """Value of parameter ``name`` on another date (e.g. the infraction date), recorded."""
@@ -156,14 +154,24 @@ class Context:
     def param_value(self, name: str, on: dt.date | None = None) -> ParameterValue:
         """The full ParameterValue (value, effective_from, cite) on ``on`` (default ``as_of``), recorded."""
         day = on or self.as_of
-        values = self.prepared.values
-        value = values.get((name, day))
-        if value is None:
-            value = self._parameter(name).value_on(day, self.regime.id)  # raises: nothing kept
-            _bounded(values)
-            values[(name, day)] = value
-        self._record(name, value, day)
+        found = self.prepared.values.get((name, day))
+        if found is None:
+            found = self._value_and_use(name, day)
+        value, key, use = found
+        for capture in self._captures:
+            capture.parameters.append((key, use))
+        if key not in self._parameter_uses:
+            self._parameter_uses[key] = use
         return value
+
+    def _value_and_use(self, name: str, day: dt.date) -> _Found:
+        """The value in force on ``day``, its key in the trace and its recorded use, kept for the Config."""
+        parameter = self._parameter(name)
+        value = parameter.value_on(day, self.regime.id)  # raises: nothing kept
+        found = (value, (name, value.effective_from), self._use(parameter, value, day))
+        _bounded(self.prepared.values)
+        self.prepared.values[(name, day)] = found
+        return found
 
     def param_unit(self, name: str) -> Unit | FineUnit:
         return self._parameter(name).unit
@@ -178,18 +186,10 @@ class Context:
             raise UnknownParameterError(self.regime.id, name) from None
 
     def _record_parameter(self, parameter: Parameter, value: ParameterValue, day: dt.date) -> None:
-        self._record(parameter.name, value, day)
-
-    def _record(self, name: str, value: ParameterValue, day: dt.date) -> None:
-        key = (name, value.effective_from)
+        key = (parameter.name, value.effective_from)
         if key in self._parameter_uses and not self._captures:
             return
-        uses = self.prepared.uses
-        use = uses.get((name, value.effective_from, day))
-        if use is None:
-            use = self._use(self._parameter(name), value, day)
-            _bounded(uses)
-            uses[(name, value.effective_from, day)] = use
+        use = self._use(parameter, value, day)
         for capture in self._captures:
             capture.parameters.append((key, use))
         self._parameter_uses.setdefault(key, use)
@@ -237,10 +237,10 @@ class Context:
         """
         if self.memo is None:
             return compute()
-        anchors = (self.regime, self.config, *anchors)
-        memo_key = (name, self.as_of, key, *(id(anchor) for anchor in anchors))
+        memo_key = (name, self.as_of, key, id(self.regime), id(self.config), *map(id, anchors))
         kept = self.memo.get(memo_key)
         if kept is None:
+            anchors = (self.regime, self.config, *anchors)
             capture = _Capture()
             self._captures.append(capture)
             try:

@@ -15,13 +15,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Any
 
 from lawcode.citations import Citation, render_citations
 from lawcode.errors import InvalidFactError
 from lawcode.facts import json_safe
-
-_Frozen = TypeVar("_Frozen")
 
 
 class Status(StrEnum):
@@ -106,22 +104,20 @@ def make_finding(
     That ``__init__`` sets each field through ``object.__setattr__``; filling ``__dict__`` at once costs half,
     and a bulk run builds a dozen findings per subject (Context.finding). Finding has no ``__post_init__``.
     """
-    return _filled(
-        Finding,
-        code=code,
-        status=status,
-        message=message,
-        citations=citations,
-        counterfactual=counterfactual,
-        data={} if data is None else data,
+    finding = object.__new__(Finding)
+    object.__setattr__(
+        finding,
+        "__dict__",
+        {
+            "code": code,
+            "status": status,
+            "message": message,
+            "citations": citations,
+            "counterfactual": counterfactual,
+            "data": {} if data is None else data,
+        },
     )
-
-
-def _filled(cls: type[_Frozen], **values: Any) -> _Frozen:
-    """An instance of the frozen dataclass ``cls`` holding ``values`` (every field, in order)."""
-    instance = object.__new__(cls)
-    instance.__dict__.update(values)
-    return instance
+    return finding
 
 
 @dataclass
@@ -147,7 +143,11 @@ def eligibility(
     screen can show "Indeferido — válido até …".
     """
     found = list(findings)
-    denied = any(f.status is Status.NOT_MET for f in found)
+    denied = False
+    for finding in found:  # a loop, not any(<genexpr>): asked once per subject of a bulk run
+        if finding.status is Status.NOT_MET:
+            denied = True
+            break
     merged = dict(result or {}) if denied else {**(result or {}), **(if_granted or {})}
     return RuleResult("denied" if denied else "granted", found, merged, explanation)
 
@@ -303,21 +303,28 @@ def make_decision(
     inputs: Mapping[str, Any],
     explanation: str | None = None,
 ) -> Decision:
-    """``Decision(…)``, the same object built as ``make_finding`` builds a Finding (once per evaluation)."""
-    return _filled(
-        Decision,
-        regime=regime,
-        question=question,
-        as_of=as_of,
-        outcome=outcome,
-        findings=findings,
-        result=result,
-        citations=citations,
-        parameters=parameters,
-        interpretations=interpretations,
-        inputs=inputs,
-        explanation=explanation,
+    """``Decision(…)``, the same object built as ``make_finding`` builds a Finding (once per evaluation).
+
+    Decision has no ``__post_init__``: its ``__dict__`` is all there is to it."""
+    decision = object.__new__(Decision)
+    object.__setattr__(
+        decision,
+        "__dict__",
+        {
+            "regime": regime,
+            "question": question,
+            "as_of": as_of,
+            "outcome": outcome,
+            "findings": findings,
+            "result": result,
+            "citations": citations,
+            "parameters": parameters,
+            "interpretations": interpretations,
+            "inputs": inputs,
+            "explanation": explanation,
+        },
     )
+    return decision
 
 
 def _explanation_lines(decision: Decision) -> list[str]:

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -58,7 +59,19 @@ def test_made_findings_and_decisions_are_the_dataclass_objects() -> None:
     assert made == built and vars(made) == vars(built) and hash(made.status) == hash(built.status)
     with pytest.raises(dataclasses.FrozenInstanceError):
         made.code = "other"  # type: ignore[misc]
-    fields = ("r", "q", dt.date(2026, 3, 1), "granted", (made,), {}, (citation,), (), (), {}, None)
+    fields: tuple[Any, ...] = (
+        "r",
+        "q",
+        dt.date(2026, 3, 1),
+        "granted",
+        (made,),
+        {},
+        (citation,),
+        (),
+        (),
+        {},
+        None,
+    )
     assert vars(make_decision(*fields)) == vars(Decision(*fields))
 
 
