@@ -259,6 +259,15 @@ class Context:
         parameters: tuple[tuple[tuple[str, dt.date], ParameterUse], ...],
         interpretations: tuple[tuple[str, InterpretationUse], ...],
     ) -> None:
+        if not self._captures:  # the usual case: nothing nested is being captured
+            uses, chosen = self._parameter_uses, self._interpretation_uses
+            for parameter_key, parameter_use in parameters:
+                if parameter_key not in uses:
+                    uses[parameter_key] = parameter_use
+            for int_id, interpretation_use in interpretations:
+                if int_id not in chosen:
+                    chosen[int_id] = interpretation_use
+            return
         for parameter_key, parameter_use in parameters:
             for capture in self._captures:
                 capture.parameters.append((parameter_key, parameter_use))
