@@ -40,6 +40,8 @@ if TYPE_CHECKING:
     from lawcode.regime import Regime
 
 T = TypeVar("T")
+# One object for "no Config": Regime.prepared keeps its tables per Config identity, so every such call reuses them.
+_NO_CONFIG = Config()
 
 
 @dataclass
@@ -50,9 +52,8 @@ class _Capture:
     interpretations: list[tuple[str, InterpretationUse]] = field(default_factory=list)
 
 
-_PREPARED_LIMIT = (
-    50_000  # entries per lookup table; past it the table starts afresh (a later miss recomputes)
-)
+# Entries per lookup table; past it the table starts afresh (a later miss recomputes).
+_PREPARED_LIMIT = 50_000
 
 
 class Prepared:
@@ -117,7 +118,7 @@ class Context:
     ) -> None:
         self.regime = regime
         self.as_of = as_of
-        self.config = config or Config()
+        self.config = _NO_CONFIG if config is None else config
         self.prepared = prepared = regime.prepared(self.config)
         self.parameters: Mapping[str, Parameter] = prepared.parameters
         self.citer = prepared.citer
