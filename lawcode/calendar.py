@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import functools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, NoReturn, TypeVar
@@ -20,6 +20,9 @@ from typing import Any, NoReturn, TypeVar
 import holidays
 
 from lawcode.errors import RegimeDefinitionError
+
+T = TypeVar("T")
+_KEPT_LIMIT = 10_000  # deadlines per calendar; past it the table starts afresh
 
 WEEKDAY_NAMES_PT = (
     "segunda-feira",
@@ -152,6 +155,9 @@ class LegalCalendar:
     _years: dict[int, _YearTable] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
+    _kept: dict[Hashable, Any] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
 
     def __post_init__(self) -> None:
         if self.subdivision not in BRAZILIAN_UFS:
@@ -274,6 +280,22 @@ class LegalCalendar:
                 result.append((day, reason))
             day += dt.timedelta(days=1)
         return tuple(result)
+
+    def kept(self, key: Hashable) -> Any | None:
+        """What ``keep`` stored under ``key`` for this calendar (None if nothing)."""
+        try:
+            return self._kept.get(key)
+        except TypeError:  # an unhashable part (a caller's mistake, which the computation reports)
+            return None
+
+    def keep(self, key: Hashable, value: T) -> T:
+        """Store ``value`` under ``key`` and return it: a deadline counted on this calendar depends only on its
+        start, length and counting rule (deadlines.py), and a bulk run counts the same ones thousands of times."""
+        table = self._kept
+        if len(table) >= _KEPT_LIMIT:
+            table.clear()
+        table[key] = value
+        return value
 
     # --- holiday tables, cached per year ------------------------------------------------------------------
 

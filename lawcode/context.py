@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from lawcode.citations import Citation, split_ref
 from lawcode.config import Config
-from lawcode.decision import Finding, InterpretationUse, ParameterUse, Status
+from lawcode.decision import Finding, InterpretationUse, ParameterUse, Status, make_finding
 from lawcode.errors import (
     MissingFactError,
     MissingParameterError,
@@ -40,6 +40,8 @@ if TYPE_CHECKING:
     from lawcode.regime import Regime
 
 T = TypeVar("T")
+# One object for "no Config": Regime.prepared keeps its tables per Config identity, so every such call reuses them.
+_NO_CONFIG = Config()
 
 
 @dataclass
@@ -48,6 +50,57 @@ class _Capture:
 
     parameters: list[tuple[tuple[str, dt.date], ParameterUse]] = field(default_factory=list)
     interpretations: list[tuple[str, InterpretationUse]] = field(default_factory=list)
+
+
+# Entries per lookup table; past it the table starts afresh (a later miss recomputes).
+_PREPARED_LIMIT = 50_000
+
+
+class Prepared:
+    """What every evaluation under one regime and one Config shares, looked up once and then reused.
+
+    The merged parameters, the citer and the calendar; and the answers of lookups that depend only on their
+    key: a parameter's value and recorded use on a day, an interpretation's chosen option, the citations of a
+    finding's references on a day with the interpretations their wording rests on. A bulk run asks the same
+    few hundred of these for every subject; a Decision is built from the same objects as before, so it is
+    identical to one computed without the tables. ``Regime.prepared`` keeps one per Config.
+    """
+
+    def __init__(self, regime: Regime, config: Config) -> None:
+        self.regime = regime
+        self.config = config
+        self.parameters: Mapping[str, Parameter] = regime.parameters_with(config)
+        self.citer = regime.citer_for(config)
+        self.bindings = regime.amendment_bindings()
+        self._calendar: LegalCalendar | None = None
+        self.values: dict[tuple[str, dt.date], _Found] = {}
+        self.interpretations: dict[str, tuple[str, InterpretationUse]] = {}
+        self._cited: dict[frozenset[tuple[str, str | None]] | None, dict[Hashable, _Cited]] = {}
+
+    @property
+    def calendar(self) -> LegalCalendar:
+        if self._calendar is None:
+            self._calendar = self.regime.calendar_for(self.config)
+        return self._calendar
+
+    def cited(self, allowed: frozenset[tuple[str, str | None]] | None) -> dict[Hashable, _Cited]:
+        """The table of resolved references for the rules allowed to cite ``allowed`` (None: any)."""
+        table = self._cited.get(allowed)
+        if table is None:
+            table = self._cited[allowed] = {}
+        return table
+
+
+_Found = tuple[ParameterValue, tuple[str, dt.date], ParameterUse]
+"""A parameter's value on a day, its key in a decision's trace (name, effective date) and its recorded use."""
+
+_Cited = tuple[tuple[Citation, ...], tuple[str, ...]]
+"""Citations of some references on a day, and the interpretations that date their wordings (in order)."""
+
+
+def _bounded(table: dict[Any, Any]) -> None:
+    if len(table) >= _PREPARED_LIMIT:
+        table.clear()
 
 
 class Context:
@@ -65,14 +118,15 @@ class Context:
     ) -> None:
         self.regime = regime
         self.as_of = as_of
-        self.config = config or Config()
-        self.parameters: Mapping[str, Parameter] = regime.parameters_with(self.config)
-        self.citer = regime.citer_for(self.config)
-        self._bindings = regime.amendment_bindings()
-        main = regime.acts.main
+        self.config = _NO_CONFIG if config is None else config
+        self.prepared = prepared = regime.prepared(self.config)
+        self.parameters: Mapping[str, Parameter] = prepared.parameters
+        self.citer = prepared.citer
+        self._bindings = prepared.bindings
         if allowed_pairs is None and allowed_cites is not None:
-            allowed_pairs = frozenset(split_ref(ref, main) for ref in allowed_cites)
+            allowed_pairs = frozenset(split_ref(ref, regime.acts.main) for ref in allowed_cites)
         self.allowed_cites = allowed_pairs
+        self._cited = prepared.cited(allowed_pairs)
         self.memo = memo
         self._calendar: LegalCalendar | None = None
         self._parameter_uses: dict[tuple[str, dt.date], ParameterUse] = {}
@@ -85,7 +139,7 @@ class Context:
     def calendar(self) -> LegalCalendar:
         """The municipality's legal calendar (regime calendar.yaml + configured holidays and closures)."""
         if self._calendar is None:
-            self._calendar = self.regime.calendar_for(self.config)
+            self._calendar = self.prepared.calendar
         return self._calendar
 
     # --- parameters ----------------------------------------------------------------------------------
@@ -101,10 +155,24 @@ class Context:
     def param_value(self, name: str, on: dt.date | None = None) -> ParameterValue:
         """The full ParameterValue (value, effective_from, cite) on ``on`` (default ``as_of``), recorded."""
         day = on or self.as_of
-        parameter = self._parameter(name)
-        value = parameter.value_on(day, self.regime.id)
-        self._record_parameter(parameter, value, day)
+        found = self.prepared.values.get((name, day))
+        if found is None:
+            found = self._value_and_use(name, day)
+        value, key, use = found
+        for capture in self._captures:
+            capture.parameters.append((key, use))
+        if key not in self._parameter_uses:
+            self._parameter_uses[key] = use
         return value
+
+    def _value_and_use(self, name: str, day: dt.date) -> _Found:
+        """The value in force on ``day``, its key in the trace and its recorded use, kept for the Config."""
+        parameter = self._parameter(name)
+        value = parameter.value_on(day, self.regime.id)  # raises: nothing kept
+        found = (value, (name, value.effective_from), self._use(parameter, value, day))
+        _bounded(self.prepared.values)
+        self.prepared.values[(name, day)] = found
+        return found
 
     def param_unit(self, name: str) -> Unit | FineUnit:
         return self._parameter(name).unit
@@ -122,8 +190,14 @@ class Context:
         key = (parameter.name, value.effective_from)
         if key in self._parameter_uses and not self._captures:
             return
+        use = self._use(parameter, value, day)
+        for capture in self._captures:
+            capture.parameters.append((key, use))
+        self._parameter_uses.setdefault(key, use)
+
+    def _use(self, parameter: Parameter, value: ParameterValue, day: dt.date) -> ParameterUse:
         citation = self.citer.resolve(value.cite, on=max(day, value.effective_from))
-        use = ParameterUse(
+        return ParameterUse(
             parameter.name,
             value.value,
             parameter.unit.value,
@@ -132,20 +206,21 @@ class Context:
             day,
             parameter.description,
         )
-        for capture in self._captures:
-            capture.parameters.append((key, use))
-        self._parameter_uses.setdefault(key, use)
 
     # --- interpretations -----------------------------------------------------------------------------
 
     def interpretation(self, int_id: str) -> str:
         """Chosen option key of interpretation ``int_id`` (Config override, else default), recorded."""
-        interpretation, option, is_default = choose(
-            self.regime.interpretations, int_id, self.config.interpretations
-        )
-        use = InterpretationUse(
-            int_id, option, is_default, interpretation.question, interpretation.option_text(option)
-        )
+        chosen = self.prepared.interpretations.get(int_id)
+        if chosen is None:
+            interpretation, option, is_default = choose(
+                self.regime.interpretations, int_id, self.config.interpretations
+            )
+            use = InterpretationUse(
+                int_id, option, is_default, interpretation.question, interpretation.option_text(option)
+            )
+            chosen = self.prepared.interpretations[int_id] = (option, use)
+        option, use = chosen
         for capture in self._captures:
             capture.interpretations.append((int_id, use))
         self._interpretation_uses.setdefault(int_id, use)
@@ -163,10 +238,10 @@ class Context:
         """
         if self.memo is None:
             return compute()
-        anchors = (self.regime, self.config, *anchors)
-        memo_key = (name, self.as_of, key, *(id(anchor) for anchor in anchors))
+        memo_key = (name, self.as_of, key, id(self.regime), id(self.config), *map(id, anchors))
         kept = self.memo.get(memo_key)
         if kept is None:
+            anchors = (self.regime, self.config, *anchors)
             capture = _Capture()
             self._captures.append(capture)
             try:
@@ -185,6 +260,15 @@ class Context:
         parameters: tuple[tuple[tuple[str, dt.date], ParameterUse], ...],
         interpretations: tuple[tuple[str, InterpretationUse], ...],
     ) -> None:
+        if not self._captures:  # the usual case: nothing nested is being captured
+            uses, chosen = self._parameter_uses, self._interpretation_uses
+            for parameter_key, parameter_use in parameters:
+                if parameter_key not in uses:
+                    uses[parameter_key] = parameter_use
+            for int_id, interpretation_use in interpretations:
+                if int_id not in chosen:
+                    chosen[int_id] = interpretation_use
+            return
         for parameter_key, parameter_use in parameters:
             for capture in self._captures:
                 capture.parameters.append((parameter_key, parameter_use))
@@ -198,28 +282,51 @@ class Context:
 
     def cite(self, ref: str, *, on: dt.date | None = None) -> Citation:
         """Citation of ``ref`` with the wording in force on ``as_of`` (or ``on``); must be in the rule's cites."""
+        return self.cites((ref,), on=on)[0]
+
+    def cites(self, refs: Iterable[str], *, on: dt.date | None = None) -> tuple[Citation, ...]:
+        """Citations of ``refs`` (see ``cite``), resolved once per Config, references and day."""
+        day = on or self.as_of
+        refs = refs if type(refs) is tuple else tuple(refs)
+        key = (refs, day)
+        cited = self._cited.get(key)
+        if cited is None:
+            cited = self._resolved(refs, day)
+            _bounded(self._cited)
+            self._cited[key] = cited
+        citations, interpretations = cited
+        for int_id in interpretations:
+            self.interpretation(int_id)
+        return citations
+
+    def _resolved(self, refs: tuple[str, ...], day: dt.date) -> _Cited:
+        citations = tuple(self._checked_citation(ref, day) for ref in refs)
+        notes = tuple(
+            int_id for citation in citations for int_id in self._amendment_interpretations(citation)
+        )
+        return citations, notes
+
+    def _checked_citation(self, ref: str, day: dt.date) -> Citation:
         if self.allowed_cites is not None and split_ref(ref, self.regime.acts.main) not in self.allowed_cites:
             raise RegimeDefinitionError(
                 f"rule cites {ref!r} but does not declare it in @rule(cites=...); add it there",
                 message_pt=f"a regra cita {ref!r} sem declará-lo em cites=",
             )
-        citation = self.citer.resolve(ref, on=on or self.as_of)
-        if self._bindings:
-            self._note_amendment_interpretations(citation)
-        return citation
+        return self.citer.resolve(ref, on=day)
 
-    def _note_amendment_interpretations(self, citation: Citation) -> None:
+    def _amendment_interpretations(self, citation: Citation) -> list[str]:
         """A citation of an amended or inserted dispositivo rests on the interpretation that dates it."""
+        if not self._bindings:
+            return []
         act = self.citer.registry.acts[citation.act_key]
         if act.text is None or citation.dispositivo is None:
-            return
+            return []
         versions = {w.version_key for w in act.text.get(citation.dispositivo).versions}
-        for binding in self._bindings:
-            if binding.act_key == act.key and binding.amendment_key in versions:
-                self.interpretation(binding.interpretation)
-
-    def cites(self, refs: Iterable[str], *, on: dt.date | None = None) -> tuple[Citation, ...]:
-        return tuple(self.cite(ref, on=on) for ref in refs)
+        return [
+            binding.interpretation
+            for binding in self._bindings
+            if binding.act_key == act.key and binding.amendment_key in versions
+        ]
 
     def finding(
         self,
@@ -233,13 +340,15 @@ class Context:
         on: dt.date | None = None,
     ) -> Finding:
         """A Finding whose citations are resolved (and checked) on ``as_of`` (or ``on``)."""
-        citations = self.cites(cites, on=on)
+        cited = self._cited.get((cites, on or self.as_of)) if type(cites) is tuple else None
+        # The usual case written out (a rule makes a dozen findings per subject): resolved, no interpretation.
+        citations = self.cites(cites, on=on) if cited is None or cited[1] else cited[0]
         if not citations:
             raise RegimeDefinitionError(
                 f"finding {code!r} cites nothing; every finding cites a dispositivo",
                 message_pt=f"a constatação {code!r} não cita nenhum dispositivo",
             )
-        return Finding(code, status, message, citations, counterfactual, dict(data or {}))
+        return make_finding(code, status, message, citations, counterfactual, dict(data) if data else {})
 
     # --- money and facts -----------------------------------------------------------------------------
 

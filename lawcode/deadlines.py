@@ -19,7 +19,7 @@ import calendar as stdlib_calendar
 import datetime as dt
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, cast
 
 from lawcode.calendar import LegalCalendar, format_date_pt, weekday_pt
 from lawcode.errors import LawcodeError, RoundingModeRequiredError
@@ -240,10 +240,16 @@ def count_months(
     extend_to_business_day: bool,
 ) -> Deadline:
     """A deadline of `n` months, date to date; `rounding` decides a start day the end month lacks."""
-    _require_positive(n, "n", "meses")
+    _require_positive(n, "n", "meses")  # first: True == 1 would find the deadline of 1
+    key = ("months", start, n, rounding, extend_to_business_day)
+    kept = calendar.kept(key)
+    if kept is not None:
+        return cast(Deadline, kept)
     rounding = _require_rounding(rounding)
     end, step = _date_to_date(start, n, rounding, "1 mês" if n == 1 else f"{n} meses")
-    return _finish(start, end, [step], [rounding.citation], calendar, extend_to_business_day)
+    return calendar.keep(
+        key, _finish(start, end, [step], [rounding.citation], calendar, extend_to_business_day)
+    )
 
 
 def count_years(
@@ -255,10 +261,16 @@ def count_years(
     extend_to_business_day: bool,
 ) -> Deadline:
     """A deadline of `n` years, date to date; `rounding` decides 29 February in a common year."""
-    _require_positive(n, "n", "anos")
+    _require_positive(n, "n", "anos")  # first: True == 1 would find the deadline of 1
+    key = ("years", start, n, rounding, extend_to_business_day)
+    kept = calendar.kept(key)
+    if kept is not None:
+        return cast(Deadline, kept)
     rounding = _require_rounding(rounding)
     end, step = _date_to_date(start, 12 * n, rounding, "1 ano" if n == 1 else f"{n} anos")
-    return _finish(start, end, [step], [rounding.citation], calendar, extend_to_business_day)
+    return calendar.keep(
+        key, _finish(start, end, [step], [rounding.citation], calendar, extend_to_business_day)
+    )
 
 
 def add_months(start: dt.date, n: int, *, rounding: MonthRounding) -> dt.date:

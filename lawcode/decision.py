@@ -91,6 +91,35 @@ class Finding:
         )
 
 
+def make_finding(
+    code: str,
+    status: Status,
+    message: str,
+    citations: tuple[Citation, ...],
+    counterfactual: str | None = None,
+    data: Mapping[str, Any] | None = None,
+) -> Finding:
+    """``Finding(code, status, …)``, the same object built without the frozen dataclass's ``__init__``.
+
+    That ``__init__`` sets each field through ``object.__setattr__``; filling ``__dict__`` at once costs half,
+    and a bulk run builds a dozen findings per subject (Context.finding). Finding has no ``__post_init__``.
+    """
+    finding = object.__new__(Finding)
+    object.__setattr__(
+        finding,
+        "__dict__",
+        {
+            "code": code,
+            "status": status,
+            "message": message,
+            "citations": citations,
+            "counterfactual": counterfactual,
+            "data": {} if data is None else data,
+        },
+    )
+    return finding
+
+
 @dataclass
 class RuleResult:
     """What a rule returns; ``outcome`` from the question's vocabulary (see questions.py)."""
@@ -114,7 +143,11 @@ def eligibility(
     screen can show "Indeferido — válido até …".
     """
     found = list(findings)
-    denied = any(f.status is Status.NOT_MET for f in found)
+    denied = False
+    for finding in found:  # a loop, not any(<genexpr>): asked once per subject of a bulk run
+        if finding.status is Status.NOT_MET:
+            denied = True
+            break
     merged = dict(result or {}) if denied else {**(result or {}), **(if_granted or {})}
     return RuleResult("denied" if denied else "granted", found, merged, explanation)
 
@@ -255,6 +288,43 @@ class Decision:
     def explain(self) -> str:
         """Plain Portuguese: outcome, each finding with its citations, parameters, interpretations."""
         return "\n".join(_explanation_lines(self))
+
+
+def make_decision(
+    regime: str,
+    question: str,
+    as_of: dt.date,
+    outcome: str,
+    findings: tuple[Finding, ...],
+    result: Mapping[str, Any],
+    citations: tuple[Citation, ...],
+    parameters: tuple[ParameterUse, ...],
+    interpretations: tuple[InterpretationUse, ...],
+    inputs: Mapping[str, Any],
+    explanation: str | None = None,
+) -> Decision:
+    """``Decision(…)``, the same object built as ``make_finding`` builds a Finding (once per evaluation).
+
+    Decision has no ``__post_init__``: its ``__dict__`` is all there is to it."""
+    decision = object.__new__(Decision)
+    object.__setattr__(
+        decision,
+        "__dict__",
+        {
+            "regime": regime,
+            "question": question,
+            "as_of": as_of,
+            "outcome": outcome,
+            "findings": findings,
+            "result": result,
+            "citations": citations,
+            "parameters": parameters,
+            "interpretations": interpretations,
+            "inputs": inputs,
+            "explanation": explanation,
+        },
+    )
+    return decision
 
 
 def _explanation_lines(decision: Decision) -> list[str]:

@@ -111,7 +111,8 @@ class DocumentCatalog:
         return kind
 
     def label(self, key: str) -> str:
-        return self.get(key).label
+        kind = self.kinds.get(key)  # not through get(): rules ask it for every document of every subject
+        return self.get(key).label if kind is None else kind.label
 
     def unknown(self, key: str, path: str, where: str | None = None) -> InvalidFactError:
         declared = ", ".join(self.kinds) or "none (no documents.yaml)"

@@ -325,10 +325,15 @@ class StandingFacts:
 
 
 def _latest(documents: tuple[Document, ...], kind: str) -> Document | None:
-    matching = [d for d in documents if d.kind == kind]
-    if not matching:
-        return None
-    return max(matching, key=lambda d: d.issue_date or dt.date.min)
+    """The document of ``kind`` issued last (the first of those issued on the same day); None without one."""
+    latest, latest_day = None, dt.date.min
+    for document in documents:
+        if document.kind != kind:
+            continue
+        day = document.issue_date or dt.date.min
+        if latest is None or day > latest_day:
+            latest, latest_day = document, day
+    return latest
 
 
 # --- from_dict / to_dict --------------------------------------------------------------------------------

@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any
 from lawcode.acts import Act, ActRegistry
 from lawcode.citations import Citation, Citer, split_ref
 from lawcode.config import Config
-from lawcode.context import Context
-from lawcode.decision import Decision, RuleResult
+from lawcode.context import Context, Prepared
+from lawcode.decision import Decision, Finding, ParameterUse, RuleResult, make_decision
 from lawcode.documents import apply_age_limit
 from lawcode.errors import (
     InvalidFactError,
@@ -168,6 +168,10 @@ class Regime:
         default_factory=dict, init=False, repr=False
     )
     _merged_by_key: dict[Hashable, dict[str, Parameter]] = field(default_factory=dict, init=False, repr=False)
+    _prepared: dict[int, tuple[Config, Prepared]] = field(default_factory=dict, init=False, repr=False)
+    _citations_kept: dict[tuple[str, tuple[int, ...]], tuple[list[Any], tuple[Citation, ...]]] = field(
+        default_factory=dict, init=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         self.citer = Citer(self.acts)
@@ -262,12 +266,9 @@ class Regime:
                 file=rule_spec.file,
                 line=rule_spec.line,
             )
-        self._check_findings_cite(rule_spec, result)
         parameters = ctx.parameter_uses()
-        every = [c for f in result.findings for c in f.citations] + [p.citation for p in parameters]
-        citations = tuple(sorted(dict.fromkeys(every), key=self.citer.sort_key))
-        inputs = LazyInputs(facts, ctx.config)
-        return Decision(
+        citations = self._checked_citations(rule_spec, result.findings, parameters)
+        return make_decision(
             self.id,
             question,
             ctx.as_of,
@@ -277,30 +278,63 @@ class Regime:
             citations,
             parameters,
             ctx.interpretation_uses(),
-            inputs,
+            LazyInputs(facts, ctx.config),
             result.explanation,
         )
 
-    def _check_findings_cite(self, rule_spec: RuleSpec, result: RuleResult) -> None:
-        """Every finding cites something, and only what the rule declared (findings built by hand included)."""
+    def _checked_citations(
+        self, rule_spec: RuleSpec, findings: list[Finding], parameters: tuple[ParameterUse, ...]
+    ) -> tuple[Citation, ...]:
+        """The decision's citations, after checking that every finding cites something the rule declared.
+
+        Every citation of the findings and parameters, once (the first of equal ones), in the law's order.
+        The context hands out the same citation tuples and parameter uses for the same references and days, so
+        a rule's findings repeat a few combinations of the same objects: each combination is checked and
+        sorted once, and kept with those objects (so none of the ids in its key can belong to another object).
+        """
+        parts: list[Any] = [f.citations for f in findings]
+        parts += parameters
+        key = (rule_spec.question, tuple(map(id, parts)))
+        kept = self._citations_kept.get(key)
+        if kept is not None:
+            return kept[1]
         allowed = self._declared_pairs(rule_spec)
-        for finding in result.findings:
-            if not finding.citations:
+        for finding in findings:
+            self._check_finding_cites(rule_spec, finding, allowed)
+        citations = self._decision_citations(findings, parameters)
+        if len(self._citations_kept) >= _CITATIONS_KEPT_LIMIT:
+            self._citations_kept.clear()
+        self._citations_kept[key] = (parts, citations)
+        return citations
+
+    def _decision_citations(
+        self, findings: list[Finding], parameters: tuple[ParameterUse, ...]
+    ) -> tuple[Citation, ...]:
+        """Told apart by identity first (most are the citer's very objects), then by value (a Citation's hash
+        reads all its fields); stable sort, so equal keys keep the order of the findings."""
+        distinct = {id(c): c for f in findings for c in f.citations}
+        distinct.update((id(p.citation), p.citation) for p in parameters)
+        return tuple(sorted(dict.fromkeys(distinct.values()), key=self.citer.sort_key))
+
+    def _check_finding_cites(
+        self, rule_spec: RuleSpec, finding: Finding, allowed: frozenset[tuple[str, str | None]]
+    ) -> None:
+        if not finding.citations:
+            raise RegimeDefinitionError(
+                f"rule {rule_spec.name}: finding {finding.code!r} cites nothing",
+                message_pt=f"a constatação {finding.code!r} não cita nenhum dispositivo",
+                file=rule_spec.file,
+                line=rule_spec.line,
+            )
+        for citation in finding.citations:
+            if (citation.act_key, citation.dispositivo) not in allowed:
                 raise RegimeDefinitionError(
-                    f"rule {rule_spec.name}: finding {finding.code!r} cites nothing",
-                    message_pt=f"a constatação {finding.code!r} não cita nenhum dispositivo",
+                    f"rule {rule_spec.name}: finding {finding.code!r} cites {citation.ref!r}, "
+                    "which is not in its @rule(cites=...)",
+                    message_pt=f"a constatação {finding.code!r} cita {citation.render()} sem declará-lo",
                     file=rule_spec.file,
                     line=rule_spec.line,
                 )
-            for citation in finding.citations:
-                if (citation.act_key, citation.dispositivo) not in allowed:
-                    raise RegimeDefinitionError(
-                        f"rule {rule_spec.name}: finding {finding.code!r} cites {citation.ref!r}, "
-                        "which is not in its @rule(cites=...)",
-                        message_pt=f"a constatação {finding.code!r} cita {citation.render()} sem declará-lo",
-                        file=rule_spec.file,
-                        line=rule_spec.line,
-                    )
 
     def _declared_pairs(self, rule_spec: RuleSpec) -> frozenset[tuple[str, str | None]]:
         pairs = self._declared.get(rule_spec.question)
@@ -336,6 +370,21 @@ class Regime:
             if option is not None and option != default:
                 out[binding.amendment_key] = binding.dates[option]
         return out
+
+    def prepared(self, config: Config) -> Prepared:
+        """What every evaluation under ``config`` shares (lawcode.context.Prepared), kept per Config object.
+
+        Keyed by identity, holding the Config: a bulk run asks again and again with the same one or two
+        Configs (law and reform), and the apps keep each municipality's (apps.lawconfig.engine.config_for).
+        """
+        entry = self._prepared.get(id(config))
+        if entry is not None and entry[0] is config:
+            return entry[1]
+        prepared = Prepared(self, config)
+        if len(self._prepared) >= _PREPARED_CACHE_LIMIT:
+            self._prepared.clear()
+        self._prepared[id(config)] = (config, prepared)
+        return prepared
 
     def parameters_with(self, config: Config) -> Mapping[str, Parameter]:
         """Parameters with the Config's values merged in (same date: the Config wins).
@@ -426,6 +475,8 @@ def registered_rules(package: str) -> list[RuleSpec]:
 
 
 _MERGED_CACHE_LIMIT = 256
+_PREPARED_CACHE_LIMIT = 64
+_CITATIONS_KEPT_LIMIT = 10_000
 
 
 def _merge_key(config: Config) -> Hashable | None:

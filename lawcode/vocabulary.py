@@ -10,8 +10,12 @@ Portuguese message names the field's label (and, for declared fields, the articl
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
+import types
+import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -67,40 +71,60 @@ class Vocabulary:
     ) -> Any:
         """``facts`` with documents and extras checked and typed against the declarations.
 
-        With a bulk run's ``memo``, a facts object already typed in this run (the operator every vehicle of
-        the fleet shares, the subject asked once under the law and once under the reform) is not walked again.
+        A part that typing leaves as it was is returned as the same object (no copy of a tuple or a
+        dataclass whose items all came back unchanged). With a bulk run's ``memo``, a facts object already
+        typed in this run (the operator every vehicle of the fleet shares, the subject asked once under the law
+        and once under the reform, a tuple of documents many vehicles carry) is not walked again.
         """
+        if isinstance(facts, tuple):
+            if not facts:
+                return facts
+        elif not dataclasses.is_dataclass(facts) or isinstance(facts, type):
+            return facts
+        if memo is None:
+            return self._typed_one(facts, where, path, None)
+        key = ("typed_facts", id(self), id(facts))
+        typed = memo.get(key)
+        if typed is None:
+            typed = self._typed_one(facts, where, path, memo)
+            memo.put(key, (self, facts), typed)
+        return typed
+
+    def _typed_tuple(self, items: tuple[Any, ...], where: str | None, path: str, memo: Memo | None) -> Any:
+        typed = tuple(self.typed_facts(item, where, f"{path}[{i}]", memo) for i, item in enumerate(items))
+        same = all(new is old for new, old in zip(typed, items, strict=True))
+        return items if same else typed
+
+    def _typed_one(self, facts: Any, where: str | None, path: str, memo: Memo | None) -> Any:
+        if isinstance(facts, tuple):
+            return self._typed_tuple(facts, where, path, memo)
         if isinstance(facts, f.Document):
             return self._document(facts, path, where)
         if isinstance(facts, f.FineFacts):
             self._check_unit(facts.unit, _join(path, "unit"), where)
             return facts
-        if isinstance(facts, tuple):
-            return tuple(self.typed_facts(item, where, f"{path}[{i}]", memo) for i, item in enumerate(facts))
-        if not dataclasses.is_dataclass(facts) or isinstance(facts, type):
-            return facts
-        if memo is None:
-            return self._typed_dataclass(facts, where, path, None)
-        key = ("typed_facts", id(self), id(facts))
-        typed = memo.get(key)
-        if typed is None:
-            typed = self._typed_dataclass(facts, where, path, memo)
-            memo.put(key, (self, facts), typed)
-        return typed
+        return self._typed_dataclass(facts, where, path, memo)
 
     def _typed_dataclass(self, facts: Any, where: str | None, path: str, memo: Memo | None) -> Any:
         changes: dict[str, Any] = {}
-        for spec in dataclasses.fields(facts):
-            value = getattr(facts, spec.name)
-            if spec.name == "extra" and type(facts) in ENTITY_OF:
-                typed = self.facts.typed(ENTITY_OF[type(facts)], value, _join(path, "extra"), where)
-            elif dataclasses.is_dataclass(value) or isinstance(value, tuple):
-                typed = self.typed_facts(value, where, _join(path, spec.name), memo)
+        entity = ENTITY_OF.get(type(facts))
+        for name in _walked_fields(type(facts)):
+            value = getattr(facts, name)
+            if type(value) in _PLAIN:
+                continue
+            if name == "extra" and entity is not None:
+                if type(value) is dict and not value:
+                    continue  # nothing to type: an empty dict stays the same (equal) empty dict
+                typed = self.facts.typed(entity, value, _join(path, "extra"), where)
+            elif isinstance(value, tuple) or (
+                dataclasses.is_dataclass(value) and not isinstance(value, type)
+            ):
+                typed = self.typed_facts(value, where, _join(path, name), memo)
             else:
                 continue
             if typed is not value:
-                changes[spec.name] = typed
-        return dataclasses.replace(facts, **changes) if changes else facts
+                changes[name] = typed
+        return _replaced(facts, changes) if changes else facts
 
     def _document(self, document: f.Document, path: str, where: str | None) -> f.Document:
         if document.kind not in self.documents:
@@ -117,6 +141,63 @@ class Vocabulary:
                 where,
                 problem_pt=f"Unidade da multa: {key!r} não é prevista pela lei do regime (previstas: {labels}).",
             )
+
+
+_WALKED: dict[type, tuple[str, ...]] = {}
+_PLAIN = frozenset({type(None), str, int, bool, float, Decimal, dt.date})  # values typing never changes
+
+
+def _walked_fields(cls: type) -> tuple[str, ...]:
+    """The fields of the dataclass ``cls`` that may hold something to type, worked out once per class.
+
+    A field declared with plain values only (``str | None``, ``Literal[…]``, ``dt.date``…) is never walked:
+    a PermitApplication has fourteen fields and a Vehicle nineteen, of which five need a look. A class whose
+    annotations cannot be resolved has every field walked.
+    """
+    names = _WALKED.get(cls)
+    if names is None:
+        try:
+            hints = typing.get_type_hints(cls)
+        except (NameError, TypeError):
+            hints = {}
+        fields = dataclasses.fields(cls)
+        names = tuple(s.name for s in fields if s.name not in hints or _may_need_typing(hints[s.name]))
+        _WALKED[cls] = names
+    return names
+
+
+def _may_need_typing(hint: Any) -> bool:
+    if hint in _PLAIN:
+        return False
+    origin = typing.get_origin(hint)
+    if origin is typing.Literal:
+        return False
+    if origin in (typing.Union, types.UnionType):
+        return any(_may_need_typing(arg) for arg in typing.get_args(hint))
+    return True
+
+
+_PLAIN_INSTANCES: dict[
+    type, bool
+] = {}  # class → its instances are their __dict__ (no slots, no __post_init__)
+
+
+def _replaced(facts: Any, changes: dict[str, Any]) -> Any:
+    """``dataclasses.replace(facts, **changes)`` for the facts classes, without their frozen ``__init__``.
+
+    They have no ``__post_init__`` and no field outside ``__init__``, so copying the instance's ``__dict__`` and
+    putting the typed values in builds the same object for a fraction of the cost (once per bulk subject).
+    """
+    cls = type(facts)
+    plain = _PLAIN_INSTANCES.get(cls)
+    if plain is None:
+        plain = _PLAIN_INSTANCES[cls] = not hasattr(cls, "__slots__") and not hasattr(cls, "__post_init__")
+    if not plain:
+        return dataclasses.replace(facts, **changes)
+    copy = object.__new__(cls)
+    copy.__dict__.update(facts.__dict__)
+    copy.__dict__.update(changes)
+    return copy
 
 
 def _join(path: str, name: str) -> str:
