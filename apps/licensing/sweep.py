@@ -14,9 +14,11 @@ the same transaction and leave only after it commits.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from enum import Enum
 from itertools import islice
 from typing import Any
 
@@ -45,6 +47,7 @@ from apps.registry.catalog import kind_labels
 from apps.registry.choices import DocumentStatus
 from apps.registry.models import Document
 from apps.tenancy.models import Municipality
+from outorga.bulkinsert import insert_rows
 
 BATCH = 5000
 DENIAL_AFTER_INSPECTION = (
@@ -152,8 +155,22 @@ def audit_rows(
     return total
 
 
+def _plain(value: Any) -> Any:
+    """A value as the audit trail stores it (what apps.audit.hashing.to_json_safe would make of it): a payload
+    of plain values is copied as it is by the chain, instead of walked value by value for every event."""
+    if type(value) is dt.date:
+        return value.isoformat()
+    if isinstance(value, Enum):
+        return value.value
+    return value
+
+
+def _plain_dict(values: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: _plain(value) for key, value in values.items()}
+
+
 def _public(row: Mapping[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in row.items() if key not in ("pk", "municipality_id")}
+    return {key: _plain(value) for key, value in row.items() if key not in ("pk", "municipality_id")}
 
 
 def update_audited(
@@ -162,13 +179,15 @@ def update_audited(
     """UPDATE the rows the step's WHERE selects, locked, each with its audit event (before: the audited columns
     as they were; after: the same with the changes) in the same transaction."""
     changed = locked_update(rows, ("pk", "municipality_id", *audited, *changes), changes)
+    changed_to = _plain_dict(changes)
     for batch in _batches(iter(changed)):  # a bounded batch of events in memory at a time
+        befores = {row["pk"]: _public(row) for row in batch}
         audit_rows(
             batch,
             action=action,
             object_type=rows.model._meta.label_lower,
-            before=_public,
-            after=lambda row: {**_public(row), **changes},
+            before=lambda row, was=befores: was[row["pk"]],  # type: ignore[misc]
+            after=lambda row, was=befores: {**was[row["pk"]], **changed_to},  # type: ignore[misc]
         )
     return len(changed)
 
@@ -273,6 +292,20 @@ def flag_overdue_inspections(as_of: dt.date) -> int:
     )
 
 
+_TIMELINE_COLUMNS = (
+    "application_id",
+    "at",
+    "on",
+    "actor_id",
+    "actor_name",
+    "state_from",
+    "state_to",
+    "note",
+    "data",
+    "kind",
+)
+
+
 def _close_applications(
     rows: QuerySet[Application],
     *,
@@ -284,28 +317,33 @@ def _close_applications(
 ) -> int:
     """Close what the WHERE selects: the locked UPDATE, then a timeline line and an audit event each."""
     closed = locked_update(rows, ("pk", "municipality_id", "cure_deadline", *APPLICATION_AUDITED), changes)
-    ApplicationEvent.objects.bulk_create(
+    at, state_to = timezone.now(), _plain(changes["state"])
+    insert_rows(  # final values, no model instance per line (the columns TimelineEvent.record would fill)
+        ApplicationEvent._meta.db_table,
+        _TIMELINE_COLUMNS,
         (
-            ApplicationEvent(
-                application_id=row["pk"],
-                on=as_of,
-                kind=kind,
-                actor_name=SYSTEM_ACTOR_NAME,
-                state_from=row["state"],
-                state_to=changes["state"],
-                note=note,
-                data=data(row),
+            (
+                row["pk"],
+                at,
+                as_of,
+                None,
+                SYSTEM_ACTOR_NAME,
+                row["state"],
+                state_to,
+                note,
+                json.dumps(data(row)),
+                kind,
             )
             for row in closed
         ),
-        batch_size=BATCH,
     )
+    changed_to = {**_plain_dict(changes), "note": note}
     audit_rows(
         closed,
         action=f"application.{kind}",
         object_type="licensing.application",
         before=_public,
-        after=lambda row: {**_public(row), **changes, "note": note},
+        after=lambda row: {**_public(row), **changed_to},
     )
     return len(closed)
 
@@ -450,7 +488,7 @@ def _remind(
             before=_nothing,
             after=lambda row: {
                 "days_before": days,
-                "expires_on": row["valid_until"],
+                "expires_on": row["valid_until"].isoformat(),
                 "mail_queued": bool(row["recipient"]),
             },
         )
