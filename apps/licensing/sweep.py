@@ -14,7 +14,6 @@ the same transaction and leave only after it commits.
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -47,7 +46,6 @@ from apps.registry.catalog import kind_labels
 from apps.registry.choices import DocumentStatus
 from apps.registry.models import Document
 from apps.tenancy.models import Municipality
-from outorga.bulkinsert import insert_rows
 
 BATCH = 5000
 DENIAL_AFTER_INSPECTION = (
@@ -292,20 +290,6 @@ def flag_overdue_inspections(as_of: dt.date) -> int:
     )
 
 
-_TIMELINE_COLUMNS = (
-    "application_id",
-    "at",
-    "on",
-    "actor_id",
-    "actor_name",
-    "state_from",
-    "state_to",
-    "note",
-    "data",
-    "kind",
-)
-
-
 def _close_applications(
     rows: QuerySet[Application],
     *,
@@ -317,25 +301,21 @@ def _close_applications(
 ) -> int:
     """Close what the WHERE selects: the locked UPDATE, then a timeline line and an audit event each."""
     closed = locked_update(rows, ("pk", "municipality_id", "cure_deadline", *APPLICATION_AUDITED), changes)
-    at, state_to = timezone.now(), _plain(changes["state"])
-    insert_rows(  # final values, no model instance per line (the columns TimelineEvent.record would fill)
-        ApplicationEvent._meta.db_table,
-        _TIMELINE_COLUMNS,
+    ApplicationEvent.objects.bulk_create(
         (
-            (
-                row["pk"],
-                at,
-                as_of,
-                None,
-                SYSTEM_ACTOR_NAME,
-                row["state"],
-                state_to,
-                note,
-                json.dumps(data(row)),
-                kind,
+            ApplicationEvent(
+                application_id=row["pk"],
+                on=as_of,
+                kind=kind,
+                actor_name=SYSTEM_ACTOR_NAME,
+                state_from=row["state"],
+                state_to=changes["state"],
+                note=note,
+                data=data(row),
             )
             for row in closed
         ),
+        batch_size=BATCH,
     )
     changed_to = {**_plain_dict(changes), "note": note}
     audit_rows(
