@@ -16,6 +16,9 @@ Reported, in the same run and over the same rows:
 2. sweep — run_sweep(AS_OF), every UPDATE/INSERT it does (audit events, e-mails built and queued in the outbox);
 3. again — run_sweep(AS_OF) a second time: it changes nothing (idempotent) and costs about the bare counts.
 The figure is sweep / bare. It is a benchmark, not a test: nothing asserts, and pytest does not collect it.
+With --rounds it reports the make-bench rows instead: the set-based SQL against the sweep, and the floor — the
+SQL followed by the COPY of the audit events and e-mails one sweep wrote, already computed — which bounds the
+ratio any sweep that writes those records can reach.
 
 Full run on PostgreSQL (shared CI machine, 30/11/2026): bare counts 3.97 s; sweep 148.7 s (37.5×), of which
 120.2 s build and record 323,126 reminder e-mails and 28.5 s change 198,000 permits, documents and applications;
