@@ -19,15 +19,17 @@ COPY_CHUNK = 1000
 
 
 def _copy_value(value: Any) -> str:
+    if isinstance(value, str):
+        text: str = value if type(value) is str else str.__str__(value)  # a TextChoices member: its text
+        # Most values need no escape: two scans in C (a backslash; any control character such as tab or
+        # newline makes a string unprintable) instead of four. A false alarm only translates.
+        if "\\" in text or not text.isprintable():
+            return text.translate(COPY_ESCAPES)
+        return text
     if value is None:
         return "\\N"
     if value is True or value is False:
         return "t" if value else "f"
-    if isinstance(value, str):
-        # Most values need no escape; a membership test is far cheaper than translate on long JSON text.
-        if "\\" in value or "\t" in value or "\n" in value or "\r" in value:
-            return value.translate(COPY_ESCAPES)
-        return value
     if isinstance(value, dt.date):  # datetimes too: isoformat keeps the offset, COPY reads it
         return value.isoformat()
     return str(value)

@@ -641,17 +641,18 @@ def permit_issue(*, application: Application, actor: Actor, as_of: dt.date) -> P
     )
     vehicle, driver = _permit_vehicle(application), _emergency_driver(application)
     application.refresh_from_db()  # the state the approval left, for the timeline line (read before the lock)
+    operator, municipality = application.operator, application.municipality  # read before the lock too
     # Everything the law says is known: the number is taken just before the insert, so the counter row stays
     # locked only for the rest of this transaction, not for the questions to the law.
-    sequence = number_take(kind="permit", municipality=application.municipality, year=as_of.year)
+    sequence = number_take(kind="permit", municipality=municipality, year=as_of.year)
     permit = Permit.objects.create(
-        municipality=application.municipality,
+        municipality=municipality,
         regime_id=application.regime_id,
         year=as_of.year,
         sequence=sequence,
         number=format_number(sequence, as_of.year),
         kind=kind,
-        operator=application.operator,
+        operator=operator,
         vehicle=vehicle,
         driver=driver,
         application=application,

@@ -17,6 +17,7 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from enum import Enum
 from itertools import islice
 from typing import Any
 
@@ -152,8 +153,22 @@ def audit_rows(
     return total
 
 
+def _plain(value: Any) -> Any:
+    """A value as the audit trail stores it (what apps.audit.hashing.to_json_safe would make of it): a payload
+    of plain values is copied as it is by the chain, instead of walked value by value for every event."""
+    if type(value) is dt.date:
+        return value.isoformat()
+    if isinstance(value, Enum):
+        return value.value
+    return value
+
+
+def _plain_dict(values: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: _plain(value) for key, value in values.items()}
+
+
 def _public(row: Mapping[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in row.items() if key not in ("pk", "municipality_id")}
+    return {key: _plain(value) for key, value in row.items() if key not in ("pk", "municipality_id")}
 
 
 def update_audited(
@@ -162,13 +177,15 @@ def update_audited(
     """UPDATE the rows the step's WHERE selects, locked, each with its audit event (before: the audited columns
     as they were; after: the same with the changes) in the same transaction."""
     changed = locked_update(rows, ("pk", "municipality_id", *audited, *changes), changes)
+    changed_to = _plain_dict(changes)
     for batch in _batches(iter(changed)):  # a bounded batch of events in memory at a time
+        befores = {row["pk"]: _public(row) for row in batch}
         audit_rows(
             batch,
             action=action,
             object_type=rows.model._meta.label_lower,
-            before=_public,
-            after=lambda row: {**_public(row), **changes},
+            before=lambda row, was=befores: was[row["pk"]],  # type: ignore[misc]
+            after=lambda row, was=befores: {**was[row["pk"]], **changed_to},  # type: ignore[misc]
         )
     return len(changed)
 
@@ -300,12 +317,13 @@ def _close_applications(
         ),
         batch_size=BATCH,
     )
+    changed_to = {**_plain_dict(changes), "note": note}
     audit_rows(
         closed,
         action=f"application.{kind}",
         object_type="licensing.application",
         before=_public,
-        after=lambda row: {**_public(row), **changes, "note": note},
+        after=lambda row: {**_public(row), **changed_to},
     )
     return len(closed)
 
@@ -450,7 +468,7 @@ def _remind(
             before=_nothing,
             after=lambda row: {
                 "days_before": days,
-                "expires_on": row["valid_until"],
+                "expires_on": row["valid_until"].isoformat(),
                 "mail_queued": bool(row["recipient"]),
             },
         )
