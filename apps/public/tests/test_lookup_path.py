@@ -51,9 +51,9 @@ LOOKUP_TABLES = {
     "registry_driver",
     "registry_document",
 }
-# The counter (savepoint, read, write, release in the test's transaction), the permit, the configuration's
-# stamp, and the standing's operator, drivers and documents.
-LOOKUP_QUERIES = 9
+# The counter (one statement: outorga.cache.AtomicDatabaseCache.count), the permit, the configuration's stamp,
+# and the standing's operator, drivers and documents.
+LOOKUP_QUERIES = 6
 
 
 def _tables(captured: CaptureQueriesContext) -> set[str]:
