@@ -47,13 +47,12 @@ LOOKUP_TABLES = {
     "outorga_cache",
     "lawconfig_configstamp",
     "licensing_permit",
-    "registry_operator",
     "registry_driver",
     "registry_document",
 }
 # The counter (one statement: outorga.cache.AtomicDatabaseCache.count), the permit, the configuration's stamp,
-# and the standing's operator, drivers and documents.
-LOOKUP_QUERIES = 6
+# and the standing's drivers and documents (the operator comes with the permit).
+LOOKUP_QUERIES = 5
 
 
 def _tables(captured: CaptureQueriesContext) -> set[str]:
