@@ -209,7 +209,7 @@ def _operators(permits: list[Permit]) -> dict[int, Operator]:
     is, which spared that lookup a round trip (issue 12); the others are read in one SELECT."""
     found: dict[int, Operator] = {}
     for permit in permits:
-        operator = permit.operator if Permit.operator.is_cached(permit) else None  # type: ignore[attr-defined]
+        operator = permit.operator if Permit.operator.is_cached(permit) else None
         if operator is not None and not operator.get_deferred_fields() & OPERATOR_COLUMNS:
             found[operator.pk] = operator
     missing = {p.operator_id for p in permits} - set(found)
