@@ -50,9 +50,10 @@ LOOKUP_TABLES = {
     "registry_driver",
     "registry_document",
 }
-# The counter (one statement: outorga.cache.AtomicDatabaseCache.count), the permit, the configuration's stamp,
-# and the standing's drivers and documents (the operator comes with the permit).
-LOOKUP_QUERIES = 5
+# The counter (one statement on PostgreSQL: outorga.cache.AtomicDatabaseCache.count; on SQLite the savepoint,
+# read, write and release of its transaction), the permit, the configuration's stamp, and the standing's drivers
+# and documents (the operator comes with the permit).
+LOOKUP_QUERIES = 5 if connection.vendor == "postgresql" else 8
 
 
 def _tables(captured: CaptureQueriesContext) -> set[str]:
