@@ -9,17 +9,20 @@ its synthetic "São Paulo (benchmark)", and reuses that municipality's rows when
 (else replaces them). At --scale 1: 300,000 people, operators, vehicles and permits, bulk inserted (85% regular,
 5% suspended, 5% past validity, 3% revoked, 2% closed).
 
-One gunicorn (this file is also its WSGI module: the project's URLs plus /bench/ping/, a view that returns "ok"
-through the same middleware — the lean path of apps.web.lean, like the lookup's) serves three rounds, one after
-the other, in the same run, to a load generator in a second process on 127.0.0.1 (`wrk` when installed —
-`apt-get install wrk` — else a small Python client with threads), each for a fixed duration and number of
-connections:
-1. ping  — the minimal Django view (baseline);
-2. json  — GET /api/publica/v1/verificacao/?municipio=…&placa=… for random plates (5% unknown);
-3. page  — GET /consulta/?municipio=…&q=… (the phone page, rendered) for the same plates.
+One gunicorn (this file is also its WSGI module: the project's URLs plus the baseline views below, all on the
+lean path of apps.web.lean, like the lookup's) serves its rounds one after the other, in the same run, to a load
+generator in a second process on 127.0.0.1 (`wrk` when installed — `apt-get install wrk` — else a small Python
+client with threads), each for a fixed duration and number of connections:
+1. ping  — /bench/ping/, a Django view doing nothing;
+2. raw   — /bench/raw/, the lookup's SELECT by hand (the baseline of the make-bench rows, --rounds);
+3. floor — /bench/floor/, raw plus the work no correct lookup can skip: the rate-limit count in the shared
+   store and the standing's documents (one more SELECT). Its ratio to raw bounds what the lookup can reach;
+4. json  — GET /api/publica/v1/verificacao/?municipio=…&placa=… for random plates (5% unknown);
+5. page  — GET /consulta/?municipio=…&q=… (the phone page, rendered) for the same plates.
 Each lookup runs everything production does: rate limit (limit raised so the single client is never refused),
-one SELECT on the (municipality, plate) index, the lookup count (summed in memory, written every 10 s).
-Reported: requests/s, p50 and p99 latency, and the throughput of each lookup as a ratio of the baseline's.
+one SELECT on the (municipality, plate) index, the law configuration's stamp, the standing's drivers and
+documents, the lookup count (summed in memory, written every 10 s).
+Reported: requests/s, p50 and p99 latency, and each round's throughput as a ratio of raw's and of floor's.
 A benchmark, not a test: pytest does not collect it.
 
 Figures of 2026-11-30 (--scale 1, 16 connections, 5 workers, a 2-CPU machine shared with other test runs,
@@ -110,9 +113,43 @@ def raw_lookup(request: HttpRequest) -> HttpResponse:
     return HttpResponse(json.dumps({"resultados": rows}), content_type="application/json")
 
 
+# The least any correct lookup must also do, by hand (the detailed report's "floor" round): count the client in
+# the shared rate-limit store (the project's own one-statement counter, apps.public.ratelimit) and read the
+# documents the answer's standing depends on (the vehicle's, the holder's, the operator's), one SELECT.
+RAW_LOOKUP_OWNERS = (
+    "SELECT p.number, p.state, p.valid_until, v.plate, p.vehicle_id, p.operator_id, o.person_id "
+    "FROM licensing_permit p JOIN registry_vehicle v ON v.id = p.vehicle_id "
+    "JOIN registry_operator o ON o.id = p.operator_id JOIN tenancy_municipality m ON m.id = p.municipality_id "
+    "WHERE m.ibge_code = %s AND v.plate = %s ORDER BY p.valid_until DESC NULLS LAST"
+)
+RAW_DOCUMENTS = (
+    "SELECT kind, valid_until, status FROM registry_document "
+    "WHERE vehicle_id = ANY(%s) OR operator_id = ANY(%s) OR person_id = ANY(%s)"
+)
+
+
+@session_free
+def raw_floor(request: HttpRequest) -> HttpResponse:
+    """The raw view plus the unavoidable work: the rate-limit count and the standing's documents."""
+    from apps.public import ratelimit
+
+    ratelimit.hit(request)
+    with connection.cursor() as cursor:
+        cursor.execute(RAW_LOOKUP_OWNERS, [request.GET.get("municipio", ""), request.GET.get("placa", "")])
+        found = cursor.fetchall()
+        rows = [{"numero": n, "situacao": s, "validade": str(v), "placa": p} for n, s, v, p, *_ in found]
+        if found:
+            owners = [[row[i] for row in found if row[i] is not None] for i in (4, 5, 6)]
+            cursor.execute(RAW_DOCUMENTS, owners)
+            documents = [{"tipo": k, "validade": str(v), "situacao": s} for k, v, s in cursor.fetchall()]
+            rows[0]["documentos"] = documents  # type: ignore[assignment]
+    return HttpResponse(json.dumps({"resultados": rows}), content_type="application/json")
+
+
 urlpatterns = [
     path("bench/ping/", ping),
     path("bench/raw/", raw_lookup),
+    path("bench/floor/", raw_floor),
     path("", include("outorga.urls")),
 ]
 
@@ -341,6 +378,7 @@ def sample_paths(n: int, kind: str, rng: random.Random) -> list[str]:
             {
                 "json": f"/api/publica/v1/verificacao/?municipio={IBGE}&placa={plate}",
                 "raw": f"/bench/raw/?municipio={IBGE}&placa={plate}",
+                "floor": f"/bench/floor/?municipio={IBGE}&placa={plate}",
             }.get(kind, f"/consulta/?municipio={IBGE}&q={plate}")
         )
     return paths
@@ -471,6 +509,8 @@ def measure(n: int, duration: int, connections: int) -> dict[str, dict[str, floa
     rng = random.Random(SEED)
     rounds = {
         "ping": ["/bench/ping/"],
+        "raw": sample_paths(n, "raw", rng),
+        "floor": sample_paths(n, "floor", rng),
         "json": sample_paths(n, "json", rng),
         "page": sample_paths(n, "page", rng),
     }
@@ -510,13 +550,21 @@ def report(n: int, results: dict[str, dict[str, float]], args: argparse.Namespac
         f"\n{n:,} vehicles/permits on {connection.vendor}; gunicorn {args.workers} sync workers; {tool}, "
         f"{args.connections} connections, {args.duration} s per round; {os.cpu_count()} CPUs shared."
     )
-    print(f"{'round':<6} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'requests':>9} {'errors':>7} {'ratio':>6}")
-    base = results["ping"]["rps"]
+    print(
+        f"{'round':<6} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'requests':>9} {'errors':>7} "
+        f"{'/raw':>6} {'/floor':>6}"
+    )
+    raw, floor = results["raw"]["rps"], results["floor"]["rps"]
     for name, r in results.items():
         print(
             f"{name:<6} {r['rps']:>9.0f} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f} {r['requests']:>9.0f} "
-            f"{r['errors']:>7.0f} {r['rps'] / base:>6.2f}"
+            f"{r['errors']:>7.0f} {r['rps'] / raw:>6.2f} {r['rps'] / floor:>6.2f}"
         )
+    print(
+        "raw: the lookup's SELECT by hand (the make-bench baseline); floor: raw plus what no correct lookup can "
+        "skip (the rate-limit count in the shared store, the standing's documents in one SELECT). "
+        f"The floor itself runs at {floor / raw:.2f}× raw: the most the lookup can reach against raw."
+    )
     municipality = Municipality.objects.get(ibge_code=IBGE)
     counted = sum(LookupCount.objects.filter(municipality=municipality).values_list("count", flat=True))
     print(f"Lookups counted by the app (warm-ups included): {counted:,}.")

@@ -42,6 +42,7 @@ DOCUMENT_COLUMNS = (
     "vehicle_id",
     "operator_id",
 )
+OPERATOR_COLUMNS = frozenset({"id", "kind", "person_id", "company_id"})  # what _subjects reads
 DRIVER_COLUMNS = (
     "pk",
     "operator_id",
@@ -169,9 +170,7 @@ class _Rows:
 
     @classmethod
     def load(cls, permits: list[Permit], drivers: Iterable[Driver] = ()) -> _Rows:
-        operators = Operator.objects.only("pk", "kind", "person_id", "company_id", "municipality_id").in_bulk(
-            {p.operator_id for p in permits}
-        )
+        operators = _operators(permits)
         extra = [d for d in drivers if d is not None]
         links = Driver.objects.filter(operator_id__in=operators, active=True).only(*DRIVER_COLUMNS)
         own = {(d.operator_id, d.person_id): d for d in [*links, *extra]}
@@ -204,6 +203,20 @@ class _Rows:
             for row in rows
             if row["kind"] in kinds
         )
+
+
+def _operators(permits: list[Permit]) -> dict[int, Operator]:
+    """The permits' operators: one loaded with its permit (the public lookup's SELECT joins it) is used as it
+    is, which spared that lookup a round trip (issue 12); the others are read in one SELECT."""
+    found: dict[int, Operator] = {}
+    for permit in permits:
+        operator = permit.operator if Permit.operator.is_cached(permit) else None
+        if operator is not None and not operator.get_deferred_fields() & OPERATOR_COLUMNS:
+            found[operator.pk] = operator
+    missing = {p.operator_id for p in permits} - set(found)
+    if missing:
+        found |= Operator.objects.only(*OPERATOR_COLUMNS).in_bulk(missing)
+    return found
 
 
 def _mandatory_kinds(regime_id: str) -> frozenset[str]:

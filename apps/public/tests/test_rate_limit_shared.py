@@ -65,3 +65,45 @@ def test_the_limit_holds_across_three_real_processes_counting_at_once(tmp_path: 
     ]
     allowed = [int(worker.communicate(timeout=180)[0].strip().splitlines()[-1]) for worker in workers]
     assert sum(allowed) == 30, allowed
+
+
+# --- the database cache's one-statement counter (outorga.cache.AtomicDatabaseCache.count) -------------------
+
+
+@pytest.fixture
+def database_cache() -> Any:
+    from django.core.cache import caches
+
+    cache = caches["default"]
+    if not hasattr(cache, "count"):
+        pytest.skip("the counter of the database cache (REDIS_URL is set)")
+    return cache
+
+
+def test_the_counter_counts_from_one_and_reads_like_any_cached_integer(database_cache: Any) -> None:
+    assert [database_cache.count("rate:test:a", timeout=60) for _ in range(4)] == [1, 2, 3, 4]
+    assert database_cache.get("rate:test:a") == 4
+    assert database_cache.incr("rate:test:a") == 5  # the classic increment reads and writes it too
+    assert database_cache.count("rate:test:a", timeout=60) == 6  # and the counter goes on from its value
+
+
+def test_an_ended_window_starts_again_at_one(database_cache: Any) -> None:
+    database_cache.set("rate:test:b", 41, timeout=-1)  # stored, already expired
+    assert database_cache.count("rate:test:b", timeout=60) == 1
+    assert database_cache.count("rate:test:b", timeout=60) == 2
+
+
+def test_the_counter_never_makes_the_callers_transaction_asynchronous(database_cache: Any) -> None:
+    """Inside a transaction (the tests run in one) the commit belongs to the caller: only a counter that is
+    its own transaction skips the wait for the disk."""
+    from django.db import connection
+
+    from outorga.cache import _count_sql
+
+    database_cache.count("rate:test:c", timeout=60)
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT current_setting('synchronous_commit')")
+            assert cursor.fetchone()[0] == "on"
+    assert "synchronous_commit" not in _count_sql('"t"', in_transaction=True)
+    assert "set_config('synchronous_commit', 'off', true)" in _count_sql('"t"', in_transaction=False)
