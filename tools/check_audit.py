@@ -38,7 +38,13 @@ SKIPPED_PARTS = {"tests", "migrations"}
 
 # The functions that append to the audit chain (apps.audit.services, itself not checked: it is the chain).
 AUDIT_MODULE = "apps/audit/services.py"
-AUDIT_WRITERS = {"audit_record", "audit_record_batch", "audit_personal_data_read", "audit_list_export"}
+AUDIT_WRITERS = {
+    "audit_record",
+    "audit_record_batch",
+    "audit_personal_data_read",
+    "audit_list_export",
+    "audited_change",  # a block changing one row, recorded by audit_record when it ends
+}
 
 # Writers outside apps/ that a service calls by name: the bulk insert of plain rows (COPY on PostgreSQL).
 BULK_WRITERS = {"insert_rows": "outorga.bulkinsert.insert_rows"}

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from django.db import models, transaction
 from django.utils import timezone
@@ -87,6 +88,47 @@ def audit_record(
     )
     event.save(force_insert=True)
     return event
+
+
+class _Snapshotted(Protocol):
+    """A model the trail records whole: its ``audit_snapshot()`` is the before/after of its events."""
+
+    municipality: Municipality | None
+
+    def audit_snapshot(self) -> dict[str, Any]: ...
+
+
+_OWN_MUNICIPALITY: Any = object()  # audited_change's default: the row's own municipality
+
+
+@contextmanager
+def audited_change(
+    row: models.Model,
+    *,
+    actor: Actor,
+    action: str | Callable[[], str],
+    municipality: Municipality | None = _OWN_MUNICIPALITY,
+    extra: Mapping[str, Any] | Callable[[], Mapping[str, Any]] | None = None,
+) -> Iterator[None]:
+    """Record the change the block makes to ``row``: one event, ``before`` its snapshot as the block starts and
+    ``after`` its snapshot as the block ends (plus the keys of ``extra``), on the chain of ``municipality`` (the
+    row's own unless given), in the caller's transaction.
+
+    The block changes and saves the row itself, so every write stays in the service that makes it (what
+    tools/check_writes.py and tools/model_docs.py read). ``action`` and ``extra`` may be functions, called when
+    the block ends: the outcome the block decided, a value it changed. A block that raises records nothing.
+    """
+    snapshotted = cast(_Snapshotted, row)
+    before = snapshotted.audit_snapshot()
+    yield
+    audit_record(
+        actor=actor,
+        municipality=snapshotted.municipality if municipality is _OWN_MUNICIPALITY else municipality,
+        action=action if isinstance(action, str) else action(),
+        obj=row,
+        before=before,
+        after={**snapshotted.audit_snapshot(), **((extra() if callable(extra) else extra) or {})},
+    )
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import Sum
 
 from apps.accounts.actors import Actor, actor_user
-from apps.audit.services import audit_record
+from apps.audit.services import audit_record, audited_change
 from apps.finance import pix
 from apps.finance.choices import FeeKind, GuideStatus, OriginType, PaymentMethod, RefundStatus
 from apps.finance.formatting import brl
@@ -302,17 +302,10 @@ def guide_cancel(*, actor: Actor, guide: PaymentGuide, reason: str, as_of: dt.da
         )
     if not reason.strip():
         raise refuse("reason", "Motivo do cancelamento: campo obrigatório.")
-    before = guide.audit_snapshot()
-    guide.status, guide.cancelled_on, guide.cancel_reason = GuideStatus.CANCELLED, as_of, reason.strip()[:255]
-    guide.save(update_fields=["status", "cancelled_on", "cancel_reason"])
-    audit_record(
-        actor=actor,
-        municipality=guide.municipality,
-        action="payment_guide.cancel",
-        obj=guide,
-        before=before,
-        after={**guide.audit_snapshot(), "reason": guide.cancel_reason},
-    )
+    reason = reason.strip()[:255]
+    with audited_change(guide, actor=actor, action="payment_guide.cancel", extra={"reason": reason}):
+        guide.status, guide.cancelled_on, guide.cancel_reason = GuideStatus.CANCELLED, as_of, reason
+        guide.save(update_fields=["status", "cancelled_on", "cancel_reason"])
     return guide
 
 
@@ -432,18 +425,17 @@ def refund_mark_paid(
         raise refuse("paid_on", "Data da restituição: não pode ser no futuro.")
     if paid_on < refund.payment.paid_on:
         raise refuse("paid_on", "Data da restituição: anterior ao pagamento que ela devolve.")
-    before = refund.audit_snapshot()
-    refund.status, refund.paid_on, refund.paid_reference = RefundStatus.PAID, paid_on, reference.strip()[:100]
-    refund.save(update_fields=["status", "paid_on", "paid_reference"])
-    _mark_refunded_when_complete(guide, refund.payment)
-    audit_record(
+    reference = reference.strip()[:100]
+    with audited_change(
+        refund,
         actor=actor,
-        municipality=guide.municipality,
         action="refund.mark_paid",
-        obj=refund,
-        before=before,
-        after={**refund.audit_snapshot(), "guide_status": guide.status},
-    )
+        municipality=guide.municipality,
+        extra=lambda: {"guide_status": guide.status},
+    ):
+        refund.status, refund.paid_on, refund.paid_reference = RefundStatus.PAID, paid_on, reference
+        refund.save(update_fields=["status", "paid_on", "paid_reference"])
+        _mark_refunded_when_complete(guide, refund.payment)
     return refund
 
 

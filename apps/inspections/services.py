@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.accounts.actors import Actor, actor_user
-from apps.audit.services import audit_record
+from apps.audit.services import audit_record, audited_change
 from apps.enforcement.services import AutoDetails, case_open
 from apps.inspections import lawbridge
 from apps.inspections.choices import KIND_BY_APPLICATION, InspectionKind, InspectionResult, MissedState
@@ -187,18 +187,10 @@ def inspection_reschedule(
             f"Data agendada: a vistoria deve ser feita até {row.deadline:%d/%m/%Y} ({row.deadline_basis}).",
         )
     _check_inspector(inspector, row.vehicle)
-    before = row.audit_snapshot()
-    row.scheduled_for = scheduled_for
-    row.inspector = inspector if inspector is not None else row.inspector
-    row.save(update_fields=["scheduled_for", "inspector", "updated_at"])
-    audit_record(
-        actor=actor,
-        municipality=row.municipality,
-        action="inspection.rescheduled",
-        obj=row,
-        before=before,
-        after=row.audit_snapshot(),
-    )
+    with audited_change(row, actor=actor, action="inspection.rescheduled"):
+        row.scheduled_for = scheduled_for
+        row.inspector = inspector if inspector is not None else row.inspector
+        row.save(update_fields=["scheduled_for", "inspector", "updated_at"])
     return row
 
 
@@ -232,25 +224,17 @@ def inspection_record_result(
     if row.result != InspectionResult.PENDING:
         raise refuse("result", f"Esta vistoria já foi registrada ({row.get_result_display().lower()}).")
     _check_performed_on(row, performed_on, as_of)
-    before = row.audit_snapshot()
-    row.items = _item_rows(row, items, performed_on)
-    row.performed_on, row.notes, row.inspector = (
-        performed_on,
-        notes.strip(),
-        actor_user(actor) or row.inspector,
-    )
-    row.result = InspectionResult.PASSED if not row.failed_items else InspectionResult.FAILED
-    if row.result == InspectionResult.FAILED:
-        _open_cure_window(row, as_of)
-    row.save()
-    audit_record(
-        actor=actor,
-        municipality=row.municipality,
-        action=f"inspection.{row.result}",
-        obj=row,
-        before=before,
-        after=row.audit_snapshot(),
-    )
+    with audited_change(row, actor=actor, action=lambda: f"inspection.{row.result}"):
+        row.items = _item_rows(row, items, performed_on)
+        row.performed_on, row.notes, row.inspector = (
+            performed_on,
+            notes.strip(),
+            actor_user(actor) or row.inspector,
+        )
+        row.result = InspectionResult.PASSED if not row.failed_items else InspectionResult.FAILED
+        if row.result == InspectionResult.FAILED:
+            _open_cure_window(row, as_of)
+        row.save()
     if row.result == InspectionResult.FAILED:
         _schedule_reinspection(row, actor=actor)
         _notify_application_failed(row, actor=actor, as_of=as_of)
@@ -429,18 +413,10 @@ def missed_inspection_confirm(
         recorded_at=recorded_at,
         regime_id=row.regime_id,
     )
-    before = row.audit_snapshot()
-    row.state, row.case = MissedState.CONFIRMED, case
-    row.resolved_on, row.resolved_by = timezone.localtime(recorded_at).date(), actor_user(actor)
-    row.save(update_fields=["state", "case", "resolved_on", "resolved_by"])
-    audit_record(
-        actor=actor,
-        municipality=row.municipality,
-        action="missedinspection.confirm",
-        obj=row,
-        before=before,
-        after=row.audit_snapshot(),
-    )
+    with audited_change(row, actor=actor, action="missedinspection.confirm"):
+        row.state, row.case = MissedState.CONFIRMED, case
+        row.resolved_on, row.resolved_by = timezone.localtime(recorded_at).date(), actor_user(actor)
+        row.save(update_fields=["state", "case", "resolved_on", "resolved_by"])
     return row
 
 
@@ -453,16 +429,8 @@ def missed_inspection_dismiss(
     if not reason.strip():
         raise refuse("reason", "Motivo do descarte: informe por que não há infração.")
     row = _locked_pending(missed)
-    before = row.audit_snapshot()
-    row.state, row.dismissal_reason = MissedState.DISMISSED, reason.strip()[:500]
-    row.resolved_on, row.resolved_by = as_of, actor_user(actor)
-    row.save(update_fields=["state", "dismissal_reason", "resolved_on", "resolved_by"])
-    audit_record(
-        actor=actor,
-        municipality=row.municipality,
-        action="missedinspection.dismiss",
-        obj=row,
-        before=before,
-        after=row.audit_snapshot(),
-    )
+    with audited_change(row, actor=actor, action="missedinspection.dismiss"):
+        row.state, row.dismissal_reason = MissedState.DISMISSED, reason.strip()[:500]
+        row.resolved_on, row.resolved_by = as_of, actor_user(actor)
+        row.save(update_fields=["state", "dismissal_reason", "resolved_on", "resolved_by"])
     return row

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from apps.accounts.actors import Actor, actor_user
-from apps.audit.services import audit_record
+from apps.audit.services import audit_record, audited_change
 from apps.lawconfig.config import configs_remembered
 from apps.licensing import appfields, hooks, lawbridge
 from apps.licensing.choices import (
@@ -229,20 +229,13 @@ def _move(
             "state",
             f"Não é possível {verb} o requerimento {row.number}: ele está «{row.get_state_display()}».",
         )
-    before, state_from = row.audit_snapshot(), row.state
-    row.state = to
-    for name, value in changes.items():
-        setattr(row, name, value)
-    row.save()
-    _event(row, event, actor=actor, as_of=as_of, state_from=state_from, note=note, data=data)
-    audit_record(
-        actor=actor,
-        municipality=row.municipality,
-        action=f"application.{event}",
-        obj=row,
-        before=before,
-        after=row.audit_snapshot(),
-    )
+    state_from = row.state
+    with audited_change(row, actor=actor, action=f"application.{event}"):
+        row.state = to
+        for name, value in changes.items():
+            setattr(row, name, value)
+        row.save()
+        _event(row, event, actor=actor, as_of=as_of, state_from=state_from, note=note, data=data)
     return row
 
 
@@ -291,28 +284,20 @@ def application_evaluate(*, application: Application, actor: Actor, as_of: dt.da
         raise refuse(
             "kind", f"«{row.get_kind_display()}»: a lei deste regime não exige avaliação; decida direto."
         )
-    before = row.audit_snapshot()
-    row.last_decision = decision.to_dict()
-    row.save(update_fields=["last_decision", "updated_at"])
-    refusal = lawbridge.refusal_of(row.last_decision)
-    data = {"outcome": decision.outcome, "articles": list(refusal.articles)}
-    _event(
-        row,
-        EventKind.EVALUATED,
-        actor=actor,
-        as_of=as_of,
-        state_from=row.state,
-        note=decision.outcome_pt,
-        data=data,
-    )
-    audit_record(
-        actor=actor,
-        municipality=row.municipality,
-        action="application.evaluated",
-        obj=row,
-        before=before,
-        after=row.audit_snapshot(),
-    )
+    with audited_change(row, actor=actor, action="application.evaluated"):
+        row.last_decision = decision.to_dict()
+        row.save(update_fields=["last_decision", "updated_at"])
+        refusal = lawbridge.refusal_of(row.last_decision)
+        data = {"outcome": decision.outcome, "articles": list(refusal.articles)}
+        _event(
+            row,
+            EventKind.EVALUATED,
+            actor=actor,
+            as_of=as_of,
+            state_from=row.state,
+            note=decision.outcome_pt,
+            data=data,
+        )
     return row
 
 
@@ -611,17 +596,9 @@ def _apply_effect(application: Application, *, actor: Actor, as_of: dt.date) -> 
 
 def _set_active(row: Any, *, actor: Actor, as_of: dt.date, **values: Any) -> None:
     """Activate the registry row the application asked for (operator, driver or attendant link)."""
-    before = row.audit_snapshot()
-    type(row).objects.filter(pk=row.pk).update(**values)
-    row.refresh_from_db()
-    audit_record(
-        actor=actor,
-        municipality=row.municipality,
-        action=f"{row._meta.model_name}.activate",
-        obj=row,
-        before=before,
-        after=row.audit_snapshot(),
-    )
+    with audited_change(row, actor=actor, action=f"{row._meta.model_name}.activate"):
+        type(row).objects.filter(pk=row.pk).update(**values)
+        row.refresh_from_db()
 
 
 # --- permits ------------------------------------------------------------------------------------------------
@@ -770,17 +747,9 @@ def permit_close(*, permit: Permit | None, actor: Actor, as_of: dt.date, state: 
     row = Permit.objects.select_for_update().get(pk=permit.pk)
     if row.state not in (PermitState.ACTIVE, PermitState.SUSPENDED):
         raise refuse("permit", f"O alvará {row.number} já está {row.get_state_display().lower()}.")
-    before = row.audit_snapshot()
-    row.state, row.closed_on, row.closed_reason = state, as_of, reason
-    row.save(update_fields=["state", "closed_on", "closed_reason"])
-    audit_record(
-        actor=actor,
-        municipality=row.municipality,
-        action=f"permit.{state}",
-        obj=row,
-        before=before,
-        after=row.audit_snapshot(),
-    )
+    with audited_change(row, actor=actor, action=f"permit.{state}"):
+        row.state, row.closed_on, row.closed_reason = state, as_of, reason
+        row.save(update_fields=["state", "closed_on", "closed_reason"])
     return row
 
 
@@ -802,19 +771,11 @@ def permit_suspend(
             "permit",
             f"Só se suspende um alvará ativo; o {row.number} está {row.get_state_display().lower()}.",
         )
-    before = row.audit_snapshot()
-    if extending and row.suspended_until is not None and row.suspended_until > until:
-        until = row.suspended_until
-    row.state, row.suspended_until, row.closed_reason = PermitState.SUSPENDED, until, reason.strip()
-    row.save(update_fields=["state", "suspended_until", "closed_reason"])
-    audit_record(
-        actor=actor,
-        municipality=row.municipality,
-        action="permit.suspend",
-        obj=row,
-        before=before,
-        after=row.audit_snapshot(),
-    )
+    with audited_change(row, actor=actor, action="permit.suspend"):
+        if extending and row.suspended_until is not None and row.suspended_until > until:
+            until = row.suspended_until
+        row.state, row.suspended_until, row.closed_reason = PermitState.SUSPENDED, until, reason.strip()
+        row.save(update_fields=["state", "suspended_until", "closed_reason"])
     return row
 
 
@@ -824,17 +785,9 @@ def permit_reactivate(*, permit: Permit, actor: Actor, as_of: dt.date, reason: s
     row = Permit.objects.select_for_update().get(pk=permit.pk)
     if row.state != PermitState.SUSPENDED:
         raise refuse("permit", f"O alvará {row.number} não está suspenso.")
-    before = row.audit_snapshot()
-    row.state, row.suspended_until, row.closed_reason = PermitState.ACTIVE, None, reason.strip()
-    row.save(update_fields=["state", "suspended_until", "closed_reason"])
-    audit_record(
-        actor=actor,
-        municipality=row.municipality,
-        action="permit.reactivate",
-        obj=row,
-        before=before,
-        after=row.audit_snapshot(),
-    )
+    with audited_change(row, actor=actor, action="permit.reactivate"):
+        row.state, row.suspended_until, row.closed_reason = PermitState.ACTIVE, None, reason.strip()
+        row.save(update_fields=["state", "suspended_until", "closed_reason"])
     return row
 
 
@@ -846,17 +799,9 @@ def permit_inspection_done(*, permit: Permit, performed_on: dt.date, actor: Acto
     due = lawbridge.permit_next_inspection_due(row, performed_on)
     if due is None:
         return row
-    before = row.audit_snapshot()
-    row.inspection_due_on, row.inspection_overdue = due, False
-    row.save(update_fields=["inspection_due_on", "inspection_overdue"])
-    audit_record(
-        actor=actor,
-        municipality=row.municipality,
-        action="permit.inspection_done",
-        obj=row,
-        before=before,
-        after=row.audit_snapshot(),
-    )
+    with audited_change(row, actor=actor, action="permit.inspection_done"):
+        row.inspection_due_on, row.inspection_overdue = due, False
+        row.save(update_fields=["inspection_due_on", "inspection_overdue"])
     return row
 
 

@@ -22,7 +22,7 @@ from django.utils.crypto import get_random_string
 from apps.accounts.choices import UserKind
 from apps.accounts.models import User
 from apps.accounts.services import user_create
-from apps.audit.services import audit_record
+from apps.audit.services import audit_record, audited_change
 from apps.dueprocess.models import Appeal
 from apps.dueprocess.services import appeal_file
 from apps.enforcement.models import InfractionCase
@@ -118,17 +118,9 @@ def portal_account_set_active(*, actor: User | None, account: PortalAccount, act
     """Suspend or restore a portal login (the user row stays: audit events point to it)."""
     if actor is not None and not user_can(actor, account.municipality_id, ACCOUNT, "change"):
         raise refuse("account", f"Conta do portal: você não pode alterar contas em {account.municipality}.")
-    before = account.audit_snapshot()
-    account.active = active
-    account.save(update_fields=["active"])
-    audit_record(
-        actor=actor,
-        municipality=account.municipality,
-        action="portal.account.set_active",
-        obj=account,
-        before=before,
-        after=account.audit_snapshot(),
-    )
+    with audited_change(account, actor=actor, action="portal.account.set_active"):
+        account.active = active
+        account.save(update_fields=["active"])
     return account
 
 
@@ -557,18 +549,11 @@ def _decide(
     document: Document | None = None,
     reason: str = "",
 ) -> DocumentSubmission:
-    before = submission.audit_snapshot()
-    submission.state, submission.decided_by, submission.decided_on = state, actor, as_of
-    submission.document, submission.rejection_reason = document, reason
-    submission.save(update_fields=["state", "decided_by", "decided_on", "document", "rejection_reason"])
-    audit_record(
-        actor=actor,
-        municipality=submission.municipality,
-        action=f"portal.document.{'accept' if state == SubmissionState.ACCEPTED else 'reject'}",
-        obj=submission,
-        before=before,
-        after=submission.audit_snapshot(),
-    )
+    verb = "accept" if state == SubmissionState.ACCEPTED else "reject"
+    with audited_change(submission, actor=actor, action=f"portal.document.{verb}"):
+        submission.state, submission.decided_by, submission.decided_on = state, actor, as_of
+        submission.document, submission.rejection_reason = document, reason
+        submission.save(update_fields=["state", "decided_by", "decided_on", "document", "rejection_reason"])
     return submission
 
 

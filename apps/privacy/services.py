@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from apps.audit.models import DataSubjectRequest
-from apps.audit.services import PERSONAL_DATA_EXPORT, audit_record
+from apps.audit.services import PERSONAL_DATA_EXPORT, audit_record, audited_change
 from apps.lawconfig.config import RegimeChoiceError, calendar_for
 from apps.registry.identifiers import validate_cpf
 from apps.registry.models import Person
@@ -110,26 +110,21 @@ def data_subject_request_update(
     row = DataSubjectRequest.objects.select_for_update().get(pk=request.pk)
     if row.is_closed:
         raise ValidationError({"status": "Situação: este requerimento já foi encerrado."})
-    before = row.audit_snapshot()
-    row.status, row.answer = status, answer.strip()
-    if row.is_closed:
-        if not row.answer:
-            raise ValidationError(
-                {"answer": "Resposta: informe o texto enviado ao titular (ou o fundamento da negativa)."}
-            )
-        row.answered_on = as_of
-    row.full_clean()
-    row.save()
-    action = "data_subject_request.answer" if row.is_closed else "data_subject_request.progress"
-    audit_record(
-        actor=actor,
-        municipality=row.municipality,
-        action=action,
-        obj=row,
-        before=before,
-        after=row.audit_snapshot(),
-    )
+    with audited_change(row, actor=actor, action=lambda: _update_action(row)):
+        row.status, row.answer = status, answer.strip()
+        if row.is_closed:
+            if not row.answer:
+                raise ValidationError(
+                    {"answer": "Resposta: informe o texto enviado ao titular (ou o fundamento da negativa)."}
+                )
+            row.answered_on = as_of
+        row.full_clean()
+        row.save()
     return row
+
+
+def _update_action(row: DataSubjectRequest) -> str:
+    return "data_subject_request.answer" if row.is_closed else "data_subject_request.progress"
 
 
 @transaction.atomic

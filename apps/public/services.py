@@ -9,7 +9,7 @@ from django.db import transaction
 
 import lawcode
 from apps.accounts.actors import Actor, actor_user
-from apps.audit.services import audit_record
+from apps.audit.services import audit_record, audited_change
 from apps.licensing.models import Permit
 from apps.public.choices import ComplaintCategory, ComplaintState
 from apps.public.models import Complaint
@@ -119,17 +119,9 @@ def complaint_move(
         raise refuse("state", f"A denúncia {row.number} está {current} e não pode passar a esse estado.")
     if state == ComplaintState.CLOSED and not resolution.strip():
         raise refuse("resolution", "Para encerrar, descreva as providências tomadas.")
-    before = row.audit_snapshot()
-    row.state, row.handled_by = state, actor_user(actor)
-    row.resolution = resolution.strip() or row.resolution
-    row.closed_on = as_of if state == ComplaintState.CLOSED else None
-    row.save(update_fields=["state", "handled_by", "resolution", "closed_on"])
-    audit_record(
-        actor=actor,
-        municipality=row.municipality,
-        action=f"complaint.{state}",
-        obj=row,
-        before=before,
-        after=row.audit_snapshot(),
-    )
+    with audited_change(row, actor=actor, action=f"complaint.{state}"):
+        row.state, row.handled_by = state, actor_user(actor)
+        row.resolution = resolution.strip() or row.resolution
+        row.closed_on = as_of if state == ComplaintState.CLOSED else None
+        row.save(update_fields=["state", "handled_by", "resolution", "closed_on"])
     return row

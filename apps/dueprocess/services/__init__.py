@@ -18,7 +18,7 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
 
 from apps.accounts.actors import Actor, actor_name, actor_user, signed_in
-from apps.audit.services import audit_record
+from apps.audit.services import audit_record, audited_change
 from apps.dueprocess import lawbridge
 from apps.dueprocess.choices import CONDEMNING, EffectState, FilingChannel, Instance, Verdict
 from apps.dueprocess.events import judgment_recorded
@@ -517,24 +517,16 @@ def seizure_release(
     if not note.strip():
         conditions = "; ".join(row.data.get("conditions") or [])
         raise refuse("note", f"Condições cumpridas: informe como foram atendidas ({conditions}).")
-    before = row.audit_snapshot()
-    row.state, row.ended_on = EffectState.RELEASED, released_on
-    row.note = f"{row.note} Liberado em {released_on:%d/%m/%Y}: {note.strip()}"
-    row.save(update_fields=["state", "ended_on", "note"])
-    case_event_add(
-        case=row.case,
-        kind=EventKind.NOTE,
-        actor=actor,
-        on=released_on,
-        note=f"Veículo liberado em {released_on:%d/%m/%Y}: {note.strip()}",
-        data={"effect_id": row.pk},
-    )
-    audit_record(
-        actor=actor,
-        municipality=row.case.municipality,
-        action="effect.release",
-        obj=row,
-        before=before,
-        after=row.audit_snapshot(),
-    )
+    with audited_change(row, actor=actor, action="effect.release", municipality=row.case.municipality):
+        row.state, row.ended_on = EffectState.RELEASED, released_on
+        row.note = f"{row.note} Liberado em {released_on:%d/%m/%Y}: {note.strip()}"
+        row.save(update_fields=["state", "ended_on", "note"])
+        case_event_add(
+            case=row.case,
+            kind=EventKind.NOTE,
+            actor=actor,
+            on=released_on,
+            note=f"Veículo liberado em {released_on:%d/%m/%Y}: {note.strip()}",
+            data={"effect_id": row.pk},
+        )
     return row

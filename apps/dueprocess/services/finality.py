@@ -12,7 +12,7 @@ from typing import Any
 from django.db import transaction
 
 from apps.accounts.actors import Actor
-from apps.audit.services import audit_record
+from apps.audit.services import audit_record, audited_change
 from apps.dueprocess import lawbridge
 from apps.dueprocess.choices import FinalityReason, Instance, SanctionState
 from apps.dueprocess.models import Sanction
@@ -220,19 +220,11 @@ def sanction_annul(
         # Nothing final yet, but a suspension applied when the auto was registered ends with the case.
         effects.lift_case_effects(case=case, actor=actor, as_of=as_of, reason=reason)
         return None
-    before = sanction.audit_snapshot()
-    sanction.state = SanctionState.ANNULLED
-    sanction.save(update_fields=["state", "updated_at"])
-    _undo_fine(sanction, case, actor, as_of, reason, ground)
-    effects.lift_case_effects(case=case, actor=actor, as_of=as_of, reason=reason)
-    audit_record(
-        actor=actor,
-        municipality=case.municipality,
-        action="sanction.annul",
-        obj=sanction,
-        before=before,
-        after=sanction.audit_snapshot(),
-    )
+    with audited_change(sanction, actor=actor, action="sanction.annul", municipality=case.municipality):
+        sanction.state = SanctionState.ANNULLED
+        sanction.save(update_fields=["state", "updated_at"])
+        _undo_fine(sanction, case, actor, as_of, reason, ground)
+        effects.lift_case_effects(case=case, actor=actor, as_of=as_of, reason=reason)
     return sanction
 
 

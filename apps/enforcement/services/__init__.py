@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.accounts.actors import Actor, actor_name, signed_in
-from apps.audit.services import audit_record
+from apps.audit.services import audit_record, audited_change
 from apps.enforcement import catalog, hooks, lawbridge
 from apps.enforcement.choices import CaseState, EventKind
 from apps.enforcement.models import CaseEvent, Evidence, InfractionCase
@@ -99,26 +99,19 @@ def case_move(
             f"O auto {row.number} está «{row.get_state_display()}»; não é possível passá-lo a "
             f"«{CaseState(to).label}».",
         )
-    before, state_from = row.audit_snapshot(), row.state
-    row.state = to
-    row.save(update_fields=["state", "updated_at"])
-    case_event_add(
-        case=row,
-        kind=event or EventKind.STATE_CHANGED,
-        actor=actor,
-        on=on,
-        note=note,
-        state_from=state_from,
-        data=data,
-    )
-    audit_record(
-        actor=actor,
-        municipality=row.municipality,
-        action=f"infractioncase.{to}",
-        obj=row,
-        before=before,
-        after=row.audit_snapshot(),
-    )
+    state_from = row.state
+    with audited_change(row, actor=actor, action=f"infractioncase.{to}"):
+        row.state = to
+        row.save(update_fields=["state", "updated_at"])
+        case_event_add(
+            case=row,
+            kind=event or EventKind.STATE_CHANGED,
+            actor=actor,
+            on=on,
+            note=note,
+            state_from=state_from,
+            data=data,
+        )
     return row
 
 
@@ -415,23 +408,15 @@ def case_mark_traffic_only(
         )
     if row.state in (CaseState.FINAL, CaseState.CLOSED, CaseState.CANCELLED):
         raise refuse("state", f"O auto {row.number} está «{row.get_state_display()}».")
-    before = row.audit_snapshot()
-    row.already_punished_as_traffic_only, row.traffic_only_reference = True, reference.strip()
-    row.save(update_fields=["already_punished_as_traffic_only", "traffic_only_reference", "updated_at"])
-    rule = cite_pt(row.regime_id, rule_ref, as_of)
-    case_event_add(
-        case=row,
-        kind=EventKind.TRAFFIC_ONLY_MARKED,
-        actor=actor,
-        on=as_of,
-        note=f"{reference.strip()} — sem penalidade municipal ({rule}).",
-    )
-    audit_record(
-        actor=actor,
-        municipality=row.municipality,
-        action="infractioncase.traffic_only",
-        obj=row,
-        before=before,
-        after=row.audit_snapshot(),
-    )
+    with audited_change(row, actor=actor, action="infractioncase.traffic_only"):
+        row.already_punished_as_traffic_only, row.traffic_only_reference = True, reference.strip()
+        row.save(update_fields=["already_punished_as_traffic_only", "traffic_only_reference", "updated_at"])
+        rule = cite_pt(row.regime_id, rule_ref, as_of)
+        case_event_add(
+            case=row,
+            kind=EventKind.TRAFFIC_ONLY_MARKED,
+            actor=actor,
+            on=as_of,
+            note=f"{reference.strip()} — sem penalidade municipal ({rule}).",
+        )
     return row

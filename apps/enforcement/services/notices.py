@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from django.db import transaction
 
 from apps.accounts.actors import Actor, actor_user
-from apps.audit.services import audit_record
+from apps.audit.services import audit_record, audited_change
 from apps.enforcement import lawbridge, pdf
 from apps.enforcement.choices import CaseState, EventKind, NoticeChannel, NoticePurpose, ReturnedReason
 from apps.enforcement.hooks import notice_sent
@@ -170,26 +170,18 @@ def _after_ciencia(notice: Notice, case: InfractionCase, actor: Actor, as_of: dt
     )
     if notice.purpose != NoticePurpose.INFRACTION or case.state != CaseState.DRAFTED:
         return
-    before = case.audit_snapshot()
-    case.state = CaseState.NOTIFIED
-    case.save(update_fields=["state", "updated_at"])
-    refresh_notice_limit(case, as_of, auto_received_on=notice.ciencia_on)
-    case_event_add(
-        case=case,
-        kind=EventKind.STATE_CHANGED,
-        actor=actor,
-        on=notice.ciencia_on,
-        state_from=CaseState.DRAFTED,
-        note="Autuado notificado",
-    )
-    audit_record(
-        actor=actor,
-        municipality=case.municipality,
-        action="infractioncase.notified",
-        obj=case,
-        before=before,
-        after=case.audit_snapshot(),
-    )
+    with audited_change(case, actor=actor, action="infractioncase.notified"):
+        case.state = CaseState.NOTIFIED
+        case.save(update_fields=["state", "updated_at"])
+        refresh_notice_limit(case, as_of, auto_received_on=notice.ciencia_on)
+        case_event_add(
+            case=case,
+            kind=EventKind.STATE_CHANGED,
+            actor=actor,
+            on=notice.ciencia_on,
+            state_from=CaseState.DRAFTED,
+            note="Autuado notificado",
+        )
 
 
 @transaction.atomic
@@ -201,28 +193,20 @@ def notice_record_receipt(
     case = locked_case(row.case)
     _check_notifier(actor, case.municipality)
     _check_receipt(row, received_on, returned_reason, as_of)
-    before = row.audit_snapshot()
-    row.received_on, row.returned_reason = received_on, returned_reason
-    _apply_ciencia(row, case, as_of)
-    row.save()
-    if row.ciencia_on is None:
-        reason = lawbridge.ciencia_refusal(case, lawbridge.notice_facts(row, case), as_of)
-        case_event_add(
-            case=case,
-            kind=EventKind.NOTICE_RETURNED,
-            actor=actor,
-            on=received_on,
-            note=f"{row.get_returned_reason_display()}: sem ciência — {reason}",
-        )
-    _after_ciencia(row, case, actor, as_of)
-    audit_record(
-        actor=actor,
-        municipality=case.municipality,
-        action="notice.receipt",
-        obj=row,
-        before=before,
-        after=row.audit_snapshot(),
-    )
+    with audited_change(row, actor=actor, action="notice.receipt", municipality=case.municipality):
+        row.received_on, row.returned_reason = received_on, returned_reason
+        _apply_ciencia(row, case, as_of)
+        row.save()
+        if row.ciencia_on is None:
+            reason = lawbridge.ciencia_refusal(case, lawbridge.notice_facts(row, case), as_of)
+            case_event_add(
+                case=case,
+                kind=EventKind.NOTICE_RETURNED,
+                actor=actor,
+                on=received_on,
+                note=f"{row.get_returned_reason_display()}: sem ciência — {reason}",
+            )
+        _after_ciencia(row, case, actor, as_of)
     notice_sent(row, as_of)
     return row
 

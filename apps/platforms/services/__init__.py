@@ -12,7 +12,7 @@ from django.utils import timezone
 
 import lawcode
 from apps.accounts.actors import Actor, actor_user
-from apps.audit.services import audit_record
+from apps.audit.services import audit_record, audited_change
 from apps.platforms.checks import check_drivers
 from apps.platforms.choices import SubstitutionState
 from apps.platforms.errors import PlatformAPIError
@@ -80,17 +80,9 @@ def credential_revoke(*, actor: Actor, credential: PlatformCredential) -> Platfo
     row = PlatformCredential.objects.select_for_update().get(pk=credential.pk)
     if row.revoked_at is not None:
         raise ValidationError("Esta credencial já estava revogada.")
-    before = row.audit_snapshot()
-    row.revoked_at = timezone.now()
-    row.save(update_fields=["revoked_at"])
-    audit_record(
-        actor=actor,
-        municipality=row.municipality,
-        action="platform_credential.revoke",
-        obj=row,
-        before=before,
-        after=row.audit_snapshot(),
-    )
+    with audited_change(row, actor=actor, action="platform_credential.revoke"):
+        row.revoked_at = timezone.now()
+        row.save(update_fields=["revoked_at"])
     return row
 
 
@@ -200,16 +192,8 @@ def substitution_handle(
         raise ValidationError(f"Esta comunicação já foi tratada ({row.get_state_display().lower()}).")
     if not accept and not note.strip():
         raise ValidationError({"note": "Para recusar, escreva o motivo."})
-    before = row.audit_snapshot()
-    row.state = SubstitutionState.ACKNOWLEDGED if accept else SubstitutionState.REJECTED
-    row.handled_by, row.handled_note = actor_user(actor), note.strip()
-    row.save(update_fields=["state", "handled_by", "handled_note"])
-    audit_record(
-        actor=actor,
-        municipality=row.municipality,
-        action=f"platform_substitution.{row.state}",
-        obj=row,
-        before=before,
-        after=row.audit_snapshot(),
-    )
+    with audited_change(row, actor=actor, action=lambda: f"platform_substitution.{row.state}"):
+        row.state = SubstitutionState.ACKNOWLEDGED if accept else SubstitutionState.REJECTED
+        row.handled_by, row.handled_note = actor_user(actor), note.strip()
+        row.save(update_fields=["state", "handled_by", "handled_note"])
     return row

@@ -11,7 +11,7 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, models, transaction
 
 from apps.accounts.actors import Actor
-from apps.audit.services import audit_record
+from apps.audit.services import audit_record, audited_change
 from apps.lawconfig.config import configs_remembered
 from apps.registry import hooks, plausibility
 from apps.registry import identifiers as ids
@@ -294,19 +294,11 @@ def operator_set_status(
     """Licensing moves the operator along (active on approval, suspended, revoked, cancelled at request)."""
     if status not in OperatorStatus.values:
         raise refuse("status", f"Situação: valor desconhecido {status!r}.")
-    before = operator.audit_snapshot()
-    operator.status = status
-    if registered_on is not None:
-        operator.registered_on = registered_on
-    operator.save(update_fields=["status", "registered_on"])
-    audit_record(
-        actor=actor,
-        municipality=operator.municipality,
-        action="registry.operator.status",
-        obj=operator,
-        before=before,
-        after=operator.audit_snapshot(),
-    )
+    with audited_change(operator, actor=actor, action="registry.operator.status"):
+        operator.status = status
+        if registered_on is not None:
+            operator.registered_on = registered_on
+        operator.save(update_fields=["status", "registered_on"])
     return operator
 
 
@@ -364,17 +356,9 @@ def driver_update(*, actor: Actor, driver: Driver, as_of: dt.date, **fields: Any
 
 @transaction.atomic
 def driver_unlink(*, actor: Actor, driver: Driver) -> Driver:
-    before = driver.audit_snapshot()
-    driver.active = False
-    driver.save(update_fields=["active"])
-    audit_record(
-        actor=actor,
-        municipality=driver.municipality,
-        action="registry.driver.unlink",
-        obj=driver,
-        before=before,
-        after=driver.audit_snapshot(),
-    )
+    with audited_change(driver, actor=actor, action="registry.driver.unlink"):
+        driver.active = False
+        driver.save(update_fields=["active"])
     return driver
 
 
@@ -393,17 +377,9 @@ def attendant_link(
 
 @transaction.atomic
 def attendant_unlink(*, actor: Actor, attendant: Attendant) -> Attendant:
-    before = attendant.audit_snapshot()
-    attendant.active = False
-    attendant.save(update_fields=["active"])
-    audit_record(
-        actor=actor,
-        municipality=attendant.municipality,
-        action="registry.attendant.unlink",
-        obj=attendant,
-        before=before,
-        after=attendant.audit_snapshot(),
-    )
+    with audited_change(attendant, actor=actor, action="registry.attendant.unlink"):
+        attendant.active = False
+        attendant.save(update_fields=["active"])
     return attendant
 
 
@@ -594,17 +570,9 @@ def document_mark_replaced(*, actor: Actor, document: Document) -> Document:
 
 
 def _document_set_status(actor: Actor, document: Document, status: str, action: str) -> Document:
-    before = document.audit_snapshot()
-    document.status = status
-    document.save(update_fields=["status"])
-    audit_record(
-        actor=actor,
-        municipality=document.municipality,
-        action=action,
-        obj=document,
-        before=before,
-        after=document.audit_snapshot(),
-    )
+    with audited_change(document, actor=actor, action=action):
+        document.status = status
+        document.save(update_fields=["status"])
     return document
 
 
@@ -665,21 +633,17 @@ def _document_rejudged(actor: Actor, document: Document, kind: DocumentKind, as_
     status = DocumentStatus.EXPIRED if _past(validity.valid_until, as_of) else DocumentStatus.VALID
     if (validity.valid_until, status) == (document.valid_until, document.status):
         return False  # only what the standing reads counts as a change; the stored decision stays as it was
-    before = document.audit_snapshot()
-    document.valid_until, document.status, document.decision = validity.valid_until, status, validity.stored
-    document.save(update_fields=["valid_until", "status", "decision"])
     reading = next(
         (f["message"] for f in validity.stored["findings"] if f["code"].endswith("age_limit")), kind.label
     )
     reason = f"Validade revista após mudança da configuração legal: {reading} ({kind.validity.cite_text})."
-    audit_record(
-        actor=actor,
-        municipality=document.municipality,
-        action="registry.document.rejudge",
-        obj=document,
-        before=before,
-        after={**document.audit_snapshot(), "reason": reason},
-    )
+    with audited_change(document, actor=actor, action="registry.document.rejudge", extra={"reason": reason}):
+        document.valid_until, document.status, document.decision = (
+            validity.valid_until,
+            status,
+            validity.stored,
+        )
+        document.save(update_fields=["valid_until", "status", "decision"])
     return True
 
 
