@@ -185,10 +185,9 @@ def guide_issue(
     payer = _payer(payer_name, payer_document)
     _check_origin(municipality, origin_type, origin_id, charge.fee_kind)
     valuation = _valuation(municipality, regime, charge, fact_date, as_of)
-    guide = _guide_new(actor, municipality, regime, payer, origin_type, origin_id, charge, valuation, as_of)
-    guide.due_on = due_on or _due_date(municipality, regime, settings, as_of)
-    guide.pix_payload = _pix_payload(settings, guide)
-    guide.save()
+    guide = _guide_store(
+        actor, municipality, regime, settings, payer, origin_type, origin_id, charge, valuation, as_of, due_on
+    )
     audit_record(
         actor=actor,
         municipality=municipality,
@@ -210,21 +209,24 @@ def _valuation(
     )
 
 
-def _guide_new(
+def _guide_store(
     actor: Actor,
     municipality: Municipality,
     regime: str,
+    settings: FinanceSettings,
     payer: tuple[str, str],
     origin_type: str,
     origin_id: int,
     charge: Charge,
     valuation: Valuation,
     as_of: dt.date,
+    due_on: dt.date | None,
 ) -> PaymentGuide:
-    """The guide, numbered in the municipality's yearly sequence; still without its due date and PIX code."""
+    """The guide, numbered in the municipality's yearly sequence, due on ``due_on`` or after the municipality's
+    term, saved with its PIX code."""
     year = as_of.year
     sequence = number_take(kind="payment_guide", municipality=municipality, year=year)
-    return PaymentGuide(
+    guide = PaymentGuide(
         municipality=municipality,
         regime_id=regime,
         number=f"{sequence:06d}/{year}",
@@ -244,8 +246,12 @@ def _guide_new(
         valuation_date=valuation.valuation_date,
         conversion=valuation.decision,
         issued_on=as_of,
+        due_on=due_on or _due_date(municipality, regime, settings, as_of),
         issued_by=actor_user(actor),
     )
+    guide.pix_payload = _pix_payload(settings, guide)
+    guide.save()
+    return guide
 
 
 def _finance_settings(municipality: Municipality) -> FinanceSettings:
