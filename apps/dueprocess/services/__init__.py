@@ -369,41 +369,64 @@ def _after_judgment(
     case: InfractionCase, appeal: Appeal, judgment: Judgment, actor: Actor, as_of: dt.date
 ) -> None:
     note = f"{instance_label(case.regime_id, appeal.instance)}: {judgment.get_verdict_display()}"
-    on = judgment.decided_on
     if judgment.verdict not in CONDEMNING:
-        case = _move_judged(
-            case, CaseState.CANCELLED, (MOVES_TO[Instance(appeal.instance)],), judgment, actor, note
-        )
-        finality.sanction_annul(case=case, actor=actor, as_of=as_of, reason=note)
-        return
-    if appeal.instance == proceeding(case.regime_id).last_instance():
-        _move_judged(case, CaseState.FINAL, (MOVES_TO[Instance(appeal.instance)],), judgment, actor, note)
-        finality.case_finalize(
-            case=case, final_on=on, reason=finality.FinalityReason.LAST_INSTANCE, actor=actor, as_of=as_of
-        )
-        return
-    case = _move_judged(case, CaseState.JUDGED_FIRST, (CaseState.IN_DEFENCE,), judgment, actor, note)
-    finality.sanction_condemn_first(case=case, condemned_on=on, actor=actor, as_of=as_of)
+        _judged_annulled(case, appeal, judgment, actor, as_of, note)
+    elif appeal.instance == proceeding(case.regime_id).last_instance():
+        _judged_final(case, appeal, judgment, actor, as_of, note)
+    else:
+        _judged_first(case, judgment, actor, as_of, note)
 
 
-def _move_judged(
-    case: InfractionCase,
-    to: CaseState,
-    allowed: tuple[CaseState, ...],
-    judgment: Judgment,
-    actor: Actor,
-    note: str,
-) -> InfractionCase:
-    return case_move(
+def _judged_annulled(
+    case: InfractionCase, appeal: Appeal, judgment: Judgment, actor: Actor, as_of: dt.date, note: str
+) -> None:
+    case = case_move(
         case=case,
-        to=to,
-        allowed=allowed,
+        to=CaseState.CANCELLED,
+        allowed=(MOVES_TO[Instance(appeal.instance)],),
         actor=actor,
         on=judgment.decided_on,
         event=EventKind.JUDGED,
         note=note,
         data={"judgment_id": judgment.pk},
     )
+    finality.sanction_annul(case=case, actor=actor, as_of=as_of, reason=note)
+
+
+def _judged_final(
+    case: InfractionCase, appeal: Appeal, judgment: Judgment, actor: Actor, as_of: dt.date, note: str
+) -> None:
+    """Condemned in the last instance: the decision is final on the day it was judged."""
+    on = judgment.decided_on
+    case_move(
+        case=case,
+        to=CaseState.FINAL,
+        allowed=(MOVES_TO[Instance(appeal.instance)],),
+        actor=actor,
+        on=on,
+        event=EventKind.JUDGED,
+        note=note,
+        data={"judgment_id": judgment.pk},
+    )
+    finality.case_finalize(
+        case=case, final_on=on, reason=finality.FinalityReason.LAST_INSTANCE, actor=actor, as_of=as_of
+    )
+
+
+def _judged_first(case: InfractionCase, judgment: Judgment, actor: Actor, as_of: dt.date, note: str) -> None:
+    """Condemned in the first of two instances: the case waits for an appeal."""
+    on = judgment.decided_on
+    case = case_move(
+        case=case,
+        to=CaseState.JUDGED_FIRST,
+        allowed=(CaseState.IN_DEFENCE,),
+        actor=actor,
+        on=on,
+        event=EventKind.JUDGED,
+        note=note,
+        data={"judgment_id": judgment.pk},
+    )
+    finality.sanction_condemn_first(case=case, condemned_on=on, actor=actor, as_of=as_of)
 
 
 # --- regularization (a suspension that becomes cassação unless regularized: Olímpia art. 24 sole §) ---------
