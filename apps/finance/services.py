@@ -234,17 +234,9 @@ def _guide_store(
         sequence=sequence,
         payer_name=payer[0],
         payer_document=payer[1],
-        description=charge.description[:200],
-        fee_kind=charge.fee_kind,
         origin_type=origin_type,
         origin_id=origin_id,
-        quantity=charge.quantity,
-        unit=charge.unit,
-        legal_basis=valuation.legal_basis[:255],
-        amount_brl=valuation.amount_brl,
-        unit_value_used=valuation.unit_value,
-        valuation_date=valuation.valuation_date,
-        conversion=valuation.decision,
+        **_charged(charge, valuation),
         issued_on=as_of,
         due_on=due_on or _due_date(municipality, regime, settings, as_of),
         issued_by=actor_user(actor),
@@ -252,6 +244,21 @@ def _guide_store(
     guide.pix_payload = _pix_payload(settings, guide)
     guide.save()
     return guide
+
+
+def _charged(charge: Charge, valuation: Valuation) -> dict[str, Any]:
+    """What the guide charges and its value in reais, as the guide stores them."""
+    return {
+        "description": charge.description[:200],
+        "fee_kind": charge.fee_kind,
+        "quantity": charge.quantity,
+        "unit": charge.unit,
+        "legal_basis": valuation.legal_basis[:255],
+        "amount_brl": valuation.amount_brl,
+        "unit_value_used": valuation.unit_value,
+        "valuation_date": valuation.valuation_date,
+        "conversion": valuation.decision,
+    }
 
 
 def _finance_settings(municipality: Municipality) -> FinanceSettings:
