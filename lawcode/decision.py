@@ -19,7 +19,7 @@ from typing import Any
 
 from lawcode.citations import Citation, render_citations
 from lawcode.errors import InvalidFactError
-from lawcode.facts import json_safe
+from lawcode.jsonsafe import json_safe
 
 
 class Status(StrEnum):

@@ -1,23 +1,19 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from apps.audit import exports
-from apps.audit.forms import (
-    AuditEventFilterForm,
-)
+from apps.audit.forms import AuditEventFilterForm
 from apps.audit.labels import action_choices
 from apps.audit.models import AuditEvent
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404
 from apps.web.exports import export_response, requested_format
-
-PAGE_SIZE = 25
+from apps.web.pagination import paginate
 
 
 @login_required
@@ -35,13 +31,11 @@ def event_list(request: HttpRequest) -> HttpResponseBase:
         events = form.apply(events)
     elif form.is_bound:
         events = events.none()
+    rows = events.order_by("-occurred_at", "-id")
     if (fmt := requested_format(request)) is not None:
-        rows = events.order_by("-occurred_at", "-id")
         return export_response(request, spec=exports.EVENTS, rows=rows, municipality=None, fmt=fmt)
-    page = Paginator(events.order_by("-occurred_at", "-id"), PAGE_SIZE).get_page(request.GET.get("pagina"))
-    query = request.GET.copy()
-    query.pop("pagina", None)
-    context = {"form": form, "page": page, "query": query.urlencode()}
+    page, query = paginate(request, rows)
+    context = {"form": form, "page": page, "query": query}
     return render(request, "audit/event_list.html", context)
 
 

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from apps.accounts.actors import Actor
-from lawcode.facts import PriorSanction
 
 if TYPE_CHECKING:
+    from apps.enforcement.lawbridge import History
     from apps.enforcement.models import InfractionCase, Notice
 
 
@@ -40,7 +40,7 @@ class TimelineItem:
 
 
 TimelineSource = Callable[["InfractionCase", dt.date], list[TimelineItem]]
-HistoryProvider = Callable[[Any, dt.date], tuple[PriorSanction, ...]]
+HistoryProvider = Callable[[Any, dt.date], "History"]
 CaseOpened = Callable[["InfractionCase", Actor, dt.date], None]
 NoticeSent = Callable[["Notice", dt.date], None]
 
@@ -64,7 +64,7 @@ def register_history_provider(provider: HistoryProvider) -> None:
     _HISTORY[:] = [provider]
 
 
-def operator_history(operator: Any, as_of: dt.date) -> tuple[PriorSanction, ...]:
+def operator_history(operator: Any, as_of: dt.date) -> History:
     """The operator's final sanctions as the provider knows them; none when nobody registered one."""
     return _HISTORY[0](operator, as_of) if _HISTORY else ()
 

@@ -24,7 +24,11 @@ from lawcode.errors import (
     QuestionNotApplicableError,
     RegimeDefinitionError,
 )
-from lawcode.facts import DeadlineFacts, InfractionCase, NoticeFacts, Operator
+from lawcode.facts import DeadlineFacts, InfractionCase, NoticeFacts, Operator, PriorSanction
+
+# The operator's final sanctions as the law reads them (recidivism): what the history provider due process
+# registers in apps.enforcement.hooks returns, typed here, where rows become lawcode facts.
+History = tuple[PriorSanction, ...]
 
 
 @dataclass(frozen=True)

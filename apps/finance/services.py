@@ -20,7 +20,7 @@ from apps.finance.hooks import guide_issued
 from apps.finance.models import FeeSchedule, FinanceSettings, Payment, PaymentGuide, Refund
 from apps.finance.origins import payment_handler
 from apps.finance.selectors import fee_in_force, guide_for_update
-from apps.finance.valuation import Charge, declared_unit, legal_basis, valuate
+from apps.finance.valuation import Charge, Valuation, declared_unit, legal_basis, valuate
 from apps.lawconfig.config import RegimeChoiceError, calendar_for, regime_for
 from apps.registry.identifiers import validate_cnpj, validate_cpf
 from apps.tenancy.models import Municipality
@@ -184,11 +184,46 @@ def guide_issue(
     settings = _finance_settings(municipality)
     payer = _payer(payer_name, payer_document)
     _check_origin(municipality, origin_type, origin_id, charge.fee_kind)
+    valuation = _valuation(municipality, regime, charge, fact_date, as_of)
+    guide = _guide_store(
+        actor, municipality, regime, settings, payer, origin_type, origin_id, charge, valuation, as_of, due_on
+    )
+    audit_record(
+        actor=actor,
+        municipality=municipality,
+        action="payment_guide.issue",
+        obj=guide,
+        after=guide.audit_snapshot(),
+    )
+    guide_issued(guide)
+    return guide
+
+
+def _valuation(
+    municipality: Municipality, regime: str, charge: Charge, fact_date: dt.date, as_of: dt.date
+) -> Valuation:
     if fact_date > as_of:
         raise refuse("fact_date", "Data do fato gerador: não pode ser posterior à data de emissão.")
-    valuation = valuate(
+    return valuate(
         municipality=municipality, regime_id=regime, charge=charge, fact_date=fact_date, issue_date=as_of
     )
+
+
+def _guide_store(
+    actor: Actor,
+    municipality: Municipality,
+    regime: str,
+    settings: FinanceSettings,
+    payer: tuple[str, str],
+    origin_type: str,
+    origin_id: int,
+    charge: Charge,
+    valuation: Valuation,
+    as_of: dt.date,
+    due_on: dt.date | None,
+) -> PaymentGuide:
+    """The guide, numbered in the municipality's yearly sequence, due on ``due_on`` or after the municipality's
+    term, saved with its PIX code."""
     year = as_of.year
     sequence = number_take(kind="payment_guide", municipality=municipality, year=year)
     guide = PaymentGuide(
@@ -199,32 +234,31 @@ def guide_issue(
         sequence=sequence,
         payer_name=payer[0],
         payer_document=payer[1],
-        description=charge.description[:200],
-        fee_kind=charge.fee_kind,
         origin_type=origin_type,
         origin_id=origin_id,
-        quantity=charge.quantity,
-        unit=charge.unit,
-        legal_basis=valuation.legal_basis[:255],
-        amount_brl=valuation.amount_brl,
-        unit_value_used=valuation.unit_value,
-        valuation_date=valuation.valuation_date,
-        conversion=valuation.decision,
+        **_charged(charge, valuation),
         issued_on=as_of,
         due_on=due_on or _due_date(municipality, regime, settings, as_of),
         issued_by=actor_user(actor),
     )
     guide.pix_payload = _pix_payload(settings, guide)
     guide.save()
-    audit_record(
-        actor=actor,
-        municipality=municipality,
-        action="payment_guide.issue",
-        obj=guide,
-        after=guide.audit_snapshot(),
-    )
-    guide_issued(guide)
     return guide
+
+
+def _charged(charge: Charge, valuation: Valuation) -> dict[str, Any]:
+    """What the guide charges and its value in reais, as the guide stores them."""
+    return {
+        "description": charge.description[:200],
+        "fee_kind": charge.fee_kind,
+        "quantity": charge.quantity,
+        "unit": charge.unit,
+        "legal_basis": valuation.legal_basis[:255],
+        "amount_brl": valuation.amount_brl,
+        "unit_value_used": valuation.unit_value,
+        "valuation_date": valuation.valuation_date,
+        "conversion": valuation.decision,
+    }
 
 
 def _finance_settings(municipality: Municipality) -> FinanceSettings:

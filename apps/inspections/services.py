@@ -53,23 +53,12 @@ def inspection_schedule(
     inspector: Any = None,
 ) -> Inspection:
     """Schedule an inspection of ``vehicle``; for an application awaiting inspection, within the legal deadline."""
-    vehicle = (
-        Vehicle.objects.select_for_update(of=("self",))
-        .select_related("municipality", "operator")
-        .get(pk=vehicle.pk)
-    )
+    vehicle = _locked_vehicle(vehicle)
     _check_application(application, vehicle)
     kind = _kind_for(kind, application)
     regime_id = _regime_of(vehicle, application)
-    _check_schedule_date(scheduled_for, as_of)
-    _check_no_pending(vehicle)
-    _check_inspector(inspector, vehicle)
-    deadline = _application_deadline(application, regime_id, as_of)
-    if deadline is not None and scheduled_for > deadline.on:
-        raise refuse(
-            "scheduled_for",
-            f"Data agendada: a vistoria deve ser feita até {deadline.on:%d/%m/%Y} ({deadline.basis}).",
-        )
+    _check_schedulable(vehicle, scheduled_for, inspector, as_of)
+    deadline = _legal_deadline(application, regime_id, scheduled_for, as_of)
     row = Inspection.objects.create(
         municipality=vehicle.municipality,
         regime_id=regime_id,
@@ -78,11 +67,9 @@ def inspection_schedule(
         kind=kind,
         checklist_kind=kind,
         scheduled_for=scheduled_for,
-        deadline=deadline.on if deadline else None,
-        deadline_basis=deadline.basis if deadline else "",
+        **_deadline_fields(deadline),
         inspector=inspector,
         created_by=actor_user(actor),
-        decision={"scheduling": deadline.decision} if deadline else {},
     )
     audit_record(
         actor=actor,
@@ -93,6 +80,42 @@ def inspection_schedule(
     )
     inspection_scheduled(row)
     return row
+
+
+def _locked_vehicle(vehicle: Vehicle) -> Vehicle:
+    return (
+        Vehicle.objects.select_for_update(of=("self",))
+        .select_related("municipality", "operator")
+        .get(pk=vehicle.pk)
+    )
+
+
+def _check_schedulable(vehicle: Vehicle, scheduled_for: dt.date, inspector: Any, as_of: dt.date) -> None:
+    _check_schedule_date(scheduled_for, as_of)
+    _check_no_pending(vehicle)
+    _check_inspector(inspector, vehicle)
+
+
+def _legal_deadline(
+    application: Application | None, regime_id: str, scheduled_for: dt.date, as_of: dt.date
+) -> lawbridge.LegalDate | None:
+    """The application's legal deadline for the inspection, if any; a later date is refused."""
+    deadline = _application_deadline(application, regime_id, as_of)
+    if deadline is not None and scheduled_for > deadline.on:
+        raise refuse(
+            "scheduled_for",
+            f"Data agendada: a vistoria deve ser feita até {deadline.on:%d/%m/%Y} ({deadline.basis}).",
+        )
+    return deadline
+
+
+def _deadline_fields(deadline: lawbridge.LegalDate | None) -> dict[str, Any]:
+    """The legal deadline as the inspection keeps it, with the engine's decision behind it."""
+    return {
+        "deadline": deadline.on if deadline else None,
+        "deadline_basis": deadline.basis if deadline else "",
+        "decision": {"scheduling": deadline.decision} if deadline else {},
+    }
 
 
 def _check_application(application: Application | None, vehicle: Vehicle) -> None:
@@ -225,16 +248,33 @@ def inspection_record_result(
         raise refuse("result", f"Esta vistoria já foi registrada ({row.get_result_display().lower()}).")
     _check_performed_on(row, performed_on, as_of)
     with audited_change(row, actor=actor, action=lambda: f"inspection.{row.result}"):
-        row.items = _item_rows(row, items, performed_on)
-        row.performed_on, row.notes, row.inspector = (
-            performed_on,
-            notes.strip(),
-            actor_user(actor) or row.inspector,
-        )
-        row.result = InspectionResult.PASSED if not row.failed_items else InspectionResult.FAILED
-        if row.result == InspectionResult.FAILED:
-            _open_cure_window(row, as_of)
+        _fill_result(row, actor, items, performed_on, notes, as_of)
         row.save()
+    _after_result(row, actor, as_of)
+    return row
+
+
+def _fill_result(
+    row: Inspection,
+    actor: Actor,
+    items: Mapping[str, ItemResult],
+    performed_on: dt.date,
+    notes: str,
+    as_of: dt.date,
+) -> None:
+    """The checked items and who performed it when; a failure opens the regime's cure window."""
+    row.items = _item_rows(row, items, performed_on)
+    row.performed_on, row.notes, row.inspector = (
+        performed_on,
+        notes.strip(),
+        actor_user(actor) or row.inspector,
+    )
+    row.result = InspectionResult.PASSED if not row.failed_items else InspectionResult.FAILED
+    if row.result == InspectionResult.FAILED:
+        _open_cure_window(row, as_of)
+
+
+def _after_result(row: Inspection, actor: Actor, as_of: dt.date) -> None:
     if row.result == InspectionResult.FAILED:
         _schedule_reinspection(row, actor=actor)
         _notify_application_failed(row, actor=actor, as_of=as_of)
@@ -243,7 +283,6 @@ def inspection_record_result(
         _notify_permits(row, actor=actor)
     else:
         _notify_application(row, actor=actor, as_of=as_of)
-    return row
 
 
 def _check_performed_on(row: Inspection, performed_on: dt.date, as_of: dt.date) -> None:

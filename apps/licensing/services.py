@@ -75,38 +75,18 @@ def application_create(
     carries_children_under_4_or_pcd: bool | None = None,
 ) -> Application:
     """A draft application of ``kind`` for the operator; its targets must belong to the same operator."""
-    _check_kind(kind)
-    answers = appfields.only_asked(
-        operator.regime_id,
+    answers = _asked_answers(
+        operator,
         kind,
-        {
-            "enrolled_students": enrolled_students,
-            "carries_children_under_4_or_pcd": carries_children_under_4_or_pcd,
-            "platform_notified_on": platform_notified_on,
-            "extensions": extensions,
-            "requested_until": requested_until,
-        },
+        enrolled_students=enrolled_students,
+        carries_children_under_4_or_pcd=carries_children_under_4_or_pcd,
+        platform_notified_on=platform_notified_on,
+        extensions=extensions,
+        requested_until=requested_until,
     )
-    _check_dates(as_of, platform_notified_on=answers["platform_notified_on"])
-    _check_targets(kind, operator, vehicle=vehicle, driver=driver, attendant=attendant, permit=permit)
-    _check_not_banned(operator, as_of)
-    sequence = number_take(kind="application", municipality=operator.municipality, year=as_of.year)
-    application = Application.objects.create(
-        municipality=operator.municipality,
-        regime_id=operator.regime_id,
-        year=as_of.year,
-        sequence=sequence,
-        number=format_number(sequence, as_of.year),
-        kind=kind,
-        operator=operator,
-        vehicle=vehicle,
-        driver=driver,
-        attendant=attendant,
-        permit=permit,
-        **answers,
-        reason=reason.strip(),
-        created_by=actor_user(actor),
-    )
+    targets = {"vehicle": vehicle, "driver": driver, "attendant": attendant, "permit": permit}
+    _check_application(operator, kind, as_of, answers, targets)
+    application = _application_insert(actor, operator, kind, as_of, targets, answers, reason)
     _event(application, EventKind.CREATED, actor=actor, as_of=as_of, state_from="")
     audit_record(
         actor=actor,
@@ -116,6 +96,46 @@ def application_create(
         after=application.audit_snapshot(),
     )
     return application
+
+
+def _asked_answers(operator: Operator, kind: str, **answers: Any) -> dict[str, Any]:
+    """The answers the regime's law asks for a known ``kind``; the others blanked."""
+    _check_kind(kind)
+    return appfields.only_asked(operator.regime_id, kind, answers)
+
+
+def _check_application(
+    operator: Operator, kind: str, as_of: dt.date, answers: dict[str, Any], targets: dict[str, Any]
+) -> None:
+    _check_dates(as_of, platform_notified_on=answers["platform_notified_on"])
+    _check_targets(kind, operator, **targets)
+    _check_not_banned(operator, as_of)
+
+
+def _application_insert(
+    actor: Actor,
+    operator: Operator,
+    kind: str,
+    as_of: dt.date,
+    targets: dict[str, Any],
+    answers: dict[str, Any],
+    reason: str,
+) -> Application:
+    """The draft's row, numbered in the municipality's yearly sequence."""
+    sequence = number_take(kind="application", municipality=operator.municipality, year=as_of.year)
+    return Application.objects.create(
+        municipality=operator.municipality,
+        regime_id=operator.regime_id,
+        year=as_of.year,
+        sequence=sequence,
+        number=format_number(sequence, as_of.year),
+        kind=kind,
+        operator=operator,
+        **targets,
+        **answers,
+        reason=reason.strip(),
+        created_by=actor_user(actor),
+    )
 
 
 def _check_kind(kind: str) -> None:

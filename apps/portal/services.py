@@ -67,23 +67,9 @@ def portal_account_create(
 
     ``actor`` None is the system (demo seeder); a staff actor needs the «change» permission on portal accounts.
     """
-    if actor is not None and not user_can(actor, operator.municipality_id, ACCOUNT, "change"):
-        raise refuse("operator", f"Conta do portal: você não pode criar contas em {operator.municipality}.")
-    _check_link(operator, role, driver, attendant)
-    if User.objects.filter(username__iexact=username.strip()).exists():
-        raise refuse("username", f"Usuário: «{username}» já está em uso; escolha outro.")
-    kind = UserKind.OPERATOR if role == PortalRole.OPERATOR else UserKind.DRIVER
-    user = user_create(
-        actor=actor,
-        username=username.strip(),
-        password=password,
-        full_name=full_name.strip(),
-        kind=kind,
-        email=email.strip(),
-        cpf=cpf,
-    )
+    _check_account_new(actor, operator, role, driver, attendant, username)
     account = PortalAccount.objects.create(
-        user=user,
+        user=_portal_user(actor, role, username, password, full_name, email, cpf),
         municipality=operator.municipality,
         operator=operator,
         role=role,
@@ -98,6 +84,37 @@ def portal_account_create(
         after=account.audit_snapshot(),
     )
     return account
+
+
+def _check_account_new(
+    actor: User | None,
+    operator: Operator,
+    role: str,
+    driver: Driver | None,
+    attendant: Attendant | None,
+    username: str,
+) -> None:
+    if actor is not None and not user_can(actor, operator.municipality_id, ACCOUNT, "change"):
+        raise refuse("operator", f"Conta do portal: você não pode criar contas em {operator.municipality}.")
+    _check_link(operator, role, driver, attendant)
+    if User.objects.filter(username__iexact=username.strip()).exists():
+        raise refuse("username", f"Usuário: «{username}» já está em uso; escolha outro.")
+
+
+def _portal_user(
+    actor: User | None, role: str, username: str, password: str | None, full_name: str, email: str, cpf: str
+) -> User:
+    """The login: an operator's for the holder, a driver's for a driver or an attendant."""
+    kind = UserKind.OPERATOR if role == PortalRole.OPERATOR else UserKind.DRIVER
+    return user_create(
+        actor=actor,
+        username=username.strip(),
+        password=password,
+        full_name=full_name.strip(),
+        kind=kind,
+        email=email.strip(),
+        cpf=cpf,
+    )
 
 
 def _check_link(operator: Operator, role: str, driver: Driver | None, attendant: Attendant | None) -> None:
@@ -188,19 +205,7 @@ def _issue_invitation(
 ) -> PortalInvitation:
     """Store a new link for this operator/role/person (cancelling any earlier pending one) and mail it."""
     now = timezone.now()
-    earlier = PortalInvitation.objects.filter(
-        operator=operator, role=role, driver=driver, attendant=attendant
-    )
-    for pending in earlier.filter(accepted_at__isnull=True, revoked_at__isnull=True, expires_at__gt=now):
-        pending.revoked_at = now
-        pending.save(update_fields=["revoked_at"])
-        audit_record(
-            actor=actor,
-            municipality=operator.municipality,
-            action="portal.invitation.revoke",
-            obj=pending,
-            after={"revoked_at": now},
-        )
+    _revoke_pending(actor, operator, role, driver, attendant, now)
     token, digest = new_token()
     invitation = PortalInvitation(
         municipality=operator.municipality,
@@ -226,6 +231,30 @@ def _issue_invitation(
     )
     _send_portal_invitation(invitation, token, base_url)
     return invitation
+
+
+def _revoke_pending(
+    actor: User | None,
+    operator: Operator,
+    role: str,
+    driver: Driver | None,
+    attendant: Attendant | None,
+    now: dt.datetime,
+) -> None:
+    """Only the newest link for a person works: the earlier ones still pending are revoked."""
+    earlier = PortalInvitation.objects.filter(
+        operator=operator, role=role, driver=driver, attendant=attendant
+    )
+    for pending in earlier.filter(accepted_at__isnull=True, revoked_at__isnull=True, expires_at__gt=now):
+        pending.revoked_at = now
+        pending.save(update_fields=["revoked_at"])
+        audit_record(
+            actor=actor,
+            municipality=operator.municipality,
+            action="portal.invitation.revoke",
+            obj=pending,
+            after={"revoked_at": now},
+        )
 
 
 @transaction.atomic
@@ -383,13 +412,7 @@ def _govbr_username() -> str:
 def portal_invitation_accept(*, token: str, username: str, password: str) -> PortalAccount:
     """The invitee chooses a username and a password; the portal login is created (recorded as the inviter's doing,
     or the system's for a claim) and the acceptance as the invitee's."""
-    # Lock the invitation row only: its optional operator/driver links are outer joins, which PostgreSQL cannot lock.
-    invitation = (
-        PortalInvitation.objects.select_for_update(of=("self",))
-        .select_related("municipality", "operator", "driver", "attendant", "invited_by")
-        .filter(token_hash=token_digest(token))
-        .first()
-    )
+    invitation = _locked_invitation(token)
     now = timezone.now()
     if invitation is None or not invitation.is_usable(now):
         raise ValidationError(PORTAL_INVITATION_UNUSABLE)
@@ -401,12 +424,7 @@ def portal_invitation_accept(*, token: str, username: str, password: str) -> Por
         raise ValidationError(PORTAL_INVITATION_UNUSABLE)
     check_username_free(username)
     check_new_password(password, username=username, email=invitation.email, full_name=invitation.full_name)
-    try:
-        _check_link(*links)
-    except ValidationError:
-        raise ValidationError(
-            "O cadastro mudou desde o convite (o vínculo não está mais ativo). Procure a secretaria."
-        ) from None
+    _check_still_linked(links)
     account = portal_account_create(
         actor=inviter,
         operator=invitation.operator,
@@ -430,6 +448,25 @@ def portal_invitation_accept(*, token: str, username: str, password: str) -> Por
     return account
 
 
+def _locked_invitation(token: str) -> PortalInvitation | None:
+    # Lock the invitation row only: its optional operator/driver links are outer joins, which PostgreSQL cannot lock.
+    return (
+        PortalInvitation.objects.select_for_update(of=("self",))
+        .select_related("municipality", "operator", "driver", "attendant", "invited_by")
+        .filter(token_hash=token_digest(token))
+        .first()
+    )
+
+
+def _check_still_linked(links: tuple[Operator, str, Driver | None, Attendant | None]) -> None:
+    try:
+        _check_link(*links)
+    except ValidationError:
+        raise ValidationError(
+            "O cadastro mudou desde o convite (o vínculo não está mais ativo). Procure a secretaria."
+        ) from None
+
+
 # --- actions of the portal user ---------------------------------------------------------------------------
 
 
@@ -450,19 +487,7 @@ def portal_document_renew(
 ) -> DocumentSubmission:
     """A renewed copy of a document the account can see, sent to the secretariat: it counts (and its validity
     is computed by the law) only once an analyst accepts it (``document_submission_accept``)."""
-    if (
-        document.person is None
-        and document.company is None
-        and document.vehicle is None
-        and document.operator is None
-    ):
-        raise refuse("document", "Documento: sem titular registrado; procure a secretaria.")
-    if issue_date > as_of:
-        raise refuse("issue_date", f"Data de emissão: posterior a hoje ({as_of:%d/%m/%Y}).")
-    if expiry_date is not None and expiry_date < issue_date:
-        raise refuse("expiry_date", "Validade impressa: anterior à data de emissão.")
-    if document.portal_submissions.filter(state=SubmissionState.PENDING).exists():
-        raise refuse("file", "Arquivo: uma cópia deste documento já aguarda a validação da secretaria.")
+    _check_renewal(document, issue_date, expiry_date, as_of)
     checked = check_upload(upload)
     submission = DocumentSubmission(
         municipality=document.municipality,
@@ -481,6 +506,24 @@ def portal_document_renew(
         after=submission.audit_snapshot(),
     )
     return submission
+
+
+def _check_renewal(
+    document: Document, issue_date: dt.date, expiry_date: dt.date | None, as_of: dt.date
+) -> None:
+    if (
+        document.person is None
+        and document.company is None
+        and document.vehicle is None
+        and document.operator is None
+    ):
+        raise refuse("document", "Documento: sem titular registrado; procure a secretaria.")
+    if issue_date > as_of:
+        raise refuse("issue_date", f"Data de emissão: posterior a hoje ({as_of:%d/%m/%Y}).")
+    if expiry_date is not None and expiry_date < issue_date:
+        raise refuse("expiry_date", "Validade impressa: anterior à data de emissão.")
+    if document.portal_submissions.filter(state=SubmissionState.PENDING).exists():
+        raise refuse("file", "Arquivo: uma cópia deste documento já aguarda a validação da secretaria.")
 
 
 @transaction.atomic

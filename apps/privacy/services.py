@@ -62,16 +62,8 @@ def data_subject_request_create(
     as_of: dt.date,
 ) -> DataSubjectRequest:
     """Register a request; it is linked to the person registered with that CPF in the municipality, if any."""
-    try:
-        cpf = validate_cpf(requester_cpf)
-    except ValidationError as refusal:
-        raise ValidationError({"requester_cpf": refusal.messages}) from None
-    if received_on > as_of:
-        raise ValidationError(
-            {
-                "received_on": f"Recebido em: a data {received_on:%d/%m/%Y} está no futuro (hoje é {as_of:%d/%m/%Y})."
-            }
-        )
+    cpf = _requester_cpf(requester_cpf)
+    _check_received_on(received_on, as_of)
     deadline = data_subject_request_deadline(municipality, received_on)
     row = DataSubjectRequest(
         municipality=municipality,
@@ -95,6 +87,22 @@ def data_subject_request_create(
         after=row.audit_snapshot(),
     )
     return row
+
+
+def _requester_cpf(requester_cpf: str) -> str:
+    try:
+        return validate_cpf(requester_cpf)
+    except ValidationError as refusal:
+        raise ValidationError({"requester_cpf": refusal.messages}) from None
+
+
+def _check_received_on(received_on: dt.date, as_of: dt.date) -> None:
+    if received_on > as_of:
+        raise ValidationError(
+            {
+                "received_on": f"Recebido em: a data {received_on:%d/%m/%Y} está no futuro (hoje é {as_of:%d/%m/%Y})."
+            }
+        )
 
 
 @transaction.atomic

@@ -18,8 +18,8 @@ from apps.web.refusals import refuse
 from lawcode.calendar import format_date_pt
 from lawcode.documents import PRESENTER_LABELS, DocumentKind
 from lawcode.errors import InvalidFactError, LawcodeError, MissingFactError, QuestionNotApplicableError
-from lawcode.facts import json_safe
 from lawcode.fields import FieldSpec
+from lawcode.jsonsafe import json_safe
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 from apps.reports.selectors import Section
 
@@ -86,10 +85,27 @@ def bar_chart(section: Section) -> Chart:
     plot_height = HEIGHT - TOP - BOTTOM
     slot = (WIDTH - LEFT - RIGHT) / count
     baseline = float(HEIGHT - BOTTOM)
+    bars = _bars(section, palette, slot, baseline, top, plot_height)
+    ticks = tuple(
+        Tick(
+            round(baseline - plot_height * i / TICKS, 1),
+            section.text(top * i / TICKS),
+        )
+        for i in range(TICKS + 1)
+    )
+    labels = _labels(section, count, slot, baseline)
+    legend = tuple(
+        Legend(LEFT + i * 180, palette[i % len(palette)], series.label)
+        for i, series in enumerate(section.series)
+    )
+    limit_x = None if section.limit_at is None else round(LEFT + section.limit_at * slot, 1)
+    return Chart(WIDTH, HEIGHT, LEFT, WIDTH - RIGHT, baseline, tuple(bars), ticks, labels, legend, limit_x)
 
-    def height_of(value: Any) -> float:
-        return float(value) / top * plot_height
 
+def _bars(
+    section: Section, palette: tuple[str, ...], slot: float, baseline: float, top: float, plot_height: float
+) -> list[Bar]:
+    """A bar per non-zero value: stacked in its category's slot, or side by side across it."""
     bars: list[Bar] = []
     for index, (category, values) in enumerate(section.rows):
         x0 = LEFT + index * slot + slot * 0.12
@@ -98,7 +114,7 @@ def bar_chart(section: Section) -> Chart:
         for position, (series, value) in enumerate(zip(section.series, values, strict=True)):
             if not value:
                 continue
-            h = height_of(value)
+            h = float(value) / top * plot_height
             title = f"{category} — {series.label}: {section.text(value)}"
             fill = palette[position % len(palette)]
             if section.stacked:
@@ -110,22 +126,14 @@ def bar_chart(section: Section) -> Chart:
                 bars.append(
                     Bar(round(x, 1), round(baseline - h, 1), round(width, 1), round(h, 1), fill, title)
                 )
-    ticks = tuple(
-        Tick(
-            round(baseline - plot_height * i / TICKS, 1),
-            section.text(top * i / TICKS),
-        )
-        for i in range(TICKS + 1)
-    )
+    return bars
+
+
+def _labels(section: Section, count: int, slot: float, baseline: float) -> tuple[Label, ...]:
+    """The categories under the axis; with many, only every n-th so they do not overlap."""
     every = max(1, math.ceil(count / 24))
-    labels = tuple(
+    return tuple(
         Label(round(LEFT + i * slot + slot / 2, 1), baseline + 12, category[:18])
         for i, category in enumerate(section.categories)
         if i % every == 0
     )
-    legend = tuple(
-        Legend(LEFT + i * 180, palette[i % len(palette)], series.label)
-        for i, series in enumerate(section.series)
-    )
-    limit_x = None if section.limit_at is None else round(LEFT + section.limit_at * slot, 1)
-    return Chart(WIDTH, HEIGHT, LEFT, WIDTH - RIGHT, baseline, tuple(bars), ticks, labels, legend, limit_x)

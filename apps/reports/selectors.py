@@ -352,7 +352,24 @@ def fines_by_month(
         return None
     guides = _in(PaymentGuide.objects.filter(origin_type=OriginType.FINE), municipality, user)
     guides = guides.filter(regime_id=regime) if regime else guides
-    start, end = months[0].first, months[-1].last
+    names = _fine_sums(guides, months[0].first, months[-1].last, as_of)
+    series = tuple(
+        Series(label, tuple(values.get(m.first, Decimal("0.00")) for m in months)) for label, values in names
+    )
+    return Section(
+        "fines",
+        "Multas por mês (R$)",
+        tuple(m.label for m in months),
+        series,
+        money=True,
+        notes=("Para dívida ativa: multas definitivas vencidas e não pagas.",),
+    )
+
+
+def _fine_sums(
+    guides: QuerySet[PaymentGuide], start: dt.date, end: dt.date, as_of: dt.date
+) -> tuple[tuple[str, dict[dt.date, Any]], ...]:
+    """Each series' label and its R$ by month, one aggregate query each."""
     issued = _sum_by_month(guides.filter(issued_on__gte=start, issued_on__lte=end), "issued_on", "amount_brl")
     paid = _sum_by_month(
         Payment.objects.filter(guide__in=guides, paid_on__gte=start, paid_on__lte=end),
@@ -364,22 +381,11 @@ def fines_by_month(
     )
     overdue = _sum_by_month(overdue_rows, "due_on", "amount_brl")
     debt = _sum_by_month(_final_fine_guides(overdue_rows), "due_on", "amount_brl")
-    names = (
+    return (
         ("Emitidas", issued),
         ("Pagas", paid),
         ("Vencidas e não pagas", overdue),
         ("Para dívida ativa", debt),
-    )
-    series = tuple(
-        Series(label, tuple(values.get(m.first, Decimal("0.00")) for m in months)) for label, values in names
-    )
-    return Section(
-        "fines",
-        "Multas por mês (R$)",
-        tuple(m.label for m in months),
-        series,
-        money=True,
-        notes=("Para dívida ativa: multas definitivas vencidas e não pagas.",),
     )
 
 

@@ -105,7 +105,7 @@ def test_document_kind_is_open_in_the_facts_and_checked_by_the_regime() -> None:
 
 
 def test_json_safe_is_deterministic_for_sets_and_mappings() -> None:
-    from lawcode.facts import json_safe
+    from lawcode.jsonsafe import json_safe
 
     value = {"b": {3, 1, 2}, "a": (dt.date(2026, 1, 2), Decimal("1.50"))}
     assert json_safe(value) == {"a": ["2026-01-02", "1.50"], "b": [1, 2, 3]}

@@ -10,9 +10,9 @@ from django.urls import reverse
 from apps.accounts.models import User
 from apps.audit.models import AuditEvent
 from apps.audit.services import audit_record
-from apps.audit.views import PAGE_SIZE
 from apps.registry.services import person_create
 from apps.tenancy.models import Municipality
+from apps.web.pagination import PAGE_SIZE
 
 pytestmark = pytest.mark.django_db
 

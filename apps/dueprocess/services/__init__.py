@@ -32,6 +32,7 @@ from apps.enforcement.services import case_event_add, case_move, locked_case
 from apps.enforcement.timeline import infraction_ciencia
 from apps.lawconfig.config import citation_text, config_for
 from apps.registry.uploads import CheckedUpload, check_upload
+from apps.tenancy.choices import Role
 from apps.tenancy.querysets import user_can
 from apps.web.refusals import refuse
 from lawcode.decision import format_decimal_pt
@@ -71,23 +72,10 @@ def appeal_file(
     _check_filing(row, instance, filed_on, text, as_of)
     checked = [check_upload(upload, field="attachments") for upload in attachments]
     appeal = _build_appeal(row, instance, filed_on, text, actor, via_portal, appellant_name, as_of)
-    try:
-        with transaction.atomic():
-            appeal.save()
-    except IntegrityError:
-        raise refuse("instance", _twice_message(row, instance)) from None
+    _save_once_per_instance(appeal, row, instance)
     for info in checked:
         _store_attachment(appeal, info, actor)
-    case_move(
-        case=row,
-        to=MOVES_TO[Instance(instance)],
-        allowed=FILABLE_FROM[Instance(instance)],
-        actor=actor,
-        on=filed_on,
-        event=EventKind.APPEAL_FILED,
-        note=_filing_note(appeal),
-        data={"appeal_id": appeal.pk, "late": appeal.late},
-    )
+    _move_filed(row, appeal, instance, actor, filed_on)
     audit_record(
         actor=actor,
         municipality=row.municipality,
@@ -96,6 +84,28 @@ def appeal_file(
         after={**appeal.audit_snapshot(), "attachments": [info.sha256 for info in checked]},
     )
     return appeal
+
+
+def _save_once_per_instance(appeal: Appeal, case: InfractionCase, instance: str) -> None:
+    """The unique constraint is the last word against a second filing racing this one."""
+    try:
+        with transaction.atomic():
+            appeal.save()
+    except IntegrityError:
+        raise refuse("instance", _twice_message(case, instance)) from None
+
+
+def _move_filed(case: InfractionCase, appeal: Appeal, instance: str, actor: Actor, filed_on: dt.date) -> None:
+    case_move(
+        case=case,
+        to=MOVES_TO[Instance(instance)],
+        allowed=FILABLE_FROM[Instance(instance)],
+        actor=actor,
+        on=filed_on,
+        event=EventKind.APPEAL_FILED,
+        note=_filing_note(appeal),
+        data={"appeal_id": appeal.pk, "late": appeal.late},
+    )
 
 
 def _store_attachment(appeal: Appeal, info: CheckedUpload, actor: Actor) -> AppealAttachment:
@@ -301,16 +311,7 @@ def appeal_judge(
         raise refuse("judgment", f"Julgamento: só a {role.label.lower()} julga este recurso.")
     _check_judgment(row, verdict, reasoning, decided_on, as_of)
     fixed = _check_choices(judgment_choices(case, as_of), chosen or {}) if verdict in CONDEMNING else {}
-    judgment = Judgment.objects.create(
-        appeal=row,
-        decided_on=decided_on,
-        verdict=verdict,
-        reasoning=reasoning.strip(),
-        decided_by=signed_in(actor),
-        decided_by_name=actor_name(actor),
-        role=role,
-        chosen=fixed,
-    )
+    judgment = _judgment_create(row, verdict, reasoning, decided_on, actor, role, fixed)
     audit_record(
         actor=actor,
         municipality=case.municipality,
@@ -321,6 +322,27 @@ def appeal_judge(
     _after_judgment(case, row, judgment, actor, as_of)
     judgment_recorded(judgment, as_of)
     return judgment
+
+
+def _judgment_create(
+    appeal: Appeal,
+    verdict: str,
+    reasoning: str,
+    decided_on: dt.date,
+    actor: Actor,
+    role: Role,
+    fixed: dict[str, str],
+) -> Judgment:
+    return Judgment.objects.create(
+        appeal=appeal,
+        decided_on=decided_on,
+        verdict=verdict,
+        reasoning=reasoning.strip(),
+        decided_by=signed_in(actor),
+        decided_by_name=actor_name(actor),
+        role=role,
+        chosen=fixed,
+    )
 
 
 def _check_judgment(
@@ -346,35 +368,53 @@ def _after_judgment(
     case: InfractionCase, appeal: Appeal, judgment: Judgment, actor: Actor, as_of: dt.date
 ) -> None:
     note = f"{instance_label(case.regime_id, appeal.instance)}: {judgment.get_verdict_display()}"
-    on, data = judgment.decided_on, {"judgment_id": judgment.pk}
     if judgment.verdict not in CONDEMNING:
-        case = case_move(
-            case=case,
-            to=CaseState.CANCELLED,
-            allowed=(MOVES_TO[Instance(appeal.instance)],),
-            actor=actor,
-            on=on,
-            event=EventKind.JUDGED,
-            note=note,
-            data=data,
-        )
-        finality.sanction_annul(case=case, actor=actor, as_of=as_of, reason=note)
-        return
-    if appeal.instance == proceeding(case.regime_id).last_instance():
-        case_move(
-            case=case,
-            to=CaseState.FINAL,
-            allowed=(MOVES_TO[Instance(appeal.instance)],),
-            actor=actor,
-            on=on,
-            event=EventKind.JUDGED,
-            note=note,
-            data=data,
-        )
-        finality.case_finalize(
-            case=case, final_on=on, reason=finality.FinalityReason.LAST_INSTANCE, actor=actor, as_of=as_of
-        )
-        return
+        _judged_annulled(case, appeal, judgment, actor, as_of, note)
+    elif appeal.instance == proceeding(case.regime_id).last_instance():
+        _judged_final(case, appeal, judgment, actor, as_of, note)
+    else:
+        _judged_first(case, judgment, actor, as_of, note)
+
+
+def _judged_annulled(
+    case: InfractionCase, appeal: Appeal, judgment: Judgment, actor: Actor, as_of: dt.date, note: str
+) -> None:
+    case = case_move(
+        case=case,
+        to=CaseState.CANCELLED,
+        allowed=(MOVES_TO[Instance(appeal.instance)],),
+        actor=actor,
+        on=judgment.decided_on,
+        event=EventKind.JUDGED,
+        note=note,
+        data={"judgment_id": judgment.pk},
+    )
+    finality.sanction_annul(case=case, actor=actor, as_of=as_of, reason=note)
+
+
+def _judged_final(
+    case: InfractionCase, appeal: Appeal, judgment: Judgment, actor: Actor, as_of: dt.date, note: str
+) -> None:
+    """Condemned in the last instance: the decision is final on the day it was judged."""
+    on = judgment.decided_on
+    case_move(
+        case=case,
+        to=CaseState.FINAL,
+        allowed=(MOVES_TO[Instance(appeal.instance)],),
+        actor=actor,
+        on=on,
+        event=EventKind.JUDGED,
+        note=note,
+        data={"judgment_id": judgment.pk},
+    )
+    finality.case_finalize(
+        case=case, final_on=on, reason=finality.FinalityReason.LAST_INSTANCE, actor=actor, as_of=as_of
+    )
+
+
+def _judged_first(case: InfractionCase, judgment: Judgment, actor: Actor, as_of: dt.date, note: str) -> None:
+    """Condemned in the first of two instances: the case waits for an appeal."""
+    on = judgment.decided_on
     case = case_move(
         case=case,
         to=CaseState.JUDGED_FIRST,
@@ -383,7 +423,7 @@ def _after_judgment(
         on=on,
         event=EventKind.JUDGED,
         note=note,
-        data=data,
+        data={"judgment_id": judgment.pk},
     )
     finality.sanction_condemn_first(case=case, condemned_on=on, actor=actor, as_of=as_of)
 
@@ -420,32 +460,13 @@ def case_regularize(
     row = locked_case(case)
     if not user_can(actor, row.municipality.pk, "dueprocess.sanction", "change"):
         raise refuse("regularized_on", "Regularização: você não pode registrá-la neste município.")
-    terms = regularization_terms(row)
-    if terms is None:
-        raise refuse(
-            "regularized_on",
-            "Regularização: a penalidade deste auto não prevê cassação por falta de regularização.",
-        )
-    kind, limit = terms
+    kind, limit = _regularizable(row)
     _check_regularization(row, kind, limit, regularized_on, description, evidence, as_of)
     assert evidence is not None
     info = check_upload(evidence, field="evidence")
-    regularization = Regularization(
-        case=row, regularized_on=regularized_on, description=description.strip(), extension=info.extension
-    )
-    regularization.upload_keep(info, stem="regularizacao", actor=actor)
-    regularization.save()
+    regularization = _regularization_save(row, regularized_on, description, info, actor)
     Sanction.objects.filter(case=row).update(regularized_on=regularized_on)
-    cite = _cite(row, kind.regularization.cite if kind.regularization else kind.cites[0], regularized_on)
-    case_event_add(
-        case=row,
-        kind=EventKind.NOTE,
-        actor=actor,
-        on=regularized_on,
-        note=f"Irregularidade regularizada em {regularized_on:%d/%m/%Y}, dentro do prazo (até "
-        f"{limit:%d/%m/%Y}): não haverá cassação ({cite}).",
-        data={"regularization_id": regularization.pk},
-    )
+    _note_regularized(row, regularization, kind, limit, actor)
     audit_record(
         actor=actor,
         municipality=row.municipality,
@@ -454,6 +475,45 @@ def case_regularize(
         after=regularization.audit_snapshot(),
     )
     return regularization
+
+
+def _regularizable(case: InfractionCase) -> tuple[PenaltyKind, dt.date]:
+    terms = regularization_terms(case)
+    if terms is None:
+        raise refuse(
+            "regularized_on",
+            "Regularização: a penalidade deste auto não prevê cassação por falta de regularização.",
+        )
+    return terms
+
+
+def _regularization_save(
+    case: InfractionCase, regularized_on: dt.date, description: str, info: CheckedUpload, actor: Actor
+) -> Regularization:
+    """The regularization row; its evidence reaches the file store only once the transaction commits."""
+    regularization = Regularization(
+        case=case, regularized_on=regularized_on, description=description.strip(), extension=info.extension
+    )
+    regularization.upload_keep(info, stem="regularizacao", actor=actor)
+    regularization.save()
+    return regularization
+
+
+def _note_regularized(
+    case: InfractionCase, regularization: Regularization, kind: PenaltyKind, limit: dt.date, actor: Actor
+) -> None:
+    """The case's timeline says the cassação will not happen, citing the article that spares it."""
+    on = regularization.regularized_on
+    cite = _cite(case, kind.regularization.cite if kind.regularization else kind.cites[0], on)
+    case_event_add(
+        case=case,
+        kind=EventKind.NOTE,
+        actor=actor,
+        on=on,
+        note=f"Irregularidade regularizada em {on:%d/%m/%Y}, dentro do prazo (até "
+        f"{limit:%d/%m/%Y}): não haverá cassação ({cite}).",
+        data={"regularization_id": regularization.pk},
+    )
 
 
 def _cite(case: InfractionCase, ref: str, on: dt.date) -> str:

@@ -483,15 +483,7 @@ def _seizure(
     assert kind.release is not None  # the loader requires it
     if case.vehicle is None:
         return [_not_applied(kind, case, sanction, "Apreensão: o veículo do auto não está no cadastro.")]
-    deadline = None
-    if kind.release.deadline_days is not None:
-        days = int(
-            get_regime(case.regime_id)
-            .parameters[kind.release.deadline_days]
-            .value_on(as_of, case.regime_id)
-            .value
-        )
-        deadline = as_of + dt.timedelta(days=days)
+    deadline = _release_deadline(kind, case, as_of)
     conditions = "; ".join(kind.release.conditions)
     until = f" Prazo para a liberação: {deadline:%d/%m/%Y}." if deadline else ""
     note = f"Veículo {case.plate} apreendido em {as_of:%d/%m/%Y}. Liberação: {conditions}.{until}"
@@ -514,6 +506,20 @@ def _seizure(
             data=data,
         )
     ]
+
+
+def _release_deadline(kind: PenaltyKind, case: InfractionCase, as_of: dt.date) -> dt.date | None:
+    """The last day to release the seized vehicle, where the regime sets one."""
+    assert kind.release is not None
+    if kind.release.deadline_days is None:
+        return None
+    days = int(
+        get_regime(case.regime_id)
+        .parameters[kind.release.deadline_days]
+        .value_on(as_of, case.regime_id)
+        .value
+    )
+    return as_of + dt.timedelta(days=days)
 
 
 def _points(

@@ -55,29 +55,18 @@ def payer(case: InfractionCase) -> tuple[str, str]:
 def fine_issue(*, sanction: Sanction, actor: Actor, as_of: dt.date) -> PaymentGuide:
     """Issue the fine's guide once the offender knows the decision; due date from the engine where the law
     sets one (Olímpia: 30 dias corridos, art. 33), else the municipality's usual term."""
-    row = (
-        Sanction.objects.select_for_update(of=("self",))
-        .select_related("case__municipality", "guide")
-        .get(pk=sanction.pk)
-    )
+    row = _locked_sanction(sanction)
     case = row.case
     if not user_can(actor, case.municipality.pk, SANCTION, CHARGE):
         raise refuse("guide", f"Guia da multa: você não pode emitir guias de multa em {case.municipality}.")
     ciencia = _check_chargeable(row)
     due = lawbridge.payment_deadline(case, ciencia, as_of)
     name, document = payer(case)
-    charge = Charge(
-        quantity=row.fine_quantity,
-        unit=row.fine_unit,
-        cite=case.infraction_cite,
-        description=f"Multa — auto de infração {case.number}",
-        auto_date=case.drawn_on,
-    )
     guide = guide_issue(
         actor=actor,
         municipality=case.municipality,
         regime_id=case.regime_id,
-        charge=charge,
+        charge=_fine_charge(row),
         payer_name=name,
         payer_document=document,
         origin_type=OriginType.FINE,
@@ -88,14 +77,7 @@ def fine_issue(*, sanction: Sanction, actor: Actor, as_of: dt.date) -> PaymentGu
     )
     row.guide = guide
     row.save(update_fields=["guide", "updated_at"])
-    case_event_add(
-        case=case,
-        kind=EventKind.FINE_ISSUED,
-        actor=actor,
-        on=as_of,
-        note=f"Guia {guide.number}: {brl(guide.amount_brl)}, vence em {guide.due_on:%d/%m/%Y}",
-        data={"guide_id": guide.pk},
-    )
+    _note_fine_issued(case, guide, actor, as_of)
     audit_record(
         actor=actor,
         municipality=case.municipality,
@@ -104,6 +86,38 @@ def fine_issue(*, sanction: Sanction, actor: Actor, as_of: dt.date) -> PaymentGu
         after={**row.audit_snapshot(), "guide": guide.number},
     )
     return guide
+
+
+def _locked_sanction(sanction: Sanction) -> Sanction:
+    row: Sanction = (
+        Sanction.objects.select_for_update(of=("self",))
+        .select_related("case__municipality", "guide")
+        .get(pk=sanction.pk)
+    )
+    return row
+
+
+def _fine_charge(sanction: Sanction) -> Charge:
+    assert sanction.fine_quantity is not None  # _check_chargeable refused a sanction without a fine
+    case = sanction.case
+    return Charge(
+        quantity=sanction.fine_quantity,
+        unit=sanction.fine_unit,
+        cite=case.infraction_cite,
+        description=f"Multa — auto de infração {case.number}",
+        auto_date=case.drawn_on,
+    )
+
+
+def _note_fine_issued(case: InfractionCase, guide: PaymentGuide, actor: Actor, as_of: dt.date) -> None:
+    case_event_add(
+        case=case,
+        kind=EventKind.FINE_ISSUED,
+        actor=actor,
+        on=as_of,
+        note=f"Guia {guide.number}: {brl(guide.amount_brl)}, vence em {guide.due_on:%d/%m/%Y}",
+        data={"guide_id": guide.pk},
+    )
 
 
 def _check_chargeable(sanction: Sanction) -> dt.date:

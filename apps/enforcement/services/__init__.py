@@ -156,10 +156,7 @@ def case_open(
     _check_agent(actor, municipality)
     regime = _regime(municipality, regime_id)
     as_of = timezone.localtime(recorded_at).date()
-    entry = _check_infraction(regime, details.infraction_code, as_of)
-    _check_traffic_only_allowed(regime, details.already_punished_as_traffic_only)
-    plate = _check_plate(details.plate)
-    _check_occurred_at(details.occurred_at, recorded_at)
+    entry, plate = _check_details(regime, details, recorded_at, as_of)
     checked = [(item, check_upload(item.file, field="evidence")) for item in evidence]
     found = lookup_plate(municipality, plate, regime)
     _check_driver(details.driver, found.operator)
@@ -168,14 +165,7 @@ def case_open(
         _store_evidence(case, item, upload, actor)
     _record_warnings(case, as_of)
     refresh_notice_limit(case, as_of)
-    case_event_add(
-        case=case,
-        kind=EventKind.OPENED,
-        actor=actor,
-        on=as_of,
-        note=entry.title,
-        data={"warnings": case.warnings, "clandestine": case.clandestine},
-    )
+    _note_opened(case, entry, actor, as_of)
     audit_record(
         actor=actor,
         municipality=municipality,
@@ -185,6 +175,28 @@ def case_open(
     )
     hooks.case_opened(case, actor, as_of)  # immediate effects the law attaches to the auto (due process)
     return case
+
+
+def _check_details(
+    regime: str, details: AutoDetails, recorded_at: dt.datetime, as_of: dt.date
+) -> tuple[catalog.Infraction, str]:
+    """The auto's infraction (in the catalog on the day) and its normalized plate; refused when unusable."""
+    entry = _check_infraction(regime, details.infraction_code, as_of)
+    _check_traffic_only_allowed(regime, details.already_punished_as_traffic_only)
+    plate = _check_plate(details.plate)
+    _check_occurred_at(details.occurred_at, recorded_at)
+    return entry, plate
+
+
+def _note_opened(case: InfractionCase, entry: catalog.Infraction, actor: Actor, as_of: dt.date) -> None:
+    case_event_add(
+        case=case,
+        kind=EventKind.OPENED,
+        actor=actor,
+        on=as_of,
+        note=entry.title,
+        data={"warnings": case.warnings, "clandestine": case.clandestine},
+    )
 
 
 def _check_agent(actor: Actor, municipality: Municipality) -> None:

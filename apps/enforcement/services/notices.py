@@ -72,31 +72,18 @@ def notice_send(
     row = locked_case(case)
     _check_notifier(actor, row.municipality)
     _check_send(row, purpose, channel, sent_on, as_of, signature_name, refused)
-    name, address = _recipient(row)
     notice = Notice(
         case=row,
         purpose=purpose,
         channel=channel,
         sent_on=sent_on,
-        recipient_name=(recipient_name or name).strip() or "Autuado não identificado",
-        recipient_address=(recipient_address or address).strip(),
+        **_addressed(row, recipient_name, recipient_address),
         refused=refused,
         signature_name=signature_name.strip(),
         created_by=actor_user(actor),
     )
-    notice.body = pdf.notice_body(notice, note)
-    if channel == NoticeChannel.IN_PERSON:
-        notice.received_on = sent_on
-        _apply_ciencia(notice, row, as_of)
-    _store_pdf(notice)
-    case_event_add(
-        case=row,
-        kind=EventKind.NOTICE_SENT,
-        actor=actor,
-        on=sent_on,
-        note=f"{notice.get_purpose_display()} — {notice.get_channel_display()}",
-        data={"notice_id": notice.pk},
-    )
+    _write_and_keep(notice, row, note, as_of)
+    _note_sent(notice, row, actor)
     _after_ciencia(notice, row, actor, as_of)
     audit_record(
         actor=actor,
@@ -107,6 +94,35 @@ def notice_send(
     )
     notice_sent(notice, as_of)
     return notice
+
+
+def _addressed(case: InfractionCase, recipient_name: str, recipient_address: str) -> dict[str, str]:
+    """Whom the notice goes to: the name and address given, else those of the case's holder or offender."""
+    name, address = _recipient(case)
+    return {
+        "recipient_name": (recipient_name or name).strip() or "Autuado não identificado",
+        "recipient_address": (recipient_address or address).strip(),
+    }
+
+
+def _write_and_keep(notice: Notice, case: InfractionCase, note: str, as_of: dt.date) -> None:
+    """The notice's text, its ciência at once when handed over in person, then the row and its PDF."""
+    notice.body = pdf.notice_body(notice, note)
+    if notice.channel == NoticeChannel.IN_PERSON:
+        notice.received_on = notice.sent_on
+        _apply_ciencia(notice, case, as_of)
+    _store_pdf(notice)
+
+
+def _note_sent(notice: Notice, case: InfractionCase, actor: Actor) -> None:
+    case_event_add(
+        case=case,
+        kind=EventKind.NOTICE_SENT,
+        actor=actor,
+        on=notice.sent_on,
+        note=f"{notice.get_purpose_display()} — {notice.get_channel_display()}",
+        data={"notice_id": notice.pk},
+    )
 
 
 def _check_send(

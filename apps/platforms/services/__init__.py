@@ -109,12 +109,7 @@ def substitution_report(
 ) -> SubstitutionReport:
     """Record the platform's art. 11-A notice for the secretariat's queue; refuse what the law cannot cover."""
     municipality = credential.municipality
-    if not substitution_allowed(municipality):
-        raise PlatformAPIError(
-            "substitution_not_in_law",
-            "A lei deste município não prevê substituição temporária de veículo por veículo locado.",
-            422,
-        )
+    _check_substitution_in_law(municipality)
     permit = _authorized_permit(municipality, driver_cpf, as_of)
     plate = _substitute_plate(substitute_plate, permit.vehicle.plate)
     _check_period(starts_on, expected_end_on, as_of)
@@ -139,6 +134,15 @@ def substitution_report(
         after=report.audit_snapshot() | {"reported_by": credential.platform.name},
     )
     return report
+
+
+def _check_substitution_in_law(municipality: Municipality) -> None:
+    if not substitution_allowed(municipality):
+        raise PlatformAPIError(
+            "substitution_not_in_law",
+            "A lei deste município não prevê substituição temporária de veículo por veículo locado.",
+            422,
+        )
 
 
 def _authorized_permit(municipality: Municipality, driver_cpf: str, as_of: dt.date) -> Any:

@@ -189,8 +189,7 @@ def _read_rows(
     is not already in its stored form, and a Rejection built only for a refused line."""
     first_line_of: dict[str, int] = {}
     width = len(columns)
-    at_cpf, at_name, at_plate, at_category = (columns.index(name) for name in REQUIRED_COLUMNS)
-    at_expiry = columns.index("validade_cnh") if "validade_cnh" in columns else None
+    at_cpf, at_name, at_plate, at_category, at_expiry = _positions(columns)
     expiry_of = _DateReader()
     for cells in reader:
         line = reader.line_num
@@ -198,12 +197,7 @@ def _read_rows(
         if progress is not None and result.total % 1000 == 0:
             progress(1000)
         if len(cells) != width:
-            if not any(c.strip() for c in cells):
-                result.total -= 1  # a blank line is not a row
-                continue
-            message = f"A linha tem {len(cells)} campos; o cabeçalho tem {width}."
-            result.rejections.append(Rejection(line, "", "field_count", message))
-            result.rejected_lines += 1
+            _wrong_width(line, cells, width, result)
             continue
         cpf = cells[at_cpf]
         if not (cpf.isascii() and cpf.isdigit()):
@@ -216,15 +210,7 @@ def _read_rows(
         if category not in CNH_CATEGORIES:
             category = category.strip().upper()
         expiry = expiry_of(cells[at_expiry]) if at_expiry is not None else None
-        if (
-            cpf_is_valid(cpf)
-            and cpf not in first_line_of
-            and name
-            and len(name) <= 150
-            and PLATE.fullmatch(plate) is not None
-            and category in CNH_CATEGORIES
-            and expiry is not _BAD_DATE
-        ):
+        if _acceptable(cpf, name, plate, category, first_line_of) and expiry is not _BAD_DATE:
             first_line_of[cpf] = line
             yield line, cpf, name, plate, category, expiry
             continue
@@ -232,6 +218,34 @@ def _read_rows(
         result.rejected_lines += 1
     if progress is not None:
         progress(result.total % 1000)
+
+
+def _positions(columns: list[str]) -> tuple[int, int, int, int, int | None]:
+    """Where each column sits in a line: cpf, name, plate, CNH category and the optional expiry."""
+    at_cpf, at_name, at_plate, at_category = (columns.index(name) for name in REQUIRED_COLUMNS)
+    at_expiry = columns.index("validade_cnh") if "validade_cnh" in columns else None
+    return at_cpf, at_name, at_plate, at_category, at_expiry
+
+
+def _wrong_width(line: int, cells: list[str], width: int, result: Validated) -> None:
+    if not any(c.strip() for c in cells):
+        result.total -= 1  # a blank line is not a row
+        return
+    message = f"A linha tem {len(cells)} campos; o cabeçalho tem {width}."
+    result.rejections.append(Rejection(line, "", "field_count", message))
+    result.rejected_lines += 1
+
+
+def _acceptable(cpf: str, name: str, plate: str, category: str, first_line_of: dict[str, int]) -> bool:
+    """Every field but the expiry in its stored form, the CPF not on an earlier line (_refusals says why not)."""
+    return (
+        cpf_is_valid(cpf)
+        and cpf not in first_line_of
+        and bool(name)
+        and len(name) <= 150
+        and PLATE.fullmatch(plate) is not None
+        and category in CNH_CATEGORIES
+    )
 
 
 def _refusals(

@@ -523,9 +523,7 @@ def document_upload(
     """Store the engine's validity decision and, once committed, the file; a refusal stores nothing."""
     from apps.registry.uploads import check_upload
 
-    _not_after(issue_date, as_of, "issue_date", "Data de emissão")
-    if expiry_date is not None and expiry_date < issue_date:
-        raise refuse("expiry_date", "Validade impressa: anterior à data de emissão.")
+    _check_document_dates(issue_date, expiry_date, as_of)
     checked = check_upload(upload)
     document = Document(
         municipality=owner.municipality,
@@ -536,12 +534,7 @@ def document_upload(
         **{_owner_field(owner): owner},
     )
     document.upload_keep(checked, stem="documento", actor=actor)
-    validity = document_validity(document, as_of=as_of, regime_id=regime_id)
-    document.valid_until, document.decision, document.status = (
-        validity.valid_until,
-        validity.stored,
-        validity.status,
-    )
+    _apply_validity(document, as_of, regime_id)
     document.save()
     audit_record(
         actor=actor,
@@ -552,6 +545,22 @@ def document_upload(
     )
     hooks.holdings_changed(actor, owner, as_of)
     return document
+
+
+def _check_document_dates(issue_date: dt.date, expiry_date: dt.date | None, as_of: dt.date) -> None:
+    _not_after(issue_date, as_of, "issue_date", "Data de emissão")
+    if expiry_date is not None and expiry_date < issue_date:
+        raise refuse("expiry_date", "Validade impressa: anterior à data de emissão.")
+
+
+def _apply_validity(document: Document, as_of: dt.date, regime_id: str | None) -> None:
+    """The engine's validity decision, stored with the document (valid until, status, the decision itself)."""
+    validity = document_validity(document, as_of=as_of, regime_id=regime_id)
+    document.valid_until, document.decision, document.status = (
+        validity.valid_until,
+        validity.stored,
+        validity.status,
+    )
 
 
 def _owner_field(owner: models.Model) -> str:

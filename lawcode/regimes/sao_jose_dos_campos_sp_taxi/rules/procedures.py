@@ -14,9 +14,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from lawcode.blocks.chains import ChainStep, chain
+from lawcode.blocks.chains import Chain, ChainStep, chain
 from lawcode.context import Context
-from lawcode.deadlines import Deadline, count_days, count_hours
+from lawcode.deadlines import DayCounting, Deadline, HoursDeadline, count_days, count_hours
 from lawcode.decision import Finding, RuleResult, Status, format_value_pt
 from lawcode.errors import InvalidFactError
 from lawcode.facts import DeadlineFacts, FineFacts, NoticeFacts
@@ -276,40 +276,12 @@ def cure_deadline(ctx: Context, facts: DeadlineFacts) -> RuleResult:
     asked = facts.extensions or 0
     if asked < 0:
         raise InvalidFactError("extensions", "the number of extensions cannot be negative")
-    findings = [
-        ctx.finding(
-            "repair_notice",
-            Status.INFO,
-            f"Reparos exigidos pela fiscalização: {hours} horas da notificação, até {br(base.end.date())} às "
-            f"{base.end:%H:%M}",
-            cites=("art23_incXIII", "codigo_civil:art132_par4"),
-        )
-    ]
+    findings = [_repair_notice_finding(ctx, hours, base)]
     result: dict[str, Any] = {"end": base.end, "hours": hours, "extensions": 0, "steps": list(base.steps)}
     if asked > len(tiers):
-        findings.append(
-            ctx.finding(
-                "repair_extensions",
-                Status.NOT_MET,
-                f"Pedidas {asked} prorrogações; a lei prevê prazos subsequentes de {', '.join(map(str, tiers))} dias",
-                cites=("art23_incXIII",),
-            )
-        )
-        return RuleResult("computed", findings, result)
-    if asked:
-        successive = ctx.interpretation("INT-SJC-REPAIR-EXTENSIONS") == "successive"
-        days = tiers[:asked] if successive else (tiers[asked - 1],)
-        steps = [ChainStep(f"extension_{i + 1}", f"Prorrogação de {d} dias", d) for i, d in enumerate(days)]
-        extended = chain(
-            base.end.date(),
-            steps,
-            acted={},
-            counting=counting,
-            calendar=ctx.calendar,
-            extend_to_business_day=extend,
-            ceiling_days=None,
-        )
-        end = dt.datetime.combine(extended.last_end, base.end.timetz())
+        findings.append(_too_many_extensions_finding(ctx, asked, tiers))
+    elif asked:
+        extended = _repair_extensions(ctx, base, tiers, asked, counting, extend)
         findings.append(
             ctx.finding(
                 "repair_extensions",
@@ -319,11 +291,54 @@ def cure_deadline(ctx: Context, facts: DeadlineFacts) -> RuleResult:
             )
         )
         result.update(
-            end=end,
+            end=dt.datetime.combine(extended.last_end, base.end.timetz()),
             extensions=asked,
             steps=[*base.steps, *(s for x in extended.links for s in x.deadline.steps)],
         )
     return RuleResult("computed", findings, result)
+
+
+def _repair_notice_finding(ctx: Context, hours: int, base: HoursDeadline) -> Finding:
+    return ctx.finding(
+        "repair_notice",
+        Status.INFO,
+        f"Reparos exigidos pela fiscalização: {hours} horas da notificação, até {br(base.end.date())} às "
+        f"{base.end:%H:%M}",
+        cites=("art23_incXIII", "codigo_civil:art132_par4"),
+    )
+
+
+def _too_many_extensions_finding(ctx: Context, asked: int, tiers: tuple[int, ...]) -> Finding:
+    return ctx.finding(
+        "repair_extensions",
+        Status.NOT_MET,
+        f"Pedidas {asked} prorrogações; a lei prevê prazos subsequentes de {', '.join(map(str, tiers))} dias",
+        cites=("art23_incXIII",),
+    )
+
+
+def _repair_extensions(
+    ctx: Context,
+    base: HoursDeadline,
+    tiers: tuple[int, ...],
+    asked: int,
+    counting: DayCounting,
+    extend: bool,
+) -> Chain:
+    """The extensions chained after the notice's hours: the tiers up to the one asked for when they add up
+    (INT-SJC-REPAIR-EXTENSIONS), otherwise only the asked tier."""
+    successive = ctx.interpretation("INT-SJC-REPAIR-EXTENSIONS") == "successive"
+    days = tiers[:asked] if successive else (tiers[asked - 1],)
+    steps = [ChainStep(f"extension_{i + 1}", f"Prorrogação de {d} dias", d) for i, d in enumerate(days)]
+    return chain(
+        base.end.date(),
+        steps,
+        acted={},
+        counting=counting,
+        calendar=ctx.calendar,
+        extend_to_business_day=extend,
+        ceiling_days=None,
+    )
 
 
 @rule("ciencia_date", cites=("art24_par3_incV", "art22_par1"))

@@ -18,7 +18,7 @@ import datetime as dt
 from decimal import Decimal
 from typing import Any
 
-from lawcode.blocks.penalties import FineRange, choose, range_fine
+from lawcode.blocks.penalties import Fine, FineRange, choose, range_fine
 from lawcode.blocks.recidivism import Anchor, CountFrom, Recidivism, RecidivismRule, Scope, recidivism
 from lawcode.blocks.suspensions import period_of
 from lawcode.context import Context
@@ -198,64 +198,25 @@ def _art23(ctx: Context, facts: InfractionCase, entry: CatalogEntry, result: dic
     judgment arrives in ``judged["graded_fine"]`` (nominal reais of 2012)."""
     rule_ = recidivism_rule(ctx)
     specific = recidivism(facts.operator.history, entry.code, facts.date, rule_)
+    doubled = specific.is_recidivism
     first = _is_first(ctx, facts, specific)
-    multiplier = (
-        Decimal(int(ctx.param_on("recidivism_fine_multiplier", facts.date)))
-        if specific.is_recidivism
-        else Decimal(1)
-    )
-    fine_range = FineRange(
-        Decimal(ctx.param_on("fine_min", facts.date)) * multiplier,
-        Decimal(ctx.param_on(str(entry.extra["fine_max"]), facts.date)) * multiplier,
-        FINE_UNIT,
-    )
-    chosen = facts.judged.get(GRADED_FINE)
-    if chosen is not None and not fine_range.contains(Decimal(chosen)):
-        raise InvalidFactError(
-            f"judged.{GRADED_FINE}",
-            f"the graded fine {chosen} is outside the range {fine_range.minimum}–{fine_range.maximum} of {entry.cite}",
-        )
+    fine_range = _art23_range(ctx, facts, entry, doubled)
+    chosen = _graded_fine_chosen(facts, entry, fine_range)
     fine = range_fine(
-        fine_range,
-        first_offence=first,
-        first_offence_at_minimum=True,
-        chosen=None if chosen is None else Decimal(chosen),
-        multiplier=Decimal(1),
+        fine_range, first_offence=first, first_offence_at_minimum=True, chosen=chosen, multiplier=Decimal(1)
     )
     graded = not fine.fixed_by_law
     valued_on = _valuation_date(ctx, facts)
     amount = None if graded and chosen is None else fine.amount
     valued = reindexed(ctx, amount, valued_on) if amount is not None else None
-    item: dict[str, Any] = {
-        "kind": GRADED_FINE if graded else "fine",
-        "quantity": amount,
-        "unit": FINE_UNIT,
-        "brl": valued.brl if valued else None,
-        "doubled": specific.is_recidivism,
-    }
-    if graded:
-        item.update(min=fine_range.minimum, max=fine_range.maximum)
-    penalties: list[dict[str, Any]] = [item]
-    seizure = specific.is_recidivism and bool(entry.extra.get("seizure_on_recidivism"))
-    if seizure:
-        penalties.append({"kind": "seizure"})
+    item = _fine_item(fine_range, graded, amount, valued, doubled)
+    seizure = doubled and bool(entry.extra.get("seizure_on_recidivism"))
     cassation = _cassation_due(ctx, facts, entry, rule_)
-    if cassation:
-        penalties.append({"kind": "cassation", "summary_process": True})
     result.update(
-        penalties=penalties,
-        penalty_kind=item["kind"],
-        fine_quantity=amount,
-        fine_unit=FINE_UNIT,
-        fine_brl=item["brl"],
-        valued_on=valued_on,
-        fine_update_factor=valued.factor if valued else None,
-        fine_min_brl=reindexed(ctx, fine_range.minimum, valued_on).brl,
-        fine_max_brl=reindexed(ctx, fine_range.maximum, valued_on).brl,
-        fine_fixed_by_law=fine.fixed_by_law,
-        fine_chosen_at_judgment=graded,
-        recidivism=specific.is_recidivism,
-        doubled=specific.is_recidivism,
+        penalties=_art23_penalties(item, seizure, cassation),
+        **_fine_fields(ctx, item, fine_range, fine, valued, valued_on),
+        recidivism=doubled,
+        doubled=doubled,
         seizure=seizure,
         cassation=cassation,
         allowed_penalties=list(ALLOWED_PENALTIES),
@@ -263,22 +224,96 @@ def _art23(ctx: Context, facts: InfractionCase, entry: CatalogEntry, result: dic
     )
     findings = [
         _recidivism_finding(ctx, specific, first),
-        _fine_finding(ctx, entry, fine_range, fine.fixed_by_law, specific.is_recidivism, valued, result),
+        _fine_finding(ctx, entry, fine_range, fine.fixed_by_law, doubled, valued, result),
         _art22_finding(ctx),
     ]
     if seizure:
-        findings.append(
-            ctx.finding(
-                "seizure",
-                Status.INFO,
-                "Reincidência específica nos incisos XXI ou XXII: a multa em dobro é cumulada com a apreensão do "
-                "veículo",
-                cites=("art23_par3", entry.cite),
-            )
-        )
+        findings.append(_seizure_finding(ctx, entry))
     if cassation:
         findings.append(_cassation_finding(ctx))
     return findings
+
+
+def _art23_range(ctx: Context, facts: InfractionCase, entry: CatalogEntry, doubled: bool) -> FineRange:
+    """The inciso's range on the infraction's date; both ends doubled on a specific recidivism (§ 3º)."""
+    multiplier = (
+        Decimal(int(ctx.param_on("recidivism_fine_multiplier", facts.date))) if doubled else Decimal(1)
+    )
+    return FineRange(
+        Decimal(ctx.param_on("fine_min", facts.date)) * multiplier,
+        Decimal(ctx.param_on(str(entry.extra["fine_max"]), facts.date)) * multiplier,
+        FINE_UNIT,
+    )
+
+
+def _graded_fine_chosen(facts: InfractionCase, entry: CatalogEntry, fine_range: FineRange) -> Decimal | None:
+    """The amount the judging authority fixed at judgment, if any; it must lie within the range."""
+    chosen = facts.judged.get(GRADED_FINE)
+    if chosen is None:
+        return None
+    if not fine_range.contains(Decimal(chosen)):
+        raise InvalidFactError(
+            f"judged.{GRADED_FINE}",
+            f"the graded fine {chosen} is outside the range {fine_range.minimum}–{fine_range.maximum} of {entry.cite}",
+        )
+    return Decimal(chosen)
+
+
+def _fine_item(
+    fine_range: FineRange, graded: bool, amount: Decimal | None, valued: Reindexed | None, doubled: bool
+) -> dict[str, Any]:
+    """The fine as a penalty item; a graded one carries its range."""
+    item: dict[str, Any] = {
+        "kind": GRADED_FINE if graded else "fine",
+        "quantity": amount,
+        "unit": FINE_UNIT,
+        "brl": valued.brl if valued else None,
+        "doubled": doubled,
+    }
+    if graded:
+        item.update(min=fine_range.minimum, max=fine_range.maximum)
+    return item
+
+
+def _art23_penalties(item: dict[str, Any], seizure: bool, cassation: bool) -> list[dict[str, Any]]:
+    penalties: list[dict[str, Any]] = [item]
+    if seizure:
+        penalties.append({"kind": "seizure"})
+    if cassation:
+        penalties.append({"kind": "cassation", "summary_process": True})
+    return penalties
+
+
+def _fine_fields(
+    ctx: Context,
+    item: dict[str, Any],
+    fine_range: FineRange,
+    fine: Fine,
+    valued: Reindexed | None,
+    valued_on: dt.date,
+) -> dict[str, Any]:
+    """The result's fine fields: the amount, its re-indexed value and the range's ends in reais."""
+    return {
+        "penalty_kind": item["kind"],
+        "fine_quantity": item["quantity"],
+        "fine_unit": FINE_UNIT,
+        "fine_brl": item["brl"],
+        "valued_on": valued_on,
+        "fine_update_factor": valued.factor if valued else None,
+        "fine_min_brl": reindexed(ctx, fine_range.minimum, valued_on).brl,
+        "fine_max_brl": reindexed(ctx, fine_range.maximum, valued_on).brl,
+        "fine_fixed_by_law": fine.fixed_by_law,
+        "fine_chosen_at_judgment": not fine.fixed_by_law,
+    }
+
+
+def _seizure_finding(ctx: Context, entry: CatalogEntry) -> Finding:
+    return ctx.finding(
+        "seizure",
+        Status.INFO,
+        "Reincidência específica nos incisos XXI ou XXII: a multa em dobro é cumulada com a apreensão do veículo",
+        cites=("art23_par3", entry.cite),
+    )
 
 
 def _is_first(ctx: Context, facts: InfractionCase, specific: Recidivism) -> bool:

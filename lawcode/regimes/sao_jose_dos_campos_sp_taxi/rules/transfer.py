@@ -59,29 +59,7 @@ def transfer_findings(ctx: Context, facts: PermitApplication, result: dict[str, 
     relationship = str(
         ctx.require(facts.extra.get("transferee_relationship"), "application.extra.transferee_relationship")
     )
-    allowed = ALLOWED_RELATIONSHIPS[reason]
-    ok = relationship in allowed
-    inciso = {"death": "art4_incI", "invalidity": "art4_incII", "third_party": "art4_incIII"}[reason]
-    findings = [
-        ctx.finding(
-            "transfer_recipient",
-            Status.MET if ok else Status.NOT_MET,
-            f"Transferência a {RELATIONSHIP_PT[relationship]}"
-            + (
-                "" if ok else f": neste caso a lei só admite {', '.join(RELATIONSHIP_PT[r] for r in allowed)}"
-            ),
-            cites=("art4", inciso),
-        )
-    ]
-    findings.append(
-        ctx.finding(
-            "transfer_not_vacancy",
-            Status.INFO,
-            "Transferência prevista no art. 4º: a permissão não é revogada por vacância nem volta ao Poder "
-            "Executivo, e o novo titular atende às exigências do art. 3º",
-            cites=("art5", "art4"),
-        )
-    )
+    findings = [_recipient_finding(ctx, reason, relationship), _not_vacancy_finding(ctx)]
     if reason == "death" and relationship == "spouse":
         findings.append(
             ctx.finding(
@@ -96,6 +74,30 @@ def transfer_findings(ctx: Context, facts: PermitApplication, result: dict[str, 
     if reason == "third_party":
         findings += _third_party(ctx, facts, result)
     return findings
+
+
+def _recipient_finding(ctx: Context, reason: str, relationship: str) -> Finding:
+    """Art. 4º I–III: who may receive the permit depends on why it is transferred."""
+    allowed = ALLOWED_RELATIONSHIPS[reason]
+    ok = relationship in allowed
+    inciso = {"death": "art4_incI", "invalidity": "art4_incII", "third_party": "art4_incIII"}[reason]
+    return ctx.finding(
+        "transfer_recipient",
+        Status.MET if ok else Status.NOT_MET,
+        f"Transferência a {RELATIONSHIP_PT[relationship]}"
+        + ("" if ok else f": neste caso a lei só admite {', '.join(RELATIONSHIP_PT[r] for r in allowed)}"),
+        cites=("art4", inciso),
+    )
+
+
+def _not_vacancy_finding(ctx: Context) -> Finding:
+    return ctx.finding(
+        "transfer_not_vacancy",
+        Status.INFO,
+        "Transferência prevista no art. 4º: a permissão não é revogada por vacância nem volta ao Poder "
+        "Executivo, e o novo titular atende às exigências do art. 3º",
+        cites=("art5", "art4"),
+    )
 
 
 def heir_cnh_grace(ctx: Context, facts: PermitApplication) -> Finding | None:
