@@ -8,7 +8,8 @@ from django.db import transaction
 from apps.accounts.models import User
 from apps.audit.models import AuditEvent
 from apps.audit.services import audited_change
-from apps.tenancy.models import Membership, Role
+from apps.tenancy.choices import Role
+from apps.tenancy.models import Membership
 
 pytestmark = pytest.mark.django_db
 
