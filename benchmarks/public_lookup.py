@@ -20,8 +20,9 @@ client with threads), each for a fixed duration and number of connections:
 4. json  — GET /api/publica/v1/verificacao/?municipio=…&placa=… for random plates (5% unknown);
 5. page  — GET /consulta/?municipio=…&q=… (the phone page, rendered) for the same plates.
 Each lookup runs everything production does: rate limit (limit raised so the single client is never refused),
-one SELECT on the (municipality, plate) index, the law configuration's stamp, the standing's drivers and
-documents, the lookup count (summed in memory, written every 10 s).
+one SELECT on the (municipality, plate) index that also reads the law configuration's stamp (a subquery), the
+standing's drivers and documents (two SELECTs written once, apps.public.standing_rows), the lookup count (summed
+in memory, written every 10 s).
 Reported: requests/s, p50 and p99 latency, and each round's throughput as a ratio of raw's and of floor's.
 A benchmark, not a test: pytest does not collect it.
 

@@ -55,6 +55,9 @@ ALLOWED: dict[str, str] = {
     "apps/public/selectors.py::Lookup.run": (
         "a read: the public lookup's SELECT, written once per process (the checker cannot see a built string)"
     ),
+    "apps/public/standing_rows.py::PublicRows._run": (
+        "a read: the public standing's drivers and documents SELECTs, written once per process (a built string)"
+    ),
     "apps/ops/counters.py": "operations metrics counters (statistics, not acts): batched increments, no audit",
     "apps/ops/pending.py": (
         "the file store's own bookkeeping (bytes waiting for the store); the act attaching the file audits it"

@@ -69,19 +69,25 @@ def configs_remembered() -> Iterator[None]:
 _BUILT: dict[tuple[int, str], tuple[str, Config]] = {}
 
 
-def config_for(municipality: Municipality, regime_id: str | None = None) -> Config:
-    """The municipality's overrides for one regime (its only regime when not given)."""
+def config_for(
+    municipality: Municipality, regime_id: str | None = None, *, stamp: str | None = None
+) -> Config:
+    """The municipality's overrides for one regime (its only regime when not given).
+
+    ``stamp``: the municipality's ConfigStamp token as the caller just read it from the database, in the same
+    statement as the rows it decides on (the public lookup's SELECT, issue 12), so it is not read again; "" for
+    no stamp. Never a token kept from an earlier request: that would serve a stale configuration."""
     chosen = regime_for(municipality, regime_id)
     remembered = _REMEMBERED.get()
     if remembered is None:
-        return _current_config(municipality, chosen)
+        return _current_config(municipality, chosen, stamp)
     key = (municipality.pk, chosen)
     if key not in remembered:
-        remembered[key] = _current_config(municipality, chosen)
+        remembered[key] = _current_config(municipality, chosen, stamp)
     return remembered[key]
 
 
-def _current_config(municipality: Municipality, regime_id: str) -> Config:
+def _current_config(municipality: Municipality, regime_id: str, stamp: str | None = None) -> Config:
     """The configuration as the database holds it now: one read of the stamp, and the rows only when the stamp
     changed since this process last built the Config.
 
@@ -93,7 +99,7 @@ def _current_config(municipality: Municipality, regime_id: str) -> Config:
     older token. Rows and stamp go through the same router, so a replica serves both from one consistent state.
     """
     key = (municipality.pk, regime_id)
-    token = _stamp(municipality)
+    token = _stamp(municipality) if stamp is None else stamp
     built = _BUILT.get(key)
     if built is not None and built[0] == token:
         return built[1]

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import reduce
 from operator import or_
-from typing import Any
+from typing import Any, Protocol
 
 from django.db.models import Q
 
@@ -96,8 +96,45 @@ class Standing:
         }
 
 
-def permit_standing(permit: Permit, *, as_of: dt.date) -> Standing:
-    return permits_standing([permit], as_of=as_of)[permit.pk]
+class RowReader(Protocol):
+    """Where the document layer reads its rows. The ORM (OrmRows) unless a caller brings a reader of its own
+    that returns the same rows (the public lookup's written-once SQL, apps.public.standing_rows, issue 12)."""
+
+    def drivers(self, operator_ids: list[int]) -> Iterable[Driver]:
+        """The operators' active drivers with DRIVER_COLUMNS, in Driver's ordering."""
+        ...
+
+    def documents(self, owners: dict[str, list[int]], kinds: list[str]) -> Iterable[dict[str, Any]]:
+        """DOCUMENT_COLUMNS of the documents of those kinds owned by any of the owners, in Document's ordering."""
+        ...
+
+    def stamp(self, permit: Permit) -> str | None:
+        """The configuration stamp read with the permit, or None to let config_for read it."""
+        ...
+
+
+class OrmRows:
+    """The ORM's reads: what every screen, feed and service uses."""
+
+    def drivers(self, operator_ids: list[int]) -> Iterable[Driver]:
+        return Driver.objects.filter(operator_id__in=operator_ids, active=True).only(*DRIVER_COLUMNS)
+
+    def documents(self, owners: dict[str, list[int]], kinds: list[str]) -> Iterable[dict[str, Any]]:
+        wanted = [Q(**{f"{column}__in": ids}) for column, ids in owners.items()]
+        rows: Iterable[dict[str, Any]] = Document.objects.filter(reduce(or_, wanted), kind__in=kinds).values(
+            *DOCUMENT_COLUMNS
+        )
+        return rows
+
+    def stamp(self, permit: Permit) -> str | None:
+        return None
+
+
+ORM_ROWS = OrmRows()
+
+
+def permit_standing(permit: Permit, *, as_of: dt.date, reader: RowReader = ORM_ROWS) -> Standing:
+    return standings([(permit, None)], as_of=as_of, reader=reader)[0]
 
 
 def permits_standing(permits: Iterable[Permit], *, as_of: dt.date) -> dict[int, Standing]:
@@ -112,13 +149,16 @@ def driver_standing(permit: Permit, driver: Driver | None, *, as_of: dt.date) ->
     return standings([(permit, driver)], as_of=as_of)[0]
 
 
-def standings(pairs: Iterable[tuple[Permit, Driver | None]], *, as_of: dt.date) -> list[Standing]:
+def standings(
+    pairs: Iterable[tuple[Permit, Driver | None]], *, as_of: dt.date, reader: RowReader = ORM_ROWS
+) -> list[Standing]:
     """The standing of each (permit, driver under it or None), in order; rows loaded once for all of them."""
     pairs = list(pairs)
     answers = [by_acts(permit, as_of) for permit, _ in pairs]
     open_pairs = [(i, pair) for i, pair in enumerate(pairs) if answers[i].status == LegalStatus.REGULAR]
     if open_pairs:
-        rows = _Rows.load([p for _, (p, _) in open_pairs], [d for _, (_, d) in open_pairs if d is not None])
+        permits, drivers = [p for _, (p, _) in open_pairs], [d for _, (_, d) in open_pairs if d is not None]
+        rows = _Rows.load(permits, drivers, reader)
         for index, (permit, driver) in open_pairs:
             answers[index] = _by_documents(permit, rows, as_of, extra_driver=driver)
     return answers
@@ -166,13 +206,16 @@ class _Rows:
     operators: dict[int, Operator]
     documents: dict[tuple[str, int], list[dict[str, Any]]]
     own_drivers: dict[tuple[int, int], Driver]
+    reader: RowReader = ORM_ROWS
     configs: dict[tuple[int, str], Config] = field(default_factory=dict)
 
     @classmethod
-    def load(cls, permits: list[Permit], drivers: Iterable[Driver] = ()) -> _Rows:
+    def load(
+        cls, permits: list[Permit], drivers: Iterable[Driver] = (), reader: RowReader = ORM_ROWS
+    ) -> _Rows:
         operators = _operators(permits)
         extra = [d for d in drivers if d is not None]
-        links = Driver.objects.filter(operator_id__in=operators, active=True).only(*DRIVER_COLUMNS)
+        links = reader.drivers(list(operators))
         own = {(d.operator_id, d.person_id): d for d in [*links, *extra]}
         owners = {
             "vehicle_id": {p.vehicle_id for p in permits},
@@ -182,12 +225,13 @@ class _Rows:
             "company_id": {o.company_id for o in operators.values() if o.company_id},
         }
         kinds = set().union(*(_mandatory_kinds(p.regime_id) for p in permits)) if permits else set()
-        return cls(operators, _documents(owners, kinds), own)
+        return cls(operators, _documents(owners, kinds, reader), own, reader)
 
     def config(self, permit: Permit) -> Config:
         key = (permit.municipality_id, permit.regime_id)
         if key not in self.configs:
-            self.configs[key] = config_for(permit.municipality, permit.regime_id)
+            stamp = self.reader.stamp(permit)
+            self.configs[key] = config_for(permit.municipality, permit.regime_id, stamp=stamp)
         return self.configs[key]
 
     def credentials(self, regime_id: str, *owners: tuple[str, int | None]) -> tuple[f.Credential, ...]:
@@ -225,15 +269,16 @@ def _mandatory_kinds(regime_id: str) -> frozenset[str]:
     return standing.kinds() if standing is not None else frozenset()
 
 
-def _documents(owners: dict[str, set[int]], kinds: set[str]) -> dict[tuple[str, int], list[dict[str, Any]]]:
+def _documents(
+    owners: dict[str, set[int]], kinds: set[str], reader: RowReader
+) -> dict[tuple[str, int], list[dict[str, Any]]]:
     """The documents of every owner in one SELECT (a round trip per owner column was most of a public lookup),
     each filed under every (column, owner) it belongs to."""
     found: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
-    wanted = [Q(**{f"{column}__in": ids}) for column, ids in owners.items() if ids]
+    wanted = {column: sorted(ids) for column, ids in owners.items() if ids}
     if not kinds or not wanted:
         return found
-    rows = Document.objects.filter(reduce(or_, wanted), kind__in=kinds).values(*DOCUMENT_COLUMNS)
-    for row in rows:
+    for row in reader.documents(wanted, sorted(kinds)):
         for column, ids in owners.items():
             if row[column] in ids:
                 found[(column, row[column])].append(row)

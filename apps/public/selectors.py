@@ -9,6 +9,10 @@ It reads what
 reads — the same columns (the whitelist PUBLIC_FIELDS, plus the keys that join the rows), the same joins, the
 same conditions — and returns the same Permit objects with their related objects attached, so
 licensing.standing and verification.present read them unchanged (tests/test_selectors.py compares the two).
+
+Each permit also carries, as ``config_stamp``, its town's law-configuration stamp read by a subquery of the same
+SELECT (lawconfig.models.ConfigStamp; "" when the town has none), which the standing hands to
+lawconfig.config.config_for instead of reading it in a statement of its own.
 """
 
 from __future__ import annotations
@@ -20,9 +24,11 @@ from typing import Any
 from django.db import connections, router
 from django.db.models import Field, ForeignKey, Model
 
+from apps.lawconfig.models import ConfigStamp
 from apps.licensing.models import Permit
 
 Converter = Callable[[Any, Any, Any], Any]
+STAMP = "config_stamp"  # the attribute each permit gets: its town's configuration stamp, read with it
 
 
 @dataclass(frozen=True)
@@ -106,8 +112,19 @@ class Lookup:
                 f"{'LEFT OUTER JOIN' if outer else 'INNER JOIN'} {quote(part.model._meta.db_table)} {part.alias} "
                 f"ON {parent.alias}.{quote(link.column)} = {part.alias}.{quote(link.target_field.column)}"
             )
+        columns.append(self._stamp(db, root.alias))
         condition = where.format_map(_Columns(self, db))
         return f"SELECT {', '.join(columns)} {' '.join(joins)} WHERE {condition}"
+
+    @staticmethod
+    def _stamp(db: str, alias: str) -> str:
+        """The town's configuration stamp, a subquery on its one-to-one row (so NULL when there is none)."""
+        quote = connections[db].ops.quote_name
+        town = quote(Permit._meta.get_field("municipality").column)
+        stamp = ConfigStamp._meta
+        key = quote(stamp.get_field("municipality").column)
+        token = quote(stamp.get_field("token").column)
+        return f"(SELECT s.{token} FROM {quote(stamp.db_table)} s WHERE s.{key} = {alias}.{town})"
 
     def run(self, where: str, params: Sequence[Any]) -> list[Permit]:
         db = router.db_for_read(Permit)
@@ -146,6 +163,7 @@ class Lookup:
                 part.link.set_cached_value(parent, made[part.path])
         permit = made[""]
         assert isinstance(permit, Permit)
+        setattr(permit, STAMP, values[start] or "")
         return permit
 
 

@@ -21,6 +21,7 @@ from apps.licensing.models import Permit
 from apps.licensing.standing import by_acts, permit_standing
 from apps.public.choices import LookupVia, VerificationStatus
 from apps.public.selectors import Lookup
+from apps.public.standing_rows import PUBLIC_ROWS
 from apps.registry.identifiers import format_plate, normalize_plate, plate_format
 from apps.tenancy.models import Municipality
 from lawcode.errors import RegimeDefinitionError
@@ -273,7 +274,7 @@ def without_document_numbers(name: str) -> str:
 
 
 def present(permit: Permit, as_of: dt.date) -> PublicVerification:
-    standing = permit_standing(permit, as_of=as_of)
+    standing = permit_standing(permit, as_of=as_of, reader=PUBLIC_ROWS)  # the written-once SQL, same rows
     status = standing.status
     return PublicVerification(
         status=status,

@@ -131,3 +131,18 @@ def test_a_missing_stamp_is_never_trusted(olimpia: Municipality) -> None:
     ).delete()  # a delete changes a stamp, never creates one
     assert not ConfigStamp.objects.filter(municipality=olimpia).exists()
     assert closures(olimpia) == []
+
+
+def test_a_stamp_the_caller_just_read_spares_the_query_and_a_new_one_is_seen_at_once(
+    olimpia: Municipality, django_assert_num_queries: Callable[..., object]
+) -> None:
+    first = config_for(olimpia)
+    token = ConfigStamp.objects.get(municipality=olimpia).token
+    with django_assert_num_queries(0):  # type: ignore[attr-defined]
+        assert config_for(olimpia, stamp=token) is first
+    close(olimpia)  # the public lookup's SELECT would read the new stamp with the permit
+    token = ConfigStamp.objects.get(municipality=olimpia).token
+    assert [(e.date, e.name) for e in config_for(olimpia, stamp=token).closures] == [
+        (DAY, "Ponto facultativo")
+    ]
+    assert config_for(olimpia, stamp="").closures  # no stamp: the rows are read, never a kept Config

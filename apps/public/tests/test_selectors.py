@@ -10,10 +10,12 @@ from django.db import connection
 from django.db.models import Model
 from django.test.utils import CaptureQueriesContext
 
+from apps.lawconfig.models import ConfigStamp
 from apps.licensing.casebook import Case
 from apps.licensing.models import Permit
 from apps.public import verification
 from apps.public.choices import LookupVia
+from apps.public.selectors import STAMP
 from apps.public.verification import PUBLIC_FIELDS, Query
 from apps.tenancy.models import Municipality
 
@@ -34,10 +36,11 @@ def _orm(query: Query) -> list[Permit]:
 
 
 def _loaded(obj: Model | None) -> dict[str, Any] | None:
-    """What an object holds without another query: its loaded columns."""
+    """What an object holds without another query: its loaded columns (the stamp, which the ORM's query does
+    not read, is compared on its own below)."""
     if obj is None:
         return None
-    return {name: getattr(obj, name) for name in obj.__dict__ if not name.startswith("_")}
+    return {name: getattr(obj, name) for name in obj.__dict__ if not name.startswith("_") and name != STAMP}
 
 
 def _shape(permit: Permit) -> list[Any]:
@@ -79,3 +82,15 @@ def test_every_kind_of_lookup_reads_what_the_orm_reads(
 def test_nothing_found_is_an_empty_list(olimpia_permit: Permit, olimpia: Municipality) -> None:
     assert list(verification._permits_for(Query(LookupVia.PLATE, "ZZZ9Z99"))) == []
     assert list(verification._permits_for(Query(LookupVia.PERMIT, "9999/2026", olimpia))) == []
+
+
+def test_each_permit_comes_with_its_towns_configuration_stamp(
+    olimpia_permit: Permit, olimpia: Municipality
+) -> None:
+    query = Query(LookupVia.TOKEN, olimpia_permit.qr_token)
+    token = ConfigStamp.objects.get(municipality=olimpia).token
+    assert [getattr(p, STAMP) for p in verification._permits_for(query)] == [token]
+    ConfigStamp.objects.filter(
+        municipality=olimpia
+    ).delete()  # never trusted: "" makes config_for read the rows
+    assert [getattr(p, STAMP) for p in verification._permits_for(query)] == [""]
