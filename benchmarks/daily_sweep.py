@@ -54,6 +54,7 @@ from django.db import connection, transaction  # noqa: E402
 from django.db.models import F, Model, QuerySet  # noqa: E402
 
 from apps.audit import services as audit_services  # noqa: E402
+from apps.audit.models import AuditEvent  # noqa: E402
 from apps.jobs import services as jobs_services  # noqa: E402
 from apps.licensing import sweep  # noqa: E402
 from apps.licensing.models import Application, ApplicationEvent, Permit, Reminder, new_qr_token  # noqa: E402
@@ -293,6 +294,22 @@ def build(n: int) -> None:
             cursor.execute("ANALYZE")
 
 
+def _pristine(n: int) -> bool:
+    """Whether the database holds this scale's rows exactly as `build` left them: every round is rolled back,
+    so only a committed sweep (the detailed report's) leaves reminders or audit events behind. At São Paulo's
+    size the build takes longer than the rounds; `make bench` runs again reuse it."""
+    municipality = Municipality.objects.filter(ibge_code=IBGE).first()
+    if municipality is None:
+        return False
+    mine = {"municipality": municipality}
+    return (
+        Permit.objects.filter(**mine).count() == n
+        and Document.objects.filter(**mine).count() == n * 2 * DOCS_PER_OWNER
+        and not Reminder.objects.filter(**mine).exists()
+        and not AuditEvent.objects.filter(**mine).exists()
+    )
+
+
 def bare_querysets(as_of: dt.date) -> list[tuple[str, QuerySet[Any]]]:
     """Each step's WHERE, as the sweep writes it (sweep.py), for a bare count."""
     rows: list[tuple[str, QuerySet[Any]]] = [
@@ -476,7 +493,9 @@ def main() -> None:
     print(
         f"{connection.vendor}: {n:,} drivers and vehicles, {n * 2 * DOCS_PER_OWNER:,} documents", flush=True
     )
-    if not options.reuse:
+    if options.reuse or _pristine(n):
+        print("reusing the rows of a previous run", flush=True)
+    else:
         seconds, _ = timed(lambda: build(n))
         print(f"built in {seconds:.1f} s", flush=True)
     if options.rounds:
