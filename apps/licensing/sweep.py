@@ -394,35 +394,21 @@ DOCUMENT_EMAIL = (
 
 
 def remind_permits(as_of: dt.date) -> int:
-    municipalities = Municipality.objects.in_bulk()
-    sent = sum(
-        _remind(
-            ReminderTarget.PERMIT,
-            days,
-            permits_to_remind(days, first, last).annotate(recipient=_email(*PERMIT_EMAIL)),
-            as_of,
-            _permit_message,
-            municipalities,
-        )
+    due = {
+        days: permits_to_remind(days, first, last).annotate(recipient=_email(*PERMIT_EMAIL))
         for days, first, last in reminder_windows(as_of)
-    )
+    }
+    sent = _remind(ReminderTarget.PERMIT, due, as_of, _permit_message)
     _refresh_reminder_statistics(sent)
     return sent
 
 
 def remind_documents(as_of: dt.date) -> int:
-    municipalities = Municipality.objects.in_bulk()
-    sent = sum(
-        _remind(
-            ReminderTarget.DOCUMENT,
-            days,
-            documents_to_remind(days, first, last).annotate(recipient=_email(*DOCUMENT_EMAIL)),
-            as_of,
-            _document_message,
-            municipalities,
-        )
+    due = {
+        days: documents_to_remind(days, first, last).annotate(recipient=_email(*DOCUMENT_EMAIL))
         for days, first, last in reminder_windows(as_of)
-    )
+    }
+    sent = _remind(ReminderTarget.DOCUMENT, due, as_of, _document_message)
     _refresh_reminder_statistics(sent)
     return sent
 
@@ -466,22 +452,22 @@ def _nothing(row: Mapping[str, Any]) -> dict[str, Any]:
 
 def _remind(
     target: str,
-    days: int,
-    due: QuerySet[Any],
+    due: dict[int, QuerySet[Any]],
     as_of: dt.date,
     message: Callable[[dict[str, Any], int], tuple[str, str]],
-    municipalities: Mapping[int, Municipality],
 ) -> int:
-    """Record the reminders (unique key: object, threshold, expiry date) and queue e-mails for those with an
-    address; the outbox (apps.jobs) sends them after this step's transaction commits, and retries failures.
-    Each batch of what the INSERT returned gets its e-mails and its audit events. ``municipalities``: every
-    one, by pk, read once per step (their regimes name the documents; their chains take the events)."""
+    """Record the reminders of every window (days before expiry → what is due; unique key: object, threshold,
+    expiry date) in one statement, and queue e-mails for those with an address; the outbox (apps.jobs) sends
+    them after this step's transaction commits, and retries failures. Each batch of what the INSERT returned
+    gets its e-mails and its audit events."""
+    municipalities = Municipality.objects.in_bulk()  # their regimes name the documents; their chains log
     total = 0
-    for batch in _batches(reminders_insert(target=target, days=days, due=due, as_of=as_of)):
+    for batch in _batches(reminders_insert(target=target, due=due, as_of=as_of)):
         for row in batch:
             row["regimes"] = municipalities[row["municipality_id"]].regimes
         drafts = (
-            MailDraft(r["recipient"], *message(r, days), municipality_id=r["municipality_id"]) for r in batch
+            MailDraft(r["recipient"], *message(r, r["days"]), municipality_id=r["municipality_id"])
+            for r in batch
         )
         mail_queue(drafts=drafts, reason=f"licensing.reminder.{target}")
         audit_rows(
@@ -490,7 +476,7 @@ def _remind(
             object_type=REMINDED_TYPES[ReminderTarget(target)],
             before=_nothing,
             after=lambda row: {
-                "days_before": days,
+                "days_before": row["days"],
                 "expires_on": row["valid_until"].isoformat(),
                 "mail_queued": bool(row["recipient"]),
             },
