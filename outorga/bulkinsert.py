@@ -1,7 +1,8 @@
 """Insert many plain rows into one table in the caller's transaction, without building model instances.
 
 For writers whose rows are already final values (the audit chain's batch, the e-mail outbox): PostgreSQL gets
-one COPY in its text format (as atomic as INSERT, several times cheaper, and no ORM compilation of every value);
+one COPY in its text format (as atomic as INSERT, several times cheaper, and no ORM compilation of every value),
+each row formatted by psycopg's C writer (about half the CPU of formatting the lines in Python);
 other databases one executemany INSERT. No signals, no defaults: the caller gives every column it means to set.
 JSON columns take the already-serialized text (json.dumps), so what is stored is exactly what was signed.
 """
@@ -13,26 +14,6 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import connection
-
-COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
-COPY_CHUNK = 1000
-
-
-def _copy_value(value: Any) -> str:
-    if isinstance(value, str):
-        text: str = value if type(value) is str else str.__str__(value)  # a TextChoices member: its text
-        # Most values need no escape: two scans in C (a backslash; any control character such as tab or
-        # newline makes a string unprintable) instead of four. A false alarm only translates.
-        if "\\" in text or not text.isprintable():
-            return text.translate(COPY_ESCAPES)
-        return text
-    if value is None:
-        return "\\N"
-    if value is True or value is False:
-        return "t" if value else "f"
-    if isinstance(value, dt.date):  # datetimes too: isoformat keeps the offset, COPY reads it
-        return value.isoformat()
-    return str(value)
 
 
 def _param(value: Any) -> Any:
@@ -50,19 +31,16 @@ def insert_rows(table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]
     names = ", ".join(quote(column) for column in columns)
     count = 0
     if connection.vendor == "postgresql":
+        # psycopg formats each row in C with its own adapters (text, numbers, dates, None, bools; a TextChoices
+        # member as its text) and sends every ≈ 32 kB as it fills, so the server stores the first rows while a
+        # lazy `rows` (the audit chain's signing) computes the next.
         with (
             connection.cursor() as cursor,
             cursor.cursor.copy(f"COPY {quote(table)} ({names}) FROM STDIN") as copy,
         ):
-            lines: list[str] = []
             for row in rows:
-                lines.append("\t".join(map(_copy_value, row)))
+                copy.write_row(row)
                 count += 1
-                if len(lines) == COPY_CHUNK:
-                    copy.write("\n".join(lines) + "\n")
-                    lines.clear()
-            if lines:
-                copy.write("\n".join(lines) + "\n")
         return count
     values = [tuple(map(_param, row)) for row in rows]
     if values:

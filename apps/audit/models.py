@@ -62,13 +62,14 @@ class AuditEvent(models.Model):
         verbose_name = "evento de auditoria"
         verbose_name_plural = "eventos de auditoria"
         ordering = ["-occurred_at", "-id"]
-        # Declared here rather than with db_index/unique on the fields: on PostgreSQL those also build a
+        # Declared here rather than with db_index on the field: on PostgreSQL that also builds a
         # varchar_pattern_ops copy for LIKE, which no query of the audit table uses (actions are matched by
-        # equality, hashes never searched) and which every insert would pay for.
+        # equality) and which every insert would pay for. `hash` has no index: no query looks an event up by
+        # its hash, and a unique one would only restate (chain, seq)'s — the hash signs chain and seq, so two
+        # events with one hash would be one event (migration 0006 says more).
         indexes = [models.Index(fields=["action"], name="auditevent_action_idx")]
         constraints = [
             models.UniqueConstraint(fields=["chain", "seq"], name="auditevent_chain_seq_unique"),
-            models.UniqueConstraint(fields=["hash"], name="auditevent_hash_unique"),
         ]
 
     def __str__(self) -> str:

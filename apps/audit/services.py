@@ -152,7 +152,8 @@ def audit_record_batch(
     """Append one event per entry to the municipality's chain under a single lock of its head, in the caller's
     transaction: a set-based change (the daily sweep) records every row it touched without one round trip per
     row. Each event is minimized and signed exactly as audit_record does; the chain is computed in one pass and
-    the rows go in with one bulk insert (outorga.bulkinsert: COPY on PostgreSQL), no model instance per event."""
+    the rows go in with one bulk insert (outorga.bulkinsert: COPY on PostgreSQL), no model instance per event.
+    The rows are signed as the COPY takes them, so PostgreSQL stores the first while Python signs the next."""
     if not transaction.get_connection().in_atomic_block:
         raise AuditOutsideTransactionError(
             "audit_record_batch must run inside the caller's transaction.atomic block"
@@ -202,8 +203,9 @@ def _chained_rows(
     head: tuple[int, str],
     actor: dict[str, Any],
     request_id: str,
-) -> list[tuple[Any, ...]]:
-    """Each entry's row, signed and linked to the one before it (the first to the chain's head)."""
+) -> Iterator[tuple[Any, ...]]:
+    """Each entry's row, signed and linked to the one before it (the first to the chain's head), one at a time
+    (a generator: the bulk writer sends each chunk while the next is signed)."""
     keys = configured_keys()
     seq, prev_hash = head
     scheme = HashScheme.HMAC_SHA256.value
@@ -225,7 +227,6 @@ def _chained_rows(
             **actor,
         )
     )
-    rows = []
     for entry in entries:
         before, after = minimize(to_json_safe(entry.before), to_json_safe(entry.after), keys)
         seq += 1
@@ -239,28 +240,25 @@ def _chained_rows(
             "after": after,
         }
         signed = keyed_event_hash(fields, prev_hash, key_id=keys.current_id, secret=keys.current_secret)
-        rows.append(
-            (
-                now,
-                municipality_id,
-                chain,
-                seq,
-                actor["actor_id"],
-                actor["actor_name"],
-                entry.action,
-                entry.object_type,
-                entry.object_id,
-                None if before is None else json.dumps(before),
-                None if after is None else json.dumps(after),
-                request_id,
-                prev_hash,
-                signed,
-                scheme,
-                keys.current_id,
-            )
+        yield (
+            now,
+            municipality_id,
+            chain,
+            seq,
+            actor["actor_id"],
+            actor["actor_name"],
+            entry.action,
+            entry.object_type,
+            entry.object_id,
+            None if before is None else json.dumps(before),
+            None if after is None else json.dumps(after),
+            request_id,
+            prev_hash,
+            signed,
+            scheme,
+            keys.current_id,
         )
         prev_hash = signed
-    return rows
 
 
 def _lock_chain_head(chain: str) -> AuditEvent | None:

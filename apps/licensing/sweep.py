@@ -135,14 +135,17 @@ def audit_rows(
     object_type: str,
     before: Callable[[Mapping[str, Any]], dict[str, Any]],
     after: Callable[[Mapping[str, Any]], dict[str, Any]],
+    municipalities: Mapping[int, Municipality] | None = None,
 ) -> int:
     """One audit event per row (each row a dict with ``pk`` and ``municipality_id``), appended to each
     municipality's chain in one batch under its lock, in the caller's transaction. Chains are taken in
-    municipality order so two sweeps never lock them in opposite orders."""
+    municipality order so two sweeps never lock them in opposite orders. ``municipalities`` (by pk) spares
+    the query when the caller has read them already."""
     by_municipality: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
     for row in rows:
         by_municipality[row["municipality_id"]].append(row)
-    municipalities = Municipality.objects.in_bulk(list(by_municipality))
+    if municipalities is None:
+        municipalities = Municipality.objects.in_bulk(list(by_municipality))
     total = 0
     for municipality_id in sorted(by_municipality):
         entries = (
@@ -226,11 +229,26 @@ def _update_returning(
     values = [field.get_db_prep_save(changes[field.name], connection) for field in fields]
     table, pk = quote(model._meta.db_table), quote(model._meta.pk.column)
     returning = ", ".join(f"was.{quote(alias)}" for alias in aliases)
+    where, where_params = _own_where(rows)
     sql = (
         f"UPDATE {table} SET {assignments} FROM ({select}) was "
-        f"WHERE {table}.{pk} = was.{quote('was_pk')} RETURNING {returning}"
+        f"WHERE {table}.{pk} = was.{quote('was_pk')}{where} RETURNING {returning}"
     )
-    return sql, [*values, *select_params]
+    return sql, [*values, *select_params, *where_params]
+
+
+def _own_where(rows: QuerySet[Any]) -> tuple[str, list[Any]]:
+    """The step's WHERE again, on the updated table itself (`AND (…)`), when it reads that table alone.
+
+    Without it PostgreSQL joins the locked rows to the whole table (a hash join over a sequential scan: every
+    document, to change the few hundred that expired); with it, the table is read through the step's own
+    index. It changes no row: the locked subquery re-checked the same WHERE on each row's newest version, and
+    the lock keeps that version current until the UPDATE."""
+    query = rows.query
+    if sum(1 for count in query.alias_refcount.values() if count) != 1:
+        return "", []  # a WHERE over joined tables: left to the locked subquery alone
+    where, params = query.get_compiler(connection=connection).compile(query.where)
+    return (f" AND ({where})", list(params)) if where else ("", [])
 
 
 def lift_suspensions(as_of: dt.date) -> int:
@@ -376,31 +394,21 @@ DOCUMENT_EMAIL = (
 
 
 def remind_permits(as_of: dt.date) -> int:
-    sent = sum(
-        _remind(
-            ReminderTarget.PERMIT,
-            days,
-            permits_to_remind(days, first, last).annotate(recipient=_email(*PERMIT_EMAIL)),
-            as_of,
-            _permit_message,
-        )
+    due = {
+        days: permits_to_remind(days, first, last).annotate(recipient=_email(*PERMIT_EMAIL))
         for days, first, last in reminder_windows(as_of)
-    )
+    }
+    sent = _remind(ReminderTarget.PERMIT, due, as_of, _permit_message)
     _refresh_reminder_statistics(sent)
     return sent
 
 
 def remind_documents(as_of: dt.date) -> int:
-    sent = sum(
-        _remind(
-            ReminderTarget.DOCUMENT,
-            days,
-            documents_to_remind(days, first, last).annotate(recipient=_email(*DOCUMENT_EMAIL)),
-            as_of,
-            _document_message,
-        )
+    due = {
+        days: documents_to_remind(days, first, last).annotate(recipient=_email(*DOCUMENT_EMAIL))
         for days, first, last in reminder_windows(as_of)
-    )
+    }
+    sent = _remind(ReminderTarget.DOCUMENT, due, as_of, _document_message)
     _refresh_reminder_statistics(sent)
     return sent
 
@@ -444,21 +452,22 @@ def _nothing(row: Mapping[str, Any]) -> dict[str, Any]:
 
 def _remind(
     target: str,
-    days: int,
-    due: QuerySet[Any],
+    due: dict[int, QuerySet[Any]],
     as_of: dt.date,
     message: Callable[[dict[str, Any], int], tuple[str, str]],
 ) -> int:
-    """Record the reminders (unique key: object, threshold, expiry date) and queue e-mails for those with an
-    address; the outbox (apps.jobs) sends them after this step's transaction commits, and retries failures.
-    Each batch of what the INSERT returned gets its e-mails and its audit events."""
-    regimes = dict(Municipality.objects.values_list("pk", "regimes"))
+    """Record the reminders of every window (days before expiry → what is due; unique key: object, threshold,
+    expiry date) in one statement, and queue e-mails for those with an address; the outbox (apps.jobs) sends
+    them after this step's transaction commits, and retries failures. Each batch of what the INSERT returned
+    gets its e-mails and its audit events."""
+    municipalities = Municipality.objects.in_bulk()  # their regimes name the documents; their chains log
     total = 0
-    for batch in _batches(reminders_insert(target=target, days=days, due=due, as_of=as_of)):
+    for batch in _batches(reminders_insert(target=target, due=due, as_of=as_of)):
         for row in batch:
-            row["regimes"] = regimes[row["municipality_id"]]
+            row["regimes"] = municipalities[row["municipality_id"]].regimes
         drafts = (
-            MailDraft(r["recipient"], *message(r, days), municipality_id=r["municipality_id"]) for r in batch
+            MailDraft(r["recipient"], *message(r, r["days"]), municipality_id=r["municipality_id"])
+            for r in batch
         )
         mail_queue(drafts=drafts, reason=f"licensing.reminder.{target}")
         audit_rows(
@@ -467,10 +476,11 @@ def _remind(
             object_type=REMINDED_TYPES[ReminderTarget(target)],
             before=_nothing,
             after=lambda row: {
-                "days_before": days,
+                "days_before": row["days"],
                 "expires_on": row["valid_until"].isoformat(),
                 "mail_queued": bool(row["recipient"]),
             },
+            municipalities=municipalities,
         )
         total += len(batch)
     return total

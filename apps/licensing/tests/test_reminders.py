@@ -24,12 +24,13 @@ def test_a_second_insert_over_the_same_rows_returns_nothing(olimpia_pf: Case) ->
     due = Permit.objects.filter(pk=permit.pk).annotate(recipient=Value("joao@example.com"))
     as_of = permit.valid_until - dt.timedelta(days=7)
     with transaction.atomic():
-        first = list(reminders_insert(target="permit", days=7, due=due, as_of=as_of))
-        second = list(reminders_insert(target="permit", days=7, due=due, as_of=as_of))
+        first = list(reminders_insert(target="permit", due={7: due}, as_of=as_of))
+        second = list(reminders_insert(target="permit", due={7: due}, as_of=as_of))
     assert first == [
         {
             "pk": permit.pk,
             "municipality_id": permit.municipality_id,
+            "days": 7,
             "valid_until": permit.valid_until,
             "recipient": "joao@example.com",
             "number": permit.number,

@@ -132,6 +132,23 @@ def test_document_reminder_goes_to_the_owner(olimpia_pf: Case) -> None:
     assert crlv and crlv[0].to == [olimpia_pf.person.email]
 
 
+def test_one_run_reminds_each_window_with_its_own_threshold(olimpia_pf: Case) -> None:
+    """The windows go in one statement: each row keeps its own threshold in the reminder, the event, the e-mail."""
+    as_of = dt.date(2026, 3, 2)
+    documents = list(Document.objects.filter(vehicle=olimpia_pf.vehicle).order_by("pk")[:3])
+    for days, document in zip((5, 20, 45), documents, strict=True):
+        Document.objects.filter(pk=document.pk).update(valid_until=as_of + dt.timedelta(days=days))
+    run_sweep(as_of)
+    expected = {str(d.pk): days for days, d in zip((7, 30, 60), documents, strict=True)}
+    reminded = Reminder.objects.filter(target="document", target_id__in=[d.pk for d in documents])
+    assert {str(pk): days for pk, days in reminded.values_list("target_id", "days_before")} == expected
+    events = AuditEvent.objects.filter(action="document.reminder", object_id__in=expected)
+    assert {e.object_id: (e.after or {})["days_before"] for e in events} == expected
+    bodies = OutboundMail.objects.filter(reason="licensing.reminder.document").values_list("body", flat=True)
+    for days in (7, 30, 60):
+        assert sum(f"(em {days} dias ou menos)" in body for body in bodies) >= 1
+
+
 def _queries(as_of: dt.date) -> int:
     with CaptureQueriesContext(connection) as captured:
         run_sweep(as_of)
