@@ -77,6 +77,8 @@ def _treat(field: str, value: Any, keys: AuditKeys) -> Any:
 
 
 _NESTED = (dict, list)
+# Built once: a bulk sweep asks this for every one of its events.
+_PERSONAL_NAMES = frozenset(PERSONAL_FIELDS)
 
 
 def _minimize_value(value: Any, keys: AuditKeys) -> Any:
@@ -102,7 +104,7 @@ def changed_personal_fields(before: dict[str, Any] | None, after: dict[str, Any]
     """Top-level personal fields whose values differ (a created or deleted object changes none)."""
     if before is None or after is None:
         return []
-    fields = (set(before) | set(after)) & set(PERSONAL_FIELDS)
+    fields = _PERSONAL_NAMES.intersection(before, after)
     return sorted(field for field in fields if before.get(field) != after.get(field))
 
 
