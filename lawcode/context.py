@@ -18,7 +18,7 @@ import datetime as dt
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from lawcode.citations import Citation, split_ref
 from lawcode.config import Config
@@ -52,6 +52,27 @@ class _Capture:
     interpretations: list[tuple[str, InterpretationUse]] = field(default_factory=list)
 
 
+_Kept = tuple[
+    Any,  # the part's value
+    tuple[tuple[tuple[str, dt.date], ParameterUse], ...],  # the parameter uses it recorded, in order
+    tuple[tuple[str, InterpretationUse], ...],  # the interpretation uses it recorded, in order
+    "Prepared",  # the tables of the Config it was computed under
+]
+"""A shared part as Context.shared keeps it (a plain tuple: one is built for every subject of a bulk run)."""
+
+
+def _holds_for(kept: _Kept, prepared: Prepared) -> bool:
+    """Whether a kept part is what ``prepared``'s Config would compute: the same tables, or a Config of the same
+    family (Prepared.family) whose differences touch no parameter or interpretation the part read."""
+    origin = kept[3]
+    if origin is prepared:
+        return True
+    parameters, interpretations = prepared.changed_from(origin)
+    if any(key[0] in parameters for key, _ in kept[1]):
+        return False
+    return not any(int_id in interpretations for int_id, _ in kept[2])
+
+
 # Entries per lookup table; past it the table starts afresh (a later miss recomputes).
 _PREPARED_LIMIT = 50_000
 
@@ -76,6 +97,10 @@ class Prepared:
         self.values: dict[tuple[str, dt.date], _Found] = {}
         self.interpretations: dict[str, tuple[str, InterpretationUse]] = {}
         self._cited: dict[frozenset[tuple[str, str | None]] | None, dict[Hashable, _Cited]] = {}
+        # Configs of one family differ at most in parameter values and interpretation choices: the same
+        # wordings (citer) and the same calendar. A shared part may be reused across them (Context.shared).
+        self.family = (id(self.citer), config.municipal_holidays, config.closures, config.early_closings)
+        self._changes: dict[int, tuple[Prepared, tuple[frozenset[str], frozenset[str]]]] = {}
 
     @property
     def calendar(self) -> LegalCalendar:
@@ -90,12 +115,38 @@ class Prepared:
             table = self._cited[allowed] = {}
         return table
 
+    def changed_from(self, other: Prepared) -> tuple[frozenset[str], frozenset[str]]:
+        """The parameters and the interpretations whose answers differ between ``other``'s Config and this one."""
+        kept = self._changes.get(id(other))
+        if kept is not None and kept[0] is other:
+            return kept[1]
+        mine, theirs = self.config.interpretations, other.config.interpretations
+        interpretations = self.regime.interpretations
+        changed = (
+            frozenset(
+                name
+                for name in self.parameters.keys() | other.parameters.keys()
+                if not _same(self.parameters.get(name), other.parameters.get(name))
+            ),
+            frozenset(
+                int_id
+                for int_id in mine.keys() | theirs.keys()
+                if choose(interpretations, int_id, mine)[1:] != choose(interpretations, int_id, theirs)[1:]
+            ),
+        )
+        self._changes[id(other)] = (other, changed)  # holding ``other``: its id cannot be reused
+        return changed
+
 
 _Found = tuple[ParameterValue, tuple[str, dt.date], ParameterUse]
 """A parameter's value on a day, its key in a decision's trace (name, effective date) and its recorded use."""
 
 _Cited = tuple[tuple[Citation, ...], tuple[str, ...]]
 """Citations of some references on a day, and the interpretations that date their wordings (in order)."""
+
+
+def _same(one: Parameter | None, other: Parameter | None) -> bool:
+    return one is other or one == other
 
 
 def _bounded(table: dict[Any, Any]) -> None:
@@ -228,31 +279,48 @@ class Context:
 
     # --- shared parts of a bulk run --------------------------------------------------------------------
 
-    def shared(self, name: str, anchors: tuple[Any, ...], key: Hashable, compute: Callable[[], T]) -> T:
+    def shared(
+        self,
+        name: str,
+        anchors: tuple[Any, ...],
+        key: Hashable,
+        compute: Callable[[], T],
+        *,
+        brief: bool = False,
+    ) -> T:
         """``compute()``, reused across the evaluations of a bulk run that share ``anchors`` (by identity).
 
         A rule wraps a part that depends only on some facts objects (an operator's own findings, which every
-        vehicle of that operator repeats) and on ``key`` (plain values it also reads, e.g. the filing date).
-        Outside a bulk run it simply computes. In one, the first computation is kept with the parameters and
-        interpretations it used, and a later hit records those same uses, so the Decision is identical.
+        vehicle of that operator repeats; the subject's checks that a reform leaves alone) and on ``key``
+        (plain values it also reads, e.g. the filing date). Outside a bulk run it simply computes. In one, the
+        first computation is kept with the parameters and interpretations it used, and a later hit records
+        those same uses, so the Decision is identical. A hit under another Config of the same family (a
+        reform's, say) is taken only when none of the parameters or interpretations the part read differ
+        between the two: the part must read the Config only through this context (``param``,
+        ``interpretation``, ``cites``, ``calendar``), never ``ctx.config`` itself. ``brief``: the anchors are
+        the subject itself, so the part is kept only until that subject is asked again (Memo's brief entries).
         """
         if self.memo is None:
             return compute()
-        memo_key = (name, self.as_of, key, id(self.regime), id(self.config), *map(id, anchors))
-        kept = self.memo.get(memo_key)
-        if kept is None:
-            anchors = (self.regime, self.config, *anchors)
-            capture = _Capture()
-            self._captures.append(capture)
-            try:
-                value = compute()
-            finally:
-                self._captures.pop()
-            kept = (value, tuple(capture.parameters), tuple(capture.interpretations))
-            self.memo.put(memo_key, anchors, kept)
-            return value
-        value, parameters, interpretations = kept
-        self._replay(parameters, interpretations)
+        prepared = self.prepared
+        memo_key = (name, self.as_of, key, id(self.regime), prepared.family, *map(id, anchors))
+        variants: list[_Kept] | None = self.memo.get(memo_key)
+        if variants is not None:
+            for kept in variants:
+                if _holds_for(kept, prepared):
+                    self._replay(kept[1], kept[2])
+                    return cast(T, kept[0])
+        capture = _Capture()
+        self._captures.append(capture)
+        try:
+            value = compute()
+        finally:
+            self._captures.pop()
+        kept = (value, tuple(capture.parameters), tuple(capture.interpretations), prepared)
+        if variants is None:
+            self.memo.put(memo_key, (self.regime, *anchors), [kept], brief=brief)
+        else:
+            variants.append(kept)  # another family member's answer differs: keep both
         return value
 
     def _replay(

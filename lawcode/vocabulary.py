@@ -79,7 +79,7 @@ class Vocabulary:
         if isinstance(facts, tuple):
             if not facts:
                 return facts
-        elif not dataclasses.is_dataclass(facts) or isinstance(facts, type):
+        elif _nothing_to_type(type(facts)):
             return facts
         if memo is None:
             return self._typed_one(facts, where, path, None)
@@ -144,7 +144,17 @@ class Vocabulary:
 
 
 _WALKED: dict[type, tuple[str, ...]] = {}
+_LEAF: dict[type, bool] = {}
 _PLAIN = frozenset({type(None), str, int, bool, float, Decimal, dt.date})  # values typing never changes
+
+
+def _nothing_to_type(cls: type) -> bool:
+    """Not a dataclass, or one with no field to walk (an Ownership): typing returns such facts as they are."""
+    leaf = _LEAF.get(cls)
+    if leaf is None:
+        special = issubclass(cls, (f.Document, f.FineFacts))
+        leaf = _LEAF[cls] = not dataclasses.is_dataclass(cls) or (not special and not _walked_fields(cls))
+    return leaf
 
 
 def _walked_fields(cls: type) -> tuple[str, ...]:
