@@ -96,7 +96,9 @@ class Prepared:
         self._calendar: LegalCalendar | None = None
         self.values: dict[tuple[str, dt.date], _Found] = {}
         self.interpretations: dict[str, tuple[str, InterpretationUse]] = {}
-        self._cited: dict[frozenset[tuple[str, str | None]] | None, dict[Hashable, _Cited]] = {}
+        self._cited: dict[
+            frozenset[tuple[str, str | None]] | None, tuple[dict[Hashable, _Cited], dict[Hashable, Finding]]
+        ] = {}
         # Configs of one family differ at most in parameter values and interpretation choices: the same
         # wordings (citer) and the same calendar. A shared part may be reused across them (Context.shared).
         self.family = (id(self.citer), config.municipal_holidays, config.closures, config.early_closings)
@@ -108,12 +110,15 @@ class Prepared:
             self._calendar = self.regime.calendar_for(self.config)
         return self._calendar
 
-    def cited(self, allowed: frozenset[tuple[str, str | None]] | None) -> dict[Hashable, _Cited]:
-        """The table of resolved references for the rules allowed to cite ``allowed`` (None: any)."""
-        table = self._cited.get(allowed)
-        if table is None:
-            table = self._cited[allowed] = {}
-        return table
+    def cited(
+        self, allowed: frozenset[tuple[str, str | None]] | None
+    ) -> tuple[dict[Hashable, _Cited], dict[Hashable, Finding]]:
+        """The tables of resolved references and of findings for the rules allowed to cite ``allowed``
+        (None: any): a rule that may not cite a reference must not get another rule's finding citing it."""
+        tables = self._cited.get(allowed)
+        if tables is None:
+            tables = self._cited[allowed] = ({}, {})
+        return tables
 
     def changed_from(self, other: Prepared) -> tuple[frozenset[str], frozenset[str]]:
         """The parameters and the interpretations whose answers differ between ``other``'s Config and this one."""
@@ -177,7 +182,7 @@ class Context:
         if allowed_pairs is None and allowed_cites is not None:
             allowed_pairs = frozenset(split_ref(ref, regime.acts.main) for ref in allowed_cites)
         self.allowed_cites = allowed_pairs
-        self._cited = prepared.cited(allowed_pairs)
+        self._cited, self._findings = prepared.cited(allowed_pairs)
         self.memo = memo
         self._calendar: LegalCalendar | None = None
         self._parameter_uses: dict[tuple[str, dt.date], ParameterUse] = {}
@@ -407,8 +412,22 @@ class Context:
         data: Mapping[str, Any] | None = None,
         on: dt.date | None = None,
     ) -> Finding:
-        """A Finding whose citations are resolved (and checked) on ``as_of`` (or ``on``)."""
-        cited = self._cited.get((cites, on or self.as_of)) if type(cites) is tuple else None
+        """A Finding whose citations are resolved (and checked) on ``as_of`` (or ``on``).
+
+        Without ``data``, the same finding (code, status, message, references, counterfactual, day) is one
+        object per Config: a bulk run says "Tacógrafo em perfeito funcionamento" for most of its vehicles.
+        Findings are frozen, and those whose citations rest on an interpretation are not kept (its use must
+        be recorded at each evaluation).
+        """
+        day = on or self.as_of
+        plain = not data and type(cites) is tuple and type(status) is Status
+        if plain:
+            # id(status): a Status member is a singleton, and an Enum's own hash is a Python-level call
+            key = (code, id(status), message, cites, counterfactual, day)
+            kept = self._findings.get(key)
+            if kept is not None:
+                return kept
+        cited = self._cited.get((cites, day)) if type(cites) is tuple else None
         # The usual case written out (a rule makes a dozen findings per subject): resolved, no interpretation.
         citations = self.cites(cites, on=on) if cited is None or cited[1] else cited[0]
         if not citations:
@@ -416,7 +435,11 @@ class Context:
                 f"finding {code!r} cites nothing; every finding cites a dispositivo",
                 message_pt=f"a constatação {code!r} não cita nenhum dispositivo",
             )
-        return make_finding(code, status, message, citations, counterfactual, dict(data) if data else {})
+        finding = make_finding(code, status, message, citations, counterfactual, dict(data) if data else {})
+        if plain and not self._cited[(cites, day)][1]:
+            _bounded(self._findings)
+            self._findings[key] = finding
+        return finding
 
     # --- money and facts -----------------------------------------------------------------------------
 
