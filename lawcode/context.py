@@ -57,20 +57,21 @@ _Kept = tuple[
     tuple[tuple[tuple[str, dt.date], ParameterUse], ...],  # the parameter uses it recorded, in order
     tuple[tuple[str, InterpretationUse], ...],  # the interpretation uses it recorded, in order
     "Prepared",  # the tables of the Config it was computed under
+    frozenset[str],  # the parameters and interpretations it read
 ]
 """A shared part as Context.shared keeps it (a plain tuple: one is built for every subject of a bulk run)."""
 
 
-def _holds_for(kept: _Kept, prepared: Prepared) -> bool:
-    """Whether a kept part is what ``prepared``'s Config would compute: the same tables, or a Config of the same
-    family (Prepared.family) whose differences touch no parameter or interpretation the part read."""
-    origin = kept[3]
-    if origin is prepared:
-        return True
-    parameters, interpretations = prepared.changed_from(origin)
-    if any(key[0] in parameters for key, _ in kept[1]):
-        return False
-    return not any(int_id in interpretations for int_id, _ in kept[2])
+def _kept_for(variants: list[_Kept], prepared: Prepared) -> _Kept | None:
+    """The variant computed under ``prepared``'s Config, else one computed under a Config of the same family
+    (Prepared.family) whose differences touch no parameter or interpretation the part read."""
+    for kept in variants:
+        if kept[3] is prepared:
+            return kept
+    for kept in variants:
+        if kept[4].isdisjoint(prepared.changed_from(kept[3])):
+            return kept
+    return None
 
 
 # Entries per lookup table; past it the table starts afresh (a later miss recomputes).
@@ -101,8 +102,8 @@ class Prepared:
         ] = {}
         # Configs of one family differ at most in parameter values and interpretation choices: the same
         # wordings (citer) and the same calendar. A shared part may be reused across them (Context.shared).
-        self.family = (id(self.citer), config.municipal_holidays, config.closures, config.early_closings)
-        self._changes: dict[int, tuple[Prepared, tuple[frozenset[str], frozenset[str]]]] = {}
+        self.family = regime.family_of(self.citer, config)
+        self._changes: dict[int, tuple[Prepared, frozenset[str]]] = {}
 
     @property
     def calendar(self) -> LegalCalendar:
@@ -120,24 +121,24 @@ class Prepared:
             tables = self._cited[allowed] = ({}, {})
         return tables
 
-    def changed_from(self, other: Prepared) -> tuple[frozenset[str], frozenset[str]]:
-        """The parameters and the interpretations whose answers differ between ``other``'s Config and this one."""
+    def changed_from(self, other: Prepared) -> frozenset[str]:
+        """The parameters and interpretations whose answers differ between ``other``'s Config and this one."""
         kept = self._changes.get(id(other))
         if kept is not None and kept[0] is other:
             return kept[1]
         mine, theirs = self.config.interpretations, other.config.interpretations
         interpretations = self.regime.interpretations
-        changed = (
-            frozenset(
-                name
-                for name in self.parameters.keys() | other.parameters.keys()
-                if not _same(self.parameters.get(name), other.parameters.get(name))
-            ),
-            frozenset(
+        parameters = {
+            name
+            for name in self.parameters.keys() | other.parameters.keys()
+            if not _same(self.parameters.get(name), other.parameters.get(name))
+        }
+        changed = frozenset(
+            parameters.union(
                 int_id
                 for int_id in mine.keys() | theirs.keys()
                 if choose(interpretations, int_id, mine)[1:] != choose(interpretations, int_id, theirs)[1:]
-            ),
+            )
         )
         self._changes[id(other)] = (other, changed)  # holding ``other``: its id cannot be reused
         return changed
@@ -308,20 +309,22 @@ class Context:
         if self.memo is None:
             return compute()
         prepared = self.prepared
-        memo_key = (name, self.as_of, key, id(self.regime), prepared.family, *map(id, anchors))
+        memo_key = (name, self.as_of, key, prepared.family, *map(id, anchors))
         variants: list[_Kept] | None = self.memo.get(memo_key)
         if variants is not None:
-            for kept in variants:
-                if _holds_for(kept, prepared):
-                    self._replay(kept[1], kept[2])
-                    return cast(T, kept[0])
+            found = _kept_for(variants, prepared)
+            if found is not None:
+                self._replay(found[1], found[2])
+                return cast(T, found[0])
         capture = _Capture()
         self._captures.append(capture)
         try:
             value = compute()
         finally:
             self._captures.pop()
-        kept = (value, tuple(capture.parameters), tuple(capture.interpretations), prepared)
+        read = {parameter_key[0] for parameter_key, _ in capture.parameters}
+        read.update(int_id for int_id, _ in capture.interpretations)
+        kept = (value, tuple(capture.parameters), tuple(capture.interpretations), prepared, frozenset(read))
         if variants is None:
             self.memo.put(memo_key, (self.regime, *anchors), [kept], brief=brief)
         else:
@@ -342,13 +345,12 @@ class Context:
                 if int_id not in chosen:
                     chosen[int_id] = interpretation_use
             return
+        for capture in self._captures:
+            capture.parameters.extend(parameters)
+            capture.interpretations.extend(interpretations)
         for parameter_key, parameter_use in parameters:
-            for capture in self._captures:
-                capture.parameters.append((parameter_key, parameter_use))
             self._parameter_uses.setdefault(parameter_key, parameter_use)
         for int_id, interpretation_use in interpretations:
-            for capture in self._captures:
-                capture.interpretations.append((int_id, interpretation_use))
             self._interpretation_uses.setdefault(int_id, interpretation_use)
 
     # --- citations and findings ----------------------------------------------------------------------
