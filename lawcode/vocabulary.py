@@ -116,12 +116,12 @@ class Vocabulary:
                 if type(value) is dict and not value:
                     continue  # nothing to type: an empty dict stays the same (equal) empty dict
                 typed = self.facts.typed(entity, value, _join(path, "extra"), where)
-            elif isinstance(value, tuple) or (
-                dataclasses.is_dataclass(value) and not isinstance(value, type)
-            ):
+            elif isinstance(value, tuple) and not value:
+                continue  # an empty tuple: nothing to type
+            elif isinstance(value, tuple) or not _nothing_to_type(type(value)):
                 typed = self.typed_facts(value, where, _join(path, name), memo)
             else:
-                continue
+                continue  # a plain value, or a dataclass with nothing to type
             if typed is not value:
                 changes[name] = typed
         return _replaced(facts, changes) if changes else facts
