@@ -5,9 +5,10 @@ identity (``id``); the memo holds a strong reference to those objects, so an id 
 object while its entry lives. Memory is bounded: past ``limit`` entries the memo starts afresh (a later hit
 only recomputes).
 
-A *brief* entry is about one subject only (its checks, reused when the same subject is asked again under a
-reform): only the last ``brief_limit`` of them are kept. Kept longer, their objects would outlive the garbage
-collector's young generations and make every full collection of a long run walk them.
+A *brief* entry is about one subject only (the subject typed, its checks: reused when the same subject is
+asked again under the reform, right after): only the last ``brief_limit`` of them are kept. Kept longer,
+their objects would outlive the garbage collector's young generations and make every full collection of a
+long run walk them.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Hashable
 from typing import Any
 
 DEFAULT_LIMIT = 20_000
-DEFAULT_BRIEF_LIMIT = 2
+DEFAULT_BRIEF_LIMIT = 16  # a few subjects' worth: each subject's law and reform follow each other
 
 
 class Memo:

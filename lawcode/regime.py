@@ -244,7 +244,7 @@ class Regime:
     def _typed_facts(self, facts_class: type, facts: Any, question: str, memo: Memo | None = None) -> Any:
         where = f"{self.id}/{question}"
         if isinstance(facts, facts_class):
-            return self.vocabulary.typed_facts(facts, where, memo=memo)
+            return self.vocabulary.typed_facts(facts, where, memo=memo, subject=True)
         if isinstance(facts, Mapping):
             return self.vocabulary.typed_facts(from_dict(facts_class, facts, where=where), where)
         raise InvalidFactError(

@@ -67,14 +67,21 @@ class Vocabulary:
         return "R$" if unit is None else unit.label
 
     def typed_facts(
-        self, facts: Any, where: str | None = None, path: str = "", memo: Memo | None = None
+        self,
+        facts: Any,
+        where: str | None = None,
+        path: str = "",
+        memo: Memo | None = None,
+        *,
+        subject: bool = False,
     ) -> Any:
         """``facts`` with documents and extras checked and typed against the declarations.
 
         A part that typing leaves as it was is returned as the same object (no copy of a tuple or a
         dataclass whose items all came back unchanged). With a bulk run's ``memo``, a facts object already
         typed in this run (the operator every vehicle of the fleet shares, the subject asked once under the law
-        and once under the reform, a tuple of documents many vehicles carry) is not walked again.
+        and once under the reform, a tuple of documents many vehicles carry) is not walked again. ``subject``:
+        ``facts`` is the subject of an evaluation, kept only briefly (asked again under the reform, not later).
         """
         if isinstance(facts, tuple):
             if not facts:
@@ -87,7 +94,7 @@ class Vocabulary:
         typed = memo.get(key)
         if typed is None:
             typed = self._typed_one(facts, where, path, memo)
-            memo.put(key, (self, facts), typed)
+            memo.put(key, (self, facts), typed, brief=subject)
         return typed
 
     def _typed_tuple(self, items: tuple[Any, ...], where: str | None, path: str, memo: Memo | None) -> Any:
