@@ -430,7 +430,7 @@ def vehicle_permit(ctx: Context, facts: PermitApplication) -> RuleResult:
         return scope_result(ctx)
     age_finding, age_cap, age = vehicle_age_finding(ctx, vehicle)
     kind = kind_finding(ctx, facts)
-    # The checks after the age read none of its parameters: a what-if on the age reuses them (ctx.shared).
+    # The subject's other checks: a what-if that changes nothing they read (the age limit) reuses them.
     checks = ctx.shared(
         "vehicle_permit_checks", (facts,), None, lambda: permit_checks(ctx, facts), brief=True
     )
