@@ -197,9 +197,11 @@ class Comparer:
     """One bulk run: asks the same question of each subject under the baseline and (if any) the reform.
 
     Every evaluation of the run shares one ``Memo``: a facts object many subjects share (the operator of a
-    fleet) is typed and judged once per configuration, and the subject asked under the reform is not typed
-    again. Decisions are identical to ``Regime.evaluate`` without a memo. Explanations and citations are only
-    rendered when asked for (``explanation_of``), which a run does for the subjects that change outcome.
+    fleet) is typed and judged once, and the subject asked under the reform is not typed again; a part of a
+    rule (``Context.shared``) that read no parameter or interpretation the reform changes is reused under the
+    reform, not judged again. Decisions are identical to ``Regime.evaluate`` without a memo. Explanations and
+    citations are only rendered when asked for (``explanation_of``), which a run does for the subjects that
+    change outcome.
     """
 
     regime: Regime

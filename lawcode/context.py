@@ -18,7 +18,7 @@ import datetime as dt
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from lawcode.citations import Citation, split_ref
 from lawcode.config import Config
@@ -52,6 +52,28 @@ class _Capture:
     interpretations: list[tuple[str, InterpretationUse]] = field(default_factory=list)
 
 
+_Kept = tuple[
+    Any,  # the part's value
+    tuple[tuple[tuple[str, dt.date], ParameterUse], ...],  # the parameter uses it recorded, in order
+    tuple[tuple[str, InterpretationUse], ...],  # the interpretation uses it recorded, in order
+    "Prepared",  # the tables of the Config it was computed under
+    frozenset[str],  # the parameters and interpretations it read
+]
+"""A shared part as Context.shared keeps it (a plain tuple: one is built for every subject of a bulk run)."""
+
+
+def _kept_for(variants: list[_Kept], prepared: Prepared) -> _Kept | None:
+    """The variant computed under ``prepared``'s Config, else one computed under a Config of the same family
+    (Prepared.family) whose differences touch no parameter or interpretation the part read."""
+    for kept in variants:
+        if kept[3] is prepared:
+            return kept
+    for kept in variants:
+        if kept[4].isdisjoint(prepared.changed_from(kept[3])):
+            return kept
+    return None
+
+
 # Entries per lookup table; past it the table starts afresh (a later miss recomputes).
 _PREPARED_LIMIT = 50_000
 
@@ -75,7 +97,13 @@ class Prepared:
         self._calendar: LegalCalendar | None = None
         self.values: dict[tuple[str, dt.date], _Found] = {}
         self.interpretations: dict[str, tuple[str, InterpretationUse]] = {}
-        self._cited: dict[frozenset[tuple[str, str | None]] | None, dict[Hashable, _Cited]] = {}
+        self._cited: dict[
+            frozenset[tuple[str, str | None]] | None, tuple[dict[Hashable, _Cited], dict[Hashable, Finding]]
+        ] = {}
+        # Configs of one family differ at most in parameter values and interpretation choices: the same
+        # wordings (citer) and the same calendar. A shared part may be reused across them (Context.shared).
+        self.family = regime.family_of(self.citer, config)
+        self._changes: dict[int, tuple[Prepared, frozenset[str]]] = {}
 
     @property
     def calendar(self) -> LegalCalendar:
@@ -83,12 +111,37 @@ class Prepared:
             self._calendar = self.regime.calendar_for(self.config)
         return self._calendar
 
-    def cited(self, allowed: frozenset[tuple[str, str | None]] | None) -> dict[Hashable, _Cited]:
-        """The table of resolved references for the rules allowed to cite ``allowed`` (None: any)."""
-        table = self._cited.get(allowed)
-        if table is None:
-            table = self._cited[allowed] = {}
-        return table
+    def cited(
+        self, allowed: frozenset[tuple[str, str | None]] | None
+    ) -> tuple[dict[Hashable, _Cited], dict[Hashable, Finding]]:
+        """The tables of resolved references and of findings for the rules allowed to cite ``allowed``
+        (None: any): a rule that may not cite a reference must not get another rule's finding citing it."""
+        tables = self._cited.get(allowed)
+        if tables is None:
+            tables = self._cited[allowed] = ({}, {})
+        return tables
+
+    def changed_from(self, other: Prepared) -> frozenset[str]:
+        """The parameters and interpretations whose answers differ between ``other``'s Config and this one."""
+        kept = self._changes.get(id(other))
+        if kept is not None and kept[0] is other:
+            return kept[1]
+        mine, theirs = self.config.interpretations, other.config.interpretations
+        interpretations = self.regime.interpretations
+        parameters = {
+            name
+            for name in self.parameters.keys() | other.parameters.keys()
+            if not _same(self.parameters.get(name), other.parameters.get(name))
+        }
+        changed = frozenset(
+            parameters.union(
+                int_id
+                for int_id in mine.keys() | theirs.keys()
+                if choose(interpretations, int_id, mine)[1:] != choose(interpretations, int_id, theirs)[1:]
+            )
+        )
+        self._changes[id(other)] = (other, changed)  # holding ``other``: its id cannot be reused
+        return changed
 
 
 _Found = tuple[ParameterValue, tuple[str, dt.date], ParameterUse]
@@ -96,6 +149,10 @@ _Found = tuple[ParameterValue, tuple[str, dt.date], ParameterUse]
 
 _Cited = tuple[tuple[Citation, ...], tuple[str, ...]]
 """Citations of some references on a day, and the interpretations that date their wordings (in order)."""
+
+
+def _same(one: Parameter | None, other: Parameter | None) -> bool:
+    return one is other or one == other
 
 
 def _bounded(table: dict[Any, Any]) -> None:
@@ -126,7 +183,7 @@ class Context:
         if allowed_pairs is None and allowed_cites is not None:
             allowed_pairs = frozenset(split_ref(ref, regime.acts.main) for ref in allowed_cites)
         self.allowed_cites = allowed_pairs
-        self._cited = prepared.cited(allowed_pairs)
+        self._cited, self._findings = prepared.cited(allowed_pairs)
         self.memo = memo
         self._calendar: LegalCalendar | None = None
         self._parameter_uses: dict[tuple[str, dt.date], ParameterUse] = {}
@@ -228,31 +285,50 @@ class Context:
 
     # --- shared parts of a bulk run --------------------------------------------------------------------
 
-    def shared(self, name: str, anchors: tuple[Any, ...], key: Hashable, compute: Callable[[], T]) -> T:
+    def shared(
+        self,
+        name: str,
+        anchors: tuple[Any, ...],
+        key: Hashable,
+        compute: Callable[[], T],
+        *,
+        brief: bool = False,
+    ) -> T:
         """``compute()``, reused across the evaluations of a bulk run that share ``anchors`` (by identity).
 
         A rule wraps a part that depends only on some facts objects (an operator's own findings, which every
-        vehicle of that operator repeats) and on ``key`` (plain values it also reads, e.g. the filing date).
-        Outside a bulk run it simply computes. In one, the first computation is kept with the parameters and
-        interpretations it used, and a later hit records those same uses, so the Decision is identical.
+        vehicle of that operator repeats; the subject's checks that a reform leaves alone) and on ``key``
+        (plain values it also reads, e.g. the filing date). Outside a bulk run it simply computes. In one, the
+        first computation is kept with the parameters and interpretations it used, and a later hit records
+        those same uses, so the Decision is identical. A hit under another Config of the same family (a
+        reform's, say) is taken only when none of the parameters or interpretations the part read differ
+        between the two: the part must read the Config only through this context (``param``,
+        ``interpretation``, ``cites``, ``calendar``), never ``ctx.config`` itself. ``brief``: the anchors are
+        the subject itself, so the part is kept only until that subject is asked again (Memo's brief entries).
         """
         if self.memo is None:
             return compute()
-        memo_key = (name, self.as_of, key, id(self.regime), id(self.config), *map(id, anchors))
-        kept = self.memo.get(memo_key)
-        if kept is None:
-            anchors = (self.regime, self.config, *anchors)
-            capture = _Capture()
-            self._captures.append(capture)
-            try:
-                value = compute()
-            finally:
-                self._captures.pop()
-            kept = (value, tuple(capture.parameters), tuple(capture.interpretations))
-            self.memo.put(memo_key, anchors, kept)
-            return value
-        value, parameters, interpretations = kept
-        self._replay(parameters, interpretations)
+        prepared = self.prepared
+        memo_key = (name, self.as_of, key, prepared.family, *map(id, anchors))
+        variants: list[_Kept] | None = self.memo.get(memo_key)
+        if variants is not None:
+            found = _kept_for(variants, prepared)
+            if found is not None:
+                self._replay(found[1], found[2])
+                return cast(T, found[0])
+        capture = _Capture()
+        self._captures.append(capture)
+        try:
+            value = compute()
+        finally:
+            self._captures.pop()
+        read = {parameter_key[0] for parameter_key, _ in capture.parameters}
+        read.update(int_id for int_id, _ in capture.interpretations)
+        kept = (value, tuple(capture.parameters), tuple(capture.interpretations), prepared, frozenset(read))
+        if variants is None:
+            self.memo.put(memo_key, (self.regime, *anchors), [kept], brief=brief)
+        else:
+            variants.append(kept)  # another family member's answer differs: keep both
         return value
 
     def _replay(
@@ -269,13 +345,12 @@ class Context:
                 if int_id not in chosen:
                     chosen[int_id] = interpretation_use
             return
+        for capture in self._captures:
+            capture.parameters.extend(parameters)
+            capture.interpretations.extend(interpretations)
         for parameter_key, parameter_use in parameters:
-            for capture in self._captures:
-                capture.parameters.append((parameter_key, parameter_use))
             self._parameter_uses.setdefault(parameter_key, parameter_use)
         for int_id, interpretation_use in interpretations:
-            for capture in self._captures:
-                capture.interpretations.append((int_id, interpretation_use))
             self._interpretation_uses.setdefault(int_id, interpretation_use)
 
     # --- citations and findings ----------------------------------------------------------------------
@@ -339,8 +414,22 @@ class Context:
         data: Mapping[str, Any] | None = None,
         on: dt.date | None = None,
     ) -> Finding:
-        """A Finding whose citations are resolved (and checked) on ``as_of`` (or ``on``)."""
-        cited = self._cited.get((cites, on or self.as_of)) if type(cites) is tuple else None
+        """A Finding whose citations are resolved (and checked) on ``as_of`` (or ``on``).
+
+        Without ``data``, the same finding (code, status, message, references, counterfactual, day) is one
+        object per Config: a bulk run says "Tacógrafo em perfeito funcionamento" for most of its vehicles.
+        Findings are frozen, and those whose citations rest on an interpretation are not kept (its use must
+        be recorded at each evaluation).
+        """
+        day = on or self.as_of
+        plain = not data and type(cites) is tuple and type(status) is Status
+        if plain:
+            # id(status): a Status member is a singleton, and an Enum's own hash is a Python-level call
+            key = (code, id(status), message, cites, counterfactual, day)
+            kept = self._findings.get(key)
+            if kept is not None:
+                return kept
+        cited = self._cited.get((cites, day)) if type(cites) is tuple else None
         # The usual case written out (a rule makes a dozen findings per subject): resolved, no interpretation.
         citations = self.cites(cites, on=on) if cited is None or cited[1] else cited[0]
         if not citations:
@@ -348,7 +437,11 @@ class Context:
                 f"finding {code!r} cites nothing; every finding cites a dispositivo",
                 message_pt=f"a constatação {code!r} não cita nenhum dispositivo",
             )
-        return make_finding(code, status, message, citations, counterfactual, dict(data) if data else {})
+        finding = make_finding(code, status, message, citations, counterfactual, dict(data) if data else {})
+        if plain and not self._cited[(cites, day)][1]:
+            _bounded(self._findings)
+            self._findings[key] = finding
+        return finding
 
     # --- money and facts -----------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import importlib
 import inspect
+import itertools
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -172,6 +173,7 @@ class Regime:
     _citations_kept: dict[tuple[str, tuple[int, ...]], tuple[list[Any], tuple[Citation, ...]]] = field(
         default_factory=dict, init=False, repr=False
     )
+    _families: dict[Hashable, int] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.citer = Citer(self.acts)
@@ -242,7 +244,7 @@ class Regime:
     def _typed_facts(self, facts_class: type, facts: Any, question: str, memo: Memo | None = None) -> Any:
         where = f"{self.id}/{question}"
         if isinstance(facts, facts_class):
-            return self.vocabulary.typed_facts(facts, where, memo=memo)
+            return self.vocabulary.typed_facts(facts, where, memo=memo, subject=True)
         if isinstance(facts, Mapping):
             return self.vocabulary.typed_facts(from_dict(facts_class, facts, where=where), where)
         raise InvalidFactError(
@@ -386,6 +388,16 @@ class Regime:
         self._prepared[id(config)] = (config, prepared)
         return prepared
 
+    def family_of(self, citer: Citer, config: Config) -> int:
+        """A number shared by the Configs that differ at most in parameter values and interpretation choices
+        (the same wordings and the same calendar), unique in the process: ``Context.shared`` reuses a part
+        across them when it read nothing they change."""
+        key = (id(citer), *map(tuple, (config.municipal_holidays, config.closures, config.early_closings)))
+        family = self._families.get(key)
+        if family is None:
+            family = self._families[key] = next(_FAMILY_NUMBERS)
+        return family
+
     def parameters_with(self, config: Config) -> Mapping[str, Parameter]:
         """Parameters with the Config's values merged in (same date: the Config wins).
 
@@ -476,6 +488,7 @@ def registered_rules(package: str) -> list[RuleSpec]:
 
 _MERGED_CACHE_LIMIT = 256
 _PREPARED_CACHE_LIMIT = 64
+_FAMILY_NUMBERS = itertools.count()
 _CITATIONS_KEPT_LIMIT = 10_000
 
 

@@ -67,19 +67,26 @@ class Vocabulary:
         return "R$" if unit is None else unit.label
 
     def typed_facts(
-        self, facts: Any, where: str | None = None, path: str = "", memo: Memo | None = None
+        self,
+        facts: Any,
+        where: str | None = None,
+        path: str = "",
+        memo: Memo | None = None,
+        *,
+        subject: bool = False,
     ) -> Any:
         """``facts`` with documents and extras checked and typed against the declarations.
 
         A part that typing leaves as it was is returned as the same object (no copy of a tuple or a
         dataclass whose items all came back unchanged). With a bulk run's ``memo``, a facts object already
         typed in this run (the operator every vehicle of the fleet shares, the subject asked once under the law
-        and once under the reform, a tuple of documents many vehicles carry) is not walked again.
+        and once under the reform, a tuple of documents many vehicles carry) is not walked again. ``subject``:
+        ``facts`` is the subject of an evaluation, kept only briefly (asked again under the reform, not later).
         """
         if isinstance(facts, tuple):
             if not facts:
                 return facts
-        elif not dataclasses.is_dataclass(facts) or isinstance(facts, type):
+        elif _nothing_to_type(type(facts)):
             return facts
         if memo is None:
             return self._typed_one(facts, where, path, None)
@@ -87,7 +94,7 @@ class Vocabulary:
         typed = memo.get(key)
         if typed is None:
             typed = self._typed_one(facts, where, path, memo)
-            memo.put(key, (self, facts), typed)
+            memo.put(key, (self, facts), typed, brief=subject)
         return typed
 
     def _typed_tuple(self, items: tuple[Any, ...], where: str | None, path: str, memo: Memo | None) -> Any:
@@ -116,12 +123,12 @@ class Vocabulary:
                 if type(value) is dict and not value:
                     continue  # nothing to type: an empty dict stays the same (equal) empty dict
                 typed = self.facts.typed(entity, value, _join(path, "extra"), where)
-            elif isinstance(value, tuple) or (
-                dataclasses.is_dataclass(value) and not isinstance(value, type)
-            ):
+            elif isinstance(value, tuple) and not value:
+                continue  # an empty tuple: nothing to type
+            elif isinstance(value, tuple) or not _nothing_to_type(type(value)):
                 typed = self.typed_facts(value, where, _join(path, name), memo)
             else:
-                continue
+                continue  # a plain value, or a dataclass with nothing to type
             if typed is not value:
                 changes[name] = typed
         return _replaced(facts, changes) if changes else facts
@@ -144,7 +151,17 @@ class Vocabulary:
 
 
 _WALKED: dict[type, tuple[str, ...]] = {}
+_LEAF: dict[type, bool] = {}
 _PLAIN = frozenset({type(None), str, int, bool, float, Decimal, dt.date})  # values typing never changes
+
+
+def _nothing_to_type(cls: type) -> bool:
+    """Not a dataclass, or one with no field to walk (an Ownership): typing returns such facts as they are."""
+    leaf = _LEAF.get(cls)
+    if leaf is None:
+        special = issubclass(cls, (f.Document, f.FineFacts))
+        leaf = _LEAF[cls] = not dataclasses.is_dataclass(cls) or (not special and not _walked_fields(cls))
+    return leaf
 
 
 def _walked_fields(cls: type) -> tuple[str, ...]:

@@ -6,6 +6,7 @@ Nothing here decides a question; each helper returns a value or a Finding that a
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import unicodedata
 from collections.abc import Iterable
 from decimal import Decimal
@@ -36,6 +37,7 @@ def br(day: dt.date) -> str:
     return format_date_pt(day)
 
 
+@functools.lru_cache(maxsize=1024)  # a few town names, asked for every vehicle of a bulk run
 def normalized_municipality(name: str) -> str:
     """Lower case, no accents, no "Estância Turística de" prefix, no "/SP" suffix."""
     plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower().strip()
@@ -116,12 +118,11 @@ def document_finding(
     reference: dt.date | None = None,
 ) -> Finding:
     """met when the document is present, valid and not expired on ``reference`` (default as_of)."""
-    problem = document_problem(document, label(ctx, kind), reference or ctx.as_of)
+    name = label(ctx, kind)
+    problem = document_problem(document, name, reference or ctx.as_of)
     if problem is None:
-        return ctx.finding(
-            code, Status.MET, f"{label(ctx, kind)}: apresentado e em vigor", cites=tuple(cites)
-        )
-    counterfactual = f"seria atendido com a apresentação do documento em vigor ({label(ctx, kind)})"
+        return ctx.finding(code, Status.MET, f"{name}: apresentado e em vigor", cites=tuple(cites))
+    counterfactual = f"seria atendido com a apresentação do documento em vigor ({name})"
     return ctx.finding(code, Status.NOT_MET, problem, cites=tuple(cites), counterfactual=counterfactual)
 
 

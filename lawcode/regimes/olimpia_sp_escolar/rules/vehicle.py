@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from lawcode.context import Context
 from lawcode.deadlines import MonthRounding, count_months
@@ -70,7 +73,14 @@ def old_vehicle_transition(ctx: Context, vehicle: Vehicle, age: int) -> tuple[Fi
 
 
 def vehicle_age_finding(ctx: Context, vehicle: Vehicle) -> tuple[Finding, dt.date | None, int]:
+    """Art. 13 II and the art. 40 transition; the same for every vehicle of the same year, inspection result
+    and date in service (a bulk run words each once per Config)."""
     year = ctx.require(vehicle.manufacture_year, "vehicle.manufacture_year")
+    key = (year, vehicle.detran_inspection_approved, vehicle.registered_in_service_on)
+    return ctx.shared("vehicle_age", (), key, lambda: _vehicle_age_finding(ctx, vehicle, year))
+
+
+def _vehicle_age_finding(ctx: Context, vehicle: Vehicle, year: int) -> tuple[Finding, dt.date | None, int]:
     age, max_age = vehicle_age(ctx, year, ctx.as_of), int(ctx.param("max_vehicle_age"))
     if age <= max_age:
         return (
@@ -171,7 +181,8 @@ def door_finding(ctx: Context, facts: PermitApplication) -> Finding:
     )
 
 
-def document_cites(pf: bool, substitution: bool) -> dict[str, tuple[str, ...]]:
+@functools.cache  # four tables; a bulk run asks for one per vehicle
+def document_cites(pf: bool, substitution: bool) -> Mapping[str, tuple[str, ...]]:
     """Where each vehicle document is required: art. 9 (PF) or 10 (PJ), and art. 19 for a substitution."""
     cites = {
         "crv": ("art9_incXI",) if pf else ("art10_incVI",),
@@ -187,7 +198,7 @@ def document_cites(pf: bool, substitution: bool) -> dict[str, tuple[str, ...]]:
             "detran_school_authorization": "art19_incV",
         }
         cites = {kind: (*refs, extra[kind]) for kind, refs in cites.items()}
-    return cites
+    return MappingProxyType(cites)
 
 
 def vehicle_findings(ctx: Context, facts: PermitApplication, pf: bool) -> list[Finding]:
@@ -361,6 +372,17 @@ def kind_finding(ctx: Context, facts: PermitApplication) -> Finding:
     return ctx.finding("kind", Status.INFO, "Alvará anual do veículo", cites=("art13",))
 
 
+def permit_checks(ctx: Context, facts: PermitApplication) -> tuple[Finding, ...]:
+    """Vehicle, attendant, operator, quotas and drivers, in the order the decision lists them."""
+    return (
+        *vehicle_findings(ctx, facts, facts.operator.kind == "PF"),
+        attendant_finding(ctx, facts),
+        *operator_findings(ctx, facts),
+        *quota_findings(ctx, facts),
+        *driver_findings(ctx, facts),
+    )
+
+
 VEHICLE_PERMIT_CITES = (
     "art10",
     *PEOPLE_CITES,
@@ -407,15 +429,12 @@ def vehicle_permit(ctx: Context, facts: PermitApplication) -> RuleResult:
     if facts.intermunicipal_outside_schools and not is_olimpia(vehicle.registration_municipality):
         return scope_result(ctx)
     age_finding, age_cap, age = vehicle_age_finding(ctx, vehicle)
-    findings = [
-        kind_finding(ctx, facts),
-        age_finding,
-        *vehicle_findings(ctx, facts, facts.operator.kind == "PF"),
-        attendant_finding(ctx, facts),
-        *operator_findings(ctx, facts),
-        *quota_findings(ctx, facts),
-        *driver_findings(ctx, facts),
-    ]
+    kind = kind_finding(ctx, facts)
+    # The subject's other checks: a what-if that changes nothing they read (the age limit) reuses them.
+    checks = ctx.shared(
+        "vehicle_permit_checks", (facts,), None, lambda: permit_checks(ctx, facts), brief=True
+    )
+    findings = [kind, age_finding, *checks]
     caps = [age_cap] if age_cap else []
     if provider_is_incumbent(ctx, facts.operator, vehicle):
         adjusted = [with_transition(ctx, f) for f in findings]
