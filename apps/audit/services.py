@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
 
 from django.db import models, transaction
 from django.utils import timezone
@@ -86,7 +87,7 @@ def audit_record(
     event.hash = keyed_event_hash(
         hashed_fields(event), event.prev_hash, key_id=keys.current_id, secret=keys.current_secret
     )
-    event.save(force_insert=True)
+    _insert_event(event)
     return event
 
 
@@ -263,7 +264,18 @@ def _chained_rows(
     return rows
 
 
-def _lock_chain_head(chain: str) -> AuditEvent | None:
+class ChainHead(NamedTuple):
+    """The last event of a chain: what the next one links to."""
+
+    seq: int
+    hash: str
+
+
+# The head read: the unique (chain, seq) index read backwards, one row.
+_HEAD_SQL = 'SELECT "seq", "hash" FROM "audit_auditevent" WHERE "chain" = %s ORDER BY "seq" DESC LIMIT 1'
+
+
+def _lock_chain_head(chain: str) -> ChainHead | None:
     """Serialize writers of one chain until the caller's transaction ends, then read its head.
 
     PostgreSQL: a transaction-scoped advisory lock per chain. Locking the head row with
@@ -271,17 +283,52 @@ def _lock_chain_head(chain: str) -> AuditEvent | None:
     *old* head (READ COMMITTED re-checks the row, it does not re-run ORDER BY/LIMIT), and an empty
     chain has no row to lock at all. SQLite runs every transaction as IMMEDIATE (settings), so
     writers are already serialized there. The unique (chain, seq) constraint stays as the last line.
+
+    The lock and the read go in one round trip where the client binds the parameters itself (psycopg's
+    default): two statements in one query, each with its own snapshot, so the read sees what the lock's last
+    holder committed. One statement could not do both: its snapshot would be taken before it waited for the
+    lock. With server-side binding (one statement per query), two round trips.
     """
     connection = transaction.get_connection()
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
+    with connection.cursor() as cursor:
+        if connection.vendor != "postgresql":
+            cursor.execute(_HEAD_SQL, [chain])
+        elif connection.settings_dict["OPTIONS"].get("server_side_binding") is True:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_advisory_lock_key(chain)])
-    return AuditEvent.objects.filter(chain=chain).order_by("-seq").first()
+            cursor.execute(_HEAD_SQL, [chain])
+        else:
+            cursor.execute(
+                f"SELECT pg_advisory_xact_lock(%s); {_HEAD_SQL}", [_advisory_lock_key(chain), chain]
+            )
+            cursor.nextset()
+        row = cursor.fetchone()
+    return ChainHead(int(row[0]), row[1]) if row else None
 
 
+@functools.cache
 def _advisory_lock_key(chain: str) -> int:
     digest = hashlib.sha256(f"outorga.audit.chain:{chain}".encode()).digest()
     return int.from_bytes(digest[:8], "big", signed=True)
+
+
+# Every column of an event but its id, in the order _insert_event gives their values.
+_EVENT_FIELDS = [field for field in AuditEvent._meta.concrete_fields if not field.primary_key]
+_EVENT_COLUMNS = ", ".join(f'"{field.column}"' for field in _EVENT_FIELDS)
+_EVENT_MARKS = ", ".join(["%s"] * len(_EVENT_FIELDS))
+
+
+def _insert_event(event: AuditEvent) -> None:
+    """event.save(force_insert=True) with a statement written once instead of compiled by the ORM for every
+    event (the writer holds the chain's lock meanwhile): the values prepared as the ORM's insert does them."""
+    connection = transaction.get_connection()
+    values = [field.get_db_prep_save(field.pre_save(event, True), connection) for field in _EVENT_FIELDS]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f'INSERT INTO "audit_auditevent" ({_EVENT_COLUMNS}) VALUES ({_EVENT_MARKS}) RETURNING "id"',  # noqa: S608
+            values,
+        )
+        event.pk = cursor.fetchone()[0]
+    event._state.adding, event._state.db = False, connection.alias
 
 
 def _actor_fields(actor: Actor) -> dict[str, Any]:

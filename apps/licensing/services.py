@@ -39,7 +39,7 @@ from apps.registry import lawbridge as registry_lawbridge
 from apps.registry.choices import OperatorStatus
 from apps.registry.models import Attendant, Company, Driver, Operator, Person, Vehicle
 from apps.registry.services import operator_set_status
-from apps.tenancy.numbering import format_number, number_take
+from apps.tenancy.numbering import format_number, number_take, numbered_insert
 from apps.web.refusals import refuse
 from lawcode import Decision
 
@@ -639,15 +639,10 @@ def permit_issue(*, application: Application, actor: Actor, as_of: dt.date) -> P
     vehicle, driver = _permit_vehicle(application), _emergency_driver(application)
     application.refresh_from_db()  # the state the approval left, for the timeline line (read before the lock)
     operator, municipality = application.operator, application.municipality  # read before the lock too
-    # Everything the law says is known: the number is taken just before the insert, so the counter row stays
-    # locked only for the rest of this transaction, not for the questions to the law.
-    sequence = number_take(kind="permit", municipality=municipality, year=as_of.year)
-    permit = Permit.objects.create(
+    permit = Permit(
         municipality=municipality,
         regime_id=application.regime_id,
         year=as_of.year,
-        sequence=sequence,
-        number=format_number(sequence, as_of.year),
         kind=kind,
         operator=operator,
         vehicle=vehicle,
@@ -660,6 +655,10 @@ def permit_issue(*, application: Application, actor: Actor, as_of: dt.date) -> P
         inspection_due_on=inspection_due_on,
         decision=decision,
     )
+    # Everything the law says is known: the number is taken by the permit's own insert (one statement on
+    # PostgreSQL), so the counter row stays locked only for the rest of this transaction, not for the questions
+    # to the law.
+    numbered_insert(kind="permit", row=permit)
     _event(
         application,
         EventKind.PERMIT_ISSUED,
