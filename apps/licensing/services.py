@@ -637,7 +637,9 @@ def permit_issue(*, application: Application, actor: Actor, as_of: dt.date) -> P
         else None
     )
     vehicle, driver = _permit_vehicle(application), _emergency_driver(application)
-    application.refresh_from_db()  # the state the approval left, for the timeline line (read before the lock)
+    # The state the approval left, for the timeline line, read before the lock; only the state, so the holder
+    # and the town the caller loaded with the application are not read again (they cannot have changed).
+    application.refresh_from_db(fields=["state"])
     operator, municipality = application.operator, application.municipality  # read before the lock too
     permit = Permit(
         municipality=municipality,
