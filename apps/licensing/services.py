@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 
-from apps.accounts.actors import Actor, actor_user
+from apps.accounts.actors import Actor, actor_name, actor_user
 from apps.audit.services import audit_record, audited_change
 from apps.lawconfig.config import configs_remembered
 from apps.licensing import appfields, hooks, lawbridge
@@ -661,20 +661,13 @@ def permit_issue(*, application: Application, actor: Actor, as_of: dt.date) -> P
     # PostgreSQL), so the counter row stays locked only for the rest of this transaction, not for the questions
     # to the law.
     numbered_insert(kind="permit", row=permit)
-    _event(
-        application,
-        EventKind.PERMIT_ISSUED,
-        actor=actor,
-        as_of=as_of,
-        state_from=application.state,
-        data={"permit": permit.number, "valid_until": valid_until.isoformat() if valid_until else None},
-    )
     audit_record(
         actor=actor,
         municipality=permit.municipality,
         action="permit.issue",
         obj=permit,
         after=permit.audit_snapshot(),
+        along=_issued_line(application, permit, actor=actor, as_of=as_of),  # one statement with the event
     )
     _activate_operator(permit.operator, actor=actor, as_of=as_of)
     if replaced is not None:
@@ -682,6 +675,23 @@ def permit_issue(*, application: Application, actor: Actor, as_of: dt.date) -> P
         hooks.permit_replaced(replaced, permit, actor, as_of)  # due process carries its suspensions over
         permit.refresh_from_db()
     return permit
+
+
+def _issued_line(
+    application: Application, permit: Permit, *, actor: Actor, as_of: dt.date
+) -> ApplicationEvent:
+    """The application's timeline line of the permit issued (what _event writes), for audit_record to insert."""
+    until = permit.valid_until
+    return ApplicationEvent(
+        application=application,
+        on=as_of,
+        kind=EventKind.PERMIT_ISSUED,
+        actor=actor_user(actor),
+        actor_name=actor_name(actor),
+        state_from=application.state,
+        state_to=application.state,
+        data={"permit": permit.number, "valid_until": until.isoformat() if until else None},
+    )
 
 
 def _activate_operator(operator: Operator, *, actor: Actor, as_of: dt.date) -> None:

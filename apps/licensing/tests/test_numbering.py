@@ -10,9 +10,12 @@ from typing import Any
 import pytest
 from django.db import IntegrityError, connection, connections, transaction
 
+from apps.accounts.actors import SYSTEM_ACTOR_NAME
+from apps.audit.models import AuditEvent
+from apps.audit.verification import verify_chain
 from apps.licensing import services
 from apps.licensing.casebook import Case
-from apps.licensing.models import Application, Permit
+from apps.licensing.models import Application, ApplicationEvent, Permit
 from apps.licensing.tests.conftest import AS_OF, issue_permit, to_analysis
 from apps.tenancy.models import Counter, Municipality
 from apps.tenancy.numbering import format_number, number_sql, number_take, numbered_insert
@@ -53,6 +56,15 @@ def test_a_numbered_insert_takes_the_next_number_with_the_row(olimpia_pf: Case) 
     stored = {permit.pk: (permit.sequence, permit.number) for permit in Permit.objects.all()}
     assert [stored[permit.pk] for permit in issued] == expected
     assert Counter.objects.get(municipality=issued[0].municipality, kind="permit", year=2026).last == 2
+    # The timeline line goes in with the audit event (one statement on PostgreSQL): stored whole, chain intact.
+    line = ApplicationEvent.objects.get(application=issued[1].application, kind="permit_issued")
+    assert (line.state_from, line.state_to, line.actor_name) == ("approved", "approved", SYSTEM_ACTOR_NAME)
+    assert issued[1].valid_until is not None
+    assert line.data == {"permit": "0002/2026", "valid_until": issued[1].valid_until.isoformat()}
+    event = AuditEvent.objects.get(action="permit.issue", object_id=str(issued[1].pk))
+    assert (event.after or {}).get("number") == "0002/2026"
+    report = verify_chain(issued[1].municipality.ibge_code)
+    assert report.ok, report.broken
 
 
 @pytest.mark.django_db(transaction=True)
