@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
 
 from django.db import models, transaction
 from django.utils import timezone
@@ -46,12 +47,15 @@ def audit_record(
     before: dict[str, Any] | None = None,
     after: dict[str, Any] | None = None,
     request_id: str | None = None,
+    along: models.Model | None = None,
 ) -> AuditEvent:
     """Append one event to the municipality's chain, in the caller's transaction.
 
     Personal fields of before/after are minimized (apps.audit.minimization) before anything is stored, and
     the event is HMAC-signed with the current audit key. The request id defaults to the one
-    RequestIdMiddleware put in context for this request.
+    RequestIdMiddleware put in context for this request. `along`, a new row of the same change (a timeline
+    line), is inserted with the event: in its statement on PostgreSQL, one round trip for both while the caller
+    may hold a lock (a number's counter row); just before it elsewhere.
     """
     if not transaction.get_connection().in_atomic_block:
         raise AuditOutsideTransactionError(
@@ -86,7 +90,7 @@ def audit_record(
     event.hash = keyed_event_hash(
         hashed_fields(event), event.prev_hash, key_id=keys.current_id, secret=keys.current_secret
     )
-    event.save(force_insert=True)
+    _insert_event(event, along)
     return event
 
 
@@ -261,7 +265,18 @@ def _chained_rows(
         prev_hash = signed
 
 
-def _lock_chain_head(chain: str) -> AuditEvent | None:
+class ChainHead(NamedTuple):
+    """The last event of a chain: what the next one links to."""
+
+    seq: int
+    hash: str
+
+
+# The head read: the unique (chain, seq) index read backwards, one row.
+_HEAD_SQL = 'SELECT "seq", "hash" FROM "audit_auditevent" WHERE "chain" = %s ORDER BY "seq" DESC LIMIT 1'
+
+
+def _lock_chain_head(chain: str) -> ChainHead | None:
     """Serialize writers of one chain until the caller's transaction ends, then read its head.
 
     PostgreSQL: a transaction-scoped advisory lock per chain. Locking the head row with
@@ -269,17 +284,73 @@ def _lock_chain_head(chain: str) -> AuditEvent | None:
     *old* head (READ COMMITTED re-checks the row, it does not re-run ORDER BY/LIMIT), and an empty
     chain has no row to lock at all. SQLite runs every transaction as IMMEDIATE (settings), so
     writers are already serialized there. The unique (chain, seq) constraint stays as the last line.
+
+    The lock and the read go in one round trip where the client binds the parameters itself (psycopg's
+    default): two statements in one query, each with its own snapshot, so the read sees what the lock's last
+    holder committed. One statement could not do both: its snapshot would be taken before it waited for the
+    lock. With server-side binding (one statement per query), two round trips.
     """
     connection = transaction.get_connection()
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
+    with connection.cursor() as cursor:
+        if connection.vendor != "postgresql":
+            cursor.execute(_HEAD_SQL, [chain])
+        elif connection.settings_dict["OPTIONS"].get("server_side_binding") is True:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_advisory_lock_key(chain)])
-    return AuditEvent.objects.filter(chain=chain).order_by("-seq").first()
+            cursor.execute(_HEAD_SQL, [chain])
+        else:
+            cursor.execute(
+                f"SELECT pg_advisory_xact_lock(%s); {_HEAD_SQL}", [_advisory_lock_key(chain), chain]
+            )
+            cursor.nextset()
+        row = cursor.fetchone()
+    return ChainHead(int(row[0]), row[1]) if row else None
 
 
+@functools.cache
 def _advisory_lock_key(chain: str) -> int:
     digest = hashlib.sha256(f"outorga.audit.chain:{chain}".encode()).digest()
     return int.from_bytes(digest[:8], "big", signed=True)
+
+
+# Every column of an event but its id, in the order _insert_event gives their values.
+_EVENT_FIELDS = [field for field in AuditEvent._meta.concrete_fields if not field.primary_key]
+_EVENT_COLUMNS = ", ".join(f'"{field.column}"' for field in _EVENT_FIELDS)
+_EVENT_MARKS = ", ".join(["%s"] * len(_EVENT_FIELDS))
+
+
+def _insert_event(event: AuditEvent, along: models.Model | None) -> None:
+    """event.save(force_insert=True) with a statement written once instead of compiled by the ORM for every
+    event (the writer holds the chain's lock meanwhile), the values prepared as the ORM's insert does them;
+    `along` inserted by the same statement on PostgreSQL (a data-modifying WITH), saved first elsewhere."""
+    connection = transaction.get_connection()
+    values = [field.get_db_prep_save(field.pre_save(event, True), connection) for field in _EVENT_FIELDS]
+    sql = f'INSERT INTO "audit_auditevent" ({_EVENT_COLUMNS}) VALUES ({_EVENT_MARKS}) RETURNING "id"'  # noqa: S608
+    if along is not None and connection.vendor == "postgresql":
+        along_sql, along_values = _row_insert(along, connection)
+        sql, values = (
+            f"WITH along AS ({along_sql}) {sql}, (SELECT along_id FROM along)",
+            [*along_values, *values],
+        )
+    elif along is not None:
+        along.save(force_insert=True)
+        along = None
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        ids = cursor.fetchone()
+    for row, pk in zip((event, along), ids, strict=False):
+        if row is not None:
+            row.pk, row._state.adding, row._state.db = pk, False, connection.alias
+
+
+def _row_insert(row: models.Model, connection: Any) -> tuple[str, list[Any]]:
+    """The INSERT of a new row, returning its id as along_id, and its values as the ORM's insert prepares them."""
+    fields = [field for field in row._meta.concrete_fields if not field.primary_key]
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(field.column) for field in fields)
+    marks = ", ".join(["%s"] * len(fields))
+    values = [field.get_db_prep_save(field.pre_save(row, True), connection) for field in fields]
+    table, pk = quote(row._meta.db_table), quote(row._meta.pk.column)
+    return f"INSERT INTO {table} ({columns}) VALUES ({marks}) RETURNING {pk} AS along_id", values  # noqa: S608
 
 
 def _actor_fields(actor: Actor) -> dict[str, Any]:

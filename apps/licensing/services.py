@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 
-from apps.accounts.actors import Actor, actor_user
+from apps.accounts.actors import Actor, actor_name, actor_user
 from apps.audit.services import audit_record, audited_change
 from apps.lawconfig.config import configs_remembered
 from apps.licensing import appfields, hooks, lawbridge
@@ -39,7 +39,7 @@ from apps.registry import lawbridge as registry_lawbridge
 from apps.registry.choices import OperatorStatus
 from apps.registry.models import Attendant, Company, Driver, Operator, Person, Vehicle
 from apps.registry.services import operator_set_status
-from apps.tenancy.numbering import format_number, number_take
+from apps.tenancy.numbering import format_number, number_take, numbered_insert
 from apps.web.refusals import refuse
 from lawcode import Decision
 
@@ -637,17 +637,14 @@ def permit_issue(*, application: Application, actor: Actor, as_of: dt.date) -> P
         else None
     )
     vehicle, driver = _permit_vehicle(application), _emergency_driver(application)
-    application.refresh_from_db()  # the state the approval left, for the timeline line (read before the lock)
+    # The state the approval left, for the timeline line, read before the lock; only the state, so the holder
+    # and the town the caller loaded with the application are not read again (they cannot have changed).
+    application.refresh_from_db(fields=["state"])
     operator, municipality = application.operator, application.municipality  # read before the lock too
-    # Everything the law says is known: the number is taken just before the insert, so the counter row stays
-    # locked only for the rest of this transaction, not for the questions to the law.
-    sequence = number_take(kind="permit", municipality=municipality, year=as_of.year)
-    permit = Permit.objects.create(
+    permit = Permit(
         municipality=municipality,
         regime_id=application.regime_id,
         year=as_of.year,
-        sequence=sequence,
-        number=format_number(sequence, as_of.year),
         kind=kind,
         operator=operator,
         vehicle=vehicle,
@@ -660,20 +657,17 @@ def permit_issue(*, application: Application, actor: Actor, as_of: dt.date) -> P
         inspection_due_on=inspection_due_on,
         decision=decision,
     )
-    _event(
-        application,
-        EventKind.PERMIT_ISSUED,
-        actor=actor,
-        as_of=as_of,
-        state_from=application.state,
-        data={"permit": permit.number, "valid_until": valid_until.isoformat() if valid_until else None},
-    )
+    # Everything the law says is known: the number is taken by the permit's own insert (one statement on
+    # PostgreSQL), so the counter row stays locked only for the rest of this transaction, not for the questions
+    # to the law.
+    numbered_insert(kind="permit", row=permit)
     audit_record(
         actor=actor,
         municipality=permit.municipality,
         action="permit.issue",
         obj=permit,
         after=permit.audit_snapshot(),
+        along=_issued_line(application, permit, actor=actor, as_of=as_of),  # one statement with the event
     )
     _activate_operator(permit.operator, actor=actor, as_of=as_of)
     if replaced is not None:
@@ -681,6 +675,23 @@ def permit_issue(*, application: Application, actor: Actor, as_of: dt.date) -> P
         hooks.permit_replaced(replaced, permit, actor, as_of)  # due process carries its suspensions over
         permit.refresh_from_db()
     return permit
+
+
+def _issued_line(
+    application: Application, permit: Permit, *, actor: Actor, as_of: dt.date
+) -> ApplicationEvent:
+    """The application's timeline line of the permit issued (what _event writes), for audit_record to insert."""
+    until = permit.valid_until
+    return ApplicationEvent(
+        application=application,
+        on=as_of,
+        kind=EventKind.PERMIT_ISSUED,
+        actor=actor_user(actor),
+        actor_name=actor_name(actor),
+        state_from=application.state,
+        state_to=application.state,
+        data={"permit": permit.number, "valid_until": until.isoformat() if until else None},
+    )
 
 
 def _activate_operator(operator: Operator, *, actor: Actor, as_of: dt.date) -> None:

@@ -6,11 +6,16 @@ already). Call it just before the insert that uses the number: the lock is held 
 first number of a year creates the row; two transactions racing to create it collide on the unique constraint,
 and the loser increments the winner's row instead of failing. The callers' own unique constraint on the number
 is the last line of defence.
+
+`numbered_insert` takes the number and inserts the row that carries it in one statement on PostgreSQL, so the
+counter row is locked with no round trip to the client before the insert.
 """
 
 from __future__ import annotations
 
-from django.db import IntegrityError, connections, router, transaction
+from typing import Any
+
+from django.db import IntegrityError, connections, models, router, transaction
 
 from apps.tenancy.models import Counter, Municipality
 
@@ -49,6 +54,64 @@ def _increment(alias: str, kind: str, municipality_id: int, year: int) -> int | 
     return int(row[0]) if row else None
 
 
+def numbered_insert(*, kind: str, row: models.Model) -> int:
+    """Take the next number of the row's municipality, `kind` and year and insert the new `row` with it (its
+    `sequence` and `number` set, as format_number writes it), in the caller's transaction; return the number.
+
+    PostgreSQL: one statement, ``WITH n AS (UPDATE counter … RETURNING last) INSERT … SELECT … FROM n``, so the
+    row goes in as soon as the counter row is locked, without a round trip to the client in between, and its
+    values are prepared before. The first number of a year (no counter row yet: the statement inserts nothing)
+    and other databases take the number with number_take and then insert the row. No model signals are sent on
+    PostgreSQL (as with bulk_create): numbered rows have no receivers.
+    """
+    alias = router.db_for_write(type(row))
+    connection = connections[alias]
+    if not connection.in_atomic_block:
+        raise RuntimeError("numbered_insert must run inside the caller's transaction.atomic block")
+    year = row.year  # type: ignore[attr-defined]
+    if connection.vendor == "postgresql":
+        sql, values = _numbered_insert_sql(row, alias)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [row.municipality_id, kind, year, *values, str(year)])  # type: ignore[attr-defined]
+            inserted = cursor.fetchone()
+        if inserted is not None:
+            row.pk, sequence = inserted
+            row.sequence, row.number = sequence, format_number(sequence, year)  # type: ignore[attr-defined]
+            row._state.adding, row._state.db = False, alias
+            return int(sequence)
+    sequence = number_take(kind=kind, municipality=row.municipality, year=year)  # type: ignore[attr-defined]
+    row.sequence, row.number = sequence, format_number(sequence, year)  # type: ignore[attr-defined]
+    row.save(force_insert=True, using=alias)
+    return sequence
+
+
+def _numbered_insert_sql(row: models.Model, alias: str) -> tuple[str, list[Any]]:
+    """The statement and the row's values (all but its id, sequence and number), as the ORM's insert prepares
+    them (pre_save, then get_db_prep_save)."""
+    connection = connections[alias]
+    quote = connection.ops.quote_name
+    meta = row._meta
+    fields = [f for f in meta.concrete_fields if not f.primary_key and f.name not in ("sequence", "number")]
+    values = [f.get_db_prep_save(f.pre_save(row, True), connection) for f in fields]
+    table, last = quote(Counter._meta.db_table), quote("last")
+    columns = ", ".join([quote(f.column) for f in fields] + [quote("sequence"), quote("number")])
+    marks = ", ".join(["%s"] * len(fields))
+    sql = (
+        f"WITH n AS (UPDATE {table} SET {last} = {last} + 1 "  # noqa: S608  (names quoted, values bound)
+        f"WHERE {quote('municipality_id')} = %s AND {quote('kind')} = %s AND {quote('year')} = %s "
+        f"RETURNING {last}) "
+        f"INSERT INTO {quote(meta.db_table)} ({columns}) SELECT {marks}, n.{last}, {number_sql(f'n.{last}')} "
+        f"FROM n RETURNING {quote(meta.pk.column)}, {quote('sequence')}"
+    )
+    return sql, values
+
+
 def format_number(sequence: int, year: int) -> str:
     """'0042/2026': four digits at least, the year after the slash."""
     return f"{sequence:04d}/{year}"
+
+
+def number_sql(sequence: str) -> str:
+    """format_number in PostgreSQL: `sequence` an SQL expression, the year bound as text after it (lpad alone
+    would cut a number of five digits to four)."""
+    return f"lpad({sequence}::text, greatest(length({sequence}::text), 4), '0') || '/' || %s"
