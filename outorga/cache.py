@@ -32,6 +32,7 @@ from django.core.cache.backends.db import DatabaseCache
 from django.core.cache.backends.redis import RedisCache
 from django.db import connections, router, transaction
 from django.utils import timezone
+from django.utils.functional import cached_property
 
 
 class AtomicDatabaseCache(DatabaseCache):
@@ -132,13 +133,18 @@ def _count_sql(table: str, in_transaction: bool) -> str:
 
 
 class CountingRedisCache(RedisCache):
+    @cached_property
+    def _counting_client(self) -> Any:
+        """One client for this process's counts: Django's `get_client` builds a new `redis.Redis` (and its
+        table of response callbacks) on every call; a client is thread-safe and shares the pool anyway."""
+        return self._cache.get_client(None, write=True)
+
     def count(self, key: Any, timeout: int, version: int | None = None) -> int:
         """The counter after adding 1: created at 0 with `timeout` when missing (an expired key is missing),
         then increased, in one MULTI/EXEC. Redis stores an integer as itself (Django's RedisSerializer leaves
         ints unpickled), so `get` and `incr` read the counter like any other value."""
         made = self.make_and_validate_key(key, version=version)
-        client = self._cache.get_client(made, write=True)
-        pipeline = client.pipeline(transaction=True)
+        pipeline = self._counting_client.pipeline(transaction=True)
         pipeline.set(made, 0, ex=timeout, nx=True)
         pipeline.incr(made)
         _, counted = pipeline.execute()
