@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import reduce
 from operator import or_
@@ -59,6 +59,38 @@ ROLE_LABELS = {
     "emergency": "do condutor emergencial",
     "principal": "do condutor",
 }
+
+
+class DecisionRecord(Mapping[str, Any]):
+    """A decision's ``to_dict()``, worked out when first read: most callers only ask whether the standing came
+    from the documents (``document_driven``) and the public lookup never reads it (issue 12: building it was a
+    tenth of a lookup's CPU). The decision is immutable, so the dict is the same whenever it is built."""
+
+    __slots__ = ("_decision", "_built")
+
+    def __init__(self, decision: lawcode.Decision) -> None:
+        self._decision = decision
+        self._built: dict[str, Any] | None = None
+
+    def _dict(self) -> dict[str, Any]:
+        if self._built is None:
+            self._built = self._decision.to_dict()
+        return self._built
+
+    def __getitem__(self, key: str) -> Any:
+        return self._dict()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._dict())
+
+    def __len__(self) -> int:
+        return len(self._dict())
+
+    def __bool__(self) -> bool:
+        return True  # a decision's dict always has its keys
+
+    def __repr__(self) -> str:
+        return repr(self._dict())
 
 
 @dataclass(frozen=True)
@@ -354,7 +386,7 @@ def _by_documents(permit: Permit, rows: _Rows, as_of: dt.date, *, extra_driver: 
         str(decision.result.get("reason", "")),
         _articles(decision, failed),
         decision.result.get("since"),
-        decision=decision.to_dict(),
+        decision=DecisionRecord(decision),
     )
 
 
