@@ -21,8 +21,12 @@ client with threads), each for a fixed duration and number of connections:
 5. page  — GET /consulta/?municipio=…&q=… (the phone page, rendered) for the same plates.
 Each lookup runs everything production does: rate limit (limit raised so the single client is never refused),
 one SELECT on the (municipality, plate) index that also reads the law configuration's stamp (a subquery), the
-standing's drivers and documents (two SELECTs written once, apps.public.standing_rows), the lookup count (summed
+standing's drivers and documents (one UNION ALL written once, apps.public.standing_rows), the lookup count (summed
 in memory, written every 10 s).
+The server counts rate limits where a deployment of several servers (tier B, a state capital) does: in Redis
+(REDIS_URL, outorga.cache.CountingRedisCache: one round trip) whenever one answers — REDIS_URL from the
+environment, else redis://127.0.0.1:6379/0 — and in the database cache otherwise, or with `--counters database`;
+the output says which. The floor round counts in the same store.
 Reported: requests/s, p50 and p99 latency, and each round's throughput as a ratio of raw's and of floor's.
 A benchmark, not a test: pytest does not collect it.
 
