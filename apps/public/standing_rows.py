@@ -5,11 +5,13 @@ licensing.standing reads, for the permits it decides on, the operators' active d
 mandatory documents through a RowReader. OrmRows there is the ORM's
 
     Driver.objects.filter(operator_id__in=…, active=True).only(*DRIVER_COLUMNS)
-    Document.objects.filter(Q(vehicle_id__in=…) | Q(operator_id__in=…) | …, kind__in=…).values(*DOCUMENT_COLUMNS)
+    Document.objects.filter(Q(vehicle_id__in=…) | Q(operator_id__in=…) | …, kind__in=…)
+        .order_by("valid_until", "pk").values(*DOCUMENT_COLUMNS)
 
 and PublicRows below is the same two SELECTs — same columns, same conditions, same order (the models' default
-ordering) — written once per database and shape (how many ids of each kind) and reused. The configuration stamp
-comes with the permit (apps.public.selectors). tests/test_standing_rows.py compares the two readers.
+ordering, documents' ties by key) — joined by UNION ALL into one statement (one round trip), written once per
+database and shape (how many ids of each kind) and reused. The configuration stamp comes with the permit
+(apps.public.selectors). tests/test_standing_rows.py compares the two readers.
 """
 
 from __future__ import annotations
