@@ -147,7 +147,7 @@ def raw_floor(request: HttpRequest) -> HttpResponse:
             owners = [[row[i] for row in found if row[i] is not None] for i in (4, 5, 6)]
             cursor.execute(RAW_DOCUMENTS, owners)
             documents = [{"tipo": k, "validade": str(v), "situacao": s} for k, v, s in cursor.fetchall()]
-            rows[0]["documentos"] = documents  # type: ignore[assignment]
+            rows[0]["documentos"] = documents
     return HttpResponse(json.dumps({"resultados": rows}), content_type="application/json")
 
 

@@ -137,7 +137,7 @@ class CountingRedisCache(RedisCache):
     def _counting_client(self) -> Any:
         """One client for this process's counts: Django's `get_client` builds a new `redis.Redis` (and its
         table of response callbacks) on every call; a client is thread-safe and shares the pool anyway."""
-        return self._cache.get_client(None, write=True)
+        return self._cache.get_client(None, write=True)  # type: ignore[attr-defined]  # not in the stubs
 
     def count(self, key: Any, timeout: int, version: int | None = None) -> int:
         """The counter after adding 1: created at 0 with `timeout` when missing (an expired key is missing),

@@ -80,7 +80,7 @@ def verification(request: Request) -> JsonResponse:
 # Accept header or format DRF may refuse with 406 or 404) still goes through DRF. tests/test_public_api_route.py
 # compares the two paths.
 DIRECT_ACCEPT = frozenset({"", "*/*", "application/json"})
-DRF_ALLOW = ", ".join(verification.cls().allowed_methods)  # type: ignore[attr-defined]  # GET and OPTIONS, in DRF's order
+DRF_ALLOW = ", ".join(verification.cls().allowed_methods)  # GET and OPTIONS, in DRF's order
 
 
 @csrf_exempt
@@ -91,7 +91,7 @@ def verification_route(request: HttpRequest) -> HttpResponseBase:
         or request.META.get("HTTP_ACCEPT", "") not in DIRECT_ACCEPT
         or api_settings.URL_FORMAT_OVERRIDE in request.GET
     ):
-        return verification(request)  # type: ignore[no-any-return]
+        return verification(request)
     response = _verification(request)
     response["Allow"] = DRF_ALLOW
     patch_vary_headers(response, ("Accept",))  # DRF's two renderers (JSON, browsable API) vary on it

@@ -72,7 +72,7 @@ def _drivers_part(quote: Callable[[str], str], count: int) -> str:
 def _documents_part(quote: Callable[[str], str], owners: tuple[tuple[str, int], ...], kinds: int) -> str:
     nulls = ", ".join(["NULL"] * (len(DRIVER_FIELDS) + 1))
     columns = ", ".join(quote(f.column) for f in DOCUMENT_FIELDS)
-    key = quote(Document._meta.pk.column)  # type: ignore[union-attr]  # a model always has one
+    key = quote(Document._meta.pk.column)
     owned = " OR ".join(
         f"{quote(_column(Document, column))} IN ({', '.join(['%s'] * count)})" for column, count in owners
     )

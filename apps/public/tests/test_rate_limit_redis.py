@@ -22,6 +22,7 @@ from django.test import Client, RequestFactory
 
 from apps.public import ratelimit
 from apps.tenancy.models import Municipality
+from outorga.cache import CountingRedisCache
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[3]
@@ -87,6 +88,7 @@ def test_a_counted_window_expires_with_its_timeout_and_the_next_request_opens_a_
 ) -> None:
     settings.CACHES = django_settings.CACHES | {"counting": COUNTING_CACHE}
     cache = caches["counting"]
+    assert isinstance(cache, CountingRedisCache)
     key = f"rate:lookup:{ratelimit.keyed('lookup', client_address)}:0"
     assert [cache.count(key, timeout=60) for _ in range(3)] == [1, 2, 3]
     stored = cache.make_and_validate_key(key)
