@@ -21,8 +21,12 @@ client with threads), each for a fixed duration and number of connections:
 5. page  — GET /consulta/?municipio=…&q=… (the phone page, rendered) for the same plates.
 Each lookup runs everything production does: rate limit (limit raised so the single client is never refused),
 one SELECT on the (municipality, plate) index that also reads the law configuration's stamp (a subquery), the
-standing's drivers and documents (two SELECTs written once, apps.public.standing_rows), the lookup count (summed
+standing's drivers and documents (one UNION ALL written once, apps.public.standing_rows), the lookup count (summed
 in memory, written every 10 s).
+The server counts rate limits where a deployment of several servers (tier B, a state capital) does: in Redis
+(REDIS_URL, outorga.cache.CountingRedisCache: one round trip) whenever one answers — REDIS_URL from the
+environment, else redis://127.0.0.1:6379/0 — and in the database cache otherwise, or with `--counters database`;
+the output says which. The floor round counts in the same store.
 Reported: requests/s, p50 and p99 latency, and each round's throughput as a ratio of raw's and of floor's.
 A benchmark, not a test: pytest does not collect it.
 
@@ -143,7 +147,7 @@ def raw_floor(request: HttpRequest) -> HttpResponse:
             owners = [[row[i] for row in found if row[i] is not None] for i in (4, 5, 6)]
             cursor.execute(RAW_DOCUMENTS, owners)
             documents = [{"tipo": k, "validade": str(v), "situacao": s} for k, v, s in cursor.fetchall()]
-            rows[0]["documentos"] = documents  # type: ignore[assignment]
+            rows[0]["documentos"] = documents
     return HttpResponse(json.dumps({"resultados": rows}), content_type="application/json")
 
 
@@ -327,9 +331,37 @@ def _free_port() -> int:
 PORT = int(os.environ.get("BENCH_PORT") or _free_port())
 
 
-def start_server(workers: int) -> subprocess.Popen[bytes]:
+REDIS_DEFAULT = "redis://127.0.0.1:6379/0"
+
+
+def counters_store(choice: str) -> str:
+    """The REDIS_URL the server runs with ("" = the database cache). A deployment of several servers (a state
+    capital's, tier B) counts its rate limits in Redis, so with `--counters auto` the benchmark does too
+    whenever a Redis answers (REDIS_URL from the environment, else the default local one)."""
+    if choice == "database":
+        return ""
+    url = os.environ.get("REDIS_URL") or REDIS_DEFAULT
+    try:
+        import redis
+
+        redis.Redis.from_url(url, socket_connect_timeout=1).ping()
+    except Exception as error:  # no package, no server, refused: count in the database (or stop if asked)
+        if choice == "redis":
+            sys.exit(f"--counters redis: no Redis answers at {url} ({error}).")
+        return ""
+    return url
+
+
+def describe_counters(redis_url: str) -> str:
+    if redis_url:
+        return f"rate-limit counters in Redis (REDIS_URL={redis_url}, as a tier-B deployment runs)"
+    return f"rate-limit counters in the database cache ({connection.vendor}; no REDIS_URL)"
+
+
+def start_server(workers: int, redis_url: str) -> subprocess.Popen[bytes]:
     env = {
-        **os.environ,
+        **{key: value for key, value in os.environ.items() if key != "REDIS_URL"},
+        **({"REDIS_URL": redis_url} if redis_url else {}),
         "DEBUG": "0",
         "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "127.0.0.1",
@@ -545,11 +577,12 @@ def report_rows(duration: int, connections: int, rounds: int) -> None:
     emit(Row("public JSON lookup (p99 latency)", baseline, p99["raw"] / 1000, p99["json"] / 1000, "s", 0.67))
 
 
-def report(n: int, results: dict[str, dict[str, float]], args: argparse.Namespace) -> None:
+def report(n: int, results: dict[str, dict[str, float]], args: argparse.Namespace, redis_url: str) -> None:
     tool = "wrk" if results["ping"]["tool"] == 0.0 else "Python client (threads)"
     print(
         f"\n{n:,} vehicles/permits on {connection.vendor}; gunicorn {args.workers} sync workers; {tool}, "
-        f"{args.connections} connections, {args.duration} s per round; {os.cpu_count()} CPUs shared."
+        f"{args.connections} connections, {args.duration} s per round; {os.cpu_count()} CPUs shared; "
+        f"{describe_counters(redis_url)}."
     )
     print(
         f"{'round':<6} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'requests':>9} {'errors':>7} "
@@ -580,6 +613,12 @@ def main() -> None:
     parser.add_argument(
         "--rounds", type=int, default=0, help="report the make-bench rows: N interleaved rounds"
     )
+    parser.add_argument(
+        "--counters",
+        choices=("auto", "redis", "database"),
+        default="auto",
+        help="where the server counts rate limits: Redis when one answers (auto, the default), or the database",
+    )
     parser.add_argument("--client", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.client:
@@ -596,7 +635,9 @@ def main() -> None:
     n = max(1, int(FULL * args.scale))
     build(n)
     connection.close()  # the server's workers open their own
-    server = start_server(args.workers)
+    redis_url = counters_store(args.counters)
+    print(f"Server: {describe_counters(redis_url)}.")
+    server = start_server(args.workers, redis_url)
     try:
         check_answers(n)
         if args.rounds:
@@ -606,7 +647,7 @@ def main() -> None:
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
-    report(n, results, args)
+    report(n, results, args, redis_url)
 
 
 if __name__ == "__main__":

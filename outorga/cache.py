@@ -13,6 +13,11 @@ flush (`synchronous_commit` off for that statement's own transaction only; a cou
 a record: a server crash can lose its last fraction of a second of increments, letting a client a few more
 requests in that window). The counter is stored as a protocol-0 pickle of the integer (`I12`, a newline, `.`), which the
 database can increase and `get`/`incr` read like any other value.
+
+With REDIS_URL (the shared store of a deployment with several servers) the cache is `CountingRedisCache`: Django's
+Redis cache whose `count` is one round trip — `SET key 0 EX timeout NX` then `INCR key` inside `MULTI`/`EXEC`,
+so the window's counter is created with its expiry and increased atomically. Django's own `incr` is an `EXISTS`
+then an `INCR` (two round trips, and `add` a third for a window's first request).
 """
 
 from __future__ import annotations
@@ -24,8 +29,10 @@ import time
 from typing import Any
 
 from django.core.cache.backends.db import DatabaseCache
+from django.core.cache.backends.redis import RedisCache
 from django.db import connections, router, transaction
 from django.utils import timezone
+from django.utils.functional import cached_property
 
 
 class AtomicDatabaseCache(DatabaseCache):
@@ -123,3 +130,22 @@ def _count_sql(table: str, in_transaction: bool) -> str:
         f"WHERE cache.expires <= %s OR get_byte({stored}, 0) = 73 "  # 73: "I", a counter written here
         "RETURNING value"
     )
+
+
+class CountingRedisCache(RedisCache):
+    @cached_property
+    def _counting_client(self) -> Any:
+        """One client for this process's counts: Django's `get_client` builds a new `redis.Redis` (and its
+        table of response callbacks) on every call; a client is thread-safe and shares the pool anyway."""
+        return self._cache.get_client(None, write=True)  # type: ignore[attr-defined]  # not in the stubs
+
+    def count(self, key: Any, timeout: int, version: int | None = None) -> int:
+        """The counter after adding 1: created at 0 with `timeout` when missing (an expired key is missing),
+        then increased, in one MULTI/EXEC. Redis stores an integer as itself (Django's RedisSerializer leaves
+        ints unpickled), so `get` and `incr` read the counter like any other value."""
+        made = self.make_and_validate_key(key, version=version)
+        pipeline = self._counting_client.pipeline(transaction=True)
+        pipeline.set(made, 0, ex=timeout, nx=True)
+        pipeline.incr(made)
+        _, counted = pipeline.execute()
+        return int(counted)

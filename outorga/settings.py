@@ -524,7 +524,7 @@ MIDDLEWARE[_after_request_id:_after_request_id] = [
 # Rate-limit counters and proof-of-work tokens live in a cache every server process shares: Django's
 # database cache by default (table outorga_cache, created by `manage.py createcachetable`, which `make
 # migrate` runs), or Redis when REDIS_URL is set (e.g. redis://127.0.0.1:6379/0; tested in
-# apps/public/tests/test_rate_limit_redis.py).
+# apps/public/tests/test_rate_limit_redis.py; outorga.cache.CountingRedisCache counts in one round trip).
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
     try:
@@ -535,7 +535,7 @@ if REDIS_URL:
             "to count rate limits in the database cache."
         ) from exc
     CACHES: dict[str, dict[str, object]] = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {"BACKEND": "outorga.cache.CountingRedisCache", "LOCATION": REDIS_URL}
     }
 else:
     CACHES = {

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import reduce
 from operator import or_
@@ -61,6 +61,38 @@ ROLE_LABELS = {
 }
 
 
+class DecisionRecord(Mapping[str, Any]):
+    """A decision's ``to_dict()``, worked out when first read: most callers only ask whether the standing came
+    from the documents (``document_driven``) and the public lookup never reads it (issue 12: building it was a
+    tenth of a lookup's CPU). The decision is immutable, so the dict is the same whenever it is built."""
+
+    __slots__ = ("_decision", "_built")
+
+    def __init__(self, decision: lawcode.Decision) -> None:
+        self._decision = decision
+        self._built: dict[str, Any] | None = None
+
+    def _dict(self) -> dict[str, Any]:
+        if self._built is None:
+            self._built = self._decision.to_dict()
+        return self._built
+
+    def __getitem__(self, key: str) -> Any:
+        return self._dict()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._dict())
+
+    def __len__(self) -> int:
+        return len(self._dict())
+
+    def __bool__(self) -> bool:
+        return True  # a decision's dict always has its keys
+
+    def __repr__(self) -> str:
+        return repr(self._dict())
+
+
 @dataclass(frozen=True)
 class Standing:
     """What the law says of a permit (or a driver under it) on ``as_of``, ready to show in Portuguese."""
@@ -100,12 +132,12 @@ class RowReader(Protocol):
     """Where the document layer reads its rows. The ORM (OrmRows) unless a caller brings a reader of its own
     that returns the same rows (the public lookup's written-once SQL, apps.public.standing_rows, issue 12)."""
 
-    def drivers(self, operator_ids: list[int]) -> Iterable[Driver]:
-        """The operators' active drivers with DRIVER_COLUMNS, in Driver's ordering."""
-        ...
-
-    def documents(self, owners: dict[str, list[int]], kinds: list[str]) -> Iterable[dict[str, Any]]:
-        """DOCUMENT_COLUMNS of the documents of those kinds owned by any of the owners, in Document's ordering."""
+    def rows(
+        self, operator_ids: list[int], owners: dict[str, list[int]], kinds: list[str]
+    ) -> tuple[Iterable[Driver], Iterable[dict[str, Any]]]:
+        """The operators' active drivers with DRIVER_COLUMNS, in Driver's ordering; and DOCUMENT_COLUMNS of the
+        documents of those kinds owned by any of the owners, in Document's ordering then by key (none when
+        `owners` is empty)."""
         ...
 
     def stamp(self, permit: Permit) -> str | None:
@@ -116,13 +148,22 @@ class RowReader(Protocol):
 class OrmRows:
     """The ORM's reads: what every screen, feed and service uses."""
 
+    def rows(
+        self, operator_ids: list[int], owners: dict[str, list[int]], kinds: list[str]
+    ) -> tuple[Iterable[Driver], Iterable[dict[str, Any]]]:
+        return self.drivers(operator_ids), (self.documents(owners, kinds) if owners else [])
+
     def drivers(self, operator_ids: list[int]) -> Iterable[Driver]:
         return Driver.objects.filter(operator_id__in=operator_ids, active=True).only(*DRIVER_COLUMNS)
 
     def documents(self, owners: dict[str, list[int]], kinds: list[str]) -> Iterable[dict[str, Any]]:
         wanted = [Q(**{f"{column}__in": ids}) for column, ids in owners.items()]
-        rows: Iterable[dict[str, Any]] = Document.objects.filter(reduce(or_, wanted), kind__in=kinds).values(
-            *DOCUMENT_COLUMNS
+        # Document's ordering, ties by key: documents sharing an expiry date come in the same order every time
+        # (and in the public lookup's reader: apps.public.standing_rows)
+        rows: Iterable[dict[str, Any]] = (
+            Document.objects.filter(reduce(or_, wanted), kind__in=kinds)
+            .order_by("valid_until", "pk")
+            .values(*DOCUMENT_COLUMNS)
         )
         return rows
 
@@ -215,8 +256,6 @@ class _Rows:
     ) -> _Rows:
         operators = _operators(permits)
         extra = [d for d in drivers if d is not None]
-        links = reader.drivers(list(operators))
-        own = {(d.operator_id, d.person_id): d for d in [*links, *extra]}
         owners = {
             "vehicle_id": {p.vehicle_id for p in permits},
             "operator_id": set(operators),
@@ -225,7 +264,10 @@ class _Rows:
             "company_id": {o.company_id for o in operators.values() if o.company_id},
         }
         kinds = set().union(*(_mandatory_kinds(p.regime_id) for p in permits)) if permits else set()
-        return cls(operators, _documents(owners, kinds, reader), own, reader)
+        wanted = {column: sorted(ids) for column, ids in owners.items() if ids} if kinds else {}
+        links, documents = reader.rows(list(operators), wanted, sorted(kinds))
+        own = {(d.operator_id, d.person_id): d for d in [*links, *extra]}
+        return cls(operators, _documents(owners, documents), own, reader)
 
     def config(self, permit: Permit) -> Config:
         key = (permit.municipality_id, permit.regime_id)
@@ -270,15 +312,12 @@ def _mandatory_kinds(regime_id: str) -> frozenset[str]:
 
 
 def _documents(
-    owners: dict[str, set[int]], kinds: set[str], reader: RowReader
+    owners: dict[str, set[int]], rows: Iterable[dict[str, Any]]
 ) -> dict[tuple[str, int], list[dict[str, Any]]]:
-    """The documents of every owner in one SELECT (a round trip per owner column was most of a public lookup),
-    each filed under every (column, owner) it belongs to."""
+    """The documents of every owner, read in one SELECT (a round trip per owner column was most of a public
+    lookup), each filed under every (column, owner) it belongs to."""
     found: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
-    wanted = {column: sorted(ids) for column, ids in owners.items() if ids}
-    if not kinds or not wanted:
-        return found
-    for row in reader.documents(wanted, sorted(kinds)):
+    for row in rows:
         for column, ids in owners.items():
             if row[column] in ids:
                 found[(column, row[column])].append(row)
@@ -347,7 +386,7 @@ def _by_documents(permit: Permit, rows: _Rows, as_of: dt.date, *, extra_driver: 
         str(decision.result.get("reason", "")),
         _articles(decision, failed),
         decision.result.get("since"),
-        decision=decision.to_dict(),
+        decision=DecisionRecord(decision),
     )
 
 

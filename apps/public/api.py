@@ -13,10 +13,14 @@ A plate or number with no permit is an answer, not an error: 200 with status "un
 from __future__ import annotations
 
 from django.http import HttpRequest, JsonResponse
+from django.http.response import HttpResponseBase
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.decorators import api_view, authentication_classes, permission_classes
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
+from rest_framework.settings import api_settings
 
 from apps.public import lookups
 from apps.public.schema import PublicErrorSerializer, VerificationAnswerSerializer
@@ -67,6 +71,36 @@ def _lookup(request: HttpRequest) -> lookups.Outcome:
 def verification(request: Request) -> JsonResponse:
     """Documented in the OpenAPI schema through DRF; the answer itself is the same plain JSON as before."""
     return _verification(request._request)
+
+
+# The route (apps.public.urls). DRF's dispatch — its request wrapper, content negotiation, and authentication,
+# permission and throttle hooks that have nothing to do here — was a tenth of a JSON lookup's CPU (issue 12). A
+# GET whose answer DRF would give as it is (no Accept header, or */* or application/json; no ?format=) is
+# answered directly, with the two headers DRF adds to it; anything else (HEAD, OPTIONS, other methods, an
+# Accept header or format DRF may refuse with 406 or 404) still goes through DRF. tests/test_public_api_route.py
+# compares the two paths.
+DIRECT_ACCEPT = frozenset({"", "*/*", "application/json"})
+DRF_ALLOW = ", ".join(verification.cls().allowed_methods)  # GET and OPTIONS, in DRF's order
+
+
+@csrf_exempt
+@session_free
+def verification_route(request: HttpRequest) -> HttpResponseBase:
+    if (
+        request.method != "GET"
+        or request.META.get("HTTP_ACCEPT", "") not in DIRECT_ACCEPT
+        or api_settings.URL_FORMAT_OVERRIDE in request.GET
+    ):
+        return verification(request)
+    response = _verification(request)
+    response["Allow"] = DRF_ALLOW
+    patch_vary_headers(response, ("Accept",))  # DRF's two renderers (JSON, browsable API) vary on it
+    return response
+
+
+# drf-spectacular documents the route from DRF's view class, as before
+verification_route.cls = verification.cls  # type: ignore[attr-defined]
+verification_route.initkwargs = verification.initkwargs  # type: ignore[attr-defined]
 
 
 @reads_from_replica

@@ -3,9 +3,54 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 
 from apps.public.choices import ComplaintCategory, ComplaintState
 from apps.public.kept import TOWN_CHOICES
+
+
+# The lookup page's two fields are written directly: the same text as Django's widget templates
+# (django/forms/widgets/input.html, select.html, select_option.html, attrs.html; tests/test_lookup_form.py
+# compares them), without a template render per field, option and attribute list — that was two fifths of
+# rendering the lookup page (issue 12).
+def _attrs(attrs: dict[str, Any]) -> str:
+    return "".join(
+        format_html(" {}", name) if value is True else format_html(' {}="{}"', name, value)
+        for name, value in attrs.items()
+        if value is not False
+    )
+
+
+class DirectTextInput(forms.TextInput):
+    def render(
+        self, name: str, value: Any, attrs: dict[str, Any] | None = None, renderer: Any = None
+    ) -> SafeString:
+        widget = self.get_context(name, value, attrs)["widget"]
+        shown = "" if widget["value"] is None else format_html(' value="{}"', widget["value"])
+        start = format_html('<input type="{}" name="{}"', widget["type"], widget["name"])
+        return mark_safe(f"{start}{shown}{_attrs(widget['attrs'])}>")
+
+
+class DirectSelect(forms.Select):
+    def render(
+        self, name: str, value: Any, attrs: dict[str, Any] | None = None, renderer: Any = None
+    ) -> SafeString:
+        widget = self.get_context(name, value, attrs)["widget"]
+        parts = [format_html('<select name="{}"', widget["name"]), _attrs(widget["attrs"]), ">"]
+        for group_name, options, _ in widget["optgroups"]:
+            if group_name:
+                parts.append(format_html('\n  <optgroup label="{}">', group_name))
+            for option in options:
+                value_attr = format_html('\n  <option value="{}"', option["value"])
+                label = format_html(
+                    "{}</option>\n", option["label"]
+                )  # the option template ends with a newline
+                parts += [value_attr, _attrs(option["attrs"]), ">", label]
+            if group_name:
+                parts.append("\n  </optgroup>")
+        parts.append("\n</select>")
+        return mark_safe("".join(parts))
 
 
 def municipality_choices() -> list[tuple[str, str]]:
@@ -24,7 +69,7 @@ class LookupForm(forms.Form):
     q = forms.CharField(
         label="Placa ou número do alvará",
         max_length=20,
-        widget=forms.TextInput(
+        widget=DirectTextInput(
             attrs={
                 "autocapitalize": "characters",
                 "autocomplete": "off",
@@ -37,6 +82,7 @@ class LookupForm(forms.Form):
         label="Município (só para consulta pelo número do alvará)",
         required=False,
         help_text="A placa é procurada em todos os municípios atendidos por esta consulta.",
+        widget=DirectSelect,
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

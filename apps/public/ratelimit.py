@@ -59,8 +59,9 @@ def count(scope: str, identity: str, limit: Limit) -> RateDecision:
 
 
 def _incremented(cache: BaseCache, key: str, timeout: int) -> int:
-    """The counter after this request. The project's database cache counts in one statement
-    (outorga.cache.AtomicDatabaseCache.count). Elsewhere (Redis) it is incremented first: the window's counter
+    """The counter after this request. The project's caches count in one statement or round trip
+    (outorga.cache: AtomicDatabaseCache.count, CountingRedisCache.count with REDIS_URL). Any other cache (Django's
+    own Redis cache, say) is incremented first: the window's counter
     exists for every request but a client's first in the window. Only when there is nothing to increment is the
     counter created, by `add`, which a racing request of the same client may win: then this one increments
     theirs."""

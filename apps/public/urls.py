@@ -19,7 +19,7 @@ urlpatterns = [
         views.open_data_file,
         name="open-data-file",
     ),
-    path("api/publica/v1/verificacao/", api.verification, name="verify-json"),
+    path("api/publica/v1/verificacao/", api.verification_route, name="verify-json"),
     path("municipios/<str:ibge_code>/denuncias/", views.complaint_queue, name="complaint-queue"),
     path("municipios/<str:ibge_code>/denuncias/<int:pk>/", views.complaint_detail, name="complaint-detail"),
 ]

@@ -53,8 +53,8 @@ LOOKUP_TABLES = {
 # The counter (one statement on PostgreSQL: outorga.cache.AtomicDatabaseCache.count; on SQLite the savepoint,
 # read, write and release of its transaction), the permit with its town's configuration stamp (a subquery of the
 # same SELECT, handed to config_for), and the standing's drivers and documents (the operator comes with the
-# permit; both SELECTs written once, apps.public.standing_rows).
-LOOKUP_QUERIES = 4 if connection.vendor == "postgresql" else 7
+# permit; one UNION ALL of the two SELECTs, written once, apps.public.standing_rows).
+LOOKUP_QUERIES = 3 if connection.vendor == "postgresql" else 6
 
 
 def _tables(captured: CaptureQueriesContext) -> set[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,15 +17,20 @@ from typing import Any
 
 import pytest
 from django.conf import settings as django_settings
+from django.core.cache import caches
 from django.test import Client, RequestFactory
 
 from apps.public import ratelimit
 from apps.tenancy.models import Municipality
+from outorga.cache import CountingRedisCache
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[3]
 REDIS_URL = os.environ.get("OUTORGA_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 REDIS_CACHE = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+# What REDIS_URL configures: the same cache, counting in one round trip (outorga.cache).
+COUNTING_CACHE = {"BACKEND": "outorga.cache.CountingRedisCache", "LOCATION": REDIS_URL}
+BACKENDS = pytest.mark.parametrize("backend", [REDIS_CACHE, COUNTING_CACHE], ids=["django", "counting"])
 
 
 @pytest.fixture
@@ -48,8 +54,11 @@ def client_address(redis_client: Any) -> Iterator[str]:
             redis_client.delete(key)
 
 
-def test_two_workers_sharing_redis_let_exactly_the_limit_through(settings: Any, client_address: str) -> None:
-    settings.CACHES = django_settings.CACHES | {"worker_a": REDIS_CACHE, "worker_b": dict(REDIS_CACHE)}
+@BACKENDS
+def test_two_workers_sharing_redis_let_exactly_the_limit_through(
+    settings: Any, client_address: str, backend: dict[str, str]
+) -> None:
+    settings.CACHES = django_settings.CACHES | {"worker_a": backend, "worker_b": dict(backend)}
     settings.PUBLIC_RATE_LIMIT, settings.PUBLIC_RATE_WINDOW = 30, 10**9  # one window for the whole test
     request = RequestFactory().get("/consulta/", REMOTE_ADDR=client_address)
     allowed = 0
@@ -59,10 +68,11 @@ def test_two_workers_sharing_redis_let_exactly_the_limit_through(settings: Any, 
     assert allowed == 30
 
 
+@BACKENDS
 def test_the_public_lookup_answers_429_with_retry_after_once_redis_counts_the_limit(
-    settings: Any, client_address: str, olimpia: Municipality
+    settings: Any, client_address: str, olimpia: Municipality, backend: dict[str, str]
 ) -> None:
-    settings.CACHES = django_settings.CACHES | {"redis": REDIS_CACHE}
+    settings.CACHES = django_settings.CACHES | {"redis": backend}
     settings.PUBLIC_RATE_LIMIT_CACHE = "redis"
     settings.PUBLIC_RATE_LIMIT, settings.PUBLIC_RATE_WINDOW = 3, 10**9
     client = Client(REMOTE_ADDR=client_address)
@@ -73,6 +83,22 @@ def test_the_public_lookup_answers_429_with_retry_after_once_redis_counts_the_li
     assert limited.status_code == 429 and int(limited["Retry-After"]) > 0
 
 
+def test_a_counted_window_expires_with_its_timeout_and_the_next_request_opens_a_fresh_one(
+    settings: Any, redis_client: Any, client_address: str
+) -> None:
+    settings.CACHES = django_settings.CACHES | {"counting": COUNTING_CACHE}
+    cache = caches["counting"]
+    assert isinstance(cache, CountingRedisCache)
+    key = f"rate:lookup:{ratelimit.keyed('lookup', client_address)}:0"
+    assert [cache.count(key, timeout=60) for _ in range(3)] == [1, 2, 3]
+    stored = cache.make_and_validate_key(key)
+    assert 0 < redis_client.ttl(stored) <= 60  # set by the window's first request, kept by the next ones
+    assert cache.get(key) == 3  # an ordinary cache value too
+    redis_client.pexpire(stored, 1)
+    time.sleep(0.05)
+    assert cache.count(key, timeout=60) == 1 and 0 < redis_client.ttl(stored) <= 60
+
+
 def test_redis_url_makes_three_real_processes_share_one_count(client_address: str) -> None:
     """The deployment's way: REDIS_URL in the environment of each process, nothing else."""
     env = {key: value for key, value in os.environ.items() if key not in {"DEBUG", "REDIS_URL"}}
@@ -81,7 +107,7 @@ def test_redis_url_makes_three_real_processes_share_one_count(client_address: st
         "from django.conf import settings\n"
         "from django.test import RequestFactory\n"
         "from apps.public import ratelimit\n"
-        "assert settings.CACHES['default']['BACKEND'].endswith('RedisCache'), settings.CACHES\n"
+        "assert settings.CACHES['default']['BACKEND'] == 'outorga.cache.CountingRedisCache', settings.CACHES\n"
         f"request = RequestFactory().get('/', REMOTE_ADDR={client_address!r})\n"
         "print(sum(ratelimit.hit(request).allowed for _ in range(20)))\n"
     )
