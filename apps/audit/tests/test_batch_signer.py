@@ -1,0 +1,89 @@
+"""BatchSigner: the template-filled canonical text signs every event exactly as keyed_event_hash does, whatever
+its payload's shape (personal fields after minimization, non-ASCII, nesting, floats, empty and absent values)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import hmac
+from typing import Any
+
+import pytest
+
+from apps.audit.hashing import BatchSigner, canonical_bytes, canonical_timestamp, keyed_event_hash
+from apps.audit.keys import AuditKeys
+from apps.audit.minimization import minimize
+
+KEYS = AuditKeys(keys={"k1": "k" * 32}, current_id="k1")
+SECRET = KEYS.current_secret
+
+PAYLOADS: list[Any] = [
+    None,
+    {},
+    {"state": "active", "valid_until": "2030-01-02", "n": 3, "ok": True, "gone": None},
+    {"days_before": 30, "expires_on": "2030-01-02", "mail_queued": False},
+    {"nome": "João D'Ávila «Zé»", "obs": 'aspas "duplas" \\ barra\n\ttab', "emoji": "🚕", "ctl": "\x00\x1f"},
+    {"nested": {"b": [1, 2.5, {"z": None, "a": "ç"}], "a": {}}, "list": [[], [None, True]], "ratio": 1e-7},
+    {
+        "cpf": "123.456.789-09",
+        "email": "maria@example.com",
+        "birth_date": "1980-05-06",
+        "address": "Rua Á, 1",
+    },
+    {"owner": {"cpf": "98765432100", "phone": "+55 17 99999-0000"}, "rows": [{"street": "Rua B"}]},
+    {"z": 1, "a": 2, "M": 3, "é": 4, "10": 5, "9": 6, "": 7},
+    {"big": 10**30, "neg": -1, "float": 0.1 + 0.2, "inf_like": 1.7976931348623157e308},
+]
+
+SHARED_FIELDS: list[dict[str, Any]] = [
+    {
+        "chain": "3533908",
+        "occurred_at": canonical_timestamp(dt.datetime(2030, 1, 2, 3, 4, 5, 6, tzinfo=dt.UTC)),
+        "municipality_id": 7,
+        "actor_id": None,
+        "actor_name": "sistema",
+        "request_id": "",
+    },
+    {
+        "chain": "global",
+        "occurred_at": "2030-01-02T03:04:05.000000Z",
+        "municipality_id": None,
+        "actor_id": 12,
+        "actor_name": 'Ana Ção "fiscal" \ue000slot\ue000before',  # holds the template's mark: the plain way
+        "request_id": "req-ü",
+    },
+]
+
+
+@pytest.mark.parametrize("shared", SHARED_FIELDS)
+@pytest.mark.parametrize("before", PAYLOADS)
+@pytest.mark.parametrize("after", PAYLOADS)
+def test_the_batch_signature_is_keyed_event_hash(shared: dict[str, Any], before: Any, after: Any) -> None:
+    before, after = minimize(before, after, KEYS)  # what the batch signs: the minimized payloads
+    signer = BatchSigner(shared, key_id="k1", secret=SECRET)
+    for seq, object_id, prev_hash in ((1, "42", ""), (10**6, "ção/7", "ab" * 32)):
+        event = dict(shared, seq=seq, action="permit.expire", object_type="licensing.permit")
+        event.update(object_id=object_id, before=before, after=after)
+        signed, before_text, after_text = signer.sign(
+            seq=seq,
+            action="permit.expire",
+            object_type="licensing.permit",
+            object_id=object_id,
+            before=before,
+            after=after,
+            prev_hash=prev_hash,
+        )
+        assert signed == keyed_event_hash(event, prev_hash, key_id="k1", secret=SECRET)
+        assert before_text.encode() == canonical_bytes(before)  # type: ignore[arg-type]
+        assert after_text.encode() == canonical_bytes(after)  # type: ignore[arg-type]
+
+
+def test_the_message_signed_is_the_canonical_bytes() -> None:
+    """Not only the same digest by the same key: the same bytes (a digest could hide a shared wrong key)."""
+    shared = SHARED_FIELDS[0]
+    payload = dict(shared, seq=3, action="a", object_type="t", object_id="1", before=None, after=PAYLOADS[4])
+    payload.update(prev_hash="ff", hash_scheme="hmac-sha256", key_id="k1")
+    signed, _, _ = BatchSigner(shared, key_id="k1", secret=SECRET).sign(
+        seq=3, action="a", object_type="t", object_id="1", before=None, after=PAYLOADS[4], prev_hash="ff"
+    )
+    assert signed == hmac.new(SECRET, canonical_bytes(payload), hashlib.sha256).hexdigest()
