@@ -16,7 +16,7 @@ from apps.accounts.actors import Actor, actor_name, actor_user
 from apps.audit.context import current_request_id
 from apps.audit.hashing import BatchSigner, hashed_fields, keyed_event_hash, to_json_safe
 from apps.audit.keys import configured_keys
-from apps.audit.minimization import minimize
+from apps.audit.minimization import FlatPayloads, minimize
 from apps.audit.models import GLOBAL_CHAIN, AuditEvent, HashScheme
 from outorga.bulkinsert import insert_rows
 
@@ -227,8 +227,12 @@ def _chained_rows(
         )
     )
     signer = BatchSigner(shared, key_id=keys.current_id, secret=keys.current_secret)
+    flat = FlatPayloads()
     for entry in entries:
-        before, after = minimize(to_json_safe(entry.before), to_json_safe(entry.after), keys)
+        if flat.unchanged(entry.before) and flat.unchanged(entry.after):
+            before, after = entry.before, entry.after  # what minimize(to_json_safe(…)) would give back
+        else:
+            before, after = minimize(to_json_safe(entry.before), to_json_safe(entry.after), keys)
         seq += 1
         signed, before_text, after_text = signer.sign(
             seq=seq,

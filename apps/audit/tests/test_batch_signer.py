@@ -1,18 +1,28 @@
-"""BatchSigner: the template-filled canonical text signs every event exactly as keyed_event_hash does, whatever
-its payload's shape (personal fields after minimization, non-ASCII, nesting, floats, empty and absent values)."""
+"""BatchSigner and FlatPayloads. The template-filled canonical text signs every event exactly as keyed_event_hash
+does, whatever its payload's shape (personal fields after minimization, non-ASCII, nesting, floats, empty and
+absent values); the payloads a batch skips minimize for are the ones minimize would give back unchanged."""
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
 import hmac
+import json
+from decimal import Decimal
+from enum import IntEnum
 from typing import Any
 
 import pytest
 
-from apps.audit.hashing import BatchSigner, canonical_bytes, canonical_timestamp, keyed_event_hash
+from apps.audit.hashing import (
+    BatchSigner,
+    canonical_bytes,
+    canonical_timestamp,
+    keyed_event_hash,
+    to_json_safe,
+)
 from apps.audit.keys import AuditKeys
-from apps.audit.minimization import minimize
+from apps.audit.minimization import FlatPayloads, minimize
 
 KEYS = AuditKeys(keys={"k1": "k" * 32}, current_id="k1")
 SECRET = KEYS.current_secret
@@ -87,3 +97,42 @@ def test_the_message_signed_is_the_canonical_bytes() -> None:
         seq=3, action="a", object_type="t", object_id="1", before=None, after=PAYLOADS[4], prev_hash="ff"
     )
     assert signed == hmac.new(SECRET, canonical_bytes(payload), hashlib.sha256).hexdigest()
+
+
+class Level(IntEnum):
+    HIGH = 2
+
+
+FLAT_CASES: list[tuple[Any, bool]] = [
+    (None, True),
+    ({}, True),
+    ({"state": "active", "n": 3, "ok": True, "gone": None, "r": 0.5, "ç": "São"}, True),
+    ({"days_before": 30, "expires_on": "2030-01-02", "mail_queued": False}, True),
+    ({"valid_until": dt.date(2030, 1, 2)}, False),  # a date becomes text
+    ({"level": Level.HIGH}, False),  # an enum member becomes its value
+    ({"price": Decimal("1.50")}, False),
+    ({7: "int key"}, False),
+    ({"nested": {"a": 1}}, False),
+    ({"list": [1]}, False),
+    ({"cpf": "123.456.789-09"}, False),
+    ({"email": ""}, False),
+    ({"state": "x", "birth_date": None}, False),
+    ([1, 2], False),
+]
+
+
+@pytest.mark.parametrize(("value", "flat"), FLAT_CASES)
+def test_a_flat_payload_is_what_minimize_would_give_back(value: Any, flat: bool) -> None:
+    payloads = FlatPayloads()
+    for _ in range(2):  # the key set judged, then remembered
+        assert payloads.unchanged(value) is flat
+    if flat:
+        before, after = minimize(to_json_safe(value), to_json_safe(value), KEYS)
+        assert before == after == value
+        assert json.dumps(after) == json.dumps(value)  # same key order, same types
+
+
+def test_the_values_are_checked_for_every_payload_of_a_known_key_set() -> None:
+    payloads = FlatPayloads()
+    assert payloads.unchanged({"when": "2030-01-02"})
+    assert not payloads.unchanged({"when": dt.date(2030, 1, 2)})
