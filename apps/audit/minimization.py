@@ -142,4 +142,4 @@ class FlatPayloads:
             clean = self._judged[names] = all(
                 type(name) is str for name in names
             ) and _PERSONAL_NAMES.isdisjoint(names)
-        return clean and all(type(item) in _SCALARS for item in value.values())
+        return clean and _SCALARS.issuperset(map(type, value.values()))
