@@ -69,6 +69,10 @@ _CANONICAL_PARTS = (
 
 
 def _canonical_text(value: Any) -> str:
+    if type(value) is str:
+        return json.encoder.encode_basestring(value)  # what _CANONICAL (ensure_ascii=False) writes for text
+    if value is None:
+        return "null"
     if _CANONICAL_PARTS is None:
         return _CANONICAL.encode(value)
     return "".join(_CANONICAL_PARTS(value, 0))
