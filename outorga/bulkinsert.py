@@ -4,7 +4,8 @@ For writers whose rows are already final values (the audit chain's batch, the e-
 one COPY in its text format (as atomic as INSERT, several times cheaper, and no ORM compilation of every value),
 each row formatted by psycopg's C writer (about half the CPU of formatting the lines in Python);
 other databases one executemany INSERT. No signals, no defaults: the caller gives every column it means to set.
-JSON columns take the already-serialized text (json.dumps), so what is stored is exactly what was signed.
+JSON columns take already-serialized text (the audit batch gives the canonical text it signed, so what is
+stored is exactly what was signed).
 """
 
 from __future__ import annotations

@@ -117,3 +117,29 @@ def minimize(
     if changed:
         minimized_after = {**(minimized_after or {}), CHANGED_KEY: changed}
     return _minimize_value(before, keys), minimized_after
+
+
+_SCALARS = frozenset((str, int, bool, float, type(None)))
+
+
+class FlatPayloads:
+    """Tells, for the events of one batch, which before/after need neither the JSON round trip nor minimize: a
+    flat dict of plain JSON values whose field names are all text and none personal, which both would copy
+    unchanged (and mark no personal field changed). A batch's payloads share a few key sets, so each set is
+    judged once; the values are checked for every payload."""
+
+    def __init__(self) -> None:
+        self._judged: dict[tuple[Any, ...], bool] = {}
+
+    def unchanged(self, value: Any) -> bool:
+        if value is None:
+            return True
+        if type(value) is not dict:
+            return False
+        names = tuple(value)
+        clean = self._judged.get(names)
+        if clean is None:
+            clean = self._judged[names] = all(
+                type(name) is str for name in names
+            ) and _PERSONAL_NAMES.isdisjoint(names)
+        return clean and _SCALARS.issuperset(map(type, value.values()))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -16,9 +15,9 @@ from django.utils import timezone
 
 from apps.accounts.actors import Actor, actor_name, actor_user
 from apps.audit.context import current_request_id
-from apps.audit.hashing import hashed_fields, keyed_event_hash, to_json_safe
+from apps.audit.hashing import BatchSigner, hashed_fields, keyed_event_hash, to_json_safe
 from apps.audit.keys import configured_keys
-from apps.audit.minimization import minimize
+from apps.audit.minimization import FlatPayloads, minimize
 from apps.audit.models import GLOBAL_CHAIN, AuditEvent, HashScheme
 from outorga.bulkinsert import insert_rows
 
@@ -231,19 +230,23 @@ def _chained_rows(
             **actor,
         )
     )
+    signer = BatchSigner(shared, key_id=keys.current_id, secret=keys.current_secret)
+    flat = FlatPayloads()
     for entry in entries:
-        before, after = minimize(to_json_safe(entry.before), to_json_safe(entry.after), keys)
+        if flat.unchanged(entry.before) and flat.unchanged(entry.after):
+            before, after = entry.before, entry.after  # what minimize(to_json_safe(…)) would give back
+        else:
+            before, after = minimize(to_json_safe(entry.before), to_json_safe(entry.after), keys)
         seq += 1
-        fields = {
-            **shared,
-            "seq": seq,
-            "action": entry.action,
-            "object_type": entry.object_type,
-            "object_id": entry.object_id,
-            "before": before,
-            "after": after,
-        }
-        signed = keyed_event_hash(fields, prev_hash, key_id=keys.current_id, secret=keys.current_secret)
+        signed, before_text, after_text = signer.sign(
+            seq=seq,
+            action=entry.action,
+            object_type=entry.object_type,
+            object_id=entry.object_id,
+            before=before,
+            after=after,
+            prev_hash=prev_hash,
+        )
         yield (
             now,
             municipality_id,
@@ -254,8 +257,8 @@ def _chained_rows(
             entry.action,
             entry.object_type,
             entry.object_id,
-            None if before is None else json.dumps(before),
-            None if after is None else json.dumps(after),
+            None if before is None else before_text,  # the text signed: the same JSON value, serialized once
+            None if after is None else after_text,
             request_id,
             prev_hash,
             signed,

@@ -18,6 +18,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from itertools import islice
 from typing import Any
 
@@ -408,7 +409,7 @@ def remind_documents(as_of: dt.date) -> int:
         days: documents_to_remind(days, first, last).annotate(recipient=_email(*DOCUMENT_EMAIL))
         for days, first, last in reminder_windows(as_of)
     }
-    sent = _remind(ReminderTarget.DOCUMENT, due, as_of, _document_message)
+    sent = _remind(ReminderTarget.DOCUMENT, due, as_of, _document_messages())
     _refresh_reminder_statistics(sent)
     return sent
 
@@ -421,23 +422,50 @@ def _refresh_reminder_statistics(inserted: int) -> None:
             cursor.execute(f"ANALYZE {Reminder._meta.db_table}")
 
 
+@lru_cache(maxsize=4096)
+def _br_date(day: dt.date) -> str:
+    """A date as the e-mails write it; a step's thousands of reminders share a few hundred expiry dates."""
+    return f"{day:%d/%m/%Y}"
+
+
 def _permit_message(row: dict[str, Any], days: int) -> tuple[str, str]:
-    subject = f"Alvará {row['number']} vence em {row['valid_until']:%d/%m/%Y}"
+    until = _br_date(row["valid_until"])
+    subject = f"Alvará {row['number']} vence em {until}"
     body = (
-        f"O alvará {row['number']} do veículo {row['plate']} vence em {row['valid_until']:%d/%m/%Y} "
+        f"O alvará {row['number']} do veículo {row['plate']} vence em {until} "
         f"(em {days} dias ou menos). Peça a renovação na Prefeitura antes do vencimento."
     )
     return subject, body
 
 
-def _document_message(row: dict[str, Any], days: int) -> tuple[str, str]:
-    label = kind_labels(tuple(row["regimes"] or ())).get(row["kind"], row["kind"])
-    subject = f"{label}: vence em {row['valid_until']:%d/%m/%Y}"
+def _document_text(label: str, valid_until: dt.date, days: int) -> tuple[str, str]:
+    until = _br_date(valid_until)
+    subject = f"{label}: vence em {until}"
     body = (
-        f"O documento «{label}» cadastrado na Prefeitura vale até {row['valid_until']:%d/%m/%Y} (em {days} dias "
+        f"O documento «{label}» cadastrado na Prefeitura vale até {until} (em {days} dias "
         "ou menos). Envie o documento atualizado antes do vencimento."
     )
     return subject, body
+
+
+def _document_messages() -> Callable[[dict[str, Any], int], tuple[str, str]]:
+    """A step's document e-mails. The text depends only on the kind's label, the expiry date and the window,
+    which thousands of reminders share: each text is built once per step, each regime set's labels read once."""
+    labels: dict[tuple[str, ...], dict[str, str]] = {}
+    texts: dict[tuple[str, dt.date, int], tuple[str, str]] = {}
+
+    def message(row: dict[str, Any], days: int) -> tuple[str, str]:
+        regimes = tuple(row["regimes"] or ())
+        named = labels.get(regimes)
+        if named is None:
+            named = labels[regimes] = kind_labels(regimes)
+        key = (named.get(row["kind"], row["kind"]), row["valid_until"], days)
+        text = texts.get(key)
+        if text is None:
+            text = texts[key] = _document_text(*key)
+        return text
+
+    return message
 
 
 REMINDED_TYPES: dict[str, str] = {

@@ -16,12 +16,13 @@ from django.utils import timezone
 from apps.audit.models import AuditEvent
 from apps.jobs.models import OutboundMail
 from apps.jobs.services import outbox_deliver
-from apps.licensing import services
+from apps.licensing import services, sweep
 from apps.licensing.casebook import Case, extra_vehicle
 from apps.licensing.models import Application, Permit, Reminder
 from apps.licensing.standing_candidates import high_water, record_check
 from apps.licensing.sweep import reminder_windows, run_sweep
 from apps.licensing.tests.conftest import AS_OF, issue_permit, to_analysis
+from apps.registry.catalog import kind_labels
 from apps.registry.models import Document
 
 pytestmark = pytest.mark.django_db
@@ -190,3 +191,19 @@ def test_an_untouched_application_is_not_archived(olimpia_pf: Case) -> None:
     application = to_analysis(olimpia_pf)
     run_sweep(dt.date(2030, 1, 1))
     assert Application.objects.get(pk=application.pk).state == "in_analysis"
+
+
+def test_a_document_reminder_text_is_built_once_per_label_date_and_window(olimpia_pf: Case) -> None:
+    regimes = olimpia_pf.vehicle.municipality.regimes
+    label = kind_labels(tuple(regimes))["crlv"]
+    message = sweep._document_messages()
+    row = {"regimes": regimes, "kind": "crlv", "valid_until": dt.date(2030, 1, 2)}
+    first = message(row, 30)
+    assert first == (
+        f"{label}: vence em 02/01/2030",
+        f"O documento «{label}» cadastrado na Prefeitura vale até 02/01/2030 (em 30 dias ou menos). "
+        "Envie o documento atualizado antes do vencimento.",
+    )
+    assert message(dict(row), 30) is first  # the same label, date and window: the text built before
+    assert message({**row, "regimes": None}, 7)[0] == "crlv: vence em 02/01/2030"  # no regime names the kind
+    assert "(em 7 dias ou menos)" in message(row, 7)[1]
