@@ -327,8 +327,15 @@ def driver_findings(ctx: Context, facts: PermitApplication) -> list[Finding]:
 
 
 def permit_end(ctx: Context, facts: PermitApplication) -> dt.date:
-    """Alvará valid 12 months date to date (art. 13, "anualmente"); a temporary one up to 30 days (art. 14)."""
-    if facts.kind == "temporary":
+    """Alvará valid 12 months date to date (art. 13, "anualmente"); a temporary one up to 30 days (art. 14).
+
+    The same for every application of the same kind on the same day: a bulk run counts it once per Config."""
+    kind = facts.kind
+    return ctx.shared("permit_end", (), kind, lambda: _permit_end(ctx, kind))
+
+
+def _permit_end(ctx: Context, kind: str) -> dt.date:
+    if kind == "temporary":
         return ctx.as_of + dt.timedelta(days=int(ctx.param("temporary_vehicle_max_days")))
     months = int(ctx.param("permit_validity_months"))
     return count_months(
