@@ -284,8 +284,18 @@ def _operator_findings(ctx: Context, operator: Operator, filed_on: dt.date | Non
 
 
 def quota_findings(ctx: Context, facts: PermitApplication) -> list[Finding]:
-    """Art. 2: a PF holds one alvará and names one auxiliary driver; a PJ has no limit."""
+    """Art. 2: a PF holds one alvará and names one auxiliary driver; a PJ has no limit.
+
+    The same for every vehicle of the operator asked with as many auxiliary drivers (computed once in a bulk
+    run)."""
     operator: Operator = facts.operator
+    auxiliaries = sum(1 for d in facts.drivers if d.role == "auxiliary")
+    key = (facts.kind, auxiliaries)
+    shared = ctx.shared("quota_findings", (operator,), key, lambda: _quota_findings(ctx, operator, *key))
+    return list(shared)
+
+
+def _quota_findings(ctx: Context, operator: Operator, kind: str, auxiliaries: int) -> list[Finding]:
     if operator.kind == "PJ":
         return [
             ctx.finding(
@@ -293,8 +303,7 @@ def quota_findings(ctx: Context, facts: PermitApplication) -> list[Finding]:
             )
         ]
     max_permits, max_aux = int(ctx.param("pf_max_permits")), int(ctx.param("pf_max_auxiliary_drivers"))
-    permits_after = operator.active_permits + (1 if facts.kind == "new" else 0)
-    auxiliaries = sum(1 for d in facts.drivers if d.role == "auxiliary")
+    permits_after = operator.active_permits + (1 if kind == "new" else 0)
     return [
         ctx.finding(
             "pf_quota",
