@@ -306,13 +306,18 @@ class Context:
         ``interpretation``, ``cites``, ``calendar``), never ``ctx.config`` itself. ``brief``: the anchors are
         the subject itself, so the part is kept only until that subject is asked again (Memo's brief entries).
         """
-        if self.memo is None:
+        memo = self.memo
+        if memo is None:
             return compute()
         prepared = self.prepared
-        memo_key = (name, self.as_of, key, prepared.family, *map(id, anchors))
-        variants: list[_Kept] | None = self.memo.get(memo_key)
+        if anchors:
+            memo_key: tuple[Any, ...] = (name, self.as_of, key, prepared.family, *map(id, anchors))
+        else:
+            memo_key = (name, self.as_of, key, prepared.family)
+        variants: list[_Kept] | None = memo.get(memo_key)
         if variants is not None:
-            found = _kept_for(variants, prepared)
+            # A hit under the same Config (the usual case) is found without a call
+            found = variants[0] if variants[0][3] is prepared else _kept_for(variants, prepared)
             if found is not None:
                 self._replay(found[1], found[2])
                 return cast(T, found[0])
@@ -326,7 +331,7 @@ class Context:
         read.update(int_id for int_id, _ in capture.interpretations)
         kept = (value, tuple(capture.parameters), tuple(capture.interpretations), prepared, frozenset(read))
         if variants is None:
-            self.memo.put(memo_key, (self.regime, *anchors), [kept], brief=brief)
+            memo.put(memo_key, (self.regime, *anchors), [kept], brief=brief)
         else:
             variants.append(kept)  # another family member's answer differs: keep both
         return value

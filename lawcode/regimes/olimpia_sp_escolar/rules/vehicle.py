@@ -284,8 +284,18 @@ def _operator_findings(ctx: Context, operator: Operator, filed_on: dt.date | Non
 
 
 def quota_findings(ctx: Context, facts: PermitApplication) -> list[Finding]:
-    """Art. 2: a PF holds one alvará and names one auxiliary driver; a PJ has no limit."""
+    """Art. 2: a PF holds one alvará and names one auxiliary driver; a PJ has no limit.
+
+    The same for every vehicle of the operator asked with as many auxiliary drivers (computed once in a bulk
+    run)."""
     operator: Operator = facts.operator
+    auxiliaries = sum(1 for d in facts.drivers if d.role == "auxiliary")
+    key = (facts.kind, auxiliaries)
+    shared = ctx.shared("quota_findings", (operator,), key, lambda: _quota_findings(ctx, operator, *key))
+    return list(shared)
+
+
+def _quota_findings(ctx: Context, operator: Operator, kind: str, auxiliaries: int) -> list[Finding]:
     if operator.kind == "PJ":
         return [
             ctx.finding(
@@ -293,8 +303,7 @@ def quota_findings(ctx: Context, facts: PermitApplication) -> list[Finding]:
             )
         ]
     max_permits, max_aux = int(ctx.param("pf_max_permits")), int(ctx.param("pf_max_auxiliary_drivers"))
-    permits_after = operator.active_permits + (1 if facts.kind == "new" else 0)
-    auxiliaries = sum(1 for d in facts.drivers if d.role == "auxiliary")
+    permits_after = operator.active_permits + (1 if kind == "new" else 0)
     return [
         ctx.finding(
             "pf_quota",
@@ -327,8 +336,15 @@ def driver_findings(ctx: Context, facts: PermitApplication) -> list[Finding]:
 
 
 def permit_end(ctx: Context, facts: PermitApplication) -> dt.date:
-    """Alvará valid 12 months date to date (art. 13, "anualmente"); a temporary one up to 30 days (art. 14)."""
-    if facts.kind == "temporary":
+    """Alvará valid 12 months date to date (art. 13, "anualmente"); a temporary one up to 30 days (art. 14).
+
+    The same for every application of the same kind on the same day: a bulk run counts it once per Config."""
+    kind = facts.kind
+    return ctx.shared("permit_end", (), kind, lambda: _permit_end(ctx, kind))
+
+
+def _permit_end(ctx: Context, kind: str) -> dt.date:
+    if kind == "temporary":
         return ctx.as_of + dt.timedelta(days=int(ctx.param("temporary_vehicle_max_days")))
     months = int(ctx.param("permit_validity_months"))
     return count_months(
