@@ -8,7 +8,8 @@ and the loser increments the winner's row instead of failing. The callers' own u
 is the last line of defence.
 
 `numbered_insert` takes the number and inserts the row that carries it in one statement on PostgreSQL, so the
-counter row is locked with no round trip to the client before the insert.
+counter row is locked with no round trip to the client before the insert; a caller's statements that must
+come first (the audit chain's lock, which every issuer of a town takes before the counter) can share its query.
 """
 
 from __future__ import annotations
