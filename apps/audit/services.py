@@ -47,6 +47,7 @@ def audit_record(
     after: dict[str, Any] | None = None,
     request_id: str | None = None,
     along: models.Model | None = None,
+    locked: ChainLock | None = None,
 ) -> AuditEvent:
     """Append one event to the municipality's chain, in the caller's transaction.
 
@@ -54,7 +55,8 @@ def audit_record(
     the event is HMAC-signed with the current audit key. The request id defaults to the one
     RequestIdMiddleware put in context for this request. `along`, a new row of the same change (a timeline
     line), is inserted with the event: in its statement on PostgreSQL, one round trip for both while the caller
-    may hold a lock (a number's counter row); just before it elsewhere.
+    may hold a lock (a number's counter row); just before it elsewhere. `locked`, the chain's lock the caller
+    already took with its own statement (ChainLock), spares the lock and the head read; it serves one event.
     """
     if not transaction.get_connection().in_atomic_block:
         raise AuditOutsideTransactionError(
@@ -69,7 +71,7 @@ def audit_record(
     keys = configured_keys()
     before, after = minimize(to_json_safe(before), to_json_safe(after), keys)
     chain = municipality.ibge_code if municipality is not None else GLOBAL_CHAIN
-    head = _lock_chain_head(chain)
+    head = locked.use(chain) if locked is not None else _lock_chain_head(chain)
     event = AuditEvent(
         occurred_at=timezone.now(),
         municipality=municipality,
@@ -279,6 +281,53 @@ class ChainHead(NamedTuple):
 _HEAD_SQL = 'SELECT "seq", "hash" FROM "audit_auditevent" WHERE "chain" = %s ORDER BY "seq" DESC LIMIT 1'
 
 
+_LOCK_SQL = "SELECT pg_advisory_xact_lock(%s)"
+
+
+class ChainLock:
+    """The lock and head read of a municipality's chain, sent by another service at the start of its own query:
+    numbered_insert sends them with the permit's numbered insert, so the event that follows is the only round
+    trip before the commit while the counter row is locked. Then audit_record(locked=…) uses the head read.
+
+    `lead()` is the statements to send first (None where they cannot share a query: SQLite, server-side
+    binding); `read(cursor)` takes their results and leaves the cursor at the caller's own; `take()` locks and
+    reads apart, for the callers that could not send them.
+    """
+
+    def __init__(self, municipality: Municipality | None) -> None:
+        self.chain = municipality.ibge_code if municipality is not None else GLOBAL_CHAIN
+        self.head: ChainHead | None = None
+        self.held = False
+
+    def lead(self) -> tuple[str, list[Any]] | None:
+        connection = transaction.get_connection()
+        if connection.vendor != "postgresql" or _server_side_binding(connection):
+            return None
+        return f"{_LOCK_SQL}; {_HEAD_SQL}", [_advisory_lock_key(self.chain), self.chain]
+
+    def read(self, cursor: Any) -> None:
+        cursor.nextset()  # past the lock's empty row, to the head
+        self._held(cursor.fetchone())
+        cursor.nextset()
+
+    def take(self) -> None:
+        self.head, self.held = _lock_chain_head(self.chain), True
+
+    def use(self, chain: str) -> ChainHead | None:
+        """The head for one event of `chain`; once used, the head is stale (the event is the new head)."""
+        if not self.held or chain != self.chain:
+            raise RuntimeError(f"the lock of chain {chain} was not taken before its event")
+        self.held = False
+        return self.head
+
+    def _held(self, row: tuple[Any, ...] | None) -> None:
+        self.head, self.held = (ChainHead(int(row[0]), row[1]) if row else None), True
+
+
+def _server_side_binding(connection: Any) -> bool:
+    return connection.settings_dict["OPTIONS"].get("server_side_binding") is True
+
+
 def _lock_chain_head(chain: str) -> ChainHead | None:
     """Serialize writers of one chain until the caller's transaction ends, then read its head.
 
@@ -297,13 +346,11 @@ def _lock_chain_head(chain: str) -> ChainHead | None:
     with connection.cursor() as cursor:
         if connection.vendor != "postgresql":
             cursor.execute(_HEAD_SQL, [chain])
-        elif connection.settings_dict["OPTIONS"].get("server_side_binding") is True:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_advisory_lock_key(chain)])
+        elif _server_side_binding(connection):
+            cursor.execute(_LOCK_SQL, [_advisory_lock_key(chain)])
             cursor.execute(_HEAD_SQL, [chain])
         else:
-            cursor.execute(
-                f"SELECT pg_advisory_xact_lock(%s); {_HEAD_SQL}", [_advisory_lock_key(chain), chain]
-            )
+            cursor.execute(f"{_LOCK_SQL}; {_HEAD_SQL}", [_advisory_lock_key(chain), chain])
             cursor.nextset()
         row = cursor.fetchone()
     return ChainHead(int(row[0]), row[1]) if row else None

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from apps.accounts.actors import Actor, actor_name, actor_user
-from apps.audit.services import audit_record, audited_change
+from apps.audit.services import ChainLock, audit_record, audited_change
 from apps.lawconfig.config import configs_remembered
 from apps.licensing import appfields, hooks, lawbridge
 from apps.licensing.choices import (
@@ -660,7 +660,10 @@ def permit_issue(*, application: Application, actor: Actor, as_of: dt.date) -> P
     # Everything the law says is known: the number is taken by the permit's own insert (one statement on
     # PostgreSQL), so the counter row stays locked only for the rest of this transaction, not for the questions
     # to the law.
-    numbered_insert(kind="permit", row=permit)
+    # The chain's lock and head read go in the same query, so after the number only the event's statement and
+    # the commit remain.
+    locked = ChainLock(municipality)
+    numbered_insert(kind="permit", row=permit, lead=locked)
     audit_record(
         actor=actor,
         municipality=permit.municipality,
@@ -668,6 +671,7 @@ def permit_issue(*, application: Application, actor: Actor, as_of: dt.date) -> P
         obj=permit,
         after=permit.audit_snapshot(),
         along=_issued_line(application, permit, actor=actor, as_of=as_of),  # one statement with the event
+        locked=locked,
     )
     _activate_operator(permit.operator, actor=actor, as_of=as_of)
     if replaced is not None:

@@ -8,12 +8,13 @@ and the loser increments the winner's row instead of failing. The callers' own u
 is the last line of defence.
 
 `numbered_insert` takes the number and inserts the row that carries it in one statement on PostgreSQL, so the
-counter row is locked with no round trip to the client before the insert.
+counter row is locked with no round trip to the client before the insert; a caller's statements that must
+come first (the audit chain's lock, which every issuer of a town takes before the counter) can share its query.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from django.db import IntegrityError, connections, models, router, transaction
 
@@ -54,9 +55,21 @@ def _increment(alias: str, kind: str, municipality_id: int, year: int) -> int | 
     return int(row[0]) if row else None
 
 
-def numbered_insert(*, kind: str, row: models.Model) -> int:
+class Lead(Protocol):
+    """Statements of another service sent at the start of numbered_insert's query (audit's ChainLock)."""
+
+    def lead(self) -> tuple[str, list[Any]] | None: ...
+
+    def read(self, cursor: Any) -> None: ...
+
+    def take(self) -> None: ...
+
+
+def numbered_insert(*, kind: str, row: models.Model, lead: Lead | None = None) -> int:
     """Take the next number of the row's municipality, `kind` and year and insert the new `row` with it (its
     `sequence` and `number` set, as format_number writes it), in the caller's transaction; return the number.
+    `lead`'s statements go first in the same query where they can (its own round trip otherwise, before the
+    number is taken).
 
     PostgreSQL: one statement, ``WITH n AS (UPDATE counter … RETURNING last) INSERT … SELECT … FROM n``, so the
     row goes in as soon as the counter row is locked, without a round trip to the client in between, and its
@@ -69,10 +82,18 @@ def numbered_insert(*, kind: str, row: models.Model) -> int:
     if not connection.in_atomic_block:
         raise RuntimeError("numbered_insert must run inside the caller's transaction.atomic block")
     year = row.year  # type: ignore[attr-defined]
+    first = lead.lead() if lead is not None else None
+    if lead is not None and first is None:
+        lead.take()
     if connection.vendor == "postgresql":
         sql, values = _numbered_insert_sql(row, alias)
+        values = [row.municipality_id, kind, year, *values, str(year)]  # type: ignore[attr-defined]
         with connection.cursor() as cursor:
-            cursor.execute(sql, [row.municipality_id, kind, year, *values, str(year)])  # type: ignore[attr-defined]
+            if first is not None:
+                cursor.execute(f"{first[0]}; {sql}", [*first[1], *values])
+                lead.read(cursor)  # type: ignore[union-attr]
+            else:
+                cursor.execute(sql, values)
             inserted = cursor.fetchone()
         if inserted is not None:
             row.pk, sequence = inserted
