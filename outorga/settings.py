@@ -187,6 +187,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # {% url 'name' %} of a literal name: reversed once per process (apps/web/templatetags)
+            "builtins": ["apps.web.templatetags.constant_urls"],
         },
     },
 ]

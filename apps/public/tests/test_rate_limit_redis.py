@@ -22,7 +22,7 @@ from django.test import Client, RequestFactory
 
 from apps.public import ratelimit
 from apps.tenancy.models import Municipality
-from outorga.cache import CountingRedisCache
+from outorga.cache import COUNT_SHA, CountingRedisCache
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[3]
@@ -97,6 +97,20 @@ def test_a_counted_window_expires_with_its_timeout_and_the_next_request_opens_a_
     redis_client.pexpire(stored, 1)
     time.sleep(0.05)
     assert cache.count(key, timeout=60) == 1 and 0 < redis_client.ttl(stored) <= 60
+
+
+def test_a_redis_that_forgot_the_counting_script_counts_on(
+    settings: Any, redis_client: Any, client_address: str
+) -> None:
+    """After a restart (or SCRIPT FLUSH) EVALSHA answers NOSCRIPT: the count falls back to EVAL, which reloads it."""
+    settings.CACHES = django_settings.CACHES | {"counting": COUNTING_CACHE}
+    cache = caches["counting"]
+    assert isinstance(cache, CountingRedisCache)
+    key = f"rate:lookup:{ratelimit.keyed('lookup', client_address)}:0"
+    redis_client.script_flush()
+    assert cache.count(key, timeout=60) == 1
+    assert redis_client.script_exists(COUNT_SHA) == [True]
+    assert cache.count(key, timeout=60) == 2
 
 
 def test_redis_url_makes_three_real_processes_share_one_count(client_address: str) -> None:
