@@ -49,3 +49,13 @@ def insert_rows(table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]
         with connection.cursor() as cursor:
             cursor.executemany(f"INSERT INTO {quote(table)} ({names}) VALUES ({placeholders})", values)
     return len(values)
+
+
+def insert_parts(row: Any, using: Any, *, skip: Sequence[str] = ()) -> tuple[str, list[str], list[Any]]:
+    """A new model row's quoted table and columns and its values as the ORM's insert prepares them (pre_save,
+    then get_db_prep_save), all fields but its id and those named in `skip`: for the INSERTs written once that
+    send the row with another statement (a numbered permit, an audit event with its timeline line)."""
+    quote = using.ops.quote_name
+    fields = [f for f in row._meta.concrete_fields if not f.primary_key and f.name not in skip]
+    values = [f.get_db_prep_save(f.pre_save(row, True), using) for f in fields]
+    return quote(row._meta.db_table), [quote(f.column) for f in fields], values

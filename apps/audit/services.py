@@ -19,7 +19,7 @@ from apps.audit.hashing import BatchSigner, hashed_fields, keyed_event_hash, to_
 from apps.audit.keys import configured_keys
 from apps.audit.minimization import FlatPayloads, minimize
 from apps.audit.models import GLOBAL_CHAIN, AuditEvent, HashScheme
-from outorga.bulkinsert import insert_rows
+from outorga.bulkinsert import insert_parts, insert_rows
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -282,6 +282,12 @@ _HEAD_SQL = 'SELECT "seq", "hash" FROM "audit_auditevent" WHERE "chain" = %s ORD
 
 
 _LOCK_SQL = "SELECT pg_advisory_xact_lock(%s)"
+# Both in one query (psycopg binds client-side): see _lock_chain_head for why not one statement.
+_LOCK_AND_HEAD_SQL = f"{_LOCK_SQL}; {_HEAD_SQL}"
+
+
+def _head(row: tuple[Any, ...] | None) -> ChainHead | None:
+    return ChainHead(int(row[0]), row[1]) if row else None
 
 
 class ChainLock:
@@ -303,11 +309,11 @@ class ChainLock:
         connection = transaction.get_connection()
         if connection.vendor != "postgresql" or _server_side_binding(connection):
             return None
-        return f"{_LOCK_SQL}; {_HEAD_SQL}", [_advisory_lock_key(self.chain), self.chain]
+        return _LOCK_AND_HEAD_SQL, [_advisory_lock_key(self.chain), self.chain]
 
     def read(self, cursor: Any) -> None:
         cursor.nextset()  # past the lock's empty row, to the head
-        self._held(cursor.fetchone())
+        self.head, self.held = _head(cursor.fetchone()), True
         cursor.nextset()
 
     def take(self) -> None:
@@ -319,9 +325,6 @@ class ChainLock:
             raise RuntimeError(f"the lock of chain {chain} was not taken before its event")
         self.held = False
         return self.head
-
-    def _held(self, row: tuple[Any, ...] | None) -> None:
-        self.head, self.held = (ChainHead(int(row[0]), row[1]) if row else None), True
 
 
 def _server_side_binding(connection: Any) -> bool:
@@ -350,10 +353,9 @@ def _lock_chain_head(chain: str) -> ChainHead | None:
             cursor.execute(_LOCK_SQL, [_advisory_lock_key(chain)])
             cursor.execute(_HEAD_SQL, [chain])
         else:
-            cursor.execute(f"{_LOCK_SQL}; {_HEAD_SQL}", [_advisory_lock_key(chain), chain])
+            cursor.execute(_LOCK_AND_HEAD_SQL, [_advisory_lock_key(chain), chain])
             cursor.nextset()
-        row = cursor.fetchone()
-    return ChainHead(int(row[0]), row[1]) if row else None
+        return _head(cursor.fetchone())
 
 
 @functools.cache
@@ -394,13 +396,10 @@ def _insert_event(event: AuditEvent, along: models.Model | None) -> None:
 
 def _row_insert(row: models.Model, connection: Any) -> tuple[str, list[Any]]:
     """The INSERT of a new row, returning its id as along_id, and its values as the ORM's insert prepares them."""
-    fields = [field for field in row._meta.concrete_fields if not field.primary_key]
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(field.column) for field in fields)
-    marks = ", ".join(["%s"] * len(fields))
-    values = [field.get_db_prep_save(field.pre_save(row, True), connection) for field in fields]
-    table, pk = quote(row._meta.db_table), quote(row._meta.pk.column)
-    return f"INSERT INTO {table} ({columns}) VALUES ({marks}) RETURNING {pk} AS along_id", values  # noqa: S608
+    table, columns, values = insert_parts(row, connection)
+    marks = ", ".join(["%s"] * len(values))
+    pk = connection.ops.quote_name(row._meta.pk.column)
+    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks}) RETURNING {pk} AS along_id", values  # noqa: S608
 
 
 def _actor_fields(actor: Actor) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from django.db import IntegrityError, connections, models, router, transaction
 
 from apps.tenancy.models import Counter, Municipality
+from outorga.bulkinsert import insert_parts
 
 
 def number_take(*, kind: str, municipality: Municipality, year: int) -> int:
@@ -112,16 +113,15 @@ def _numbered_insert_sql(row: models.Model, alias: str) -> tuple[str, list[Any]]
     connection = connections[alias]
     quote = connection.ops.quote_name
     meta = row._meta
-    fields = [f for f in meta.concrete_fields if not f.primary_key and f.name not in ("sequence", "number")]
-    values = [f.get_db_prep_save(f.pre_save(row, True), connection) for f in fields]
+    target, names, values = insert_parts(row, connection, skip=("sequence", "number"))
     table, last = quote(Counter._meta.db_table), quote("last")
-    columns = ", ".join([quote(f.column) for f in fields] + [quote("sequence"), quote("number")])
-    marks = ", ".join(["%s"] * len(fields))
+    columns = ", ".join([*names, quote("sequence"), quote("number")])
+    marks = ", ".join(["%s"] * len(values))
     sql = (
         f"WITH n AS (UPDATE {table} SET {last} = {last} + 1 "  # noqa: S608  (names quoted, values bound)
         f"WHERE {quote('municipality_id')} = %s AND {quote('kind')} = %s AND {quote('year')} = %s "
         f"RETURNING {last}) "
-        f"INSERT INTO {quote(meta.db_table)} ({columns}) SELECT {marks}, n.{last}, {number_sql(f'n.{last}')} "
+        f"INSERT INTO {target} ({columns}) SELECT {marks}, n.{last}, {number_sql(f'n.{last}')} "
         f"FROM n RETURNING {quote(meta.pk.column)}, {quote('sequence')}"
     )
     return sql, values
