@@ -215,3 +215,81 @@ class ConfigStamp(models.Model):
 
     def __str__(self) -> str:
         return f"{self.municipality_id}: {self.token}"
+
+
+class ExternalValueQuerySet(models.QuerySet["ExternalValue"]):
+    def current(self) -> ExternalValueQuerySet:
+        """The entries no later entry corrected (one per table and date)."""
+        return self.filter(superseded_by__isnull=True)
+
+
+class ExternalValue(models.Model):
+    """One dated value of a table of the state or the Union (the UFESP; lawcode.fiscal.shared_parameters), kept
+    ONCE for the whole installation by its administrator and read by every municipality whose law values a unit
+    by it. Each entry names the act that fixed it (number, date, publication). History is never edited: a
+    correction is a new entry that ``supersedes`` the wrong one; config.config_for hands the current entries to
+    the engine, each cited to its act (lawcode Config.acts), so a decision explains the value it used."""
+
+    parameter = models.CharField("tabela", max_length=40, help_text="A tabela do engine (ex.: ufesp)")
+    valid_from = models.DateField("vigente a partir de")
+    value = models.DecimalField("valor", max_digits=14, decimal_places=4)
+    act = models.CharField(
+        "ato que fixou o valor", max_length=200, help_text="Ex.: Comunicado DICAR-90/26 da SEFAZ-SP"
+    )
+    act_date = models.DateField("data do ato", null=True, blank=True)
+    published_on = models.DateField("publicado em")
+    publication = models.CharField(
+        "veículo de publicação", max_length=200, blank=True, help_text="Ex.: DOE-SP, Seção I"
+    )
+    act_key = models.CharField(
+        "norma do engine",
+        max_length=80,
+        blank=True,
+        help_text="A chave do ato em lawcode/data/external_acts.yaml, para os valores que o engine já traz",
+    )
+    supersedes = models.OneToOneField(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="superseded_by",
+        verbose_name="corrige o registro",
+    )
+    reason = models.CharField("motivo da correção", max_length=255, blank=True)
+    entered_at = models.DateTimeField("registrado em", auto_now_add=True)
+
+    objects = ExternalValueQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "valor de tabela estadual ou federal"
+        verbose_name_plural = "valores de tabelas estaduais e federais"
+        ordering = ["parameter", "-valid_from", "-entered_at"]
+        indexes = [models.Index(fields=["parameter", "valid_from"], name="external_value_by_date")]
+
+    def __str__(self) -> str:
+        return f"{self.parameter} desde {self.valid_from:%d/%m/%Y}: {self.value}"
+
+    @property
+    def citation_key(self) -> str:
+        """How the engine cites this entry: the shipped act's key, or an act entered with the value."""
+        return self.act_key or f"ato_valor_externo_{self.pk}"
+
+    @property
+    def cite_as(self) -> str:
+        """Portuguese, as decisions cite it: "Comunicado DICAR-90/26 da SEFAZ-SP, publicado em 18/12/2026"."""
+        where = f" no {self.publication}" if self.publication else ""
+        return f"{self.act}, publicado{where} em {self.published_on:%d/%m/%Y}"
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {
+            "parameter": self.parameter,
+            "valid_from": self.valid_from,
+            "value": self.value,
+            "act": self.act,
+            "act_date": self.act_date,
+            "published_on": self.published_on,
+            "publication": self.publication,
+            "act_key": self.act_key,
+            "supersedes": self.supersedes_id,
+            "reason": self.reason,
+        }

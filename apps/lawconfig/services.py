@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, TypeVar
 
@@ -15,10 +16,17 @@ from apps.accounts.actors import Actor
 from apps.audit.services import audit_record
 from apps.lawconfig import hooks
 from apps.lawconfig.choices import ClosureKind
-from apps.lawconfig.models import FiscalUnitValue, InterpretationChoice, MunicipalClosure, ParameterValue
-from apps.tenancy.models import Municipality
+from apps.lawconfig.models import (
+    ExternalValue,
+    FiscalUnitValue,
+    InterpretationChoice,
+    MunicipalClosure,
+    ParameterValue,
+)
+from apps.tenancy.models import Municipality, is_deployment_admin
 from apps.web.refusals import refuse
 from lawcode.errors import LawcodeError
+from lawcode.fiscal import TableRow, shared_parameters
 from lawcode.params import Parameter
 from lawcode.units import FineUnit, Unit
 
@@ -276,3 +284,167 @@ def _changed(actor: Actor, municipality: Municipality, as_of: dt.date | None) ->
     The configuration binds from the moment it is stored (interpretations are not dated); a parameter dated in
     the future does not move a judgment of an earlier day, and the days it will reach are judged when they come."""
     hooks.configuration_changed(actor, municipality, as_of or timezone.localdate())
+
+
+# --- tables of the state or the Union, kept once per installation (the UFESP) --------------------------------
+
+
+def shared_table(parameter: str) -> Parameter:
+    """The engine's shared table ``parameter`` (lawcode.fiscal.shared_parameters), or a refusal naming it."""
+    table = shared_parameters().get(parameter)
+    if table is None:
+        raise refuse("parameter", f"Tabela: {parameter!r} não é uma tabela estadual ou federal do engine.")
+    return table
+
+
+def municipalities_using(parameter: str) -> list[Municipality]:
+    """Every municipality one of whose regimes values a fine unit by the shared table ``parameter``."""
+    from apps.lawconfig.config import shared_tables_used
+
+    using = {
+        regime_id
+        for regime_id in lawcode.regime_ids()
+        if parameter in shared_tables_used(lawcode.get_regime(regime_id))
+    }
+    return [m for m in Municipality.objects.order_by("pk") if using.intersection(m.regimes or [])]
+
+
+@transaction.atomic
+def external_value_enter(
+    *,
+    actor: Actor,
+    parameter: str,
+    valid_from: dt.date,
+    value: Decimal,
+    act: str,
+    published_on: dt.date,
+    act_date: dt.date | None = None,
+    publication: str = "",
+    reason: str = "",
+    act_key: str = "",
+    as_of: dt.date | None = None,
+) -> ExternalValue:
+    """Enter a dated value of a table of the state or the Union (the UFESP), for the whole installation.
+
+    Only the installation's administrator (or ``actor`` None: a seed or the loading command) may. A value for a
+    date that already has one is a correction: a NEW entry superseding it, with its ``reason``; the entry it
+    corrects stays, for the audit and for the decisions that used it. The same value and act again changes
+    nothing (returns the current entry). Every municipality whose law uses the table is told, in this
+    transaction (hooks.configuration_changed), so what waited for the value is settled at once."""
+    if actor is not None and not is_deployment_admin(actor):
+        raise refuse(
+            "parameter", "Tabela: só o administrador da instalação registra valores estaduais ou federais."
+        )
+    table = shared_table(parameter)
+    _check_value(table, value)
+    act, publication, reason = act.strip(), publication.strip(), reason.strip()
+    if not act:
+        raise refuse("act", "Ato que fixou o valor: informe o ato (ex.: Comunicado DICAR-90/26 da SEFAZ-SP).")
+    if act_date is not None and published_on < act_date:
+        raise refuse("published_on", "Publicado em: a publicação não pode ser anterior à data do ato.")
+    if published_on > valid_from and not reason:
+        # a retroactive value is possible (a late comunicado) but must say why
+        raise refuse(
+            "reason",
+            "Motivo: o ato foi publicado depois do início da vigência; explique (valor retroativo).",
+        )
+    current = (
+        ExternalValue.objects.current()
+        .select_for_update()
+        .filter(parameter=parameter, valid_from=valid_from)
+        .first()
+    )
+    if current is not None and (current.value, current.act, current.published_on) == (
+        value,
+        act,
+        published_on,
+    ):
+        return current
+    if current is not None and not reason:
+        raise refuse(
+            "reason",
+            f"Motivo da correção: já há valor vigente a partir de {valid_from:%d/%m/%Y}; diga por que o corrige.",
+        )
+    row = ExternalValue(
+        parameter=parameter,
+        valid_from=valid_from,
+        value=value,
+        act=act,
+        act_date=act_date,
+        published_on=published_on,
+        publication=publication,
+        act_key=act_key,
+        supersedes=current,
+        reason=reason,
+    )
+    row.full_clean(validate_constraints=False)
+    row.save()
+    audit_record(
+        actor=actor,
+        municipality=None,
+        action="lawconfig.external_value.enter",
+        obj=row,
+        before=current.audit_snapshot() if current is not None else None,
+        after=row.audit_snapshot(),
+    )
+    for municipality in municipalities_using(parameter):
+        _changed(actor, municipality, as_of)
+    return row
+
+
+@dataclass(frozen=True)
+class TableLoad:
+    """What external_values_load did: entries added, corrected, and rows already there."""
+
+    added: int
+    corrected: int
+    unchanged: int
+
+
+@transaction.atomic
+def external_values_load(
+    *, actor: Actor, parameter: str, rows: tuple[TableRow, ...], file_name: str, as_of: dt.date | None = None
+) -> TableLoad:
+    """Load a yearly table (the shape of lawcode/data/ufesp.csv): each row a value from 1 January of its year.
+    Idempotent: a row equal to the current entry is left alone; a different one is a correction citing the
+    file. All or nothing: one refused row refuses the file."""
+    from lawcode.acts import external_acts
+    from lawcode.fiscal import comunicado_key
+
+    shipped = external_acts()
+    added = corrected = unchanged = 0
+    for row in rows:
+        try:
+            key = comunicado_key(row.source)
+        except LawcodeError:
+            key = ""
+        act_key = key if key in shipped else ""
+        published = row.published or (shipped[act_key].published if act_key else None)
+        if published is None:
+            raise refuse(
+                "source",
+                f"Linha {row.line}, coluna source: informe a data de publicação do ato como (dd-mm-aaaa).",
+            )
+        current = (
+            ExternalValue.objects.current().filter(parameter=parameter, valid_from=row.valid_from).first()
+        )
+        entry = external_value_enter(
+            actor=actor,
+            parameter=parameter,
+            valid_from=row.valid_from,
+            value=row.value,
+            act=row.act,
+            published_on=published,
+            act_key=act_key,
+            reason=f"carga do arquivo {file_name}, linha {row.line}"
+            if current is not None or published > row.valid_from
+            else "",
+            as_of=as_of,
+        )
+        if current is None:
+            added += 1
+        elif entry.pk == current.pk:
+            unchanged += 1
+        else:
+            corrected += 1
+    return TableLoad(added, corrected, unchanged)
