@@ -350,7 +350,7 @@ def external_value_enter(
         )
     current = (
         ExternalValue.objects.current()
-        .select_for_update()
+        .select_for_update(of=("self",))
         .filter(parameter=parameter, valid_from=valid_from)
         .first()
     )
