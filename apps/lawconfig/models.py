@@ -199,7 +199,8 @@ class ConfigStamp(models.Model):
     the Config it built and know, with one indexed read, whether it still holds (config.config_for).
 
     Written ONLY by the database triggers of migration 0004 (on FiscalUnitValue, ParameterValue,
-    InterpretationChoice and MunicipalClosure), never by Python: a queryset.update, a bulk_create or a SQL
+    InterpretationChoice and MunicipalClosure) and of migration 0005 (on ExternalValue, which changes EVERY
+    municipality's token: a UFESP entered once is read by all), never by Python: a queryset.update, a bulk_create or a SQL
     console change the token as a service's save does. The token is random, never a counter, because a
     counter bumped in a transaction that rolls back would be reused by the next change with other rows. Every
     municipality gets its row when created (a trigger on tenancy_municipality); a missing row is never trusted."""
