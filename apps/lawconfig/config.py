@@ -202,7 +202,11 @@ def external_parameters(
 
 def _configured(municipality: Municipality, regime: lawcode.Regime) -> dict[str, tuple[ParameterValue, ...]]:
     """Values the municipality set for the parameters its regime marks ``configurable``."""
-    rows = ParameterRow.objects.filter(municipality=municipality, regime_id=regime.id).order_by("valid_from")
+    rows = (
+        ParameterRow.objects.current()
+        .filter(municipality=municipality, regime_id=regime.id)
+        .order_by("valid_from")
+    )
     out: dict[str, tuple[ParameterValue, ...]] = {}
     for row in rows:
         parameter = regime.parameters.get(row.parameter)
@@ -223,7 +227,11 @@ def _fiscal_parameters(
     for key, unit in regime.vocabulary.units.items():
         if unit.valued_by != "parameter" or unit.parameter not in regime.parameters:
             continue
-        rows = FiscalUnitValue.objects.filter(municipality=municipality, unit=key).order_by("valid_from")
+        rows = (
+            FiscalUnitValue.objects.current()
+            .filter(municipality=municipality, unit=key)
+            .order_by("valid_from")
+        )
         values = tuple(
             ParameterValue(
                 row.valid_from,

@@ -46,6 +46,12 @@ class FiscalUnitValueForm(forms.Form):
     source = forms.CharField(
         label="Ato que fixou o valor", max_length=255, help_text="Ex.: Decreto municipal nº 1.234/2026"
     )
+    reason = forms.CharField(
+        label="Motivo da correção",
+        max_length=255,
+        required=False,
+        help_text="Só ao corrigir um valor já registrado na mesma data (o anterior fica no histórico)",
+    )
     field_order = ["unit"]
 
     def __init__(self, *args: Any, units: dict[str, str], **kwargs: Any) -> None:
@@ -84,6 +90,12 @@ class ParameterValueForm(forms.Form):
     cite = forms.CharField(label="Dispositivo da lei", max_length=80, help_text="Ex.: art4A")
     source = forms.CharField(
         label="Ato que fixou o valor", max_length=255, help_text="Ex.: Decreto municipal nº 1.234/2026"
+    )
+    reason = forms.CharField(
+        label="Motivo da correção",
+        max_length=255,
+        required=False,
+        help_text="Só ao corrigir um valor já registrado na mesma data (o anterior fica no histórico)",
     )
 
     def __init__(self, *args: Any, targets: list[tuple[str, str]], **kwargs: Any) -> None:

@@ -84,17 +84,37 @@ def fiscal_unit_value_set(
     cite: str,
     source: str,
     unit: str | None = None,
+    reason: str = "",
     as_of: dt.date | None = None,
 ) -> FiscalUnitValue:
-    """Add (or correct, same date) a value of a unit the law leaves to the municipality (``unit``: its key in
-    units.yaml, optional when there is only one); older values stay for decisions about earlier dates."""
+    """Add a value of a unit the law leaves to the municipality (``unit``: its key in units.yaml, optional when
+    there is only one); older values stay for decisions about earlier dates. A value for a date that already has
+    one is a correction: a new entry superseding it (history is never edited); the same value again is a no-op."""
     if value_brl <= 0:
         raise refuse("value_brl", "Valor em reais: deve ser maior que zero.")
     chosen = _chosen_unit(municipality, unit)
     _check_cite(municipality, chosen, cite)
-    row: FiscalUnitValue = _row_for(FiscalUnitValue, municipality, unit=chosen.key, valid_from=valid_from)
-    before = row.audit_snapshot() if row.pk else None
-    row.value_brl, row.cite, row.source = value_brl, cite, source
+    if not source.strip():
+        raise refuse("source", "Ato que fixou o valor: informe o decreto ou a portaria.")
+    current = (
+        FiscalUnitValue.objects.current()
+        .select_for_update(of=("self",))
+        .filter(municipality=municipality, unit=chosen.key, valid_from=valid_from)
+        .first()
+    )
+    if current is not None and (current.value_brl, current.cite, current.source) == (value_brl, cite, source):
+        return current
+    row = FiscalUnitValue(
+        municipality=municipality,
+        unit=chosen.key,
+        valid_from=valid_from,
+        value_brl=value_brl,
+        cite=cite,
+        source=source.strip(),
+        supersedes=current,
+        reason=_correction_reason(current, reason),
+    )
+    before = current.audit_snapshot() if current is not None else None
     _store(
         row,
         actor=actor,
@@ -147,19 +167,37 @@ def parameter_value_set(
     value: Decimal,
     cite: str,
     source: str,
+    reason: str = "",
     as_of: dt.date | None = None,
 ) -> ParameterValue:
-    """Add (or correct, same date) a value of a parameter the regime leaves to the municipality."""
+    """Add a value of a parameter the regime leaves to the municipality (an index, a tariff, a cap). A value for a
+    date that already has one is a correction: a new entry superseding it (history is never edited); the same
+    value again is a no-op."""
     spec = configurable_parameter(municipality, regime_id, parameter)
     _check_value(spec, value)
     _check_regime_cite(regime_id, cite)
     if not source.strip():
         raise refuse("source", "Ato: informe o decreto ou a portaria que fixou o valor.")
-    row: ParameterValue = _row_for(
-        ParameterValue, municipality, regime_id=regime_id, parameter=parameter, valid_from=valid_from
+    current = (
+        ParameterValue.objects.current()
+        .select_for_update(of=("self",))
+        .filter(municipality=municipality, regime_id=regime_id, parameter=parameter, valid_from=valid_from)
+        .first()
     )
-    before = row.audit_snapshot() if row.pk else None
-    row.value, row.cite, row.source = value, cite, source.strip()
+    if current is not None and (current.value, current.cite, current.source) == (value, cite, source.strip()):
+        return current
+    row = ParameterValue(
+        municipality=municipality,
+        regime_id=regime_id,
+        parameter=parameter,
+        valid_from=valid_from,
+        value=value,
+        cite=cite,
+        source=source.strip(),
+        supersedes=current,
+        reason=_correction_reason(current, reason),
+    )
+    before = current.audit_snapshot() if current is not None else None
     _store(
         row,
         actor=actor,
@@ -243,6 +281,14 @@ def closure_remove(*, actor: Actor, closure: MunicipalClosure, as_of: dt.date | 
         before=before,
     )
     _changed(actor, municipality, as_of)
+
+
+def _correction_reason(current: Any, reason: str) -> str:
+    """Why an entry supersedes ``current`` (the administrator's words, or that it corrects the earlier one)."""
+    if current is None:
+        return reason.strip()
+    shown = f"{current.valid_from:%d/%m/%Y}"
+    return reason.strip() or f"corrige o valor registrado antes para a vigência de {shown}"
 
 
 def _row_for(model: type[_Row], municipality: Municipality, **key: Any) -> _Row:

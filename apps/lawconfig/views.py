@@ -165,18 +165,18 @@ def _topic_context(request: HttpRequest, municipality: Municipality, topic: str,
     """Only what the topic's page shows (each topic reads its own rows)."""
     if topic == "unidades":
         return {
-            "ufm_values": FiscalUnitValue.objects.for_user(request.user, "view").filter(
-                municipality=municipality
-            ),
+            "ufm_values": FiscalUnitValue.objects.for_user(request.user, "view")
+            .filter(municipality=municipality)
+            .select_related("superseded_by"),
             "ufm_form": form or FiscalUnitValueForm(units=_unit_choices(municipality)),
             "regime_units": _regime_units(municipality),
         }
     if topic == "parametros":
         return {
             "configurable": _configurable_rows(municipality),
-            "parameter_values": ParameterValue.objects.for_user(request.user, "view").filter(
-                municipality=municipality
-            ),
+            "parameter_values": ParameterValue.objects.for_user(request.user, "view")
+            .filter(municipality=municipality)
+            .select_related("superseded_by"),
             "parameter_form": form or ParameterValueForm(targets=_targets(municipality)),
         }
     if topic == "interpretacoes":
