@@ -111,10 +111,11 @@ scheduler: $(BASE_STAMP) ## Only the scheduler of the periodic jobs (manage.py o
 # another path (CHROMIUM=...) stands in for the chromium package.
 SKIP_CHROMIUM_PACKAGE := $(if $(filter /usr/bin/chromium,$(CHROMIUM)),,chromium)
 check-system-run: ## Check the system packages make run needs (the README's list)
-	tools/system-packages check run
+	tools/system-packages offer run
 
-check-system: check-chromium ## Check the system packages make test needs (the README's list)
-	SYSTEM_PACKAGES_SKIP="$(SKIP_CHROMIUM_PACKAGE)" tools/system-packages check run test
+check-system: ## Check the system packages make test needs (the README's list)
+	SYSTEM_PACKAGES_SKIP="$(SKIP_CHROMIUM_PACKAGE)" tools/system-packages offer run test
+	$(MAKE) check-chromium
 
 check-system-pg:
 	tools/system-packages check test-pg
