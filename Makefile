@@ -178,7 +178,7 @@ test-pg: check-system check-system-pg $(DEV_STAMP) $(STATIC_STAMP) ## Run pytest
 
 # --- quality --------------------------------------------------------------------------------------------
 
-lint: $(DEV_STAMP) ## ruff (lint + format), mypy, import-linter, writes only in services, missing migrations
+lint: $(DEV_STAMP) ## ruff (lint + format), mypy, import-linter, writes only in services, dead code, missing migrations
 	status=0
 	run() { echo "==> $$*"; "$$@" || { status=1; echo "FAILED: $$*" >&2; }; }
 	run $(VENV)/bin/ruff check .
@@ -187,6 +187,7 @@ lint: $(DEV_STAMP) ## ruff (lint + format), mypy, import-linter, writes only in 
 	run $(VENV)/bin/lint-imports --no-cache
 	run $(PY) tools/check_writes.py
 	run $(PY) tools/check_audit.py
+	run $(PY) tools/check_dead_code.py
 	run $(PY) manage.py makemigrations --check --dry-run
 	exit "$$status"
 

@@ -231,12 +231,6 @@ class Context:
         self.prepared.values[(name, day)] = found
         return found
 
-    def param_unit(self, name: str) -> Unit | FineUnit:
-        return self._parameter(name).unit
-
-    def has_param(self, name: str) -> bool:
-        return name in self.parameters
-
     def _parameter(self, name: str) -> Parameter:
         try:
             return self.parameters[name]

@@ -61,12 +61,3 @@ class EventKind(models.TextChoices):
     FINE_PAID = "fine_paid", "Multa paga"
     REFUND_DUE = "refund_due", "Restituição devida"
     NOTE = "note", "Anotação"
-
-
-class DeadlineStatus(models.TextChoices):
-    """How a deadline on the timeline stands on the day the page is drawn."""
-
-    MET = "met", "Cumprido"
-    DUE = "due", "Em curso"
-    OVERDUE = "overdue", "Vencido"
-    INFO = "info", "Informativo"

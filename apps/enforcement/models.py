@@ -46,10 +46,6 @@ class EditalQuerySet(MunicipalityScopedQuerySet["Edital"]):
     pass
 
 
-def _sequence_meta(name: str) -> list[models.BaseConstraint]:
-    return [models.UniqueConstraint(fields=["municipality", "year"], name=name)]
-
-
 class InfractionCase(models.Model):
     """An auto de infração and the proceeding it opens (one row per auto)."""
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 import datetime as dt
 
 from django.core.exceptions import ValidationError
-from django.db.models import QuerySet
 
-from apps.finance.choices import FeeKind, GuideStatus
+from apps.finance.choices import FeeKind
 from apps.finance.models import FeeSchedule, PaymentGuide
 from apps.tenancy.models import Municipality
 
@@ -32,16 +31,3 @@ def fee_in_force(*, municipality: Municipality, regime_id: str, fee_kind: str, o
 def guide_for_update(guide_id: int) -> PaymentGuide:
     """The guide row-locked (PostgreSQL), so two payments or a payment and a cancellation queue up."""
     return PaymentGuide.objects.select_for_update().select_related("municipality").get(pk=guide_id)
-
-
-def guides_for_origin(*, origin_type: str, origin_id: int) -> QuerySet[PaymentGuide]:
-    """Every guide of an application or a fine, newest first (callers filter them through for_user)."""
-    return PaymentGuide.objects.filter(origin_type=origin_type, origin_id=origin_id).order_by(
-        "-issued_on", "-id"
-    )
-
-
-def origin_is_paid(*, origin_type: str, origin_id: int, fee_kind: str = "") -> bool:
-    """Whether the origin has a paid guide (of that fee, when given)."""
-    guides = guides_for_origin(origin_type=origin_type, origin_id=origin_id).filter(status=GuideStatus.PAID)
-    return (guides.filter(fee_kind=fee_kind) if fee_kind else guides).exists()

@@ -58,10 +58,6 @@ def municipality_choices() -> list[tuple[str, str]]:
     return list(TOWN_CHOICES.get())
 
 
-def forget_municipality_choices(**kwargs: Any) -> None:
-    TOWN_CHOICES.forget()
-
-
 class LookupForm(forms.Form):
     """A plate is searched in every municipality of the deployment; the town is asked only for a permit number
     (and never pre-selected: a wrong default would answer «não embarque» for a valid van of another town)."""

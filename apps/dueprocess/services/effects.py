@@ -57,10 +57,6 @@ def catalog(regime_id: str) -> PenaltyCatalog:
     return penalties
 
 
-def penalty_label(regime_id: str, key: str) -> str:
-    return catalog(regime_id).label(key)
-
-
 def effect(kind: str, note: str, **data: Any) -> dict[str, Any]:
     """One line of ``Sanction.effects``, the summary kept with the sanction (the rows are ``Effect``)."""
     return {"kind": kind, "label": EffectKind(kind).label, "note": note, **data}
