@@ -24,7 +24,7 @@ from apps.finance.valuation import Charge, Valuation, declared_unit, legal_basis
 from apps.lawconfig.config import RegimeChoiceError, calendar_for, regime_for
 from apps.registry.identifiers import validate_cnpj, validate_cpf
 from apps.tenancy.models import Municipality
-from apps.tenancy.numbering import number_take
+from apps.tenancy.numbering import format_number, number_take
 from apps.web.refusals import refuse
 
 # --- settings and fee schedule ------------------------------------------------------------------------
@@ -229,7 +229,7 @@ def _guide_store(
     guide = PaymentGuide(
         municipality=municipality,
         regime_id=regime,
-        number=f"{sequence:06d}/{year}",
+        number=format_number(sequence, year, digits=6),
         year=year,
         sequence=sequence,
         payer_name=payer[0],

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +20,7 @@ import lawcode
 from apps.licensing.choices import PermitKind
 from apps.licensing.models import Permit
 from apps.licensing.standing import by_acts, permit_standing
+from apps.public import conf
 from apps.public.choices import LookupVia, VerificationStatus
 from apps.public.selectors import Lookup
 from apps.public.standing_rows import PUBLIC_ROWS
@@ -182,9 +184,28 @@ def parse_token(text: str) -> str:
     return text
 
 
+_KNOWN_MUNICIPALITIES: dict[str, tuple[float, Municipality]] = {}
+
+
+def municipality_of(ibge_code: str | None) -> Municipality | None:
+    """The municipality of an IBGE code, kept PUBLIC_MUNICIPALITY_TTL seconds in this process: every lookup
+    names one of a handful of towns, and a database round trip per lookup for it is the peak's main cost.
+    Codes that match nothing are not kept (random codes must not grow the memory)."""
+    if ibge_code is None:
+        return None
+    code = ibge_code.strip()
+    kept = _KNOWN_MUNICIPALITIES.get(code)
+    if kept is not None and kept[0] > time.monotonic():
+        return kept[1]
+    found = Municipality.objects.filter(ibge_code=code).only("pk", "name", "uf", "ibge_code").first()
+    if found is not None:
+        _KNOWN_MUNICIPALITIES[code] = (time.monotonic() + conf.municipality_ttl_seconds(), found)
+    return found
+
+
 def municipality_by_ibge(code: str) -> Municipality:
-    found = Municipality.objects.filter(ibge_code=(code or "").strip()).only("pk", "name", "uf", "ibge_code")
-    municipality = found.first()
+    """municipality_of, refusing a code that names no municipality served here."""
+    municipality = municipality_of(code or "")
     if municipality is None:
         raise InvalidQuery("unknown_municipality", "Escolha um dos municípios atendidos por esta consulta.")
     return municipality

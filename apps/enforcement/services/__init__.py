@@ -30,7 +30,7 @@ from apps.registry.identifiers import validate_plate
 from apps.registry.models import Driver
 from apps.registry.uploads import CheckedUpload, check_upload
 from apps.tenancy.models import Municipality
-from apps.tenancy.numbering import number_take
+from apps.tenancy.numbering import format_number, number_take
 from apps.tenancy.querysets import user_can
 from apps.web.refusals import refuse
 from lawcode.procedure import AutoContents
@@ -265,7 +265,7 @@ def _create_case(
         regime_id=regime,
         year=as_of.year,
         sequence=sequence,
-        number=f"AI-{sequence:04d}/{as_of.year}",
+        number=format_number(sequence, as_of.year, prefix="AI-"),
         infraction_code=entry.code,
         infraction_title=entry.title,
         infraction_cite=entry.cite,
