@@ -291,6 +291,8 @@ class FineFacts:
     infraction_date: dt.date
     auto_date: dt.date | None = None
     guide_issue_date: dt.date | None = None
+    decided_final_on: dt.date | None = None
+    """The day the decision became final (a regime may value the fine on it, like the sanction does)."""
 
 
 StandingRole = Literal["operator", "company", "driver", "vehicle"]

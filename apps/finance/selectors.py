@@ -7,8 +7,8 @@ import datetime as dt
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 
-from apps.finance.choices import FeeKind, GuideStatus
-from apps.finance.models import FeeSchedule, PaymentGuide
+from apps.finance.choices import FeeKind, GuideStatus, WaitingState
+from apps.finance.models import FeeSchedule, FineValuation, PaymentGuide, WaitingGuide
 from apps.tenancy.models import Municipality
 
 
@@ -45,3 +45,27 @@ def origin_is_paid(*, origin_type: str, origin_id: int, fee_kind: str = "") -> b
     """Whether the origin has a paid guide (of that fee, when given)."""
     guides = guides_for_origin(origin_type=origin_type, origin_id=origin_id).filter(status=GuideStatus.PAID)
     return (guides.filter(fee_kind=fee_kind) if fee_kind else guides).exists()
+
+
+def fine_valuation_current(*, origin_type: str, origin_id: int) -> FineValuation | None:
+    """The valuation a fine's guide charges now: the latest (a re-valuation replaces the one before it)."""
+    return FineValuation.objects.filter(origin_type=origin_type, origin_id=origin_id).order_by("-id").first()
+
+
+def fine_valuations(*, origin_type: str, origin_id: int) -> QuerySet[FineValuation]:
+    """Every valuation of a fine, first to last (the first, then each re-valuation with its reason)."""
+    return FineValuation.objects.filter(origin_type=origin_type, origin_id=origin_id).order_by("id")
+
+
+def waiting_guide(*, origin_type: str, origin_id: int) -> WaitingGuide | None:
+    """The origin's guide waiting for a value, if one waits."""
+    return WaitingGuide.objects.filter(
+        origin_type=origin_type, origin_id=origin_id, state=WaitingState.WAITING
+    ).first()
+
+
+def waiting_guides(municipality: Municipality) -> QuerySet[WaitingGuide]:
+    """The municipality's queue of guides waiting for a value, oldest first."""
+    return WaitingGuide.objects.filter(municipality=municipality, state=WaitingState.WAITING).order_by(
+        "requested_on", "id"
+    )

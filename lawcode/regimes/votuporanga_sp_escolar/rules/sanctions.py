@@ -23,7 +23,7 @@ from lawcode.errors import InvalidFactError, LawNotInForceError
 from lawcode.facts import InfractionCase, PriorSanction
 from lawcode.regime import CatalogEntry, rule
 
-from .common import PUBLISHED_ON, br, day_counting
+from .common import PUBLISHED_ON, br, day_counting, fine_valuation_date
 
 
 @dataclass(frozen=True)
@@ -225,12 +225,13 @@ def _fine(ctx: Context, facts: InfractionCase, parameter: str, result: dict[str,
 
 
 def _valuation_date(ctx: Context, facts: InfractionCase) -> dt.date:
-    option = ctx.interpretation("INT-VOT-UFM-VALUATION-DATE")
-    if option == "decision_date":
-        return ctx.require(facts.decided_final_on, "decided_final_on")
-    if option == "payment_date":
-        return ctx.as_of
-    return facts.date
+    return fine_valuation_date(
+        ctx,
+        infraction_date=facts.date,
+        auto_date=facts.auto_date,
+        decided_final_on=facts.decided_final_on,
+        guide_issue_date=facts.guide_issue_date,
+    )
 
 
 def _cure(ctx: Context, facts: InfractionCase, findings: list[Finding], result: dict[str, Any]) -> bool:
