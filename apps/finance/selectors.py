@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 
-from apps.finance.choices import FeeKind, GuideStatus, WaitingState
+from apps.finance.choices import FeeKind, GuideStatus, OriginType, WaitingState
 from apps.finance.models import FeeSchedule, FineValuation, PaymentGuide, WaitingGuide
 from apps.tenancy.models import Municipality
 
@@ -68,4 +69,29 @@ def waiting_guides(municipality: Municipality) -> QuerySet[WaitingGuide]:
     """The municipality's queue of guides waiting for a value, oldest first."""
     return WaitingGuide.objects.filter(municipality=municipality, state=WaitingState.WAITING).order_by(
         "requested_on", "id"
+    )
+
+
+@dataclass(frozen=True)
+class FineCharge:
+    """What reaches a fine's guide, read in one place for every screen (the case page, the portal, finance):
+    the valuation the guide charges, every valuation before it with its reason, and the guide waiting for a
+    value, if one waits."""
+
+    valuation: FineValuation | None
+    history: tuple[FineValuation, ...]
+    waiting: WaitingGuide | None
+
+    @property
+    def revalued(self) -> bool:
+        return len(self.history) > 1
+
+
+def fine_charge(*, origin_id: int) -> FineCharge:
+    """The fine's charge as every screen shows it (``origin_id``: the sanction)."""
+    history = tuple(fine_valuations(origin_type=OriginType.FINE, origin_id=origin_id))
+    return FineCharge(
+        valuation=history[-1] if history else None,
+        history=history,
+        waiting=waiting_guide(origin_type=OriginType.FINE, origin_id=origin_id),
     )

@@ -468,7 +468,9 @@ def _same_valuation(row: FineValuation, charge: Charge, valuation: Valuation) ->
     )
 
 
-def _revaluation_reason(current: FineValuation | None, valuation: Valuation, moment: str, as_of: dt.date) -> str:
+def _revaluation_reason(
+    current: FineValuation | None, valuation: Valuation, moment: str, as_of: dt.date
+) -> str:
     """Why a fine valued before is valued again; the dates of the fine (infraction, auto, final decision) never
     change, so a new valuation date comes from the moment of the new valuation (the guide's issue, the day the
     decision became final) that the law's reading values the fine on."""
@@ -623,7 +625,9 @@ def _waiting_issue_one(pk: int, actor: Actor, as_of: dt.date) -> int:
 
 
 @transaction.atomic
-def guide_wait_withdraw(*, actor: Actor, origin_type: str, origin_id: int, reason: str, as_of: dt.date) -> None:
+def guide_wait_withdraw(
+    *, actor: Actor, origin_type: str, origin_id: int, reason: str, as_of: dt.date
+) -> None:
     """The charge no longer exists (the fine was annulled): its guide stops waiting, audited with the reason."""
     row = (
         WaitingGuide.objects.select_for_update()

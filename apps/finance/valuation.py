@@ -71,16 +71,19 @@ class ValueNotYetEntered(ValidationError):
 
 def valuation_reason(decision: dict[str, Any], basis: str) -> str:
     """The reason a valuation gives, from its stored decision: the findings, then the readings it applied."""
-    findings = [str(item.get("message", "")) for item in decision.get("findings") or [] if item.get("message")]
+    findings = [
+        str(item.get("message", "")) for item in decision.get("findings") or [] if item.get("message")
+    ]
     readings = [
         f"{use.get('question', '')} {use.get('option_text', '')}".strip()
         for use in decision.get("interpretations") or []
         if use.get("question") or use.get("option_text")
     ]
+    cited = [str(item["text"]) for item in decision.get("citations") or [] if item.get("text")]
     text = "; ".join(findings) or "Valor em reais"
     if readings:
         text += ". Leitura adotada: " + " ".join(readings)
-    return f"{text} ({basis})."
+    return f"{text} ({'; '.join(dict.fromkeys([basis, *cited]))})."
 
 
 def legal_basis(municipality: Municipality, regime_id: str, cite: str, on: dt.date) -> str:

@@ -18,11 +18,11 @@ from apps.dueprocess.choices import FinalityReason, Instance, SanctionState
 from apps.dueprocess.models import Sanction
 from apps.dueprocess.procedure import proceeding
 from apps.dueprocess.services import effects
+from apps.dueprocess.services.fines import fine_charge
 from apps.enforcement.choices import CaseState, EventKind
 from apps.enforcement.lawbridge import penalty_text
 from apps.enforcement.models import InfractionCase
 from apps.enforcement.services import case_event_add, case_move, locked_case
-from apps.dueprocess.services.fines import fine_charge
 from apps.finance.choices import GuideStatus, OriginType
 from apps.finance.formatting import brl
 from apps.finance.services import fine_valuation_make, guide_cancel, guide_wait_withdraw, refund_create
@@ -256,7 +256,11 @@ def _undo_fine(
     guide = sanction.guide
     if guide is None:
         guide_wait_withdraw(
-            actor=actor, origin_type=OriginType.FINE, origin_id=sanction.pk, reason=f"{ground} — {reason}", as_of=as_of
+            actor=actor,
+            origin_type=OriginType.FINE,
+            origin_id=sanction.pk,
+            reason=f"{ground} — {reason}",
+            as_of=as_of,
         )
         return
     if guide.status == GuideStatus.OPEN:
