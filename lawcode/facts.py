@@ -227,6 +227,10 @@ class InfractionCase:
     judged: dict[str, Decimal] = field(default_factory=dict)
     """Quantities the judging authority chose within the legal range, by penalty key (penalties.yaml ``days:
     judgment`` / ``amount: judgment``): a suspension's days, a fine's quantity."""
+    fine_value_may_wait: bool = False
+    """True when the asker values the fine itself once a missing unit value is entered (the apps: a fine's one
+    valuation): the penalty then stands with its amount in reais open (None) instead of failing for want of,
+    say, next year's UFESP. False (the default): a missing unit value is an error, as before."""
 
 
 @dataclass(frozen=True)

@@ -217,3 +217,42 @@ def test_an_annulled_fine_leaves_the_queue(
     assert waiting.state == WaitingState.WITHDRAWN
     enter_ufm_2027(votuporanga, D(2027, 1, 12))
     assert waiting_guides_issue(actor=None, as_of=D(2027, 1, 12)) == 0 and not PaymentGuide.objects.exists()
+
+
+def test_a_decision_made_final_before_the_value_exists_stands_and_its_fine_is_valued_once_entered(
+    votuporanga: Any,
+    agent_votuporanga_: Any,
+    judge_votuporanga: Any,
+    finance_votuporanga: Any,
+    votuporanga_licensed: Any,
+    today: mock.MagicMock,
+) -> None:
+    """Valued on the final decision's date (January 2027) with no UFM of 2027 yet: the decision is final all
+    the same, with its amount open; the guide waits, and the one valuation is made when the value arrives, on
+    the final decision's date (not on the day it happened to be entered)."""
+    choose(votuporanga, "decision_date")
+    plate = votuporanga_licensed[0].vehicle.plate
+    today.return_value = D(2027, 1, 20)
+    sanction = final_fine(
+        votuporanga, agent_votuporanga_, judge_votuporanga, plate, D(2026, 12, 28), D(2027, 1, 20)
+    )
+    final_on = sanction.decided_final_on
+    assert final_on is not None and final_on.year == 2027
+    assert sanction.state == "final" and sanction.fine_brl is None
+    findings = " ".join(f["message"] for f in sanction.decision["findings"])
+    assert "valor em reais a apurar: a UFM de 2027 ainda não tem valor cadastrado" in findings
+    assert not FineValuation.objects.exists()
+    notify(sanction.case, agent_votuporanga_, D(2027, 1, 21), NoticePurpose.FINAL_DECISION)
+    waiting = fine_issue(sanction=sanction, actor=finance_votuporanga, as_of=D(2027, 1, 21))
+    assert isinstance(waiting, WaitingGuide) and waiting.missing_value == "valor da UFM de 2027"
+
+    today.return_value = D(2027, 2, 1)
+    enter_ufm_2027(votuporanga, D(2027, 2, 1))
+    run_tasks()
+    guide = PaymentGuide.objects.get()
+    valuation = FineValuation.objects.get()
+    sanction.refresh_from_db()
+    assert valuation.valuation_date == final_on and valuation.replaces is None
+    assert valuation.moment == ValuationMoment.GUIDE_ISSUE
+    assert guide.amount_brl == sanction.fine_brl == valuation.amount_brl == Decimal(135) * UFM_2027
+    assert guide.issued_on == D(2027, 2, 1) and guide.due_on > guide.issued_on

@@ -213,13 +213,25 @@ def _penalty_message(step: Step, result: dict[str, Any]) -> str:
         f"Penalidade pela {reason}: "
         + " e ".join(parts)
         + (f" ({format_value_pt(result['fine_brl'], 'brl')})" if result.get("fine_brl") is not None else "")
+        + _value_pending(result)
     )
+
+
+def _value_pending(result: dict[str, Any]) -> str:
+    """A fine whose UFM has no value yet on its valuation date: it stands, its amount in reais is fixed later."""
+    if (
+        result.get("fine_quantity") is None
+        or result.get("fine_brl") is not None
+        or not result.get("valued_on")
+    ):
+        return ""
+    return f" (valor em reais a apurar: a UFM de {result['valued_on'].year} ainda não tem valor cadastrado)"
 
 
 def _fine(ctx: Context, facts: InfractionCase, parameter: str, result: dict[str, Any]) -> dict[str, Any]:
     quantity = Decimal(ctx.param_on(parameter, facts.date))
     valued_on = _valuation_date(ctx, facts)
-    brl = ctx.to_brl(quantity, "ufm", valued_on)
+    brl = ctx.to_brl_or_wait(quantity, "ufm", valued_on, may_wait=facts.fine_value_may_wait)
     result.update({"fine_quantity": quantity, "fine_unit": "ufm", "fine_brl": brl, "valued_on": valued_on})
     return {"kind": "fine", "quantity": quantity, "unit": "ufm", "brl": brl}
 
