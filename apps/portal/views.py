@@ -305,7 +305,14 @@ def application_detail(request: HttpRequest, scope: PortalScope, pk: int) -> Htt
 @require_GET
 @portal_view(holder_only=True)
 def guides(request: HttpRequest, scope: PortalScope) -> HttpResponse:
-    return _render(request, scope, "guides.html", guides=scope.guides(), today=timezone.localdate())
+    return _render(
+        request,
+        scope,
+        "guides.html",
+        guides=scope.guides(),
+        waiting=scope.waiting_guides(),
+        today=timezone.localdate(),
+    )
 
 
 @require_GET

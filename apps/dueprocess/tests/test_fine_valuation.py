@@ -163,11 +163,18 @@ def test_a_guide_waits_for_next_years_ufm_and_is_issued_by_itself_once_it_is_ent
     account = make_account(case, "vera.operadora")
     page = portal_client(account).get(reverse("portal:case", args=[sanction.case_id])).content.decode()
     assert "Aguardando a publicação do valor da UFM de 2027" in page and "automaticamente" in page
+    payments = portal_client(account).get(reverse("portal:guides")).content.decode()
+    assert (
+        'data-testid="waiting-guide"' in payments
+        and "Aguardando a publicação do valor da UFM de 2027" in payments
+    )
 
     staff = Client()
     staff.force_login(finance_votuporanga)
     queue = staff.get(reverse("finance:waiting_list", args=[votuporanga.ibge_code])).content.decode()
     assert f"Multa — auto de infração {sanction.case.number}" in queue and "Valor da UFM de 2027" in queue
+    home = staff.get(reverse("municipality_home", args=[votuporanga.ibge_code])).content.decode()
+    assert "Aguardando valor" in home
 
     assert waiting_guides_issue(actor=None, as_of=D(2027, 1, 3)) == 0  # the night retries: still no value
 
