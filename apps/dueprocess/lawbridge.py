@@ -116,6 +116,9 @@ def sanction_facts(case: CaseRow, decided_final_on: dt.date | None, as_of: dt.da
         auto_omissions=tuple(case.auto_omissions),
         regularized_by=regularized_by(case),
         judged=judged_quantities(case),
+        # A missing unit value (next year's UFESP) never holds the decision back: finance values the fine once
+        # the value is entered (apps.finance.services.fine_valuation_for_guide), its guide waiting till then.
+        fine_value_may_wait=True,
     )
 
 

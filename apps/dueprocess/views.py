@@ -26,6 +26,9 @@ from apps.dueprocess.procedure import fine_due_pt, instance_label, proceeding, s
 from apps.dueprocess.services import finality, fines
 from apps.enforcement.models import InfractionCase
 from apps.enforcement.pdf import auto_rows
+from apps.finance.choices import OriginType
+from apps.finance.models import PaymentGuide
+from apps.finance.selectors import fine_charge, waiting_guide
 from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
@@ -199,6 +202,7 @@ def _case_context(
         "case": case,
         "appeals": selectors.case_appeals(case),
         "sanction": sanction,
+        "fine": fine_charge(origin_id=sanction.pk) if sanction and sanction.has_fine else None,
         "findings": selectors.sanction_findings(sanction) if sanction else [],
         "can_file": user_can(request.user, municipality.pk, APPEAL, "change"),
         "can_finalize": user_can(request.user, municipality.pk, SANCTION, "change")
@@ -210,7 +214,8 @@ def _case_context(
         and sanction is not None
         and sanction.has_fine
         and sanction.guide is None
-        and sanction.state != "annulled",
+        and sanction.state != "annulled"
+        and waiting_guide(origin_type=OriginType.FINE, origin_id=sanction.pk) is None,
         "appeal_form": appeal_form
         or forms.AppealForm(instances=_instances(case), initial={"filed_on": today}),
         "steps": steps_pt(case.regime_id, today),
@@ -336,11 +341,16 @@ def fine_issue(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     rows = Sanction.objects.select_related("case", "guide")
     sanction = get_object_for_user_or_404(rows, request.user, CHARGE, case__municipality=municipality, pk=pk)
     try:
-        guide = fines.fine_issue(sanction=sanction, actor=request.user, as_of=_today())
+        issued = fines.fine_issue(sanction=sanction, actor=request.user, as_of=_today())
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
-        messages.success(request, f"Guia {guide.number} emitida.")
+        if isinstance(issued, PaymentGuide):
+            messages.success(request, f"Guia {issued.number} emitida.")
+        else:
+            messages.warning(
+                request, f"{issued.waiting_message} O valor é cadastrado {issued.where_to_enter}."
+            )
     return redirect("dueprocess:case", municipality.ibge_code, sanction.case_id)
 
 

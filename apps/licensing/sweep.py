@@ -538,6 +538,7 @@ SWEEP_ORDER: tuple[str, ...] = (
     "applications_denied_after_inspection",
     "permit_reminders",
     "document_reminders",
+    "waiting_guides_issued",  # a guide that waited for a value is issued before people are told of the night
     "notifications",  # last: it tells people of what every step above changed or reminded
 )
 
