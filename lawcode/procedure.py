@@ -98,6 +98,7 @@ _INSTANCE_KEYS = (
 _ROLE = re.compile(r"^[a-z][a-z0-9_]*$")
 
 Validate = Callable[[object, str | None, int | None], str]
+Render = Callable[[str], str]
 
 
 @dataclass(frozen=True)
@@ -165,8 +166,9 @@ class DueProcess:
                 return previous
         return None
 
-    def effects_explanation_pt(self) -> str:
-        """Why the effects apply when they do, with the dispositivo (for the case's timeline and the screens)."""
+    def effects_explanation_pt(self, render: Render = str) -> str:
+        """Why the effects apply when they do, with the dispositivo (for the case's timeline and the screens);
+        ``render`` turns a citation key into its Portuguese form (``Regime.resolve_citation(...).render()``)."""
         after = self.effects_after
         if after is None:
             return (
@@ -175,7 +177,7 @@ class DueProcess:
         following = self.instances[self.instances.index(after) + 1]
         return (
             f"Os efeitos da penalidade se aplicam após a decisão da instância «{after.label}»: "
-            f"«{following.label}» não tem efeito suspensivo ({following.suspensive_cite})."
+            f"«{following.label}» não tem efeito suspensivo ({render(following.suspensive_cite)})."
         )
 
 
@@ -348,19 +350,20 @@ class SpecialProcedure:
             ceiling_days=self.ceiling.days if self.ceiling else None,
         )
 
-    def describe_pt(self) -> str:
-        """The procedure in one line, each step with its days and dispositivo."""
+    def describe_pt(self, render: Render = str) -> str:
+        """The procedure in one line, each step with its days and dispositivo (``render``: as in
+        DueProcess.effects_explanation_pt)."""
         unit = self.counting.label_pt
-        parts = [f"{step.label}: {step.days} {unit} ({step.cite})" for step in self.steps]
+        parts = [f"{step.label}: {step.days} {unit} ({render(step.cite)})" for step in self.steps]
         if self.ceiling is not None:
-            parts.append(f"conclusão em até {self.ceiling.days} dias ({self.ceiling.cite})")
-        return f"{self.label} ({self.cite}): " + "; ".join(parts)
+            parts.append(f"conclusão em até {self.ceiling.days} dias ({render(self.ceiling.cite)})")
+        return f"{self.label} ({render(self.cite)}): " + "; ".join(parts)
 
-    def ceiling_pt(self, opened_on: dt.date, calendar: LegalCalendar) -> str | None:
+    def ceiling_pt(self, opened_on: dt.date, calendar: LegalCalendar, render: Render = str) -> str | None:
         end = self.ceiling_deadline(opened_on, calendar)
         if end is None or self.ceiling is None:
             return None
-        return f"Processo a concluir até {format_date_pt(end.end)} ({self.ceiling.cite})"
+        return f"Processo a concluir até {format_date_pt(end.end)} ({render(self.ceiling.cite)})"
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from apps.dueprocess.choices import SanctionState
 from apps.dueprocess.models import Judgment, Regularization, Sanction
 from apps.dueprocess.procedure import proceeding
 from apps.enforcement.models import InfractionCase as CaseRow
+from apps.enforcement.regime_rules import cite_pt
 from apps.lawconfig import engine
 from apps.lawconfig.config import calendar_for
 from apps.registry.lawbridge import operator_facts
@@ -65,7 +66,10 @@ def _step_deadline(case: CaseRow, step: ProcedureStep, start: dt.date) -> Deadli
     special = special_procedure(case)
     assert special is not None
     counted = special.deadline(step, start, calendar_for(case.municipality, case.regime_id))
-    message = f"{step.label}: {step.days} {special.counting.label_pt} ({special.label}, {step.cite})"
+    message = (
+        f"{step.label}: {step.days} {special.counting.label_pt} ({special.label}, "
+        f"{cite_pt(case.regime_id, step.cite, start)})"
+    )
     decision = {
         "question": "procedure_step",
         "result": {"end": counted.end.isoformat(), "procedure": special.key, "step": step.kind},
@@ -100,7 +104,10 @@ def proceeding_ceiling(case: CaseRow) -> str | None:
     special = special_procedure(case)
     if special is None:
         return None
-    return special.ceiling_pt(case.drawn_on, calendar_for(case.municipality, case.regime_id))
+    calendar = calendar_for(case.municipality, case.regime_id)
+    return special.ceiling_pt(
+        case.drawn_on, calendar, lambda ref: cite_pt(case.regime_id, ref, case.drawn_on)
+    )
 
 
 def payment_deadline(case: CaseRow, ciencia_on: dt.date, as_of: dt.date) -> Deadline | None:

@@ -27,6 +27,7 @@ from apps.dueprocess.choices import EffectKind, EffectState
 from apps.dueprocess.models import Effect, Sanction
 from apps.enforcement.choices import EventKind
 from apps.enforcement.models import InfractionCase
+from apps.enforcement.regime_rules import cite_pt
 from apps.enforcement.services import case_event_add
 from apps.licensing.choices import PermitState
 from apps.licensing.models import Permit
@@ -135,7 +136,8 @@ def apply_after_instance(
             continue
         rows += _apply_one(kind, item, case, sanction, actor, as_of)
     if rows:
-        _event(case, actor, as_of, due_process.effects_explanation_pt())
+        render = lambda ref: cite_pt(case.regime_id, ref, as_of)  # noqa: E731
+        _event(case, actor, as_of, due_process.effects_explanation_pt(render))
     return rows
 
 
