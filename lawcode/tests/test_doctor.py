@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from lawcode.__main__ import main
-from lawcode.doctor import FACTS_SECTION, QUESTIONS_SECTION, diagnose
+from lawcode.doctor import FACTS_SECTION, GUIDE_BEGIN, GUIDE_END, QUESTIONS_SECTION, diagnose, guide_tables
 from lawcode.factfields import COLLECTED_BY_APPS
 from lawcode.questions import APP_QUESTIONS, QUESTIONS
 from lawcode.regime import Regime
@@ -86,3 +86,21 @@ def test_the_command_prints_the_report_and_exits_zero_without_errors() -> None:
     assert text.startswith("Diagnóstico do regime patrocinio_mg_aplicativo")
     assert "0 erro(s)" in text
     assert main(["doctor", "patrocinio_mg_aplicativo", "--strict"], io.StringIO()) == 1
+
+
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "lawcode" / "new-regime.md"
+
+
+def test_the_guide_shows_the_tables_doctor_reads() -> None:
+    text = GUIDE.read_text(encoding="utf-8")
+    start, end = text.index(GUIDE_BEGIN), text.index(GUIDE_END) + len(GUIDE_END)
+    assert text[start:end] == guide_tables(), "regenerate the tables from lawcode.doctor.guide_tables()"
+
+
+def test_the_guide_catalogues_every_building_block() -> None:
+    text = GUIDE.read_text(encoding="utf-8")
+    catalogue = text[text.index("## 6b. Building blocks") : text.index("## 6c.")]
+    blocks = Path(__file__).resolve().parents[1] / "blocks"
+    modules = {p.stem for p in blocks.glob("*.py") if p.stem != "__init__"}
+    missing = {name for name in modules if f"| `{name}` |" not in catalogue}
+    assert missing == set()
