@@ -89,30 +89,55 @@ _UNITS: tuple[tuple[str, str, str], ...] = (
     (r"UFM['’]?s?\b", "ufm", "UFM"),
     (r"(?:%|por\s+cento)", "percent", "por cento"),
     (
-        r"(lugares|assentos|passageiros|portas|habitantes|ve[íi]culos?|permiss[õo]es|alunos|condutores|t[áa]xis?|"
+        r"(lugares|assentos|passageiros|pessoas|portas|habitantes|ve[íi]culos?|permiss[õo]es|alunos|condutores|"
+        r"monitor(?:es)?|t[áa]xis?|"
         r"auxiliar(?:es)?|autoriza[çc][õo]es|substitui[çc][õo]es|trocas?|associados|cooperados)\b",
         "count",
         "",
     ),
 )
 _MONEY = re.compile(r"R\$\s*" + _NUMBER)
-# Small numbers the law spells out ("duas substituições", "dois anos"), and "em dobro" (a multiplier of 2).
-_SPELLED_NUMBERS = {
-    "um": 1,
-    "uma": 1,
-    "dois": 2,
-    "duas": 2,
-    "três": 3,
-    "tres": 3,
-    "quatro": 4,
-    "cinco": 5,
-    "seis": 6,
-    "sete": 7,
-    "oito": 8,
-    "nove": 9,
-    "dez": 10,
-}
-_SPELLED_NUMBER = re.compile(r"(?<![(\w])(" + "|".join(_SPELLED_NUMBERS) + r")\s+", re.IGNORECASE)
+# Numbers the law spells out ("duas substituições", "vinte e um anos", "cento e trinta e cinco UFM", "mil e
+# quinhentos habitantes"), and "em dobro" (a multiplier of 2). A spelled number right after the same number in
+# digits ("15 (quinze) dias") is not counted twice: the digits already were.
+_UNITS_WORDS = {
+    "zero": 0, "um": 1, "uma": 1, "dois": 2, "duas": 2, "três": 3, "tres": 3, "quatro": 4, "cinco": 5,
+    "seis": 6, "sete": 7, "oito": 8, "nove": 9, "dez": 10, "onze": 11, "doze": 12, "treze": 13,
+    "catorze": 14, "quatorze": 14, "quinze": 15, "dezesseis": 16, "dezessete": 17, "dezoito": 18,
+    "dezenove": 19,
+}  # fmt: skip
+_TENS_WORDS = {
+    "vinte": 20, "trinta": 30, "quarenta": 40, "cinquenta": 50, "cinqüenta": 50, "sessenta": 60,
+    "setenta": 70, "oitenta": 80, "noventa": 90,
+}  # fmt: skip
+_HUNDREDS_WORDS = {
+    "cem": 100, "cento": 100, "duzentos": 200, "duzentas": 200, "trezentos": 300, "trezentas": 300,
+    "quatrocentos": 400, "quatrocentas": 400, "quinhentos": 500, "quinhentas": 500, "seiscentos": 600,
+    "seiscentas": 600, "setecentos": 700, "setecentas": 700, "oitocentos": 800, "oitocentas": 800,
+    "novecentos": 900, "novecentas": 900,
+}  # fmt: skip
+_NUMBER_WORDS = {**_UNITS_WORDS, **_TENS_WORDS, **_HUNDREDS_WORDS, "mil": 1000}
+_WORD = "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True))
+_SPELLED_NUMBER = re.compile(rf"(?<![(\w])((?:{_WORD})(?:(?:\s+e\s+|\s+)(?:{_WORD}))*)\b\s+", re.IGNORECASE)
+
+
+def spelled_number(text: str) -> int | None:
+    """The value of a number written in Portuguese words ("vinte e um" = 21, "cento e trinta e cinco" = 135,
+    "dois mil e quinhentos" = 2500); None when the words do not form one number."""
+    words = [w for w in re.split(r"\s+", text.strip().lower()) if w and w != "e"]
+    if not words or any(w not in _NUMBER_WORDS for w in words):
+        return None
+    total, group = 0, 0
+    for word in words:
+        value = _NUMBER_WORDS[word]
+        if value == 1000:
+            total += (group or 1) * 1000
+            group = 0
+        else:
+            group += value
+    return total + group
+
+
 _DOUBLE = re.compile(r"\bem\s+dobro\b", re.IGNORECASE)
 
 
@@ -349,9 +374,9 @@ def _numbers(line: str) -> list[tuple[Decimal, str, str, int, int]]:
             found.append((_decimal(match.group(1)), unit[0], unit[1], match.start(), match.end() + unit[2]))
     for match in _SPELLED_NUMBER.finditer(line):
         unit = _unit_after(line[match.end() :])
-        if unit is not None:
-            value = Decimal(_SPELLED_NUMBERS[match.group(1).lower()])
-            found.append((value, unit[0], unit[1], match.start(), match.end() + unit[2]))
+        number = spelled_number(match.group(1))
+        if unit is not None and number is not None:
+            found.append((Decimal(number), unit[0], unit[1], match.start(), match.end() + unit[2]))
     for match in _DOUBLE.finditer(line):
         found.append((Decimal(2), "count", "em dobro (multiplicador)", match.start(), match.end()))
     return sorted(found, key=lambda item: item[3])
