@@ -34,6 +34,7 @@ from lawcode.errors import RegimeDefinitionError
 from lawcode.texts import (
     _HEADING,
     Amendment,
+    EditorialNote,
     LawText,
     _is_all_caps,
     _Line,
@@ -64,7 +65,12 @@ _LAW_TITLE = re.compile(
     re.IGNORECASE,
 )
 _PUBLISHED = re.compile(
-    rf"(?:Pub\.|publicad[ao]|publica[çc][ãa]o)[^\n]*?(?:de|em|no dia)\s+(?:{_DATE})", re.IGNORECASE
+    rf"(?:Pub\.|publicad[ao]|publica[çc][ãa]o)[^\n]*?(?:\bde|\bem|\bno dia|\bdia)\s+(?:{_DATE})",
+    re.IGNORECASE,
+)
+# An amendment marker that says when the amending law was published ("…, publicada em 12.03.2019").
+_MARKER_PUBLISHED = re.compile(
+    rf"publicad[ao]\s+(?:no\s+[^,;]*?\s+)?(?:em|dia|no dia)\s+(?:{_DATE})", re.IGNORECASE
 )
 _ON_PUBLICATION = re.compile(r"entra(?:rá)?\s+em\s+vigor\s+na\s+data\s+de\s+sua\s+publica", re.IGNORECASE)
 _VACATIO = re.compile(
@@ -90,7 +96,7 @@ _UNITS: tuple[tuple[str, str, str], ...] = (
     (r"(?:%|por\s+cento)", "percent", "por cento"),
     (
         r"(lugares|assentos|passageiros|pessoas|portas|habitantes|ve[íi]culos?|permiss[õo]es|alunos|condutores|"
-        r"monitor(?:es)?|t[áa]xis?|"
+        r"monitor(?:es)?|cilindradas|t[áa]xis?|"
         r"auxiliar(?:es)?|autoriza[çc][õo]es|substitui[çc][õo]es|trocas?|associados|cooperados)\b",
         "count",
         "",
@@ -158,6 +164,8 @@ class Candidate:
     excerpt: str
     what: str = ""
     placed: bool = True
+    until: dt.date | None = None
+    """Found in an earlier wording, in force until this day (a value for the period before the amendment)."""
 
 
 @dataclass(frozen=True)
@@ -175,6 +183,8 @@ class ActDraft:
     law: LawText
     unplaced: tuple[UnplacedLine, ...]
     owners: dict[int, str | None] = field(repr=False)
+    notes: tuple[EditorialNote, ...] = ()
+    """Bracketed notes of a consolidated text: earlier wordings (with the day they ended) and editorial notes."""
 
 
 @dataclass(frozen=True)
@@ -234,10 +244,15 @@ def build_skeleton(
 
 
 def _read(path: Path) -> str:
+    """The text as published: UTF-8, or Windows-1252 (common on municipal sites) — accents kept either way."""
     try:
-        return path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
         raise RegimeDefinitionError(f"cannot read {path} ({exc.strerror})", file=str(path)) from exc
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("cp1252", errors="strict")
 
 
 def _act(path: Path, text: str, town_slug: str, *, first: bool) -> ActDraft:
@@ -249,8 +264,14 @@ def _act(path: Path, text: str, town_slug: str, *, first: bool) -> ActDraft:
     published = _published(text)
     in_force, reason = _in_force(text, enacted, published)
     amendments = _amendments(text)
-    parser = _TracingParser(str(path), in_force or enacted or dt.date(1900, 1, 1), amendments)
+    start = in_force or enacted or dt.date(1900, 1, 1)
+    parser = _TracingParser(str(path), start, amendments)
     law = parser.run(text)
+    dated = _dated_by_earlier_wordings(law, parser.notes, amendments)
+    if dated != amendments:  # an earlier wording's last day dates the amendment that replaced it
+        amendments = dated
+        parser = _TracingParser(str(path), start, amendments)
+        law = parser.run(text)
     return ActDraft(
         key=key,
         file="law.txt" if first else f"{key}.txt",
@@ -265,7 +286,26 @@ def _act(path: Path, text: str, town_slug: str, *, first: bool) -> ActDraft:
         law=law,
         unplaced=tuple(parser.unplaced),
         owners=parser.owners,
+        notes=tuple(parser.notes),
     )
+
+
+def _dated_by_earlier_wordings(
+    law: LawText, notes: Sequence[EditorialNote], amendments: tuple[Amendment, ...]
+) -> tuple[Amendment, ...]:
+    """A consolidated text says how long the earlier wording lasted ("[até 20.06.2013: (redação original) …]"):
+    the amendment that gave the dispositivo its current wording is in force from the next day — the date of its
+    publication, not of the marker."""
+    by_key = {amendment.key: amendment for amendment in amendments}
+    changed: dict[str, Amendment] = {}
+    for note in notes:
+        if note.until is None or note.after is None or note.after not in law.ids():
+            continue
+        key = law.get(note.after).versions[-1].version_key
+        if key in by_key:
+            amendment = by_key[key]
+            changed[key] = Amendment(amendment.key, amendment.marker, note.until + dt.timedelta(days=1))
+    return tuple(changed.get(amendment.key, amendment) for amendment in amendments)
 
 
 def _date_from(groups: Sequence[str | None]) -> dt.date | None:
@@ -308,7 +348,8 @@ def _amendments(text: str) -> tuple[Amendment, ...]:
         if note is None or note[1] in markers:
             continue
         marker = note[1]
-        found = re.search(_DATE, marker)
+        published = _MARKER_PUBLISHED.search(marker)
+        found = published or re.search(_DATE, marker)
         on = _date_from(found.groups()) if found else None
         number = re.search(r"(\d[\d.]*)", marker)
         year = on.year if on else "ano"
@@ -357,7 +398,17 @@ def candidate_parameters(act: ActDraft, main_key: str) -> list[Candidate]:
         for value, unit, what, start, end in _numbers(raw):
             excerpt = raw[max(0, start - 60) : end + 40].strip()
             out.append(Candidate(value, unit, cite, number, excerpt, what, placed))
-    return out
+    lines = act.text.splitlines()
+    for note in act.notes:
+        if note.until is None or note.after is None:
+            continue  # an editorial note, not a wording: its numbers are no parameter
+        for number in range(note.line, note.last_line + 1):
+            raw = lines[number - 1]
+            for value, unit, what, start, end in _numbers(raw):
+                excerpt = raw[max(0, start - 60) : end + 40].strip()
+                cite = f"{prefix}{note.after}"
+                out.append(Candidate(value, unit, cite, number, excerpt, what, True, note.until))
+    return sorted(out, key=lambda c: c.line)
 
 
 def _numbers(line: str) -> list[tuple[Decimal, str, str, int, int]]:
@@ -450,6 +501,8 @@ def _regime_yaml(skeleton: Skeleton) -> str:
             f"    published: {_yaml_date(act.published)}",
             f"    in_force: {_yaml_date(act.in_force)}  # {act.in_force_reason}",
         ]
+        for note in act.notes:
+            lines.append(f"    # linha {note.line}: {_note_pt(note)}")
         if not act.amendments:
             lines.append("    amendments: []")
             continue
@@ -461,6 +514,18 @@ def _regime_yaml(skeleton: Skeleton) -> str:
                 f"        in_force: {amendment.in_force.isoformat()}",
             ]
     return "\n".join(lines) + "\n"
+
+
+def _note_pt(note: EditorialNote) -> str:
+    """How the skeleton reports a bracketed note of a consolidated text (kept out of the dispositivos)."""
+    where = f" de {note.after}" if note.after else ""
+    if note.until is not None:
+        since = note.until + dt.timedelta(days=1)
+        return (
+            f"redação anterior{where} em vigor até {note.until:%d/%m/%Y}: a redação atual vale desde "
+            f"{since:%d/%m/%Y} (confirme) — {note.text[:120]}"
+        )
+    return f"nota do texto consolidado{where}: {note.text[:160]}"
 
 
 def _not_computable_yaml(skeleton: Skeleton) -> str:
@@ -498,6 +563,10 @@ def _candidates_yaml(skeleton: Skeleton) -> str:
         ]
         if not candidate.placed:
             lines.append("    placed: false")
+        if candidate.until is not None:
+            lines.append(
+                f"    until: {candidate.until.isoformat()}  # redação anterior, em vigor até este dia"
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -547,6 +616,8 @@ def report(skeleton: Skeleton, written: Sequence[Path]) -> list[str]:
         for item in act.unplaced:
             after = f" (depois de {item.after})" if item.after else ""
             lines.append(f"  linha {item.line} não colocada em nenhum dispositivo{after}: {item.text[:100]}")
+        for note in act.notes:
+            lines.append(f"  linha {note.line}: {_note_pt(note)}")
     lines.append(
         f"candidate_parameters.yaml: {len(skeleton.candidates)} candidatos a parâmetro para confirmar"
     )
