@@ -154,6 +154,8 @@ lawcode-test: $(DEV_STAMP) ## Run the law engine's tests without Django, then th
 	$(PY) -m pytest -q -p no:django --confcutdir=lawcode lawcode || status=$$?
 	echo "==> Law scenarios: python -m lawcode test lawcode/regimes"
 	$(PY) -m lawcode test lawcode/regimes || status=1
+	echo "==> What the apps ask that a regime leaves open: python -m lawcode doctor"
+	$(PY) -m lawcode doctor || status=1
 	exit "$$status"
 
 # A throwaway database per run: created, used by pytest (which makes its own test_ copy), always dropped.

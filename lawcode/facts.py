@@ -158,6 +158,9 @@ class PriorSanction:
     severity: str | None = None
     penalties: tuple[str, ...] = ()
     suspension_days: int | None = None
+    final_at: dt.datetime | None = None
+    """The legal instant the decision became final (a judgment's publication, the end of the last day to
+    appeal), when known: recidivism then compares instants, not days."""
 
 
 @dataclass(frozen=True)
@@ -211,6 +214,8 @@ class InfractionCase:
     already_punished_as_traffic_only: bool = False
     regularized_by: dt.date | None = None
     decided_final_on: dt.date | None = None
+    occurred_at: dt.datetime | None = None
+    """The instant of the infraction, when known: recidivism orders it against a prior's ``final_at``."""
     # Votuporanga art. 16: when the notice to regularize within 24 hours was given, and when it was regularized.
     cure_notified_at: dt.datetime | None = None
     regularized_at: dt.datetime | None = None

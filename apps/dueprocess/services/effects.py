@@ -27,6 +27,7 @@ from apps.dueprocess.choices import EffectKind, EffectState
 from apps.dueprocess.models import Effect, Sanction
 from apps.enforcement.choices import EventKind
 from apps.enforcement.models import InfractionCase
+from apps.enforcement.regime_rules import cite_pt
 from apps.enforcement.services import case_event_add
 from apps.licensing.choices import PermitState
 from apps.licensing.models import Permit
@@ -68,6 +69,7 @@ def effect(kind: str, note: str, **data: Any) -> dict[str, Any]:
 def apply(*, sanction: Sanction, case: InfractionCase, actor: Actor, as_of: dt.date) -> list[dict[str, Any]]:
     """Apply the final sanction's effects (those applied when the auto was registered are not applied twice)."""
     Effect.objects.filter(case=case, sanction__isnull=True).update(sanction=sanction)  # applied at the auto
+    _end_proceeding_suspensions(case, actor, as_of)
     final_keys = (
         {str(item.get("kind")) for item in sanction.penalties} if sanction.outcome == "penalty" else set()
     )
@@ -108,6 +110,46 @@ def apply_immediate(case: InfractionCase, actor: Actor, as_of: dt.date) -> None:
     for item, kind in declared_items(case.regime_id, items):
         if kind.immediate:
             _apply_one(kind, item, case, None, actor, as_of)
+
+
+def apply_after_instance(
+    *,
+    case: InfractionCase,
+    sanction: Sanction | None,
+    actor: Actor,
+    as_of: dt.date,
+    items: list[dict[str, Any]],
+) -> list[Effect]:
+    """Condemned by an instance whose next appeal has no suspensive effect (procedure.yaml ``suspensive:
+    false``): the penalties take effect now, not at finality, and the case says why with the article. The fine
+    is not charged here: that is what ``fine_due_on_first_condemnation`` declares. Applied once: finality does
+    not apply them again, and a granted appeal lifts them."""
+    due_process = get_regime(case.regime_id).procedure.due_process
+    applied = set(Effect.objects.filter(case=case).values_list("penalty_key", flat=True))
+    rows: list[Effect] = []
+    for item, kind in declared_items(case.regime_id, items):
+        if kind.key in applied or kind.mechanism == "fine":
+            continue
+        rows += _apply_one(kind, item, case, sanction, actor, as_of)
+    if rows:
+        render = lambda ref: cite_pt(case.regime_id, ref, as_of)  # noqa: E731
+        _event(case, actor, as_of, due_process.effects_explanation_pt(render))
+    return rows
+
+
+def _end_proceeding_suspensions(case: InfractionCase, actor: Actor, as_of: dt.date) -> None:
+    """A precautionary suspension that lasts while the proceeding runs (penalties.yaml ``days: proceeding``)
+    ends when the decision is final."""
+    penalties = get_regime(case.regime_id).penalties
+    keys = {k.key for k in penalties.kinds.values() if k.for_proceeding} if penalties is not None else set()
+    if keys and Effect.objects.filter(case=case, state__in=RUNNING, penalty_key__in=keys).exists():
+        lift_case_effects(
+            case=case,
+            actor=actor,
+            as_of=as_of,
+            reason="a suspensão cautelar durava enquanto durasse o processo, encerrado pela decisão definitiva",
+            keys=keys,
+        )
 
 
 def declared_items(
@@ -321,6 +363,8 @@ def _suspension(
     actor: Actor,
     as_of: dt.date,
 ) -> list[Effect]:
+    if kind.for_proceeding:
+        return _proceeding_suspension(kind, case, sanction, actor, as_of)
     days, start, end = _period(item)
     if days is None and kind.days_parameter is not None:
         days, start, end = _parameter_period(kind.days_parameter, case, as_of)
@@ -351,6 +395,36 @@ def _suspension(
         _suspend_permit(permit, kind, item, case, sanction, actor, as_of, (days, start, end))
         for permit in permits
     ]
+
+
+def _proceeding_suspension(
+    kind: PenaltyKind, case: InfractionCase, sanction: Sanction | None, actor: Actor, as_of: dt.date
+) -> list[Effect]:
+    """A precautionary suspension for the proceeding's duration: from today, with no last day; the daily sweep
+    holds the permit suspended while the case is open (dueprocess.sweep), and finality or cancellation lifts it."""
+    permits = _targets(kind, case, as_of)
+    if not permits:
+        why = (
+            "o autorizatário não tem alvará em vigor."
+            if kind.target == "operator"
+            else "o auto não está ligado a um alvará."
+        )
+        return [_not_applied(kind, case, sanction, f"Suspensão: {why}", starts_on=as_of)]
+    cites = ", ".join(kind.cites)
+    note = (
+        f"Penalidade do auto {case.number}: {kind.label.lower()} enquanto durar o processo ({cites}), "
+        f"desde {as_of:%d/%m/%Y}."
+    )
+    rows = []
+    for permit in permits:
+        row = Permit.objects.get(pk=permit.pk)
+        if row.state not in IN_FORCE:
+            why = f"Suspensão: o alvará {row.number} está {row.get_state_display().lower()}."
+            rows.append(_not_applied(kind, case, sanction, why, permit=row, starts_on=as_of))
+            continue
+        permit_suspend(permit=row, actor=actor, as_of=as_of, until=as_of, reason=note, extend=True)
+        rows.append(_new(kind, case, sanction, EffectState.APPLIED, note, permit=row, starts_on=as_of))
+    return rows
 
 
 def _parameter_period(parameter: str, case: InfractionCase, as_of: dt.date) -> tuple[int, dt.date, dt.date]:

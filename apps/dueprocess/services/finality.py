@@ -30,6 +30,7 @@ from apps.tenancy.querysets import user_can
 from apps.web.refusals import refuse
 from lawcode import Decision
 from lawcode.penalties import PenaltyKind
+from lawcode.registry import get_regime
 
 __all__ = [
     "FinalityReason",
@@ -109,10 +110,19 @@ def sanction_condemn_first(
     *, case: InfractionCase, condemned_on: dt.date, actor: Actor, as_of: dt.date
 ) -> None:
     """Where the law makes the fine due after the first condemnation (Olímpia art. 33), record the penalty now
-    (fine chargeable, other effects only once final); elsewhere nothing happens until finality."""
-    if proceeding(case.regime_id).fine_due_on_first_condemnation is None:
+    (fine chargeable); where the appeal to the next instance has no suspensive effect (procedure.yaml
+    ``suspensive: false``), apply the penalty's effects now. Elsewhere nothing happens until finality."""
+    fine_due = proceeding(case.regime_id).fine_due_on_first_condemnation is not None
+    after = get_regime(case.regime_id).procedure.due_process.effects_after
+    effects_now = after is not None and after.key == Instance.FIRST
+    if not fine_due and not effects_now:
         return
     decision = lawbridge.sanction(case, None, as_of)
+    if effects_now:
+        items = decision.to_dict()["result"].get("penalties") or [] if decision.outcome == "penalty" else []
+        effects.apply_after_instance(case=case, sanction=None, actor=actor, as_of=as_of, items=items)
+    if not fine_due:
+        return
     sanction = Sanction(
         case=case, operator=case.operator, state=SanctionState.AWAITING_APPEAL, condemned_on=condemned_on
     )

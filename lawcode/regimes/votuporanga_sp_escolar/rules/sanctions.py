@@ -129,7 +129,9 @@ def _step(ctx: Context, facts: InfractionCase, entry: CatalogEntry) -> tuple[Ste
         return Step("cassation", (entry.cite, *DIRECT_CASSATION.cites)), False
     if penalty == "fixed_fine":
         return FIXED_FINE, False
-    counted = recidivism(facts.operator.history, facts.code, facts.date, _recidivism_rule(ctx)).priors
+    counted = recidivism(
+        facts.operator.history, facts.code, facts.date, _recidivism_rule(ctx), at=facts.occurred_at
+    ).priors
     highest = max((_rank(prior) for prior in counted), default=0)
     return LADDER.next_after(highest), highest > 0
 
