@@ -84,6 +84,16 @@ class Instrument:
         """ "o" or "a", for running text ("o alvará", "a autorização")."""
         return "o" if self.gender == "m" else "a"
 
+    def the(self, number: str = "", *, capital: bool = False) -> str:
+        """"o alvará 0001/2026", "a autorização" — the instrument in running text, with its article."""
+        text = f"{self.article} {self.short}" + (f" {number}" if number else "")
+        return text[:1].upper() + text[1:] if capital else text
+
+    @property
+    def title(self) -> str:
+        """The short name capitalised, for a heading or a subject line ("Alvará de permissão 0001/2026")."""
+        return self.short[:1].upper() + self.short[1:]
+
 
 @dataclass(frozen=True)
 class Member:

@@ -48,7 +48,7 @@ class JudgmentQuerySet(MunicipalityScopedQuerySet["Judgment"]):
 
 
 class Appeal(models.Model):
-    """A defence (first instance) or an appeal (second instance / JARI), filed on paper or in the portal."""
+    """A defence (first instance) or an appeal (second instance), filed on paper or in the portal."""
 
     case = models.ForeignKey("enforcement.InfractionCase", on_delete=models.PROTECT, related_name="appeals")
     instance = models.CharField("instância", max_length=8, choices=Instance.choices)

@@ -68,7 +68,7 @@ def _condemnation_effect(appeal: Appeal, as_of: dt.date) -> str:
     if appeal.instance == keys[-1]:
         return (
             "A decisão se torna definitiva na data do julgamento: a penalidade é aplicada (efeitos sobre o "
-            "alvará e cobrança da multa)."
+            "autorização e cobrança da multa)."
         )
     following = instance_label(regime_id, keys[keys.index(appeal.instance) + 1])
     return f"Cabe novo recurso ({following}), no prazo da lei. {fine_due_pt(regime_id, as_of)}"

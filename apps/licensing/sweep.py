@@ -47,6 +47,7 @@ from apps.registry.catalog import kind_labels
 from apps.registry.choices import DocumentStatus
 from apps.registry.models import Document
 from apps.tenancy.models import Municipality
+from apps.tenancy.regimes import instrument_for
 
 BATCH = 5000
 DENIAL_AFTER_INSPECTION = (
@@ -430,9 +431,10 @@ def _br_date(day: dt.date) -> str:
 
 def _permit_message(row: dict[str, Any], days: int) -> tuple[str, str]:
     until = _br_date(row["valid_until"])
-    subject = f"Alvará {row['number']} vence em {until}"
+    instrument = instrument_for(row["regimes"])
+    subject = f"{instrument.title} {row['number']} vence em {until}"
     body = (
-        f"O alvará {row['number']} do veículo {row['plate']} vence em {until} "
+        f"{instrument.the(row['number'], capital=True)} do veículo {row['plate']} vence em {until} "
         f"(em {days} dias ou menos). Peça a renovação na Prefeitura antes do vencimento."
     )
     return subject, body
@@ -543,9 +545,9 @@ SWEEP_ORDER: tuple[str, ...] = (
 
 STEPS: tuple[Step, ...] = (
     Step("suspensions_lifted", "Suspensões encerradas", lift_suspensions),
-    Step("permits_expired", "Alvarás vencidos", expire_permits),
+    Step("permits_expired", "Autorizações vencidas", expire_permits),
     Step("documents_expired", "Documentos vencidos", expire_documents),
-    Step("standings_recorded", "Situação documental dos alvarás", record_standings),
+    Step("standings_recorded", "Situação documental das autorizações", record_standings),
     Step("inspections_overdue", "Vistorias atrasadas", flag_overdue_inspections),
     Step("applications_archived", "Requerimentos arquivados", archive_past_cure),
     Step(
@@ -553,7 +555,7 @@ STEPS: tuple[Step, ...] = (
         "Requerimentos indeferidos após vistoria reprovada",
         deny_failed_inspection_past_cure,
     ),
-    Step("permit_reminders", "Lembretes de alvarás", remind_permits),
+    Step("permit_reminders", "Lembretes de autorizações", remind_permits),
     Step("document_reminders", "Lembretes de documentos", remind_documents),
 )
 _REGISTERED: dict[str, Step] = {}

@@ -147,7 +147,7 @@ def parse_plate_or_number(text: str) -> tuple[str, str]:
     """What the parent typed: a plate (old or Mercosul) or a permit number 'NNNN/AAAA'."""
     cleaned = (text or "").strip()
     if not cleaned:
-        raise InvalidQuery("empty_query", "Digite a placa do veículo ou o número do alvará.")
+        raise InvalidQuery("empty_query", "Digite a placa do veículo ou o número da autorização.")
     number = PERMIT_NUMBER_SHAPE.match(cleaned)
     if number:
         return LookupVia.PERMIT, f"{int(number[1]):04d}/{number[2]}"
@@ -155,7 +155,7 @@ def parse_plate_or_number(text: str) -> tuple[str, str]:
         return LookupVia.PLATE, normalize_plate(cleaned)
     raise InvalidQuery(
         "invalid_query",
-        "Não reconhecemos o que foi digitado. Use a placa (ABC1234 ou ABC1D23) ou o número do alvará (0001/2026).",
+        "Não reconhecemos o que foi digitado. Use a placa (ABC1234 ou ABC1D23) ou o número da autorização (0001/2026).",
     )
 
 
@@ -170,7 +170,9 @@ def parse_plate(text: str) -> str:
 def parse_permit_number(text: str) -> str:
     match = PERMIT_NUMBER_SHAPE.match((text or "").strip())
     if match is None:
-        raise InvalidQuery("invalid_permit_number", "Número do alvará inválido: use o formato 0001/2026.")
+        raise InvalidQuery(
+            "invalid_permit_number", "Número da autorização inválido: use o formato 0001/2026."
+        )
     return f"{int(match[1]):04d}/{match[2]}"
 
 

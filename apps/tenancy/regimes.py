@@ -57,7 +57,7 @@ def instrument_of(regime_id: str) -> Instrument:
 
 def instrument_for(regime_ids: Iterable[str]) -> Instrument:
     """The instrument of a municipality's regimes: the law's own when they agree (or there is one), the names
-    joined when they differ ("Alvará de Permissão / Termo de Autorização"), generic when there is none."""
+    joined when they differ (two laws, two names), generic when there is none."""
     found: list[Instrument] = []
     for regime_id in regime_ids:
         instrument = instrument_of(regime_id)

@@ -300,7 +300,7 @@ def appeal_judge(
     as_of: dt.date,
     chosen: Mapping[str, Any] | None = None,
 ) -> Judgment:
-    """Judge an appeal: only the judging authority (1ª) or the appeal board/JARI (2ª) may. A condemnation fixes
+    """Judge an appeal: only the judging authority (1ª) or the appeal board (2ª) may. A condemnation fixes
     the quantities the law leaves to the authority (``chosen``: penalty key → days or quantity), each checked
     against its legal range."""
     row = Appeal.objects.select_for_update().select_related("case__municipality").get(pk=appeal.pk)
@@ -535,7 +535,7 @@ def _check_regularization(
     if sanction is not None and sanction.conditional_cassation_on is not None:
         raise refuse(
             "regularized_on",
-            "Regularização: o alvará já foi cassado por falta de regularização em "
+            "Regularização: a autorização já foi cassada por falta de regularização em "
             f"{sanction.conditional_cassation_on:%d/%m/%Y}.",
         )
     if regularized_on > as_of:

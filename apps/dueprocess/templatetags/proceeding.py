@@ -1,4 +1,4 @@
-"""{{ appeal|instance_name }}: the instance as the regime's law calls it («Recurso à JARI»), not the generic
+"""{{ appeal|instance_name }}: the instance as the regime's law calls it (its procedure.yaml label), not the generic
 model label."""
 
 from __future__ import annotations
