@@ -136,12 +136,28 @@ def steps_pt(regime_id: str, on: dt.date) -> list[StepText]:
     return out
 
 
-DECIDES = {"single": "decide sozinho", "vote": "decide por votação", "rapporteur": "decide pelo voto do relator"}
+DECIDES = {
+    "single": "decide sozinho",
+    "vote": "decide por votação",
+    "rapporteur": "decide pelo voto do relator",
+}
 
 
 def body_of(regime_id: str, instance: str) -> Body:
     """Who judges ``instance``, as the regime's labels.yaml declares it (name, kind, members, quorum)."""
     return labels_of(regime_id).body(instance)
+
+
+def bodies_for(regime_ids: list[str], instance: str) -> str:
+    """Who judges ``instance`` in a municipality: each regime's body by its law's name ("—" when none has it)."""
+    names: list[str] = []
+    for regime_id in regime_ids:
+        spec = proceeding(regime_id).instances.get(instance)
+        if spec is not None:
+            name = body_of(regime_id, instance).name
+            if name not in names:
+                names.append(name)
+    return " / ".join(names) or "nenhum regime do município tem esta instância"
 
 
 def body_pt(regime_id: str, instance: str, on: dt.date) -> str:
