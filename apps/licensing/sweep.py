@@ -48,6 +48,7 @@ from apps.registry.choices import DocumentStatus
 from apps.registry.models import Document
 from apps.tenancy.models import Municipality
 from apps.tenancy.regimes import instrument_for
+from apps.tenancy.services import municipality_regimes_sync
 
 BATCH = 5000
 DENIAL_AFTER_INSPECTION = (
@@ -526,6 +527,7 @@ class Step:
 # The whole nightly order, by name, in one place: other apps register their steps by name (from their
 # AppConfig.ready(), so licensing never imports them) and take the place this list gives them.
 SWEEP_ORDER: tuple[str, ...] = (
+    "regimes_in_force",  # first: every later step reads the municipality's regimes of the day
     "cases_voided",  # a case voided for a lost limit (nullity) must not become final the same night
     "cases_finalized",
     "conditional_cassations",
@@ -544,6 +546,7 @@ SWEEP_ORDER: tuple[str, ...] = (
 )
 
 STEPS: tuple[Step, ...] = (
+    Step("regimes_in_force", "Regimes que entram ou saem de vigor", municipality_regimes_sync),
     Step("suspensions_lifted", "Suspensões encerradas", lift_suspensions),
     Step("permits_expired", "Autorizações vencidas", expire_permits),
     Step("documents_expired", "Documentos vencidos", expire_documents),
