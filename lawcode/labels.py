@@ -37,6 +37,10 @@ so a law that issues a "Termo de Permissão" judged by a collegiate board never 
     application_kinds:                   # the requerimentos the law has, each with its article
       vehicle_permit: {label: Alvará de veículo, cite: art5}
 
+A collegiate body whose law gives its members records one vote per member present (apps.dueprocess.votes
+checks the quorum, the origins and the majority); one whose law is silent (``composition_absent``) may record
+votes, checked for their majority only.
+
 A missing section, an unknown key, a collegiate body without its composition or with a quorum larger than it,
 or an undeclared citation is a RegimeDefinitionError naming the file and line.
 """
@@ -55,6 +59,12 @@ from lawcode.yamlsource import YamlList, YamlMap, load_yaml, reject_unknown_keys
 BODY_KINDS = ("single", "collegiate")
 DECISIONS = ("single", "vote", "rapporteur")
 JUDGED = ("defence", "auto")
+CONTRACTIONS = {
+    "a": {"o": "ao", "a": "à"},
+    "de": {"o": "do", "a": "da"},
+    "em": {"o": "no", "a": "na"},
+    "por": {"o": "pelo", "a": "pela"},
+}
 _INSTRUMENT_KEYS = ("name", "plural", "short", "short_plural", "gender", "cite", "clauses", "lookup")
 _BODY_KEYS = ("name", "kind", "members", "composition_absent", "quorum", "decision", "cite", "note")
 _VERDICT_KEYS = ("judges", "condemn", "acquit", "cite")
@@ -84,9 +94,11 @@ class Instrument:
         """ "o" or "a", for running text ("o alvará", "a autorização")."""
         return "o" if self.gender == "m" else "a"
 
-    def the(self, number: str = "", *, capital: bool = False) -> str:
-        """"o alvará 0001/2026", "a autorização" — the instrument in running text, with its article."""
-        text = f"{self.article} {self.short}" + (f" {number}" if number else "")
+    def the(self, number: str = "", *, capital: bool = False, prep: str = "") -> str:
+        """ "o alvará 0001/2026", "a autorização" — the instrument in running text, with its article, contracted
+        with a preposition when one is given ("ao alvará", "da autorização", "pelo termo")."""
+        article = CONTRACTIONS[prep][self.article] if prep else self.article
+        text = f"{article} {self.short}" + (f" {number}" if number else "")
         return text[:1].upper() + text[1:] if capital else text
 
     @property

@@ -1,7 +1,8 @@
 """The votes of a collegiate instance: who sat, from which origin, and how each voted — checked against the body
 the regime declares (labels.yaml: members by origin, quorum, decision by vote or by rapporteur).
 
-A single authority records no votes. A collegiate body records one vote per member present: the members present
+A single authority records no votes. A collegiate body whose law gives its members records one vote per member
+present (one whose law is silent on them may record its votes, checked for their majority only): the members present
 reach the quorum, no origin sends more members than the law gives it, and the majority of the votes is the
 verdict recorded (a tie decides nothing: the body must break it as its rules say, and the judgment is not
 recorded). A body deciding by rapporteur names him among the members present.
@@ -60,6 +61,8 @@ def checked_votes(
             raise refuse("votes", f"Votos: {where} decide sozinho; não há votos a registrar.")
         return []
     if not rows:
+        if not body.members:
+            return []  # the law gives no composition: the votes are the body's own record, not Outorga's check
         raise refuse("votes", f"Votos: {where} é órgão colegiado; registre o voto de cada membro presente.")
     names = [row.member.casefold() for row in rows]
     if len(set(names)) != len(names):

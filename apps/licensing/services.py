@@ -779,7 +779,10 @@ def _close_replaced(
             f"Veículo substituído; {instrument_of(new.regime_id).short} novo: {new.number}.",
         )
     else:
-        state, reason = PermitState.EXPIRED, f"Renovado por {instrument_of(new.regime_id).the(new.number)}."
+        state, reason = (
+            PermitState.EXPIRED,
+            f"Renovado {instrument_of(new.regime_id).the(new.number, prep='por')}.",
+        )
     permit_close(permit=old, actor=actor, as_of=as_of, state=state, reason=reason)
 
 

@@ -318,7 +318,7 @@ def _suspensions_ended(as_of: dt.date) -> Iterator[Outgoing]:
     for effect in rows:
         last = effect.ended_on or effect.ends_on
         body = (
-            f"A suspensão de {instrument_of(effect.permit.regime_id).the(effect.permit.number)} "
+            f"A suspensão {instrument_of(effect.permit.regime_id).the(effect.permit.number, prep='de')} "
             f"(auto {effect.case.number}) terminou em "
             f"{last:%d/%m/%Y}. Confira no portal a situação antes de voltar a operar."
         )

@@ -18,13 +18,16 @@ from typing import Any
 import lawcode
 from apps.licensing.choices import PermitKind
 from apps.licensing.models import Permit
+from apps.licensing.naming import permit_title
 from apps.licensing.standing import by_acts, permit_standing
 from apps.public.choices import LookupVia, VerificationStatus
 from apps.public.selectors import Lookup
 from apps.public.standing_rows import PUBLIC_ROWS
 from apps.registry.identifiers import format_plate, normalize_plate, plate_format
 from apps.tenancy.models import Municipality
+from apps.tenancy.regimes import GENERIC_INSTRUMENT, instrument_of
 from lawcode.errors import RegimeDefinitionError
+from lawcode.labels import Instrument
 
 TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{32}$")
 PERMIT_NUMBER_SHAPE = re.compile(r"^(\d{1,6})\s*/\s*(\d{4})$")
@@ -59,14 +62,16 @@ PUBLIC_FIELDS = (
 
 STATUS_MESSAGES = {
     VerificationStatus.REGULAR: "Pode transportar passageiros hoje.",
-    VerificationStatus.SUSPENDED: "NÃO pode transportar passageiros: a autorização está suspensa.",
+    VerificationStatus.SUSPENDED: "NÃO pode transportar passageiros: {the} está suspens{o}.",
     VerificationStatus.IRREGULAR: "NÃO pode transportar passageiros: há documento obrigatório vencido ou ausente.",
-    VerificationStatus.EXPIRED: "NÃO pode transportar passageiros: a autorização está vencida.",
-    VerificationStatus.REVOKED: "NÃO pode transportar passageiros: a autorização foi cassada.",
-    VerificationStatus.CANCELLED: "NÃO pode transportar passageiros: a autorização foi encerrada.",
-    VerificationStatus.NOT_YET_VALID: "NÃO pode transportar passageiros: a autorização ainda não está em vigor.",
+    VerificationStatus.EXPIRED: "NÃO pode transportar passageiros: {the} está vencid{o}.",
+    VerificationStatus.REVOKED: "NÃO pode transportar passageiros: {the} foi cassad{o}.",
+    VerificationStatus.CANCELLED: "NÃO pode transportar passageiros: {the} foi encerrad{o}.",
+    VerificationStatus.NOT_YET_VALID: "NÃO pode transportar passageiros: {the} ainda não está em vigor.",
     VerificationStatus.UNKNOWN: "Nenhuma autorização encontrada. Não embarque e avise a prefeitura.",
 }
+"""What the lookup says, with the instrument as the permit's law names it ({the}: "o alvará de permissão";
+{o}: the ending that agrees with it)."""
 
 
 class InvalidQuery(ValueError):
@@ -103,6 +108,7 @@ class PublicVerification:
     holder_name: str = ""
     reason: str = ""
     articles: tuple[str, ...] = ()
+    instrument: Instrument = GENERIC_INSTRUMENT  # the permit's law's name for it (labels.yaml)
 
     @property
     def may_carry_passengers(self) -> bool:
@@ -114,7 +120,13 @@ class PublicVerification:
 
     @property
     def message(self) -> str:
-        return STATUS_MESSAGES[VerificationStatus(self.status)]
+        words = self.instrument
+        text = STATUS_MESSAGES[VerificationStatus(self.status)].format(
+            the=words.the(), o="o" if words.gender == "m" else "a"
+        )
+        if self.status == VerificationStatus.REGULAR and self.permit_number:
+            return f"{words.lookup}. {text}"
+        return text
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON answer: exactly these keys, dates in ISO format."""
@@ -285,7 +297,7 @@ def present(permit: Permit, as_of: dt.date) -> PublicVerification:
         municipality_ibge=permit.municipality.ibge_code,
         service=_service_name(permit.regime_id),
         permit_number=permit.number,
-        permit_kind=permit.get_kind_display(),
+        permit_kind=permit_title(permit),
         valid_from=permit.valid_from,
         valid_until=permit.valid_until,
         suspended_until=permit.suspended_until if status == VerificationStatus.SUSPENDED else None,
@@ -295,6 +307,7 @@ def present(permit: Permit, as_of: dt.date) -> PublicVerification:
         holder_name=published_holder_name(permit),
         reason=standing.reason if standing.document_driven else "",
         articles=standing.articles,
+        instrument=instrument_of(permit.regime_id),
     )
 
 

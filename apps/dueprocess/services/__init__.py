@@ -24,7 +24,7 @@ from apps.dueprocess.choices import CONDEMNING, EffectState, FilingChannel, Inst
 from apps.dueprocess.events import judgment_recorded
 from apps.dueprocess.models import Appeal, AppealAttachment, Effect, Judgment, Regularization, Sanction
 from apps.dueprocess.permissions import JUDGE_FIRST, JUDGE_SECOND
-from apps.dueprocess.procedure import instance_label, judging_role, proceeding
+from apps.dueprocess.procedure import body_of, instance_label, judging_role, proceeding
 from apps.dueprocess.services import effects, finality
 from apps.dueprocess.verdicts import verdict_label
 from apps.dueprocess.votes import judgment_votes
@@ -312,7 +312,8 @@ def appeal_judge(
     instance = Instance(row.instance)
     role = judging_role(case.regime_id, instance)
     if not user_can(actor, case.municipality.pk, APPEAL, JUDGING_ACTION[instance]):
-        raise refuse("judgment", f"Julgamento: só a {role.label.lower()} julga este recurso.")
+        judge = body_of(case.regime_id, instance).name
+        raise refuse("judgment", f"Julgamento: só {judge} (papel «{role.label}») julga este recurso.")
     _check_judgment(row, verdict, reasoning, decided_on, as_of)
     fixed = _check_choices(judgment_choices(case, as_of), chosen or {}) if verdict in CONDEMNING else {}
     recorded = judgment_votes(case.regime_id, instance, verdict, votes, decided_on)

@@ -155,7 +155,7 @@ def carry_to_successor(old: Permit, new: Permit, actor: Actor, as_of: dt.date) -
     if not rows:
         return
     until = max(row.ends_on for row in rows if row.ends_on is not None)
-    reason = f"Suspensão levada de {instrument_of(old.regime_id).the(old.number)}: " + "; ".join(
+    reason = f"Suspensão levada {instrument_of(old.regime_id).the(old.number, prep='de')}: " + "; ".join(
         row.note for row in rows
     )
     permit_suspend(permit=new, actor=actor, as_of=as_of, until=until, reason=reason[:500], extend=True)
@@ -168,7 +168,8 @@ def carry_to_successor(old: Permit, new: Permit, actor: Actor, as_of: dt.date) -
             row.case,
             actor,
             as_of,
-            f"{row.label} levada a {instrument_of(new.regime_id).the(new.number)}, que substitui {old.number}, "
+            f"{row.label} levada {instrument_of(new.regime_id).the(new.number, prep='a')}, "
+            f"que substitui {instrument_of(old.regime_id).the(old.number)}, "
             f"até {row.ends_on:%d/%m/%Y}.",
         )
 
