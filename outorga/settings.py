@@ -188,7 +188,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
             ],
             # {% url 'name' %} of a literal name: reversed once per process (apps/web/templatetags)
-            "builtins": ["apps.web.templatetags.constant_urls"],
+            "builtins": ["apps.web.templatetags.constant_urls", "apps.tenancy.templatetags.regimes"],
         },
     },
 ]

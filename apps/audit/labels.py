@@ -125,7 +125,7 @@ VERB_LABELS: dict[str, str] = {
     "approved": "Deferimento",
     "denied": "Indeferimento",
     "archived": "Arquivamento",
-    "permit_issued": "Emissão do alvará",
+    "permit_issued": "Emissão da autorização",
     "active": "Ativação",
     "suspended": "Suspensão",
     "revoked": "Cassação",
@@ -188,7 +188,7 @@ FIELD_LABELS: dict[str, str] = {
     "vehicle": "veículo",
     "operator": "autorizatário",
     "driver": "condutor",
-    "permit": "alvará",
+    "permit": "autorização",
     "platform": "plataforma",
 }
 

@@ -17,6 +17,7 @@ from apps.enforcement.hooks import TimelineItem, register_history_provider, regi
 from apps.enforcement.models import InfractionCase
 from apps.finance.choices import OriginType
 from apps.finance.origins import register_payment_handler, register_waiting_issuer
+from apps.tenancy.regimes import instrument_of
 
 
 def _appeal_items(appeal: Appeal) -> list[TimelineItem]:
@@ -46,7 +47,8 @@ def _effect_items(case: InfractionCase) -> list[TimelineItem]:
     return [
         TimelineItem(
             on=row.ends_on,
-            label=f"Fim: {row.label.lower()}" + (f" (alvará {row.permit.number})" if row.permit else ""),
+            label=f"Fim: {row.label.lower()}"
+            + (f" ({instrument_of(row.permit.regime_id).the(row.permit.number)})" if row.permit else ""),
             detail=f"desde {row.starts_on:%d/%m/%Y}" if row.starts_on else "",
         )
         for row in rows.select_related("permit")

@@ -22,7 +22,15 @@ from apps.dueprocess import active_debt, exports, forms, selectors, services, ve
 from apps.dueprocess.choices import Instance
 from apps.dueprocess.models import Appeal, AppealAttachment, Effect, Regularization, Sanction
 from apps.dueprocess.permissions import CHARGE, EXPORT, JUDGE_FIRST, JUDGE_SECOND
-from apps.dueprocess.procedure import fine_due_pt, instance_label, proceeding, steps_pt
+from apps.dueprocess.procedure import (
+    bodies_for,
+    body_of,
+    body_pt,
+    fine_due_pt,
+    instance_label,
+    proceeding,
+    steps_pt,
+)
 from apps.dueprocess.services import finality, fines
 from apps.enforcement.models import InfractionCase
 from apps.enforcement.pdf import auto_rows
@@ -83,7 +91,7 @@ def queue(request: HttpRequest, ibge_code: str, instance: str) -> HttpResponseBa
         "municipality": municipality,
         "appeals": rows,
         "today": _today(),
-        "title": Instance(instance).label,
+        "title": f"{Instance(instance).label} — {bodies_for(municipality.regimes, instance)}",
         "sort": (sort or APPEAL_SORTS.read(request)).headers(request),
     }
     return render(request, "dueprocess/queue.html", context)
@@ -96,11 +104,14 @@ def judge(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     appeal = _appeal_to_judge(request, ibge_code, pk)
     municipality = appeal.case.municipality
     choices = _choices(appeal.case)
+    body = body_of(appeal.case.regime_id, appeal.instance)
     form = forms.JudgmentForm(
         request.POST or None,
         initial={"decided_on": _today()},
         choices=choices,
         verdicts=verdicts.verdicts_for(appeal),
+        body=body,
+        vote_labels=verdicts.vote_words(appeal.case.regime_id),
     )
     if submit(
         request,
@@ -113,6 +124,7 @@ def judge(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
             actor=request.user,
             as_of=_today(),
             chosen=form.chosen(),
+            votes=form.votes(),
         ),
         success=f"Recurso do auto {appeal.case.number} julgado.",
     ):
@@ -123,6 +135,7 @@ def judge(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
         "form": form,
         "case": appeal.case,
         "label": instance_label(appeal.case.regime_id, appeal.instance),
+        "body": body_pt(appeal.case.regime_id, appeal.instance, _today()),
         **_judge_record(appeal),
     }
     return render(request, "dueprocess/judge.html", context, status=400 if form.errors else 200)

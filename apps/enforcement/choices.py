@@ -8,7 +8,7 @@ class CaseState(models.TextChoices):
     NOTIFIED = "notified", "Notificado"
     IN_DEFENCE = "in_defence", "Em defesa (1ª instância)"
     JUDGED_FIRST = "judged_first", "Julgado em 1ª instância"
-    IN_APPEAL = "in_appeal", "Em recurso (2ª instância / JARI)"
+    IN_APPEAL = "in_appeal", "Em recurso (2ª instância)"
     FINAL = "final", "Decisão definitiva"
     CLOSED = "closed", "Encerrado"
     CANCELLED = "cancelled", "Cancelado"

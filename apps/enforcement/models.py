@@ -79,7 +79,7 @@ class InfractionCase(models.Model):
         null=True,
         blank=True,
         related_name="infraction_cases",
-        verbose_name="alvará",
+        verbose_name="autorização",
     )
     operator = models.ForeignKey(
         "registry.Operator",

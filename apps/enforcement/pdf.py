@@ -21,6 +21,7 @@ from reportlab.pdfgen.canvas import Canvas
 import lawcode
 from apps.enforcement.choices import NoticeChannel, NoticePurpose
 from apps.registry.uploads import kind_label
+from apps.tenancy.regimes import instrument_of
 
 if TYPE_CHECKING:
     from apps.enforcement.models import Edital, InfractionCase, Notice
@@ -158,7 +159,7 @@ def _driver_vehicle(case: InfractionCase) -> str:
     holder = (
         f"autorizatário {case.operator.holder_name}" if case.operator else "sem autorização (clandestino)"
     )
-    permit = f", alvará {case.permit.number}" if case.permit else ""
+    permit = f", {instrument_of(case.permit.regime_id).short} {case.permit.number}" if case.permit else ""
     driver = f"Condutor: {case.driver_name}" if case.driver_name else "Condutor: (não identificado)"
     return f"{driver}. Veículo: {car}; {holder}{permit}."
 

@@ -2,7 +2,7 @@ from django.db import models
 
 
 class FeeKind(models.TextChoices):
-    PERMIT = "permit", "Taxa de alvará / autorização"
+    PERMIT = "permit", "Taxa da autorização"
     RENEWAL = "renewal", "Taxa de renovação"
     INSPECTION = "inspection", "Taxa de vistoria"
     SUBSTITUTION = "substitution", "Taxa de substituição de veículo"

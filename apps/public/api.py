@@ -53,8 +53,8 @@ def _lookup(request: HttpRequest) -> lookups.Outcome:
     parameters=[
         OpenApiParameter("municipio", str, description="Código IBGE do município (com placa ou alvara)."),
         OpenApiParameter("placa", str, description="Placa antiga (ABC1234) ou Mercosul (ABC1D23)."),
-        OpenApiParameter("alvara", str, description="Número do alvará, NNNN/AAAA."),
-        OpenApiParameter("codigo", str, description="Código do QR impresso no alvará."),
+        OpenApiParameter("alvara", str, description="Número da autorização, NNNN/AAAA."),
+        OpenApiParameter("codigo", str, description="Código do QR impresso na autorização."),
     ],
     responses={
         200: VerificationAnswerSerializer,

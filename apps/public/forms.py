@@ -63,7 +63,7 @@ class LookupForm(forms.Form):
     (and never pre-selected: a wrong default would answer «não embarque» for a valid van of another town)."""
 
     q = forms.CharField(
-        label="Placa ou número do alvará",
+        label="Placa ou número da autorização",
         max_length=20,
         widget=DirectTextInput(
             attrs={
@@ -75,7 +75,7 @@ class LookupForm(forms.Form):
         ),
     )
     municipio = forms.ChoiceField(
-        label="Município (só para consulta pelo número do alvará)",
+        label="Município (só para consulta pelo número da autorização)",
         required=False,
         help_text="A placa é procurada em todos os municípios atendidos por esta consulta.",
         widget=DirectSelect,
@@ -83,7 +83,7 @@ class LookupForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        choices = [("", "Escolha o município do alvará"), *municipality_choices()]
+        choices = [("", "Escolha o município da autorização"), *municipality_choices()]
         self.fields["municipio"].choices = choices  # type: ignore[attr-defined]
 
 
@@ -91,7 +91,7 @@ class ComplaintForm(forms.Form):
     municipio = forms.ChoiceField(label="Município")
     category = forms.ChoiceField(label="Qual é o problema?", choices=ComplaintCategory.choices)
     plate = forms.CharField(label="Placa do veículo (se souber)", max_length=10, required=False)
-    permit_number = forms.CharField(label="Número do alvará (se souber)", max_length=12, required=False)
+    permit_number = forms.CharField(label="Número da autorização (se souber)", max_length=12, required=False)
     occurred_on = forms.DateField(label="Quando aconteceu?", widget=forms.DateInput(attrs={"type": "date"}))
     place = forms.CharField(label="Onde? (escola, rua, bairro)", max_length=200, required=False)
     description = forms.CharField(

@@ -98,7 +98,7 @@ def by_token(request: HttpRequest, token: str) -> Outcome:
     return _run(request, LookupVia.TOKEN, None, _as(LookupVia.TOKEN, parse_token), token)
 
 
-MUNICIPALITY_REQUIRED = "Para consultar pelo número do alvará, escolha o município que o emitiu."
+MUNICIPALITY_REQUIRED = "Para consultar pelo número da autorização, escolha o município que o emitiu."
 
 
 def by_text(request: HttpRequest, ibge_code: str | None, text: str) -> Outcome:

@@ -47,7 +47,9 @@ FIELDS = (
 )
 FORMATS = {"csv": "text/csv; charset=utf-8", "json": "application/json; charset=utf-8"}
 CHUNK = 2000
-LICENSE = "Dados públicos (Lei 12.527/2011, art. 8º). Sem dados pessoais além do nome impresso no alvará."
+LICENSE = (
+    "Dados públicos (Lei 12.527/2011, art. 8º). Sem dados pessoais além do nome impresso na autorização."
+)
 _COLUMNS = (
     "pk",
     "number",

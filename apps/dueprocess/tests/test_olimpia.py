@@ -312,7 +312,9 @@ def test_filing_twice_and_judging_without_the_role_are_refused(
             actor=board_olimpia,
             as_of=D(2026, 3, 20),
         )
-    assert "autoridade julgadora" in wrong.value.message_dict["judgment"][0]
+    assert (
+        "Autoridade administrativa (recurso de primeira instância)" in wrong.value.message_dict["judgment"][0]
+    )
     with pytest.raises(ValidationError):
         appeal_file(
             case=case,
