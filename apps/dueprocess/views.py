@@ -200,6 +200,7 @@ def _case_context(
         "appeals": selectors.case_appeals(case),
         "sanction": sanction,
         "findings": selectors.sanction_findings(sanction) if sanction else [],
+        "suspension": selectors.sanction_suspension(sanction) if sanction else None,
         "can_file": user_can(request.user, municipality.pk, APPEAL, "change"),
         "can_finalize": user_can(request.user, municipality.pk, SANCTION, "change")
         and lapse is not None

@@ -25,6 +25,7 @@ from mozilla_django_oidc.views import OIDCAuthenticationCallbackView, OIDCAuthen
 from apps.accounts.forms import LoginForm
 from apps.accounts.session import mark_authentication_confirmed, second_factor_step
 from apps.dueprocess.procedure import instance_label
+from apps.dueprocess.selectors import sanction_suspension
 from apps.enforcement.choices import CaseState
 from apps.finance.choices import GuideStatus
 from apps.finance.models import Payment
@@ -381,12 +382,14 @@ def case_detail(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRespon
             messages.success(request, _filed_message(appeal))
             return redirect("portal:case", pk=case.pk)
     appeals = scope.appeals().filter(case=case).prefetch_related("attachments")
+    sanction = getattr(case, "sanction", None)
     return _render(
         request,
         scope,
         "case_detail.html",
         case=case,
-        sanction=getattr(case, "sanction", None),
+        sanction=sanction,
+        suspension=sanction_suspension(sanction) if sanction is not None else None,
         next_steps=case_next_steps(case, window, today),
         today=today,
         window=window,
