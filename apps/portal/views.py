@@ -381,7 +381,7 @@ def case_detail(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRespon
         else:
             messages.success(request, _filed_message(appeal))
             return redirect("portal:case", pk=case.pk)
-    appeals = scope.appeals().filter(case=case).prefetch_related("attachments")
+    appeals = scope.appeals().filter(case=case).select_related("judgment").prefetch_related("attachments")
     sanction = getattr(case, "sanction", None)
     return _render(
         request,

@@ -11,8 +11,10 @@ from django.test import Client
 from django.urls import reverse
 
 from apps.accounts.models import User
+from apps.dueprocess.choices import Instance, Verdict
 from apps.dueprocess.selectors import sanction_suspension
-from apps.dueprocess.tests.helpers import final_without_appeal, open_case
+from apps.dueprocess.services import appeal_file, appeal_judge
+from apps.dueprocess.tests.helpers import final_without_appeal, notify, open_case
 from apps.licensing.casebook import Case
 from apps.licensing.models import Permit
 from apps.tenancy.models import Municipality
@@ -54,3 +56,36 @@ def test_a_queued_suspension_shows_the_period_it_runs_everywhere(
         assert "22/04/2026" not in shown
     olimpia_licensed[1].refresh_from_db()
     assert olimpia_licensed[1].suspended_until == period.end  # what the lookup and the platforms read
+
+
+def test_the_holder_sees_the_first_instance_verdict_and_reasons_before_any_appeal_is_offered(
+    olimpia: Municipality,
+    agent_olimpia: User,
+    judge_olimpia: User,
+    olimpia_licensed: tuple[Case, Permit],
+    alice_client: Client,
+) -> None:
+    plate = str(olimpia_licensed[0].vehicle.plate)
+    case = open_case(olimpia, agent_olimpia, code="OLI-25-IV", plate=plate, on=D(2026, 3, 12))
+    notify(case, agent_olimpia, D(2026, 3, 13))
+    defence = appeal_file(
+        case=case,
+        instance=Instance.FIRST,
+        filed_on=D(2026, 3, 16),
+        text="Não houve a infração.",
+        actor=judge_olimpia,
+        as_of=D(2026, 3, 16),
+    )
+    appeal_judge(
+        appeal=defence,
+        verdict=Verdict.UPHELD,
+        reasoning="As fotografias do agente mostram a infração.",
+        decided_on=D(2026, 3, 20),
+        actor=judge_olimpia,
+        as_of=D(2026, 3, 20),
+    )
+    html = alice_client.get(reverse("portal:case", args=[case.pk])).content.decode()
+    verdict = html.index("Improcedente — penalidade mantida, em 20/03/2026")
+    assert "As fotografias do agente mostram a infração." in html
+    assert "Julgamento previsto" not in html
+    assert verdict < html.index('data-testid="appeal-window"')
