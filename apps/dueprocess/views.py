@@ -217,6 +217,7 @@ def _case_context(
         "sanction": sanction,
         "fine": fine_charge(origin_id=sanction.pk) if sanction and sanction.has_fine else None,
         "findings": selectors.sanction_findings(sanction) if sanction else [],
+        "suspension": selectors.sanction_suspension(sanction) if sanction else None,
         "can_file": user_can(request.user, municipality.pk, APPEAL, "change"),
         "can_finalize": user_can(request.user, municipality.pk, SANCTION, "change")
         and lapse is not None

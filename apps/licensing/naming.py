@@ -16,7 +16,8 @@ ISSUED_BY = {
 
 
 def permit_title(permit: Permit) -> str:
-    """ "Alvará de Permissão", "Termo de Autorização", "Transportador em caráter de emergência"…"""
+    """The permit's title as its regime's labels.yaml names the instrument and the kind (e.g. "<instrument> de
+    Permissão", "Transportador em caráter de emergência")."""
     labels = labels_of(permit.regime_id)
     kind = ISSUED_BY.get(PermitKind(permit.kind))
     if kind is not None and kind.value in labels.application_kinds:

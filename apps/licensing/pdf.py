@@ -16,6 +16,8 @@ from reportlab.pdfgen.canvas import Canvas
 import lawcode
 from apps.licensing.models import Permit
 from apps.licensing.naming import permit_title
+from apps.registry.choices import OperatorKind
+from apps.registry.identifiers import mask_cpf
 
 LEFT = 20 * mm
 RIGHT = A4[0] - 20 * mm
@@ -53,11 +55,20 @@ def _header(canvas: Canvas, permit: Permit, y: float) -> float:
     return float(y - 18 * mm)
 
 
+def _holder_document(permit: Permit) -> str:
+    """The permit travels inside the vehicle, read by anyone: a company's CNPJ is public, a person's CPF is
+    masked (***.982.247-**, LGPD art. 6º, III — enough for an agent to compare with the holder's document)."""
+    person = permit.operator.person
+    if permit.operator.kind == OperatorKind.PF and person is not None:
+        return mask_cpf(person.cpf)
+    return permit.operator.holder_document
+
+
 def _rows_of(permit: Permit) -> list[tuple[str, str]]:
     vehicle, operator = permit.vehicle, permit.operator
     rows = [
         ("Autorizatário", operator.holder_name),
-        ("CPF/CNPJ", operator.holder_document),
+        ("CPF/CNPJ", _holder_document(permit)),
         ("Veículo", f"{vehicle.make} {vehicle.model} — {vehicle.manufacture_year}/{vehicle.model_year}"),
         ("Placa", vehicle.plate_display),
         ("RENAVAM", vehicle.renavam),

@@ -26,6 +26,7 @@ from apps.accounts.forms import LoginForm
 from apps.accounts.session import mark_authentication_confirmed, second_factor_step
 from apps.dueprocess.models import Sanction
 from apps.dueprocess.procedure import instance_label
+from apps.dueprocess.selectors import sanction_suspension
 from apps.enforcement.choices import CaseState
 from apps.finance.choices import GuideStatus
 from apps.finance.models import Payment
@@ -394,14 +395,16 @@ def case_detail(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRespon
         else:
             messages.success(request, _filed_message(appeal))
             return redirect("portal:case", pk=case.pk)
-    appeals = scope.appeals().filter(case=case).prefetch_related("attachments")
+    appeals = scope.appeals().filter(case=case).select_related("judgment").prefetch_related("attachments")
+    sanction = getattr(case, "sanction", None)
     return _render(
         request,
         scope,
         "case_detail.html",
         case=case,
-        sanction=getattr(case, "sanction", None),
-        fine=_fine(getattr(case, "sanction", None)),
+        sanction=sanction,
+        fine=_fine(sanction),
+        suspension=sanction_suspension(sanction) if sanction is not None else None,
         next_steps=case_next_steps(case, window, today),
         today=today,
         window=window,

@@ -8,6 +8,7 @@ Every audit event on one of those records answers "who read or changed my data, 
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -23,6 +24,7 @@ from apps.registry.identifiers import format_cpf
 from apps.registry.models import Attendant, Ban, Document, Driver, Operator, Person, Vehicle
 from apps.tenancy.models import Municipality
 from apps.tenancy.regimes import instrument_of, regime_summary
+from outorga.localdates import date_text
 
 MAX_PEOPLE_SEARCHED = 20
 EventsT = TypeVar("EventsT", bound=QuerySet[AuditEvent])
@@ -148,8 +150,8 @@ def _municipal_basis(regime_ids: Iterable[str]) -> str:
     return f"{LGPD_BASIS}; {'; '.join(laws)}" if laws else LGPD_BASIS
 
 
-def _date(value: object) -> str:
-    return value.strftime("%d/%m/%Y") if hasattr(value, "strftime") else "—"
+def _date(value: dt.date | dt.datetime | None) -> str:
+    return date_text(value)
 
 
 def _identification(person: Person) -> HeldRecord:

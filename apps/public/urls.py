@@ -15,6 +15,12 @@ urlpatterns = [
     path("consulta/denuncia-registrada/", views.complaint_sent, name="complaint-sent"),
     path("dados-abertos/", views.open_data, name="open-data"),
     path(
+        "dados-abertos/<str:ibge_code>/alvaras-em-vigor-planilha.csv",
+        views.open_data_file,
+        {"fmt": "planilha"},
+        name="open-data-sheet",
+    ),
+    path(
         "dados-abertos/<str:ibge_code>/alvaras-em-vigor.<str:fmt>",
         views.open_data_file,
         name="open-data-file",

@@ -408,10 +408,11 @@ def _proceeding_suspension(
     holds the permit suspended while the case is open (dueprocess.sweep), and finality or cancellation lifts it."""
     permits = _targets(kind, case, as_of)
     if not permits:
+        instrument = instrument_of(case.regime_id)
         why = (
-            "o autorizatário não tem alvará em vigor."
+            f"o autorizatário não tem {instrument.short} em vigor."
             if kind.target == "operator"
-            else "o auto não está ligado a um alvará."
+            else f"o auto não está ligado {instrument.the(prep='a')}."
         )
         return [_not_applied(kind, case, sanction, f"Suspensão: {why}", starts_on=as_of)]
     cites = ", ".join(kind.cites)
@@ -423,7 +424,7 @@ def _proceeding_suspension(
     for permit in permits:
         row = Permit.objects.get(pk=permit.pk)
         if row.state not in IN_FORCE:
-            why = f"Suspensão: o alvará {row.number} está {row.get_state_display().lower()}."
+            why = f"Suspensão: {instrument_of(row.regime_id).the(row.number)} está {row.get_state_display().lower()}."
             rows.append(_not_applied(kind, case, sanction, why, permit=row, starts_on=as_of))
             continue
         permit_suspend(permit=row, actor=actor, as_of=as_of, until=as_of, reason=note, extend=True)

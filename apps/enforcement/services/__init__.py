@@ -34,6 +34,7 @@ from apps.tenancy.numbering import format_number, number_take
 from apps.tenancy.querysets import user_can
 from apps.web.refusals import refuse
 from lawcode.procedure import AutoContents
+from outorga.localdates import local_date
 
 NO_INFRACTION_PT = "Infração: escolha uma infração do catálogo da lei do município."
 
@@ -155,7 +156,7 @@ def case_open(
     """
     _check_agent(actor, municipality)
     regime = _regime(municipality, regime_id)
-    as_of = timezone.localtime(recorded_at).date()
+    as_of = local_date(recorded_at)
     entry, plate = _check_details(regime, details, recorded_at, as_of)
     checked = [(item, check_upload(item.file, field="evidence")) for item in evidence]
     found = lookup_plate(municipality, plate, regime)

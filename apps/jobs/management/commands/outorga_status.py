@@ -16,6 +16,7 @@ from apps.jobs.models import OutboundMail
 from apps.jobs.selectors import mail_counts, schedule_status
 from apps.ops.health import run_checks
 from apps.ops.models import PendingFile
+from outorga.localdates import moment_text
 
 
 class Command(BaseCommand):
@@ -39,7 +40,7 @@ class Command(BaseCommand):
         for item in schedule_status():
             last = item.last
             when = (
-                f"{last.enqueued_at:%d/%m/%Y %H:%M} — {last.get_status_display()}"
+                f"{moment_text(last.enqueued_at)} — {last.get_status_display()}"
                 if last
                 else "ainda não executada"
             )
