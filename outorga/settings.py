@@ -150,6 +150,8 @@ MIDDLEWARE = [
     "apps.tenancy.querysets.RequestRolesMiddleware",
     "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Sensitive services ask for a recent re-authentication whatever route reaches them (apps/accounts/stepup.py).
+    "apps.accounts.stepup.StepUpMiddleware",
     "apps.accounts.middleware.SessionExpiryMiddleware",
     "apps.accounts.middleware.IdleTimeoutMiddleware",
     "apps.accounts.middleware.SecondFactorRequiredMiddleware",
@@ -474,7 +476,8 @@ if not DEBUG:
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # Staff only: a portal account gets 403, not empty lists (apps/accounts/api_permissions.py).
+    "DEFAULT_PERMISSION_CLASSES": ["apps.accounts.api_permissions.IsStaffAccount"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
 }

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.db.models import Sum
 
 from apps.accounts.actors import Actor, actor_user
+from apps.accounts.stepup import sensitive_service
 from apps.audit.services import audit_record, audited_change
 from apps.finance import pix
 from apps.finance.choices import FeeKind, GuideStatus, OriginType, PaymentMethod, RefundStatus
@@ -346,6 +347,7 @@ def guide_cancel(*, actor: Actor, guide: PaymentGuide, reason: str, as_of: dt.da
 # --- payments and refunds -------------------------------------------------------------------------------
 
 
+@sensitive_service
 @transaction.atomic
 def payment_register(
     *,
