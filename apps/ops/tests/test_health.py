@@ -24,13 +24,11 @@ def test_liveness_answers_without_the_database(client: Client) -> None:
     assert response.status_code == 200 and response.json() == {"status": "ok"}
 
 
-MONITOR = {"HTTP_AUTHORIZATION": "Bearer monitor-token"}
-
-
 @pytest.fixture
-def monitor(settings: Any) -> dict[str, str]:
+def monitor(settings: Any) -> str:
+    """The Authorization header of a monitor holding METRICS_TOKEN."""
     settings.METRICS_TOKEN = "monitor-token"
-    return MONITOR
+    return "Bearer monitor-token"
 
 
 def test_readiness_tells_anyone_only_its_status(client: Client, settings: Any) -> None:
@@ -39,10 +37,8 @@ def test_readiness_tells_anyone_only_its_status(client: Client, settings: Any) -
     assert client.get("/saude/pronto/", HTTP_AUTHORIZATION="Bearer wrong").json() == {"status": "ok"}
 
 
-def test_readiness_checks_database_migrations_storage_and_queue(
-    client: Client, monitor: dict[str, str]
-) -> None:
-    response = client.get("/saude/pronto/", **monitor)
+def test_readiness_checks_database_migrations_storage_and_queue(client: Client, monitor: str) -> None:
+    response = client.get("/saude/pronto/", HTTP_AUTHORIZATION=monitor)
     assert response.status_code == 200
     assert response.json()["checks"] == {
         "database": "ok",
@@ -54,11 +50,11 @@ def test_readiness_checks_database_migrations_storage_and_queue(
     assert "no-cache" in response["Cache-Control"]
 
 
-def test_readiness_fails_when_the_queue_has_stopped(client: Client, monitor: dict[str, str]) -> None:
+def test_readiness_fails_when_the_queue_has_stopped(client: Client, monitor: str) -> None:
     schedule_tick()
     DBTaskResult.objects.update(enqueued_at=timezone.now() - dt.timedelta(hours=1))
     assert client.get("/saude/pronto/").json() == {"status": "fail"}
-    response = client.get("/saude/pronto/", **monitor)
+    response = client.get("/saude/pronto/", HTTP_AUTHORIZATION=monitor)
     assert response.status_code == 503
     assert response.json() == {
         "status": "fail",
@@ -72,10 +68,10 @@ def test_readiness_fails_when_the_queue_has_stopped(client: Client, monitor: dic
     }
 
 
-def test_readiness_fails_without_the_database(client: Client, monitor: dict[str, str]) -> None:
+def test_readiness_fails_without_the_database(client: Client, monitor: str) -> None:
     down = health.Check("database", False, "o banco não responde")
     with mock.patch("apps.ops.health.database", return_value=down):
-        response = client.get("/saude/pronto/", **monitor)
+        response = client.get("/saude/pronto/", HTTP_AUTHORIZATION=monitor)
     assert response.status_code == 503 and response.json()["checks"] == {"database": "falhou"}
 
 
