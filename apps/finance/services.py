@@ -12,6 +12,7 @@ from django.db import transaction
 from django.db.models import Sum
 
 from apps.accounts.actors import Actor, actor_user
+from apps.accounts.stepup import sensitive_service
 from apps.audit.services import audit_record, audited_change
 from apps.finance import pix
 from apps.finance.choices import (
@@ -644,6 +645,7 @@ def guide_wait_withdraw(
 # --- payments and refunds -------------------------------------------------------------------------------
 
 
+@sensitive_service
 @transaction.atomic
 def payment_register(
     *,

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from apps.accounts.actors import Actor, actor_name, actor_user
+from apps.accounts.stepup import sensitive_service
 from apps.audit.services import ChainLock, audit_record, audited_change
 from apps.lawconfig.config import configs_remembered
 from apps.licensing import appfields, hooks, lawbridge
@@ -551,6 +552,7 @@ def application_archive(
 # --- approval and its effects -----------------------------------------------------------------------------
 
 
+@sensitive_service
 @transaction.atomic
 def application_approve(
     *, application: Application, actor: Actor, as_of: dt.date, note: str = ""

@@ -63,9 +63,16 @@ def search(request: HttpRequest) -> HttpResponse:
         except InvalidQuery as error:
             form.add_error("q", error.message_pt)
             return render(request, "public/search.html", context, status=400)
+        return _not_stored(render(request, "public/search.html", context))
     elif form.is_bound:
         return render(request, "public/search.html", context, status=400)
     return render(request, "public/search.html", context)
+
+
+def _not_stored(response: HttpResponse) -> HttpResponse:
+    """An answer naming the permit's holder: kept by no browser or proxy cache (issue 28, item 8)."""
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 def _contacts(outcome: lookups.Outcome) -> list[Municipality]:
@@ -102,7 +109,7 @@ def verify_token(request: HttpRequest, qr_token: str) -> HttpResponse:
             request, "public/token_problem.html", {"message": message, "not_found": True}, status=404
         )
     context = {"outcome": outcome, "via_qr": True, "contacts": _contacts(outcome)}
-    return render(request, "public/verify.html", context)
+    return _not_stored(render(request, "public/verify.html", context))
 
 
 @require_http_methods(["GET", "POST"])

@@ -17,6 +17,7 @@ from apps.accounts.auditing import audit_record
 from apps.accounts.choices import UserKind
 from apps.accounts.models import User
 from apps.accounts.services import password_check, user_create
+from apps.accounts.stepup import sensitive_service
 from apps.tenancy.choices import Role
 from apps.tenancy.mail import mail_after_commit
 from apps.tenancy.models import (
@@ -195,6 +196,7 @@ def deployment_admin_grant(*, actor: User | None, user: User) -> DeploymentAdmin
     return admin
 
 
+@sensitive_service
 @transaction.atomic
 def municipality_setup(
     *, actor: User, ibge_code: str, name: str, uf: str, regimes: list[str]
@@ -227,6 +229,7 @@ def invitation_link(base_url: str, route: str, token: str) -> str:
     return base_url.rstrip("/") + reverse(route, args=[token])
 
 
+@sensitive_service
 @transaction.atomic
 def staff_invitation_create(
     *, actor: User, municipality: Municipality, email: str, full_name: str, roles: list[str], base_url: str
@@ -287,6 +290,7 @@ def _revoke(actor: User, invitation: StaffInvitation, now: Any) -> None:
     )
 
 
+@sensitive_service
 @transaction.atomic
 def staff_invitation_revoke(*, actor: User, invitation: StaffInvitation) -> StaffInvitation:
     _require_admin(actor, invitation.municipality, "Convite")
@@ -339,6 +343,7 @@ def staff_invitation_accept(*, token: str, username: str, password: str) -> User
     return user
 
 
+@sensitive_service
 @transaction.atomic
 def team_role_assign(*, actor: User, municipality: Municipality, user: User, role: str) -> Membership:
     """Give one more role to someone already in the municipality's team (newcomers get an invitation)."""
@@ -352,6 +357,7 @@ def team_role_assign(*, actor: User, municipality: Municipality, user: User, rol
     return membership_grant(actor=actor, user=user, municipality=municipality, role=role)
 
 
+@sensitive_service
 @transaction.atomic
 def team_role_remove(*, actor: User, membership: Membership) -> None:
     """Take a role away; the municipality always keeps at least one active administrator."""
@@ -369,6 +375,7 @@ def team_role_remove(*, actor: User, membership: Membership) -> None:
     membership_revoke(actor=actor, membership=membership)
 
 
+@sensitive_service
 @transaction.atomic
 def staff_account_set_active(*, actor: User, municipality: Municipality, user: User, active: bool) -> User:
     """Deactivate (or reactivate) a servidor's login: an inactive account cannot sign in and its open sessions

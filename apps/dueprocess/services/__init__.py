@@ -18,6 +18,7 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
 
 from apps.accounts.actors import Actor, actor_name, actor_user, signed_in
+from apps.accounts.stepup import sensitive_service
 from apps.audit.services import audit_record, audited_change
 from apps.dueprocess import lawbridge
 from apps.dueprocess.choices import CONDEMNING, EffectState, FilingChannel, Instance, Verdict
@@ -291,6 +292,7 @@ def _check_choices(choices: list[Choice], chosen: Mapping[str, Any]) -> dict[str
     return stored
 
 
+@sensitive_service
 @transaction.atomic
 def appeal_judge(
     *,

@@ -12,6 +12,7 @@ from typing import Any
 from django.db import transaction
 
 from apps.accounts.actors import Actor
+from apps.accounts.stepup import sensitive_service
 from apps.audit.services import audit_record, audited_change
 from apps.dueprocess import lawbridge
 from apps.dueprocess.choices import FinalityReason, Instance, SanctionState
@@ -203,6 +204,7 @@ def lapse_deadline(case: InfractionCase, as_of: dt.date) -> dt.date | None:
     return answer.end if answer else None
 
 
+@sensitive_service
 @transaction.atomic
 def case_finalize_unappealed(*, case: InfractionCase, actor: Actor, as_of: dt.date) -> Sanction:
     """No appeal was filed in time: the decision is final the day after the deadline ran out."""
