@@ -27,6 +27,7 @@ from pyhanko_certvalidator.registry import SimpleCertificateStore
 
 NOW = dt.datetime.now(dt.UTC)
 PASSWORD = b"senha-de-teste"
+CRL_URL = "http://127.0.0.1:9/raiz.crl"
 
 
 @dataclass
@@ -108,6 +109,12 @@ def make_leaf(
     else:
         builder = builder.add_extension(
             x509.KeyUsage(True, True, False, False, False, False, False, False, False), critical=True
+        ).add_extension(
+            # Where the CRL would be published; the tests hand the CRL to the verifier, nothing is fetched.
+            x509.CRLDistributionPoints(
+                [x509.DistributionPoint([x509.UniformResourceIdentifier(CRL_URL)], None, None, None)]
+            ),
+            critical=False,
         )
     return Issued(key, builder.sign(root.key, hashes.SHA256()))
 
@@ -118,6 +125,8 @@ def make_crl(root: Issued, revoked: list[Issued], *, revoked_at: dt.datetime) ->
         .issuer_name(root.cert.subject)
         .last_update(NOW - dt.timedelta(minutes=5))
         .next_update(NOW + dt.timedelta(days=7))
+        .add_extension(x509.CRLNumber(1), critical=False)
+        .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(root.key.public_key()), critical=False)
     )
     for item in revoked:
         builder = builder.add_revoked_certificate(
