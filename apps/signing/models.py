@@ -22,6 +22,8 @@ class SignatureLevel(models.TextChoices):
 
 
 class IssuedDocument(models.Model):
+    """One act as it left the system: the code printed on it and the SHA-256 of its final (signed) bytes."""
+
     municipality = models.ForeignKey(Municipality, on_delete=models.PROTECT, related_name="issued_documents")
     code = models.CharField("código de verificação", max_length=24, unique=True)
     kind = models.CharField("espécie do documento", max_length=40)

@@ -126,7 +126,9 @@ def make_crl(root: Issued, revoked: list[Issued], *, revoked_at: dt.datetime) ->
         .last_update(NOW - dt.timedelta(minutes=5))
         .next_update(NOW + dt.timedelta(days=7))
         .add_extension(x509.CRLNumber(1), critical=False)
-        .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(root.key.public_key()), critical=False)
+        .add_extension(
+            x509.AuthorityKeyIdentifier.from_issuer_public_key(root.key.public_key()), critical=False
+        )
     )
     for item in revoked:
         builder = builder.add_revoked_certificate(
