@@ -132,6 +132,7 @@ INSTALLED_APPS = [
     "apps.whatif",
     "apps.ops",
     "apps.replay",
+    "apps.signing",
     "django_tasks",
     "django_tasks_db",
 ]

@@ -18,11 +18,14 @@ from apps.licensing.models import Permit
 from apps.licensing.naming import permit_title
 from apps.registry.choices import OperatorKind
 from apps.registry.identifiers import mask_cpf
+from apps.signing.kinds import document_kind
+from apps.signing.services import document_issue
 
 LEFT = 20 * mm
 RIGHT = A4[0] - 20 * mm
 QR_SIZE = 45 * mm
 BLUE = colors.HexColor("#1351b4")
+KIND = document_kind("permit", "Autorização (porte no veículo)")
 
 
 def permit_pdf(permit: Permit, verify_url: str) -> bytes:
@@ -37,7 +40,15 @@ def permit_pdf(permit: Permit, verify_url: str) -> bytes:
     _qr_block(canvas, verify_url, y - 6 * mm)
     canvas.showPage()
     canvas.save()
-    return buffer.getvalue()
+    return document_issue(
+        actor=None,
+        municipality=permit.municipality,
+        kind=KIND,
+        title=f"{permit.get_kind_display()} nº {permit.number}",
+        content=buffer.getvalue(),
+        subject=permit,
+        own_qr=True,
+    )
 
 
 def _header(canvas: Canvas, permit: Permit, y: float) -> float:

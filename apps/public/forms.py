@@ -111,3 +111,32 @@ class ComplaintMoveForm(forms.Form):
     resolution = forms.CharField(
         label="Providências", required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
     )
+
+
+class DocumentCheckForm(forms.Form):
+    """The public check of a document: the PDF itself (full check) or the code printed on it."""
+
+    arquivo = forms.FileField(
+        label="Arquivo PDF do documento",
+        required=False,
+        help_text="O arquivo é conferido e descartado: não fica guardado.",
+        widget=forms.ClearableFileInput(attrs={"accept": "application/pdf"}),
+    )
+    codigo = forms.CharField(
+        label="Ou o código de verificação impresso no documento",
+        max_length=24,
+        required=False,
+        help_text="16 letras e números, no rodapé do documento (por exemplo ABCD-EFGH-JKLM-NPQR).",
+    )
+    municipio = forms.ChoiceField(label="Prefeitura que emitiu (opcional)", required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [("", "Qualquer prefeitura atendida"), *municipality_choices()]
+        self.fields["municipio"].choices = choices  # type: ignore[attr-defined]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not data.get("arquivo") and not (data.get("codigo") or "").strip():
+            raise forms.ValidationError("Envie o arquivo PDF ou digite o código de verificação.")
+        return data
