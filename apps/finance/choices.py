@@ -31,3 +31,29 @@ class PaymentMethod(models.TextChoices):
 class RefundStatus(models.TextChoices):
     PENDING = "pending", "A pagar"
     PAID = "paid", "Paga"
+
+
+class ChargeState(models.TextChoices):
+    ACTIVE = "active", "Ativa"
+    REMOVED = "removed", "Removida"
+
+
+class ReceiptSource(models.TextChoices):
+    WEBHOOK = "webhook", "Aviso do banco (webhook)"
+    RECONCILIATION = "reconciliation", "Conciliação diária"
+    CNAB = "cnab", "Arquivo de retorno CNAB 240"
+
+
+class ReviewReason(models.TextChoices):
+    AMOUNT = "amount", "Valor diferente do devido"
+    ALREADY_PAID = "already_paid", "Guia já paga"
+    CANCELLED = "cancelled", "Guia cancelada"
+    UNKNOWN = "unknown", "Cobrança desconhecida"
+    REFUSED = "refused", "Baixa recusada"
+
+
+class ReviewStatus(models.TextChoices):
+    OPEN = "open", "Em conferência"
+    SETTLED = "settled", "Baixado na guia"
+    REFUND = "refund", "Devolução ao pagador"
+    ARCHIVED = "archived", "Arquivado com justificativa"

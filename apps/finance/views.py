@@ -32,6 +32,7 @@ from apps.finance.forms import (
 )
 from apps.finance.models import FeeSchedule, FinanceSettings, PaymentGuide, Refund
 from apps.finance.pdf import guide_pdf, pix_qr_svg
+from apps.finance.pix_context import charge_context
 from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
@@ -126,6 +127,7 @@ def guide_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
         "refunds": refunds,
         "cancel_form": CancelForm(),
         "qr_svg": pix_qr_svg(guide.pix_payload),
+        **charge_context(guide),
         **_menu(request, municipality),
     }
     return render(request, "finance/guide_detail.html", context)
