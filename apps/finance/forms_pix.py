@@ -12,10 +12,18 @@ class ChargeTermsForm(forms.Form):
         label="Multa após o vencimento (%)", max_digits=5, decimal_places=2, min_value=0, localize=True
     )
     interest_percent_month = forms.DecimalField(
-        label="Juros de mora (% ao mês, dias corridos)", max_digits=5, decimal_places=2, min_value=0, localize=True
+        label="Juros de mora (% ao mês, dias corridos)",
+        max_digits=5,
+        decimal_places=2,
+        min_value=0,
+        localize=True,
     )
     discount_percent = forms.DecimalField(
-        label="Desconto por pagamento antecipado (%)", max_digits=5, decimal_places=2, min_value=0, localize=True
+        label="Desconto por pagamento antecipado (%)",
+        max_digits=5,
+        decimal_places=2,
+        min_value=0,
+        localize=True,
     )
     discount_days_before_due = forms.IntegerField(
         label="Desconto válido até quantos dias antes do vencimento", min_value=0, max_value=60

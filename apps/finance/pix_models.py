@@ -62,7 +62,9 @@ class PixChargeTerms(models.Model):
         verbose_name_plural = "encargos da cobrança PIX"
         constraints = [
             models.CheckConstraint(
-                condition=models.Q(fine_percent__gte=0, interest_percent_month__gte=0, discount_percent__gte=0)
+                condition=models.Q(
+                    fine_percent__gte=0, interest_percent_month__gte=0, discount_percent__gte=0
+                )
                 & models.Q(discount_percent__lt=100),
                 name="pix_terms_percents_valid",
             )
@@ -205,7 +207,9 @@ class PaymentReview(models.Model):
     expected_brl = models.DecimalField(
         "valor esperado (R$)", max_digits=12, decimal_places=2, null=True, blank=True
     )
-    status = models.CharField("situação", max_length=16, choices=ReviewStatus.choices, default=ReviewStatus.OPEN)
+    status = models.CharField(
+        "situação", max_length=16, choices=ReviewStatus.choices, default=ReviewStatus.OPEN
+    )
     resolution_note = models.CharField("justificativa da decisão", max_length=300, blank=True)
     refund_reference = models.CharField("identificador da devolução", max_length=64, blank=True)
     resolved_by = models.ForeignKey(

@@ -58,11 +58,15 @@ def pix_item(raw: Any) -> PixItem:
 
 
 def is_ours(municipality: Municipality, txid: str) -> bool:
-    return txid.startswith(TXID_PREFIX + municipality.ibge_code) or _static_guide(municipality, txid) is not None
+    return (
+        txid.startswith(TXID_PREFIX + municipality.ibge_code) or _static_guide(municipality, txid) is not None
+    )
 
 
 def guide_for_txid(municipality: Municipality, txid: str) -> PaymentGuide | None:
-    charge = PixCharge.objects.filter(guide__municipality=municipality, txid=txid).select_related("guide").first()
+    charge = (
+        PixCharge.objects.filter(guide__municipality=municipality, txid=txid).select_related("guide").first()
+    )
     if charge is not None:
         return charge.guide
     return _static_guide(municipality, txid)
@@ -86,9 +90,7 @@ class Tally:
     errors: list[str] = field(default_factory=list)
 
 
-def pix_items_record(
-    *, municipality: Municipality, items: list[Any], source: str, as_of: dt.date
-) -> Tally:
+def pix_items_record(*, municipality: Municipality, items: list[Any], source: str, as_of: dt.date) -> Tally:
     """Record each PIX of a bank message (or of the PSP's list); one bad item does not stop the others."""
     tally = Tally()
     for raw in items:
@@ -118,7 +120,9 @@ def pix_items_record(
     return tally
 
 
-def pix_reconcile(*, municipality: Municipality, start: dt.datetime, end: dt.datetime, as_of: dt.date) -> Tally:
+def pix_reconcile(
+    *, municipality: Municipality, start: dt.datetime, end: dt.datetime, as_of: dt.date
+) -> Tally:
     """Read the PSP's list of received PIX between ``start`` and ``end`` and record what the webhook missed."""
     config = psp_config(municipality.ibge_code)
     if config is None:
@@ -131,7 +135,9 @@ def pix_reconcile(*, municipality: Municipality, start: dt.datetime, end: dt.dat
             tally.errors.append(exc.message)
             break
         part = pix_items_record(
-            municipality=municipality, items=list(answer.get("pix") or []), source=ReceiptSource.RECONCILIATION,
+            municipality=municipality,
+            items=list(answer.get("pix") or []),
+            source=ReceiptSource.RECONCILIATION,
             as_of=as_of,
         )
         for name in ("received", "repeated", "settled", "review", "ignored"):

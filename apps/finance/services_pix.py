@@ -68,7 +68,9 @@ def pix_charge_terms_save(
 ) -> PixChargeTerms:
     """The encargos of a charge with due date, as the municipality's tax code sets them (cited)."""
     if not cite.strip():
-        raise refuse("cite", "Dispositivo do código tributário: informe a lei e o artigo que fixam os encargos.")
+        raise refuse(
+            "cite", "Dispositivo do código tributário: informe a lei e o artigo que fixam os encargos."
+        )
     for field, value in (
         ("fine_percent", fine_percent),
         ("interest_percent_month", interest_percent_month),
@@ -247,7 +249,11 @@ def _sync_done(charge_id: int, wanted: _Wanted, answer: dict[str, Any], now: dt.
         charge.attempts, charge.last_error, charge.synced_at = 0, "", now
         charge.next_attempt_at = now if changed_meanwhile else None
         charge.save()
-    if charge.pix_copy_paste and guide.pix_payload != charge.pix_copy_paste and guide.status == GuideStatus.OPEN:
+    if (
+        charge.pix_copy_paste
+        and guide.pix_payload != charge.pix_copy_paste
+        and guide.status == GuideStatus.OPEN
+    ):
         with audited_change(guide, actor=None, action="payment_guide.pix_from_psp"):
             guide.pix_payload = charge.pix_copy_paste
             guide.save(update_fields=["pix_payload"])
@@ -273,7 +279,9 @@ def _sync_failed(charge_id: int, wanted: _Wanted, exc: PspError, now: dt.datetim
 
 def pix_charges_due(*, now: dt.datetime) -> list[int]:
     return list(
-        PixCharge.objects.filter(next_attempt_at__lte=now).order_by("next_attempt_at").values_list("pk", flat=True)
+        PixCharge.objects.filter(next_attempt_at__lte=now)
+        .order_by("next_attempt_at")
+        .values_list("pk", flat=True)
     )
 
 
@@ -393,10 +401,10 @@ def _register(
         received.save(update_fields=["guide", "settled"])
 
 
-def _review(
-    received: PixReceived, reason: str, detail: str, expected: Decimal | None
-) -> PaymentReview:
-    review = PaymentReview.objects.create(received=received, reason=reason, detail=detail, expected_brl=expected)
+def _review(received: PixReceived, reason: str, detail: str, expected: Decimal | None) -> PaymentReview:
+    review = PaymentReview.objects.create(
+        received=received, reason=reason, detail=detail, expected_brl=expected
+    )
     audit_record(
         actor=None,
         municipality=received.municipality,
@@ -424,13 +432,17 @@ def payment_review_resolve(
 ) -> PaymentReview:
     """Finance decides: settle the money on an open guide (any amount, justified), refund it to the payer, or
     archive it with a justification (e.g. the bank already returned it)."""
-    review = PaymentReview.objects.select_for_update().select_related("received__municipality").get(pk=review.pk)
+    review = (
+        PaymentReview.objects.select_for_update().select_related("received__municipality").get(pk=review.pk)
+    )
     if review.status != ReviewStatus.OPEN:
         raise refuse("decision", "Este pagamento já foi decidido.")
     if not note.strip():
         raise refuse("note", "Justificativa: campo obrigatório.")
     received = review.received
-    with audited_change(review, actor=actor, action=f"payment_review.{decision}", municipality=received.municipality):
+    with audited_change(
+        review, actor=actor, action=f"payment_review.{decision}", municipality=received.municipality
+    ):
         if decision == SETTLE:
             _settle_reviewed(review, received, guide, actor, as_of)
         elif decision == REFUND:
@@ -490,7 +502,9 @@ def payment_review_refund_send(*, review_id: int) -> str:
 
 @transaction.atomic
 def _refund_outcome(review_id: int, outcome: str) -> None:
-    review = PaymentReview.objects.select_for_update().select_related("received__municipality").get(pk=review_id)
+    review = (
+        PaymentReview.objects.select_for_update().select_related("received__municipality").get(pk=review_id)
+    )
     audit_record(
         actor=None,
         municipality=review.received.municipality,

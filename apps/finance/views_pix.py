@@ -65,7 +65,9 @@ def review_decide(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse
         if not form.is_valid():
             raise ValidationError({"decision": "Decisão: escolha uma das opções."})
         number = form.cleaned_data["guide_number"].strip()
-        guide = PaymentGuide.objects.filter(municipality=municipality, number=number).first() if number else None
+        guide = (
+            PaymentGuide.objects.filter(municipality=municipality, number=number).first() if number else None
+        )
         if number and guide is None:
             raise ValidationError({"guide": f"Guia {number}: não encontrada neste município."})
         services_pix.payment_review_resolve(
@@ -88,7 +90,9 @@ def review_decide(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse
 def charge_terms_edit(request: HttpRequest, ibge_code: str) -> HttpResponse:
     municipality = municipality_for(request, ibge_code, model_label="finance.pixchargeterms", action="change")
     current = PixChargeTerms.objects.filter(municipality=municipality).first()
-    initial = current.audit_snapshot() if current else {"days_payable_after_due": 30, "discount_days_before_due": 0}
+    initial = (
+        current.audit_snapshot() if current else {"days_payable_after_due": 30, "discount_days_before_due": 0}
+    )
     form = ChargeTermsForm(request.POST or None, initial=initial)
     if submit(
         request,

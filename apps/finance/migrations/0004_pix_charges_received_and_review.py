@@ -7,107 +7,331 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('finance', '0003_numbers_from_tenancy_counter'),
-        ('tenancy', '0005_municipality_public_contact'),
+        ("finance", "0003_numbers_from_tenancy_counter"),
+        ("tenancy", "0005_municipality_public_contact"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='PixReceived',
+            name="PixReceived",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('end_to_end_id', models.CharField(max_length=64, verbose_name='identificador fim a fim (endToEndId)')),
-                ('txid', models.CharField(blank=True, max_length=35, verbose_name='txid / nosso número')),
-                ('amount_brl', models.DecimalField(decimal_places=2, max_digits=12, verbose_name='valor recebido (R$)')),
-                ('received_at', models.DateTimeField(verbose_name='recebido em')),
-                ('source', models.CharField(choices=[('webhook', 'Aviso do banco (webhook)'), ('reconciliation', 'Conciliação diária'), ('cnab', 'Arquivo de retorno CNAB 240')], max_length=16, verbose_name='informado por')),
-                ('settled', models.BooleanField(default=False, verbose_name='baixado na guia')),
-                ('raw', models.JSONField(default=dict, verbose_name='mensagem do banco')),
-                ('recorded_at', models.DateTimeField(auto_now_add=True, verbose_name='registrado em')),
-                ('guide', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='pix_received', to='finance.paymentguide', verbose_name='guia')),
-                ('municipality', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='pix_received', to='tenancy.municipality', verbose_name='município')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "end_to_end_id",
+                    models.CharField(max_length=64, verbose_name="identificador fim a fim (endToEndId)"),
+                ),
+                ("txid", models.CharField(blank=True, max_length=35, verbose_name="txid / nosso número")),
+                (
+                    "amount_brl",
+                    models.DecimalField(decimal_places=2, max_digits=12, verbose_name="valor recebido (R$)"),
+                ),
+                ("received_at", models.DateTimeField(verbose_name="recebido em")),
+                (
+                    "source",
+                    models.CharField(
+                        choices=[
+                            ("webhook", "Aviso do banco (webhook)"),
+                            ("reconciliation", "Conciliação diária"),
+                            ("cnab", "Arquivo de retorno CNAB 240"),
+                        ],
+                        max_length=16,
+                        verbose_name="informado por",
+                    ),
+                ),
+                ("settled", models.BooleanField(default=False, verbose_name="baixado na guia")),
+                ("raw", models.JSONField(default=dict, verbose_name="mensagem do banco")),
+                ("recorded_at", models.DateTimeField(auto_now_add=True, verbose_name="registrado em")),
+                (
+                    "guide",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="pix_received",
+                        to="finance.paymentguide",
+                        verbose_name="guia",
+                    ),
+                ),
+                (
+                    "municipality",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="pix_received",
+                        to="tenancy.municipality",
+                        verbose_name="município",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'pagamento informado pelo banco',
-                'verbose_name_plural': 'pagamentos informados pelo banco',
-                'ordering': ['-received_at'],
+                "verbose_name": "pagamento informado pelo banco",
+                "verbose_name_plural": "pagamentos informados pelo banco",
+                "ordering": ["-received_at"],
             },
         ),
         migrations.CreateModel(
-            name='PaymentReview',
+            name="PaymentReview",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('reason', models.CharField(choices=[('amount', 'Valor diferente do devido'), ('already_paid', 'Guia já paga'), ('cancelled', 'Guia cancelada'), ('unknown', 'Cobrança desconhecida'), ('refused', 'Baixa recusada')], max_length=16, verbose_name='motivo')),
-                ('detail', models.CharField(max_length=300, verbose_name='detalhe')),
-                ('expected_brl', models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True, verbose_name='valor esperado (R$)')),
-                ('status', models.CharField(choices=[('open', 'Em conferência'), ('settled', 'Baixado na guia'), ('refund', 'Devolução ao pagador'), ('archived', 'Arquivado com justificativa')], default='open', max_length=16, verbose_name='situação')),
-                ('resolution_note', models.CharField(blank=True, max_length=300, verbose_name='justificativa da decisão')),
-                ('refund_reference', models.CharField(blank=True, max_length=64, verbose_name='identificador da devolução')),
-                ('resolved_at', models.DateTimeField(blank=True, null=True, verbose_name='decidido em')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='entrou na conferência em')),
-                ('resolved_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='decidido por')),
-                ('received', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='review', to='finance.pixreceived', verbose_name='pagamento recebido')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "reason",
+                    models.CharField(
+                        choices=[
+                            ("amount", "Valor diferente do devido"),
+                            ("already_paid", "Guia já paga"),
+                            ("cancelled", "Guia cancelada"),
+                            ("unknown", "Cobrança desconhecida"),
+                            ("refused", "Baixa recusada"),
+                        ],
+                        max_length=16,
+                        verbose_name="motivo",
+                    ),
+                ),
+                ("detail", models.CharField(max_length=300, verbose_name="detalhe")),
+                (
+                    "expected_brl",
+                    models.DecimalField(
+                        blank=True,
+                        decimal_places=2,
+                        max_digits=12,
+                        null=True,
+                        verbose_name="valor esperado (R$)",
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("open", "Em conferência"),
+                            ("settled", "Baixado na guia"),
+                            ("refund", "Devolução ao pagador"),
+                            ("archived", "Arquivado com justificativa"),
+                        ],
+                        default="open",
+                        max_length=16,
+                        verbose_name="situação",
+                    ),
+                ),
+                (
+                    "resolution_note",
+                    models.CharField(blank=True, max_length=300, verbose_name="justificativa da decisão"),
+                ),
+                (
+                    "refund_reference",
+                    models.CharField(blank=True, max_length=64, verbose_name="identificador da devolução"),
+                ),
+                ("resolved_at", models.DateTimeField(blank=True, null=True, verbose_name="decidido em")),
+                (
+                    "created_at",
+                    models.DateTimeField(auto_now_add=True, verbose_name="entrou na conferência em"),
+                ),
+                (
+                    "resolved_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="decidido por",
+                    ),
+                ),
+                (
+                    "received",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="review",
+                        to="finance.pixreceived",
+                        verbose_name="pagamento recebido",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'pagamento em conferência',
-                'verbose_name_plural': 'pagamentos em conferência',
-                'ordering': ['status', 'created_at', 'id'],
+                "verbose_name": "pagamento em conferência",
+                "verbose_name_plural": "pagamentos em conferência",
+                "ordering": ["status", "created_at", "id"],
             },
         ),
         migrations.CreateModel(
-            name='PixCharge',
+            name="PixCharge",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('txid', models.CharField(max_length=35, unique=True, verbose_name='identificador da cobrança (txid)')),
-                ('desired', models.CharField(choices=[('active', 'Ativa'), ('removed', 'Removida')], max_length=16, verbose_name='situação pedida ao banco')),
-                ('confirmed', models.CharField(blank=True, choices=[('active', 'Ativa'), ('removed', 'Removida')], max_length=16, verbose_name='situação confirmada pelo banco')),
-                ('amount_brl', models.DecimalField(decimal_places=2, max_digits=12, verbose_name='valor original (R$)')),
-                ('due_on', models.DateField(verbose_name='vencimento')),
-                ('terms', models.JSONField(default=dict, verbose_name='encargos (multa, juros, desconto e fundamento)')),
-                ('revision', models.PositiveIntegerField(blank=True, null=True, verbose_name='revisão no banco')),
-                ('pix_copy_paste', models.TextField(blank=True, verbose_name='PIX copia e cola do banco')),
-                ('location', models.CharField(blank=True, max_length=255, verbose_name='localização do payload')),
-                ('attempts', models.PositiveSmallIntegerField(default=0, verbose_name='tentativas sem sucesso')),
-                ('next_attempt_at', models.DateTimeField(blank=True, null=True, verbose_name='próxima tentativa')),
-                ('last_error', models.CharField(blank=True, max_length=300, verbose_name='último erro')),
-                ('synced_at', models.DateTimeField(blank=True, null=True, verbose_name='confirmada pelo banco em')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='criada em')),
-                ('guide', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='pix_charge', to='finance.paymentguide', verbose_name='guia')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "txid",
+                    models.CharField(
+                        max_length=35, unique=True, verbose_name="identificador da cobrança (txid)"
+                    ),
+                ),
+                (
+                    "desired",
+                    models.CharField(
+                        choices=[("active", "Ativa"), ("removed", "Removida")],
+                        max_length=16,
+                        verbose_name="situação pedida ao banco",
+                    ),
+                ),
+                (
+                    "confirmed",
+                    models.CharField(
+                        blank=True,
+                        choices=[("active", "Ativa"), ("removed", "Removida")],
+                        max_length=16,
+                        verbose_name="situação confirmada pelo banco",
+                    ),
+                ),
+                (
+                    "amount_brl",
+                    models.DecimalField(decimal_places=2, max_digits=12, verbose_name="valor original (R$)"),
+                ),
+                ("due_on", models.DateField(verbose_name="vencimento")),
+                (
+                    "terms",
+                    models.JSONField(
+                        default=dict, verbose_name="encargos (multa, juros, desconto e fundamento)"
+                    ),
+                ),
+                (
+                    "revision",
+                    models.PositiveIntegerField(blank=True, null=True, verbose_name="revisão no banco"),
+                ),
+                ("pix_copy_paste", models.TextField(blank=True, verbose_name="PIX copia e cola do banco")),
+                (
+                    "location",
+                    models.CharField(blank=True, max_length=255, verbose_name="localização do payload"),
+                ),
+                (
+                    "attempts",
+                    models.PositiveSmallIntegerField(default=0, verbose_name="tentativas sem sucesso"),
+                ),
+                (
+                    "next_attempt_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="próxima tentativa"),
+                ),
+                ("last_error", models.CharField(blank=True, max_length=300, verbose_name="último erro")),
+                (
+                    "synced_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="confirmada pelo banco em"),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="criada em")),
+                (
+                    "guide",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="pix_charge",
+                        to="finance.paymentguide",
+                        verbose_name="guia",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'cobrança PIX com vencimento',
-                'verbose_name_plural': 'cobranças PIX com vencimento',
-                'indexes': [models.Index(fields=['next_attempt_at'], name='pix_charge_next_attempt')],
+                "verbose_name": "cobrança PIX com vencimento",
+                "verbose_name_plural": "cobranças PIX com vencimento",
+                "indexes": [models.Index(fields=["next_attempt_at"], name="pix_charge_next_attempt")],
             },
         ),
         migrations.CreateModel(
-            name='PixChargeTerms',
+            name="PixChargeTerms",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('fine_percent', models.DecimalField(decimal_places=2, max_digits=5, verbose_name='multa após o vencimento (%)')),
-                ('interest_percent_month', models.DecimalField(decimal_places=2, max_digits=5, verbose_name='juros de mora (% ao mês, dias corridos)')),
-                ('discount_percent', models.DecimalField(decimal_places=2, default=Decimal('0'), max_digits=5, verbose_name='desconto por pagamento antecipado (%)')),
-                ('discount_days_before_due', models.PositiveSmallIntegerField(default=0, verbose_name='desconto até quantos dias antes do vencimento')),
-                ('days_payable_after_due', models.PositiveSmallIntegerField(default=30, verbose_name='dias em que a cobrança pode ser paga após o vencimento')),
-                ('cite', models.CharField(help_text='Ex.: Lei Complementar nº 100/2010 (Código Tributário Municipal), art. 210', max_length=200, verbose_name='dispositivo do código tributário')),
-                ('updated_at', models.DateTimeField(auto_now=True, verbose_name='atualizado em')),
-                ('municipality', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='pix_charge_terms', to='tenancy.municipality', verbose_name='município')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "fine_percent",
+                    models.DecimalField(
+                        decimal_places=2, max_digits=5, verbose_name="multa após o vencimento (%)"
+                    ),
+                ),
+                (
+                    "interest_percent_month",
+                    models.DecimalField(
+                        decimal_places=2, max_digits=5, verbose_name="juros de mora (% ao mês, dias corridos)"
+                    ),
+                ),
+                (
+                    "discount_percent",
+                    models.DecimalField(
+                        decimal_places=2,
+                        default=Decimal("0"),
+                        max_digits=5,
+                        verbose_name="desconto por pagamento antecipado (%)",
+                    ),
+                ),
+                (
+                    "discount_days_before_due",
+                    models.PositiveSmallIntegerField(
+                        default=0, verbose_name="desconto até quantos dias antes do vencimento"
+                    ),
+                ),
+                (
+                    "days_payable_after_due",
+                    models.PositiveSmallIntegerField(
+                        default=30, verbose_name="dias em que a cobrança pode ser paga após o vencimento"
+                    ),
+                ),
+                (
+                    "cite",
+                    models.CharField(
+                        help_text="Ex.: Lei Complementar nº 100/2010 (Código Tributário Municipal), art. 210",
+                        max_length=200,
+                        verbose_name="dispositivo do código tributário",
+                    ),
+                ),
+                ("updated_at", models.DateTimeField(auto_now=True, verbose_name="atualizado em")),
+                (
+                    "municipality",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="pix_charge_terms",
+                        to="tenancy.municipality",
+                        verbose_name="município",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'encargos da cobrança PIX',
-                'verbose_name_plural': 'encargos da cobrança PIX',
-                'constraints': [models.CheckConstraint(condition=models.Q(('discount_percent__gte', 0), ('fine_percent__gte', 0), ('interest_percent_month__gte', 0), ('discount_percent__lt', 100)), name='pix_terms_percents_valid')],
+                "verbose_name": "encargos da cobrança PIX",
+                "verbose_name_plural": "encargos da cobrança PIX",
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("discount_percent__gte", 0),
+                            ("fine_percent__gte", 0),
+                            ("interest_percent_month__gte", 0),
+                            ("discount_percent__lt", 100),
+                        ),
+                        name="pix_terms_percents_valid",
+                    )
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='pixreceived',
-            constraint=models.UniqueConstraint(fields=('municipality', 'end_to_end_id'), name='pix_received_once'),
+            model_name="pixreceived",
+            constraint=models.UniqueConstraint(
+                fields=("municipality", "end_to_end_id"), name="pix_received_once"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='pixreceived',
-            constraint=models.CheckConstraint(condition=models.Q(('amount_brl__gt', 0)), name='pix_received_positive'),
+            model_name="pixreceived",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("amount_brl__gt", 0)), name="pix_received_positive"
+            ),
         ),
     ]

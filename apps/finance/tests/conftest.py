@@ -161,7 +161,9 @@ def psp_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
 
 @pytest.fixture
-def local_psp(psp_server: Any, olimpia: Municipality, settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+def local_psp(
+    psp_server: Any, olimpia: Municipality, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Any]:
     """Olímpia receives through the local PSP (mTLS, OAuth2); tasks run at once; no schema violation allowed."""
     from apps.finance.psp.client import forget_tokens
 

@@ -7,6 +7,7 @@ answers leave the Banco Central's API Pix schema.
 from __future__ import annotations
 
 import datetime as dt
+import io
 import json
 from decimal import Decimal
 from typing import Any
@@ -48,7 +49,9 @@ def _at(day: int, hour: int = 10) -> dt.datetime:
     return dt.datetime(2026, 3, day, hour, 0, tzinfo=BRT)
 
 
-def _webhook(client: Client, olimpia: Municipality, items: list[dict[str, Any]], secret: str = WEBHOOK_SECRET) -> Any:
+def _webhook(
+    client: Client, olimpia: Municipality, items: list[dict[str, Any]], secret: str = WEBHOOK_SECRET
+) -> Any:
     body = json.dumps({"pix": items}).encode()
     return client.post(
         f"/pix/webhook/{olimpia.ibge_code}/pix",
@@ -59,7 +62,9 @@ def _webhook(client: Client, olimpia: Municipality, items: list[dict[str, Any]],
 
 
 @pytest.fixture
-def charged(olimpia: Municipality, olimpia_permit_fee: Any, local_psp: Any, django_capture_on_commit_callbacks: Any) -> PaymentGuide:
+def charged(
+    olimpia: Municipality, olimpia_permit_fee: Any, local_psp: Any, django_capture_on_commit_callbacks: Any
+) -> PaymentGuide:
     configure_charge_terms(olimpia)
     return _issue(olimpia, django_capture_on_commit_callbacks)
 
@@ -85,7 +90,9 @@ def test_it_does_not_call_the_psp_when_the_guide_transaction_rolls_back(
     assert callbacks and local_psp.charges == {}
 
 
-def test_it_sends_the_fine_interest_and_discount_the_tax_code_sets(charged: PaymentGuide, local_psp: Any) -> None:
+def test_it_sends_the_fine_interest_and_discount_the_tax_code_sets(
+    charged: PaymentGuide, local_psp: Any
+) -> None:
     sent = local_psp.charges[charged.pix_charge.txid]
     assert sent["valor"] == {
         "original": "150.00",
@@ -93,7 +100,11 @@ def test_it_sends_the_fine_interest_and_discount_the_tax_code_sets(charged: Paym
         "juros": {"modalidade": 3, "valorPerc": "1.00"},
         "desconto": {"modalidade": 2, "descontoDataFixa": [{"data": "2026-03-07", "valorPerc": "10.00"}]},
     }
-    assert sent["calendario"] == {**sent["calendario"], "dataDeVencimento": "2026-03-12", "validadeAposVencimento": 30}
+    assert sent["calendario"] == {
+        **sent["calendario"],
+        "dataDeVencimento": "2026-03-12",
+        "validadeAposVencimento": 30,
+    }
     assert sent["devedor"] == {"cpf": "52998224725", "nome": "José da Silva"}
 
 
@@ -120,10 +131,10 @@ def test_a_5xx_is_retried_with_backoff_and_audited(
     charge = PixCharge.objects.get(guide=guide)
     assert charge.last_error.startswith("HTTP 503") and charge.next_attempt_at is not None
     assert AuditEvent.objects.filter(action="pix_charge.sync_failed").count() == 1
-    call_command("pix_charges_sync", stdout=open("/dev/null", "w"))  # not due yet: nothing happens
+    call_command("pix_charges_sync", stdout=io.StringIO())  # not due yet: nothing happens
     assert PixCharge.objects.get(pk=charge.pk).confirmed == ""
     PixCharge.objects.filter(pk=charge.pk).update(next_attempt_at=timezone.now() - dt.timedelta(seconds=1))
-    call_command("pix_charges_sync", stdout=open("/dev/null", "w"))
+    call_command("pix_charges_sync", stdout=io.StringIO())
     assert PixCharge.objects.get(pk=charge.pk).confirmed == "active"
 
 
@@ -133,7 +144,12 @@ def test_a_create_that_reached_the_psp_before_failing_is_revised_not_duplicated(
     PixCharge.objects.filter(pk=charged.pix_charge.pk).update(revision=None, next_attempt_at=timezone.now())
     charge = pix_charge_sync(charge_id=charged.pix_charge.pk, now=timezone.now())
     assert charge.confirmed == "active" and charge.revision == 1
-    assert [c.method for c in local_psp.calls if c.path.startswith("/api/v2/cobv/")] == ["PUT", "PUT", "GET", "PATCH"]
+    assert [c.method for c in local_psp.calls if c.path.startswith("/api/v2/cobv/")] == [
+        "PUT",
+        "PUT",
+        "GET",
+        "PATCH",
+    ]
 
 
 def test_cancelling_the_guide_removes_the_charge_at_the_psp(
@@ -161,19 +177,27 @@ def test_the_webhook_marks_the_guide_paid_with_the_early_payment_discount_and_ru
     charged.refresh_from_db()
     assert charged.status == GuideStatus.PAID and seen == [f"{charged.number} 135.00"]
     payment = charged.payment
-    assert (payment.paid_on, payment.method, payment.reference) == (dt.date(2026, 3, 3), "pix", pix["endToEndId"])
+    assert (payment.paid_on, payment.method, payment.reference) == (
+        dt.date(2026, 3, 3),
+        "pix",
+        pix["endToEndId"],
+    )
     assert AuditEvent.objects.filter(action="payment.register", object_id=str(payment.pk)).exists()
     page = finance_olimpia_client.get(f"/municipios/{olimpia.ibge_code}/financeiro/guias/{charged.pk}/")
     assert "Pago em 03/03/2026: R$ 135,00 (PIX)" in page.content.decode()
 
 
-def test_a_late_payment_owes_the_fine_and_interest(charged: PaymentGuide, local_psp: Any, olimpia: Municipality) -> None:
+def test_a_late_payment_owes_the_fine_and_interest(
+    charged: PaymentGuide, local_psp: Any, olimpia: Municipality
+) -> None:
     pix = local_psp.pay(charged.pix_charge.txid, amount="153.40", at=_at(20), notify=False)
     assert _webhook(Client(), olimpia, [pix]).json()["baixados"] == 1
     assert PaymentGuide.objects.get(pk=charged.pk).payment.amount_brl == Decimal("153.40")
 
 
-def test_a_webhook_delivered_twice_pays_once(charged: PaymentGuide, local_psp: Any, olimpia: Municipality) -> None:
+def test_a_webhook_delivered_twice_pays_once(
+    charged: PaymentGuide, local_psp: Any, olimpia: Municipality
+) -> None:
     pix = local_psp.pay(charged.pix_charge.txid, amount="150.00", at=_at(10), notify=False)
     first, second = _webhook(Client(), olimpia, [pix]), _webhook(Client(), olimpia, [pix])
     assert (first.status_code, second.status_code) == (200, 200)
@@ -188,7 +212,10 @@ def test_a_webhook_with_a_bad_signature_is_refused_and_changes_nothing(
     pix = local_psp.pay(charged.pix_charge.txid, amount="150.00", at=_at(10), notify=False)
     response = _webhook(Client(), olimpia, [pix], secret="outro-segredo")
     assert response.status_code == 401
-    assert PixReceived.objects.count() == 0 and PaymentGuide.objects.get(pk=charged.pk).status == GuideStatus.OPEN
+    assert (
+        PixReceived.objects.count() == 0
+        and PaymentGuide.objects.get(pk=charged.pk).status == GuideStatus.OPEN
+    )
 
 
 def test_a_municipality_without_webhook_credentials_accepts_no_webhook(
@@ -208,7 +235,9 @@ def test_a_different_amount_waits_for_review_and_the_guide_stays_open(
     review = PaymentReview.objects.get()
     assert review.reason == ReviewReason.AMOUNT and review.expected_brl == Decimal("150.00")
     assert PaymentGuide.objects.get(pk=charged.pk).status == GuideStatus.OPEN
-    page = finance_olimpia_client.get(f"/municipios/{olimpia.ibge_code}/financeiro/conferencia/").content.decode()
+    page = finance_olimpia_client.get(
+        f"/municipios/{olimpia.ibge_code}/financeiro/conferencia/"
+    ).content.decode()
     assert "Valor diferente do devido" in page and "R$ 100,00" in page and charged.number in page
 
 
@@ -222,7 +251,9 @@ def test_webhooks_out_of_order_pay_the_guide_once_and_queue_the_second_pix(
     guide = PaymentGuide.objects.get(pk=charged.pk)
     assert guide.payment.reference == later["endToEndId"]
     review = PaymentReview.objects.get()
-    assert review.reason == ReviewReason.ALREADY_PAID and review.received.end_to_end_id == earlier["endToEndId"]
+    assert (
+        review.reason == ReviewReason.ALREADY_PAID and review.received.end_to_end_id == earlier["endToEndId"]
+    )
 
 
 def test_a_pix_for_a_cancelled_guide_or_an_unknown_charge_is_queued(
@@ -231,7 +262,9 @@ def test_a_pix_for_a_cancelled_guide_or_an_unknown_charge_is_queued(
     paid_before_removal = local_psp.pay(charged.pix_charge.txid, amount="150.00", at=_at(4), notify=False)
     with django_capture_on_commit_callbacks(execute=True):
         guide_cancel(actor=None, guide=charged, reason="Emitida em duplicidade", as_of=dt.date(2026, 3, 4))
-    unknown = local_psp.pay(f"OUTORGA{olimpia.ibge_code}2026000009999", amount="10.00", at=_at(4), notify=False)
+    unknown = local_psp.pay(
+        f"OUTORGA{olimpia.ibge_code}2026000009999", amount="10.00", at=_at(4), notify=False
+    )
     other_revenue = local_psp.pay("IPTU2026CARNE000000000000001", amount="99.00", at=_at(4), notify=False)
     answer = _webhook(Client(), olimpia, [paid_before_removal, unknown, other_revenue]).json()
     assert (answer["conferencia"], answer["outras_receitas"]) == (2, 1)
@@ -248,7 +281,7 @@ def test_the_daily_reconciliation_settles_what_the_webhook_missed(
         local_psp.pay(guide.pix_charge.txid, at=now - dt.timedelta(hours=1), notify=False)
     local_psp.page_size = 2  # the list comes in two pages
     _webhook(Client(), olimpia, [local_psp.received[0]])
-    call_command("pix_reconcile", "--days", "2", stdout=open("/dev/null", "w"))
+    call_command("pix_reconcile", "--days", "2", stdout=io.StringIO())
     assert set(PaymentGuide.objects.values_list("status", flat=True)) == {GuideStatus.PAID}
     assert list(PixReceived.objects.order_by("source").values_list("source", flat=True)) == [
         "reconciliation",
@@ -262,7 +295,7 @@ def test_the_daily_reconciliation_settles_what_the_webhook_missed(
 def test_the_reconciliation_reports_a_psp_outage_loudly(olimpia: Municipality, local_psp: Any) -> None:
     local_psp.fail_next("GET", "/pix", "500")
     with pytest.raises(Exception, match="HTTP 500"):
-        call_command("pix_reconcile", stdout=open("/dev/null", "w"))
+        call_command("pix_reconcile", stdout=io.StringIO())
 
 
 def test_finance_refunds_a_reviewed_pix_through_the_psp(
@@ -277,7 +310,11 @@ def test_finance_refunds_a_reviewed_pix_through_the_psp(
     review = PaymentReview.objects.get()
     with django_capture_on_commit_callbacks(execute=True):
         payment_review_resolve(
-            actor=finance_olimpia, review=review, decision="refund", note="Valor a menor", as_of=dt.date(2026, 3, 10)
+            actor=finance_olimpia,
+            review=review,
+            decision="refund",
+            note="Valor a menor",
+            as_of=dt.date(2026, 3, 10),
         )
     review.refresh_from_db()
     assert review.status == ReviewStatus.REFUND and review.resolved_by == finance_olimpia

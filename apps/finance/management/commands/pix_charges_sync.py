@@ -19,4 +19,6 @@ class Command(BaseCommand):
         for charge_id in pix_charges_due(now=now):
             charge = pix_charge_sync(charge_id=charge_id, now=now)
             done, failed = (done + 1, failed) if not charge.last_error else (done, failed + 1)
-        self.stdout.write(f"Cobranças confirmadas pelo banco: {done}; com falha (nova tentativa agendada): {failed}.")
+        self.stdout.write(
+            f"Cobranças confirmadas pelo banco: {done}; com falha (nova tentativa agendada): {failed}."
+        )

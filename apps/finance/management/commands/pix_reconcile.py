@@ -28,7 +28,9 @@ class Command(BaseCommand):
         for municipality in Municipality.objects.order_by("ibge_code"):
             if psp_config(municipality.ibge_code) is None:
                 continue
-            tally = pix_reconcile(municipality=municipality, start=start, end=now, as_of=timezone.localdate(now))
+            tally = pix_reconcile(
+                municipality=municipality, start=start, end=now, as_of=timezone.localdate(now)
+            )
             self.stdout.write(
                 f"{municipality.name}: {tally.received} PIX lidos, {tally.settled} baixados agora, "
                 f"{tally.review} para conferência, {tally.repeated} já conhecidos, {tally.ignored} de outras receitas."

@@ -10,6 +10,7 @@ every request and answer validated against the Banco Central's OpenAPI document 
 from __future__ import annotations
 
 import base64
+import contextlib
 import datetime as dt
 import functools
 import hashlib
@@ -43,7 +44,12 @@ def _fix_patterns(node: Any) -> Any:
     if isinstance(node, dict):
         fixed = {key: _fix_patterns(value) for key, value in node.items()}
         pattern = fixed.get("pattern")
-        if isinstance(pattern, str) and len(pattern) > 2 and pattern.startswith("/") and pattern.endswith("/"):
+        if (
+            isinstance(pattern, str)
+            and len(pattern) > 2
+            and pattern.startswith("/")
+            and pattern.endswith("/")
+        ):
             fixed["pattern"] = pattern[1:-1]
         return fixed
     if isinstance(node, list):
@@ -53,7 +59,7 @@ def _fix_patterns(node: Any) -> Any:
 
 @functools.cache
 def spec() -> dict[str, Any]:
-    document = _fix_patterns(yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8")))
+    document: dict[str, Any] = _fix_patterns(yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8")))
     # DadosRecebedor repeats the address's "required" at the level of the whole charge, so no response — not even
     # the document's own example cobResponse4 — could pass; the same requirement stays inside ``recebedor``.
     document["components"]["schemas"]["DadosRecebedor"].pop("required", None)
@@ -63,8 +69,11 @@ def spec() -> dict[str, Any]:
 
 
 @functools.cache
-def _registry() -> Registry:
-    return Registry().with_resource("urn:api-pix", Resource.from_contents(spec(), default_specification=DRAFT4))
+def _registry() -> Registry[Any]:
+    registry: Registry[Any] = Registry().with_resource(
+        "urn:api-pix", Resource.from_contents(spec(), default_specification=DRAFT4)
+    )
+    return registry
 
 
 def schema_errors(pointer: str, instance: Any) -> list[str]:
@@ -74,16 +83,8 @@ def schema_errors(pointer: str, instance: Any) -> list[str]:
 
 
 def operation(path: str, method: str) -> dict[str, Any]:
-    return spec()["paths"][path][method]
-
-
-def _ref(node: dict[str, Any]) -> dict[str, Any]:
-    while "$ref" in node:
-        target: Any = spec()
-        for part in node["$ref"].lstrip("#/").split("/"):
-            target = target[part]
-        node = target
-    return node
+    found: dict[str, Any] = spec()["paths"][path][method]
+    return found
 
 
 def request_schema(path: str, method: str) -> str:
@@ -118,11 +119,12 @@ class Certificates:
 
 
 def make_certificates(directory: Path) -> Certificates:
+    import ipaddress
+
     from cryptography import x509
     from cryptography.hazmat.primitives import hashes, serialization
     from cryptography.hazmat.primitives.asymmetric import ec
     from cryptography.x509.oid import NameOID
-    import ipaddress
 
     now = dt.datetime.now(dt.UTC)
 
@@ -163,7 +165,8 @@ def make_certificates(directory: Path) -> Certificates:
         )
         if server:
             builder = builder.add_extension(
-                x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False
+                x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+                critical=False,
             )
         return builder.sign(ca_key, hashes.SHA256()), key
 
@@ -340,7 +343,9 @@ class LocalPsp:
     def _token(self, headers: Any, body: bytes) -> tuple[int, Any]:
         expected = base64.b64encode(f"{CLIENT_ID}:{CLIENT_SECRET}".encode()).decode()
         form = urllib.parse.parse_qs(body.decode())
-        if headers.get("Authorization") != f"Basic {expected}" or form.get("grant_type") != ["client_credentials"]:
+        if headers.get("Authorization") != f"Basic {expected}" or form.get("grant_type") != [
+            "client_credentials"
+        ]:
             return 401, {"error": "invalid_client"}
         token = secrets.token_hex(16)
         self.tokens.add(token)
@@ -430,9 +435,7 @@ class LocalPsp:
         start = dt.datetime.fromisoformat(query["inicio"][0])
         end = dt.datetime.fromisoformat(query["fim"][0])
         page = int(query.get("paginacao.paginaAtual", ["0"])[0])
-        chosen = [
-            pix for pix in self.received if start <= dt.datetime.fromisoformat(pix["horario"]) <= end
-        ]
+        chosen = [pix for pix in self.received if start <= dt.datetime.fromisoformat(pix["horario"]) <= end]
         pages = max(1, -(-len(chosen) // self.page_size))
         answer = {
             "parametros": {
@@ -464,7 +467,11 @@ class LocalPsp:
 
 
 def _problem(status: int, kind: str, detail: str = "") -> dict[str, Any]:
-    problem: dict[str, Any] = {"type": f"https://pix.bcb.gov.br/api/v2/error/{kind}", "title": kind, "status": status}
+    problem: dict[str, Any] = {
+        "type": f"https://pix.bcb.gov.br/api/v2/error/{kind}",
+        "title": kind,
+        "status": status,
+    }
     if detail:
         problem["detail"] = detail
     return problem
@@ -492,10 +499,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
-        try:
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError, ssl.SSLError):
             self.wfile.write(data)
-        except (BrokenPipeError, ConnectionResetError, ssl.SSLError):
-            pass
 
     do_GET = do_PUT = do_PATCH = do_POST = _serve  # noqa: N815 (stdlib naming)
 
