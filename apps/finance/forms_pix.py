@@ -56,8 +56,7 @@ class CnabUploadForm(forms.Form):
 
 
 class CnabApplyForm(forms.Form):
-    content = forms.CharField(widget=forms.HiddenInput)
-    digest = forms.CharField(widget=forms.HiddenInput)
+    content = forms.CharField(widget=forms.HiddenInput, strip=False)
 
 
 __all__ = ["ChargeTermsForm", "CnabApplyForm", "CnabUploadForm", "ReviewDecisionForm", "money_field"]

@@ -311,6 +311,8 @@ def received_record(
     source: str,
     raw: dict[str, Any],
     guide: PaymentGuide | None = None,
+    expected_brl: Decimal | None = None,
+    actor: Actor = None,
     as_of: dt.date,
 ) -> ReceiptOutcome:
     """Record one payment the bank reported, once; settle it on its guide or queue it for review."""
@@ -331,13 +333,13 @@ def received_record(
         raw=raw,
     )
     audit_record(
-        actor=None,
+        actor=actor,
         municipality=municipality,
         action="payment_received.record",
         obj=received,
         after=received.audit_snapshot(),
     )
-    review = _settle_or_review(received, as_of)
+    review = _settle_or_review(received, as_of, expected_brl, actor)
     return ReceiptOutcome(received, True, received.settled, review)
 
 
@@ -350,7 +352,9 @@ def _expected(guide: PaymentGuide, paid_on: dt.date) -> Decimal:
     )
 
 
-def _settle_or_review(received: PixReceived, as_of: dt.date) -> PaymentReview | None:
+def _settle_or_review(
+    received: PixReceived, as_of: dt.date, expected_brl: Decimal | None, actor: Actor
+) -> PaymentReview | None:
     guide = received.guide
     if guide is None:
         return _review(received, ReviewReason.UNKNOWN, "Nenhuma guia corresponde a este pagamento.", None)
@@ -360,7 +364,7 @@ def _settle_or_review(received: PixReceived, as_of: dt.date) -> PaymentReview | 
     if guide.status != GuideStatus.OPEN:
         return _review(received, ReviewReason.ALREADY_PAID, f"A guia {guide.number} já está paga.", None)
     paid_on = _local_date(received.received_at)
-    expected = _expected(guide, paid_on)
+    expected = _expected(guide, paid_on) if expected_brl is None else expected_brl
     if received.amount_brl != expected:
         detail = (
             f"Recebido {brl(received.amount_brl)}; a guia {guide.number} devia {brl(expected)} "
@@ -369,7 +373,7 @@ def _settle_or_review(received: PixReceived, as_of: dt.date) -> PaymentReview | 
         return _review(received, ReviewReason.AMOUNT, detail, expected)
     try:
         with transaction.atomic():
-            _register(received, guide, paid_on, max(as_of, paid_on), expected, actor=None)
+            _register(received, guide, paid_on, max(as_of, paid_on), expected, actor=actor)
     except ValidationError as exc:
         detail = f"Baixa da guia {guide.number} recusada: {' '.join(exc.messages)}"
         return _review(received, ReviewReason.REFUSED, detail[:300], expected)
@@ -512,3 +516,91 @@ def _refund_outcome(review_id: int, outcome: str) -> None:
         obj=review,
         after={"refund_reference": review.refund_reference, "outcome": outcome[:300]},
     )
+
+
+# --- CNAB 240 return files ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CnabLine:
+    title: Any  # apps.finance.cnab240.Title
+    guide_number: str
+    outcome: str
+
+
+class _Rollback(Exception):
+    pass
+
+
+def cnab_return_preview(*, municipality: Municipality, content: str, as_of: dt.date) -> list[CnabLine]:
+    """What applying the file would do, line by line: the application itself, rolled back."""
+    lines: list[CnabLine] = []
+    try:
+        with transaction.atomic():
+            lines = _cnab_apply(None, municipality, content, as_of)
+            raise _Rollback
+    except _Rollback:
+        pass
+    return lines
+
+
+@transaction.atomic
+def cnab_return_apply(
+    *, actor: Actor, municipality: Municipality, content: str, as_of: dt.date
+) -> list[CnabLine]:
+    """Settle every payment of the file in one transaction; what does not match goes to the review queue."""
+    lines = _cnab_apply(actor, municipality, content, as_of)
+    audit_record(
+        actor=actor,
+        municipality=municipality,
+        action="cnab_return.apply",
+        object_type="finance.cnabreturn",
+        after={"titles": len(lines), "outcomes": [line.outcome for line in lines]},
+    )
+    return lines
+
+
+def _boleto_expected(guide: PaymentGuide | None, title: Any) -> Decimal | None:
+    """What the boleto owed as the bank computed it (nominal + interest/fine − discount), when its nominal value
+    is the guide's; otherwise the guide's amount, so any difference waits for review."""
+    if guide is None:
+        return None
+    if title.nominal_brl != guide.amount_brl:
+        return guide.amount_brl
+    owed: Decimal = title.nominal_brl + title.charges_brl - title.discount_brl
+    return owed
+
+
+def _cnab_apply(actor: Actor, municipality: Municipality, content: str, as_of: dt.date) -> list[CnabLine]:
+    from apps.finance import cnab240
+
+    try:
+        titles = cnab240.parse(content)
+    except cnab240.CnabError as exc:
+        raise refuse("file", str(exc)) from exc
+    lines = []
+    for title in titles:
+        guide = PaymentGuide.objects.filter(municipality=municipality, number=title.document_number).first()
+        number = guide.number if guide else ""
+        if not title.is_payment:
+            lines.append(CnabLine(title, number, "ignorado"))
+            continue
+        if title.paid_on is None or title.paid_brl <= 0:
+            raise refuse("file", f"Linha {title.line}: liquidação sem data ou sem valor pago.")
+        instant = timezone.make_aware(dt.datetime.combine(title.paid_on, dt.time(12, 0)))
+        outcome = received_record(
+            municipality=municipality,
+            end_to_end_id=title.key,
+            txid=title.our_number[:35],
+            amount_brl=title.paid_brl,
+            received_at=instant,
+            source=ReceiptSource.CNAB,
+            raw={"linha": title.line, "nosso_numero": title.our_number, "documento": title.document_number},
+            guide=guide,
+            expected_brl=_boleto_expected(guide, title),
+            actor=actor,
+            as_of=as_of,
+        )
+        state = "já registrado" if not outcome.created else ("baixa" if outcome.settled else "conferência")
+        lines.append(CnabLine(title, number, state))
+    return lines

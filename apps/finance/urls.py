@@ -21,5 +21,6 @@ urlpatterns = [
     path("pix/webhook/<str:ibge_code>/pix", pix_webhook.pix_webhook, name="pix_webhook"),
     path(f"{PREFIX}conferencia/", views_pix.review_list, name="review_list"),
     path(f"{PREFIX}conferencia/<int:pk>/decidir/", views_pix.review_decide, name="review_decide"),
+    path(f"{PREFIX}conferencia/retorno-cnab/", views_pix.cnab_upload, name="cnab_upload"),
     path(f"{PREFIX}configuracao/cobranca-pix/", views_pix.charge_terms_edit, name="charge_terms_edit"),
 ]

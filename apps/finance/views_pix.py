@@ -5,7 +5,8 @@ Same rules as apps.finance.views: reads through ``for_user`` (404 for the wrong 
 
 from __future__ import annotations
 
-from typing import cast
+from collections import Counter
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -18,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from apps.accounts.models import User
 from apps.finance import services_pix
 from apps.finance.choices import ReviewStatus
-from apps.finance.forms_pix import ChargeTermsForm, ReviewDecisionForm
+from apps.finance.forms_pix import ChargeTermsForm, CnabApplyForm, CnabUploadForm, ReviewDecisionForm
 from apps.finance.models import PaymentGuide
 from apps.finance.pix_models import PaymentReview, PixChargeTerms
 from apps.finance.psp.config import psp_config
@@ -111,3 +112,63 @@ def charge_terms_edit(request: HttpRequest, ibge_code: str) -> HttpResponse:
         **_menu(request, municipality),
     }
     return render(request, "finance/charge_terms_form.html", context, status=400 if form.errors else 200)
+
+
+MAX_CNAB_BYTES = 5_000_000
+
+
+def _cnab_text(upload: Any) -> str:
+    raw = upload.read(MAX_CNAB_BYTES + 1)
+    if len(raw) > MAX_CNAB_BYTES:
+        raise ValidationError({"file": "Arquivo grande demais (máximo de 5 MB)."})
+    try:
+        return str(raw.decode("latin-1"))
+    except UnicodeDecodeError:  # pragma: no cover — latin-1 decodes any byte
+        raise ValidationError({"file": "Arquivo ilegível."}) from None
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def cnab_upload(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    """Upload → preview (the application rolled back) → apply, in one transaction."""
+    municipality = municipality_for(request, ibge_code, model_label=REVIEW, action="change")
+    form, lines, content = CnabUploadForm(), None, ""
+    if request.method == "POST" and "content" in request.POST:
+        apply_form = CnabApplyForm(request.POST)
+        if apply_form.is_valid():
+            try:
+                applied = services_pix.cnab_return_apply(
+                    actor=cast(User, request.user),
+                    municipality=municipality,
+                    content=apply_form.cleaned_data["content"],
+                    as_of=timezone.localdate(),
+                )
+            except ValidationError as exc:
+                messages.error(request, " ".join(exc.messages))
+            else:
+                counts = Counter(line.outcome for line in applied)
+                messages.success(
+                    request,
+                    f"Arquivo aplicado: {counts['baixa']} baixa(s), {counts['conferência']} para conferência, "
+                    f"{counts['já registrado']} já registrado(s), {counts['ignorado']} movimento(s) ignorado(s).",
+                )
+                return redirect("finance:review_list", ibge_code)
+    elif request.method == "POST":
+        form = CnabUploadForm(request.POST, request.FILES)
+        if form.is_valid():
+            try:
+                content = _cnab_text(form.cleaned_data["file"])
+                lines = services_pix.cnab_return_preview(
+                    municipality=municipality, content=content, as_of=timezone.localdate()
+                )
+            except ValidationError as exc:
+                form.add_error(None, " ".join(exc.messages))
+                lines, content = None, ""
+    context = {
+        "municipality": municipality,
+        "form": form,
+        "lines": lines,
+        "apply_form": CnabApplyForm(initial={"content": content}) if lines is not None else None,
+        **_menu(request, municipality),
+    }
+    return render(request, "finance/cnab_upload.html", context, status=400 if form.errors else 200)
