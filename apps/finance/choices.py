@@ -57,3 +57,10 @@ class ReviewStatus(models.TextChoices):
     SETTLED = "settled", "Baixado na guia"
     REFUND = "refund", "Devolução ao pagador"
     ARCHIVED = "archived", "Arquivado com justificativa"
+
+
+class TaxFeedKind(models.TextChoices):
+    INSCRIPTION = "inscription", "Inscrição em dívida ativa"
+    PAYMENT = "payment", "Pagamento"
+    CANCELLATION = "cancellation", "Cancelamento"
+    REFUND = "refund", "Restituição"

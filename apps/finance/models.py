@@ -305,6 +305,7 @@ from apps.finance.pix_models import (  # noqa: E402
     PixCharge,
     PixChargeTerms,
     PixReceived,
+    TaxFeedEvent,
 )
 
 __all__ = [
@@ -317,4 +318,5 @@ __all__ = [
     "PixChargeTerms",
     "PixReceived",
     "Refund",
+    "TaxFeedEvent",
 ]

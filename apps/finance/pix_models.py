@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 from django.conf import settings
 from django.db import models
 
-from apps.finance.choices import ChargeState, ReceiptSource, ReviewReason, ReviewStatus
+from apps.finance.choices import ChargeState, ReceiptSource, ReviewReason, ReviewStatus, TaxFeedKind
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import MunicipalityScopedQuerySet
 
@@ -243,3 +243,39 @@ class PaymentReview(models.Model):
             "resolution_note": self.resolution_note,
             "refund_reference": self.refund_reference,
         }
+
+
+class TaxFeedQuerySet(MunicipalityScopedQuerySet["TaxFeedEvent"]):
+    pass
+
+
+class TaxFeedEvent(models.Model):
+    """One line of the incremental feed the prefeitura's tax system reads (docs/tax-feed.md): a fine inscribed
+    for dívida ativa, then its payment, cancellation or refund. The id is the cursor; a guide has at most one
+    event of each kind, so collecting twice adds nothing."""
+
+    municipality = models.ForeignKey(
+        Municipality, on_delete=models.PROTECT, related_name="tax_feed", verbose_name="município"
+    )
+    guide = models.ForeignKey(
+        "finance.PaymentGuide", on_delete=models.PROTECT, related_name="tax_feed", verbose_name="guia"
+    )
+    kind = models.CharField("tipo", max_length=16, choices=TaxFeedKind.choices)
+    occurred_on = models.DateField("data do fato")
+    payload = models.JSONField("dados", default=dict)
+    recorded_at = models.DateTimeField("registrado em", auto_now_add=True)
+
+    objects = TaxFeedQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "evento do envio ao sistema tributário"
+        verbose_name_plural = "eventos do envio ao sistema tributário"
+        ordering = ["id"]
+        constraints = [models.UniqueConstraint(fields=["guide", "kind"], name="tax_feed_once_per_kind")]
+        indexes = [models.Index(fields=["municipality", "id"], name="tax_feed_cursor")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} da guia {self.guide.number}"
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {"guide": self.guide.number, "kind": self.kind, "occurred_on": self.occurred_on}
