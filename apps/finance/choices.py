@@ -39,7 +39,7 @@ class ChargeState(models.TextChoices):
 
 
 class ReceiptSource(models.TextChoices):
-    WEBHOOK = "webhook", "Aviso do banco (webhook)"
+    WEBHOOK = "webhook", "Aviso do banco"
     RECONCILIATION = "reconciliation", "Conciliação diária"
     CNAB = "cnab", "Arquivo de retorno CNAB 240"
 

@@ -37,7 +37,7 @@ class Migration(migrations.Migration):
                     "source",
                     models.CharField(
                         choices=[
-                            ("webhook", "Aviso do banco (webhook)"),
+                            ("webhook", "Aviso do banco"),
                             ("reconciliation", "Conciliação diária"),
                             ("cnab", "Arquivo de retorno CNAB 240"),
                         ],
