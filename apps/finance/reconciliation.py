@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from django.db import IntegrityError
+
 from apps.finance.choices import ReceiptSource
 from apps.finance.models import PaymentGuide
 from apps.finance.pix_models import PixCharge
@@ -102,17 +104,22 @@ def pix_items_record(*, municipality: Municipality, items: list[Any], source: st
         if not is_ours(municipality, item.txid):
             tally.ignored += 1
             continue
-        outcome = received_record(
-            municipality=municipality,
-            end_to_end_id=item.end_to_end_id,
-            txid=item.txid,
-            amount_brl=item.amount_brl,
-            received_at=item.received_at,
-            source=source,
-            raw=item.raw,
-            guide=guide_for_txid(municipality, item.txid),
-            as_of=as_of,
-        )
+        try:
+            outcome = received_record(
+                municipality=municipality,
+                end_to_end_id=item.end_to_end_id,
+                txid=item.txid,
+                amount_brl=item.amount_brl,
+                received_at=item.received_at,
+                source=source,
+                raw=item.raw,
+                guide=guide_for_txid(municipality, item.txid),
+                as_of=as_of,
+            )
+        except IntegrityError:
+            # The webhook and the reconciliation recorded the same PIX at the same instant: the other one won.
+            tally.received, tally.repeated = tally.received + 1, tally.repeated + 1
+            continue
         tally.received += 1
         tally.repeated += 0 if outcome.created else 1
         tally.settled += 1 if outcome.created and outcome.settled else 0

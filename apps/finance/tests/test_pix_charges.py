@@ -337,3 +337,85 @@ def test_finance_settles_a_reviewed_pix_on_the_guide_with_a_justification(
     guide = PaymentGuide.objects.get(pk=charged.pk)
     assert guide.status == GuideStatus.PAID and guide.payment.amount_brl == Decimal("149.99")
     assert PaymentReview.objects.get().status == ReviewStatus.SETTLED
+
+
+def test_a_webhook_over_mtls_needs_the_certificate_the_proxy_verified(
+    charged: PaymentGuide, local_psp: Any, olimpia: Municipality, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(f"OUTORGA_PIX_WEBHOOK_{olimpia.ibge_code}_SECRET")
+    monkeypatch.setenv(f"OUTORGA_PIX_WEBHOOK_{olimpia.ibge_code}_CLIENT_CERT_SHA256", "AB:CD:EF")
+    pix = local_psp.pay(charged.pix_charge.txid, amount="150.00", at=_at(10), notify=False)
+    url, body = f"/pix/webhook/{olimpia.ibge_code}/pix", json.dumps({"pix": [pix]})
+    client = Client()
+    wrong = client.post(
+        url,
+        body,
+        content_type="application/json",
+        HTTP_X_SSL_CLIENT_VERIFY="SUCCESS",
+        HTTP_X_SSL_CLIENT_FINGERPRINT="abcd00",
+    )
+    unverified = client.post(
+        url,
+        body,
+        content_type="application/json",
+        HTTP_X_SSL_CLIENT_VERIFY="FAILED",
+        HTTP_X_SSL_CLIENT_FINGERPRINT="abcdef",
+    )
+    assert (wrong.status_code, unverified.status_code) == (401, 401) and PixReceived.objects.count() == 0
+    right = client.post(
+        url,
+        body,
+        content_type="application/json",
+        HTTP_X_SSL_CLIENT_VERIFY="SUCCESS",
+        HTTP_X_SSL_CLIENT_FINGERPRINT="ab:cd:ef",
+    )
+    assert right.status_code == 200 and PaymentGuide.objects.get(pk=charged.pk).status == GuideStatus.PAID
+
+
+def test_a_payment_the_origin_refuses_is_kept_for_review_not_lost(
+    charged: PaymentGuide, local_psp: Any, olimpia: Municipality
+) -> None:
+    from apps.web.refusals import refuse
+
+    def application_cannot_move(*, guide: PaymentGuide, payment: Payment, actor: Any, as_of: dt.date) -> None:
+        raise refuse("guide", "O requerimento já foi arquivado.")
+
+    pix = local_psp.pay(charged.pix_charge.txid, amount="150.00", at=_at(10), notify=False)
+    with payment_handlers_replaced({"application": application_cannot_move}):
+        assert _webhook(Client(), olimpia, [pix]).status_code == 200
+    review = PaymentReview.objects.get()
+    assert review.reason == ReviewReason.REFUSED and "já foi arquivado" in review.detail
+    assert PixReceived.objects.get().amount_brl == Decimal("150.00")
+    assert PaymentGuide.objects.get(pk=charged.pk).status == GuideStatus.OPEN and Payment.objects.count() == 0
+
+
+def test_a_malformed_item_is_answered_400_and_the_good_ones_are_kept(
+    charged: PaymentGuide, local_psp: Any, olimpia: Municipality
+) -> None:
+    pix = local_psp.pay(charged.pix_charge.txid, amount="150.00", at=_at(10), notify=False)
+    response = _webhook(Client(), olimpia, [pix, {"endToEndId": "curto", "valor": "1"}])
+    assert response.status_code == 400 and response.json()["baixados"] == 1
+    assert "endToEndId ausente ou inválido" in response.json()["erros"][0]
+
+
+def test_the_administrator_sets_the_charge_terms_with_their_article(
+    olimpia: Municipality, admin_olimpia_client: Client, finance_olimpia_client: Client
+) -> None:
+    url = f"/municipios/{olimpia.ibge_code}/financeiro/configuracao/cobranca-pix/"
+    assert finance_olimpia_client.get(url).status_code == 404
+    data = {
+        "fine_percent": "2,00",
+        "interest_percent_month": "1,00",
+        "discount_percent": "0",
+        "discount_days_before_due": "0",
+        "days_payable_after_due": "30",
+        "cite": "",
+    }
+    refused = admin_olimpia_client.post(url, data)
+    assert refused.status_code == 400 and "Este campo é obrigatório" in refused.content.decode()
+    page = admin_olimpia_client.get(url).content.decode()
+    assert "ainda não tem banco (PSP) configurado" in page
+    admin_olimpia_client.post(url, {**data, "cite": "LC nº 1/2010, art. 100"})
+    from apps.finance.pix_models import PixChargeTerms
+
+    assert PixChargeTerms.objects.get(municipality=olimpia).fine_percent == Decimal("2.00")
