@@ -404,3 +404,28 @@ def _download(rows: list[active_debt.DebtRow], municipality: Municipality, today
     name = f"divida-ativa-{municipality.ibge_code}-{today:%Y%m%d}.json"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
+
+
+@login_required
+@require_GET
+def tax_feed_view(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    """The tax system's incremental feed: ?desde=<cursor> (0 for everything), &formato=csv for CSV (JSON
+    otherwise). The events not fed yet are collected first, so the feed is always current."""
+    from apps.dueprocess import taxfeed
+    from apps.dueprocess.services.taxfeed import tax_feed_collect
+
+    municipality = municipality_for(request, ibge_code, model_label=SANCTION, action=EXPORT)
+    since_text = request.GET.get("desde", "0")
+    if not since_text.isdigit():
+        return HttpResponse("Parâmetro desde: informe o cursor (um número inteiro).", status=400)
+    tax_feed_collect(municipality=municipality, as_of=_today())
+    page = taxfeed.feed_page(municipality, int(since_text))
+    if request.GET.get("formato") == "csv":
+        response = HttpResponse(taxfeed.to_csv(page), content_type="text/csv; charset=utf-8")
+        extension = "csv"
+    else:
+        response = HttpResponse(taxfeed.to_json(page, municipality), content_type="application/json")
+        extension = "json"
+    name = f"divida-ativa-eventos-{municipality.ibge_code}-desde-{page.since}.{extension}"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response

@@ -45,3 +45,36 @@ class WaitingState(models.TextChoices):
     WAITING = "waiting", "Aguardando o valor"
     ISSUED = "issued", "Emitida"
     WITHDRAWN = "withdrawn", "Retirada da fila"
+
+
+class ChargeState(models.TextChoices):
+    ACTIVE = "active", "Ativa"
+    REMOVED = "removed", "Removida"
+
+
+class ReceiptSource(models.TextChoices):
+    WEBHOOK = "webhook", "Aviso do banco"
+    RECONCILIATION = "reconciliation", "Conciliação diária"
+    CNAB = "cnab", "Arquivo de retorno CNAB 240"
+
+
+class ReviewReason(models.TextChoices):
+    AMOUNT = "amount", "Valor diferente do devido"
+    ALREADY_PAID = "already_paid", "Guia já paga"
+    CANCELLED = "cancelled", "Guia cancelada"
+    UNKNOWN = "unknown", "Cobrança desconhecida"
+    REFUSED = "refused", "Baixa recusada"
+
+
+class ReviewStatus(models.TextChoices):
+    OPEN = "open", "Em conferência"
+    SETTLED = "settled", "Baixado na guia"
+    REFUND = "refund", "Devolução ao pagador"
+    ARCHIVED = "archived", "Arquivado com justificativa"
+
+
+class TaxFeedKind(models.TextChoices):
+    INSCRIPTION = "inscription", "Inscrição em dívida ativa"
+    PAYMENT = "payment", "Pagamento"
+    CANCELLATION = "cancellation", "Cancelamento"
+    REFUND = "refund", "Restituição"

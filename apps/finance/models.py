@@ -461,3 +461,26 @@ class Refund(models.Model):
             "reason": self.reason,
             "paid_on": self.paid_on,
         }
+
+
+# Charges at the PSP, payments the bank reported and the review queue (issue 30) live in their own module.
+from apps.finance.pix_models import (  # noqa: E402
+    PaymentReview,
+    PixCharge,
+    PixChargeTerms,
+    PixReceived,
+    TaxFeedEvent,
+)
+
+__all__ = [
+    "FeeSchedule",
+    "FinanceSettings",
+    "Payment",
+    "PaymentGuide",
+    "PaymentReview",
+    "PixCharge",
+    "PixChargeTerms",
+    "PixReceived",
+    "Refund",
+    "TaxFeedEvent",
+]

@@ -25,7 +25,7 @@ from apps.finance.choices import (
     WaitingState,
 )
 from apps.finance.formatting import brl
-from apps.finance.hooks import guide_issued
+from apps.finance.hooks import guide_changed, guide_issued
 from apps.finance.models import (
     FeeSchedule,
     FinanceSettings,
@@ -387,6 +387,7 @@ def guide_cancel(*, actor: Actor, guide: PaymentGuide, reason: str, as_of: dt.da
     with audited_change(guide, actor=actor, action="payment_guide.cancel", extra={"reason": reason}):
         guide.status, guide.cancelled_on, guide.cancel_reason = GuideStatus.CANCELLED, as_of, reason
         guide.save(update_fields=["status", "cancelled_on", "cancel_reason"])
+    guide_changed(guide)
     return guide
 
 
@@ -656,10 +657,14 @@ def payment_register(
     method: str,
     reference: str,
     as_of: dt.date,
+    expected_brl: Decimal | None = None,
 ) -> Payment:
-    """Record the payment of an open guide and let its origin move on (origins.register_payment_handler)."""
+    """Record the payment of an open guide and let its origin move on (origins.register_payment_handler).
+
+    ``expected_brl`` is what the payer owed on ``paid_on`` when it differs from the guide's amount (a charge
+    with due date paid with its discount, or with fine and interest: apps.finance.charges)."""
     guide = guide_for_update(guide.pk)
-    _check_payable(guide, paid_on, amount_brl, method, as_of)
+    _check_payable(guide, paid_on, amount_brl, method, as_of, expected_brl)
     payment = Payment.objects.create(
         guide=guide,
         paid_on=paid_on,
@@ -686,7 +691,12 @@ def payment_register(
 
 
 def _check_payable(
-    guide: PaymentGuide, paid_on: dt.date, amount: Decimal, method: str, as_of: dt.date
+    guide: PaymentGuide,
+    paid_on: dt.date,
+    amount: Decimal,
+    method: str,
+    as_of: dt.date,
+    expected: Decimal | None = None,
 ) -> None:
     if guide.status == GuideStatus.CANCELLED:
         raise refuse("guide", f"Guia {guide.number}: está cancelada e não pode ser paga.")
@@ -700,10 +710,9 @@ def _check_payable(
         raise refuse(
             "paid_on", f"Data do pagamento: anterior à emissão da guia ({guide.issued_on:%d/%m/%Y})."
         )
-    if amount != guide.amount_brl:
-        raise refuse(
-            "amount_brl", f"Valor pago: {brl(amount)} difere do valor da guia ({brl(guide.amount_brl)})."
-        )
+    owed = guide.amount_brl if expected is None else expected
+    if amount != owed:
+        raise refuse("amount_brl", f"Valor pago: {brl(amount)} difere do valor da guia ({brl(owed)}).")
 
 
 @transaction.atomic

@@ -32,6 +32,7 @@ from apps.finance.forms import (
 )
 from apps.finance.models import FeeSchedule, FinanceSettings, PaymentGuide, Refund, WaitingGuide
 from apps.finance.pdf import guide_pdf, pix_qr_svg
+from apps.finance.pix_context import charge_context
 from apps.finance.selectors import waiting_guides
 from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
@@ -140,6 +141,7 @@ def guide_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
         "refunds": refunds,
         "cancel_form": CancelForm(),
         "qr_svg": pix_qr_svg(guide.pix_payload),
+        **charge_context(guide),
         **_menu(request, municipality),
     }
     return render(request, "finance/guide_detail.html", context)
