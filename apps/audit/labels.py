@@ -63,6 +63,11 @@ ACTION_LABELS: dict[str, str] = {
     "inspection.passed": "Vistoria aprovada",
     "inspection.failed": "Vistoria reprovada",
     "platform_roster.failed": "Falha na importação da lista da plataforma",
+    "fine_valuation.make": "Valoração da multa",
+    "fine_valuation.revalue": "Nova valoração da multa",
+    "waiting_guide.wait": "Guia à espera de um valor",
+    "waiting_guide.issued": "Emissão da guia que esperava um valor",
+    "waiting_guide.withdraw": "Guia retirada da espera",
 }
 
 VERB_LABELS: dict[str, str] = {
@@ -121,7 +126,7 @@ VERB_LABELS: dict[str, str] = {
     "approved": "Deferimento",
     "denied": "Indeferimento",
     "archived": "Arquivamento",
-    "permit_issued": "Emissão do alvará",
+    "permit_issued": "Emissão da autorização",
     "active": "Ativação",
     "suspended": "Suspensão",
     "revoked": "Cassação",
@@ -184,7 +189,7 @@ FIELD_LABELS: dict[str, str] = {
     "vehicle": "veículo",
     "operator": "autorizatário",
     "driver": "condutor",
-    "permit": "alvará",
+    "permit": "autorização",
     "platform": "plataforma",
 }
 

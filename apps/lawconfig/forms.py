@@ -1,39 +1,18 @@
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 from django import forms
-from django.core.exceptions import ValidationError
 
 from apps.lawconfig.choices import ClosureKind
-from lawcode.fields import parse_decimal_pt
+from apps.web.brfields import NumberField
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
 
-class DecimalCommaField(forms.CharField):
-    """A number as Brazilians write it — "5,56", "1.234,5678" (or "5.56") —, at most ``places`` decimals."""
-
-    def __init__(self, *args: Any, places: int = 4, **kwargs: Any) -> None:
-        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "decimal"}))
-        super().__init__(*args, **kwargs)
-        self.places = places
-
-    def clean(self, value: Any) -> Decimal | None:
-        text = super().clean(value)
-        if text in (None, ""):
-            return None
-        try:
-            number = parse_decimal_pt(str(text))
-        except ValueError:
-            raise ValidationError(
-                f"{self.label}: informe um número, com vírgula para decimais (ex.: 5,56)."
-            ) from None
-        exponent = number.as_tuple().exponent
-        if isinstance(exponent, int) and -exponent > self.places:
-            raise ValidationError(f"{self.label}: use no máximo {self.places} casas decimais.")
-        return number
+class DecimalCommaField(NumberField):
+    """A number as Brazilians write it — "5,56", "1.234,5678" (or "5.56") —, at most ``places`` decimals
+    (apps.web.brfields: one parser for every number field)."""
 
 
 class FiscalUnitValueForm(forms.Form):

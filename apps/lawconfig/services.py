@@ -13,6 +13,7 @@ from django.utils import timezone
 
 import lawcode
 from apps.accounts.actors import Actor
+from apps.accounts.stepup import sensitive_service
 from apps.audit.services import audit_record
 from apps.lawconfig import hooks
 from apps.lawconfig.choices import ClosureKind
@@ -74,6 +75,7 @@ def _check_cite(municipality: Municipality, unit: FineUnit, cite: str) -> None:
             raise refuse("cite", f"Dispositivo: {cite!r} não existe na lei do regime {regime.id}.") from None
 
 
+@sensitive_service
 @transaction.atomic
 def fiscal_unit_value_set(
     *,
@@ -156,6 +158,7 @@ def _check_regime_cite(regime_id: str, cite: str) -> None:
         raise refuse("cite", f"Dispositivo: {cite!r} não existe na lei do regime {regime_id}.") from None
 
 
+@sensitive_service
 @transaction.atomic
 def parameter_value_set(
     *,
@@ -209,6 +212,7 @@ def parameter_value_set(
     return row
 
 
+@sensitive_service
 @transaction.atomic
 def interpretation_choose(
     *,
@@ -247,6 +251,7 @@ def interpretation_choose(
     return row
 
 
+@sensitive_service
 @transaction.atomic
 def closure_add(
     *,
@@ -268,6 +273,7 @@ def closure_add(
     return row
 
 
+@sensitive_service
 @transaction.atomic
 def closure_remove(*, actor: Actor, closure: MunicipalClosure, as_of: dt.date | None = None) -> None:
     before, object_id, municipality = closure.audit_snapshot(), str(closure.pk), closure.municipality
