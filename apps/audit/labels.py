@@ -52,6 +52,7 @@ ACTION_LABELS: dict[str, str] = {
     "whatif.requested": "Simulação de mudança na lei pedida",
     "whatif.finished": "Simulação de mudança na lei concluída",
     "registry.document.rejudge": "Validade do documento revista após mudança da configuração legal",
+    "lawconfig.external_value.enter": "Registro de valor de tabela estadual ou federal",
     "file.tampered": "Arquivo recusado: conteúdo diferente do registrado",
     "file.missing": "Arquivo recusado: não encontrado no armazenamento",
     "jobs.mail_delivery": "Entrega de e-mail",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from apps.lawconfig.yearly import missing_values
+from apps.tenancy.models import is_deployment_admin
 from apps.tenancy.querysets import user_can
 from apps.web.cards import Card, CardContext, CardItem, register_card
 
@@ -17,11 +18,12 @@ def next_year_card(ctx: CardContext) -> Card | None:
     missing = missing_values(municipality=ctx.municipality, today=ctx.today)
     if not missing:
         return None
+    installer = is_deployment_admin(ctx.user)
     items = tuple(
         CardItem(
             need.what,
             f"falta — a partir de {need.needed_on:%d/%m/%Y}, cadastro pelo {need.who}",
-            need.url,
+            need.url if installer or not need.by_installation else "",  # a link only to a page they may open
         )
         for need in missing
     )

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db import models
 
+import lawcode
 from apps.lawconfig.choices import ClosureKind
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import MunicipalityScopedQuerySet
@@ -201,6 +202,12 @@ class ParameterValue(models.Model):
 
     def __str__(self) -> str:
         return f"{self.parameter} ({self.regime_id}) desde {self.valid_from:%d/%m/%Y}: {self.value}"
+
+    @property
+    def parameter_label(self) -> str:
+        """The parameter as its regime describes it (never its code on a page)."""
+        declared = lawcode.get_regime(self.regime_id).parameters.get(self.parameter)
+        return declared.description if declared is not None else self.parameter
 
     def audit_snapshot(self) -> dict[str, Any]:
         return {

@@ -105,6 +105,7 @@ def fiscal_unit_value_set(
         .first()
     )
     if current is not None and (current.value_brl, current.cite, current.source) == (value_brl, cite, source):
+        _changed(actor, municipality, as_of)  # nothing new to store; what waits for the value is tried again
         return current
     row = FiscalUnitValue(
         municipality=municipality,
@@ -188,6 +189,7 @@ def parameter_value_set(
         .first()
     )
     if current is not None and (current.value, current.cite, current.source) == (value, cite, source.strip()):
+        _changed(actor, municipality, as_of)  # nothing new to store; what waits for the value is tried again
         return current
     row = ParameterValue(
         municipality=municipality,
@@ -406,11 +408,11 @@ def external_value_enter(
         .filter(parameter=parameter, valid_from=valid_from)
         .first()
     )
-    if current is not None and (current.value, current.act, current.published_on) == (
-        value,
-        act,
-        published_on,
-    ):
+    same = (current.value, current.act, current.published_on) if current is not None else None
+    if current is not None and same == (value, act, published_on):
+        # nothing new to store; what waits for the value is tried again
+        for municipality in municipalities_using(parameter):
+            _changed(actor, municipality, as_of)
         return current
     if current is not None and not reason:
         raise refuse(

@@ -116,17 +116,20 @@ def _parameter_needs(
         if name in shared:
             url, by_installation = reverse("lawconfig:external_values"), True
         elif parameter.configurable:
-            unit = unit_of.get(name)
-            topic = "unidades" if unit is not None and unit.key in units else "parametros"
+            topic = "unidades" if name in unit_of and unit_of[name].key in units else "parametros"
             url = f"{reverse('lawconfig:overview', args=[municipality.ibge_code])}?tema={topic}"
             by_installation = False
         else:
             url, by_installation = "", False  # only a new version of the regime can bring it
-        label = unit_of[name].label if name in unit_of else parameter.description
+        unit = unit_of.get(name)
+        if unit is not None and unit.valued_by == "parameter":
+            what = f"{unit.label} de {year} — {unit.name}"
+        else:
+            what = f"{parameter.description}: valor de {year}"
         needs.append(
             MissingValue(
                 key=f"{name}/{year}" if name in shared else f"{regime.id}/{name}/{year}",
-                what=f"{label} de {year} ({parameter.description})",
+                what=what,
                 year=year,
                 needed_on=first,
                 cite=_cite(regime, cite, first),

@@ -248,3 +248,26 @@ def test_the_command_refuses_a_bad_file_naming_the_column(tmp_path: Path, olimpi
     with pytest.raises(CommandError, match="não é um administrador da instalação"):
         call_command("external_values_load", str(path), "--usuario", "ninguem")
     assert not ExternalValue.objects.filter(valid_from=dt.date(2027, 1, 1)).exists()
+
+
+def test_a_municipal_correction_keeps_the_first_entry_on_the_screen(
+    admin_patrocinio: User, patrocinio: Municipality
+) -> None:
+    client = _client(admin_patrocinio)
+    url = reverse("lawconfig:ufm_add", args=[patrocinio.ibge_code])
+    form = {"valid_from": "2027-01-01", "value_brl": "5,80", "cite": "art8", "source": "Decreto nº 9/2026"}
+    client.post(url, form)
+    client.post(url, {**form, "value_brl": "5,90", "reason": "decreto republicado"})
+    first, fixed = FiscalUnitValue.objects.order_by("pk")
+    assert fixed.supersedes == first and first.value_brl == Decimal("5.80")
+    page = client.get(reverse("lawconfig:overview", args=[patrocinio.ibge_code]), {"tema": "unidades"})
+    text = page.content.decode()
+    assert "corrigido depois (decreto republicado)" in text and "R$ 5,90" in text
+    day = dt.date(2027, 3, 1)
+    assert config_for(patrocinio).parameters["ufm"][-1].value == Decimal("5.90")
+    assert evaluate(
+        municipality=patrocinio,
+        question="fine_amount",
+        facts=FineFacts(quantity=Decimal("10"), unit="ufm", infraction_date=day),
+        as_of=day,
+    ).result["brl"] == Decimal("59.00")

@@ -100,8 +100,10 @@ def test_the_dashboard_lists_the_missing_value_with_where_to_enter_it(
     client = Client()
     client.force_login(admin_olimpia)
     page = client.get(url).content.decode()
-    assert 'data-card="lawconfig_next_year"' in page and "UFESP de 2027" in page
-    assert reverse("lawconfig:external_values") in page
+    assert 'data-card="lawconfig_next_year"' in page and "cadastro pelo administrador da instalação" in page
+    assert "UFESP de 2027" in page and reverse("lawconfig:external_values") not in page  # not theirs to open
+    client.force_login(installation_admin)
+    assert reverse("lawconfig:external_values") in client.get(url).content.decode()
     client.force_login(analyst_olimpia)
     assert "UFESP de 2027" not in client.get(url).content.decode()
     _enter_ufesp_2027(installation_admin)
