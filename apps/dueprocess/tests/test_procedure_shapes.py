@@ -19,8 +19,10 @@ from apps.dueprocess.models import CaseNullity, Effect
 from apps.dueprocess.services import appeal_file, appeal_judge
 from apps.dueprocess.services.nullity import void_lapsed_cases
 from apps.dueprocess.sweep import hold_suspensions_awaiting_inspection
+from apps.enforcement import lawbridge as enforcement_lawbridge
 from apps.enforcement.choices import CaseState
 from apps.enforcement.models import InfractionCase
+from apps.enforcement.timeline import case_timeline
 from apps.licensing.choices import PermitState
 from lawcode.deadlines import DayCounting
 from lawcode.penalties import load_penalties
@@ -94,6 +96,16 @@ def test_a_notice_of_autuacao_sent_late_does_not_save_the_case(
     notify(case, agent_patrocinio, D(2026, 4, 12))
     assert void_lapsed_cases(D(2026, 4, 13)) == 1
     assert CaseNullity.objects.get(case=case).limit == "autuacao_notice"
+
+
+def test_the_case_timeline_shows_the_notice_of_autuacao_limit_with_its_article(
+    nai_nullity: None, patrocinio: Any, agent_patrocinio: Any
+) -> None:
+    case = _pat_case(patrocinio, agent_patrocinio, "PAT1A27")
+    marks = {mark.label: mark for mark in case_timeline(case, D(2026, 4, 1))}
+    label = next(label for label in marks if label.startswith("Limite para notificar a autuação"))
+    assert "art. 19, § 1º" in label and marks[label].on == D(2026, 4, 11)
+    assert marks[label].detail == NAI_REASON
 
 
 def test_without_the_declaration_a_case_without_notice_is_not_voided(
@@ -205,6 +217,11 @@ def test_an_infraction_with_its_own_procedure_gets_its_deadlines_and_ceiling(
         == "Processo a concluir até 10/06/2026 (Lei 5.171/2025 (Olímpia), art. 27)"
     )
     assert lawbridge.proceeding_ceiling(other) is None
+    auto = enforcement_lawbridge.defence_deadline(case, D(2026, 3, 13), D(2026, 3, 13))
+    assert auto is not None and auto.value == D(2026, 3, 28) and "Defesa escrita: 15 dias" in auto.message
+    marks = {mark.label: mark for mark in case_timeline(case, D(2026, 3, 20))}
+    ceiling = marks["Conclusão do processo: Processo do transporte clandestino"]
+    assert ceiling.on == D(2026, 6, 10) and "art. 27" in ceiling.detail
 
 
 # --- a precautionary suspension for the proceeding's duration ------------------------------------------------
