@@ -20,7 +20,7 @@ from apps.dueprocess.services import appeal_file, appeal_judge
 from apps.dueprocess.services.nullity import void_lapsed_cases
 from apps.dueprocess.sweep import hold_suspensions_awaiting_inspection
 from apps.enforcement import lawbridge as enforcement_lawbridge
-from apps.enforcement.choices import CaseState
+from apps.enforcement.choices import CaseState, NoticePurpose
 from apps.enforcement.models import InfractionCase
 from apps.enforcement.timeline import case_timeline
 from apps.licensing.choices import PermitState
@@ -164,10 +164,51 @@ def test_effects_apply_after_the_first_instance_when_the_second_does_not_suspend
     rows = list(Effect.objects.filter(case=case))
     assert rows and all(row.sanction is None for row in rows)
     assert {row.penalty_key for row in rows} >= {"suspension"}
+    assert [row.state for row in rows if row.penalty_key == "suspension"] == [EffectState.APPLIED], [
+        (row.state, row.note) for row in rows
+    ]
     notes = [e.note for e in case.events.all()]
     assert any("não tem efeito suspensivo (Lei 5.171/2025 (Olímpia), art. 21" in note for note in notes), (
         notes
     )
+
+
+def test_a_granted_non_suspensive_appeal_lifts_the_effects_already_applied(
+    monkeypatch: pytest.MonkeyPatch,
+    olimpia: Any,
+    agent_olimpia: Any,
+    judge_olimpia: Any,
+    board_olimpia: Any,
+    olimpia_licensed: Any,
+) -> None:
+    _second_not_suspensive(monkeypatch)
+    permit = olimpia_licensed[1]
+    case = open_case(
+        olimpia, agent_olimpia, code="OLI-25-IV", plate=str(permit.vehicle.plate), on=D(2026, 3, 12)
+    )
+    _condemn_first(case, agent_olimpia, judge_olimpia)
+    permit.refresh_from_db()
+    assert permit.state == PermitState.SUSPENDED  # applied at the first condemnation
+    notify(
+        InfractionCase.objects.get(pk=case.pk), agent_olimpia, D(2026, 3, 23), NoticePurpose.FIRST_DECISION
+    )
+    second = appeal_file(
+        case=case, instance=Instance.SECOND, filed_on=D(2026, 3, 24), text="Recurso.", actor=judge_olimpia,
+        as_of=D(2026, 3, 24),
+    )  # fmt: skip
+    permit.refresh_from_db()
+    assert permit.state == PermitState.SUSPENDED  # the appeal does not suspend the effects
+    appeal_judge(
+        appeal=second,
+        verdict=Verdict.GRANTED,
+        reasoning="Auto sem prova.",
+        decided_on=D(2026, 3, 30),
+        actor=board_olimpia,
+        as_of=D(2026, 3, 30),
+    )
+    permit.refresh_from_db()
+    row = Effect.objects.get(case=case, penalty_key="suspension")
+    assert permit.state == PermitState.ACTIVE and row.state == EffectState.LIFTED
 
 
 def test_effects_wait_for_finality_when_the_second_instance_suspends_them(
