@@ -232,6 +232,10 @@ class InfractionCase:
     judged: dict[str, Decimal] = field(default_factory=dict)
     """Quantities the judging authority chose within the legal range, by penalty key (penalties.yaml ``days:
     judgment`` / ``amount: judgment``): a suspension's days, a fine's quantity."""
+    fine_value_may_wait: bool = False
+    """True when the asker values the fine itself once a missing unit value is entered (the apps: a fine's one
+    valuation): the penalty then stands with its amount in reais open (None) instead of failing for want of,
+    say, next year's UFESP. False (the default): a missing unit value is an error, as before."""
 
 
 @dataclass(frozen=True)
@@ -296,6 +300,8 @@ class FineFacts:
     infraction_date: dt.date
     auto_date: dt.date | None = None
     guide_issue_date: dt.date | None = None
+    decided_final_on: dt.date | None = None
+    """The day the decision became final (a regime may value the fine on it, like the sanction does)."""
 
 
 StandingRole = Literal["operator", "company", "driver", "vehicle"]

@@ -153,10 +153,6 @@ class PenaltyKind:
         """Applied when the auto is registered, before the decision is final."""
         return self.applies == AT_AUTO
 
-    @property
-    def mechanism_label(self) -> str:
-        return MECHANISMS[self.mechanism].label
-
 
 @dataclass(frozen=True)
 class PenaltyCatalog:

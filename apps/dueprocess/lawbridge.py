@@ -30,6 +30,7 @@ from lawcode import Decision
 from lawcode.errors import InvalidFactError, LawcodeError, MissingFactError, QuestionNotApplicableError
 from lawcode.facts import DeadlineFacts, InfractionCase, Operator, PriorSanction
 from lawcode.procedure import ProcedureStep, SpecialProcedure
+from outorga.localdates import local_date
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,7 @@ def payment_deadline(case: CaseRow, ciencia_on: dt.date, as_of: dt.date) -> Dead
 
 
 def infraction_date(case: CaseRow) -> dt.date:
-    return timezone.localtime(case.occurred_at).date()
+    return local_date(case.occurred_at)
 
 
 def _operator(case: CaseRow, as_of: dt.date) -> Operator:
@@ -163,6 +164,9 @@ def sanction_facts(case: CaseRow, decided_final_on: dt.date | None, as_of: dt.da
         auto_omissions=tuple(case.auto_omissions),
         regularized_by=regularized_by(case),
         judged=judged_quantities(case),
+        # A missing unit value (next year's UFESP) never holds the decision back: finance values the fine once
+        # the value is entered (apps.finance.services.fine_valuation_for_guide), its guide waiting till then.
+        fine_value_may_wait=True,
     )
 
 
@@ -200,7 +204,7 @@ def _prior(row: Sanction) -> PriorSanction:
     kinds = tuple(dict.fromkeys(str(p.get("kind")) for p in row.penalties if p.get("kind")))
     return PriorSanction(
         infraction_code=row.case.infraction_code,
-        infraction_date=timezone.localtime(row.case.occurred_at).date(),
+        infraction_date=local_date(row.case.occurred_at),
         final_on=row.decided_final_on,
         penalties=kinds,
         suspension_days=row.suspension_days,

@@ -35,6 +35,7 @@ from apps.licensing.services import permit_reactivate, permit_revoke, permit_sus
 from apps.registry.identifiers import normalize_cnpj, normalize_cpf
 from apps.registry.models import Company, Person
 from apps.registry.services import ban_record
+from apps.tenancy.regimes import instrument_of
 from lawcode.errors import RegimeDefinitionError
 from lawcode.penalties import PenaltyCatalog, PenaltyKind
 from lawcode.registry import get_regime
@@ -56,10 +57,6 @@ def catalog(regime_id: str) -> PenaltyCatalog:
             message_pt="o regime não declara suas penalidades",
         )
     return penalties
-
-
-def penalty_label(regime_id: str, key: str) -> str:
-    return catalog(regime_id).label(key)
 
 
 def effect(kind: str, note: str, **data: Any) -> dict[str, Any]:
@@ -196,7 +193,9 @@ def carry_to_successor(old: Permit, new: Permit, actor: Actor, as_of: dt.date) -
     if not rows:
         return
     until = max(row.ends_on for row in rows if row.ends_on is not None)
-    reason = f"Suspensão levada do alvará {old.number}: " + "; ".join(row.note for row in rows)
+    reason = f"Suspensão levada {instrument_of(old.regime_id).the(old.number, prep='de')}: " + "; ".join(
+        row.note for row in rows
+    )
     permit_suspend(permit=new, actor=actor, as_of=as_of, until=until, reason=reason[:500], extend=True)
     for row in rows:
         row.permit = new
@@ -207,7 +206,8 @@ def carry_to_successor(old: Permit, new: Permit, actor: Actor, as_of: dt.date) -
             row.case,
             actor,
             as_of,
-            f"{row.label} levada ao alvará {new.number}, que substitui o {old.number}, "
+            f"{row.label} levada {instrument_of(new.regime_id).the(new.number, prep='a')}, "
+            f"que substitui {instrument_of(old.regime_id).the(old.number)}, "
             f"até {row.ends_on:%d/%m/%Y}.",
         )
 
@@ -328,7 +328,7 @@ def _record(
     sweep's suspensions_held step)."""
     if kind.mechanism == "fine" and item.get("quantity") is None:
         why = "a decisão não fixa valor municipal" + (
-            " — a autoridade julgadora não fixou a quantidade dentro da faixa legal."
+            " — quem julgou não fixou a quantidade dentro da faixa legal."
             if kind.chosen_at_judgment
             else " (enquadramento e cobrança pela autoridade de trânsito)."
         )
@@ -374,7 +374,7 @@ def _suspension(
         days, start, end = _parameter_period(kind.days_parameter, case, as_of)
     if days is None or start is None or end is None:
         why = (
-            "sem número de dias: a autoridade julgadora não o fixou dentro da faixa legal."
+            "sem número de dias: quem julgou não o fixou dentro da faixa legal."
             if kind.chosen_at_judgment
             else "a decisão não dá o número de dias nem o período da suspensão."
         )
@@ -388,9 +388,9 @@ def _suspension(
     permits = _targets(kind, case, as_of)
     if not permits:
         why = (
-            "o autorizatário não tem alvará em vigor."
+            f"o autorizatário não tem {instrument_of(case.regime_id).short} em vigor."
             if kind.target == "operator"
-            else "o auto não está ligado a um alvará."
+            else f"o auto não está ligado a {instrument_of(case.regime_id).short}."
         )
         return [
             _not_applied(kind, case, sanction, f"Suspensão: {why}", days=days, starts_on=start, ends_on=end)
@@ -408,10 +408,11 @@ def _proceeding_suspension(
     holds the permit suspended while the case is open (dueprocess.sweep), and finality or cancellation lifts it."""
     permits = _targets(kind, case, as_of)
     if not permits:
+        instrument = instrument_of(case.regime_id)
         why = (
-            "o autorizatário não tem alvará em vigor."
+            f"o autorizatário não tem {instrument.short} em vigor."
             if kind.target == "operator"
-            else "o auto não está ligado a um alvará."
+            else f"o auto não está ligado {instrument.the(prep='a')}."
         )
         return [_not_applied(kind, case, sanction, f"Suspensão: {why}", starts_on=as_of)]
     cites = ", ".join(kind.cites)
@@ -423,7 +424,7 @@ def _proceeding_suspension(
     for permit in permits:
         row = Permit.objects.get(pk=permit.pk)
         if row.state not in IN_FORCE:
-            why = f"Suspensão: o alvará {row.number} está {row.get_state_display().lower()}."
+            why = f"Suspensão: {instrument_of(row.regime_id).the(row.number)} está {row.get_state_display().lower()}."
             rows.append(_not_applied(kind, case, sanction, why, permit=row, starts_on=as_of))
             continue
         permit_suspend(permit=row, actor=actor, as_of=as_of, until=as_of, reason=note, extend=True)
@@ -453,7 +454,8 @@ def _suspend_permit(
     permit = Permit.objects.get(pk=permit.pk)
     fields = {"permit": permit, "days": days, "starts_on": start, "ends_on": end}
     if permit.state not in IN_FORCE:
-        why = f"Suspensão: o alvará {permit.number} está {permit.get_state_display().lower()}."
+        named = instrument_of(permit.regime_id).the(permit.number)
+        why = f"Suspensão: {named} está {permit.get_state_display().lower()}."
         return _not_applied(kind, case, sanction, why, **fields)
     state, queued = EffectState.APPLIED, ""
     running_until = _running_until(permit)
@@ -531,13 +533,21 @@ def _cassation(
 ) -> list[Effect]:
     permits = _targets(kind, case, as_of)
     if not permits:
-        return [_not_applied(kind, case, sanction, "Cassação: o auto não está ligado a um alvará em vigor.")]
+        return [
+            _not_applied(
+                kind,
+                case,
+                sanction,
+                f"Cassação: o auto não está ligado a {instrument_of(case.regime_id).short} em vigor.",
+            )
+        ]
     reason = reason or f"Cassação pela decisão definitiva do auto {case.number}."
     rows = []
     for permit in permits:
         permit = Permit.objects.get(pk=permit.pk)
         if permit.state not in IN_FORCE:
-            why = f"Cassação: o alvará {permit.number} já está {permit.get_state_display().lower()}."
+            named = instrument_of(permit.regime_id).the(permit.number)
+            why = f"Cassação: {named} já está {permit.get_state_display().lower()}."
             rows.append(_not_applied(kind, case, sanction, why, permit=permit))
             continue
         permit_revoke(permit=permit, actor=actor, as_of=as_of, reason=reason)
