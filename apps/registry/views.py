@@ -37,6 +37,7 @@ from apps.registry.validity import extra_schema
 from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from apps.tenancy.regimes import regime_summary
 from apps.web.exports import ExportSpec, export_response, requested_format
 from apps.web.pagination import paginate
 from apps.web.sorting import Sorting
@@ -412,18 +413,21 @@ def _holder(municipality: Municipality, kind: str, document: str) -> dict[str, A
 def operator_create(request: HttpRequest, ibge_code: str) -> HttpResponse:
     municipality = municipality_for(request, ibge_code, model_label="registry.operator", action="change")
     form = f.OperatorForm(request.POST or None, regimes=list(municipality.regimes))
-    f.add_extra_fields(form, extra_schema(municipality, None, "operator"))
+    f.add_extra_fields_of_regimes(form, list(municipality.regimes), "operator")
 
     def create() -> Operator:
         data = form.cleaned_data
-        # Only the chosen regime's questions are kept: the form shows those of every regime of the municipality.
+        # The form shows the questions of every regime of the municipality, each saying whose; an answer to a
+        # question the chosen regime does not ask is refused on its field, never silently dropped.
         asked = extra_schema(municipality, data["regime_id"], "operator")
+        offered = extra_schema(municipality, None, "operator")
+        extra = f.extra_answers(form, offered, asked, regime_summary(data["regime_id"])[0])
         return services.operator_create(
             actor=request.user,
             municipality=municipality,
             regime_id=data["regime_id"],
             as_of=timezone.localdate(),
-            extra=f.extra_values(form, asked),
+            extra=extra,
             **_holder(municipality, data["kind"], data["document"]),
         )
 
