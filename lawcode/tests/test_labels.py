@@ -123,3 +123,15 @@ def test_every_shipped_regime_names_a_body_for_each_of_its_instances(regime_id: 
     regime = get_regime(regime_id)
     for instance in regime.procedure.due_process.instances:
         assert regime.vocabulary.labels.body(instance.key).name
+
+
+def test_a_deadline_is_worded_as_the_law_words_it(demo_copy: Copy) -> None:
+    text = labels() + "deadlines:\n  notice_limit: {label: Prazo para enviar a NAI, cite: art1}\n"
+    declared = demo_copy({"labels.yaml": text}).vocabulary.labels
+    assert declared.deadline_label("notice_limit") == "Prazo para enviar a NAI"
+    assert declared.deadline_label("appeal_deadline") == "Prazo para recurso"
+
+
+def test_an_unknown_deadline_is_loud(demo_copy: Copy) -> None:
+    with pytest.raises(RegimeDefinitionError, match="unknown key 'vehicle_permit'"):
+        demo_copy({"labels.yaml": labels() + "deadlines:\n  vehicle_permit: {label: X, cite: art1}\n"})

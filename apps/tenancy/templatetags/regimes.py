@@ -35,3 +35,9 @@ def application_kind(application: Any) -> str:
     """{{ application|application_kind }}: the kind as the application's regime's law names it (labels.yaml)."""
     declared = labels_of(application.regime_id).application_kinds.get(application.kind)
     return declared.label if declared is not None else str(application.get_kind_display())
+
+
+@register.filter
+def deadline_label(subject: Any, question: str) -> str:
+    """{{ case|deadline_label:"notice_limit" }}: the deadline as the subject's regime's law words it."""
+    return labels_of(subject.regime_id).deadline_label(question)
