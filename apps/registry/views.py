@@ -635,11 +635,16 @@ DocumentOwner = Person | Company | Vehicle | Operator
 
 
 def _document_owners(operator: Operator) -> dict[str, DocumentOwner]:
-    """Who a document of this operator's file may belong to, keyed 'person:12', 'vehicle:3'…"""
-    owners: dict[str, DocumentOwner] = {f"operator:{operator.pk}": operator}
+    """Who a document of this operator's file may belong to, keyed 'person:12', 'vehicle:3'…
+
+    The autorizatário's own documents are filed under its holder (the person of a PF, the company of a PJ): that
+    is where the rules read them. Filing them under the operator row would keep them from every decision."""
     holder: Person | Company | None = operator.person or operator.company
+    owners: dict[str, DocumentOwner] = {}
     if holder is not None:
         owners[f"{holder._meta.model_name}:{holder.pk}"] = holder
+    else:
+        owners[f"operator:{operator.pk}"] = operator
     for link in [*operator.drivers.filter(active=True), *operator.attendants.filter(active=True)]:
         owners[f"person:{link.person_id}"] = link.person
     for vehicle in operator.vehicles.all():
@@ -647,7 +652,9 @@ def _document_owners(operator: Operator) -> dict[str, DocumentOwner]:
     return owners
 
 
-def _owner_label(key: str, owner: Model) -> str:
+def _owner_label(key: str, owner: Model, holder_key: str = "") -> str:
+    if key == holder_key:
+        return f"Autorizatário: {owner}"
     kind = {"operator": "Autorizatário", "person": "Pessoa", "company": "Empresa", "vehicle": "Veículo"}
     return f"{kind[key.split(':')[0]]}: {owner}"
 
@@ -658,7 +665,9 @@ def document_upload(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespon
     municipality = municipality_for(request, ibge_code, model_label="registry.document", action="change")
     operator = _operator(request, municipality, pk, "change")
     owners = _document_owners(operator)
-    choices = [(key, _owner_label(key, owner)) for key, owner in owners.items()]
+    holder = operator.person or operator.company
+    holder_key = f"{holder._meta.model_name}:{holder.pk}" if holder is not None else ""
+    choices = [(key, _owner_label(key, owner, holder_key)) for key, owner in owners.items()]
     form = f.DocumentForm(
         request.POST or None, request.FILES or None, owners=choices, kinds=regime_kinds(operator.regime_id)
     )

@@ -28,7 +28,9 @@ def test_another_regimes_question_is_labelled_and_its_answer_refused(
     client.force_login(make_staff("ana.analista", (two_laws, Role.ANALYST)))  # type: ignore[operator]
     url = reverse("registry:operator_create", args=[two_laws.ibge_code])
     form = client.get(url).content.decode()
-    assert "Permissionário aposentado?" in form and "Só para: Serviço de táxi de São José dos Campos-SP." in form
+    assert (
+        "Permissionário aposentado?" in form and "Só para: Serviço de táxi de São José dos Campos-SP." in form
+    )
     response = client.post(
         url,
         {
@@ -41,3 +43,12 @@ def test_another_regimes_question_is_labelled_and_its_answer_refused(
     text = response.content.decode()
     assert "Permissionário aposentado?: a lei de «Transporte coletivo escolar particular" in text
     assert not Operator.objects.exists()
+
+
+def test_the_autorizatarios_own_document_is_filed_under_its_holder_so_the_rules_read_it(
+    analyst_olimpia_client: Client, joao_operator: Operator
+) -> None:
+    url = reverse("registry:document_upload", args=["3533908", joao_operator.pk])
+    form = analyst_olimpia_client.get(url).content.decode()
+    assert f'value="person:{joao_operator.person_id}">Autorizatário: ' in form
+    assert f'value="operator:{joao_operator.pk}"' not in form
