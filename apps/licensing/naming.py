@@ -16,7 +16,7 @@ ISSUED_BY = {
 
 
 def permit_title(permit: Permit) -> str:
-    """ "Alvará de Permissão", "Termo de Autorização", "Transportador em caráter de emergência"…"""
+    """The instrument's name, or the declared name of the kind that issued a provisional one."""
     labels = labels_of(permit.regime_id)
     kind = ISSUED_BY.get(PermitKind(permit.kind))
     if kind is not None and kind.value in labels.application_kinds:
