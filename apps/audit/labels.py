@@ -190,9 +190,22 @@ FIELD_LABELS: dict[str, str] = {
 PROTECTED_VALUE = "(valor protegido)"
 
 
+LIST_EXPORT_PREFIX = "export."
+
+
 def object_label(object_type: str) -> str:
     model = _model(object_type)
     return str(model._meta.verbose_name) if model is not None else "registro"
+
+
+def object_text(object_type: str, object_id: str, after: Any = None) -> str:
+    """What an event is about, as people read it: "pessoa nº 4"; a list export names the list it downloaded
+    ("lista Autos de infração"), which has no number."""
+    if object_type.startswith(LIST_EXPORT_PREFIX):
+        title = after.get("title") if isinstance(after, dict) else None
+        return f"lista {title or object_type.removeprefix(LIST_EXPORT_PREFIX).replace('-', ' ')}"
+    label = object_label(object_type)
+    return f"{label} nº {object_id}" if object_id else label
 
 
 def action_label(action: str, object_type: str = "") -> str:
