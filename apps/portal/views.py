@@ -47,7 +47,13 @@ from apps.portal.forms import (
     PortalClaimForm,
     TrafficInfractionDeclareForm,
 )
-from apps.portal.presenters import appeal_window, application_deadlines, case_next_steps, permit_lines
+from apps.portal.presenters import (
+    appeal_window,
+    application_deadlines,
+    case_next_steps,
+    no_appeal_reason,
+    permit_lines,
+)
 from apps.portal.receipts import payment_receipt_pdf
 from apps.portal.selectors import (
     PortalScope,
@@ -378,7 +384,7 @@ def case_detail(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRespon
     window = appeal_window(case, today)
     form = AppealForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and window is None:
-        messages.error(request, "Não há defesa ou recurso a protocolar nesta fase do auto.")
+        messages.error(request, no_appeal_reason(case))
         return redirect("portal:case", pk=case.pk)
     if request.method == "POST" and window is not None and form.is_valid():
         try:
@@ -408,6 +414,7 @@ def case_detail(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRespon
         next_steps=case_next_steps(case, window, today),
         today=today,
         window=window,
+        no_appeal=no_appeal_reason(case) if window is None else "",
         form=form,
         appeals=appeals,
         notices=case.notices.order_by("sent_on", "pk"),
