@@ -42,6 +42,7 @@ ACTION_LABELS: dict[str, str] = {
     "auth.reauthenticated": "Confirmação de senha",
     "auth.second_factor_verified": "Segundo fator confirmado",
     "auth.second_factor_failed": "Segundo fator recusado",
+    "auth.second_factor_locked_out": "Segundo fator em espera após códigos errados",
     "auth.recovery_code_used": "Uso de código de recuperação",
     "mfa.device_add": "Cadastro de autenticador",
     "mfa.device_remove": "Remoção de autenticador",
