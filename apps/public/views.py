@@ -286,7 +286,7 @@ def document_check(request: HttpRequest) -> HttpResponse:
         ibge = form.cleaned_data.get("municipio") or ""
         try:
             if upload is not None:
-                result = documents.by_upload(request, upload.read(), ibge)
+                result = documents.by_upload(request, upload, ibge)
             else:
                 return redirect(_document_code_url(form.cleaned_data["codigo"], ibge))
         except documents.Limited as error:
