@@ -278,7 +278,8 @@ def _move(request: HttpRequest, complaint: Complaint, form: ComplaintMoveForm) -
 @require_http_methods(["GET", "POST"])
 def document_check(request: HttpRequest) -> HttpResponse:
     """Anyone uploads an act's PDF or types its code and is told whether it is authentic and unchanged."""
-    form = DocumentCheckForm(request.POST or None, request.FILES or None)
+    posted = request.method == "POST"
+    form = DocumentCheckForm(request.POST if posted else None, request.FILES if posted else None)
     result = None
     status = 200
     if request.method == "POST" and form.is_valid():
