@@ -28,6 +28,7 @@ from apps.dueprocess.models import Sanction
 from apps.dueprocess.procedure import instance_label
 from apps.dueprocess.selectors import sanction_suspension
 from apps.enforcement.choices import CaseState
+from apps.enforcement.services.notices import notice_electronic_open
 from apps.finance.choices import GuideStatus
 from apps.finance.models import Payment
 from apps.finance.pdf import guide_pdf, pix_qr_svg
@@ -437,6 +438,10 @@ def notice_pdf(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRespons
     notice = get_in_scope(scope.notices(), pk=pk)
     if not notice.pdf:
         raise Http404("Esta notificação não tem PDF.")
+    # Opening an electronic notice is its receipt: the proof of ciência (apps.enforcement.services.notices).
+    notice_electronic_open(
+        notice=notice, actor=request.user, opened_at=timezone.now(), ip=ratelimit.client_address(request)
+    )
     return stored_file_response(
         request,
         row=notice,
