@@ -78,3 +78,66 @@ class BrowserRunTally:
 def pytest_configure(config: pytest.Config) -> None:
     if browser_tests_required():
         config.pluginmanager.register(BrowserRunTally(), "outorga-browser-tally")
+
+
+# --- The local clock -------------------------------------------------------------------------------------------
+# Legal dates derived from instants are taken in the municipality's time zone (America/Sao_Paulo, UTC−3): from
+# 21:00 to 24:00 there the UTC date is already tomorrow, so code that takes `.date()` of a UTC instant passes
+# by day and fails by night. Tests marked `local_clock` run with the clock set to noon, 23:30 and 00:30 local
+# time; `--local-clock=HH:MM` (or OUTORGA_LOCAL_CLOCK) sets it for every test of a run, so any subset — or the
+# whole suite — can be run at the hour that breaks it. The clock is set, not stopped: it runs on from HH:MM, so
+# instants keep their order.
+CLOCK_MARK = "local_clock"
+CLOCK_HOURS = ("12:00", "23:30", "00:30")
+CLOCK_ENV = "OUTORGA_LOCAL_CLOCK"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--local-clock",
+        default=os.environ.get(CLOCK_ENV, ""),
+        metavar="HH:MM",
+        help="run every test with the clock set to this local (America/Sao_Paulo) time of today",
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if (
+        metafunc.definition.get_closest_marker(CLOCK_MARK) is None
+        or "local_clock" not in metafunc.fixturenames
+    ):
+        return
+    if metafunc.config.getoption("--local-clock"):
+        return
+    metafunc.parametrize("local_clock", CLOCK_HOURS, indirect=True, ids=[f"at-{h}" for h in CLOCK_HOURS])
+
+
+def set_local_clock(monkeypatch: pytest.MonkeyPatch, hhmm: str) -> None:
+    """Make django.utils.timezone.now() run on from HH:MM of today, local time (everything in apps/ reads
+    the time through it: model auto_now fields, timezone.localdate(), the services' instants)."""
+    import datetime as dt
+    import zoneinfo
+
+    from django.conf import settings
+    from django.utils import timezone
+
+    real_now = timezone.now
+    zone = zoneinfo.ZoneInfo(settings.TIME_ZONE)
+    hour, minute = (int(part) for part in hhmm.split(":"))
+    start = real_now()
+    target = dt.datetime.combine(start.astimezone(zone).date(), dt.time(hour, minute), tzinfo=zone)
+    offset = target - start
+
+    def now() -> dt.datetime:
+        return real_now() + offset
+
+    monkeypatch.setattr(timezone, "now", now)
+
+
+@pytest.fixture(autouse=True)
+def local_clock(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The local time the test runs at ("" for the real clock); see CLOCK_MARK above."""
+    hhmm = str(getattr(request, "param", "") or request.config.getoption("--local-clock") or "")
+    if hhmm:
+        set_local_clock(monkeypatch, hhmm)
+    return hhmm

@@ -62,6 +62,11 @@ ACTION_LABELS: dict[str, str] = {
     "inspection.passed": "Vistoria aprovada",
     "inspection.failed": "Vistoria reprovada",
     "platform_roster.failed": "Falha na importação da lista da plataforma",
+    "fine_valuation.make": "Valoração da multa",
+    "fine_valuation.revalue": "Nova valoração da multa",
+    "waiting_guide.wait": "Guia à espera de um valor",
+    "waiting_guide.issued": "Emissão da guia que esperava um valor",
+    "waiting_guide.withdraw": "Guia retirada da espera",
 }
 
 VERB_LABELS: dict[str, str] = {
@@ -120,7 +125,7 @@ VERB_LABELS: dict[str, str] = {
     "approved": "Deferimento",
     "denied": "Indeferimento",
     "archived": "Arquivamento",
-    "permit_issued": "Emissão do alvará",
+    "permit_issued": "Emissão da autorização",
     "active": "Ativação",
     "suspended": "Suspensão",
     "revoked": "Cassação",
@@ -183,7 +188,7 @@ FIELD_LABELS: dict[str, str] = {
     "vehicle": "veículo",
     "operator": "autorizatário",
     "driver": "condutor",
-    "permit": "alvará",
+    "permit": "autorização",
     "platform": "plataforma",
 }
 

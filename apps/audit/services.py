@@ -14,6 +14,7 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from apps.accounts.actors import Actor, actor_name, actor_user
+from apps.audit import observers
 from apps.audit.context import current_request_id
 from apps.audit.hashing import BatchSigner, hashed_fields, keyed_event_hash, to_json_safe
 from apps.audit.keys import configured_keys
@@ -92,6 +93,7 @@ def audit_record(
         hashed_fields(event), event.prev_hash, key_id=keys.current_id, secret=keys.current_secret
     )
     _insert_event(event, along)
+    observers.recorded((object_type,), municipality.pk if municipality is not None else None)
     return event
 
 
@@ -176,7 +178,9 @@ def audit_record_batch(
         actor=_actor_fields(actor),
         request_id=current_request_id() if request_id is None else request_id,
     )
-    return insert_rows(AuditEvent._meta.db_table, _BATCH_COLUMNS, rows)
+    inserted = insert_rows(AuditEvent._meta.db_table, _BATCH_COLUMNS, rows)
+    observers.recorded((entry.object_type for entry in entries), municipality.pk if municipality else None)
+    return inserted
 
 
 # The columns audit_record_batch writes, in the order _chained_rows gives their values.

@@ -18,7 +18,6 @@ from dataclasses import asdict, dataclass
 from decimal import Decimal
 
 from django.db.models import QuerySet
-from django.utils import timezone
 
 from apps.dueprocess.choices import SanctionState
 from apps.dueprocess.models import Sanction
@@ -26,6 +25,7 @@ from apps.finance.choices import GuideStatus
 from apps.registry.identifiers import format_cnpj, format_cpf
 from apps.tenancy.models import Municipality
 from apps.web.csvsafe import safe_row
+from outorga.localdates import local_date
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def _row(sanction: Sanction, as_of: dt.date) -> DebtRow:
         unit_value_brl=guide.unit_value_used,
         valuation_date=guide.valuation_date,
         amount_brl=guide.amount_brl,
-        infraction_date=timezone.localtime(case.occurred_at).date(),
+        infraction_date=local_date(case.occurred_at),
         final_decision_date=sanction.decided_final_on,
         guide_issued_on=guide.issued_on,
         due_on=guide.due_on,

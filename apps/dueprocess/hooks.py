@@ -11,12 +11,13 @@ from apps.dueprocess.models import Appeal, Effect, Sanction
 from apps.dueprocess.procedure import instance_label
 from apps.dueprocess.services import effects
 from apps.dueprocess.services.finality import lapse_deadline
-from apps.dueprocess.services.fines import fine_paid
+from apps.dueprocess.services.fines import fine_issue_waiting, fine_paid
 from apps.enforcement.choices import CaseState
 from apps.enforcement.hooks import TimelineItem, register_history_provider, register_timeline_source
 from apps.enforcement.models import InfractionCase
 from apps.finance.choices import OriginType
-from apps.finance.origins import register_payment_handler
+from apps.finance.origins import register_payment_handler, register_waiting_issuer
+from apps.tenancy.regimes import instrument_of
 
 
 def _appeal_items(appeal: Appeal) -> list[TimelineItem]:
@@ -46,7 +47,8 @@ def _effect_items(case: InfractionCase) -> list[TimelineItem]:
     return [
         TimelineItem(
             on=row.ends_on,
-            label=f"Fim: {row.label.lower()}" + (f" (alvará {row.permit.number})" if row.permit else ""),
+            label=f"Fim: {row.label.lower()}"
+            + (f" ({instrument_of(row.permit.regime_id).the(row.permit.number)})" if row.permit else ""),
             detail=f"desde {row.starts_on:%d/%m/%Y}" if row.starts_on else "",
         )
         for row in rows.select_related("permit")
@@ -94,3 +96,4 @@ def due_process_timeline(case: InfractionCase, as_of: dt.date) -> list[TimelineI
 register_timeline_source(due_process_timeline)
 register_history_provider(operator_history)
 register_payment_handler(OriginType.FINE, fine_paid)
+register_waiting_issuer(OriginType.FINE, fine_issue_waiting)

@@ -22,10 +22,21 @@ from apps.dueprocess import active_debt, exports, forms, selectors, services, ve
 from apps.dueprocess.choices import Instance
 from apps.dueprocess.models import Appeal, AppealAttachment, Effect, Regularization, Sanction
 from apps.dueprocess.permissions import CHARGE, EXPORT, JUDGE_FIRST, JUDGE_SECOND
-from apps.dueprocess.procedure import fine_due_pt, instance_label, proceeding, steps_pt
+from apps.dueprocess.procedure import (
+    bodies_for,
+    body_of,
+    body_pt,
+    fine_due_pt,
+    instance_label,
+    proceeding,
+    steps_pt,
+)
 from apps.dueprocess.services import finality, fines
 from apps.enforcement.models import InfractionCase
 from apps.enforcement.pdf import auto_rows
+from apps.finance.choices import OriginType
+from apps.finance.models import PaymentGuide
+from apps.finance.selectors import fine_charge, waiting_guide
 from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
@@ -80,7 +91,7 @@ def queue(request: HttpRequest, ibge_code: str, instance: str) -> HttpResponseBa
         "municipality": municipality,
         "appeals": rows,
         "today": _today(),
-        "title": Instance(instance).label,
+        "title": f"{Instance(instance).label} — {bodies_for(municipality.regimes, instance)}",
         "sort": (sort or APPEAL_SORTS.read(request)).headers(request),
     }
     return render(request, "dueprocess/queue.html", context)
@@ -93,11 +104,14 @@ def judge(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     appeal = _appeal_to_judge(request, ibge_code, pk)
     municipality = appeal.case.municipality
     choices = _choices(appeal.case)
+    body = body_of(appeal.case.regime_id, appeal.instance)
     form = forms.JudgmentForm(
         request.POST or None,
         initial={"decided_on": _today()},
         choices=choices,
         verdicts=verdicts.verdicts_for(appeal),
+        body=body,
+        vote_labels=verdicts.vote_words(appeal.case.regime_id),
     )
     if submit(
         request,
@@ -110,6 +124,7 @@ def judge(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
             actor=request.user,
             as_of=_today(),
             chosen=form.chosen(),
+            votes=form.votes(),
         ),
         success=f"Recurso do auto {appeal.case.number} julgado.",
     ):
@@ -120,6 +135,7 @@ def judge(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
         "form": form,
         "case": appeal.case,
         "label": instance_label(appeal.case.regime_id, appeal.instance),
+        "body": body_pt(appeal.case.regime_id, appeal.instance, _today()),
         **_judge_record(appeal),
     }
     return render(request, "dueprocess/judge.html", context, status=400 if form.errors else 200)
@@ -199,7 +215,9 @@ def _case_context(
         "case": case,
         "appeals": selectors.case_appeals(case),
         "sanction": sanction,
+        "fine": fine_charge(origin_id=sanction.pk) if sanction and sanction.has_fine else None,
         "findings": selectors.sanction_findings(sanction) if sanction else [],
+        "suspension": selectors.sanction_suspension(sanction) if sanction else None,
         "can_file": user_can(request.user, municipality.pk, APPEAL, "change"),
         "can_finalize": user_can(request.user, municipality.pk, SANCTION, "change")
         and lapse is not None
@@ -210,7 +228,8 @@ def _case_context(
         and sanction is not None
         and sanction.has_fine
         and sanction.guide is None
-        and sanction.state != "annulled",
+        and sanction.state != "annulled"
+        and waiting_guide(origin_type=OriginType.FINE, origin_id=sanction.pk) is None,
         "appeal_form": appeal_form
         or forms.AppealForm(instances=_instances(case), initial={"filed_on": today}),
         "steps": steps_pt(case.regime_id, today),
@@ -336,11 +355,16 @@ def fine_issue(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     rows = Sanction.objects.select_related("case", "guide")
     sanction = get_object_for_user_or_404(rows, request.user, CHARGE, case__municipality=municipality, pk=pk)
     try:
-        guide = fines.fine_issue(sanction=sanction, actor=request.user, as_of=_today())
+        issued = fines.fine_issue(sanction=sanction, actor=request.user, as_of=_today())
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
-        messages.success(request, f"Guia {guide.number} emitida.")
+        if isinstance(issued, PaymentGuide):
+            messages.success(request, f"Guia {issued.number} emitida.")
+        else:
+            messages.warning(
+                request, f"{issued.waiting_message} O valor é cadastrado {issued.where_to_enter}."
+            )
     return redirect("dueprocess:case", municipality.ibge_code, sanction.case_id)
 
 

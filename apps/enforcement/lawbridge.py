@@ -10,8 +10,6 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils import timezone
-
 import lawcode
 from apps.enforcement.hooks import operator_history
 from apps.lawconfig import engine
@@ -25,6 +23,7 @@ from lawcode.errors import (
     RegimeDefinitionError,
 )
 from lawcode.facts import DeadlineFacts, InfractionCase, NoticeFacts, Operator, PriorSanction
+from outorga.localdates import local_date
 
 # The operator's final sanctions as the law reads them (recidivism): what the history provider due process
 # registers in apps.enforcement.hooks returns, typed here, where rows become lawcode facts.
@@ -63,7 +62,7 @@ def notice_facts(notice: Any, case: Any, published_on: dt.date | None = None) ->
         received_on=notice.received_on,
         published_on=published_on,
         returned_reason=notice.returned_reason or None,
-        infraction_date=timezone.localtime(case.occurred_at).date(),
+        infraction_date=local_date(case.occurred_at),
         auto_date=case.drawn_on,
     )
 
@@ -77,7 +76,7 @@ def notice_limit(case: Any, as_of: dt.date, auto_received_on: dt.date | None = N
     """The last day to notify the penalty (Patrocínio art. 19 §1); None where the regime sets no limit."""
     facts = NoticeFacts(
         channel="ar",
-        infraction_date=timezone.localtime(case.occurred_at).date(),
+        infraction_date=local_date(case.occurred_at),
         auto_date=case.drawn_on,
         auto_received_on=auto_received_on,
     )
@@ -127,7 +126,7 @@ def sanction_preview(case: Any, as_of: dt.date) -> Answer | None:
         operator = Operator(kind="PF")
     facts = InfractionCase(
         code=case.infraction_code,
-        date=timezone.localtime(case.occurred_at).date(),
+        date=local_date(case.occurred_at),
         operator=operator,
         already_punished_as_traffic_only=case.already_punished_as_traffic_only,
         auto_date=case.drawn_on,

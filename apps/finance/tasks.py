@@ -1,12 +1,21 @@
-"""Background tasks of finance (django-tasks; run by ``manage.py db_worker``): the calls to the PSP, made only
-after the commit of the change that needs them; what fails is retried by the ``pix_charges_sync`` job."""
+"""Background tasks of finance (django-tasks; run by ``manage.py db_worker``): guides waiting for a value, and
+the calls to the PSP, made only after the commit of the change that needs them (what fails is retried by the
+``pix_charges_sync`` job)."""
 
 from __future__ import annotations
 
 from django.utils import timezone
 from django_tasks import task
 
-from apps.finance import services_pix
+from apps.finance import services, services_pix
+from apps.tenancy.models import Municipality
+
+
+@task()
+def issue_waiting_guides(municipality_id: int) -> int:
+    """Issue the municipality's guides that were waiting for a value, as of the day the worker runs."""
+    municipality = Municipality.objects.get(pk=municipality_id)
+    return services.waiting_guides_issue(actor=None, municipality=municipality, as_of=timezone.localdate())
 
 
 @task()

@@ -28,6 +28,7 @@ from apps.licensing.models import Application, Permit
 from apps.registry.models import Vehicle
 from apps.tenancy.choices import Role
 from apps.web.refusals import refuse
+from outorga.localdates import local_date
 
 
 @dataclass(frozen=True)
@@ -454,7 +455,7 @@ def missed_inspection_confirm(
     )
     with audited_change(row, actor=actor, action="missedinspection.confirm"):
         row.state, row.case = MissedState.CONFIRMED, case
-        row.resolved_on, row.resolved_by = timezone.localtime(recorded_at).date(), actor_user(actor)
+        row.resolved_on, row.resolved_by = local_date(recorded_at), actor_user(actor)
         row.save(update_fields=["state", "case", "resolved_on", "resolved_by"])
     return row
 

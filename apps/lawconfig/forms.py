@@ -1,39 +1,18 @@
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 from django import forms
-from django.core.exceptions import ValidationError
 
 from apps.lawconfig.choices import ClosureKind
-from lawcode.fields import parse_decimal_pt
+from apps.web.brfields import NumberField
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
 
-class DecimalCommaField(forms.CharField):
-    """A number as Brazilians write it — "5,56", "1.234,5678" (or "5.56") —, at most ``places`` decimals."""
-
-    def __init__(self, *args: Any, places: int = 4, **kwargs: Any) -> None:
-        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "decimal"}))
-        super().__init__(*args, **kwargs)
-        self.places = places
-
-    def clean(self, value: Any) -> Decimal | None:
-        text = super().clean(value)
-        if text in (None, ""):
-            return None
-        try:
-            number = parse_decimal_pt(str(text))
-        except ValueError:
-            raise ValidationError(
-                f"{self.label}: informe um número, com vírgula para decimais (ex.: 5,56)."
-            ) from None
-        exponent = number.as_tuple().exponent
-        if isinstance(exponent, int) and -exponent > self.places:
-            raise ValidationError(f"{self.label}: use no máximo {self.places} casas decimais.")
-        return number
+class DecimalCommaField(NumberField):
+    """A number as Brazilians write it — "5,56", "1.234,5678" (or "5.56") —, at most ``places`` decimals
+    (apps.web.brfields: one parser for every number field)."""
 
 
 class FiscalUnitValueForm(forms.Form):
@@ -45,6 +24,12 @@ class FiscalUnitValueForm(forms.Form):
     cite = forms.CharField(label="Dispositivo da lei que usa a unidade", max_length=80, help_text="Ex.: art8")
     source = forms.CharField(
         label="Ato que fixou o valor", max_length=255, help_text="Ex.: Decreto municipal nº 1.234/2026"
+    )
+    reason = forms.CharField(
+        label="Motivo da correção",
+        max_length=255,
+        required=False,
+        help_text="Só ao corrigir um valor já registrado na mesma data (o anterior fica no histórico)",
     )
     field_order = ["unit"]
 
@@ -85,6 +70,12 @@ class ParameterValueForm(forms.Form):
     source = forms.CharField(
         label="Ato que fixou o valor", max_length=255, help_text="Ex.: Decreto municipal nº 1.234/2026"
     )
+    reason = forms.CharField(
+        label="Motivo da correção",
+        max_length=255,
+        required=False,
+        help_text="Só ao corrigir um valor já registrado na mesma data (o anterior fica no histórico)",
+    )
 
     def __init__(self, *args: Any, targets: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -94,3 +85,31 @@ class ParameterValueForm(forms.Form):
         data = dict(self.cleaned_data)
         data["regime_id"], data["parameter"] = data.pop("target").split("/", 1)
         return data
+
+
+class ExternalValueForm(forms.Form):
+    """A dated value of a table of the state or the Union (``tables``: parameter → label), with its act."""
+
+    parameter = forms.ChoiceField(label="Tabela")
+    valid_from = forms.DateField(label="Vigente a partir de", widget=DATE, help_text="Ex.: 01/01/2027")
+    value = DecimalCommaField(label="Valor", help_text="Com vírgula para decimais: 40,12 (R$) ou 4,77 (%)")
+    act = forms.CharField(
+        label="Ato que fixou o valor", max_length=200, help_text="Ex.: Comunicado DICAR-90/26 da SEFAZ-SP"
+    )
+    act_date = forms.DateField(label="Data do ato", widget=DATE, required=False)
+    published_on = forms.DateField(label="Publicado em", widget=DATE)
+    publication = forms.CharField(
+        label="Onde foi publicado", max_length=200, required=False, help_text="Ex.: DOE-SP, Seção I"
+    )
+    reason = forms.CharField(
+        label="Motivo da correção",
+        max_length=255,
+        required=False,
+        help_text="Só para corrigir um valor já registrado na mesma data (o anterior fica no histórico)",
+    )
+
+    def __init__(self, *args: Any, tables: dict[str, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["parameter"].choices = list(tables.items())  # type: ignore[attr-defined]
+        if len(tables) == 1:
+            self.fields["parameter"].initial = next(iter(tables))

@@ -29,12 +29,6 @@ def asked(regime_id: str, kind: str) -> tuple[ApplicationField, ...]:
     return lawcode.get_regime(regime_id).vocabulary.facts.application_fields.for_kind(kind)
 
 
-def asked_by_kind(regime_id: str) -> dict[str, frozenset[str]]:
-    """Field names asked per kind (the kinds asking none are left out)."""
-    declared = lawcode.get_regime(regime_id).vocabulary.facts.application_fields
-    return {kind: declared.names_for(kind) for kind in ApplicationKind.values if declared.names_for(kind)}
-
-
 def refusal(regime_id: str, kind: str, answers: dict[str, Any]) -> ValidationError | None:
     """The refusal of an answer to a question the regime's law does not ask for this kind (the field named, in
     Portuguese), or None. The forms show it; without JavaScript a field asked for another kind stays visible."""

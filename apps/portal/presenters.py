@@ -13,10 +13,12 @@ from dataclasses import dataclass
 
 from apps.dueprocess.choices import SanctionState
 from apps.dueprocess.models import Sanction
+from apps.dueprocess.selectors import sanction_suspension
 from apps.dueprocess.windows import AppealWindow as AppealWindow
 from apps.dueprocess.windows import appeal_window as appeal_window
 from apps.enforcement.models import InfractionCase
 from apps.finance.choices import GuideStatus
+from apps.finance.selectors import fine_charge
 from apps.licensing.models import Application, Permit
 from apps.licensing.presenters import application_timeline
 from apps.licensing.standing import Standing, standings
@@ -73,6 +75,9 @@ def case_next_steps(case: InfractionCase, window: AppealWindow | None, as_of: dt
 def _fine_steps(sanction: Sanction, as_of: dt.date) -> list[NextStep]:
     guide = sanction.guide
     if guide is None:
+        waiting = fine_charge(origin_id=sanction.pk).waiting if sanction.has_fine else None
+        if waiting is not None:
+            return [NextStep(waiting.waiting_message)]
         if sanction.has_fine:
             return [NextStep("A guia da multa ainda não foi emitida; ela aparecerá em Pagamentos.")]
         return []
@@ -87,11 +92,12 @@ def _fine_steps(sanction: Sanction, as_of: dt.date) -> list[NextStep]:
 
 def _suspension_steps(sanction: Sanction, as_of: dt.date) -> list[NextStep]:
     steps = []
-    start, end = sanction.suspension_start, sanction.suspension_end
-    if start and end and end >= as_of:
+    period = sanction_suspension(sanction)
+    end = period.end if period is not None and period.lifted_on is None else None
+    if period is not None and end is not None and end >= as_of:
         steps.append(
             NextStep(
-                f"Não opere o veículo de {start:%d/%m/%Y} a {end:%d/%m/%Y}: a autorização está suspensa."
+                f"Não opere o veículo de {period.start:%d/%m/%Y} a {end:%d/%m/%Y}: a autorização está suspensa."
             )
         )
     if sanction.inspection_required and end and end >= as_of - dt.timedelta(days=30):

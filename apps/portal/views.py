@@ -24,11 +24,14 @@ from mozilla_django_oidc.views import OIDCAuthenticationCallbackView, OIDCAuthen
 
 from apps.accounts.forms import LoginForm
 from apps.accounts.session import mark_authentication_confirmed, second_factor_step
+from apps.dueprocess.models import Sanction
 from apps.dueprocess.procedure import instance_label
+from apps.dueprocess.selectors import sanction_suspension
 from apps.enforcement.choices import CaseState
 from apps.finance.choices import GuideStatus
 from apps.finance.models import Payment
 from apps.finance.pdf import guide_pdf, pix_qr_svg
+from apps.finance.selectors import FineCharge, fine_charge
 from apps.licensing.choices import OPEN_STATES
 from apps.licensing.pdf import permit_pdf as render_permit_pdf
 from apps.licensing.presenters import application_documents
@@ -303,7 +306,14 @@ def application_detail(request: HttpRequest, scope: PortalScope, pk: int) -> Htt
 @require_GET
 @portal_view(holder_only=True)
 def guides(request: HttpRequest, scope: PortalScope) -> HttpResponse:
-    return _render(request, scope, "guides.html", guides=scope.guides(), today=timezone.localdate())
+    return _render(
+        request,
+        scope,
+        "guides.html",
+        guides=scope.guides(),
+        waiting=scope.waiting_guides(),
+        today=timezone.localdate(),
+    )
 
 
 @require_GET
@@ -355,6 +365,11 @@ def cases(request: HttpRequest, scope: PortalScope) -> HttpResponse:
     return _render(request, scope, "cases.html", cases=scope.cases())
 
 
+def _fine(sanction: Sanction | None) -> FineCharge | None:
+    """The fine's valuation and waiting guide, read where every screen reads them (finance's selector)."""
+    return fine_charge(origin_id=sanction.pk) if sanction is not None and sanction.has_fine else None
+
+
 @require_http_methods(["GET", "POST"])
 @portal_view(holder_only=True)
 def case_detail(request: HttpRequest, scope: PortalScope, pk: int) -> HttpResponse:
@@ -380,13 +395,16 @@ def case_detail(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRespon
         else:
             messages.success(request, _filed_message(appeal))
             return redirect("portal:case", pk=case.pk)
-    appeals = scope.appeals().filter(case=case).prefetch_related("attachments")
+    appeals = scope.appeals().filter(case=case).select_related("judgment").prefetch_related("attachments")
+    sanction = getattr(case, "sanction", None)
     return _render(
         request,
         scope,
         "case_detail.html",
         case=case,
-        sanction=getattr(case, "sanction", None),
+        sanction=sanction,
+        fine=_fine(sanction),
+        suspension=sanction_suspension(sanction) if sanction is not None else None,
         next_steps=case_next_steps(case, window, today),
         today=today,
         window=window,

@@ -20,6 +20,7 @@ from typing import Any
 from django.db.models import Q
 from django.http import HttpRequest
 from django.http.response import HttpResponseBase
+from django.utils import timezone
 
 from apps.licensing.choices import PERMIT_IN_FORCE_STATES, PermitKind, PermitState
 from apps.licensing.models import Permit
@@ -30,7 +31,9 @@ from apps.public.choices import VerificationStatus
 from apps.public.verification import without_document_numbers
 from apps.registry.identifiers import format_plate
 from apps.tenancy.models import Municipality
+from apps.tenancy.regimes import regime_summary
 from apps.web.csvsafe import safe_dict
+from outorga.localdates import local_moment
 
 FIELDS = (
     "regime",
@@ -45,9 +48,30 @@ FIELDS = (
     "status",
     "suspended_until",
 )
-FORMATS = {"csv": "text/csv; charset=utf-8", "json": "application/json; charset=utf-8"}
+# The documented machine formats (csv: `,`, the field names above, ISO dates; json) and a spreadsheet for people
+# (planilha: `;`, Portuguese headers and values, dd/mm/aaaa, UTF-8 with BOM so Excel opens the accents right).
+FORMATS = {
+    "csv": "text/csv; charset=utf-8",
+    "json": "application/json; charset=utf-8",
+    "planilha": "text/csv; charset=utf-8",
+}
+SHEET_HEADERS = {
+    "regime": "Regime (lei municipal)",
+    "permit_number": "Número",
+    "permit_kind": "Tipo",
+    "plate": "Placa",
+    "vehicle_make": "Marca",
+    "vehicle_model": "Modelo",
+    "holder_name": "Titular",
+    "valid_from": "Válido desde",
+    "valid_until": "Válido até",
+    "status": "Situação",
+    "suspended_until": "Suspenso até",
+}
 CHUNK = 2000
-LICENSE = "Dados públicos (Lei 12.527/2011, art. 8º). Sem dados pessoais além do nome impresso no alvará."
+LICENSE = (
+    "Dados públicos (Lei 12.527/2011, art. 8º). Sem dados pessoais além do nome impresso na autorização."
+)
 _COLUMNS = (
     "pk",
     "number",
@@ -123,12 +147,39 @@ def to_csv(rows: list[dict[str, Any]]) -> str:
     return buffer.getvalue()
 
 
-def to_json(municipality: Municipality, as_of: dt.date, rows: list[dict[str, Any]]) -> str:
+def to_sheet(rows: list[dict[str, Any]]) -> str:
+    """The spreadsheet for people: Portuguese headers and values, dd/mm/aaaa, `;`-separated."""
+    statuses = dict(VerificationStatus.choices)
+    buffer = io.StringIO()
+    buffer.write("\ufeff")
+    writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
+    writer.writerow([SHEET_HEADERS[name] for name in FIELDS])
+    for row in rows:
+        shown = {
+            **row,
+            "regime": regime_summary(row["regime"])[0],
+            "valid_from": _br_date(row["valid_from"]),
+            "valid_until": _br_date(row["valid_until"]),
+            "suspended_until": _br_date(row["suspended_until"]),
+            "status": str(statuses.get(row["status"], row["status"])),
+        }
+        writer.writerow(list(safe_dict(shown)[name] for name in FIELDS))
+    return buffer.getvalue()
+
+
+def _br_date(iso: str) -> str:
+    return f"{dt.date.fromisoformat(iso):%d/%m/%Y}" if iso else ""
+
+
+def to_json(
+    municipality: Municipality, as_of: dt.date, rows: list[dict[str, Any]], generated_at: dt.datetime
+) -> str:
     document = {
         "municipality": municipality.name,
         "uf": municipality.uf,
         "ibge": municipality.ibge_code,
         "as_of": as_of.isoformat(),
+        "generated_at": local_moment(generated_at).isoformat(timespec="seconds"),
         "license": LICENSE,
         "fields": list(FIELDS),
         "statuses": {value: str(label) for value, label in VerificationStatus.choices},
@@ -139,20 +190,25 @@ def to_json(municipality: Municipality, as_of: dt.date, rows: list[dict[str, Any
 
 
 def publication_key(fmt: str) -> str:
-    return f"alvaras-em-vigor.{fmt}"
+    return "alvaras-em-vigor-planilha.csv" if fmt == "planilha" else f"alvaras-em-vigor.{fmt}"
 
 
 def export_municipality(municipality: Municipality, as_of: dt.date) -> Export:
     """Publish a new version of each file; the download view serves the newest."""
     rows = list(permits_in_force(municipality, as_of))
-    texts = {"csv": to_csv(rows), "json": to_json(municipality, as_of, rows)}
+    generated_at = timezone.now()
+    texts = {
+        "csv": to_csv(rows),
+        "json": to_json(municipality, as_of, rows, generated_at),
+        "planilha": to_sheet(rows),
+    }
     files: dict[str, str] = {}
     for fmt, text in texts.items():
         published = published_file_add(
             municipality=municipality,
             key=publication_key(fmt),
             as_of=as_of,
-            filename=f"alvaras-em-vigor-{as_of.isoformat()}.{fmt}",
+            filename=_stored_name(fmt, as_of),
             content=text.encode(),
             content_type=FORMATS[fmt],
         )
@@ -160,10 +216,16 @@ def export_municipality(municipality: Municipality, as_of: dt.date) -> Export:
     return Export(municipality, as_of, files, len(rows))
 
 
-def published_on(municipality: Municipality) -> dt.date | None:
-    """The as_of date of the latest JSON file (None when nothing was exported yet)."""
+def _stored_name(fmt: str, as_of: dt.date) -> str:
+    extension = "csv" if fmt == "planilha" else fmt
+    suffix = "-planilha" if fmt == "planilha" else ""
+    return f"alvaras-em-vigor-{as_of.isoformat()}{suffix}.{extension}"
+
+
+def published_on(municipality: Municipality) -> dt.datetime | None:
+    """The instant the latest JSON file was published (None when nothing was exported yet)."""
     latest = latest_published(municipality, publication_key("json"))
-    return latest.as_of if latest else None
+    return latest.published_at if latest else None
 
 
 def download_response(request: HttpRequest, municipality: Municipality, fmt: str) -> HttpResponseBase:
@@ -172,5 +234,11 @@ def download_response(request: HttpRequest, municipality: Municipality, fmt: str
         request,
         municipality=municipality,
         key=publication_key(fmt),
-        download_name=f"alvaras-em-vigor-{municipality.ibge_code}.{fmt}",
+        download_name=_download_name(municipality, fmt),
     )
+
+
+def _download_name(municipality: Municipality, fmt: str) -> str:
+    if fmt == "planilha":
+        return f"alvaras-em-vigor-{municipality.ibge_code}-planilha.csv"
+    return f"alvaras-em-vigor-{municipality.ibge_code}.{fmt}"

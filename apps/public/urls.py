@@ -11,9 +11,18 @@ app_name = "public"
 urlpatterns = [
     path("consulta/", views.search, name="search"),
     path(VERIFY_ROUTE, views.verify_token, name="verify-token"),
+    path("verificar-documento/", views.document_check, name="document-check"),
+    path("verificar-documento/<str:code>/", views.document_code, name="document-code"),
+    path("api/publica/v1/documentos/", api.document_route, name="document-json"),
     path("consulta/denunciar/", views.complaint_new, name="complaint"),
     path("consulta/denuncia-registrada/", views.complaint_sent, name="complaint-sent"),
     path("dados-abertos/", views.open_data, name="open-data"),
+    path(
+        "dados-abertos/<str:ibge_code>/alvaras-em-vigor-planilha.csv",
+        views.open_data_file,
+        {"fmt": "planilha"},
+        name="open-data-sheet",
+    ),
     path(
         "dados-abertos/<str:ibge_code>/alvaras-em-vigor.<str:fmt>",
         views.open_data_file,

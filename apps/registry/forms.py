@@ -22,6 +22,7 @@ from apps.registry.choices import (
     OperatorKind,
     VehicleCategory,
 )
+from apps.registry.fields import cep_field
 from apps.registry.models import Company, Document, Driver, Person, Vehicle
 from apps.registry.services import COMPANY_FIELDS, DRIVER_FIELDS, PERSON_FIELDS, VEHICLE_FIELDS
 from apps.registry.validity import detail_field, extra_field
@@ -45,6 +46,8 @@ def _model_fields(model: type[models.Model], names: tuple[str, ...]) -> dict[str
     for field in fields.values():
         if isinstance(field, forms.DateField):
             field.widget = DATE
+    if "postal_code" in fields:  # typed "12210-000", as the hint shows; the service stores the 8 digits
+        fields["postal_code"] = cep_field(required=False)
     return dict(fields)
 
 

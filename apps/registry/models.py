@@ -18,6 +18,7 @@ from apps.registry import choices as c
 from apps.registry.identifiers import format_cnpj, format_cpf, format_plate, to_mercosul
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import MunicipalityScopedQuerySet
+from outorga.localdates import date_text
 
 
 class Address(models.Model):
@@ -683,7 +684,7 @@ class TrafficRecordConfirmation(models.Model):
         ordering = ["-confirmed_at", "-id"]
 
     def __str__(self) -> str:
-        return f"Prontuário de {self.person} confirmado em {self.confirmed_at:%d/%m/%Y}"
+        return f"Prontuário de {self.person} confirmado em {date_text(self.confirmed_at)}"
 
     @property
     def infractions_display(self) -> str:

@@ -6,6 +6,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from apps.accounts.models import User
@@ -25,7 +26,7 @@ def test_the_dpo_finds_a_subject_sees_the_history_and_registers_a_request(
         municipality=olimpia,
         cpf="52998224725",
         name="Maria Souza",
-        as_of=dt.date.today(),
+        as_of=timezone.localdate(),
     )
     sign_in(page, live_server.url, "dora.dpo")
     page.goto(f"{live_server.url}/auditoria/titulares/")
@@ -46,6 +47,6 @@ def test_the_dpo_finds_a_subject_sees_the_history_and_registers_a_request(
     page.get_by_label("Direito solicitado").select_option("access")
     page.get_by_label("Pedido").fill("Quero saber quem acessou meus dados.")
     page.get_by_role("button", name="Registrar").click()
-    due = dt.date.today() + dt.timedelta(days=15)
+    due = timezone.localdate() + dt.timedelta(days=15)
     expect(page.get_by_text(f"prazo de resposta: {due:%d/%m/%Y}")).to_be_visible()
     expect(page.get_by_role("link", name="ver dados e acessos do titular")).to_be_visible()

@@ -30,10 +30,11 @@ from apps.registry.identifiers import validate_plate
 from apps.registry.models import Driver
 from apps.registry.uploads import CheckedUpload, check_upload
 from apps.tenancy.models import Municipality
-from apps.tenancy.numbering import number_take
+from apps.tenancy.numbering import format_number, number_take
 from apps.tenancy.querysets import user_can
 from apps.web.refusals import refuse
 from lawcode.procedure import AutoContents
+from outorga.localdates import local_date
 
 NO_INFRACTION_PT = "Infração: escolha uma infração do catálogo da lei do município."
 
@@ -155,7 +156,7 @@ def case_open(
     """
     _check_agent(actor, municipality)
     regime = _regime(municipality, regime_id)
-    as_of = timezone.localtime(recorded_at).date()
+    as_of = local_date(recorded_at)
     entry, plate = _check_details(regime, details, recorded_at, as_of)
     checked = [(item, check_upload(item.file, field="evidence")) for item in evidence]
     found = lookup_plate(municipality, plate, regime)
@@ -265,7 +266,7 @@ def _create_case(
         regime_id=regime,
         year=as_of.year,
         sequence=sequence,
-        number=f"AI-{sequence:04d}/{as_of.year}",
+        number=format_number(sequence, as_of.year, prefix="AI-"),
         infraction_code=entry.code,
         infraction_title=entry.title,
         infraction_cite=entry.cite,

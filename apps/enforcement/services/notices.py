@@ -24,7 +24,7 @@ from apps.enforcement.models import Edital, InfractionCase, Notice
 from apps.enforcement.services import case_event_add, locked_case, refresh_notice_limit
 from apps.ops.storage import attach_after_commit, sha256_hex
 from apps.tenancy.models import Municipality
-from apps.tenancy.numbering import number_take
+from apps.tenancy.numbering import format_number, number_take
 from apps.tenancy.querysets import user_can
 from apps.web.refusals import refuse
 
@@ -272,7 +272,7 @@ def edital_publish(
         regime_id=cases[0].regime_id,
         year=published_on.year,
         sequence=sequence,
-        number=f"ED-{sequence:04d}/{published_on.year}",
+        number=format_number(sequence, published_on.year, prefix="ED-"),
         purpose=purpose,
         published_on=published_on,
         publication_ref=publication_ref.strip(),

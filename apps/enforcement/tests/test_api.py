@@ -6,6 +6,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from apps.accounts.models import User
@@ -47,16 +48,16 @@ def test_an_agent_creates_an_auto_and_notifies_through_the_api(
     assert response.data["number"].startswith("AI-0001/")
     sent = client.post(
         f"{CASES}{pk}/notices/",
-        {"purpose": "infraction", "channel": "ar", "sent_on": dt.date.today().isoformat()},
+        {"purpose": "infraction", "channel": "ar", "sent_on": timezone.localdate().isoformat()},
         format="json",
     )
     assert sent.status_code == 201, sent.data
     receipt = client.post(
         f"/api/v1/enforcement/notices/{sent.data['id']}/receipt/",
-        {"received_on": dt.date.today().isoformat()},
+        {"received_on": timezone.localdate().isoformat()},
         format="json",
     )
-    assert receipt.status_code == 200 and receipt.data["ciencia_on"] == dt.date.today().isoformat()
+    assert receipt.status_code == 200 and receipt.data["ciencia_on"] == timezone.localdate().isoformat()
     detail = client.get(f"{CASES}{pk}/").data
     assert detail["state"] == "notified" and len(detail["events"]) >= 3
 

@@ -25,6 +25,7 @@ from apps.licensing.casebook import Case
 from apps.licensing.models import Permit
 from apps.licensing.sweep import run_sweep
 from apps.tenancy.models import Municipality
+from outorga.localdates import local_date
 
 pytestmark = pytest.mark.django_db
 
@@ -97,7 +98,7 @@ def test_the_agent_draws_up_the_auto_citing_the_article(
     case = InfractionCase.objects.get()
     assert confirmed.state == "confirmed" and confirmed.case == case
     assert case.infraction_code == "VOT-4-PAR5" and case.plate == votuporanga_case.vehicle.plate
-    assert timezone.localtime(case.occurred_at).date() == D(2026, 9, 1)
+    assert local_date(case.occurred_at) == D(2026, 9, 1)
     assert "art. 4º, § 5º" in case.description
     assert AuditEvent.objects.filter(action="missedinspection.confirm", object_id=str(missed.pk)).exists()
     with pytest.raises(ValidationError, match="já foi tratada"):

@@ -41,6 +41,8 @@ def test_the_pdf_carries_what_an_agent_checks(olimpia_pf: Case, tmp_path: Path) 
         f"/verificar/{permit.qr_token}/",
     ):
         assert expected in text, expected
+    cpf = olimpia_pf.person.cpf  # the permit is shown inside the vehicle: the holder's CPF masked
+    assert f"***.{cpf[3:6]}.{cpf[6:9]}-**" in text and cpf[3:6] + "." + cpf[6:9] + "-" + cpf[9:] not in text
     _assert_qr_decodes_to(path, f"https://outorga.example/verificar/{permit.qr_token}/")
 
 

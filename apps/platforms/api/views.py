@@ -161,7 +161,7 @@ class SubstitutionDetailView(PlatformView):
 
 class ChangeFeedView(PlatformView):
     @extend_schema(
-        summary="Mudanças de situação de alvarás (suspensão, cassação, vencimento…) desde um cursor",
+        summary="Mudanças de situação de autorizações (suspensão, cassação, vencimento…) desde um cursor",
         parameters=[
             OpenApiParameter("since", int, description="Último id recebido (0 no início)."),
             OpenApiParameter("limit", int, description=f"Até {FEED_PAGE} por página."),

@@ -26,6 +26,7 @@ from apps.licensing.models import Permit
 from apps.platforms.choices import ChangeKind
 from apps.platforms.models import ChangeWatermark, StatusChange
 from apps.tenancy.models import Municipality
+from outorga.localdates import local_date
 
 AUDIT_ACTIONS = {
     "permit.issue": ChangeKind.ISSUED,
@@ -88,7 +89,7 @@ def _effective_on(kind: ChangeKind, event: dict[str, Any]) -> dt.date:
     night) or on the day it is lifted early; a lapse or its end on the day the law saw it; the rest on the day
     the act records (validity start, closing), else the day of the event."""
     before, after = event["before"] or {}, event["after"] or {}
-    recorded: dt.date = event["occurred_at"].date()
+    recorded: dt.date = local_date(event["occurred_at"])
     if kind == ChangeKind.LIFTED:
         last = _date(before.get("suspended_until"))
         return min(last + dt.timedelta(days=1), recorded) if last else recorded

@@ -18,7 +18,7 @@ from apps.platforms.tests.conftest import post_json, url
 from apps.registry.services import driver_update
 from apps.tenancy.models import Municipality
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.local_clock]
 
 
 def _feed(api: Client, ibge: str) -> list[dict[str, object]]:

@@ -12,6 +12,7 @@ import pytest
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.dueprocess.models import Appeal, AppealAttachment
@@ -141,7 +142,7 @@ def test_the_holder_renews_a_document_from_the_screen(
     alice: PortalAccount, alice_client: Client, alice_case: Case
 ) -> None:
     crlv = Document.objects.get(vehicle=alice_case.vehicle, kind="crlv")
-    today = dt.date.today()
+    today = timezone.localdate()
     response = alice_client.post(
         reverse("portal:document-renew", args=[crlv.pk]),
         {
@@ -171,7 +172,7 @@ def test_the_analyst_accepts_a_sent_copy_and_the_operator_sees_the_new_validity(
 ) -> None:
     settings.MEDIA_ROOT = tmp_path / "media"
     crlv = Document.objects.get(vehicle=alice_case.vehicle, kind="crlv")
-    today = dt.date.today()
+    today = timezone.localdate()
     with django_capture_on_commit_callbacks(execute=True):
         alice_client.post(
             reverse("portal:document-renew", args=[crlv.pk]),
@@ -198,7 +199,7 @@ def test_the_analyst_accepts_a_sent_copy_and_the_operator_sees_the_new_validity(
 
 def test_a_future_issue_date_is_refused_on_the_form(alice_client: Client, alice_case: Case) -> None:
     crlv = Document.objects.get(vehicle=alice_case.vehicle, kind="crlv")
-    future = dt.date.today() + dt.timedelta(days=5)
+    future = timezone.localdate() + dt.timedelta(days=5)
     response = alice_client.post(
         reverse("portal:document-renew", args=[crlv.pk]),
         {"file": pdf_upload(), "issue_date": future.isoformat()},
@@ -239,7 +240,7 @@ def test_the_form_cannot_name_another_operators_permit(
 def test_the_holder_files_a_defence_with_an_attachment(
     alice_client: Client, alice_case: Case, make_case: Callable[..., InfractionCase]
 ) -> None:
-    auto = make_case(alice_case, dt.date.today() - dt.timedelta(days=1))
+    auto = make_case(alice_case, timezone.localdate() - dt.timedelta(days=1))
     page = alice_client.get(reverse("portal:case", args=[auto.pk])).content.decode()
     assert "prazo até" in page
     response = alice_client.post(
@@ -328,7 +329,7 @@ def test_documents_show_the_laws_reason_and_the_soonest_to_expire_first(
     alice_client: Client, alice_case: Case
 ) -> None:
     page = alice_client.get(reverse("portal:documents")).content.decode()
-    today = dt.date.today()
+    today = timezone.localdate()
     soonest = Document.objects.filter(vehicle=alice_case.vehicle, status="valid", valid_until__gte=today)
     soonest_doc = soonest.order_by("valid_until").first()
     undated = Document.objects.filter(person=alice_case.person, valid_until__isnull=True).first()
@@ -360,6 +361,7 @@ def test_the_holder_sees_and_pays_a_fine_but_never_another_operators(
         guides.append(fine_issue(sanction=sanction, actor=finance, as_of=dt.date(2026, 3, 25)))
         autos.append(auto)
     mine, theirs = guides
+    assert isinstance(mine, PaymentGuide) and isinstance(theirs, PaymentGuide)
     listing = alice_client.get(reverse("portal:guides")).content.decode()
     assert f"Guia {mine.number}" in listing and f"Guia {theirs.number}" not in listing
     amount = brl(mine.amount_brl)  # one money format everywhere: R$ 1.152,60
@@ -382,7 +384,7 @@ def test_the_judge_downloads_a_portal_attachment_and_the_operator_gets_404(
     judge_olimpia: User,
     django_capture_on_commit_callbacks: Callable[..., Any],
 ) -> None:
-    auto = make_case(alice_case, dt.date.today() - dt.timedelta(days=1))
+    auto = make_case(alice_case, timezone.localdate() - dt.timedelta(days=1))
     with django_capture_on_commit_callbacks(execute=True):  # the file is written once the appeal commits
         alice_client.post(
             reverse("portal:case", args=[auto.pk]), {"text": "Razões.", "attachments": [pdf_upload()]}
@@ -402,7 +404,7 @@ def test_the_judge_downloads_a_portal_attachment_and_the_operator_gets_404(
 def test_posting_a_defence_when_none_is_open_stores_nothing_and_says_why(
     alice_client: Client, alice_case: Case, make_case: Callable[..., InfractionCase]
 ) -> None:
-    auto = make_case(alice_case, dt.date.today() - dt.timedelta(days=1))
+    auto = make_case(alice_case, timezone.localdate() - dt.timedelta(days=1))
     alice_client.post(reverse("portal:case", args=[auto.pk]), {"text": "Primeira."})
     response = alice_client.post(reverse("portal:case", args=[auto.pk]), {"text": "Segunda."}, follow=True)
     assert "Não há defesa ou recurso a protocolar nesta fase do auto." in response.content.decode()

@@ -12,6 +12,7 @@ from collections.abc import Callable
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.accounts.session import AUTH_CONFIRMED_AT_KEY
@@ -22,7 +23,7 @@ from apps.registry.models import Person
 from apps.registry.services import person_create, person_update
 from apps.tenancy.models import Municipality
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.local_clock]
 
 AS_OF = dt.date(2026, 3, 2)
 CPF = "52998224725"
@@ -139,6 +140,14 @@ def test_the_subject_access_report_is_a_pdf_with_holdings_basis_and_history(
     assert (export.actor_id, export.object_id) == (auditor_olimpia.pk, str(maria.pk))
 
 
+def test_the_registration_date_is_the_day_it_was_made_in_the_municipality(
+    auditor_olimpia_client: Client, maria: Person
+) -> None:
+    # Registered at 23:30 in São Paulo, 02:30 of the next day in UTC: the subject sees the local day.
+    html = auditor_olimpia_client.get(subject_url(maria)).content.decode()
+    assert f"<dt>Cadastrada em</dt><dd>{timezone.localdate():%d/%m/%Y}</dd>" in html
+
+
 # --- data-subject requests ----------------------------------------------------------------------------------
 
 
@@ -165,7 +174,7 @@ def new_request(olimpia: Municipality, auditor: User, received_on: dt.date) -> D
 def test_registering_a_request_links_the_person_fixes_the_deadline_and_is_audited_minimized(
     auditor_olimpia_client: Client, maria: Person
 ) -> None:
-    today = dt.date.today()
+    today = timezone.localdate()
     response = auditor_olimpia_client.post(
         reverse("privacy:request_create"),
         {
@@ -189,7 +198,7 @@ def test_registering_a_request_links_the_person_fixes_the_deadline_and_is_audite
 def test_a_request_in_the_future_is_refused_naming_the_field(
     auditor_olimpia_client: Client, olimpia: Municipality
 ) -> None:
-    tomorrow = dt.date.today() + dt.timedelta(days=1)
+    tomorrow = timezone.localdate() + dt.timedelta(days=1)
     html = auditor_olimpia_client.post(
         reverse("privacy:request_create"),
         {
@@ -209,8 +218,8 @@ def test_a_request_in_the_future_is_refused_naming_the_field(
 def test_the_queue_flags_a_late_request_and_hides_closed_ones(
     auditor_olimpia_client: Client, auditor_olimpia: User, olimpia: Municipality
 ) -> None:
-    late = new_request(olimpia, auditor_olimpia, dt.date.today() - dt.timedelta(days=20))
-    fresh = new_request(olimpia, auditor_olimpia, dt.date.today())
+    late = new_request(olimpia, auditor_olimpia, timezone.localdate() - dt.timedelta(days=20))
+    fresh = new_request(olimpia, auditor_olimpia, timezone.localdate())
     html = auditor_olimpia_client.get(reverse("privacy:request_list")).content.decode()
     late_row = html.split(f'data-request-id="{late.pk}"')[1].split("</tr>")[0]
     fresh_row = html.split(f'data-request-id="{fresh.pk}"')[1].split("</tr>")[0]
@@ -221,13 +230,13 @@ def test_the_queue_flags_a_late_request_and_hides_closed_ones(
 def test_closing_a_request_needs_the_answer_and_is_audited(
     auditor_olimpia_client: Client, auditor_olimpia: User, olimpia: Municipality
 ) -> None:
-    row = new_request(olimpia, auditor_olimpia, dt.date.today())
+    row = new_request(olimpia, auditor_olimpia, timezone.localdate())
     url = reverse("privacy:request_detail", args=[row.pk])
     html = auditor_olimpia_client.post(url, {"status": "answered", "answer": ""}).content.decode()
     assert "Resposta: informe o texto enviado ao titular" in html
     auditor_olimpia_client.post(url, {"status": "answered", "answer": "Relatório enviado por e-mail."})
     row.refresh_from_db()
-    assert row.status == "answered" and row.answered_on == dt.date.today()
+    assert row.status == "answered" and row.answered_on == timezone.localdate()
     answer = AuditEvent.objects.get(action="data_subject_request.answer")
     assert answer.before["status"] == "received" and answer.after["status"] == "answered"  # type: ignore[index]
     detail = auditor_olimpia_client.get(reverse("audit:event_detail", args=[answer.pk])).content.decode()
@@ -240,7 +249,7 @@ def test_closing_a_request_needs_the_answer_and_is_audited(
 def test_reading_a_request_is_an_audited_personal_data_read(
     auditor_olimpia_client: Client, auditor_olimpia: User, olimpia: Municipality
 ) -> None:
-    row = new_request(olimpia, auditor_olimpia, dt.date.today())
+    row = new_request(olimpia, auditor_olimpia, timezone.localdate())
     html = auditor_olimpia_client.get(reverse("privacy:request_detail", args=[row.pk])).content.decode()
     assert "529.982.247-25" in html
     read = AuditEvent.objects.get(action=PERSONAL_DATA_READ, object_type="audit.datasubjectrequest")
@@ -251,15 +260,15 @@ def test_a_request_of_another_municipality_is_404(
     auditor_olimpia_client: Client, make_staff: Callable[..., User], votuporanga: Municipality
 ) -> None:
     dpo = make_staff("dpo.votuporanga", (votuporanga, "auditor_dpo"))
-    row = new_request(votuporanga, dpo, dt.date.today())
+    row = new_request(votuporanga, dpo, timezone.localdate())
     assert auditor_olimpia_client.get(reverse("privacy:request_detail", args=[row.pk])).status_code == 404
 
 
 def test_the_home_card_counts_pending_and_late_requests(
     auditor_olimpia_client: Client, auditor_olimpia: User, olimpia: Municipality
 ) -> None:
-    new_request(olimpia, auditor_olimpia, dt.date.today() - dt.timedelta(days=20))
-    new_request(olimpia, auditor_olimpia, dt.date.today())
+    new_request(olimpia, auditor_olimpia, timezone.localdate() - dt.timedelta(days=20))
+    new_request(olimpia, auditor_olimpia, timezone.localdate())
     response = auditor_olimpia_client.get(reverse("municipality_home", args=["3533908"]))
     (card,) = [card for card in response.context["cards"] if card.key == "data_subject_requests"]
     assert [(item.label, item.value) for item in card.items] == [
@@ -280,7 +289,7 @@ def test_an_invalid_cpf_is_refused_on_its_field(
             "contact": "x",
             "kind": "access",
             "description": "x",
-            "received_on": dt.date.today().isoformat(),
+            "received_on": timezone.localdate().isoformat(),
         },
     )
     assert response.context["form"].errors["requester_cpf"] == [
@@ -299,4 +308,16 @@ def test_the_report_asks_for_a_recent_authentication(auditor_olimpia_client: Cli
 
 def test_the_request_form_starts_with_today_in_the_date_inputs_format(auditor_olimpia_client: Client) -> None:
     html = auditor_olimpia_client.get(reverse("privacy:request_create")).content.decode()
-    assert f'type="date" name="received_on" value="{dt.date.today().isoformat()}"' in html
+    assert f'type="date" name="received_on" value="{timezone.localdate().isoformat()}"' in html
+
+
+def test_the_role_is_checked_before_the_re_authentication_prompt(
+    analyst_olimpia_client: Client, auditor_olimpia_client: Client, maria: Person
+) -> None:
+    from apps.accounts.testing import make_confirmation_stale
+
+    url = reverse("privacy:subject_report", args=[maria.pk])
+    make_confirmation_stale(analyst_olimpia_client)
+    assert analyst_olimpia_client.get(url).status_code == 404
+    make_confirmation_stale(auditor_olimpia_client)
+    assert auditor_olimpia_client.get(url)["Location"].startswith(reverse("reauthenticate"))

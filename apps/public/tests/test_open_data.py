@@ -161,3 +161,64 @@ def test_an_export_rolled_back_leaves_no_file(olimpia_permit: Permit, store: Any
     except FileNotFoundError:  # the local MEDIA_ROOT before the first file
         folders = []
     assert "published" not in folders
+
+
+# --- refreshed at each change of standing, stated to the minute, and a spreadsheet for people (issue 26) -------
+
+
+def _run_queued_exports() -> list[Any]:
+    """What `manage.py db_worker` would run once the debounce window closes."""
+    from django_tasks_db.models import DBTaskResult
+
+    from apps.public.tasks import export_open_data_task
+
+    queued = list(DBTaskResult.objects.filter(task_path__endswith="export_open_data_task").order_by("pk"))
+    for row in queued:
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            export_open_data_task.call(*row.args_kwargs["args"])
+    return queued
+
+
+def test_a_suspension_reaches_the_open_data_without_waiting_for_the_night(
+    client: Client, olimpia_permit: Permit, today: dt.date
+) -> None:
+    export("--as-of", today.isoformat())
+    until = today + dt.timedelta(days=5)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        services.permit_suspend(permit=olimpia_permit, actor=None, as_of=today, until=until, reason="Auto 7")
+    assert len(_run_queued_exports()) == 1
+    document = json.loads(client.get("/dados-abertos/3533908/alvaras-em-vigor.json").getvalue())
+    assert document["permits"][0]["status"] == "suspended"
+    assert document["permits"][0]["suspended_until"] == until.isoformat()
+    assert document["generated_at"].startswith(today.isoformat()) and document["generated_at"].endswith(
+        "-03:00"
+    )
+
+
+def test_changes_in_one_window_cost_one_export(olimpia_permit: Permit, today: dt.date) -> None:
+    until = today + dt.timedelta(days=5)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        services.permit_suspend(permit=olimpia_permit, actor=None, as_of=today, until=until, reason="Auto 7")
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        services.permit_reactivate(permit=olimpia_permit, actor=None, as_of=today, reason="Auto cancelado")
+    assert len(_run_queued_exports()) == 1
+
+
+def test_the_page_states_the_instant_and_offers_a_portuguese_spreadsheet(
+    client: Client, olimpia_permit: Permit, today: dt.date
+) -> None:
+    from django.utils import timezone
+
+    services.permit_suspend(
+        permit=olimpia_permit, actor=None, as_of=today, until=today + dt.timedelta(days=5), reason="Auto 7"
+    )
+    export("--as-of", today.isoformat())
+    page = client.get("/dados-abertos/").content.decode()
+    assert f"{timezone.localdate():%d/%m/%Y} às " in page
+    assert "/dados-abertos/3533908/alvaras-em-vigor-planilha.csv" in page
+    response = client.get("/dados-abertos/3533908/alvaras-em-vigor-planilha.csv")
+    text = response.getvalue().decode()
+    assert text.startswith("\ufeffRegime (lei municipal);Número do alvará;Tipo;Placa;")
+    [row] = list(csv.DictReader(io.StringIO(text.lstrip("\ufeff")), delimiter=";"))
+    assert row["Situação"] == "Suspenso" and row["Suspenso até"] == f"{today + dt.timedelta(days=5):%d/%m/%Y}"
+    assert row["Válido desde"].count("/") == 2 and "_" not in row["Regime (lei municipal)"]

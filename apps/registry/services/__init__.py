@@ -568,11 +568,6 @@ def _owner_field(owner: models.Model) -> str:
 
 
 @transaction.atomic
-def document_mark_expired(*, actor: Actor, document: Document) -> Document:
-    return _document_set_status(actor, document, DocumentStatus.EXPIRED, "registry.document.expire")
-
-
-@transaction.atomic
 def document_mark_replaced(*, actor: Actor, document: Document) -> Document:
     """A newer copy of the same document was accepted: the old one no longer counts as the one in force."""
     return _document_set_status(actor, document, DocumentStatus.REPLACED, "registry.document.replace")

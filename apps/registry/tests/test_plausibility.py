@@ -44,6 +44,14 @@ def test_the_person_form_keeps_plausible_values_normalized(analyst_olimpia_clien
     assert (person.uf, person.postal_code) == ("SP", "15400000")
 
 
+@pytest.mark.parametrize("typed", ["12210-000", "12.210-000", " 12210 000 "])
+def test_the_person_form_takes_the_cep_as_people_type_it(analyst_olimpia_client: Client, typed: str) -> None:
+    form = PERSON | {"postal_code": typed}
+    response = analyst_olimpia_client.post(reverse("registry:person_create", args=["3533908"]), form)
+    assert response.status_code == 302
+    assert Person.objects.get().postal_code == "12210000"
+
+
 @pytest.mark.parametrize(
     ("bad", "message"),
     [

@@ -16,6 +16,7 @@ from apps.jobs.models import OutboundMail
 from apps.jobs.selectors import mail_counts, schedule_status
 from apps.ops.health import run_checks
 from apps.ops.models import PendingFile
+from outorga.localdates import moment_text
 
 
 class Command(BaseCommand):
@@ -28,7 +29,8 @@ class Command(BaseCommand):
         checks = run_checks()
         self.stdout.write("Verificações:")
         for check in checks:
-            self.stdout.write(f"  [{'ok' if check.ok else 'FALHOU'}] {check.name}: {check.detail}")
+            state = "FALHOU" if not check.ok else "DEGRADADO" if check.degraded else "ok"
+            self.stdout.write(f"  [{state}] {check.name}: {check.detail}")
         if checks[0].ok:
             self._jobs()
         if not all(check.ok for check in checks):
@@ -39,7 +41,7 @@ class Command(BaseCommand):
         for item in schedule_status():
             last = item.last
             when = (
-                f"{last.enqueued_at:%d/%m/%Y %H:%M} — {last.get_status_display()}"
+                f"{moment_text(last.enqueued_at)} — {last.get_status_display()}"
                 if last
                 else "ainda não executada"
             )
