@@ -15,6 +15,5 @@ class FinanceConfig(AppConfig):
         # A value entered on a screen issues the guides that were waiting for it (the daily sweep's step
         # "waiting_guides_issued", registered by the apps above licensing that own such guides, retries the rest).
         register_configuration_changed(waiting.value_entered)
-        # The guide's charge at the municipality's PSP follows the guide (issue 30, docs/pix.md).
         register_guide_issued(charge_for_new_guide)
         register_guide_changed(charge_follows_guide)

@@ -1,6 +1,6 @@
-"""Background tasks of finance (django-tasks; run by ``manage.py db_worker``): guides waiting for a value, and
-the calls to the PSP, made only after the commit of the change that needs them (what fails is retried by the
-``pix_charges_sync`` job)."""
+"""Background tasks of finance (django-tasks; run by ``manage.py db_worker``): the guides waiting for a value,
+issued when it is entered; the calls to the PSP, made only after the commit of the change that needs them (what
+fails is retried by the ``pix_charges_sync`` job)."""
 
 from __future__ import annotations
 

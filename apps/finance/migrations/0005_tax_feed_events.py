@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('finance', '0006_pix_charges_received_and_review'),
+        ('finance', '0004_pix_charges_received_and_review'),
         ('tenancy', '0005_municipality_public_contact'),
     ]
 

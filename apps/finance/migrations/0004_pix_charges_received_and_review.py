@@ -8,7 +8,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("finance", "0005_merge_20261206_2256"),
+        ("finance", "0003_numbers_from_tenancy_counter"),
         ("tenancy", "0005_municipality_public_contact"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
