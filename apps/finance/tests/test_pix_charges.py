@@ -419,3 +419,37 @@ def test_the_administrator_sets_the_charge_terms_with_their_article(
     from apps.finance.pix_models import PixChargeTerms
 
     assert PixChargeTerms.objects.get(municipality=olimpia).fine_percent == Decimal("2.00")
+
+
+def test_revising_the_guide_revises_the_charge_at_the_psp(
+    charged: PaymentGuide, local_psp: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from django.db import transaction
+
+    from apps.finance.hooks import guide_changed
+
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        PaymentGuide.objects.filter(pk=charged.pk).update(
+            amount_brl=Decimal("160.00"), due_on=dt.date(2026, 3, 20)
+        )
+        guide_changed(PaymentGuide.objects.get(pk=charged.pk))
+    sent = local_psp.charges[charged.pix_charge.txid]
+    assert sent["valor"]["original"] == "160.00" and sent["calendario"]["dataDeVencimento"] == "2026-03-20"
+    assert sent["revisao"] == 1 and PixCharge.objects.get(guide=charged).revision == 1
+
+
+def test_the_webhook_is_registered_at_the_psp_by_command(
+    charged: PaymentGuide, local_psp: Any, olimpia: Municipality
+) -> None:
+    out = io.StringIO()
+    call_command(
+        "pix_webhook_register",
+        "--municipality",
+        olimpia.ibge_code,
+        "--base-url",
+        "https://outorga.example",
+        stdout=out,
+    )
+    assert local_psp.webhook_url == f"https://outorga.example/pix/webhook/{olimpia.ibge_code}"
+    assert local_psp.webhook_key == "123e4567-e12b-12d1-a456-426655440000"
+    assert "Aviso cadastrado no banco" in out.getvalue()
