@@ -321,6 +321,7 @@ def test_finance_refunds_a_reviewed_pix_through_the_psp(
     refund_calls = [c for c in local_psp.calls if "/devolucao/" in c.path]
     assert len(refund_calls) == 1 and refund_calls[0].body == {"valor": "100.00"}
     assert AuditEvent.objects.filter(action="payment_review.refund_sent").exists()
+    assert PaymentReview.objects.get().refund_outcome == "devolução pedida ao banco: EM_PROCESSAMENTO"
 
 
 def test_finance_settles_a_reviewed_pix_on_the_guide_with_a_justification(
