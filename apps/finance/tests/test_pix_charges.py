@@ -454,3 +454,16 @@ def test_the_webhook_is_registered_at_the_psp_by_command(
     assert local_psp.webhook_url == f"https://outorga.example/pix/webhook/{olimpia.ibge_code}"
     assert local_psp.webhook_key == "123e4567-e12b-12d1-a456-426655440000"
     assert "Aviso cadastrado no banco" in out.getvalue()
+
+
+def test_a_token_the_psp_no_longer_accepts_is_renewed_on_the_retry(
+    charged: PaymentGuide, local_psp: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    local_psp.tokens.clear()  # the PSP revoked every token it gave
+    with django_capture_on_commit_callbacks(execute=True):
+        guide_cancel(actor=None, guide=charged, reason="Emitida por engano", as_of=dt.date(2026, 3, 3))
+    charge = PixCharge.objects.get(guide=charged)
+    assert charge.last_error.startswith("HTTP 401") and charge.confirmed == "active"
+    charge = pix_charge_sync(charge_id=charge.pk, now=timezone.now() + dt.timedelta(minutes=2))
+    assert charge.confirmed == "removed" and charge.last_error == ""
+    assert [c.path for c in local_psp.calls].count("/oauth/token") == 2
