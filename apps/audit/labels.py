@@ -73,6 +73,17 @@ ACTION_LABELS: dict[str, str] = {
     "waiting_guide.wait": "Guia à espera de um valor",
     "waiting_guide.issued": "Emissão da guia que esperava um valor",
     "waiting_guide.withdraw": "Guia retirada da espera",
+    "cnab_return.apply": "Aplicação de arquivo de retorno do banco (CNAB 240)",
+    "municipality.regimes_in_force": "Mudança das leis em vigor no município",
+    "notice.ciencia_evidence": "Prova de ciência da notificação",
+    "notice.electronic_open": "Abertura da notificação eletrônica pelo destinatário",
+    "payment_guide.pix_from_psp": "Código PIX da cobrança recebido do banco",
+    "payment_received.settle": "Baixa de pagamento recebido pelo banco",
+    "payment_review.refund_sent": "Devolução ao pagador enviada ao banco",
+    "pix_charge.revise": "Revisão da cobrança PIX no banco",
+    "pix_charge.sync": "Cobrança PIX registrada no banco",
+    "pix_charge.sync_failed": "Falha ao registrar a cobrança PIX no banco",
+    "tax_feed.collect": "Coleta de eventos para o sistema tributário",
 }
 
 VERB_LABELS: dict[str, str] = {
