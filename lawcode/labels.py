@@ -36,6 +36,8 @@ so a law that issues a "Termo de Permissão" judged by a collegiate board never 
       cite: art35
     application_kinds:                   # the requerimentos the law has, each with its article
       vehicle_permit: {label: Alvará de veículo, cite: art5}
+    deadlines:                           # a computed deadline as the law words it (required for notice_limit)
+      notice_limit: {label: Prazo para a Notificação de Penalidade, cite: art19_par1}
 
 A collegiate body whose law gives its members records one vote per member present (apps.dueprocess.votes
 checks the quorum, the origins and the majority); one whose law is silent (``composition_absent``) may record
@@ -153,12 +155,34 @@ class ApplicationKind:
 
 
 @dataclass(frozen=True)
+class Deadline:
+    question: str
+    label: str
+    cite: str
+
+
+# Deadlines whose meaning differs from law to law (which notice the limit is for): a regime answering one of
+# these questions must word it in labels.yaml.
+WORDED_DEADLINES = ("notice_limit",)
+
+
+@dataclass(frozen=True)
 class Labels:
     instrument: Instrument = field(default_factory=Instrument)
     bodies: Mapping[str, Body] = field(default_factory=dict)
     verdicts: Verdicts = field(default_factory=Verdicts)
     application_kinds: Mapping[str, ApplicationKind] = field(default_factory=dict)
+    deadlines: Mapping[str, Deadline] = field(default_factory=dict)
     source: str = ""
+
+    def deadline_label(self, question: str) -> str:
+        """The deadline as the law words it; the question's generic description when the law does not."""
+        declared = self.deadlines.get(question)
+        if declared is not None:
+            return declared.label
+        from lawcode.questions import QUESTIONS
+
+        return QUESTIONS[question].description_pt
 
     def body(self, instance: str) -> Body:
         """The body judging ``instance``; RegimeDefinitionError when labels.yaml does not declare it."""
@@ -332,6 +356,34 @@ def _application_kinds(node: YamlMap, citer: Citer) -> dict[str, ApplicationKind
     return kinds
 
 
+def _deadlines(node: YamlMap, citer: Citer) -> dict[str, Deadline]:
+    from lawcode.questions import COMPUTED, QUESTIONS
+
+    what = "labels.yaml deadlines"
+    known = tuple(name for name, spec in QUESTIONS.items() if spec.outcomes == COMPUTED)
+    reject_unknown_keys(node, known, what)
+    out: dict[str, Deadline] = {}
+    for key, item in node.items():
+        entry = require_map(item, node.source, f"{what}.{key}", node.line_of(key))
+        reject_unknown_keys(entry, ("label", "cite"), f"{what}.{key}")
+        require_keys(entry, ("label", "cite"), f"{what}.{key}")
+        ref = citer.validate(entry["cite"], file=node.source, line=entry.line_of("cite"))
+        out[str(key)] = Deadline(str(key), _text(entry, "label", f"{what}.{key}"), ref)
+    return out
+
+
+def check_deadline_labels(labels: Labels, questions: set[str], regime_id: str) -> None:
+    """A regime answering a deadline whose meaning varies by law words it in labels.yaml."""
+    for question in WORDED_DEADLINES:
+        if question in questions and question not in labels.deadlines:
+            raise RegimeDefinitionError(
+                f"{regime_id}: the rules answer {question!r}; word it in labels.yaml deadlines "
+                f"({question}: {{label, cite}}) — which notice is it the limit for?",
+                message_pt=f"labels.yaml: declare em deadlines o nome que a lei dá ao prazo {question!r}",
+                file=labels.source or None,
+            )
+
+
 def load_labels(folder: Path, citer: Citer) -> Labels:
     """labels.yaml of ``folder`` (required): every section is needed by some screen."""
     path = folder / "labels.yaml"
@@ -345,7 +397,7 @@ def load_labels(folder: Path, citer: Citer) -> Labels:
         )
     root = require_map(load_yaml(path) or YamlMap(), str(path), "labels.yaml")
     sections = ("instrument", "bodies", "verdicts", "application_kinds")
-    reject_unknown_keys(root, sections, "labels.yaml")
+    reject_unknown_keys(root, (*sections, "deadlines"), "labels.yaml")
     require_keys(root, sections, "labels.yaml")
     bodies_node = require_map(root["bodies"], str(path), "labels.yaml bodies", root.line_of("bodies"))
     bodies = {
@@ -370,6 +422,11 @@ def load_labels(folder: Path, citer: Citer) -> Labels:
             ),
             citer,
         ),
+        deadlines=_deadlines(
+            require_map(root["deadlines"], str(path), "deadlines", root.line_of("deadlines")), citer
+        )
+        if "deadlines" in root
+        else {},
         source=str(path),
     )
 

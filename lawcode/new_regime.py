@@ -183,6 +183,8 @@ class ActDraft:
     law: LawText
     unplaced: tuple[UnplacedLine, ...]
     owners: dict[int, str | None] = field(repr=False)
+    severity: dict[str, str] = field(default_factory=dict)
+    """The severity heading each inciso sits under (leve, media, grave, gravissima), for the catalog draft."""
     notes: tuple[EditorialNote, ...] = ()
     """Bracketed notes of a consolidated text: earlier wordings (with the day they ended) and editorial notes."""
 
@@ -198,21 +200,39 @@ class Skeleton:
     candidates: tuple[Candidate, ...]
 
 
+# Severity headings inside an article ("LEVES", "MÉDIAS", "GRAVES", "GRAVÍSSIMAS", "INFRAÇÕES GRAVES").
+_SEVERITY = re.compile(r"\b(LEVES?|M[ÉE]DIAS?|GRAV[ÍI]SSIMAS?|GRAVES?)\b", re.IGNORECASE)
+_SEVERITY_KEYS = {"leve": "leve", "media": "media", "grave": "grave", "gravissima": "gravissima"}
+
+
 class _TracingParser(_Parser):
-    """The law-text parser, remembering which dispositivo each line went to and which lines it dropped."""
+    """The law-text parser, remembering which dispositivo each line went to, which lines it dropped, and the
+    severity heading (LEVES, GRAVES…) each inciso sits under."""
 
     def __init__(self, source: str, in_force: dt.date, amendments: Sequence[Amendment]) -> None:
         super().__init__(source, in_force, amendments)
         self.owners: dict[int, str | None] = {}
         self.unplaced: list[UnplacedLine] = []
+        self.severity: dict[str, str] = {}
+        self._heading_severity: tuple[str | None, str] | None = None
 
     def feed(self, line: _Line) -> None:
+        before = self.state.current
         super().feed(line)
         current = self.state.current
         self.owners[line.number] = current.id if current is not None else None
+        if current is not None and current is not before:
+            heading = self._heading_severity
+            if heading is not None and heading[0] == self.state.article and current.id != self.state.article:
+                self.severity[current.id] = heading[1]
+            elif current.id == self.state.article:
+                self._heading_severity = None  # a new article: its own headings, if any
 
     def continuation(self, line: _Line) -> None:
         state = self.state
+        if _is_all_caps(line.text) and (match := _SEVERITY.search(line.text)):
+            word = unicodedata.normalize("NFKD", match.group(1).lower()).encode("ascii", "ignore").decode()
+            self._heading_severity = (state.article, _SEVERITY_KEYS[word.rstrip("s")])
         structural = bool(_HEADING.match(line.text)) or _is_all_caps(line.text)
         if state.current is not None and not structural and (state.in_heading or state.previous_blank):
             self.unplaced.append(UnplacedLine(line.number, line.text, state.current.id))
@@ -287,6 +307,7 @@ def _act(path: Path, text: str, town_slug: str, *, first: bool) -> ActDraft:
         unplaced=tuple(parser.unplaced),
         owners=parser.owners,
         notes=tuple(parser.notes),
+        severity=dict(parser.severity),
     )
 
 
@@ -459,13 +480,14 @@ def write_skeleton(skeleton: Skeleton) -> list[Path]:
             file=str(folder),
         )
     files = {
+        **EMPTY_FILES,
+        "catalog.yaml": _catalog_yaml(skeleton),
         "regime.yaml": _regime_yaml(skeleton),
         "procedure.yaml": PROCEDURE_TODO,
         "not_computable.yaml": _not_computable_yaml(skeleton),
         "candidate_parameters.yaml": _candidates_yaml(skeleton),
         "__init__.py": f'"""{skeleton.acts[0].title} — {skeleton.municipality}/{skeleton.uf}."""\n\n'
         "from . import rules as rules\n",
-        **EMPTY_FILES,
     }
     for act in skeleton.acts:
         files[act.file] = act.text
@@ -513,6 +535,19 @@ def _regime_yaml(skeleton: Skeleton) -> str:
                 f'        marker: "{amendment.marker}"',
                 f"        in_force: {amendment.in_force.isoformat()}",
             ]
+    return "\n".join(lines) + "\n"
+
+
+def _catalog_yaml(skeleton: Skeleton) -> str:
+    """The empty catalog, with every inciso found under a severity heading listed as a draft comment (its
+    severity and its "Penalidade: …" line), for a person to turn into entries."""
+    lines = [EMPTY_FILES["catalog.yaml"].rstrip("\n")]
+    for act in skeleton.acts:
+        prefix = "" if act is skeleton.acts[0] else f"{act.key}:"
+        for dispositivo_id, severity in act.severity.items():
+            text = " ".join(act.law.get(dispositivo_id).text.split())
+            shown = text if len(text) <= 100 else text[:97] + "..."
+            lines.append(f"# A FAZER: {prefix}{dispositivo_id} ({severity}) — {shown}")
     return "\n".join(lines) + "\n"
 
 

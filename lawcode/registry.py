@@ -19,7 +19,7 @@ from lawcode.blocks.standing import STANDING_FILE, load_standing
 from lawcode.citations import Citer
 from lawcode.documents import check_age_limits
 from lawcode.errors import RegimeDefinitionError
-from lawcode.labels import check_bodies
+from lawcode.labels import check_bodies, check_deadline_labels
 from lawcode.penalties import PENALTIES_FILE, load_penalties
 from lawcode.procedure import load_procedure
 from lawcode.regime import Regime, registered_rules
@@ -115,6 +115,7 @@ def load_regime(folder: Path, package: str | None = None) -> Regime:
     )
     regime.rules = _rules_for(regime)
     check_vocabulary(vocabulary, regime.parameters, set(regime.rules), regime.id)
+    check_deadline_labels(vocabulary.labels, set(regime.rules), regime.id)
     check_age_limits(vocabulary.documents, interpretations)
     _load_standing(regime, citer)
     if "sanction" in regime.rules or (folder / PENALTIES_FILE).is_file():

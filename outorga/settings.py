@@ -290,6 +290,8 @@ AUTH_PASSWORD_VALIDATORS = [
     },
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Repetitions, sequences, keyboard walks, leaked passwords, the user's own data (zxcvbn; issue 28).
+    {"NAME": "apps.accounts.validators.PasswordStrengthValidator"},
 ]
 # Reset links by e-mail are valid for this long (seconds); a used link stops working at once.
 PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3600)
@@ -469,6 +471,11 @@ if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    # "__Host-": the browser keeps the cookie only if it is Secure, has Path=/ and no Domain, so no sibling
+    # subdomain can set or shadow it (ASVS 3.3.1). Only in production: over http (tests, development) a browser
+    # refuses such a cookie.
+    SESSION_COOKIE_NAME = "__Host-sessionid"
+    CSRF_COOKIE_NAME = "__Host-csrftoken"
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True

@@ -63,6 +63,7 @@ class ListExport(Protocol):
         filters: dict[str, str],
         fmt: str,
         request_id: str,
+        title: str = "",
     ) -> object: ...
 
 
@@ -138,6 +139,7 @@ def audit_list_export(
     filters: dict[str, str],
     fmt: str,
     request_id: str,
+    title: str = "",
 ) -> None:
     """apps.audit.services.audit_list_export: a staff member downloaded a list with personal columns."""
     _writers().list_export(
@@ -148,4 +150,5 @@ def audit_list_export(
         filters=filters,
         fmt=fmt,
         request_id=request_id,
+        title=title,
     )

@@ -22,6 +22,7 @@ from apps.accounts.auditing import audit_record
 from apps.accounts.choices import UserKind
 from apps.accounts.models import RecoveryCode, RecoveryCodeDevice, User, recovery_code_digests
 from apps.accounts.notifications import send_password_changed_mail, send_second_factor_reset_mail
+from apps.accounts.outbox import mail_enqueue
 from apps.accounts.selectors import second_factor_mandatory
 from apps.accounts.stepup import require_recent_authentication, sensitive_service
 
@@ -98,10 +99,11 @@ def user_set_password(*, actor: User | None, user: User, password: str, reason: 
 
 
 @transaction.atomic
-def password_reset_mail_schedule(*, user: User, send: Callable[[], None]) -> None:
-    """Record that a reset link was requested for `user` and send it once the record is committed."""
+def password_reset_mail_queue(*, user: User, recipient: str, subject: str, body: str) -> None:
+    """Record that a reset link was requested for `user` and put the mail in the outbox, in one transaction:
+    the worker sends it (and retries), never the request."""
     audit_record(actor=None, municipality=None, action="user.password_reset_request", obj=user)
-    transaction.on_commit(send)
+    mail_enqueue(recipient=recipient, subject=subject, body=body, reason="user.password_reset_request")
 
 
 # --- sign-in events ----------------------------------------------------------------------------------------
@@ -163,6 +165,19 @@ def logout_record(*, user: User, client_ip: str, reason: str) -> None:
 def second_factor_failure_record(*, user: User, client_ip: str) -> None:
     audit_record(
         actor=user, municipality=None, action="auth.second_factor_failed", obj=user, after={"ip": client_ip}
+    )
+
+
+@transaction.atomic
+def second_factor_lockout_record(*, user: User, client_ip: str, purpose: str) -> None:
+    """A code refused unread because the authenticator is in its wait after wrong codes (each such attempt is
+    one row, so a burst against a locked authenticator shows in the audit log)."""
+    audit_record(
+        actor=user,
+        municipality=None,
+        action="auth.second_factor_locked_out",
+        obj=user,
+        after={"ip": client_ip, "purpose": purpose},
     )
 
 

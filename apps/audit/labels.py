@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from django.apps import apps
@@ -15,6 +16,9 @@ from django.core.exceptions import FieldDoesNotExist
 
 from apps.audit.minimization import CHANGED_KEY
 from apps.audit.services import PERSONAL_DATA_EXPORT, PERSONAL_DATA_LIST_EXPORT, PERSONAL_DATA_READ
+from lawcode.decision import OUTCOME_PT
+from lawcode.questions import QUESTIONS
+from outorga.localdates import moment_text
 
 ISO_DATE_LENGTH = len("2026-03-02")
 
@@ -38,6 +42,7 @@ ACTION_LABELS: dict[str, str] = {
     "auth.reauthenticated": "Confirmação de senha",
     "auth.second_factor_verified": "Segundo fator confirmado",
     "auth.second_factor_failed": "Segundo fator recusado",
+    "auth.second_factor_locked_out": "Segundo fator em espera após códigos errados",
     "auth.recovery_code_used": "Uso de código de recuperação",
     "mfa.device_add": "Cadastro de autenticador",
     "mfa.device_remove": "Remoção de autenticador",
@@ -191,14 +196,42 @@ FIELD_LABELS: dict[str, str] = {
     "driver": "condutor",
     "permit": "autorização",
     "platform": "plataforma",
+    "holder_document": "CPF/CNPJ do titular",
 }
+# Names of keys that are no field of the audited model (a snapshot's extra keys, a nested dict's keys).
+KEY_LABELS: dict[str, str] = {
+    "regime": "regime",
+    "regime_id": "regime",
+    "regimes": "regimes",
+    "kind": "tipo",
+    "state": "situação",
+    "status": "situação",
+    "verdict": "decisão",
+    "until": "até",
+    "since": "desde",
+    "articles": "artigos",
+}
+REGIME_KEYS = frozenset({"regime", "regime_id", "regimes"})
 
 PROTECTED_VALUE = "(valor protegido)"
+
+
+LIST_EXPORT_PREFIX = "export."
 
 
 def object_label(object_type: str) -> str:
     model = _model(object_type)
     return str(model._meta.verbose_name) if model is not None else "registro"
+
+
+def object_text(object_type: str, object_id: str, after: Any = None) -> str:
+    """What an event is about, as people read it: "pessoa nº 4"; a list export names the list it downloaded
+    ("lista Autos de infração"), which has no number."""
+    if object_type.startswith(LIST_EXPORT_PREFIX):
+        title = after.get("title") if isinstance(after, dict) else None
+        return f"lista {title or object_type.removeprefix(LIST_EXPORT_PREFIX).replace('-', ' ')}"
+    label = object_label(object_type)
+    return f"{label} nº {object_id}" if object_id else label
 
 
 def action_label(action: str, object_type: str = "") -> str:
@@ -243,7 +276,7 @@ def detail_lines(object_type: str, before: Any, after: Any) -> list[DetailLine]:
         if name in (CHANGED_KEY, "fields"):
             old, new = _field_names(model, old), _field_names(model, new)
         else:
-            old, new = _choice_label(model, name, old), _choice_label(model, name, new)
+            old, new = value_label(model, name, old), value_label(model, name, new)
         changed = name in before and old != new
         lines.append(
             DetailLine(name, field_label(model, name), format_value(old), format_value(new), changed)
@@ -270,6 +303,52 @@ def _choice_label(model: Any, name: str, value: Any) -> Any:
     return dict(choices).get(value, value)
 
 
+def value_label(model: Any, name: str, value: Any) -> Any:
+    """A stored value as people read it: a regime by its name, a choice by its label — the audited model's
+    field first, else any model's field of that name that offers the value ("granted" → "Deferido")."""
+    if isinstance(value, list):
+        return [value_label(model, name, item) for item in value]
+    if isinstance(value, dict):
+        return {key: value_label(None, key, item) for key, item in value.items()}
+    if not isinstance(value, str) or not value:
+        return value
+    if name in REGIME_KEYS:
+        return _regime_name(value)
+    if name == "outcome" and value in OUTCOME_PT:
+        return OUTCOME_PT[value]
+    if name == "question" and value in QUESTIONS:
+        return QUESTIONS[value].description_pt
+    shown = _choice_label(model, name, value)
+    if shown != value:
+        return shown
+    return _choices_named(name).get(value, value)
+
+
+def _regime_name(regime_id: str) -> str:
+    from apps.tenancy.regimes import regime_summary
+
+    try:
+        return regime_summary(regime_id)[0]
+    except Exception:  # noqa: BLE001 — an event may name a regime no longer loaded; show what was stored
+        return regime_id
+
+
+@cache
+def _choices_named(name: str) -> dict[str, str]:
+    """Every choice of every model field called ``name``, value → label (first model wins on a clash)."""
+    found: dict[str, str] = {}
+    for model in apps.get_models():
+        for candidate in (name, f"{name}_id"):
+            try:
+                field = model._meta.get_field(candidate)
+            except FieldDoesNotExist:
+                continue
+            for value, label in getattr(field, "choices", None) or ():
+                if isinstance(value, str):
+                    found.setdefault(value, str(label))
+    return found
+
+
 def summary_lines(action: str, object_type: str, before: Any, after: Any) -> list[DetailLine]:
     """What a data subject needs to read: every line of a read, only the changed lines of a change."""
     lines = detail_lines(object_type, before, after)
@@ -284,7 +363,7 @@ def field_label(model: Any, name: str) -> str:
     field = _model_field(model, name)
     if field is not None:
         return str(field.verbose_name)
-    return name.replace("_", " ")
+    return KEY_LABELS.get(name, name.replace("_", " "))
 
 
 def _field_names(model: Any, names: Any) -> Any:
@@ -307,15 +386,21 @@ def format_value(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(format_value(item) for item in value) or "—"
     if isinstance(value, dict):
-        return "; ".join(f"{key.replace('_', ' ')}: {format_value(item)}" for key, item in value.items())
+        return "; ".join(f"{field_label(None, key)}: {format_value(item)}" for key, item in value.items())
     return str(value)
 
 
 def _date_pt(text: str) -> str:
+    """An ISO date as dd/mm/aaaa; an ISO instant as dd/mm/aaaa às HH:MM in the municipality's time zone."""
     try:
-        return dt.date.fromisoformat(text).strftime("%d/%m/%Y") if len(text) == ISO_DATE_LENGTH else ""
+        if len(text) == ISO_DATE_LENGTH:
+            return dt.date.fromisoformat(text).strftime("%d/%m/%Y")
+        if len(text) > ISO_DATE_LENGTH and text[ISO_DATE_LENGTH] in "T " and text[:4].isdigit():
+            moment = dt.datetime.fromisoformat(text)
+            return moment_text(moment) if moment.tzinfo is not None else f"{moment:%d/%m/%Y às %H:%M}"
     except ValueError:
         return ""
+    return ""
 
 
 def _model(object_type: str) -> Any:

@@ -443,6 +443,7 @@ def audit_list_export(
     filters: dict[str, str],
     fmt: str,
     request_id: str,
+    title: str = "",
 ) -> AuditEvent:
     """Record that a staff member downloaded a list whose columns hold personal data, with the filters used.
 
@@ -454,6 +455,11 @@ def audit_list_export(
             municipality=municipality,
             action=PERSONAL_DATA_LIST_EXPORT,
             object_type=f"export.{list_name}",
-            after={"fields": list(fields), "filters": filters, "format": fmt},
+            after={
+                "fields": list(fields),
+                "filters": filters,
+                "format": fmt,
+                **({"title": title} if title else {}),
+            },
             request_id=request_id,
         )

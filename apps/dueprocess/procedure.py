@@ -161,8 +161,8 @@ def bodies_for(regime_ids: list[str], instance: str) -> str:
 
 
 def body_pt(regime_id: str, instance: str, on: dt.date) -> str:
-    """The body in Portuguese, as the regime names it: "<name> (órgão colegiado: 3 do Poder Executivo, 2 dos
-    motoristas; quórum 3; decide por votação; art. 18)"."""
+    """The body in Portuguese: "Conselho … (órgão colegiado: 3 do Poder Executivo, 2 dos motoristas; quórum 3;
+    decide por votação; art. 18)"."""
     body = body_of(regime_id, instance)
     cite = cite_pt(regime_id, body.cite, on)
     if not body.collegiate:

@@ -10,10 +10,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import lawcode
 from apps.dueprocess import lawbridge
 from apps.dueprocess.choices import Instance
 from apps.dueprocess.procedure import instance_label, proceeding
 from apps.dueprocess.services import FILABLE_FROM, counts_from
+from apps.enforcement.choices import CaseState
 from apps.enforcement.models import InfractionCase
 
 
@@ -58,3 +60,35 @@ def appeal_window(case: InfractionCase, as_of: dt.date) -> AppealWindow | None:
             deadline.decision if deadline else {},
         )
     return None
+
+
+def no_appeal_reason(case: InfractionCase) -> str:
+    """Why no defence or appeal can be filed now, naming the article that gives (or closes) the next instance:
+    an appeal to the second instance before the first judged is refused with the article that opens it."""
+    procedure = proceeding(case.regime_id)
+    specs = list(procedure.instances.values())
+    if case.state == CaseState.CANCELLED:
+        return "O auto foi cancelado: não há o que contestar."
+    if case.state == CaseState.IN_DEFENCE and len(specs) > 1:
+        first, second = specs[0], specs[1]
+        return (
+            f"«{first.label}»: pedido já protocolado e ainda não julgado. «{second.label}» só cabe contra a "
+            f"decisão de primeira instância, depois do julgamento ({_cite(case, second.cite)})."
+        )
+    if case.state in (CaseState.IN_DEFENCE, CaseState.IN_APPEAL):
+        return "O pedido já protocolado aguarda julgamento; não cabe outro nesta fase."
+    if case.state in (CaseState.FINAL, CaseState.CLOSED) or (
+        case.state == CaseState.JUDGED_FIRST and len(specs) == 1
+    ):
+        last = specs[-1]
+        return (
+            f"A decisão é definitiva: depois de «{last.label}» a lei não prevê outro recurso "
+            f"({_cite(case, last.cite)})."
+        )
+    return "Não há defesa ou recurso a protocolar nesta fase do auto."
+
+
+def _cite(case: InfractionCase, cite: str) -> str:
+    if not cite:
+        return "sem dispositivo declarado"
+    return lawcode.get_regime(case.regime_id).resolve_citation(cite, case.drawn_on).render()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from apps.enforcement.citations import infraction_cite_text
 from apps.finance.formatting import payer_document_display
 from apps.tenancy.regimes import regime_summary
 from apps.web.exports import Column, ExportSpec, attr
@@ -32,7 +33,10 @@ CASES = ExportSpec(
         Column("Número", attr("number")),
         Column("Regime", _regime),
         Column("Infração", attr("infraction_title")),
-        Column("Dispositivo infringido", attr("infraction_cite")),
+        Column(
+            "Dispositivo infringido",
+            lambda case: infraction_cite_text(case.regime_id, case.infraction_cite, case.drawn_on),
+        ),
         Column("Data e hora da infração", attr("occurred_at")),
         Column("Lavrado em", attr("drawn_on")),
         Column("Local", attr("place")),

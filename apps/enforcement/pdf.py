@@ -20,6 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 import lawcode
 from apps.enforcement.choices import NoticeChannel, NoticePurpose
+from apps.enforcement.citations import infraction_cite_text
 from apps.registry.uploads import kind_label
 from apps.signing.kinds import document_kind
 from apps.signing.services import document_issue
@@ -122,7 +123,7 @@ def _regime_name(regime_id: str) -> str:
 
 
 def _cite(case: InfractionCase) -> str:
-    return lawcode.get_regime(case.regime_id).resolve_citation(case.infraction_cite, case.drawn_on).render()
+    return infraction_cite_text(case.regime_id, case.infraction_cite, case.drawn_on)
 
 
 def _when(case: InfractionCase) -> str:

@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from apps.audit.services import audit_personal_data_read
 from apps.enforcement import catalog, exports, forms, kept_photos, lawbridge, pdf, services
 from apps.enforcement.choices import CaseState
 from apps.enforcement.models import Edital, Evidence, InfractionCase, Notice
@@ -25,7 +26,7 @@ from apps.enforcement.selectors import PlateLookup, lookup_plate
 from apps.enforcement.services import notices
 from apps.enforcement.timeline import case_timeline, infraction_ciencia, notice_limit_passed, svg_height
 from apps.ops.storage import stored_file_response
-from apps.registry.choices import InfractionSeverity
+from apps.registry.choices import InfractionSeverity, OperatorKind
 from apps.registry.identifiers import plate_format
 from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
@@ -281,6 +282,14 @@ def _fine_text(case: InfractionCase, as_of: dt.date) -> str:
 def case_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     municipality = municipality_for(request, ibge_code, model_label=CASE)
     case = _case(request, municipality, pk)
+    if case.operator is not None and case.operator.kind == OperatorKind.PF:  # the page shows the holder's CPF
+        audit_personal_data_read(
+            actor=request.user,
+            municipality=municipality,
+            obj=case,
+            fields=["holder_document"],
+            request_id=getattr(request, "request_id", ""),
+        )
     today = _today()
     marks = case_timeline(case, today)
     can_notify = user_can(request.user, municipality.pk, NOTICE, "change")

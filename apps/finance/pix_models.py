@@ -212,6 +212,7 @@ class PaymentReview(models.Model):
     )
     resolution_note = models.CharField("justificativa da decisão", max_length=300, blank=True)
     refund_reference = models.CharField("identificador da devolução", max_length=64, blank=True)
+    refund_outcome = models.CharField("resposta do banco à devolução", max_length=300, blank=True)
     resolved_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
@@ -242,6 +243,7 @@ class PaymentReview(models.Model):
             "status": self.status,
             "resolution_note": self.resolution_note,
             "refund_reference": self.refund_reference,
+            "refund_outcome": self.refund_outcome,
         }
 
 

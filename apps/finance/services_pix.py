@@ -451,6 +451,10 @@ def payment_review_resolve(
             _settle_reviewed(review, received, guide, actor, as_of)
         elif decision == REFUND:
             review.status, review.refund_reference = ReviewStatus.REFUND, f"D{uuid.uuid4().hex[:30]}"
+            if received.source == ReceiptSource.CNAB:
+                review.refund_outcome = "boleto: devolver por transferência e guardar o comprovante"
+            else:
+                review.refund_outcome = "devolução a pedir ao banco"
         elif decision == ARCHIVE:
             review.status = ReviewStatus.ARCHIVED
         else:
@@ -509,13 +513,11 @@ def _refund_outcome(review_id: int, outcome: str) -> None:
     review = (
         PaymentReview.objects.select_for_update().select_related("received__municipality").get(pk=review_id)
     )
-    audit_record(
-        actor=None,
-        municipality=review.received.municipality,
-        action="payment_review.refund_sent",
-        obj=review,
-        after={"refund_reference": review.refund_reference, "outcome": outcome[:300]},
-    )
+    with audited_change(
+        review, actor=None, action="payment_review.refund_sent", municipality=review.received.municipality
+    ):
+        review.refund_outcome = outcome[:300]
+        review.save(update_fields=["refund_outcome"])
 
 
 # --- CNAB 240 return files ------------------------------------------------------------------------------

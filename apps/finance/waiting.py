@@ -9,20 +9,28 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.db import transaction
+
 from apps.accounts.actors import Actor
 from apps.finance import services
 from apps.finance.selectors import waiting_guides
 
 
 def value_entered(actor: Actor, municipality: Any, as_of: dt.date) -> None:
-    """configuration_changed handler: when the municipality has guides waiting, queue the task that issues them.
+    """configuration_changed handler: when the municipality has guides waiting, queue the task that issues them
+    once the value is committed (a task run before the commit would not see the value; one queued by a
+    transaction that rolls back must not run). Should the process die between the commit and the queueing, the
+    daily sweep issues them."""
+    if not waiting_guides(municipality).exists():
+        return
+    municipality_id = municipality.pk
+    transaction.on_commit(lambda: _enqueue(municipality_id))
 
-    The database task backend stores the task in this same transaction, so it is queued if and only if the value
-    is committed, and the worker only sees it after the commit."""
+
+def _enqueue(municipality_id: int) -> None:
     from apps.finance.tasks import issue_waiting_guides
 
-    if waiting_guides(municipality).exists():
-        issue_waiting_guides.enqueue(municipality.pk)
+    issue_waiting_guides.enqueue(municipality_id)
 
 
 def retry_waiting(as_of: dt.date) -> int:

@@ -25,6 +25,7 @@ from apps.lawconfig.models import (
     ParameterValue,
 )
 from apps.tenancy.models import Municipality, is_deployment_admin
+from apps.web import plausibility
 from apps.web.refusals import refuse
 from lawcode.errors import LawcodeError
 from lawcode.fiscal import TableRow, shared_parameters
@@ -253,6 +254,24 @@ def interpretation_choose(
     return row
 
 
+def _plausible_closure_date(municipality: Municipality, date: dt.date, as_of: dt.date) -> None:
+    """Not before the municipality's first law in force (no deadline of it can cross an earlier day), not after
+    the end of next year (closures are decreed for the current year and the next)."""
+    laws = [lawcode.get_regime(regime_id) for regime_id in municipality.regimes]
+    first = min(laws, key=lambda law: law.in_force, default=None)
+    plausibility.check_date(
+        date,
+        field="date",
+        label="Data",
+        not_before=first.in_force if first else None,
+        because=f"anterior à vigência da lei, {first.main_act.cite_as}, em {plausibility.ddmmyyyy(first.in_force)}"
+        if first
+        else "",
+        not_after=dt.date(as_of.year + 1, 12, 31),
+        after_because="dias sem expediente se cadastram até o fim do ano seguinte",
+    )
+
+
 @sensitive_service
 @transaction.atomic
 def closure_add(
@@ -266,6 +285,7 @@ def closure_add(
 ) -> MunicipalClosure:
     if kind not in ClosureKind.values:
         raise refuse("kind", "Tipo: escolha feriado, sem expediente ou expediente reduzido.")
+    _plausible_closure_date(municipality, date, as_of or timezone.localdate())
     if MunicipalClosure.objects.filter(municipality=municipality, date=date).exists():
         raise refuse("date", f"Data: {date:%d/%m/%Y} já está cadastrada.")
     row = MunicipalClosure(municipality=municipality, date=date, description=description, kind=kind)

@@ -16,8 +16,7 @@ ISSUED_BY = {
 
 
 def permit_title(permit: Permit) -> str:
-    """The permit's title as its regime's labels.yaml names the instrument and the kind (e.g. "<instrument> de
-    Permissão", "Transportador em caráter de emergência")."""
+    """The instrument's name, or the declared name of the kind that issued a provisional one."""
     labels = labels_of(permit.regime_id)
     kind = ISSUED_BY.get(PermitKind(permit.kind))
     if kind is not None and kind.value in labels.application_kinds:

@@ -18,6 +18,7 @@ from apps.licensing.timeline import Deadline, Mark, PlacedMark, layout
 from apps.registry.choices import DocumentStatus
 from apps.registry.selectors import decision_reason, operator_documents
 from lawcode.decision import OUTCOME_PT, Status
+from lawcode.questions import QUESTIONS
 
 S = ApplicationState
 UNIT_PT = {
@@ -85,14 +86,30 @@ def _result_dates(result: dict[str, Any]) -> list[tuple[str, str]]:
     return shown
 
 
+def _date_pt(value: Any) -> str:
+    """A stored ISO date ("2026-12-06") as people read it (06/12/2026); anything else as it was."""
+    if isinstance(value, str) and len(value) == len("2026-12-06"):
+        try:
+            return dt.date.fromisoformat(value).strftime("%d/%m/%Y")
+        except ValueError:
+            return value
+    return "" if value is None else str(value)
+
+
+def _question_pt(name: str) -> str:
+    """The question the law was asked, as the engine words it («Alvará do veículo…»), never its code."""
+    spec = QUESTIONS.get(name)
+    return spec.description_pt if spec is not None else name
+
+
 def decision_view(decision: dict[str, Any]) -> dict[str, Any] | None:
     if not decision:
         return None
     return {
         "outcome": decision.get("outcome", ""),
         "outcome_pt": OUTCOME_PT.get(decision.get("outcome", ""), decision.get("outcome", "")),
-        "as_of": decision.get("as_of", ""),
-        "question": decision.get("question", ""),
+        "as_of": _date_pt(decision.get("as_of")),
+        "question": _question_pt(decision.get("question", "")),
         "findings": [_finding_view(x) for x in decision.get("findings", [])],
         "parameters": [
             {
@@ -100,7 +117,7 @@ def decision_view(decision: dict[str, Any]) -> dict[str, Any] | None:
                 "value": p.get("value"),
                 "unit": UNIT_PT.get(p.get("unit", ""), p.get("unit", "")),
                 "citation": _citation_text(p.get("citation", {})),
-                "effective_from": p.get("effective_from"),
+                "effective_from": _date_pt(p.get("effective_from")),
             }
             for p in decision.get("parameters", [])
         ],

@@ -109,6 +109,8 @@ def _asked_answers(operator: Operator, kind: str, **answers: Any) -> dict[str, A
 def _check_application(
     operator: Operator, kind: str, as_of: dt.date, answers: dict[str, Any], targets: dict[str, Any]
 ) -> None:
+    if (unknown := appfields.kind_refusal(operator.regime_id, kind)) is not None:
+        raise unknown
     _check_dates(as_of, platform_notified_on=answers["platform_notified_on"])
     _check_targets(kind, operator, **targets)
     _check_not_banned(operator, as_of)
@@ -155,7 +157,9 @@ def _check_targets(kind: str, operator: Operator, **targets: Any) -> None:
     }
     for name, value in targets.items():
         if name in needed and value is None:
-            raise refuse(name, f"{labels[name]}: obrigatório para «{ApplicationKind(kind).label}».")
+            raise refuse(
+                name, f"{labels[name]}: obrigatório para «{appfields.kind_label(operator.regime_id, kind)}»."
+            )
         if value is not None and getattr(value, "operator_id", None) != operator.pk:
             raise refuse(name, f"{labels[name]}: não pertence a este autorizatário.")
     permit = targets.get("permit")

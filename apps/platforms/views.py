@@ -11,12 +11,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from apps.platforms.choices import SubstitutionState
 from apps.platforms.forms import CredentialIssueForm, RosterUploadForm
-from apps.platforms.models import Platform, PlatformCredential, RosterImport, SubstitutionReport
+from apps.platforms.models import PlatformCredential, RosterImport, SubstitutionReport
 from apps.platforms.services import (
     IssuedCredential,
     credential_issue,
     credential_revoke,
-    platform_create,
+    platform_for_credential,
     substitution_handle,
 )
 from apps.platforms.services.roster import report_csv, roster_progress, roster_upload_accept
@@ -25,6 +25,7 @@ from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
 from apps.web.pagination import paginate
 from outorga.routers import reads_from_replica
+from outorga.submit import attach_refusal
 
 MODEL = "platforms.substitutionreport"
 
@@ -108,9 +109,11 @@ def credentials(request: HttpRequest, ibge_code: str) -> HttpResponse:
     if not form.is_valid():
         return _credential_page(request, municipality, form, None)
     data = form.cleaned_data
-    platform = Platform.objects.filter(cnpj=data["cnpj"]).first() or platform_create(
-        actor=request.user, name=data["platform_name"], cnpj=data["cnpj"]
-    )
+    try:
+        platform = platform_for_credential(actor=request.user, name=data["platform_name"], cnpj=data["cnpj"])
+    except ValidationError as refusal:
+        attach_refusal(form, refusal)
+        return _credential_page(request, municipality, form, None)
     issued = credential_issue(
         actor=request.user,
         platform=platform,

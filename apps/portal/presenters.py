@@ -16,6 +16,7 @@ from apps.dueprocess.models import Sanction
 from apps.dueprocess.selectors import sanction_suspension
 from apps.dueprocess.windows import AppealWindow as AppealWindow
 from apps.dueprocess.windows import appeal_window as appeal_window
+from apps.dueprocess.windows import no_appeal_reason as no_appeal_reason
 from apps.enforcement.models import InfractionCase
 from apps.finance.choices import GuideStatus
 from apps.finance.selectors import fine_charge

@@ -28,6 +28,7 @@ from apps.dueprocess.models import Sanction
 from apps.dueprocess.procedure import instance_label
 from apps.dueprocess.selectors import sanction_suspension
 from apps.enforcement.choices import CaseState
+from apps.enforcement.services.notices import notice_electronic_open
 from apps.finance.choices import GuideStatus
 from apps.finance.models import Payment
 from apps.finance.pdf import guide_pdf, pix_qr_svg
@@ -47,7 +48,13 @@ from apps.portal.forms import (
     PortalClaimForm,
     TrafficInfractionDeclareForm,
 )
-from apps.portal.presenters import appeal_window, application_deadlines, case_next_steps, permit_lines
+from apps.portal.presenters import (
+    appeal_window,
+    application_deadlines,
+    case_next_steps,
+    no_appeal_reason,
+    permit_lines,
+)
 from apps.portal.receipts import payment_receipt_pdf
 from apps.portal.selectors import (
     PortalScope,
@@ -378,7 +385,7 @@ def case_detail(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRespon
     window = appeal_window(case, today)
     form = AppealForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and window is None:
-        messages.error(request, "Não há defesa ou recurso a protocolar nesta fase do auto.")
+        messages.error(request, no_appeal_reason(case))
         return redirect("portal:case", pk=case.pk)
     if request.method == "POST" and window is not None and form.is_valid():
         try:
@@ -408,6 +415,7 @@ def case_detail(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRespon
         next_steps=case_next_steps(case, window, today),
         today=today,
         window=window,
+        no_appeal=no_appeal_reason(case) if window is None else "",
         form=form,
         appeals=appeals,
         notices=case.notices.order_by("sent_on", "pk"),
@@ -430,6 +438,10 @@ def notice_pdf(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRespons
     notice = get_in_scope(scope.notices(), pk=pk)
     if not notice.pdf:
         raise Http404("Esta notificação não tem PDF.")
+    # Opening an electronic notice is its receipt: the proof of ciência (apps.enforcement.services.notices).
+    notice_electronic_open(
+        notice=notice, actor=request.user, opened_at=timezone.now(), ip=ratelimit.client_address(request)
+    )
     return stored_file_response(
         request,
         row=notice,

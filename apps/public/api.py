@@ -144,7 +144,7 @@ def document_route(request: HttpRequest) -> HttpResponseBase:
     try:
         if request.method == "POST" and "arquivo" in request.FILES:
             upload = request.FILES["arquivo"]
-            result = documents.by_upload(request, upload.read(), ibge)  # type: ignore[union-attr]
+            result = documents.by_upload(request, upload, ibge)  # type: ignore[arg-type]
         elif request.GET.get("codigo"):
             result = documents.by_code(request, request.GET["codigo"], ibge)
         else:

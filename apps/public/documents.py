@@ -11,6 +11,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from django.apps import apps
+from django.core.files.uploadedfile import UploadedFile
 from django.http import HttpRequest
 from django.utils import timezone
 
@@ -89,13 +90,14 @@ def by_code(request: HttpRequest, code: str, ibge_code: str = "") -> DocumentAns
     return answer(check_code(code, municipality=town(ibge_code)))
 
 
-def by_upload(request: HttpRequest, content: bytes, ibge_code: str = "") -> DocumentAnswer:
+def by_upload(request: HttpRequest, upload: UploadedFile, ibge_code: str = "") -> DocumentAnswer:
+    """The uploaded file is read only when its size is plausible for an act, and never kept."""
     _guard(request)
-    if len(content) > MAX_UPLOAD:
+    if (upload.size or 0) > MAX_UPLOAD:
         raise InvalidQuery(
             "file_too_large", "Arquivo grande demais: os documentos emitidos têm menos de 10 MB."
         )
-    return answer(check_upload(content, municipality=town(ibge_code)))
+    return answer(check_upload(upload.read(), municipality=town(ibge_code)))
 
 
 def answer(check: DocumentCheck) -> DocumentAnswer:

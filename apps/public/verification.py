@@ -72,8 +72,8 @@ STATUS_MESSAGES = {
     VerificationStatus.NOT_YET_VALID: "NÃO pode transportar passageiros: {the} ainda não está em vigor.",
     VerificationStatus.UNKNOWN: "Nenhuma autorização encontrada. Não embarque e avise a prefeitura.",
 }
-"""What the lookup says, with the instrument as the permit's law names it ({the}: the instrument with its
-article, e.g. "a autorização"; {o}: the ending that agrees with it)."""
+"""What the lookup says, with the instrument as the permit's law names it ({the}: "o termo" or "a autorização";
+{o}: the ending that agrees with it)."""
 
 
 class InvalidQuery(ValueError):

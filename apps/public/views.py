@@ -285,7 +285,8 @@ def _move(request: HttpRequest, complaint: Complaint, form: ComplaintMoveForm) -
 @require_http_methods(["GET", "POST"])
 def document_check(request: HttpRequest) -> HttpResponse:
     """Anyone uploads an act's PDF or types its code and is told whether it is authentic and unchanged."""
-    form = DocumentCheckForm(request.POST or None, request.FILES or None)
+    posted = request.method == "POST"
+    form = DocumentCheckForm(request.POST if posted else None, request.FILES if posted else None)
     result = None
     status = 200
     if request.method == "POST" and form.is_valid():
@@ -293,7 +294,7 @@ def document_check(request: HttpRequest) -> HttpResponse:
         ibge = form.cleaned_data.get("municipio") or ""
         try:
             if upload is not None:
-                result = documents.by_upload(request, upload.read(), ibge)
+                result = documents.by_upload(request, upload, ibge)
             else:
                 return redirect(_document_code_url(form.cleaned_data["codigo"], ibge))
         except documents.Limited as error:

@@ -13,10 +13,11 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.db.models.functions import TruncMonth
 
 from apps.dueprocess.choices import SanctionState
+from apps.enforcement.citations import infraction_cite_text
 from apps.enforcement.models import InfractionCase
 from apps.finance.choices import GuideStatus, OriginType
 from apps.finance.formatting import brl, decimal_pt
@@ -294,12 +295,16 @@ def autos_by_article(
         return None
     rows = _cases(user, municipality, regime, months).order_by()
     grouped = (
-        rows.values("infraction_cite", "infraction_title")
-        .annotate(n=Count("pk"))
+        rows.values("regime_id", "infraction_cite", "infraction_title")
+        .annotate(n=Count("pk"), last=Max("drawn_on"))
         .order_by("-n", "infraction_cite")
     )
     top = list(grouped[:TOP_ARTICLES])
-    categories = tuple(f"{row['infraction_cite']} — {row['infraction_title'][:60]}" for row in top)
+    categories = tuple(
+        f"{infraction_cite_text(row['regime_id'], row['infraction_cite'], row['last'])} — "
+        f"{row['infraction_title'][:60]}"
+        for row in top
+    )
     return Section(
         "autos_article",
         "Autos de infração por dispositivo infringido",

@@ -110,6 +110,7 @@ def export_response(
             actor=request.user,
             municipality=municipality,
             list_name=spec.name,
+            title=spec.title,
             fields=spec.personal_headers,
             filters=_filters(request),
             fmt=fmt,

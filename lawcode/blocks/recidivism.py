@@ -80,6 +80,8 @@ class Recidivism:
     priors: tuple[PriorSanction, ...]  # the priors that count, oldest first
     ordering: tuple[Ordering, ...] = ()
     """Each prior of the scope weighed against the new infraction's instant, when an instant was involved."""
+    on: dt.date | None = None
+    at: dt.datetime | None = None
 
     @property
     def is_recidivism(self) -> bool:
@@ -90,14 +92,20 @@ class Recidivism:
         return len(self.priors)
 
     def describe_pt(self) -> str:
+        """The recidivism in one line; when a prior was placed by an instant, or left out for being final on
+        the infraction's own day, which instant decided."""
+        order = f" — {self.ordering_pt(self.on, self.at)}" if self.ordering and self.on is not None else ""
         if not self.priors:
-            return "sem infração anterior que configure reincidência"
+            return "sem infração anterior que configure reincidência" + order
         dates = ", ".join(p.infraction_date.strftime("%d/%m/%Y") for p in self.priors)
-        return f"reincidência: {self.count} infração(ões) anterior(es) considerada(s) ({dates})"
+        return f"reincidência: {self.count} infração(ões) anterior(es) considerada(s) ({dates})" + order
 
-    def ordering_pt(self, on: dt.date, at: dt.datetime | None = None) -> str:
+    def ordering_pt(self, on: dt.date | None = None, at: dt.datetime | None = None) -> str:
         """Which instant (or day) placed each weighed prior before or after the new infraction ("" if none)."""
-        return "; ".join(item.describe_pt(on, at) for item in self.ordering)
+        day = on or self.on
+        if day is None:
+            return ""
+        return "; ".join(item.describe_pt(day, at or self.at) for item in self.ordering)
 
 
 def final_before(prior: PriorSanction, on: dt.date, at: dt.datetime | None) -> Ordering:
@@ -125,10 +133,12 @@ def recidivism(
         key=lambda p: (_anchor(p, rule), p.infraction_date),
     )
     if rule.window_months is None:
-        return Recidivism(tuple(candidates), ordering)
+        return Recidivism(tuple(candidates), ordering, on, at)
     months = rule.window_months
     if rule.count_from is CountFrom.FIRST:
-        return Recidivism(tuple(p for p in candidates if on <= _window_end(p, months, rule)), ordering)
+        return Recidivism(
+            tuple(p for p in candidates if on <= _window_end(p, months, rule)), ordering, on, at
+        )
     chain: list[PriorSanction] = []
     reference = on
     for prior in reversed(candidates):
@@ -136,7 +146,7 @@ def recidivism(
             break  # a gap longer than the window ends the series
         chain.append(prior)
         reference = _anchor(prior, rule)
-    return Recidivism(tuple(reversed(chain)), ordering)
+    return Recidivism(tuple(reversed(chain)), ordering, on, at)
 
 
 def _in_scope(prior: PriorSanction, code: str, rule: RecidivismRule) -> bool:

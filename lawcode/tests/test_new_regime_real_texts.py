@@ -143,3 +143,19 @@ def test_a_bracket_never_closed_fails_with_its_line() -> None:
     with pytest.raises(LawTextError) as error:
         parse_law_text(text, source="lei.txt", in_force=dt.date(2020, 2, 1))
     assert error.value.line == 3 and "colchetes" in error.value.message_pt
+
+
+def test_severity_headings_inside_an_article_draft_the_catalog(skeleton, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    assert skeleton.acts[0].severity == {
+        "art4_incI": "leve",
+        "art4_incII": "leve",
+        "art4_incIII": "grave",
+        "art4_incIV": "grave",
+    }
+    new_regime([CONSOLIDATED], REGIME_ID, tmp_path)
+    catalog = (tmp_path / REGIME_ID / "catalog.yaml").read_text(encoding="utf-8")
+    assert "infractions: []" in catalog
+    assert (
+        "# A FAZER: art4_incIII (grave) — transportar mais de um passageiro; Penalidade: multa de 20 UFM"
+        in catalog
+    )

@@ -268,3 +268,17 @@ def test_a_prior_final_the_day_before_counts_by_day_as_before() -> None:
     older = PriorSanction("X-1", dt.date(2026, 1, 10), final_on=DAY - dt.timedelta(days=1))
     found = recidivism([older], "X-1", DAY, RULE)
     assert found.is_recidivism and found.ordering == ()
+
+
+def test_the_recidivism_line_says_which_instant_decided() -> None:
+    at = dt.datetime(2026, 5, 4, 15, 0)
+    counted = recidivism([prior(dt.datetime(2026, 5, 4, 9, 0))], "X-1", DAY, RULE, at=at)
+    assert counted.describe_pt().startswith(
+        "reincidência: 1 infração(ões) anterior(es) considerada(s) (10/01/2026) — "
+    )
+    assert "definitiva em 04/05/2026 09:00, antes do instante da nova infração (04/05/2026 15:00)" in (
+        counted.describe_pt()
+    )
+    same_day = recidivism([prior(None)], "X-1", DAY, RULE)
+    assert same_day.describe_pt().startswith("sem infração anterior que configure reincidência — ")
+    assert "sem o instante de uma delas: não conta" in same_day.describe_pt()

@@ -98,11 +98,13 @@ def test_changing_the_law_configuration_needs_a_recent_password_and_code(
         {"password": "nao-e-a-senha", "code": next_code(give_authenticator(admin_olimpia))},
     )
     assert "Senha incorreta" in wrong.content.decode()
+    before = admin_olimpia_client.session.session_key
     confirmed = admin_olimpia_client.post(
         response["Location"],
         {"password": PERSONA_PASSWORD, "code": next_code(give_authenticator(admin_olimpia))},
     )
     assert confirmed["Location"] == overview
+    assert admin_olimpia_client.session.session_key != before  # a privilege change: a new session id
     assert AuditEvent.objects.filter(action="auth.reauthenticated", object_id=str(admin_olimpia.pk)).exists()
 
     assert _closure_post(admin_olimpia_client).status_code == 302

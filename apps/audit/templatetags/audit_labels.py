@@ -19,7 +19,7 @@ def action_pt(event: AuditEvent) -> str:
 
 @register.filter
 def object_pt(event: AuditEvent) -> str:
-    return f"{labels.object_label(event.object_type)} nº {event.object_id}"
+    return labels.object_text(event.object_type, event.object_id, event.after)
 
 
 @register.filter

@@ -157,3 +157,13 @@ def test_actions_read_in_portuguese() -> None:
     assert action_label("auth.login_failed", "accounts.user") == "Tentativa de entrada recusada"
     assert action_label("registry.driver.unlink", "registry.driver") == "Desvínculo — condutor"
     assert action_label("something.unheard_of", "no.such_model") == "Registro — registro"
+
+
+def test_a_list_export_names_the_list_it_downloaded(
+    analyst_olimpia_client: Client, auditor_olimpia_client: Client, olimpia: Municipality
+) -> None:
+    drivers = reverse("registry:driver_list", args=[olimpia.ibge_code])
+    assert analyst_olimpia_client.get(drivers, {"formato": "csv"}).status_code == 200
+    event = AuditEvent.objects.get(object_type="export.condutores")
+    html = auditor_olimpia_client.get(reverse("audit:event_detail", args=[event.pk])).content.decode()
+    assert "lista Condutores" in html and "registro nº" not in html

@@ -118,12 +118,16 @@ def sanction_condemn_first(
     effects_now = after is not None and after.key == Instance.FIRST
     if not fine_due and not effects_now:
         return
-    decision = lawbridge.sanction(case, None, as_of)
     if effects_now:
-        items = decision.to_dict()["result"].get("penalties") or [] if decision.outcome == "penalty" else []
+        # The next appeal does not suspend them: the decision produces its effects from the condemnation, so
+        # the law's dates (a suspension from the decision) count from that day.
+        enforceable = lawbridge.sanction(case, condemned_on, as_of)
+        penalty = enforceable.outcome == "penalty"
+        items = enforceable.to_dict()["result"].get("penalties") or [] if penalty else []
         effects.apply_after_instance(case=case, sanction=None, actor=actor, as_of=as_of, items=items)
     if not fine_due:
         return
+    decision = lawbridge.sanction(case, None, as_of)
     sanction = Sanction(
         case=case, operator=case.operator, state=SanctionState.AWAITING_APPEAL, condemned_on=condemned_on
     )

@@ -56,6 +56,15 @@ def _penalty_notice_lapsed(as_of: dt.date) -> list[tuple[InfractionCase, Nullity
     return found
 
 
+def autuacao_limit(case: InfractionCase) -> tuple[NullityRule, dt.date] | None:
+    """The regime's rule voiding a late notice of autuação and its last day for ``case`` (None: no such rule)."""
+    rule = nullity_rule(case.regime_id, "autuacao_notice")
+    if rule is None:
+        return None
+    calendar = calendar_for(case.municipality, case.regime_id)
+    return rule, rule.last_day(infraction_date(case), calendar).end
+
+
 def _autuacao_notice_lapsed(as_of: dt.date) -> list[tuple[InfractionCase, NullityRule, dt.date]]:
     """Cases of a regime voiding a late NAI whose limit (days from the infraction) ended before ``as_of``
     without a notice of the autuação sent by it."""

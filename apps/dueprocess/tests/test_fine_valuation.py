@@ -15,7 +15,7 @@ from unittest import mock
 
 import pytest
 from django.core.management import call_command
-from django.test import Client
+from django.test import Client, TestCase
 from django.urls import reverse
 
 from apps.audit.models import AuditEvent
@@ -67,7 +67,13 @@ def choose(municipality: Any, option: str) -> None:
 
 
 def enter_ufm_2027(municipality: Any, as_of: dt.date) -> None:
-    """The municipality's administrator enters the UFM of 2027 (decree published in January)."""
+    """The municipality's administrator enters the UFM of 2027 (decree published in January); what the entry
+    queues after its commit is queued (the test's transaction never commits)."""
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        _enter_ufm_2027(municipality, as_of)
+
+
+def _enter_ufm_2027(municipality: Any, as_of: dt.date) -> None:
     fiscal_unit_value_set(
         actor=None,
         municipality=municipality,

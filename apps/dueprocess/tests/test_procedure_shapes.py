@@ -19,8 +19,10 @@ from apps.dueprocess.models import CaseNullity, Effect
 from apps.dueprocess.services import appeal_file, appeal_judge
 from apps.dueprocess.services.nullity import void_lapsed_cases
 from apps.dueprocess.sweep import hold_suspensions_awaiting_inspection
-from apps.enforcement.choices import CaseState
+from apps.enforcement import lawbridge as enforcement_lawbridge
+from apps.enforcement.choices import CaseState, NoticePurpose
 from apps.enforcement.models import InfractionCase
+from apps.enforcement.timeline import case_timeline
 from apps.licensing.choices import PermitState
 from lawcode.deadlines import DayCounting
 from lawcode.penalties import load_penalties
@@ -96,6 +98,16 @@ def test_a_notice_of_autuacao_sent_late_does_not_save_the_case(
     assert CaseNullity.objects.get(case=case).limit == "autuacao_notice"
 
 
+def test_the_case_timeline_shows_the_notice_of_autuacao_limit_with_its_article(
+    nai_nullity: None, patrocinio: Any, agent_patrocinio: Any
+) -> None:
+    case = _pat_case(patrocinio, agent_patrocinio, "PAT1A27")
+    marks = {mark.label: mark for mark in case_timeline(case, D(2026, 4, 1))}
+    label = next(label for label in marks if label.startswith("Limite para notificar a autuação"))
+    assert "art. 19, § 1º" in label and marks[label].on == D(2026, 4, 11)
+    assert marks[label].detail == NAI_REASON
+
+
 def test_without_the_declaration_a_case_without_notice_is_not_voided(
     patrocinio: Any, agent_patrocinio: Any
 ) -> None:
@@ -152,10 +164,51 @@ def test_effects_apply_after_the_first_instance_when_the_second_does_not_suspend
     rows = list(Effect.objects.filter(case=case))
     assert rows and all(row.sanction is None for row in rows)
     assert {row.penalty_key for row in rows} >= {"suspension"}
+    assert [row.state for row in rows if row.penalty_key == "suspension"] == [EffectState.APPLIED], [
+        (row.state, row.note) for row in rows
+    ]
     notes = [e.note for e in case.events.all()]
     assert any("não tem efeito suspensivo (Lei 5.171/2025 (Olímpia), art. 21" in note for note in notes), (
         notes
     )
+
+
+def test_a_granted_non_suspensive_appeal_lifts_the_effects_already_applied(
+    monkeypatch: pytest.MonkeyPatch,
+    olimpia: Any,
+    agent_olimpia: Any,
+    judge_olimpia: Any,
+    board_olimpia: Any,
+    olimpia_licensed: Any,
+) -> None:
+    _second_not_suspensive(monkeypatch)
+    permit = olimpia_licensed[1]
+    case = open_case(
+        olimpia, agent_olimpia, code="OLI-25-IV", plate=str(permit.vehicle.plate), on=D(2026, 3, 12)
+    )
+    _condemn_first(case, agent_olimpia, judge_olimpia)
+    permit.refresh_from_db()
+    assert permit.state == PermitState.SUSPENDED  # applied at the first condemnation
+    notify(
+        InfractionCase.objects.get(pk=case.pk), agent_olimpia, D(2026, 3, 23), NoticePurpose.FIRST_DECISION
+    )
+    second = appeal_file(
+        case=case, instance=Instance.SECOND, filed_on=D(2026, 3, 24), text="Recurso.", actor=judge_olimpia,
+        as_of=D(2026, 3, 24),
+    )  # fmt: skip
+    permit.refresh_from_db()
+    assert permit.state == PermitState.SUSPENDED  # the appeal does not suspend the effects
+    appeal_judge(
+        appeal=second,
+        verdict=Verdict.GRANTED,
+        reasoning="Auto sem prova.",
+        decided_on=D(2026, 3, 30),
+        actor=board_olimpia,
+        as_of=D(2026, 3, 30),
+    )
+    permit.refresh_from_db()
+    row = Effect.objects.get(case=case, penalty_key="suspension")
+    assert permit.state == PermitState.ACTIVE and row.state == EffectState.LIFTED
 
 
 def test_effects_wait_for_finality_when_the_second_instance_suspends_them(
@@ -205,6 +258,11 @@ def test_an_infraction_with_its_own_procedure_gets_its_deadlines_and_ceiling(
         == "Processo a concluir até 10/06/2026 (Lei 5.171/2025 (Olímpia), art. 27)"
     )
     assert lawbridge.proceeding_ceiling(other) is None
+    auto = enforcement_lawbridge.defence_deadline(case, D(2026, 3, 13), D(2026, 3, 13))
+    assert auto is not None and auto.value == D(2026, 3, 28) and "Defesa escrita: 15 dias" in auto.message
+    marks = {mark.label: mark for mark in case_timeline(case, D(2026, 3, 20))}
+    ceiling = marks["Conclusão do processo: Processo do transporte clandestino"]
+    assert ceiling.on == D(2026, 6, 10) and "art. 27" in ceiling.detail
 
 
 # --- a precautionary suspension for the proceeding's duration ------------------------------------------------

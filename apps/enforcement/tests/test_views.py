@@ -304,3 +304,19 @@ def test_the_autos_pdf_with_personal_data_is_never_stored_by_browsers_or_proxies
     response = client_for(agent_olimpia).get(url("case_pdf", olimpia, case.pk))
     assert response.content.startswith(b"%PDF")
     assert response["Cache-Control"] == "no-store"
+
+
+def test_opening_an_auto_that_shows_the_holders_cpf_is_an_audited_read(
+    olimpia: Municipality, agent_olimpia: User, olimpia_licensed: tuple[Case, Permit]
+) -> None:
+    from apps.audit.models import AuditEvent
+    from apps.audit.services import PERSONAL_DATA_READ
+
+    licensed, _permit = olimpia_licensed
+    case = open_auto(olimpia, agent_olimpia, plate=licensed.vehicle.plate)
+    client = client_for(agent_olimpia)
+    page = client.get(url("case_detail", olimpia, case.pk)).content.decode()
+    assert licensed.person.cpf_display in page
+    read = AuditEvent.objects.get(action=PERSONAL_DATA_READ, actor_id=agent_olimpia.pk)
+    assert (read.object_type, read.object_id) == ("enforcement.infractioncase", str(case.pk))
+    assert read.after == {"fields": ["holder_document"]}

@@ -69,6 +69,10 @@ class PspClient:
         )
         return self._json("GET", f"/pix?{query}")
 
+    def webhook_register(self, pix_key: str, url: str) -> None:
+        """Ask the PSP to notify ``url`` (it appends /pix) of every PIX with a txid received on ``pix_key``."""
+        self._json("PUT", f"/webhook/{urllib.parse.quote(pix_key, safe='')}", {"webhookUrl": url})
+
     def refund_request(self, end_to_end_id: str, refund_id: str, amount: str) -> dict[str, Any]:
         return self._json("PUT", f"/pix/{end_to_end_id}/devolucao/{refund_id}", {"valor": amount})
 

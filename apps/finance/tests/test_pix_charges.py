@@ -321,6 +321,7 @@ def test_finance_refunds_a_reviewed_pix_through_the_psp(
     refund_calls = [c for c in local_psp.calls if "/devolucao/" in c.path]
     assert len(refund_calls) == 1 and refund_calls[0].body == {"valor": "100.00"}
     assert AuditEvent.objects.filter(action="payment_review.refund_sent").exists()
+    assert PaymentReview.objects.get().refund_outcome == "devolução pedida ao banco: EM_PROCESSAMENTO"
 
 
 def test_finance_settles_a_reviewed_pix_on_the_guide_with_a_justification(
@@ -419,3 +420,50 @@ def test_the_administrator_sets_the_charge_terms_with_their_article(
     from apps.finance.pix_models import PixChargeTerms
 
     assert PixChargeTerms.objects.get(municipality=olimpia).fine_percent == Decimal("2.00")
+
+
+def test_revising_the_guide_revises_the_charge_at_the_psp(
+    charged: PaymentGuide, local_psp: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from django.db import transaction
+
+    from apps.finance.hooks import guide_changed
+
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        PaymentGuide.objects.filter(pk=charged.pk).update(
+            amount_brl=Decimal("160.00"), due_on=dt.date(2026, 3, 20)
+        )
+        guide_changed(PaymentGuide.objects.get(pk=charged.pk))
+    sent = local_psp.charges[charged.pix_charge.txid]
+    assert sent["valor"]["original"] == "160.00" and sent["calendario"]["dataDeVencimento"] == "2026-03-20"
+    assert sent["revisao"] == 1 and PixCharge.objects.get(guide=charged).revision == 1
+
+
+def test_the_webhook_is_registered_at_the_psp_by_command(
+    charged: PaymentGuide, local_psp: Any, olimpia: Municipality
+) -> None:
+    out = io.StringIO()
+    call_command(
+        "pix_webhook_register",
+        "--municipality",
+        olimpia.ibge_code,
+        "--base-url",
+        "https://outorga.example",
+        stdout=out,
+    )
+    assert local_psp.webhook_url == f"https://outorga.example/pix/webhook/{olimpia.ibge_code}"
+    assert local_psp.webhook_key == "123e4567-e12b-12d1-a456-426655440000"
+    assert "Aviso cadastrado no banco" in out.getvalue()
+
+
+def test_a_token_the_psp_no_longer_accepts_is_renewed_on_the_retry(
+    charged: PaymentGuide, local_psp: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    local_psp.tokens.clear()  # the PSP revoked every token it gave
+    with django_capture_on_commit_callbacks(execute=True):
+        guide_cancel(actor=None, guide=charged, reason="Emitida por engano", as_of=dt.date(2026, 3, 3))
+    charge = PixCharge.objects.get(guide=charged)
+    assert charge.last_error.startswith("HTTP 401") and charge.confirmed == "active"
+    charge = pix_charge_sync(charge_id=charge.pk, now=timezone.now() + dt.timedelta(minutes=2))
+    assert charge.confirmed == "removed" and charge.last_error == ""
+    assert [c.path for c in local_psp.calls].count("/oauth/token") == 2

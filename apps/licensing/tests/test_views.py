@@ -4,6 +4,7 @@ search and constant-query pagination, the application page, actions through the 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable
 
 import pytest
@@ -154,6 +155,12 @@ def test_the_application_page_shows_the_decision_with_citations_and_the_timeline
     assert 'data-testid="timeline-svg"' in html and 'data-status="today"' in html
     assert 'data-finding="vehicle_age"' in html and "Lei 5.171/2025 (Olímpia), art. 13, II" in html
     assert "Valores legais usados" in html
+    # Issue 26: no code or ISO date in the result — the question as the law asks it, dates as dd/mm/aaaa.
+    section = html[
+        html.index('data-testid="decision"') : html.index("</section>", html.index('data-testid="decision"'))
+    ]
+    assert "«vehicle_permit»" not in section and f"na data de {today:%d/%m/%Y}" in section
+    assert re.search(r"vigente desde \d{4}-", section) is None and "vigente desde " in section
 
 
 def test_the_analyst_takes_an_application_to_a_permit_through_the_screen(

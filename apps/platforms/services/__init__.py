@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +47,33 @@ def platform_create(*, actor: Actor, name: str, cnpj: str) -> Platform:
         obj=platform,
         after=platform.audit_snapshot(),
     )
+    return platform
+
+
+def _same_name(a: str, b: str) -> bool:
+    def plain(text: str) -> str:
+        decomposed = unicodedata.normalize("NFKD", text)
+        return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).casefold().split())
+
+    return plain(a) == plain(b)
+
+
+@transaction.atomic
+def platform_for_credential(*, actor: Actor, name: str, cnpj: str) -> Platform:
+    """The platform a new credential is for: the one registered under the CNPJ when the name typed is its own,
+    a new one when the CNPJ is new. A CNPJ that belongs to a platform of another name is refused — a token
+    must never be filed, silently, under someone else's platform."""
+    cnpj = validate_cnpj(cnpj)
+    platform = Platform.objects.filter(cnpj=cnpj).first()
+    if platform is None:
+        return platform_create(actor=actor, name=name, cnpj=cnpj)
+    if not _same_name(platform.name, name):
+        raise ValidationError(
+            {
+                "cnpj": f"CNPJ da plataforma: este CNPJ já está cadastrado para a plataforma «{platform.name}», "
+                f"não «{name.strip()}». Confira o CNPJ ou informe o nome dessa plataforma."
+            }
+        )
     return platform
 
 

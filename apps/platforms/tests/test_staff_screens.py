@@ -52,6 +52,20 @@ def test_a_bad_cnpj_is_explained_and_nothing_is_issued(make_staff: Any, patrocin
     assert not PlatformCredential.objects.exists()
 
 
+def test_a_cnpj_of_another_platform_is_refused_and_nothing_is_issued(
+    make_staff: Any, patrocinio: Municipality
+) -> None:
+    admin = login(make_staff, "adm.patrocinio", (patrocinio, Role.ADMINISTRATOR))
+    page = PAGE.format(patrocinio.ibge_code)
+    admin.post(page, {"platform_name": "Roda Já", "cnpj": "11.222.333/0001-81"})
+    response = admin.post(page, {"platform_name": "Outra Corrida", "cnpj": "11222333000181"})
+    assert "este CNPJ já está cadastrado para a plataforma «Roda Já»" in response.content.decode()
+    assert PlatformCredential.objects.count() == 1
+    # The same platform, its name typed another way, gets its second token.
+    admin.post(page, {"platform_name": "  roda ja ", "cnpj": "11.222.333/0001-81"})
+    assert PlatformCredential.objects.filter(platform__name="Roda Já").count() == 2
+
+
 def test_an_analyst_cannot_issue_and_another_town_gets_404(
     make_staff: Any, patrocinio: Municipality, olimpia: Municipality, issued: Any
 ) -> None:

@@ -407,7 +407,11 @@ def test_posting_a_defence_when_none_is_open_stores_nothing_and_says_why(
     auto = make_case(alice_case, timezone.localdate() - dt.timedelta(days=1))
     alice_client.post(reverse("portal:case", args=[auto.pk]), {"text": "Primeira."})
     response = alice_client.post(reverse("portal:case", args=[auto.pk]), {"text": "Segunda."}, follow=True)
-    assert "Não há defesa ou recurso a protocolar nesta fase do auto." in response.content.decode()
+    html = response.content.decode()
+    # An appeal to the second instance before the first judged is refused with the article that opens it.
+    assert "pedido já protocolado e ainda não julgado" in html
+    assert "só cabe contra a decisão de primeira instância, depois do julgamento (Lei 5.171/2025" in html
+    assert "art. 32)" in html
     assert Appeal.objects.filter(case=auto).count() == 1
 
 

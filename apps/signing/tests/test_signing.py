@@ -286,3 +286,13 @@ def test_a_file_that_is_not_an_act_is_not_recognised(signing: SigningSetup) -> N
     assert verdict == "desconhecido" and "não o aceite como autêntico" in page
     verdict, _ = _check(b"isto nao e um pdf")
     assert verdict == "nao_pdf"
+
+
+def test_the_api_says_what_is_missing_in_portuguese(signing: SigningSetup) -> None:
+    answer = Client().get("/api/publica/v1/documentos/")
+    assert answer.status_code == 400
+    assert answer.json()["error"]["message"].startswith("Envie o arquivo")
+    assert Client().delete("/api/publica/v1/documentos/").status_code == 405
+    page = Client().post("/verificar-documento/", {})
+    assert page.status_code == 400
+    assert "Envie o arquivo PDF ou digite o código de verificação." in page.content.decode()

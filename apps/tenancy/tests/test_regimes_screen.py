@@ -44,7 +44,7 @@ def test_the_administrator_adds_a_regime_from_today_and_it_is_in_force(
     olimpia.refresh_from_db()
     assert olimpia.regimes == ["olimpia_sp_escolar", "patrocinio_mg_aplicativo"]
     event = AuditEvent.objects.get(action="municipality.regime_add")
-    assert event.after["regime"] == "patrocinio_mg_aplicativo"
+    assert (event.after or {})["regime"] == "patrocinio_mg_aplicativo"
     page = admin_olimpia_client.get(url(olimpia)).content.decode()
     assert f"{today:%d/%m/%Y}" in page and "em vigor" in page
 

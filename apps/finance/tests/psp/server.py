@@ -209,6 +209,7 @@ class LocalPsp:
     page_size: int = 100
     webhook_url: str = ""
     webhook_secret: str = ""
+    webhook_key: str = ""
     tokens: set[str] = field(default_factory=set)
     _server: http.server.ThreadingHTTPServer | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -336,6 +337,8 @@ class LocalPsp:
             return self._cobv(method, match.group(1), parsed)
         if api == "/pix" and method == "GET":
             return self._pix_list(query)
+        if match := re.fullmatch(r"/webhook/([^/]+)", api):
+            return self._webhook_config(method, urllib.parse.unquote(match.group(1)), parsed)
         if match := re.fullmatch(r"/pix/([^/]+)/devolucao/([^/]+)", api):
             return self._refund(method, match.group(1), match.group(2), parsed)
         return 404, _problem(404, "NaoEncontrado")
@@ -451,6 +454,13 @@ class LocalPsp:
             "pix": chosen[page * self.page_size : (page + 1) * self.page_size],
         }
         return self._answer("/pix", "get", "200", answer)
+
+    def _webhook_config(self, method: str, key: str, body: Any) -> tuple[int, Any]:
+        if method != "PUT" or self._check(schema_errors(request_schema("/webhook/{chave}", "put"), body)):
+            return 400, _problem(400, "RequisicaoInvalida")
+        self.webhook_url = body["webhookUrl"]
+        self.webhook_key = key
+        return 200, {}
 
     def _refund(self, method: str, e2e: str, refund_id: str, body: Any) -> tuple[int, Any]:
         spec_path = "/pix/{e2eid}/devolucao/{id}"
