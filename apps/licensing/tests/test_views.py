@@ -200,7 +200,7 @@ def test_the_create_form_names_the_missing_field(case: Case, analyst_olimpia_cli
     create = reverse("licensing:application_create", args=["3533908", case.operator.pk])
     response = analyst_olimpia_client.post(create, {"kind": "vehicle_permit", "extensions": 0})
     assert response.status_code == 400
-    assert "Veículo: obrigatório para «Alvará de veículo»." in response.content.decode()
+    assert "Veículo: obrigatório para «Alvará do veículo»." in response.content.decode()  # Olímpia's label
     assert not Application.objects.exists()
 
 
