@@ -111,10 +111,11 @@ scheduler: $(BASE_STAMP) ## Only the scheduler of the periodic jobs (manage.py o
 # another path (CHROMIUM=...) stands in for the chromium package.
 SKIP_CHROMIUM_PACKAGE := $(if $(filter /usr/bin/chromium,$(CHROMIUM)),,chromium)
 check-system-run: ## Check the system packages make run needs (the README's list)
-	tools/system-packages check run
+	tools/system-packages offer run
 
-check-system: check-chromium ## Check the system packages make test needs (the README's list)
-	SYSTEM_PACKAGES_SKIP="$(SKIP_CHROMIUM_PACKAGE)" tools/system-packages check run test
+check-system: ## Check the system packages make test needs (the README's list)
+	SYSTEM_PACKAGES_SKIP="$(SKIP_CHROMIUM_PACKAGE)" tools/system-packages offer run test
+	$(MAKE) check-chromium
 
 check-system-pg:
 	tools/system-packages check test-pg
@@ -153,6 +154,8 @@ lawcode-test: $(DEV_STAMP) ## Run the law engine's tests without Django, then th
 	$(PY) -m pytest -q -p no:django --confcutdir=lawcode lawcode || status=$$?
 	echo "==> Law scenarios: python -m lawcode test lawcode/regimes"
 	$(PY) -m lawcode test lawcode/regimes || status=1
+	echo "==> What the apps ask that a regime leaves open: python -m lawcode doctor"
+	$(PY) -m lawcode doctor || status=1
 	exit "$$status"
 
 # A throwaway database per run: created, used by pytest (which makes its own test_ copy), always dropped.
@@ -177,7 +180,7 @@ test-pg: check-system check-system-pg $(DEV_STAMP) $(STATIC_STAMP) ## Run pytest
 
 # --- quality --------------------------------------------------------------------------------------------
 
-lint: $(DEV_STAMP) ## ruff (lint + format), mypy, import-linter, writes only in services, missing migrations
+lint: $(DEV_STAMP) ## ruff (lint + format), mypy, import-linter, writes only in services, dead code, missing migrations
 	status=0
 	run() { echo "==> $$*"; "$$@" || { status=1; echo "FAILED: $$*" >&2; }; }
 	run $(VENV)/bin/ruff check .
@@ -186,6 +189,7 @@ lint: $(DEV_STAMP) ## ruff (lint + format), mypy, import-linter, writes only in 
 	run $(VENV)/bin/lint-imports --no-cache
 	run $(PY) tools/check_writes.py
 	run $(PY) tools/check_audit.py
+	run $(PY) tools/check_dead_code.py
 	run $(PY) manage.py makemigrations --check --dry-run
 	exit "$$status"
 

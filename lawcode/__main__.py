@@ -1,9 +1,10 @@
-"""Command line: ``python -m lawcode test|explain|coverage|interpretations|new-regime``.
+"""Command line: ``python -m lawcode test|explain|coverage|interpretations|doctor|new-regime``.
 
     python -m lawcode test lawcode/regimes              # every scenarios/**/*.yaml below the folder
     python -m lawcode explain FILE --case NAME          # full decision trace in Portuguese
     python -m lawcode coverage --regime ID --check      # fails on dispositivos nobody implements
     python -m lawcode interpretations --regime ID       # the register of interpretations
+    python -m lawcode doctor [ID] [--regime-dir DIR]    # what the apps will ask that the regime leaves open
     python -m lawcode new-regime --law FILE --id ID     # a regime folder's skeleton from its law's text
 
 Exit status: 0 on success, 1 when a scenario fails, nothing ran, the matrix has gaps or is stale, or the
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import TextIO
 
 from lawcode.coverage import build_matrix, check_regime, matrix_path, render_markdown, write_matrix
+from lawcode.doctor import diagnose
 from lawcode.errors import LawcodeError, ScenarioError
 from lawcode.new_regime import new_regime
 from lawcode.regime import Regime
@@ -79,6 +81,13 @@ def _parser() -> argparse.ArgumentParser:
     interpretations.add_argument("--regime", help="id do regime (padrão: todos)")
     interpretations.add_argument("--regime-dir", type=Path, help="pasta de um regime fora de lawcode/regimes")
     interpretations.set_defaults(handler=_cmd_interpretations)
+    doctor = commands.add_parser(
+        "doctor", help="o que as telas perguntarão e o regime não responde (todos os regimes sem argumento)"
+    )
+    doctor.add_argument("regime", nargs="?", help="id do regime (padrão: todos)")
+    doctor.add_argument("--regime-dir", type=Path, help="pasta de um regime fora de lawcode/regimes")
+    doctor.add_argument("--strict", action="store_true", help="falha também com avisos")
+    doctor.set_defaults(handler=_cmd_doctor)
     new = commands.add_parser("new-regime", help="esqueleto da pasta de um regime a partir do texto da lei")
     new.add_argument(
         "--law", type=Path, action="append", required=True, help="texto da lei (repita: 1º = principal)"
@@ -219,6 +228,24 @@ def _cmd_interpretations(args: argparse.Namespace, out: TextIO) -> int:
             print(f"  razão: {item.rationale}", file=out)
         print(file=out)
     return 0
+
+
+# ---------------------------------------------------------------------------------------------------- doctor
+
+
+def _cmd_doctor(args: argparse.Namespace, out: TextIO) -> int:
+    if args.regime_dir is not None:
+        regimes = [regime_from_folder(args.regime_dir)]
+    else:
+        regimes = [get_regime(args.regime)] if args.regime else all_regimes()
+    status = 0
+    for regime in regimes:
+        report = diagnose(regime)
+        print(report.render(), file=out)
+        print(file=out)
+        if report.errors or (args.strict and report.warnings):
+            status = 1
+    return status
 
 
 # ---------------------------------------------------------------------------------------------------- new-regime

@@ -134,6 +134,18 @@ class ActRegistry:
             acts[act.key] = act
         return cls(acts, main)
 
+    def with_entered(self, entered: Iterable[Act]) -> ActRegistry:
+        """A copy that also knows acts entered outside the code (lawcode.config.DeclaredAct), cited whole."""
+        acts = dict(self.acts)
+        for act in entered:
+            if act.key in acts:
+                raise RegimeDefinitionError(
+                    f"entered act key {act.key!r} clashes with an act the regime already knows",
+                    message_pt=f"a chave de norma {act.key!r} já existe entre as normas do regime",
+                )
+            acts[act.key] = act
+        return ActRegistry(acts, self.main)
+
     def get(self, key: str) -> Act:
         try:
             return self.acts[key]

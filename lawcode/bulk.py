@@ -85,6 +85,7 @@ def overlay_config(base: Config, overlay: Config) -> Config:
         interpretations={**base.interpretations, **overlay.interpretations},
         municipal_holidays=base.municipal_holidays + overlay.municipal_holidays,
         closures=base.closures + overlay.closures,
+        acts=base.acts + tuple(act for act in overlay.acts if act not in base.acts),
     )
 
 

@@ -6,11 +6,19 @@
                                 "note": "Decreto municipal nº …/2026"}]},
         "closures": [{"date": "2026-10-30", "name": "Ponto facultativo (Decreto …)"}],
         "early_closings": [{"date": "2026-12-23", "name": "Expediente até 12h (Decreto …)"}],
+        "acts": [{"key": "ato_12", "title": "Comunicado DICAR-90/26 da SEFAZ-SP (UFESP 2027)",
+                  "cite_as": "Comunicado DICAR-90/26 da SEFAZ-SP, publicado em 18/12/2026",
+                  "published": "2026-12-18", "in_force": "2027-01-01"}],
     })
     lawcode.evaluate("exemplo_sp_escolar", "fine_amount", facts, as_of=day, config=config)
 
 Parameter override values need a ``cite`` like any other value; the regime validates the citations and the
 parameter names when it evaluates (UnknownParameterError / UnknownDispositivoError).
+
+``acts`` are acts entered outside the code (a SEFAZ-SP comunicado fixing next year's UFESP, a tariff decree typed
+on a screen): each is citable whole, by its key, by the Config's parameter values, and renders as its
+``cite_as`` — so a value entered by an administrator explains itself like one shipped in data/ufesp.csv, and
+external_acts.yaml is never edited at run time. A key may not clash with an act the regime already knows.
 """
 
 from __future__ import annotations
@@ -21,10 +29,12 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from lawcode.acts import Act
 from lawcode.errors import CitationMissingError, InvalidFactError
 from lawcode.params import ParameterValue
 
-_CONFIG_KEYS = ("parameters", "interpretations", "municipal_holidays", "closures", "early_closings")
+_CONFIG_KEYS = ("parameters", "interpretations", "municipal_holidays", "closures", "early_closings", "acts")
+_ACT_KEYS = ("key", "title", "cite_as", "published", "in_force")
 
 
 @dataclass(frozen=True)
@@ -33,6 +43,29 @@ class DatedEntry:
 
     date: dt.date
     name: str
+
+
+@dataclass(frozen=True)
+class DeclaredAct:
+    """An act entered outside the code, cited whole by the Config's values (see the module docstring)."""
+
+    key: str
+    title: str
+    cite_as: str
+    published: dt.date | None = None
+    in_force: dt.date | None = None
+
+    def to_act(self) -> Act:
+        return Act(self.key, self.title, self.cite_as, self.published, self.in_force, whole_act=True)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "title": self.title,
+            "cite_as": self.cite_as,
+            "published": self.published.isoformat() if self.published else None,
+            "in_force": self.in_force.isoformat() if self.in_force else None,
+        }
 
 
 @dataclass(frozen=True)
@@ -46,6 +79,8 @@ class Config:
     early_closings: tuple[DatedEntry, ...] = ()
     """Days the office closed before the usual hour: business days on which no deadline may end
     (Lei 9.784/1999 art. 66 §1)."""
+    acts: tuple[DeclaredAct, ...] = ()
+    """Acts entered outside the code that the parameter values cite (a comunicado, a decree)."""
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None, where: str = "config") -> Config:
@@ -63,6 +98,7 @@ class Config:
             municipal_holidays=_entries(data.get("municipal_holidays") or [], f"{where}.municipal_holidays"),
             closures=_entries(data.get("closures") or [], f"{where}.closures"),
             early_closings=_entries(data.get("early_closings") or [], f"{where}.early_closings"),
+            acts=_acts(data.get("acts") or [], f"{where}.acts"),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -77,6 +113,7 @@ class Config:
             ],
             "closures": [{"date": e.date.isoformat(), "name": e.name} for e in self.closures],
             "early_closings": [{"date": e.date.isoformat(), "name": e.name} for e in self.early_closings],
+            **({"acts": [act.to_dict() for act in self.acts]} if self.acts else {}),
         }
 
     def is_empty(self) -> bool:
@@ -86,6 +123,7 @@ class Config:
             or self.municipal_holidays
             or self.closures
             or self.early_closings
+            or self.acts
         )
 
 
@@ -158,4 +196,28 @@ def _entries(data: Any, where: str) -> tuple[DatedEntry, ...]:
         if not isinstance(item, Mapping) or "date" not in item:
             raise InvalidFactError(f"{where}[{index}]", "must be a mapping {date, name}")
         out.append(DatedEntry(_date(item["date"], f"{where}[{index}].date"), str(item.get("name", ""))))
+    return tuple(out)
+
+
+def _acts(data: Any, where: str) -> tuple[DeclaredAct, ...]:
+    if not isinstance(data, list):
+        raise InvalidFactError(where, "must be a list of {key, title, cite_as, published, in_force}")
+    out = []
+    for i, item in enumerate(data):
+        at = f"{where}[{i}]"
+        if not isinstance(item, Mapping) or not all(item.get(k) for k in ("key", "title", "cite_as")):
+            raise InvalidFactError(at, "needs 'key', 'title' and 'cite_as'")
+        unknown = set(item) - set(_ACT_KEYS)
+        if unknown:
+            raise InvalidFactError(at, f"unknown key(s) {', '.join(sorted(unknown))}")
+        published, in_force = item.get("published"), item.get("in_force")
+        out.append(
+            DeclaredAct(
+                str(item["key"]),
+                str(item["title"]),
+                str(item["cite_as"]),
+                _date(published, f"{at}.published") if published else None,
+                _date(in_force, f"{at}.in_force") if in_force else None,
+            )
+        )
     return tuple(out)

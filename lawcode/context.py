@@ -231,12 +231,6 @@ class Context:
         self.prepared.values[(name, day)] = found
         return found
 
-    def param_unit(self, name: str) -> Unit | FineUnit:
-        return self._parameter(name).unit
-
-    def has_param(self, name: str) -> bool:
-        return name in self.parameters
-
     def _parameter(self, name: str) -> Parameter:
         try:
             return self.parameters[name]
@@ -460,6 +454,21 @@ class Context:
         if declared is None:
             return round_brl(Decimal(quantity))
         return round_brl(Decimal(quantity) * self.unit_value(declared, on))
+
+    def to_brl_or_wait(
+        self, quantity: Decimal | int | str, unit: Unit | FineUnit | str, on: dt.date, *, may_wait: bool
+    ) -> Decimal | None:
+        """``to_brl``; or None when ``may_wait`` and the unit itself has no value on ``on`` yet (next year's
+        UFESP, a UFM not yet decreed): the asker values the amount once the value is entered. Any other missing
+        parameter, or a missing unit value when not ``may_wait``, still raises MissingParameterError."""
+        try:
+            return self.to_brl(quantity, unit, on)
+        except MissingParameterError as exc:
+            key = unit if isinstance(unit, str) else unit.value
+            declared = self.regime.vocabulary.fine_unit(key)
+            if may_wait and declared is not None and exc.name == declared.parameter:
+                return None
+            raise
 
     def unit_value(self, unit: FineUnit, on: dt.date) -> Decimal:
         """What one ``unit`` is worth in reais on ``on`` (unrounded for an index), recorded in the trace."""

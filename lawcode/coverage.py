@@ -2,8 +2,10 @@
 
 For each act of the regime that carries a text (its law, in text order, articles with their paragraphs,
 incisos and alíneas), the matrix lists the rules (``@rule(cites=...)``), procedures (rules answering a
-deadline/procedure question), parameters (the ``cite`` of each value), catalog infractions and
-interpretations (their ``basis``) that rest on it — or the reason in ``not_computable.yaml`` why nothing can
+deadline/procedure question), parameters (the ``cite`` of each value), catalog infractions, interpretations
+(their ``basis``) and the declarations of the folder's YAML files (procedure.yaml, penalties.yaml,
+standing.yaml, documents.yaml, units.yaml, facts.yaml, inspection_checklist.yaml: every ``cite`` they hold) that
+rest on it — or the reason in ``not_computable.yaml`` why nothing can
 compute it. A dispositivo with neither is a **gap**::
 
     matrix = build_matrix(get_regime("exemplo_sp_escolar"))
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
 
 from lawcode.acts import Act
@@ -32,7 +34,7 @@ DEFAULT_DOCS_DIR = SOURCE_ROOT / "docs" / "lawcode"
 NOT_COMPUTABLE = "não computável"
 
 # Order in which implementing items are listed in a row (and their Portuguese names).
-KIND_ORDER = ("regra", "procedimento", "parâmetro", "infração", "interpretação")
+KIND_ORDER = ("regra", "procedimento", "parâmetro", "infração", "interpretação", "declaração")
 
 
 @dataclass(frozen=True, order=True)
@@ -145,6 +147,60 @@ def _cited_items(regime: Regime) -> Iterable[tuple[str, Implementation]]:
         yield entry.cite, Implementation("infração", code)
     for int_id, interpretation in regime.interpretations.items():
         yield from ((ref, Implementation("interpretação", int_id)) for ref in interpretation.basis)
+    for file, ref in declared_citations(regime):
+        yield ref, Implementation("declaração", file)
+
+
+# Fields that hold a name, not a citation, although they are shaped like one (the engine's instance name).
+_NOT_CITATIONS = frozenset({"engine_instance"})
+
+
+def declared_citations(regime: Regime) -> list[tuple[str, str]]:
+    """(file, reference) for every citation the folder's YAML declarations hold, found by walking the loaded
+    declarations (any field named ``cite``, ``cites`` or ``*_cite``), so a new declaration is counted without
+    touching this module."""
+    from lawcode.checklists import CHECKLIST_FILE, load_checklist
+
+    sources: list[tuple[str, object]] = [("procedure.yaml", regime.procedure)]
+    if regime.penalties is not None:
+        sources.append(("penalties.yaml", regime.penalties.kinds))
+    if regime.standing is not None:
+        sources.append(("standing.yaml", regime.standing))
+    sources.append(("documents.yaml", regime.vocabulary.documents))
+    sources.append(("units.yaml", regime.vocabulary.units))
+    sources.append(("facts.yaml", getattr(regime.vocabulary, "facts", None)))
+    checklist = regime.folder / CHECKLIST_FILE
+    if checklist.is_file():
+        sources.append((CHECKLIST_FILE, load_checklist(checklist, regime.citer, regime.id)))
+    found: set[tuple[str, str]] = set()
+    for file, value in sources:
+        found.update((file, ref) for ref in _walk_cites(value, set()))
+    return sorted(found)
+
+
+def _walk_cites(value: object, seen: set[int]) -> Iterable[str]:
+    if id(value) in seen or value is None or isinstance(value, (str, int, float, bool)):
+        return
+    seen.add(id(value))
+    if isinstance(value, Mapping):
+        for item in value.values():
+            yield from _walk_cites(item, seen)
+        return
+    if isinstance(value, (list, tuple, set, frozenset)):
+        for item in value:
+            yield from _walk_cites(item, seen)
+        return
+    if not is_dataclass(value):
+        return
+    for spec in fields(value):
+        if spec.name in _NOT_CITATIONS or spec.name.startswith("_"):
+            continue
+        item = getattr(value, spec.name)
+        if spec.name in ("cite", "cites") or spec.name.endswith("_cite"):
+            refs = [item] if isinstance(item, str) else list(item) if isinstance(item, (list, tuple)) else []
+            yield from (ref for ref in refs if isinstance(ref, str) and ref)
+        else:
+            yield from _walk_cites(item, seen)
 
 
 def _short_module(module: str, package: str) -> str:

@@ -241,10 +241,6 @@ class Decision:
     def finding(self, code: str) -> Finding | None:
         return next((f for f in self.findings if f.code == code), None)
 
-    def cited_refs(self) -> list[str]:
-        """Citation references ("art13_incII" for the regime's act is ``<act>:art13_incII``)."""
-        return [c.ref for c in self.citations]
-
     def cites(self, dispositivo: str) -> bool:
         """True when some citation names ``dispositivo`` (bare id or ``act:id``)."""
         return any(c.dispositivo == dispositivo or c.ref == dispositivo for c in self.citations)

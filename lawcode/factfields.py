@@ -48,6 +48,18 @@ ENTITIES = (
     "infraction",
     "inspection",
 )
+
+# The entities whose extra fields a screen of the apps collects, and which screen (held by
+# lawcode/tests/test_doctor.py against apps/: every entity a screen asks is listed, and only those). A regime
+# declaring fields for another entity has facts no one fills in: ``python -m lawcode doctor`` says so.
+COLLECTED_BY_APPS: dict[str, str] = {
+    "company": "cadastro da empresa",
+    "operator": "cadastro do autorizatário",
+    "driver": "cadastro do condutor",
+    "attendant": "cadastro do auxiliar/monitor",
+    "vehicle": "cadastro do veículo",
+    "inspection": "registro da vistoria",
+}
 ENTITY_LABELS = {
     "operator": "Autorizatário",
     "company": "Empresa",

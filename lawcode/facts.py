@@ -158,6 +158,9 @@ class PriorSanction:
     severity: str | None = None
     penalties: tuple[str, ...] = ()
     suspension_days: int | None = None
+    final_at: dt.datetime | None = None
+    """The legal instant the decision became final (a judgment's publication, the end of the last day to
+    appeal), when known: recidivism then compares instants, not days."""
 
 
 @dataclass(frozen=True)
@@ -211,6 +214,8 @@ class InfractionCase:
     already_punished_as_traffic_only: bool = False
     regularized_by: dt.date | None = None
     decided_final_on: dt.date | None = None
+    occurred_at: dt.datetime | None = None
+    """The instant of the infraction, when known: recidivism orders it against a prior's ``final_at``."""
     # Votuporanga art. 16: when the notice to regularize within 24 hours was given, and when it was regularized.
     cure_notified_at: dt.datetime | None = None
     regularized_at: dt.datetime | None = None
@@ -227,6 +232,10 @@ class InfractionCase:
     judged: dict[str, Decimal] = field(default_factory=dict)
     """Quantities the judging authority chose within the legal range, by penalty key (penalties.yaml ``days:
     judgment`` / ``amount: judgment``): a suspension's days, a fine's quantity."""
+    fine_value_may_wait: bool = False
+    """True when the asker values the fine itself once a missing unit value is entered (the apps: a fine's one
+    valuation): the penalty then stands with its amount in reais open (None) instead of failing for want of,
+    say, next year's UFESP. False (the default): a missing unit value is an error, as before."""
 
 
 @dataclass(frozen=True)
@@ -291,6 +300,8 @@ class FineFacts:
     infraction_date: dt.date
     auto_date: dt.date | None = None
     guide_issue_date: dt.date | None = None
+    decided_final_on: dt.date | None = None
+    """The day the decision became final (a regime may value the fine on it, like the sanction does)."""
 
 
 StandingRole = Literal["operator", "company", "driver", "vehicle"]

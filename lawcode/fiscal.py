@@ -5,8 +5,11 @@ decree — one unit is worth the parameter's value) or ``valued_by: index`` (rea
 each yearly percentage dated after it: factor = Π (1 + p/100), applied unrounded, the amount rounded once).
 
 UFESP (São Paulo): yearly values from ``data/ufesp.csv`` (1 January–31 December), each cited to its SEFAZ-SP
-comunicado (declared in external_acts.yaml). A municipality may override or extend the table with the
-``ufesp`` parameter in its Config (the next year's value is published each December).
+comunicado (declared in external_acts.yaml). It is a *shared table* (``shared_parameters()``): a value of the
+state or the Union, the same for every regime that uses it. The CSV is the shipped default and the initial data;
+an installation keeps the next years' values outside the code (the apps store them and hand them over in
+``Config.parameters['ufesp']``, each citing an act entered with it in ``Config.acts``; the next year's value is
+published each December). ``read_table_csv`` reads any file of the CSV's shape (year,value_brl,source).
 UFM (municipal): the regime's own ``ufm`` parameter (unit brl, dated values). Where no value is known —
 Patrocínio — conversion raises MissingParameterError naming what to configure; nothing is invented.
 
@@ -65,26 +68,109 @@ class UfespRow:
 @functools.cache
 def ufesp_table() -> tuple[UfespRow, ...]:
     """Rows of data/ufesp.csv (year, value in R$, SEFAZ-SP act key); RegimeDefinitionError with line if bad."""
-    rows = []
-    with UFESP_FILE.open(encoding="utf-8", newline="") as handle:
-        for line, record in enumerate(csv.DictReader(handle), start=2):
-            try:
-                rows.append(
-                    UfespRow(
-                        int(record["year"]),
-                        Decimal(record["value_brl"]),
-                        comunicado_key(record["source"]),
-                        line,
-                    )
-                )
-            except (KeyError, ValueError, InvalidOperation, TypeError) as exc:
+    return tuple(
+        UfespRow(row.year, row.value, comunicado_key(row.source), row.line)
+        for row in read_table_csv(UFESP_FILE)
+    )
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One line of a yearly table in the shape of data/ufesp.csv: the value holds from 1 January of ``year``."""
+
+    year: int
+    value: Decimal
+    source: str
+    line: int
+
+    @property
+    def valid_from(self) -> dt.date:
+        return dt.date(self.year, 1, 1)
+
+    @property
+    def act(self) -> str:
+        """The act named by ``source`` as Brazilians write it: "Comunicado DICAR-88/25 da SEFAZ-SP"."""
+        match = _COMUNICADO.search(self.source)
+        if match is None:
+            return self.source.split(";")[0].strip()
+        kind, number, year = match.groups()
+        return f"Comunicado {kind}-{number}/{year} da SEFAZ-SP"
+
+    @property
+    def published(self) -> dt.date | None:
+        """The publication date written in ``source`` as (dd-mm-aaaa) or (dd/mm/aaaa), if any."""
+        match = _PUBLISHED.search(self.source)
+        if match is None:
+            return None
+        day, month, year = (int(part) for part in match.groups())
+        try:
+            return dt.date(year, month, day)
+        except ValueError:
+            return None
+
+
+_PUBLISHED = re.compile(r"\((\d{2})[-/](\d{2})[-/](\d{4})\)")
+TABLE_COLUMNS = ("year", "value_brl", "source")
+
+
+def read_table_csv(path: Path) -> tuple[TableRow, ...]:
+    """The rows of a CSV shaped like data/ufesp.csv (year,value_brl,source), by year; RegimeDefinitionError
+    (with the line and a Portuguese message naming the column) for a missing column, a bad number or a year
+    given twice."""
+    rows: dict[int, TableRow] = {}
+    with path.open(encoding="utf-8", newline="") as handle:
+        reader = csv.DictReader(handle)
+        missing = [column for column in TABLE_COLUMNS if column not in (reader.fieldnames or ())]
+        if missing:
+            raise RegimeDefinitionError(
+                f"missing column(s) {', '.join(missing)}",
+                message_pt=f"faltam as colunas {', '.join(missing)} (o arquivo deve ter year,value_brl,source)",
+                file=str(path),
+                line=1,
+            )
+        for line, record in enumerate(reader, start=2):
+            rows_line = _table_row(record, line, path)
+            if rows_line.year in rows:
                 raise RegimeDefinitionError(
-                    f"bad UFESP row: {exc}",
-                    message_pt="linha inválida na tabela da UFESP",
-                    file=str(UFESP_FILE),
+                    f"year {rows_line.year} given twice",
+                    message_pt=f"year: o ano {rows_line.year} aparece duas vezes",
+                    file=str(path),
                     line=line,
-                ) from exc
-    return tuple(sorted(rows, key=lambda r: r.year))
+                )
+            rows[rows_line.year] = rows_line
+    return tuple(rows[year] for year in sorted(rows))
+
+
+def _table_row(record: dict[str, str], line: int, path: Path) -> TableRow:
+    column = "year"
+    try:
+        year = int(record["year"])
+        if not 1900 < year < 2200:
+            raise ValueError(year)
+        column = "value_brl"
+        value = Decimal(record["value_brl"].strip())
+        if not value.is_finite() or value <= 0:
+            raise ValueError(value)
+        column = "source"
+        source = (record["source"] or "").strip()
+        if not source:
+            raise ValueError("empty")
+    except (KeyError, ValueError, InvalidOperation, TypeError, AttributeError) as exc:
+        shown = {
+            "year": "year: informe o ano com quatro algarismos",
+            "value_brl": "value_brl: informe um valor positivo com ponto decimal (ex.: 38.42)",
+            "source": "source: informe o ato que fixou o valor",
+        }[column]
+        raise RegimeDefinitionError(
+            f"bad row, column {column}: {exc}", message_pt=shown, file=str(path), line=line
+        ) from exc
+    return TableRow(year, value, source, line)
+
+
+def shared_parameters() -> dict[str, Parameter]:
+    """Tables of the state or the Union the engine ships, by parameter name: the same for every regime that
+    values a unit by them, kept once per installation (never a municipality's value)."""
+    return {"ufesp": ufesp_parameter()}
 
 
 def ufesp_parameter() -> Parameter:

@@ -34,6 +34,7 @@ from lawcode.errors import RegimeDefinitionError
 from lawcode.texts import (
     _HEADING,
     Amendment,
+    EditorialNote,
     LawText,
     _is_all_caps,
     _Line,
@@ -64,7 +65,12 @@ _LAW_TITLE = re.compile(
     re.IGNORECASE,
 )
 _PUBLISHED = re.compile(
-    rf"(?:Pub\.|publicad[ao]|publica[çc][ãa]o)[^\n]*?(?:de|em|no dia)\s+(?:{_DATE})", re.IGNORECASE
+    rf"(?:Pub\.|publicad[ao]|publica[çc][ãa]o)[^\n]*?(?:\bde|\bem|\bno dia|\bdia)\s+(?:{_DATE})",
+    re.IGNORECASE,
+)
+# An amendment marker that says when the amending law was published ("…, publicada em 12.03.2019").
+_MARKER_PUBLISHED = re.compile(
+    rf"publicad[ao]\s+(?:no\s+[^,;]*?\s+)?(?:em|dia|no dia)\s+(?:{_DATE})", re.IGNORECASE
 )
 _ON_PUBLICATION = re.compile(r"entra(?:rá)?\s+em\s+vigor\s+na\s+data\s+de\s+sua\s+publica", re.IGNORECASE)
 _VACATIO = re.compile(
@@ -89,30 +95,55 @@ _UNITS: tuple[tuple[str, str, str], ...] = (
     (r"UFM['’]?s?\b", "ufm", "UFM"),
     (r"(?:%|por\s+cento)", "percent", "por cento"),
     (
-        r"(lugares|assentos|passageiros|portas|habitantes|ve[íi]culos?|permiss[õo]es|alunos|condutores|t[áa]xis?|"
+        r"(lugares|assentos|passageiros|pessoas|portas|habitantes|ve[íi]culos?|permiss[õo]es|alunos|condutores|"
+        r"monitor(?:es)?|cilindradas|t[áa]xis?|"
         r"auxiliar(?:es)?|autoriza[çc][õo]es|substitui[çc][õo]es|trocas?|associados|cooperados)\b",
         "count",
         "",
     ),
 )
 _MONEY = re.compile(r"R\$\s*" + _NUMBER)
-# Small numbers the law spells out ("duas substituições", "dois anos"), and "em dobro" (a multiplier of 2).
-_SPELLED_NUMBERS = {
-    "um": 1,
-    "uma": 1,
-    "dois": 2,
-    "duas": 2,
-    "três": 3,
-    "tres": 3,
-    "quatro": 4,
-    "cinco": 5,
-    "seis": 6,
-    "sete": 7,
-    "oito": 8,
-    "nove": 9,
-    "dez": 10,
-}
-_SPELLED_NUMBER = re.compile(r"(?<![(\w])(" + "|".join(_SPELLED_NUMBERS) + r")\s+", re.IGNORECASE)
+# Numbers the law spells out ("duas substituições", "vinte e um anos", "cento e trinta e cinco UFM", "mil e
+# quinhentos habitantes"), and "em dobro" (a multiplier of 2). A spelled number right after the same number in
+# digits ("15 (quinze) dias") is not counted twice: the digits already were.
+_UNITS_WORDS = {
+    "zero": 0, "um": 1, "uma": 1, "dois": 2, "duas": 2, "três": 3, "tres": 3, "quatro": 4, "cinco": 5,
+    "seis": 6, "sete": 7, "oito": 8, "nove": 9, "dez": 10, "onze": 11, "doze": 12, "treze": 13,
+    "catorze": 14, "quatorze": 14, "quinze": 15, "dezesseis": 16, "dezessete": 17, "dezoito": 18,
+    "dezenove": 19,
+}  # fmt: skip
+_TENS_WORDS = {
+    "vinte": 20, "trinta": 30, "quarenta": 40, "cinquenta": 50, "cinqüenta": 50, "sessenta": 60,
+    "setenta": 70, "oitenta": 80, "noventa": 90,
+}  # fmt: skip
+_HUNDREDS_WORDS = {
+    "cem": 100, "cento": 100, "duzentos": 200, "duzentas": 200, "trezentos": 300, "trezentas": 300,
+    "quatrocentos": 400, "quatrocentas": 400, "quinhentos": 500, "quinhentas": 500, "seiscentos": 600,
+    "seiscentas": 600, "setecentos": 700, "setecentas": 700, "oitocentos": 800, "oitocentas": 800,
+    "novecentos": 900, "novecentas": 900,
+}  # fmt: skip
+_NUMBER_WORDS = {**_UNITS_WORDS, **_TENS_WORDS, **_HUNDREDS_WORDS, "mil": 1000}
+_WORD = "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True))
+_SPELLED_NUMBER = re.compile(rf"(?<![(\w])((?:{_WORD})(?:(?:\s+e\s+|\s+)(?:{_WORD}))*)\b\s+", re.IGNORECASE)
+
+
+def spelled_number(text: str) -> int | None:
+    """The value of a number written in Portuguese words ("vinte e um" = 21, "cento e trinta e cinco" = 135,
+    "dois mil e quinhentos" = 2500); None when the words do not form one number."""
+    words = [w for w in re.split(r"\s+", text.strip().lower()) if w and w != "e"]
+    if not words or any(w not in _NUMBER_WORDS for w in words):
+        return None
+    total, group = 0, 0
+    for word in words:
+        value = _NUMBER_WORDS[word]
+        if value == 1000:
+            total += (group or 1) * 1000
+            group = 0
+        else:
+            group += value
+    return total + group
+
+
 _DOUBLE = re.compile(r"\bem\s+dobro\b", re.IGNORECASE)
 
 
@@ -133,6 +164,8 @@ class Candidate:
     excerpt: str
     what: str = ""
     placed: bool = True
+    until: dt.date | None = None
+    """Found in an earlier wording, in force until this day (a value for the period before the amendment)."""
 
 
 @dataclass(frozen=True)
@@ -150,6 +183,10 @@ class ActDraft:
     law: LawText
     unplaced: tuple[UnplacedLine, ...]
     owners: dict[int, str | None] = field(repr=False)
+    severity: dict[str, str] = field(default_factory=dict)
+    """The severity heading each inciso sits under (leve, media, grave, gravissima), for the catalog draft."""
+    notes: tuple[EditorialNote, ...] = ()
+    """Bracketed notes of a consolidated text: earlier wordings (with the day they ended) and editorial notes."""
 
 
 @dataclass(frozen=True)
@@ -163,21 +200,39 @@ class Skeleton:
     candidates: tuple[Candidate, ...]
 
 
+# Severity headings inside an article ("LEVES", "MÉDIAS", "GRAVES", "GRAVÍSSIMAS", "INFRAÇÕES GRAVES").
+_SEVERITY = re.compile(r"\b(LEVES?|M[ÉE]DIAS?|GRAV[ÍI]SSIMAS?|GRAVES?)\b", re.IGNORECASE)
+_SEVERITY_KEYS = {"leve": "leve", "media": "media", "grave": "grave", "gravissima": "gravissima"}
+
+
 class _TracingParser(_Parser):
-    """The law-text parser, remembering which dispositivo each line went to and which lines it dropped."""
+    """The law-text parser, remembering which dispositivo each line went to, which lines it dropped, and the
+    severity heading (LEVES, GRAVES…) each inciso sits under."""
 
     def __init__(self, source: str, in_force: dt.date, amendments: Sequence[Amendment]) -> None:
         super().__init__(source, in_force, amendments)
         self.owners: dict[int, str | None] = {}
         self.unplaced: list[UnplacedLine] = []
+        self.severity: dict[str, str] = {}
+        self._heading_severity: tuple[str | None, str] | None = None
 
     def feed(self, line: _Line) -> None:
+        before = self.state.current
         super().feed(line)
         current = self.state.current
         self.owners[line.number] = current.id if current is not None else None
+        if current is not None and current is not before:
+            heading = self._heading_severity
+            if heading is not None and heading[0] == self.state.article and current.id != self.state.article:
+                self.severity[current.id] = heading[1]
+            elif current.id == self.state.article:
+                self._heading_severity = None  # a new article: its own headings, if any
 
     def continuation(self, line: _Line) -> None:
         state = self.state
+        if _is_all_caps(line.text) and (match := _SEVERITY.search(line.text)):
+            word = unicodedata.normalize("NFKD", match.group(1).lower()).encode("ascii", "ignore").decode()
+            self._heading_severity = (state.article, _SEVERITY_KEYS[word.rstrip("s")])
         structural = bool(_HEADING.match(line.text)) or _is_all_caps(line.text)
         if state.current is not None and not structural and (state.in_heading or state.previous_blank):
             self.unplaced.append(UnplacedLine(line.number, line.text, state.current.id))
@@ -209,10 +264,15 @@ def build_skeleton(
 
 
 def _read(path: Path) -> str:
+    """The text as published: UTF-8, or Windows-1252 (common on municipal sites) — accents kept either way."""
     try:
-        return path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
         raise RegimeDefinitionError(f"cannot read {path} ({exc.strerror})", file=str(path)) from exc
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("cp1252", errors="strict")
 
 
 def _act(path: Path, text: str, town_slug: str, *, first: bool) -> ActDraft:
@@ -224,8 +284,14 @@ def _act(path: Path, text: str, town_slug: str, *, first: bool) -> ActDraft:
     published = _published(text)
     in_force, reason = _in_force(text, enacted, published)
     amendments = _amendments(text)
-    parser = _TracingParser(str(path), in_force or enacted or dt.date(1900, 1, 1), amendments)
+    start = in_force or enacted or dt.date(1900, 1, 1)
+    parser = _TracingParser(str(path), start, amendments)
     law = parser.run(text)
+    dated = _dated_by_earlier_wordings(law, parser.notes, amendments)
+    if dated != amendments:  # an earlier wording's last day dates the amendment that replaced it
+        amendments = dated
+        parser = _TracingParser(str(path), start, amendments)
+        law = parser.run(text)
     return ActDraft(
         key=key,
         file="law.txt" if first else f"{key}.txt",
@@ -240,7 +306,27 @@ def _act(path: Path, text: str, town_slug: str, *, first: bool) -> ActDraft:
         law=law,
         unplaced=tuple(parser.unplaced),
         owners=parser.owners,
+        notes=tuple(parser.notes),
+        severity=dict(parser.severity),
     )
+
+
+def _dated_by_earlier_wordings(
+    law: LawText, notes: Sequence[EditorialNote], amendments: tuple[Amendment, ...]
+) -> tuple[Amendment, ...]:
+    """A consolidated text says how long the earlier wording lasted ("[até 20.06.2013: (redação original) …]"):
+    the amendment that gave the dispositivo its current wording is in force from the next day — the date of its
+    publication, not of the marker."""
+    by_key = {amendment.key: amendment for amendment in amendments}
+    changed: dict[str, Amendment] = {}
+    for note in notes:
+        if note.until is None or note.after is None or note.after not in law.ids():
+            continue
+        key = law.get(note.after).versions[-1].version_key
+        if key in by_key:
+            amendment = by_key[key]
+            changed[key] = Amendment(amendment.key, amendment.marker, note.until + dt.timedelta(days=1))
+    return tuple(changed.get(amendment.key, amendment) for amendment in amendments)
 
 
 def _date_from(groups: Sequence[str | None]) -> dt.date | None:
@@ -283,7 +369,8 @@ def _amendments(text: str) -> tuple[Amendment, ...]:
         if note is None or note[1] in markers:
             continue
         marker = note[1]
-        found = re.search(_DATE, marker)
+        published = _MARKER_PUBLISHED.search(marker)
+        found = published or re.search(_DATE, marker)
         on = _date_from(found.groups()) if found else None
         number = re.search(r"(\d[\d.]*)", marker)
         year = on.year if on else "ano"
@@ -332,7 +419,17 @@ def candidate_parameters(act: ActDraft, main_key: str) -> list[Candidate]:
         for value, unit, what, start, end in _numbers(raw):
             excerpt = raw[max(0, start - 60) : end + 40].strip()
             out.append(Candidate(value, unit, cite, number, excerpt, what, placed))
-    return out
+    lines = act.text.splitlines()
+    for note in act.notes:
+        if note.until is None or note.after is None:
+            continue  # an editorial note, not a wording: its numbers are no parameter
+        for number in range(note.line, note.last_line + 1):
+            raw = lines[number - 1]
+            for value, unit, what, start, end in _numbers(raw):
+                excerpt = raw[max(0, start - 60) : end + 40].strip()
+                cite = f"{prefix}{note.after}"
+                out.append(Candidate(value, unit, cite, number, excerpt, what, True, note.until))
+    return sorted(out, key=lambda c: c.line)
 
 
 def _numbers(line: str) -> list[tuple[Decimal, str, str, int, int]]:
@@ -349,9 +446,9 @@ def _numbers(line: str) -> list[tuple[Decimal, str, str, int, int]]:
             found.append((_decimal(match.group(1)), unit[0], unit[1], match.start(), match.end() + unit[2]))
     for match in _SPELLED_NUMBER.finditer(line):
         unit = _unit_after(line[match.end() :])
-        if unit is not None:
-            value = Decimal(_SPELLED_NUMBERS[match.group(1).lower()])
-            found.append((value, unit[0], unit[1], match.start(), match.end() + unit[2]))
+        number = spelled_number(match.group(1))
+        if unit is not None and number is not None:
+            found.append((Decimal(number), unit[0], unit[1], match.start(), match.end() + unit[2]))
     for match in _DOUBLE.finditer(line):
         found.append((Decimal(2), "count", "em dobro (multiplicador)", match.start(), match.end()))
     return sorted(found, key=lambda item: item[3])
@@ -383,13 +480,14 @@ def write_skeleton(skeleton: Skeleton) -> list[Path]:
             file=str(folder),
         )
     files = {
+        **EMPTY_FILES,
+        "catalog.yaml": _catalog_yaml(skeleton),
         "regime.yaml": _regime_yaml(skeleton),
         "procedure.yaml": PROCEDURE_TODO,
         "not_computable.yaml": _not_computable_yaml(skeleton),
         "candidate_parameters.yaml": _candidates_yaml(skeleton),
         "__init__.py": f'"""{skeleton.acts[0].title} — {skeleton.municipality}/{skeleton.uf}."""\n\n'
         "from . import rules as rules\n",
-        **EMPTY_FILES,
     }
     for act in skeleton.acts:
         files[act.file] = act.text
@@ -425,6 +523,8 @@ def _regime_yaml(skeleton: Skeleton) -> str:
             f"    published: {_yaml_date(act.published)}",
             f"    in_force: {_yaml_date(act.in_force)}  # {act.in_force_reason}",
         ]
+        for note in act.notes:
+            lines.append(f"    # linha {note.line}: {_note_pt(note)}")
         if not act.amendments:
             lines.append("    amendments: []")
             continue
@@ -436,6 +536,31 @@ def _regime_yaml(skeleton: Skeleton) -> str:
                 f"        in_force: {amendment.in_force.isoformat()}",
             ]
     return "\n".join(lines) + "\n"
+
+
+def _catalog_yaml(skeleton: Skeleton) -> str:
+    """The empty catalog, with every inciso found under a severity heading listed as a draft comment (its
+    severity and its "Penalidade: …" line), for a person to turn into entries."""
+    lines = [EMPTY_FILES["catalog.yaml"].rstrip("\n")]
+    for act in skeleton.acts:
+        prefix = "" if act is skeleton.acts[0] else f"{act.key}:"
+        for dispositivo_id, severity in act.severity.items():
+            text = " ".join(act.law.get(dispositivo_id).text.split())
+            shown = text if len(text) <= 100 else text[:97] + "..."
+            lines.append(f"# A FAZER: {prefix}{dispositivo_id} ({severity}) — {shown}")
+    return "\n".join(lines) + "\n"
+
+
+def _note_pt(note: EditorialNote) -> str:
+    """How the skeleton reports a bracketed note of a consolidated text (kept out of the dispositivos)."""
+    where = f" de {note.after}" if note.after else ""
+    if note.until is not None:
+        since = note.until + dt.timedelta(days=1)
+        return (
+            f"redação anterior{where} em vigor até {note.until:%d/%m/%Y}: a redação atual vale desde "
+            f"{since:%d/%m/%Y} (confirme) — {note.text[:120]}"
+        )
+    return f"nota do texto consolidado{where}: {note.text[:160]}"
 
 
 def _not_computable_yaml(skeleton: Skeleton) -> str:
@@ -473,6 +598,10 @@ def _candidates_yaml(skeleton: Skeleton) -> str:
         ]
         if not candidate.placed:
             lines.append("    placed: false")
+        if candidate.until is not None:
+            lines.append(
+                f"    until: {candidate.until.isoformat()}  # redação anterior, em vigor até este dia"
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -522,6 +651,8 @@ def report(skeleton: Skeleton, written: Sequence[Path]) -> list[str]:
         for item in act.unplaced:
             after = f" (depois de {item.after})" if item.after else ""
             lines.append(f"  linha {item.line} não colocada em nenhum dispositivo{after}: {item.text[:100]}")
+        for note in act.notes:
+            lines.append(f"  linha {note.line}: {_note_pt(note)}")
     lines.append(
         f"candidate_parameters.yaml: {len(skeleton.candidates)} candidatos a parâmetro para confirmar"
     )

@@ -40,6 +40,9 @@ AT_FINALITY = "at_finality"
 AT_AUTO = "at_auto"
 FROM_DECISION = "decision"
 AT_JUDGMENT = "judgment"
+FOR_PROCEEDING = "proceeding"
+"""``days: proceeding`` on a precautionary suspension: it lasts while the proceeding runs ("enquanto durar o
+processo") and ends when the case is final or cancelled, not after a number of days."""
 DAY_UNITS = frozenset({"days", "calendar_days", "business_days"})
 
 
@@ -138,6 +141,8 @@ class PenaltyKind:
     chosen_at_judgment: bool = False
     range: ChoiceRange | None = None
     days_parameter: str | None = None
+    for_proceeding: bool = False
+    """A precautionary suspension lasting while the proceeding runs (``days: proceeding``)."""
     release: Release | None = None
     regularization: Regularization | None = None
     points: Points | None = None
@@ -147,10 +152,6 @@ class PenaltyKind:
     def immediate(self) -> bool:
         """Applied when the auto is registered, before the decision is final."""
         return self.applies == AT_AUTO
-
-    @property
-    def mechanism_label(self) -> str:
-        return MECHANISMS[self.mechanism].label
 
 
 @dataclass(frozen=True)
@@ -396,13 +397,24 @@ class _Reader:
 
     def _precautionary_suspension(self, node: YamlMap) -> dict[str, Any]:
         mode = str(node.get("days") or FROM_DECISION)
-        if mode != FROM_DECISION:
+        if mode not in (FROM_DECISION, FOR_PROCEEDING):
             raise self.fail(
                 node,
                 "days",
-                "a precautionary suspension takes its days from the decision or days_parameter",
-                "suspensão cautelar: dias da decisão ou de days_parameter",
+                "a precautionary suspension takes its days from the decision or days_parameter, or lasts "
+                f"while the proceeding runs (days: {FOR_PROCEEDING})",
+                "suspensão cautelar: dias da decisão, de days_parameter ou enquanto durar o processo "
+                f"(days: {FOR_PROCEEDING})",
             )
+        if mode == FOR_PROCEEDING:
+            if "days_parameter" in node:
+                raise self.fail(
+                    node,
+                    "days_parameter",
+                    f"days: {FOR_PROCEEDING} lasts while the proceeding runs: it takes no days_parameter",
+                    "suspensão cautelar enquanto durar o processo não tem número de dias (days_parameter)",
+                )
+            return {"for_proceeding": True}
         if "days_parameter" in node:
             return {"days_parameter": self.parameter(node, "days_parameter", DAY_UNITS)}
         return {}

@@ -11,6 +11,8 @@ is declared here by the regime folder, each item citing the dispositivo that say
     procedure.traffic_only_guard.present     # the law forbids punishing again a fact punished as traffic only
     procedure.complaint_basis                # dispositivos a public complaint invokes
     procedure.nullity.rules                  # time limits whose loss voids the case (empty when the law has none)
+    procedure.procedure_for("CODE")          # the special procedure an infraction follows (None: the ordinary one)
+    procedure.due_process.effects_after      # the instance after which effects apply (None: at finality)
 
 Nothing has a default: every section must be written, and a provision the law does not contain is written
 ``{absent: "<why, in Portuguese>"}`` — so a missing line is a loud ``RegimeDefinitionError`` (file:line),
@@ -19,12 +21,16 @@ never a silent fallback. The format is documented in docs/lawcode/design.md ("pr
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from lawcode.blocks.chains import Chain, ChainStep, chain
+from lawcode.calendar import LegalCalendar, format_date_pt
+from lawcode.deadlines import DayCounting, Deadline, count_days
 from lawcode.errors import RegimeDefinitionError
 from lawcode.yamlsource import YamlList, YamlMap, load_yaml, reject_unknown_keys, require_keys, require_map
 
@@ -52,7 +58,21 @@ AUTO_ITEMS: dict[str, str] = {
 # art. 19 § 1º). A regime names the ones its law attaches nullity to (``nullity.rules``).
 NULLITY_LIMITS: dict[str, str] = {
     "penalty_notice": "notificação da penalidade (pergunta notice_limit)",
+    "autuacao_notice": "notificação da autuação (NAI), em dias contados da infração",
 }
+# The limits whose length the rule itself declares (``days`` and ``counting``), counted from the infraction:
+# the NAI is one act, the penalty notice another, each with its own limit and its own nullity.
+NULLITY_DAYS_LIMITS = frozenset({"autuacao_notice"})
+
+# The steps a per-infraction procedure may chain, in the order the law runs them, with their generic names.
+STEP_KINDS: dict[str, str] = {
+    "defence": "defesa escrita",
+    "allegations": "alegações finais",
+    "judgment": "julgamento",
+    "appeal": "recurso",
+    "appeal_judgment": "julgamento do recurso",
+}
+COUNTINGS = {counting.value: counting for counting in DayCounting}
 
 _TOP_KEYS = (
     "due_process",
@@ -61,8 +81,10 @@ _TOP_KEYS = (
     "traffic_only_guard",
     "complaint_basis",
     "nullity",
+    "procedures",
     "note",
 )
+_OPTIONAL_TOP = ("note", "procedures")
 _INSTANCE_KEYS = (
     "key",
     "label",
@@ -76,6 +98,7 @@ _INSTANCE_KEYS = (
 _ROLE = re.compile(r"^[a-z][a-z0-9_]*$")
 
 Validate = Callable[[object, str | None, int | None], str]
+Render = Callable[[str], str]
 
 
 @dataclass(frozen=True)
@@ -133,6 +156,30 @@ class DueProcess:
     def last(self) -> Instance:
         return self.instances[-1]
 
+    @property
+    def effects_after(self) -> Instance | None:
+        """The instance whose condemnation makes the penalty's effects apply before finality, because the
+        appeal to the next instance has no suspensive effect (``suspensive: false``); None when every appeal
+        suspends them and they wait for the decision to be final."""
+        for previous, following in zip(self.instances, self.instances[1:], strict=False):
+            if not following.suspensive:
+                return previous
+        return None
+
+    def effects_explanation_pt(self, render: Render = str) -> str:
+        """Why the effects apply when they do, with the dispositivo (for the case's timeline and the screens);
+        ``render`` turns a citation key into its Portuguese form (``Regime.resolve_citation(...).render()``)."""
+        after = self.effects_after
+        if after is None:
+            return (
+                "Os efeitos da penalidade aguardam a decisão definitiva: os recursos têm efeito suspensivo."
+            )
+        following = self.instances[self.instances.index(after) + 1]
+        return (
+            f"Os efeitos da penalidade se aplicam após a decisão da instância «{after.label}»: "
+            f"«{following.label}» não tem efeito suspensivo ({render(following.suspensive_cite)})."
+        )
+
 
 @dataclass(frozen=True)
 class AutoItem:
@@ -175,6 +222,35 @@ class NullityRule:
     cite: str
     reason: str
     where: str
+    days: int | None = None
+    """For the limits in NULLITY_DAYS_LIMITS: how many days after the infraction the act may happen."""
+    counting: DayCounting | None = None
+    extend_to_business_day: bool = False
+
+    def last_day(self, infraction_on: dt.date, calendar: LegalCalendar) -> Deadline:
+        """The last day the act may happen, counted from the infraction (limits in NULLITY_DAYS_LIMITS)."""
+        if self.days is None or self.counting is None:
+            raise RegimeDefinitionError(
+                f"nullity limit {self.limit!r} takes its last day from the engine, not from declared days",
+                message_pt=f"o prazo {self.limit!r} não é contado em dias declarados",
+                file=self.where,
+            )
+        return count_days(
+            infraction_on,
+            self.days,
+            counting=self.counting,
+            calendar=calendar,
+            extend_to_business_day=self.extend_to_business_day,
+        )
+
+    def lost(
+        self, infraction_on: dt.date, acted_on: dt.date | None, as_of: dt.date, calendar: LegalCalendar
+    ) -> bool:
+        """True when the act did not happen by its last day and that day is over on ``as_of``."""
+        end = self.last_day(infraction_on, calendar).end
+        if acted_on is not None:
+            return acted_on > end
+        return as_of > end
 
 
 @dataclass(frozen=True)
@@ -189,6 +265,108 @@ class Nullity:
 
 
 @dataclass(frozen=True)
+class ProcedureStep:
+    """One step of a special procedure: its kind (STEP_KINDS), its label, its days, the instance it belongs to
+    and the dispositivo."""
+
+    kind: str
+    label: str
+    days: int
+    instance: str
+    cite: str
+
+
+@dataclass(frozen=True)
+class Ceiling:
+    """The whole proceeding must end within ``days`` calendar days of the auto (never extended)."""
+
+    days: int
+    cite: str
+
+
+@dataclass(frozen=True)
+class SpecialProcedure:
+    """A procedure some infractions follow instead of the ordinary one (e.g. clandestine transport: written
+    defence 15 days, final allegations 10, judgment 20, appeal 10, appeal judged in 20, all within 90)."""
+
+    key: str
+    label: str
+    cite: str
+    infractions: tuple[str, ...]
+    steps: tuple[ProcedureStep, ...]
+    counting: DayCounting
+    extend_to_business_day: bool
+    ceiling: Ceiling | None
+    where: str
+
+    def step(self, kind: str) -> ProcedureStep | None:
+        return next((step for step in self.steps if step.kind == kind), None)
+
+    def filing_step(self, instance: str) -> ProcedureStep | None:
+        """The step in which the party files in ``instance`` (defence or appeal): its days are the deadline."""
+        return next(
+            (s for s in self.steps if s.instance == instance and s.kind in ("defence", "appeal")), None
+        )
+
+    def judgment_step(self, instance: str) -> ProcedureStep | None:
+        return next(
+            (s for s in self.steps if s.instance == instance and s.kind in ("judgment", "appeal_judgment")),
+            None,
+        )
+
+    def deadline(self, step: ProcedureStep, start: dt.date, calendar: LegalCalendar) -> Deadline:
+        """``step``'s deadline counted from ``start`` (ciência, filing), as this procedure counts days."""
+        return count_days(
+            start,
+            step.days,
+            counting=self.counting,
+            calendar=calendar,
+            extend_to_business_day=self.extend_to_business_day,
+        )
+
+    def ceiling_deadline(self, opened_on: dt.date, calendar: LegalCalendar) -> Deadline | None:
+        """The last day of the whole proceeding, counted from the auto (None when the law sets no ceiling)."""
+        if self.ceiling is None:
+            return None
+        return count_days(
+            opened_on,
+            self.ceiling.days,
+            counting=DayCounting.CALENDAR,
+            calendar=calendar,
+            extend_to_business_day=False,
+        )
+
+    def chain(
+        self, opened_on: dt.date, calendar: LegalCalendar, acted: Mapping[str, dt.date] | None = None
+    ) -> Chain:
+        """Every step counted one after the other from ``opened_on`` (lawcode.blocks.chains), with the ceiling."""
+        return chain(
+            opened_on,
+            [ChainStep(step.kind, step.label, step.days) for step in self.steps],
+            acted=acted or {},
+            counting=self.counting,
+            calendar=calendar,
+            extend_to_business_day=self.extend_to_business_day,
+            ceiling_days=self.ceiling.days if self.ceiling else None,
+        )
+
+    def describe_pt(self, render: Render = str) -> str:
+        """The procedure in one line, each step with its days and dispositivo (``render``: as in
+        DueProcess.effects_explanation_pt)."""
+        unit = self.counting.label_pt
+        parts = [f"{step.label}: {step.days} {unit} ({render(step.cite)})" for step in self.steps]
+        if self.ceiling is not None:
+            parts.append(f"conclusão em até {self.ceiling.days} dias ({render(self.ceiling.cite)})")
+        return f"{self.label} ({render(self.cite)}): " + "; ".join(parts)
+
+    def ceiling_pt(self, opened_on: dt.date, calendar: LegalCalendar, render: Render = str) -> str | None:
+        end = self.ceiling_deadline(opened_on, calendar)
+        if end is None or self.ceiling is None:
+            return None
+        return f"Processo a concluir até {format_date_pt(end.end)} ({render(self.ceiling.cite)})"
+
+
+@dataclass(frozen=True)
 class Procedure:
     due_process: DueProcess
     auto: AutoContents
@@ -198,6 +376,12 @@ class Procedure:
     complaint_basis: tuple[str, ...]
     nullity: Nullity
     source: str
+    procedures: tuple[SpecialProcedure, ...] = ()
+    """Procedures some infractions follow instead of the ordinary one (``procedures``; empty when none)."""
+
+    def procedure_for(self, infraction: str) -> SpecialProcedure | None:
+        """The special procedure infraction ``infraction`` follows, or None (the ordinary due process)."""
+        return next((p for p in self.procedures if infraction in p.infractions), None)
 
 
 def load_procedure(folder: Path, validate: Validate, catalog: Mapping[str, Any]) -> Procedure:
@@ -213,16 +397,18 @@ def load_procedure(folder: Path, validate: Validate, catalog: Mapping[str, Any])
     root = require_map(load_yaml(path), str(path), PROCEDURE_FILE)
     _refuse_todos(root)
     reject_unknown_keys(root, _TOP_KEYS, PROCEDURE_FILE)
-    require_keys(root, tuple(k for k in _TOP_KEYS if k != "note"), PROCEDURE_FILE)
+    require_keys(root, tuple(k for k in _TOP_KEYS if k not in _OPTIONAL_TOP), PROCEDURE_FILE)
     reader = _Reader(validate)
+    due_process = reader.due_process(_map(root, "due_process"))
     return Procedure(
-        due_process=reader.due_process(_map(root, "due_process")),
+        due_process=due_process,
         auto=reader.auto(_map(root, "auto")),
         clandestine=reader.clandestine(_map(root, "clandestine"), catalog),
         traffic_only_guard=reader.provision(_map(root, "traffic_only_guard"), "traffic_only_guard"),
         complaint_basis=reader.complaint_basis(_map(root, "complaint_basis")),
         nullity=reader.nullity(_map(root, "nullity")),
         source=str(path),
+        procedures=reader.procedures(root, catalog, due_process),
     )
 
 
@@ -275,6 +461,17 @@ class _Reader:
         fine_due = self.provision(
             _map(node, "fine_due_on_first_condemnation"), "due_process.fine_due_on_first_condemnation"
         )
+        if not instances[0].suspensive:
+            raise RegimeDefinitionError(
+                "the first instance's defence cannot be 'suspensive: false': effects before any judgment are "
+                "declared on the penalty itself (penalties.yaml 'applies: at_auto', or a precautionary "
+                "suspension)",
+                message_pt="a primeira instância não pode ser sem efeito suspensivo: efeitos antes de qualquer "
+                "julgamento são declarados na penalidade (penalties.yaml, 'applies: at_auto' ou suspensão "
+                "cautelar)",
+                file=node.source,
+                line=items.line_at(0),
+            )
         return DueProcess(instances, fine_due)
 
     def instance(self, node: YamlMap, expected_key: str) -> Instance:
@@ -436,19 +633,181 @@ class _Reader:
         return Nullity(Provision(parsed[0].cite, None, where), parsed)
 
     def nullity_rule(self, node: YamlMap) -> NullityRule:
-        reject_unknown_keys(node, ("limit", "cite", "reason", "note"), "nullity rule")
+        counted = ("days", "counting", "extend_to_business_day")
+        reject_unknown_keys(node, ("limit", "cite", "reason", "note", *counted), "nullity rule")
         require_keys(node, ("limit", "cite", "reason"), "nullity rule")
         limit = str(node["limit"])
         if limit not in NULLITY_LIMITS:
             raise RegimeDefinitionError(
                 f"nullity limit {limit!r} is unknown; use one of: {', '.join(NULLITY_LIMITS)}",
-                message_pt=f"prazo de nulidade {limit!r} desconhecido",
+                message_pt=f"prazo de nulidade {limit!r} desconhecido; use um destes: {', '.join(NULLITY_LIMITS)}",
                 file=node.source,
                 line=node.line_of("limit"),
             )
-        return NullityRule(
+        base = NullityRule(
             limit, self.cite(node, "cite"), _text(node, "reason"), f"{node.source}:{node.line}"
         )
+        if limit not in NULLITY_DAYS_LIMITS:
+            given = [key for key in counted if key in node]
+            if given:
+                raise RegimeDefinitionError(
+                    f"nullity limit {limit!r} takes its last day from the engine; remove {', '.join(given)}",
+                    message_pt=f"o prazo {limit!r} vem da pergunta do motor: retire {', '.join(given)}",
+                    file=node.source,
+                    line=node.line_of(given[0]),
+                )
+            return base
+        require_keys(node, counted, f"nullity rule ({limit})")
+        days = _positive_days(node, "days")
+        counting = _counting(node, "counting")
+        extend = _flag(node, "extend_to_business_day")
+        return NullityRule(
+            base.limit,
+            base.cite,
+            base.reason,
+            base.where,
+            days=days,
+            counting=counting,
+            extend_to_business_day=extend,
+        )
+
+    def procedures(
+        self, root: YamlMap, catalog: Mapping[str, Any], due_process: DueProcess
+    ) -> tuple[SpecialProcedure, ...]:
+        """``procedures: [{key, label, cite, infractions, counting, extend_to_business_day, steps, ceiling}]``:
+        the procedures some infractions follow instead of the ordinary one (optional; absent = none)."""
+        if "procedures" not in root:
+            return ()
+        items = root["procedures"]
+        if not isinstance(items, YamlList) or not items:
+            raise RegimeDefinitionError(
+                "procedures must list at least one procedure (or be left out)",
+                message_pt="procedures: liste ao menos um procedimento (ou omita a seção)",
+                file=root.source,
+                line=root.line_of("procedures"),
+            )
+        out: list[SpecialProcedure] = []
+        claimed: dict[str, str] = {}
+        for index, raw in enumerate(items):
+            node = require_map(raw, root.source, "procedure", items.line_at(index))
+            procedure = self.special(node, catalog, due_process)
+            if any(seen.key == procedure.key for seen in out):
+                raise RegimeDefinitionError(
+                    f"procedure {procedure.key!r} is declared twice",
+                    message_pt=f"o procedimento {procedure.key!r} foi declarado duas vezes",
+                    file=node.source,
+                    line=node.line_of("key"),
+                )
+            for code in procedure.infractions:
+                if code in claimed:
+                    raise RegimeDefinitionError(
+                        f"infraction {code!r} follows two procedures ({claimed[code]}, {procedure.key})",
+                        message_pt=f"a infração {code!r} segue dois procedimentos "
+                        f"({claimed[code]} e {procedure.key})",
+                        file=node.source,
+                        line=node.line_of("infractions"),
+                    )
+                claimed[code] = procedure.key
+            out.append(procedure)
+        return tuple(out)
+
+    def special(self, node: YamlMap, catalog: Mapping[str, Any], due_process: DueProcess) -> SpecialProcedure:
+        keys = ("key", "label", "cite", "infractions", "counting", "extend_to_business_day", "steps")
+        reject_unknown_keys(node, (*keys, "ceiling", "note"), "procedure")
+        require_keys(node, keys, "procedure")
+        key = str(node["key"])
+        if not _ROLE.match(key):
+            raise RegimeDefinitionError(
+                f"procedure key {key!r} must be lower case letters, digits and _",
+                message_pt=f"chave de procedimento inválida {key!r}",
+                file=node.source,
+                line=node.line_of("key"),
+            )
+        codes = node["infractions"]
+        if not isinstance(codes, YamlList) or not codes:
+            raise RegimeDefinitionError(
+                f"procedure {key}: list the catalog infractions that follow it",
+                message_pt=f"procedimento {key}: liste as infrações do catálogo que o seguem",
+                file=node.source,
+                line=node.line_of("infractions"),
+            )
+        for i, code in enumerate(codes):
+            if str(code) not in catalog:
+                raise RegimeDefinitionError(
+                    f"procedure {key}: infraction {code!r} is not in catalog.yaml",
+                    message_pt=f"procedimento {key}: a infração {code!r} não está no catálogo",
+                    file=node.source,
+                    line=codes.line_at(i),
+                )
+        return SpecialProcedure(
+            key=key,
+            label=_text(node, "label"),
+            cite=self.cite(node, "cite"),
+            infractions=tuple(str(code) for code in codes),
+            steps=self.steps(node, key, due_process),
+            counting=_counting(node, "counting"),
+            extend_to_business_day=_flag(node, "extend_to_business_day"),
+            ceiling=self.ceiling(node) if "ceiling" in node else None,
+            where=f"{node.source}:{node.line}",
+        )
+
+    def steps(self, node: YamlMap, key: str, due_process: DueProcess) -> tuple[ProcedureStep, ...]:
+        items = node["steps"]
+        if not isinstance(items, YamlList) or not items:
+            raise RegimeDefinitionError(
+                f"procedure {key}: list its steps ({{kind, label, days, instance, cite}})",
+                message_pt=f"procedimento {key}: liste suas etapas",
+                file=node.source,
+                line=node.line_of("steps"),
+            )
+        order = list(STEP_KINDS)
+        out: list[ProcedureStep] = []
+        for index, raw in enumerate(items):
+            entry = require_map(raw, node.source, "step", items.line_at(index))
+            reject_unknown_keys(entry, ("kind", "label", "days", "instance", "cite", "note"), "step")
+            require_keys(entry, ("kind", "label", "days", "instance", "cite"), "step")
+            kind = str(entry["kind"])
+            if kind not in STEP_KINDS:
+                raise RegimeDefinitionError(
+                    f"procedure {key}: step kind {kind!r} is unknown; use one of: {', '.join(STEP_KINDS)}",
+                    message_pt=f"procedimento {key}: etapa {kind!r} desconhecida; use uma destas: "
+                    + ", ".join(f"{k} ({v})" for k, v in STEP_KINDS.items()),
+                    file=entry.source,
+                    line=entry.line_of("kind"),
+                )
+            if out and order.index(kind) <= order.index(out[-1].kind):
+                raise RegimeDefinitionError(
+                    f"procedure {key}: step {kind!r} is repeated or out of order ({', '.join(STEP_KINDS)})",
+                    message_pt=f"procedimento {key}: a etapa {kind!r} está repetida ou fora de ordem",
+                    file=entry.source,
+                    line=entry.line_of("kind"),
+                )
+            instance = str(entry["instance"])
+            if not due_process.has(instance):
+                raise RegimeDefinitionError(
+                    f"procedure {key}: step {kind!r} belongs to instance {instance!r}, which due_process does "
+                    "not declare",
+                    message_pt=f"procedimento {key}: a etapa {kind!r} pertence à instância {instance!r}, "
+                    "que o processo não declara",
+                    file=entry.source,
+                    line=entry.line_of("instance"),
+                )
+            out.append(
+                ProcedureStep(
+                    kind,
+                    _text(entry, "label"),
+                    _positive_days(entry, "days"),
+                    instance,
+                    self.cite(entry, "cite"),
+                )
+            )
+        return tuple(out)
+
+    def ceiling(self, node: YamlMap) -> Ceiling:
+        raw = _map(node, "ceiling")
+        reject_unknown_keys(raw, ("days", "cite", "note"), "ceiling")
+        require_keys(raw, ("days", "cite"), "ceiling")
+        return Ceiling(_positive_days(raw, "days"), self.cite(raw, "cite"))
 
 
 def _refuse_todos(root: YamlMap) -> None:
@@ -462,6 +821,42 @@ def _refuse_todos(root: YamlMap) -> None:
             file=root.source,
             line=todos[0][1].line_of("todo"),
         )
+
+
+def _positive_days(node: YamlMap, key: str) -> int:
+    value = node.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise RegimeDefinitionError(
+            f"'{key}' must be a positive whole number of days, got {value!r}",
+            message_pt=f"'{key}' deve ser um número inteiro positivo de dias (recebido: {value!r})",
+            file=node.source,
+            line=node.line_of(key),
+        )
+    return value
+
+
+def _counting(node: YamlMap, key: str) -> DayCounting:
+    value = str(node.get(key))
+    if value not in COUNTINGS:
+        raise RegimeDefinitionError(
+            f"'{key}' must be one of {', '.join(COUNTINGS)}, got {value!r}",
+            message_pt=f"'{key}' deve ser calendar_days (dias corridos) ou business_days (dias úteis)",
+            file=node.source,
+            line=node.line_of(key),
+        )
+    return COUNTINGS[value]
+
+
+def _flag(node: YamlMap, key: str) -> bool:
+    value = node.get(key)
+    if not isinstance(value, bool):
+        raise RegimeDefinitionError(
+            f"'{key}' must be true or false",
+            message_pt=f"'{key}' deve ser true ou false",
+            file=node.source,
+            line=node.line_of(key),
+        )
+    return value
 
 
 def _map(node: YamlMap, key: str) -> YamlMap:

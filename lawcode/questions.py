@@ -83,3 +83,85 @@ def question_spec(name: str) -> QuestionSpec:
             message_pt=f"pergunta desconhecida {name!r}",
             field="question",
         ) from None
+
+
+# What the apps do with each question they ask, and what happens when a regime does not answer it. This is the
+# list the apps ask from (a test, lawcode/tests/test_doctor.py, reads apps/ and fails when a question is asked
+# there and not listed here, or listed and never asked), so ``python -m lawcode doctor`` and the guide's table
+# cannot go stale. ``required``: the apps cannot run the regime without it.
+@dataclass(frozen=True)
+class AppQuestion:
+    question: str
+    asked_pt: str
+    unanswered_pt: str
+    required: bool = False
+
+
+APP_QUESTIONS: tuple[AppQuestion, ...] = (
+    AppQuestion(
+        "operator_registration",
+        "requerimento de cadastro do autorizatário",
+        "o cadastro é analisado sem a lei (requerimento sem decisão automática)",
+    ),
+    AppQuestion(
+        "driver_registration",
+        "vínculo de condutor e condutor emergencial",
+        "o vínculo fica sem decisão automática",
+    ),
+    AppQuestion(
+        "attendant_registration", "vínculo de auxiliar/monitor", "o vínculo fica sem decisão automática"
+    ),
+    AppQuestion(
+        "vehicle_permit",
+        "requerimento de alvará, renovação, substituição e veículo provisório",
+        "o requerimento fica sem decisão automática e nenhum alvará pode ser emitido",
+        required=True,
+    ),
+    AppQuestion(
+        "document_validity", "envio de documento: é aceito? até quando?", "o documento vale sem prazo da lei"
+    ),
+    AppQuestion(
+        "document_standing",
+        "situação documental do alvará (painel, varredura diária)",
+        "documentos vencidos não afetam o alvará",
+    ),
+    AppQuestion("ban_status", "cadastro: o operador está impedido?", "nenhum impedimento é verificado"),
+    AppQuestion("sanction", "auto de infração, julgamento e decisão definitiva", "o auto não tem penalidade"),
+    AppQuestion(
+        "appeal_deadline",
+        "prazo de defesa e de recurso de cada instância",
+        "a tela diz que a lei não fixa prazo; o caso não transita em julgado por decurso de prazo",
+    ),
+    AppQuestion(
+        "judgment_deadline", "prazo de julgamento do recurso", "a fila de julgamento não mostra prazo"
+    ),
+    AppQuestion(
+        "payment_deadline", "vencimento da guia da multa", "vale o prazo usual do município para a guia"
+    ),
+    AppQuestion(
+        "ciencia_date",
+        "data de ciência de cada notificação (AR, edital, meio eletrônico)",
+        "a ciência não é calculada e nenhum prazo corre",
+    ),
+    AppQuestion(
+        "notice_limit",
+        "prazo máximo para notificar a penalidade (nulidade «penalty_notice»)",
+        "nenhum prazo de notificação da penalidade é mostrado",
+    ),
+    AppQuestion("cure_deadline", "prazo para sanar pendências", "a pendência fica sem prazo"),
+    AppQuestion("inspection_scheduling", "agendamento da vistoria", "a vistoria é agendada sem prazo da lei"),
+    AppQuestion(
+        "inspection_calendar", "calendário de vistorias pelo final da placa", "não há calendário anual"
+    ),
+    AppQuestion(
+        "permit_validity",
+        "validade e renovação do alvará",
+        "o alvará não pode ser emitido com validade",
+        required=True,
+    ),
+    AppQuestion(
+        "temporary_vehicle", "prazo do veículo provisório", "o veículo provisório fica sem prazo da lei"
+    ),
+    AppQuestion("fine_amount", "valor da multa e das guias em reais", "a guia não pode ser valorada"),
+)
+assert {q.question for q in APP_QUESTIONS} <= set(QUESTIONS), "every question the apps ask is a standard one"

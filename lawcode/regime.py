@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from lawcode.acts import Act, ActRegistry
 from lawcode.citations import Citation, Citer, split_ref
-from lawcode.config import Config
+from lawcode.config import Config, DeclaredAct
 from lawcode.context import Context, Prepared
 from lawcode.decision import Decision, Finding, ParameterUse, RuleResult, make_decision
 from lawcode.documents import apply_age_limit
@@ -165,7 +165,7 @@ class Regime:
     _declared: dict[str, frozenset[tuple[str, str | None]]] = field(
         default_factory=dict, init=False, repr=False
     )
-    _citers: dict[tuple[tuple[str, dt.date], ...], Citer] = field(
+    _citers: dict[tuple[tuple[tuple[str, dt.date], ...], tuple[DeclaredAct, ...]], Citer] = field(
         default_factory=dict, init=False, repr=False
     )
     _merged_by_key: dict[Hashable, dict[str, Parameter]] = field(default_factory=dict, init=False, repr=False)
@@ -354,14 +354,20 @@ class Regime:
         return tuple(binding for source in self.act_sources for binding in source.bindings)
 
     def citer_for(self, config: Config) -> Citer:
-        """The citer whose wordings follow the Config's choice for amendments dated by an interpretation."""
+        """The citer whose wordings follow the Config's choice for amendments dated by an interpretation, and
+        which knows the acts the Config brings (Config.acts: a comunicado entered on a screen)."""
         dates = tuple(sorted(self._amendment_dates(config).items()))
-        if not dates:
+        if not dates and not config.acts:
             return self.citer
-        if dates not in self._citers:
-            own = [source.build(dict(dates)) for source in self.act_sources]
-            self._citers[dates] = Citer(ActRegistry.with_external(own, self.acts.main))
-        return self._citers[dates]
+        key = (dates, config.acts)
+        if key not in self._citers:
+            if dates:
+                own = [source.build(dict(dates)) for source in self.act_sources]
+                base = ActRegistry.with_external(own, self.acts.main)
+            else:
+                base = self.acts
+            self._citers[key] = Citer(base.with_entered(act.to_act() for act in config.acts))
+        return self._citers[key]
 
     def _amendment_dates(self, config: Config) -> dict[str, dt.date]:
         """Amendment key → start date, only where the Config picks a non-default option."""
@@ -425,16 +431,19 @@ class Regime:
         for int_id in config.interpretations:
             choose(self.interpretations, int_id, config.interpretations)
         merged = dict(self.parameters)
+        citer = self.citer_for(config)
         for name, values in config.parameters.items():
             if name not in merged:
                 raise UnknownParameterError(self.id, name, file="Config.parameters")
-            merged[name] = merged[name].with_values(self._checked(merged[name], values))
+            merged[name] = merged[name].with_values(self._checked(merged[name], values, citer))
         return merged
 
-    def _checked(self, parameter: Parameter, values: tuple[ParameterValue, ...]) -> list[ParameterValue]:
+    def _checked(
+        self, parameter: Parameter, values: tuple[ParameterValue, ...], citer: Citer
+    ) -> list[ParameterValue]:
         out = []
         for value in values:
-            self.citer.validate(value.cite, file=value.source or "Config.parameters")
+            citer.validate(value.cite, file=value.source or "Config.parameters")
             if value.confidence not in CONFIDENCE_GRADES:
                 raise RegimeDefinitionError(
                     f"{value.source}: confidence {value.confidence!r} must be one of {', '.join(CONFIDENCE_GRADES)}",
@@ -497,6 +506,7 @@ def _merge_key(config: Config) -> Hashable | None:
     key = (
         tuple((name, tuple(values)) for name, values in sorted(config.parameters.items())),
         tuple(sorted(config.interpretations.items())),
+        config.acts,
     )
     try:
         hash(key)

@@ -26,7 +26,7 @@ from typing import Any
 from lawcode.acts import Act, short_act_name
 from lawcode.citations import Citer
 from lawcode.errors import RegimeDefinitionError
-from lawcode.fiscal import ufesp_parameter
+from lawcode.fiscal import shared_parameters
 from lawcode.interpretations import Interpretation, load_interpretations
 from lawcode.params import Parameter, load_parameters
 from lawcode.texts import Amendment, parse_law_text
@@ -352,15 +352,17 @@ def load_interpretations_for(folder: Path, citer: Citer) -> dict[str, Interpreta
 def load_parameters_for(
     folder: Path, citer: Citer, money: Mapping[str, FineUnit] | None = None
 ) -> dict[str, Parameter]:
-    """The folder's parameters.yaml plus the engine's ``ufesp`` table (which a regime may not redeclare);
-    ``money`` are the regime's declared fine units, in which a parameter may be counted."""
+    """The folder's parameters.yaml plus the engine's shared tables (``ufesp``: fiscal.shared_parameters), which a
+    regime may not redeclare; ``money`` are the regime's declared fine units, in which a parameter may be counted."""
     parameters = load_parameters(folder / "parameters.yaml", citation_validator(citer), money)
-    if "ufesp" in parameters:
-        raise RegimeDefinitionError(
-            "'ufesp' is the engine's table (data/ufesp.csv); do not redeclare it",
-            file=str(folder / "parameters.yaml"),
-        )
-    parameters["ufesp"] = ufesp_parameter()
+    for name, table in shared_parameters().items():
+        if name in parameters:
+            raise RegimeDefinitionError(
+                f"'{name}' is the engine's shared table (lawcode/data); do not redeclare it",
+                message_pt=f"'{name}' é uma tabela do engine (lawcode/data); não a declare no regime",
+                file=str(folder / "parameters.yaml"),
+            )
+        parameters[name] = table
     return parameters
 
 

@@ -19,6 +19,7 @@ from lawcode.blocks.standing import STANDING_FILE, load_standing
 from lawcode.citations import Citer
 from lawcode.documents import check_age_limits
 from lawcode.errors import RegimeDefinitionError
+from lawcode.labels import check_bodies, check_deadline_labels
 from lawcode.penalties import PENALTIES_FILE, load_penalties
 from lawcode.procedure import load_procedure
 from lawcode.regime import Regime, registered_rules
@@ -87,6 +88,7 @@ def load_regime(folder: Path, package: str | None = None) -> Regime:
     # The due process first: a new-regime skeleton names its todo sections before any other missing file.
     procedure = load_procedure(folder, citation_validator(citer), catalog)
     vocabulary = load_vocabulary(folder, citer)
+    check_bodies(vocabulary.labels, tuple(i.key for i in procedure.due_process.instances), str(meta["id"]))
     regime = Regime(
         id=str(meta["id"]),
         name=str(meta["name"]),
@@ -113,6 +115,7 @@ def load_regime(folder: Path, package: str | None = None) -> Regime:
     )
     regime.rules = _rules_for(regime)
     check_vocabulary(vocabulary, regime.parameters, set(regime.rules), regime.id)
+    check_deadline_labels(vocabulary.labels, set(regime.rules), regime.id)
     check_age_limits(vocabulary.documents, interpretations)
     _load_standing(regime, citer)
     if "sanction" in regime.rules or (folder / PENALTIES_FILE).is_file():

@@ -259,6 +259,23 @@ class _Line:
     text: str
 
 
+@dataclass(frozen=True)
+class EditorialNote:
+    """A bracketed note of a consolidated text — an earlier wording ("[até 20.06.2013: (redação original) …]")
+    or a note ("[Este inciso foi acrescentado pela Lei …]"): never text of a dispositivo, kept apart with the
+    lines it spans and the dispositivo it follows."""
+
+    line: int
+    last_line: int
+    text: str
+    after: str | None
+    until: dt.date | None
+    """For an earlier wording: the last day it was in force ("até DD.MM.AAAA")."""
+
+
+_EARLIER_UNTIL = re.compile(r"^\[\s*at[ée]\s+(\d{1,2})[./](\d{1,2})[./](\d{4})\s*:", re.IGNORECASE)
+
+
 @dataclass
 class _ParserState:
     """Where we are in the structure while reading the text."""
@@ -278,6 +295,8 @@ class _Parser:
         self.amendments = {a.marker: a for a in amendments}
         self.dispositivos: dict[str, Dispositivo] = {}
         self.state = _ParserState()
+        self.notes: list[EditorialNote] = []
+        self._note_lines: dict[int, tuple[int, str]] = {}
 
     def error(self, line: _Line, message: str, message_pt: str) -> LawTextError:
         return LawTextError(message, message_pt=message_pt, file=self.source, line=line.number)
@@ -286,8 +305,12 @@ class _Parser:
         lines = [_Line(i + 1, raw.strip()) for i, raw in enumerate(text.splitlines())]
         # The closing "Cidade, 10 de janeiro de 2020." comes after the last article; a wrapped line of the body
         # that happens to end in a date must not cut the law short.
+        lines = self._without_editorial_notes(lines)
         last_article = max((line.number for line in lines if _ARTICLE.match(line.text)), default=0)
         for line in lines:
+            if line.number in self._note_lines:
+                self._note_at(line)
+                continue
             if not line.text:
                 self.state.previous_blank = True
                 continue
@@ -302,6 +325,64 @@ class _Parser:
                 file=self.source,
             )
         return LawText(self.source, self.in_force, self.dispositivos)
+
+    def _without_editorial_notes(self, lines: list[_Line]) -> list[_Line]:
+        """Find the bracketed blocks of a consolidated text (a line opening with "[" up to the line closing
+        with "]"); their lines are set aside as notes, so an earlier wording never mixes into the text in force
+        nor restarts the numbering."""
+        self._note_lines = {}
+        index = 0
+        while index < len(lines):
+            line = lines[index]
+            if not line.text.startswith("["):
+                index += 1
+                continue
+            end = index
+            while end < len(lines) - 1 and not lines[end].text.endswith("]"):
+                end += 1
+            if not lines[end].text.endswith("]"):
+                raise self.error(
+                    line,
+                    "an editorial note opened with '[' is never closed with ']'",
+                    "nota entre colchetes aberta com '[' e nunca fechada com ']'",
+                )
+            text = " ".join(item.text for item in lines[index : end + 1] if item.text)
+            self._note_lines[line.number] = (lines[end].number, text)
+            for item in lines[index + 1 : end + 1]:
+                self._note_lines[item.number] = (-1, "")
+            index = end + 1
+        return lines
+
+    def earlier_wording_after(self, line: _Line) -> str | None:
+        """The text of the earlier wording a consolidated text gives in brackets right after ``line``
+        ("[até 20.06.2013: (redação original) Art. 3º …]"), without the brackets, the date and the label."""
+        found = self._note_lines.get(line.number + 1)
+        if found is None or found[0] < 0:
+            return None
+        text = found[1]
+        head = _EARLIER_UNTIL.match(text)
+        if head is None:
+            return None
+        body = text[head.end() :].rstrip("]").strip()
+        body = re.sub(r"^\((?:reda[çc][ãa]o\s+original|[^)]*)\)\s*", "", body, flags=re.IGNORECASE)
+        for pattern in (_ARTICLE, _PARAGRAPH, _SOLE_PARAGRAPH, _INCISO, _ALINEA):
+            if match := pattern.match(body):
+                return str(match.groups()[-1]).strip()
+        return body or None
+
+    def _note_at(self, line: _Line) -> None:
+        last, text = self._note_lines[line.number]
+        if last < 0:
+            return  # a later line of a note already kept
+        current = self.state.current
+        until = None
+        if match := _EARLIER_UNTIL.match(text):
+            day, month, year = (int(g) for g in match.groups())
+            try:
+                until = dt.date(year, month, day)
+            except ValueError:
+                until = None
+        self.notes.append(EditorialNote(line.number, last, text, current.id if current else None, until))
 
     def _is_closing(self, line: _Line) -> bool:
         started = self.state.current is not None
@@ -382,6 +463,10 @@ class _Parser:
             )
         amendment = self.amendment_for(line, note)
         existing = self.dispositivos.get(dispositivo_id)
+        earlier = self.earlier_wording_after(line)
+        if note is not None and note[0] == "rewording" and existing is None and earlier is not None:
+            # A consolidated text: the wording in force, then the earlier one in brackets.
+            existing = self.create(line, dispositivo_id, kind, parent, earlier, None)
         if note is not None and note[0] == "rewording":
             dispositivo = self.reword(line, existing, dispositivo_id, text, amendment)
         elif note is not None and note[0] == "repeal" and amendment is not None:

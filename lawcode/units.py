@@ -62,11 +62,6 @@ class Unit(StrEnum):
         """True for units whose values are amounts of money (kept as Decimal)."""
         return self is Unit.BRL
 
-    @property
-    def is_fiscal_unit(self) -> bool:
-        """Measures are never converted to reais; only a declared FineUnit is."""
-        return False
-
     @classmethod
     def parse(
         cls,
@@ -123,10 +118,6 @@ class FineUnit:
 
     @property
     def is_money(self) -> bool:
-        return True
-
-    @property
-    def is_fiscal_unit(self) -> bool:
         return True
 
 

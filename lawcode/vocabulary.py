@@ -1,5 +1,6 @@
-"""A regime's open vocabularies: its document kinds (documents.yaml), its extra fact fields (facts.yaml) and its
-fine units (units.yaml), loaded with checked citations; and the check that types the facts against them.
+"""A regime's open vocabularies: its document kinds (documents.yaml), its extra fact fields (facts.yaml), its
+fine units (units.yaml) and the names its law gives things (labels.yaml, lawcode/labels.py), loaded with checked
+citations; and the check that types the facts against them.
 
 ``Regime.evaluate`` passes every facts object through ``Vocabulary.typed_facts``: each Document's kind must be
 declared and its details typed by the kind's detail fields; each ``extra`` mapping is typed by the entity's
@@ -25,6 +26,7 @@ from lawcode.documents import DocumentCatalog, load_documents
 from lawcode.errors import InvalidFactError, RegimeDefinitionError
 from lawcode.factfields import FactSchema, load_fact_schema
 from lawcode.fiscal import load_units
+from lawcode.labels import Labels, load_labels
 from lawcode.memo import Memo
 from lawcode.units import FineUnit, Unit
 
@@ -46,6 +48,8 @@ class Vocabulary:
     documents: DocumentCatalog = field(default_factory=DocumentCatalog)
     facts: FactSchema = field(default_factory=FactSchema)
     units: Mapping[str, FineUnit] = field(default_factory=dict)
+    labels: Labels = field(default_factory=Labels)
+    """What the law calls its instrument, bodies, verdicts and application kinds (labels.yaml)."""
 
     def fine_unit(self, key: str) -> FineUnit | None:
         """The declared unit ``key``; None for plain reais (``brl``); RegimeDefinitionError when undeclared."""
@@ -222,9 +226,13 @@ def _join(path: str, name: str) -> str:
 
 
 def load_vocabulary(folder: Path, citer: Citer) -> Vocabulary:
-    """documents.yaml, facts.yaml and units.yaml of a regime folder (each optional; absent = nothing declared)."""
+    """documents.yaml, facts.yaml, units.yaml and labels.yaml of a regime folder (facts.yaml and labels.yaml
+    required; the others absent = nothing declared)."""
     return Vocabulary(
-        load_documents(folder, citer), load_fact_schema(folder, citer), load_units(folder, citer)
+        load_documents(folder, citer),
+        load_fact_schema(folder, citer),
+        load_units(folder, citer),
+        load_labels(folder, citer),
     )
 
 

@@ -19,6 +19,16 @@ Redis cache whose `count` is one round trip — a script (`EVALSHA`) that runs `
 the key, `EXPIRE key timeout`, so the window's counter is created with its expiry and increased atomically.
 Django's own `incr` is an `EXISTS` then an `INCR` (two round trips, and `add` a third for a window's first
 request).
+
+Redis down is a degradation, never an error page (issue 28): every operation of `CountingRedisCache` that fails
+with a Redis error (refused, timed out, reset) is served by a cache of this process instead (`LocMemCache`): the
+rate limits become per-process limits of the same size, a used proof-of-work challenge is remembered by this
+process only, kept photos live in this process. Each failure is logged (`outorga.cache`, a warning the first
+time, then once a minute) and counted (`outorga_shared_store_errors_total{operation}` on /metricas/), and
+readiness (/saude/pronto/, `outorga_status`) says "degraded" while it lasts. After a failure the process leaves
+Redis alone for `SHARED_STORE_RETRY_SECONDS` (default 5) so that a Redis that hangs does not slow every request;
+then it tries again, and the first success ends the degradation (logged too). The client's socket timeouts are
+short (settings: 0.5 s) for the same reason.
 """
 
 from __future__ import annotations
@@ -26,11 +36,18 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import hashlib
+import logging
 import pickle
+import threading
 import time
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
+from django.conf import settings
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.db import DatabaseCache
+from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache
 from django.db import connections, router, transaction
 from django.utils import timezone
@@ -141,7 +158,192 @@ COUNT_SCRIPT = (
 COUNT_SHA = hashlib.sha1(COUNT_SCRIPT.encode()).hexdigest()
 
 
+logger = logging.getLogger("outorga.cache")
+T = TypeVar("T")
+LOG_EVERY_SECONDS = 60
+
+
+@dataclass
+class SharedStoreState:
+    """This process's view of the shared store: since when it fails (None: it works) and how often it did."""
+
+    degraded_since: float | None = None  # time.time()
+    retry_at: float = 0.0  # time.monotonic() before which Redis is not tried again
+    failures: int = 0
+    last_error: str = ""
+    logged_at: float = 0.0
+
+
+_state = SharedStoreState()
+_state_lock = threading.Lock()
+
+
+def shared_store_state() -> SharedStoreState:
+    """A copy of the degradation state (readiness reads it)."""
+    with _state_lock:
+        return SharedStoreState(**vars(_state))
+
+
+def shared_store_failed(operation: str, error: BaseException) -> None:
+    """Record one failed use of the shared store: logged (rate-limited), counted, readiness degraded."""
+    now, monotonic = time.time(), time.monotonic()
+    with _state_lock:
+        first = _state.degraded_since is None
+        if first:
+            _state.degraded_since = now
+        _state.failures += 1
+        _state.last_error = type(error).__name__
+        _state.retry_at = monotonic + float(getattr(settings, "SHARED_STORE_RETRY_SECONDS", 5))
+        log = first or monotonic - _state.logged_at >= LOG_EVERY_SECONDS
+        if log:
+            _state.logged_at = monotonic
+        failures = _state.failures
+    if log:
+        logger.warning(
+            "Armazenamento compartilhado (Redis) indisponível (%s em %s): limites e marcas valem por processo "
+            "até ele voltar (%d falha(s) até agora).",
+            type(error).__name__,
+            operation,
+            failures,
+        )
+    from apps.ops.counters import (
+        counter_add,
+    )  # the project's metrics; imported late (outorga sits above apps)
+
+    counter_add("outorga_shared_store_errors_total", {"operation": operation})
+
+
+def shared_store_recovered() -> None:
+    with _state_lock:
+        if _state.degraded_since is None:
+            return
+        since = _state.degraded_since
+        _state.degraded_since = None
+        _state.retry_at = 0.0
+    logger.warning("Armazenamento compartilhado (Redis) de volta após %.0f s degradado.", time.time() - since)
+
+
+def shared_store_waiting() -> bool:
+    """True while a recent failure says not to try the shared store yet."""
+    return _state.degraded_since is not None and time.monotonic() < _state.retry_at
+
+
+def shared_store_reset() -> None:
+    """Forget the degradation (tests)."""
+    with _state_lock:
+        vars(_state).update(vars(SharedStoreState()))
+
+
 class CountingRedisCache(RedisCache):
+    """Django's Redis cache that counts in one round trip and degrades to this process when Redis fails."""
+
+    def __init__(self, server: str, params: dict[str, Any]) -> None:
+        super().__init__(server, params)
+        self._local = LocMemCache(
+            f"outorga-shared-store-fallback-{id(self)}", {"OPTIONS": {"MAX_ENTRIES": 100_000}}
+        )
+
+    @cached_property
+    def _redis_errors(self) -> tuple[type[BaseException], ...]:
+        from redis.exceptions import RedisError
+
+        return (RedisError, OSError)
+
+    def ping_error(self) -> BaseException | None:
+        """Ask Redis directly (readiness): None when it answers, else the error (recorded as a failure)."""
+        try:
+            self._counting_client.ping()
+        except self._redis_errors as error:
+            shared_store_failed("ping", error)
+            return error
+        shared_store_recovered()
+        return None
+
+    def _shared(self, operation: str, call: Callable[[], T], fallback: Callable[[], T]) -> T:
+        if shared_store_waiting():
+            return fallback()
+        try:
+            result = call()
+        except self._redis_errors as error:
+            shared_store_failed(operation, error)
+            return fallback()
+        if _state.degraded_since is not None:
+            shared_store_recovered()
+        return result
+
+    def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
+        return self._shared(
+            "get",
+            lambda: super(CountingRedisCache, self).get(key, default, version),
+            lambda: self._local.get(key, default, version),
+        )
+
+    def set(self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None) -> None:
+        self._shared(
+            "set",
+            lambda: super(CountingRedisCache, self).set(key, value, timeout, version),
+            lambda: self._local.set(key, value, timeout, version),
+        )
+
+    def add(self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None) -> bool:
+        return self._shared(
+            "add",
+            lambda: super(CountingRedisCache, self).add(key, value, timeout, version),
+            lambda: self._local.add(key, value, timeout, version),
+        )
+
+    def touch(self, key: Any, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None) -> bool:
+        return self._shared(
+            "touch",
+            lambda: super(CountingRedisCache, self).touch(key, timeout, version),
+            lambda: self._local.touch(key, timeout, version),
+        )
+
+    def delete(self, key: Any, version: int | None = None) -> bool:
+        return self._shared(
+            "delete",
+            lambda: super(CountingRedisCache, self).delete(key, version),
+            lambda: self._local.delete(key, version),
+        )
+
+    def has_key(self, key: Any, version: int | None = None) -> bool:
+        return self._shared(
+            "has_key",
+            lambda: super(CountingRedisCache, self).has_key(key, version),
+            lambda: self._local.has_key(key, version),
+        )
+
+    def incr(self, key: Any, delta: int = 1, version: int | None = None) -> int:
+        return self._shared(
+            "incr",
+            lambda: super(CountingRedisCache, self).incr(key, delta, version),
+            lambda: self._local.incr(key, delta, version),
+        )
+
+    def get_many(self, keys: Any, version: int | None = None) -> dict[Any, Any]:
+        return self._shared(
+            "get_many",
+            lambda: super(CountingRedisCache, self).get_many(keys, version),
+            lambda: self._local.get_many(keys, version),
+        )
+
+    def set_many(self, data: Any, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None) -> list[Any]:
+        return self._shared(
+            "set_many",
+            lambda: super(CountingRedisCache, self).set_many(data, timeout, version),
+            lambda: self._local.set_many(data, timeout, version),
+        )
+
+    def delete_many(self, keys: Any, version: int | None = None) -> None:
+        self._shared(
+            "delete_many",
+            lambda: super(CountingRedisCache, self).delete_many(keys, version),
+            lambda: self._local.delete_many(keys, version),
+        )
+
+    def clear(self) -> None:
+        self._shared("clear", lambda: super(CountingRedisCache, self).clear(), self._local.clear)
+
     @cached_property
     def _counting_client(self) -> Any:
         """One client for this process's counts: Django's `get_client` builds a new `redis.Redis` (and its
@@ -156,6 +358,14 @@ class CountingRedisCache(RedisCache):
         return NoScriptError
 
     def count(self, key: Any, timeout: int, version: int | None = None) -> int:
+        """The counter after adding 1 (see _count); counted in this process while Redis fails."""
+        return self._shared(
+            "count",
+            lambda: self._count(key, timeout, version),
+            lambda: _local_count(self._local, key, timeout, version),
+        )
+
+    def _count(self, key: Any, timeout: int, version: int | None = None) -> int:
         """The counter after adding 1, its window of `timeout` seconds set when it is created (an expired key is
         missing), in one script Redis runs atomically (EVALSHA: one command, where MULTI/SET/INCR/EXEC through
         redis-py's pipeline cost twice the CPU, issue 12). Redis stores an integer as itself (Django's
@@ -169,3 +379,14 @@ class CountingRedisCache(RedisCache):
         ):  # a restarted or flushed Redis: EVAL runs it and keeps it for the next EVALSHA
             counted = client.eval(COUNT_SCRIPT, 1, made, timeout)
         return int(counted)
+
+
+def _local_count(cache: LocMemCache, key: Any, timeout: int, version: int | None) -> int:
+    """A window's counter in this process's memory (LocMemCache's incr holds its lock)."""
+    if cache.add(key, 1, timeout=timeout, version=version):
+        return 1
+    try:
+        return int(cache.incr(key, version=version))
+    except ValueError:  # expired in between
+        cache.set(key, 1, timeout=timeout, version=version)
+        return 1

@@ -132,6 +132,7 @@ INSTALLED_APPS = [
     "apps.whatif",
     "apps.ops",
     "apps.replay",
+    "apps.signing",
     "django_tasks",
     "django_tasks_db",
 ]
@@ -150,6 +151,8 @@ MIDDLEWARE = [
     "apps.tenancy.querysets.RequestRolesMiddleware",
     "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Sensitive services ask for a recent re-authentication whatever route reaches them (apps/accounts/stepup.py).
+    "apps.accounts.stepup.StepUpMiddleware",
     "apps.accounts.middleware.SessionExpiryMiddleware",
     "apps.accounts.middleware.IdleTimeoutMiddleware",
     "apps.accounts.middleware.SecondFactorRequiredMiddleware",
@@ -188,7 +191,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
             ],
             # {% url 'name' %} of a literal name: reversed once per process (apps/web/templatetags)
-            "builtins": ["apps.web.templatetags.constant_urls"],
+            "builtins": ["apps.web.templatetags.constant_urls", "apps.tenancy.templatetags.regimes"],
         },
     },
 ]
@@ -287,6 +290,8 @@ AUTH_PASSWORD_VALIDATORS = [
     },
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Repetitions, sequences, keyboard walks, leaked passwords, the user's own data (zxcvbn; issue 28).
+    {"NAME": "apps.accounts.validators.PasswordStrengthValidator"},
 ]
 # Reset links by e-mail are valid for this long (seconds); a used link stops working at once.
 PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3600)
@@ -466,6 +471,11 @@ if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    # "__Host-": the browser keeps the cookie only if it is Secure, has Path=/ and no Domain, so no sibling
+    # subdomain can set or shadow it (ASVS 3.3.1). Only in production: over http (tests, development) a browser
+    # refuses such a cookie.
+    SESSION_COOKIE_NAME = "__Host-sessionid"
+    CSRF_COOKIE_NAME = "__Host-csrftoken"
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
@@ -474,7 +484,8 @@ if not DEBUG:
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # Staff only: a portal account gets 403, not empty lists (apps/accounts/api_permissions.py).
+    "DEFAULT_PERMISSION_CLASSES": ["apps.accounts.api_permissions.IsStaffAccount"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
 }
@@ -528,6 +539,7 @@ MIDDLEWARE[_after_request_id:_after_request_id] = [
 # migrate` runs), or Redis when REDIS_URL is set (e.g. redis://127.0.0.1:6379/0; tested in
 # apps/public/tests/test_rate_limit_redis.py; outorga.cache.CountingRedisCache counts in one round trip).
 REDIS_URL = env_str("REDIS_URL", "")
+SHARED_STORE_RETRY_SECONDS = env_int("SHARED_STORE_RETRY_SECONDS", 5)
 if REDIS_URL:
     try:
         import redis  # noqa: F401
@@ -537,7 +549,13 @@ if REDIS_URL:
             "to count rate limits in the database cache."
         ) from exc
     CACHES: dict[str, dict[str, object]] = {
-        "default": {"BACKEND": "outorga.cache.CountingRedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            "BACKEND": "outorga.cache.CountingRedisCache",
+            "LOCATION": REDIS_URL,
+            # A Redis that hangs must not hold requests: after a failure the cache serves from this process
+            # (outorga.cache, "Redis down is a degradation") and retries after SHARED_STORE_RETRY_SECONDS.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
     }
 else:
     CACHES = {

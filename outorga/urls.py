@@ -38,6 +38,7 @@ urlpatterns = [
     path("", include("apps.whatif.urls")),
     path("", include("apps.ops.urls")),
     path("", include("apps.replay.urls")),
+    path("", include("apps.signing.urls")),
     path("api/v1/openapi.json", SpectacularJSONAPIView.as_view(), name="api-schema"),
     path("api/v1/", include((api_router.urls, "api"), namespace="v1")),
 ]

@@ -111,3 +111,66 @@ def test_demo_seeders_tests_and_migrations_are_exempt(relative: str) -> None:
 def test_app_and_engine_code_is_scanned() -> None:
     assert not _exempt(ROOT / "apps" / "dueprocess" / "procedure.py")
     assert not _exempt(ROOT / "lawcode" / "registry.py")
+
+
+# The names a law gives its instrument and its bodies. They live in the regime's labels.yaml (lawcode/labels.py)
+# and reach the screens through it: a town whose law issues a "Termo de Permissão" judged by a collegiate board
+# must never read "Alvará" or "JARI". URL slugs and parameters without accents ("alvaras/", "?alvara=") are
+# addresses, not names, and stay.
+LEGAL_NAME = re.compile(
+    r"[Aa]lvar[áÁ]|ALVAR[ÁA]S?\b|\bJARI\b|\bJunta\b|[Aa]utoridade julgadora|"
+    r"(?i:termos? de (permiss|autoriza))|\bAMM\b|(?i:autoridade julgadora)"
+)
+LEGAL_NAME_SCANNED = ("apps", "templates", "outorga")
+
+
+def legal_name_offences(paths: list[Path], root: Path = ROOT) -> list[str]:
+    """``file:line: text`` for every line naming an instrument or a body the way one law does."""
+    out = []
+    for path in paths:
+        for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            if LEGAL_NAME.search(line):
+                out.append(f"{path.relative_to(root)}:{number}: {line.strip()}")
+    return out
+
+
+def test_no_legal_name_of_one_law_in_the_apps_or_templates() -> None:
+    paths = [p for p in scanned_files() if p.relative_to(ROOT).parts[0] in LEGAL_NAME_SCANNED]
+    found = legal_name_offences(paths)
+    assert found == [], (
+        "a legal name hard-coded outside lawcode/regimes/ (declare it in the regime's labels.yaml and read it "
+        "through apps.tenancy.regimes / the |instrument filter):\n" + "\n".join(found)
+    )
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "<h1>Alvarás</h1>",
+        'label="Número do alvará"',
+        'JUDGE = "Junta de recursos (2ª instância / JARI)"',
+        "    JUDGING_AUTHORITY = 'judging_authority', 'Autoridade julgadora (1ª instância)'",
+        "canvas.drawString(x, y, 'TERMO DE PERMISSÃO')",
+        "title = f'Termo de Permissão {permit.number}'",
+        "Baixar a AMM (PDF)",
+    ],
+)
+def test_the_legal_name_guard_catches_what_it_is_for(tmp_path: Path, line: str) -> None:
+    path = tmp_path / "probe.html"
+    path.write_text(line + "\n", encoding="utf-8")
+    assert legal_name_offences([path], root=tmp_path)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'path(f"{PREFIX}alvaras/<int:pk>/", views.permit_detail)',
+        "<h1>{{ municipality|instrument:'plural' }}</h1>",
+        "?municipio={{ town }}&alvara={{ number|urlencode }}",
+        "juntando a documentação",
+    ],
+)
+def test_addresses_and_regime_lookups_pass_the_legal_name_guard(tmp_path: Path, line: str) -> None:
+    path = tmp_path / "probe.html"
+    path.write_text(line + "\n", encoding="utf-8")
+    assert legal_name_offences([path], root=tmp_path) == []

@@ -51,6 +51,7 @@ print(json.dumps({
     "CONN_HEALTH_CHECKS": db.get("CONN_HEALTH_CHECKS"), "EMAIL_BACKEND": s.EMAIL_BACKEND,
     "LANGUAGE_CODE": s.LANGUAGE_CODE, "TIME_ZONE": s.TIME_ZONE, "USE_TZ": s.USE_TZ,
     "SESSION_COOKIE_SECURE": getattr(s, "SESSION_COOKIE_SECURE", False),
+    "COOKIE_NAMES": [getattr(s, "SESSION_COOKIE_NAME", "sessionid"), getattr(s, "CSRF_COOKIE_NAME", "csrftoken")],
     "SECURE_SSL_REDIRECT": getattr(s, "SECURE_SSL_REDIRECT", False),
     "STATICFILES_BACKEND": s.STORAGES["staticfiles"]["BACKEND"],
     "INSTALLED_APPS": s.INSTALLED_APPS,
@@ -80,6 +81,7 @@ def test_it_runs_the_demo_with_no_environment(tmp_path: Path) -> None:
     assert values["NAME"] == str(tmp_path / "var" / "outorga.sqlite3")
     assert values["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
     assert "outorga" in values["INSTALLED_APPS"]
+    assert values["COOKIE_NAMES"] == ["sessionid", "csrftoken"]  # over http a browser refuses "__Host-"
 
 
 def test_it_uses_wal_and_immediate_transactions_on_sqlite(tmp_path: Path) -> None:
@@ -112,6 +114,7 @@ def test_it_hardens_production(tmp_path: Path) -> None:
     assert values["DEBUG"] is False
     assert values["ALLOWED_HOSTS"] == ["outorga.olimpia.sp.gov.br", "outorga.votuporanga.sp.gov.br"]
     assert values["SESSION_COOKIE_SECURE"] is True
+    assert values["COOKIE_NAMES"] == ["__Host-sessionid", "__Host-csrftoken"]
     assert values["SECURE_SSL_REDIRECT"] is True
     assert values["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
     assert values["STATICFILES_BACKEND"] == "whitenoise.storage.CompressedManifestStaticFilesStorage"

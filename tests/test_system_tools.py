@@ -69,3 +69,48 @@ def test_ci_installs_exactly_the_readme_list() -> None:
     ci = (ROOT / ".ci" / "run").read_text()
     assert "tools/system-packages list" in ci
     assert "make test" in ci
+
+
+def _copy_with_a_missing_package(tmp_path: Path) -> Path:
+    """tools/system-packages beside a README whose table adds a package that is surely absent."""
+    (tmp_path / "tools").mkdir()
+    script = tmp_path / "tools" / "system-packages"
+    script.write_text((ROOT / "tools" / "system-packages").read_text())
+    script.chmod(0o755)
+    readme = (ROOT / "README.md").read_text()
+    readme = readme.replace(
+        "<!-- system-packages:end",
+        "| outorga-no-such-package | run | /nonexistent/outorga-probe |\n<!-- system-packages:end",
+    )
+    (tmp_path / "README.md").write_text(readme)
+    return script
+
+
+def test_the_install_everything_line_of_the_readme_installs_only_what_is_missing(tmp_path: Path) -> None:
+    # A package already present (e.g. NodeSource's nodejs, which conflicts with Debian's npm) is never asked for.
+    assert "sudo apt-get install $(tools/system-packages missing)" in (ROOT / "README.md").read_text()
+    script = _copy_with_a_missing_package(tmp_path)
+    missing = subprocess.run([str(script), "missing", "run"], capture_output=True, text=True, check=True)
+    assert "outorga-no-such-package" in missing.stdout.split()
+    assert "python3" not in missing.stdout.split()
+
+
+def test_make_offers_to_install_only_on_a_terminal(tmp_path: Path) -> None:
+    # Without a terminal (CI, a pipe) nothing is installed and nothing is asked: the check fails with the command.
+    script = _copy_with_a_missing_package(tmp_path)
+    offered = subprocess.run(
+        [str(script), "offer", "run"], capture_output=True, text=True, stdin=subprocess.DEVNULL
+    )
+    assert offered.returncode == 1
+    assert "sudo apt-get install outorga-no-such-package" in offered.stderr
+    assert "[s/N]" not in offered.stdout + offered.stderr
+    makefile = (ROOT / "Makefile").read_text()
+    assert "tools/system-packages offer run test" in makefile
+    assert "tools/system-packages offer run\n" in makefile
+
+
+def test_ci_runs_both_suites_and_holds_its_time_budget() -> None:
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "make test-pg" in ci and "make lint" in ci
+    assert "CI_BUDGET_SECONDS:-3600" in ci
+    assert "Stage times" in ci

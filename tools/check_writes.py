@@ -36,6 +36,9 @@ ALLOWED: dict[str, str] = {
     "apps/*/services.py": "the rule: an app's services",
     "apps/*/services/*.py": "the rule: an app's services, split into modules",
     "apps/*/sweep.py": "the daily sweep's steps: services run by the scheduler (apps.licensing.sweep)",
+    "apps/finance/services_pix.py": (
+        "finance's services of the PSP integration (charges, receipts, review queue), beside services.py"
+    ),
     "apps/*/migrations/*.py": "generated schema and data migrations, run once by migrate",
     "apps/*/tests/*.py": "tests arrange rows directly",
     "apps/accounts/testing.py": "test support (signs test personas in); imported by tests only",

@@ -10,7 +10,13 @@ from django.contrib.auth.forms import (
     PasswordResetForm,
     SetPasswordForm,
 )
+from django.contrib.auth.hashers import make_password
+from django.contrib.auth.tokens import default_token_generator
+from django.contrib.sites.shortcuts import get_current_site
 from django.http import HttpRequest
+from django.template import loader
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 
 from apps.accounts import services
 from apps.accounts.models import User
@@ -141,11 +147,43 @@ class ResetSetPasswordForm(PasswordFieldsMixin, SetPasswordForm):  # type: ignor
 
 
 class ResetRequestForm(PasswordResetForm):
-    """Same answer whether or not the address has an account (no account discovery); the mail leaves after commit."""
+    """Same answer, and the same work, whether or not the address has an account (no account discovery): the
+    message is built in every case, and queued in the outbox (apps.jobs, through apps.accounts.outbox) only for
+    an account; the worker sends it, never the request, so the time to answer says nothing."""
 
     email = forms.EmailField(
         label="E-mail cadastrado", max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"})
     )
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        email = self.cleaned_data["email"]
+        if any(True for _ in self.get_users(email)):
+            super().save(*args, **kwargs)
+            return
+        # Nobody: build the same message for a stand-in and drop it.
+        stand_in = User(email=email, username=email, password=make_password(None), last_login=None)
+        context = {
+            "email": email,
+            "domain": kwargs.get("domain_override") or get_current_site(kwargs.get("request")).domain,
+            "site_name": "",
+            "uid": urlsafe_base64_encode(force_bytes(0)),
+            "user": stand_in,
+            "token": default_token_generator.make_token(stand_in),
+            "protocol": "https" if kwargs.get("use_https") else "http",
+            **(kwargs.get("extra_email_context") or {}),
+        }
+        self._render(
+            kwargs.get("subject_template_name", "registration/password_reset_subject.txt"),
+            kwargs.get("email_template_name", "registration/password_reset_email.html"),
+            context,
+        )
+
+    @staticmethod
+    def _render(
+        subject_template_name: str, email_template_name: str, context: dict[str, Any]
+    ) -> tuple[str, str]:
+        subject = "".join(loader.render_to_string(subject_template_name, context).splitlines())
+        return subject, loader.render_to_string(email_template_name, context)
 
     def send_mail(
         self,
@@ -156,16 +194,7 @@ class ResetRequestForm(PasswordResetForm):
         to_email: str,
         html_email_template_name: str | None = None,
     ) -> None:
-        parent_send = super().send_mail
-
-        def send() -> None:
-            parent_send(
-                subject_template_name,
-                email_template_name,
-                context,
-                from_email,
-                to_email,
-                html_email_template_name,
-            )
-
-        services.password_reset_mail_schedule(user=context["user"], send=send)
+        subject, body = self._render(subject_template_name, email_template_name, context)
+        services.password_reset_mail_queue(
+            user=context["user"], recipient=to_email, subject=subject, body=body
+        )

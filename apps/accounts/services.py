@@ -22,7 +22,9 @@ from apps.accounts.auditing import audit_record
 from apps.accounts.choices import UserKind
 from apps.accounts.models import RecoveryCode, RecoveryCodeDevice, User, recovery_code_digests
 from apps.accounts.notifications import send_password_changed_mail, send_second_factor_reset_mail
+from apps.accounts.outbox import mail_enqueue
 from apps.accounts.selectors import second_factor_mandatory
+from apps.accounts.stepup import require_recent_authentication, sensitive_service
 
 RECOVERY_CODE_COUNT = 10
 # 16 base32 characters = 80 random bits per code (django-otp's default of 8 would be 40).
@@ -97,10 +99,11 @@ def user_set_password(*, actor: User | None, user: User, password: str, reason: 
 
 
 @transaction.atomic
-def password_reset_mail_schedule(*, user: User, send: Callable[[], None]) -> None:
-    """Record that a reset link was requested for `user` and send it once the record is committed."""
+def password_reset_mail_queue(*, user: User, recipient: str, subject: str, body: str) -> None:
+    """Record that a reset link was requested for `user` and put the mail in the outbox, in one transaction:
+    the worker sends it (and retries), never the request."""
     audit_record(actor=None, municipality=None, action="user.password_reset_request", obj=user)
-    transaction.on_commit(send)
+    mail_enqueue(recipient=recipient, subject=subject, body=body, reason="user.password_reset_request")
 
 
 # --- sign-in events ----------------------------------------------------------------------------------------
@@ -166,6 +169,19 @@ def second_factor_failure_record(*, user: User, client_ip: str) -> None:
 
 
 @transaction.atomic
+def second_factor_lockout_record(*, user: User, client_ip: str, purpose: str) -> None:
+    """A code refused unread because the authenticator is in its wait after wrong codes (each such attempt is
+    one row, so a burst against a locked authenticator shows in the audit log)."""
+    audit_record(
+        actor=user,
+        municipality=None,
+        action="auth.second_factor_locked_out",
+        obj=user,
+        after={"ip": client_ip, "purpose": purpose},
+    )
+
+
+@transaction.atomic
 def second_factor_success_record(*, user: User, device: Device, client_ip: str, purpose: str) -> None:
     """`purpose` is "login" or "reauthentication". A recovery code is single-use: say how many remain."""
     after: dict[str, Any] = {"ip": client_ip, "purpose": purpose, "device": device.persistent_id}
@@ -203,6 +219,8 @@ def totp_device_confirm(*, actor: User, device: TOTPDevice, token: str) -> list[
     """Confirm an enrolment with a first code from the app. Returns fresh recovery codes, or None if the code
     is wrong (nothing changes then). The codes are shown once; only the owner ever sees them."""
     device = TOTPDevice.objects.select_for_update().get(pk=device.pk, user=actor, confirmed=False)
+    if TOTPDevice.objects.filter(user=actor, confirmed=True).exists():
+        require_recent_authentication()  # another authenticator: a sensitive action (apps.accounts.stepup)
     if not device.verify_token(token):
         return None
     device.confirmed = True
@@ -214,13 +232,18 @@ def totp_device_confirm(*, actor: User, device: TOTPDevice, token: str) -> list[
         obj=actor,
         after={"device": device.persistent_id, "kind": "totp"},
     )
-    return recovery_codes_generate(actor=actor, user=actor)
+    return _recovery_codes_replace(actor=actor, user=actor)
+
+
+@sensitive_service
+def recovery_codes_generate(*, actor: User, user: User) -> list[str]:
+    """Replace the user's recovery codes with new ones (old ones stop working). The codes are returned to be shown
+    once; only their keyed hashes are stored. A sensitive action (apps.accounts.stepup)."""
+    return _recovery_codes_replace(actor=actor, user=user)
 
 
 @transaction.atomic
-def recovery_codes_generate(*, actor: User, user: User) -> list[str]:
-    """Replace the user's recovery codes with new ones (old ones stop working). The codes are returned to be shown
-    once; only their keyed hashes are stored."""
+def _recovery_codes_replace(*, actor: User, user: User) -> list[str]:
     RecoveryCodeDevice.objects.filter(user=user).delete()
     device = RecoveryCodeDevice.objects.create(user=user, name=RECOVERY_DEVICE_NAME, confirmed=True)
     codes = [_random_recovery_code() for _ in range(RECOVERY_CODE_COUNT)]
@@ -242,6 +265,7 @@ def _random_recovery_code() -> str:
     return b32encode(secrets.token_bytes(RECOVERY_CODE_LENGTH * 5 // 8)).decode().lower()
 
 
+@sensitive_service
 @transaction.atomic
 def totp_device_remove(*, actor: User, device: TOTPDevice) -> None:
     """Remove one authenticator. Staff must keep at least one (the second factor is mandatory for them)."""
@@ -260,6 +284,7 @@ def totp_device_remove(*, actor: User, device: TOTPDevice) -> None:
     )
 
 
+@sensitive_service
 @transaction.atomic
 def second_factor_reset(*, actor: User | None, user: User, municipality_ibge: str = "") -> None:
     """An administrator clears a user's lost second factor; a staff member enrols again at the next login (and

@@ -37,6 +37,9 @@ def _verified(user: Any) -> bool:
 
 
 def mark_authentication_confirmed(request: HttpRequest) -> None:
+    """The user just proved who they are (password and code, at login or before a sensitive action): a privilege
+    change, so the session gets a new id (ASVS 7.2.4) — one stolen before no longer carries it."""
+    request.session.cycle_key()
     request.session[AUTH_CONFIRMED_AT_KEY] = time.time()
 
 

@@ -56,3 +56,11 @@ def next_code(device: TOTPDevice) -> str:
             code = totp(device.bin_key, device.step, device.t0, device.digits, wanted - now_step)
             return f"{code:0{device.digits}d}"
         time.sleep(1)
+
+
+def make_confirmation_stale(client: Client, minutes: float = 16) -> None:
+    """What time does to a session: its last password-and-code confirmation is `minutes` old (tests of the
+    step-up re-authentication, REAUTHENTICATION_MINUTES being 15 by default)."""
+    session = client.session
+    session[AUTH_CONFIRMED_AT_KEY] = time.time() - minutes * 60
+    session.save()

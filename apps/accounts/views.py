@@ -107,10 +107,17 @@ def _matching_device(user: User, code: str) -> Device | None:
     return None
 
 
-def _throttled(user: User) -> bool:
-    return any(
-        not device.verify_is_allowed()[0] for device in TOTPDevice.objects.filter(user=user, confirmed=True)
-    )
+def _throttled(request: HttpRequest, user: User, purpose: str) -> bool:
+    """Whether the user's authenticator is in its wait after wrong codes; an attempt refused so is audited
+    (`auth.second_factor_locked_out`), like every wrong code (`auth.second_factor_failed`)."""
+    locked = [
+        device
+        for device in TOTPDevice.objects.filter(user=user, confirmed=True)
+        if not device.verify_is_allowed()[0]
+    ]
+    if locked:
+        services.second_factor_lockout_record(user=user, client_ip=client_ip(request), purpose=purpose)
+    return bool(locked)
 
 
 @login_required
@@ -123,7 +130,7 @@ def second_factor_verify(request: HttpRequest) -> HttpResponse:
     form = SecondFactorForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user: User = request.user  # type: ignore[assignment]
-        if _throttled(user):
+        if _throttled(request, user, "login"):
             form.add_error("code", THROTTLED_MESSAGE)
         elif (device := _verify_code(request, user, form.cleaned_data["code"], "login")) is None:
             form.add_error("code", WRONG_CODE_MESSAGE)
@@ -215,7 +222,7 @@ def reauthenticate(request: HttpRequest) -> HttpResponse:
     with_code = selectors.has_authenticator(user)
     form = ReauthenticationForm(request.POST or None, request=request, with_code=with_code)
     if request.method == "POST" and form.is_valid():
-        if with_code and _throttled(user):
+        if with_code and _throttled(request, user, "reauthentication"):
             form.add_error("code", THROTTLED_MESSAGE)
         elif (
             with_code

@@ -28,7 +28,9 @@ class AuditEventFilterForm(forms.Form):
         label="Pessoa (CPF ou nome)",
         required=False,
         max_length=200,
-        help_text="Eventos sobre os registros da pessoa: cadastro, vínculos, veículos, documentos, alvarás, autos.",
+        help_text=(
+            "Eventos sobre os registros da pessoa: cadastro, vínculos, veículos, documentos, autorizações, autos."
+        ),
     )
     actor = forms.CharField(label="Autor", required=False, max_length=200)
     date_from = forms.DateField(label="De", required=False, widget=forms.DateInput(attrs={"type": "date"}))

@@ -12,6 +12,7 @@ class DueProcessConfig(AppConfig):
         from apps.dueprocess import cards, hooks, menu, permissions, sweep  # noqa: F401
         from apps.dueprocess.services import effects, nullity  # noqa: F401
         from apps.enforcement.hooks import register_case_opened
+        from apps.finance.waiting import retry_waiting
         from apps.licensing.hooks import register_permit_notes, register_permit_replaced
         from apps.licensing.sweep import register_sweep_step as step
 
@@ -28,3 +29,6 @@ class DueProcessConfig(AppConfig):
             sweep.hold_suspensions_awaiting_inspection,
             label="Suspensões até vistoria",
         )
+        # Fine guides that waited for a value (next year's UFESP…) are issued once it is entered; the value's
+        # entry queues that at once (apps.finance.waiting), the night retries as a safety net.
+        step("waiting_guides_issued", retry_waiting, label="Guias emitidas ao chegar o valor")

@@ -13,7 +13,7 @@ from apps.web.cards import Card, CardContext, CardItem, register_card
 
 QUEUES = {
     JUDGE_FIRST: (Instance.FIRST, "Recursos em 1ª instância"),
-    JUDGE_SECOND: (Instance.SECOND, "Recursos em 2ª instância / JARI"),
+    JUDGE_SECOND: (Instance.SECOND, "Recursos em 2ª instância"),
 }
 
 

@@ -2,10 +2,10 @@ from django.db import models
 
 
 class Instance(models.TextChoices):
-    """The instance an appeal goes to. Votuporanga's Secretary is the first, its JARI the second."""
+    """The instance an appeal goes to. Who judges each is the regime's (labels.yaml bodies)."""
 
     FIRST = "first", "1ª instância (defesa)"
-    SECOND = "second", "2ª instância (recurso / JARI)"
+    SECOND = "second", "2ª instância (recurso)"
 
 
 class FilingChannel(models.TextChoices):
@@ -36,8 +36,8 @@ class FinalityReason(models.TextChoices):
 
 
 class EffectKind(models.TextChoices):
-    SUSPENSION = "suspension", "Alvará suspenso"
-    REVOCATION = "revocation", "Alvará cassado"
+    SUSPENSION = "suspension", "Suspensão da autorização"
+    REVOCATION = "revocation", "Cassação da autorização"
     BAN = "ban", "Impedimento registrado"
     SKIPPED = "skipped", "Efeito não aplicado"
     RECORDED = "recorded", "Registrado"

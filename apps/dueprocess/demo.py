@@ -26,6 +26,7 @@ from apps.enforcement.choices import NoticeChannel, NoticePurpose
 from apps.enforcement.models import InfractionCase
 from apps.enforcement.services import AutoDetails, case_open
 from apps.enforcement.services.notices import notice_send
+from apps.finance.models import PaymentGuide
 from apps.finance.services import payment_register
 from apps.licensing.models import Permit
 from apps.tenancy.demo import DEMO_MUNICIPALITIES, DemoLog, DemoMunicipality, register_demo_seeder
@@ -225,6 +226,8 @@ def _pay_if_charged(case: InfractionCase, staff: Staff, paid_on: dt.date, today:
     if sanction is None or not sanction.has_fine:
         return
     guide = fine_issue(sanction=sanction, actor=staff.finance, as_of=paid_on)
+    if not isinstance(guide, PaymentGuide):
+        return  # the value the law needs is not entered yet (a new year's UFESP): the guide waits, unpaid
     payment_register(
         actor=staff.finance,
         guide=guide,

@@ -10,11 +10,13 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 
 from apps.dueprocess.choices import Instance, Verdict
+from lawcode.labels import Body
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
 
 MAX_ATTACHMENTS = 10
+MAX_VOTES = 9  # rows offered when the law is silent on the collegiate body's size
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -67,6 +69,8 @@ class JudgmentForm(forms.Form):
         *args: Any,
         choices: Sequence[Any] = (),
         verdicts: Sequence[tuple[str, str]] | None = None,
+        body: Body | None = None,
+        vote_labels: dict[str, str] | None = None,
         **kwargs: Any,
     ) -> None:
         """``choices``: the quantities the law lets the authority fix (services.Choice); one field each, checked
@@ -82,6 +86,50 @@ class JudgmentForm(forms.Form):
                 required=False,
                 widget=forms.TextInput(attrs={"inputmode": "numeric" if choice.whole else "decimal"}),
             )
+        self.vote_rows = (
+            self._vote_fields(body, vote_labels or {}) if body is not None and body.collegiate else 0
+        )
+
+    def _vote_fields(self, body: Body, labels: dict[str, str]) -> int:
+        """One row per seat of the collegiate body (member, origin, vote; a blank row is a member absent)."""
+        rows = body.seats or MAX_VOTES
+        origins = [("", "Escolha"), *((m.origin, m.origin) for m in body.members)]
+        for index in range(1, rows + 1):
+            self.fields[f"vote_{index}_member"] = forms.CharField(
+                label=f"Membro {index}: nome", max_length=200, required=False
+            )
+            if body.members:
+                self.fields[f"vote_{index}_origin"] = forms.ChoiceField(
+                    label=f"Membro {index}: representa", choices=origins, required=False
+                )
+            else:
+                self.fields[f"vote_{index}_origin"] = forms.CharField(
+                    label=f"Membro {index}: representa", max_length=120, required=False
+                )
+            self.fields[f"vote_{index}_vote"] = forms.ChoiceField(
+                label=f"Membro {index}: voto", choices=[("", "Escolha"), *labels.items()], required=False
+            )
+            if body.decision == "rapporteur":
+                self.fields[f"vote_{index}_rapporteur"] = forms.BooleanField(
+                    label=f"Membro {index}: é o relator", required=False
+                )
+        return rows
+
+    def votes(self) -> list[dict[str, Any]]:
+        """The members present and their votes, for services.appeal_judge (which checks them)."""
+        out = []
+        for index in range(1, self.vote_rows + 1):
+            member = (self.cleaned_data.get(f"vote_{index}_member") or "").strip()
+            if member:
+                out.append(
+                    {
+                        "member": member,
+                        "origin": self.cleaned_data.get(f"vote_{index}_origin") or "",
+                        "vote": self.cleaned_data.get(f"vote_{index}_vote") or "",
+                        "rapporteur": bool(self.cleaned_data.get(f"vote_{index}_rapporteur")),
+                    }
+                )
+        return out
 
     def chosen(self) -> dict[str, str]:
         return {choice.key: self.cleaned_data.get(choice.field) or "" for choice in self.choices}

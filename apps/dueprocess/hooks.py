@@ -5,18 +5,22 @@ from __future__ import annotations
 
 import datetime as dt
 
+from apps.dueprocess import lawbridge
 from apps.dueprocess.choices import Instance
 from apps.dueprocess.lawbridge import operator_history
 from apps.dueprocess.models import Appeal, Effect, Sanction
 from apps.dueprocess.procedure import instance_label
 from apps.dueprocess.services import effects
 from apps.dueprocess.services.finality import lapse_deadline
-from apps.dueprocess.services.fines import fine_paid
-from apps.enforcement.choices import CaseState
+from apps.dueprocess.services.fines import fine_issue_waiting, fine_paid
+from apps.dueprocess.services.nullity import autuacao_limit
+from apps.enforcement.choices import CaseState, NoticePurpose
 from apps.enforcement.hooks import TimelineItem, register_history_provider, register_timeline_source
 from apps.enforcement.models import InfractionCase
+from apps.enforcement.regime_rules import cite_pt
 from apps.finance.choices import OriginType
-from apps.finance.origins import register_payment_handler
+from apps.finance.origins import register_payment_handler, register_waiting_issuer
+from apps.tenancy.regimes import instrument_of
 
 
 def _appeal_items(appeal: Appeal) -> list[TimelineItem]:
@@ -46,7 +50,8 @@ def _effect_items(case: InfractionCase) -> list[TimelineItem]:
     return [
         TimelineItem(
             on=row.ends_on,
-            label=f"Fim: {row.label.lower()}" + (f" (alvará {row.permit.number})" if row.permit else ""),
+            label=f"Fim: {row.label.lower()}"
+            + (f" ({instrument_of(row.permit.regime_id).the(row.permit.number)})" if row.permit else ""),
             detail=f"desde {row.starts_on:%d/%m/%Y}" if row.starts_on else "",
         )
         for row in rows.select_related("permit")
@@ -81,8 +86,43 @@ def _pending_second_instance(case: InfractionCase, as_of: dt.date) -> list[Timel
     return [TimelineItem(on=deadline, label=label, deadline=True)] if deadline else []
 
 
+def _procedure_items(case: InfractionCase) -> list[TimelineItem]:
+    """The limits the regime's procedure.yaml sets on this case: the notice of autuação's limit whose loss
+    voids the case, and the ceiling of the infraction's own procedure — each with its article."""
+    items = []
+    limit = autuacao_limit(case)
+    if limit is not None:
+        rule, last_day = limit
+        sent = case.notices.filter(purpose=NoticePurpose.INFRACTION).order_by("sent_on").first()
+        items.append(
+            TimelineItem(
+                on=last_day,
+                label=f"Limite para notificar a autuação ({cite_pt(case.regime_id, rule.cite, last_day)})",
+                deadline=True,
+                done_on=sent.sent_on if sent else None,
+                detail=rule.reason,
+            )
+        )
+    special = lawbridge.special_procedure(case)
+    ceiling = lawbridge.proceeding_ceiling(case)
+    if special is not None and ceiling is not None and special.ceiling is not None:
+        end = case.drawn_on + dt.timedelta(days=special.ceiling.days)
+        items.append(
+            TimelineItem(
+                on=end,
+                label=f"Conclusão do processo: {special.label}",
+                deadline=True,
+                done_on=Sanction.objects.filter(case=case).values_list("decided_final_on", flat=True).first(),
+                detail=ceiling,
+            )
+        )
+    return items
+
+
 def due_process_timeline(case: InfractionCase, as_of: dt.date) -> list[TimelineItem]:
-    items: list[TimelineItem] = _pending_second_instance(case, as_of) + _effect_items(case)
+    items: list[TimelineItem] = (
+        _pending_second_instance(case, as_of) + _effect_items(case) + _procedure_items(case)
+    )
     for appeal in Appeal.objects.filter(case=case).select_related("judgment", "case"):
         items += _appeal_items(appeal)
     sanction = Sanction.objects.filter(case=case).select_related("guide__payment").first()
@@ -94,3 +134,4 @@ def due_process_timeline(case: InfractionCase, as_of: dt.date) -> list[TimelineI
 register_timeline_source(due_process_timeline)
 register_history_provider(operator_history)
 register_payment_handler(OriginType.FINE, fine_paid)
+register_waiting_issuer(OriginType.FINE, fine_issue_waiting)

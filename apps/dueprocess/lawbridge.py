@@ -15,16 +15,21 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
+import lawcode
 from apps.dueprocess.choices import SanctionState
 from apps.dueprocess.models import Judgment, Regularization, Sanction
 from apps.dueprocess.procedure import proceeding
 from apps.enforcement.models import InfractionCase as CaseRow
+from apps.enforcement.regime_rules import cite_pt
 from apps.lawconfig import engine
+from apps.lawconfig.config import calendar_for
 from apps.registry.lawbridge import operator_facts
 from lawcode import Decision
 from lawcode.errors import InvalidFactError, LawcodeError, MissingFactError, QuestionNotApplicableError
 from lawcode.facts import DeadlineFacts, InfractionCase, Operator, PriorSanction
+from lawcode.procedure import ProcedureStep, SpecialProcedure
 from outorga.localdates import local_date
 
 
@@ -52,16 +57,58 @@ def _deadline(case: CaseRow, question: str, facts: DeadlineFacts, as_of: dt.date
     return Deadline(end, decision.to_dict(), "; ".join(f.message for f in decision.findings))
 
 
+def special_procedure(case: CaseRow) -> SpecialProcedure | None:
+    """The procedure the case's infraction follows instead of the ordinary one (procedure.yaml ``procedures``)."""
+    return lawcode.get_regime(case.regime_id).procedure.procedure_for(case.infraction_code)
+
+
+def _step_deadline(case: CaseRow, step: ProcedureStep, start: dt.date) -> Deadline:
+    """A step of the infraction's own procedure, counted as that procedure counts (its article in the message)."""
+    special = special_procedure(case)
+    assert special is not None
+    counted = special.deadline(step, start, calendar_for(case.municipality, case.regime_id))
+    message = (
+        f"{step.label}: {step.days} {special.counting.label_pt} ({special.label}, "
+        f"{cite_pt(case.regime_id, step.cite, start)})"
+    )
+    decision = {
+        "question": "procedure_step",
+        "result": {"end": counted.end.isoformat(), "procedure": special.key, "step": step.kind},
+        "explanation": counted.explanation(),
+        "citations": [special.cite, step.cite, *counted.citations],
+    }
+    return Deadline(counted.end, decision, message)
+
+
 def appeal_deadline(case: CaseRow, instance: str, start: dt.date, as_of: dt.date) -> Deadline | None:
+    special = special_procedure(case)
+    step = special.filing_step(instance) if special else None
+    if step is not None:
+        return _step_deadline(case, step, start)
     spec = proceeding(case.regime_id).instances.get(instance)
     engine_name = spec.engine_name if spec else None
     return _deadline(case, "appeal_deadline", DeadlineFacts(start=start, instance=engine_name), as_of)
 
 
 def judgment_deadline(case: CaseRow, instance: str, filed_on: dt.date, as_of: dt.date) -> Deadline | None:
+    special = special_procedure(case)
+    step = special.judgment_step(instance) if special else None
+    if step is not None:
+        return _step_deadline(case, step, filed_on)
     spec = proceeding(case.regime_id).instances.get(instance)
     engine_name = spec.engine_name if spec else None
     return _deadline(case, "judgment_deadline", DeadlineFacts(start=filed_on, instance=engine_name), as_of)
+
+
+def proceeding_ceiling(case: CaseRow) -> str | None:
+    """The ceiling of the whole proceeding the infraction's procedure sets, in Portuguese (None: no ceiling)."""
+    special = special_procedure(case)
+    if special is None:
+        return None
+    calendar = calendar_for(case.municipality, case.regime_id)
+    return special.ceiling_pt(
+        case.drawn_on, calendar, lambda ref: cite_pt(case.regime_id, ref, case.drawn_on)
+    )
 
 
 def payment_deadline(case: CaseRow, ciencia_on: dt.date, as_of: dt.date) -> Deadline | None:
@@ -110,12 +157,16 @@ def sanction_facts(case: CaseRow, decided_final_on: dt.date | None, as_of: dt.da
         operator=_operator(case, as_of),
         already_punished_as_traffic_only=case.already_punished_as_traffic_only,
         decided_final_on=decided_final_on,
+        occurred_at=timezone.localtime(case.occurred_at),
         auto_date=case.drawn_on,
         guide_issue_date=as_of,
         committed_by=_committed_by(case),
         auto_omissions=tuple(case.auto_omissions),
         regularized_by=regularized_by(case),
         judged=judged_quantities(case),
+        # A missing unit value (next year's UFESP) never holds the decision back: finance values the fine once
+        # the value is entered (apps.finance.services.fine_valuation_for_guide), its guide waiting till then.
+        fine_value_may_wait=True,
     )
 
 

@@ -14,7 +14,7 @@ register_menu_entry(
 register_menu_entry(
     MenuEntry(
         key="dueprocess_second",
-        label="Julgamentos (2ª instância / JARI)",
+        label="Julgamentos (2ª instância)",
         order=53,
         model_label="dueprocess.appeal",
         action="judge_second",

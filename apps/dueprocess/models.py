@@ -48,7 +48,7 @@ class JudgmentQuerySet(MunicipalityScopedQuerySet["Judgment"]):
 
 
 class Appeal(models.Model):
-    """A defence (first instance) or an appeal (second instance / JARI), filed on paper or in the portal."""
+    """A defence (first instance) or an appeal (second instance), filed on paper or in the portal."""
 
     case = models.ForeignKey("enforcement.InfractionCase", on_delete=models.PROTECT, related_name="appeals")
     instance = models.CharField("instância", max_length=8, choices=Instance.choices)
@@ -114,6 +114,12 @@ class Judgment(models.Model):
         blank=True,
         help_text="Por chave de penalidade (penalties.yaml, days/amount: judgment): dias ou quantidade.",
     )
+    votes = models.JSONField(
+        "votos",
+        default=list,
+        blank=True,
+        help_text="Órgão colegiado (labels.yaml bodies): membro, origem, voto (condemn/acquit/abstain), relator.",
+    )
     created_at = models.DateTimeField("registrado em", auto_now_add=True)
 
     objects = JudgmentQuerySet.as_manager()
@@ -133,6 +139,7 @@ class Judgment(models.Model):
             "verdict": self.verdict,
             "role": self.role,
             "decided_by_id": self.decided_by_id,
+            "votes": self.votes,
             "chosen": self.chosen,
         }
 

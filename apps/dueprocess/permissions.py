@@ -1,7 +1,7 @@
 """Who may see and act in due process (read by the tenancy gate).
 
 Paper filings are registered by the protocol staff (administration, analysts) and by the judges themselves;
-only the judging authority judges the first instance and only the appeal board (JARI) the second. Finance
+only the judging authority judges the first instance and only the appeal board the second. Finance
 charges fines and exports unpaid ones for dívida ativa.
 """
 

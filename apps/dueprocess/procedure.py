@@ -15,7 +15,9 @@ from dataclasses import dataclass
 import lawcode
 from apps.dueprocess.choices import Instance
 from apps.tenancy.choices import Role
+from apps.tenancy.regimes import labels_of
 from lawcode.errors import RegimeDefinitionError
+from lawcode.labels import Body
 from lawcode.procedure import Instance as DeclaredInstance
 
 # Whom the queues, cards and permissions (apps.dueprocess.permissions) route each instance to. A regime
@@ -117,7 +119,7 @@ class StepText:
 def steps_pt(regime_id: str, on: dt.date) -> list[StepText]:
     """The declared instances in Portuguese, each dispositivo rendered with its wording on ``on``."""
     out = []
-    for spec in proceeding(regime_id).instances.values():
+    for key, spec in proceeding(regime_id).instances.items():
         effect = (
             "suspende os efeitos da penalidade"
             if spec.suspensive
@@ -127,11 +129,53 @@ def steps_pt(regime_id: str, on: dt.date) -> list[StepText]:
             StepText(
                 spec.label,
                 cite_pt(regime_id, spec.cite, on),
-                spec.judged_by.label,
+                body_pt(regime_id, key, on),
                 f"{effect} ({cite_pt(regime_id, spec.suspensive_cite, on)})",
             )
         )
     return out
+
+
+DECIDES = {
+    "single": "decide sozinho",
+    "vote": "decide por votação",
+    "rapporteur": "decide pelo voto do relator",
+}
+
+
+def body_of(regime_id: str, instance: str) -> Body:
+    """Who judges ``instance``, as the regime's labels.yaml declares it (name, kind, members, quorum)."""
+    return labels_of(regime_id).body(instance)
+
+
+def bodies_for(regime_ids: list[str], instance: str) -> str:
+    """Who judges ``instance`` in a municipality: each regime's body by its law's name ("—" when none has it)."""
+    names: list[str] = []
+    for regime_id in regime_ids:
+        spec = proceeding(regime_id).instances.get(instance)
+        if spec is not None:
+            name = body_of(regime_id, instance).name
+            if name not in names:
+                names.append(name)
+    return " / ".join(names) or "nenhum regime do município tem esta instância"
+
+
+def body_pt(regime_id: str, instance: str, on: dt.date) -> str:
+    """The body in Portuguese: "Conselho … (órgão colegiado: 3 do Poder Executivo, 2 dos motoristas; quórum 3;
+    decide por votação; art. 18)"."""
+    body = body_of(regime_id, instance)
+    cite = cite_pt(regime_id, body.cite, on)
+    if not body.collegiate:
+        return f"{body.name} ({cite})"
+    parts = ["órgão colegiado"]
+    if body.members:
+        parts.append(", ".join(f"{m.count} — {m.origin}" for m in body.members))
+    if body.quorum:
+        parts.append(f"quórum de {body.quorum}")
+    if body.composition_absent:
+        parts.append(body.composition_absent.rstrip("."))
+    parts.append(DECIDES[body.decision])
+    return f"{body.name} ({'; '.join(parts)}; {cite})"
 
 
 def fine_due_pt(regime_id: str, on: dt.date) -> str:

@@ -6,6 +6,8 @@ update_audited, the per-case steps through the services they call.
 - hold_suspensions_awaiting_inspection: set-based. A suspension whose penalty requires an inspection at its end
   (Olímpia art. 25 §1) stays in force, one day at a time, until the vehicle passes an inspection after the
   suspension began. MUST run before licensing's lift_suspensions, which reactivates every ended suspension.
+  Likewise a precautionary suspension for the proceeding's duration (penalties.yaml ``days: proceeding``) is
+  held while its case is open; finality or cancellation lifts it (services.effects).
 - revoke_unregularized: Olímpia art. 24 sole §: an immediate suspension becomes cassação when the irregularity
   was not regularized by its end. One service call per permit (the revocation changes the QR token and is
   audited); the WHERE selects only what is due, so a second run finds nothing.
@@ -23,10 +25,11 @@ from django.db.models import Exists, OuterRef, QuerySet
 
 from apps.audit.services import audit_record
 from apps.dueprocess import lawbridge
-from apps.dueprocess.choices import SanctionState
-from apps.dueprocess.models import Sanction
+from apps.dueprocess.choices import EffectState, SanctionState
+from apps.dueprocess.models import Effect, Sanction
 from apps.dueprocess.services import effects
 from apps.dueprocess.services.finality import LAPSING, case_finalize_unappealed, lapse_deadline
+from apps.enforcement.choices import OPEN_STATES
 from apps.enforcement.models import InfractionCase
 from apps.inspections.choices import InspectionResult
 from apps.inspections.models import Inspection
@@ -51,8 +54,25 @@ def suspensions_awaiting_inspection(as_of: dt.date) -> QuerySet[Permit]:
     return due.annotate(start=sanctions).filter(start__isnull=False).filter(~Exists(passed))
 
 
+def suspensions_for_proceeding(as_of: dt.date) -> QuerySet[Permit]:
+    """Suspended permits ending before ``as_of`` under a precautionary suspension that lasts while its
+    proceeding runs (penalties.yaml ``days: proceeding``: an applied effect with no last day) whose case is
+    still open."""
+    running = Effect.objects.filter(
+        permit=OuterRef("pk"),
+        state=EffectState.APPLIED,
+        mechanism="precautionary_suspension",
+        ends_on__isnull=True,
+        case__state__in=OPEN_STATES,
+    )
+    due = Permit.objects.filter(state=PermitState.SUSPENDED, suspended_until__lt=as_of)
+    return due.filter(Exists(running))
+
+
 def hold_suspensions_awaiting_inspection(as_of: dt.date) -> int:
+    """Also holds, one day at a time, the suspensions that last while the proceeding runs."""
     ids = list(suspensions_awaiting_inspection(as_of).values_list("pk", flat=True))
+    ids += list(suspensions_for_proceeding(as_of).exclude(pk__in=ids).values_list("pk", flat=True))
     return update_audited(
         Permit.objects.filter(pk__in=ids),
         action="permit.suspension_held",

@@ -18,4 +18,5 @@ urlpatterns = [
     path(f"{PREFIX}anexos/<int:pk>/", views.attachment_file, name="attachment"),
     path(f"{PREFIX}penalidades/<int:pk>/guia/", views.fine_issue, name="fine_issue"),
     path("municipios/<str:ibge_code>/financeiro/divida-ativa/", views.active_debt_view, name="active_debt"),
+    path("municipios/<str:ibge_code>/financeiro/divida-ativa/eventos/", views.tax_feed_view, name="tax_feed"),
 ]

@@ -15,7 +15,9 @@ from apps.dueprocess.choices import CONDEMNING, Verdict
 from apps.dueprocess.models import Appeal
 from apps.dueprocess.procedure import fine_due_pt, instance_label, proceeding
 from apps.dueprocess.selectors import decision_findings
+from apps.dueprocess.votes import vote_labels
 from apps.enforcement.lawbridge import penalty_text
+from apps.tenancy.regimes import labels_of
 
 GRANTED_EFFECT = (
     "O auto é cancelado: nenhuma penalidade é aplicada; uma guia de multa em aberto é cancelada e a multa já "
@@ -33,8 +35,14 @@ class VerdictPreview:
 
 
 def verdicts_for(appeal: Appeal) -> list[tuple[str, str]]:
-    """The verdicts the service accepts for this appeal: «não conhecido» only for a late one."""
-    return [(v.value, v.label) for v in Verdict if v != Verdict.NOT_ADMITTED or appeal.late]
+    """The verdicts the service accepts for this appeal, in the regime's words: «não conhecido» only for a late
+    one."""
+    regime_id = appeal.case.regime_id
+    return [
+        (v.value, verdict_label(regime_id, v.value))
+        for v in Verdict
+        if v != Verdict.NOT_ADMITTED or appeal.late
+    ]
 
 
 def verdict_previews(appeal: Appeal, as_of: dt.date) -> list[VerdictPreview]:
@@ -68,7 +76,27 @@ def _condemnation_effect(appeal: Appeal, as_of: dt.date) -> str:
     if appeal.instance == keys[-1]:
         return (
             "A decisão se torna definitiva na data do julgamento: a penalidade é aplicada (efeitos sobre o "
-            "alvará e cobrança da multa)."
+            "autorização e cobrança da multa)."
         )
     following = instance_label(regime_id, keys[keys.index(appeal.instance) + 1])
     return f"Cabe novo recurso ({following}), no prazo da lei. {fine_due_pt(regime_id, as_of)}"
+
+
+def verdict_label(regime_id: str, verdict: str) -> str:
+    """The verdict in the regime's words (labels.yaml verdicts): about the defence, or about the auto."""
+    words = labels_of(regime_id).verdicts
+    if verdict == Verdict.UPHELD:
+        return words.condemn
+    if verdict == Verdict.GRANTED:
+        return words.acquit
+    if verdict == Verdict.PARTIALLY_GRANTED:
+        if words.judges == "auto":
+            return "Auto parcialmente procedente — penalidade mantida"
+        return "Parcialmente procedente — penalidade mantida"
+    return str(Verdict(verdict).label)
+
+
+def vote_words(regime_id: str) -> dict[str, str]:
+    """The choices of a member's vote, in the regime's verdict words."""
+    words = labels_of(regime_id).verdicts
+    return vote_labels(words.condemn, words.acquit)

@@ -22,10 +22,21 @@ from apps.dueprocess import active_debt, exports, forms, selectors, services, ve
 from apps.dueprocess.choices import Instance
 from apps.dueprocess.models import Appeal, AppealAttachment, Effect, Regularization, Sanction
 from apps.dueprocess.permissions import CHARGE, EXPORT, JUDGE_FIRST, JUDGE_SECOND
-from apps.dueprocess.procedure import fine_due_pt, instance_label, proceeding, steps_pt
+from apps.dueprocess.procedure import (
+    bodies_for,
+    body_of,
+    body_pt,
+    fine_due_pt,
+    instance_label,
+    proceeding,
+    steps_pt,
+)
 from apps.dueprocess.services import finality, fines
 from apps.enforcement.models import InfractionCase
 from apps.enforcement.pdf import auto_rows
+from apps.finance.choices import OriginType
+from apps.finance.models import PaymentGuide
+from apps.finance.selectors import fine_charge, waiting_guide
 from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
@@ -80,7 +91,7 @@ def queue(request: HttpRequest, ibge_code: str, instance: str) -> HttpResponseBa
         "municipality": municipality,
         "appeals": rows,
         "today": _today(),
-        "title": Instance(instance).label,
+        "title": f"{Instance(instance).label} — {bodies_for(municipality.regimes, instance)}",
         "sort": (sort or APPEAL_SORTS.read(request)).headers(request),
     }
     return render(request, "dueprocess/queue.html", context)
@@ -93,11 +104,14 @@ def judge(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     appeal = _appeal_to_judge(request, ibge_code, pk)
     municipality = appeal.case.municipality
     choices = _choices(appeal.case)
+    body = body_of(appeal.case.regime_id, appeal.instance)
     form = forms.JudgmentForm(
         request.POST or None,
         initial={"decided_on": _today()},
         choices=choices,
         verdicts=verdicts.verdicts_for(appeal),
+        body=body,
+        vote_labels=verdicts.vote_words(appeal.case.regime_id),
     )
     if submit(
         request,
@@ -110,6 +124,7 @@ def judge(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
             actor=request.user,
             as_of=_today(),
             chosen=form.chosen(),
+            votes=form.votes(),
         ),
         success=f"Recurso do auto {appeal.case.number} julgado.",
     ):
@@ -120,6 +135,7 @@ def judge(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
         "form": form,
         "case": appeal.case,
         "label": instance_label(appeal.case.regime_id, appeal.instance),
+        "body": body_pt(appeal.case.regime_id, appeal.instance, _today()),
         **_judge_record(appeal),
     }
     return render(request, "dueprocess/judge.html", context, status=400 if form.errors else 200)
@@ -199,6 +215,7 @@ def _case_context(
         "case": case,
         "appeals": selectors.case_appeals(case),
         "sanction": sanction,
+        "fine": fine_charge(origin_id=sanction.pk) if sanction and sanction.has_fine else None,
         "findings": selectors.sanction_findings(sanction) if sanction else [],
         "suspension": selectors.sanction_suspension(sanction) if sanction else None,
         "can_file": user_can(request.user, municipality.pk, APPEAL, "change"),
@@ -211,7 +228,8 @@ def _case_context(
         and sanction is not None
         and sanction.has_fine
         and sanction.guide is None
-        and sanction.state != "annulled",
+        and sanction.state != "annulled"
+        and waiting_guide(origin_type=OriginType.FINE, origin_id=sanction.pk) is None,
         "appeal_form": appeal_form
         or forms.AppealForm(instances=_instances(case), initial={"filed_on": today}),
         "steps": steps_pt(case.regime_id, today),
@@ -337,11 +355,16 @@ def fine_issue(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
     rows = Sanction.objects.select_related("case", "guide")
     sanction = get_object_for_user_or_404(rows, request.user, CHARGE, case__municipality=municipality, pk=pk)
     try:
-        guide = fines.fine_issue(sanction=sanction, actor=request.user, as_of=_today())
+        issued = fines.fine_issue(sanction=sanction, actor=request.user, as_of=_today())
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
-        messages.success(request, f"Guia {guide.number} emitida.")
+        if isinstance(issued, PaymentGuide):
+            messages.success(request, f"Guia {issued.number} emitida.")
+        else:
+            messages.warning(
+                request, f"{issued.waiting_message} O valor é cadastrado {issued.where_to_enter}."
+            )
     return redirect("dueprocess:case", municipality.ibge_code, sanction.case_id)
 
 
@@ -379,5 +402,30 @@ def _download(rows: list[active_debt.DebtRow], municipality: Municipality, today
     """The JSON for the tax system; the spreadsheets go through the shared list export."""
     response = HttpResponse(active_debt.to_json(rows, municipality, today), content_type="application/json")
     name = f"divida-ativa-{municipality.ibge_code}-{today:%Y%m%d}.json"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@login_required
+@require_GET
+def tax_feed_view(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    """The tax system's incremental feed: ?desde=<cursor> (0 for everything), &formato=csv for CSV (JSON
+    otherwise). The events not fed yet are collected first, so the feed is always current."""
+    from apps.dueprocess import taxfeed
+    from apps.dueprocess.services.taxfeed import tax_feed_collect
+
+    municipality = municipality_for(request, ibge_code, model_label=SANCTION, action=EXPORT)
+    since_text = request.GET.get("desde", "0")
+    if not since_text.isdigit():
+        return HttpResponse("Parâmetro desde: informe o cursor (um número inteiro).", status=400)
+    tax_feed_collect(municipality=municipality, as_of=_today())
+    page = taxfeed.feed_page(municipality, int(since_text))
+    if request.GET.get("formato") == "csv":
+        response = HttpResponse(taxfeed.to_csv(page), content_type="text/csv; charset=utf-8")
+        extension = "csv"
+    else:
+        response = HttpResponse(taxfeed.to_json(page, municipality), content_type="application/json")
+        extension = "json"
+    name = f"divida-ativa-eventos-{municipality.ibge_code}-desde-{page.since}.{extension}"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response

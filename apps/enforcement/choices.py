@@ -8,7 +8,7 @@ class CaseState(models.TextChoices):
     NOTIFIED = "notified", "Notificado"
     IN_DEFENCE = "in_defence", "Em defesa (1ª instância)"
     JUDGED_FIRST = "judged_first", "Julgado em 1ª instância"
-    IN_APPEAL = "in_appeal", "Em recurso (2ª instância / JARI)"
+    IN_APPEAL = "in_appeal", "Em recurso (2ª instância)"
     FINAL = "final", "Decisão definitiva"
     CLOSED = "closed", "Encerrado"
     CANCELLED = "cancelled", "Cancelado"
@@ -61,12 +61,3 @@ class EventKind(models.TextChoices):
     FINE_PAID = "fine_paid", "Multa paga"
     REFUND_DUE = "refund_due", "Restituição devida"
     NOTE = "note", "Anotação"
-
-
-class DeadlineStatus(models.TextChoices):
-    """How a deadline on the timeline stands on the day the page is drawn."""
-
-    MET = "met", "Cumprido"
-    DUE = "due", "Em curso"
-    OVERDUE = "overdue", "Vencido"
-    INFO = "info", "Informativo"

@@ -13,6 +13,7 @@ from typing import Any
 import lawcode
 from apps.enforcement.hooks import operator_history
 from apps.lawconfig import engine
+from apps.lawconfig.config import calendar_for
 from apps.registry.lawbridge import operator_facts
 from lawcode.decision import format_value_pt
 from lawcode.errors import (
@@ -92,7 +93,15 @@ def appeal_deadline(case: Any, start: dt.date, instance: str, as_of: dt.date) ->
 def defence_deadline(case: Any, start: dt.date, as_of: dt.date) -> Answer | None:
     """The last day of the first instance against the auto; None where the law sets no deadline for it (the
     regime's procedure.yaml declares its ``engine_instance`` absent)."""
-    first = lawcode.get_regime(case.regime_id).procedure.due_process.instances[0]
+    procedure = lawcode.get_regime(case.regime_id).procedure
+    special = procedure.procedure_for(case.infraction_code)
+    step = special.filing_step(procedure.due_process.instances[0].key) if special else None
+    if special is not None and step is not None:  # the infraction's own procedure (procedure.yaml procedures)
+        counted = special.deadline(step, start, calendar_for(case.municipality, case.regime_id))
+        message = f"{step.label}: {step.days} {special.counting.label_pt} ({special.label}); {counted.explanation()}"
+        decision = {"question": "procedure_step", "result": {"end": counted.end.isoformat()}}
+        return Answer(counted.end, decision, message)
+    first = procedure.due_process.instances[0]
     name = first.engine_instance.cite
     return None if name is None else appeal_deadline(case, start, name, as_of)
 

@@ -46,10 +46,6 @@ class EditalQuerySet(MunicipalityScopedQuerySet["Edital"]):
     pass
 
 
-def _sequence_meta(name: str) -> list[models.BaseConstraint]:
-    return [models.UniqueConstraint(fields=["municipality", "year"], name=name)]
-
-
 class InfractionCase(models.Model):
     """An auto de infração and the proceeding it opens (one row per auto)."""
 
@@ -83,7 +79,7 @@ class InfractionCase(models.Model):
         null=True,
         blank=True,
         related_name="infraction_cases",
-        verbose_name="alvará",
+        verbose_name="autorização",
     )
     operator = models.ForeignKey(
         "registry.Operator",

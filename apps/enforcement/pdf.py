@@ -22,6 +22,9 @@ import lawcode
 from apps.enforcement.choices import NoticeChannel, NoticePurpose
 from apps.enforcement.citations import infraction_cite_text
 from apps.registry.uploads import kind_label
+from apps.signing.kinds import document_kind
+from apps.signing.services import document_issue
+from apps.tenancy.regimes import instrument_of
 
 if TYPE_CHECKING:
     from apps.enforcement.models import Edital, InfractionCase, Notice
@@ -32,6 +35,9 @@ BOTTOM = 20 * mm
 BLUE = colors.HexColor("#1351b4")
 FONT_SIZE = 10
 LABEL_WIDTH = 55 * mm
+AUTO = document_kind("auto", "Auto de infração")
+NOTICE = document_kind("notice", "Notificação")
+EDITAL = document_kind("edital", "Edital de notificação")
 
 
 class Page:
@@ -159,7 +165,7 @@ def _driver_vehicle(case: InfractionCase) -> str:
     holder = (
         f"autorizatário {case.operator.holder_name}" if case.operator else "sem autorização (clandestino)"
     )
-    permit = f", alvará {case.permit.number}" if case.permit else ""
+    permit = f", {instrument_of(case.permit.regime_id).short} {case.permit.number}" if case.permit else ""
     driver = f"Condutor: {case.driver_name}" if case.driver_name else "Condutor: (não identificado)"
     return f"{driver}. Veículo: {car}; {holder}{permit}."
 
@@ -185,7 +191,15 @@ def auto_pdf(case: InfractionCase, fine_text: str, appeal_text: str, warnings: S
         page.paragraph(f"Aviso: {warning}", size=8.5)
     page.signature(f"{case.agent_name_at_time} — agente autuador")
     page.signature("Autuado (ciência) — ou registro da recusa em assinar")
-    return page.finish()
+    return document_issue(
+        actor=None,
+        municipality=case.municipality,
+        kind=AUTO,
+        title=f"Auto de infração nº {case.number}",
+        content=page.finish(),
+        subject=case,
+        signed_by=f"{case.agent_name_at_time}, agente autuador" if case.agent_name_at_time else "",
+    )
 
 
 def _offender(case: InfractionCase) -> str:
@@ -246,7 +260,14 @@ def notice_pdf(notice: Notice) -> bytes:
     )
     page.paragraph(notice.body)
     _notice_footer(page, notice)
-    return page.finish()
+    return document_issue(
+        actor=None,
+        municipality=case.municipality,
+        kind=NOTICE,
+        title=f"{notice.get_purpose_display()} — auto nº {case.number}",
+        content=page.finish(),
+        subject=notice,
+    )
 
 
 def _notice_footer(page: Page, notice: Notice) -> None:
@@ -307,4 +328,11 @@ def edital_pdf(edital: Edital) -> bytes:
     )
     page.rows([("Publicado em", f"{edital.published_on:%d/%m/%Y}"), ("Publicação", edital.publication_ref)])
     page.paragraph(edital.text)
-    return page.finish()
+    return document_issue(
+        actor=None,
+        municipality=edital.municipality,
+        kind=EDITAL,
+        title=f"Edital nº {edital.number}",
+        content=page.finish(),
+        subject=edital,
+    )

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 
 from django.db.models import Q
 
-from apps.enforcement.models import CaseQuerySet
 from apps.licensing.choices import PERMIT_IN_FORCE_STATES
 from apps.licensing.models import Permit
 from apps.registry.identifiers import normalize_plate, plate_format
@@ -69,14 +68,6 @@ def _drivers(operator: Operator, vehicle: Vehicle) -> list[Driver]:
     rows = Driver.objects.filter(operator=operator, active=True).select_related("person")
     return sorted(
         rows.filter(Q(vehicle=vehicle) | Q(vehicle__isnull=True)), key=lambda d: d.vehicle_id is None
-    )
-
-
-def cases_of_agent(queryset: CaseQuerySet, user: object) -> CaseQuerySet:
-    return (
-        queryset.of_agent(user)
-        .select_related("operator__person", "operator__company")
-        .order_by("-created_at")
     )
 
 

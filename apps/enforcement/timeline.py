@@ -14,6 +14,7 @@ from apps.enforcement import hooks, lawbridge
 from apps.enforcement.choices import EventKind, NoticePurpose
 from apps.enforcement.hooks import TimelineItem
 from apps.enforcement.models import InfractionCase
+from apps.tenancy.regimes import labels_of
 
 ROW_HEIGHT = 34
 TOP = 18
@@ -98,7 +99,7 @@ def penalty_notice_limit(case: InfractionCase) -> TimelineItem | None:
     message = "; ".join(f.get("message", "") for f in case.notice_limit_decision.get("findings", []))
     return TimelineItem(
         on=case.notice_limit,
-        label="Limite para notificar a penalidade",
+        label=labels_of(case.regime_id).deadline_label("notice_limit"),
         deadline=True,
         done_on=sent.sent_on if sent else None,
         detail=message,

@@ -13,5 +13,4 @@ ValidationError keyed by field, in Portuguese, with nothing stored):
     services.guide_cancel(actor, guide, reason, as_of) / refund_create(actor, payment, amount_brl, due_on, reason,
                           as_of) / refund_mark_paid(actor, refund, paid_on, reference, as_of)
     origins.register_payment_handler(origin_type, handler)   # handler(*, guide, payment, actor, as_of)
-    selectors.guides_for_origin(origin_type, origin_id) / origin_is_paid(origin_type, origin_id, fee_kind="")
 """

@@ -1,4 +1,5 @@
-"""Home card from finance: open and overdue guides, and refunds to pay, with a link to the guides list."""
+"""Home card from finance: open and overdue guides, guides waiting for a value, and refunds to pay, with a link
+to the guides list."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from django.db.models import Count, Q
 from django.urls import reverse
 
 from apps.finance.choices import GuideStatus, RefundStatus
-from apps.finance.models import PaymentGuide, Refund
+from apps.finance.models import PaymentGuide, Refund, WaitingGuide
+from apps.finance.selectors import waiting_guides
 from apps.tenancy.querysets import user_can
 from apps.web.cards import Card, CardContext, CardItem, register_card
 
@@ -27,6 +29,10 @@ def finance_card(ctx: CardContext) -> Card | None:
         CardItem("Vencidas", counts["overdue"], f"{listing}?status=overdue"),
         CardItem("Pagas", counts["paid"], f"{listing}?status={GuideStatus.PAID}"),
     ]
+    waiting = waiting_guides(ctx.municipality) & WaitingGuide.objects.for_user(ctx.user, "view")
+    if waiting.exists():  # shown only when some guide waits for a value (a new year's UFESP, a UFM)
+        queue = reverse("finance:waiting_list", args=[ctx.municipality.ibge_code])
+        items.append(CardItem("Aguardando valor", waiting.count(), queue))
     if user_can(ctx.user, ctx.municipality.pk, "finance.refund", "view"):
         pending = Refund.objects.for_user(ctx.user, "view").filter(
             payment__guide__municipality=ctx.municipality, status=RefundStatus.PENDING

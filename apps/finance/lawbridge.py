@@ -21,6 +21,7 @@ def fine_amount(
     fact_date: dt.date,
     auto_date: dt.date | None,
     issue_date: dt.date,
+    decided_final_on: dt.date | None = None,
 ) -> lawcode.Decision:
     """The amount in reais of ``quantity`` ``unit`` as the law values it for a guide issued on ``issue_date``."""
     facts = FineFacts(
@@ -29,6 +30,7 @@ def fine_amount(
         infraction_date=fact_date,
         auto_date=auto_date,
         guide_issue_date=issue_date,
+        decided_final_on=decided_final_on,
     )
     return engine.evaluate(
         municipality=municipality, question="fine_amount", facts=facts, as_of=issue_date, regime_id=regime_id

@@ -19,6 +19,8 @@ from apps.finance.choices import (
     OriginType,
     PaymentMethod,
     RefundStatus,
+    ValuationMoment,
+    WaitingState,
 )
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import MunicipalityScopedQuerySet
@@ -114,6 +116,160 @@ class FeeSchedule(models.Model):
         }
 
 
+class FineValuationQuerySet(MunicipalityScopedQuerySet["FineValuation"]):
+    pass
+
+
+class FineValuation(models.Model):
+    """The valuation of a fine in reais: made once, at the moment the law or the municipality's interpretation
+    sets, with the unit value and the date it used and the reason (the engine's explanation); every guide of the
+    fine charges it. A re-valuation (a later guide under a reading that values the fine on the guide's issue) is
+    a new row that names the one it replaces and why; rows are never edited."""
+
+    municipality = models.ForeignKey(
+        Municipality, on_delete=models.PROTECT, related_name="fine_valuations", verbose_name="município"
+    )
+    regime_id = models.CharField("regime", max_length=64)
+    origin_type = models.CharField("origem", max_length=16, choices=OriginType.choices)
+    origin_id = models.PositiveBigIntegerField("id da origem")
+    quantity = models.DecimalField("quantidade", max_digits=12, decimal_places=4)
+    unit = models.CharField("unidade", max_length=32)
+    amount_brl = models.DecimalField("valor (R$)", max_digits=12, decimal_places=2)
+    unit_value = models.DecimalField("valor da unidade (R$)", max_digits=12, decimal_places=4, null=True)
+    valuation_date = models.DateField("data de valoração", null=True)
+    moment = models.CharField("momento da valoração", max_length=16, choices=ValuationMoment.choices)
+    legal_basis = models.CharField("fundamento legal", max_length=255)
+    reason = models.TextField("fundamento da valoração")
+    decision = models.JSONField("decisão do engine", default=dict, blank=True)
+    replaces = models.OneToOneField(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="replaced_by",
+        verbose_name="substitui a valoração",
+    )
+    revaluation_reason = models.CharField("motivo da nova valoração", max_length=500, blank=True)
+    valued_on = models.DateField("valorada em")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        related_name="+",
+        verbose_name="feita por",
+    )
+    created_at = models.DateTimeField("registrada em", auto_now_add=True)
+
+    objects = FineValuationQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "valoração de multa"
+        verbose_name_plural = "valorações de multas"
+        ordering = ["origin_type", "origin_id", "id"]
+        constraints = [models.CheckConstraint(condition=POSITIVE, name="fine_valuation_amount_positive")]
+        indexes = [models.Index(fields=["origin_type", "origin_id"], name="fine_valuation_origin")]
+
+    def __str__(self) -> str:
+        return f"Valoração de {self.quantity.normalize()} {self.unit} em R$ {self.amount_brl}"
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {
+            "origin_type": self.origin_type,
+            "origin_id": self.origin_id,
+            "quantity": self.quantity,
+            "unit": self.unit,
+            "amount_brl": self.amount_brl,
+            "unit_value": self.unit_value,
+            "valuation_date": self.valuation_date,
+            "moment": self.moment,
+            "reason": self.reason,
+            "replaces": self.replaces_id,
+            "revaluation_reason": self.revaluation_reason,
+        }
+
+
+class WaitingGuideQuerySet(MunicipalityScopedQuerySet["WaitingGuide"]):
+    pass
+
+
+class WaitingGuide(models.Model):
+    """A guide that could not be valued yet because a dated value the law leans on (next year's UFESP, the
+    town's UFM, an index) has not been entered: the charge waits here, visibly, and is issued by itself (with
+    its due date counted as the law counts it) as soon as the value is entered."""
+
+    municipality = models.ForeignKey(
+        Municipality, on_delete=models.PROTECT, related_name="waiting_guides", verbose_name="município"
+    )
+    regime_id = models.CharField("regime", max_length=64)
+    origin_type = models.CharField("origem", max_length=16, choices=OriginType.choices)
+    origin_id = models.PositiveBigIntegerField("id da origem")
+    description = models.CharField("descrição", max_length=200)
+    payer_name = models.CharField("contribuinte", max_length=200)
+    quantity = models.DecimalField("quantidade", max_digits=12, decimal_places=4)
+    unit = models.CharField("unidade", max_length=32)
+    missing_value = models.CharField("valor que falta", max_length=200)
+    missing_on = models.DateField("data do valor que falta")
+    where_to_enter = models.CharField("onde cadastrar o valor", max_length=300)
+    state = models.CharField(
+        "situação", max_length=16, choices=WaitingState.choices, default=WaitingState.WAITING
+    )
+    requested_on = models.DateField("pedida em")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        related_name="+",
+        verbose_name="pedida por",
+    )
+    last_try_on = models.DateField("última tentativa em")
+    guide = models.OneToOneField(
+        "PaymentGuide",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="waited",
+        verbose_name="guia emitida",
+    )
+    issued_on = models.DateField("emitida em", null=True, blank=True)
+
+    objects = WaitingGuideQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "guia aguardando valor"
+        verbose_name_plural = "guias aguardando valor"
+        ordering = ["state", "requested_on", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["origin_type", "origin_id"],
+                condition=models.Q(state="waiting"),
+                name="waiting_guide_one_per_origin",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.description} (aguardando {self.missing_value})"
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {
+            "origin_type": self.origin_type,
+            "origin_id": self.origin_id,
+            "quantity": self.quantity,
+            "unit": self.unit,
+            "missing_value": self.missing_value,
+            "missing_on": self.missing_on,
+            "state": self.state,
+            "guide": self.guide.number if self.guide else None,
+        }
+
+    @property
+    def waiting_message(self) -> str:
+        """What the operator and finance read: why the guide waits and until when."""
+        return (
+            f"Aguardando a publicação do {self.missing_value}: a guia será emitida automaticamente assim que "
+            "o valor for cadastrado, com o prazo de pagamento contado como a lei manda."
+        )
+
+
 class PaymentGuideQuerySet(MunicipalityScopedQuerySet["PaymentGuide"]):
     pass
 
@@ -141,6 +297,14 @@ class PaymentGuide(models.Model):
     unit_value_used = models.DecimalField("valor da unidade (R$)", max_digits=12, decimal_places=4, null=True)
     valuation_date = models.DateField("data de valoração da unidade", null=True)
     conversion = models.JSONField("decisão da conversão (engine)", default=dict, blank=True)
+    fine_valuation = models.ForeignKey(
+        FineValuation,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="guides",
+        verbose_name="valoração da multa",
+    )
     issued_on = models.DateField("emitida em")
     due_on = models.DateField("vencimento")
     status = models.CharField(
@@ -297,3 +461,26 @@ class Refund(models.Model):
             "reason": self.reason,
             "paid_on": self.paid_on,
         }
+
+
+# Charges at the PSP, payments the bank reported and the review queue (issue 30) live in their own module.
+from apps.finance.pix_models import (  # noqa: E402
+    PaymentReview,
+    PixCharge,
+    PixChargeTerms,
+    PixReceived,
+    TaxFeedEvent,
+)
+
+__all__ = [
+    "FeeSchedule",
+    "FinanceSettings",
+    "Payment",
+    "PaymentGuide",
+    "PaymentReview",
+    "PixCharge",
+    "PixChargeTerms",
+    "PixReceived",
+    "Refund",
+    "TaxFeedEvent",
+]

@@ -26,7 +26,7 @@ from apps.accounts.actors import Actor
 from apps.finance.choices import OriginType
 
 if TYPE_CHECKING:
-    from apps.finance.models import Payment, PaymentGuide
+    from apps.finance.models import Payment, PaymentGuide, WaitingGuide
 
 
 class PaymentHandler(Protocol):
@@ -64,6 +64,28 @@ def payment_handlers_replaced(handlers: Mapping[str, PaymentHandler]) -> Iterato
 
 def payment_handler(origin_type: str) -> PaymentHandler | None:
     return _HANDLERS.get(origin_type)
+
+
+class WaitingIssuer(Protocol):
+    """Issues the guide of a waiting entry the way its origin issues it (its due date, its timeline note);
+    returns None when the value is still missing (the entry keeps waiting)."""
+
+    def __call__(self, *, waiting: WaitingGuide, actor: Actor, as_of: dt.date) -> PaymentGuide | None: ...
+
+
+_ISSUERS: dict[str, WaitingIssuer] = {}
+
+
+def register_waiting_issuer(origin_type: str, issuer: WaitingIssuer) -> WaitingIssuer:
+    """Register who issues the waiting guides of an origin type (dueprocess: the fine's guide)."""
+    if origin_type not in OriginType.values:
+        raise ImproperlyConfigured(f"Unknown guide origin type {origin_type!r}; known: {OriginType.values}")
+    _ISSUERS[origin_type] = issuer
+    return issuer
+
+
+def waiting_issuer(origin_type: str) -> WaitingIssuer | None:
+    return _ISSUERS.get(origin_type)
 
 
 def _key(handler: PaymentHandler) -> str:

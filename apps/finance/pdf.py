@@ -17,6 +17,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from apps.finance.formatting import brl, brl_unit_value, decimal_pt, payer_document_display
 from apps.finance.models import PaymentGuide
+from apps.signing.kinds import document_kind
+from apps.signing.services import document_issue
 from apps.tenancy.regimes import regime_summary
 
 MM: float = mm  # reportlab is untyped; one millimetre in points
@@ -24,6 +26,8 @@ LEFT = 20 * MM
 RIGHT = A4[0] - 20 * MM
 QR_SIZE = 55 * MM
 PAYLOAD_CHARS_PER_LINE = 70
+
+KIND = document_kind("payment_guide", "Guia de pagamento")
 
 
 def guide_pdf(guide: PaymentGuide) -> bytes:
@@ -38,7 +42,14 @@ def guide_pdf(guide: PaymentGuide) -> bytes:
     _footer(canvas, guide)
     canvas.showPage()
     canvas.save()
-    return buffer.getvalue()
+    return document_issue(
+        actor=None,
+        municipality=guide.municipality,
+        kind=KIND,
+        title=f"Guia de pagamento nº {guide.number}",
+        content=buffer.getvalue(),
+        subject=guide,
+    )
 
 
 def _header(canvas: Canvas, guide: PaymentGuide, y: float) -> float:

@@ -12,19 +12,44 @@ from django.db import transaction
 from django.db.models import Sum
 
 from apps.accounts.actors import Actor, actor_user
+from apps.accounts.stepup import sensitive_service
 from apps.audit.services import audit_record, audited_change
 from apps.finance import pix
-from apps.finance.choices import FeeKind, GuideStatus, OriginType, PaymentMethod, RefundStatus
+from apps.finance.choices import (
+    FeeKind,
+    GuideStatus,
+    OriginType,
+    PaymentMethod,
+    RefundStatus,
+    ValuationMoment,
+    WaitingState,
+)
 from apps.finance.formatting import brl
-from apps.finance.hooks import guide_issued
-from apps.finance.models import FeeSchedule, FinanceSettings, Payment, PaymentGuide, Refund
-from apps.finance.origins import payment_handler
-from apps.finance.selectors import fee_in_force, guide_for_update
-from apps.finance.valuation import Charge, Valuation, declared_unit, legal_basis, valuate
+from apps.finance.hooks import guide_changed, guide_issued
+from apps.finance.models import (
+    FeeSchedule,
+    FinanceSettings,
+    FineValuation,
+    Payment,
+    PaymentGuide,
+    Refund,
+    WaitingGuide,
+)
+from apps.finance.origins import payment_handler, waiting_issuer
+from apps.finance.selectors import fee_in_force, fine_valuation_current, guide_for_update
+from apps.finance.valuation import (
+    Charge,
+    Valuation,
+    ValueNotYetEntered,
+    declared_unit,
+    legal_basis,
+    valuate,
+    valuation_reason,
+)
 from apps.lawconfig.config import RegimeChoiceError, calendar_for, regime_for
 from apps.registry.identifiers import validate_cnpj, validate_cpf
 from apps.tenancy.models import Municipality
-from apps.tenancy.numbering import number_take
+from apps.tenancy.numbering import format_number, number_take
 from apps.web.refusals import refuse
 
 # --- settings and fee schedule ------------------------------------------------------------------------
@@ -177,17 +202,27 @@ def guide_issue(
     fact_date: dt.date,
     as_of: dt.date,
     due_on: dt.date | None = None,
+    fine_valuation: FineValuation | None = None,
 ) -> PaymentGuide:
     """Issue a numbered guide with its PIX BR Code. ``fact_date`` is the chargeable event (the request, the
-    infraction); ``as_of`` the issue date; ``due_on`` defaults to the municipality's term, on a business day."""
+    infraction); ``as_of`` the issue date; ``due_on`` defaults to the municipality's term, on a business day.
+    A fine's guide charges its stored valuation (``fine_valuation``: fine_valuation_for_guide), never a new
+    reading of the law. A guide of the origin that was waiting for a value leaves the queue with it."""
     regime = _regime(municipality, regime_id)
     settings = _finance_settings(municipality)
     payer = _payer(payer_name, payer_document)
     _check_origin(municipality, origin_type, origin_id, charge.fee_kind)
-    valuation = _valuation(municipality, regime, charge, fact_date, as_of)
+    valuation = (
+        _stored(fine_valuation)
+        if fine_valuation is not None
+        else _valuation(municipality, regime, charge, fact_date, as_of)
+    )
     guide = _guide_store(
         actor, municipality, regime, settings, payer, origin_type, origin_id, charge, valuation, as_of, due_on
     )
+    if fine_valuation is not None:
+        guide.fine_valuation = fine_valuation
+        guide.save(update_fields=["fine_valuation"])
     audit_record(
         actor=actor,
         municipality=municipality,
@@ -195,8 +230,20 @@ def guide_issue(
         obj=guide,
         after=guide.audit_snapshot(),
     )
+    _leave_queue(actor, guide, as_of)
     guide_issued(guide)
     return guide
+
+
+def _stored(row: FineValuation) -> Valuation:
+    """The stored valuation as the guide charges it (amount, unit value, date, the engine's decision)."""
+    return Valuation(
+        row.amount_brl,
+        row.unit_value,
+        row.valuation_date,
+        row.legal_basis,
+        row.decision,
+    )
 
 
 def _valuation(
@@ -229,7 +276,7 @@ def _guide_store(
     guide = PaymentGuide(
         municipality=municipality,
         regime_id=regime,
-        number=f"{sequence:06d}/{year}",
+        number=format_number(sequence, year, digits=6),
         year=year,
         sequence=sequence,
         payer_name=payer[0],
@@ -340,12 +387,266 @@ def guide_cancel(*, actor: Actor, guide: PaymentGuide, reason: str, as_of: dt.da
     with audited_change(guide, actor=actor, action="payment_guide.cancel", extra={"reason": reason}):
         guide.status, guide.cancelled_on, guide.cancel_reason = GuideStatus.CANCELLED, as_of, reason
         guide.save(update_fields=["status", "cancelled_on", "cancel_reason"])
+    guide_changed(guide)
     return guide
+
+
+# --- the one valuation of a fine ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def fine_valuation_make(
+    *,
+    actor: Actor,
+    municipality: Municipality,
+    regime_id: str,
+    origin_id: int,
+    charge: Charge,
+    fact_date: dt.date,
+    as_of: dt.date,
+) -> FineValuation | None:
+    """Value a fine when its decision becomes final, on the date the law or the municipality's interpretation
+    sets (the regime's ``fine_amount``, asked with the same dates the sanction was decided on), and store it
+    with its unit value, date and reason. None when the value it needs is not entered yet: the fine is then
+    valued when its guide is issued (and the guide waits in the queue until the value is entered)."""
+    try:
+        return _fine_value(
+            actor, municipality, regime_id, origin_id, charge, fact_date, as_of, ValuationMoment.FINALITY
+        )
+    except ValueNotYetEntered:
+        return None
+
+
+@transaction.atomic
+def fine_valuation_for_guide(
+    *,
+    actor: Actor,
+    municipality: Municipality,
+    regime_id: str,
+    origin_id: int,
+    charge: Charge,
+    fact_date: dt.date,
+    as_of: dt.date,
+) -> FineValuation:
+    """The valuation a fine's guide issued on ``as_of`` charges: the stored one while the law's reading still
+    values the fine on the same date; otherwise (a reading that values it on the guide's issue, a fine that could
+    not be valued at finality) a new valuation, recorded with why. ValueNotYetEntered when the value it needs is
+    not entered yet."""
+    return _fine_value(
+        actor, municipality, regime_id, origin_id, charge, fact_date, as_of, ValuationMoment.GUIDE_ISSUE
+    )
+
+
+def _fine_value(
+    actor: Actor,
+    municipality: Municipality,
+    regime_id: str,
+    origin_id: int,
+    charge: Charge,
+    fact_date: dt.date,
+    as_of: dt.date,
+    moment: str,
+) -> FineValuation:
+    """The one place a fine is valued: the law's reading now; the stored valuation kept when it gives the same
+    valuation date (the amount never moves because the same date's value was looked up again), a new one
+    recorded with why otherwise."""
+    current = fine_valuation_current(origin_type=OriginType.FINE, origin_id=origin_id)
+    valuation = valuate(
+        municipality=municipality, regime_id=regime_id, charge=charge, fact_date=fact_date, issue_date=as_of
+    )
+    if current is not None and _same_valuation(current, charge, valuation):
+        return current
+    why = _revaluation_reason(current, valuation, moment, as_of)
+    return _valuation_store(
+        actor, municipality, regime_id, origin_id, charge, valuation, moment, as_of, current, why
+    )
+
+
+def _same_valuation(row: FineValuation, charge: Charge, valuation: Valuation) -> bool:
+    return (row.quantity, row.unit, row.valuation_date) == (
+        charge.quantity,
+        charge.unit,
+        valuation.valuation_date,
+    )
+
+
+def _revaluation_reason(
+    current: FineValuation | None, valuation: Valuation, moment: str, as_of: dt.date
+) -> str:
+    """Why a fine valued before is valued again; the dates of the fine (infraction, auto, final decision) never
+    change, so a new valuation date comes from the moment of the new valuation (the guide's issue, the day the
+    decision became final) that the law's reading values the fine on."""
+    if current is None:
+        return ""
+    when = ValuationMoment(moment).label.lower()
+    if current.valuation_date != valuation.valuation_date:
+        before = f"{current.valuation_date:%d/%m/%Y}" if current.valuation_date else "sem data"
+        after = f"{valuation.valuation_date:%d/%m/%Y}" if valuation.valuation_date else "sem data"
+        return (
+            f"Nova valoração {when} ({as_of:%d/%m/%Y}): pela leitura adotada, a multa se valora em {after}, "
+            f"não mais em {before}."
+        )
+    return f"Nova valoração {when} ({as_of:%d/%m/%Y}): a quantidade ou a unidade da multa mudou."
+
+
+def _valuation_store(
+    actor: Actor,
+    municipality: Municipality,
+    regime_id: str,
+    origin_id: int,
+    charge: Charge,
+    valuation: Valuation,
+    moment: str,
+    as_of: dt.date,
+    replaces: FineValuation | None,
+    why: str,
+) -> FineValuation:
+    row = FineValuation.objects.create(
+        municipality=municipality,
+        regime_id=regime_id,
+        origin_type=OriginType.FINE,
+        origin_id=origin_id,
+        quantity=charge.quantity,
+        unit=charge.unit,
+        amount_brl=valuation.amount_brl,
+        unit_value=valuation.unit_value,
+        valuation_date=valuation.valuation_date,
+        moment=moment,
+        legal_basis=valuation.legal_basis[:255],
+        reason=valuation_reason(valuation.decision, valuation.legal_basis),
+        decision=valuation.decision,
+        replaces=replaces,
+        revaluation_reason=why[:500],
+        valued_on=as_of,
+        created_by=actor_user(actor),
+    )
+    audit_record(
+        actor=actor,
+        municipality=municipality,
+        action="fine_valuation.revalue" if replaces is not None else "fine_valuation.make",
+        obj=row,
+        after=row.audit_snapshot(),
+    )
+    return row
+
+
+# --- guides waiting for a value ------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def guide_wait(
+    *,
+    actor: Actor,
+    municipality: Municipality,
+    regime_id: str,
+    origin_type: str,
+    origin_id: int,
+    charge: Charge,
+    payer_name: str,
+    missing: ValueNotYetEntered,
+    as_of: dt.date,
+) -> WaitingGuide:
+    """Put the guide in the queue of guides waiting for a value (or note a new try of one already there): it is
+    issued by itself as soon as the value is entered (waiting_guides_issue)."""
+    row = (
+        WaitingGuide.objects.select_for_update()
+        .filter(origin_type=origin_type, origin_id=origin_id, state=WaitingState.WAITING)
+        .first()
+    )
+    before = row.audit_snapshot() if row is not None else None
+    row = row or WaitingGuide(
+        municipality=municipality,
+        regime_id=regime_id,
+        origin_type=origin_type,
+        origin_id=origin_id,
+        requested_on=as_of,
+        requested_by=actor_user(actor),
+    )
+    row.description, row.payer_name = charge.description[:200], payer_name[:200]
+    row.quantity, row.unit = charge.quantity, charge.unit
+    row.missing_value, row.missing_on, row.where_to_enter = (
+        missing.missing_value[:200],
+        missing.missing_on,
+        missing.where[:300],
+    )
+    row.last_try_on = as_of
+    row.save()
+    if before is None or before != row.audit_snapshot():
+        audit_record(
+            actor=actor,
+            municipality=municipality,
+            action="waiting_guide.wait",
+            obj=row,
+            before=before,
+            after=row.audit_snapshot(),
+        )
+    return row
+
+
+def _leave_queue(actor: Actor, guide: PaymentGuide, as_of: dt.date) -> None:
+    """A guide was issued for an origin that waited in the queue: the waiting entry is closed with it."""
+    row = (
+        WaitingGuide.objects.select_for_update()
+        .filter(origin_type=guide.origin_type, origin_id=guide.origin_id, state=WaitingState.WAITING)
+        .first()
+    )
+    if row is None:
+        return
+    with audited_change(row, actor=actor, action="waiting_guide.issued", municipality=guide.municipality):
+        row.state, row.guide, row.issued_on = WaitingState.ISSUED, guide, as_of
+        row.save(update_fields=["state", "guide", "issued_on"])
+
+
+def waiting_guides_issue(*, actor: Actor, as_of: dt.date, municipality: Municipality | None = None) -> int:
+    """Try again every guide waiting for a value (of ``municipality``, or of all): each origin's issuer
+    (origins.register_waiting_issuer) issues it when the value is now entered; each try is its own transaction,
+    so one that still waits never holds back the others. Returns how many guides were issued."""
+    rows = WaitingGuide.objects.filter(state=WaitingState.WAITING)
+    if municipality is not None:
+        rows = rows.filter(municipality=municipality)
+    issued = 0
+    for pk in rows.order_by("requested_on", "id").values_list("pk", flat=True):
+        issued += _waiting_issue_one(pk, actor, as_of)
+    return issued
+
+
+@transaction.atomic
+def _waiting_issue_one(pk: int, actor: Actor, as_of: dt.date) -> int:
+    row = WaitingGuide.objects.select_for_update(skip_locked=True).filter(pk=pk).first()
+    if row is None or row.state != WaitingState.WAITING:
+        return 0  # another worker holds it, or issued it already
+    issuer = waiting_issuer(row.origin_type)
+    if issuer is None:
+        return 0
+    try:
+        with transaction.atomic():
+            guide = issuer(waiting=row, actor=actor, as_of=as_of)
+    except ValidationError:
+        return 0  # still not issuable (the refusal is the origin's); it keeps waiting, visible in the queue
+    return 1 if guide is not None else 0
+
+
+@transaction.atomic
+def guide_wait_withdraw(
+    *, actor: Actor, origin_type: str, origin_id: int, reason: str, as_of: dt.date
+) -> None:
+    """The charge no longer exists (the fine was annulled): its guide stops waiting, audited with the reason."""
+    row = (
+        WaitingGuide.objects.select_for_update()
+        .filter(origin_type=origin_type, origin_id=origin_id, state=WaitingState.WAITING)
+        .first()
+    )
+    if row is None:
+        return
+    with audited_change(row, actor=actor, action="waiting_guide.withdraw", extra={"reason": reason[:255]}):
+        row.state, row.last_try_on = WaitingState.WITHDRAWN, as_of
+        row.save(update_fields=["state", "last_try_on"])
 
 
 # --- payments and refunds -------------------------------------------------------------------------------
 
 
+@sensitive_service
 @transaction.atomic
 def payment_register(
     *,
@@ -356,10 +657,14 @@ def payment_register(
     method: str,
     reference: str,
     as_of: dt.date,
+    expected_brl: Decimal | None = None,
 ) -> Payment:
-    """Record the payment of an open guide and let its origin move on (origins.register_payment_handler)."""
+    """Record the payment of an open guide and let its origin move on (origins.register_payment_handler).
+
+    ``expected_brl`` is what the payer owed on ``paid_on`` when it differs from the guide's amount (a charge
+    with due date paid with its discount, or with fine and interest: apps.finance.charges)."""
     guide = guide_for_update(guide.pk)
-    _check_payable(guide, paid_on, amount_brl, method, as_of)
+    _check_payable(guide, paid_on, amount_brl, method, as_of, expected_brl)
     payment = Payment.objects.create(
         guide=guide,
         paid_on=paid_on,
@@ -386,7 +691,12 @@ def payment_register(
 
 
 def _check_payable(
-    guide: PaymentGuide, paid_on: dt.date, amount: Decimal, method: str, as_of: dt.date
+    guide: PaymentGuide,
+    paid_on: dt.date,
+    amount: Decimal,
+    method: str,
+    as_of: dt.date,
+    expected: Decimal | None = None,
 ) -> None:
     if guide.status == GuideStatus.CANCELLED:
         raise refuse("guide", f"Guia {guide.number}: está cancelada e não pode ser paga.")
@@ -400,10 +710,9 @@ def _check_payable(
         raise refuse(
             "paid_on", f"Data do pagamento: anterior à emissão da guia ({guide.issued_on:%d/%m/%Y})."
         )
-    if amount != guide.amount_brl:
-        raise refuse(
-            "amount_brl", f"Valor pago: {brl(amount)} difere do valor da guia ({brl(guide.amount_brl)})."
-        )
+    owed = guide.amount_brl if expected is None else expected
+    if amount != owed:
+        raise refuse("amount_brl", f"Valor pago: {brl(amount)} difere do valor da guia ({brl(owed)}).")
 
 
 @transaction.atomic

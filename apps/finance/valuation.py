@@ -5,6 +5,10 @@ yearly by an index, multiples of a tariff) goes through the regime's ``fine_amou
 finance's lawbridge), which reads the dated values the municipality configured, applies the law's or the
 interpretation's valuation date and rounds half up to centavos. The Decision is stored on the guide so the
 figure can be explained and replayed. Amounts already in reais (``brl``) only need rounding.
+
+When a dated value the law leans on is not entered yet (next year's UFESP on 2 January, the town's UFM), the
+charge cannot be valued: ``ValueNotYetEntered`` says which value, for which date, and where it is entered, so
+the guide can wait for it (services.guide_wait) instead of failing.
 """
 
 from __future__ import annotations
@@ -36,8 +40,10 @@ class Charge:
     cite: str
     description: str
     fee_kind: str = ""
-    # For fines: the date of the auto de infração, which some regimes' readings use to value the unit.
+    # For fines: the dates of the auto de infração and of the final decision, which some regimes' readings use
+    # to value the unit (the same facts the sanction was decided on, so both read one valuation date).
     auto_date: dt.date | None = None
+    decided_final_on: dt.date | None = None
 
 
 @dataclass(frozen=True)
@@ -47,6 +53,37 @@ class Valuation:
     valuation_date: dt.date | None
     legal_basis: str
     decision: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def reason(self) -> str:
+        """Why this amount, in Portuguese: the engine's findings and the interpretation it applied."""
+        return valuation_reason(self.decision, self.legal_basis)
+
+
+class ValueNotYetEntered(ValidationError):
+    """The law cannot value the charge yet: ``missing_value`` ("valor da UFESP de 2027") for ``missing_on`` has
+    not been entered; ``where`` says who enters it and on which screen."""
+
+    def __init__(self, *, missing_value: str, missing_on: dt.date, where: str, message: str) -> None:
+        super().__init__({"amount_brl": message})
+        self.missing_value, self.missing_on, self.where = missing_value, missing_on, where
+
+
+def valuation_reason(decision: dict[str, Any], basis: str) -> str:
+    """The reason a valuation gives, from its stored decision: the findings, then the readings it applied."""
+    findings = [
+        str(item.get("message", "")) for item in decision.get("findings") or [] if item.get("message")
+    ]
+    readings = [
+        f"{use.get('question', '')} {use.get('option_text', '')}".strip()
+        for use in decision.get("interpretations") or []
+        if use.get("question") or use.get("option_text")
+    ]
+    cited = [str(item["text"]) for item in decision.get("citations") or [] if item.get("text")]
+    text = "; ".join(findings) or "Valor em reais"
+    if readings:
+        text += ". Leitura adotada: " + " ".join(readings)
+    return f"{text} ({'; '.join(dict.fromkeys([basis, *cited]))})."
 
 
 def legal_basis(municipality: Municipality, regime_id: str, cite: str, on: dt.date) -> str:
@@ -116,30 +153,49 @@ def _ask_engine(
             unit=charge.unit,
             fact_date=fact_date,
             auto_date=charge.auto_date,
+            decided_final_on=charge.decided_final_on,
             issue_date=issue_date,
         )
     except lawcode.MissingParameterError as exc:
-        raise ValidationError(
-            {"amount_brl": _missing_unit_message(municipality, regime_id, charge, exc, basis)}
-        ) from exc
+        raise _not_yet_entered(municipality, regime_id, charge, exc, basis) from exc
     except lawcode.LawcodeError as exc:
         raise ValidationError(
             {"amount_brl": f"Não foi possível calcular o valor ({basis}): {exc.message_pt}"}
         ) from exc
 
 
-def _missing_unit_message(
+def _not_yet_entered(
     municipality: Municipality, regime_id: str, charge: Charge, exc: lawcode.MissingParameterError, basis: str
-) -> str:
+) -> ValueNotYetEntered:
+    """Which value is missing, named as people know it, and where it is entered: the municipality's legal
+    configuration for a value the law leaves to the town (a UFM, a tariff), the installation's external values
+    for a state's or the Union's (the UFESP, an IBGE index)."""
     unit = declared_unit(regime_id, charge.unit)
     label = unit_label(regime_id, charge.unit)
-    what = (
-        f"o valor da {label}" if unit is None or unit.valued_by == "parameter" else f"o reajuste ({exc.name})"
+    year = exc.on.year
+    parameter = lawcode.get_regime(regime_id).parameters.get(exc.name)
+    if unit is not None and unit.valued_by == "index":
+        missing = f"reajuste da {label} de {year}"
+    elif (unit is not None and unit.per_calendar_year) or _yearly(parameter):
+        missing = f"valor da {label} de {year}"
+    else:
+        missing = f"valor da {label} vigente em {exc.on:%d/%m/%Y}"
+    if parameter is not None and parameter.configurable:
+        where = f"pelo administrador de {municipality.name}, na configuração legal do município"
+    else:
+        where = "pelo administrador da instalação, nos valores externos (UFESP e índices)"
+    message = (
+        f"Valor em reais: {decimal_pt(charge.quantity)} {label} ({basis}) só pode ser convertido com o "
+        f"{missing}, ainda não cadastrado (ele é cadastrado {where})."
     )
-    return (
-        f"Valor em reais: não é possível converter {decimal_pt(charge.quantity)} {label} ({basis}) porque {what} "
-        f"de {municipality.name} em {exc.on:%d/%m/%Y} não está configurado. Um administrador deve cadastrá-lo na "
-        "configuração legal do município."
+    return ValueNotYetEntered(missing_value=missing, missing_on=exc.on, where=where, message=message)
+
+
+def _yearly(parameter: Any) -> bool:
+    """Whether a parameter's values are one per calendar year (each from 1 January), like a UFM."""
+    values = getattr(parameter, "values", None) or ()
+    return bool(values) and all(
+        (value.effective_from.month, value.effective_from.day) == (1, 1) for value in values
     )
 
 

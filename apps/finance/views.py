@@ -30,8 +30,10 @@ from apps.finance.forms import (
     RefundForm,
     RefundPaidForm,
 )
-from apps.finance.models import FeeSchedule, FinanceSettings, PaymentGuide, Refund
+from apps.finance.models import FeeSchedule, FinanceSettings, PaymentGuide, Refund, WaitingGuide
 from apps.finance.pdf import guide_pdf, pix_qr_svg
+from apps.finance.pix_context import charge_context
+from apps.finance.selectors import waiting_guides
 from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
@@ -41,6 +43,7 @@ from apps.web.sorting import Sorting
 from outorga.submit import submit
 
 GUIDE = "finance.paymentguide"
+WAITING = "finance.waitingguide"
 
 
 def _actor(request: HttpRequest) -> User:
@@ -103,9 +106,21 @@ def guide_list(request: HttpRequest, ibge_code: str) -> HttpResponseBase:
     return render(request, template, context)
 
 
+@login_required
+@require_GET
+def waiting_list(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    """The queue of guides waiting for a value: what each charges, which value it waits for and where that
+    value is entered; each leaves the queue by itself, issued, once the value is entered."""
+    municipality = municipality_for(request, ibge_code, model_label=WAITING)
+    rows = waiting_guides(municipality) & WaitingGuide.objects.for_user(request.user, "view")
+    context = {"municipality": municipality, "rows": rows, **_menu(request, municipality)}
+    return render(request, "finance/waiting_list.html", context)
+
+
 def _menu(request: HttpRequest, municipality: Municipality) -> dict[str, bool]:
     return {
         "can_see_refunds": user_can(request.user, municipality.pk, "finance.refund", "view"),
+        "can_see_waiting": user_can(request.user, municipality.pk, WAITING, "view"),
         "can_edit_settings": user_can(request.user, municipality.pk, "finance.financesettings", "change"),
         "can_register": user_can(request.user, municipality.pk, GUIDE, "change"),
     }
@@ -126,6 +141,7 @@ def guide_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
         "refunds": refunds,
         "cancel_form": CancelForm(),
         "qr_svg": pix_qr_svg(guide.pix_payload),
+        **charge_context(guide),
         **_menu(request, municipality),
     }
     return render(request, "finance/guide_detail.html", context)

@@ -154,7 +154,10 @@ class MissedInspection(models.Model):
         verbose_name="veículo",
     )
     permit = models.ForeignKey(
-        "licensing.Permit", on_delete=models.PROTECT, related_name="missed_inspections", verbose_name="alvará"
+        "licensing.Permit",
+        on_delete=models.PROTECT,
+        related_name="missed_inspections",
+        verbose_name="autorização",
     )
     due_month = models.CharField("mês da vistoria", max_length=7)  # YYYY-MM, the engine's cycle_month
     found_on = models.DateField("constatada em")

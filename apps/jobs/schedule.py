@@ -72,6 +72,17 @@ SCHEDULE: tuple[Job, ...] = (
     # Files committed while the store was down: the task worker retries them itself; this catches a process
     # that died between a commit and its file write (apps.ops.pending).
     Job("file_writes", "Gravação dos arquivos pendentes", Every(5), ("storage_deliver",), lease_minutes=10),
+    # Charges with due date at the municipalities' PSPs (apps.finance.services_pix): retries of failed calls, and
+    # the daily reading of the PIX received that settles anything a webhook missed.
+    Job("pix_charges", "Envio das cobranças PIX ao banco", Every(5), ("pix_charges_sync",), lease_minutes=10),
+    Job("pix_reconcile", "Conciliação dos PIX recebidos", Daily(dt.time(2, 0)), ("pix_reconcile",)),
+    # The tax system's incremental feed (docs/tax-feed.md); reading the feed also collects, this keeps it current.
+    Job(
+        "tax_feed",
+        "Eventos de dívida ativa para o sistema tributário",
+        Daily(dt.time(2, 30)),
+        ("tax_feed_collect",),
+    ),
     Job("open_data", "Exportação dos dados abertos", Daily(dt.time(3, 0)), ("export_open_data",)),
     Job("staff_digest", "Resumo diário de prazos da equipe", Daily(dt.time(5, 0)), ("staff_digest",)),
     Job("audit_verify", "Verificação da trilha de auditoria", Daily(dt.time(4, 0)), ("audit_verify",)),

@@ -7,4 +7,4 @@ class LawconfigConfig(AppConfig):
     verbose_name = "Configuração legal do município"
 
     def ready(self) -> None:
-        from apps.lawconfig import permissions  # noqa: F401  (registrations run on import)
+        from apps.lawconfig import cards, permissions  # noqa: F401  (registrations run on import)

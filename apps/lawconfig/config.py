@@ -3,7 +3,9 @@
     config_for(m).parameters          calendar_for(m).is_business_day(day)
 
 config_for() turns the municipality's rows (UFM table, parameters the law leaves to the municipality,
-interpretation choices, holidays, closures, early closings) into a lawcode Config, so the engine decides with
+interpretation choices, holidays, closures, early closings) and the installation's tables of the state or the
+Union its law uses (the UFESP: models.ExternalValue, each value cited to the act entered with it) into a lawcode
+Config, so the engine decides with
 the municipality's own values and readings. citation_text() renders a dispositivo as the engine cites it.
 Deciding is not here: the law is asked through apps.lawconfig.engine, by each app's lawbridge module.
 """
@@ -17,11 +19,18 @@ from contextvars import ContextVar
 
 import lawcode
 from apps.lawconfig.choices import ClosureKind
-from apps.lawconfig.models import ConfigStamp, FiscalUnitValue, InterpretationChoice, MunicipalClosure
+from apps.lawconfig.models import (
+    ConfigStamp,
+    ExternalValue,
+    FiscalUnitValue,
+    InterpretationChoice,
+    MunicipalClosure,
+)
 from apps.lawconfig.models import ParameterValue as ParameterRow
 from apps.tenancy.models import Municipality
 from lawcode.calendar import LegalCalendar
-from lawcode.config import Config, DatedEntry
+from lawcode.config import Config, DatedEntry, DeclaredAct
+from lawcode.fiscal import shared_parameters
 from lawcode.params import ParameterValue
 
 
@@ -119,8 +128,13 @@ def _stamp(municipality: Municipality) -> str:
 def _config(municipality: Municipality, regime_id: str) -> Config:
     regime = lawcode.get_regime(regime_id)
     dated = _dated(municipality)
+    shared, acts = external_parameters(regime)
+    parameters = _parameters(municipality, regime)
+    for name, values in shared.items():
+        parameters[name] = values + parameters.get(name, ())
     return Config(
-        parameters=_parameters(municipality, regime),
+        parameters=parameters,
+        acts=acts,
         interpretations=_interpretations(municipality, regime.id),
         municipal_holidays=dated.get(ClosureKind.HOLIDAY, ()),
         closures=dated.get(ClosureKind.CLOSURE, ()),
@@ -150,9 +164,49 @@ def _parameters(municipality: Municipality, regime: lawcode.Regime) -> dict[str,
     return merged
 
 
+def shared_tables_used(regime: lawcode.Regime) -> list[str]:
+    """The engine's shared tables (the UFESP) a unit of the regime is valued by (units.yaml)."""
+    shared = shared_parameters()
+    return sorted({unit.parameter for unit in regime.vocabulary.units.values() if unit.parameter in shared})
+
+
+def external_parameters(
+    regime: lawcode.Regime,
+) -> tuple[dict[str, tuple[ParameterValue, ...]], tuple[DeclaredAct, ...]]:
+    """The installation's current entries of the shared tables the regime uses, as Config values citing their
+    acts. An entry equal to what the engine ships (same date, value and act: the seed of migration 0006) is left
+    out, so a decision records only what the code does not already know."""
+    names = shared_tables_used(regime)
+    if not names:
+        return {}, ()
+    shipped = {
+        (name, value.effective_from): (value.value, value.cite)
+        for name in names
+        for value in regime.parameters[name].values
+    }
+    values: dict[str, tuple[ParameterValue, ...]] = {}
+    acts: list[DeclaredAct] = []
+    rows = ExternalValue.objects.current().filter(parameter__in=names).order_by("valid_from", "pk")
+    for row in rows:
+        if shipped.get((row.parameter, row.valid_from)) == (row.value, row.act_key) and row.act_key:
+            continue
+        if not row.act_key:
+            acts.append(DeclaredAct(row.citation_key, row.act, row.cite_as, row.published_on, row.valid_from))
+        note = f"{row.cite_as}" + (f" (corrige registro anterior: {row.reason})" if row.supersedes_id else "")
+        value = ParameterValue(
+            row.valid_from, row.value, row.citation_key, "V", note, f"lawconfig.ExternalValue#{row.pk}"
+        )
+        values[row.parameter] = values.get(row.parameter, ()) + (value,)
+    return values, tuple(acts)
+
+
 def _configured(municipality: Municipality, regime: lawcode.Regime) -> dict[str, tuple[ParameterValue, ...]]:
     """Values the municipality set for the parameters its regime marks ``configurable``."""
-    rows = ParameterRow.objects.filter(municipality=municipality, regime_id=regime.id).order_by("valid_from")
+    rows = (
+        ParameterRow.objects.current()
+        .filter(municipality=municipality, regime_id=regime.id)
+        .order_by("valid_from")
+    )
     out: dict[str, tuple[ParameterValue, ...]] = {}
     for row in rows:
         parameter = regime.parameters.get(row.parameter)
@@ -173,7 +227,11 @@ def _fiscal_parameters(
     for key, unit in regime.vocabulary.units.items():
         if unit.valued_by != "parameter" or unit.parameter not in regime.parameters:
             continue
-        rows = FiscalUnitValue.objects.filter(municipality=municipality, unit=key).order_by("valid_from")
+        rows = (
+            FiscalUnitValue.objects.current()
+            .filter(municipality=municipality, unit=key)
+            .order_by("valid_from")
+        )
         values = tuple(
             ParameterValue(
                 row.valid_from,

@@ -25,6 +25,12 @@ class FiscalUnitValueForm(forms.Form):
     source = forms.CharField(
         label="Ato que fixou o valor", max_length=255, help_text="Ex.: Decreto municipal nº 1.234/2026"
     )
+    reason = forms.CharField(
+        label="Motivo da correção",
+        max_length=255,
+        required=False,
+        help_text="Só ao corrigir um valor já registrado na mesma data (o anterior fica no histórico)",
+    )
     field_order = ["unit"]
 
     def __init__(self, *args: Any, units: dict[str, str], **kwargs: Any) -> None:
@@ -64,6 +70,12 @@ class ParameterValueForm(forms.Form):
     source = forms.CharField(
         label="Ato que fixou o valor", max_length=255, help_text="Ex.: Decreto municipal nº 1.234/2026"
     )
+    reason = forms.CharField(
+        label="Motivo da correção",
+        max_length=255,
+        required=False,
+        help_text="Só ao corrigir um valor já registrado na mesma data (o anterior fica no histórico)",
+    )
 
     def __init__(self, *args: Any, targets: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -73,3 +85,31 @@ class ParameterValueForm(forms.Form):
         data = dict(self.cleaned_data)
         data["regime_id"], data["parameter"] = data.pop("target").split("/", 1)
         return data
+
+
+class ExternalValueForm(forms.Form):
+    """A dated value of a table of the state or the Union (``tables``: parameter → label), with its act."""
+
+    parameter = forms.ChoiceField(label="Tabela")
+    valid_from = forms.DateField(label="Vigente a partir de", widget=DATE, help_text="Ex.: 01/01/2027")
+    value = DecimalCommaField(label="Valor", help_text="Com vírgula para decimais: 40,12 (R$) ou 4,77 (%)")
+    act = forms.CharField(
+        label="Ato que fixou o valor", max_length=200, help_text="Ex.: Comunicado DICAR-90/26 da SEFAZ-SP"
+    )
+    act_date = forms.DateField(label="Data do ato", widget=DATE, required=False)
+    published_on = forms.DateField(label="Publicado em", widget=DATE)
+    publication = forms.CharField(
+        label="Onde foi publicado", max_length=200, required=False, help_text="Ex.: DOE-SP, Seção I"
+    )
+    reason = forms.CharField(
+        label="Motivo da correção",
+        max_length=255,
+        required=False,
+        help_text="Só para corrigir um valor já registrado na mesma data (o anterior fica no histórico)",
+    )
+
+    def __init__(self, *args: Any, tables: dict[str, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["parameter"].choices = list(tables.items())  # type: ignore[attr-defined]
+        if len(tables) == 1:
+            self.fields["parameter"].initial = next(iter(tables))

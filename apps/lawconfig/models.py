@@ -7,19 +7,23 @@ from typing import Any
 
 from django.db import models
 
+import lawcode
 from apps.lawconfig.choices import ClosureKind
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import MunicipalityScopedQuerySet
 
 
 class FiscalUnitValueQuerySet(MunicipalityScopedQuerySet["FiscalUnitValue"]):
-    pass
+    def current(self) -> FiscalUnitValueQuerySet:
+        """The entries no later entry corrected (one per date)."""
+        return self.filter(superseded_by__isnull=True)
 
 
 class FiscalUnitValue(models.Model):
     """One dated value, in reais, of a unit a regime of the municipality declares and leaves to it (units.yaml
     ``valued_by: parameter`` over a configurable parameter: a UFM, a tariff set by decree); the latest
-    valid_from ≤ date applies."""
+    valid_from ≤ date applies. A correction is a new entry that ``supersedes`` the one it corrects (history is
+    never edited); only current entries reach the engine."""
 
     municipality = models.ForeignKey(
         Municipality, on_delete=models.PROTECT, related_name="fiscal_unit_values", verbose_name="município"
@@ -35,6 +39,15 @@ class FiscalUnitValue(models.Model):
     source = models.CharField(
         "ato que fixou o valor", max_length=255, help_text="Ex.: Decreto municipal nº 1.234/2026"
     )
+    supersedes = models.OneToOneField(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="superseded_by",
+        verbose_name="corrige o registro",
+    )
+    reason = models.CharField("motivo da correção", max_length=255, blank=True)
 
     objects = FiscalUnitValueQuerySet.as_manager()
 
@@ -43,9 +56,6 @@ class FiscalUnitValue(models.Model):
         verbose_name_plural = "valores de unidade fiscal"
         ordering = ["municipality", "unit", "-valid_from"]
         constraints = [
-            models.UniqueConstraint(
-                fields=["municipality", "unit", "valid_from"], name="fiscal_unit_one_per_date"
-            ),
             models.CheckConstraint(condition=models.Q(value_brl__gt=0), name="fiscal_unit_value_positive"),
         ]
 
@@ -67,6 +77,8 @@ class FiscalUnitValue(models.Model):
             "value_brl": self.value_brl,
             "cite": self.cite,
             "source": self.source,
+            "supersedes": self.supersedes_id,
+            "reason": self.reason,
         }
 
 
@@ -144,13 +156,16 @@ class MunicipalClosure(models.Model):
 
 
 class ParameterValueQuerySet(MunicipalityScopedQuerySet["ParameterValue"]):
-    pass
+    def current(self) -> ParameterValueQuerySet:
+        """The entries no later entry corrected (one per date)."""
+        return self.filter(superseded_by__isnull=True)
 
 
 class ParameterValue(models.Model):
     """A dated value of a parameter the regime leaves to the municipality (``configurable: true`` in its
     parameters.yaml: Votuporanga's fleet cap by decree, art. 4º-A; a UFM). The latest valid_from ≤ date applies;
-    on the same date it prevails over the regime's own value and over the UFM table."""
+    on the same date it prevails over the regime's own value and over the UFM table. A correction is a new entry
+    that ``supersedes`` the one it corrects (history is never edited); only current entries reach the engine."""
 
     municipality = models.ForeignKey(
         Municipality, on_delete=models.PROTECT, related_name="parameter_values", verbose_name="município"
@@ -165,6 +180,15 @@ class ParameterValue(models.Model):
         help_text="Ex.: art4A (o engine confere que o dispositivo existe)",
     )
     source = models.CharField("ato que fixou o valor", max_length=255, help_text="Ex.: Decreto nº 1.234/2026")
+    supersedes = models.OneToOneField(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="superseded_by",
+        verbose_name="corrige o registro",
+    )
+    reason = models.CharField("motivo da correção", max_length=255, blank=True)
 
     objects = ParameterValueQuerySet.as_manager()
 
@@ -173,15 +197,17 @@ class ParameterValue(models.Model):
         verbose_name_plural = "valores de parâmetros municipais"
         ordering = ["municipality", "regime_id", "parameter", "-valid_from"]
         constraints = [
-            models.UniqueConstraint(
-                fields=["municipality", "regime_id", "parameter", "valid_from"],
-                name="parameter_value_one_per_date",
-            ),
             models.CheckConstraint(condition=models.Q(value__gt=0), name="parameter_value_positive"),
         ]
 
     def __str__(self) -> str:
         return f"{self.parameter} ({self.regime_id}) desde {self.valid_from:%d/%m/%Y}: {self.value}"
+
+    @property
+    def parameter_label(self) -> str:
+        """The parameter as its regime describes it (never its code on a page)."""
+        declared = lawcode.get_regime(self.regime_id).parameters.get(self.parameter)
+        return declared.description if declared is not None else self.parameter
 
     def audit_snapshot(self) -> dict[str, Any]:
         return {
@@ -191,6 +217,8 @@ class ParameterValue(models.Model):
             "value": self.value,
             "cite": self.cite,
             "source": self.source,
+            "supersedes": self.supersedes_id,
+            "reason": self.reason,
         }
 
 
@@ -199,10 +227,12 @@ class ConfigStamp(models.Model):
     the Config it built and know, with one indexed read, whether it still holds (config.config_for).
 
     Written ONLY by the database triggers of migration 0004 (on FiscalUnitValue, ParameterValue,
-    InterpretationChoice and MunicipalClosure), never by Python: a queryset.update, a bulk_create or a SQL
-    console change the token as a service's save does. The token is random, never a counter, because a
-    counter bumped in a transaction that rolls back would be reused by the next change with other rows. Every
-    municipality gets its row when created (a trigger on tenancy_municipality); a missing row is never trusted."""
+    InterpretationChoice and MunicipalClosure) and of migration 0005 (on ExternalValue, which changes EVERY
+    municipality's token: a UFESP entered once is read by all), never by Python: a queryset.update, a
+    bulk_create or a SQL console change the token as a service's save does. The token is random, never a
+    counter, because a counter bumped in a transaction that rolls back would be reused by the next change with
+    other rows. Every municipality gets its row when created (a trigger on tenancy_municipality); a missing row
+    is never trusted."""
 
     municipality = models.OneToOneField(
         Municipality, on_delete=models.CASCADE, primary_key=True, related_name="+", verbose_name="município"
@@ -215,3 +245,81 @@ class ConfigStamp(models.Model):
 
     def __str__(self) -> str:
         return f"{self.municipality_id}: {self.token}"
+
+
+class ExternalValueQuerySet(models.QuerySet["ExternalValue"]):
+    def current(self) -> ExternalValueQuerySet:
+        """The entries no later entry corrected (one per table and date)."""
+        return self.filter(superseded_by__isnull=True)
+
+
+class ExternalValue(models.Model):
+    """One dated value of a table of the state or the Union (the UFESP; lawcode.fiscal.shared_parameters), kept
+    ONCE for the whole installation by its administrator and read by every municipality whose law values a unit
+    by it. Each entry names the act that fixed it (number, date, publication). History is never edited: a
+    correction is a new entry that ``supersedes`` the wrong one; config.config_for hands the current entries to
+    the engine, each cited to its act (lawcode Config.acts), so a decision explains the value it used."""
+
+    parameter = models.CharField("tabela", max_length=40, help_text="A tabela do engine (ex.: ufesp)")
+    valid_from = models.DateField("vigente a partir de")
+    value = models.DecimalField("valor", max_digits=14, decimal_places=4)
+    act = models.CharField(
+        "ato que fixou o valor", max_length=200, help_text="Ex.: Comunicado DICAR-90/26 da SEFAZ-SP"
+    )
+    act_date = models.DateField("data do ato", null=True, blank=True)
+    published_on = models.DateField("publicado em")
+    publication = models.CharField(
+        "veículo de publicação", max_length=200, blank=True, help_text="Ex.: DOE-SP, Seção I"
+    )
+    act_key = models.CharField(
+        "norma do engine",
+        max_length=80,
+        blank=True,
+        help_text="A chave do ato em lawcode/data/external_acts.yaml, para os valores que o engine já traz",
+    )
+    supersedes = models.OneToOneField(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="superseded_by",
+        verbose_name="corrige o registro",
+    )
+    reason = models.CharField("motivo da correção", max_length=255, blank=True)
+    entered_at = models.DateTimeField("registrado em", auto_now_add=True)
+
+    objects = ExternalValueQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "valor de tabela estadual ou federal"
+        verbose_name_plural = "valores de tabelas estaduais e federais"
+        ordering = ["parameter", "-valid_from", "-entered_at"]
+        indexes = [models.Index(fields=["parameter", "valid_from"], name="external_value_by_date")]
+
+    def __str__(self) -> str:
+        return f"{self.parameter} desde {self.valid_from:%d/%m/%Y}: {self.value}"
+
+    @property
+    def citation_key(self) -> str:
+        """How the engine cites this entry: the shipped act's key, or an act entered with the value."""
+        return self.act_key or f"ato_valor_externo_{self.pk}"
+
+    @property
+    def cite_as(self) -> str:
+        """Portuguese, as decisions cite it: "Comunicado DICAR-90/26 da SEFAZ-SP, publicado em 18/12/2026"."""
+        where = f" no {self.publication}" if self.publication else ""
+        return f"{self.act}, publicado{where} em {self.published_on:%d/%m/%Y}"
+
+    def audit_snapshot(self) -> dict[str, Any]:
+        return {
+            "parameter": self.parameter,
+            "valid_from": self.valid_from,
+            "value": self.value,
+            "act": self.act,
+            "act_date": self.act_date,
+            "published_on": self.published_on,
+            "publication": self.publication,
+            "act_key": self.act_key,
+            "supersedes": self.supersedes_id,
+            "reason": self.reason,
+        }

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, TypeVar
 
@@ -12,13 +13,22 @@ from django.utils import timezone
 
 import lawcode
 from apps.accounts.actors import Actor
+from apps.accounts.stepup import sensitive_service
 from apps.audit.services import audit_record
 from apps.lawconfig import hooks
 from apps.lawconfig.choices import ClosureKind
-from apps.lawconfig.models import FiscalUnitValue, InterpretationChoice, MunicipalClosure, ParameterValue
-from apps.tenancy.models import Municipality
+from apps.lawconfig.models import (
+    ExternalValue,
+    FiscalUnitValue,
+    InterpretationChoice,
+    MunicipalClosure,
+    ParameterValue,
+)
+from apps.tenancy.models import Municipality, is_deployment_admin
+from apps.web import plausibility
 from apps.web.refusals import refuse
 from lawcode.errors import LawcodeError
+from lawcode.fiscal import TableRow, shared_parameters
 from lawcode.params import Parameter
 from lawcode.units import FineUnit, Unit
 
@@ -66,6 +76,7 @@ def _check_cite(municipality: Municipality, unit: FineUnit, cite: str) -> None:
             raise refuse("cite", f"Dispositivo: {cite!r} não existe na lei do regime {regime.id}.") from None
 
 
+@sensitive_service
 @transaction.atomic
 def fiscal_unit_value_set(
     *,
@@ -76,17 +87,38 @@ def fiscal_unit_value_set(
     cite: str,
     source: str,
     unit: str | None = None,
+    reason: str = "",
     as_of: dt.date | None = None,
 ) -> FiscalUnitValue:
-    """Add (or correct, same date) a value of a unit the law leaves to the municipality (``unit``: its key in
-    units.yaml, optional when there is only one); older values stay for decisions about earlier dates."""
+    """Add a value of a unit the law leaves to the municipality (``unit``: its key in units.yaml, optional when
+    there is only one); older values stay for decisions about earlier dates. A value for a date that already has
+    one is a correction: a new entry superseding it (history is never edited); the same value again is a no-op."""
     if value_brl <= 0:
         raise refuse("value_brl", "Valor em reais: deve ser maior que zero.")
     chosen = _chosen_unit(municipality, unit)
     _check_cite(municipality, chosen, cite)
-    row: FiscalUnitValue = _row_for(FiscalUnitValue, municipality, unit=chosen.key, valid_from=valid_from)
-    before = row.audit_snapshot() if row.pk else None
-    row.value_brl, row.cite, row.source = value_brl, cite, source
+    if not source.strip():
+        raise refuse("source", "Ato que fixou o valor: informe o decreto ou a portaria.")
+    current = (
+        FiscalUnitValue.objects.current()
+        .select_for_update(of=("self",))
+        .filter(municipality=municipality, unit=chosen.key, valid_from=valid_from)
+        .first()
+    )
+    if current is not None and (current.value_brl, current.cite, current.source) == (value_brl, cite, source):
+        _changed(actor, municipality, as_of)  # nothing new to store; what waits for the value is tried again
+        return current
+    row = FiscalUnitValue(
+        municipality=municipality,
+        unit=chosen.key,
+        valid_from=valid_from,
+        value_brl=value_brl,
+        cite=cite,
+        source=source.strip(),
+        supersedes=current,
+        reason=_correction_reason(current, reason),
+    )
+    before = current.audit_snapshot() if current is not None else None
     _store(
         row,
         actor=actor,
@@ -128,6 +160,7 @@ def _check_regime_cite(regime_id: str, cite: str) -> None:
         raise refuse("cite", f"Dispositivo: {cite!r} não existe na lei do regime {regime_id}.") from None
 
 
+@sensitive_service
 @transaction.atomic
 def parameter_value_set(
     *,
@@ -139,19 +172,38 @@ def parameter_value_set(
     value: Decimal,
     cite: str,
     source: str,
+    reason: str = "",
     as_of: dt.date | None = None,
 ) -> ParameterValue:
-    """Add (or correct, same date) a value of a parameter the regime leaves to the municipality."""
+    """Add a value of a parameter the regime leaves to the municipality (an index, a tariff, a cap). A value for a
+    date that already has one is a correction: a new entry superseding it (history is never edited); the same
+    value again is a no-op."""
     spec = configurable_parameter(municipality, regime_id, parameter)
     _check_value(spec, value)
     _check_regime_cite(regime_id, cite)
     if not source.strip():
         raise refuse("source", "Ato: informe o decreto ou a portaria que fixou o valor.")
-    row: ParameterValue = _row_for(
-        ParameterValue, municipality, regime_id=regime_id, parameter=parameter, valid_from=valid_from
+    current = (
+        ParameterValue.objects.current()
+        .select_for_update(of=("self",))
+        .filter(municipality=municipality, regime_id=regime_id, parameter=parameter, valid_from=valid_from)
+        .first()
     )
-    before = row.audit_snapshot() if row.pk else None
-    row.value, row.cite, row.source = value, cite, source.strip()
+    if current is not None and (current.value, current.cite, current.source) == (value, cite, source.strip()):
+        _changed(actor, municipality, as_of)  # nothing new to store; what waits for the value is tried again
+        return current
+    row = ParameterValue(
+        municipality=municipality,
+        regime_id=regime_id,
+        parameter=parameter,
+        valid_from=valid_from,
+        value=value,
+        cite=cite,
+        source=source.strip(),
+        supersedes=current,
+        reason=_correction_reason(current, reason),
+    )
+    before = current.audit_snapshot() if current is not None else None
     _store(
         row,
         actor=actor,
@@ -163,6 +215,7 @@ def parameter_value_set(
     return row
 
 
+@sensitive_service
 @transaction.atomic
 def interpretation_choose(
     *,
@@ -201,6 +254,25 @@ def interpretation_choose(
     return row
 
 
+def _plausible_closure_date(municipality: Municipality, date: dt.date, as_of: dt.date) -> None:
+    """Not before the municipality's first law in force (no deadline of it can cross an earlier day), not after
+    the end of next year (closures are decreed for the current year and the next)."""
+    laws = [lawcode.get_regime(regime_id) for regime_id in municipality.regimes]
+    first = min(laws, key=lambda law: law.in_force, default=None)
+    plausibility.check_date(
+        date,
+        field="date",
+        label="Data",
+        not_before=first.in_force if first else None,
+        because=f"anterior à vigência da lei, {first.main_act.cite_as}, em {plausibility.ddmmyyyy(first.in_force)}"
+        if first
+        else "",
+        not_after=dt.date(as_of.year + 1, 12, 31),
+        after_because="dias sem expediente se cadastram até o fim do ano seguinte",
+    )
+
+
+@sensitive_service
 @transaction.atomic
 def closure_add(
     *,
@@ -213,6 +285,7 @@ def closure_add(
 ) -> MunicipalClosure:
     if kind not in ClosureKind.values:
         raise refuse("kind", "Tipo: escolha feriado, sem expediente ou expediente reduzido.")
+    _plausible_closure_date(municipality, date, as_of or timezone.localdate())
     if MunicipalClosure.objects.filter(municipality=municipality, date=date).exists():
         raise refuse("date", f"Data: {date:%d/%m/%Y} já está cadastrada.")
     row = MunicipalClosure(municipality=municipality, date=date, description=description, kind=kind)
@@ -222,6 +295,7 @@ def closure_add(
     return row
 
 
+@sensitive_service
 @transaction.atomic
 def closure_remove(*, actor: Actor, closure: MunicipalClosure, as_of: dt.date | None = None) -> None:
     before, object_id, municipality = closure.audit_snapshot(), str(closure.pk), closure.municipality
@@ -235,6 +309,14 @@ def closure_remove(*, actor: Actor, closure: MunicipalClosure, as_of: dt.date | 
         before=before,
     )
     _changed(actor, municipality, as_of)
+
+
+def _correction_reason(current: Any, reason: str) -> str:
+    """Why an entry supersedes ``current`` (the administrator's words, or that it corrects the earlier one)."""
+    if current is None:
+        return reason.strip()
+    shown = f"{current.valid_from:%d/%m/%Y}"
+    return reason.strip() or f"corrige o valor registrado antes para a vigência de {shown}"
 
 
 def _row_for(model: type[_Row], municipality: Municipality, **key: Any) -> _Row:
@@ -276,3 +358,167 @@ def _changed(actor: Actor, municipality: Municipality, as_of: dt.date | None) ->
     The configuration binds from the moment it is stored (interpretations are not dated); a parameter dated in
     the future does not move a judgment of an earlier day, and the days it will reach are judged when they come."""
     hooks.configuration_changed(actor, municipality, as_of or timezone.localdate())
+
+
+# --- tables of the state or the Union, kept once per installation (the UFESP) --------------------------------
+
+
+def shared_table(parameter: str) -> Parameter:
+    """The engine's shared table ``parameter`` (lawcode.fiscal.shared_parameters), or a refusal naming it."""
+    table = shared_parameters().get(parameter)
+    if table is None:
+        raise refuse("parameter", f"Tabela: {parameter!r} não é uma tabela estadual ou federal do engine.")
+    return table
+
+
+def municipalities_using(parameter: str) -> list[Municipality]:
+    """Every municipality one of whose regimes values a fine unit by the shared table ``parameter``."""
+    from apps.lawconfig.config import shared_tables_used
+
+    using = {
+        regime_id
+        for regime_id in lawcode.regime_ids()
+        if parameter in shared_tables_used(lawcode.get_regime(regime_id))
+    }
+    return [m for m in Municipality.objects.order_by("pk") if using.intersection(m.regimes or [])]
+
+
+@transaction.atomic
+def external_value_enter(
+    *,
+    actor: Actor,
+    parameter: str,
+    valid_from: dt.date,
+    value: Decimal,
+    act: str,
+    published_on: dt.date,
+    act_date: dt.date | None = None,
+    publication: str = "",
+    reason: str = "",
+    act_key: str = "",
+    as_of: dt.date | None = None,
+) -> ExternalValue:
+    """Enter a dated value of a table of the state or the Union (the UFESP), for the whole installation.
+
+    Only the installation's administrator (or ``actor`` None: a seed or the loading command) may. A value for a
+    date that already has one is a correction: a NEW entry superseding it, with its ``reason``; the entry it
+    corrects stays, for the audit and for the decisions that used it. The same value and act again changes
+    nothing (returns the current entry). Every municipality whose law uses the table is told, in this
+    transaction (hooks.configuration_changed), so what waited for the value is settled at once."""
+    if actor is not None and not is_deployment_admin(actor):
+        raise refuse(
+            "parameter", "Tabela: só o administrador da instalação registra valores estaduais ou federais."
+        )
+    table = shared_table(parameter)
+    _check_value(table, value)
+    act, publication, reason = act.strip(), publication.strip(), reason.strip()
+    if not act:
+        raise refuse("act", "Ato que fixou o valor: informe o ato (ex.: Comunicado DICAR-90/26 da SEFAZ-SP).")
+    if act_date is not None and published_on < act_date:
+        raise refuse("published_on", "Publicado em: a publicação não pode ser anterior à data do ato.")
+    if published_on > valid_from and not reason:
+        # a retroactive value is possible (a late comunicado) but must say why
+        raise refuse(
+            "reason",
+            "Motivo: o ato foi publicado depois do início da vigência; explique (valor retroativo).",
+        )
+    current = (
+        ExternalValue.objects.current()
+        .select_for_update(of=("self",))
+        .filter(parameter=parameter, valid_from=valid_from)
+        .first()
+    )
+    same = (current.value, current.act, current.published_on) if current is not None else None
+    if current is not None and same == (value, act, published_on):
+        # nothing new to store; what waits for the value is tried again
+        for municipality in municipalities_using(parameter):
+            _changed(actor, municipality, as_of)
+        return current
+    if current is not None and not reason:
+        raise refuse(
+            "reason",
+            f"Motivo da correção: já há valor vigente a partir de {valid_from:%d/%m/%Y}; diga por que o corrige.",
+        )
+    row = ExternalValue(
+        parameter=parameter,
+        valid_from=valid_from,
+        value=value,
+        act=act,
+        act_date=act_date,
+        published_on=published_on,
+        publication=publication,
+        act_key=act_key,
+        supersedes=current,
+        reason=reason,
+    )
+    row.full_clean(validate_constraints=False)
+    row.save()
+    audit_record(
+        actor=actor,
+        municipality=None,
+        action="lawconfig.external_value.enter",
+        obj=row,
+        before=current.audit_snapshot() if current is not None else None,
+        after=row.audit_snapshot(),
+    )
+    for municipality in municipalities_using(parameter):
+        _changed(actor, municipality, as_of)
+    return row
+
+
+@dataclass(frozen=True)
+class TableLoad:
+    """What external_values_load did: entries added, corrected, and rows already there."""
+
+    added: int
+    corrected: int
+    unchanged: int
+
+
+@transaction.atomic
+def external_values_load(
+    *, actor: Actor, parameter: str, rows: tuple[TableRow, ...], file_name: str, as_of: dt.date | None = None
+) -> TableLoad:
+    """Load a yearly table (the shape of lawcode/data/ufesp.csv): each row a value from 1 January of its year.
+    Idempotent: a row equal to the current entry is left alone; a different one is a correction citing the
+    file. All or nothing: one refused row refuses the file."""
+    from lawcode.acts import external_acts
+    from lawcode.fiscal import comunicado_key
+
+    shipped = external_acts()
+    added = corrected = unchanged = 0
+    for row in rows:
+        try:
+            key = comunicado_key(row.source)
+        except LawcodeError:
+            key = ""
+        act_key = key if key in shipped else ""
+        published = row.published or (shipped[act_key].published if act_key else None)
+        if published is None:
+            raise refuse(
+                "source",
+                f"Linha {row.line}, coluna source: informe a data de publicação do ato como (dd-mm-aaaa).",
+            )
+        current = (
+            ExternalValue.objects.current().filter(parameter=parameter, valid_from=row.valid_from).first()
+        )
+        entry = external_value_enter(
+            actor=actor,
+            parameter=parameter,
+            valid_from=row.valid_from,
+            value=row.value,
+            act=row.act,
+            published_on=published,
+            act_key=act_key,
+            reason=f"carga do arquivo {file_name}, linha {row.line}"
+            if current is not None or published > row.valid_from
+            else "",
+            as_of=as_of,
+        )
+        if current is None:
+            added += 1
+        elif entry.pk == current.pk:
+            unchanged += 1
+        else:
+            corrected += 1
+    return TableLoad(added, corrected, unchanged)

@@ -7,6 +7,7 @@ app_name = "lawconfig"
 _BASE = "municipios/<str:ibge_code>/configuracao-legal/"
 
 urlpatterns = [
+    path("instalacao/valores-externos/", views.external_values, name="external_values"),
     path(_BASE, views.overview, name="overview"),
     path(f"{_BASE}ufm/", views.ufm_add, name="ufm_add"),
     path(f"{_BASE}parametros/", views.parameter_value_add, name="parameter_value_add"),

@@ -1,6 +1,6 @@
 """Legal configuration screens, for administrators: the table of units left to the municipality (UFM…),
-parameters the law leaves to the municipality,
-interpretation choices, closures/holidays."""
+parameters the law leaves to the municipality, interpretation choices, closures/holidays; and, for the
+installation's administrator, the tables of the state or the Union (the UFESP) every municipality reads."""
 
 from __future__ import annotations
 
@@ -21,16 +21,24 @@ from apps.lawconfig import services
 from apps.lawconfig.config import config_for
 from apps.lawconfig.forms import (
     ClosureForm,
+    ExternalValueForm,
     FiscalUnitValueForm,
     InterpretationChoiceForm,
     ParameterValueForm,
 )
-from apps.lawconfig.models import FiscalUnitValue, InterpretationChoice, MunicipalClosure, ParameterValue
+from apps.lawconfig.models import (
+    ExternalValue,
+    FiscalUnitValue,
+    InterpretationChoice,
+    MunicipalClosure,
+    ParameterValue,
+)
 from apps.tenancy.access import municipality_for
-from apps.tenancy.models import Municipality
+from apps.tenancy.models import Municipality, is_deployment_admin
 from apps.tenancy.querysets import get_object_for_user_or_404
 from lawcode.decision import format_value_pt
 from lawcode.errors import MissingParameterError
+from lawcode.fiscal import shared_parameters
 from lawcode.params import Parameter
 from lawcode.units import FineUnit
 from outorga.submit import submit
@@ -157,18 +165,18 @@ def _topic_context(request: HttpRequest, municipality: Municipality, topic: str,
     """Only what the topic's page shows (each topic reads its own rows)."""
     if topic == "unidades":
         return {
-            "ufm_values": FiscalUnitValue.objects.for_user(request.user, "view").filter(
-                municipality=municipality
-            ),
+            "ufm_values": FiscalUnitValue.objects.for_user(request.user, "view")
+            .filter(municipality=municipality)
+            .select_related("superseded_by"),
             "ufm_form": form or FiscalUnitValueForm(units=_unit_choices(municipality)),
             "regime_units": _regime_units(municipality),
         }
     if topic == "parametros":
         return {
             "configurable": _configurable_rows(municipality),
-            "parameter_values": ParameterValue.objects.for_user(request.user, "view").filter(
-                municipality=municipality
-            ),
+            "parameter_values": ParameterValue.objects.for_user(request.user, "view")
+            .filter(municipality=municipality)
+            .select_related("superseded_by"),
             "parameter_form": form or ParameterValueForm(targets=_targets(municipality)),
         }
     if topic == "interpretacoes":
@@ -305,3 +313,64 @@ def closure_remove(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespons
     services.closure_remove(actor=request.user, closure=closure)
     messages.success(request, "Dia sem expediente removido.")
     return _back_to(ibge_code, "feriados")
+
+
+# --- the installation's tables of the state or the Union (the UFESP) -----------------------------------------
+
+
+def _tables() -> dict[str, str]:
+    return {name: table.description for name, table in shared_parameters().items()}
+
+
+@dataclass(frozen=True)
+class ExternalTableRows:
+    """One shared table: its entries (current and corrected), newest first, and who uses it."""
+
+    parameter: str
+    description: str
+    unit: str
+    entries: list[ExternalValue]
+    municipalities: list[Municipality]
+
+
+def _external_tables() -> list[ExternalTableRows]:
+    entries = list(
+        ExternalValue.objects.select_related("superseded_by").order_by("-valid_from", "-entered_at")
+    )
+    return [
+        ExternalTableRows(
+            name,
+            table.description,
+            table.unit.value,
+            [entry for entry in entries if entry.parameter == name],
+            services.municipalities_using(name),
+        )
+        for name, table in shared_parameters().items()
+    ]
+
+
+@login_required
+@recent_authentication_required
+@require_http_methods(["GET", "POST"])
+def external_values(request: HttpRequest) -> HttpResponse:
+    """The installation's administrator keeps the UFESP (and any table of the state or the Union the engine
+    ships) once for every municipality; anyone else gets 404, as for the other set-up screens."""
+    if not is_deployment_admin(request.user):
+        raise Http404("Página não encontrada.")
+    form = ExternalValueForm(request.POST or None, tables=_tables())
+    if submit(
+        request,
+        form,
+        lambda: services.external_value_enter(actor=request.user, **form.cleaned_data),
+        success=lambda row: (
+            f"Valor registrado: vigente a partir de {row.valid_from:%d/%m/%Y}, citado como {row.cite_as}."
+        ),
+    ):
+        return redirect("lawconfig:external_values")
+    context = {"form": form, "tables": _external_tables(), "today": timezone.localdate()}
+    return render(
+        request,
+        "lawconfig/external_values.html",
+        context,
+        status=400 if request.method == "POST" else 200,
+    )

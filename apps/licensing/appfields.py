@@ -24,15 +24,39 @@ LABELS: dict[str, str] = {
 _UNANSWERED: dict[str, Any] = {"extensions": 0}
 
 
+def declared_kinds(regime_id: str) -> dict[str, str]:
+    """The application kinds the regime's law has, each by the law's own name (labels.yaml application_kinds)."""
+    declared = lawcode.get_regime(regime_id).vocabulary.labels.application_kinds
+    return {kind: declared[kind].label for kind in ApplicationKind.values if kind in declared}
+
+
+def kind_label(regime_id: str, kind: str) -> str:
+    """The kind as the regime's law names it; the product's generic name when the law does not have it."""
+    return declared_kinds(regime_id).get(kind) or str(ApplicationKind(kind).label)
+
+
+def kind_choices(regime_id: str, offered: tuple[str, ...] | list[str] | None = None) -> list[tuple[str, str]]:
+    """The choices of a form's application kind: only those the regime's law has (of ``offered``)."""
+    declared = declared_kinds(regime_id)
+    return [(kind, label) for kind, label in declared.items() if offered is None or kind in offered]
+
+
+def kind_refusal(regime_id: str, kind: str) -> ValidationError | None:
+    """A kind the regime's law does not have is refused by name, with the law's kinds listed."""
+    if kind in declared_kinds(regime_id):
+        return None
+    regime = lawcode.get_regime(regime_id)
+    return ValidationError(
+        {
+            "kind": f"Tipo de requerimento: «{ApplicationKind(kind).label}» não existe na lei deste regime "
+            f"({regime.main_act.title}); a lei prevê: {', '.join(declared_kinds(regime_id).values())}."
+        }
+    )
+
+
 def asked(regime_id: str, kind: str) -> tuple[ApplicationField, ...]:
     """The optional answers the regime's law asks for an application of ``kind``, each with its article."""
     return lawcode.get_regime(regime_id).vocabulary.facts.application_fields.for_kind(kind)
-
-
-def asked_by_kind(regime_id: str) -> dict[str, frozenset[str]]:
-    """Field names asked per kind (the kinds asking none are left out)."""
-    declared = lawcode.get_regime(regime_id).vocabulary.facts.application_fields
-    return {kind: declared.names_for(kind) for kind in ApplicationKind.values if declared.names_for(kind)}
 
 
 def refusal(regime_id: str, kind: str, answers: dict[str, Any]) -> ValidationError | None:
@@ -45,7 +69,7 @@ def refusal(regime_id: str, kind: str, answers: dict[str, Any]) -> ValidationErr
         return ValidationError(
             {
                 name: f"{LABELS[name]}: a lei deste município não pede esta informação para "
-                f"«{ApplicationKind(kind).label}»; deixe o campo em branco."
+                f"«{kind_label(regime_id, kind)}»; deixe o campo em branco."
             }
         )
     return None
@@ -63,10 +87,14 @@ def _unanswered(name: str, value: Any) -> bool:
 
 
 def limit_form(form: Any, regime_id: str) -> None:
-    """Keep on ``form`` only the optional answers the regime's law asks for some kind; each kept field says
-    which kinds ask it and under which article, and carries ``data-kinds`` so static/js/outorga.js shows it
-    only for those kinds (without JavaScript every field the regime asks stays visible)."""
+    """Offer on ``form`` only the application kinds the regime's law has (by its names), and keep only the
+    optional answers the regime's law asks for some kind; each kept field says which kinds ask it and under which
+    article, and carries ``data-kinds`` so static/js/outorga.js shows it only for those kinds (without JavaScript
+    every field the regime asks stays visible)."""
     by_kind = lawcode.get_regime(regime_id).vocabulary.facts.application_fields.by_kind
+    if "kind" in form.fields:
+        offered = [value for value, _ in form.fields["kind"].choices if value]
+        form.fields["kind"].choices = kind_choices(regime_id, offered)
     for name in APPLICATION_FIELDS:
         if name not in form.fields:
             continue
@@ -78,10 +106,10 @@ def limit_form(form: Any, regime_id: str) -> None:
             continue
         field = form.fields[name]
         field.widget.attrs["data-kinds"] = " ".join(kinds)
-        field.help_text = _asked_for(name, kinds, by_kind)
+        field.help_text = _asked_for(regime_id, name, kinds, by_kind)
 
 
-def _asked_for(name: str, kinds: list[str], by_kind: Any) -> str:
+def _asked_for(regime_id: str, name: str, kinds: list[str], by_kind: Any) -> str:
     cites = sorted({item.cite_text for kind in kinds for item in by_kind[kind] if item.field == name})
-    labels = ", ".join(ApplicationKind(kind).label for kind in kinds)
+    labels = ", ".join(kind_label(regime_id, kind) for kind in kinds)
     return f"Só para: {labels} ({'; '.join(cites)})."

@@ -7,7 +7,7 @@ from django.apps import AppConfig
 class LicensingConfig(AppConfig):
     name = "apps.licensing"
     label = "licensing"
-    verbose_name = "Requerimentos e alvarás"
+    verbose_name = "Requerimentos e autorizações"
 
     def ready(self) -> None:
         from apps.accounts.actors import Actor

@@ -11,6 +11,7 @@ from django.urls import reverse
 from apps.licensing.choices import OPEN_STATES, ApplicationState, PermitState
 from apps.licensing.models import Application, Permit
 from apps.tenancy.querysets import user_can
+from apps.tenancy.regimes import instrument_for
 from apps.web.cards import Card, CardContext, CardItem, register_card
 
 EXPIRING_WINDOW_DAYS = 60
@@ -68,5 +69,10 @@ def permits_card(ctx: CardContext) -> Card | None:
         CardItem(f"Vencem em até {EXPIRING_WINDOW_DAYS} dias", totals["expiring"]),
     )
     return Card(
-        key="permits", title="Alvarás", items=items, order=31, link_url=link, link_label="Ver os alvarás"
+        key="permits",
+        title=instrument_for(ctx.municipality.regimes).plural,
+        items=items,
+        order=31,
+        link_url=link,
+        link_label="Ver a lista",
     )

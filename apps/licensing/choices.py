@@ -5,7 +5,7 @@ class ApplicationKind(models.TextChoices):
     OPERATOR_REGISTRATION = "operator_registration", "Cadastro de autorizatário"
     DRIVER_LINK = "driver_link", "Vínculo de condutor"
     ATTENDANT_LINK = "attendant_link", "Vínculo de monitor"
-    VEHICLE_PERMIT = "vehicle_permit", "Alvará de veículo"
+    VEHICLE_PERMIT = "vehicle_permit", "Autorização de veículo"
     RENEWAL = "renewal", "Renovação anual"
     SUBSTITUTION = "substitution", "Substituição de veículo"
     TEMPORARY_VEHICLE = "temporary_vehicle", "Veículo provisório"
@@ -63,7 +63,7 @@ class EventKind(models.TextChoices):
     APPROVED = "approved", "Deferido"
     DENIED = "denied", "Indeferido"
     ARCHIVED = "archived", "Arquivado"
-    PERMIT_ISSUED = "permit_issued", "Alvará emitido"
+    PERMIT_ISSUED = "permit_issued", "Autorização emitida"
 
 
 class PermitState(models.TextChoices):
@@ -91,13 +91,13 @@ PERMIT_IN_FORCE_STATES = frozenset({PermitState.ACTIVE, PermitState.SUSPENDED})
 
 
 class PermitKind(models.TextChoices):
-    REGULAR = "regular", "Alvará"
+    REGULAR = "regular", "Autorização do veículo"
     TEMPORARY = "temporary", "Autorização temporária"
     EMERGENCY = "emergency", "Autorização especial de condutor emergencial"
 
 
 class ReminderTarget(models.TextChoices):
-    PERMIT = "permit", "Alvará"
+    PERMIT = "permit", "Autorização"
     DOCUMENT = "document", "Documento"
 
 

@@ -38,7 +38,7 @@ APPLICATIONS = ExportSpec(
 
 PERMITS = ExportSpec(
     name="alvaras",
-    title="Alvarás",
+    title="Autorizações",
     columns=(
         Column("Número", attr("number")),
         Column("Tipo", attr("get_kind_display")),

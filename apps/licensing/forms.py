@@ -58,7 +58,7 @@ class ApplicationCreateForm(forms.Form):
     driver = forms.ModelChoiceField(label="Condutor", queryset=Driver.objects.none(), required=False)
     attendant = forms.ModelChoiceField(label="Monitor", queryset=Attendant.objects.none(), required=False)
     permit = forms.ModelChoiceField(
-        label="Alvará de referência", queryset=Permit.objects.none(), required=False
+        label="Autorização de referência", queryset=Permit.objects.none(), required=False
     )
     enrolled_students = forms.IntegerField(label="Alunos matriculados", required=False, min_value=0)
     carries_children_under_4_or_pcd = forms.NullBooleanField(

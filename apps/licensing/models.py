@@ -1,4 +1,5 @@
-"""Applications (requerimentos) with their timeline, permits (alvarás) with their numbering, and reminders.
+"""Applications (requerimentos) with their timeline, permits (the instrument each law names in its labels.yaml)
+with their numbering, and reminders.
 
 Every write goes through services.py; the models only hold the invariants of one row. A permit number is
 'NNNN/YYYY', sequential per municipality and year: the municipality's permit counter
@@ -80,7 +81,7 @@ class Application(models.Model):
         null=True,
         blank=True,
         related_name="applications",
-        verbose_name="alvará de referência",
+        verbose_name="autorização de referência",
     )
     enrolled_students = models.PositiveIntegerField("alunos matriculados", null=True, blank=True)
     carries_children_under_4_or_pcd = models.BooleanField(
@@ -162,7 +163,7 @@ class ApplicationEvent(TimelineEvent):
 
 
 class Permit(models.Model):
-    """An alvará / termo de autorização for one vehicle (or an emergency driver's special authorization)."""
+    """The instrument the law issues for one vehicle (or an emergency driver's special authorization)."""
 
     municipality = models.ForeignKey(
         Municipality, on_delete=models.PROTECT, related_name="permits", verbose_name="município"
@@ -198,7 +199,7 @@ class Permit(models.Model):
         null=True,
         blank=True,
         related_name="replaced_by",
-        verbose_name="substitui o alvará",
+        verbose_name="substitui a autorização",
     )
     issued_on = models.DateField("emitido em")
     valid_from = models.DateField("válido de")
@@ -217,8 +218,8 @@ class Permit(models.Model):
     objects = PermitQuerySet.as_manager()
 
     class Meta:
-        verbose_name = "alvará"
-        verbose_name_plural = "alvarás"
+        verbose_name = "autorização"
+        verbose_name_plural = "autorizações"
         ordering = ["-year", "-sequence"]
         constraints = [
             models.UniqueConstraint(fields=["municipality", "year", "sequence"], name="permit_unique_number"),

@@ -15,27 +15,40 @@ from reportlab.pdfgen.canvas import Canvas
 
 import lawcode
 from apps.licensing.models import Permit
+from apps.licensing.naming import permit_title
 from apps.registry.choices import OperatorKind
 from apps.registry.identifiers import mask_cpf
+from apps.signing.kinds import document_kind
+from apps.signing.services import document_issue
 
 LEFT = 20 * mm
 RIGHT = A4[0] - 20 * mm
 QR_SIZE = 45 * mm
 BLUE = colors.HexColor("#1351b4")
+KIND = document_kind("permit", "Autorização (porte no veículo)")
 
 
 def permit_pdf(permit: Permit, verify_url: str) -> bytes:
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=A4, pageCompression=1)
-    canvas.setTitle(f"{permit.get_kind_display()} nº {permit.number}")
+    canvas.setTitle(f"{permit_title(permit)} nº {permit.number}")
     canvas.setAuthor(f"Prefeitura de {permit.municipality.name}")
     y = _header(canvas, permit, A4[1] - 20 * mm)
     y = _rows(canvas, _rows_of(permit), y)
     y = _legal_basis(canvas, permit, y - 4 * mm)
+    y = _clauses(canvas, permit, y - 2 * mm)
     _qr_block(canvas, verify_url, y - 6 * mm)
     canvas.showPage()
     canvas.save()
-    return buffer.getvalue()
+    return document_issue(
+        actor=None,
+        municipality=permit.municipality,
+        kind=KIND,
+        title=f"{permit.get_kind_display()} nº {permit.number}",
+        content=buffer.getvalue(),
+        subject=permit,
+        own_qr=True,
+    )
 
 
 def _header(canvas: Canvas, permit: Permit, y: float) -> float:
@@ -45,7 +58,7 @@ def _header(canvas: Canvas, permit: Permit, y: float) -> float:
     canvas.setFont("Helvetica", 10)
     canvas.drawString(LEFT, y - 6 * mm, lawcode.get_regime(permit.regime_id).name[:95])
     canvas.setFont("Helvetica-Bold", 13)
-    canvas.drawRightString(RIGHT, y, f"{permit.get_kind_display()}"[:40])
+    canvas.drawRightString(RIGHT, y, permit_title(permit)[:40])
     canvas.drawRightString(RIGHT, y - 6 * mm, f"nº {permit.number}")
     canvas.setStrokeColor(BLUE)
     canvas.setLineWidth(1.2)
@@ -108,6 +121,22 @@ def _legal_basis(canvas: Canvas, permit: Permit, y: float) -> float:
     return float(y - 3 * mm)
 
 
+def _clauses(canvas: Canvas, permit: Permit, y: float) -> float:
+    """The clauses the law prints on its instrument (labels.yaml), each with its article."""
+    regime = lawcode.get_regime(permit.regime_id)
+    clauses = regime.vocabulary.labels.instrument.clauses
+    if not clauses:
+        return y
+    canvas.setFont("Helvetica-Bold", 10)
+    canvas.drawString(LEFT, y, "Condições")
+    canvas.setFont("Helvetica", 9)
+    for clause in clauses:
+        y -= 5 * mm
+        cite = regime.resolve_citation(clause.cite, permit.issued_on).render()
+        canvas.drawString(LEFT + 4 * mm, y, f"{clause.text} ({cite})"[:110])
+    return float(y - 3 * mm)
+
+
 def _qr_block(canvas: Canvas, verify_url: str, y: float) -> None:
     top = y
     _draw_qr(canvas, verify_url, LEFT, top - QR_SIZE, QR_SIZE)
@@ -122,7 +151,6 @@ def _qr_block(canvas: Canvas, verify_url: str, y: float) -> None:
     canvas.drawString(
         x, top - 28 * mm, "Documento válido somente se a página de verificação confirmar a situação."
     )
-    canvas.drawString(x, top - 33 * mm, "Manter visível no interior do veículo.")
 
 
 def _draw_qr(canvas: Canvas, data: str, x: float, y: float, size: float) -> None:

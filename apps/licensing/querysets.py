@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import TYPE_CHECKING, TypeVar
 
 from django.db import models
@@ -56,9 +55,6 @@ class ApplicationQuerySet(MunicipalityScopedQuerySet["Application"]):
             "municipality", "operator__person", "operator__company", "vehicle", "driver__person"
         )
 
-    def past_cure_deadline(self, as_of: dt.date) -> ApplicationQuerySet:
-        return self.filter(state="pending_documents", cure_deadline__lt=as_of)
-
 
 class PermitQuerySet(MunicipalityScopedQuerySet["Permit"]):
     def in_force(self) -> PermitQuerySet:
@@ -66,9 +62,6 @@ class PermitQuerySet(MunicipalityScopedQuerySet["Permit"]):
 
     def active(self) -> PermitQuerySet:
         return self.filter(state=PermitState.ACTIVE)
-
-    def expiring_between(self, start: dt.date, end: dt.date) -> PermitQuerySet:
-        return self.in_force().filter(valid_until__gte=start, valid_until__lte=end)
 
     def search(self, text: str) -> PermitQuerySet:
         found = holder_search("", text)

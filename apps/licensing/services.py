@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from apps.accounts.actors import Actor, actor_name, actor_user
+from apps.accounts.stepup import sensitive_service
 from apps.audit.services import ChainLock, audit_record, audited_change
 from apps.lawconfig.config import configs_remembered
 from apps.licensing import appfields, hooks, lawbridge
@@ -40,6 +41,7 @@ from apps.registry.choices import OperatorStatus
 from apps.registry.models import Attendant, Company, Driver, Operator, Person, Vehicle
 from apps.registry.services import operator_set_status
 from apps.tenancy.numbering import format_number, number_take, numbered_insert
+from apps.tenancy.regimes import instrument_of
 from apps.web.refusals import refuse
 from lawcode import Decision
 
@@ -107,6 +109,8 @@ def _asked_answers(operator: Operator, kind: str, **answers: Any) -> dict[str, A
 def _check_application(
     operator: Operator, kind: str, as_of: dt.date, answers: dict[str, Any], targets: dict[str, Any]
 ) -> None:
+    if (unknown := appfields.kind_refusal(operator.regime_id, kind)) is not None:
+        raise unknown
     _check_dates(as_of, platform_notified_on=answers["platform_notified_on"])
     _check_targets(kind, operator, **targets)
     _check_not_banned(operator, as_of)
@@ -149,18 +153,21 @@ def _check_targets(kind: str, operator: Operator, **targets: Any) -> None:
         "vehicle": "Veículo",
         "driver": "Condutor",
         "attendant": "Monitor",
-        "permit": "Alvará de referência",
+        "permit": "Autorização de referência",
     }
     for name, value in targets.items():
         if name in needed and value is None:
-            raise refuse(name, f"{labels[name]}: obrigatório para «{ApplicationKind(kind).label}».")
+            raise refuse(
+                name, f"{labels[name]}: obrigatório para «{appfields.kind_label(operator.regime_id, kind)}»."
+            )
         if value is not None and getattr(value, "operator_id", None) != operator.pk:
             raise refuse(name, f"{labels[name]}: não pertence a este autorizatário.")
     permit = targets.get("permit")
     if permit is not None and permit.state not in (PermitState.ACTIVE, PermitState.SUSPENDED):
         raise refuse(
             "permit",
-            f"Alvará de referência: o alvará {permit.number} está {permit.get_state_display().lower()}.",
+            f"Autorização de referência: {instrument_of(permit.regime_id).the(permit.number)} está "
+            f"{permit.get_state_display().lower()}.",
         )
 
 
@@ -549,6 +556,7 @@ def application_archive(
 # --- approval and its effects -----------------------------------------------------------------------------
 
 
+@sensitive_service
 @transaction.atomic
 def application_approve(
     *, application: Application, actor: Actor, as_of: dt.date, note: str = ""
@@ -715,7 +723,9 @@ def _permit_vehicle(application: Application) -> Vehicle:
     if application.vehicle is not None:
         return application.vehicle
     if application.permit is None:
-        raise refuse("vehicle", "Veículo: obrigatório para emitir o alvará.")
+        raise refuse(
+            "vehicle", f"Veículo: obrigatório para emitir {instrument_of(application.regime_id).the()}."
+        )
     return application.permit.vehicle
 
 
@@ -770,18 +780,27 @@ def _close_replaced(
     old: Permit, new: Permit, application: Application, *, actor: Actor, as_of: dt.date
 ) -> None:
     if application.kind == ApplicationKind.SUBSTITUTION:
-        state, reason = PermitState.CANCELLED, f"Veículo substituído; novo alvará {new.number}."
+        state, reason = (
+            PermitState.CANCELLED,
+            f"Veículo substituído; {instrument_of(new.regime_id).short} novo: {new.number}.",
+        )
     else:
-        state, reason = PermitState.EXPIRED, f"Renovado pelo alvará {new.number}."
+        state, reason = (
+            PermitState.EXPIRED,
+            f"Renovado {instrument_of(new.regime_id).the(new.number, prep='por')}.",
+        )
     permit_close(permit=old, actor=actor, as_of=as_of, state=state, reason=reason)
 
 
 def permit_close(*, permit: Permit | None, actor: Actor, as_of: dt.date, state: str, reason: str) -> Permit:
     if permit is None:
-        raise refuse("permit", "Alvará de referência: obrigatório.")
+        raise refuse("permit", "Autorização de referência: obrigatória.")
     row = Permit.objects.select_for_update().get(pk=permit.pk)
     if row.state not in (PermitState.ACTIVE, PermitState.SUSPENDED):
-        raise refuse("permit", f"O alvará {row.number} já está {row.get_state_display().lower()}.")
+        raise refuse(
+            "permit",
+            f"{instrument_of(row.regime_id).the(row.number, capital=True)} já está {row.get_state_display().lower()}.",
+        )
     with audited_change(row, actor=actor, action=f"permit.{state}"):
         row.state, row.closed_on, row.closed_reason = state, as_of, reason
         row.save(update_fields=["state", "closed_on", "closed_reason"])
@@ -804,7 +823,8 @@ def permit_suspend(
     if row.state != PermitState.ACTIVE and not extending:
         raise refuse(
             "permit",
-            f"Só se suspende um alvará ativo; o {row.number} está {row.get_state_display().lower()}.",
+            f"Só se suspende {instrument_of(row.regime_id).short} ativo; {row.number} está "
+            f"{row.get_state_display().lower()}.",
         )
     with audited_change(row, actor=actor, action="permit.suspend"):
         if extending and row.suspended_until is not None and row.suspended_until > until:
@@ -819,7 +839,9 @@ def permit_reactivate(*, permit: Permit, actor: Actor, as_of: dt.date, reason: s
     """End a suspension before its date (a precautionary suspension lifted when its case is cancelled)."""
     row = Permit.objects.select_for_update().get(pk=permit.pk)
     if row.state != PermitState.SUSPENDED:
-        raise refuse("permit", f"O alvará {row.number} não está suspenso.")
+        raise refuse(
+            "permit", f"{instrument_of(row.regime_id).the(row.number, capital=True)} não está suspenso."
+        )
     with audited_change(row, actor=actor, action="permit.reactivate"):
         row.state, row.suspended_until, row.closed_reason = PermitState.ACTIVE, None, reason.strip()
         row.save(update_fields=["state", "suspended_until", "closed_reason"])

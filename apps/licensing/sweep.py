@@ -47,6 +47,8 @@ from apps.registry.catalog import kind_labels
 from apps.registry.choices import DocumentStatus
 from apps.registry.models import Document
 from apps.tenancy.models import Municipality
+from apps.tenancy.regimes import instrument_for
+from apps.tenancy.services import municipality_regimes_sync
 
 BATCH = 5000
 DENIAL_AFTER_INSPECTION = (
@@ -430,9 +432,10 @@ def _br_date(day: dt.date) -> str:
 
 def _permit_message(row: dict[str, Any], days: int) -> tuple[str, str]:
     until = _br_date(row["valid_until"])
-    subject = f"Alvará {row['number']} vence em {until}"
+    instrument = instrument_for(row["regimes"])
+    subject = f"{instrument.title} {row['number']} vence em {until}"
     body = (
-        f"O alvará {row['number']} do veículo {row['plate']} vence em {until} "
+        f"{instrument.the(row['number'], capital=True)} do veículo {row['plate']} vence em {until} "
         f"(em {days} dias ou menos). Peça a renovação na Prefeitura antes do vencimento."
     )
     return subject, body
@@ -524,6 +527,7 @@ class Step:
 # The whole nightly order, by name, in one place: other apps register their steps by name (from their
 # AppConfig.ready(), so licensing never imports them) and take the place this list gives them.
 SWEEP_ORDER: tuple[str, ...] = (
+    "regimes_in_force",  # first: every later step reads the municipality's regimes of the day
     "cases_voided",  # a case voided for a lost limit (nullity) must not become final the same night
     "cases_finalized",
     "conditional_cassations",
@@ -538,14 +542,16 @@ SWEEP_ORDER: tuple[str, ...] = (
     "applications_denied_after_inspection",
     "permit_reminders",
     "document_reminders",
+    "waiting_guides_issued",  # a guide that waited for a value is issued before people are told of the night
     "notifications",  # last: it tells people of what every step above changed or reminded
 )
 
 STEPS: tuple[Step, ...] = (
+    Step("regimes_in_force", "Regimes que entram ou saem de vigor", municipality_regimes_sync),
     Step("suspensions_lifted", "Suspensões encerradas", lift_suspensions),
-    Step("permits_expired", "Alvarás vencidos", expire_permits),
+    Step("permits_expired", "Autorizações vencidas", expire_permits),
     Step("documents_expired", "Documentos vencidos", expire_documents),
-    Step("standings_recorded", "Situação documental dos alvarás", record_standings),
+    Step("standings_recorded", "Situação documental das autorizações", record_standings),
     Step("inspections_overdue", "Vistorias atrasadas", flag_overdue_inspections),
     Step("applications_archived", "Requerimentos arquivados", archive_past_cure),
     Step(
@@ -553,7 +559,7 @@ STEPS: tuple[Step, ...] = (
         "Requerimentos indeferidos após vistoria reprovada",
         deny_failed_inspection_past_cure,
     ),
-    Step("permit_reminders", "Lembretes de alvarás", remind_permits),
+    Step("permit_reminders", "Lembretes de autorizações", remind_permits),
     Step("document_reminders", "Lembretes de documentos", remind_documents),
 )
 _REGISTERED: dict[str, Step] = {}

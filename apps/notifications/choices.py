@@ -5,7 +5,7 @@ class NotificationKind(models.TextChoices):
     """Families of events an operator or driver is told about (labels in pt-BR, values in English)."""
 
     DOCUMENT_EXPIRING = "document_expiring", "Documento a vencer"
-    PERMIT_EXPIRING = "permit_expiring", "Alvará a vencer (renovação)"
+    PERMIT_EXPIRING = "permit_expiring", "Autorização a vencer (renovação)"
     CURE_OPENED = "cure_opened", "Prazo para sanar aberto"
     CURE_ENDING = "cure_ending", "Prazo para sanar terminando"
     INSPECTION_SCHEDULED = "inspection_scheduled", "Vistoria agendada"

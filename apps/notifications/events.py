@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from apps.dueprocess.models import Sanction
 from apps.dueprocess.procedure import instance_label
+from apps.dueprocess.verdicts import verdict_label
 from apps.dueprocess.windows import appeal_window
 from apps.finance.choices import OriginType
 from apps.finance.formatting import brl
@@ -82,7 +83,7 @@ def notify_judgment(judgment: Judgment, as_of: dt.date) -> None:
         title=f"{label} julgado — auto {case.number}",
         body=(
             f"{label} do auto de infração {case.number} julgado em {judgment.decided_on:%d/%m/%Y}: "
-            f"{judgment.get_verdict_display().lower()}. {summary}"
+            f"{verdict_label(case.regime_id, judgment.verdict)}. {summary}"
         ).strip(),
         article=cited(sanction.decision if sanction else {}, appeal.judgment_deadline_decision),
         link=reverse("portal:case", args=[case.pk]),

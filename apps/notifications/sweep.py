@@ -35,6 +35,7 @@ from apps.notifications.recipients import cited, to_holder, to_person
 from apps.notifications.services import Message, Outgoing, notifications_send
 from apps.registry.catalog import kind_labels
 from apps.registry.models import Attendant, Document, Driver, Operator
+from apps.tenancy.regimes import instrument_of
 
 SOON_DAYS = min(REMINDER_DAYS)
 BATCH = 1000
@@ -109,11 +110,12 @@ def _reminded_permits(as_of: dt.date) -> Iterator[Outgoing]:
         for reminder in batch:
             permit = permits[reminder.target_id]
             body = (
-                f"O alvará {permit.number} do veículo {permit.vehicle.plate_display} vence em "
+                f"{instrument_of(permit.regime_id).the(permit.number, capital=True)} do veículo "
+                f"{permit.vehicle.plate_display} vence em "
                 f"{reminder.expires_on:%d/%m/%Y}. Peça a renovação pelo portal antes do vencimento."
             )
             link = reverse("portal:application-new")
-            title = f"Alvará {permit.number} vence em {reminder.expires_on:%d/%m/%Y}"
+            title = f"{instrument_of(permit.regime_id).title} {permit.number} vence em {reminder.expires_on:%d/%m/%Y}"
             message = _reminder_message(
                 reminder, K.PERMIT_EXPIRING, title, body, cited(permit.decision), link
             )
@@ -231,7 +233,8 @@ def _inspections_overdue(as_of: dt.date) -> Iterator[Outgoing]:
             f"permit:{permit.pk}:inspection_overdue:{permit.inspection_due_on}",
             f"Vistoria atrasada do veículo {permit.vehicle.plate_display}",
             (
-                f"A vistoria do veículo {permit.vehicle.plate_display} (alvará {permit.number}) deveria ter sido "
+                f"A vistoria do veículo {permit.vehicle.plate_display} "
+                f"({instrument_of(permit.regime_id).short} {permit.number}) deveria ter sido "
                 f"feita até {permit.inspection_due_on:%d/%m/%Y}. Procure a Prefeitura para agendá-la."
             ),
             cited(permit.decision),
@@ -296,10 +299,11 @@ def _suspensions_started(as_of: dt.date) -> Iterator[Outgoing]:
     ):
         until = f" até {effect.ends_on:%d/%m/%Y}" if effect.ends_on else ""
         body = (
-            f"{effect.label} do alvará {effect.permit.number}{until} (auto {effect.case.number}): o veículo "
+            f"{effect.label}: {instrument_of(effect.permit.regime_id).the(effect.permit.number)}{until} "
+            f"(auto {effect.case.number}): o veículo "
             f"não pode operar neste período. {effect.note}"
         )
-        title = f"Alvará {effect.permit.number} suspenso{until}"
+        title = f"{instrument_of(effect.permit.regime_id).title} {effect.permit.number}: suspensão{until}"
         message = _suspension_message(effect, K.SUSPENSION_STARTED, "started", title, body)
         yield to_holder(effect.permit.operator, message)
 
@@ -314,9 +318,10 @@ def _suspensions_ended(as_of: dt.date) -> Iterator[Outgoing]:
     for effect in rows:
         last = effect.ended_on or effect.ends_on
         body = (
-            f"A suspensão do alvará {effect.permit.number} (auto {effect.case.number}) terminou em "
-            f"{last:%d/%m/%Y}. Confira no portal a situação do alvará antes de voltar a operar."
+            f"A suspensão {instrument_of(effect.permit.regime_id).the(effect.permit.number, prep='de')} "
+            f"(auto {effect.case.number}) terminou em "
+            f"{last:%d/%m/%Y}. Confira no portal a situação antes de voltar a operar."
         )
-        title = f"Alvará {effect.permit.number}: suspensão encerrada"
+        title = f"{instrument_of(effect.permit.regime_id).title} {effect.permit.number}: suspensão encerrada"
         message = _suspension_message(effect, K.SUSPENSION_ENDED, "ended", title, body)
         yield to_holder(effect.permit.operator, message)

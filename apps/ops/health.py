@@ -1,7 +1,8 @@
-"""Readiness checks for monitoring and load balancers: database, migrations, file storage, task queue.
+"""Readiness checks for monitoring and load balancers: database, shared store, migrations, file storage, task queue.
 
-Each check answers ok or not with a short Portuguese detail for the person reading ``outorga_status``; the
-HTTP endpoint only says which checks failed (anonymous callers learn nothing about the installation).
+Each check answers ok or not (and the shared store: degraded) with a short Portuguese detail for the person
+reading ``outorga_status``. The HTTP endpoint answers anyone only its status (ok, degraded, fail); a monitor
+that sends METRICS_TOKEN also learns each check's state, never their details (apps/ops/views.py).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import datetime as dt
 import uuid
 from dataclasses import dataclass
 
+from django.core.cache import caches
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
@@ -18,6 +20,7 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from apps.ops.storage import is_s3
+from outorga.cache import CountingRedisCache
 
 # A task still waiting after this long means no worker is consuming the queue.
 STALE_QUEUE = dt.timedelta(minutes=15)
@@ -28,6 +31,7 @@ class Check:
     name: str
     ok: bool
     detail: str
+    degraded: bool = False  # serving, but with less than promised (the shared store down: per-process limits)
 
 
 def database() -> Check:
@@ -37,6 +41,24 @@ def database() -> Check:
     except DatabaseError as error:
         return Check("database", False, f"o banco não responde ({type(error).__name__})")
     return Check("database", True, f"o banco responde ({connections[DEFAULT_DB_ALIAS].vendor})")
+
+
+def shared_store() -> Check:
+    """The store every process shares for rate limits and one-time marks (Redis with REDIS_URL, else the
+    database's cache table). Redis down does not stop the instance (outorga.cache degrades to per-process
+    limits): the check stays ok and says degraded."""
+    cache = caches["default"]
+    if not isinstance(cache, CountingRedisCache):
+        return Check("shared_store", True, "contadores na tabela de cache do banco")
+    error = cache.ping_error()
+    if error is not None:
+        return Check(
+            "shared_store",
+            True,
+            f"o Redis não responde ({type(error).__name__}): limites de acesso valem por processo",
+            degraded=True,
+        )
+    return Check("shared_store", True, "o Redis responde")
 
 
 def migrations() -> Check:
@@ -78,4 +100,4 @@ def run_checks() -> list[Check]:
     first = database()
     if not first.ok:  # the other checks all need the database
         return [first]
-    return [first, migrations(), storage(), task_queue()]
+    return [first, shared_store(), migrations(), storage(), task_queue()]

@@ -8,11 +8,11 @@ class SubstitutionState(models.TextChoices):
 
 
 class ChangeKind(models.TextChoices):
-    ISSUED = "issued", "Alvará emitido"
-    SUSPENDED = "suspended", "Alvará suspenso"
-    REVOKED = "revoked", "Alvará cassado"
-    CANCELLED = "cancelled", "Alvará cancelado"
-    EXPIRED = "expired", "Alvará vencido"
+    ISSUED = "issued", "Autorização emitida"
+    SUSPENDED = "suspended", "Autorização suspensa"
+    REVOKED = "revoked", "Autorização cassada"
+    CANCELLED = "cancelled", "Autorização cancelada"
+    EXPIRED = "expired", "Autorização vencida"
     IRREGULAR = "irregular", "Situação irregular (documento vencido ou ausente)"
     REGULARIZED = "regularized", "Situação regularizada (documentos em dia)"
     LIFTED = "lifted", "Suspensão encerrada"

@@ -140,7 +140,7 @@ class StatusChange(models.Model):
     permit = models.ForeignKey("licensing.Permit", on_delete=models.PROTECT, related_name="+")
     kind = models.CharField("mudança", max_length=12, choices=ChangeKind.choices)
     effective_on = models.DateField("a partir de")
-    permit_number = models.CharField("alvará", max_length=16)
+    permit_number = models.CharField("número da autorização", max_length=16)
     plate = models.CharField("placa", max_length=7)
     valid_until = models.DateField("válido até", null=True, blank=True)
     suspended_until = models.DateField("suspenso até", null=True, blank=True)

@@ -42,7 +42,7 @@ class ApplicationStartForm(forms.Form):
         choices=[(kind, ApplicationKind(kind).label) for kind in PORTAL_APPLICATION_KINDS],
     )
     permit = forms.ModelChoiceField(
-        label="Alvará de referência",
+        label="Autorização de referência",
         queryset=Permit.objects.none(),
         required=False,
         help_text="Renovação, substituição, veículo provisório e cancelamento.",

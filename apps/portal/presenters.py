@@ -19,6 +19,7 @@ from apps.dueprocess.windows import appeal_window as appeal_window
 from apps.dueprocess.windows import no_appeal_reason as no_appeal_reason
 from apps.enforcement.models import InfractionCase
 from apps.finance.choices import GuideStatus
+from apps.finance.selectors import fine_charge
 from apps.licensing.models import Application, Permit
 from apps.licensing.presenters import application_timeline
 from apps.licensing.standing import Standing, standings
@@ -75,6 +76,9 @@ def case_next_steps(case: InfractionCase, window: AppealWindow | None, as_of: dt
 def _fine_steps(sanction: Sanction, as_of: dt.date) -> list[NextStep]:
     guide = sanction.guide
     if guide is None:
+        waiting = fine_charge(origin_id=sanction.pk).waiting if sanction.has_fine else None
+        if waiting is not None:
+            return [NextStep(waiting.waiting_message)]
         if sanction.has_fine:
             return [NextStep("A guia da multa ainda não foi emitida; ela aparecerá em Pagamentos.")]
         return []

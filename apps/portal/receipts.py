@@ -12,10 +12,14 @@ from reportlab.pdfgen.canvas import Canvas
 
 from apps.finance.formatting import brl, payer_document_display
 from apps.finance.models import Payment, PaymentGuide
+from apps.signing.kinds import document_kind
+from apps.signing.services import document_issue
 
 MM: float = mm  # reportlab is untyped; one millimetre in points
 LEFT = 20 * MM
 RIGHT = A4[0] - 20 * MM
+
+KIND = document_kind("payment_receipt", "Comprovante de pagamento")
 
 
 def receipt_rows(guide: PaymentGuide, payment: Payment) -> list[tuple[str, str]]:
@@ -55,7 +59,14 @@ def payment_receipt_pdf(guide: PaymentGuide, payment: Payment) -> bytes:
     )
     canvas.showPage()
     canvas.save()
-    return buffer.getvalue()
+    return document_issue(
+        actor=None,
+        municipality=guide.municipality,
+        kind=KIND,
+        title=f"Comprovante de pagamento da guia nº {guide.number}",
+        content=buffer.getvalue(),
+        subject=payment,
+    )
 
 
 def _header(canvas: Canvas, guide: PaymentGuide, y: float) -> float:

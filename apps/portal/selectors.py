@@ -17,7 +17,8 @@ from django.http import Http404
 from apps.dueprocess.models import Appeal, Sanction
 from apps.enforcement.models import InfractionCase, Notice
 from apps.finance.choices import OriginType
-from apps.finance.models import PaymentGuide
+from apps.finance.models import PaymentGuide, WaitingGuide
+from apps.finance.selectors import waiting_guides
 from apps.licensing.choices import PERMIT_IN_FORCE_STATES
 from apps.licensing.models import Application, Permit
 from apps.portal.choices import PortalRole
@@ -130,6 +131,15 @@ class PortalScope:
         )
         return PaymentGuide.objects.filter(mine, municipality=self.operator.municipality).order_by(
             "-issued_on", "-pk"
+        )
+
+    def waiting_guides(self) -> QuerySet[WaitingGuide]:
+        """The holder's fine guides still waiting for a value the law needs (finance's queue)."""
+        if not self.is_holder:
+            return WaitingGuide.objects.none()
+        sanctions = Sanction.objects.filter(operator=self.operator).values("pk")
+        return waiting_guides(self.operator.municipality).filter(
+            origin_type=OriginType.FINE, origin_id__in=sanctions
         )
 
     def cases(self) -> QuerySet[InfractionCase]:

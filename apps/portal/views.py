@@ -24,12 +24,15 @@ from mozilla_django_oidc.views import OIDCAuthenticationCallbackView, OIDCAuthen
 
 from apps.accounts.forms import LoginForm
 from apps.accounts.session import mark_authentication_confirmed, second_factor_step
+from apps.dueprocess.models import Sanction
 from apps.dueprocess.procedure import instance_label
 from apps.dueprocess.selectors import sanction_suspension
 from apps.enforcement.choices import CaseState
+from apps.enforcement.services.notices import notice_electronic_open
 from apps.finance.choices import GuideStatus
 from apps.finance.models import Payment
 from apps.finance.pdf import guide_pdf, pix_qr_svg
+from apps.finance.selectors import FineCharge, fine_charge
 from apps.licensing.choices import OPEN_STATES
 from apps.licensing.pdf import permit_pdf as render_permit_pdf
 from apps.licensing.presenters import application_documents
@@ -310,7 +313,14 @@ def application_detail(request: HttpRequest, scope: PortalScope, pk: int) -> Htt
 @require_GET
 @portal_view(holder_only=True)
 def guides(request: HttpRequest, scope: PortalScope) -> HttpResponse:
-    return _render(request, scope, "guides.html", guides=scope.guides(), today=timezone.localdate())
+    return _render(
+        request,
+        scope,
+        "guides.html",
+        guides=scope.guides(),
+        waiting=scope.waiting_guides(),
+        today=timezone.localdate(),
+    )
 
 
 @require_GET
@@ -362,6 +372,11 @@ def cases(request: HttpRequest, scope: PortalScope) -> HttpResponse:
     return _render(request, scope, "cases.html", cases=scope.cases())
 
 
+def _fine(sanction: Sanction | None) -> FineCharge | None:
+    """The fine's valuation and waiting guide, read where every screen reads them (finance's selector)."""
+    return fine_charge(origin_id=sanction.pk) if sanction is not None and sanction.has_fine else None
+
+
 @require_http_methods(["GET", "POST"])
 @portal_view(holder_only=True)
 def case_detail(request: HttpRequest, scope: PortalScope, pk: int) -> HttpResponse:
@@ -395,6 +410,7 @@ def case_detail(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRespon
         "case_detail.html",
         case=case,
         sanction=sanction,
+        fine=_fine(sanction),
         suspension=sanction_suspension(sanction) if sanction is not None else None,
         next_steps=case_next_steps(case, window, today),
         today=today,
@@ -422,6 +438,10 @@ def notice_pdf(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRespons
     notice = get_in_scope(scope.notices(), pk=pk)
     if not notice.pdf:
         raise Http404("Esta notificação não tem PDF.")
+    # Opening an electronic notice is its receipt: the proof of ciência (apps.enforcement.services.notices).
+    notice_electronic_open(
+        notice=notice, actor=request.user, opened_at=timezone.now(), ip=ratelimit.client_address(request)
+    )
     return stored_file_response(
         request,
         row=notice,

@@ -18,6 +18,8 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, Tabl
 from apps.audit.labels import action_label, is_read, summary_lines
 from apps.audit.models import AuditEvent
 from apps.privacy.subjects import HeldRecord, Subject
+from apps.signing.kinds import document_kind
+from apps.signing.services import document_issue
 
 MM: float = mm
 _STYLES = getSampleStyleSheet()
@@ -33,6 +35,8 @@ GRID = TableStyle(
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
     ]
 )
+
+KIND = document_kind("subject_report", "Relatório do titular de dados (LGPD)")
 
 
 def _p(text: str, style: ParagraphStyle = BODY) -> Paragraph:
@@ -75,7 +79,13 @@ def subject_report_pdf(subject: Subject, events: Iterable[AuditEvent], *, genera
         ),
     ]
     document.build(story)
-    return buffer.getvalue()
+    return document_issue(
+        actor=None,
+        municipality=person.municipality,
+        kind=KIND,
+        title="Relatório de dados pessoais do titular (LGPD)",
+        content=buffer.getvalue(),
+    )
 
 
 def _record(record: HeldRecord) -> list[object]:

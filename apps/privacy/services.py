@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from apps.accounts.stepup import sensitive_service
 from apps.audit.models import DataSubjectRequest
 from apps.audit.services import PERSONAL_DATA_EXPORT, audit_record, audited_change
 from apps.lawconfig.config import RegimeChoiceError, calendar_for
@@ -135,6 +136,7 @@ def _update_action(row: DataSubjectRequest) -> str:
     return "data_subject_request.answer" if row.is_closed else "data_subject_request.progress"
 
 
+@sensitive_service
 @transaction.atomic
 def subject_report_issue(
     *, actor: AbstractBaseUser | AnonymousUser, person: Person, fields: tuple[str, ...], events: int

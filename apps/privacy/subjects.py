@@ -23,7 +23,7 @@ from apps.portal.models import PortalAccount
 from apps.registry.identifiers import format_cpf
 from apps.registry.models import Attendant, Ban, Document, Driver, Operator, Person, Vehicle
 from apps.tenancy.models import Municipality
-from apps.tenancy.regimes import regime_summary
+from apps.tenancy.regimes import instrument_of, regime_summary
 from outorga.localdates import date_text
 
 MAX_PEOPLE_SEARCHED = 20
@@ -227,7 +227,7 @@ def _document(document: Document) -> HeldRecord:
 
 def _permit(permit: Permit) -> HeldRecord:
     return HeldRecord(
-        title=f"Alvará nº {permit.number}",
+        title=f"{instrument_of(permit.regime_id).title} nº {permit.number}",
         purpose="Registrar a autorização concedida e sua validade.",
         legal_basis=_municipal_basis([permit.operator.regime_id]),
         facts=(("Situação", permit.get_state_display()), ("Válido até", _date(permit.valid_until))),
@@ -246,7 +246,7 @@ def _ban(ban: Ban) -> HeldRecord:
 def _portal_account(account: PortalAccount) -> HeldRecord:
     return HeldRecord(
         title="Conta no portal do autorizatário",
-        purpose="Permitir ao titular acompanhar seus requerimentos, alvarás e processos.",
+        purpose="Permitir ao titular acompanhar seus requerimentos, autorizações e processos.",
         legal_basis=LGPD_BASIS,
         facts=(("Papel", account.get_role_display()), ("Ativa", "Sim" if account.active else "Não")),
     )

@@ -22,7 +22,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
-from apps.public import lookups
+from apps.public import documents, lookups
 from apps.public.schema import PublicErrorSerializer, VerificationAnswerSerializer
 from apps.public.verification import InvalidQuery, unknown
 from apps.web.lean import session_free
@@ -53,8 +53,8 @@ def _lookup(request: HttpRequest) -> lookups.Outcome:
     parameters=[
         OpenApiParameter("municipio", str, description="Código IBGE do município (com placa ou alvara)."),
         OpenApiParameter("placa", str, description="Placa antiga (ABC1234) ou Mercosul (ABC1D23)."),
-        OpenApiParameter("alvara", str, description="Número do alvará, NNNN/AAAA."),
-        OpenApiParameter("codigo", str, description="Código do QR impresso no alvará."),
+        OpenApiParameter("alvara", str, description="Número da autorização, NNNN/AAAA."),
+        OpenApiParameter("codigo", str, description="Código do QR impresso na autorização."),
     ],
     responses={
         200: VerificationAnswerSerializer,
@@ -122,5 +122,41 @@ def _verification(request: HttpRequest) -> JsonResponse:
         "results": [result.to_dict() for result in results],
     }
     response = JsonResponse(body, json_dumps_params={"ensure_ascii": False})
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+# --- documents ------------------------------------------------------------------------------------------------
+# GET  /api/publica/v1/documentos/?codigo=ABCD-EFGH-JKLM-NPQR[&municipio=IBGE]   what was issued under the code
+# POST /api/publica/v1/documentos/  (multipart: arquivo=<PDF>[, municipio=IBGE])  is this file authentic?
+# The answer is apps.public.documents.DocumentAnswer.to_dict(); errors as above (400 missing_parameter,
+# file_too_large, unknown_municipality; 429 rate_limited).
+
+
+@csrf_exempt
+@session_free
+def document_route(request: HttpRequest) -> HttpResponseBase:
+    if request.method not in ("GET", "POST"):
+        response = _error(405, "method_not_allowed", "Use GET com o código ou POST com o arquivo.")
+        response["Allow"] = "GET, POST"
+        return response
+    ibge = (request.POST if request.method == "POST" else request.GET).get("municipio", "")
+    try:
+        if request.method == "POST" and "arquivo" in request.FILES:
+            upload = request.FILES["arquivo"]
+            result = documents.by_upload(request, upload, ibge)  # type: ignore[arg-type]
+        elif request.GET.get("codigo"):
+            result = documents.by_code(request, request.GET["codigo"], ibge)
+        else:
+            raise InvalidQuery(
+                "missing_parameter", "Envie o arquivo (POST, campo arquivo) ou o codigo (GET)."
+            )
+    except documents.Limited as error:
+        response = _error(429, "rate_limited", error.message_pt, retry_after=error.retry_after)
+        response["Retry-After"] = str(error.retry_after)
+        return response
+    except InvalidQuery as error:
+        return _error(400, error.code, error.message_pt)
+    response = JsonResponse(result.to_dict(), status=200)
     response["Cache-Control"] = "no-store"
     return response

@@ -16,7 +16,7 @@ class VerificationStatus(models.TextChoices):
 
 class LookupVia(models.TextChoices):
     PLATE = "plate", "Placa"
-    PERMIT = "permit", "Número do alvará"
+    PERMIT = "permit", "Número da autorização"
     TOKEN = "token", "Código QR"
 
 

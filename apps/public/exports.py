@@ -11,7 +11,7 @@ COMPLAINTS = ExportSpec(
         Column("Protocolo", attr("number")),
         Column("Problema", attr("get_category_display")),
         Column("Placa", attr("plate")),
-        Column("Alvará informado", attr("permit_number")),
+        Column("Autorização informada", attr("permit_number")),
         Column("Data do fato", attr("occurred_on")),
         Column("Local", attr("place")),
         Column("Relato", attr("description")),

@@ -58,16 +58,12 @@ def municipality_choices() -> list[tuple[str, str]]:
     return list(TOWN_CHOICES.get())
 
 
-def forget_municipality_choices(**kwargs: Any) -> None:
-    TOWN_CHOICES.forget()
-
-
 class LookupForm(forms.Form):
     """A plate is searched in every municipality of the deployment; the town is asked only for a permit number
     (and never pre-selected: a wrong default would answer «não embarque» for a valid van of another town)."""
 
     q = forms.CharField(
-        label="Placa ou número do alvará",
+        label="Placa ou número da autorização",
         max_length=20,
         widget=DirectTextInput(
             attrs={
@@ -79,7 +75,7 @@ class LookupForm(forms.Form):
         ),
     )
     municipio = forms.ChoiceField(
-        label="Município (só para consulta pelo número do alvará)",
+        label="Município (só para consulta pelo número da autorização)",
         required=False,
         help_text="A placa é procurada em todos os municípios atendidos por esta consulta.",
         widget=DirectSelect,
@@ -87,7 +83,7 @@ class LookupForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        choices = [("", "Escolha o município do alvará"), *municipality_choices()]
+        choices = [("", "Escolha o município da autorização"), *municipality_choices()]
         self.fields["municipio"].choices = choices  # type: ignore[attr-defined]
 
 
@@ -95,7 +91,7 @@ class ComplaintForm(forms.Form):
     municipio = forms.ChoiceField(label="Município")
     category = forms.ChoiceField(label="Qual é o problema?", choices=ComplaintCategory.choices)
     plate = forms.CharField(label="Placa do veículo (se souber)", max_length=10, required=False)
-    permit_number = forms.CharField(label="Número do alvará (se souber)", max_length=12, required=False)
+    permit_number = forms.CharField(label="Número da autorização (se souber)", max_length=12, required=False)
     occurred_on = forms.DateField(label="Quando aconteceu?", widget=forms.DateInput(attrs={"type": "date"}))
     place = forms.CharField(label="Onde? (escola, rua, bairro)", max_length=200, required=False)
     description = forms.CharField(
@@ -115,3 +111,32 @@ class ComplaintMoveForm(forms.Form):
     resolution = forms.CharField(
         label="Providências", required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
     )
+
+
+class DocumentCheckForm(forms.Form):
+    """The public check of a document: the PDF itself (full check) or the code printed on it."""
+
+    arquivo = forms.FileField(
+        label="Arquivo PDF do documento",
+        required=False,
+        help_text="O arquivo é conferido e descartado: não fica guardado.",
+        widget=forms.ClearableFileInput(attrs={"accept": "application/pdf"}),
+    )
+    codigo = forms.CharField(
+        label="Ou o código de verificação impresso no documento",
+        max_length=24,
+        required=False,
+        help_text="16 letras e números, no rodapé do documento (por exemplo ABCD-EFGH-JKLM-NPQR).",
+    )
+    municipio = forms.ChoiceField(label="Prefeitura que emitiu (opcional)", required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [("", "Qualquer prefeitura atendida"), *municipality_choices()]
+        self.fields["municipio"].choices = choices  # type: ignore[attr-defined]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not data.get("arquivo") and not (data.get("codigo") or "").strip():
+            raise forms.ValidationError("Envie o arquivo PDF ou digite o código de verificação.")
+        return data

@@ -4,7 +4,6 @@ parse, verify, count. The callers only render."""
 from __future__ import annotations
 
 import datetime as dt
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -12,7 +11,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from apps.lawconfig.config import configs_remembered
-from apps.public import conf, ratelimit
+from apps.public import ratelimit
 from apps.public.choices import LookupResult, LookupVia, VerificationStatus
 from apps.public.stats import lookup_count_add
 from apps.public.verification import (
@@ -20,6 +19,7 @@ from apps.public.verification import (
     InvalidQuery,
     PublicVerification,
     Query,
+    municipality_of,
     parse_permit_number,
     parse_plate,
     parse_plate_or_number,
@@ -66,7 +66,7 @@ def _guard(request: HttpRequest, via: str, municipality: Municipality | None) ->
 
 def _run(request: HttpRequest, via: str, ibge_code: str | None, parse: Parser, raw: str) -> Outcome:
     """Rate limit first (even a bad request costs the client), then check, look up and count."""
-    municipality = _municipality(ibge_code)
+    municipality = municipality_of(ibge_code)
     _guard(request, via, municipality)
     try:
         if ibge_code is not None and municipality is None:
@@ -80,31 +80,12 @@ def _run(request: HttpRequest, via: str, ibge_code: str | None, parse: Parser, r
     return _answer(Query(via=via, value=value, municipality=municipality))
 
 
-_KNOWN_MUNICIPALITIES: dict[str, tuple[float, Municipality]] = {}
-
-
-def _municipality(ibge_code: str | None) -> Municipality | None:
-    """The municipality of an IBGE code, kept PUBLIC_MUNICIPALITY_TTL seconds in this process: every lookup
-    names one of a handful of towns, and a database round trip per lookup for it is the peak's main cost.
-    Codes that match nothing are not kept (random codes must not grow the memory)."""
-    if ibge_code is None:
-        return None
-    code = ibge_code.strip()
-    kept = _KNOWN_MUNICIPALITIES.get(code)
-    if kept is not None and kept[0] > time.monotonic():
-        return kept[1]
-    found = Municipality.objects.filter(ibge_code=code).only("pk", "name", "uf", "ibge_code").first()
-    if found is not None:
-        _KNOWN_MUNICIPALITIES[code] = (time.monotonic() + conf.municipality_ttl_seconds(), found)
-    return found
-
-
 def _answer(query: Query) -> Outcome:
     with configs_remembered():  # each town's law configuration checked once per lookup, however many permits
         outcome = Outcome(query=query, checked_on=today(), results=verify(query, as_of=today()))
     municipality = query.municipality
     if municipality is None and outcome.results:
-        municipality = _municipality(outcome.results[0].municipality_ibge)
+        municipality = municipality_of(outcome.results[0].municipality_ibge)
     lookup_count_add(day=outcome.checked_on, municipality=municipality, via=query.via, result=outcome.status)
     return outcome
 
@@ -117,7 +98,7 @@ def by_token(request: HttpRequest, token: str) -> Outcome:
     return _run(request, LookupVia.TOKEN, None, _as(LookupVia.TOKEN, parse_token), token)
 
 
-MUNICIPALITY_REQUIRED = "Para consultar pelo número do alvará, escolha o município que o emitiu."
+MUNICIPALITY_REQUIRED = "Para consultar pelo número da autorização, escolha o município que o emitiu."
 
 
 def by_text(request: HttpRequest, ibge_code: str | None, text: str) -> Outcome:

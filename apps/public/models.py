@@ -77,14 +77,14 @@ class Complaint(models.Model):
     sequence = models.PositiveIntegerField("sequência")
     category = models.CharField("problema", max_length=24, choices=ComplaintCategory.choices)
     plate = models.CharField("placa", max_length=7, blank=True)
-    permit_number = models.CharField("número do alvará informado", max_length=16, blank=True)
+    permit_number = models.CharField("número da autorização informado", max_length=16, blank=True)
     permit = models.ForeignKey(
         "licensing.Permit",
         on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="+",
-        verbose_name="alvará encontrado",
+        verbose_name="autorização encontrada",
     )
     occurred_on = models.DateField("data do fato")
     place = models.CharField("local", max_length=200, blank=True)

@@ -57,7 +57,7 @@ FORMATS = {
 }
 SHEET_HEADERS = {
     "regime": "Regime (lei municipal)",
-    "permit_number": "Número do alvará",
+    "permit_number": "Número",
     "permit_kind": "Tipo",
     "plate": "Placa",
     "vehicle_make": "Marca",
@@ -69,7 +69,9 @@ SHEET_HEADERS = {
     "suspended_until": "Suspenso até",
 }
 CHUNK = 2000
-LICENSE = "Dados públicos (Lei 12.527/2011, art. 8º). Sem dados pessoais além do nome impresso no alvará."
+LICENSE = (
+    "Dados públicos (Lei 12.527/2011, art. 8º). Sem dados pessoais além do nome impresso na autorização."
+)
 _COLUMNS = (
     "pk",
     "number",

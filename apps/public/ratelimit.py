@@ -43,10 +43,6 @@ def client_address(request: HttpRequest) -> str:
     return str(request.META.get(conf.client_ip_meta_key(), "") or "unknown").split(",")[0].strip()
 
 
-def client_key(request: HttpRequest, scope: str) -> str:
-    return keyed(scope, client_address(request))
-
-
 def count(scope: str, identity: str, limit: Limit) -> RateDecision:
     """Count one request of `identity` in the current window of `scope` and say whether it is within `limit`."""
     window = limit.window_seconds

@@ -48,7 +48,9 @@ def _identifiers(plate: str, permit_number: str) -> tuple[str, str]:
             parse_permit_number(permit_number) if permit_number.strip() else "",
         )
     except InvalidQuery as exc:
-        raise refuse("permit_number" if "alvará" in exc.message_pt else "plate", exc.message_pt) from None
+        raise refuse(
+            "permit_number" if "autorização" in exc.message_pt else "plate", exc.message_pt
+        ) from None
 
 
 def _matching_permit(municipality: Municipality, plate: str, permit_number: str) -> Permit | None:

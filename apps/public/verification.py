@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -18,13 +19,17 @@ from typing import Any
 import lawcode
 from apps.licensing.choices import PermitKind
 from apps.licensing.models import Permit
+from apps.licensing.naming import permit_title
 from apps.licensing.standing import by_acts, permit_standing
+from apps.public import conf
 from apps.public.choices import LookupVia, VerificationStatus
 from apps.public.selectors import Lookup
 from apps.public.standing_rows import PUBLIC_ROWS
 from apps.registry.identifiers import format_plate, normalize_plate, plate_format
 from apps.tenancy.models import Municipality
+from apps.tenancy.regimes import GENERIC_INSTRUMENT, instrument_of
 from lawcode.errors import RegimeDefinitionError
+from lawcode.labels import Instrument
 
 TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{32}$")
 PERMIT_NUMBER_SHAPE = re.compile(r"^(\d{1,6})\s*/\s*(\d{4})$")
@@ -59,14 +64,16 @@ PUBLIC_FIELDS = (
 
 STATUS_MESSAGES = {
     VerificationStatus.REGULAR: "Pode transportar passageiros hoje.",
-    VerificationStatus.SUSPENDED: "NÃO pode transportar passageiros: a autorização está suspensa.",
+    VerificationStatus.SUSPENDED: "NÃO pode transportar passageiros: {the} está suspens{o}.",
     VerificationStatus.IRREGULAR: "NÃO pode transportar passageiros: há documento obrigatório vencido ou ausente.",
-    VerificationStatus.EXPIRED: "NÃO pode transportar passageiros: a autorização está vencida.",
-    VerificationStatus.REVOKED: "NÃO pode transportar passageiros: a autorização foi cassada.",
-    VerificationStatus.CANCELLED: "NÃO pode transportar passageiros: a autorização foi encerrada.",
-    VerificationStatus.NOT_YET_VALID: "NÃO pode transportar passageiros: a autorização ainda não está em vigor.",
+    VerificationStatus.EXPIRED: "NÃO pode transportar passageiros: {the} está vencid{o}.",
+    VerificationStatus.REVOKED: "NÃO pode transportar passageiros: {the} foi cassad{o}.",
+    VerificationStatus.CANCELLED: "NÃO pode transportar passageiros: {the} foi encerrad{o}.",
+    VerificationStatus.NOT_YET_VALID: "NÃO pode transportar passageiros: {the} ainda não está em vigor.",
     VerificationStatus.UNKNOWN: "Nenhuma autorização encontrada. Não embarque e avise a prefeitura.",
 }
+"""What the lookup says, with the instrument as the permit's law names it ({the}: "o termo" or "a autorização";
+{o}: the ending that agrees with it)."""
 
 
 class InvalidQuery(ValueError):
@@ -103,6 +110,7 @@ class PublicVerification:
     holder_name: str = ""
     reason: str = ""
     articles: tuple[str, ...] = ()
+    instrument: Instrument = GENERIC_INSTRUMENT  # the permit's law's name for it (labels.yaml)
 
     @property
     def may_carry_passengers(self) -> bool:
@@ -114,7 +122,13 @@ class PublicVerification:
 
     @property
     def message(self) -> str:
-        return STATUS_MESSAGES[VerificationStatus(self.status)]
+        words = self.instrument
+        text = STATUS_MESSAGES[VerificationStatus(self.status)].format(
+            the=words.the(), o="o" if words.gender == "m" else "a"
+        )
+        if self.status == VerificationStatus.REGULAR and self.permit_number:
+            return f"{words.lookup}. {text}"
+        return text
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON answer: exactly these keys, dates in ISO format."""
@@ -147,7 +161,7 @@ def parse_plate_or_number(text: str) -> tuple[str, str]:
     """What the parent typed: a plate (old or Mercosul) or a permit number 'NNNN/AAAA'."""
     cleaned = (text or "").strip()
     if not cleaned:
-        raise InvalidQuery("empty_query", "Digite a placa do veículo ou o número do alvará.")
+        raise InvalidQuery("empty_query", "Digite a placa do veículo ou o número da autorização.")
     number = PERMIT_NUMBER_SHAPE.match(cleaned)
     if number:
         return LookupVia.PERMIT, f"{int(number[1]):04d}/{number[2]}"
@@ -155,7 +169,7 @@ def parse_plate_or_number(text: str) -> tuple[str, str]:
         return LookupVia.PLATE, normalize_plate(cleaned)
     raise InvalidQuery(
         "invalid_query",
-        "Não reconhecemos o que foi digitado. Use a placa (ABC1234 ou ABC1D23) ou o número do alvará (0001/2026).",
+        "Não reconhecemos o que foi digitado. Use a placa (ABC1234 ou ABC1D23) ou o número da autorização (0001/2026).",
     )
 
 
@@ -170,7 +184,9 @@ def parse_plate(text: str) -> str:
 def parse_permit_number(text: str) -> str:
     match = PERMIT_NUMBER_SHAPE.match((text or "").strip())
     if match is None:
-        raise InvalidQuery("invalid_permit_number", "Número do alvará inválido: use o formato 0001/2026.")
+        raise InvalidQuery(
+            "invalid_permit_number", "Número da autorização inválido: use o formato 0001/2026."
+        )
     return f"{int(match[1]):04d}/{match[2]}"
 
 
@@ -182,9 +198,28 @@ def parse_token(text: str) -> str:
     return text
 
 
+_KNOWN_MUNICIPALITIES: dict[str, tuple[float, Municipality]] = {}
+
+
+def municipality_of(ibge_code: str | None) -> Municipality | None:
+    """The municipality of an IBGE code, kept PUBLIC_MUNICIPALITY_TTL seconds in this process: every lookup
+    names one of a handful of towns, and a database round trip per lookup for it is the peak's main cost.
+    Codes that match nothing are not kept (random codes must not grow the memory)."""
+    if ibge_code is None:
+        return None
+    code = ibge_code.strip()
+    kept = _KNOWN_MUNICIPALITIES.get(code)
+    if kept is not None and kept[0] > time.monotonic():
+        return kept[1]
+    found = Municipality.objects.filter(ibge_code=code).only("pk", "name", "uf", "ibge_code").first()
+    if found is not None:
+        _KNOWN_MUNICIPALITIES[code] = (time.monotonic() + conf.municipality_ttl_seconds(), found)
+    return found
+
+
 def municipality_by_ibge(code: str) -> Municipality:
-    found = Municipality.objects.filter(ibge_code=(code or "").strip()).only("pk", "name", "uf", "ibge_code")
-    municipality = found.first()
+    """municipality_of, refusing a code that names no municipality served here."""
+    municipality = municipality_of(code or "")
     if municipality is None:
         raise InvalidQuery("unknown_municipality", "Escolha um dos municípios atendidos por esta consulta.")
     return municipality
@@ -283,7 +318,7 @@ def present(permit: Permit, as_of: dt.date) -> PublicVerification:
         municipality_ibge=permit.municipality.ibge_code,
         service=_service_name(permit.regime_id),
         permit_number=permit.number,
-        permit_kind=permit.get_kind_display(),
+        permit_kind=permit_title(permit),
         valid_from=permit.valid_from,
         valid_until=permit.valid_until,
         suspended_until=permit.suspended_until if status == VerificationStatus.SUSPENDED else None,
@@ -293,6 +328,7 @@ def present(permit: Permit, as_of: dt.date) -> PublicVerification:
         holder_name=published_holder_name(permit),
         reason=standing.reason if standing.document_driven else "",
         articles=standing.articles,
+        instrument=instrument_of(permit.regime_id),
     )
 
 

@@ -12,14 +12,16 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from apps.audit.services import audit_personal_data_read
-from apps.public import exports, kept, lookups, opendata, pow, ratelimit, services
+from apps.public import documents, exports, kept, lookups, opendata, pow, ratelimit, services
 from apps.public.choices import OPEN_COMPLAINT_STATES, ComplaintState
-from apps.public.forms import ComplaintForm, ComplaintMoveForm, LookupForm
+from apps.public.forms import ComplaintForm, ComplaintMoveForm, DocumentCheckForm, LookupForm
 from apps.public.models import Complaint
 from apps.public.verification import InvalidQuery, municipality_by_ibge
+from apps.signing.verification import normalize_code
 from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
@@ -63,9 +65,16 @@ def search(request: HttpRequest) -> HttpResponse:
         except InvalidQuery as error:
             form.add_error("q", error.message_pt)
             return render(request, "public/search.html", context, status=400)
+        return _not_stored(render(request, "public/search.html", context))
     elif form.is_bound:
         return render(request, "public/search.html", context, status=400)
     return render(request, "public/search.html", context)
+
+
+def _not_stored(response: HttpResponse) -> HttpResponse:
+    """An answer naming the permit's holder: kept by no browser or proxy cache (issue 28, item 8)."""
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 def _contacts(outcome: lookups.Outcome) -> list[Municipality]:
@@ -102,7 +111,7 @@ def verify_token(request: HttpRequest, qr_token: str) -> HttpResponse:
             request, "public/token_problem.html", {"message": message, "not_found": True}, status=404
         )
     context = {"outcome": outcome, "via_qr": True, "contacts": _contacts(outcome)}
-    return render(request, "public/verify.html", context)
+    return _not_stored(render(request, "public/verify.html", context))
 
 
 @require_http_methods(["GET", "POST"])
@@ -268,3 +277,57 @@ def _move(request: HttpRequest, complaint: Complaint, form: ComplaintMoveForm) -
         attach_refusal(form, error)
         return False
     return True
+
+
+# --- documents: is this PDF an authentic act? (apps.public.documents, apps.signing.verification) --------------
+
+
+@require_http_methods(["GET", "POST"])
+def document_check(request: HttpRequest) -> HttpResponse:
+    """Anyone uploads an act's PDF or types its code and is told whether it is authentic and unchanged."""
+    posted = request.method == "POST"
+    form = DocumentCheckForm(request.POST if posted else None, request.FILES if posted else None)
+    result = None
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data.get("arquivo")
+        ibge = form.cleaned_data.get("municipio") or ""
+        try:
+            if upload is not None:
+                result = documents.by_upload(request, upload, ibge)
+            else:
+                return redirect(_document_code_url(form.cleaned_data["codigo"], ibge))
+        except documents.Limited as error:
+            return _document_limited(request, error)
+        except InvalidQuery as error:
+            form.add_error(None, error.message_pt)
+    if form.errors:
+        status = 400
+    return render(request, "public/document_check.html", {"form": form, "result": result}, status=status)
+
+
+@require_GET
+def document_code(request: HttpRequest, code: str) -> HttpResponse:
+    """The address the QR code of every act opens: what was issued under this code and its state today."""
+    try:
+        result = documents.by_code(request, code, request.GET.get("municipio", ""))
+    except documents.Limited as error:
+        return _document_limited(request, error)
+    except InvalidQuery as error:
+        form = DocumentCheckForm()
+        form.add_error(None, error.message_pt)
+        return render(request, "public/document_check.html", {"form": form}, status=400)
+    form = DocumentCheckForm(initial={"codigo": code})
+    status = 404 if result.check.document is None else 200
+    return render(request, "public/document_check.html", {"form": form, "result": result}, status=status)
+
+
+def _document_code_url(code: str, ibge: str) -> str:
+    url = reverse("public:document-code", args=[normalize_code(code) or "-"])
+    return f"{url}?municipio={ibge}" if ibge else url
+
+
+def _document_limited(request: HttpRequest, error: documents.Limited) -> HttpResponse:
+    response = render(request, "public/rate_limited.html", {"message": error.message_pt}, status=429)
+    response["Retry-After"] = str(error.retry_after)
+    return response

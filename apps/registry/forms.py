@@ -11,9 +11,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.forms.models import fields_for_model
 
+import lawcode
 from apps.registry.catalog import kind_choices
 from apps.registry.choices import (
     DocumentStatus,
@@ -26,7 +28,7 @@ from apps.registry.fields import cep_field
 from apps.registry.models import Company, Document, Driver, Person, Vehicle
 from apps.registry.services import COMPANY_FIELDS, DRIVER_FIELDS, PERSON_FIELDS, VEHICLE_FIELDS
 from apps.registry.validity import detail_field, extra_field
-from apps.tenancy.regimes import regime_filter_options, regime_options
+from apps.tenancy.regimes import regime_filter_options, regime_options, regime_summary
 from lawcode.documents import DocumentKind
 from lawcode.fields import FieldSpec
 
@@ -225,6 +227,43 @@ def add_extra_fields(
         form.fields[extra_field(key)] = declared_field(spec)
         if values and key in values and not form.is_bound:
             form.initial[extra_field(key)] = _initial(spec, values[key])
+
+
+def add_extra_fields_of_regimes(form: forms.Form, regime_ids: list[str], entity: str) -> None:
+    """The extra questions of every regime ``regime_ids`` holds (an operator form before its regime is chosen):
+    with more than one regime, each field says whose law asks it, and ``data-regimes`` lets the page show it
+    only for those; an answer to another regime's question is refused (extra_answers), never dropped."""
+    asking: dict[str, list[str]] = {}
+    for regime_id in regime_ids:
+        for key, spec in lawcode.get_regime(regime_id).vocabulary.facts.for_entity(entity).items():
+            if key not in asking:
+                form.fields[extra_field(key)] = declared_field(spec)
+            asking.setdefault(key, []).append(regime_id)
+    if len(regime_ids) < 2:
+        return
+    for key, owners in asking.items():
+        field = form.fields[extra_field(key)]
+        field.widget.attrs["data-regimes"] = " ".join(owners)
+        names = "; ".join(regime_summary(owner)[0] for owner in owners)
+        field.help_text = " ".join(filter(None, [str(field.help_text or ""), f"Só para: {names}."]))
+
+
+def extra_answers(
+    form: forms.Form, offered: Mapping[str, FieldSpec], asked: Mapping[str, FieldSpec], regime_name: str
+) -> dict[str, Any]:
+    """The answers to the chosen regime's questions; an answer given to a question only another regime asks is
+    refused on its field (the clerk must know it is not kept)."""
+    for key, spec in offered.items():
+        value = form.cleaned_data.get(extra_field(key))
+        if key not in asked and value not in (None, ""):
+            raise ValidationError(
+                {
+                    extra_field(
+                        key
+                    ): f"{spec.label}: a lei de «{regime_name}» não faz esta pergunta; deixe em branco."
+                }
+            )
+    return extra_values(form, asked)
 
 
 def _initial(spec: FieldSpec, value: Any) -> Any:

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from apps.tenancy.choices import UF, UF_IBGE_PREFIX
+from apps.web import plausibility as shared
 from apps.web.refusals import refuse
 
 OLDEST_BIRTH_YEARS = 120
@@ -45,6 +46,46 @@ def normalize_address(obj: Any) -> None:
         raise refuse("uf", f"UF: {obj.uf} não é uma unidade da federação; use a sigla, ex.: SP, MG, DF.")
     if obj.postal_code and not _CEP.match(obj.postal_code):
         raise refuse("postal_code", "CEP: informe os 8 dígitos, ex.: 15400-000.")
+    shared.check_cep(obj.postal_code)
+    obj.phone = shared.normalize_phone(obj.phone)
+
+
+def check_driver_dates(driver: Any, as_of: dt.date) -> None:
+    """The CNH not before its holder turned 18, the course not before birth, the CNH number not one digit."""
+    birth = driver.person.birth_date
+    shared.check_cnh_first_issue(driver.cnh_first_issue, birth)
+    shared.check_past_fact(
+        driver.course_completed_on,
+        field="course_completed_on",
+        label="Conclusão do curso",
+        as_of=as_of,
+        since=birth,
+        because=f"anterior ao nascimento do condutor, em {shared.ddmmyyyy(birth)}" if birth else "",
+    )
+    shared.check_not_repeated_digit(driver.cnh_number, field="cnh_number", label="Número da CNH")
+
+
+def check_vehicle_dates(vehicle: Any, as_of: dt.date) -> None:
+    """Owned and serviced only since it was made, never in the future; a RENAVAM of one repeated digit."""
+    made = dt.date(max(vehicle.manufacture_year, shared.EARLIEST_DATE.year), 1, 1)
+    because = f"anterior ao ano de fabricação, {vehicle.manufacture_year}"
+    shared.check_past_fact(
+        vehicle.ownership_since,
+        field="ownership_since",
+        label="Detém o veículo desde",
+        as_of=as_of,
+        since=made,
+        because=because,
+    )
+    shared.check_past_fact(
+        vehicle.last_maintenance,
+        field="last_maintenance",
+        label="Última manutenção",
+        as_of=as_of,
+        since=made,
+        because=because,
+    )
+    shared.check_not_repeated_digit(vehicle.renavam, field="renavam", label="RENAVAM")
 
 
 def check_manufacture_year(year: int) -> None:

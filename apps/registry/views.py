@@ -37,6 +37,7 @@ from apps.registry.validity import extra_schema
 from apps.tenancy.access import municipality_for
 from apps.tenancy.models import Municipality
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from apps.tenancy.regimes import regime_summary
 from apps.web.exports import ExportSpec, export_response, requested_format
 from apps.web.pagination import paginate
 from apps.web.sorting import Sorting
@@ -412,18 +413,21 @@ def _holder(municipality: Municipality, kind: str, document: str) -> dict[str, A
 def operator_create(request: HttpRequest, ibge_code: str) -> HttpResponse:
     municipality = municipality_for(request, ibge_code, model_label="registry.operator", action="change")
     form = f.OperatorForm(request.POST or None, regimes=list(municipality.regimes))
-    f.add_extra_fields(form, extra_schema(municipality, None, "operator"))
+    f.add_extra_fields_of_regimes(form, list(municipality.regimes), "operator")
 
     def create() -> Operator:
         data = form.cleaned_data
-        # Only the chosen regime's questions are kept: the form shows those of every regime of the municipality.
+        # The form shows the questions of every regime of the municipality, each saying whose; an answer to a
+        # question the chosen regime does not ask is refused on its field, never silently dropped.
         asked = extra_schema(municipality, data["regime_id"], "operator")
+        offered = extra_schema(municipality, None, "operator")
+        extra = f.extra_answers(form, offered, asked, regime_summary(data["regime_id"])[0])
         return services.operator_create(
             actor=request.user,
             municipality=municipality,
             regime_id=data["regime_id"],
             as_of=timezone.localdate(),
-            extra=f.extra_values(form, asked),
+            extra=extra,
             **_holder(municipality, data["kind"], data["document"]),
         )
 
@@ -631,11 +635,16 @@ DocumentOwner = Person | Company | Vehicle | Operator
 
 
 def _document_owners(operator: Operator) -> dict[str, DocumentOwner]:
-    """Who a document of this operator's file may belong to, keyed 'person:12', 'vehicle:3'…"""
-    owners: dict[str, DocumentOwner] = {f"operator:{operator.pk}": operator}
+    """Who a document of this operator's file may belong to, keyed 'person:12', 'vehicle:3'…
+
+    The autorizatário's own documents are filed under its holder (the person of a PF, the company of a PJ): that
+    is where the rules read them. Filing them under the operator row would keep them from every decision."""
     holder: Person | Company | None = operator.person or operator.company
+    owners: dict[str, DocumentOwner] = {}
     if holder is not None:
         owners[f"{holder._meta.model_name}:{holder.pk}"] = holder
+    else:
+        owners[f"operator:{operator.pk}"] = operator
     for link in [*operator.drivers.filter(active=True), *operator.attendants.filter(active=True)]:
         owners[f"person:{link.person_id}"] = link.person
     for vehicle in operator.vehicles.all():
@@ -643,7 +652,9 @@ def _document_owners(operator: Operator) -> dict[str, DocumentOwner]:
     return owners
 
 
-def _owner_label(key: str, owner: Model) -> str:
+def _owner_label(key: str, owner: Model, holder_key: str = "") -> str:
+    if key == holder_key:
+        return f"Autorizatário: {owner}"
     kind = {"operator": "Autorizatário", "person": "Pessoa", "company": "Empresa", "vehicle": "Veículo"}
     return f"{kind[key.split(':')[0]]}: {owner}"
 
@@ -654,7 +665,9 @@ def document_upload(request: HttpRequest, ibge_code: str, pk: int) -> HttpRespon
     municipality = municipality_for(request, ibge_code, model_label="registry.document", action="change")
     operator = _operator(request, municipality, pk, "change")
     owners = _document_owners(operator)
-    choices = [(key, _owner_label(key, owner)) for key, owner in owners.items()]
+    holder = operator.person or operator.company
+    holder_key = f"{holder._meta.model_name}:{holder.pk}" if holder is not None else ""
+    choices = [(key, _owner_label(key, owner, holder_key)) for key, owner in owners.items()]
     form = f.DocumentForm(
         request.POST or None, request.FILES or None, owners=choices, kinds=regime_kinds(operator.regime_id)
     )

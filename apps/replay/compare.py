@@ -64,10 +64,6 @@ class Replay:
     as_of: dt.date | None = field(default=None)
 
     @property
-    def differs(self) -> bool:
-        return bool(self.differences) or bool(self.error)
-
-    @property
     def verdict_pt(self) -> str:
         if self.error:
             return f"Não foi possível reavaliar: {self.error}"

@@ -47,7 +47,7 @@ class Source:
 
 SOURCES: tuple[Source, ...] = (
     Source("requerimento", "licensing.Application", "last_decision", "Requerimento"),
-    Source("alvara", "licensing.Permit", "decision", "Alvará"),
+    Source("alvara", "licensing.Permit", "decision", "Autorização"),
     Source("documento", "registry.Document", "decision", "Validade de documento"),
     Source("impedimento", "registry.Ban", "decision", "Impedimento"),
     Source("vistoria", "inspections.Inspection", "decision", "Vistoria"),

@@ -33,6 +33,7 @@ from apps.enforcement.models import InfractionCase
 from apps.finance.choices import GuideStatus
 from apps.finance.models import PaymentGuide
 from apps.inspections.models import Inspection
+from apps.lawconfig.yearly import missing_values
 from apps.licensing.choices import ApplicationState
 from apps.licensing.models import Application
 from apps.tenancy.models import Municipality
@@ -58,6 +59,8 @@ INSPECTION = Kind("inspection", "Vistoria", "inspections.inspection")
 CURE = Kind("cure", "Prazo para sanar pendências", "licensing.application")
 GUIDE = Kind("guide", "Vencimento de guia", "finance.paymentguide")
 KINDS = (JUDGMENT, NOTICE, INSPECTION, CURE, GUIDE)
+# Not a deadline of a case: a value the law will need on 1 January (apps.lawconfig.yearly), in the digest only.
+NEXT_YEAR_VALUE = Kind("next_year_value", "Valor que a lei vai exigir", "lawconfig.parametervalue")
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,23 @@ def deadlines_at_risk(*, municipality: Municipality, as_of: dt.date, within_days
         *_guides(municipality, until),
     ]
     return sorted(found, key=lambda item: (item.due_on, item.kind.key, item.what))
+
+
+def values_to_enter(*, municipality: Municipality, as_of: dt.date) -> list[AtRisk]:
+    """The values the municipality's laws will need (from 1 December: next year's) that nobody entered yet,
+    due the day they are needed; for whom may change the legal configuration (its administrators)."""
+    return [
+        AtRisk(
+            NEXT_YEAR_VALUE,
+            need.needed_on,
+            f"{need.what} — cadastro pelo {need.who}",
+            need.cite,
+            need.url,
+            "",
+            ("lawconfig.parametervalue", CHANGE),
+        )
+        for need in missing_values(municipality=municipality, today=as_of)
+    ]
 
 
 def citations_of(decision: Mapping[str, Any]) -> str:

@@ -19,6 +19,8 @@ from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, T
 
 from apps.reports.deadlines import AtRisk
 from apps.reports.selectors import MONTHS_PT, Section
+from apps.signing.kinds import document_kind
+from apps.signing.services import document_issue
 from apps.tenancy.models import Municipality
 from apps.tenancy.regimes import regime_summary
 
@@ -28,6 +30,8 @@ TITLE = ParagraphStyle("title", parent=STYLES["Title"], fontSize=15, alignment=0
 HEADING = ParagraphStyle("heading", parent=STYLES["Heading2"], fontSize=12, textColor=BLUE)
 BODY = ParagraphStyle("body", parent=STYLES["BodyText"], fontSize=9, leading=11)
 CELL = ParagraphStyle("cell", parent=BODY, fontSize=8, leading=10)
+
+KIND = document_kind("monthly_report", "Relatório mensal")
 
 
 def monthly_report_pdf(
@@ -63,7 +67,9 @@ def monthly_report_pdf(
         story.append(Paragraph("Nenhuma seção disponível para o seu perfil.", BODY))
     story.extend(_deadlines(deadlines, as_of))
     document.build(story)
-    return buffer.getvalue()
+    return document_issue(
+        actor=None, municipality=municipality, kind=KIND, title=title, content=buffer.getvalue()
+    )
 
 
 def _scope(regime: str, as_of: dt.date) -> str:

@@ -54,7 +54,7 @@ def fees_by_month(
         tuple(Series(label, tuple(sums.get(m.first, ZERO) for m in months)) for label, sums in names),
         money=True,
         notes=(
-            "Taxas dos requerimentos (alvará, renovação, vistoria…), pelo mês de emissão, pagamento e vencimento.",
+            "Taxas dos requerimentos (autorização, renovação, vistoria…), pelo mês de emissão, pagamento e vencimento.",
         ),
     )
 

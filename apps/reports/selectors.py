@@ -131,7 +131,7 @@ def permits_by_status(
     )
     return Section(
         "permits",
-        "Alvarás por situação, mês a mês",
+        "Autorizações por situação, mês a mês",
         tuple(m.label for m in months),
         series,
         stacked=True,
@@ -237,7 +237,7 @@ def _limit_notes(limits: dict[str, AgeLimit | None]) -> tuple[str, ...]:
         name = regime_summary(regime_id)[0]
         if limit is None:
             notes.append(
-                f"{name}: nenhum alvará decidido ainda, o limite aplicado pela lei não está disponível."
+                f"{name}: nenhuma autorização decidida ainda, o limite aplicado pela lei não está disponível."
             )
         else:
             notes.append(f"{name}: até {limit.years} anos ({limit.citation}).")

@@ -8,8 +8,8 @@ class Role(models.TextChoices):
     ANALYST = "analyst", "Analista"
     INSPECTOR = "inspector", "Vistoriador"
     ENFORCEMENT_AGENT = "enforcement_agent", "Agente de fiscalização"
-    JUDGING_AUTHORITY = "judging_authority", "Autoridade julgadora (1ª instância)"
-    APPEAL_BOARD = "appeal_board", "Junta de recursos (2ª instância / JARI)"
+    JUDGING_AUTHORITY = "judging_authority", "Julgamento em 1ª instância"
+    APPEAL_BOARD = "appeal_board", "Julgamento em 2ª instância"
     FINANCE = "finance", "Financeiro"
     AUDITOR_DPO = "auditor_dpo", "Auditor / Encarregado de dados (DPO)"
 

@@ -97,3 +97,43 @@ class SetPasswordFromInvitationForm(forms.Form):
         ):
             self.add_error("password_confirm", "Repita a senha: as duas senhas digitadas não são iguais.")
         return data
+
+
+class RegimeAddForm(forms.Form):
+    regime = forms.ChoiceField(
+        label="Regime legal a acrescentar",
+        error_messages={"required": "Regime: escolha um regime legal."},
+    )
+    starts_on = forms.DateField(
+        label="Em vigor a partir de",
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        error_messages={
+            "required": "Em vigor a partir de: informe a data.",
+            "invalid": "Em vigor a partir de: data inválida.",
+        },
+    )
+
+    def __init__(self, *args: Any, exclude: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["regime"].choices = [  # type: ignore[attr-defined]
+            ("", "Escolha o regime"),
+            *(choice for choice in regime_choices() if choice[0] not in exclude),
+        ]
+
+
+class RegimeEndForm(forms.Form):
+    regime = forms.ChoiceField(
+        label="Regime legal a encerrar", error_messages={"required": "Regime: escolha um regime legal."}
+    )
+    ends_on = forms.DateField(
+        label="Deixa de valer a partir de",
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        error_messages={
+            "required": "Deixa de valer a partir de: informe a data.",
+            "invalid": "Deixa de valer a partir de: data inválida.",
+        },
+    )
+
+    def __init__(self, *args: Any, regimes: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["regime"].choices = [("", "Escolha o regime"), *regimes]  # type: ignore[attr-defined]

@@ -36,6 +36,10 @@ class Municipality(models.Model):
     slug = models.SlugField("identificador na URL", max_length=80, unique=True)
     # Regime ids from lawcode (e.g. "exemplo_sp_escolar"); JSON keeps SQLite and PostgreSQL alike.
     regimes = models.JSONField("regimes legais", default=list, blank=True, validators=[validate_regime_ids])
+    # When each regime was added or ended from the screens (services.municipality_regime_add/_end): regime id →
+    # {"from": ISO date, "until": ISO date or null, first day no longer in force}. ``regimes`` holds those in
+    # force today; the daily sweep (municipality_regimes_sync) moves a regime in or out on its date.
+    regime_terms = models.JSONField("vigência dos regimes", default=dict, blank=True)
     # Shown by the public lookup next to every answer: whom a parent or passenger calls about a vehicle.
     public_contact = models.TextField(
         "contato da secretaria para o público",

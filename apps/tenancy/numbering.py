@@ -127,9 +127,11 @@ def _numbered_insert_sql(row: models.Model, alias: str) -> tuple[str, list[Any]]
     return sql, values
 
 
-def format_number(sequence: int, year: int) -> str:
-    """'0042/2026': four digits at least, the year after the slash."""
-    return f"{sequence:04d}/{year}"
+def format_number(sequence: int, year: int, *, prefix: str = "", digits: int = 4) -> str:
+    """The one format of every yearly number: '0042/2026' (a permit), 'AI-0042/2026' (an auto),
+    '000042/2026' (a guide, six digits as the banks' slips print it): ``digits`` at least, the year after the
+    slash."""
+    return f"{prefix}{sequence:0{digits}d}/{year}"
 
 
 def number_sql(sequence: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +17,7 @@ from apps.accounts.auditing import audit_record
 from apps.accounts.choices import UserKind
 from apps.accounts.models import User
 from apps.accounts.services import password_check, user_create
+from apps.accounts.stepup import sensitive_service
 from apps.tenancy.choices import Role
 from apps.tenancy.mail import mail_after_commit
 from apps.tenancy.models import (
@@ -26,6 +28,7 @@ from apps.tenancy.models import (
     is_deployment_admin,
 )
 from apps.tenancy.querysets import user_can
+from apps.tenancy.regimes import known_regime_ids, regime_summary
 from apps.tenancy.tokens import INVITATION_VALIDITY, new_token, token_digest
 
 
@@ -36,6 +39,7 @@ def municipality_create(
     municipality = Municipality(
         ibge_code=ibge_code, name=name, uf=uf, regimes=list(regimes), slug=slug or slugify(f"{name}-{uf}")
     )
+    _refuse_existing(municipality)
     municipality.full_clean()
     municipality.save()
     audit_record(
@@ -46,6 +50,20 @@ def municipality_create(
         after={"ibge_code": ibge_code, "name": name, "uf": uf, "slug": municipality.slug, "regimes": regimes},
     )
     return municipality
+
+
+def _refuse_existing(municipality: Municipality) -> None:
+    """A municipality already installed is named, with where its regimes are changed (never a field's name)."""
+    existing = Municipality.objects.filter(ibge_code=municipality.ibge_code).first()
+    if existing is None:
+        existing = Municipality.objects.filter(slug=municipality.slug).first()
+    if existing is not None:
+        raise ValidationError(
+            {
+                "ibge_code": f"O município {existing} (código IBGE {existing.ibge_code}) já está cadastrado. "
+                "Para acrescentar ou encerrar um regime legal, use «Regimes legais» no painel dele."
+            }
+        )
 
 
 @transaction.atomic
@@ -178,6 +196,7 @@ def deployment_admin_grant(*, actor: User | None, user: User) -> DeploymentAdmin
     return admin
 
 
+@sensitive_service
 @transaction.atomic
 def municipality_setup(
     *, actor: User, ibge_code: str, name: str, uf: str, regimes: list[str]
@@ -210,6 +229,7 @@ def invitation_link(base_url: str, route: str, token: str) -> str:
     return base_url.rstrip("/") + reverse(route, args=[token])
 
 
+@sensitive_service
 @transaction.atomic
 def staff_invitation_create(
     *, actor: User, municipality: Municipality, email: str, full_name: str, roles: list[str], base_url: str
@@ -270,6 +290,7 @@ def _revoke(actor: User, invitation: StaffInvitation, now: Any) -> None:
     )
 
 
+@sensitive_service
 @transaction.atomic
 def staff_invitation_revoke(*, actor: User, invitation: StaffInvitation) -> StaffInvitation:
     _require_admin(actor, invitation.municipality, "Convite")
@@ -322,6 +343,7 @@ def staff_invitation_accept(*, token: str, username: str, password: str) -> User
     return user
 
 
+@sensitive_service
 @transaction.atomic
 def team_role_assign(*, actor: User, municipality: Municipality, user: User, role: str) -> Membership:
     """Give one more role to someone already in the municipality's team (newcomers get an invitation)."""
@@ -335,6 +357,7 @@ def team_role_assign(*, actor: User, municipality: Municipality, user: User, rol
     return membership_grant(actor=actor, user=user, municipality=municipality, role=role)
 
 
+@sensitive_service
 @transaction.atomic
 def team_role_remove(*, actor: User, membership: Membership) -> None:
     """Take a role away; the municipality always keeps at least one active administrator."""
@@ -352,6 +375,7 @@ def team_role_remove(*, actor: User, membership: Membership) -> None:
     membership_revoke(actor=actor, membership=membership)
 
 
+@sensitive_service
 @transaction.atomic
 def staff_account_set_active(*, actor: User, municipality: Municipality, user: User, active: bool) -> User:
     """Deactivate (or reactivate) a servidor's login: an inactive account cannot sign in and its open sessions
@@ -392,3 +416,145 @@ def staff_account_set_active(*, actor: User, municipality: Municipality, user: U
         after={"is_active": active},
     )
     return user
+
+
+# --- the regimes of an existing municipality: added or ended from a date ------------------------------------
+
+
+def _term_dates(term: dict[str, Any]) -> tuple[dt.date | None, dt.date | None]:
+    start, until = term.get("from"), term.get("until")
+    return (
+        dt.date.fromisoformat(start) if start else None,
+        dt.date.fromisoformat(until) if until else None,
+    )
+
+
+def regimes_in_force(municipality: Municipality, on: dt.date) -> list[str]:
+    """The municipality's regimes on ``on``: a regime with a term is in force from its start to the day before
+    its end; one without a term (created with the municipality) stays as it is."""
+    terms: dict[str, dict[str, Any]] = municipality.regime_terms or {}
+    kept = [regime_id for regime_id in municipality.regimes if regime_id not in terms]
+    for regime_id, term in terms.items():
+        start, until = _term_dates(term)
+        if (start is None or start <= on) and (until is None or on < until):
+            kept.append(regime_id)
+    return kept
+
+
+def regime_periods(municipality: Municipality, on: dt.date) -> list[RegimePeriod]:
+    """Every regime the municipality has or had, with its dates and whether it is in force on ``on``."""
+    terms: dict[str, dict[str, Any]] = municipality.regime_terms or {}
+    ids = [
+        *municipality.regimes,
+        *(regime_id for regime_id in terms if regime_id not in municipality.regimes),
+    ]
+    in_force = set(regimes_in_force(municipality, on))
+    out = []
+    for regime_id in ids:
+        start, until = _term_dates(terms.get(regime_id, {}))
+        out.append(RegimePeriod(regime_id, start, until, regime_id in in_force))
+    return out
+
+
+@dataclass(frozen=True)
+class RegimePeriod:
+    regime_id: str
+    starts_on: dt.date | None
+    ends_on: dt.date | None  # first day no longer in force
+    in_force: bool
+
+
+def _regime_change(
+    row: Municipality, actor: User, as_of: dt.date, action: str, regime_id: str, before: dict[str, Any]
+) -> Municipality:
+    row.regimes = regimes_in_force(row, as_of)
+    row.full_clean()
+    row.save(update_fields=["regimes", "regime_terms"])
+    audit_record(
+        actor=actor,
+        municipality=row,
+        action=action,
+        obj=row,
+        before=before,
+        after={"regime": regime_id, "regimes": row.regimes, "regime_terms": row.regime_terms},
+    )
+    return row
+
+
+@transaction.atomic
+def municipality_regime_add(
+    *, actor: User, municipality: Municipality, regime_id: str, starts_on: dt.date, as_of: dt.date
+) -> Municipality:
+    """Add a regime (a law Outorga has in its regime folders) to the municipality from ``starts_on``; in force
+    at once when that day has come, otherwise the daily sweep brings it in on the day."""
+    row = Municipality.objects.select_for_update().get(pk=municipality.pk)
+    _require_admin(actor, row, "Regimes")
+    if regime_id not in known_regime_ids():
+        raise ValidationError({"regime": "Regime: escolha um dos regimes da lista."})
+    terms: dict[str, dict[str, Any]] = dict(row.regime_terms or {})
+    _, until = _term_dates(terms.get(regime_id, {}))
+    running = regime_id in row.regimes or (regime_id in terms and (until is None or until > as_of))
+    if running:
+        name = regime_summary(regime_id)[0]
+        raise ValidationError(
+            {
+                "regime": f"Regime: «{name}» já está em vigor ou agendado em {row}; para trocá-lo, encerre-o antes."
+            }
+        )
+    before = {"regimes": list(row.regimes), "regime_terms": dict(row.regime_terms or {})}
+    terms[regime_id] = {"from": starts_on.isoformat(), "until": None}
+    row.regime_terms = terms
+    return _regime_change(row, actor, as_of, "municipality.regime_add", regime_id, before)
+
+
+@transaction.atomic
+def municipality_regime_end(
+    *, actor: User, municipality: Municipality, regime_id: str, ends_on: dt.date, as_of: dt.date
+) -> Municipality:
+    """End a regime from ``ends_on`` (the first day it no longer applies). Its permits, cases and records stay
+    as they are, under the law that produced them; no new application is filed under it from that day."""
+    row = Municipality.objects.select_for_update().get(pk=municipality.pk)
+    _require_admin(actor, row, "Regimes")
+    terms: dict[str, dict[str, Any]] = dict(row.regime_terms or {})
+    if regime_id not in row.regimes and regime_id not in terms:
+        raise ValidationError({"regime": "Regime: o município não tem este regime."})
+    start, until = _term_dates(terms.get(regime_id, {}))
+    name = regime_summary(regime_id)[0]
+    if until is not None and until <= as_of:
+        raise ValidationError({"regime": f"Regime: «{name}» já foi encerrado em {until:%d/%m/%Y}."})
+    if start is not None and ends_on <= start:
+        raise ValidationError(
+            {
+                "ends_on": f"Deixa de valer a partir de: a data deve ser posterior ao início ({start:%d/%m/%Y})."
+            }
+        )
+    if ends_on < as_of:
+        raise ValidationError(
+            {"ends_on": f"Deixa de valer a partir de: não pode ser anterior a {as_of:%d/%m/%Y}."}
+        )
+    before = {"regimes": list(row.regimes), "regime_terms": dict(row.regime_terms or {})}
+    terms[regime_id] = {"from": start.isoformat() if start else None, "until": ends_on.isoformat()}
+    row.regime_terms = terms
+    return _regime_change(row, actor, as_of, "municipality.regime_end", regime_id, before)
+
+
+def municipality_regimes_sync(as_of: dt.date) -> int:
+    """Daily: bring in the regimes whose start has come and take out those whose end has; audited per change."""
+    changed = 0
+    for row in Municipality.objects.select_for_update().exclude(regime_terms={}):
+        wanted = regimes_in_force(row, as_of)
+        if wanted == row.regimes:
+            continue
+        before = {"regimes": list(row.regimes)}
+        row.regimes = wanted
+        row.save(update_fields=["regimes"])
+        audit_record(
+            actor=None,
+            municipality=row,
+            action="municipality.regimes_in_force",
+            obj=row,
+            before=before,
+            after={"regimes": wanted, "on": as_of.isoformat()},
+        )
+        changed += 1
+    return changed

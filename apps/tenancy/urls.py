@@ -11,6 +11,7 @@ urlpatterns = [
     path("instalacao/municipios/novo/", views.municipality_new, name="municipality_new"),
     path(_TEAM, views.team_list, name="team_list"),
     path("municipios/<str:ibge_code>/contato-publico/", views.public_contact, name="public_contact"),
+    path("municipios/<str:ibge_code>/regimes/", views.regimes, name="regimes"),
     path(f"{_TEAM}convidar/", views.staff_invite, name="staff_invite"),
     path(
         f"{_TEAM}convites/<int:pk>/cancelar/", views.staff_invitation_revoke, name="staff_invitation_revoke"

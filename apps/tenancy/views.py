@@ -23,12 +23,15 @@ from apps.tenancy.choices import Role
 from apps.tenancy.forms import (
     MunicipalityForm,
     PublicContactForm,
+    RegimeAddForm,
+    RegimeEndForm,
     RoleAssignForm,
     SetPasswordFromInvitationForm,
     StaffInvitationForm,
 )
 from apps.tenancy.models import Membership, Municipality, StaffInvitation, is_deployment_admin
 from apps.tenancy.querysets import get_object_for_user_or_404, user_can
+from apps.tenancy.regimes import regime_options, regime_summary
 from apps.tenancy.selectors import pending_invitations, staff_invitation_for_token, team_rows
 from outorga.submit import submit
 
@@ -370,3 +373,59 @@ def member_second_factor_reset(request: HttpRequest, ibge_code: str, user_id: in
         "recovery_codes_left": account_selectors.recovery_codes_left(member),
     }
     return render(request, "tenancy/member_second_factor_reset.html", context)
+
+
+# --- the municipality's regimes: add one, or end one from a date --------------------------------------------
+
+
+@login_required
+@recent_authentication_required
+@require_http_methods(["GET", "POST"])
+def regimes(request: HttpRequest, ibge_code: str) -> HttpResponse:
+    """The laws the municipality runs, with their dates; its administrator adds one or ends one from a date."""
+    municipality = _administered(request, ibge_code)
+    today = timezone.localdate()
+    periods = services.regime_periods(municipality, today)
+    running = [p.regime_id for p in periods if p.ends_on is None or p.ends_on > today]
+    posted = request.POST.get("acao") if request.method == "POST" else None
+    add_form = RegimeAddForm(
+        request.POST if posted == "acrescentar" else None, prefix="novo", exclude=running
+    )
+    end_form = RegimeEndForm(
+        request.POST if posted == "encerrar" else None, prefix="fim", regimes=regime_options(running)
+    )
+    if posted == "acrescentar" and submit(
+        request,
+        add_form,
+        lambda: services.municipality_regime_add(
+            actor=_actor(request),
+            municipality=municipality,
+            regime_id=add_form.cleaned_data["regime"],
+            starts_on=add_form.cleaned_data["starts_on"],
+            as_of=today,
+        ),
+        success=lambda row: (
+            f"Regime «{regime_summary(add_form.cleaned_data['regime'])[0]}» acrescentado a {row}, em vigor a "
+            f"partir de {add_form.cleaned_data['starts_on']:%d/%m/%Y}. Defina os valores configuráveis da lei."
+        ),
+    ):
+        return redirect("tenancy:regimes", ibge_code=municipality.ibge_code)
+    if posted == "encerrar" and submit(
+        request,
+        end_form,
+        lambda: services.municipality_regime_end(
+            actor=_actor(request),
+            municipality=municipality,
+            regime_id=end_form.cleaned_data["regime"],
+            ends_on=end_form.cleaned_data["ends_on"],
+            as_of=today,
+        ),
+        success=lambda row: (
+            f"Regime «{regime_summary(end_form.cleaned_data['regime'])[0]}» encerrado em {row}: deixa de valer a "
+            f"partir de {end_form.cleaned_data['ends_on']:%d/%m/%Y}."
+        ),
+    ):
+        return redirect("tenancy:regimes", ibge_code=municipality.ibge_code)
+    context = {"municipality": municipality, "periods": periods, "add_form": add_form, "end_form": end_form}
+    status = 400 if add_form.errors or end_form.errors else 200
+    return render(request, "tenancy/regimes.html", context, status=status)

@@ -5,7 +5,7 @@ An app registers its entries in its AppConfig.ready():
     from apps.web.menu import MenuEntry, municipality_url, register_menu_entry
 
     register_menu_entry(MenuEntry(
-        key="permits", label="Alvarás", order=30,
+        key="permits", label="Autorizações", order=30,
         url=municipality_url("licensing:permit_list"),
         model_label="licensing.permit", action="view",
     ))

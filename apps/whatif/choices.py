@@ -14,7 +14,7 @@ class ChangeKind(models.TextChoices):
 
 
 class SubjectKind(models.TextChoices):
-    PERMIT = "permit", "Alvará"
+    PERMIT = "permit", "Autorização"
     DRIVER = "driver", "Condutor"
 
 

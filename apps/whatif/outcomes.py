@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from apps.tenancy.regimes import instrument_of
 from apps.whatif.choices import SubjectKind
 from apps.whatif.models import WhatIfOutcome, WhatIfRun
 from lawcode.bulk import FindingChange, Result, finding_changes
@@ -39,7 +40,7 @@ def flipped_row(run: WhatIfRun, kind: str, record: Any, before: Result, after: R
 
 def _label(kind: str, record: Any) -> str:
     if kind == SubjectKind.PERMIT:
-        return f"Alvará {record.number}"
+        return f"{instrument_of(record.regime_id).title} {record.number}"
     return str(record.person.name)[:200]
 
 

@@ -8,7 +8,7 @@ from apps.reports.selectors import Section, Series
 from apps.whatif.choices import SubjectKind
 from apps.whatif.models import WhatIfOutcome, WhatIfRun
 
-KIND_LABELS = {SubjectKind.PERMIT: "Alvarás", SubjectKind.DRIVER: "Condutores"}
+KIND_LABELS = {SubjectKind.PERMIT: "Autorizações", SubjectKind.DRIVER: "Condutores"}
 
 
 def runs_for(user: Any, municipality: Any) -> Any:

@@ -57,6 +57,7 @@ def test_the_page_holds_every_file_of_the_folder() -> None:
             "not_computable.yaml",
             "procedure.yaml",
             "facts.yaml",
+            "labels.yaml",
             "__init__.py",
             "rules/__init__.py",
             "rules/procedures.py",

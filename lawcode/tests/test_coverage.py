@@ -50,6 +50,7 @@ def test_each_row_lists_what_implements_it(demo: Regime) -> None:
         "parâmetro `fine_ufesp`",
         "parâmetro `fine_ufm`",
         "infração `FER-3`",
+        "declaração `units.yaml`",
     ]
     assert rows["art1"].not_computable == "objeto da lei"
     assert build_matrix(demo).gaps == []
@@ -94,7 +95,9 @@ def test_the_check_reports_a_missing_or_stale_page(demo: Regime, tmp_path: Path)
     assert "não existe" in missing and "--write" in missing
     path = write_matrix(demo, tmp_path)
     assert check_regime(demo, tmp_path) == []
-    path.write_text(path.read_text(encoding="utf-8").replace("objeto da lei", "objeto"), encoding="utf-8")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("competência do órgão", "competência"), encoding="utf-8"
+    )
     (stale,) = check_regime(demo, tmp_path)
     assert "desatualizado" in stale
 
@@ -102,6 +105,17 @@ def test_the_check_reports_a_missing_or_stale_page(demo: Regime, tmp_path: Path)
 def test_the_page_is_portuguese_markdown(demo: Regime) -> None:
     page = render_markdown(build_matrix(demo))
     assert page.startswith("# Matriz de cobertura — Regime de teste das ferramentas\n")
-    assert "8 dispositivos: 6 implementados, 2 não computáveis, 0 lacunas." in page
+    assert "8 dispositivos: 7 implementados, 1 não computáveis, 0 lacunas." in page
     assert "| Dispositivo | Id | Redação | Implementado por |" in page
     assert render_markdown(build_matrix(demo)) == page
+
+
+def test_citations_declared_in_yaml_count_as_implementations(demo: Regime) -> None:
+    rows = {row.dispositivo: row for row in build_matrix(demo).rows}
+    assert "declaração `documents.yaml`" in [item.render() for item in rows["art2_incII"].implementations]
+    assert [item.render() for item in rows["art1"].implementations] == ["declaração `procedure.yaml`"]
+
+
+def test_a_citation_only_procedure_yaml_declares_is_no_gap(tmp_path: Path) -> None:
+    regime = copy_with(tmp_path, "tools_cov_declared", {"not_computable.yaml": "not_computable: []\n"})
+    assert [row.dispositivo for row in build_matrix(regime).gaps] == ["art4"]  # art1: procedure.yaml cites it

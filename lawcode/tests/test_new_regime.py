@@ -42,6 +42,15 @@ traffic_only_guard: {absent: ainda não lido}
 complaint_basis: {cites: [art1]}
 nullity: {absent: ainda não lido}
 """
+LABELS = """\
+instrument: {name: Alvará, plural: Alvarás, short: alvará, short_plural: alvarás, gender: m, cite: art1,
+  lookup: Alvará em vigor}
+bodies:
+  first: {name: Diretor do DTP, kind: single, decision: single, cite: art24}
+verdicts: {judges: defence, condemn: Improcedente, acquit: Procedente, cite: art24}
+application_kinds:
+  vehicle_permit: {label: Alvará, cite: art1}
+"""
 
 
 @pytest.fixture(scope="module")
@@ -174,10 +183,13 @@ def test_once_written_every_dispositivo_shows_as_a_gap(tmp_path: Path) -> None:
     folder = tmp_path / REGIME_ID
     (folder / "procedure.yaml").write_text(PROCEDURE, encoding="utf-8")
     (folder / "facts.yaml").write_text("application_fields: {}\n", encoding="utf-8")
+    (folder / "labels.yaml").write_text(LABELS, encoding="utf-8")
     from lawcode.scenarios import regime_from_folder
 
     matrix = build_matrix(regime_from_folder(folder))
-    assert len(matrix.rows) == 145 and len(matrix.gaps) == 145
+    declared = [row.dispositivo for row in matrix.rows if not row.is_gap]
+    assert len(matrix.rows) == 145 and len(matrix.gaps) == 145 - len(declared)
+    assert set(declared) <= {"art1", "art24"}  # only what the procedure.yaml just written cites
 
 
 def test_it_never_overwrites_a_folder(tmp_path: Path) -> None:

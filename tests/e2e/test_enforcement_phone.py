@@ -26,7 +26,7 @@ from .conftest import sign_in
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
-JPEG = b"\xff\xd8\xff\xe0" + b"\x00" * 256 + b"\xff\xd9"
+JPEG = b"\xff\xd8\xff\xc0\x00\x11\x08\x00\x01\x00\x01" + b"\x00" * 249 + b"\xff\xd9"  # a 1 × 1 frame
 REGIMES = {
     "olimpia": ("higiene", "OLI-22-IV"),
     "votuporanga": ("traje", "VOT-9-I"),

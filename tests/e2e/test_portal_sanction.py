@@ -15,6 +15,7 @@ from apps.dueprocess.services.fines import fine_issue
 from apps.dueprocess.tests.helpers import final_without_appeal, notify, open_case
 from apps.enforcement.choices import NoticePurpose
 from apps.finance.formatting import brl
+from apps.finance.models import PaymentGuide
 from apps.finance.tests.conftest import configure_pix
 from apps.licensing.casebook import pf_case
 from apps.licensing.tests.conftest import AS_OF, issue_permit
@@ -54,6 +55,7 @@ def test_the_holder_reads_the_penalty_and_copies_the_pix_code_of_its_overdue_gui
     notify(auto, agent, D(2026, 3, 25), NoticePurpose.FINAL_DECISION)
     configure_pix(olimpia, "PREFEITURA DE OLIMPIA", "OLIMPIA")
     guide = fine_issue(sanction=sanction, actor=finance, as_of=D(2026, 3, 25))
+    assert isinstance(guide, PaymentGuide)
     portal_account_create(
         actor=None,
         operator=case.operator,

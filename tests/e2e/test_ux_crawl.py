@@ -124,7 +124,13 @@ def test_the_public_lookup_has_no_wcag_violation_and_no_error(
     errors: list[str] = []
     watch_console(page, errors)
     try:
-        for path in ("/consulta/", "/consulta/?q=ZZZ9Z99", "/consulta/denunciar/", "/dados-abertos/"):
+        for path in (
+            "/consulta/",
+            "/consulta/?q=ZZZ9Z99",
+            "/consulta/denunciar/",
+            "/dados-abertos/",
+            "/verificar-documento/",
+        ):
             report = check_page(page, f"{live_server.url}{path}", errors)
             assert report.problems == [], f"{path}: {report.problems}"
             assert axe_violations(page) == [], path

@@ -86,3 +86,26 @@ def test_the_password_change_screen_changes_it_keeps_the_session_and_audits(
     ).exists()
     assert analyst_olimpia_client.get(reverse("account_security")).status_code == 200
     assert [m.subject for m in mailoutbox] == ["Outorga: sua senha foi alterada"]
+
+
+@pytest.mark.parametrize(
+    ("password", "reason"),
+    [
+        ("aaaaaaaaaaaa", "repete caracteres"),
+        ("abcdefghijkl", "sequência"),
+        ("qwertyuiopas", "Senha fácil de adivinhar"),  # a keyboard walk, and a leaked password
+        ("Flamengo2024!", "Senha fácil de adivinhar"),  # a common Brazilian word (data/senhas-comuns-br.txt)
+        ("teixeira52998224724", "Senha fácil de adivinhar"),  # the user's own name and CPF
+    ],
+)
+def test_a_guessable_password_of_twelve_or_more_is_refused(password: str, reason: str) -> None:
+    with pytest.raises(ValidationError) as error:
+        user_create(
+            actor=None,
+            username="rafael.teixeira",
+            password=password,
+            full_name="Rafael Teixeira",
+            cpf="52998224724",
+        )
+    assert reason in " ".join(error.value.message_dict["password"])
+    assert not User.objects.filter(username="rafael.teixeira").exists()

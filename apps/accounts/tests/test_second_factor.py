@@ -194,3 +194,25 @@ def test_a_lost_phone_is_reset_by_command_and_the_user_enrols_again(analyst_olim
     client = Client()
     _password_only(client, "ana.analista")
     assert client.get(reverse("home"))["Location"].startswith(reverse("second_factor_enrol"))
+
+
+def test_the_session_gets_a_new_id_once_the_code_is_accepted(analyst_olimpia: User) -> None:
+    client = Client()
+    _password_only(client, "ana.analista")
+    after_password = client.session.session_key
+    device = give_authenticator(analyst_olimpia)
+    assert client.post(reverse("second_factor_verify"), {"code": next_code(device)}).status_code == 302
+    assert client.session.session_key != after_password
+    assert client.get(reverse("municipality_home", args=["3533908"])).status_code == 200
+
+
+def test_every_wrong_or_throttled_code_is_one_audit_row(analyst_olimpia: User) -> None:
+    client = Client()
+    _password_only(client, "ana.analista")
+    for _ in range(12):
+        page = client.post(reverse("second_factor_verify"), {"code": "123456"}).content.decode()
+        assert "Código incorreto" in page or "Aguarde alguns segundos" in page
+    mine = AuditEvent.objects.filter(object_id=str(analyst_olimpia.pk))
+    failed = mine.filter(action="auth.second_factor_failed").count()
+    locked = mine.filter(action="auth.second_factor_locked_out").count()
+    assert failed >= 1 and locked >= 1 and failed + locked == 12

@@ -63,7 +63,9 @@ class JudgeSerializer(serializers.Serializer[Any]):
 
 
 class EffectSerializer(serializers.ModelSerializer[Effect]):
-    permit_number = serializers.CharField(source="permit.number", read_only=True, default=None)
+    permit_number = serializers.CharField(
+        source="permit.number", read_only=True, default=None, allow_null=True
+    )
 
     class Meta:
         model = Effect
@@ -85,7 +87,7 @@ class EffectSerializer(serializers.ModelSerializer[Effect]):
 
 class SanctionSerializer(serializers.ModelSerializer[Sanction]):
     case_number = serializers.CharField(source="case.number", read_only=True)
-    guide_number = serializers.CharField(source="guide.number", read_only=True, default=None)
+    guide_number = serializers.CharField(source="guide.number", read_only=True, default=None, allow_null=True)
     effect_rows = EffectSerializer(many=True, read_only=True)
 
     class Meta:

@@ -18,14 +18,17 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
 
 from apps.accounts.actors import Actor, actor_name, actor_user, signed_in
+from apps.accounts.stepup import sensitive_service
 from apps.audit.services import audit_record, audited_change
 from apps.dueprocess import lawbridge
 from apps.dueprocess.choices import CONDEMNING, EffectState, FilingChannel, Instance, Verdict
 from apps.dueprocess.events import judgment_recorded
 from apps.dueprocess.models import Appeal, AppealAttachment, Effect, Judgment, Regularization, Sanction
 from apps.dueprocess.permissions import JUDGE_FIRST, JUDGE_SECOND
-from apps.dueprocess.procedure import instance_label, judging_role, proceeding
+from apps.dueprocess.procedure import body_of, instance_label, judging_role, proceeding
 from apps.dueprocess.services import effects, finality
+from apps.dueprocess.verdicts import verdict_label
+from apps.dueprocess.votes import judgment_votes
 from apps.enforcement.choices import CaseState, EventKind, NoticePurpose
 from apps.enforcement.models import InfractionCase
 from apps.enforcement.services import case_event_add, case_move, locked_case
@@ -289,6 +292,7 @@ def _check_choices(choices: list[Choice], chosen: Mapping[str, Any]) -> dict[str
     return stored
 
 
+@sensitive_service
 @transaction.atomic
 def appeal_judge(
     *,
@@ -299,19 +303,26 @@ def appeal_judge(
     actor: Actor,
     as_of: dt.date,
     chosen: Mapping[str, Any] | None = None,
+    votes: Sequence[Mapping[str, Any]] = (),
 ) -> Judgment:
-    """Judge an appeal: only the judging authority (1ª) or the appeal board/JARI (2ª) may. A condemnation fixes
+    """Judge an appeal: only the judging authority (1ª) or the appeal board (2ª) may. A condemnation fixes
     the quantities the law leaves to the authority (``chosen``: penalty key → days or quantity), each checked
-    against its legal range."""
+    against its legal range. A collegiate body (labels.yaml) records each member's vote (apps.dueprocess.votes),
+    whose majority must be the verdict."""
     row = Appeal.objects.select_for_update().select_related("case__municipality").get(pk=appeal.pk)
     case = locked_case(row.case)
     instance = Instance(row.instance)
     role = judging_role(case.regime_id, instance)
     if not user_can(actor, case.municipality.pk, APPEAL, JUDGING_ACTION[instance]):
-        raise refuse("judgment", f"Julgamento: só a {role.label.lower()} julga este recurso.")
+        judge = body_of(case.regime_id, instance).name
+        raise refuse("judgment", f"Julgamento: só {judge} (papel «{role.label}») julga este recurso.")
     _check_judgment(row, verdict, reasoning, decided_on, as_of)
     fixed = _check_choices(judgment_choices(case, as_of), chosen or {}) if verdict in CONDEMNING else {}
+    recorded = judgment_votes(case.regime_id, instance, verdict, votes, decided_on)
     judgment = _judgment_create(row, verdict, reasoning, decided_on, actor, role, fixed)
+    if recorded:
+        judgment.votes = recorded
+        judgment.save(update_fields=["votes"])
     audit_record(
         actor=actor,
         municipality=case.municipality,
@@ -367,7 +378,7 @@ def _check_judgment(
 def _after_judgment(
     case: InfractionCase, appeal: Appeal, judgment: Judgment, actor: Actor, as_of: dt.date
 ) -> None:
-    note = f"{instance_label(case.regime_id, appeal.instance)}: {judgment.get_verdict_display()}"
+    note = f"{instance_label(case.regime_id, appeal.instance)}: {verdict_label(case.regime_id, judgment.verdict)}"
     if judgment.verdict not in CONDEMNING:
         _judged_annulled(case, appeal, judgment, actor, as_of, note)
     elif appeal.instance == proceeding(case.regime_id).last_instance():
@@ -535,7 +546,7 @@ def _check_regularization(
     if sanction is not None and sanction.conditional_cassation_on is not None:
         raise refuse(
             "regularized_on",
-            "Regularização: o alvará já foi cassado por falta de regularização em "
+            "Regularização: a autorização já foi cassada por falta de regularização em "
             f"{sanction.conditional_cassation_on:%d/%m/%Y}.",
         )
     if regularized_on > as_of:

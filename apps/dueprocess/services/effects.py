@@ -27,6 +27,7 @@ from apps.dueprocess.choices import EffectKind, EffectState
 from apps.dueprocess.models import Effect, Sanction
 from apps.enforcement.choices import EventKind
 from apps.enforcement.models import InfractionCase
+from apps.enforcement.regime_rules import cite_pt
 from apps.enforcement.services import case_event_add
 from apps.licensing.choices import PermitState
 from apps.licensing.models import Permit
@@ -34,6 +35,7 @@ from apps.licensing.services import permit_reactivate, permit_revoke, permit_sus
 from apps.registry.identifiers import normalize_cnpj, normalize_cpf
 from apps.registry.models import Company, Person
 from apps.registry.services import ban_record
+from apps.tenancy.regimes import instrument_of
 from lawcode.errors import RegimeDefinitionError
 from lawcode.penalties import PenaltyCatalog, PenaltyKind
 from lawcode.registry import get_regime
@@ -57,10 +59,6 @@ def catalog(regime_id: str) -> PenaltyCatalog:
     return penalties
 
 
-def penalty_label(regime_id: str, key: str) -> str:
-    return catalog(regime_id).label(key)
-
-
 def effect(kind: str, note: str, **data: Any) -> dict[str, Any]:
     """One line of ``Sanction.effects``, the summary kept with the sanction (the rows are ``Effect``)."""
     return {"kind": kind, "label": EffectKind(kind).label, "note": note, **data}
@@ -72,6 +70,7 @@ def effect(kind: str, note: str, **data: Any) -> dict[str, Any]:
 def apply(*, sanction: Sanction, case: InfractionCase, actor: Actor, as_of: dt.date) -> list[dict[str, Any]]:
     """Apply the final sanction's effects (those applied when the auto was registered are not applied twice)."""
     Effect.objects.filter(case=case, sanction__isnull=True).update(sanction=sanction)  # applied at the auto
+    _end_proceeding_suspensions(case, actor, as_of)
     final_keys = (
         {str(item.get("kind")) for item in sanction.penalties} if sanction.outcome == "penalty" else set()
     )
@@ -114,6 +113,46 @@ def apply_immediate(case: InfractionCase, actor: Actor, as_of: dt.date) -> None:
             _apply_one(kind, item, case, None, actor, as_of)
 
 
+def apply_after_instance(
+    *,
+    case: InfractionCase,
+    sanction: Sanction | None,
+    actor: Actor,
+    as_of: dt.date,
+    items: list[dict[str, Any]],
+) -> list[Effect]:
+    """Condemned by an instance whose next appeal has no suspensive effect (procedure.yaml ``suspensive:
+    false``): the penalties take effect now, not at finality, and the case says why with the article. The fine
+    is not charged here: that is what ``fine_due_on_first_condemnation`` declares. Applied once: finality does
+    not apply them again, and a granted appeal lifts them."""
+    due_process = get_regime(case.regime_id).procedure.due_process
+    applied = set(Effect.objects.filter(case=case).values_list("penalty_key", flat=True))
+    rows: list[Effect] = []
+    for item, kind in declared_items(case.regime_id, items):
+        if kind.key in applied or kind.mechanism == "fine":
+            continue
+        rows += _apply_one(kind, item, case, sanction, actor, as_of)
+    if rows:
+        render = lambda ref: cite_pt(case.regime_id, ref, as_of)  # noqa: E731
+        _event(case, actor, as_of, due_process.effects_explanation_pt(render))
+    return rows
+
+
+def _end_proceeding_suspensions(case: InfractionCase, actor: Actor, as_of: dt.date) -> None:
+    """A precautionary suspension that lasts while the proceeding runs (penalties.yaml ``days: proceeding``)
+    ends when the decision is final."""
+    penalties = get_regime(case.regime_id).penalties
+    keys = {k.key for k in penalties.kinds.values() if k.for_proceeding} if penalties is not None else set()
+    if keys and Effect.objects.filter(case=case, state__in=RUNNING, penalty_key__in=keys).exists():
+        lift_case_effects(
+            case=case,
+            actor=actor,
+            as_of=as_of,
+            reason="a suspensão cautelar durava enquanto durasse o processo, encerrado pela decisão definitiva",
+            keys=keys,
+        )
+
+
 def declared_items(
     regime_id: str, items: Iterable[dict[str, Any]]
 ) -> list[tuple[dict[str, Any], PenaltyKind]]:
@@ -154,7 +193,9 @@ def carry_to_successor(old: Permit, new: Permit, actor: Actor, as_of: dt.date) -
     if not rows:
         return
     until = max(row.ends_on for row in rows if row.ends_on is not None)
-    reason = f"Suspensão levada do alvará {old.number}: " + "; ".join(row.note for row in rows)
+    reason = f"Suspensão levada {instrument_of(old.regime_id).the(old.number, prep='de')}: " + "; ".join(
+        row.note for row in rows
+    )
     permit_suspend(permit=new, actor=actor, as_of=as_of, until=until, reason=reason[:500], extend=True)
     for row in rows:
         row.permit = new
@@ -165,7 +206,8 @@ def carry_to_successor(old: Permit, new: Permit, actor: Actor, as_of: dt.date) -
             row.case,
             actor,
             as_of,
-            f"{row.label} levada ao alvará {new.number}, que substitui o {old.number}, "
+            f"{row.label} levada {instrument_of(new.regime_id).the(new.number, prep='a')}, "
+            f"que substitui {instrument_of(old.regime_id).the(old.number)}, "
             f"até {row.ends_on:%d/%m/%Y}.",
         )
 
@@ -286,7 +328,7 @@ def _record(
     sweep's suspensions_held step)."""
     if kind.mechanism == "fine" and item.get("quantity") is None:
         why = "a decisão não fixa valor municipal" + (
-            " — a autoridade julgadora não fixou a quantidade dentro da faixa legal."
+            " — quem julgou não fixou a quantidade dentro da faixa legal."
             if kind.chosen_at_judgment
             else " (enquadramento e cobrança pela autoridade de trânsito)."
         )
@@ -325,12 +367,14 @@ def _suspension(
     actor: Actor,
     as_of: dt.date,
 ) -> list[Effect]:
+    if kind.for_proceeding:
+        return _proceeding_suspension(kind, case, sanction, actor, as_of)
     days, start, end = _period(item)
     if days is None and kind.days_parameter is not None:
         days, start, end = _parameter_period(kind.days_parameter, case, as_of)
     if days is None or start is None or end is None:
         why = (
-            "sem número de dias: a autoridade julgadora não o fixou dentro da faixa legal."
+            "sem número de dias: quem julgou não o fixou dentro da faixa legal."
             if kind.chosen_at_judgment
             else "a decisão não dá o número de dias nem o período da suspensão."
         )
@@ -344,9 +388,9 @@ def _suspension(
     permits = _targets(kind, case, as_of)
     if not permits:
         why = (
-            "o autorizatário não tem alvará em vigor."
+            f"o autorizatário não tem {instrument_of(case.regime_id).short} em vigor."
             if kind.target == "operator"
-            else "o auto não está ligado a um alvará."
+            else f"o auto não está ligado a {instrument_of(case.regime_id).short}."
         )
         return [
             _not_applied(kind, case, sanction, f"Suspensão: {why}", days=days, starts_on=start, ends_on=end)
@@ -355,6 +399,37 @@ def _suspension(
         _suspend_permit(permit, kind, item, case, sanction, actor, as_of, (days, start, end))
         for permit in permits
     ]
+
+
+def _proceeding_suspension(
+    kind: PenaltyKind, case: InfractionCase, sanction: Sanction | None, actor: Actor, as_of: dt.date
+) -> list[Effect]:
+    """A precautionary suspension for the proceeding's duration: from today, with no last day; the daily sweep
+    holds the permit suspended while the case is open (dueprocess.sweep), and finality or cancellation lifts it."""
+    permits = _targets(kind, case, as_of)
+    if not permits:
+        instrument = instrument_of(case.regime_id)
+        why = (
+            f"o autorizatário não tem {instrument.short} em vigor."
+            if kind.target == "operator"
+            else f"o auto não está ligado {instrument.the(prep='a')}."
+        )
+        return [_not_applied(kind, case, sanction, f"Suspensão: {why}", starts_on=as_of)]
+    cites = ", ".join(kind.cites)
+    note = (
+        f"Penalidade do auto {case.number}: {kind.label.lower()} enquanto durar o processo ({cites}), "
+        f"desde {as_of:%d/%m/%Y}."
+    )
+    rows = []
+    for permit in permits:
+        row = Permit.objects.get(pk=permit.pk)
+        if row.state not in IN_FORCE:
+            why = f"Suspensão: {instrument_of(row.regime_id).the(row.number)} está {row.get_state_display().lower()}."
+            rows.append(_not_applied(kind, case, sanction, why, permit=row, starts_on=as_of))
+            continue
+        permit_suspend(permit=row, actor=actor, as_of=as_of, until=as_of, reason=note, extend=True)
+        rows.append(_new(kind, case, sanction, EffectState.APPLIED, note, permit=row, starts_on=as_of))
+    return rows
 
 
 def _parameter_period(parameter: str, case: InfractionCase, as_of: dt.date) -> tuple[int, dt.date, dt.date]:
@@ -379,7 +454,8 @@ def _suspend_permit(
     permit = Permit.objects.get(pk=permit.pk)
     fields = {"permit": permit, "days": days, "starts_on": start, "ends_on": end}
     if permit.state not in IN_FORCE:
-        why = f"Suspensão: o alvará {permit.number} está {permit.get_state_display().lower()}."
+        named = instrument_of(permit.regime_id).the(permit.number)
+        why = f"Suspensão: {named} está {permit.get_state_display().lower()}."
         return _not_applied(kind, case, sanction, why, **fields)
     state, queued = EffectState.APPLIED, ""
     running_until = _running_until(permit)
@@ -457,13 +533,21 @@ def _cassation(
 ) -> list[Effect]:
     permits = _targets(kind, case, as_of)
     if not permits:
-        return [_not_applied(kind, case, sanction, "Cassação: o auto não está ligado a um alvará em vigor.")]
+        return [
+            _not_applied(
+                kind,
+                case,
+                sanction,
+                f"Cassação: o auto não está ligado a {instrument_of(case.regime_id).short} em vigor.",
+            )
+        ]
     reason = reason or f"Cassação pela decisão definitiva do auto {case.number}."
     rows = []
     for permit in permits:
         permit = Permit.objects.get(pk=permit.pk)
         if permit.state not in IN_FORCE:
-            why = f"Cassação: o alvará {permit.number} já está {permit.get_state_display().lower()}."
+            named = instrument_of(permit.regime_id).the(permit.number)
+            why = f"Cassação: {named} já está {permit.get_state_display().lower()}."
             rows.append(_not_applied(kind, case, sanction, why, permit=permit))
             continue
         permit_revoke(permit=permit, actor=actor, as_of=as_of, reason=reason)

@@ -12,23 +12,26 @@ from typing import Any
 from django.db import transaction
 
 from apps.accounts.actors import Actor
+from apps.accounts.stepup import sensitive_service
 from apps.audit.services import audit_record, audited_change
 from apps.dueprocess import lawbridge
 from apps.dueprocess.choices import FinalityReason, Instance, SanctionState
 from apps.dueprocess.models import Sanction
 from apps.dueprocess.procedure import proceeding
 from apps.dueprocess.services import effects
+from apps.dueprocess.services.fines import fine_charge
 from apps.enforcement.choices import CaseState, EventKind
 from apps.enforcement.lawbridge import penalty_text
 from apps.enforcement.models import InfractionCase
 from apps.enforcement.services import case_event_add, case_move, locked_case
-from apps.finance.choices import GuideStatus
+from apps.finance.choices import GuideStatus, OriginType
 from apps.finance.formatting import brl
-from apps.finance.services import guide_cancel, refund_create
+from apps.finance.services import fine_valuation_make, guide_cancel, guide_wait_withdraw, refund_create
 from apps.tenancy.querysets import user_can
 from apps.web.refusals import refuse
 from lawcode import Decision
 from lawcode.penalties import PenaltyKind
+from lawcode.registry import get_regime
 
 __all__ = [
     "FinalityReason",
@@ -76,6 +79,25 @@ def _fill_fine(sanction: Sanction, fine: dict[str, Any] | None) -> None:
     sanction.fine_brl = Decimal(str(brl)) if brl is not None else None
 
 
+def _value_fine(sanction: Sanction, case: InfractionCase, actor: Actor, as_of: dt.date) -> None:
+    """The fine's one valuation, made now that the decision fixes it (finance stores it with its unit value, its
+    date and its reason; every guide of the fine charges it). When the value it needs is not entered yet, the
+    decision still stands: the amount stays open (None) and the fine is valued when its guide is issued."""
+    if not sanction.has_fine or not sanction.fine_unit:
+        return
+    valuation = fine_valuation_make(
+        actor=actor,
+        municipality=case.municipality,
+        regime_id=case.regime_id,
+        origin_id=sanction.pk,
+        charge=fine_charge(sanction),
+        fact_date=lawbridge.infraction_date(case),
+        as_of=as_of,
+    )
+    sanction.fine_brl = valuation.amount_brl if valuation is not None else None
+    sanction.save(update_fields=["fine_brl", "updated_at"])
+
+
 def _fill_suspension(sanction: Sanction, suspension: dict[str, Any] | None) -> None:
     """Days and dates as the engine gives them (each regime says when its suspension starts and ends)."""
     days = int(suspension["days"]) if suspension and suspension.get("days") else None
@@ -89,8 +111,21 @@ def sanction_condemn_first(
     *, case: InfractionCase, condemned_on: dt.date, actor: Actor, as_of: dt.date
 ) -> None:
     """Where the law makes the fine due after the first condemnation (Olímpia art. 33), record the penalty now
-    (fine chargeable, other effects only once final); elsewhere nothing happens until finality."""
-    if proceeding(case.regime_id).fine_due_on_first_condemnation is None:
+    (fine chargeable); where the appeal to the next instance has no suspensive effect (procedure.yaml
+    ``suspensive: false``), apply the penalty's effects now. Elsewhere nothing happens until finality."""
+    fine_due = proceeding(case.regime_id).fine_due_on_first_condemnation is not None
+    after = get_regime(case.regime_id).procedure.due_process.effects_after
+    effects_now = after is not None and after.key == Instance.FIRST
+    if not fine_due and not effects_now:
+        return
+    if effects_now:
+        # The next appeal does not suspend them: the decision produces its effects from the condemnation, so
+        # the law's dates (a suspension from the decision) count from that day.
+        enforceable = lawbridge.sanction(case, condemned_on, as_of)
+        penalty = enforceable.outcome == "penalty"
+        items = enforceable.to_dict()["result"].get("penalties") or [] if penalty else []
+        effects.apply_after_instance(case=case, sanction=None, actor=actor, as_of=as_of, items=items)
+    if not fine_due:
         return
     decision = lawbridge.sanction(case, None, as_of)
     sanction = Sanction(
@@ -98,6 +133,7 @@ def sanction_condemn_first(
     )
     _fill(sanction, decision, case.regime_id)
     sanction.save()
+    _value_fine(sanction, case, actor, as_of)
     case_event_add(
         case=case,
         kind=EventKind.SANCTION_APPLIED,
@@ -134,6 +170,7 @@ def case_finalize(
     _fill(sanction, decision, row.regime_id)
     sanction.regularized_on = lawbridge.regularized_by(row)
     sanction.save()
+    _value_fine(sanction, row, actor, as_of)
     sanction.effects = effects.apply(sanction=sanction, case=row, actor=actor, as_of=as_of)
     sanction.save(update_fields=["effects", "ban", "updated_at"])
     note = sanction.penalty_text if decision.outcome == "penalty" else "Sem penalidade municipal"
@@ -171,6 +208,7 @@ def lapse_deadline(case: InfractionCase, as_of: dt.date) -> dt.date | None:
     return answer.end if answer else None
 
 
+@sensitive_service
 @transaction.atomic
 def case_finalize_unappealed(*, case: InfractionCase, actor: Actor, as_of: dt.date) -> Sanction:
     """No appeal was filed in time: the decision is final the day after the deadline ran out."""
@@ -233,6 +271,13 @@ def _undo_fine(
 ) -> None:
     guide = sanction.guide
     if guide is None:
+        guide_wait_withdraw(
+            actor=actor,
+            origin_type=OriginType.FINE,
+            origin_id=sanction.pk,
+            reason=f"{ground} — {reason}",
+            as_of=as_of,
+        )
         return
     if guide.status == GuideStatus.OPEN:
         guide_cancel(actor=actor, guide=guide, reason=f"{ground} — {reason}", as_of=as_of)

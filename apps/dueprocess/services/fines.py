@@ -19,9 +19,10 @@ from apps.enforcement.models import InfractionCase
 from apps.enforcement.services import case_event_add
 from apps.finance.choices import GuideStatus, OriginType
 from apps.finance.formatting import brl
-from apps.finance.models import Payment, PaymentGuide
-from apps.finance.services import guide_issue
-from apps.finance.valuation import Charge, declared_unit
+from apps.finance.models import Payment, PaymentGuide, WaitingGuide
+from apps.finance.selectors import waiting_guide
+from apps.finance.services import fine_valuation_for_guide, guide_issue, guide_wait, guide_wait_withdraw
+from apps.finance.valuation import Charge, ValueNotYetEntered, declared_unit
 from apps.tenancy.querysets import user_can
 from apps.web.refusals import refuse
 
@@ -52,31 +53,70 @@ def payer(case: InfractionCase) -> tuple[str, str]:
 
 
 @transaction.atomic
-def fine_issue(*, sanction: Sanction, actor: Actor, as_of: dt.date) -> PaymentGuide:
-    """Issue the fine's guide once the offender knows the decision; due date from the engine where the law
-    sets one (Olímpia: 30 dias corridos, art. 33), else the municipality's usual term."""
+def fine_issue(*, sanction: Sanction, actor: Actor, as_of: dt.date) -> PaymentGuide | WaitingGuide:
+    """Issue the fine's guide once the offender knows the decision, charging the fine's one valuation (made at
+    finality, or now when the law values it on the guide's issue); due date from the engine where the law sets
+    one (Olímpia: 30 dias corridos, art. 33), else the municipality's usual term, never already past.
+
+    When the value the law needs is not entered yet (next year's UFESP on 2 January), nothing fails: the guide
+    waits in finance's queue and is issued by itself as soon as the value is entered (fine_issue_waiting)."""
     row = _locked_sanction(sanction)
     case = row.case
     if not user_can(actor, case.municipality.pk, SANCTION, CHARGE):
         raise refuse("guide", f"Guia da multa: você não pode emitir guias de multa em {case.municipality}.")
+    return _issue(row, actor, as_of)
+
+
+def fine_issue_waiting(*, waiting: WaitingGuide, actor: Actor, as_of: dt.date) -> PaymentGuide | None:
+    """finance's queue issuer for origin 'fine': the value may now be entered; issue the guide as staff would
+    have (the request was authorized when it was queued). An annulled fine leaves the queue instead."""
+    sanction = Sanction.objects.filter(pk=waiting.origin_id).first()
+    if sanction is None or sanction.state == SanctionState.ANNULLED:
+        guide_wait_withdraw(
+            actor=actor,
+            origin_type=OriginType.FINE,
+            origin_id=waiting.origin_id,
+            reason="Penalidade anulada",
+            as_of=as_of,
+        )
+        return None
+    issued = _issue(_locked_sanction(sanction), actor, as_of)
+    return issued if isinstance(issued, PaymentGuide) else None
+
+
+def _issue(row: Sanction, actor: Actor, as_of: dt.date) -> PaymentGuide | WaitingGuide:
+    case = row.case
     ciencia = _check_chargeable(row)
-    due = lawbridge.payment_deadline(case, ciencia, as_of)
+    charge = fine_charge(row)
     name, document = payer(case)
+    try:
+        valuation = fine_valuation_for_guide(
+            actor=actor,
+            municipality=case.municipality,
+            regime_id=case.regime_id,
+            origin_id=row.pk,
+            charge=charge,
+            fact_date=lawbridge.infraction_date(case),
+            as_of=as_of,
+        )
+    except ValueNotYetEntered as missing:
+        return _wait(row, charge, name, missing, actor, as_of)
     guide = guide_issue(
         actor=actor,
         municipality=case.municipality,
         regime_id=case.regime_id,
-        charge=_fine_charge(row),
+        charge=charge,
         payer_name=name,
         payer_document=document,
         origin_type=OriginType.FINE,
         origin_id=row.pk,
         fact_date=lawbridge.infraction_date(case),
         as_of=as_of,
-        due_on=due.end if due else None,
+        due_on=_due_on(case, ciencia, as_of),
+        fine_valuation=valuation,
     )
-    row.guide = guide
-    row.save(update_fields=["guide", "updated_at"])
+    row.guide, row.fine_brl = guide, valuation.amount_brl
+    row.save(update_fields=["guide", "fine_brl", "updated_at"])
     _note_fine_issued(case, guide, actor, as_of)
     audit_record(
         actor=actor,
@@ -88,6 +128,46 @@ def fine_issue(*, sanction: Sanction, actor: Actor, as_of: dt.date) -> PaymentGu
     return guide
 
 
+def _due_on(case: InfractionCase, ciencia: dt.date, as_of: dt.date) -> dt.date | None:
+    """The law's payment term counted from the ciência of the decision; a guide issued after that term ran out
+    (it waited for a value the administration had not entered) gets the same term counted from its issue, so
+    it is never overdue the day it is handed over. None: the municipality's usual term."""
+    due = lawbridge.payment_deadline(case, ciencia, as_of)
+    if due is None or due.end >= as_of:
+        return due.end if due else None
+    again = lawbridge.payment_deadline(case, as_of, as_of)
+    return again.end if again else None
+
+
+def _wait(
+    row: Sanction, charge: Charge, name: str, missing: ValueNotYetEntered, actor: Actor, as_of: dt.date
+) -> WaitingGuide:
+    case = row.case
+    already = waiting_guide(origin_type=OriginType.FINE, origin_id=row.pk) is not None
+    waiting = guide_wait(
+        actor=actor,
+        municipality=case.municipality,
+        regime_id=case.regime_id,
+        origin_type=OriginType.FINE,
+        origin_id=row.pk,
+        charge=charge,
+        payer_name=name,
+        missing=missing,
+        as_of=as_of,
+    )
+    if not already:
+        case_event_add(
+            case=case,
+            kind=EventKind.NOTE,
+            actor=actor,
+            on=as_of,
+            note=f"Guia da multa aguardando o {waiting.missing_value}: será emitida automaticamente quando ele "
+            "for cadastrado",
+            data={"waiting_guide_id": waiting.pk},
+        )
+    return waiting
+
+
 def _locked_sanction(sanction: Sanction) -> Sanction:
     row: Sanction = (
         Sanction.objects.select_for_update(of=("self",))
@@ -97,8 +177,10 @@ def _locked_sanction(sanction: Sanction) -> Sanction:
     return row
 
 
-def _fine_charge(sanction: Sanction) -> Charge:
-    assert sanction.fine_quantity is not None  # _check_chargeable refused a sanction without a fine
+def fine_charge(sanction: Sanction) -> Charge:
+    """What the fine charges, with the dates the law may value it on: the same the sanction was decided on
+    (the auto's, the final decision's), so the valuation and the sanction read one valuation date."""
+    assert sanction.fine_quantity is not None  # callers refuse a sanction without a fine
     case = sanction.case
     return Charge(
         quantity=sanction.fine_quantity,
@@ -106,6 +188,7 @@ def _fine_charge(sanction: Sanction) -> Charge:
         cite=case.infraction_cite,
         description=f"Multa — auto de infração {case.number}",
         auto_date=case.drawn_on,
+        decided_final_on=sanction.decided_final_on,
     )
 
 

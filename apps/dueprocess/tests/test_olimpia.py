@@ -18,7 +18,7 @@ from apps.dueprocess.services.finality import case_finalize_unappealed
 from apps.dueprocess.services.fines import fine_issue
 from apps.enforcement.choices import CaseState, NoticePurpose
 from apps.finance.choices import GuideStatus, RefundStatus
-from apps.finance.models import Refund
+from apps.finance.models import PaymentGuide, Refund
 from apps.finance.services import payment_register
 from apps.licensing.choices import ApplicationKind, PermitState
 from apps.licensing.services import application_create
@@ -207,6 +207,7 @@ def test_an_appeal_granted_after_payment_cancels_the_case_and_refunds_the_fine(
     assert sanction.state == SanctionState.AWAITING_APPEAL  # art. 33: the fine is due already
     notify(case, agent_olimpia, D(2026, 4, 2), NoticePurpose.FIRST_DECISION)
     guide = fine_issue(sanction=sanction, actor=finance_olimpia, as_of=D(2026, 4, 2))
+    assert isinstance(guide, PaymentGuide)
     assert guide.due_on == D(2026, 5, 4)  # 30 dias corridos → Saturday 02/05 → Monday 04/05
     payment_register(
         actor=finance_olimpia,
@@ -311,7 +312,9 @@ def test_filing_twice_and_judging_without_the_role_are_refused(
             actor=board_olimpia,
             as_of=D(2026, 3, 20),
         )
-    assert "autoridade julgadora" in wrong.value.message_dict["judgment"][0]
+    assert (
+        "Autoridade administrativa (recurso de primeira instância)" in wrong.value.message_dict["judgment"][0]
+    )
     with pytest.raises(ValidationError):
         appeal_file(
             case=case,
@@ -337,6 +340,7 @@ def test_a_fine_needs_the_notice_of_the_decision_and_is_exported_once_past_due(
         fine_issue(sanction=sanction, actor=finance_olimpia, as_of=D(2026, 3, 24))
     notify(case, agent_olimpia, D(2026, 3, 25), NoticePurpose.FINAL_DECISION)
     guide = fine_issue(sanction=sanction, actor=finance_olimpia, as_of=D(2026, 3, 25))
+    assert isinstance(guide, PaymentGuide)
     assert guide.due_on == D(2026, 4, 24) and guide.status == GuideStatus.OPEN
     assert unpaid_final_fines(olimpia, D(2026, 4, 24)) == []
     rows = unpaid_final_fines(olimpia, D(2026, 4, 25))

@@ -263,7 +263,10 @@ def test_the_case_page_tells_the_declared_instances_and_when_the_fine_is_due(
     page = analyst_olimpia_client.get(reverse("dueprocess:case", args=[olimpia.ibge_code, filed.case_id]))
     text = page.content.decode()
     assert "<strong>Recurso em 1ª instância</strong> (Lei 5.171/2025 (Olímpia), art. 31)" in text
-    assert "julga: Junta de recursos (2ª instância / JARI)" in text
+    assert (
+        "julga: Prefeitura Municipal (recurso de segunda instância) (Lei 5.171/2025 (Olímpia), art. 32)"
+        in text
+    )
     assert "suspende os efeitos da penalidade (Lei 5.171/2025 (Olímpia), art. 21)" in text
     assert "cobrada já após a condenação em primeira instância (Lei 5.171/2025 (Olímpia), art. 33)" in text
 

@@ -18,6 +18,7 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.utils import timezone
 
+import lawcode
 from apps.accounts.actors import Actor, actor_name, signed_in
 from apps.audit.services import audit_record, audited_change
 from apps.enforcement import catalog, hooks, lawbridge
@@ -30,8 +31,9 @@ from apps.registry.identifiers import validate_plate
 from apps.registry.models import Driver
 from apps.registry.uploads import CheckedUpload, check_upload
 from apps.tenancy.models import Municipality
-from apps.tenancy.numbering import number_take
+from apps.tenancy.numbering import format_number, number_take
 from apps.tenancy.querysets import user_can
+from apps.web import plausibility
 from apps.web.refusals import refuse
 from lawcode.procedure import AutoContents
 from outorga.localdates import local_date
@@ -186,6 +188,14 @@ def _check_details(
     _check_traffic_only_allowed(regime, details.already_punished_as_traffic_only)
     plate = _check_plate(details.plate)
     _check_occurred_at(details.occurred_at, recorded_at)
+    law = lawcode.get_regime(regime)
+    plausibility.check_date(
+        timezone.localtime(details.occurred_at).date(),
+        field="occurred_at",
+        label="Data da infração",
+        not_before=law.in_force,
+        because=f"anterior à vigência da lei, {law.main_act.cite_as}, em {plausibility.ddmmyyyy(law.in_force)}",
+    )
     return entry, plate
 
 
@@ -266,7 +276,7 @@ def _create_case(
         regime_id=regime,
         year=as_of.year,
         sequence=sequence,
-        number=f"AI-{sequence:04d}/{as_of.year}",
+        number=format_number(sequence, as_of.year, prefix="AI-"),
         infraction_code=entry.code,
         infraction_title=entry.title,
         infraction_cite=entry.cite,

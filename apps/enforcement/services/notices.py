@@ -14,6 +14,7 @@ import datetime as dt
 from collections.abc import Sequence
 
 from django.db import transaction
+from django.utils import timezone
 
 from apps.accounts.actors import Actor, actor_user
 from apps.audit.services import audit_record, audited_change
@@ -24,7 +25,7 @@ from apps.enforcement.models import Edital, InfractionCase, Notice
 from apps.enforcement.services import case_event_add, locked_case, refresh_notice_limit
 from apps.ops.storage import attach_after_commit, sha256_hex
 from apps.tenancy.models import Municipality
-from apps.tenancy.numbering import number_take
+from apps.tenancy.numbering import format_number, number_take
 from apps.tenancy.querysets import user_can
 from apps.web.refusals import refuse
 
@@ -172,17 +173,25 @@ def _attach_pdf(row: Notice | Edital, filename: str, content: bytes) -> None:
     row.save(update_fields=["pdf", "pdf_sha256"])
 
 
-def _after_ciencia(notice: Notice, case: InfractionCase, actor: Actor, as_of: dt.date) -> None:
-    """The first ciência of the auto moves the case on; in Patrocínio it also starts the 90-day limit."""
+def _after_ciencia(
+    notice: Notice,
+    case: InfractionCase,
+    actor: Actor,
+    as_of: dt.date,
+    evidence: dict[str, str] | None = None,
+) -> None:
+    """The first ciência of the auto moves the case on; in Patrocínio it also starts the 90-day limit.
+    `evidence`: how the ciência is proven (an electronic notice opened: instant, account, IP, the PDF's hash)."""
     if notice.ciencia_on is None:
         return
+    proof = f" — {evidence['note']}" if evidence else ""
     case_event_add(
         case=case,
         kind=EventKind.NOTICE_RECEIVED,
         actor=actor,
         on=notice.ciencia_on,
-        note=f"Ciência: {notice.get_purpose_display().lower()}",
-        data={"notice_id": notice.pk},
+        note=f"Ciência: {notice.get_purpose_display().lower()}{proof}"[:500],
+        data={"notice_id": notice.pk, **(evidence or {})},
     )
     if notice.purpose != NoticePurpose.INFRACTION or case.state != CaseState.DRAFTED:
         return
@@ -223,6 +232,55 @@ def notice_record_receipt(
                 note=f"{row.get_returned_reason_display()}: sem ciência — {reason}",
             )
         _after_ciencia(row, case, actor, as_of)
+    notice_sent(row, as_of)
+    return row
+
+
+@transaction.atomic
+def notice_electronic_open(*, notice: Notice, actor: Actor, opened_at: dt.datetime, ip: str) -> Notice:
+    """The addressee opened an electronic notice in the portal: the first opening is its receipt, with the proof
+    of ciência (instant, account, IP, the SHA-256 of the signed PDF opened) in the case's timeline and the
+    audit trail. The law decides whether this channel gives ciência (engine ``ciencia_date``); when it does, the
+    deadlines count from it. Later openings change nothing."""
+    row: Notice = Notice.objects.select_for_update().get(pk=notice.pk)
+    if row.channel != NoticeChannel.ELECTRONIC or row.received_on is not None:
+        return row
+    case = locked_case(row.case)
+    user = actor_user(actor)
+    moment = timezone.localtime(opened_at)
+    evidence = {
+        "opened_at": moment.isoformat(),
+        "account": user.get_username() if user else "",
+        "ip": ip,
+        "pdf_sha256": row.pdf_sha256,
+        "note": (
+            f"notificação eletrônica aberta no portal em {moment:%d/%m/%Y às %H:%M} pela conta "
+            f"{user.get_username() if user else 'desconhecida'} (IP {ip}; documento SHA-256 {row.pdf_sha256[:16]}…)"
+        ),
+    }
+    as_of = moment.date()
+    with audited_change(row, actor=actor, action="notice.electronic_open", municipality=case.municipality):
+        row.received_on = as_of
+        _apply_ciencia(row, case, as_of)
+        row.save()
+        if row.ciencia_on is None:
+            reason = lawbridge.ciencia_refusal(case, lawbridge.notice_facts(row, case), as_of)
+            case_event_add(
+                case=case,
+                kind=EventKind.NOTE,
+                actor=actor,
+                on=as_of,
+                note=f"{evidence['note'][0].upper()}{evidence['note'][1:]}: sem ciência — {reason}"[:500],
+                data={"notice_id": row.pk, **evidence},
+            )
+        _after_ciencia(row, case, actor, as_of, evidence)
+    audit_record(
+        actor=actor,
+        municipality=case.municipality,
+        action="notice.ciencia_evidence",
+        obj=row,
+        after={key: value for key, value in evidence.items() if key != "note"},
+    )
     notice_sent(row, as_of)
     return row
 
@@ -272,7 +330,7 @@ def edital_publish(
         regime_id=cases[0].regime_id,
         year=published_on.year,
         sequence=sequence,
-        number=f"ED-{sequence:04d}/{published_on.year}",
+        number=format_number(sequence, published_on.year, prefix="ED-"),
         purpose=purpose,
         published_on=published_on,
         publication_ref=publication_ref.strip(),

@@ -22,8 +22,10 @@ AS_OF = dt.date(2026, 3, 10)
 BRT = ZoneInfo("America/Sao_Paulo")
 RECORDED_AT = dt.datetime(2026, 3, 12, 10, 30, tzinfo=BRT)
 OCCURRED_AT = dt.datetime(2026, 3, 12, 7, 15, tzinfo=BRT)
-JPEG = b"\xff\xd8\xff\xe0" + b"\x00" * 64 + b"\xff\xd9"
-PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64 + b"IEND\xaeB`\x82"
+JPEG = b"\xff\xd8\xff\xc0\x00\x11\x08\x00\x01\x00\x01" + b"\x00" * 57 + b"\xff\xd9"  # a 1 × 1 frame
+PNG = (
+    b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + b"\x00\x00\x00\x01" * 2 + b"\x00" * 48 + b"IEND\xaeB`\x82"
+)
 
 
 def jpeg(name: str = "foto.jpg") -> SimpleUploadedFile:

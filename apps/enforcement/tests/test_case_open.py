@@ -93,6 +93,7 @@ def test_omissions_warn_citing_art_30_and_never_block(olimpia: Municipality, age
         ({"infraction_code": "VOT-9-I"}, "infraction_code", "catálogo"),
         ({"plate": "12345"}, "plate", "Placa"),
         ({"occurred_at": RECORDED_AT + dt.timedelta(minutes=1)}, "occurred_at", "posterior"),
+        ({"occurred_at": OCCURRED_AT.replace(year=1800)}, "occurred_at", "anterior à vigência da lei"),
         (
             {"evidence": [EvidenceUpload(SimpleUploadedFile("x.jpg", b"GIF89a" + b"0" * 50))]},
             "evidence",

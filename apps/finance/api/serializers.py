@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from apps.finance.choices import PaymentMethod
+from apps.finance.choices import FeeKind, PaymentMethod
 from apps.finance.models import Payment, PaymentGuide
 
 
@@ -16,6 +16,8 @@ class PaymentSerializer(serializers.ModelSerializer[Payment]):
 class PaymentGuideSerializer(serializers.ModelSerializer[PaymentGuide]):
     municipality = serializers.CharField(source="municipality.ibge_code", read_only=True)
     payment = PaymentSerializer(read_only=True, allow_null=True)
+    # "" on a guide that is no fee (a fine's): the schema says so (issue 28).
+    fee_kind = serializers.ChoiceField(choices=FeeKind.choices, allow_blank=True, read_only=True)
 
     class Meta:
         model = PaymentGuide

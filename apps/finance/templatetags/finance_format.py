@@ -43,3 +43,34 @@ def fine_text(sanction: Any) -> str:
         return quantity_text(sanction.case.regime_id, sanction.fine_quantity, sanction.fine_unit)
     except ValidationError:  # a unit the regime no longer declares: show what was decided, and say so
         return f"{formatting.decimal_pt(sanction.fine_quantity)} {sanction.fine_unit} (unidade não prevista pela lei)"
+
+
+@register.filter
+def valuation_unit(valuation: Any) -> str:
+    """The unit value a fine's valuation used, as people read it: "UFESP de R$ 38,42" (a re-indexed amount:
+    "fator de atualização 1,1234")."""
+    from django.core.exceptions import ValidationError
+
+    from apps.finance.valuation import declared_unit
+
+    try:
+        unit = declared_unit(valuation.regime_id, valuation.unit)
+    except ValidationError:
+        unit = None
+    if unit is not None and unit.valued_by == "index":
+        return f"fator de atualização {formatting.decimal_pt(valuation.unit_value)}"
+    label = unit.label if unit is not None else valuation.unit
+    return f"{label} de {formatting.brl_unit_value(valuation.unit_value)}"
+
+
+@register.filter
+def waiting_quantity(row: Any) -> str:
+    """A waiting guide's quantity in its regime's unit ("15 UFESP")."""
+    from django.core.exceptions import ValidationError
+
+    from apps.finance.valuation import quantity_text
+
+    try:
+        return quantity_text(row.regime_id, row.quantity, row.unit)
+    except ValidationError:
+        return f"{formatting.decimal_pt(row.quantity)} {row.unit}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Iterator
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -143,3 +144,55 @@ __all__ = [
     "configure_pix",
     "issue_permit_guide",
 ]
+
+
+# --- a PSP (the municipality's bank) through the API Pix, run locally in a thread (issue 30) ----------------
+
+WEBHOOK_SECRET = "segredo-do-webhook"
+
+
+@pytest.fixture(scope="session")
+def psp_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    from apps.finance.tests.psp.server import LocalPsp
+
+    server = LocalPsp.start(tmp_path_factory.mktemp("psp"))
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def local_psp(
+    psp_server: Any, olimpia: Municipality, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Any]:
+    """Olímpia receives through the local PSP (mTLS, OAuth2); tasks run at once; no schema violation allowed."""
+    from apps.finance.psp.client import forget_tokens
+
+    for name, value in psp_server.environment(olimpia.ibge_code).items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv(f"OUTORGA_PIX_WEBHOOK_{olimpia.ibge_code}_SECRET", WEBHOOK_SECRET)
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+    psp_server.charges.clear()
+    psp_server.received.clear()
+    psp_server.calls.clear()
+    psp_server.violations.clear()
+    psp_server.faults.clear()
+    psp_server.page_size = 100
+    psp_server.webhook_url, psp_server.webhook_secret = "", WEBHOOK_SECRET
+    forget_tokens()
+    yield psp_server
+    assert psp_server.violations == [], "requests or answers outside the API Pix schema"
+
+
+def configure_charge_terms(municipality: Municipality) -> None:
+    from apps.finance.services_pix import pix_charge_terms_save
+
+    pix_charge_terms_save(
+        actor=None,
+        municipality=municipality,
+        fine_percent=Decimal("2.00"),
+        interest_percent_month=Decimal("1.00"),
+        discount_percent=Decimal("10.00"),
+        discount_days_before_due=5,
+        days_payable_after_due=30,
+        cite="Lei Complementar nº 1/2010 (Código Tributário Municipal), art. 100",
+    )

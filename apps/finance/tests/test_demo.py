@@ -32,7 +32,7 @@ def test_the_demo_seeds_pix_receivers_and_patrocinios_inspection_fee_once() -> N
 def test_the_demo_leaves_patrocinios_ufm_unknown_so_the_fee_guide_says_so() -> None:
     seed_demo()
     patrocinio = Municipality.objects.get(ibge_code="3148103")
-    with pytest.raises(ValidationError, match="não está configurado"):
+    with pytest.raises(ValidationError, match="ainda não cadastrado"):
         fee_guide_issue(
             actor=None,
             municipality=patrocinio,

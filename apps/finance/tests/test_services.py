@@ -66,7 +66,8 @@ def test_the_inspection_fee_guide_fails_while_patrocinios_ufm_is_not_configured(
         issue_inspection_guide(patrocinio)
     message = error.value.message_dict["amount_brl"][0]
     assert "0,25 UFM" in message and "art. 8" in message
-    assert "valor da UFM de Patrocínio em 02/03/2026 não está configurado" in message
+    assert "valor da UFM vigente em 02/03/2026, ainda não cadastrado" in message
+    assert "configuração legal do município" in message
     assert "administrador" in message
     assert not PaymentGuide.objects.exists()
     assert not Counter.objects.exists()  # nothing stored, not even a consumed number

@@ -374,9 +374,7 @@ def test_the_fee_guide_works_once_the_administrator_adds_the_ufm_on_screen(
 ) -> None:
     from apps.finance.tests.test_services import issue_inspection_guide
 
-    with pytest.raises(
-        ValidationError, match="valor da UFM de Patrocínio em 02/03/2026 não está configurado"
-    ):
+    with pytest.raises(ValidationError, match="valor da UFM vigente em 02/03/2026, ainda não cadastrado"):
         issue_inspection_guide(patrocinio)
     response = client_for(admin_patrocinio).post(
         reverse("lawconfig:ufm_add", args=["3148103"]),

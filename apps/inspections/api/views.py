@@ -147,7 +147,7 @@ class InspectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet[I
         return Response(InspectionSerializer(row).data)
 
     @extend_schema(parameters=[CalendarQuerySerializer], responses={200: CalendarSerializer(many=True)})
-    @action(detail=False, methods=["get"])
+    @action(detail=False, methods=["get"], pagination_class=None)  # a plain array, as the schema says
     def calendar(self, request: Request) -> Response:
         """Per regime of the municipality: the month's vehicles due/overdue and the year's counts per month."""
         query = CalendarQuerySerializer(data=request.query_params)

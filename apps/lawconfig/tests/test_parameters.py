@@ -48,12 +48,14 @@ def test_the_fleet_cap_a_decree_sets_reaches_the_engine_with_its_act(votuporanga
     _set(votuporanga)
     value = _fleet_cap_on(votuporanga, D(2026, 3, 1))
     assert (value.value, value.cite, value.note) == (40, "art4A", DECREE)
-    _set(votuporanga, value=Decimal(45))  # same date: corrected, not duplicated
-    assert (
-        ParameterValue.objects.get().value == Decimal(45)
-        and _fleet_cap_on(votuporanga, D(2026, 3, 1)).value == 45
-    )
+    first = ParameterValue.objects.get()
+    fixed = _set(votuporanga, value=Decimal(45), reason="erro de digitação")  # same date: a correction
+    assert fixed.supersedes == first and ParameterValue.objects.get(pk=first.pk).value == Decimal(40)
+    assert ParameterValue.objects.current().get().value == Decimal(45)
+    assert _fleet_cap_on(votuporanga, D(2026, 3, 1)).value == 45
     assert AuditEvent.objects.filter(action="lawconfig.parameter.set").count() == 2
+    _set(votuporanga, value=Decimal(45))  # the same value again: nothing new
+    assert ParameterValue.objects.count() == 2
 
 
 @pytest.mark.parametrize(

@@ -24,11 +24,25 @@ def test_liveness_answers_without_the_database(client: Client) -> None:
     assert response.status_code == 200 and response.json() == {"status": "ok"}
 
 
-def test_readiness_checks_database_migrations_storage_and_queue(client: Client) -> None:
-    response = client.get("/saude/pronto/")
+@pytest.fixture
+def monitor(settings: Any) -> str:
+    """The Authorization header of a monitor holding METRICS_TOKEN."""
+    settings.METRICS_TOKEN = "monitor-token"
+    return "Bearer monitor-token"
+
+
+def test_readiness_tells_anyone_only_its_status(client: Client, settings: Any) -> None:
+    settings.METRICS_TOKEN = "monitor-token"
+    assert client.get("/saude/pronto/").json() == {"status": "ok"}
+    assert client.get("/saude/pronto/", HTTP_AUTHORIZATION="Bearer wrong").json() == {"status": "ok"}
+
+
+def test_readiness_checks_database_migrations_storage_and_queue(client: Client, monitor: str) -> None:
+    response = client.get("/saude/pronto/", HTTP_AUTHORIZATION=monitor)
     assert response.status_code == 200
     assert response.json()["checks"] == {
         "database": "ok",
+        "shared_store": "ok",
         "migrations": "ok",
         "storage": "ok",
         "task_queue": "ok",
@@ -36,21 +50,28 @@ def test_readiness_checks_database_migrations_storage_and_queue(client: Client) 
     assert "no-cache" in response["Cache-Control"]
 
 
-def test_readiness_fails_when_the_queue_has_stopped(client: Client) -> None:
+def test_readiness_fails_when_the_queue_has_stopped(client: Client, monitor: str) -> None:
     schedule_tick()
     DBTaskResult.objects.update(enqueued_at=timezone.now() - dt.timedelta(hours=1))
-    response = client.get("/saude/pronto/")
+    assert client.get("/saude/pronto/").json() == {"status": "fail"}
+    response = client.get("/saude/pronto/", HTTP_AUTHORIZATION=monitor)
     assert response.status_code == 503
     assert response.json() == {
         "status": "fail",
-        "checks": {"database": "ok", "migrations": "ok", "storage": "ok", "task_queue": "falhou"},
+        "checks": {
+            "database": "ok",
+            "shared_store": "ok",
+            "migrations": "ok",
+            "storage": "ok",
+            "task_queue": "falhou",
+        },
     }
 
 
-def test_readiness_fails_without_the_database(client: Client) -> None:
+def test_readiness_fails_without_the_database(client: Client, monitor: str) -> None:
     down = health.Check("database", False, "o banco não responde")
     with mock.patch("apps.ops.health.database", return_value=down):
-        response = client.get("/saude/pronto/")
+        response = client.get("/saude/pronto/", HTTP_AUTHORIZATION=monitor)
     assert response.status_code == 503 and response.json()["checks"] == {"database": "falhou"}
 
 

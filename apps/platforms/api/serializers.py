@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from apps.platforms.checks import MAX_BATCH
@@ -31,12 +32,14 @@ class CheckRequestSerializer(serializers.Serializer[Any]):
     drivers = serializers.ListField(
         child=TextOnlyField(allow_blank=True),
         required=False,
+        min_length=1,
         max_length=MAX_BATCH,
         help_text="CPFs (com ou sem pontuação).",
     )
     vehicles = serializers.ListField(
         child=TextOnlyField(allow_blank=True),
         required=False,
+        min_length=1,
         max_length=MAX_BATCH,
         help_text="Placas (antiga ou Mercosul).",
     )
@@ -81,11 +84,11 @@ class CheckResponseSerializer(serializers.Serializer[Any]):
 
 
 class SubstitutionRequestSerializer(serializers.Serializer[Any]):
-    driver_cpf = serializers.CharField()
-    substitute_plate = serializers.CharField()
-    substitute_make_model = serializers.CharField(max_length=120)
-    rental_company = serializers.CharField(max_length=160)
-    reason = serializers.CharField(max_length=500)
+    driver_cpf = serializers.CharField(min_length=1)
+    substitute_plate = serializers.CharField(min_length=1)
+    substitute_make_model = serializers.CharField(min_length=1, max_length=120)
+    rental_company = serializers.CharField(min_length=1, max_length=160)
+    reason = serializers.CharField(min_length=1, max_length=500)
     starts_on = serializers.DateField()
     expected_end_on = serializers.DateField(required=False, allow_null=True)
 
@@ -117,8 +120,13 @@ class ChangeFeedSerializer(serializers.Serializer[Any]):
     has_more = serializers.BooleanField()
 
 
+@extend_schema_field({"type": "string", "format": "binary"})
+class BinaryFileField(serializers.FileField):
+    """An uploaded file, documented as the bytes of a multipart part (not the URL a stored file reads as)."""
+
+
 class RosterUploadSerializer(serializers.Serializer[Any]):
-    file = serializers.FileField(help_text="CSV UTF-8: cpf, nome, placa, categoria_cnh[, validade_cnh].")
+    file = BinaryFileField(help_text="CSV UTF-8: cpf, nome, placa, categoria_cnh[, validade_cnh].")
 
 
 class RejectionSerializer(serializers.Serializer[Any]):

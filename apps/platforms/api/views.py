@@ -161,10 +161,14 @@ class SubstitutionDetailView(PlatformView):
 
 class ChangeFeedView(PlatformView):
     @extend_schema(
-        summary="Mudanças de situação de alvarás (suspensão, cassação, vencimento…) desde um cursor",
+        summary="Mudanças de situação de autorizações (suspensão, cassação, vencimento…) desde um cursor",
         parameters=[
-            OpenApiParameter("since", int, description="Último id recebido (0 no início)."),
-            OpenApiParameter("limit", int, description=f"Até {FEED_PAGE} por página."),
+            OpenApiParameter(
+                "since", {"type": "integer", "minimum": 0}, description="Último id recebido (0 no início)."
+            ),
+            OpenApiParameter(
+                "limit", {"type": "integer", "minimum": 0}, description=f"Até {FEED_PAGE} por página."
+            ),
         ],
         responses={200: s.ChangeFeedSerializer, 400: s.ErrorSerializer, **ERRORS},
     )

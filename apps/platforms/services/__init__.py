@@ -180,7 +180,7 @@ def _authorized_permit(municipality: Municipality, driver_cpf: str, as_of: dt.da
     if answer.status != VerificationStatus.REGULAR or answer.permit is None:
         raise PlatformAPIError(
             "driver_not_authorized",
-            "Este motorista não tem alvará em vigor hoje; a "
+            "Este motorista não tem autorização em vigor hoje; a "
             "substituição temporária só vale para quem está autorizado.",
             422,
         )
@@ -195,7 +195,7 @@ def _substitute_plate(raw: str, registered_plate: str) -> str:
     if plate == registered_plate:
         raise PlatformAPIError(
             "plate_same_as_registered",
-            "A placa do veículo locado é a mesma do veículo cadastrado no alvará.",
+            "A placa do veículo locado é a mesma do veículo cadastrado na autorização.",
             400,
         )
     return plate

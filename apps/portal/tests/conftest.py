@@ -30,7 +30,7 @@ from apps.enforcement.tests.conftest import (  # noqa: F401  (fixture reuse)
 from apps.finance.models import FeeSchedule, PaymentGuide
 from apps.finance.services import fee_schedule_create
 from apps.licensing.casebook import MINIMAL_PDF, Case, pf_case
-from apps.licensing.models import Application, Permit
+from apps.licensing.models import Permit
 from apps.licensing.services import (
     application_create,
     application_require_fee,
@@ -155,7 +155,3 @@ def make_guide() -> Callable[..., PaymentGuide]:
         return application.fee_guide
 
     return make
-
-
-def applications_of(case: Case) -> list[Application]:
-    return list(Application.objects.filter(operator=case.operator).order_by("pk"))

@@ -361,6 +361,7 @@ def test_the_holder_sees_and_pays_a_fine_but_never_another_operators(
         guides.append(fine_issue(sanction=sanction, actor=finance, as_of=dt.date(2026, 3, 25)))
         autos.append(auto)
     mine, theirs = guides
+    assert isinstance(mine, PaymentGuide) and isinstance(theirs, PaymentGuide)
     listing = alice_client.get(reverse("portal:guides")).content.decode()
     assert f"Guia {mine.number}" in listing and f"Guia {theirs.number}" not in listing
     amount = brl(mine.amount_brl)  # one money format everywhere: R$ 1.152,60

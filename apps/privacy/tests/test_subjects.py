@@ -309,3 +309,15 @@ def test_the_report_asks_for_a_recent_authentication(auditor_olimpia_client: Cli
 def test_the_request_form_starts_with_today_in_the_date_inputs_format(auditor_olimpia_client: Client) -> None:
     html = auditor_olimpia_client.get(reverse("privacy:request_create")).content.decode()
     assert f'type="date" name="received_on" value="{timezone.localdate().isoformat()}"' in html
+
+
+def test_the_role_is_checked_before_the_re_authentication_prompt(
+    analyst_olimpia_client: Client, auditor_olimpia_client: Client, maria: Person
+) -> None:
+    from apps.accounts.testing import make_confirmation_stale
+
+    url = reverse("privacy:subject_report", args=[maria.pk])
+    make_confirmation_stale(analyst_olimpia_client)
+    assert analyst_olimpia_client.get(url).status_code == 404
+    make_confirmation_stale(auditor_olimpia_client)
+    assert auditor_olimpia_client.get(url)["Location"].startswith(reverse("reauthenticate"))

@@ -14,7 +14,7 @@ from django.utils import timezone
 from apps.licensing import services
 from apps.licensing.casebook import Case, pf_case, pj_case
 from apps.licensing.models import Permit
-from apps.public import kept, lookups, stats
+from apps.public import kept, stats, verification
 from apps.tenancy.models import Municipality
 
 
@@ -31,7 +31,7 @@ def _isolated(settings: Any, tmp_path: Path) -> None:
     caches["default"].clear()
     stats._pending.clear()
     kept.forget_towns()  # a test with a longer TTL must not hand its rows to the next one
-    lookups._KNOWN_MUNICIPALITIES.clear()
+    verification._KNOWN_MUNICIPALITIES.clear()
 
 
 @pytest.fixture

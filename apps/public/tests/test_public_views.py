@@ -29,6 +29,7 @@ def test_a_parent_checks_a_plate_on_the_page(client: Client, olimpia_permit: Per
     assert response.status_code == 200
     assert 'data-status="regular"' in page and "Pode transportar passageiros hoje." in page
     assert olimpia_permit.number in page and "Maria Aparecida Souza" in page and "Kombi" in page
+    assert response["Cache-Control"] == "no-store"  # it names the holder: no browser or proxy keeps it
 
 
 def test_the_page_finds_a_permit_by_its_number(client: Client, olimpia_permit: Permit) -> None:
@@ -57,6 +58,7 @@ def test_the_qr_code_opens_the_permit(client: Client, olimpia_permit: Permit) ->
     response = client.get(verify_path(olimpia_permit.qr_token))
     assert response.status_code == 200
     assert olimpia_permit.number in response.content.decode()
+    assert response["Cache-Control"] == "no-store"
 
 
 def test_a_revoked_token_is_not_found_and_shows_nothing_of_the_new_token(

@@ -316,6 +316,7 @@ def _check_driver(driver: Driver, *, as_of: dt.date) -> None:
         raise refuse("cnh_category", "Categoria da CNH: use as letras A a E (ex.: D, AD).")
     if driver.cnh_expiry and driver.cnh_first_issue and driver.cnh_expiry < driver.cnh_first_issue:
         raise refuse("cnh_expiry", "Validade da CNH: anterior à primeira habilitação.")
+    plausibility.check_driver_dates(driver, as_of)
     _check_same_municipality(driver.operator, driver.person, "person")
     if driver.vehicle is not None and driver.vehicle.operator_id != driver.operator_id:
         raise refuse("vehicle", "Veículo: não pertence a este autorizatário.")
@@ -412,6 +413,7 @@ def _check_vehicle(vehicle: Vehicle, *, as_of: dt.date) -> None:
         "Código IBGE do município de registro",
     )
     _not_after(vehicle.ownership_since, as_of, "ownership_since", "Detém o veículo desde")
+    plausibility.check_vehicle_dates(vehicle, as_of)
     if vehicle.operator is not None and vehicle.operator.municipality_id != vehicle.municipality_id:
         raise refuse("operator", "Autorizatário: cadastro de outro município.")
     _check_vehicle_duplicates(vehicle)
@@ -565,11 +567,6 @@ def _apply_validity(document: Document, as_of: dt.date, regime_id: str | None) -
 
 def _owner_field(owner: models.Model) -> str:
     return {Person: "person", Company: "company", Vehicle: "vehicle", Operator: "operator"}[type(owner)]
-
-
-@transaction.atomic
-def document_mark_expired(*, actor: Actor, document: Document) -> Document:
-    return _document_set_status(actor, document, DocumentStatus.EXPIRED, "registry.document.expire")
 
 
 @transaction.atomic

@@ -15,7 +15,9 @@ from apps.tenancy.models import Municipality
 
 AS_OF = dt.date(2026, 3, 2)
 PDF_BYTES = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
-PNG_BYTES = b"\x89PNG\r\n\x1a\n" + b"\x00" * 16 + b"IEND\xaeB`\x82"
+PNG_BYTES = (
+    b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + b"\x00\x00\x00\x01" * 2 + b"IEND\xaeB`\x82"
+)  # 1 × 1
 
 
 @pytest.fixture(autouse=True)

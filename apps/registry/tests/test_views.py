@@ -286,7 +286,12 @@ def test_oversized_upload_through_the_form_is_refused(
     big = SimpleUploadedFile("a.pdf", b"%PDF-" + b"0" * (10 * 1024 * 1024) + b"%%EOF")
     response = analyst_olimpia_client.post(
         reverse("registry:document_upload", args=["3533908", joao_operator.pk]),
-        {"owner": f"operator:{joao_operator.pk}", "kind": "crlv", "file": big, "issue_date": "2026-01-05"},
+        {
+            "owner": f"person:{joao_operator.person_id}",
+            "kind": "crlv",
+            "file": big,
+            "issue_date": "2026-01-05",
+        },
     )
     assert response.status_code == 400 and "excede o limite de 10 MB" in response.content.decode()
     assert not Document.objects.exists()

@@ -4,7 +4,8 @@ Who acts on what is the tenancy permission matrix, read through each deadline's 
 the judging authority gets the first-instance judgments, the appeal board the second-instance ones, inspectors
 the inspections, analysts the cure windows of applications, finance the guides due or overdue; an administrator
 gets what the matrix lets administrators do (inspections, cure windows, notices — not judgments). A person with
-roles in several municipalities gets one e-mail with all of them.
+roles in several municipalities gets one e-mail with all of them. From 1 December the administrators also get
+the values the law will need on 1 January that nobody entered yet (deadlines.values_to_enter).
 
 The e-mail goes through the transactional outbox (apps.jobs): written with the digest's row and its audit
 record in one transaction, delivered after commit and retried on failure. The row is unique per person and day,
@@ -24,7 +25,7 @@ from django.template.loader import render_to_string
 from apps.accounts.models import User
 from apps.audit.services import audit_record
 from apps.jobs.services import MailDraft, mail_queue
-from apps.reports.deadlines import AtRisk, deadlines_at_risk
+from apps.reports.deadlines import AtRisk, deadlines_at_risk, values_to_enter
 from apps.reports.models import StaffDigest
 from apps.tenancy.models import Membership, Municipality
 from apps.tenancy.querysets import user_can
@@ -60,7 +61,7 @@ def staff_digest_send(
             if municipality.pk not in cache:
                 cache[municipality.pk] = deadlines_at_risk(
                     municipality=municipality, as_of=as_of, within_days=within_days
-                )
+                ) + values_to_enter(municipality=municipality, as_of=as_of)
             items = digest_items(user, municipality, cache[municipality.pk])
             if items:
                 mine.append((municipality, items))

@@ -9,7 +9,8 @@ from apps.tenancy.permissions import ALL_ROLES, matrix, register, roles_allowed
 
 def test_it_has_eight_roles_with_portuguese_labels() -> None:
     assert len(ALL_ROLES) == 8
-    assert Role.APPEAL_BOARD.label == "Junta de recursos (2ª instância / JARI)"
+    # Neutral: each regime names its own bodies (labels.yaml); the role only routes the queue.
+    assert Role.APPEAL_BOARD.label == "Julgamento em 2ª instância"
 
 
 def test_it_reserves_personal_data_to_administrators_and_the_dpo() -> None:

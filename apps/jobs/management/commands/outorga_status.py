@@ -29,7 +29,8 @@ class Command(BaseCommand):
         checks = run_checks()
         self.stdout.write("Verificações:")
         for check in checks:
-            self.stdout.write(f"  [{'ok' if check.ok else 'FALHOU'}] {check.name}: {check.detail}")
+            state = "FALHOU" if not check.ok else "DEGRADADO" if check.degraded else "ok"
+            self.stdout.write(f"  [{state}] {check.name}: {check.detail}")
         if checks[0].ok:
             self._jobs()
         if not all(check.ok for check in checks):

@@ -21,7 +21,10 @@ def _date(text: str) -> dt.date:
 
 
 class Command(BaseCommand):
-    help = "Rotina diária: vence alvarás e documentos, marca vistorias atrasadas, arquiva pedidos e envia lembretes."
+    help = (
+        "Rotina diária: vence autorizações e documentos, marca vistorias atrasadas, arquiva pedidos e envia "
+        "lembretes."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--as-of", type=_date, default=None, help="Data de referência (padrão: hoje).")

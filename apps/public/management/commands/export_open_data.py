@@ -14,7 +14,7 @@ from outorga.routers import reads_from_replica
 
 
 class Command(BaseCommand):
-    help = "Escreve os arquivos de dados abertos (CSV e JSON) dos alvarás em vigor de cada município."
+    help = "Escreve os arquivos de dados abertos (CSV e JSON) das autorizações em vigor de cada município."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--as-of", help="Data de referência (AAAA-MM-DD); padrão: hoje.")
@@ -31,7 +31,9 @@ class Command(BaseCommand):
         for municipality in municipalities:
             export = export_municipality(municipality, as_of)
             paths = ", ".join(str(path) for path in export.files.values())
-            self.stdout.write(f"{municipality}: {export.rows} alvarás em vigor em {as_of:%d/%m/%Y} → {paths}")
+            self.stdout.write(
+                f"{municipality}: {export.rows} autorizações em vigor em {as_of:%d/%m/%Y} → {paths}"
+            )
 
 
 def _as_of(raw: str | None) -> dt.date:

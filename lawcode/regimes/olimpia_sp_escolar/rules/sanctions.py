@@ -233,6 +233,17 @@ def clandestine(ctx: Context, case: InfractionCase) -> Penalties:
     return penalties
 
 
+def value_pending(ctx: Context, valued_on: dt.date) -> Finding:
+    """The fine stands; its amount in reais waits for the UFESP of its valuation date to be published."""
+    return ctx.finding(
+        "fine_value_pending",
+        Status.INFO,
+        f"Valor em reais a apurar: ainda não há valor da UFESP de {valued_on.year}; a multa será convertida "
+        "quando ele for publicado e cadastrado",
+        cites=("art30_incVII",),
+    )
+
+
 def valuation_date(ctx: Context, case: InfractionCase) -> dt.date:
     """The date whose UFESP values the fine (INT-OLI-FINE-VALUATION-DATE)."""
     option = ctx.interpretation("INT-OLI-FINE-VALUATION-DATE")
@@ -508,11 +519,13 @@ def sanction(ctx: Context, case: InfractionCase) -> RuleResult:
     penalties, extra = penalties_for(ctx, case, entry)
     valued_on = valuation_date(ctx, case) if penalties.fine_quantity is not None else None
     brl = (
-        ctx.to_brl(penalties.fine_quantity, "ufesp", valued_on)
+        ctx.to_brl_or_wait(penalties.fine_quantity, "ufesp", valued_on, may_wait=case.fine_value_may_wait)
         if penalties.fine_quantity is not None and valued_on
         else None
     )
     findings += extra + penalty_findings(ctx, penalties, brl)
+    if penalties.fine_quantity is not None and valued_on and brl is None:
+        findings.append(value_pending(ctx, valued_on))
     return RuleResult("penalty", findings, penalty_result(case, penalties, brl, valued_on))
 
 

@@ -197,7 +197,7 @@ def _art23(ctx: Context, facts: InfractionCase, entry: CatalogEntry, result: dic
     authority within the inciso's range, doubled on a specific recidivism (§ 3º) — the amount it fixed at
     judgment arrives in ``judged["graded_fine"]`` (nominal reais of 2012)."""
     rule_ = recidivism_rule(ctx)
-    specific = recidivism(facts.operator.history, entry.code, facts.date, rule_)
+    specific = recidivism(facts.operator.history, entry.code, facts.date, rule_, at=facts.occurred_at)
     doubled = specific.is_recidivism
     first = _is_first(ctx, facts, specific)
     fine_range = _art23_range(ctx, facts, entry, doubled)

@@ -27,6 +27,26 @@ def br(day: dt.date) -> str:
     return format_date_pt(day)
 
 
+def fine_valuation_date(
+    ctx: Context,
+    *,
+    infraction_date: dt.date,
+    auto_date: dt.date | None,
+    decided_final_on: dt.date | None,
+    guide_issue_date: dt.date | None,
+) -> dt.date:
+    """The one date whose UFM values a fine (INT-VOT-UFM-VALUATION-DATE), read the same way by the sanction and
+    by ``fine_amount``, so the amount fixed at finality and the amount charged on the guide never disagree:
+    the infraction's date; the final decision's (the auto's when no final decision is given: "o que estiver
+    informado"); or the guide's issue (the day of the question when there is no guide yet)."""
+    option = ctx.interpretation("INT-VOT-UFM-VALUATION-DATE")
+    if option == "decision_date":
+        return decided_final_on if decided_final_on is not None else ctx.require(auto_date, "auto_date")
+    if option == "payment_date":
+        return guide_issue_date or ctx.as_of
+    return infraction_date
+
+
 def amendment_in_force_from(ctx: Context) -> dt.date:
     """First day of Lei 6.151/2018's wording, by INT-VOT-AMENDMENT-IN-FORCE."""
     if ctx.interpretation("INT-VOT-AMENDMENT-IN-FORCE") == "lindb_45_days":

@@ -15,7 +15,7 @@ from lawcode.errors import InvalidFactError
 from lawcode.facts import DeadlineFacts, FineFacts, NoticeFacts
 from lawcode.regime import rule
 
-from .common import br, day_counting
+from .common import br, day_counting, fine_valuation_date
 
 FIRST_INSTANCE = ("secretary", "first")
 DEADLINE_CITES = ("lei9784:art59", "lei9784:art66", "lei9784:art66_par1", "lei9784:art66_par2")
@@ -117,12 +117,13 @@ def fine_amount(ctx: Context, facts: FineFacts) -> RuleResult:
 
 
 def _valuation_date(ctx: Context, facts: FineFacts) -> dt.date:
-    option = ctx.interpretation("INT-VOT-UFM-VALUATION-DATE")
-    if option == "decision_date":
-        return ctx.require(facts.auto_date, "auto_date")
-    if option == "payment_date":
-        return facts.guide_issue_date or ctx.as_of
-    return facts.infraction_date
+    return fine_valuation_date(
+        ctx,
+        infraction_date=facts.infraction_date,
+        auto_date=facts.auto_date,
+        decided_final_on=facts.decided_final_on,
+        guide_issue_date=facts.guide_issue_date,
+    )
 
 
 @rule("ciencia_date", cites=("art17",))

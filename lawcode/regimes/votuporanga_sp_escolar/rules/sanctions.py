@@ -23,7 +23,7 @@ from lawcode.errors import InvalidFactError, LawNotInForceError
 from lawcode.facts import InfractionCase, PriorSanction
 from lawcode.regime import CatalogEntry, rule
 
-from .common import PUBLISHED_ON, br, day_counting
+from .common import PUBLISHED_ON, br, day_counting, fine_valuation_date
 
 
 @dataclass(frozen=True)
@@ -129,7 +129,9 @@ def _step(ctx: Context, facts: InfractionCase, entry: CatalogEntry) -> tuple[Ste
         return Step("cassation", (entry.cite, *DIRECT_CASSATION.cites)), False
     if penalty == "fixed_fine":
         return FIXED_FINE, False
-    counted = recidivism(facts.operator.history, facts.code, facts.date, _recidivism_rule(ctx)).priors
+    counted = recidivism(
+        facts.operator.history, facts.code, facts.date, _recidivism_rule(ctx), at=facts.occurred_at
+    ).priors
     highest = max((_rank(prior) for prior in counted), default=0)
     return LADDER.next_after(highest), highest > 0
 
@@ -213,24 +215,37 @@ def _penalty_message(step: Step, result: dict[str, Any]) -> str:
         f"Penalidade pela {reason}: "
         + " e ".join(parts)
         + (f" ({format_value_pt(result['fine_brl'], 'brl')})" if result.get("fine_brl") is not None else "")
+        + _value_pending(result)
     )
+
+
+def _value_pending(result: dict[str, Any]) -> str:
+    """A fine whose UFM has no value yet on its valuation date: it stands, its amount in reais is fixed later."""
+    if (
+        result.get("fine_quantity") is None
+        or result.get("fine_brl") is not None
+        or not result.get("valued_on")
+    ):
+        return ""
+    return f" (valor em reais a apurar: a UFM de {result['valued_on'].year} ainda não tem valor cadastrado)"
 
 
 def _fine(ctx: Context, facts: InfractionCase, parameter: str, result: dict[str, Any]) -> dict[str, Any]:
     quantity = Decimal(ctx.param_on(parameter, facts.date))
     valued_on = _valuation_date(ctx, facts)
-    brl = ctx.to_brl(quantity, "ufm", valued_on)
+    brl = ctx.to_brl_or_wait(quantity, "ufm", valued_on, may_wait=facts.fine_value_may_wait)
     result.update({"fine_quantity": quantity, "fine_unit": "ufm", "fine_brl": brl, "valued_on": valued_on})
     return {"kind": "fine", "quantity": quantity, "unit": "ufm", "brl": brl}
 
 
 def _valuation_date(ctx: Context, facts: InfractionCase) -> dt.date:
-    option = ctx.interpretation("INT-VOT-UFM-VALUATION-DATE")
-    if option == "decision_date":
-        return ctx.require(facts.decided_final_on, "decided_final_on")
-    if option == "payment_date":
-        return ctx.as_of
-    return facts.date
+    return fine_valuation_date(
+        ctx,
+        infraction_date=facts.date,
+        auto_date=facts.auto_date,
+        decided_final_on=facts.decided_final_on,
+        guide_issue_date=facts.guide_issue_date,
+    )
 
 
 def _cure(ctx: Context, facts: InfractionCase, findings: list[Finding], result: dict[str, Any]) -> bool:
