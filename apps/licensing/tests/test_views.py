@@ -161,6 +161,9 @@ def test_the_application_page_shows_the_decision_with_citations_and_the_timeline
     ]
     assert "«vehicle_permit»" not in section and f"na data de {today:%d/%m/%Y}" in section
     assert re.search(r"vigente desde \d{4}-", section) is None and "vigente desde " in section
+    # ... and near the top of the page: above the actions and the timeline.
+    assert html.index('data-testid="decision"') < html.index('aria-label="Ações"')
+    assert html.index('data-testid="decision"') < html.index('data-testid="timeline-svg"')
 
 
 def test_the_analyst_takes_an_application_to_a_permit_through_the_screen(
