@@ -13,6 +13,7 @@ from unittest import mock
 
 import pytest
 from django.core.management import call_command
+from django.test import TestCase
 
 from apps.accounts.models import User
 from apps.dueprocess.services.fines import fine_issue
@@ -80,15 +81,16 @@ def test_a_guide_waiting_for_the_ufesp_is_issued_when_the_installation_enters_it
     assert not PaymentGuide.objects.exists()
 
     today.return_value = D(2027, 1, 5)
-    external_value_enter(
-        actor=installation_admin,
-        parameter="ufesp",
-        valid_from=D(2027, 1, 1),
-        value=UFESP_2027,
-        act="Comunicado DICAR-90/26 da SEFAZ-SP",
-        published_on=D(2026, 12, 18),
-        as_of=D(2027, 1, 5),
-    )
+    with TestCase.captureOnCommitCallbacks(execute=True):  # the task is queued once the value commits
+        external_value_enter(
+            actor=installation_admin,
+            parameter="ufesp",
+            valid_from=D(2027, 1, 1),
+            value=UFESP_2027,
+            act="Comunicado DICAR-90/26 da SEFAZ-SP",
+            published_on=D(2026, 12, 18),
+            as_of=D(2027, 1, 5),
+        )
     run_tasks()
     guide = PaymentGuide.objects.get()
     assert guide.amount_brl == Decimal(15) * UFESP_2027 and guide.due_on > guide.issued_on
