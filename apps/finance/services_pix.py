@@ -44,6 +44,7 @@ from apps.finance.psp.config import psp_config
 from apps.finance.services import payment_register
 from apps.tenancy.models import Municipality
 from apps.web.refusals import refuse
+from outorga.localdates import local_date
 
 logger = logging.getLogger(__name__)
 
@@ -298,7 +299,7 @@ class ReceiptOutcome:
 
 
 def _local_date(instant: dt.datetime) -> dt.date:
-    return timezone.localtime(instant).date()
+    return local_date(instant)
 
 
 @transaction.atomic
