@@ -105,7 +105,7 @@ def test_the_administrator_adds_a_second_regime_to_an_existing_municipality(
         actor=installer, ibge_code="3533908", name="Olímpia", uf="SP", regimes=["olimpia_sp_escolar"]
     )
     sign_in(page, live_server.url, "instalador", INSTALLER_PASSWORD)
-    page.get_by_role("link", name="Novo município").click()
+    page.goto(f"{live_server.url}/instalacao/municipios/novo/")
     page.get_by_label("Código IBGE do município (7 dígitos)").fill("3533908")
     page.get_by_label("Nome do município").fill("Olímpia")
     page.get_by_label("UF").select_option("SP")
