@@ -84,6 +84,8 @@ IGNORED_NAMES = [
     "get_form_kwargs",
     "get_initial",
     "get_template_names",
+    "get_help_text",
+    "prepare_value",
     "*Config",
     "*Middleware",
     # The standard library's protocols.

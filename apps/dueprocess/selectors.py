@@ -72,9 +72,6 @@ class SuspensionPeriod:
         lifted = f"; levantada em {self.lifted_on:%d/%m/%Y}" if self.lifted_on else ""
         return f"{days}de {self.start:%d/%m/%Y} a {self.end:%d/%m/%Y}{queued}{lifted}"
 
-    def runs_on_or_after(self, day: dt.date) -> bool:
-        return self.lifted_on is None and self.end >= day
-
 
 def sanction_suspension(sanction: Sanction) -> SuspensionPeriod | None:
     """The one answer to «when is this penalty's suspension served», for every screen that states it."""

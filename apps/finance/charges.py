@@ -51,10 +51,6 @@ def amount_due_on(*, original: Decimal, due_on: dt.date, terms: dict[str, Any], 
     return original + fine + interest
 
 
-def payable_until(*, due_on: dt.date, terms: dict[str, Any]) -> dt.date:
-    return due_on + dt.timedelta(days=int(terms.get("days_payable_after_due") or 0))
-
-
 def cobv_body(
     *,
     original: Decimal,

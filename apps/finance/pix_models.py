@@ -121,10 +121,6 @@ class PixCharge(models.Model):
     def __str__(self) -> str:
         return f"Cobrança {self.txid}"
 
-    @property
-    def in_sync(self) -> bool:
-        return self.confirmed == self.desired and self.next_attempt_at is None
-
     def audit_snapshot(self) -> dict[str, Any]:
         return {
             "guide": self.guide.number,

@@ -9,8 +9,6 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
-from apps.registry.identifiers import normalize_plate
-
 _SEPARATORS = re.compile(r"[\s./\-]")
 
 
@@ -46,26 +44,3 @@ class DigitsField(forms.CharField):
 
 def cep_field(**kwargs: Any) -> DigitsField:
     return DigitsField(sizes=(8,), example="15400-000", **{"label": "CEP", **kwargs})
-
-
-def cpf_field(**kwargs: Any) -> DigitsField:
-    return DigitsField(sizes=(11,), example="529.982.247-25", **{"label": "CPF", **kwargs})
-
-
-def cnpj_field(**kwargs: Any) -> DigitsField:
-    return DigitsField(sizes=(14,), example="11.222.333/0001-81", **{"label": "CNPJ", **kwargs})
-
-
-def cpf_or_cnpj_field(**kwargs: Any) -> DigitsField:
-    return DigitsField(sizes=(11, 14), example="529.982.247-25", **{"label": "CPF ou CNPJ", **kwargs})
-
-
-class PlateField(forms.CharField):
-    """A plate as typed ("abc-1234", "ABC 1D23"): its letters and digits, upper case (the service checks it)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("max_length", 10)
-        super().__init__(*args, **kwargs)
-
-    def clean(self, value: Any) -> str:
-        return normalize_plate(str(super().clean(value) or ""))

@@ -234,14 +234,6 @@ def _self_signed(cert: asn1_x509.Certificate) -> bool:
 # --- inspect --------------------------------------------------------------------------------------------------
 
 
-def read_code(pdf: bytes) -> str:
-    """The verification code the document carries in its catalogue, '' when none (or not a PDF)."""
-    try:
-        return _code_of(_reader(pdf))
-    except NotAPdf:
-        return ""
-
-
 def inspect(pdf: bytes, trust: TrustMaterial) -> Reading:
     reader = _reader(pdf)
     readings = []

@@ -36,7 +36,9 @@ def fined(
     case = open_case(olimpia, agent_olimpia, code="OLI-23-I", plate=plate, on=D(2026, 3, 12))
     sanction = final_without_appeal(case, agent_olimpia, judge_olimpia, D(2026, 3, 13), D(2026, 3, 24))
     notify(case, agent_olimpia, D(2026, 3, 25), NoticePurpose.FINAL_DECISION)
-    return fine_issue(sanction=sanction, actor=finance_olimpia, as_of=D(2026, 3, 25))
+    guide = fine_issue(sanction=sanction, actor=finance_olimpia, as_of=D(2026, 3, 25))
+    assert isinstance(guide, PaymentGuide)
+    return guide
 
 
 def test_autos_are_counted_by_article_and_by_month(
