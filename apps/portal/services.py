@@ -741,6 +741,15 @@ def portal_electronic_notice_revoke(
     return consent
 
 
+def standing_electronic_consent(operator: Operator) -> ElectronicNoticeConsent | None:
+    return ElectronicNoticeConsent.objects.standing().filter(operator=operator).first()
+
+
+def electronic_consents(operator: Operator) -> list[ElectronicNoticeConsent]:
+    """Every opt-in of the operator, newest first (accepted and revoked), for the holder's page."""
+    return list(ElectronicNoticeConsent.objects.filter(operator=operator).select_related("account__user"))
+
+
 def standing_consent(operator: Any) -> dict[str, str] | None:
     """The proof of the operator's standing opt-in, for enforcement (hooks.register_electronic_consent)."""
     consent = (
