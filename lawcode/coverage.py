@@ -4,7 +4,8 @@ For each act of the regime that carries a text (its law, in text order, articles
 incisos and alíneas), the matrix lists the rules (``@rule(cites=...)``), procedures (rules answering a
 deadline/procedure question), parameters (the ``cite`` of each value), catalog infractions, interpretations
 (their ``basis``) and the declarations of the folder's YAML files (procedure.yaml, penalties.yaml,
-standing.yaml, documents.yaml, units.yaml, facts.yaml, inspection_checklist.yaml: every ``cite`` they hold) that
+standing.yaml, documents.yaml, units.yaml, facts.yaml, labels.yaml, inspection_checklist.yaml: every ``cite`` they
+hold) that
 rest on it — or the reason in ``not_computable.yaml`` why nothing can
 compute it. A dispositivo with neither is a **gap**::
 
@@ -169,6 +170,7 @@ def declared_citations(regime: Regime) -> list[tuple[str, str]]:
     sources.append(("documents.yaml", regime.vocabulary.documents))
     sources.append(("units.yaml", regime.vocabulary.units))
     sources.append(("facts.yaml", getattr(regime.vocabulary, "facts", None)))
+    sources.append(("labels.yaml", getattr(regime.vocabulary, "labels", None)))
     checklist = regime.folder / CHECKLIST_FILE
     if checklist.is_file():
         sources.append((CHECKLIST_FILE, load_checklist(checklist, regime.citer, regime.id)))

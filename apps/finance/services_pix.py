@@ -25,6 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.accounts.actors import Actor, actor_user
+from apps.accounts.stepup import sensitive_service
 from apps.audit.services import audit_record, audited_change
 from apps.finance import charges
 from apps.finance.choices import (
@@ -43,6 +44,7 @@ from apps.finance.psp.config import psp_config
 from apps.finance.services import payment_register
 from apps.tenancy.models import Municipality
 from apps.web.refusals import refuse
+from outorga.localdates import local_date
 
 logger = logging.getLogger(__name__)
 
@@ -297,7 +299,7 @@ class ReceiptOutcome:
 
 
 def _local_date(instant: dt.datetime) -> dt.date:
-    return timezone.localtime(instant).date()
+    return local_date(instant)
 
 
 @transaction.atomic
@@ -424,6 +426,7 @@ def _review(received: PixReceived, reason: str, detail: str, expected: Decimal |
 SETTLE, REFUND, ARCHIVE = "settle", "refund", "archive"
 
 
+@sensitive_service
 @transaction.atomic
 def payment_review_resolve(
     *,
@@ -546,6 +549,7 @@ def cnab_return_preview(*, municipality: Municipality, content: str, as_of: dt.d
     return lines
 
 
+@sensitive_service
 @transaction.atomic
 def cnab_return_apply(
     *, actor: Actor, municipality: Municipality, content: str, as_of: dt.date

@@ -383,6 +383,7 @@ def municipalities_using(parameter: str) -> list[Municipality]:
     return [m for m in Municipality.objects.order_by("pk") if using.intersection(m.regimes or [])]
 
 
+@sensitive_service
 @transaction.atomic
 def external_value_enter(
     *,

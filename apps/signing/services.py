@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from apps.accounts.actors import Actor
+from apps.accounts.stepup import sensitive_service
 from apps.audit.services import audit_record
 from apps.signing import material, pki
 from apps.signing.kinds import DocumentKind, known
@@ -129,6 +130,7 @@ def _check_in_force(key: pki.SignerMaterial, municipality: Municipality) -> None
         )
 
 
+@sensitive_service
 @transaction.atomic
 def signing_policy_set(
     *, actor: Actor, municipality: Municipality, levels: dict[str, str]

@@ -481,6 +481,7 @@ def _regime_change(
     return row
 
 
+@sensitive_service
 @transaction.atomic
 def municipality_regime_add(
     *, actor: User, municipality: Municipality, regime_id: str, starts_on: dt.date, as_of: dt.date
@@ -507,6 +508,7 @@ def municipality_regime_add(
     return _regime_change(row, actor, as_of, "municipality.regime_add", regime_id, before)
 
 
+@sensitive_service
 @transaction.atomic
 def municipality_regime_end(
     *, actor: User, municipality: Municipality, regime_id: str, ends_on: dt.date, as_of: dt.date

@@ -113,7 +113,7 @@ def test_the_page_is_portuguese_markdown(demo: Regime) -> None:
 def test_citations_declared_in_yaml_count_as_implementations(demo: Regime) -> None:
     rows = {row.dispositivo: row for row in build_matrix(demo).rows}
     assert "declaração `documents.yaml`" in [item.render() for item in rows["art2_incII"].implementations]
-    assert [item.render() for item in rows["art1"].implementations] == ["declaração `procedure.yaml`"]
+    assert "declaração `procedure.yaml`" in [item.render() for item in rows["art1"].implementations]
 
 
 def test_a_citation_only_procedure_yaml_declares_is_no_gap(tmp_path: Path) -> None:

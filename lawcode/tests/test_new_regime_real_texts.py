@@ -39,6 +39,15 @@ complaint_basis: {cites: [art1]}
 nullity: {absent: ainda não lido}
 electronic_notice: {absent: ainda não lido}
 """
+LABELS = """\
+instrument: {name: Autorização, plural: Autorizações, short: autorização, short_plural: autorizações, gender: f,
+  cite: art1, lookup: Autorização em vigor}
+bodies:
+  first: {name: Secretário de Transportes, kind: single, decision: single, cite: art5}
+verdicts: {judges: defence, condemn: Improcedente, acquit: Procedente, cite: art5}
+application_kinds:
+  vehicle_permit: {label: Autorização, cite: art1}
+"""
 
 
 @pytest.fixture(scope="module")
@@ -134,6 +143,7 @@ def test_the_written_skeleton_loads_with_both_wordings(tmp_path: Path) -> None:
     folder = tmp_path / REGIME_ID
     (folder / "procedure.yaml").write_text(PROCEDURE, encoding="utf-8")
     (folder / "facts.yaml").write_text("application_fields: {}\n", encoding="utf-8")
+    (folder / "labels.yaml").write_text(LABELS, encoding="utf-8")
     regime = regime_from_folder(folder)
     assert "dezoito" in str(regime.resolve_citation("art2", dt.date(2018, 5, 1)).wording)
     assert "vinte e um" in str(regime.resolve_citation("art2", dt.date(2018, 7, 1)).wording)

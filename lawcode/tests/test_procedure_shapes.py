@@ -21,6 +21,13 @@ Copy = Callable[[dict[str, str]], Regime]
 FIXTURE = Path(__file__).parent / "fixtures" / "core" / "demo_sp"
 DEMO_PROCEDURE = (FIXTURE / "procedure.yaml").read_text(encoding="utf-8")
 DEMO_PENALTIES = (FIXTURE / "penalties.yaml").read_text(encoding="utf-8")
+DEMO_LABELS = (FIXTURE / "labels.yaml").read_text(encoding="utf-8")
+# A second instance needs its body in labels.yaml.
+LABELS_TWO = DEMO_LABELS.replace(
+    "verdicts:",
+    "  second: {name: Secretário de Transportes, kind: single, decision: single, cite: art2}\nverdicts:",
+    1,
+)
 
 TWO_INSTANCES = """due_process:
   instances:
@@ -62,12 +69,10 @@ CLANDESTINE_PROCEDURE = """procedures:
 def with_instances(suspensive: str = "true", extra: str = "") -> dict[str, str]:
     head, _, rest = DEMO_PROCEDURE.partition("  fine_due_on_first_condemnation:")
     assert head.startswith("due_process:")
-    return {
-        "procedure.yaml": TWO_INSTANCES.format(suspensive=suspensive)
-        + "  fine_due_on_first_condemnation:"
-        + rest
-        + extra
-    }
+    procedure = (
+        TWO_INSTANCES.format(suspensive=suspensive) + "  fine_due_on_first_condemnation:" + rest + extra
+    )
+    return {"procedure.yaml": procedure, "labels.yaml": LABELS_TWO}
 
 
 def error_of(demo_copy: Copy, replacement: dict[str, str]) -> RegimeDefinitionError:

@@ -190,7 +190,7 @@ def _check_details(
     _check_occurred_at(details.occurred_at, recorded_at)
     law = lawcode.get_regime(regime)
     plausibility.check_date(
-        timezone.localtime(details.occurred_at).date(),
+        local_date(details.occurred_at),
         field="occurred_at",
         label="Data da infração",
         not_before=law.in_force,

@@ -218,7 +218,7 @@ def test_the_page_states_the_instant_and_offers_a_portuguese_spreadsheet(
     assert "/dados-abertos/3533908/alvaras-em-vigor-planilha.csv" in page
     response = client.get("/dados-abertos/3533908/alvaras-em-vigor-planilha.csv")
     text = response.getvalue().decode()
-    assert text.startswith("\ufeffRegime (lei municipal);Número do alvará;Tipo;Placa;")
+    assert text.startswith("\ufeffRegime (lei municipal);Número;Tipo;Placa;")
     [row] = list(csv.DictReader(io.StringIO(text.lstrip("\ufeff")), delimiter=";"))
     assert row["Situação"] == "Suspenso" and row["Suspenso até"] == f"{today + dt.timedelta(days=5):%d/%m/%Y}"
     assert row["Válido desde"].count("/") == 2 and "_" not in row["Regime (lei municipal)"]
