@@ -638,6 +638,11 @@ nullity:
   todo: >-
     rules: [{limit: penalty_notice, cite: dispositivo, reason: o que o processo mostra}] para cada prazo cuja
     perda anula o auto ou a notificação, ou {absent: motivo}
+electronic_notice:
+  todo: >-
+    {cite ou interpretation: base da notificação eletrônica, acts: [atos que ela pode levar], terms: {text: termos
+    de adesão, cite ou interpretation}, lapse: {cite ou interpretation, days ou days_by_option, counting} ou
+    {absent: motivo}} ou {absent: motivo} quando a lei não a admite
 """
 
 

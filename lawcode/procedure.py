@@ -13,6 +13,7 @@ is declared here by the regime folder, each item citing the dispositivo that say
     procedure.nullity.rules                  # time limits whose loss voids the case (empty when the law has none)
     procedure.procedure_for("CODE")          # the special procedure an infraction follows (None: the ordinary one)
     procedure.due_process.effects_after      # the instance after which effects apply (None: at finality)
+    procedure.electronic_notice              # domicílio eletrônico: acts it may carry, opt-in terms, ciência lapse
 
 Nothing has a default: every section must be written, and a provision the law does not contain is written
 ``{absent: "<why, in Portuguese>"}`` — so a missing line is a loud ``RegimeDefinitionError`` (file:line),
@@ -74,6 +75,16 @@ STEP_KINDS: dict[str, str] = {
 }
 COUNTINGS = {counting.value: counting for counting in DayCounting}
 
+# The acts a notice carries (the apps' notice purposes), with their generic Portuguese names: a regime lists the
+# ones its law lets go by the electronic channel (``electronic_notice.acts``).
+NOTICE_ACTS: dict[str, str] = {
+    "infraction": "notificação da autuação",
+    "first_decision": "notificação da decisão de 1ª instância",
+    "second_decision": "notificação da decisão de 2ª instância",
+    "final_decision": "notificação da penalidade",
+    "payment": "notificação para pagamento da multa",
+}
+
 _TOP_KEYS = (
     "due_process",
     "auto",
@@ -82,6 +93,7 @@ _TOP_KEYS = (
     "complaint_basis",
     "nullity",
     "procedures",
+    "electronic_notice",
     "note",
 )
 _OPTIONAL_TOP = ("note", "procedures")
@@ -367,6 +379,96 @@ class SpecialProcedure:
 
 
 @dataclass(frozen=True)
+class Basis:
+    """Where a declaration comes from: a dispositivo (``cite``) or a named interpretation the municipality may
+    change (``interpretation``, with its ``default`` option)."""
+
+    cite: str | None
+    interpretation: str | None
+    default: str | None = None
+
+    def option(self, chosen: Mapping[str, str]) -> str | None:
+        """The interpretation's option the municipality chose (its default when it chose none)."""
+        if self.interpretation is None:
+            return None
+        return chosen.get(self.interpretation, self.default)
+
+    def render_pt(self, render: Render = str) -> str:
+        if self.cite is not None:
+            return render(self.cite)
+        return f"interpretação {self.interpretation}"
+
+
+@dataclass(frozen=True)
+class ElectronicLapse:
+    """Ciência by lapse: an electronic notice not opened is taken as known ``days`` after it was made available
+    (counted as ``counting`` says); by a dispositivo or by a named interpretation whose options map to days
+    (``None``: that option gives no ciência by lapse)."""
+
+    basis: Basis
+    days: int | None
+    days_by_option: Mapping[str, int | None]
+    counting: DayCounting
+
+    def days_for(self, chosen: Mapping[str, str]) -> int | None:
+        option = self.basis.option(chosen)
+        if option is None:
+            return self.days
+        return self.days_by_option.get(option)
+
+    def ciencia_on(
+        self, made_available_on: dt.date, chosen: Mapping[str, str], calendar: LegalCalendar
+    ) -> dt.date | None:
+        """The day of ciência by lapse of a notice made available on ``made_available_on`` (None: no lapse)."""
+        days = self.days_for(chosen)
+        if days is None:
+            return None
+        return count_days(
+            made_available_on, days, counting=self.counting, calendar=calendar, extend_to_business_day=False
+        ).end
+
+
+@dataclass(frozen=True)
+class ElectronicNotice:
+    """The electronic notice (domicílio eletrônico): whether the law allows it and for which acts, the terms the
+    holder accepts when opting in, and the ciência by lapse of a notice not opened."""
+
+    provision: Provision
+    """Present (the dispositivo or ``interpretation``) when the channel is allowed; absent with the reason."""
+    basis: Basis | None
+    valid_options: tuple[str, ...]
+    """When ``basis`` is an interpretation: the options under which the channel is allowed."""
+    acts: tuple[str, ...]
+    terms: str
+    terms_basis: Basis | None
+    lapse: ElectronicLapse | None
+    lapse_absent: str | None
+
+    def allows(self, act: str, chosen: Mapping[str, str]) -> bool:
+        """Whether a notice of ``act`` may go by the electronic channel under the municipality's choices."""
+        if self.basis is None or act not in self.acts:
+            return False
+        option = self.basis.option(chosen)
+        return option is None or option in self.valid_options
+
+    def refusal_pt(self, act: str, chosen: Mapping[str, str], render: Render = str) -> str:
+        """Why a notice of ``act`` may not go by the electronic channel (Portuguese, with the dispositivo)."""
+        if self.basis is None:
+            return f"A lei não prevê a notificação por meio eletrônico: {self.provision.absent_reason}"
+        option = self.basis.option(chosen)
+        if option is not None and option not in self.valid_options:
+            return (
+                f"A notificação por meio eletrônico depende da {self.basis.render_pt(render)}, e o município "
+                f"adotou outra opção ({option})."
+            )
+        allowed = ", ".join(NOTICE_ACTS[a] for a in self.acts)
+        return (
+            f"O meio eletrônico não vale para a {NOTICE_ACTS.get(act, act)} ({self.basis.render_pt(render)}); "
+            f"vale para: {allowed}."
+        )
+
+
+@dataclass(frozen=True)
 class Procedure:
     due_process: DueProcess
     auto: AutoContents
@@ -378,14 +480,22 @@ class Procedure:
     source: str
     procedures: tuple[SpecialProcedure, ...] = ()
     """Procedures some infractions follow instead of the ordinary one (``procedures``; empty when none)."""
+    electronic_notice: ElectronicNotice | None = None
+    """The electronic notice declaration (required at load; None only for procedures built in code)."""
 
     def procedure_for(self, infraction: str) -> SpecialProcedure | None:
         """The special procedure infraction ``infraction`` follows, or None (the ordinary due process)."""
         return next((p for p in self.procedures if infraction in p.infractions), None)
 
 
-def load_procedure(folder: Path, validate: Validate, catalog: Mapping[str, Any]) -> Procedure:
-    """The folder's procedure.yaml, every citation validated and the clandestine infraction in the catalog."""
+def load_procedure(
+    folder: Path,
+    validate: Validate,
+    catalog: Mapping[str, Any],
+    interpretations: Mapping[str, Any] | None = None,
+) -> Procedure:
+    """The folder's procedure.yaml, every citation validated and the clandestine infraction in the catalog;
+    ``interpretations`` (id → lawcode.interpretations.Interpretation): those electronic_notice may name."""
     path = folder / PROCEDURE_FILE
     if not path.is_file():
         raise RegimeDefinitionError(
@@ -398,7 +508,7 @@ def load_procedure(folder: Path, validate: Validate, catalog: Mapping[str, Any])
     _refuse_todos(root)
     reject_unknown_keys(root, _TOP_KEYS, PROCEDURE_FILE)
     require_keys(root, tuple(k for k in _TOP_KEYS if k not in _OPTIONAL_TOP), PROCEDURE_FILE)
-    reader = _Reader(validate)
+    reader = _Reader(validate, interpretations or {})
     due_process = reader.due_process(_map(root, "due_process"))
     return Procedure(
         due_process=due_process,
@@ -409,12 +519,145 @@ def load_procedure(folder: Path, validate: Validate, catalog: Mapping[str, Any])
         nullity=reader.nullity(_map(root, "nullity")),
         source=str(path),
         procedures=reader.procedures(root, catalog, due_process),
+        electronic_notice=reader.electronic_notice(root),
     )
 
 
 class _Reader:
-    def __init__(self, validate: Validate) -> None:
+    def __init__(self, validate: Validate, interpretations: Mapping[str, Any]) -> None:
         self.validate = validate
+        self.interpretations = interpretations
+
+    def basis(self, node: YamlMap, what: str) -> Basis:
+        """``cite: <dispositivo>`` or ``interpretation: INT-…`` (exactly one)."""
+        has_cite, has_int = node.get("cite") is not None, node.get("interpretation") is not None
+        if has_cite == has_int:
+            raise RegimeDefinitionError(
+                f"{what}: give either 'cite' (the dispositivo) or 'interpretation' (a named interpretation)",
+                message_pt=f"{what}: informe 'cite' (o dispositivo) ou 'interpretation' (a interpretação nomeada)",
+                file=node.source,
+                line=node.line,
+            )
+        if has_cite:
+            return Basis(self.cite(node, "cite"), None)
+        int_id = str(node["interpretation"])
+        known = self.interpretations.get(int_id)
+        if known is None:
+            raise RegimeDefinitionError(
+                f"{what}: interpretation {int_id!r} is not in interpretations.yaml",
+                message_pt=f"{what}: a interpretação {int_id} não está em interpretations.yaml",
+                file=node.source,
+                line=node.line_of("interpretation"),
+            )
+        return Basis(None, int_id, str(known.default))
+
+    def _options(self, node: YamlMap, key: str, basis: Basis, what: str) -> tuple[str, ...]:
+        values = node.get(key)
+        options = tuple(str(v) for v in values) if isinstance(values, (YamlList, list, dict, YamlMap)) else ()
+        declared = tuple(self.interpretations[basis.interpretation].options) if basis.interpretation else ()
+        unknown = [o for o in options if o not in declared]
+        if not options or unknown:
+            raise RegimeDefinitionError(
+                f"{what}.{key}: list options of {basis.interpretation} ({', '.join(declared)}); unknown: {unknown}",
+                message_pt=f"{what}.{key}: liste opções da interpretação {basis.interpretation} "
+                f"({', '.join(declared)})",
+                file=node.source,
+                line=node.line_of(key),
+            )
+        return options
+
+    def electronic_notice(self, root: YamlMap) -> ElectronicNotice:
+        """``electronic_notice``: ``{absent: "<why>"}``, or the acts, the basis, the opt-in terms and the lapse."""
+        if "electronic_notice" not in root:
+            raise RegimeDefinitionError(
+                f"{PROCEDURE_FILE}: declare 'electronic_notice' (the acts the electronic channel may carry, the "
+                'opt-in terms and the ciência by lapse), or {absent: "<why>"} when the law does not allow it',
+                message_pt=f"{PROCEDURE_FILE}: falta 'electronic_notice' — declare para quais atos vale a "
+                "notificação eletrônica, os termos de adesão e a ciência por decurso de prazo, ou "
+                '{absent: "<motivo>"} quando a lei não a admite',
+                file=root.source,
+                line=root.line,
+            )
+        node = _map(root, "electronic_notice")
+        what = "electronic_notice"
+        if node.get("absent") is not None:
+            reject_unknown_keys(node, ("absent", "note"), what)
+            return ElectronicNotice(
+                Provision(None, _text(node, "absent"), f"{node.source}:{node.line}"),
+                None,
+                (),
+                (),
+                "",
+                None,
+                None,
+                None,
+            )
+        reject_unknown_keys(
+            node, ("acts", "cite", "interpretation", "valid_options", "terms", "lapse", "note"), what
+        )
+        require_keys(node, ("acts", "terms", "lapse"), what)
+        basis = self.basis(node, what)
+        valid = self._options(node, "valid_options", basis, what) if basis.interpretation else ()
+        acts = node["acts"]
+        if not isinstance(acts, YamlList) or not acts or any(str(a) not in NOTICE_ACTS for a in acts):
+            raise RegimeDefinitionError(
+                f"{what}.acts must list acts among {', '.join(NOTICE_ACTS)}",
+                message_pt=f"{what}.acts: liste os atos entre {', '.join(NOTICE_ACTS)}",
+                file=node.source,
+                line=node.line_of("acts"),
+            )
+        terms = _map(node, "terms")
+        reject_unknown_keys(terms, ("text", "cite", "interpretation", "note"), f"{what}.terms")
+        terms_text = _text(terms, "text")
+        terms_basis = self.basis(terms, f"{what}.terms")
+        lapse_node = _map(node, "lapse")
+        lapse, lapse_absent = self.lapse(lapse_node, f"{what}.lapse")
+        cite = basis.cite or (
+            self.interpretations[basis.interpretation].basis[0]
+            if basis.interpretation and self.interpretations[basis.interpretation].basis
+            else None
+        )
+        return ElectronicNotice(
+            Provision(cite or str(basis.interpretation), None, f"{node.source}:{node.line}"),
+            basis,
+            valid,
+            tuple(str(a) for a in acts),
+            terms_text,
+            terms_basis,
+            lapse,
+            lapse_absent,
+        )
+
+    def lapse(self, node: YamlMap, what: str) -> tuple[ElectronicLapse | None, str | None]:
+        if node.get("absent") is not None:
+            reject_unknown_keys(node, ("absent", "note"), what)
+            return None, _text(node, "absent")
+        reject_unknown_keys(
+            node, ("cite", "interpretation", "days", "days_by_option", "counting", "note"), what
+        )
+        require_keys(node, ("counting",), what)
+        basis = self.basis(node, what)
+        counting = _counting(node, "counting")
+        if basis.cite is not None:
+            return ElectronicLapse(basis, _positive_days(node, "days"), {}, counting), None
+        by_option = node.get("days_by_option")
+        declared = self.interpretations[str(basis.interpretation)].options
+        if not isinstance(by_option, YamlMap) or set(by_option) != set(declared):
+            raise RegimeDefinitionError(
+                f"{what}.days_by_option must give the days (or null) for each option of {basis.interpretation}: "
+                f"{', '.join(declared)}",
+                message_pt=f"{what}.days_by_option: informe os dias (ou null) de cada opção da interpretação "
+                f"{basis.interpretation}: {', '.join(declared)}",
+                file=node.source,
+                line=node.line_of("days_by_option") if "days_by_option" in node else node.line,
+            )
+        days: dict[str, int | None] = {}
+        for option in declared:
+            value = by_option[option]
+            if value is not None:
+                value = _positive_days(by_option, option)
+            days[option] = value
+        return ElectronicLapse(basis, None, days, counting), None
 
     def cite(self, node: YamlMap, key: str) -> str:
         return self.validate(node.get(key), node.source, node.line_of(key))

@@ -86,7 +86,7 @@ def load_regime(folder: Path, package: str | None = None) -> Regime:
     check_bindings(sources, interpretations)
     catalog = load_catalog(folder / "catalog.yaml", citer)
     # The due process first: a new-regime skeleton names its todo sections before any other missing file.
-    procedure = load_procedure(folder, citation_validator(citer), catalog)
+    procedure = load_procedure(folder, citation_validator(citer), catalog, interpretations)
     vocabulary = load_vocabulary(folder, citer)
     check_bodies(vocabulary.labels, tuple(i.key for i in procedure.due_process.instances), str(meta["id"]))
     regime = Regime(

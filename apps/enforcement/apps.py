@@ -8,3 +8,11 @@ class EnforcementConfig(AppConfig):
 
     def ready(self) -> None:
         from apps.enforcement import cards, menu, permissions  # noqa: F401  (registrations run on import)
+        from apps.enforcement.services.notices import electronic_lapse_sweep
+        from apps.licensing.sweep import register_sweep_step
+
+        register_sweep_step(
+            "electronic_ciencia",
+            electronic_lapse_sweep,
+            label="Ciência de notificações eletrônicas por decurso",
+        )

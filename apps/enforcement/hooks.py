@@ -11,6 +11,9 @@
 - Notice sent: a notice went out or its receipt (ciência) was recorded; notifications tells the operator, in the
   same transaction.
     register_notice_sent(lambda notice, as_of: ...)
+- Electronic consent: the portal knows whether the holder opted in to the electronic notice (domicílio
+  eletrônico) and with which terms; enforcement refuses the electronic channel without it.
+    register_electronic_consent(lambda operator: {"id": …, "accepted_at": …, "account": …} or None)
 """
 
 from __future__ import annotations
@@ -48,6 +51,8 @@ _TIMELINE_SOURCES: list[TimelineSource] = []
 _HISTORY: list[HistoryProvider] = []
 _OPENED: list[CaseOpened] = []
 _NOTICE_SENT: list[NoticeSent] = []
+ElectronicConsent = Callable[[Any], "dict[str, str] | None"]
+_CONSENT: list[ElectronicConsent] = []
 
 
 def register_timeline_source(source: TimelineSource) -> None:
@@ -87,3 +92,16 @@ def register_notice_sent(handler: NoticeSent) -> None:
 def notice_sent(notice: Notice, as_of: dt.date) -> None:
     for handler in _NOTICE_SENT:
         handler(notice, as_of)
+
+
+def register_electronic_consent(provider: ElectronicConsent) -> None:
+    """Only one provider makes sense; a second registration replaces the first (tests may swap it)."""
+    _CONSENT[:] = [provider]
+
+
+def electronic_consent(operator: Any) -> dict[str, str] | None:
+    """The holder's standing opt-in to the electronic notice (its proof), or None (never opted in, revoked,
+    or nobody registered a provider)."""
+    if operator is None or not _CONSENT:
+        return None
+    return _CONSENT[0](operator)

@@ -7,13 +7,14 @@ not answer the question or lacks a fact it needs yet (the screen then says what 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import lawcode
 from apps.enforcement.hooks import operator_history
 from apps.lawconfig import engine
-from apps.lawconfig.config import calendar_for
+from apps.lawconfig.config import calendar_for, citation_text, config_for
 from apps.registry.lawbridge import operator_facts
 from lawcode.decision import format_value_pt
 from lawcode.errors import (
@@ -195,3 +196,58 @@ def penalty_text(regime_id: str, penalties: list[dict[str, Any]]) -> str:
             text += f" de {item['days']} dias"
         parts.append(text + (" (em dobro)" if item.get("doubled") else ""))
     return "; ".join(parts) or "nenhuma penalidade municipal"
+
+
+def _electronic(case: Any) -> tuple[Any, Mapping[str, str]]:
+    """The regime's electronic notice declaration (procedure.yaml) and the municipality's interpretation choices."""
+    declared = lawcode.get_regime(case.regime_id).procedure.electronic_notice
+    return declared, config_for(case.municipality, case.regime_id).interpretations
+
+
+def _render(case: Any, on: dt.date) -> Callable[[str], str]:
+    return lambda ref: citation_text(case.municipality, case.regime_id, ref, on)
+
+
+def electronic_refusal(case: Any, purpose: str, on: dt.date) -> str | None:
+    """Why a notice of ``purpose`` may not go by the electronic channel in this case's regime (Portuguese, with
+    the article or the named interpretation), or None when the regime allows it."""
+    declared, chosen = _electronic(case)
+    if declared is not None and declared.allows(purpose, chosen):
+        return None
+    if declared is None:
+        return "O regime não declara a notificação eletrônica (procedure.yaml)."
+    return str(declared.refusal_pt(purpose, chosen, _render(case, on)))
+
+
+def electronic_basis(case: Any, on: dt.date) -> str:
+    """The article (or named interpretation) the electronic channel rests on, for messages."""
+    declared, _ = _electronic(case)
+    if declared is None or declared.basis is None:
+        return ""
+    return str(declared.basis.render_pt(_render(case, on)))
+
+
+@dataclass(frozen=True)
+class Lapse:
+    """Ciência by lapse of an electronic notice not opened: the day, and how it is grounded."""
+
+    ciencia_on: dt.date
+    days: int
+    basis: str
+    counting: str
+
+
+def electronic_lapse(case: Any, made_available_on: dt.date) -> Lapse | None:
+    """The day an electronic notice made available on ``made_available_on`` and never opened is taken as known,
+    per the regime's declared lapse (an article or the municipality's interpretation); None when there is none."""
+    declared, chosen = _electronic(case)
+    if declared is None or declared.lapse is None:
+        return None
+    lapse = declared.lapse
+    days = lapse.days_for(chosen)
+    if days is None:
+        return None
+    day = lapse.ciencia_on(made_available_on, chosen, calendar_for(case.municipality, case.regime_id))
+    if day is None:
+        return None
+    return Lapse(day, days, lapse.basis.render_pt(_render(case, made_available_on)), lapse.counting.label_pt)

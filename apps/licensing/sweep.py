@@ -528,6 +528,7 @@ class Step:
 # AppConfig.ready(), so licensing never imports them) and take the place this list gives them.
 SWEEP_ORDER: tuple[str, ...] = (
     "regimes_in_force",  # first: every later step reads the municipality's regimes of the day
+    "electronic_ciencia",  # ciência by lapse of electronic notices: the deadlines below may start from it
     "cases_voided",  # a case voided for a lost limit (nullity) must not become final the same night
     "cases_finalized",
     "conditional_cassations",

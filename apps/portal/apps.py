@@ -7,4 +7,8 @@ class PortalConfig(AppConfig):
     verbose_name = "Portal do autorizatário e do condutor"
 
     def ready(self) -> None:
+        from apps.enforcement.hooks import register_electronic_consent
         from apps.portal import menu, permissions  # noqa: F401  (registrations run on import)
+        from apps.portal.services import standing_consent
+
+        register_electronic_consent(standing_consent)

@@ -210,3 +210,59 @@ class DocumentSubmission(StoredUpload):
             "document_id": self.document_id,
             "rejection_reason": self.rejection_reason,
         }
+
+
+class ElectronicNoticeConsentQuerySet(MunicipalityScopedQuerySet["ElectronicNoticeConsent"]):
+    def standing(self) -> ElectronicNoticeConsentQuerySet:
+        return self.filter(revoked_at__isnull=True)
+
+
+class ElectronicNoticeConsent(models.Model):
+    """The holder's opt-in to the electronic notice (domicílio eletrônico): the terms the regime declares
+    (procedure.yaml ``electronic_notice.terms``) as accepted, by whom, when and from where; revocable. While it
+    stands, the secretariat may notify the operator in the portal (apps.enforcement.services.notices)."""
+
+    municipality = models.ForeignKey(Municipality, on_delete=models.PROTECT, related_name="+")
+    operator = models.ForeignKey(
+        "registry.Operator",
+        on_delete=models.PROTECT,
+        related_name="electronic_notice_consents",
+        verbose_name="autorizatário",
+    )
+    account = models.ForeignKey(
+        PortalAccount, on_delete=models.PROTECT, related_name="+", verbose_name="conta que aderiu"
+    )
+    terms = models.TextField("termos aceitos")
+    terms_basis = models.CharField("fundamento dos termos", max_length=300)
+    accepted_at = models.DateTimeField("aceita em")
+    accepted_ip = models.CharField("IP da adesão", max_length=64)
+    revoked_at = models.DateTimeField("revogada em", null=True, blank=True)
+    revoked_ip = models.CharField("IP da revogação", max_length=64, blank=True)
+
+    objects = ElectronicNoticeConsentQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "adesão à notificação eletrônica"
+        verbose_name_plural = "adesões à notificação eletrônica"
+        ordering = ["-accepted_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["operator"],
+                condition=models.Q(revoked_at__isnull=True),
+                name="portal_one_standing_electronic_consent",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Adesão de {self.operator} em {self.accepted_at:%d/%m/%Y}"
+
+    def audit_snapshot(self) -> dict[str, object]:
+        return {
+            "operator": self.operator_id,
+            "account": self.account_id,
+            "terms_basis": self.terms_basis,
+            "accepted_at": self.accepted_at,
+            "accepted_ip": self.accepted_ip,
+            "revoked_at": self.revoked_at,
+            "revoked_ip": self.revoked_ip,
+        }

@@ -19,6 +19,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.crypto import get_random_string
 
+import lawcode
 from apps.accounts.choices import UserKind
 from apps.accounts.models import User
 from apps.accounts.services import user_create
@@ -27,10 +28,11 @@ from apps.dueprocess.models import Appeal
 from apps.dueprocess.services import appeal_file
 from apps.enforcement.models import InfractionCase
 from apps.jobs.services import MailDraft, mail_queue
+from apps.lawconfig.config import citation_text
 from apps.licensing.models import Application
 from apps.licensing.services import application_create, application_submit
 from apps.portal.choices import PORTAL_APPLICATION_KINDS, PortalInvitationVia, PortalRole, SubmissionState
-from apps.portal.models import DocumentSubmission, PortalAccount, PortalInvitation
+from apps.portal.models import DocumentSubmission, ElectronicNoticeConsent, PortalAccount, PortalInvitation
 from apps.registry.choices import OperatorStatus
 from apps.registry.models import Attendant, Document, Driver, Operator, Person, TrafficInfraction
 from apps.registry.services import document_mark_replaced, document_upload
@@ -669,3 +671,101 @@ def portal_appeal_file(
         appellant_name=account.operator.holder_name,
         attachments=attachments,
     )
+
+
+# --- electronic notice (domicílio eletrônico): the holder's opt-in -------------------------------------------
+
+
+def electronic_terms(operator: Operator) -> tuple[str, str] | None:
+    """The opt-in terms the operator's regime declares and their basis (article or named interpretation), or
+    None when the regime does not allow the electronic notice (procedure.yaml ``electronic_notice``)."""
+    declared = lawcode.get_regime(operator.regime_id).procedure.electronic_notice
+    if declared is None or declared.basis is None or declared.terms_basis is None:
+        return None
+    on = timezone.localdate()
+    basis = declared.terms_basis.render_pt(
+        lambda ref: citation_text(operator.municipality, operator.regime_id, ref, on)
+    )
+    return declared.terms, basis
+
+
+@transaction.atomic
+def portal_electronic_notice_accept(
+    *, account: PortalAccount, accepted_at: dt.datetime, ip: str
+) -> ElectronicNoticeConsent:
+    """The holder accepts the regime's terms to be notified in the portal (audited; one standing opt-in)."""
+    _holder_only(account, "Aderir à notificação eletrônica")
+    operator = Operator.objects.select_for_update().get(pk=account.operator_id)
+    terms = electronic_terms(operator)
+    if terms is None:
+        raise ValidationError("A lei deste regime não admite a notificação eletrônica.")
+    if ElectronicNoticeConsent.objects.standing().filter(operator=operator).exists():
+        raise ValidationError("A adesão à notificação eletrônica já está em vigor.")
+    consent = ElectronicNoticeConsent.objects.create(
+        municipality=account.municipality,
+        operator=operator,
+        account=account,
+        terms=terms[0],
+        terms_basis=terms[1][:300],
+        accepted_at=accepted_at,
+        accepted_ip=ip[:64],
+    )
+    audit_record(
+        actor=account.user,
+        municipality=account.municipality,
+        action="portal.electronic_notice.accept",
+        obj=consent,
+        after=consent.audit_snapshot(),
+    )
+    return consent
+
+
+@transaction.atomic
+def portal_electronic_notice_revoke(
+    *, account: PortalAccount, revoked_at: dt.datetime, ip: str
+) -> ElectronicNoticeConsent:
+    """The holder revokes the opt-in: later notices go by the other channels; those already made available keep
+    their course (audited)."""
+    _holder_only(account, "Revogar a notificação eletrônica")
+    consent = (
+        ElectronicNoticeConsent.objects.select_for_update()
+        .standing()
+        .filter(operator_id=account.operator_id)
+        .first()
+    )
+    if consent is None:
+        raise ValidationError("Não há adesão à notificação eletrônica em vigor.")
+    with audited_change(consent, actor=account.user, action="portal.electronic_notice.revoke"):
+        consent.revoked_at, consent.revoked_ip = revoked_at, ip[:64]
+        consent.save(update_fields=["revoked_at", "revoked_ip"])
+    return consent
+
+
+def standing_electronic_consent(operator: Operator) -> ElectronicNoticeConsent | None:
+    return ElectronicNoticeConsent.objects.standing().filter(operator=operator).first()
+
+
+def electronic_consents(operator: Operator) -> list[ElectronicNoticeConsent]:
+    """Every opt-in of the operator, newest first (accepted and revoked), for the holder's page."""
+    return list(ElectronicNoticeConsent.objects.filter(operator=operator).select_related("account__user"))
+
+
+def standing_consent(operator: Any) -> dict[str, str] | None:
+    """The proof of the operator's standing opt-in, for enforcement (hooks.register_electronic_consent)."""
+    consent = (
+        ElectronicNoticeConsent.objects.standing()
+        .filter(operator=operator)
+        .select_related("account__user")
+        .first()
+    )
+    if consent is None:
+        return None
+    accepted = timezone.localtime(consent.accepted_at)
+    return {
+        "id": str(consent.pk),
+        "accepted_at": accepted.isoformat(),
+        "accepted_on": f"{accepted:%d/%m/%Y}",
+        "account": consent.account.user.get_username(),
+        "ip": consent.accepted_ip,
+        "terms_basis": consent.terms_basis,
+    }

@@ -29,6 +29,7 @@ urlpatterns = [
     path("portal/autos/<int:pk>/", views.case_detail, name="case"),
     path("portal/notificacoes/<int:pk>/pdf/", views.notice_pdf, name="notice-pdf"),
     path("portal/avisos/", views.notifications, name="notifications"),
+    path("portal/notificacao-eletronica/", views.electronic_notice, name="electronic-notice"),
     path("portal/avisos/<int:pk>/", views.notification_open, name="notification"),
     path("municipios/<str:ibge_code>/portal/contas/", staff_views.account_list, name="staff-accounts"),
     path(

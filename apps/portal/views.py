@@ -453,6 +453,45 @@ def notice_pdf(request: HttpRequest, scope: PortalScope, pk: int) -> HttpRespons
     )
 
 
+@require_http_methods(["GET", "POST"])
+@portal_view(holder_only=True)
+def electronic_notice(request: HttpRequest, scope: PortalScope) -> HttpResponse:
+    """The holder's opt-in to the electronic notice: the regime's terms, accept or revoke (audited)."""
+    if request.method == "POST":
+        action = request.POST.get("acao")
+        ip = ratelimit.client_address(request)
+        try:
+            if action == "aderir":
+                if request.POST.get("aceito") != "sim":
+                    raise ValidationError("Para aderir, marque que leu e aceita os termos.")
+                services.portal_electronic_notice_accept(
+                    account=scope.account, accepted_at=timezone.now(), ip=ip
+                )
+                messages.success(
+                    request, "Adesão registrada: as próximas notificações chegarão por este portal."
+                )
+            elif action == "revogar":
+                services.portal_electronic_notice_revoke(
+                    account=scope.account, revoked_at=timezone.now(), ip=ip
+                )
+                messages.success(
+                    request, "Adesão revogada: as próximas notificações irão pelos outros meios."
+                )
+            else:
+                raise ValidationError("Escolha aderir ou revogar.")
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        return redirect("portal:electronic-notice")
+    return _render(
+        request,
+        scope,
+        "electronic_notice.html",
+        terms=services.electronic_terms(scope.operator),
+        consent=services.standing_electronic_consent(scope.operator),
+        history=services.electronic_consents(scope.operator),
+    )
+
+
 # --- first access: claim by CPF and the invitation link (no login: the link is the credential) -------------
 
 

@@ -41,6 +41,7 @@ clandestine: {absent: ainda não lido}
 traffic_only_guard: {absent: ainda não lido}
 complaint_basis: {cites: [art1]}
 nullity: {absent: ainda não lido}
+electronic_notice: {absent: ainda não lido}
 """
 LABELS = """\
 instrument: {name: Alvará, plural: Alvarás, short: alvará, short_plural: alvarás, gender: m, cite: art1,

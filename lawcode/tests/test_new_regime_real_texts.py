@@ -37,6 +37,7 @@ clandestine: {absent: ainda não lido}
 traffic_only_guard: {absent: ainda não lido}
 complaint_basis: {cites: [art1]}
 nullity: {absent: ainda não lido}
+electronic_notice: {absent: ainda não lido}
 """
 LABELS = """\
 instrument: {name: Autorização, plural: Autorizações, short: autorização, short_plural: autorizações, gender: f,

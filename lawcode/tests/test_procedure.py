@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from lawcode.config import Config
 from lawcode.errors import RegimeDefinitionError, UnknownDispositivoError
 from lawcode.regime import Regime
 from lawcode.registry import all_regimes
@@ -165,3 +166,84 @@ def test_an_unknown_nullity_limit_is_refused_with_its_line(demo_copy: Copy) -> N
         procedure("nullity:\n  absent: A lei de exemplo não anula o processo por prazo perdido.\n", rules),
     )
     assert "defence_deadline" in str(error) and "penalty_notice" in str(error) and error.line is not None
+
+
+# --- electronic notice (domicílio eletrônico) ----------------------------------------------------------------
+
+ELECTRONIC = DEMO_PROCEDURE[DEMO_PROCEDURE.index("electronic_notice:") : DEMO_PROCEDURE.index("nullity:")]
+
+
+def test_every_regime_declares_its_electronic_notice_with_article_or_interpretation() -> None:
+    for regime in all_regimes():
+        electronic = regime.procedure.electronic_notice
+        assert electronic is not None
+        if electronic.basis is None:
+            assert electronic.provision.absent_reason
+            continue
+        assert electronic.acts and electronic.terms and electronic.terms_basis is not None
+        assert electronic.lapse is not None or electronic.lapse_absent
+
+
+def test_patrocinio_allows_the_penalty_notice_electronically_with_a_ten_day_lapse_by_interpretation() -> None:
+    from lawcode import get_regime
+
+    regime = get_regime("patrocinio_mg_aplicativo")
+    electronic = regime.procedure.electronic_notice
+    made_available = dt.date(2026, 3, 2)
+    assert electronic is not None and electronic.allows("final_decision", {})
+    assert not electronic.allows("first_decision", {})
+    refusal = electronic.refusal_pt(
+        "first_decision", {}, lambda c: regime.resolve_citation(c, made_available).render()
+    )
+    assert "art. 19" in refusal
+    assert electronic.lapse is not None
+    assert electronic.lapse.ciencia_on(made_available, {}, regime.calendar_for(Config())) == dt.date(
+        2026, 3, 12
+    )
+    chosen = {"INT-PAT-ELECTRONIC-LAPSE": "opening_only"}
+    assert electronic.lapse.ciencia_on(made_available, chosen, regime.calendar_for(Config())) is None
+
+
+def test_olimpia_does_not_allow_the_electronic_channel_and_says_why() -> None:
+    from lawcode import get_regime
+
+    electronic = get_regime("olimpia_sp_escolar").procedure.electronic_notice
+    assert electronic is not None and not electronic.allows("infraction", {})
+    assert "art. 34" in electronic.refusal_pt("infraction", {})
+
+
+def test_sao_jose_allows_the_electronic_channel_only_under_the_chosen_interpretation() -> None:
+    from lawcode import get_regime
+
+    electronic = get_regime("sao_jose_dos_campos_sp_taxi").procedure.electronic_notice
+    assert electronic is not None and not electronic.allows("infraction", {})
+    assert electronic.allows("infraction", {"INT-SJC-NOTICE": "also_electronic"})
+
+
+def test_a_missing_electronic_notice_section_is_a_loud_error(demo_copy: Copy) -> None:
+    error = error_of(demo_copy, procedure(ELECTRONIC, ""))
+    assert "electronic_notice" in error.message and error.file and error.file.endswith("procedure.yaml")
+
+
+def test_an_unknown_act_for_the_electronic_channel_is_refused(demo_copy: Copy) -> None:
+    error = error_of(
+        demo_copy, procedure("acts: [infraction, final_decision]", "acts: [infraction, citation]")
+    )
+    assert "electronic_notice.acts" in error.message and "final_decision" in error.message
+
+
+def test_the_lapse_must_cite_or_name_an_interpretation(demo_copy: Copy) -> None:
+    error = error_of(demo_copy, procedure("  lapse:\n    cite: art1\n", "  lapse:\n"))
+    assert "either 'cite'" in error.message and "interpretation" in error.message
+
+
+def test_an_undeclared_interpretation_is_refused_in_portuguese(demo_copy: Copy) -> None:
+    error = error_of(
+        demo_copy, procedure("  lapse:\n    cite: art1\n", "  lapse:\n    interpretation: INT-GEN-NOPE\n")
+    )
+    assert "INT-GEN-NOPE" in error.message_pt and "interpretations.yaml" in error.message_pt
+
+
+def test_the_terms_text_is_required(demo_copy: Copy) -> None:
+    error = error_of(demo_copy, procedure("    text: Aceito receber as notificações no portal.\n", ""))
+    assert "'text'" in error.message

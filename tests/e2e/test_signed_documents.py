@@ -76,15 +76,6 @@ def test_a_notice_opened_in_the_portal_starts_the_deadline_shown_to_staff(
     )
     issue_permit(case)
     on = dt.date(2026, 3, 12)
-    auto = open_case(patrocinio, agent, code="PAT-3", plate=case.vehicle.plate, on=on)
-    notice = notice_send(
-        case=auto,
-        actor=agent,
-        purpose=NoticePurpose.INFRACTION,
-        channel=NoticeChannel.ELECTRONIC,
-        sent_on=on,
-        as_of=on,
-    )
     portal_account_create(
         actor=None,
         operator=case.operator,
@@ -94,6 +85,22 @@ def test_a_notice_opened_in_the_portal_starts_the_deadline_shown_to_staff(
         full_name="Paula Motorista",
     )
     sign_in(page, live_server.url, "paula.portal", PASSWORD, path="/portal/entrar/")
+    # The holder opts in to the electronic notice, accepting the terms the regime declares (art. 19, § 1º).
+    page.goto(f"{live_server.url}/portal/notificacao-eletronica/")
+    expect(page.get_by_test_id("electronic-terms")).to_contain_text("via eletrônica")
+    page.locator('label[for="aceito"]').click()
+    page.get_by_role("button", name="Aderir à notificação eletrônica").click()
+    expect(page.get_by_test_id("electronic-standing")).to_contain_text("Adesão em vigor desde")
+    assert axe_violations(page) == []
+    auto = open_case(patrocinio, agent, code="PAT-3", plate=case.vehicle.plate, on=on)
+    notice = notice_send(
+        case=auto,
+        actor=agent,
+        purpose=NoticePurpose.INFRACTION,
+        channel=NoticeChannel.ELECTRONIC,
+        sent_on=on,
+        as_of=on,
+    )
     page.goto(f"{live_server.url}/portal/autos/{auto.pk}/")
     pdf_path = f"/portal/notificacoes/{notice.pk}/pdf/"
     with page.expect_response(lambda response: response.url.endswith(pdf_path)) as opened:

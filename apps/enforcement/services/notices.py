@@ -4,6 +4,9 @@
   print), electronic. Every notice is kept as a PDF with the case.
 - notice_record_receipt: the AR came back signed, or returned (Olímpia art. 34 II: returned letters for address
   change, refusal or bad records still count), or the electronic message was confirmed.
+- notice_electronic_open / notice_electronic_lapse: an electronic notice (only where the regime allows the
+  channel for that act, procedure.yaml ``electronic_notice``, and the holder opted in on the portal) is known
+  when opened in the portal, or by the declared lapse after it was made available (the daily sweep).
 - edital_publish: one edital for every offender not reached, ciência per regime (Olímpia: 5 dias corridos).
 The first ciência of the infraction notice moves the case from «lavrado» to «notificado».
 """
@@ -20,7 +23,7 @@ from apps.accounts.actors import Actor, actor_user
 from apps.audit.services import audit_record, audited_change
 from apps.enforcement import lawbridge, pdf
 from apps.enforcement.choices import CaseState, EventKind, NoticeChannel, NoticePurpose, ReturnedReason
-from apps.enforcement.hooks import notice_sent
+from apps.enforcement.hooks import electronic_consent, notice_sent
 from apps.enforcement.models import Edital, InfractionCase, Notice
 from apps.enforcement.services import case_event_add, locked_case, refresh_notice_limit
 from apps.ops.storage import attach_after_commit, sha256_hex
@@ -73,6 +76,7 @@ def notice_send(
     row = locked_case(case)
     _check_notifier(actor, row.municipality)
     _check_send(row, purpose, channel, sent_on, as_of, signature_name, refused)
+    consent = _check_electronic(row, purpose, sent_on) if channel == NoticeChannel.ELECTRONIC else None
     notice = Notice(
         case=row,
         purpose=purpose,
@@ -84,14 +88,14 @@ def notice_send(
         created_by=actor_user(actor),
     )
     _write_and_keep(notice, row, note, as_of)
-    _note_sent(notice, row, actor)
+    _note_sent(notice, row, actor, consent)
     _after_ciencia(notice, row, actor, as_of)
     audit_record(
         actor=actor,
         municipality=row.municipality,
         action="notice.send",
         obj=notice,
-        after=notice.audit_snapshot(),
+        after={**notice.audit_snapshot(), **({"electronic_consent": consent} if consent else {})},
     )
     notice_sent(notice, as_of)
     return notice
@@ -115,15 +119,41 @@ def _write_and_keep(notice: Notice, case: InfractionCase, note: str, as_of: dt.d
     _store_pdf(notice)
 
 
-def _note_sent(notice: Notice, case: InfractionCase, actor: Actor) -> None:
+def _note_sent(
+    notice: Notice, case: InfractionCase, actor: Actor, consent: dict[str, str] | None = None
+) -> None:
+    extra = ""
+    if consent:
+        extra = (
+            f" — disponibilizada no portal em {notice.sent_on:%d/%m/%Y}; adesão à notificação eletrônica "
+            f"em {consent.get('accepted_on', '')} pela conta {consent.get('account', '')}"
+        )
     case_event_add(
         case=case,
         kind=EventKind.NOTICE_SENT,
         actor=actor,
         on=notice.sent_on,
-        note=f"{notice.get_purpose_display()} — {notice.get_channel_display()}",
-        data={"notice_id": notice.pk},
+        note=f"{notice.get_purpose_display()} — {notice.get_channel_display()}{extra}"[:500],
+        data={"notice_id": notice.pk, **({"electronic_consent": consent} if consent else {})},
     )
+
+
+def _check_electronic(case: InfractionCase, purpose: str, on: dt.date) -> dict[str, str]:
+    """The electronic channel only for the acts the regime allows it (procedure.yaml ``electronic_notice``) and
+    only to a holder who opted in on the portal; returns the opt-in's proof."""
+    refusal = lawbridge.electronic_refusal(case, purpose, on)
+    if refusal:
+        raise refuse("channel", f"Meio eletrônico: {refusal}")
+    consent = electronic_consent(case.operator)
+    if consent is None:
+        holder = case.operator.holder_name if case.operator is not None else "o autuado"
+        basis = lawbridge.electronic_basis(case, on)
+        raise refuse(
+            "channel",
+            f"Meio eletrônico: {holder} não aderiu à notificação eletrônica no portal "
+            f"({basis}); notifique pessoalmente, por carta com AR ou por edital.",
+        )
+    return consent
 
 
 def _check_send(
@@ -243,8 +273,8 @@ def notice_electronic_open(*, notice: Notice, actor: Actor, opened_at: dt.dateti
     audit trail. The law decides whether this channel gives ciência (engine ``ciencia_date``); when it does, the
     deadlines count from it. Later openings change nothing."""
     row: Notice = Notice.objects.select_for_update().get(pk=notice.pk)
-    if row.channel != NoticeChannel.ELECTRONIC or row.received_on is not None:
-        return row
+    if row.channel != NoticeChannel.ELECTRONIC or row.received_on is not None or row.ciencia_on is not None:
+        return row  # opened before, or already known by lapse: later openings change nothing
     case = locked_case(row.case)
     user = actor_user(actor)
     moment = timezone.localtime(opened_at)
@@ -283,6 +313,68 @@ def notice_electronic_open(*, notice: Notice, actor: Actor, opened_at: dt.dateti
     )
     notice_sent(row, as_of)
     return row
+
+
+def electronic_lapse_due(as_of: dt.date) -> list[Notice]:
+    """Electronic notices made available and never opened nor known, in open cases, whose lapse may be over."""
+    rows = Notice.objects.filter(
+        channel=NoticeChannel.ELECTRONIC, received_on__isnull=True, ciencia_on__isnull=True, sent_on__lt=as_of
+    ).exclude(case__state__in=(CaseState.CLOSED, CaseState.CANCELLED))
+    return list(rows.select_related("case__municipality", "case__operator").order_by("pk"))
+
+
+@transaction.atomic
+def notice_electronic_lapse(*, notice: Notice, actor: Actor, as_of: dt.date) -> Notice | None:
+    """Ciência by lapse: an electronic notice not opened within the lapse the regime declares (an article, or the
+    municipality's named interpretation; e.g. 10 days after it was made available) is taken as known on the
+    lapse's last day, with the evidence (made available on, the rule and its basis) in the case's timeline and
+    the audit trail; deadlines count from it. None when there is no lapse or it is not over on ``as_of``."""
+    row: Notice = Notice.objects.select_for_update().get(pk=notice.pk)
+    if row.channel != NoticeChannel.ELECTRONIC or row.received_on is not None or row.ciencia_on is not None:
+        return None
+    case = locked_case(row.case)
+    lapse = lawbridge.electronic_lapse(case, row.sent_on)
+    if lapse is None or lapse.ciencia_on >= as_of:
+        return None
+    evidence = {
+        "made_available_on": row.sent_on.isoformat(),
+        "lapse_days": str(lapse.days),
+        "lapse_basis": lapse.basis,
+        "pdf_sha256": row.pdf_sha256,
+        "note": (
+            f"por decurso de prazo: notificação eletrônica disponibilizada no portal em {row.sent_on:%d/%m/%Y} e "
+            f"não aberta em {lapse.days} {lapse.counting} ({lapse.basis}); ciência em {lapse.ciencia_on:%d/%m/%Y}"
+        ),
+    }
+    with audited_change(row, actor=actor, action="notice.electronic_lapse", municipality=case.municipality):
+        row.ciencia_on = lapse.ciencia_on
+        row.decision = {
+            "question": "electronic_lapse",
+            "result": {"ciencia_on": lapse.ciencia_on.isoformat()},
+            "explanation": evidence["note"],
+            "evidence": {key: value for key, value in evidence.items() if key != "note"},
+        }
+        row.save()
+        _after_ciencia(row, case, actor, as_of, evidence)
+    audit_record(
+        actor=actor,
+        municipality=case.municipality,
+        action="notice.ciencia_evidence",
+        obj=row,
+        after={key: value for key, value in evidence.items() if key != "note"},
+    )
+    notice_sent(row, as_of)
+    return row
+
+
+def electronic_lapse_sweep(as_of: dt.date) -> int:
+    """The daily sweep's step: ciência by lapse for every electronic notice whose lapse is over (each in its
+    own transaction, so one failure never undoes the others)."""
+    done = 0
+    for notice in electronic_lapse_due(as_of):
+        if notice_electronic_lapse(notice=notice, actor=None, as_of=as_of) is not None:
+            done += 1
+    return done
 
 
 def _check_receipt(notice: Notice, received_on: dt.date, returned_reason: str, as_of: dt.date) -> None:

@@ -137,7 +137,7 @@ def test_the_patrocinio_90_day_limit_counts_from_the_receipt_of_the_auto(
     patrocinio: Municipality, agent_patrocinio: User
 ) -> None:
     case = open_auto(patrocinio, agent_patrocinio, plate="ABC1D23", infraction_code="PAT-5")
-    notice = send(case, agent_patrocinio, NoticeChannel.ELECTRONIC, sent_on=dt.date(2026, 3, 12))
+    notice = send(case, agent_patrocinio, NoticeChannel.AR, sent_on=dt.date(2026, 3, 12))
     notice_record_receipt(
         notice=notice, actor=agent_patrocinio, as_of=AS_OF, received_on=dt.date(2026, 3, 13)
     )
