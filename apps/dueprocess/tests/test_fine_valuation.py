@@ -324,6 +324,19 @@ def test_a_fine_in_ufesp_waits_for_the_installations_2027_value_and_is_issued_on
     assert "Aguardando a publicação do valor da UFESP de 2027" in page
     payments = portal_client(account).get(reverse("portal:guides")).content.decode()
     assert "Aguardando a publicação do valor da UFESP de 2027" in payments
+    # until when, said the same way to the operator, to finance's queue and on the staff's case page
+    until = (
+        "Aguardando a publicação do valor da UFESP de 2027, até o seu cadastro pelo administrador da "
+        "instalação, nos valores externos (UFESP e índices); a guia é emitida automaticamente no mesmo dia"
+    )
+    staff = Client()
+    staff.force_login(finance_olimpia)
+    queue = staff.get(reverse("finance:waiting_list", args=[olimpia.ibge_code])).content.decode()
+    case_page = staff.get(
+        reverse("dueprocess:case", args=[olimpia.ibge_code, sanction.case_id])
+    ).content.decode()
+    for shown in (page, payments, queue, case_page):
+        assert until in shown
 
     installer = make_staff("ines.instalacao", (olimpia, Role.ADMINISTRATOR), full_name="Inês da Instalação")
     deployment_admin_grant(actor=None, user=installer)
