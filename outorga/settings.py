@@ -93,6 +93,21 @@ from apps.audit.keys import load_audit_keys  # noqa: E402  (stdlib-only module, 
 AUDIT_KEYS = load_audit_keys(os.environ, debug=DEBUG)
 AUDIT_CHECKPOINT_DIR = Path(env_str("AUDIT_CHECKPOINT_DIR", str(VAR_DIR / "audit-checkpoints")))
 AUDIT_CHECKPOINT_RECIPIENTS = env_list("AUDIT_CHECKPOINT_RECIPIENTS", [])
+# The checkpoints' copy no one can rewrite: an S3 bucket created with Object Lock (compliance mode), each
+# checkpoint retained AUDIT_ANCHOR_RETENTION_DAYS (apps/audit/anchorstore.py).
+AUDIT_ANCHOR_S3_BUCKET = env_str("AUDIT_ANCHOR_S3_BUCKET", "")
+AUDIT_ANCHOR_S3_ENDPOINT_URL = env_str("AUDIT_ANCHOR_S3_ENDPOINT_URL", "")
+AUDIT_ANCHOR_S3_REGION = env_str("AUDIT_ANCHOR_S3_REGION", "")
+AUDIT_ANCHOR_S3_ACCESS_KEY_ID = env_str("AUDIT_ANCHOR_S3_ACCESS_KEY_ID", "")
+AUDIT_ANCHOR_S3_SECRET_ACCESS_KEY = env_str("AUDIT_ANCHOR_S3_SECRET_ACCESS_KEY", "")
+AUDIT_ANCHOR_RETENTION_DAYS = env_int("AUDIT_ANCHOR_RETENTION_DAYS", 3650)
+# Keyless (legacy SHA-256) events an installation really had before the keyed chain, per chain: "global:120,
+# 3533908:45" (the last keyless seq of each). Any other keyless event is refused (apps/audit/verification.py).
+AUDIT_LEGACY_EVENTS = {
+    chain: int(seq)
+    for chain, _, seq in (item.partition(":") for item in env_list("AUDIT_LEGACY_EVENTS", []))
+    if seq.isdigit()
+}
 # --- end of audit block -------------------------------------------------------------------------------------
 
 INSTALLED_APPS = [

@@ -85,9 +85,8 @@ def checkpoint_document(heads: list[ChainHead], *, keys: AuditKeys, created_at: 
 def write_checkpoint(directory: Path, document: dict[str, Any]) -> Path:
     """A new read-only file; an existing checkpoint is never overwritten (O_EXCL)."""
     directory.mkdir(parents=True, exist_ok=True)
-    stamp = document["created_at"].replace("-", "").replace(":", "").replace(".", "")
-    path = directory / f"{FILE_PREFIX}{stamp}.json"
-    text = json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+    path = directory / checkpoint_name(document)
+    text = checkpoint_text(document)
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444)
     with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
         handle.write(text)
@@ -96,32 +95,46 @@ def write_checkpoint(directory: Path, document: dict[str, Any]) -> Path:
     return path
 
 
-def load_checkpoints(directory: Path, *, keys: AuditKeys) -> LoadedCheckpoints:
+def checkpoint_name(document: dict[str, Any]) -> str:
+    stamp = document["created_at"].replace("-", "").replace(":", "").replace(".", "")
+    return f"{FILE_PREFIX}{stamp}.json"
+
+
+def checkpoint_text(document: dict[str, Any]) -> str:
+    return json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+
+
+def load_checkpoints(directory: Path, *, keys: AuditKeys, store: Any = None) -> LoadedCheckpoints:
+    """The checkpoints of the directory and, when given, of the object-lock store (apps.audit.anchorstore)."""
     anchors: dict[str, dict[int, Anchor]] = defaultdict(dict)
     problems: list[CheckpointProblem] = []
     paths = sorted(directory.glob(f"{FILE_PREFIX}*.json")) if directory.is_dir() else []
-    for path in paths:
-        document, problem = _read_signed(path, keys)
+    sources: list[tuple[str, Any]] = [(path.name, path) for path in paths]
+    if store is not None:
+        sources += list(store.items())
+    for name, source in sources:
+        document, problem = _read_signed(source, keys)
         if problem:
-            problems.append(CheckpointProblem(path.name, problem))
+            problems.append(CheckpointProblem(name, problem))
             continue
         for head in document["heads"]:
-            anchor = Anchor(int(head["seq"]), str(head["hash"]), path.name)
+            anchor = Anchor(int(head["seq"]), str(head["hash"]), name)
             earlier = anchors[head["chain"]].get(anchor.seq)
             if earlier is not None and earlier.hash != anchor.hash:
                 problems.append(
                     CheckpointProblem(
-                        path.name,
+                        name,
                         f"chain {head['chain']} seq {anchor.seq} disagrees with {earlier.checkpoint}",
                     )
                 )
             anchors[head["chain"]][anchor.seq] = anchor
-    return LoadedCheckpoints(anchors=dict(anchors), problems=problems, files=len(paths))
+    return LoadedCheckpoints(anchors=dict(anchors), problems=problems, files=len(sources))
 
 
-def _read_signed(path: Path, keys: AuditKeys) -> tuple[dict[str, Any], str]:
+def _read_signed(source: Path | str, keys: AuditKeys) -> tuple[dict[str, Any], str]:
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
+        text = source.read_text(encoding="utf-8") if isinstance(source, Path) else source
+        document = json.loads(text)
         body = {key: value for key, value in document.items() if key != "signature"}
         if body.get("format") != FORMAT:
             return {}, f"unknown format {body.get('format')!r}"

@@ -7,6 +7,7 @@ happened ("Alteração — pessoa") with field labels from the model and values 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -332,7 +333,23 @@ def value_label(model: Any, name: str, value: Any) -> Any:
     shown = _choice_label(model, name, value)
     if shown != value:
         return shown
+    for labeller in _VALUE_LABELLERS.get(name, ()):
+        if (label := labeller(value)) is not None:
+            return label
     return _choices_named(name).get(value, value)
+
+
+# Values whose labels live above the trail (a document kind is declared by the regimes, read by the registry):
+# the app that knows them registers a labeller from its AppConfig.ready().
+ValueLabeller = Callable[[str], str | None]
+_VALUE_LABELLERS: dict[str, list[ValueLabeller]] = {}
+
+
+def register_value_labeller(name: str, labeller: ValueLabeller) -> None:
+    """``labeller(value)`` gives the label of a stored value of key ``name``, or None when it is not its own."""
+    labellers = _VALUE_LABELLERS.setdefault(name, [])
+    if labeller not in labellers:
+        labellers.append(labeller)
 
 
 def _regime_name(regime_id: str) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from django.conf import settings
+
 from apps.audit.checkpoints import Anchor
 from apps.audit.hashing import UnknownHashSchemeError, compute_event_hash, signatures_match
 from apps.audit.keys import AuditKeys, UnknownAuditKeyError, configured_keys
@@ -38,13 +40,14 @@ class _Walk:
     keys: AuditKeys
     previous_hash: str = ""
     keyed_seen: bool = False
+    legacy_until: int = 0  # the last keyless seq the installation declared for this chain
 
 
 def verify_chain(
     chain: str, *, anchors: Mapping[int, Anchor] | None = None, keys: AuditKeys | None = None
 ) -> ChainReport:
     anchors = anchors or {}
-    walk = _Walk(keys=keys or configured_keys())
+    walk = _Walk(keys=keys or configured_keys(), legacy_until=settings.AUDIT_LEGACY_EVENTS.get(chain, 0))
     count = 0
     for count, event in enumerate(AuditEvent.objects.of_chain(chain).iterator(), start=1):
         broken = _check_event(event, expected_seq=count, walk=walk) or _check_anchor(
@@ -64,6 +67,17 @@ def _check_event(event: AuditEvent, *, expected_seq: int, walk: _Walk) -> Broken
         return BrokenLink(event.pk, event.seq, "prev_hash mismatch", walk.previous_hash, event.prev_hash)
     if event.hash_scheme == HashScheme.HMAC_SHA256:
         walk.keyed_seen = True
+    elif event.seq > walk.legacy_until:
+        # With a keyed scheme configured, a keyless event is a forger's (anyone can compute SHA-256), unless
+        # the installation declared it outside the database as one of its own old events (AUDIT_LEGACY_EVENTS),
+        # whatever the checkpoints say (none may be left to say it).
+        return BrokenLink(
+            event.pk,
+            event.seq,
+            "keyless hash where a keyed scheme is configured (not declared in AUDIT_LEGACY_EVENTS)",
+            "hmac-sha256",
+            event.hash_scheme,
+        )
     elif walk.keyed_seen:
         # Keyless events only ever precede keyed ones; one after them is a forger avoiding the key.
         return BrokenLink(

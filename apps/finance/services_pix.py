@@ -25,6 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.accounts.actors import Actor, actor_user
+from apps.accounts.stepup import sensitive_service
 from apps.audit.services import audit_record, audited_change
 from apps.finance import charges
 from apps.finance.choices import (
@@ -424,6 +425,7 @@ def _review(received: PixReceived, reason: str, detail: str, expected: Decimal |
 SETTLE, REFUND, ARCHIVE = "settle", "refund", "archive"
 
 
+@sensitive_service
 @transaction.atomic
 def payment_review_resolve(
     *,
@@ -546,6 +548,7 @@ def cnab_return_preview(*, municipality: Municipality, content: str, as_of: dt.d
     return lines
 
 
+@sensitive_service
 @transaction.atomic
 def cnab_return_apply(
     *, actor: Actor, municipality: Municipality, content: str, as_of: dt.date

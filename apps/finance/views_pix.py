@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from apps.accounts.decorators import recent_authentication_required
 from apps.accounts.models import User
 from apps.finance import services_pix
 from apps.finance.choices import ReviewStatus
@@ -128,6 +129,7 @@ def _cnab_text(upload: Any) -> str:
 
 
 @login_required
+@recent_authentication_required
 @require_http_methods(["GET", "POST"])
 def cnab_upload(request: HttpRequest, ibge_code: str) -> HttpResponse:
     """Upload → preview (the application rolled back) → apply, in one transaction."""

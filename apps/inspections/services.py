@@ -23,6 +23,7 @@ from apps.inspections import lawbridge
 from apps.inspections.choices import KIND_BY_APPLICATION, InspectionKind, InspectionResult, MissedState
 from apps.inspections.hooks import inspection_failed, inspection_scheduled
 from apps.inspections.models import Inspection, MissedInspection
+from apps.lawconfig.config import calendar_for
 from apps.licensing.choices import PERMIT_IN_FORCE_STATES
 from apps.licensing.models import Application, Permit
 from apps.registry.models import Vehicle
@@ -338,8 +339,10 @@ def _open_cure_window(row: Inspection, as_of: dt.date) -> None:
 
 def _schedule_reinspection(row: Inspection, *, actor: Actor) -> Inspection:
     """The re-inspection waits for the vehicle: by the cure deadline where the law gives one, otherwise as soon
-    as it is presented (scheduled on the failure's day, to be rescheduled when the operator calls)."""
+    as it can be presented — the municipality's next business day after the failure (never the failure's own
+    day: the vehicle has to be repaired first), to be rescheduled when the operator calls."""
     performed_on = row.performed_on or row.scheduled_for
+    next_day = calendar_for(row.municipality, row.regime_id).next_business_day(performed_on)
     follow_up = Inspection.objects.create(
         municipality=row.municipality,
         regime_id=row.regime_id,
@@ -347,7 +350,7 @@ def _schedule_reinspection(row: Inspection, *, actor: Actor) -> Inspection:
         application=row.application,
         kind=InspectionKind.REINSPECTION,
         checklist_kind=row.checklist_kind,
-        scheduled_for=row.cure_deadline or performed_on,
+        scheduled_for=max(row.cure_deadline, next_day) if row.cure_deadline else next_day,
         deadline=row.cure_deadline,
         deadline_basis=row.decision.get("cure_basis", ""),
         inspector=row.inspector,

@@ -89,6 +89,15 @@ SCHEDULE: tuple[Job, ...] = (
     # Signed heads of the audit chains outside the database (docs/security.md): the interval bounds how many
     # recent events a deleted tail could take undetected.
     Job("audit_anchor", "Ponto de verificação da trilha de auditoria", Every(60), ("audit_anchor",)),
+    # The minute's anchor (issue 28): at most a minute of newest events could vanish before a checkpoint
+    # (in the object-lock bucket, apps.audit.anchorstore) records them.
+    Job(
+        "audit_anchor_continuous",
+        "Ponto de verificação contínuo da trilha de auditoria",
+        Every(1),
+        ("audit_anchor", "--continuous"),
+        lease_minutes=10,
+    ),
 )
 
 

@@ -97,7 +97,7 @@ def _date_pt(value: Any) -> str:
 
 
 def _question_pt(name: str) -> str:
-    """The question the law was asked, as the engine words it («Alvará do veículo…»), never its code."""
+    """The question the law was asked, as the engine words it («<instrumento> do veículo…»), never its code."""
     spec = QUESTIONS.get(name)
     return spec.description_pt if spec is not None else name
 

@@ -21,7 +21,7 @@ def _flag(municipality_id: int) -> str:
 
 
 def debounce_seconds() -> int:
-    return int(getattr(settings, "OPEN_DATA_DEBOUNCE_SECONDS", 60))
+    return int(getattr(settings, "OPEN_DATA_DEBOUNCE_SECONDS", 10))
 
 
 def permit_recorded(municipality_id: int | None) -> None:

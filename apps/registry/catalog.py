@@ -74,6 +74,11 @@ def kind_labels(regime_ids: tuple[str, ...]) -> dict[str, str]:
     return labels
 
 
+def document_kind_label(kind: str) -> str | None:
+    """A document kind as some regime names it, None for a value that is no document kind (audit labels)."""
+    return kind_labels(tuple(lawcode.regime_ids())).get(kind)
+
+
 def kind_label(municipality: Municipality, kind: str) -> str:
     """How people read a stored kind; one no regime of the municipality declares any more says so."""
     label = kind_labels(tuple(municipality.regimes or ())).get(kind)

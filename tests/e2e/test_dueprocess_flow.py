@@ -142,7 +142,7 @@ def test_an_auto_goes_from_the_phone_form_to_the_final_penalty(
     assert sanction.decided_final_on == timezone.localdate()
     assert Permit.objects.get(vehicle=licensed.vehicle).state == permit_state
     if permit_state == PermitState.REVOKED:
-        expect(page.get_by_test_id("effects")).to_contain_text("Alvará cassado")
+        expect(page.get_by_test_id("effects")).to_contain_text("Cassação da autorização")
 
 
 def _condemned_in_first_instance(municipality: Municipality, plate: str) -> InfractionCase:

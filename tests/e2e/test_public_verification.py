@@ -104,7 +104,7 @@ def test_a_parent_checks_a_van_by_plate_on_a_phone(phone: Page, live_server: Any
     )
     phone.goto(f"{live_server.url}/consulta/")
     expect(phone.get_by_label("Município")).to_have_value("")
-    phone.get_by_label("Placa ou número do alvará").fill(van.vehicle.plate.lower())
+    phone.get_by_label("Placa ou número da autorização").fill(van.vehicle.plate.lower())
     phone.get_by_role("button", name="Consultar").tap()
     verdict = phone.get_by_test_id("verdict")
     expect(verdict).to_have_attribute("data-status", "regular")

@@ -84,3 +84,47 @@ def test_the_installer_creates_a_municipality_and_the_invited_analyst_lands_on_i
     analyst.goto(link)  # the link worked once and is dead now
     expect(analyst.get_by_role("heading", name="Convite indisponível")).to_be_visible()
     analyst.context.close()
+
+
+def test_the_administrator_adds_a_second_regime_to_an_existing_municipality(
+    page: Page, live_server: Any
+) -> None:
+    """Creating the town again names it and points to its regimes; there the administrator adds a second law
+    from a date, which the table shows in force, and the audit keeps."""
+    from apps.audit.models import AuditEvent
+    from apps.tenancy.services import municipality_setup
+
+    installer = deployment_admin_create_first(
+        username="instalador",
+        email="ti@example.gov.br",
+        password=INSTALLER_PASSWORD,
+        full_name="Equipe de TI",
+    ).user
+    give_authenticator(installer)
+    municipality_setup(
+        actor=installer, ibge_code="3533908", name="Olímpia", uf="SP", regimes=["olimpia_sp_escolar"]
+    )
+    sign_in(page, live_server.url, "instalador", INSTALLER_PASSWORD)
+    page.get_by_role("link", name="Novo município").click()
+    page.get_by_label("Código IBGE do município (7 dígitos)").fill("3533908")
+    page.get_by_label("Nome do município").fill("Olímpia")
+    page.get_by_label("UF").select_option("SP")
+    page.get_by_text("Serviço de táxi de São José dos Campos-SP").click()
+    page.get_by_role("button", name="Criar município").click()
+    expect(
+        page.get_by_text("O município Olímpia-SP (código IBGE 3533908) já está cadastrado")
+    ).to_be_visible()
+    expect(page.get_by_text("Identificador na URL")).to_have_count(0)
+
+    page.goto(f"{live_server.url}/instalacao/municipios/")
+    page.get_by_role("link", name="Regimes legais").click()
+    expect(page.get_by_role("heading", name="Regimes legais de Olímpia-SP")).to_be_visible()
+    page.get_by_label("Regime legal a acrescentar").select_option(
+        label="Serviço de táxi de São José dos Campos-SP (Lei nº 8.698, de 18 de maio de 2012)"
+    )
+    page.get_by_label("Em vigor a partir de").fill("2026-01-01")
+    page.get_by_test_id("regime-add").click()
+    expect(page.get_by_role("alert").filter(has_text="acrescentado a Olímpia-SP")).to_be_visible()
+    expect(page.get_by_test_id("regimes")).to_contain_text("Serviço de táxi de São José dos Campos-SP")
+    expect(page.get_by_test_id("regimes")).to_contain_text("01/01/2026")
+    assert AuditEvent.objects.filter(action="municipality.regime_add").count() == 1

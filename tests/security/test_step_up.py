@@ -51,6 +51,8 @@ ROUTES = {
     ("dueprocess:finalize", "case_finalize_unappealed"),
     ("dueprocess:judge", "appeal_judge"),
     ("finance:payment_register", "payment_register"),
+    ("finance:review_decide", "payment_review_resolve"),
+    ("finance:cnab_upload", "cnab_return_apply"),
     ("lawconfig:closure_add", "closure_add"),
     ("lawconfig:closure_remove", "closure_remove"),
     ("lawconfig:interpretation_choose", "interpretation_choose"),

@@ -95,7 +95,8 @@ def _legacy_event(seq: int, prev_hash: str) -> AuditEvent:
 
 
 @pytest.mark.django_db
-def test_legacy_sha256_events_still_verify_and_keyed_events_follow_them() -> None:
+def test_legacy_sha256_events_still_verify_and_keyed_events_follow_them(settings: Any) -> None:
+    settings.AUDIT_LEGACY_EVENTS = {"global": 2}  # declared outside the database: the two old keyless events
     first = _legacy_event(1, "")
     second = _legacy_event(2, first.hash)
     with transaction.atomic():

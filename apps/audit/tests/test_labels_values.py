@@ -39,3 +39,11 @@ def test_a_nested_key_reads_as_a_label() -> None:
     assert format_value(value_label(None, "data", {"holder_document": "***.982.247-**"})) == (
         "CPF/CNPJ do titular: ***.982.247-**"
     )
+
+
+def test_a_document_kind_reads_as_the_regime_names_it() -> None:
+    from apps.registry.catalog import regime_kinds
+
+    key, kind = next(iter(regime_kinds("olimpia_sp_escolar").items()))
+    shown = format_value(value_label(None, "data", {"kind": key}))
+    assert shown == f"tipo: {kind.label}" and key not in shown.removeprefix("tipo: ")

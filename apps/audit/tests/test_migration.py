@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from django.db import DatabaseError, connection, transaction
@@ -47,7 +48,8 @@ def _write_legacy_events(executor: MigrationExecutor) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_pre_keyed_events_are_marked_sha256_and_still_verify() -> None:
+def test_pre_keyed_events_are_marked_sha256_and_still_verify(settings: Any) -> None:
+    settings.AUDIT_LEGACY_EVENTS = {GLOBAL_CHAIN: 2}  # the installation declares its two pre-key events
     latest = _latest()
     executor = MigrationExecutor(connection)
     executor.migrate(BEFORE_KEYS)

@@ -234,7 +234,8 @@ def test_olimpia_has_no_legal_cure_window_but_still_a_reinspection(olimpia_case:
     )
     assert row.result == "failed" and row.cure_deadline is None
     follow_up = Inspection.objects.get(previous=row)
-    assert follow_up.scheduled_for == AS_OF and follow_up.deadline is None
+    # Not the failure's day (10/03/2026, a Tuesday): the municipality's next business day.
+    assert follow_up.scheduled_for == dt.date(2026, 3, 11) and follow_up.deadline is None
 
 
 def test_a_recorded_inspection_cannot_be_recorded_again(olimpia_case: Case) -> None:

@@ -175,7 +175,7 @@ def test_the_command_prints_each_step_and_audits_the_run(olimpia_pf: Case) -> No
     issue_permit(olimpia_pf)
     out, err = StringIO(), StringIO()
     call_command("daily_sweep", "--as-of", "2027-06-01", stdout=out, stderr=err)
-    assert "Alvarás vencidos: 1" in out.getvalue()
+    assert "Autorizações vencidas: 1" in out.getvalue()
     assert "Rotina de 01/06/2027" in err.getvalue()  # the tqdm progress bar
     assert AuditEvent.objects.filter(action="licensing.daily_sweep", object_id="2027-06-01").exists()
 

@@ -161,6 +161,9 @@ def test_the_application_page_shows_the_decision_with_citations_and_the_timeline
     ]
     assert "«vehicle_permit»" not in section and f"na data de {today:%d/%m/%Y}" in section
     assert re.search(r"vigente desde \d{4}-", section) is None and "vigente desde " in section
+    # ... and near the top of the page: above the actions and the timeline.
+    assert html.index('data-testid="decision"') < html.index('aria-label="Ações"')
+    assert html.index('data-testid="decision"') < html.index('data-testid="timeline-svg"')
 
 
 def test_the_analyst_takes_an_application_to_a_permit_through_the_screen(
@@ -207,7 +210,7 @@ def test_the_create_form_names_the_missing_field(case: Case, analyst_olimpia_cli
     create = reverse("licensing:application_create", args=["3533908", case.operator.pk])
     response = analyst_olimpia_client.post(create, {"kind": "vehicle_permit", "extensions": 0})
     assert response.status_code == 400
-    assert "Veículo: obrigatório para «Alvará de veículo»." in response.content.decode()
+    assert "Veículo: obrigatório para «Alvará do veículo»." in response.content.decode()  # Olímpia's label
     assert not Application.objects.exists()
 
 
@@ -229,8 +232,28 @@ def test_the_create_form_offers_only_the_fields_the_regime_asks(
         reverse("licensing:application_create", args=["3148103", ride.operator.pk])
     ).content.decode()
     assert "Comunicação da plataforma em" in html and 'data-kinds="temporary_vehicle"' in html
-    assert "Só para: Veículo provisório (Lei 5.832/2025 (Patrocínio), art. 11-A)." in html
+    assert (
+        "Só para: Veículo locado em substituição temporária (Lei 5.832/2025 (Patrocínio), art. 11-A)." in html
+    )
     assert "Transporta crianças menores de 4 anos" not in html
+    # Only the kinds Patrocínio's law has (labels.yaml), by its names: no monitor, no emergency driver.
+    assert 'value="attendant_link"' not in html and 'value="emergency_driver"' not in html
+    assert ">Alvará de Funcionamento do veículo<" in html
+
+
+def test_a_kind_the_regimes_law_does_not_have_is_refused_by_the_service(
+    make_staff: Callable[..., User], patrocinio: Municipality
+) -> None:
+    from django.core.exceptions import ValidationError
+
+    from apps.licensing.services import application_create
+
+    ride = pf_case(patrocinio, 44, "Rita Aplicativo", as_of=timezone.localdate())
+    with pytest.raises(ValidationError) as refused:
+        application_create(
+            actor=None, operator=ride.operator, kind="attendant_link", as_of=timezone.localdate()
+        )
+    assert "«Vínculo de monitor» não existe na lei deste regime" in " ".join(refused.value.messages)
 
 
 def test_the_create_form_refuses_an_answer_the_law_does_not_ask_for_the_kind(

@@ -110,7 +110,10 @@ def test_a_judgment_is_told_with_the_verdict(
         as_of=dt.date(2026, 3, 20),
     )
     row = only(K.JUDGMENT)
-    assert "julgado em 20/03/2026: procedente — auto cancelado" in row.body and "art." in row.article.lower()
+    assert (
+        "julgado em 20/03/2026: Recurso procedente — infração cancelada" in row.body
+        and "art." in row.article.lower()
+    )
     assert row.link == f"/portal/autos/{auto.pk}/"
 
 

@@ -56,7 +56,7 @@ def test_a_suspension_shows_until_when(olimpia_permit: Permit, today: dt.date) -
     )
     [result] = verify(_plate_query(olimpia_permit), as_of=today)
     assert (result.status, result.suspended_until) == (VerificationStatus.SUSPENDED, until)
-    assert "suspensa" in result.message
+    assert "o alvará está suspenso" in result.message  # the instrument as Olímpia's law names it
 
 
 def test_revoked_and_cancelled_are_told_apart(olimpia_permit: Permit, today: dt.date) -> None:

@@ -45,7 +45,8 @@ def test_autos_are_counted_by_article_and_by_month(
     months = s.months_ending(D(2026, 4, 1), 3, D(2026, 4, 30))
     by_article = s.autos_by_article(admin_olimpia, olimpia, "", months)
     assert by_article is not None and by_article.series[0].values == (1,)
-    assert by_article.categories[0].startswith("art")  # the article infringed, then the infraction
+    # The article infringed as the law writes it (never the cite key), then the infraction.
+    assert by_article.categories[0].startswith("Lei 5.171/2025 (Olímpia), art. ")
     by_month = s.autos_by_month(admin_olimpia, olimpia, "", months)
     assert by_month is not None and by_month.series[0].values == (0, 1, 0)
     other_regime = s.autos_by_month(admin_olimpia, olimpia, "votuporanga_sp_escolar", months)

@@ -170,7 +170,7 @@ def test_the_monthly_pdf_prints_the_sections(
     ).stdout
     words = text.decode()
     assert "Relatório mensal — mar/2026" in words
-    assert "Alvarás por situação, mês a mês" in words and "Veículos por idade e o limite legal" in words
+    assert "Autorizações por situação, mês a mês" in words and "Veículos por idade e o limite legal" in words
 
 
 def test_stacked_bars_pile_up_and_scale_to_the_axis() -> None:

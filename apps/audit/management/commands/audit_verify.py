@@ -6,6 +6,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from apps.audit.anchorstore import anchor_store
 from apps.audit.checkpoints import LoadedCheckpoints, load_checkpoints
 from apps.audit.keys import configured_keys
 from apps.audit.models import GLOBAL_CHAIN
@@ -32,7 +33,8 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         directory = options["checkpoints"] or Path(settings.AUDIT_CHECKPOINT_DIR)
-        loaded = load_checkpoints(directory, keys=configured_keys())
+        store = anchor_store()
+        loaded = load_checkpoints(directory, keys=configured_keys(), store=store)
         for problem in loaded.problems:
             self.stdout.write(f"BROKEN  checkpoint {problem.checkpoint}: {problem.problem}")
         reports = verify_chains(self._chains(options["municipality"], loaded), anchors=loaded.anchors)
@@ -42,7 +44,12 @@ class Command(BaseCommand):
             raise CommandError("audit chain verification FAILED", returncode=1)
         total = sum(report.events for report in reports)
         summary = f"OK: {len(reports)} chain(s), {total} event(s) verified"
-        self.stdout.write(self.style.SUCCESS(f"{summary}, {loaded.files} checkpoint file(s) in {directory}"))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"{summary}, {loaded.files} checkpoint file(s) in {directory}"
+                + (f" and {store.label}" if store is not None else "")
+            )
+        )
 
     def _chains(self, ibge_code: str | None, loaded: LoadedCheckpoints) -> list[str]:
         if ibge_code is None:
