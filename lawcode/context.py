@@ -29,7 +29,7 @@ from lawcode.errors import (
     RegimeDefinitionError,
     UnknownParameterError,
 )
-from lawcode.fiscal import index_factor, round_brl
+from lawcode.fiscal import index_factor, missing_yearly_reindexing, round_brl
 from lawcode.interpretations import choose
 from lawcode.memo import Memo
 from lawcode.params import Parameter, ParameterValue
@@ -486,9 +486,22 @@ class Context:
         return Decimal(value.value)
 
     def _index_factor(self, unit: FineUnit, on: dt.date) -> Decimal:
-        """Π (1 + p/100) of the yearly re-indexing percentages dated after the unit's base, up to ``on``."""
+        """Π (1 + p/100) of the yearly re-indexing percentages dated after the unit's base, up to ``on``; for a
+        unit re-indexed every 1st January (``per_calendar_year``), each year's percentage is needed from that
+        1st January on, and its absence is a MissingParameterError dated that day (never a stale factor)."""
         assert unit.base is not None  # the loader requires a base for valued_by: index
         parameter = self._parameter(unit.parameter)
+        if unit.per_calendar_year:
+            january = missing_yearly_reindexing(parameter.values, unit.base, on)
+            if january is not None:
+                raise MissingParameterError(
+                    self.regime.id,
+                    unit.parameter,
+                    january,
+                    reason=f"the {unit.label} are re-indexed every 1st January and the percentage of "
+                    f"{january.year} is not configured (a value dated {january.isoformat()}); valuing on "
+                    f"{on.isoformat()} without it would use an earlier year's factor",
+                )
         factor, used = index_factor(parameter.values, unit.base, on)
         for value in used:
             self._record_parameter(parameter, value, on)

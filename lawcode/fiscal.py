@@ -281,3 +281,18 @@ def index_factor(
             factor *= 1 + Decimal(value.value) / 100
             used.append(value)
     return factor, used
+
+
+def missing_yearly_reindexing(
+    values: tuple[ParameterValue, ...], base: dt.date, on: dt.date
+) -> dt.date | None:
+    """For an index re-applied every 1st January (``per_calendar_year``): the first 1st January after ``base`` up
+    to ``on`` with no percentage dated that very day, or None. From 1 January of year Y the law's amount is the one
+    re-indexed by year Y's percentage; valuing on or after that day without it would silently charge the amount
+    of an earlier year (a stale factor), so the asker must wait for it instead."""
+    dated = {value.effective_from for value in values if value.value is not None}
+    for year in range(base.year + 1, on.year + 1):
+        january = dt.date(year, 1, 1)
+        if january not in dated:
+            return january
+    return None

@@ -20,6 +20,7 @@ yearly by an index (INPC, IPCA), multiples of a tariff set by decree — is decl
         valued_by: index              # reais at ``base``, re-indexed by each percentage dated after it
         parameter: fine_reindex_inpc  # a parameter with unit percent: each dated value is one yearly reajuste
         base: 2012-06-01
+        per_calendar_year: true       # optional: one reajuste every 1st January, needed from that day on
         cite: art60
 
 fiscal.py turns a quantity of a declared unit into reais (centavos, ROUND_HALF_UP) through ``ctx.to_brl``.

@@ -362,9 +362,7 @@ def fine_issue(request: HttpRequest, ibge_code: str, pk: int) -> HttpResponse:
         if isinstance(issued, PaymentGuide):
             messages.success(request, f"Guia {issued.number} emitida.")
         else:
-            messages.warning(
-                request, f"{issued.waiting_message} O valor é cadastrado {issued.where_to_enter}."
-            )
+            messages.warning(request, issued.waiting_message)
     return redirect("dueprocess:case", municipality.ibge_code, sanction.case_id)
 
 

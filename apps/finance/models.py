@@ -265,8 +265,8 @@ class WaitingGuide(models.Model):
     def waiting_message(self) -> str:
         """What the operator and finance read: why the guide waits and until when."""
         return (
-            f"Aguardando a publicação do {self.missing_value}: a guia será emitida automaticamente assim que "
-            "o valor for cadastrado, com o prazo de pagamento contado como a lei manda."
+            f"Aguardando a publicação do {self.missing_value}, até o seu cadastro {self.where_to_enter}; a guia é "
+            "emitida automaticamente no mesmo dia do cadastro, com o prazo de pagamento contado como a lei manda."
         )
 
 

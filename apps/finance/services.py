@@ -166,19 +166,11 @@ def fee_guide_issue(
 ) -> PaymentGuide:
     """A guide for the fee in force on ``fact_date`` (the fee schedule row), valued by the engine."""
     regime = _regime(municipality, regime_id)
-    fee = fee_in_force(municipality=municipality, regime_id=regime, fee_kind=fee_kind, on=fact_date)
-    charge = Charge(
-        quantity=fee.quantity,
-        unit=fee.unit,
-        cite=fee.cite,
-        description=fee.get_fee_kind_display(),
-        fee_kind=fee.fee_kind,
-    )
     return guide_issue(
         actor=actor,
         municipality=municipality,
         regime_id=regime,
-        charge=charge,
+        charge=_fee_charge(municipality, regime, fee_kind, fact_date),
         payer_name=payer_name,
         payer_document=payer_document,
         origin_type=origin_type,
@@ -186,6 +178,64 @@ def fee_guide_issue(
         fact_date=fact_date,
         as_of=as_of,
     )
+
+
+def _fee_charge(municipality: Municipality, regime: str, fee_kind: str, fact_date: dt.date) -> Charge:
+    fee = fee_in_force(municipality=municipality, regime_id=regime, fee_kind=fee_kind, on=fact_date)
+    return Charge(
+        quantity=fee.quantity,
+        unit=fee.unit,
+        cite=fee.cite,
+        description=fee.get_fee_kind_display(),
+        fee_kind=fee.fee_kind,
+    )
+
+
+@transaction.atomic
+def fee_guide_issue_or_wait(
+    *,
+    actor: Actor,
+    municipality: Municipality,
+    fee_kind: str,
+    payer_name: str,
+    payer_document: str,
+    origin_type: str,
+    origin_id: int,
+    fact_date: dt.date,
+    as_of: dt.date,
+    regime_id: str | None = None,
+) -> PaymentGuide | WaitingGuide:
+    """fee_guide_issue for an act that must not be refused for want of a value: when the fee is counted in a
+    unit whose value is not entered yet (next year's UFM or UFESP), the guide waits in the same queue as a
+    fine's (guide_wait, audited) and the origin's issuer (origins.register_waiting_issuer) issues it as soon as
+    the value is entered. Any other refusal (no fee configured, no PIX key) still refuses."""
+    regime = _regime(municipality, regime_id)
+    try:
+        with transaction.atomic():
+            return fee_guide_issue(
+                actor=actor,
+                municipality=municipality,
+                regime_id=regime,
+                fee_kind=fee_kind,
+                payer_name=payer_name,
+                payer_document=payer_document,
+                origin_type=origin_type,
+                origin_id=origin_id,
+                fact_date=fact_date,
+                as_of=as_of,
+            )
+    except ValueNotYetEntered as missing:
+        return guide_wait(
+            actor=actor,
+            municipality=municipality,
+            regime_id=regime,
+            origin_type=origin_type,
+            origin_id=origin_id,
+            charge=_fee_charge(municipality, regime, fee_kind, fact_date),
+            payer_name=payer_name,
+            missing=missing,
+            as_of=as_of,
+        )
 
 
 @transaction.atomic

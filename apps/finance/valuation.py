@@ -175,7 +175,9 @@ def _not_yet_entered(
     year = exc.on.year
     parameter = lawcode.get_regime(regime_id).parameters.get(exc.name)
     if unit is not None and unit.valued_by == "index":
-        missing = f"reajuste da {label} de {year}"
+        # "valor do índice de 2027 (atualização anual das multas …)": the parameter's own description names it
+        described = str(getattr(parameter, "description", "") or label)
+        missing = f"valor do índice de {year} ({described[:1].lower()}{described[1:]})"[:200]
     elif (unit is not None and unit.per_calendar_year) or _yearly(parameter):
         missing = f"valor da {label} de {year}"
     else:

@@ -361,13 +361,48 @@ def _decision(application: Application) -> Decision | None:
 def application_require_fee(
     *, application: Application, actor: Actor, as_of: dt.date, fee_kind: str
 ) -> Application:
-    """Issue the fee's payment guide (finance) and wait for its payment."""
-    from apps.finance.choices import OriginType
-    from apps.finance.services import fee_guide_issue
+    """Issue the fee's payment guide (finance) and wait for its payment. A fee counted in a unit whose value is
+    not entered yet (next year's UFM) does not refuse the act: the guide waits in finance's queue (the
+    application page says for which value) and application_fee_issue_waiting issues it once it is entered."""
+    from apps.finance.models import PaymentGuide
 
     row = _locked(application)
+    issued = _fee_guide(row, actor, as_of, fee_kind)
+    if isinstance(issued, PaymentGuide):
+        guide: PaymentGuide | None = issued
+        data = {
+            "guide": issued.number,
+            "amount_brl": str(issued.amount_brl),
+            "legal_basis": issued.legal_basis,
+            "fee_kind": fee_kind,
+        }
+        note = ""
+    else:
+        guide = None
+        data = {"fee_kind": fee_kind, "waiting_for": issued.missing_value}
+        note = (
+            f"Guia aguardando o {issued.missing_value}; é emitida automaticamente quando ele for cadastrado."
+        )
+    return _move(
+        row,
+        to=S.AWAITING_FEE,
+        allowed=[S.IN_ANALYSIS],
+        event=EventKind.FEE_REQUIRED,
+        actor=actor,
+        as_of=as_of,
+        verb="exigir a taxa de",
+        note=note,
+        data=data,
+        fee_guide=guide,
+    )
+
+
+def _fee_guide(row: Application, actor: Actor, as_of: dt.date, fee_kind: str) -> Any:
+    from apps.finance.choices import OriginType
+    from apps.finance.services import fee_guide_issue_or_wait
+
     holder = row.operator
-    guide = fee_guide_issue(
+    return fee_guide_issue_or_wait(
         actor=actor,
         municipality=row.municipality,
         regime_id=row.regime_id,
@@ -379,18 +414,52 @@ def application_require_fee(
         fact_date=row.submitted_on or as_of,
         as_of=as_of,
     )
-    data = {"guide": guide.number, "amount_brl": str(guide.amount_brl), "legal_basis": guide.legal_basis}
-    return _move(
-        row,
-        to=S.AWAITING_FEE,
-        allowed=[S.IN_ANALYSIS],
-        event=EventKind.FEE_REQUIRED,
-        actor=actor,
-        as_of=as_of,
-        verb="exigir a taxa de",
-        data=data,
-        fee_guide=guide,
-    )
+
+
+def application_fee_issue_waiting(*, waiting: Any, actor: Actor, as_of: dt.date) -> Any:
+    """finance's queue issuer for origin 'application': the unit's value may now be entered; issue the fee's
+    guide as the staff asked (the request was authorized when it was queued) and attach it to the application.
+    An application no longer awaiting its fee (withdrawn, decided) leaves the queue instead."""
+    from apps.finance.choices import OriginType
+    from apps.finance.models import PaymentGuide
+    from apps.finance.services import guide_wait_withdraw
+
+    found = Application.objects.filter(pk=waiting.origin_id).first()
+    if found is None or found.state != S.AWAITING_FEE or found.fee_guide_id is not None:
+        guide_wait_withdraw(
+            actor=actor,
+            origin_type=OriginType.APPLICATION,
+            origin_id=waiting.origin_id,
+            reason="O requerimento não aguarda mais a taxa",
+            as_of=as_of,
+        )
+        return None
+    row = _locked(found)
+    required = row.events.filter(kind=EventKind.FEE_REQUIRED).order_by("-pk").first()
+    fee_kind = (required.data or {}).get("fee_kind") if required is not None else None
+    if not fee_kind:
+        return None
+    issued = _fee_guide(row, actor, as_of, str(fee_kind))
+    if not isinstance(issued, PaymentGuide):
+        return None  # still waiting
+    with audited_change(row, actor=actor, action="application.fee_guide_issued"):
+        row.fee_guide = issued
+        row.save(update_fields=["fee_guide"])
+        _event(
+            row,
+            EventKind.FEE_REQUIRED,
+            actor=actor,
+            as_of=as_of,
+            state_from=row.state,
+            note="Guia emitida ao ser cadastrado o valor que faltava.",
+            data={
+                "guide": issued.number,
+                "amount_brl": str(issued.amount_brl),
+                "legal_basis": issued.legal_basis,
+                "fee_kind": fee_kind,
+            },
+        )
+    return issued
 
 
 @transaction.atomic

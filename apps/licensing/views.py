@@ -21,7 +21,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from apps.accounts.decorators import recent_authentication_required
 from apps.audit.services import audit_personal_data_read
+from apps.finance.choices import OriginType
 from apps.finance.models import FeeSchedule
+from apps.finance.selectors import waiting_guide
 from apps.licensing import exports, hooks, services
 from apps.licensing.choices import ApplicationState
 from apps.licensing.forms import (
@@ -144,6 +146,7 @@ def application_detail(request: HttpRequest, ibge_code: str, pk: int) -> HttpRes
         "today": today,
         "schedule_url": _schedule_url(request, municipality, application),
         "documents": application_documents(application),
+        "fee_waiting": waiting_guide(origin_type=OriginType.APPLICATION, origin_id=application.pk),
     }
     return render(request, "licensing/application_detail.html", context)
 

@@ -134,12 +134,15 @@ class PortalScope:
         )
 
     def waiting_guides(self) -> QuerySet[WaitingGuide]:
-        """The holder's fine guides still waiting for a value the law needs (finance's queue)."""
+        """The holder's guides (fines, application fees) still waiting for a value the law needs (finance's
+        queue)."""
         if not self.is_holder:
             return WaitingGuide.objects.none()
         sanctions = Sanction.objects.filter(operator=self.operator).values("pk")
+        applications = self.applications().values("pk")
         return waiting_guides(self.operator.municipality).filter(
-            origin_type=OriginType.FINE, origin_id__in=sanctions
+            Q(origin_type=OriginType.FINE, origin_id__in=sanctions)
+            | Q(origin_type=OriginType.APPLICATION, origin_id__in=applications)
         )
 
     def cases(self) -> QuerySet[InfractionCase]:

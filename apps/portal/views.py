@@ -29,10 +29,10 @@ from apps.dueprocess.procedure import instance_label
 from apps.dueprocess.selectors import sanction_suspension
 from apps.enforcement.choices import CaseState
 from apps.enforcement.services.notices import notice_electronic_open
-from apps.finance.choices import GuideStatus
+from apps.finance.choices import GuideStatus, OriginType
 from apps.finance.models import Payment
 from apps.finance.pdf import guide_pdf, pix_qr_svg
-from apps.finance.selectors import FineCharge, fine_charge
+from apps.finance.selectors import FineCharge, fine_charge, waiting_guide
 from apps.licensing.choices import OPEN_STATES
 from apps.licensing.pdf import permit_pdf as render_permit_pdf
 from apps.licensing.presenters import application_documents
@@ -304,6 +304,7 @@ def application_detail(request: HttpRequest, scope: PortalScope, pk: int) -> Htt
         documents=application_documents(application),
         events=application.events.order_by("on", "pk"),
         deadlines=application_deadlines(application, today),
+        fee_waiting=waiting_guide(origin_type=OriginType.APPLICATION, origin_id=application.pk),
     )
 
 

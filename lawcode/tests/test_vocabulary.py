@@ -9,7 +9,12 @@ from decimal import Decimal
 import pytest
 
 from lawcode.config import Config
-from lawcode.errors import InvalidFactError, RegimeDefinitionError, UnknownDispositivoError
+from lawcode.errors import (
+    InvalidFactError,
+    MissingParameterError,
+    RegimeDefinitionError,
+    UnknownDispositivoError,
+)
 from lawcode.fields import parse_decimal_pt
 from lawcode.regime import Regime
 
@@ -196,6 +201,50 @@ def test_reais_reindexed_yearly_by_a_dated_percentage(demo_copy: Copy) -> None:
     ]
     before = regime.evaluate("fine_amount", {**facts, "infraction_date": "2023-12-31"}, as_of=AS_OF)
     assert before.result["brl"] == Decimal("286.00")
+
+
+YEARLY_REINDEX = {
+    "parameters": {
+        "fine_reindex": [
+            {"from": f"{year}-01-01", "value": "2", "cite": "art2A"} for year in range(2021, 2026)
+        ]
+    }
+}
+
+
+def test_a_yearly_reajuste_not_yet_configured_is_a_missing_parameter_not_a_stale_amount(
+    demo_copy: Copy,
+) -> None:
+    """A unit re-indexed every 1st January (per_calendar_year): from 1º/01/2026 the amount is the one updated
+    by 2026's percentage; without it the engine refuses, dated that 1st January, instead of charging 2025's."""
+    units = INDEXED_UNITS.replace(
+        "    base: 2020-01-10\n", "    base: 2020-01-10\n    per_calendar_year: true\n"
+    )
+    regime = demo_copy({"units.yaml": units, "parameters.yaml": demo_parameters() + REINDEX})
+    config = Config.from_dict(YEARLY_REINDEX)
+    facts = {"quantity": "100", "unit": "brl_inpc", "infraction_date": "2025-12-31"}
+    last_year = regime.evaluate("fine_amount", facts, as_of=dt.date(2026, 1, 2), config=config)
+    assert last_year.result["brl"] == Decimal("110.41")  # 100 × 1,02⁵
+    with pytest.raises(MissingParameterError) as missing:
+        regime.evaluate(
+            "fine_amount",
+            {**facts, "infraction_date": "2026-01-02"},
+            as_of=dt.date(2026, 1, 2),
+            config=config,
+        )
+    assert (missing.value.name, missing.value.on) == ("fine_reindex", dt.date(2026, 1, 1))
+    gap = Config.from_dict(
+        {
+            "parameters": {
+                "fine_reindex": [
+                    v for v in YEARLY_REINDEX["parameters"]["fine_reindex"] if "2023" not in v["from"]
+                ]
+            }
+        }
+    )
+    with pytest.raises(MissingParameterError) as hole:
+        regime.evaluate("fine_amount", facts, as_of=dt.date(2026, 1, 2), config=gap)
+    assert hole.value.on == dt.date(2023, 1, 1)
 
 
 def test_a_configured_reajuste_changes_the_amount(demo_copy: Copy) -> None:

@@ -269,3 +269,102 @@ def test_a_decision_made_final_before_the_value_exists_stands_and_its_fine_is_va
     assert valuation.moment == ValuationMoment.GUIDE_ISSUE
     assert guide.amount_brl == sanction.fine_brl == valuation.amount_brl == Decimal(135) * UFM_2027
     assert guide.issued_on == D(2027, 2, 1) and guide.due_on > guide.issued_on
+
+
+UFESP_2026 = Decimal("38.42")
+UFESP_2027 = Decimal("40.12")
+
+
+def test_a_fine_in_ufesp_waits_for_the_installations_2027_value_and_is_issued_once_it_is_entered(
+    olimpia: Any,
+    votuporanga: Any,
+    agent_olimpia: Any,
+    judge_olimpia: Any,
+    finance_olimpia: Any,
+    olimpia_licensed: Any,
+    make_staff: Any,
+    today: mock.MagicMock,
+) -> None:
+    """The UFESP of 2027 is the installation's (SEFAZ-SP publishes it in late December): on 02/01/2027 there is
+    none, neither in the shipped table nor entered; Olímpia values its fines on the guide's issue, so the guide of
+    a fine made final that day waits, and the operator is told why. The installation's administrator then enters
+    the 2027 UFESP on the same service the screen uses; the hook reaches every municipality whose law uses it, and
+    the task issues the guide exactly once, valued with 2027's UFESP, due ahead, audited."""
+    from apps.lawconfig.models import ExternalValue
+    from apps.lawconfig.services import external_value_enter
+    from apps.tenancy.choices import Role
+    from apps.tenancy.services import deployment_admin_grant
+
+    assert not ExternalValue.objects.filter(parameter="ufesp", valid_from__year=2027).exists()
+    interpretation_choose(
+        actor=None,
+        municipality=olimpia,
+        regime_id="olimpia_sp_escolar",
+        interpretation_id="INT-OLI-FINE-VALUATION-DATE",
+        option="guide_date",
+        decided_by_act="Parecer 2/2026 da Procuradoria",
+        decided_on=D(2026, 11, 1),
+    )
+    today.return_value = D(2027, 1, 2)
+    case, _permit = olimpia_licensed
+    auto = open_case(olimpia, agent_olimpia, code="OLI-23-I", plate=case.vehicle.plate, on=D(2026, 12, 10))
+    sanction = final_without_appeal(auto, agent_olimpia, judge_olimpia, D(2026, 12, 11), D(2027, 1, 2))
+    assert sanction.state == "final" and (sanction.fine_quantity, sanction.fine_unit) == (
+        Decimal(15),
+        "ufesp",
+    )
+    notify(sanction.case, agent_olimpia, D(2027, 1, 2), NoticePurpose.FINAL_DECISION)
+    waiting = fine_issue(sanction=sanction, actor=finance_olimpia, as_of=D(2027, 1, 2))
+    assert isinstance(waiting, WaitingGuide) and waiting.missing_value == "valor da UFESP de 2027"
+    assert "administrador da instalação" in waiting.where_to_enter
+    assert not PaymentGuide.objects.exists()
+
+    account = make_account(case, "olga.operadora")
+    page = portal_client(account).get(reverse("portal:case", args=[sanction.case_id])).content.decode()
+    assert "Aguardando a publicação do valor da UFESP de 2027" in page
+    payments = portal_client(account).get(reverse("portal:guides")).content.decode()
+    assert "Aguardando a publicação do valor da UFESP de 2027" in payments
+    # until when, said the same way to the operator, to finance's queue and on the staff's case page
+    until = (
+        "Aguardando a publicação do valor da UFESP de 2027, até o seu cadastro pelo administrador da "
+        "instalação, nos valores externos (UFESP e índices); a guia é emitida automaticamente no mesmo dia"
+    )
+    staff = Client()
+    staff.force_login(finance_olimpia)
+    queue = staff.get(reverse("finance:waiting_list", args=[olimpia.ibge_code])).content.decode()
+    case_page = staff.get(
+        reverse("dueprocess:case", args=[olimpia.ibge_code, sanction.case_id])
+    ).content.decode()
+    for shown in (page, payments, queue, case_page):
+        assert until in shown
+
+    installer = make_staff("ines.instalacao", (olimpia, Role.ADMINISTRATOR), full_name="Inês da Instalação")
+    deployment_admin_grant(actor=None, user=installer)
+    today.return_value = D(2027, 1, 8)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        external_value_enter(
+            actor=installer,
+            parameter="ufesp",
+            valid_from=D(2027, 1, 1),
+            value=UFESP_2027,
+            act="Comunicado DICAR-90/26 da SEFAZ-SP",
+            act_date=D(2026, 12, 17),
+            published_on=D(2026, 12, 18),
+            as_of=D(2027, 1, 8),
+        )
+    run_tasks()
+    guide = PaymentGuide.objects.get()
+    assert guide.amount_brl == Decimal(15) * UFESP_2027 and guide.valuation_date == D(2027, 1, 8)
+    assert guide.issued_on == D(2027, 1, 8) and guide.due_on > guide.issued_on
+    waiting.refresh_from_db()
+    sanction.refresh_from_db()
+    assert waiting.state == WaitingState.ISSUED and waiting.guide == guide and sanction.guide == guide
+    assert sanction.fine_brl == guide.amount_brl
+    assert AuditEvent.objects.filter(action="waiting_guide.issued").count() == 1
+    assert AuditEvent.objects.filter(action="lawconfig.external_value.enter").count() == 1
+
+    run_tasks()
+    run_sweep(D(2027, 1, 9))
+    assert PaymentGuide.objects.count() == 1
+    page = portal_client(account).get(reverse("portal:case", args=[sanction.case_id])).content.decode()
+    assert f"Guia {guide.number}" in page and "Aguardando a publicação" not in page
