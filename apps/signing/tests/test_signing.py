@@ -30,6 +30,7 @@ from apps.signing.services import document_issue, signing_policy_set
 from apps.signing.tests import pkitools
 from apps.signing.tests.conftest import SigningSetup
 from apps.tenancy.models import Municipality
+from apps.tenancy.regimes import instrument_of
 from outorga.pytest_plugin import require_tools
 
 pytestmark = pytest.mark.django_db
@@ -224,7 +225,8 @@ def test_a_suspended_permit_says_so_on_the_verification_page(
     )
     verdict, page = _check(content)
     assert verdict == "autentico"
-    assert "NÃO pode transportar passageiros: a autorização está suspensa." in page
+    the = instrument_of(permit.regime_id).the()  # the law's own word for it: Olímpia issues an alvará
+    assert f"NÃO pode transportar passageiros: {the} está suspens" in page
 
 
 def test_the_municipality_chooses_which_acts_are_signed(
