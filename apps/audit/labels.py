@@ -78,6 +78,8 @@ ACTION_LABELS: dict[str, str] = {
     "municipality.regimes_in_force": "Mudança das leis em vigor no município",
     "notice.ciencia_evidence": "Prova de ciência da notificação",
     "notice.electronic_open": "Abertura da notificação eletrônica pelo destinatário",
+    "notice.electronic_lapse": "Ciência da notificação eletrônica por decurso de prazo",
+    "application.fee_guide_issued": "Emissão da guia da taxa que esperava um valor",
     "payment_guide.pix_from_psp": "Código PIX da cobrança recebido do banco",
     "payment_received.settle": "Baixa de pagamento recebido pelo banco",
     "payment_review.refund_sent": "Devolução ao pagador enviada ao banco",
