@@ -46,6 +46,17 @@ PERSONA_PASSWORD = "senha-de-teste-123"
 
 
 @pytest.fixture(autouse=True)
+def _no_municipality_kept_from_another_test() -> Iterator[None]:
+    # The public lookup keeps each town's row in process memory (apps.public.verification.municipality_of); each
+    # test's database is rolled back, so a row kept by one test would name a town the next one never created.
+    from apps.public.verification import _KNOWN_MUNICIPALITIES
+
+    _KNOWN_MUNICIPALITIES.clear()
+    yield
+    _KNOWN_MUNICIPALITIES.clear()
+
+
+@pytest.fixture(autouse=True)
 def _checkpoints_in_tmp(settings: Any, tmp_path: Path) -> Path:
     """Audit checkpoints of test databases never land in (or are checked against) the developer's var/."""
     settings.AUDIT_CHECKPOINT_DIR = tmp_path / "audit-checkpoints"

@@ -444,6 +444,13 @@ class ElectronicNotice:
     lapse: ElectronicLapse | None
     lapse_absent: str | None
 
+    @property
+    def interpretations(self) -> frozenset[str]:
+        """The named interpretations this declaration reads (the apps apply them when a notice is sent or its
+        lapse runs; no rule does, so no scenario decision can record them)."""
+        bases = (self.basis, self.terms_basis, self.lapse.basis if self.lapse else None)
+        return frozenset(b.interpretation for b in bases if b is not None and b.interpretation)
+
     def allows(self, act: str, chosen: Mapping[str, str]) -> bool:
         """Whether a notice of ``act`` may go by the electronic channel under the municipality's choices."""
         if self.basis is None or act not in self.acts:

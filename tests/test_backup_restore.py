@@ -95,6 +95,7 @@ def test_a_backup_restores_into_a_new_database_with_its_chains_and_files_intact(
 ) -> None:
     original = _installation(tmp_path, "original", database_urls[0])
     original.ok("migrate", "--no-input", "--verbosity=0")
+    original.ok("createcachetable")  # as `make migrate` and deploy/install.sh do
     original.ok("seed_demo")
     original.ok("audit_anchor")
     stored = original.ok("storage_verify")
@@ -119,6 +120,7 @@ def test_a_backup_restores_into_a_new_database_with_its_chains_and_files_intact(
 def test_a_damaged_backup_is_refused_before_anything_is_restored(tmp_path: Path) -> None:
     original = _installation(tmp_path, "original", f"sqlite:///{tmp_path / 'original.sqlite3'}")
     original.ok("migrate", "--no-input", "--verbosity=0")
+    original.ok("createcachetable")  # as `make migrate` and deploy/install.sh do
     original.ok("outorga_backup", str(tmp_path / "backup"))
     dump = tmp_path / "backup" / "database.sqlite3"
     dump.write_bytes(dump.read_bytes()[:-10])
@@ -142,6 +144,7 @@ def test_with_s3_the_restored_database_finds_its_files_in_the_bucket(tmp_path: P
         _installation(tmp_path, side, url, **bucket) for side, url in zip(SIDES, urls, strict=True)
     )
     original.ok("migrate", "--no-input", "--verbosity=0")
+    original.ok("createcachetable")  # as `make migrate` and deploy/install.sh do
     original.ok("seed_demo")
     stored = original.ok("storage_verify")
     assert not stored.startswith("0 ") and not original.media.exists()  # nothing on the local disk

@@ -11,6 +11,7 @@ from apps.ops.uploads import StoredUpload
 from apps.portal.choices import PortalInvitationVia, PortalRole, SubmissionState
 from apps.tenancy.models import Invitation, Municipality
 from apps.tenancy.querysets import MunicipalityScopedQuerySet
+from outorga.localdates import local_date
 
 
 class PortalLink(models.Model):
@@ -254,7 +255,7 @@ class ElectronicNoticeConsent(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Adesão de {self.operator} em {self.accepted_at:%d/%m/%Y}"
+        return f"Adesão de {self.operator} em {local_date(self.accepted_at):%d/%m/%Y}"
 
     def audit_snapshot(self) -> dict[str, object]:
         return {

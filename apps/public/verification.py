@@ -201,25 +201,30 @@ def parse_token(text: str) -> str:
 _KNOWN_MUNICIPALITIES: dict[str, tuple[float, Municipality]] = {}
 
 
-def municipality_of(ibge_code: str | None) -> Municipality | None:
-    """The municipality of an IBGE code, kept PUBLIC_MUNICIPALITY_TTL seconds in this process: every lookup
-    names one of a handful of towns, and a database round trip per lookup for it is the peak's main cost.
-    Codes that match nothing are not kept (random codes must not grow the memory)."""
+def municipality_of(ibge_code: str | None, *, kept: bool = True) -> Municipality | None:
+    """The municipality of an IBGE code. A read-only lookup (``kept``) takes it from this process's memory for
+    PUBLIC_MUNICIPALITY_TTL seconds: every lookup names one of a handful of towns, and a database round trip per
+    lookup for it is the peak's main cost. A write (a complaint filed against it) asks the database
+    (``kept=False``), so it never acts on a row that changed or went. Codes that match nothing are not kept (random
+    codes must not grow the memory)."""
     if ibge_code is None:
         return None
     code = ibge_code.strip()
-    kept = _KNOWN_MUNICIPALITIES.get(code)
-    if kept is not None and kept[0] > time.monotonic():
-        return kept[1]
-    found = Municipality.objects.filter(ibge_code=code).only("pk", "name", "uf", "ibge_code").first()
+    remembered = _KNOWN_MUNICIPALITIES.get(code) if kept else None
+    if remembered is not None and remembered[0] > time.monotonic():
+        return remembered[1]
+    found = (
+        Municipality.objects.filter(ibge_code=code).only("pk", "name", "uf", "ibge_code", "regimes").first()
+    )
     if found is not None:
         _KNOWN_MUNICIPALITIES[code] = (time.monotonic() + conf.municipality_ttl_seconds(), found)
     return found
 
 
 def municipality_by_ibge(code: str) -> Municipality:
-    """municipality_of, refusing a code that names no municipality served here."""
-    municipality = municipality_of(code or "")
+    """The municipality a write is about, read from the database; refuses a code that names no municipality
+    served here."""
+    municipality = municipality_of(code or "", kept=False)
     if municipality is None:
         raise InvalidQuery("unknown_municipality", "Escolha um dos municípios atendidos por esta consulta.")
     return municipality
