@@ -253,7 +253,9 @@ def test_staff_see_the_ciencia_and_the_deadline_counted_from_the_opening(
 ) -> None:
     case = patrocinio_licensed[0]
     notice = _electronic_notice(patrocinio, agent_patrocinio, case, "PAT-3")
-    portal_client(PortalAccount.objects.get(user__username="helena")).get(f"/portal/notificacoes/{notice.pk}/pdf/")
+    portal_client(PortalAccount.objects.get(user__username="helena")).get(
+        f"/portal/notificacoes/{notice.pk}/pdf/"
+    )
     staff = Client()
     staff.force_login(agent_patrocinio)
     page = staff.get(
